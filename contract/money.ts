@@ -1,0 +1,11 @@
+/** Money on the wire: always a decimal string such as "125.50", never a JSON number (decision D3). */
+import { z } from "zod";
+
+export const DECIMAL_PATTERN = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+/** A signed decimal string. */
+export const Decimal = z.string().regex(DECIMAL_PATTERN, { message: "decimal" });
+export type Decimal = z.infer<typeof Decimal>;
+
+/** A decimal string that is zero or more. */
+export const NonNegativeDecimal = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, { message: "decimal" });

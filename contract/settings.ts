@@ -1,0 +1,68 @@
+/** Settings group of spec §7: public settings, plans and payment systems. */
+import { z } from "zod";
+import { Currency, Language } from "./enums";
+import { Decimal, NonNegativeDecimal } from "./money";
+
+/** A text in each interface language. */
+export const LocalizedText = z.object({ en: z.string(), ru: z.string(), de: z.string(), kk: z.string() });
+export type LocalizedText = z.infer<typeof LocalizedText>;
+
+/** Keys `GET /settings/{key}` serves; every other key is private to the server. */
+export const PUBLIC_SETTING_KEYS = ["defaultInviter", "botUsername", "supportUrl", "referralLines"] as const;
+export const PublicSettingKey = z.enum(PUBLIC_SETTING_KEYS);
+export type PublicSettingKey = z.infer<typeof PublicSettingKey>;
+
+export const SettingReply = z.object({ key: PublicSettingKey, value: z.unknown() });
+export type SettingReply = z.infer<typeof SettingReply>;
+
+export const TelegramAuthAvailableReply = z.object({ available: z.boolean() });
+export type TelegramAuthAvailableReply = z.infer<typeof TelegramAuthAvailableReply>;
+
+export const TechnicalWorkReply = z.object({
+  enabled: z.boolean(),
+  /** Operator's note for users, in each language; null when none. */
+  message: LocalizedText.nullable(),
+  /** When the work is expected to end (ISO 8601), if known. */
+  until: z.string().datetime({ offset: true }).nullable(),
+});
+export type TechnicalWorkReply = z.infer<typeof TechnicalWorkReply>;
+
+export const SubscriptionOption = z.object({
+  id: z.string(),
+  title: LocalizedText,
+  price: NonNegativeDecimal,
+  currency: Currency,
+  durationDays: z.number().int().positive(),
+});
+export type SubscriptionOption = z.infer<typeof SubscriptionOption>;
+export const SubscriptionOptionsReply = z.array(SubscriptionOption);
+
+export const Plan = z.object({
+  id: z.string(),
+  name: LocalizedText,
+  currency: Currency,
+  /** Daily yield in percent of the principal, e.g. "1.2" = 1.2 % a day. */
+  dailyYieldPercent: Decimal,
+  durationDays: z.number().int().positive(),
+  minAmount: NonNegativeDecimal,
+  maxAmount: NonNegativeDecimal,
+});
+export type Plan = z.infer<typeof Plan>;
+export const PlansReply = z.array(Plan);
+
+export const PaymentSystem = z.object({
+  id: z.string(),
+  name: z.string(),
+  currency: Currency,
+  network: z.string(),
+  refillEnabled: z.boolean(),
+  withdrawalEnabled: z.boolean(),
+  minWithdrawal: NonNegativeDecimal,
+  maxWithdrawal: NonNegativeDecimal,
+  /** Withdrawal fee in percent of the amount. */
+  withdrawalFeePercent: NonNegativeDecimal,
+});
+export type PaymentSystem = z.infer<typeof PaymentSystem>;
+export const PaymentSystemsReply = z.array(PaymentSystem);
+
+export { Language };

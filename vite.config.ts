@@ -1,0 +1,62 @@
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/** The API server a dev build talks to (`npm run dev` starts it beside Vite). */
+const devApi = process.env.KASSA_DEV_API ?? "http://127.0.0.1:8787";
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: [
+      { find: /^@contract$/, replacement: r("./contract/index.ts") },
+      { find: /^@contract\/(.*)$/, replacement: `${r("./contract")}/$1` },
+      { find: /^@\/(.*)$/, replacement: `${r("./src")}/$1` },
+    ],
+  },
+  server: {
+    proxy: { "/api": { target: devApi, changeOrigin: false } },
+  },
+  build: {
+    target: "es2022",
+    sourcemap: false,
+    assetsInlineLimit: 0,
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.{ts,tsx}"],
+          environment: "jsdom",
+          setupFiles: ["tests/unit/setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/e2e/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
