@@ -30,7 +30,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["tests/unit/**/*.test.{ts,tsx}"],
+          include: ["tests/unit/**/*.test.{ts,tsx}", "tests/architecture/**/*.test.ts"],
           environment: "jsdom",
           setupFiles: ["tests/unit/setup.ts"],
         },

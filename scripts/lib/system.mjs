@@ -1,0 +1,41 @@
+// What the tests need beyond npm: Debian's Chromium and PostgreSQL. Installed when missing (as root),
+// otherwise the run stops with the one command to type.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export function findPostgresBin() {
+  if (process.env.PG_BIN) return process.env.PG_BIN;
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(`${root}/${v}/bin/initdb`))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length ? `${root}/${versions[0]}/bin` : null;
+}
+
+export function ensureSystemPackages({ needPostgres = true } = {}) {
+  const missing = [];
+  if (!existsSync(CHROMIUM_PATH)) missing.push("chromium");
+  if (needPostgres && !findPostgresBin()) missing.push("postgresql");
+  if (missing.length === 0) return;
+  const command = `apt-get update && apt-get install -y ${missing.join(" ")}`;
+  if (process.getuid?.() !== 0) {
+    console.error(`\nThe tests need Debian packages that are missing: ${missing.join(", ")}.`);
+    console.error(`Install them once, then run npm test again:\n\n  sudo sh -c '${command}'\n`);
+    process.exit(1);
+  }
+  console.log(`[kassa] installing ${missing.join(", ")} from Debian's packages…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  execFileSync("sh", ["-c", `apt-get update -qq && apt-get install -y -qq ${missing.join(" ")}`], {
+    stdio: "inherit",
+    env,
+  });
+}
+
+export function run(cmd, args, options = {}) {
+  const started = Date.now();
+  const result = spawnSync(cmd, args, { stdio: "inherit", ...options });
+  return { ok: result.status === 0, status: result.status, seconds: (Date.now() - started) / 1000 };
+}

@@ -1,0 +1,73 @@
+/**
+ * The bundle budget (issue 2): the JS and CSS a browser downloads to show the login screen in the web
+ * fallback, gzip-compressed, measured on the production build in Chromium. Fails above the budget and
+ * prints the figures (also written to artifacts/bundle-budget.json).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium, phoneContext } from "./support/browser";
+
+export const BUDGET = { jsBytes: 150_000, cssBytes: 15_000, jsGoalBytes: 100_000 };
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("bundle budget of the login screen", () => {
+  it("downloads at most 150 KB of JS and 15 KB of CSS (gzip) and no Telegram SDK on the web", async () => {
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    const files: { url: string; type: "js" | "css"; raw: number; gzip: number }[] = [];
+    const pending: Promise<void>[] = [];
+    page.on("response", (response) => {
+      const type = response.request().resourceType();
+      if (type !== "script" && type !== "stylesheet") return;
+      pending.push(
+        response.body().then((body) => {
+          files.push({
+            url: new URL(response.url()).pathname,
+            type: type === "script" ? "js" : "css",
+            raw: body.length,
+            gzip: gzipSync(body).length,
+          });
+        }),
+      );
+    });
+    await page.goto(`${inject("baseURL")}/login`, { waitUntil: "networkidle" });
+    await expect.poll(() => page.locator("[data-screen='login']").count(), { timeout: 15_000 }).toBe(1);
+    await page.waitForLoadState("networkidle");
+    await Promise.all(pending);
+    await context.close();
+
+    const sum = (type: "js" | "css", key: "raw" | "gzip") =>
+      files.filter((f) => f.type === type).reduce((n, f) => n + f[key], 0);
+    const figures = {
+      jsGzipBytes: sum("js", "gzip"),
+      cssGzipBytes: sum("css", "gzip"),
+      jsRawBytes: sum("js", "raw"),
+      cssRawBytes: sum("css", "raw"),
+      files: files.sort((a, b) => b.gzip - a.gzip),
+      budget: BUDGET,
+    };
+    mkdirSync("artifacts", { recursive: true });
+    writeFileSync("artifacts/bundle-budget.json", `${JSON.stringify(figures, null, 2)}\n`);
+    const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
+    console.log(
+      `[budget] login screen, gzip: JS ${kb(figures.jsGzipBytes)} of ${kb(BUDGET.jsBytes)} (goal ${kb(BUDGET.jsGoalBytes)}), ` +
+        `CSS ${kb(figures.cssGzipBytes)} of ${kb(BUDGET.cssBytes)}, ${files.length} files`,
+    );
+    for (const f of figures.files) console.log(`[budget]   ${f.type} ${kb(f.gzip).padStart(9)}  ${f.url}`);
+
+    expect(files.some((f) => f.type === "js")).toBe(true);
+    expect(figures.jsGzipBytes).toBeLessThanOrEqual(BUDGET.jsBytes);
+    expect(figures.cssGzipBytes).toBeLessThanOrEqual(BUDGET.cssBytes);
+    // The SDK chunk is only for launches inside Telegram.
+    expect(files.filter((f) => /telegram-apps|sdk/i.test(f.url))).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+/** Starts the real Kassa server (built app + API + embedded database) as its own process. */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface RunningServer {
+  baseURL: string;
+  dataDir: string;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function ensureBuilt() {
+  if (existsSync("dist/index.html")) return;
+  const build = spawnSync("node_modules/.bin/vite", ["build", "--logLevel", "warn"], { stdio: "inherit" });
+  if (build.status !== 0) throw new Error("vite build failed");
+}
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode} before it was ready`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`The server did not answer ${url} within ${timeoutMs} ms`);
+}
+
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), "kassa-e2e-"));
+  const env: Record<string, string> = {
+    NODE_ENV: "development",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATA_DIR: join(dataDir, "pglite"),
+    STATIC_DIR: "dist",
+    SEED_DEMO: "true",
+    LOG_LEVEL: "warn",
+    ...extraEnv,
+  };
+  const child = spawn("node_modules/.bin/tsx", ["server/src/main.ts"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  await waitForHealth(`${baseURL}/api/health`, child, 60_000);
+  return {
+    baseURL,
+    dataDir,
+    env,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

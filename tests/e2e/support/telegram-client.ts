@@ -1,0 +1,164 @@
+/**
+ * A simulated Telegram client at the Mini App bridge. A real client injects launch parameters into the
+ * URL and receives the app's calls through `window.TelegramWebviewProxy.postEvent`, answering some of
+ * them with events through `window.Telegram.WebView.receiveEvent`. This does the same inside Chromium
+ * and records every event the app posts, so tests can assert them.
+ */
+import { sign } from "@telegram-apps/init-data-node";
+import type { BrowserContext, Page } from "playwright-core";
+
+export interface PostedEvent {
+  eventType: string;
+  eventData: unknown;
+}
+
+export const LIGHT_THEME = {
+  bg_color: "#ffffff",
+  text_color: "#000000",
+  hint_color: "#999999",
+  link_color: "#2481cc",
+  button_color: "#2481cc",
+  button_text_color: "#ffffff",
+  secondary_bg_color: "#efeff3",
+  header_bg_color: "#ffffff",
+  accent_text_color: "#2481cc",
+  section_bg_color: "#ffffff",
+  section_header_text_color: "#6d6d72",
+  subtitle_text_color: "#999999",
+  destructive_text_color: "#ff3b30",
+};
+
+export const DARK_THEME = {
+  bg_color: "#17212b",
+  text_color: "#f5f5f5",
+  hint_color: "#708499",
+  link_color: "#6ab3f3",
+  button_color: "#5288c1",
+  button_text_color: "#ffffff",
+  secondary_bg_color: "#232e3c",
+  header_bg_color: "#17212b",
+  accent_text_color: "#6ab2f2",
+  section_bg_color: "#17212b",
+  section_header_text_color: "#6ab3f3",
+  subtitle_text_color: "#708499",
+  destructive_text_color: "#ec3942",
+};
+
+export interface TelegramUser {
+  id: number;
+  first_name: string;
+  last_name?: string;
+  username?: string;
+  language_code?: string;
+}
+
+/** Init data signed as Telegram signs it, by an implementation independent of the server's. */
+export function signedInitData(user: TelegramUser, botToken: string, authDate = new Date(), startParam?: string) {
+  return sign(
+    {
+      user: { ...user, allows_write_to_pm: true },
+      query_id: "AAHdF6IQAAAAAN0XohDhrOrc",
+      ...(startParam ? { start_param: startParam } : {}),
+    } as Parameters<typeof sign>[0],
+    botToken,
+    authDate,
+  );
+}
+
+export interface LaunchOptions {
+  initData?: string;
+  theme?: Record<string, string>;
+  platform?: string;
+  version?: string;
+  startParam?: string;
+}
+
+/** The hash a Telegram client appends to the Mini App URL. */
+export function launchHash({
+  initData = "",
+  theme = LIGHT_THEME,
+  platform = "tdesktop",
+  version = "8.0",
+  startParam,
+}: LaunchOptions): string {
+  const params = new URLSearchParams();
+  params.set("tgWebAppData", initData);
+  params.set("tgWebAppVersion", version);
+  params.set("tgWebAppPlatform", platform);
+  params.set("tgWebAppThemeParams", JSON.stringify(theme));
+  if (startParam) params.set("tgWebAppStartParam", startParam);
+  return `#${params.toString()}`;
+}
+
+/** Installs the bridge before any script of the page runs. */
+export async function installTelegramClient(context: BrowserContext, theme: Record<string, string> = LIGHT_THEME) {
+  await context.addInitScript((themeParams) => {
+    const w = window as unknown as Record<string, unknown> & {
+      __tgEvents: { eventType: string; eventData: unknown }[];
+      Telegram?: { WebView?: { receiveEvent?: (type: string, data?: unknown) => void } };
+    };
+    w.__tgEvents = [];
+    const reply = (eventType: string, eventData?: unknown) =>
+      setTimeout(() => w.Telegram?.WebView?.receiveEvent?.(eventType, eventData), 0);
+    w.TelegramWebviewProxy = {
+      postEvent(eventType: string, eventData?: string) {
+        const data = eventData ? JSON.parse(eventData) : null;
+        w.__tgEvents.push({ eventType, eventData: data });
+        switch (eventType) {
+          case "web_app_request_theme":
+            reply("theme_changed", { theme_params: themeParams });
+            break;
+          case "web_app_request_viewport":
+            reply("viewport_changed", {
+              height: window.innerHeight,
+              width: window.innerWidth,
+              is_expanded: true,
+              is_state_stable: true,
+            });
+            break;
+          case "web_app_request_safe_area":
+            reply("safe_area_changed", { top: 0, bottom: 0, left: 0, right: 0 });
+            break;
+          case "web_app_request_content_safe_area":
+            reply("content_safe_area_changed", { top: 0, bottom: 0, left: 0, right: 0 });
+            break;
+        }
+      },
+    };
+  }, theme);
+}
+
+export function postedEvents(page: Page): Promise<PostedEvent[]> {
+  return page.evaluate(() => (window as unknown as { __tgEvents: PostedEvent[] }).__tgEvents);
+}
+
+/** Delivers an event to the app as a native Telegram client does. */
+export function sendTelegramEvent(page: Page, eventType: string, eventData?: unknown) {
+  return page.evaluate(
+    ([type, data]) =>
+      (
+        window as unknown as { Telegram: { WebView: { receiveEvent: (t: string, d?: unknown) => void } } }
+      ).Telegram.WebView.receiveEvent(type as string, data),
+    [eventType, eventData] as const,
+  );
+}
+
+/** Waits until the app has posted an event matching `predicate`, and returns it. */
+export async function waitForPosted(
+  page: Page,
+  eventType: string,
+  predicate: (data: unknown) => boolean = () => true,
+  timeoutMs = 10_000,
+): Promise<PostedEvent> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await postedEvents(page)).filter((e) => e.eventType === eventType && predicate(e.eventData));
+    const last = found.at(-1);
+    if (last) return last;
+    if (Date.now() > deadline) {
+      const seen = (await postedEvents(page)).map((e) => e.eventType).join(", ");
+      throw new Error(`The app did not post ${eventType} in ${timeoutMs} ms; it posted: ${seen}`);
+    }
+    await page.waitForTimeout(50);
+  }
+}
