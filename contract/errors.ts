@@ -74,6 +74,8 @@ export const VALIDATION_CODES = [
   "amountBelowMinimum",
   "amountAboveMaximum",
   "decimal",
+  "codeFormat",
+  "termsNotAccepted",
 ] as const;
 export const ValidationCode = z.enum(VALIDATION_CODES);
 export type ValidationCode = z.infer<typeof ValidationCode>;

@@ -1,0 +1,56 @@
+/**
+ * Field rules of spec §5, shared by the app's forms and the server. Each failing rule reports a
+ * validation code (contract/errors.ts VALIDATION_CODES); the texts live in `locales/<lng>/validation.json`.
+ */
+import { z } from "zod";
+import { COMMON_PASSWORDS } from "./common-passwords";
+
+/** Spec §9: login minimum length. */
+export const LOGIN_MIN_LENGTH = 4;
+export const LOGIN_MAX_LENGTH = 32;
+/** The strength floor: a password shorter than this is "too simple" (documented in the API reference). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 64;
+
+const LATIN_AND_DIGITS = /^[A-Za-z0-9]+$/;
+
+/** A required text: empty (after trimming) → "required". */
+export const requiredText = () => z.string({ error: "required" }).trim().min(1, { error: "required" });
+
+export const LoginField = requiredText()
+  .max(LOGIN_MAX_LENGTH, { error: "loginCharacters" })
+  .regex(LATIN_AND_DIGITS, { error: "loginCharacters" })
+  .min(LOGIN_MIN_LENGTH, { error: "loginTooShort" });
+
+/**
+ * "Too simple" (spec §5): shorter than PASSWORD_MIN_LENGTH, without both a letter and a digit, one
+ * repeated character, or on the list of common passwords (case-insensitive).
+ */
+export function isTooSimple(password: string, login?: string): boolean {
+  const lower = password.toLowerCase();
+  if (password.length < PASSWORD_MIN_LENGTH) return true;
+  if (!/[A-Za-z]/.test(password) || !/\d/.test(password)) return true;
+  if (new Set(lower).size <= 2) return true;
+  if (COMMON_PASSWORDS.has(lower)) return true;
+  if (login && login.length >= LOGIN_MIN_LENGTH && lower.includes(login.toLowerCase())) return true;
+  return false;
+}
+
+/** Latin letters and digits only, no spaces, and not too simple. */
+export const NewPasswordField = z
+  .string({ error: "required" })
+  .min(1, { error: "required" })
+  .max(PASSWORD_MAX_LENGTH, { error: "passwordCharacters" })
+  .regex(LATIN_AND_DIGITS, { error: "passwordCharacters" })
+  .refine((p) => !isTooSimple(p), { error: "passwordTooSimple" });
+
+/** A password being checked (login, old password): only required. */
+export const PasswordField = z.string({ error: "required" }).min(1, { error: "required" });
+
+/** Begins with a plus sign, digits only after it (spec §5); 7 to 15 digits as in E.164. */
+export const PhoneField = requiredText().regex(/^\+\d{7,15}$/, { error: "phoneFormat" });
+
+export const EmailField = requiredText().pipe(z.email({ error: "emailInvalid" }));
+
+/** A 6-digit code (decision D5). */
+export const CodeField = requiredText().regex(/^\d{6}$/, { error: "codeFormat" });
