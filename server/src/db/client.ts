@@ -1,0 +1,106 @@
+/**
+ * Opens the database: a real PostgreSQL through postgres.js when a URL is given, otherwise the
+ * embedded PGlite (in a folder, locked against a second process, or in memory). Migrations from
+ * ./migrations are applied on open with the driver's own migrator.
+ */
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { acquireDataDirLock, type DataDirLock } from "./lock";
+import * as schema from "./schema";
+
+/** A database handle as services take it; both drivers provide the same query builder. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: DatabaseKind;
+  /** The PGlite folder, `memory`, or undefined for PostgreSQL. */
+  dataDir: string | undefined;
+  /** Closes the connection and releases the folder lock. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** `postgres://…`; when set, `dataDir` is ignored. */
+  databaseUrl?: string | undefined;
+  /** PGlite folder, or `memory` (the default) for a throw-away database. */
+  dataDir?: string | "memory" | undefined;
+  /** Apply pending migrations (default true). */
+  migrate?: boolean;
+}
+
+/** Resolved from this file, not the working directory, so any launcher finds the migrations. */
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
+
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<DatabaseHandle> {
+  const runMigrations = options.migrate ?? true;
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, runMigrations);
+  return openPglite(options.dataDir ?? "memory", runMigrations);
+}
+
+async function openPostgres(url: string, runMigrations: boolean): Promise<DatabaseHandle> {
+  // Notices ("relation already exists, skipping") are noise in the logs.
+  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const db = drizzlePostgres({ client, schema });
+  try {
+    if (runMigrations) await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch (error) {
+    await client.end({ timeout: 5 });
+    throw error;
+  }
+  let closed = false;
+  return {
+    db,
+    kind: "postgres",
+    dataDir: undefined,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+async function openPglite(dataDir: string, runMigrations: boolean): Promise<DatabaseHandle> {
+  let lock: DataDirLock | undefined;
+  let client: PGlite;
+  if (dataDir === "memory") {
+    client = await PGlite.create();
+  } else {
+    lock = acquireDataDirLock(dataDir);
+    try {
+      fs.mkdirSync(dataDir, { recursive: true });
+      client = await PGlite.create({ dataDir });
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+  const db = drizzlePglite({ client, schema });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    try {
+      await client.close();
+    } finally {
+      lock?.release();
+    }
+  };
+  try {
+    if (runMigrations) await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { db, kind: "pglite", dataDir, close };
+}

@@ -1,0 +1,123 @@
+/**
+ * The server's configuration, read from environment variables and checked once at start.
+ * Every variable, its default and its meaning is listed in server/README.md.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The bot token used outside production when `TELEGRAM_BOT_TOKEN` is unset. It is public (it is in
+ * this file and in the README): init data signed with it proves nothing, so production refuses it.
+ */
+export const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
+
+const TRUE_WORDS = ["true", "1", "yes", "on"];
+const FALSE_WORDS = ["false", "0", "no", "off"];
+
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => TRUE_WORDS.includes(v) || FALSE_WORDS.includes(v), {
+    message: `expected one of ${[...TRUE_WORDS, ...FALSE_WORDS].join(", ")}`,
+  })
+  .transform((v) => TRUE_WORDS.includes(v));
+
+/** Unset and empty variables count as absent (a `.env` line `FOO=` means "use the default"). */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
+
+const RawEnv = z.object({
+  NODE_ENV: optional(z.enum(["development", "production", "test"])),
+  HOST: optional(z.string().trim()),
+  PORT: optional(z.coerce.number().int().min(0).max(65535)),
+  DATABASE_URL: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://"),
+  ),
+  DATA_DIR: optional(z.string().trim()),
+  STATIC_DIR: optional(z.string().trim()),
+  TELEGRAM_BOT_TOKEN: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\d+:[\w-]{20,}$/, "is not a Telegram bot token"),
+  ),
+  TELEGRAM_AUTH_MAX_AGE_SECONDS: optional(z.coerce.number().int().positive()),
+  SEED_DEMO: optional(flag),
+  LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
+  OPERATOR_TOKEN: optional(z.string().trim().min(16, "must be at least 16 characters")),
+});
+
+export type NodeEnv = "development" | "production" | "test";
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface Env {
+  NODE_ENV: NodeEnv;
+  /** Interface to listen on; `127.0.0.1` by default, `0.0.0.0` to accept outside connections. */
+  HOST: string;
+  PORT: number;
+  /** A PostgreSQL URL; when absent the embedded PGlite database in `DATA_DIR` is used. */
+  DATABASE_URL: string | undefined;
+  /** Absolute folder of the embedded database, or `memory` for a throw-away one. */
+  DATA_DIR: string;
+  /** Absolute folder of the built app (`vite build` output). */
+  STATIC_DIR: string;
+  TELEGRAM_BOT_TOKEN: string;
+  TELEGRAM_AUTH_MAX_AGE_SECONDS: number;
+  SEED_DEMO: boolean;
+  LOG_LEVEL: LogLevel;
+  /** Secret of the operator endpoints (`/api/operator/*`); a random one per start when unset. */
+  OPERATOR_TOKEN: string | undefined;
+}
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+export interface LoadEnvOptions {
+  /** Base of relative DATA_DIR and STATIC_DIR; the working directory by default. */
+  cwd?: string;
+  /** The operator CLI needs no bot token, even in production. */
+  forCli?: boolean;
+}
+
+/** Reads the configuration from `source` (the process environment by default). Throws `EnvError`. */
+export function loadEnv(source: Record<string, string | undefined> = process.env, options: LoadEnvOptions = {}): Env {
+  const cwd = options.cwd ?? process.cwd();
+  const parsed = RawEnv.safeParse(source);
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`));
+  }
+  const raw = parsed.data;
+  const nodeEnv = raw.NODE_ENV ?? "development";
+  const production = nodeEnv === "production";
+
+  const problems: string[] = [];
+  if (production && !options.forCli && !raw.TELEGRAM_BOT_TOKEN)
+    problems.push("TELEGRAM_BOT_TOKEN is required in production");
+  if (production && raw.TELEGRAM_BOT_TOKEN === DEV_BOT_TOKEN) {
+    problems.push("TELEGRAM_BOT_TOKEN is the public development token; production needs the bot's own token");
+  }
+  if (problems.length > 0) throw new EnvError(problems);
+
+  const dataDir = raw.DATA_DIR ?? ".data/pglite";
+  return {
+    NODE_ENV: nodeEnv,
+    HOST: raw.HOST ?? "127.0.0.1",
+    PORT: raw.PORT ?? 8787,
+    DATABASE_URL: raw.DATABASE_URL,
+    DATA_DIR: dataDir === "memory" ? "memory" : path.resolve(cwd, dataDir),
+    STATIC_DIR: path.resolve(cwd, raw.STATIC_DIR ?? "dist"),
+    TELEGRAM_BOT_TOKEN: raw.TELEGRAM_BOT_TOKEN ?? DEV_BOT_TOKEN,
+    TELEGRAM_AUTH_MAX_AGE_SECONDS: raw.TELEGRAM_AUTH_MAX_AGE_SECONDS ?? 86_400,
+    SEED_DEMO: raw.SEED_DEMO ?? !production,
+    LOG_LEVEL: raw.LOG_LEVEL ?? (nodeEnv === "test" ? "warn" : "info"),
+    OPERATOR_TOKEN: raw.OPERATOR_TOKEN,
+  };
+}

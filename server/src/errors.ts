@@ -1,0 +1,106 @@
+/**
+ * One error type for rules that refuse a request, and one handler that turns every failure into
+ * the contract's `ApiErrorBody` with the catalogue's status. Nothing internal (stack, SQL, driver
+ * messages) ever reaches a reply; unexpected errors are logged and answered 500 INTERNAL.
+ */
+import { type ApiErrorBody, ERRORS, type ErrorCode, VALIDATION_CODES, type ValidationCode } from "@contract";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifySchemaValidationError } from "fastify";
+
+export interface AppErrorOptions {
+  /** Field path → validation code (for VALIDATION_FAILED). */
+  fields?: Record<string, ValidationCode>;
+  /** Values for the message's `{placeholders}`. */
+  params?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly fields: Record<string, ValidationCode> | undefined;
+  readonly params: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, opts: AppErrorOptions = {}) {
+    super(ERRORS[code].message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.fields = opts.fields;
+    this.params = opts.params;
+  }
+
+  toBody(): ApiErrorBody {
+    return errorBody(this.code, { fields: this.fields, params: this.params });
+  }
+}
+
+/** The reply body for `code`; `{placeholders}` of the message are filled from `params`. */
+export function errorBody(
+  code: ErrorCode,
+  extra: { fields?: Record<string, string> | undefined; params?: Record<string, string> | undefined } = {},
+): ApiErrorBody {
+  const { params, fields } = extra;
+  const template: string = ERRORS[code].message;
+  const message = params ? template.replace(/\{(\w+)\}/g, (m, name: string) => params[name] ?? m) : template;
+  const body: ApiErrorBody = { code, message };
+  if (fields && Object.keys(fields).length > 0) body.fields = fields;
+  if (params && Object.keys(params).length > 0) body.params = params;
+  return body;
+}
+
+export function sendError(reply: FastifyReply, code: ErrorCode, extra?: Parameters<typeof errorBody>[1]) {
+  return reply.code(ERRORS[code].status).type("application/json; charset=utf-8").send(errorBody(code, extra));
+}
+
+const validationCodes: readonly string[] = VALIDATION_CODES;
+
+/** Maps one schema issue (a zod issue as fastify-type-provider-zod reports it) to a validation code. */
+function validationCode(issue: FastifySchemaValidationError): ValidationCode {
+  // Contract schemas name their rule in the message (`{ message: "decimal" }`).
+  if (issue.message && validationCodes.includes(issue.message)) return issue.message as ValidationCode;
+  const params = issue.params as { format?: string; origin?: string; minimum?: number | bigint } | undefined;
+  if (issue.keyword === "invalid_format" && params?.format === "email") return "emailInvalid";
+  // Missing, empty or of the wrong type: the field needs (a proper) filling in.
+  return "required";
+}
+
+/** `{ "wallets.0.address": "required" }` from the issues of one request part. */
+export function validationFields(
+  issues: FastifySchemaValidationError[],
+  context: string | undefined,
+): Record<string, ValidationCode> {
+  const fields: Record<string, ValidationCode> = {};
+  for (const issue of issues) {
+    const path = issue.instancePath.replace(/^\//, "").split("/").filter(Boolean).join(".") || context || "body";
+    fields[path] ??= validationCode(issue);
+  }
+  return fields;
+}
+
+function isFastifyError(error: unknown): error is FastifyError {
+  return error instanceof Error && typeof (error as FastifyError).statusCode === "number";
+}
+
+/** Installs the one error handler of the app (decision: `style.md`, fastify/demo). */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, "request failed");
+      return reply.code(error.status).send(error.toBody());
+    }
+    if (isFastifyError(error) && error.validation) {
+      return sendError(reply, "VALIDATION_FAILED", {
+        fields: validationFields(error.validation, error.validationContext),
+      });
+    }
+    if (isFastifyError(error) && error.statusCode === 429) return sendError(reply, "RATE_LIMITED");
+    if (isFastifyError(error) && error.statusCode === 404) return sendError(reply, "NOT_FOUND");
+    if (isFastifyError(error) && error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      // A request Fastify itself refused: malformed JSON, wrong content type, body too large…
+      request.log.info({ err: error }, "request refused");
+      return reply.code(error.statusCode).send(errorBody("VALIDATION_FAILED"));
+    }
+    request.log.error({ err: error }, "request failed");
+    return sendError(reply, "INTERNAL");
+  });
+}
