@@ -1,0 +1,161 @@
+/**
+ * Server settings: every known key with its schema, default and visibility. Values live in the
+ * `settings` table; a missing row reads as the default, and a write is checked against the schema
+ * so the operator cannot store something the app cannot read.
+ */
+import {
+  type LocalizedText,
+  NonNegativeDecimal,
+  PUBLIC_SETTING_KEYS,
+  type PublicSettingKey,
+  TechnicalWorkReply,
+} from "@contract";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Clock } from "../clock";
+import type { Database } from "../db/client";
+import { settings } from "../db/schema";
+import { AppError } from "../errors";
+
+export const CodeSettings = z.object({
+  /** Digits in a verification code. */
+  digits: z.number().int().min(4).max(10),
+  /** How long a code stays valid. */
+  ttlSeconds: z.number().int().positive(),
+  /** How long before a new code may be requested. */
+  resendSeconds: z.number().int().nonnegative(),
+  /** Wrong tries that void a code. */
+  maxAttempts: z.number().int().positive(),
+});
+export type CodeSettings = z.infer<typeof CodeSettings>;
+
+interface SettingDef<S extends z.ZodType> {
+  /** Served by `GET /settings/{key}`. */
+  public: boolean;
+  schema: S;
+  default: z.infer<S>;
+}
+
+const def = <S extends z.ZodType>(d: SettingDef<S>) => d;
+
+export const SETTINGS = {
+  defaultInviter: def({ public: true, schema: z.string().min(1), default: "kassa" }),
+  botUsername: def({ public: true, schema: z.string().regex(/^\w{5,32}$/), default: "KassaCabinetBot" }),
+  supportUrl: def({ public: true, schema: z.url(), default: "https://t.me/KassaSupport" }),
+  /** Referral income per line (level 1, 2, 3…), in percent of the invitee's deposit. */
+  referralLines: def({ public: true, schema: z.array(NonNegativeDecimal).max(10), default: ["5", "3", "1"] }),
+  telegramAuthAvailable: def({ public: false, schema: z.boolean(), default: true }),
+  technicalWork: def({
+    public: false,
+    schema: TechnicalWorkReply,
+    default: { enabled: false, message: null, until: null },
+  }),
+  codes: def({
+    public: false,
+    schema: CodeSettings,
+    default: { digits: 6, ttlSeconds: 600, resendSeconds: 60, maxAttempts: 5 },
+  }),
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingValue<K extends SettingKey> = z.infer<(typeof SETTINGS)[K]["schema"]>;
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTINGS, key);
+}
+
+const publicKeys: readonly string[] = PUBLIC_SETTING_KEYS;
+const isPublicSettingKey = (key: string): key is PublicSettingKey => publicKeys.includes(key);
+
+/** Reads a setting; a missing or no longer valid row reads as the default. */
+export async function getSetting<K extends SettingKey>(db: Database, key: K): Promise<SettingValue<K>> {
+  const setting = SETTINGS[key];
+  const rows = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
+  const row = rows[0];
+  if (!row) return setting.default as SettingValue<K>;
+  const parsed = setting.schema.safeParse(row.value);
+  return (parsed.success ? parsed.data : setting.default) as SettingValue<K>;
+}
+
+/** Writes a setting after checking it against its schema; throws VALIDATION_FAILED otherwise. */
+export async function setSetting<K extends SettingKey>(
+  db: Database,
+  clock: Clock,
+  key: K,
+  value: unknown,
+): Promise<SettingValue<K>> {
+  const setting = SETTINGS[key];
+  const parsed = setting.schema.safeParse(value);
+  if (!parsed.success) {
+    const fields = Object.fromEntries(
+      parsed.error.issues.map((i) => [[key, ...i.path.map(String)].join("."), "required" as const]),
+    );
+    throw new AppError("VALIDATION_FAILED", { fields });
+  }
+  const now = clock.now();
+  await db
+    .insert(settings)
+    .values({ key, value: parsed.data, isPublic: setting.public, updatedAt: now })
+    .onConflictDoUpdate({
+      target: settings.key,
+      set: { value: parsed.data, isPublic: setting.public, updatedAt: now },
+    });
+  return parsed.data as SettingValue<K>;
+}
+
+/** Inserts the default of every setting that has no row yet (run at every start). */
+export async function ensureDefaultSettings(db: Database, clock: Clock): Promise<void> {
+  const now = clock.now();
+  await db
+    .insert(settings)
+    .values(
+      SETTING_KEYS.map((key) => ({
+        key,
+        value: SETTINGS[key].default,
+        isPublic: SETTINGS[key].public,
+        updatedAt: now,
+      })),
+    )
+    .onConflictDoNothing({ target: settings.key });
+}
+
+/** `GET /settings/{key}`: public keys only; any other key is "not found", not "forbidden". */
+export async function getPublicSetting(db: Database, key: string): Promise<{ key: PublicSettingKey; value: unknown }> {
+  if (!isPublicSettingKey(key) || !isSettingKey(key) || !SETTINGS[key].public) throw new AppError("NOT_FOUND");
+  return { key, value: await getSetting(db, key) };
+}
+
+export type TechnicalWork = z.infer<typeof TechnicalWorkReply>;
+
+export interface MaintenanceChange {
+  enabled: boolean;
+  /** Expected end (ISO 8601 with offset), or null. */
+  until?: string | null | undefined;
+  /** The note for users; missing languages get the English (or first given) text. */
+  message?: Partial<LocalizedText> | null | undefined;
+}
+
+/** Completes a partly translated note so every interface language shows something. */
+export function completeLocalizedText(partial: Partial<LocalizedText>): LocalizedText | null {
+  const fallback = partial.en ?? partial.ru ?? partial.de ?? partial.kk;
+  if (fallback === undefined || fallback.trim() === "") return null;
+  return {
+    en: partial.en ?? fallback,
+    ru: partial.ru ?? fallback,
+    de: partial.de ?? fallback,
+    kk: partial.kk ?? fallback,
+  };
+}
+
+/** Switches the maintenance notice on or off (operator command). Turning it off clears the note. */
+export async function setMaintenance(db: Database, clock: Clock, change: MaintenanceChange): Promise<TechnicalWork> {
+  const value: TechnicalWork = change.enabled
+    ? {
+        enabled: true,
+        message: change.message ? completeLocalizedText(change.message) : null,
+        until: change.until ?? null,
+      }
+    : { enabled: false, message: null, until: null };
+  return setSetting(db, clock, "technicalWork", value);
+}
