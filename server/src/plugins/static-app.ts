@@ -1,0 +1,48 @@
+/**
+ * Serves the built app (the `vite build` output in STATIC_DIR) beside the API, from one origin.
+ * Hashed files under /assets are cached for a year; everything else is revalidated, so a new
+ * deployment shows at the next load. Routes of the app (`/deposits`, `/register/kassa`) are not
+ * files: the not-found handler answers them with index.html (see `spaFallback`).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const REVALIDATE = "no-cache";
+
+/** Whether `dir` holds a built app. */
+export function hasBuiltApp(dir: string): boolean {
+  return fs.existsSync(path.join(dir, "index.html"));
+}
+
+export async function registerStaticApp(app: FastifyInstance, dir: string): Promise<void> {
+  const assetsDir = `${path.join(dir, "assets")}${path.sep}`;
+  await app.register(fastifyStatic, {
+    root: dir,
+    wildcard: true,
+    cacheControl: false,
+    // Dotfiles and source maps are not part of the app.
+    dotfiles: "ignore",
+    setHeaders: (reply, filePath) => {
+      reply.header("cache-control", path.resolve(dir, filePath).startsWith(assetsDir) ? IMMUTABLE : REVALIDATE);
+    },
+  });
+}
+
+export function isApiPath(url: string): boolean {
+  return url === "/api" || url.startsWith("/api/") || url.startsWith("/api?");
+}
+
+/** Whether a request that matched no file should get the app's index.html. */
+export function wantsAppShell(request: FastifyRequest): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  if (isApiPath(request.url)) return false;
+  // A missing hashed asset is a real 404, not a page of the app.
+  return !request.url.startsWith("/assets/");
+}
+
+export function sendAppShell(reply: FastifyReply) {
+  return reply.header("cache-control", REVALIDATE).sendFile("index.html");
+}

@@ -1,0 +1,46 @@
+/** Development-only calls; not registered when NODE_ENV=production. */
+import { Language } from "@contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { devLaunchLocation, TELEGRAM_PLATFORMS } from "../../telegram/dev-launch";
+import { withErrors } from "../responses";
+
+export const devRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/dev/telegram-launch",
+    {
+      schema: {
+        tags: ["development"],
+        summary: "Open the app as if launched from Telegram (init data signed by the bot token)",
+        description:
+          "Redirects to `/?tgDevMock=1#tgWebAppData=…&tgWebAppVersion=8.0&tgWebAppPlatform=…&tgWebAppThemeParams=…" +
+          "[&tgWebAppStartParam=…]`. `login` is the Telegram username of the simulated user; the same username " +
+          "always gets the same Telegram user id.",
+        querystring: z.object({
+          login: z
+            .string()
+            .regex(/^[A-Za-z0-9_]{1,32}$/)
+            .optional(),
+          startParam: z
+            .string()
+            .regex(/^[A-Za-z0-9_-]{1,512}$/)
+            .optional(),
+          platform: z.enum(TELEGRAM_PLATFORMS).optional(),
+          lang: Language.optional(),
+        }),
+        response: withErrors({ 302: z.null().describe("Redirect to the app") }),
+      },
+    },
+    async (request, reply) => {
+      const { location } = devLaunchLocation({
+        botToken: app.env.TELEGRAM_BOT_TOKEN,
+        now: app.clock.now(),
+        username: request.query.login,
+        startParam: request.query.startParam,
+        platform: request.query.platform,
+        languageCode: request.query.lang,
+      });
+      return reply.header("cache-control", "no-store").redirect(location, 302);
+    },
+  );
+};
