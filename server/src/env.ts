@@ -38,7 +38,8 @@ const RawEnv = z.object({
       .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://"),
   ),
   DATA_DIR: optional(z.string().trim()),
-  STATIC_DIR: optional(z.string().trim()),
+  // Not `optional`: an empty value is meaningful (serve no app).
+  STATIC_DIR: z.string().trim().optional(),
   TELEGRAM_BOT_TOKEN: optional(
     z
       .string()
@@ -63,8 +64,8 @@ export interface Env {
   DATABASE_URL: string | undefined;
   /** Absolute folder of the embedded database, or `memory` for a throw-away one. */
   DATA_DIR: string;
-  /** Absolute folder of the built app (`vite build` output). */
-  STATIC_DIR: string;
+  /** Absolute folder of the built app (`vite build` output); null when set empty (API only). */
+  STATIC_DIR: string | null;
   TELEGRAM_BOT_TOKEN: string;
   TELEGRAM_AUTH_MAX_AGE_SECONDS: number;
   SEED_DEMO: boolean;
@@ -113,7 +114,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     PORT: raw.PORT ?? 8787,
     DATABASE_URL: raw.DATABASE_URL,
     DATA_DIR: dataDir === "memory" ? "memory" : path.resolve(cwd, dataDir),
-    STATIC_DIR: path.resolve(cwd, raw.STATIC_DIR ?? "dist"),
+    STATIC_DIR: raw.STATIC_DIR === "" ? null : path.resolve(cwd, raw.STATIC_DIR ?? "dist"),
     TELEGRAM_BOT_TOKEN: raw.TELEGRAM_BOT_TOKEN ?? DEV_BOT_TOKEN,
     TELEGRAM_AUTH_MAX_AGE_SECONDS: raw.TELEGRAM_AUTH_MAX_AGE_SECONDS ?? 86_400,
     SEED_DEMO: raw.SEED_DEMO ?? !production,
