@@ -1,0 +1,128 @@
+/**
+ * The embedded database folder: one process at a time (a lock file), a lock left by a dead
+ * process is taken over, data survives a restart; and the demo seed is guarded and idempotent.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { count, eq, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../server/src/db/client";
+import { DataDirLockedError, lockPathFor } from "../../server/src/db/lock";
+import * as dbSchema from "../../server/src/db/schema";
+import { DEMO_LOGIN, DEMO_PASSWORD, DEMO_PAYMENT_SYSTEMS, seedDemo } from "../../server/src/db/seed";
+import { verifyPassword } from "../../server/src/security/password";
+import { tempDir } from "./helpers";
+
+describe("the PGlite folder lock", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  const opened: { close(): Promise<void> }[] = [];
+
+  beforeAll(() => {
+    tmp = tempDir();
+  });
+
+  afterEach(async () => {
+    while (opened.length) await opened.pop()?.close();
+  });
+
+  afterAll(() => tmp.remove());
+
+  it("refuses a second open of the same folder with a clear message, and frees it on close", async () => {
+    const dataDir = path.join(tmp.dir, "db");
+    const first = await openDatabase({ dataDir });
+    opened.push(first);
+    expect(fs.readFileSync(lockPathFor(dataDir), "utf8").trim()).toBe(String(process.pid));
+
+    const second = openDatabase({ dataDir });
+    await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
+    await expect(second).rejects.toThrow(`another Kassa process (pid ${process.pid}) uses ${dataDir}`);
+    await expect(second).rejects.toThrow(/stop it or set DATA_DIR/);
+
+    await first.close();
+    expect(fs.existsSync(lockPathFor(dataDir))).toBe(false);
+    const again = await openDatabase({ dataDir });
+    opened.push(again);
+    expect(again.kind).toBe("pglite");
+  });
+
+  it("keeps the data across a close and a reopen", async () => {
+    const dataDir = path.join(tmp.dir, "persist");
+    const first = await openDatabase({ dataDir });
+    await first.db.insert(dbSchema.settings).values({ key: "probe", value: "kept" });
+    await first.close();
+    const second = await openDatabase({ dataDir });
+    opened.push(second);
+    const rows = await second.db.select().from(dbSchema.settings).where(eq(dbSchema.settings.key, "probe"));
+    expect(rows[0]?.value).toBe("kept");
+  });
+
+  it("takes over a lock whose process has died", async () => {
+    const dataDir = path.join(tmp.dir, "stale");
+    const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+    const deadPid = Number(dead.stdout);
+    expect(deadPid).toBeGreaterThan(0);
+    fs.writeFileSync(lockPathFor(dataDir), `${deadPid}\n`);
+    const handle = await openDatabase({ dataDir });
+    opened.push(handle);
+    expect(fs.readFileSync(lockPathFor(dataDir), "utf8").trim()).toBe(String(process.pid));
+  });
+
+  it("needs no lock for an in-memory database", async () => {
+    const a = await openDatabase({ dataDir: "memory" });
+    const b = await openDatabase({ dataDir: "memory" });
+    opened.push(a, b);
+    expect([a.kind, b.kind]).toEqual(["pglite", "pglite"]);
+  });
+});
+
+describe("seedDemo", () => {
+  let handle: Awaited<ReturnType<typeof openDatabase>>;
+
+  beforeAll(async () => {
+    handle = await openDatabase({ dataDir: "memory" });
+  });
+
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it("seeds an empty database once, then changes nothing", async () => {
+    expect(await seedDemo(handle.db)).toBe(true);
+    expect(await seedDemo(handle.db)).toBe(false);
+    const [users] = await handle.db.select({ n: count() }).from(dbSchema.users);
+    const [news] = await handle.db.select({ n: count() }).from(dbSchema.news);
+    expect(users?.n).toBe(2);
+    expect(news?.n).toBe(3);
+  });
+
+  it("stores the demo password as an argon2id hash with m=19456, t=2, p=1", async () => {
+    const [demo] = await handle.db
+      .select()
+      .from(dbSchema.users)
+      .where(sql`lower(${dbSchema.users.login}) = ${DEMO_LOGIN}`);
+    expect(demo?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await verifyPassword(demo?.passwordHash ?? "", DEMO_PASSWORD)).toBe(true);
+    expect(await verifyPassword(demo?.passwordHash ?? "", "demo2026Pass")).toBe(false);
+  });
+
+  it("refuses a second login differing only in letter case", async () => {
+    await expect(handle.db.insert(dbSchema.users).values({ login: "DEMO" })).rejects.toThrow();
+  });
+
+  it("writes news in all four languages", async () => {
+    const rows = await handle.db.select().from(dbSchema.news);
+    for (const item of rows) {
+      for (const text of [item.title, item.body]) {
+        expect(Object.keys(text).sort()).toEqual(["de", "en", "kk", "ru"]);
+        for (const value of Object.values(text)) expect(value.length).toBeGreaterThan(3);
+      }
+    }
+  });
+
+  it("gives every payment system a demo address its own pattern accepts", () => {
+    for (const system of DEMO_PAYMENT_SYSTEMS) {
+      expect(system.address, system.id).toMatch(new RegExp(system.addressPattern));
+    }
+  });
+});

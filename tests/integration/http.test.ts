@@ -1,0 +1,117 @@
+/**
+ * What the server does around the API: the OpenAPI document, security headers, and serving the
+ * built app with SPA fallback and the right cache headers.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { routes } from "@contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestServer, type TestServer, tempDir } from "./helpers";
+
+const INDEX_HTML =
+  '<!doctype html><html><head><script type="module" src="/assets/app-4f3a2b1c.js"></script></head><body><div id="root"></div></body></html>';
+
+let server: TestServer;
+let dist: ReturnType<typeof tempDir>;
+
+beforeAll(async () => {
+  dist = tempDir("kassa-dist-");
+  fs.writeFileSync(path.join(dist.dir, "index.html"), INDEX_HTML);
+  fs.mkdirSync(path.join(dist.dir, "assets"));
+  fs.writeFileSync(path.join(dist.dir, "assets", "app-4f3a2b1c.js"), `console.log("kassa");\n${"//".repeat(800)}\n`);
+  fs.writeFileSync(path.join(dist.dir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+  server = await createTestServer({ env: { STATIC_DIR: dist.dir } });
+});
+
+afterAll(async () => {
+  await server?.close();
+  dist?.remove();
+});
+
+describe("OpenAPI", () => {
+  it("lists every live settings call under /api, generated from the contract's schemas", async () => {
+    const res = await server.app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toMatch(/^3\./);
+    const expected = Object.values(routes).map((r) => `/api${r.path.replace(/:(\w+)/g, "{$1}")}`);
+    for (const p of [...expected, "/api/health"]) expect(Object.keys(doc.paths)).toContain(p);
+    const plans = doc.paths["/api/settings_other/plans/available"]?.get as {
+      responses: Record<string, { content: Record<string, { schema: { type: string; items: unknown } }> }>;
+    };
+    expect(plans.responses["200"]?.content["application/json"]?.schema.type).toBe("array");
+  });
+
+  it("serves Swagger UI at /api/docs", async () => {
+    const res = await server.app.inject({ method: "GET", url: "/api/docs" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/text\/html/);
+  });
+});
+
+describe("security headers", () => {
+  it("let Telegram's web clients frame the app and allow only this origin's scripts", async () => {
+    const res = await server.app.inject({ method: "GET", url: "/" });
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toContain("frame-ancestors 'self' https://web.telegram.org https://*.telegram.org");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).toContain("img-src 'self' data: blob:");
+    expect(csp).toContain("connect-src 'self'");
+    // X-Frame-Options cannot allow Telegram only, so it must not be sent at all.
+    expect(res.headers["x-frame-options"]).toBeUndefined();
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("compress large replies", async () => {
+    const res = await server.app.inject({
+      method: "GET",
+      url: "/assets/app-4f3a2b1c.js",
+      headers: { "accept-encoding": "gzip" },
+    });
+    expect(res.headers["content-encoding"]).toBe("gzip");
+  });
+});
+
+describe("the built app", () => {
+  it("serves index.html at / without caching it", async () => {
+    const res = await server.app.inject({ method: "GET", url: "/" });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(INDEX_HTML);
+    expect(res.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it.each(["/deposits", "/register/kassa", "/settings/security?tab=1"])(
+    "answers the app route %s with index.html (SPA fallback)",
+    async (url) => {
+      const res = await server.app.inject({ method: "GET", url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["content-type"]).toMatch(/text\/html/);
+      expect(res.body).toBe(INDEX_HTML);
+      expect(res.headers["cache-control"]).toBe("no-cache");
+    },
+  );
+
+  it("caches hashed assets for a year", async () => {
+    const res = await server.app.inject({ method: "GET", url: "/assets/app-4f3a2b1c.js" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("revalidates other files", async () => {
+    const res = await server.app.inject({ method: "GET", url: "/favicon.svg" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("answers a missing asset with 404, not with the app", async () => {
+    const res = await server.app.inject({ method: "GET", url: "/assets/app-00000000.js" });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it("keeps /api JSON: unknown calls are 404 NOT_FOUND, not index.html", async () => {
+    const res = await server.app.inject({ method: "GET", url: "/api/deposits" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: "NOT_FOUND", message: "Not found" });
+  });
+});

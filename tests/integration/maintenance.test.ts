@@ -1,0 +1,234 @@
+/**
+ * The operator switches maintenance on and off and the app sees it in GET /settings/technical_work:
+ * through the service, through the operator endpoint, and through the real CLI process, both
+ * while a server holds the embedded database (the CLI then talks to it over HTTP) and while no
+ * server runs (the CLI opens the database itself).
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { TechnicalWorkReply } from "@contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock } from "../../server/src/clock";
+import { openDatabase } from "../../server/src/db/client";
+import { readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
+import { getSetting, setMaintenance } from "../../server/src/services/settings";
+import { createTestServer, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+const CLI = path.join(ROOT, "server/src/cli/index.ts");
+
+/** Runs `npm run kassa -- <args>` as the operator would (same entry, same environment rules). */
+async function kassa(args: string[], env: Record<string, string>) {
+  const clean = { ...process.env };
+  for (const name of ["DATABASE_URL", "OPERATOR_TOKEN", "KASSA_SERVER_URL", "DATA_DIR"]) delete clean[name];
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, CLI, ...args], {
+      cwd: ROOT,
+      env: { ...clean, NODE_ENV: "development", ...env },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+async function technicalWork(server: TestServer) {
+  const res = await server.app.inject({ method: "GET", url: "/api/settings/technical_work" });
+  expect(res.statusCode).toBe(200);
+  return TechnicalWorkReply.parse(res.json());
+}
+
+describe("maintenance through the service and the operator endpoint", () => {
+  let server: TestServer;
+  const clock = fixedClock("2026-05-01T08:00:00Z");
+
+  beforeAll(async () => {
+    server = await createTestServer({ clock });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("shows a notice switched on by the service, with the note completed in every language", async () => {
+    await setMaintenance(server.handle.db, clock, {
+      enabled: true,
+      until: "2026-05-01T10:00:00.000Z",
+      message: { en: "Upgrading the ledger", ru: "Обновляем учёт" },
+    });
+    expect(await technicalWork(server)).toEqual({
+      enabled: true,
+      until: "2026-05-01T10:00:00.000Z",
+      message: {
+        en: "Upgrading the ledger",
+        ru: "Обновляем учёт",
+        de: "Upgrading the ledger",
+        kk: "Upgrading the ledger",
+      },
+    });
+    await setMaintenance(server.handle.db, clock, { enabled: false });
+    expect(await technicalWork(server)).toEqual({ enabled: false, message: null, until: null });
+  });
+
+  it("hides the operator endpoint from callers without the operator token", async () => {
+    for (const authorization of [undefined, "Bearer wrong-token-0000000000", `Basic ${TEST_OPERATOR_TOKEN}`]) {
+      const res = await server.app.inject({
+        method: "POST",
+        url: "/api/operator/maintenance",
+        headers: authorization ? { authorization } : {},
+        payload: { enabled: true },
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ code: "NOT_FOUND", message: "Not found" });
+    }
+    expect((await technicalWork(server)).enabled).toBe(false);
+  });
+
+  it("switches maintenance with the operator token", async () => {
+    const headers = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
+    const on = await server.app.inject({
+      method: "POST",
+      url: "/api/operator/maintenance",
+      headers,
+      payload: { enabled: true, message: { de: "Wartung" } },
+    });
+    expect(on.statusCode).toBe(200);
+    expect(await technicalWork(server)).toEqual({
+      enabled: true,
+      until: null,
+      message: { en: "Wartung", ru: "Wartung", de: "Wartung", kk: "Wartung" },
+    });
+
+    const bad = await server.app.inject({
+      method: "POST",
+      url: "/api/operator/maintenance",
+      headers,
+      payload: { enabled: true, until: "tomorrow" },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: "VALIDATION_FAILED", fields: { until: "required" } });
+
+    const off = await server.app.inject({
+      method: "POST",
+      url: "/api/operator/maintenance",
+      headers,
+      payload: { enabled: false },
+    });
+    expect(off.statusCode).toBe(200);
+    expect((await technicalWork(server)).enabled).toBe(false);
+  });
+
+  it("reads and writes settings, refusing values of the wrong shape", async () => {
+    const headers = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
+    const put = await server.app.inject({
+      method: "PUT",
+      url: "/api/operator/settings/referralLines",
+      headers,
+      payload: { value: ["7", "2"] },
+    });
+    expect(put.json()).toEqual({ key: "referralLines", value: ["7", "2"] });
+    expect((await server.app.inject({ method: "GET", url: "/api/settings/referralLines" })).json()).toEqual({
+      key: "referralLines",
+      value: ["7", "2"],
+    });
+
+    const wrong = await server.app.inject({
+      method: "PUT",
+      url: "/api/operator/settings/referralLines",
+      headers,
+      payload: { value: [7] },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ code: "VALIDATION_FAILED" });
+
+    const codes = await server.app.inject({ method: "GET", url: "/api/operator/settings/codes", headers });
+    expect(codes.json()).toEqual({
+      key: "codes",
+      value: { digits: 6, ttlSeconds: 600, resendSeconds: 60, maxAttempts: 5 },
+    });
+  });
+});
+
+describe("npm run kassa -- maintenance", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let dataDir: string;
+
+  beforeAll(() => {
+    tmp = tempDir();
+    dataDir = path.join(tmp.dir, "pglite");
+  });
+
+  afterAll(() => tmp.remove());
+
+  it("reaches a running server that holds the database folder, and the app sees the change", async () => {
+    // A server as main.ts runs it: the folder locked by this process, its address left beside it.
+    const handle = await openDatabase({ dataDir });
+    const server = await createTestServer({ handle });
+    try {
+      const address = await server.app.listen({ host: "127.0.0.1", port: 0 });
+      writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
+      expect(readRuntimeInfo(dataDir)?.url).toBe(address);
+
+      const on = await kassa(
+        [
+          "maintenance",
+          "on",
+          "--until",
+          "2026-06-01T12:00:00Z",
+          "--message-en",
+          "Back at noon",
+          "--message-kk",
+          "Түсте ораламыз",
+        ],
+        { DATA_DIR: dataDir },
+      );
+      expect(on.stderr).toBe("");
+      expect(on.code).toBe(0);
+      expect(on.stdout).toContain("Maintenance is on until 2026-06-01T12:00:00.000Z");
+      expect(on.stdout).toContain("via the running server");
+      expect(await technicalWork(server)).toEqual({
+        enabled: true,
+        until: "2026-06-01T12:00:00.000Z",
+        message: { en: "Back at noon", ru: "Back at noon", de: "Back at noon", kk: "Түсте ораламыз" },
+      });
+
+      const off = await kassa(["maintenance", "off"], { DATA_DIR: dataDir });
+      expect(off.code).toBe(0);
+      expect((await technicalWork(server)).enabled).toBe(false);
+    } finally {
+      removeRuntimeInfo(dataDir);
+      await server.close();
+      await handle.close();
+    }
+  });
+
+  it("opens the database itself when no server runs", async () => {
+    const set = await kassa(["settings", "set", "telegramAuthAvailable", "false"], { DATA_DIR: dataDir });
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain("telegramAuthAvailable = false");
+    const on = await kassa(["maintenance", "on", "--message", "Planned work"], { DATA_DIR: dataDir });
+    expect(on.code).toBe(0);
+
+    const handle = await openDatabase({ dataDir });
+    try {
+      expect(await getSetting(handle.db, "telegramAuthAvailable")).toBe(false);
+      expect((await getSetting(handle.db, "technicalWork")).message?.ru).toBe("Planned work");
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("explains a refused command and exits non-zero", async () => {
+    const wrongValue = await kassa(["settings", "set", "codes", '{"digits": 6}'], { DATA_DIR: dataDir });
+    expect(wrongValue.code).toBe(1);
+    expect(wrongValue.stderr).toContain("VALIDATION_FAILED");
+    const unknownKey = await kassa(["settings", "get", "nope"], { DATA_DIR: dataDir });
+    expect(unknownKey.code).not.toBe(0);
+    expect(unknownKey.stderr).toContain("unknown setting");
+  });
+});
