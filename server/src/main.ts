@@ -90,13 +90,12 @@ async function main(): Promise<void> {
   const database = handle.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite at ${env.DATA_DIR}`;
   console.log(`Kassa is running at http://localhost:${port}`);
   console.log(`  API docs: http://localhost:${port}/api/docs   database: ${database}`);
-  if (env.NODE_ENV !== "production") {
-    console.log(`  Open as from Telegram: http://localhost:${port}/api/dev/telegram-launch`);
-  }
   if (env.STATIC_DIR === null) {
     console.log("  STATIC_DIR is empty: only the API is served.");
   } else if (!hasBuiltApp(env.STATIC_DIR)) {
     console.log(`  The app is not built (no index.html in ${env.STATIC_DIR}): only the API is served.`);
+  } else if (env.NODE_ENV !== "production") {
+    console.log(`  Open as if from Telegram: http://localhost:${port}/api/dev/telegram-launch`);
   }
   if (demoAvailable) console.log(`Demo login: ${DEMO_LOGIN} / ${DEMO_PASSWORD}`);
 }
