@@ -28,6 +28,12 @@ describe("error replies", () => {
     app.get("/api/test/app-error", async () => {
       throw new AppError("UPDATE_FAILED", { params: { error: "disk full" } });
     });
+    app.get(
+      "/api/test/bad-reply",
+      { schema: { response: { 200: z.object({ amount: z.string() }) } } },
+      // A handler breaking the contract: an amount as a JSON number.
+      async () => ({ amount: 12.5 }) as unknown as { amount: string },
+    );
     app.post(
       "/api/test/form",
       {
@@ -66,6 +72,12 @@ describe("error replies", () => {
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ code: "INTERNAL", message: "An error occurred, try again later" });
     expect(res.body).not.toMatch(/secret_table|server\.ts|stack|relation/);
+  });
+
+  it("never sends a reply that breaks the contract's schema: 500 INTERNAL instead", async () => {
+    const res = await app.inject({ method: "GET", url: "/api/test/bad-reply" });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ code: "INTERNAL", message: "An error occurred, try again later" });
   });
 
   it("answers an AppError with its catalogue status, code and filled message", async () => {
