@@ -10,6 +10,7 @@ import { createTestServer, type TestServer } from "./helpers";
 
 const url = process.env.TEST_DATABASE_URL;
 const reason = "set TEST_DATABASE_URL to a disposable PostgreSQL database to run (npm test does)";
+if (!url) console.warn(`[kassa] PostgreSQL integration tests skipped: ${reason}`);
 
 describe.skipIf(!url)(`PostgreSQL${url ? "" : ` (skipped: ${reason})`}`, () => {
   let handle: DatabaseHandle;
