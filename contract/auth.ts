@@ -5,6 +5,8 @@ import { User } from "./user";
 import {
   CodeField,
   EmailField,
+  isTooSimple,
+  LOGIN_MAX_LENGTH,
   LoginField,
   NewPasswordField,
   PasswordField,
@@ -12,17 +14,23 @@ import {
   requiredText,
 } from "./validation";
 
-export const LoginBody = z.object({ login: requiredText(), password: PasswordField });
+/** `POST /auth/login`: `login` is the login or the e-mail of the account. */
+export const LoginBody = z.object({ login: requiredText().max(254), password: PasswordField });
 export type LoginBody = z.infer<typeof LoginBody>;
 
 /** Every successful sign-in (password, registration, Telegram) replies with this. */
 export const SessionReply = z.object({
+  /** Opaque; sent back as `Authorization: Bearer <refreshToken>` (spec §6). */
   refreshToken: z.string(),
   user: User,
   /** When true the app asks for the phone code before the cabinet (registration). */
   phoneConfirmationRequired: z.boolean(),
 });
 export type SessionReply = z.infer<typeof SessionReply>;
+
+/** A new password must not be too simple, and must not contain the login. */
+const passwordWithLogin = (b: { password: unknown; login?: unknown }) =>
+  typeof b.password !== "string" || !isTooSimple(b.password, typeof b.login === "string" ? b.login : undefined);
 
 /** `POST /auth/register/{inviter}`: the path segment is the inviter's login (D4). */
 export const RegisterBody = z
@@ -36,15 +44,21 @@ export const RegisterBody = z
     acceptTerms: z.literal(true, { error: "termsNotAccepted" }),
     language: Language.optional(),
   })
-  .refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" });
+  .refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" })
+  .refine(passwordWithLogin, { path: ["password"], error: "passwordTooSimple" });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
-export const InviterParams = z.object({ inviter: LoginField });
-export const OptionalInviterParams = z.object({ inviter: LoginField.optional() });
+/**
+ * The inviter's login in the path. Any string: an inviter that does not exist (whatever its form)
+ * is `REGISTRATION_FAILED` with `fields.inviter`, not a validation error of the URL.
+ */
+export const InviterParams = z.object({ inviter: z.string().trim().min(1).max(LOGIN_MAX_LENGTH) });
+export type InviterParams = z.infer<typeof InviterParams>;
 
 export const TelegramAuthBody = z.object({
   /** The raw init data string (`tgWebAppData`) as the client passed it. */
   initData: z.string().min(1).max(8192),
+  /** The app's interface language, used for a new account when Telegram's language is not offered. */
   language: Language.optional(),
 });
 export type TelegramAuthBody = z.infer<typeof TelegramAuthBody>;
@@ -60,19 +74,26 @@ export const CodeSentReply = z.object({
 });
 export type CodeSentReply = z.infer<typeof CodeSentReply>;
 
+/** `POST /auth/phone/confirm`: the user with the phone now confirmed. */
+export const PhoneConfirmReply = z.object({ user: User });
+export type PhoneConfirmReply = z.infer<typeof PhoneConfirmReply>;
+
 export const OkReply = z.object({ ok: z.literal(true) });
+export type OkReply = z.infer<typeof OkReply>;
 
 /** `POST /auth/reset-password`: the login or the e-mail of the account. */
 export const ResetPasswordBody = z.object({ login: requiredText().max(254) });
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 export const ResetPasswordValidateBody = z.object({ login: requiredText().max(254), code: CodeField });
+export type ResetPasswordValidateBody = z.infer<typeof ResetPasswordValidateBody>;
+/** Single use, valid 15 minutes; exchanged at `POST /auth/set-password`. */
 export const ResetPasswordValidateReply = z.object({ resetToken: z.string() });
+export type ResetPasswordValidateReply = z.infer<typeof ResetPasswordValidateReply>;
 export const SetPasswordBody = z
   .object({
-    resetToken: requiredText(),
+    resetToken: requiredText().max(256),
     password: NewPasswordField,
     passwordRepeat: z.string({ error: "required" }).min(1, { error: "required" }),
   })
   .refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" });
-
-export const USER_DATA_TYPES = ["profile"] as const;
-export const UserDataTypeParams = z.object({ type: z.enum(USER_DATA_TYPES).default("profile") });
+export type SetPasswordBody = z.infer<typeof SetPasswordBody>;

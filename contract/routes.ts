@@ -5,6 +5,22 @@
  */
 import { z } from "zod";
 import {
+  CodeBody,
+  CodeSentReply,
+  InviterParams,
+  LoginBody,
+  OkReply,
+  PhoneConfirmReply,
+  RegisterBody,
+  ResetPasswordBody,
+  ResetPasswordValidateBody,
+  ResetPasswordValidateReply,
+  SessionReply,
+  SetPasswordBody,
+  TelegramAuthBody,
+} from "./auth";
+import { Profile, UserDataTypeParams } from "./profile";
+import {
   PaymentSystemsReply,
   PlansReply,
   PublicSettingKey,
@@ -13,6 +29,7 @@ import {
   TechnicalWorkReply,
   TelegramAuthAvailableReply,
 } from "./settings";
+import { User } from "./user";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -70,6 +87,79 @@ export const routes = {
     auth: false,
     response: PaymentSystemsReply,
   }),
+
+  // Auth (spec §7; decisions D4, D5)
+  login: route({ method: "POST", path: "/auth/login", auth: false, body: LoginBody, response: SessionReply }),
+  /** The path segment is the inviter's login (D4). */
+  register: route({
+    method: "POST",
+    path: "/auth/register/:inviter",
+    auth: false,
+    params: InviterParams,
+    body: RegisterBody,
+    response: SessionReply,
+  }),
+  /** Telegram sign-in without a referral in the path (the inviter may come from `start_param`). */
+  telegramAuth: route({
+    method: "POST",
+    path: "/auth/telegram",
+    auth: false,
+    body: TelegramAuthBody,
+    response: SessionReply,
+  }),
+  /** Telegram sign-in invited by `inviter` (used only when the account is created). */
+  telegramAuthInvited: route({
+    method: "POST",
+    path: "/auth/telegram/:inviter",
+    auth: false,
+    params: InviterParams,
+    body: TelegramAuthBody,
+    response: SessionReply,
+  }),
+  phoneConfirm: route({
+    method: "POST",
+    path: "/auth/phone/confirm",
+    auth: true,
+    body: CodeBody,
+    response: PhoneConfirmReply,
+  }),
+  phoneResend: route({ method: "POST", path: "/auth/phone/resend", auth: true, response: CodeSentReply }),
+  resetPassword: route({
+    method: "POST",
+    path: "/auth/reset-password",
+    auth: false,
+    body: ResetPasswordBody,
+    response: CodeSentReply,
+  }),
+  resetPasswordValidate: route({
+    method: "POST",
+    path: "/auth/reset-password/validate",
+    auth: false,
+    body: ResetPasswordValidateBody,
+    response: ResetPasswordValidateReply,
+  }),
+  setPassword: route({
+    method: "POST",
+    path: "/auth/set-password",
+    auth: false,
+    body: SetPasswordBody,
+    response: OkReply,
+  }),
+  /** Added beside the spec's calls: revokes the caller's token. */
+  logout: route({ method: "POST", path: "/auth/logout", auth: true, response: OkReply }),
+
+  // User (spec §7)
+  userDataByType: route({
+    method: "GET",
+    path: "/user-data/byType/:type",
+    auth: true,
+    params: UserDataTypeParams,
+    response: Profile,
+  }),
+  /** The same as `userDataByType` with the default type, `profile`. */
+  userData: route({ method: "GET", path: "/user-data/byType", auth: true, response: Profile }),
+  /** Added beside the spec's calls: the signed-in user, to refresh the saved user object. */
+  currentUser: route({ method: "GET", path: "/user/me", auth: true, response: User }),
 } as const;
 
 export type Routes = typeof routes;

@@ -8,6 +8,10 @@ export const User = z.object({
   fullName: z.string().nullable(),
   email: z.string().nullable(),
   phone: z.string().nullable(),
+  /** The phone was confirmed by a code (spec §2 phone verification). */
+  phoneConfirmed: z.boolean(),
+  /** The account signs in through Telegram. */
+  telegramLinked: z.boolean(),
   language: Language,
   avatarUrl: z.string().nullable(),
   createdAt: z.string(),

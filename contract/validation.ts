@@ -52,5 +52,8 @@ export const PhoneField = requiredText().regex(/^\+\d{7,15}$/, { error: "phoneFo
 
 export const EmailField = requiredText().pipe(z.email({ error: "emailInvalid" }));
 
+/** Digits of a verification code (decision D5). */
+export const CODE_LENGTH = 6;
+
 /** A 6-digit code (decision D5). */
 export const CodeField = requiredText().regex(/^\d{6}$/, { error: "codeFormat" });
