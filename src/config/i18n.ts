@@ -1,0 +1,170 @@
+/**
+ * Translations (spec §9, D7): i18next with one JSON file per language and namespace under `locales/`,
+ * each loaded by a dynamic `import()` when first needed, so a visitor downloads only their language
+ * and only the namespaces of the screens they open.
+ */
+import type { Language } from "@contract";
+import i18next, { type i18n as I18n, type InitOptions, type ReadCallback } from "i18next";
+import resourcesToBackend from "i18next-resources-to-backend";
+import { initReactI18next } from "react-i18next";
+
+/** The interface languages (the contract's `LANGUAGES`; a unit test keeps the two equal). */
+export const SUPPORTED_LANGUAGES = ["en", "ru", "de", "kk"] as const satisfies readonly Language[];
+/** Spec §9: Russian is the fallback language. */
+export const FALLBACK_LANGUAGE = "ru" satisfies Language;
+/** Spec §9: at most 10 translation files load in parallel, ... */
+export const I18N_MAX_PARALLEL_READS = 10;
+/** ... a failed load is tried again 5 times, ... */
+export const I18N_MAX_RETRIES = 5;
+/** ... the first retry after 350 ms (then doubling). */
+export const I18N_RETRY_TIMEOUT_MS = 350;
+/** Where the user's own choice of language is kept. */
+export const LANGUAGE_STORAGE_KEY = "kassa.language";
+
+export const NAMESPACES = [
+  "common",
+  "nav",
+  "errors",
+  "validation",
+  "success",
+  "enums",
+  "auth",
+  "cabinet",
+  "maintenance",
+  "refill",
+  "deposits",
+  "partners",
+  "withdrawal",
+  "operations",
+  "settings",
+  "news",
+] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+
+export function isSupportedLanguage(value: unknown): value is Language {
+  return typeof value === "string" && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
+}
+
+/** `de-AT` → `de`, `KK` → `kk`, `kz` (a common mistake for Kazakh) → `kk`; unknown → undefined. */
+export function toSupportedLanguage(code: string | null | undefined): Language | undefined {
+  if (!code) return undefined;
+  const primary = code.trim().toLowerCase().split(/[-_]/)[0];
+  const mapped = primary === "kz" ? "kk" : primary;
+  return isSupportedLanguage(mapped) ? mapped : undefined;
+}
+
+/**
+ * The language to start in: the user's saved choice, else Telegram's user `language_code`, else the
+ * browser's languages in order, each mapped to a supported one; else the fallback.
+ */
+export function detectLanguage(sources: {
+  saved?: string | null;
+  telegram?: string | null;
+  browser?: readonly string[];
+}): Language {
+  if (isSupportedLanguage(sources.saved)) return sources.saved;
+  for (const candidate of [sources.telegram, ...(sources.browser ?? [])]) {
+    const language = toSupportedLanguage(candidate);
+    if (language) return language;
+  }
+  return FALLBACK_LANGUAGE;
+}
+
+function readSavedLanguage(): string | null {
+  try {
+    return localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function saveLanguage(language: Language): void {
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // Without storage the choice lasts for this page.
+  }
+}
+
+/**
+ * The language being shown (or switched to). i18next also loads the fallback language's files for
+ * every namespace it loads; every language has every key (a unit test checks that), so those files
+ * would never be read. They are answered empty unless the fallback is the language being shown, and
+ * dropped again before switching to it.
+ */
+let activeLanguage: Language = FALLBACK_LANGUAGE;
+const skippedFallbackFiles = new Set<string>();
+
+const localeFiles = import.meta.glob<{ default: Record<string, unknown> }>("../../locales/*/*.json");
+
+function loadLocaleFile(language: string, namespace: string, done: ReadCallback): void {
+  if (language !== activeLanguage) {
+    skippedFallbackFiles.add(`${language}|${namespace}`);
+    done(null, {});
+    return;
+  }
+  const load = localeFiles[`../../locales/${language}/${namespace}.json`];
+  if (!load) {
+    done(new Error(`No translations for ${language}/${namespace}`), false);
+    return;
+  }
+  load().then(
+    (module) => done(null, module.default),
+    // `true` as data tells i18next the failure may pass: it retries (I18N_MAX_RETRIES, I18N_RETRY_TIMEOUT_MS).
+    (error: unknown) => done(error instanceof Error ? error : String(error), true),
+  );
+}
+
+export const i18nOptions = {
+  fallbackLng: FALLBACK_LANGUAGE,
+  supportedLngs: [...SUPPORTED_LANGUAGES],
+  load: "languageOnly",
+  ns: ["common"],
+  defaultNS: "common",
+  maxParallelReads: I18N_MAX_PARALLEL_READS,
+  maxRetries: I18N_MAX_RETRIES,
+  retryTimeout: I18N_RETRY_TIMEOUT_MS,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  react: { useSuspense: true },
+} satisfies InitOptions;
+
+function applyDocumentLanguage(language: string): void {
+  if (typeof document !== "undefined") document.documentElement.lang = language;
+}
+
+/** Starts i18next in the detected language; returns when the start namespace is loaded. */
+export function initI18n(options: { telegramLanguage?: string; instance?: I18n } = {}): Promise<unknown> {
+  const instance = options.instance ?? i18next;
+  activeLanguage = detectLanguage({
+    saved: readSavedLanguage(),
+    telegram: options.telegramLanguage,
+    browser: typeof navigator === "undefined" ? [] : navigator.languages,
+  });
+  applyDocumentLanguage(activeLanguage);
+  instance.on("languageChanged", applyDocumentLanguage);
+  return instance
+    .use(resourcesToBackend(loadLocaleFile))
+    .use(initReactI18next)
+    .init({ ...i18nOptions, lng: activeLanguage });
+}
+
+/** Switches the interface language, saves the choice and sets `<html lang>`. */
+export async function setLanguage(language: Language, instance: I18n = i18next): Promise<void> {
+  saveLanguage(language);
+  activeLanguage = language;
+  for (const key of [...skippedFallbackFiles]) {
+    const [skippedLanguage, namespace] = key.split("|");
+    if (skippedLanguage === language && namespace) {
+      instance.removeResourceBundle(language, namespace);
+      skippedFallbackFiles.delete(key);
+    }
+  }
+  await instance.changeLanguage(language);
+}
+
+export function currentLanguage(instance: I18n = i18next): Language {
+  return toSupportedLanguage(instance.resolvedLanguage ?? instance.language) ?? FALLBACK_LANGUAGE;
+}
+
+export { i18next };

@@ -1,0 +1,281 @@
+/**
+ * The one way the app talks to the cabinet API (spec §7): JSON in and out, the bearer token when there
+ * is one, replies checked against the route's schema, and every failure raised as one `ApiError`.
+ */
+import type { ApiErrorBody, ErrorCode, RouteDef, RouteName, RouteResponse, Routes } from "@contract";
+import type { z as zc } from "zod";
+import { resolveApiBaseUrl } from "@/config/env";
+import { loginPath } from "@/config/paths";
+import { loadContract } from "./contract";
+import { currentLocationPath, navigateTo } from "./navigation";
+import { expireSession, getSessionToken } from "./session";
+
+/** How long an ordinary call may take. */
+export const API_TIMEOUT_MS = 30_000;
+/** Spec §9: the verification upload (multipart) may take up to 100 s. */
+export const UPLOAD_TIMEOUT_MS = 100_000;
+
+export type ApiErrorKind = "network" | "timeout" | "parse" | "http";
+
+/**
+ * Why a call failed: no connection (`network`), no answer in time (`timeout`), an answer that is not
+ * what the contract says (`parse`), or an HTTP error status (`http`, with the contract's error `code`
+ * when the body is an error body).
+ */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  readonly kind: ApiErrorKind;
+  readonly status: number | undefined;
+  readonly code: ErrorCode | undefined;
+  readonly body: unknown;
+
+  constructor(init: {
+    kind: ApiErrorKind;
+    message: string;
+    status?: number;
+    code?: ErrorCode;
+    body?: unknown;
+    cause?: unknown;
+  }) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.kind = init.kind;
+    this.status = init.status;
+    this.code = init.code;
+    this.body = init.body;
+  }
+
+  /** The error body's field → validation code map (400 VALIDATION_FAILED). */
+  get fields(): Record<string, string> | undefined {
+    return (this.body as ApiErrorBody | undefined)?.fields;
+  }
+
+  /** Values for the message's placeholders, such as `{error}`. */
+  get params(): Record<string, string> | undefined {
+    return (this.body as ApiErrorBody | undefined)?.params;
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+/** The contract's error code of an error body, when it is one. */
+async function errorCodeOf(body: unknown): Promise<ErrorCode | undefined> {
+  // Only a body shaped like an error reply is worth loading the contract for.
+  if (!body || typeof body !== "object" || typeof (body as { code?: unknown }).code !== "string") return undefined;
+  try {
+    const checked = (await loadContract()).ApiErrorBody.safeParse(body);
+    return checked.success ? checked.data.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type MaintenanceListener = () => void;
+const maintenanceListeners = new Set<MaintenanceListener>();
+
+/** Called whenever any reply carries the MAINTENANCE code, so the maintenance flag is fetched again. */
+export function onMaintenanceReply(listener: MaintenanceListener): () => void {
+  maintenanceListeners.add(listener);
+  return () => maintenanceListeners.delete(listener);
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method: string;
+  /** Path relative to the API base, such as `/settings/technical_work`. */
+  path: string;
+  query?: Record<string, QueryValue | readonly QueryValue[]>;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as multipart form data instead of `body`. */
+  formData?: FormData;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  baseUrl?: string;
+}
+
+function buildUrl(baseUrl: string, path: string, query: RequestOptions["query"]): string {
+  let url = `${baseUrl}${path}`;
+  if (query) {
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      for (const item of Array.isArray(value) ? value : [value]) {
+        if (item !== undefined && item !== null) search.append(key, String(item));
+      }
+    }
+    const qs = search.toString();
+    if (qs) url += `?${qs}`;
+  }
+  return url;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: unknown } {
+  if (text === "") return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** Makes one HTTP call and returns the parsed JSON body (undefined when empty). */
+export async function apiRequest(options: RequestOptions): Promise<unknown> {
+  const { method, path, query, body, formData, timeoutMs = API_TIMEOUT_MS, signal } = options;
+  const url = buildUrl(options.baseUrl ?? resolveApiBaseUrl(), path, query);
+  const token = getSessionToken();
+
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (formData) payload = formData;
+  else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+
+  // One controller for both the caller's cancel and our timeout, so either stops the request.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const forwardAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) forwardAbort();
+  else signal?.addEventListener("abort", forwardAbort, { once: true });
+
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body: payload,
+      signal: controller.signal,
+      credentials: "same-origin",
+    });
+    text = await response.text();
+  } catch (error) {
+    if (timedOut) {
+      throw new ApiError({
+        kind: "timeout",
+        message: `${method} ${path} took longer than ${timeoutMs} ms`,
+        cause: error,
+      });
+    }
+    // The caller cancelled (a query was dropped): let that surface as the abort it is.
+    if (signal?.aborted) throw error;
+    throw new ApiError({ kind: "network", message: `${method} ${path} failed: no connection`, cause: error });
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", forwardAbort);
+  }
+
+  const parsed = parseJson(text);
+
+  if (!response.ok) {
+    const code = parsed.ok ? await errorCodeOf(parsed.value) : undefined;
+    const error = new ApiError({
+      kind: "http",
+      status: response.status,
+      code,
+      body: parsed.ok ? parsed.value : text,
+      message: `${method} ${path} answered ${response.status}${code ? ` ${code}` : ""}`,
+    });
+    if (code === "MAINTENANCE") for (const listener of maintenanceListeners) listener();
+    if (response.status === 401 && token) {
+      // Spec §4: a 401 removes the stored token and counts as a session timeout.
+      const where = currentLocationPath();
+      expireSession();
+      navigateTo(loginPath(where), { replace: true });
+    }
+    throw error;
+  }
+
+  if (!parsed.ok) {
+    throw new ApiError({
+      kind: "parse",
+      status: response.status,
+      body: text,
+      message: `${method} ${path} answered with a body that is not JSON`,
+      cause: parsed.error,
+    });
+  }
+  return parsed.value;
+}
+
+type InputOf<S> = S extends zc.ZodType ? zc.input<S> : never;
+
+/** What a call of route `N` takes: `params`, `query` and `body` exactly when the contract's route has them. */
+export type CallInput<N extends RouteName> = { signal?: AbortSignal; timeoutMs?: number } & (Routes[N] extends {
+  params: infer P;
+}
+  ? { params: InputOf<P> }
+  : { params?: never }) &
+  (Routes[N] extends { query: infer Q } ? { query: InputOf<Q> } : { query?: never }) &
+  (Routes[N] extends { body: infer B } ? { body: InputOf<B> } : { body?: never });
+
+type NeedsInput<N extends RouteName> = Routes[N] extends { params: unknown } | { query: unknown } | { body: unknown }
+  ? true
+  : false;
+
+/**
+ * Calls a route of the contract's table by name and returns its reply, checked:
+ * `callApi('technicalWork')`, `callApi('setting', { params: { key: 'botUsername' } })`.
+ */
+export async function callApi<N extends RouteName>(
+  name: N,
+  ...[input]: NeedsInput<N> extends true ? [input: CallInput<N>] : [input?: CallInput<N>]
+): Promise<RouteResponse<N>> {
+  const call = (input ?? {}) as {
+    params?: Record<string, string>;
+    query?: RequestOptions["query"];
+    body?: unknown;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+  };
+  let contract: Awaited<ReturnType<typeof loadContract>>;
+  try {
+    contract = await loadContract();
+  } catch (error) {
+    throw new ApiError({ kind: "network", message: `The contract could not be loaded for ${name}`, cause: error });
+  }
+  const route: RouteDef = contract.routes[name];
+  const path = contract.buildPath(route.path, call.params);
+  const data = await apiRequest({
+    method: route.method,
+    path,
+    query: call.query,
+    body: call.body,
+    signal: call.signal,
+    timeoutMs: call.timeoutMs,
+  });
+  const checked = route.response.safeParse(data);
+  if (!checked.success) {
+    throw new ApiError({
+      kind: "parse",
+      status: 200,
+      body: data,
+      message: `${route.method} ${path} answered with a reply that does not match the contract`,
+      cause: checked.error,
+    });
+  }
+  return checked.data as RouteResponse<N>;
+}
+
+/** Sends multipart form data (avatar, verification photos) with the long upload timeout of spec §9. */
+export function uploadMultipart(
+  path: string,
+  formData: FormData,
+  options: { method?: "PATCH" | "POST" | "PUT"; signal?: AbortSignal } = {},
+): Promise<unknown> {
+  return apiRequest({
+    method: options.method ?? "PATCH",
+    path,
+    formData,
+    signal: options.signal,
+    timeoutMs: UPLOAD_TIMEOUT_MS,
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * Remote data (spec §9): results unused for 60 s are dropped; nothing refetches on window focus.
+ * Mutations say which queries they make stale in `meta.invalidates`; the MutationCache below is the one
+ * place that acts on it, so a money action refreshes every screen that shows a balance.
+ */
+import { MutationCache, QueryClient, type QueryKey } from "@tanstack/react-query";
+import { ApiError } from "./api-client";
+
+/** Spec §9: remote data results are kept 60 seconds when unused. */
+export const QUERY_GC_TIME_MS = 60_000;
+/** Failed queries are tried again this many times, unless the server said no (4xx). */
+export const QUERY_RETRY_COUNT = 2;
+
+declare module "@tanstack/react-query" {
+  interface Register {
+    defaultError: Error;
+    mutationMeta: {
+      /** Query keys (prefixes) to mark stale after the mutation succeeded. */
+      invalidates?: readonly QueryKey[];
+    };
+  }
+}
+
+function isClientRefusal(error: unknown): boolean {
+  return error instanceof ApiError && error.kind === "http" && (error.status ?? 0) < 500;
+}
+
+function isServerFailure(error: unknown): boolean {
+  return (
+    error instanceof ApiError && error.kind === "http" && (error.status ?? 0) >= 500 && error.code !== "MAINTENANCE"
+  );
+}
+
+export function createQueryClient(): QueryClient {
+  const client: QueryClient = new QueryClient({
+    mutationCache: new MutationCache({
+      onSuccess: async (_data, _variables, _context, mutation) => {
+        const keys = mutation.meta?.invalidates;
+        if (!keys?.length) return;
+        await Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        gcTime: QUERY_GC_TIME_MS,
+        refetchOnWindowFocus: false,
+        retry: (failureCount, error) => !isClientRefusal(error) && failureCount < QUERY_RETRY_COUNT,
+        // A 5xx with nothing to show goes to the route's error boundary; 4xx stay with the screen.
+        throwOnError: (error, query) => isServerFailure(error) && query.state.data === undefined,
+      },
+      mutations: { retry: false },
+    },
+  });
+  return client;
+}
