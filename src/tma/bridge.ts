@@ -1,0 +1,47 @@
+/**
+ * What the app may ask of Telegram, as a small interface. `boot.ts` (the only module that imports the
+ * SDK, loaded only inside Telegram) fills it in; outside Telegram there is no bridge and the hooks in
+ * `hooks.ts` do nothing.
+ */
+export type Appearance = "light" | "dark";
+export type NotificationType = "success" | "error" | "warning";
+export type ImpactStyle = "light" | "medium" | "heavy" | "rigid" | "soft";
+
+export interface MainButtonParams {
+  text?: string;
+  isVisible?: boolean;
+  isEnabled?: boolean;
+  isLoaderVisible?: boolean;
+}
+
+export interface TelegramBridge {
+  /** The client's platform from the launch parameters. */
+  platform: string;
+  /** Signed init data for `POST /auth/telegram`, if the client sent it. */
+  rawInitData: string | undefined;
+  startParam: string | undefined;
+  /** Light or dark, from the theme's background; follows `theme_changed`. */
+  appearance: { get(): Appearance; subscribe(listener: () => void): () => void };
+  /** Tells the client the first screen is on, so it removes its loading placeholder. */
+  ready(): void;
+  backButton: { setVisible(visible: boolean): void; onClick(listener: () => void): () => void };
+  mainButton: { set(params: MainButtonParams): void; onClick(listener: () => void): () => void };
+  haptics: { notify(type: NotificationType): void; impact(style: ImpactStyle): void; selection(): void };
+  /** Ask before the Mini App is closed (e.g. while a form has unsaved input). */
+  setClosingConfirmation(enabled: boolean): void;
+  openTelegramLink(url: string): void;
+}
+
+let bridge: TelegramBridge | null = null;
+
+export function setTelegramBridge(next: TelegramBridge | null): void {
+  bridge = next;
+}
+
+export function getTelegramBridge(): TelegramBridge | null {
+  return bridge;
+}
+
+export function isInsideTelegram(): boolean {
+  return bridge !== null;
+}

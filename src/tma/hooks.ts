@@ -1,0 +1,144 @@
+/**
+ * The app's hooks into Telegram. Each is a no-op outside Telegram (no bridge), so screens use them
+ * unconditionally.
+ */
+import { useEffect, useRef, useSyncExternalStore } from "react";
+import {
+  type Appearance,
+  getTelegramBridge,
+  type ImpactStyle,
+  type NotificationType,
+  type TelegramBridge,
+} from "./bridge";
+import { uiPlatformOf } from "./launch";
+
+export function useTelegram(): TelegramBridge | null {
+  return getTelegramBridge();
+}
+
+const DARK_QUERY = "(prefers-color-scheme: dark)";
+
+function subscribeSystemScheme(listener: () => void): () => void {
+  if (typeof window.matchMedia !== "function") return () => {};
+  const query = window.matchMedia(DARK_QUERY);
+  query.addEventListener("change", listener);
+  return () => query.removeEventListener("change", listener);
+}
+
+function systemScheme(): Appearance {
+  return typeof window.matchMedia === "function" && window.matchMedia(DARK_QUERY).matches ? "dark" : "light";
+}
+
+/** Telegram's theme (dark when its background is dark), or the system's colour scheme on the web; live. */
+export function useAppearance(): Appearance {
+  const bridge = getTelegramBridge();
+  return useSyncExternalStore(
+    bridge ? bridge.appearance.subscribe : subscribeSystemScheme,
+    bridge ? bridge.appearance.get : systemScheme,
+  );
+}
+
+/** telegram-ui's platform style: iOS look for iOS/macOS clients, base elsewhere (and on the web). */
+export function useUiPlatform(): "ios" | "base" {
+  return uiPlatformOf(getTelegramBridge()?.platform);
+}
+
+/** Shows Telegram's Back button while `visible`, calling `onBack` when it is pressed. */
+export function useBackButton(visible: boolean, onBack: () => void): void {
+  const handler = useRef(onBack);
+  handler.current = onBack;
+  useEffect(() => {
+    const bridge = getTelegramBridge();
+    if (!bridge) return;
+    bridge.backButton.setVisible(visible);
+    if (!visible) return;
+    return bridge.backButton.onClick(() => handler.current());
+  }, [visible]);
+}
+
+let readySent = false;
+
+/** Tells Telegram the first screen is on (once per page), after it rendered. */
+export function useMiniAppReady(): void {
+  useEffect(() => {
+    if (readySent) return;
+    const bridge = getTelegramBridge();
+    if (!bridge) return;
+    readySent = true;
+    bridge.ready();
+  }, []);
+}
+
+export interface MainButtonOptions {
+  text: string;
+  onClick: () => void;
+  enabled?: boolean;
+  loading?: boolean;
+  visible?: boolean;
+}
+
+/**
+ * Telegram's Main button for a form's primary action: text, loader, enabled state and click; hidden
+ * again when the screen unmounts. Returns whether it is in use, so the screen renders its own button on
+ * the web.
+ */
+export function useMainButton({
+  text,
+  onClick,
+  enabled = true,
+  loading = false,
+  visible = true,
+}: MainButtonOptions): boolean {
+  const bridge = getTelegramBridge();
+  const handler = useRef(onClick);
+  handler.current = onClick;
+
+  useEffect(() => {
+    bridge?.mainButton.set({ text, isEnabled: enabled && !loading, isLoaderVisible: loading, isVisible: visible });
+  }, [bridge, text, enabled, loading, visible]);
+
+  useEffect(() => {
+    if (!bridge) return;
+    const off = bridge.mainButton.onClick(() => handler.current());
+    return () => {
+      off();
+      bridge.mainButton.set({ isVisible: false, isLoaderVisible: false });
+    };
+  }, [bridge]);
+
+  return bridge !== null;
+}
+
+/** Asks the user to confirm closing the Mini App while `enabled` (unsaved input). */
+export function useClosingConfirmation(enabled: boolean): void {
+  useEffect(() => {
+    const bridge = getTelegramBridge();
+    if (!bridge || !enabled) return;
+    bridge.setClosingConfirmation(true);
+    return () => bridge.setClosingConfirmation(false);
+  }, [enabled]);
+}
+
+/** Haptic feedback for money actions and copies; silent outside Telegram. */
+export const haptics = {
+  notify(type: NotificationType): void {
+    getTelegramBridge()?.haptics.notify(type);
+  },
+  impact(style: ImpactStyle = "light"): void {
+    getTelegramBridge()?.haptics.impact(style);
+  },
+  selection(): void {
+    getTelegramBridge()?.haptics.selection();
+  },
+};
+
+export function useHaptics(): typeof haptics {
+  return haptics;
+}
+
+/** Opens a t.me link: inside Telegram without leaving it, on the web in a new tab. */
+export function openTelegramLink(url: string): void {
+  const bridge = getTelegramBridge();
+  if (bridge) bridge.openTelegramLink(url);
+  else window.open(url, "_blank", "noopener,noreferrer");
+}

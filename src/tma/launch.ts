@@ -1,0 +1,121 @@
+/**
+ * Is this a launch from Telegram? Answered cheaply, without the SDK, so the web fallback never downloads
+ * it: a Telegram client puts launch parameters (`tgWebAppPlatform`, `tgWebAppData`, ...) in the URL hash;
+ * after a reload or an in-app navigation they are gone from the URL, but the SDK saved them in
+ * sessionStorage (`tapps/launchParams`, a JSON string of the query) on the first read.
+ */
+
+/** Where `@telegram-apps/sdk` keeps the launch parameters for the rest of the session. */
+export const SDK_LAUNCH_PARAMS_KEY = "tapps/launchParams";
+/** `?tgDevMock=1`: the development switch (see `boot.ts`). */
+export const DEV_MOCK_QUERY_PARAM = "tgDevMock";
+/** The development switch is kept for the session, as the launch parameters are. */
+export const DEV_MOCK_STORAGE_KEY = "kassa.tgDevMock";
+
+export interface TelegramLaunch {
+  /** `ios`, `android`, `macos`, `tdesktop`, `weba`, ... */
+  platform: string;
+  version: string | undefined;
+  /** The Telegram user's interface language, when the init data carries it. */
+  languageCode: string | undefined;
+  startParam: string | undefined;
+  /** Mock the client's side of the bridge (development switch, and no real client present). */
+  devMock: boolean;
+}
+
+interface LaunchEnv {
+  location: Pick<Location, "hash" | "search">;
+  storage: Pick<Storage, "getItem" | "setItem"> | undefined;
+}
+
+function defaultEnv(): LaunchEnv {
+  let storage: Storage | undefined;
+  try {
+    storage = window.sessionStorage;
+  } catch {
+    storage = undefined;
+  }
+  return { location: window.location, storage };
+}
+
+function isLaunchQuery(params: URLSearchParams): boolean {
+  return params.has("tgWebAppPlatform") || params.has("tgWebAppData");
+}
+
+/** Launch parameters from the URL (hash first, then query), else from the SDK's saved copy; null outside Telegram. */
+export function readLaunchParams(env: LaunchEnv = defaultEnv()): URLSearchParams | null {
+  for (const source of [env.location.hash, env.location.search]) {
+    const params = new URLSearchParams(source.replace(/^[#?]/, ""));
+    if (isLaunchQuery(params)) return params;
+  }
+  try {
+    const saved = env.storage?.getItem(SDK_LAUNCH_PARAMS_KEY);
+    if (saved) {
+      const value: unknown = JSON.parse(saved);
+      if (typeof value === "string") {
+        const params = new URLSearchParams(value);
+        if (isLaunchQuery(params)) return params;
+      }
+    }
+  } catch {
+    // A broken saved value is no launch.
+  }
+  return null;
+}
+
+/** Reads `tgDevMock=1` from the URL once and remembers it for the session. */
+export function readDevMockFlag(env: LaunchEnv = defaultEnv()): boolean {
+  const fromUrl = new URLSearchParams(env.location.search).get(DEV_MOCK_QUERY_PARAM);
+  try {
+    if (fromUrl === "1") env.storage?.setItem(DEV_MOCK_STORAGE_KEY, "1");
+    return fromUrl === "1" || env.storage?.getItem(DEV_MOCK_STORAGE_KEY) === "1";
+  } catch {
+    return fromUrl === "1";
+  }
+}
+
+function userLanguage(initData: string | null): string | undefined {
+  if (!initData) return undefined;
+  try {
+    const user: unknown = JSON.parse(new URLSearchParams(initData).get("user") ?? "null");
+    if (user && typeof user === "object" && "language_code" in user && typeof user.language_code === "string") {
+      return user.language_code;
+    }
+  } catch {
+    // No readable user: no language hint.
+  }
+  return undefined;
+}
+
+/** A real client is there when it can receive our calls: a native webview proxy, Windows' notify, or a parent frame. */
+export function hasNativeBridge(win: Window = window): boolean {
+  const w = win as Window & { TelegramWebviewProxy?: { postEvent?: unknown }; external?: { notify?: unknown } };
+  if (typeof w.TelegramWebviewProxy?.postEvent === "function") return true;
+  if (typeof w.external?.notify === "function") return true;
+  try {
+    return w.self !== w.top;
+  } catch {
+    return true;
+  }
+}
+
+export function detectTelegramLaunch(env: LaunchEnv = defaultEnv(), win?: Window): TelegramLaunch | null {
+  const params = readLaunchParams(env);
+  if (!params) return null;
+  const devMock = readDevMockFlag(env) && !hasNativeBridge(win ?? window);
+  return {
+    platform: params.get("tgWebAppPlatform") ?? "unknown",
+    version: params.get("tgWebAppVersion") ?? undefined,
+    languageCode: userLanguage(params.get("tgWebAppData")),
+    startParam:
+      params.get("tgWebAppStartParam") ??
+      new URLSearchParams(params.get("tgWebAppData") ?? "").get("start_param") ??
+      undefined,
+    devMock,
+  };
+}
+
+/** telegram-ui's look: iOS style for Apple clients, the base style elsewhere. */
+export function uiPlatformOf(platform: string | undefined): "ios" | "base" {
+  return platform === "ios" || platform === "macos" ? "ios" : "base";
+}
