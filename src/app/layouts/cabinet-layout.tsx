@@ -1,0 +1,44 @@
+import { Suspense } from "react";
+import { useTranslation } from "react-i18next";
+import { Outlet } from "react-router";
+import { BrandHeader } from "@/components/brand-header";
+import { ContentSpinner } from "@/components/content-spinner";
+import { LanguageSwitcher } from "@/components/language-switcher";
+import { useMediaQuery } from "@/lib/use-media-query";
+import { BottomTabBar, SideBar } from "./navigation";
+
+/** Side bar from this width up, tab bar below it. */
+export const WIDE_LAYOUT_QUERY = "(min-width: 960px)";
+
+/** The signed-in frame: a side bar on wide screens, a tab bar on phones. */
+export function CabinetLayout() {
+  const wide = useMediaQuery(WIDE_LAYOUT_QUERY);
+  const { t } = useTranslation("common");
+  const content = (
+    <main className="cabinet-content">
+      <Suspense fallback={<ContentSpinner />}>
+        <Outlet />
+      </Suspense>
+    </main>
+  );
+  if (wide) {
+    return (
+      <div className="cabinet cabinet-wide">
+        <aside className="cabinet-aside">
+          <BrandHeader tagline={false} />
+          <SideBar />
+          <section className="aside-language" aria-label={t("language")}>
+            <LanguageSwitcher />
+          </section>
+        </aside>
+        {content}
+      </div>
+    );
+  }
+  return (
+    <div className="cabinet cabinet-narrow">
+      {content}
+      <BottomTabBar />
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { useQuery } from "@tanstack/react-query";
+import { ButtonCell, Cell, Section, Tabbar } from "@telegram-apps/telegram-ui";
+import type { MouseEvent, ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useLocation, useNavigate } from "react-router";
+import {
+  BotIcon,
+  CabinetIcon,
+  DepositsIcon,
+  LogoutIcon,
+  MoreIcon,
+  NewsIcon,
+  OperationsIcon,
+  PartnersIcon,
+  RefillIcon,
+  SettingsIcon,
+  WithdrawalIcon,
+} from "@/components/icons";
+import { LinkCell } from "@/components/link-cell";
+import { paths } from "@/config/paths";
+import { useLogout } from "@/features/auth/hooks/use-logout";
+import { botLink, settingsQueries } from "@/features/settings/api/settings-queries";
+import { haptics, openTelegramLink, useTelegram } from "@/tma/hooks";
+
+type NavKey =
+  | "cabinet"
+  | "refill"
+  | "deposits"
+  | "partners"
+  | "withdrawal"
+  | "operations"
+  | "settings"
+  | "news"
+  | "more";
+
+interface NavItem {
+  key: NavKey;
+  to: string;
+  icon: (props: { size?: number }) => ReactNode;
+}
+
+/** Spec §2: the side bar's entries (Logout follows them). */
+export const SIDE_BAR_ITEMS: readonly NavItem[] = [
+  { key: "cabinet", to: paths.cabinet, icon: CabinetIcon },
+  { key: "refill", to: paths.refill, icon: RefillIcon },
+  { key: "deposits", to: paths.deposits, icon: DepositsIcon },
+  { key: "partners", to: paths.partners, icon: PartnersIcon },
+  { key: "withdrawal", to: paths.withdrawal, icon: WithdrawalIcon },
+  { key: "operations", to: paths.operations, icon: OperationsIcon },
+  { key: "settings", to: paths.settings, icon: SettingsIcon },
+];
+
+/** The narrow-screen tab bar; More leads to everything else. */
+export const TAB_BAR_ITEMS: readonly NavItem[] = [
+  { key: "cabinet", to: paths.cabinet, icon: CabinetIcon },
+  { key: "refill", to: paths.refill, icon: RefillIcon },
+  { key: "deposits", to: paths.deposits, icon: DepositsIcon },
+  { key: "withdrawal", to: paths.withdrawal, icon: WithdrawalIcon },
+  { key: "more", to: paths.more, icon: MoreIcon },
+];
+
+/** The entries the More screen lists. */
+export const MORE_ITEMS: readonly NavItem[] = [
+  { key: "partners", to: paths.partners, icon: PartnersIcon },
+  { key: "operations", to: paths.operations, icon: OperationsIcon },
+  { key: "settings", to: paths.settings, icon: SettingsIcon },
+  { key: "news", to: paths.news, icon: NewsIcon },
+];
+
+function isActive(to: string, pathname: string): boolean {
+  return to === paths.cabinet ? pathname === to : pathname === to || pathname.startsWith(`${to}/`);
+}
+
+function activeTab(pathname: string): string {
+  const direct = TAB_BAR_ITEMS.find((item) => item.key !== "more" && isActive(item.to, pathname));
+  return direct ? direct.to : paths.more;
+}
+
+export function NavCells({ items }: { items: readonly NavItem[] }) {
+  const { t } = useTranslation("nav");
+  const { pathname } = useLocation();
+  return (
+    <>
+      {items.map(({ key, to, icon: Icon }) => {
+        const active = isActive(to, pathname);
+        return (
+          <LinkCell
+            key={key}
+            to={to}
+            before={<Icon size={24} />}
+            className={active ? "nav-cell nav-cell-active" : "nav-cell"}
+            aria-current={active ? "page" : undefined}
+          >
+            {t(key)}
+          </LinkCell>
+        );
+      })}
+    </>
+  );
+}
+
+/** The chat bot's launch link (spec §1), from the `botUsername` setting; hidden until known. */
+export function BotLinkCell() {
+  const { t } = useTranslation("nav");
+  const telegram = useTelegram();
+  const { data: username } = useQuery(settingsQueries.botUsername());
+  if (!username) return null;
+  const href = botLink(username);
+  const open = (event: MouseEvent) => {
+    if (!telegram) return;
+    // Inside Telegram the link opens in the client itself instead of leaving the Mini App.
+    event.preventDefault();
+    openTelegramLink(href);
+  };
+  return (
+    <Cell
+      Component="a"
+      className="link-cell"
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      onClick={open}
+      before={<BotIcon size={24} />}
+      description={`@${username}`}
+      data-testid="bot-link"
+    >
+      {t("chatBot")}
+    </Cell>
+  );
+}
+
+export function LogoutCell() {
+  const { t } = useTranslation("nav");
+  const logout = useLogout();
+  return (
+    <ButtonCell mode="destructive" before={<LogoutIcon size={24} />} onClick={logout} data-testid="logout">
+      {t("logout")}
+    </ButtonCell>
+  );
+}
+
+export function SideBar() {
+  const { t } = useTranslation("nav");
+  return (
+    <nav className="side-bar" aria-label={t("mainMenu")}>
+      <Section>
+        <NavCells items={SIDE_BAR_ITEMS} />
+      </Section>
+      <Section>
+        <NavCells items={[{ key: "news", to: paths.news, icon: NewsIcon }]} />
+        <BotLinkCell />
+      </Section>
+      <Section>
+        <LogoutCell />
+      </Section>
+    </nav>
+  );
+}
+
+export function BottomTabBar() {
+  const { t } = useTranslation("nav");
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const current = activeTab(pathname);
+  return (
+    <Tabbar className="tab-bar" aria-label={t("mainMenu")}>
+      {TAB_BAR_ITEMS.map(({ key, to, icon: Icon }) => (
+        <Tabbar.Item
+          key={key}
+          text={t(key)}
+          selected={current === to}
+          aria-current={current === to ? "page" : undefined}
+          data-testid={`tab-${key}`}
+          onClick={() => {
+            if (current !== to) haptics.selection();
+            navigate(to);
+          }}
+        >
+          <Icon />
+        </Tabbar.Item>
+      ))}
+    </Tabbar>
+  );
+}

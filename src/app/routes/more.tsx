@@ -1,0 +1,28 @@
+import { List, Section } from "@telegram-apps/telegram-ui";
+import { useTranslation } from "react-i18next";
+import { LanguageSwitcher } from "@/components/language-switcher";
+import { Page } from "@/components/page";
+import { BotLinkCell, LogoutCell, MORE_ITEMS, NavCells } from "../layouts/navigation";
+
+/** The tab bar's "More": the entries that do not fit in it, the chat bot, language and logout. */
+export function MoreRoute() {
+  const { t } = useTranslation(["nav", "common"]);
+  return (
+    <Page screen="more" title={t("more")}>
+      <List>
+        <Section header={t("more")}>
+          <NavCells items={MORE_ITEMS} />
+          <BotLinkCell />
+        </Section>
+        <Section header={t("language", { ns: "common" })}>
+          <div className="section-padding">
+            <LanguageSwitcher />
+          </div>
+        </Section>
+        <Section>
+          <LogoutCell />
+        </Section>
+      </List>
+    </Page>
+  );
+}

@@ -1,0 +1,23 @@
+import { Button, Placeholder } from "@telegram-apps/telegram-ui";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { Page } from "@/components/page";
+import { paths } from "@/config/paths";
+
+export function NotFoundRoute() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Page screen="not-found" title={t("notFound.title")} className="public-page">
+      <Placeholder
+        header={t("notFound.title")}
+        description={t("notFound.text")}
+        action={
+          <Button size="l" onClick={() => navigate(paths.cabinet, { replace: true })}>
+            {t("notFound.action")}
+          </Button>
+        }
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,37 @@
+import { Avatar, Cell, Skeleton } from "@telegram-apps/telegram-ui";
+import { useTranslation } from "react-i18next";
+
+export interface InviterCellProps {
+  /** The inviter's login; undefined while it is being looked up. */
+  inviter: string | null | undefined;
+  loading?: boolean;
+}
+
+/** Who invites the new user (decision D4): from the referral link, else the default inviter. */
+export function InviterCell({ inviter, loading = false }: InviterCellProps) {
+  const { t } = useTranslation("auth");
+  if (loading) {
+    return (
+      <Skeleton visible>
+        <Cell subhead={t("register.inviter")}>{t("register.inviterLoading")}</Cell>
+      </Skeleton>
+    );
+  }
+  if (!inviter) {
+    return (
+      <Cell multiline className="static-cell" subhead={t("register.inviter")}>
+        {t("register.inviterUnknown")}
+      </Cell>
+    );
+  }
+  return (
+    <Cell
+      className="static-cell"
+      subhead={t("register.inviter")}
+      data-testid="inviter"
+      before={<Avatar size={40} acronym={inviter.slice(0, 2).toUpperCase()} />}
+    >
+      {inviter}
+    </Cell>
+  );
+}

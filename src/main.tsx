@@ -1,0 +1,35 @@
+import "@telegram-apps/telegram-ui/dist/styles.css";
+import "./styles/app.css";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "@/app/app";
+import { initI18n } from "@/config/i18n";
+import { restoreSession } from "@/lib/session";
+import { setTelegramBridge } from "@/tma/bridge";
+import { detectTelegramLaunch } from "@/tma/launch";
+
+async function start(): Promise<void> {
+  const launch = detectTelegramLaunch();
+  if (launch) {
+    try {
+      // Only a Telegram launch downloads the SDK.
+      const { bootTelegram } = await import("@/tma/boot");
+      setTelegramBridge(await bootTelegram(launch));
+    } catch (error) {
+      // Broken launch parameters or an old client: the app still runs, as the web app.
+      console.error("[kassa] Telegram start failed; running as the web app", error);
+    }
+  }
+  void initI18n({ telegramLanguage: launch?.languageCode });
+  void restoreSession();
+
+  const container = document.getElementById("root");
+  if (!container) throw new Error("index.html has no #root");
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
+
+void start();
