@@ -23,6 +23,39 @@ const flag = z
   })
   .transform((v) => TRUE_WORDS.includes(v));
 
+/** A rate limit: at most `max` events per `windowSeconds` for one key; null switches the limit off. */
+export interface RateLimitRule {
+  max: number;
+  windowSeconds: number;
+}
+
+/** `5/900` (5 per 900 s) or `off`. */
+const rateLimit = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => v === "off" || /^[1-9]\d{0,6}\/[1-9]\d{0,7}$/.test(v), {
+    message: "expected <max>/<window seconds>, e.g. 5/900, or off",
+  })
+  .transform((v): RateLimitRule | null => {
+    if (v === "off") return null;
+    const [max, windowSeconds] = v.split("/").map(Number);
+    return { max: max ?? 0, windowSeconds: windowSeconds ?? 0 };
+  });
+
+/** A number of proxy hops, `true`/`false`, or a comma-separated list of proxy addresses (CIDR allowed). */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v): boolean | number | string => {
+    // A number is a hop count (safer than `true`, which believes every X-Forwarded-For entry).
+    if (/^\d+$/.test(v)) return Number(v);
+    const lower = v.toLowerCase();
+    if (TRUE_WORDS.includes(lower)) return true;
+    if (FALSE_WORDS.includes(lower)) return false;
+    return v;
+  });
+
 /** Unset and empty variables count as absent (a `.env` line `FOO=` means "use the default"). */
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
@@ -50,7 +83,41 @@ const RawEnv = z.object({
   SEED_DEMO: optional(flag),
   LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
   OPERATOR_TOKEN: optional(z.string().trim().min(16, "must be at least 16 characters")),
+  SESSION_TTL_DAYS: optional(z.coerce.number().int().min(1).max(365)),
+  CODE_SECRET: optional(z.string().trim().min(32, "must be at least 32 characters")),
+  TRUST_PROXY: optional(trustProxy),
+  RATE_LIMIT_LOGIN_ACCOUNT: optional(rateLimit),
+  RATE_LIMIT_LOGIN_IP: optional(rateLimit),
+  RATE_LIMIT_REGISTER_IP: optional(rateLimit),
+  RATE_LIMIT_CODE_REQUEST_ACCOUNT: optional(rateLimit),
+  RATE_LIMIT_CODE_REQUEST_IP: optional(rateLimit),
+  RATE_LIMIT_CODE_ENTRY_IP: optional(rateLimit),
 });
+
+/** The limits of sign-in and code calls (server/README.md, "Rate limits"). */
+export interface RateLimits {
+  /** Failed logins per IP address and login. */
+  loginAccount: RateLimitRule | null;
+  /** Failed logins per IP address, whatever the login. */
+  loginIp: RateLimitRule | null;
+  /** Registrations tried per IP address. */
+  registerIp: RateLimitRule | null;
+  /** Codes requested (phone resend, password reset) per account or typed login. */
+  codeRequestAccount: RateLimitRule | null;
+  /** Codes requested per IP address. */
+  codeRequestIp: RateLimitRule | null;
+  /** Codes entered (phone confirm, password reset validate) per IP address. */
+  codeEntryIp: RateLimitRule | null;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  loginAccount: { max: 5, windowSeconds: 900 },
+  loginIp: { max: 30, windowSeconds: 900 },
+  registerIp: { max: 20, windowSeconds: 3600 },
+  codeRequestAccount: { max: 5, windowSeconds: 3600 },
+  codeRequestIp: { max: 10, windowSeconds: 900 },
+  codeEntryIp: { max: 30, windowSeconds: 900 },
+};
 
 export type NodeEnv = "development" | "production" | "test";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -72,6 +139,16 @@ export interface Env {
   LOG_LEVEL: LogLevel;
   /** Secret of the operator endpoints (`/api/operator/*`); a random one per start when unset. */
   OPERATOR_TOKEN: string | undefined;
+  /** How long a session (refreshToken) lives after sign-in. */
+  SESSION_TTL_DAYS: number;
+  /**
+   * Key of the HMAC that verification codes are stored under. Required in production; elsewhere a
+   * random one per process is used when unset (codes then do not survive a restart).
+   */
+  CODE_SECRET: string | undefined;
+  /** Fastify's `trustProxy`: whose X-Forwarded-For to believe for the client address (rate limits). */
+  TRUST_PROXY: boolean | number | string;
+  RATE_LIMITS: RateLimits;
 }
 
 export class EnvError extends Error {
@@ -102,6 +179,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const problems: string[] = [];
   if (production && !options.forCli && !raw.TELEGRAM_BOT_TOKEN)
     problems.push("TELEGRAM_BOT_TOKEN is required in production");
+  if (production && !options.forCli && !raw.CODE_SECRET)
+    problems.push("CODE_SECRET is required in production (at least 32 random characters)");
   if (production && raw.TELEGRAM_BOT_TOKEN === DEV_BOT_TOKEN) {
     problems.push("TELEGRAM_BOT_TOKEN is the public development token; production needs the bot's own token");
   }
@@ -120,5 +199,21 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     SEED_DEMO: raw.SEED_DEMO ?? !production,
     LOG_LEVEL: raw.LOG_LEVEL ?? (nodeEnv === "test" ? "warn" : "info"),
     OPERATOR_TOKEN: raw.OPERATOR_TOKEN,
+    SESSION_TTL_DAYS: raw.SESSION_TTL_DAYS ?? 30,
+    CODE_SECRET: raw.CODE_SECRET,
+    TRUST_PROXY: raw.TRUST_PROXY ?? false,
+    RATE_LIMITS: {
+      loginAccount: pick(raw.RATE_LIMIT_LOGIN_ACCOUNT, DEFAULT_RATE_LIMITS.loginAccount),
+      loginIp: pick(raw.RATE_LIMIT_LOGIN_IP, DEFAULT_RATE_LIMITS.loginIp),
+      registerIp: pick(raw.RATE_LIMIT_REGISTER_IP, DEFAULT_RATE_LIMITS.registerIp),
+      codeRequestAccount: pick(raw.RATE_LIMIT_CODE_REQUEST_ACCOUNT, DEFAULT_RATE_LIMITS.codeRequestAccount),
+      codeRequestIp: pick(raw.RATE_LIMIT_CODE_REQUEST_IP, DEFAULT_RATE_LIMITS.codeRequestIp),
+      codeEntryIp: pick(raw.RATE_LIMIT_CODE_ENTRY_IP, DEFAULT_RATE_LIMITS.codeEntryIp),
+    },
   };
+}
+
+/** A limit given in the environment (`off` is null), else the default. */
+function pick(given: RateLimitRule | null | undefined, fallback: RateLimitRule | null): RateLimitRule | null {
+  return given === undefined ? fallback : given;
 }

@@ -1,7 +1,13 @@
 /** The server's configuration: defaults that make `npm start` work anywhere, and production's demands. */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEV_BOT_TOKEN, EnvError, loadEnv } from "../../server/src/env";
+import { DEFAULT_RATE_LIMITS, DEV_BOT_TOKEN, EnvError, loadEnv } from "../../server/src/env";
+
+const PRODUCTION = {
+  NODE_ENV: "production",
+  TELEGRAM_BOT_TOKEN: "7000000001:AAF-real-looking-token-000000000",
+  CODE_SECRET: "a-production-code-secret-of-32-chars+",
+};
 
 describe("loadEnv", () => {
   it("needs nothing in development", () => {
@@ -18,7 +24,19 @@ describe("loadEnv", () => {
       SEED_DEMO: true,
       LOG_LEVEL: "info",
       OPERATOR_TOKEN: undefined,
+      SESSION_TTL_DAYS: 30,
+      CODE_SECRET: undefined,
+      TRUST_PROXY: false,
+      RATE_LIMITS: {
+        loginAccount: { max: 5, windowSeconds: 900 },
+        loginIp: { max: 30, windowSeconds: 900 },
+        registerIp: { max: 20, windowSeconds: 3600 },
+        codeRequestAccount: { max: 5, windowSeconds: 3600 },
+        codeRequestIp: { max: 10, windowSeconds: 900 },
+        codeEntryIp: { max: 30, windowSeconds: 900 },
+      },
     });
+    expect(env.RATE_LIMITS).toEqual(DEFAULT_RATE_LIMITS);
   });
 
   it("reads every variable", () => {
@@ -35,6 +53,15 @@ describe("loadEnv", () => {
         SEED_DEMO: "yes",
         LOG_LEVEL: "warn",
         OPERATOR_TOKEN: "a-long-operator-secret",
+        SESSION_TTL_DAYS: "7",
+        CODE_SECRET: "a-production-code-secret-of-32-chars+",
+        TRUST_PROXY: "1",
+        RATE_LIMIT_LOGIN_ACCOUNT: "3/600",
+        RATE_LIMIT_LOGIN_IP: "1000/900",
+        RATE_LIMIT_REGISTER_IP: "off",
+        RATE_LIMIT_CODE_REQUEST_ACCOUNT: "",
+        RATE_LIMIT_CODE_REQUEST_IP: "OFF",
+        RATE_LIMIT_CODE_ENTRY_IP: "100/60",
       },
       { cwd: "/srv/kassa" },
     );
@@ -45,32 +72,60 @@ describe("loadEnv", () => {
       TELEGRAM_AUTH_MAX_AGE_SECONDS: 3600,
       SEED_DEMO: true,
       OPERATOR_TOKEN: "a-long-operator-secret",
+      SESSION_TTL_DAYS: 7,
+      CODE_SECRET: "a-production-code-secret-of-32-chars+",
+      TRUST_PROXY: 1,
+      RATE_LIMITS: {
+        loginAccount: { max: 3, windowSeconds: 600 },
+        loginIp: { max: 1000, windowSeconds: 900 },
+        registerIp: null,
+        // Empty means "the default".
+        codeRequestAccount: DEFAULT_RATE_LIMITS.codeRequestAccount,
+        codeRequestIp: null,
+        codeEntryIp: { max: 100, windowSeconds: 60 },
+      },
     });
+    expect(loadEnv({ TRUST_PROXY: "10.0.0.0/8,127.0.0.1" }).TRUST_PROXY).toBe("10.0.0.0/8,127.0.0.1");
+    expect(loadEnv({ TRUST_PROXY: "yes" }).TRUST_PROXY).toBe(true);
   });
 
   it("does not seed demo data in production unless asked", () => {
-    const env = loadEnv({ NODE_ENV: "production", TELEGRAM_BOT_TOKEN: "7000000001:AAF-real-looking-token-000000000" });
+    const env = loadEnv(PRODUCTION);
     expect(env.SEED_DEMO).toBe(false);
     expect(loadEnv({ SEED_DEMO: "false" }).SEED_DEMO).toBe(false);
   });
 
   it("requires the bot's own token in production", () => {
     expect(() => loadEnv({ NODE_ENV: "production" })).toThrow(/TELEGRAM_BOT_TOKEN is required in production/);
-    expect(() => loadEnv({ NODE_ENV: "production", TELEGRAM_BOT_TOKEN: DEV_BOT_TOKEN })).toThrow(
-      /public development token/,
-    );
+    expect(() => loadEnv({ ...PRODUCTION, TELEGRAM_BOT_TOKEN: DEV_BOT_TOKEN })).toThrow(/public development token/);
     // The operator CLI needs no bot token.
     expect(loadEnv({ NODE_ENV: "production" }, { forCli: true }).NODE_ENV).toBe("production");
   });
 
+  it("requires a code secret in production, since codes are stored under it", () => {
+    const { CODE_SECRET: _, ...withoutSecret } = PRODUCTION;
+    expect(() => loadEnv(withoutSecret)).toThrow(/CODE_SECRET is required in production/);
+    expect(() => loadEnv({ ...PRODUCTION, CODE_SECRET: "short" })).toThrow(/CODE_SECRET must be at least 32/);
+    expect(loadEnv(withoutSecret, { forCli: true }).CODE_SECRET).toBeUndefined();
+  });
+
   it("names every invalid variable", () => {
     try {
-      loadEnv({ PORT: "eighty", SEED_DEMO: "perhaps", DATABASE_URL: "mysql://x" });
+      loadEnv({
+        PORT: "eighty",
+        SEED_DEMO: "perhaps",
+        DATABASE_URL: "mysql://x",
+        RATE_LIMIT_LOGIN_ACCOUNT: "five",
+        SESSION_TTL_DAYS: "0",
+      });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(EnvError);
       const message = (error as Error).message;
-      for (const name of ["PORT", "SEED_DEMO", "DATABASE_URL"]) expect(message).toContain(name);
+      for (const name of ["PORT", "SEED_DEMO", "DATABASE_URL", "RATE_LIMIT_LOGIN_ACCOUNT", "SESSION_TTL_DAYS"]) {
+        expect(message).toContain(name);
+      }
+      expect(message).toContain("expected <max>/<window seconds>");
     }
   });
 });

@@ -14,6 +14,8 @@ import { type Env, loadEnv } from "../../server/src/env";
 import { ensureDefaultSettings } from "../../server/src/services/settings";
 
 export const TEST_OPERATOR_TOKEN = "test-operator-token-0123456789";
+/** CODE_SECRET for servers started in production mode. */
+export const TEST_CODE_SECRET = "test-code-secret-0123456789abcdefghij";
 
 export interface TestServer {
   app: KassaApp;

@@ -2,10 +2,12 @@
  * The same server on a real PostgreSQL (postgres.js driver, its own migrator). Runs when
  * TEST_DATABASE_URL points at an empty, disposable database (`npm test` starts one).
  */
+import fs from "node:fs";
+import path from "node:path";
 import { PlansReply } from "@contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { type DatabaseHandle, MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
 import { createTestServer, type TestServer } from "./helpers";
 
 const url = process.env.TEST_DATABASE_URL;
@@ -47,7 +49,10 @@ describe.skipIf(!url)(`PostgreSQL${url ? "" : ` (skipped: ${reason})`}`, () => {
     const again = await openDatabase({ databaseUrl: url });
     try {
       const rows = await again.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-      expect((rows as unknown as { n: number }[])[0]?.n).toBe(1);
+      const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as {
+        entries: unknown[];
+      };
+      expect((rows as unknown as { n: number }[])[0]?.n).toBe(journal.entries.length);
     } finally {
       await again.close();
     }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_BOT_TOKEN } from "../../server/src/env";
 import { DEV_DARK_THEME, devTelegramUserId } from "../../server/src/telegram/dev-launch";
 import { signInitData, validateInitData } from "../../server/src/telegram/init-data";
-import { createTestServer, type TestServer } from "./helpers";
+import { createTestServer, TEST_CODE_SECRET, type TestServer } from "./helpers";
 
 const BOT_TOKEN = "7000000001:AAF-test-token-for-kassa-integration-tests";
 const NOW = new Date("2026-04-01T12:00:00Z");
@@ -104,7 +104,7 @@ describe("GET /api/dev/telegram-launch", () => {
     production = await createTestServer({
       seed: false,
       handle: dev.handle,
-      env: { NODE_ENV: "production", TELEGRAM_BOT_TOKEN: BOT_TOKEN },
+      env: { NODE_ENV: "production", TELEGRAM_BOT_TOKEN: BOT_TOKEN, CODE_SECRET: TEST_CODE_SECRET },
     });
   });
 

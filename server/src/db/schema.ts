@@ -6,8 +6,11 @@
 import type { LocalizedText } from "@contract";
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
+  bigint,
   boolean,
   check,
+  index,
   integer,
   jsonb,
   numeric,
@@ -104,10 +107,13 @@ export const subscriptionOptions = pgTable(
   ],
 );
 
+/** How verification codes reach a user (contract `CODE_CHANNELS`). */
+export const CODE_CHANNEL_VALUES = ["telegram", "email", "sms"] as const;
+
 /**
- * Cabinet accounts. Logins are unique regardless of letter case ("Kassa" cannot shadow "kassa"),
- * so look a login up with `lower(login) = lower($1)`. `password_hash` is null for accounts that
- * only sign in through Telegram.
+ * Cabinet accounts. Logins and e-mails are unique regardless of letter case ("Kassa" cannot
+ * shadow "kassa"), so look them up with `lower(login) = lower($1)`. `password_hash` is null for
+ * accounts that only sign in through Telegram. `inviter_id` is the referral tree (decision D4).
  */
 export const users = pgTable(
   "users",
@@ -116,10 +122,91 @@ export const users = pgTable(
     login: text("login").notNull(),
     passwordHash: text("password_hash"),
     fullName: text("full_name"),
-    email: text("email").unique(),
+    email: text("email"),
+    emailConfirmedAt: timestamptz("email_confirmed_at"),
     phone: text("phone").unique(),
+    phoneConfirmedAt: timestamptz("phone_confirmed_at"),
+    city: text("city"),
+    country: text("country"),
     language: text("language").notNull().default("ru"),
+    /** The Telegram user id this account signs in with (Telegram ids exceed 2^31). */
+    telegramId: bigint("telegram_id", { mode: "number" }).unique(),
+    inviterId: uuid("inviter_id").references((): AnyPgColumn => users.id),
+    /** Where verification codes go (the user's security setting). */
+    codeChannel: text("code_channel").$type<(typeof CODE_CHANNEL_VALUES)[number]>().notNull().default("email"),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("users_login_lower_unique").on(sql`lower(${t.login})`)],
+  (t) => [
+    uniqueIndex("users_login_lower_unique").on(sql`lower(${t.login})`),
+    uniqueIndex("users_email_lower_unique").on(sql`lower(${t.email})`),
+    index("users_inviter_idx").on(t.inviterId),
+    check("users_code_channel_known", sql`${t.codeChannel} in ('telegram', 'email', 'sms')`),
+  ],
+);
+
+/**
+ * Signed-in sessions. The client holds the token (the spec's `refreshToken`); only its SHA-256
+ * is stored, so a copy of the database signs nobody in.
+ */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: timestamptz("created_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    revokedAt: timestamptz("revoked_at"),
+    lastUsedAt: timestamptz("last_used_at"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const CODE_PURPOSES = ["phone", "password_reset", "withdrawal"] as const;
+export type CodePurpose = (typeof CODE_PURPOSES)[number];
+
+/**
+ * One-time codes (decision D5). `code_hash` is an HMAC under a server-side key, since six digits
+ * are found offline in a moment from a plain hash. Only the newest code of a user and purpose
+ * counts; `attempts` counts wrong tries.
+ */
+export const verificationCodes = pgTable(
+  "verification_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose").$type<CodePurpose>().notNull(),
+    /** What the code confirms: the phone number, a withdrawal id; null when nothing more. */
+    target: text("target"),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: timestamptz("expires_at").notNull(),
+    consumedAt: timestamptz("consumed_at"),
+    createdAt: timestamptz("created_at").notNull(),
+  },
+  (t) => [
+    index("verification_codes_user_purpose_idx").on(t.userId, t.purpose, t.createdAt),
+    check("verification_codes_purpose_known", sql`${t.purpose} in ('phone', 'password_reset', 'withdrawal')`),
+  ],
+);
+
+/** What a validated password-reset code is exchanged for: a short-lived, single-use token (hashed). */
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: timestamptz("created_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    consumedAt: timestamptz("consumed_at"),
+  },
+  (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
 );

@@ -17,6 +17,9 @@ import { news, paymentSystems, plans, subscriptionOptions, users } from "./schem
 /** The demo investor; `npm start` prints these so anyone can sign in. */
 export const DEMO_LOGIN = "demo";
 export const DEMO_PASSWORD = "demo2026pass";
+/** A fictional number (555-01xx is reserved for fiction); confirmed, like the e-mail. */
+export const DEMO_PHONE = "+15550100100";
+export const DEMO_EMAIL = "demo@example.com";
 /** The house account new users are invited by when they come without a referral link. */
 export const HOUSE_LOGIN = SETTINGS.defaultInviter.default;
 
@@ -215,17 +218,22 @@ export async function seedDemo(db: Database, clock: Clock = systemClock): Promis
         publishedAt: new Date(now.getTime() - daysAgo * DAY_MS),
       })),
     );
-    await tx.insert(users).values([
-      { login: HOUSE_LOGIN, fullName: "Kassa", language: "ru", createdAt: now },
-      {
-        login: DEMO_LOGIN,
-        passwordHash: demoHash,
-        fullName: "Demo Investor",
-        email: "demo@example.com",
-        language: "en",
-        createdAt: now,
-      },
-    ]);
+    const [house] = await tx
+      .insert(users)
+      .values({ login: HOUSE_LOGIN, fullName: "Kassa", language: "ru", createdAt: now })
+      .returning({ id: users.id });
+    await tx.insert(users).values({
+      login: DEMO_LOGIN,
+      passwordHash: demoHash,
+      fullName: "Demo Investor",
+      email: DEMO_EMAIL,
+      emailConfirmedAt: now,
+      phone: DEMO_PHONE,
+      phoneConfirmedAt: now,
+      language: "en",
+      inviterId: house?.id ?? null,
+      createdAt: now,
+    });
     return true;
   });
 }
