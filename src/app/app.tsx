@@ -1,10 +1,8 @@
-import { RouterProvider } from "react-router";
 import { setNavigator } from "@/lib/navigation";
 import { createQueryClient } from "@/lib/query-client";
 import { appStore } from "@/lib/store";
-import { MaintenanceGate, SessionGate } from "./gates";
-import { AppProvider } from "./provider";
 import { createAppRouter } from "./router";
+import { AppShell } from "./shell";
 
 const queryClient = createQueryClient();
 const router = createAppRouter();
@@ -14,13 +12,5 @@ setNavigator((to, options) => {
 });
 
 export function App() {
-  return (
-    <AppProvider store={appStore} queryClient={queryClient}>
-      <MaintenanceGate>
-        <SessionGate>
-          <RouterProvider router={router} />
-        </SessionGate>
-      </MaintenanceGate>
-    </AppProvider>
-  );
+  return <AppShell store={appStore} queryClient={queryClient} router={router} />;
 }

@@ -4,7 +4,7 @@
  * and only the namespaces of the screens they open.
  */
 import type { Language } from "@contract";
-import i18next, { type i18n as I18n, type InitOptions, type ReadCallback } from "i18next";
+import i18next, { type CustomTypeOptions, type i18n as I18n, type InitOptions, type ReadCallback } from "i18next";
 import resourcesToBackend from "i18next-resources-to-backend";
 import { initReactI18next } from "react-i18next";
 
@@ -40,6 +40,13 @@ export const NAMESPACES = [
   "news",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
+type TypedNamespace = keyof CustomTypeOptions["resources"];
+/** Compile-time: the list above names exactly the namespaces typed from `locales/en` (src/types/i18next.d.ts). */
+export type NamespacesMatchTypedResources = [Namespace, TypedNamespace] extends [TypedNamespace, Namespace]
+  ? true
+  : never;
+const namespacesChecked: NamespacesMatchTypedResources = true;
+void namespacesChecked;
 
 export function isSupportedLanguage(value: unknown): value is Language {
   return typeof value === "string" && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
@@ -143,22 +150,27 @@ export function initI18n(options: { telegramLanguage?: string; instance?: I18n }
   });
   applyDocumentLanguage(activeLanguage);
   instance.on("languageChanged", applyDocumentLanguage);
-  return instance
-    .use(resourcesToBackend(loadLocaleFile))
-    .use(initReactI18next)
-    .init({ ...i18nOptions, lng: activeLanguage });
+  return (
+    instance
+      .use(resourcesToBackend(loadLocaleFile))
+      .use(initReactI18next)
+      // i18next adds namespaces to `ns` as they load: each instance gets its own array.
+      .init({ ...i18nOptions, ns: [...i18nOptions.ns], lng: activeLanguage })
+  );
 }
 
 /** Switches the interface language, saves the choice and sets `<html lang>`. */
 export async function setLanguage(language: Language, instance: I18n = i18next): Promise<void> {
   saveLanguage(language);
   activeLanguage = language;
-  for (const key of [...skippedFallbackFiles]) {
-    const [skippedLanguage, namespace] = key.split("|");
-    if (skippedLanguage === language && namespace) {
-      instance.removeResourceBundle(language, namespace);
-      skippedFallbackFiles.delete(key);
-    }
+  const skipped = [...skippedFallbackFiles]
+    .map((key) => key.split("|"))
+    .filter(([skippedLanguage]) => skippedLanguage === language)
+    .map(([, namespace]) => namespace as string);
+  if (skipped.length) {
+    // Fetch for real what was answered empty while this language was only the fallback.
+    await instance.reloadResources([language], skipped);
+    for (const namespace of skipped) skippedFallbackFiles.delete(`${language}|${namespace}`);
   }
   await instance.changeLanguage(language);
 }

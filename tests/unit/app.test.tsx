@@ -1,0 +1,138 @@
+/** The shell as a user meets it: screens, guards, navigation, maintenance, alerts. */
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { alerts } from "@/lib/alerts";
+import { isSignedInAtom } from "@/lib/session";
+import { appStore } from "@/lib/store";
+import { DEMO_USER, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+
+const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
+
+describe("login screen", () => {
+  it("shows the product, what it is, the honest note, the links and the language switcher", async () => {
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(screenName()).toBe("login"));
+    expect(screen.getByRole("heading", { name: "Kassa" })).toBeTruthy();
+    expect(screen.getByText(/Your investor cabinet/)).toBeTruthy();
+    expect(screen.getByText("Signing in with a login and password is not available yet")).toBeTruthy();
+    expect(screen.getByRole("link", { name: /Registration/ }).getAttribute("href")).toBe("/register");
+    expect(screen.getByRole("link", { name: /Forgot password/ }).getAttribute("href")).toBe("/forgot-password");
+    expect(screen.getByText("Русский")).toBeTruthy();
+  });
+
+  it("switches the language", async () => {
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(screenName()).toBe("login"));
+    fireEvent.click(screen.getByText("Deutsch"));
+    await waitFor(() => expect(screen.getByText("Passwort vergessen?")).toBeTruthy());
+    expect(document.documentElement.lang).toBe("de");
+  });
+});
+
+describe("guards", () => {
+  it("send a signed-out visitor of a cabinet screen to /login?next=<path>", async () => {
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    const { router } = await renderApp({ path: "/deposits" });
+    await waitFor(() => expect(screenName()).toBe("login"));
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe("/login?next=%2Fdeposits");
+  });
+
+  it("send a signed-in user from /login to the cabinet", async () => {
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    const { router } = await renderApp({ path: "/login", user: DEMO_USER });
+    await waitFor(() => expect(screenName()).toBe("cabinet"));
+    expect(router.state.location.pathname).toBe("/");
+    expect(screen.getByText("Welcome, demo")).toBeTruthy();
+  });
+});
+
+describe("cabinet", () => {
+  it("shows the screen's title and that it is not available yet, with the tab bar on a phone", async () => {
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    await renderApp({ path: "/refill", user: DEMO_USER });
+    await waitFor(() => expect(screenName()).toBe("refill"));
+    expect(screen.getAllByText("Refill").length).toBeGreaterThan(0);
+    expect(screen.getByText("This section is not available yet")).toBeTruthy();
+    for (const tab of ["cabinet", "refill", "deposits", "withdrawal", "more"]) {
+      expect(screen.getByTestId(`tab-${tab}`)).toBeTruthy();
+    }
+  });
+
+  it("More lists the other sections, the chat bot and logout; logout signs out and returns to login", async () => {
+    stubApi({
+      "/settings/technical_work": MAINTENANCE_OFF,
+      "/settings/botUsername": { body: { key: "botUsername", value: "kassa_bot" } },
+    });
+    const { router } = await renderApp({ path: "/more", user: DEMO_USER });
+    await waitFor(() => expect(screenName()).toBe("more"));
+    for (const name of ["Partners", "Operations", "Settings", "News"]) {
+      expect(screen.getByRole("link", { name: new RegExp(name) })).toBeTruthy();
+    }
+    await waitFor(() => expect(screen.getByTestId("bot-link").getAttribute("href")).toBe("https://t.me/kassa_bot"));
+    fireEvent.click(screen.getByTestId("logout"));
+    await waitFor(() => expect(screenName()).toBe("login"));
+    expect(router.state.location.pathname).toBe("/login");
+    expect(appStore.get(isSignedInAtom)).toBe(false);
+  });
+});
+
+describe("registration", () => {
+  it("shows the inviter from the path", async () => {
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    await renderApp({ path: "/register/alice" });
+    await waitFor(() => expect(screen.getByTestId("inviter").textContent).toContain("alice"));
+    expect(screen.getByText("Registration is not available yet")).toBeTruthy();
+  });
+
+  it("shows the default inviter without a referral", async () => {
+    stubApi({
+      "/settings/technical_work": MAINTENANCE_OFF,
+      "/settings/defaultInviter": { body: { key: "defaultInviter", value: "kassa" } },
+    });
+    await renderApp({ path: "/register" });
+    await waitFor(() => expect(screen.getByTestId("inviter").textContent).toContain("kassa"));
+  });
+});
+
+describe("maintenance", () => {
+  it("replaces the whole app while on, with the operator's note in the current language", async () => {
+    stubApi({
+      "/settings/technical_work": {
+        body: {
+          enabled: true,
+          message: { en: "Upgrading the ledger", ru: "Обновляем", de: "Aktualisierung", kk: "Жаңарту" },
+          until: "2030-05-01T10:00:00Z",
+        },
+      },
+    });
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(screenName()).toBe("maintenance"));
+    expect(screen.getByText("Technical work")).toBeTruthy();
+    expect(screen.getByText("Upgrading the ledger")).toBeTruthy();
+    expect(screen.getByTestId("maintenance-until").textContent).toMatch(/2030/);
+  });
+
+  it("gives the app back by itself when the flag goes off", async () => {
+    let enabled = true;
+    stubApi({ "/settings/technical_work": () => ({ body: { enabled, message: null, until: null } }) });
+    const { queryClient } = await renderApp({ path: "/login" });
+    await waitFor(() => expect(screenName()).toBe("maintenance"));
+    enabled = false;
+    await act(() => queryClient.refetchQueries({ queryKey: ["settings", "technical_work"] }));
+    await waitFor(() => expect(screenName()).toBe("login"));
+  });
+});
+
+describe("alerts", () => {
+  it("show a queued alert in the current language", async () => {
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(screenName()).toBe("login"));
+    act(() => {
+      alerts.error("RATE_LIMITED");
+    });
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toContain("Repeat the request in a few minutes"));
+  });
+});

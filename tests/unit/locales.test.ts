@@ -1,0 +1,112 @@
+/** Every language is complete, and the catalogues match the contract word for word. */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  ERROR_CODES,
+  ERRORS,
+  LANGUAGES,
+  OPERATION_TYPES,
+  REFILL_STATUSES,
+  SUCCESS_MESSAGES,
+  VALIDATION_CODES,
+  VERIFICATION_STATUSES,
+  WITHDRAWAL_STATUSES,
+} from "@contract";
+import { describe, expect, it } from "vitest";
+import { NAMESPACES } from "@/config/i18n";
+
+const ROOT = join(__dirname, "../../locales");
+type Tree = { [key: string]: string | Tree };
+
+function load(language: string, namespace: string): Tree {
+  return JSON.parse(readFileSync(join(ROOT, language, `${namespace}.json`), "utf8")) as Tree;
+}
+
+function leaves(tree: Tree, prefix = ""): [string, string][] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === "string" ? [[`${prefix}${key}`, value] as [string, string]] : leaves(value, `${prefix}${key}.`),
+  );
+}
+
+describe("locale files", () => {
+  it("exist for exactly the contract's languages and the app's namespaces", () => {
+    expect(readdirSync(ROOT).sort()).toEqual([...LANGUAGES].sort());
+    for (const language of LANGUAGES) {
+      const files = readdirSync(join(ROOT, language)).map((f) => f.replace(/\.json$/, ""));
+      expect(files.sort()).toEqual([...NAMESPACES].sort());
+    }
+  });
+
+  for (const namespace of NAMESPACES) {
+    const english = leaves(load("en", namespace)).map(([key]) => key);
+    for (const language of LANGUAGES) {
+      it(`${language}/${namespace} has exactly the English keys and no empty text`, () => {
+        const entries = leaves(load(language, namespace));
+        expect(entries.map(([key]) => key).sort()).toEqual([...english].sort());
+        for (const [key, text] of entries) expect(text.trim(), `${language}/${namespace}:${key}`).not.toBe("");
+      });
+    }
+  }
+
+  it("keeps the same placeholders in every language", () => {
+    const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+    for (const namespace of NAMESPACES) {
+      const english = new Map(leaves(load("en", namespace)));
+      for (const language of LANGUAGES) {
+        for (const [key, text] of leaves(load(language, namespace))) {
+          expect(placeholders(text), `${language}/${namespace}:${key}`).toEqual(placeholders(english.get(key) ?? ""));
+        }
+      }
+    }
+  });
+});
+
+describe("errors namespace", () => {
+  const english = load("en", "errors");
+
+  it("has one key per contract error code and nothing else", () => {
+    expect(Object.keys(english).sort()).toEqual([...ERROR_CODES].sort());
+  });
+
+  it("says in English exactly the contract's message, with {x} as i18next's {{x}}", () => {
+    for (const code of ERROR_CODES) {
+      expect(english[code]).toBe(ERRORS[code].message.replace(/\{(\w+)\}/g, "{{$1}}"));
+    }
+    expect(english.UPDATE_FAILED).toBe("Update error {{error}}");
+    expect(english.SESSION_TIMEOUT).toBe("Session timed out");
+    expect(english.WAIT_EXPIRED).toBe("The waiting time has expired");
+  });
+});
+
+describe("validation, success and enums namespaces", () => {
+  it("validation has each contract validation code, 'required' as the spec words it", () => {
+    const english = load("en", "validation");
+    expect(Object.keys(english).sort()).toEqual([...VALIDATION_CODES].sort());
+    expect(english.required).toBe("Please fill out this field!");
+  });
+
+  it("success has the spec's success messages", () => {
+    const english = load("en", "success");
+    expect(english).toEqual(SUCCESS_MESSAGES);
+    expect(english.CODE_SENT).toBe("Request successfully sent");
+    expect(english.VERIFICATION_SUCCEEDED).toBe("Successful verification");
+  });
+
+  it("enums names every operation type and status of decision D7", () => {
+    const english = load("en", "enums") as Record<string, Record<string, string>>;
+    expect(Object.keys(english.operationType ?? {}).sort()).toEqual([...OPERATION_TYPES].sort());
+    expect(Object.keys(english.refillStatus ?? {}).sort()).toEqual([...REFILL_STATUSES].sort());
+    expect(Object.keys(english.withdrawalStatus ?? {}).sort()).toEqual([...WITHDRAWAL_STATUSES].sort());
+    expect(Object.keys(english.verificationStatus ?? {}).sort()).toEqual([...VERIFICATION_STATUSES].sort());
+  });
+
+  it("Kazakh is written in Cyrillic", () => {
+    const text = leaves(load("kk", "common"))
+      .filter(([key]) => !key.startsWith("languages.") && key !== "appName")
+      .map(([, value]) => value)
+      .join(" ");
+    const letters = text.replace(/[^\p{L}]/gu, "");
+    const cyrillic = letters.replace(/[^\p{Script=Cyrillic}]/gu, "");
+    expect(cyrillic.length / letters.length).toBeGreaterThan(0.9);
+  });
+});

@@ -1,0 +1,157 @@
+/** The Telegram hooks against a fake bridge, and their silence on the web. */
+import { act, fireEvent, renderHook, screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type Appearance, setTelegramBridge, type TelegramBridge } from "@/tma/bridge";
+import { haptics, openTelegramLink, useAppearance, useBackButton, useMainButton, useUiPlatform } from "@/tma/hooks";
+import { DEMO_USER, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+
+function fakeBridge(platform = "android") {
+  let appearance: Appearance = "light";
+  const appearanceListeners = new Set<() => void>();
+  const backListeners = new Set<() => void>();
+  const mainListeners = new Set<() => void>();
+  const bridge = {
+    platform,
+    rawInitData: "query_id=1",
+    startParam: undefined,
+    appearance: {
+      get: () => appearance,
+      subscribe: (listener: () => void) => {
+        appearanceListeners.add(listener);
+        return () => appearanceListeners.delete(listener);
+      },
+    },
+    ready: vi.fn(),
+    backButton: {
+      setVisible: vi.fn(),
+      onClick: (listener: () => void) => {
+        backListeners.add(listener);
+        return () => backListeners.delete(listener);
+      },
+    },
+    mainButton: {
+      set: vi.fn(),
+      onClick: (listener: () => void) => {
+        mainListeners.add(listener);
+        return () => mainListeners.delete(listener);
+      },
+    },
+    haptics: { notify: vi.fn(), impact: vi.fn(), selection: vi.fn() },
+    setClosingConfirmation: vi.fn(),
+    openTelegramLink: vi.fn(),
+  } satisfies TelegramBridge;
+  return {
+    bridge,
+    setAppearance(next: Appearance) {
+      appearance = next;
+      for (const listener of appearanceListeners) listener();
+    },
+    pressBack: () => {
+      for (const listener of backListeners) listener();
+    },
+    pressMain: () => {
+      for (const listener of mainListeners) listener();
+    },
+  };
+}
+
+afterEach(() => setTelegramBridge(null));
+
+describe("outside Telegram", () => {
+  it("the hooks and helpers do nothing, and links open in a new tab", () => {
+    const open = vi.spyOn(window, "open").mockImplementation(() => null);
+    haptics.notify("success");
+    haptics.impact();
+    haptics.selection();
+    const { result } = renderHook(() => useMainButton({ text: "Send", onClick: () => {} }));
+    expect(result.current).toBe(false);
+    renderHook(() => useBackButton(true, () => {}));
+    openTelegramLink("https://t.me/kassa_bot");
+    expect(open).toHaveBeenCalledWith("https://t.me/kassa_bot", "_blank", "noopener,noreferrer");
+    expect(renderHook(() => useUiPlatform()).result.current).toBe("base");
+  });
+});
+
+describe("inside Telegram", () => {
+  it("the appearance follows the theme live", () => {
+    const fake = fakeBridge();
+    setTelegramBridge(fake.bridge);
+    const { result } = renderHook(() => useAppearance());
+    expect(result.current).toBe("light");
+    act(() => fake.setAppearance("dark"));
+    expect(result.current).toBe("dark");
+  });
+
+  it("iOS and macOS clients get the iOS look", () => {
+    setTelegramBridge(fakeBridge("macos").bridge);
+    expect(renderHook(() => useUiPlatform()).result.current).toBe("ios");
+  });
+
+  it("the Main button takes text, loader and enabled state, calls back, and hides on unmount", () => {
+    const fake = fakeBridge();
+    setTelegramBridge(fake.bridge);
+    const onClick = vi.fn();
+    const { result, rerender, unmount } = renderHook(
+      (props: { loading: boolean }) => useMainButton({ text: "Withdraw", onClick, loading: props.loading }),
+      { initialProps: { loading: false } },
+    );
+    expect(result.current).toBe(true);
+    expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith({
+      text: "Withdraw",
+      isEnabled: true,
+      isLoaderVisible: false,
+      isVisible: true,
+    });
+    rerender({ loading: true });
+    expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith({
+      text: "Withdraw",
+      isEnabled: false,
+      isLoaderVisible: true,
+      isVisible: true,
+    });
+    fake.pressMain();
+    expect(onClick).toHaveBeenCalledTimes(1);
+    unmount();
+    expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith({ isVisible: false, isLoaderVisible: false });
+  });
+
+  it("haptics and t.me links go through Telegram", () => {
+    const fake = fakeBridge();
+    setTelegramBridge(fake.bridge);
+    haptics.notify("error");
+    haptics.impact("medium");
+    openTelegramLink("https://t.me/kassa_bot");
+    expect(fake.bridge.haptics.notify).toHaveBeenCalledWith("error");
+    expect(fake.bridge.haptics.impact).toHaveBeenCalledWith("medium");
+    expect(fake.bridge.openTelegramLink).toHaveBeenCalledWith("https://t.me/kassa_bot");
+  });
+
+  it("the Back button shows below the top level and goes back; the first screen reports ready", async () => {
+    const fake = fakeBridge();
+    setTelegramBridge(fake.bridge);
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    const { router } = await renderApp({ path: "/more", user: DEMO_USER });
+    await waitFor(() => expect(document.querySelector("[data-screen='more']")).toBeTruthy());
+    expect(fake.bridge.ready).toHaveBeenCalled();
+    expect(fake.bridge.backButton.setVisible).toHaveBeenLastCalledWith(false);
+
+    fireEvent.click(screen.getByRole("link", { name: /Partners/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/partners"));
+    await waitFor(() => expect(fake.bridge.backButton.setVisible).toHaveBeenLastCalledWith(true));
+
+    act(() => fake.pressBack());
+    await waitFor(() => expect(router.state.location.pathname).toBe("/more"));
+    await waitFor(() => expect(fake.bridge.backButton.setVisible).toHaveBeenLastCalledWith(false));
+  });
+
+  it("Back from a screen opened directly goes to its parent", async () => {
+    const fake = fakeBridge();
+    setTelegramBridge(fake.bridge);
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    const { router } = await renderApp({ path: "/register/alice" });
+    await waitFor(() => expect(document.querySelector("[data-screen='register']")).toBeTruthy());
+    expect(fake.bridge.backButton.setVisible).toHaveBeenLastCalledWith(true);
+    act(() => fake.pressBack());
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+  });
+});
