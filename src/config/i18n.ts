@@ -41,12 +41,11 @@ export const NAMESPACES = [
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 type TypedNamespace = keyof CustomTypeOptions["resources"];
+type Expect<T extends true> = T;
 /** Compile-time: the list above names exactly the namespaces typed from `locales/en` (src/types/i18next.d.ts). */
-export type NamespacesMatchTypedResources = [Namespace, TypedNamespace] extends [TypedNamespace, Namespace]
-  ? true
-  : never;
-const namespacesChecked: NamespacesMatchTypedResources = true;
-void namespacesChecked;
+export type NamespacesMatchTypedResources = Expect<
+  [Namespace, TypedNamespace] extends [TypedNamespace, Namespace] ? true : false
+>;
 
 export function isSupportedLanguage(value: unknown): value is Language {
   return typeof value === "string" && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
