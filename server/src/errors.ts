@@ -11,6 +11,8 @@ export interface AppErrorOptions {
   fields?: Record<string, ValidationCode>;
   /** Values for the message's `{placeholders}`. */
   params?: Record<string, string>;
+  /** Reply headers, such as `Retry-After` of a 429. */
+  headers?: Record<string, string>;
   cause?: unknown;
 }
 
@@ -19,6 +21,7 @@ export class AppError extends Error {
   readonly status: number;
   readonly fields: Record<string, ValidationCode> | undefined;
   readonly params: Record<string, string> | undefined;
+  readonly headers: Record<string, string> | undefined;
 
   constructor(code: ErrorCode, opts: AppErrorOptions = {}) {
     super(ERRORS[code].message, opts.cause === undefined ? undefined : { cause: opts.cause });
@@ -27,6 +30,7 @@ export class AppError extends Error {
     this.status = ERRORS[code].status;
     this.fields = opts.fields;
     this.params = opts.params;
+    this.headers = opts.headers;
   }
 
   toBody(): ApiErrorBody {
@@ -86,6 +90,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, "request failed");
+      if (error.headers) reply.headers(error.headers);
       return reply.code(error.status).send(error.toBody());
     }
     if (isFastifyError(error) && error.validation) {

@@ -1,0 +1,53 @@
+/**
+ * Development delivery (decision D5): a code is written to the server log and kept in an outbox
+ * that `GET /api/dev/outbox` serves, newest first, so a developer or a test can read it. Never
+ * used in production, where the outbox route does not exist.
+ */
+import type { CodeChannel } from "@contract";
+import type { FastifyBaseLogger } from "fastify";
+import type { Clock } from "../clock";
+import type { CodePurpose } from "../db/schema";
+import type { CodeDelivery, CodeSender } from "./code-sender";
+
+export interface OutboxEntry {
+  login: string;
+  purpose: CodePurpose;
+  code: string;
+  channel: CodeChannel;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+export class DevOutbox {
+  private readonly entries: OutboxEntry[] = [];
+
+  constructor(private readonly limit = 500) {}
+
+  add(entry: OutboxEntry): void {
+    this.entries.unshift(entry);
+    if (this.entries.length > this.limit) this.entries.length = this.limit;
+  }
+
+  /** Newest first; `login` compared regardless of letter case. */
+  list(filter: { login?: string | undefined; purpose?: CodePurpose | undefined } = {}): OutboxEntry[] {
+    const login = filter.login?.toLowerCase();
+    return this.entries.filter(
+      (e) =>
+        (login === undefined || e.login.toLowerCase() === login) && (!filter.purpose || e.purpose === filter.purpose),
+    );
+  }
+}
+
+export class DevCodeSender implements CodeSender {
+  constructor(
+    readonly outbox: DevOutbox,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async send(delivery: CodeDelivery): Promise<void> {
+    const { login, purpose, code, channel } = delivery;
+    this.outbox.add({ login, purpose, code, channel, createdAt: this.clock.now().toISOString() });
+    this.log.info({ login, purpose, channel, code }, "verification code (development outbox, not sent)");
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Codes as Telegram messages from the bot (Bot API `sendMessage`). The bot can write only to
+ * users who started it or signed in through the Mini App, and only accounts linked to Telegram
+ * have a chat to write to.
+ */
+import { type CodeDelivery, CodeSendError, type CodeSender, codeMessageText } from "./code-sender";
+
+export interface TelegramCodeSenderOptions {
+  botToken: string;
+  /** Bot API base, `https://api.telegram.org` unless a local Bot API server is used. */
+  apiBase?: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export class TelegramCodeSender implements CodeSender {
+  private readonly apiBase: string;
+  private readonly fetch: typeof fetch;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: TelegramCodeSenderOptions) {
+    this.apiBase = options.apiBase ?? "https://api.telegram.org";
+    this.fetch = options.fetch ?? fetch;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  async send(delivery: CodeDelivery): Promise<void> {
+    if (delivery.telegramId === null) throw new CodeSendError("the account is not linked to Telegram");
+    let response: Response;
+    try {
+      response = await this.fetch(`${this.apiBase}/bot${this.options.botToken}/sendMessage`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          chat_id: delivery.telegramId,
+          text: codeMessageText(delivery),
+          protect_content: true,
+        }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      throw new CodeSendError("the Bot API did not answer", { cause: error });
+    }
+    const body = (await response.json().catch(() => null)) as { ok?: boolean; description?: string } | null;
+    if (!response.ok || body?.ok !== true) {
+      // The description says why (blocked by the user, chat not found); the token never appears in it.
+      throw new CodeSendError(
+        `the Bot API refused the message (${response.status}: ${body?.description ?? "no body"})`,
+      );
+    }
+  }
+}
