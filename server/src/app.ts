@@ -1,10 +1,11 @@
 /**
  * The Kassa server as a Fastify instance, not yet listening: security headers, compression, the
  * zod type provider (requests validated and replies serialized by the contract's schemas), the
- * OpenAPI document, every API route under /api, the one error handler and, when the app is
- * built, the app itself with SPA fallback. `main.ts` listens; tests call `inject`.
+ * OpenAPI document, the maintenance gate, bearer sessions, every API route under /api, the one
+ * error handler and, when the app is built, the app itself with SPA fallback. `main.ts` listens;
+ * tests call `inject`.
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, {
   type FastifyBaseLogger,
@@ -15,16 +16,24 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Clock, systemClock } from "./clock";
 import type { Database } from "./db/client";
+import { ChannelCodeSender, type CodeSender } from "./delivery/code-sender";
+import { DevCodeSender, DevOutbox } from "./delivery/dev-outbox";
+import { TelegramCodeSender } from "./delivery/telegram-code-sender";
 import type { Env } from "./env";
 import { registerErrorHandler, sendError } from "./errors";
+import { registerAuth } from "./plugins/auth";
 import { decorateContext } from "./plugins/context";
 import { registerDocs } from "./plugins/docs";
+import { registerMaintenance } from "./plugins/maintenance";
 import { registerSecurity } from "./plugins/security";
 import { hasBuiltApp, registerStaticApp, sendAppShell, wantsAppShell } from "./plugins/static-app";
+import { authRoutes } from "./routes/auth";
 import { devRoutes } from "./routes/dev";
 import { healthRoutes } from "./routes/health";
 import { operatorRoutes } from "./routes/operator";
 import { settingsRoutes } from "./routes/settings";
+import { userRoutes } from "./routes/user";
+import { RateLimiter } from "./security/rate-limit";
 
 export const API_PREFIX = "/api";
 export const SERVER_VERSION = "0.1.0";
@@ -45,6 +54,12 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
   /** Secret of `/api/operator/*`; falls back to `env.OPERATOR_TOKEN`. Without one those routes do not exist. */
   operatorToken?: string | undefined;
+  /**
+   * How verification codes go out. By default: outside production the development outbox; in
+   * production the bot for Telegram-linked users, and no provider (502 CODE_SEND_FAILED) for the
+   * e-mail and SMS channels.
+   */
+  codeSender?: CodeSender;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
@@ -58,12 +73,27 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // The client address that rate limits count by; behind a proxy set TRUST_PROXY.
+    trustProxy: trustProxyOption(env.TRUST_PROXY),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  decorateContext(app, { db, clock, env });
+  acceptEmptyJsonBodies(app);
+  const devOutbox = env.NODE_ENV === "production" ? null : new DevOutbox();
+  decorateContext(app, {
+    db,
+    clock,
+    env,
+    // Outside production an unset key is random per process (codes do not survive a restart).
+    codeSecret: env.CODE_SECRET ?? randomBytes(32).toString("base64url"),
+    codeSender: options.codeSender ?? defaultCodeSender(env, clock, devOutbox, app.log),
+    limiter: new RateLimiter(clock),
+    devOutbox,
+  });
   registerErrorHandler(app);
+  registerMaintenance(app);
+  registerAuth(app);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
@@ -75,6 +105,8 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     async (api) => {
       await api.register(healthRoutes);
       await api.register(settingsRoutes);
+      await api.register(authRoutes);
+      await api.register(userRoutes);
       if (env.NODE_ENV !== "production") await api.register(devRoutes);
       if (operatorToken) await api.register(operatorRoutes, { token: operatorToken });
     },
@@ -90,4 +122,28 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   });
 
   return app;
+}
+
+function defaultCodeSender(env: Env, clock: Clock, outbox: DevOutbox | null, log: FastifyBaseLogger): CodeSender {
+  if (outbox) return new DevCodeSender(outbox, clock, log);
+  return new ChannelCodeSender({ telegram: new TelegramCodeSender({ botToken: env.TELEGRAM_BOT_TOKEN }) });
+}
+
+/**
+ * A POST without a body but with `content-type: application/json` (logout, phone resend) is a
+ * request without a body, not malformed JSON. Everything else goes to Fastify's own parser, with
+ * its prototype-poisoning protection.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (typeof body === "string" && body.trim() === "") return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
+}
+
+/** TRUST_PROXY as Fastify takes it: a number of hops becomes "trust the nearest n proxies". */
+function trustProxyOption(value: Env["TRUST_PROXY"]): boolean | string | ((address: string, hop: number) => boolean) {
+  if (typeof value === "number") return (_address, hop) => hop < value;
+  return value;
 }

@@ -10,6 +10,7 @@ import { buildApp, type KassaApp } from "../../server/src/app";
 import { type Clock, systemClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { seedDemo } from "../../server/src/db/seed";
+import type { CodeSender } from "../../server/src/delivery/code-sender";
 import { type Env, loadEnv } from "../../server/src/env";
 import { ensureDefaultSettings } from "../../server/src/services/settings";
 
@@ -32,6 +33,8 @@ export interface TestServerOptions {
   clock?: Clock;
   /** An already open database (the server then does not close it). */
   handle?: DatabaseHandle;
+  /** How codes go out (by default the development outbox). */
+  codeSender?: CodeSender;
 }
 
 export function testEnv(vars: Record<string, string> = {}): Env {
@@ -45,7 +48,14 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
   try {
     await ensureDefaultSettings(handle.db, clock);
     if (options.seed ?? true) await seedDemo(handle.db, clock);
-    const app = await buildApp({ env, db: handle.db, clock, logger: false, operatorToken: TEST_OPERATOR_TOKEN });
+    const app = await buildApp({
+      env,
+      db: handle.db,
+      clock,
+      logger: false,
+      operatorToken: TEST_OPERATOR_TOKEN,
+      codeSender: options.codeSender,
+    });
     await app.ready();
     return {
       app,
@@ -66,4 +76,94 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
 export function tempDir(prefix = "kassa-test-"): { dir: string; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface CallOptions {
+  token?: string | undefined;
+  /** The client address (rate limits count by it); 127.0.0.1 by default. */
+  ip?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls the API as the app does: JSON in and out, the session token as a bearer. */
+export async function call(
+  server: Pick<TestServer, "app">,
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
+  url: string,
+  payload?: unknown,
+  options: CallOptions = {},
+) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const res = await server.app.inject({
+    method,
+    url: `/api${url}`,
+    headers,
+    remoteAddress: options.ip ?? "127.0.0.1",
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+  return {
+    status: res.statusCode,
+    body: res.body ? (res.json() as Record<string, unknown>) : {},
+    headers: res.headers,
+  };
+}
+
+export interface OutboxEntry {
+  login: string;
+  purpose: "phone" | "password_reset" | "withdrawal";
+  code: string;
+  channel: string;
+  createdAt: string;
+}
+
+/** The development outbox (newest first), optionally for one login. */
+export async function outbox(server: Pick<TestServer, "app">, login?: string): Promise<OutboxEntry[]> {
+  const query = login ? `?login=${encodeURIComponent(login)}` : "";
+  const res = await server.app.inject({ method: "GET", url: `/api/dev/outbox${query}` });
+  if (res.statusCode !== 200) throw new Error(`outbox: ${res.statusCode} ${res.body}`);
+  return res.json() as OutboxEntry[];
+}
+
+/** The newest code sent to `login` for `purpose`. */
+export async function lastCode(
+  server: Pick<TestServer, "app">,
+  login: string,
+  purpose: OutboxEntry["purpose"],
+): Promise<string> {
+  const entry = (await outbox(server, login)).find((e) => e.purpose === purpose);
+  if (!entry) throw new Error(`no ${purpose} code for ${login} in the outbox`);
+  return entry.code;
+}
+
+let registered = 0;
+
+/** A registration body that passes every rule; `n` keeps login, e-mail and phone unique. */
+export function registration(overrides: Record<string, unknown> = {}) {
+  registered += 1;
+  const n = `${process.pid % 1000}${registered}`.padStart(6, "0");
+  return {
+    login: `investor${n}`,
+    fullName: "Test Investor",
+    email: `investor${n}@example.com`,
+    phone: `+7700${n.slice(-7).padStart(7, "0")}`,
+    password: "Sunflower42x",
+    passwordRepeat: "Sunflower42x",
+    acceptTerms: true,
+    language: "en",
+    ...overrides,
+  };
+}
+
+/** Registers a new investor invited by `inviter` (the house account by default) and returns the reply. */
+export async function registerUser(
+  server: Pick<TestServer, "app">,
+  overrides: Record<string, unknown> = {},
+  inviter = "kassa",
+  options: CallOptions = {},
+) {
+  const body = registration(overrides);
+  const res = await call(server, "POST", `/auth/register/${inviter}`, body, options);
+  if (res.status !== 200) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { body, token: res.body.refreshToken as string, reply: res.body };
 }

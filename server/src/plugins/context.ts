@@ -1,23 +1,47 @@
 /**
- * Puts the database handle, the clock and the configuration on the app instance, where routes
- * read them (`app.db`, `request.server.clock`). Decorated on the root instance, so every
- * registered route plugin sees them.
+ * Puts the database handle, the clock, the configuration and the sign-in machinery (code key,
+ * code sender, rate limiter, development outbox) on the app instance, where routes read them
+ * (`app.db`, `request.server.clock`). Decorated on the root instance, so every registered route
+ * plugin sees them.
  */
 import type { FastifyInstance } from "fastify";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
+import type { CodeSender } from "../delivery/code-sender";
+import type { DevOutbox } from "../delivery/dev-outbox";
 import type { Env } from "../env";
+import type { RateLimiter } from "../security/rate-limit";
 
 declare module "fastify" {
   interface FastifyInstance {
     db: Database;
     clock: Clock;
     env: Env;
+    /** HMAC key of stored verification codes. */
+    codeSecret: string;
+    codeSender: CodeSender;
+    limiter: RateLimiter;
+    /** Codes "sent" outside production; null in production. */
+    devOutbox: DevOutbox | null;
   }
 }
 
-export function decorateContext(app: FastifyInstance, context: { db: Database; clock: Clock; env: Env }): void {
+export interface AppContext {
+  db: Database;
+  clock: Clock;
+  env: Env;
+  codeSecret: string;
+  codeSender: CodeSender;
+  limiter: RateLimiter;
+  devOutbox: DevOutbox | null;
+}
+
+export function decorateContext(app: FastifyInstance, context: AppContext): void {
   app.decorate("db", context.db);
   app.decorate("clock", context.clock);
   app.decorate("env", context.env);
+  app.decorate("codeSecret", context.codeSecret);
+  app.decorate("codeSender", context.codeSender);
+  app.decorate("limiter", context.limiter);
+  app.decorate("devOutbox", context.devOutbox);
 }

@@ -3,6 +3,7 @@
  * `settings` table; a missing row reads as the default, and a write is checked against the schema
  * so the operator cannot store something the app cannot read.
  */
+
 import {
   type LocalizedText,
   NonNegativeDecimal,
@@ -10,6 +11,7 @@ import {
   type PublicSettingKey,
   TechnicalWorkReply,
 } from "@contract";
+import { CODE_LENGTH } from "@contract/validation";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Clock } from "../clock";
@@ -18,8 +20,8 @@ import { settings } from "../db/schema";
 import { AppError } from "../errors";
 
 export const CodeSettings = z.object({
-  /** Digits in a verification code. */
-  digits: z.number().int().min(4).max(10),
+  /** Digits in a verification code: the contract's CodeField accepts exactly CODE_LENGTH (6). */
+  digits: z.literal(CODE_LENGTH),
   /** How long a code stays valid. */
   ttlSeconds: z.number().int().positive(),
   /** How long before a new code may be requested. */

@@ -1,11 +1,43 @@
 /** Development-only calls; not registered when NODE_ENV=production. */
-import { Language } from "@contract";
+import { CodeChannel, Language } from "@contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { CODE_PURPOSES } from "../../db/schema";
 import { devLaunchLocation, TELEGRAM_PLATFORMS } from "../../telegram/dev-launch";
 import { withErrors } from "../responses";
 
+export const OutboxEntryReply = z.object({
+  login: z.string(),
+  purpose: z.enum(CODE_PURPOSES),
+  code: z.string(),
+  channel: CodeChannel,
+  createdAt: z.string(),
+});
+
 export const devRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/dev/outbox",
+    {
+      schema: {
+        tags: ["development"],
+        summary: "Verification codes the server would have sent, newest first",
+        description:
+          "Outside production codes are not delivered: they go to the server log and to this outbox (the last " +
+          "500, in memory). `login` filters by recipient (any letter case), `purpose` by phone, password_reset or " +
+          "withdrawal. Absent in production.",
+        querystring: z.object({
+          login: z.string().max(254).optional(),
+          purpose: z.enum(CODE_PURPOSES).optional(),
+        }),
+        response: withErrors({ 200: z.array(OutboxEntryReply) }),
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return app.devOutbox?.list({ login: request.query.login, purpose: request.query.purpose }) ?? [];
+    },
+  );
+
   app.get(
     "/dev/telegram-launch",
     {

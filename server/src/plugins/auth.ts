@@ -1,0 +1,45 @@
+/**
+ * Bearer sessions (spec §6, decision D4): `app.authenticate` is the preHandler of every call that
+ * needs a signed-in user. It reads `Authorization: Bearer <refreshToken>` and sets `request.auth`;
+ * a missing, unknown, expired or revoked token is 401 SESSION_TIMEOUT, which the app takes as
+ * "session over" (spec §4). Routes read the caller with `requireUser(request)`.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { AppError } from "../errors";
+import { type AuthSession, findLiveSession } from "../services/sessions";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    authenticate: (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyRequest {
+    auth: AuthSession | null;
+  }
+}
+
+/** The token of `Authorization: Bearer <token>`, or undefined. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+export function sessionTimeout(): AppError {
+  return new AppError("SESSION_TIMEOUT", { headers: { "www-authenticate": 'Bearer realm="kassa"' } });
+}
+
+export function registerAuth(app: FastifyInstance): void {
+  app.decorateRequest("auth", null);
+  app.decorate("authenticate", async (request: FastifyRequest) => {
+    const token = bearerToken(request);
+    const session = token ? await findLiveSession(app.db, app.clock, token) : null;
+    if (!session) throw sessionTimeout();
+    request.auth = session;
+  });
+}
+
+/** The signed-in caller; only after `app.authenticate` ran. */
+export function requireUser(request: FastifyRequest): AuthSession {
+  if (!request.auth) throw sessionTimeout();
+  return request.auth;
+}

@@ -1,0 +1,402 @@
+/**
+ * Sign-in rules (decisions D4, D5): password login, registration under an inviter, Telegram
+ * sign-in, phone confirmation, and the password reset. Each call takes the request's address for
+ * the rate limits; see server/README.md for the limits and the error of each refusal.
+ */
+import { randomBytes } from "node:crypto";
+import { FALLBACK_LANGUAGE, LANGUAGES, type Language, SUCCESS_MESSAGES, type User } from "@contract";
+import type {
+  CodeSentReply,
+  LoginBody,
+  RegisterBody,
+  ResetPasswordValidateReply,
+  SessionReply,
+  SetPasswordBody,
+  TelegramAuthBody,
+} from "@contract/auth";
+import { isTooSimple, LoginField } from "@contract/validation";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { passwordResetTokens, users, verificationCodes } from "../db/schema";
+import type { Env } from "../env";
+import { AppError } from "../errors";
+import { hashPassword, verifyPassword } from "../security/password";
+import { type RateLimiter, rateLimited } from "../security/rate-limit";
+import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
+import { type InitDataRefusal, type TelegramUser, validateInitData } from "../telegram/init-data";
+import { type CodeDeps, issueCode, verifyCode } from "./codes";
+import { type AuthSession, createSession, revokeAllSessions } from "./sessions";
+import { getSetting } from "./settings";
+import {
+  findUserById,
+  findUserByLogin,
+  findUserByLoginOrEmail,
+  findUserByTelegramId,
+  phoneConfirmationRequired,
+  toUser,
+  type UserRow,
+  uniqueViolation,
+} from "./users";
+
+export interface AuthDeps extends CodeDeps {
+  env: Env;
+  limiter: RateLimiter;
+}
+
+/** What the rules need to know about the request. */
+export interface RequestMeta {
+  ip: string;
+  userAgent?: string | undefined;
+}
+
+/** A password-reset token lives this long after the code was validated. */
+export const RESET_TOKEN_TTL_SECONDS = 15 * 60;
+
+const key = (value: string) => value.trim().toLowerCase();
+
+// ---------------------------------------------------------------------------------------------
+// Sessions
+
+async function signIn(deps: AuthDeps, user: UserRow, meta: RequestMeta): Promise<SessionReply> {
+  const refreshToken = await createSession(deps.db, deps.clock, {
+    userId: user.id,
+    ttlDays: deps.env.SESSION_TTL_DAYS,
+    userAgent: meta.userAgent,
+  });
+  return { refreshToken, user: toUser(user), phoneConfirmationRequired: phoneConfirmationRequired(user) };
+}
+
+export async function currentUser(deps: Pick<AuthDeps, "db">, auth: AuthSession): Promise<UserRow> {
+  const user = await findUserById(deps.db, auth.userId);
+  // The account is gone (sessions cascade with it, so only in a race): the session is over.
+  if (!user) throw new AppError("SESSION_TIMEOUT");
+  return user;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Password login
+
+let dummyHash: Promise<string> | undefined;
+/** A real argon2id hash nobody knows the password of, so an unknown login costs the same time. */
+function hashForUnknownUsers(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(24).toString("base64url"));
+  return dummyHash;
+}
+
+export async function login(deps: AuthDeps, body: LoginBody, meta: RequestMeta): Promise<SessionReply> {
+  const limits = deps.env.RATE_LIMITS;
+  const accountKey = `login-account:${meta.ip}:${key(body.login)}`;
+  const ipKey = `login-ip:${meta.ip}`;
+  const wait = Math.max(
+    deps.limiter.retryAfter(accountKey, limits.loginAccount),
+    deps.limiter.retryAfter(ipKey, limits.loginIp),
+  );
+  if (wait > 0) throw rateLimited(wait);
+
+  const user = await findUserByLoginOrEmail(deps.db, body.login);
+  const passwordHash = user?.passwordHash ?? (await hashForUnknownUsers());
+  const matches = await verifyPassword(passwordHash, body.password);
+  if (!user?.passwordHash || !matches) {
+    deps.limiter.hit(accountKey, limits.loginAccount);
+    deps.limiter.hit(ipKey, limits.loginIp);
+    throw new AppError("INVALID_CREDENTIALS");
+  }
+  deps.limiter.reset(accountKey);
+  return signIn(deps, user, meta);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registration
+
+const registrationFailedInviter = () => new AppError("REGISTRATION_FAILED", { fields: { inviter: "required" } });
+
+/** LOGIN_TAKEN, EMAIL_TAKEN or PHONE_TAKEN when another account holds one of them. */
+async function assertFree(deps: AuthDeps, body: Pick<RegisterBody, "login" | "email" | "phone">): Promise<void> {
+  const [taken] = await deps.db
+    .select({
+      login: sql<boolean>`bool_or(lower(${users.login}) = lower(${body.login}))`,
+      email: sql<boolean>`bool_or(lower(${users.email}) = lower(${body.email}))`,
+      phone: sql<boolean>`bool_or(${users.phone} = ${body.phone})`,
+    })
+    .from(users)
+    .where(
+      sql`lower(${users.login}) = lower(${body.login}) or lower(${users.email}) = lower(${body.email}) or ${users.phone} = ${body.phone}`,
+    );
+  if (taken?.login) throw new AppError("LOGIN_TAKEN");
+  if (taken?.email) throw new AppError("EMAIL_TAKEN");
+  if (taken?.phone) throw new AppError("PHONE_TAKEN");
+}
+
+export async function register(
+  deps: AuthDeps,
+  inviterLogin: string,
+  body: RegisterBody,
+  meta: RequestMeta,
+): Promise<SessionReply> {
+  deps.limiter.consume(`register-ip:${meta.ip}`, deps.env.RATE_LIMITS.registerIp);
+  // The contract checks this too; the server does not rely on the client.
+  if (isTooSimple(body.password, body.login)) {
+    throw new AppError("VALIDATION_FAILED", { fields: { password: "passwordTooSimple" } });
+  }
+  const inviter = await findUserByLogin(deps.db, inviterLogin);
+  if (!inviter) throw registrationFailedInviter();
+  await assertFree(deps, body);
+
+  const passwordHash = await hashPassword(body.password);
+  let user: UserRow | undefined;
+  try {
+    [user] = await deps.db
+      .insert(users)
+      .values({
+        login: body.login,
+        passwordHash,
+        fullName: body.fullName,
+        email: body.email,
+        phone: body.phone,
+        language: body.language ?? FALLBACK_LANGUAGE,
+        inviterId: inviter.id,
+        codeChannel: "email",
+        createdAt: deps.clock.now(),
+      })
+      .returning();
+  } catch (error) {
+    // Someone took the login, e-mail or phone a moment ago.
+    if (uniqueViolation(error) === undefined) throw error;
+    await assertFree(deps, body);
+    throw new AppError("REGISTRATION_FAILED", { cause: error });
+  }
+  if (!user) throw new AppError("REGISTRATION_FAILED");
+
+  const session = await signIn(deps, user, meta);
+  try {
+    await issueCode(deps, user, "phone", { target: user.phone });
+  } catch (error) {
+    // The account exists either way; the app's resend button reports the failure to the user.
+    deps.log.warn({ err: error, login: user.login }, "phone code not sent at registration");
+  }
+  return session;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Telegram sign-in
+
+/** A refused Telegram sign-in: 400 VERIFICATION_FAILED with the reason (never 401, which means "session over"). */
+const telegramRefused = (reason: InitDataRefusal | "user_missing") =>
+  new AppError("VERIFICATION_FAILED", { params: { reason } });
+
+function telegramLanguage(tgUser: TelegramUser, fallback: Language | undefined): Language {
+  const code = tgUser.language_code?.toLowerCase().split("-")[0];
+  const supported: readonly string[] = LANGUAGES;
+  if (code && supported.includes(code)) return code as Language;
+  return fallback ?? FALLBACK_LANGUAGE;
+}
+
+/** The Telegram username when it is a valid login and free, else `tg<id>` (with a suffix if taken). */
+async function loginForTelegramUser(deps: AuthDeps, tgUser: TelegramUser): Promise<string> {
+  const candidates: string[] = [];
+  if (tgUser.username && LoginField.safeParse(tgUser.username).success) candidates.push(tgUser.username);
+  candidates.push(`tg${tgUser.id}`);
+  for (let n = 2; n <= 5; n++) candidates.push(`tg${tgUser.id}n${n}`);
+  for (const candidate of candidates) {
+    if (!(await findUserByLogin(deps.db, candidate))) return candidate;
+  }
+  return `tg${tgUser.id}n${randomBytes(4).readUInt32BE(0)}`;
+}
+
+/** The inviter of a new Telegram account: the path's, else `start_param` `ref_<login>`, else the default. */
+async function telegramInviter(
+  deps: AuthDeps,
+  fromPath: string | undefined,
+  startParam: string | undefined,
+): Promise<UserRow | undefined> {
+  if (fromPath !== undefined) {
+    const inviter = await findUserByLogin(deps.db, fromPath);
+    if (!inviter) throw registrationFailedInviter();
+    return inviter;
+  }
+  const referral = /^ref_([A-Za-z0-9]{1,64})$/.exec(startParam ?? "")?.[1];
+  if (referral) {
+    const inviter = await findUserByLogin(deps.db, referral);
+    // A stale or foreign start parameter does not stop the sign-up.
+    if (inviter) return inviter;
+  }
+  return findUserByLogin(deps.db, await getSetting(deps.db, "defaultInviter"));
+}
+
+export async function telegramSignIn(
+  deps: AuthDeps,
+  inviterFromPath: string | undefined,
+  body: TelegramAuthBody,
+  meta: RequestMeta,
+): Promise<SessionReply> {
+  // Switched off: the call answers as if it did not exist.
+  if (!(await getSetting(deps.db, "telegramAuthAvailable"))) throw new AppError("NOT_FOUND");
+  const result = validateInitData(
+    body.initData,
+    deps.env.TELEGRAM_BOT_TOKEN,
+    deps.env.TELEGRAM_AUTH_MAX_AGE_SECONDS,
+    deps.clock.now(),
+  );
+  if (!result.ok) throw telegramRefused(result.reason);
+  const tgUser = result.data.user;
+  if (!tgUser) throw telegramRefused("user_missing");
+
+  const existing = await findUserByTelegramId(deps.db, tgUser.id);
+  if (existing) return signIn(deps, existing, meta);
+
+  const inviter = await telegramInviter(deps, inviterFromPath, result.data.startParam);
+  const fullName = [tgUser.first_name, tgUser.last_name].filter(Boolean).join(" ").trim().slice(0, 120) || null;
+  const values = {
+    fullName,
+    language: telegramLanguage(tgUser, body.language),
+    telegramId: tgUser.id,
+    inviterId: inviter?.id ?? null,
+    codeChannel: "telegram" as const,
+    createdAt: deps.clock.now(),
+  };
+  for (let attempt = 0; ; attempt++) {
+    const login = await loginForTelegramUser(deps, tgUser);
+    try {
+      const [created] = await deps.db
+        .insert(users)
+        .values({ ...values, login })
+        .returning();
+      if (created) return signIn(deps, created, meta);
+    } catch (error) {
+      if (uniqueViolation(error) === undefined || attempt >= 2) throw error;
+      // The same Telegram user signing in twice at once: the other request created the account.
+      const raced = await findUserByTelegramId(deps.db, tgUser.id);
+      if (raced) return signIn(deps, raced, meta);
+      // Otherwise the login was taken in between: pick again.
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phone confirmation
+
+export async function resendPhoneCode(deps: AuthDeps, auth: AuthSession, meta: RequestMeta): Promise<CodeSentReply> {
+  const limits = deps.env.RATE_LIMITS;
+  deps.limiter.check(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+  deps.limiter.check(`code-request-account:${auth.userId}`, limits.codeRequestAccount);
+  const user = await currentUser(deps, auth);
+  if (!user.phone) throw new AppError("VALIDATION_FAILED", { fields: { phone: "required" } });
+  if (user.phoneConfirmedAt) throw new AppError("VERIFICATION_FAILED", { params: { reason: "phone_confirmed" } });
+  deps.limiter.hit(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+  deps.limiter.hit(`code-request-account:${auth.userId}`, limits.codeRequestAccount);
+  const sent = await issueCode(deps, user, "phone", { target: user.phone, whenWaiting: "refuse" });
+  if (!sent) throw new AppError("CODE_SEND_FAILED");
+  return sent;
+}
+
+export async function confirmPhone(
+  deps: AuthDeps,
+  auth: AuthSession,
+  code: string,
+  meta: RequestMeta,
+): Promise<{ user: User }> {
+  deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
+  const user = await currentUser(deps, auth);
+  if (!user.phone || user.phoneConfirmedAt) throw new AppError("CODE_INVALID");
+  await verifyCode(deps, user.id, "phone", code, user.phone);
+  const [confirmed] = await deps.db
+    .update(users)
+    .set({ phoneConfirmedAt: deps.clock.now() })
+    .where(eq(users.id, user.id))
+    .returning();
+  return { user: toUser(confirmed ?? user) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Password reset
+
+/**
+ * Sends a reset code when the login or e-mail belongs to an account. The reply is the same
+ * whether or not it does, and does not wait for the delivery (whose failure would tell).
+ */
+export async function requestPasswordReset(
+  deps: AuthDeps,
+  identifier: string,
+  meta: RequestMeta,
+): Promise<CodeSentReply> {
+  const limits = deps.env.RATE_LIMITS;
+  const settings = await getSetting(deps.db, "codes");
+  deps.limiter.consume(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+  deps.limiter.consume(`code-request-account:${key(identifier)}`, limits.codeRequestAccount);
+  // The resend wait, kept for every typed login alike, known or not.
+  deps.limiter.consume(`reset-wait:${key(identifier)}`, { max: 1, windowSeconds: settings.resendSeconds });
+
+  const user = await findUserByLoginOrEmail(deps.db, identifier);
+  if (user) await issueCode(deps, user, "password_reset", { whenWaiting: "skip", background: true });
+  return {
+    message: SUCCESS_MESSAGES.CODE_SENT,
+    resendAfterSeconds: settings.resendSeconds,
+    expiresInSeconds: settings.ttlSeconds,
+  };
+}
+
+/** Exchanges a valid reset code for a single-use reset token. An unknown login is CODE_INVALID, like a login without a code. */
+export async function validatePasswordReset(
+  deps: AuthDeps,
+  identifier: string,
+  code: string,
+  meta: RequestMeta,
+): Promise<ResetPasswordValidateReply> {
+  deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
+  const user = await findUserByLoginOrEmail(deps.db, identifier);
+  if (!user) throw new AppError("CODE_INVALID");
+  await verifyCode(deps, user.id, "password_reset", code);
+  const resetToken = newToken();
+  const now = deps.clock.now();
+  await deps.db.insert(passwordResetTokens).values({
+    userId: user.id,
+    tokenHash: hashToken(resetToken),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_SECONDS * 1000),
+  });
+  return { resetToken };
+}
+
+/** Sets the new password, uses the token up and signs the user out everywhere. */
+export async function setPasswordWithToken(deps: AuthDeps, body: SetPasswordBody): Promise<void> {
+  if (!TOKEN_PATTERN.test(body.resetToken)) throw new AppError("CODE_INVALID");
+  const [token] = await deps.db
+    .select()
+    .from(passwordResetTokens)
+    .where(eq(passwordResetTokens.tokenHash, hashToken(body.resetToken)))
+    .limit(1);
+  const now = deps.clock.now();
+  if (!token || token.consumedAt) throw new AppError("CODE_INVALID");
+  if (token.expiresAt.getTime() <= now.getTime()) throw new AppError("CODE_EXPIRED");
+  const user = await findUserById(deps.db, token.userId);
+  if (!user) throw new AppError("CODE_INVALID");
+  if (isTooSimple(body.password, user.login)) {
+    throw new AppError("VALIDATION_FAILED", { fields: { password: "passwordTooSimple" } });
+  }
+
+  const passwordHash = await hashPassword(body.password);
+  await deps.db.transaction(async (tx) => {
+    const [used] = await tx
+      .update(passwordResetTokens)
+      .set({ consumedAt: now })
+      .where(and(eq(passwordResetTokens.id, token.id), isNull(passwordResetTokens.consumedAt)))
+      .returning({ id: passwordResetTokens.id });
+    if (!used) throw new AppError("CODE_INVALID");
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    // Any other reset token or code of this user is void now.
+    await tx
+      .update(passwordResetTokens)
+      .set({ consumedAt: now })
+      .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.consumedAt)));
+    await tx
+      .update(verificationCodes)
+      .set({ consumedAt: now })
+      .where(
+        and(
+          eq(verificationCodes.userId, user.id),
+          eq(verificationCodes.purpose, "password_reset"),
+          isNull(verificationCodes.consumedAt),
+        ),
+      );
+    await revokeAllSessions(tx, deps.clock, user.id);
+  });
+}

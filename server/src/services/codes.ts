@@ -1,0 +1,182 @@
+/**
+ * One-time codes (decision D5) for phone confirmation, password reset and (later) withdrawals:
+ * 6 digits from a CSPRNG, stored as an HMAC under a server-side key, single use, valid `ttlSeconds`,
+ * a new one only after `resendSeconds`, voided by `maxAttempts` wrong tries (the `codes` setting).
+ * Only the newest code of a user and purpose counts.
+ */
+import { createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
+import { SUCCESS_MESSAGES } from "@contract";
+import type { CodeSentReply } from "@contract/auth";
+import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Clock } from "../clock";
+import type { Database } from "../db/client";
+import { type CodePurpose, users, verificationCodes } from "../db/schema";
+import type { CodeSender } from "../delivery/code-sender";
+import { AppError } from "../errors";
+import { rateLimited } from "../security/rate-limit";
+import { getSetting } from "./settings";
+import { type UserRow, userLanguage } from "./users";
+
+export interface CodeDeps {
+  db: Database;
+  clock: Clock;
+  /** HMAC key of stored codes (CODE_SECRET). */
+  secret: string;
+  sender: CodeSender;
+  log: FastifyBaseLogger;
+}
+
+export interface IssueOptions {
+  /** What the code confirms (the phone number, a withdrawal id). */
+  target?: string | null;
+  /**
+   * When the previous code is younger than `resendSeconds`: `refuse` (429 RATE_LIMITED with the
+   * seconds left) or `skip` (send nothing, resolve null), for calls that must not reveal anything.
+   */
+  whenWaiting?: "refuse" | "skip";
+  /**
+   * Send without waiting for the provider; a failure is logged and the code withdrawn. For calls
+   * whose reply must not depend on the account (password reset).
+   */
+  background?: boolean;
+}
+
+function codeHash(secret: string, id: string, purpose: CodePurpose, code: string): string {
+  return createHmac("sha256", secret).update(`${id}:${purpose}:${code}`).digest("hex");
+}
+
+function generateCode(digits: number): string {
+  return randomInt(0, 10 ** digits)
+    .toString()
+    .padStart(digits, "0");
+}
+
+/** Issues a new code and sends it through the user's channel. Null when skipped (see `whenWaiting`). */
+export async function issueCode(
+  deps: CodeDeps,
+  user: UserRow,
+  purpose: CodePurpose,
+  options: IssueOptions = {},
+): Promise<CodeSentReply | null> {
+  const { db, clock } = deps;
+  const settings = await getSetting(db, "codes");
+  const code = generateCode(settings.digits);
+  const id = randomUUID();
+
+  const issued = await db.transaction(async (tx) => {
+    // One issuer per user at a time, so two quick requests cannot both pass the resend wait.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
+    const now = clock.now();
+    const [latest] = await tx
+      .select({ createdAt: verificationCodes.createdAt })
+      .from(verificationCodes)
+      .where(and(eq(verificationCodes.userId, user.id), eq(verificationCodes.purpose, purpose)))
+      .orderBy(desc(verificationCodes.createdAt))
+      .limit(1);
+    if (latest) {
+      const waitMs = latest.createdAt.getTime() + settings.resendSeconds * 1000 - now.getTime();
+      if (waitMs > 0) {
+        if (options.whenWaiting === "skip") return false;
+        throw rateLimited(waitMs / 1000);
+      }
+    }
+    await tx.insert(verificationCodes).values({
+      id,
+      userId: user.id,
+      purpose,
+      target: options.target ?? null,
+      codeHash: codeHash(deps.secret, id, purpose, code),
+      expiresAt: new Date(now.getTime() + settings.ttlSeconds * 1000),
+      createdAt: now,
+    });
+    return true;
+  });
+  if (!issued) return null;
+
+  const delivery = deps.sender.send({
+    login: user.login,
+    language: userLanguage(user),
+    channel: user.codeChannel,
+    telegramId: user.telegramId,
+    email: user.email,
+    phone: user.phone,
+    purpose,
+    code,
+    expiresInSeconds: settings.ttlSeconds,
+  });
+  const withdraw = async (error: unknown) => {
+    deps.log.warn({ err: error, login: user.login, purpose, channel: user.codeChannel }, "code not sent");
+    // A code nobody received must not hold back the next request.
+    await db.delete(verificationCodes).where(eq(verificationCodes.id, id));
+  };
+  if (options.background) {
+    delivery.catch((error: unknown) => withdraw(error).catch(() => {}));
+  } else {
+    try {
+      await delivery;
+    } catch (error) {
+      await withdraw(error);
+      throw new AppError("CODE_SEND_FAILED", { cause: error });
+    }
+  }
+  return {
+    message: SUCCESS_MESSAGES.CODE_SENT,
+    resendAfterSeconds: settings.resendSeconds,
+    expiresInSeconds: settings.ttlSeconds,
+  };
+}
+
+/**
+ * Checks `code` against the user's newest code for `purpose` and uses it up. Throws
+ * CODE_INVALID (none, used, voided or for another target), CODE_EXPIRED, or CODE_MISMATCH
+ * (with `params.attemptsLeft`; the try counts).
+ */
+export async function verifyCode(
+  deps: Pick<CodeDeps, "db" | "clock" | "secret">,
+  userId: string,
+  purpose: CodePurpose,
+  code: string,
+  target?: string | null,
+): Promise<void> {
+  const { db, clock } = deps;
+  const settings = await getSetting(db, "codes");
+  const [row] = await db
+    .select()
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.userId, userId), eq(verificationCodes.purpose, purpose)))
+    .orderBy(desc(verificationCodes.createdAt))
+    .limit(1);
+  const now = clock.now();
+  if (!row || row.consumedAt !== null || row.attempts >= settings.maxAttempts) throw new AppError("CODE_INVALID");
+  if (target !== undefined && row.target !== target) throw new AppError("CODE_INVALID");
+  if (row.expiresAt.getTime() <= now.getTime()) throw new AppError("CODE_EXPIRED");
+
+  const expected = Buffer.from(row.codeHash, "hex");
+  const given = Buffer.from(codeHash(deps.secret, row.id, purpose, code), "hex");
+  const live = and(
+    eq(verificationCodes.id, row.id),
+    isNull(verificationCodes.consumedAt),
+    lt(verificationCodes.attempts, settings.maxAttempts),
+  );
+
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    const [counted] = await db
+      .update(verificationCodes)
+      .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+      .where(live)
+      .returning({ attempts: verificationCodes.attempts });
+    if (!counted) throw new AppError("CODE_INVALID");
+    throw new AppError("CODE_MISMATCH", {
+      params: { attemptsLeft: String(Math.max(0, settings.maxAttempts - counted.attempts)) },
+    });
+  }
+
+  const [used] = await db
+    .update(verificationCodes)
+    .set({ consumedAt: now })
+    .where(live)
+    .returning({ id: verificationCodes.id });
+  // Another request used it (or voided it) in between.
+  if (!used) throw new AppError("CODE_INVALID");
+}

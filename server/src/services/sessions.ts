@@ -1,0 +1,75 @@
+/**
+ * Sessions (decision D4): the client gets a random token (the spec's `refreshToken`), the
+ * database keeps its SHA-256 with an expiry; logout revokes one, a password reset all of a user's.
+ */
+import { and, eq, isNull } from "drizzle-orm";
+import type { Clock } from "../clock";
+import type { Database } from "../db/client";
+import { sessions } from "../db/schema";
+import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
+
+const DAY_MS = 86_400_000;
+/** `last_used_at` is refreshed at most this often, so that reading the cabinet is not a write per call. */
+const LAST_USED_RESOLUTION_MS = 5 * 60_000;
+const USER_AGENT_MAX = 512;
+
+export interface AuthSession {
+  sessionId: string;
+  userId: string;
+}
+
+export async function createSession(
+  db: Database,
+  clock: Clock,
+  input: { userId: string; ttlDays: number; userAgent?: string | undefined },
+): Promise<string> {
+  const token = newToken();
+  const now = clock.now();
+  await db.insert(sessions).values({
+    userId: input.userId,
+    tokenHash: hashToken(token),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + input.ttlDays * DAY_MS),
+    lastUsedAt: now,
+    userAgent: input.userAgent ? input.userAgent.slice(0, USER_AGENT_MAX) : null,
+  });
+  return token;
+}
+
+/** The live session of `token`: known, not revoked, not expired. Null otherwise. */
+export async function findLiveSession(db: Database, clock: Clock, token: string): Promise<AuthSession | null> {
+  if (!TOKEN_PATTERN.test(token)) return null;
+  const rows = await db
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      expiresAt: sessions.expiresAt,
+      revokedAt: sessions.revokedAt,
+      lastUsedAt: sessions.lastUsedAt,
+    })
+    .from(sessions)
+    .where(eq(sessions.tokenHash, hashToken(token)))
+    .limit(1);
+  const row = rows[0];
+  const now = clock.now();
+  if (!row || row.revokedAt !== null || row.expiresAt.getTime() <= now.getTime()) return null;
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, row.id));
+  }
+  return { sessionId: row.id, userId: row.userId };
+}
+
+export async function revokeSession(db: Database, clock: Clock, sessionId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: clock.now() })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** Signs the user out everywhere (after a password reset). */
+export async function revokeAllSessions(db: Database, clock: Clock, userId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: clock.now() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}

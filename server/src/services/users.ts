@@ -1,0 +1,97 @@
+/** Reading accounts and turning them into the contract's User and Profile. */
+import { FALLBACK_LANGUAGE, Language, type User } from "@contract";
+import type { Profile } from "@contract/profile";
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { users } from "../db/schema";
+
+export type UserRow = typeof users.$inferSelect;
+
+export async function findUserById(db: Database, id: string): Promise<UserRow | undefined> {
+  const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return rows[0];
+}
+
+/** By login, regardless of letter case. */
+export async function findUserByLogin(db: Database, login: string): Promise<UserRow | undefined> {
+  const rows = await db.select().from(users).where(sql`lower(${users.login}) = lower(${login.trim()})`).limit(1);
+  return rows[0];
+}
+
+/** By login or e-mail, regardless of letter case (logins cannot contain "@", so they never collide). */
+export async function findUserByLoginOrEmail(db: Database, identifier: string): Promise<UserRow | undefined> {
+  const value = identifier.trim();
+  const rows = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.login}) = lower(${value}) or lower(${users.email}) = lower(${value})`)
+    .limit(1);
+  return rows[0];
+}
+
+export async function findUserByTelegramId(db: Database, telegramId: number): Promise<UserRow | undefined> {
+  const rows = await db.select().from(users).where(eq(users.telegramId, telegramId)).limit(1);
+  return rows[0];
+}
+
+export function userLanguage(row: Pick<UserRow, "language">): Language {
+  const parsed = Language.safeParse(row.language);
+  return parsed.success ? parsed.data : FALLBACK_LANGUAGE;
+}
+
+/** The signed-in user as the app keeps it. Subscription and notifications arrive with later slices. */
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    login: row.login,
+    fullName: row.fullName,
+    email: row.email,
+    phone: row.phone,
+    phoneConfirmed: row.phoneConfirmedAt !== null,
+    telegramLinked: row.telegramId !== null,
+    language: userLanguage(row),
+    avatarUrl: null,
+    createdAt: row.createdAt.toISOString(),
+    subscription: { active: false, until: null },
+    notifications: { unread: 0 },
+  };
+}
+
+/** Whether the app must ask for the phone code before the cabinet. */
+export function phoneConfirmationRequired(row: UserRow): boolean {
+  return row.phone !== null && row.phoneConfirmedAt === null;
+}
+
+/** The caller's profile (spec §3 "Settings data"); only ever the signed-in user's own. */
+export async function getProfile(db: Database, userId: string): Promise<Profile | undefined> {
+  const row = await findUserById(db, userId);
+  if (!row) return undefined;
+  const inviter = row.inviterId ? await findUserById(db, row.inviterId) : undefined;
+  return {
+    login: row.login,
+    fullName: row.fullName,
+    email: row.email,
+    emailConfirmed: row.emailConfirmedAt !== null,
+    phone: row.phone,
+    phoneConfirmed: row.phoneConfirmedAt !== null,
+    city: row.city,
+    country: row.country,
+    registeredAt: row.createdAt.toISOString(),
+    language: userLanguage(row),
+    codeChannel: row.codeChannel,
+    telegramLinked: row.telegramId !== null,
+    inviter: inviter?.login ?? null,
+  };
+}
+
+/** The constraint a unique violation (SQLSTATE 23505) broke, from either driver; undefined for other errors. */
+export function uniqueViolation(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const candidate = e as { code?: unknown; constraint?: unknown; constraint_name?: unknown };
+    if (candidate.code === "23505") {
+      const name = candidate.constraint ?? candidate.constraint_name;
+      return typeof name === "string" ? name : "";
+    }
+  }
+  return undefined;
+}
