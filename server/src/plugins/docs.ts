@@ -18,9 +18,17 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
         version,
         description:
           "The calls of the Kassa investor cabinet. Amounts are decimal strings. Errors reply " +
-          "`{ code, message, fields?, params? }` with the status of the error catalogue.",
+          "`{ code, message, fields?, params? }` with the status of the error catalogue.\n\n" +
+          "Signed-in calls send the session's `refreshToken` as `Authorization: Bearer <token>`; a missing, " +
+          "unknown, expired (30 days) or revoked token is 401 `SESSION_TIMEOUT`. Rate-limited calls answer " +
+          "429 `RATE_LIMITED` with `Retry-After` and `params.retryAfter` (seconds). While maintenance is on, " +
+          "calls other than settings, health, docs, dev and operator answer 503 `MAINTENANCE`.\n\n" +
+          "Added beside the spec's calls: `POST /auth/logout` (revokes the caller's token), `GET /user/me` " +
+          "(the signed-in user, to refresh the saved user object), `GET /health`.",
       },
       tags: [
+        { name: "auth", description: "Sign-in, registration, phone code, password reset, logout" },
+        { name: "user", description: "The signed-in user's own data" },
         { name: "settings", description: "Public settings, plans and payment systems" },
         { name: "service", description: "Calls added beside the spec's list" },
         { name: "operator", description: "Operator commands (Authorization: Bearer <operator token>)" },

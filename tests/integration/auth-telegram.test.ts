@@ -1,0 +1,217 @@
+/**
+ * Telegram sign-in (decisions D2, D4): init data signed by an independent implementation
+ * (@telegram-apps/init-data-node) is accepted; tampered, expired and foreign-bot data is refused
+ * with 400 (never 401, which the app reads as "session over"); the first sign-in creates the
+ * account with the right login, language and inviter, later ones find it; the availability flag
+ * switches the call off.
+ */
+
+import { SessionReply } from "@contract/auth";
+import { sign } from "@telegram-apps/init-data-node";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock } from "../../server/src/clock";
+import * as schema from "../../server/src/db/schema";
+import { setSetting } from "../../server/src/services/settings";
+import { call, createTestServer, type TestServer } from "./helpers";
+
+const BOT_TOKEN = "7000000001:AAF-test-token-for-kassa-integration-tests";
+const OTHER_BOT_TOKEN = "7000000002:AAF-another-bots-token-0000000000";
+const clock = fixedClock("2026-04-01T12:00:00Z");
+
+interface TgUser {
+  id: number;
+  first_name: string;
+  last_name?: string;
+  username?: string;
+  language_code?: string;
+}
+
+let nextId = 5_000_000_000;
+/** A Telegram user with a fresh id (ids above 2^32 occur in Telegram). */
+const tgUser = (fields: Partial<TgUser> = {}): TgUser => ({ id: nextId++, first_name: "Aigerim", ...fields });
+
+/** Init data as Telegram signs it, `ageSeconds` old. */
+function initData(
+  user: TgUser | undefined,
+  options: { startParam?: string; token?: string; ageSeconds?: number } = {},
+): string {
+  const data: Record<string, unknown> = { query_id: "AAHdF6IQAAAAAN0XohDhrOrc" };
+  if (user) data.user = user;
+  if (options.startParam) data.start_param = options.startParam;
+  const authDate = new Date(clock.now().getTime() - (options.ageSeconds ?? 5) * 1000);
+  return sign(data as Parameters<typeof sign>[0], options.token ?? BOT_TOKEN, authDate);
+}
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await createTestServer({
+    clock,
+    env: { TELEGRAM_BOT_TOKEN: BOT_TOKEN, TELEGRAM_AUTH_MAX_AGE_SECONDS: "3600" },
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const telegram = (raw: string, inviter?: string, language?: string) =>
+  call(server, "POST", inviter ? `/auth/telegram/${inviter}` : "/auth/telegram", {
+    initData: raw,
+    ...(language ? { language } : {}),
+  });
+
+async function profile(token: string) {
+  return (await call(server, "GET", "/user-data/byType/profile", undefined, { token })).body;
+}
+
+async function countTelegramUsers(id: number) {
+  const [row] = await server.handle.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(schema.users)
+    .where(eq(schema.users.telegramId, id));
+  return row?.n ?? 0;
+}
+
+describe("POST /api/auth/telegram", () => {
+  it("creates the account at the first sign-in and finds it at the next", async () => {
+    const user = tgUser({ last_name: "Tester", username: "aigerimt", language_code: "kk" });
+    const first = await telegram(initData(user));
+    expect(first.status).toBe(200);
+    const reply = SessionReply.parse(first.body);
+    expect(reply.user).toMatchObject({
+      login: "aigerimt",
+      fullName: "Aigerim Tester",
+      language: "kk",
+      telegramLinked: true,
+      phone: null,
+      phoneConfirmed: false,
+    });
+    expect(reply.phoneConfirmationRequired).toBe(false);
+    expect(await profile(reply.refreshToken)).toMatchObject({ codeChannel: "telegram", inviter: "kassa" });
+
+    const again = await telegram(initData({ ...user, username: "renamed1" }));
+    expect(again.status).toBe(200);
+    expect(SessionReply.parse(again.body).user.id).toBe(reply.user.id);
+    expect(SessionReply.parse(again.body).user.login).toBe("aigerimt");
+    expect(again.body.refreshToken).not.toBe(reply.refreshToken);
+    expect(await countTelegramUsers(user.id)).toBe(1);
+  });
+
+  it("falls back to tg<id> when the username is not a valid login or is taken", async () => {
+    const underscore = tgUser({ username: "aigerim_t" });
+    expect((await telegram(initData(underscore))).body.user).toMatchObject({ login: `tg${underscore.id}` });
+    const taken = tgUser({ username: "DEMO" });
+    expect((await telegram(initData(taken))).body.user).toMatchObject({ login: `tg${taken.id}` });
+    const none = tgUser();
+    expect((await telegram(initData(none))).body.user).toMatchObject({ login: `tg${none.id}` });
+  });
+
+  it("takes the language from Telegram when offered, else the app's, else Russian", async () => {
+    expect((await telegram(initData(tgUser({ language_code: "de" })))).body.user).toMatchObject({ language: "de" });
+    expect((await telegram(initData(tgUser({ language_code: "en-GB" })))).body.user).toMatchObject({
+      language: "en",
+    });
+    expect((await telegram(initData(tgUser({ language_code: "pt-br" })), undefined, "de")).body.user).toMatchObject({
+      language: "de",
+    });
+    expect((await telegram(initData(tgUser({ language_code: "pt-br" })))).body.user).toMatchObject({ language: "ru" });
+  });
+
+  it("records the inviter from the path, else from start_param ref_<login>, else the default", async () => {
+    const fromPath = await telegram(initData(tgUser(), { startParam: "ref_kassa" }), "demo");
+    expect(await profile(fromPath.body.refreshToken as string)).toMatchObject({ inviter: "demo" });
+
+    const fromStart = await telegram(initData(tgUser(), { startParam: "ref_DEMO" }));
+    expect(await profile(fromStart.body.refreshToken as string)).toMatchObject({ inviter: "demo" });
+
+    const unknownStart = await telegram(initData(tgUser(), { startParam: "ref_ghost42" }));
+    expect(unknownStart.status).toBe(200);
+    expect(await profile(unknownStart.body.refreshToken as string)).toMatchObject({ inviter: "kassa" });
+
+    const otherStart = await telegram(initData(tgUser(), { startParam: "promo_spring" }));
+    expect(await profile(otherStart.body.refreshToken as string)).toMatchObject({ inviter: "kassa" });
+  });
+
+  it("refuses an unknown inviter in the path for a new account, and ignores it for an existing one", async () => {
+    const user = tgUser();
+    const refused = await telegram(initData(user), "ghost42");
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { code: "REGISTRATION_FAILED", message: "Registration error", fields: { inviter: "required" } },
+    });
+    expect(await countTelegramUsers(user.id)).toBe(0);
+
+    expect((await telegram(initData(user))).status).toBe(200);
+    expect((await telegram(initData(user), "ghost42")).status).toBe(200);
+  });
+
+  it("refuses tampered, expired, foreign-bot and user-less init data with 400 VERIFICATION_FAILED", async () => {
+    const user = tgUser({ username: "tamperer1" });
+    const good = initData(user);
+    const tampered = good.replace(encodeURIComponent(`"id":${user.id}`), encodeURIComponent('"id":1'));
+    expect(tampered).not.toBe(good);
+
+    const cases: [string, string][] = [
+      [tampered, "hash_mismatch"],
+      [`${good}&is_admin=true`, "hash_mismatch"],
+      [initData(user, { token: OTHER_BOT_TOKEN }), "hash_mismatch"],
+      [initData(user, { ageSeconds: 3601 }), "expired"],
+      [initData(user, { ageSeconds: -3600 }), "auth_date_in_future"],
+      [good.replace(/&?hash=[0-9a-f]+/, ""), "hash_missing"],
+      [initData(undefined), "user_missing"],
+    ];
+    for (const [raw, reason] of cases) {
+      const res = await telegram(raw);
+      expect(res.status, reason).toBe(400);
+      expect(res.body, reason).toEqual({
+        code: "VERIFICATION_FAILED",
+        message: "Verification error",
+        params: { reason },
+      });
+    }
+    expect(await countTelegramUsers(user.id)).toBe(0);
+    // Just inside the allowed age it is fine.
+    expect((await telegram(initData(user, { ageSeconds: 3599 }))).status).toBe(200);
+  });
+
+  it("answers 404 NOT_FOUND while Telegram sign-in is switched off", async () => {
+    await setSetting(server.handle.db, clock, "telegramAuthAvailable", false);
+    try {
+      for (const inviter of [undefined, "demo"]) {
+        const res = await telegram(initData(tgUser()), inviter);
+        expect(res).toMatchObject({ status: 404, body: { code: "NOT_FOUND" } });
+      }
+    } finally {
+      await setSetting(server.handle.db, clock, "telegramAuthAvailable", true);
+    }
+    expect((await telegram(initData(tgUser()))).status).toBe(200);
+  });
+
+  it("creates one account when the same user signs in twice at once", async () => {
+    const user = tgUser({ username: "twice2026" });
+    const raw = initData(user);
+    const [a, b] = await Promise.all([telegram(raw), telegram(raw)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.user).toEqual(b.body.user);
+    expect(await countTelegramUsers(user.id)).toBe(1);
+  });
+
+  it("signs in with the init data of the development launch (GET /api/dev/telegram-launch)", async () => {
+    const launch = await server.app.inject({
+      method: "GET",
+      url: "/api/dev/telegram-launch?login=devtester1&startParam=ref_demo&lang=de",
+    });
+    const fragment = new URLSearchParams(new URL(String(launch.headers.location), "http://kassa.test").hash.slice(1));
+    const res = await telegram(fragment.get("tgWebAppData") ?? "");
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ login: "devtester1", language: "de", telegramLinked: true });
+    expect(await profile(res.body.refreshToken as string)).toMatchObject({ inviter: "demo" });
+  });
+
+  it("checks the body", async () => {
+    const res = await call(server, "POST", "/auth/telegram", { initData: "" });
+    expect(res).toMatchObject({ status: 400, body: { code: "VALIDATION_FAILED", fields: { initData: "required" } } });
+  });
+});
