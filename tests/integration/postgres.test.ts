@@ -1,14 +1,20 @@
 /**
- * The same server on a real PostgreSQL (postgres.js driver, its own migrator). Runs when
- * TEST_DATABASE_URL points at an empty, disposable database (`npm test` starts one).
+ * The same server on a real PostgreSQL (postgres.js driver, its own migrator, a connection pool,
+ * so requests really run at the same time). Runs when TEST_DATABASE_URL points at an empty,
+ * disposable database (`npm test` starts one).
  */
 import fs from "node:fs";
 import path from "node:path";
 import { PlansReply } from "@contract";
+import { SessionReply } from "@contract/auth";
+import { sign } from "@telegram-apps/init-data-node";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
-import { createTestServer, type TestServer } from "./helpers";
+import * as schema from "../../server/src/db/schema";
+import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/db/seed";
+import { DEV_BOT_TOKEN } from "../../server/src/env";
+import { call, createTestServer, lastCode, registerUser, registration, type TestServer } from "./helpers";
 
 const url = process.env.TEST_DATABASE_URL;
 const reason = "set TEST_DATABASE_URL to a disposable PostgreSQL database to run (npm test does)";
@@ -56,5 +62,63 @@ describe.skipIf(!url)(`PostgreSQL${url ? "" : ` (skipped: ${reason})`}`, () => {
     } finally {
       await again.close();
     }
+  });
+
+  it("walks the sign-in slice: register, confirm the phone, sign in, reset the password", async () => {
+    const { body, token } = await registerUser(server);
+    const confirmed = await call(
+      server,
+      "POST",
+      "/auth/phone/confirm",
+      {
+        code: await lastCode(server, body.login, "phone"),
+      },
+      { token },
+    );
+    expect(confirmed.body).toMatchObject({ user: { phoneConfirmed: true } });
+
+    const demo = await call(server, "POST", "/auth/login", { login: DEMO_LOGIN, password: DEMO_PASSWORD });
+    expect(SessionReply.parse(demo.body).user.phoneConfirmed).toBe(true);
+
+    expect((await call(server, "POST", "/auth/reset-password", { login: body.email })).status).toBe(200);
+    const code = await lastCode(server, body.login, "password_reset");
+    const validated = await call(server, "POST", "/auth/reset-password/validate", { login: body.login, code });
+    const resetToken = validated.body.resetToken as string;
+    const set = await call(server, "POST", "/auth/set-password", {
+      resetToken,
+      password: "Lighthouse55k",
+      passwordRepeat: "Lighthouse55k",
+    });
+    expect(set.body).toEqual({ ok: true });
+    expect((await call(server, "GET", "/user/me", undefined, { token })).status).toBe(401);
+    expect((await call(server, "POST", "/auth/login", { login: body.login, password: "Lighthouse55k" })).status).toBe(
+      200,
+    );
+  });
+
+  it("gives concurrent registrations of one login one account, and LOGIN_TAKEN to the others", async () => {
+    const login = "racer2026";
+    const results = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        call(server, "POST", "/auth/register/kassa", registration({ login }), { ip: `192.0.2.${i + 1}` }),
+      ),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.body.code).toBe("LOGIN_TAKEN");
+    const rows = await handle.db.select().from(schema.users).where(sql`lower(${schema.users.login}) = ${login}`);
+    expect(rows).toHaveLength(1);
+  });
+
+  it("creates one account when one Telegram user signs in from several requests at once", async () => {
+    const user = { id: 7_100_000_001, first_name: "Concurrent", username: "concurrent1" };
+    const initData = sign({ user, query_id: "AAq" } as Parameters<typeof sign>[0], DEV_BOT_TOKEN, new Date());
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => call(server, "POST", "/auth/telegram", { initData })),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(results.map((r) => (r.body.user as { id: string }).id)).size).toBe(1);
+    const rows = await handle.db.select().from(schema.users).where(sql`${schema.users.telegramId} = ${user.id}`);
+    expect(rows).toHaveLength(1);
   });
 });
