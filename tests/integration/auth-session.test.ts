@@ -235,6 +235,8 @@ describe("GET /api/user-data/byType/{type}", () => {
       status: 401,
       body: SESSION_TIMEOUT,
     });
+    // Without a session nothing about the request is checked: 401 first.
+    expect(await call(server, "GET", "/user-data/byType/wallets")).toMatchObject({ status: 401 });
     const { token } = await registerUser(server);
     const res = await call(server, "GET", "/user-data/byType/wallets", undefined, { token });
     expect(res).toMatchObject({ status: 400, body: { code: "VALIDATION_FAILED", fields: { type: "required" } } });

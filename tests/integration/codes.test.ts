@@ -142,6 +142,8 @@ describe("phone confirmation codes", () => {
       body: { code: "SESSION_TIMEOUT" },
     });
     expect(await call(server, "POST", "/auth/phone/resend")).toMatchObject({ status: 401 });
+    // The session is checked before the body.
+    expect(await call(server, "POST", "/auth/phone/confirm", { code: "x" })).toMatchObject({ status: 401 });
     const { token } = await registerUser(server);
     for (const code of ["12345", "1234567", "12a456", ""]) {
       const res = await confirm(token, code);
