@@ -2,14 +2,15 @@ import "@telegram-apps/telegram-ui/dist/styles.css";
 import "./styles/app.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "@/app/app";
+import { createApp } from "@/app/app";
 import { initI18n } from "@/config/i18n";
 import { restoreSession } from "@/lib/session";
 import { setTelegramBridge } from "@/tma/bridge";
-import { detectTelegramLaunch } from "@/tma/launch";
+import { detectTelegramLaunch, dropDevMockParam } from "@/tma/launch";
 
 async function start(): Promise<void> {
   const launch = detectTelegramLaunch();
+  dropDevMockParam();
   if (launch) {
     try {
       // Only a Telegram launch downloads the SDK.
@@ -25,11 +26,7 @@ async function start(): Promise<void> {
 
   const container = document.getElementById("root");
   if (!container) throw new Error("index.html has no #root");
-  createRoot(container).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  createRoot(container).render(<StrictMode>{createApp()}</StrictMode>);
 }
 
 void start();

@@ -1,7 +1,7 @@
 import { Cell, type CellProps, Navigation } from "@telegram-apps/telegram-ui";
 import { Link } from "react-router";
 
-/** A telegram-ui Cell that navigates inside the app, with the platform's chevron. */
+/** A telegram-ui Cell that navigates inside the app, with the platform's chevron (`after={null}` for none). */
 export function LinkCell({
   to,
   replace,

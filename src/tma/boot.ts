@@ -8,16 +8,18 @@ import {
   emitEvent,
   hapticFeedback,
   init,
-  initData,
   mainButton,
   miniApp,
   mockTelegramEnv,
   openTelegramLink,
+  parseInitDataQuery,
+  parseLaunchParamsQuery,
+  postEvent,
   themeParams,
   viewport,
 } from "@telegram-apps/sdk-react";
 import type { Appearance, TelegramBridge } from "./bridge";
-import { readLaunchParams, type TelegramLaunch } from "./launch";
+import { SDK_LAUNCH_PARAMS_KEY, type TelegramLaunch } from "./launch";
 
 const NO_INSETS = { top: 0, bottom: 0, left: 0, right: 0 };
 
@@ -26,8 +28,8 @@ const NO_INSETS = { top: 0, bottom: 0, left: 0, right: 0 };
  * client on the other side, answer the requests a client would, so the app runs as if launched from
  * Telegram with the launch parameters in the URL.
  */
-function installDevMock(): void {
-  const raw = readLaunchParams()?.get("tgWebAppThemeParams");
+function installDevMock(launch: TelegramLaunch): void {
+  const raw = launch.params.get("tgWebAppThemeParams");
   let theme: Record<string, `#${string}`> = {};
   try {
     theme = raw ? JSON.parse(raw) : {};
@@ -58,12 +60,45 @@ function installDevMock(): void {
   console.info("[kassa] Telegram environment mocked (development switch tgDevMock=1)");
 }
 
+function accepted(parse: (query: string) => unknown, query: string): boolean {
+  try {
+    parse(query);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The SDK checks every launch parameter strictly and, if one fails, treats the page as outside
+ * Telegram. Init data it cannot read (e.g. without the `signature` field Telegram added in Bot API 8.0,
+ * or empty) must not cost the theme, the buttons and the viewport: the SDK gets the parameters without
+ * it, in the place it reads them from after the URL. The raw init data still goes to the server, which
+ * checks its signature itself.
+ */
+function offerLaunchParamsToSdk(params: URLSearchParams): void {
+  const query = new URLSearchParams(params);
+  if (!accepted(parseLaunchParamsQuery, query.toString())) {
+    const rawInitData = query.get("tgWebAppData");
+    if (rawInitData !== null && !accepted(parseInitDataQuery, rawInitData)) query.delete("tgWebAppData");
+    if (!accepted(parseLaunchParamsQuery, query.toString())) query.set("tgWebAppThemeParams", "{}");
+  }
+  try {
+    sessionStorage.setItem(SDK_LAUNCH_PARAMS_KEY, JSON.stringify(query.toString()));
+  } catch {
+    // No storage: the SDK reads the URL, as it does by default.
+  }
+}
+
 export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBridge> {
-  if (launch.devMock) installDevMock();
+  offerLaunchParamsToSdk(launch.params);
+  if (launch.devMock) installDevMock(launch);
 
   init();
-  initData.restore();
   backButton.mount.ifAvailable();
+  // The SDK tells the client only about changes; say once where the button stands, so a client that
+  // kept it from before a reload does not show a stale one.
+  if (backButton.isSupported()) postEvent("web_app_setup_back_button", { is_visible: backButton.isVisible() });
   closingBehavior.mount.ifAvailable();
   mainButton.mount.ifAvailable();
 
@@ -89,8 +124,8 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
 
   return {
     platform: launch.platform,
-    rawInitData: initData.raw(),
-    startParam: launch.startParam ?? initData.startParam(),
+    rawInitData: launch.params.get("tgWebAppData") || undefined,
+    startParam: launch.startParam,
     appearance: {
       get: appearance,
       subscribe: (listener) => themeParams.isDark.sub(listener),

@@ -1,18 +1,25 @@
 /**
  * Is this a launch from Telegram? Answered cheaply, without the SDK, so the web fallback never downloads
  * it: a Telegram client puts launch parameters (`tgWebAppPlatform`, `tgWebAppData`, ...) in the URL hash;
- * after a reload or an in-app navigation they are gone from the URL, but the SDK saved them in
- * sessionStorage (`tapps/launchParams`, a JSON string of the query) on the first read.
+ * after a reload or an in-app navigation they are gone from the URL, so they are kept in sessionStorage
+ * (as the SDK also does, under `tapps/launchParams`, a JSON string of the query).
  */
 
 /** Where `@telegram-apps/sdk` keeps the launch parameters for the rest of the session. */
 export const SDK_LAUNCH_PARAMS_KEY = "tapps/launchParams";
+/**
+ * The app's own copy of the launch parameters as the client sent them. The SDK keeps its copy only
+ * when it accepts every parameter; this one survives a reload either way, init data included.
+ */
+export const LAUNCH_PARAMS_STORAGE_KEY = "kassa.tgLaunch";
 /** `?tgDevMock=1`: the development switch (see `boot.ts`). */
 export const DEV_MOCK_QUERY_PARAM = "tgDevMock";
 /** The development switch is kept for the session, as the launch parameters are. */
 export const DEV_MOCK_STORAGE_KEY = "kassa.tgDevMock";
 
 export interface TelegramLaunch {
+  /** The launch parameters as the client sent them. */
+  params: URLSearchParams;
   /** `ios`, `android`, `macos`, `tdesktop`, `weba`, ... */
   platform: string;
   version: string | undefined;
@@ -42,25 +49,39 @@ function isLaunchQuery(params: URLSearchParams): boolean {
   return params.has("tgWebAppPlatform") || params.has("tgWebAppData");
 }
 
-/** Launch parameters from the URL (hash first, then query), else from the SDK's saved copy; null outside Telegram. */
+function savedLaunchQuery(storage: LaunchEnv["storage"], key: string): URLSearchParams | null {
+  try {
+    const saved = storage?.getItem(key);
+    if (!saved) return null;
+    const value: unknown = JSON.parse(saved);
+    if (typeof value !== "string") return null;
+    const params = new URLSearchParams(value);
+    return isLaunchQuery(params) ? params : null;
+  } catch {
+    // A broken saved value is no launch.
+    return null;
+  }
+}
+
+/**
+ * Launch parameters from the URL (hash first, then query), else from the copy saved at launch (the
+ * app's, then the SDK's); null outside Telegram. Parameters found in the URL are saved for reloads.
+ */
 export function readLaunchParams(env: LaunchEnv = defaultEnv()): URLSearchParams | null {
   for (const source of [env.location.hash, env.location.search]) {
     const params = new URLSearchParams(source.replace(/^[#?]/, ""));
-    if (isLaunchQuery(params)) return params;
-  }
-  try {
-    const saved = env.storage?.getItem(SDK_LAUNCH_PARAMS_KEY);
-    if (saved) {
-      const value: unknown = JSON.parse(saved);
-      if (typeof value === "string") {
-        const params = new URLSearchParams(value);
-        if (isLaunchQuery(params)) return params;
+    if (isLaunchQuery(params)) {
+      try {
+        env.storage?.setItem(LAUNCH_PARAMS_STORAGE_KEY, JSON.stringify(params.toString()));
+      } catch {
+        // Without storage a reload is a web visit; nothing else changes.
       }
+      return params;
     }
-  } catch {
-    // A broken saved value is no launch.
   }
-  return null;
+  return (
+    savedLaunchQuery(env.storage, LAUNCH_PARAMS_STORAGE_KEY) ?? savedLaunchQuery(env.storage, SDK_LAUNCH_PARAMS_KEY)
+  );
 }
 
 /** Reads `tgDevMock=1` from the URL once and remembers it for the session. */
@@ -72,6 +93,14 @@ export function readDevMockFlag(env: LaunchEnv = defaultEnv()): boolean {
   } catch {
     return fromUrl === "1";
   }
+}
+
+/** Takes `tgDevMock` out of the address once it is remembered, so it does not travel into `next` links. */
+export function dropDevMockParam(): void {
+  const url = new URL(window.location.href);
+  if (!url.searchParams.has(DEV_MOCK_QUERY_PARAM)) return;
+  url.searchParams.delete(DEV_MOCK_QUERY_PARAM);
+  window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
 }
 
 function userLanguage(initData: string | null): string | undefined {
@@ -104,6 +133,7 @@ export function detectTelegramLaunch(env: LaunchEnv = defaultEnv(), win?: Window
   if (!params) return null;
   const devMock = readDevMockFlag(env) && !hasNativeBridge(win ?? window);
   return {
+    params,
     platform: params.get("tgWebAppPlatform") ?? "unknown",
     version: params.get("tgWebAppVersion") ?? undefined,
     languageCode: userLanguage(params.get("tgWebAppData")),

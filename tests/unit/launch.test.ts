@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import {
   DEV_MOCK_STORAGE_KEY,
   detectTelegramLaunch,
+  dropDevMockParam,
   hasNativeBridge,
+  LAUNCH_PARAMS_STORAGE_KEY,
   readLaunchParams,
   SDK_LAUNCH_PARAMS_KEY,
   uiPlatformOf,
@@ -50,7 +52,17 @@ describe("launch detection", () => {
     expect(readLaunchParams(env("", `?${launchQuery}`))?.get("tgWebAppVersion")).toBe("8.0");
   });
 
-  it("after a reload or navigation, reads the SDK's saved copy in sessionStorage", () => {
+  it("keeps the parameters from the URL for reloads, init data included", () => {
+    const first = env(`#${launchQuery}`);
+    readLaunchParams(first);
+    const reload = env("", "", Object.fromEntries(first.data));
+    const launch = detectTelegramLaunch(reload, window);
+    expect(launch?.platform).toBe("ios");
+    expect(launch?.params.get("tgWebAppData")).toBe(initData);
+    expect(first.data.has(LAUNCH_PARAMS_STORAGE_KEY)).toBe(true);
+  });
+
+  it("after a reload or navigation, also reads the SDK's saved copy in sessionStorage", () => {
     const saved = { [SDK_LAUNCH_PARAMS_KEY]: JSON.stringify(launchQuery) };
     expect(detectTelegramLaunch(env("", "", saved), window)?.platform).toBe("ios");
   });
@@ -70,6 +82,14 @@ describe("launch detection", () => {
 
     const withClient = { ...window, TelegramWebviewProxy: { postEvent() {} } } as unknown as Window;
     expect(detectTelegramLaunch(env(`#${launchQuery}`, "?tgDevMock=1"), withClient)?.devMock).toBe(false);
+  });
+
+  it("takes tgDevMock out of the address once remembered, keeping the rest", () => {
+    window.history.replaceState(null, "", `/?tgDevMock=1&x=2#${launchQuery}`);
+    dropDevMockParam();
+    expect(window.location.search).toBe("?x=2");
+    expect(window.location.hash).toBe(`#${launchQuery}`);
+    window.history.replaceState(null, "", "/");
   });
 
   it("knows a real client by its bridge", () => {

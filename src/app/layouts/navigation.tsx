@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { ButtonCell, Cell, Section, Tabbar } from "@telegram-apps/telegram-ui";
+import { ButtonCell, Cell, List, Section, Tabbar } from "@telegram-apps/telegram-ui";
 import type { MouseEvent, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
@@ -33,8 +33,10 @@ type NavKey =
   | "news"
   | "more";
 
-interface NavItem {
-  key: NavKey;
+type TabKey = "cabinet" | "refill" | "deposits" | "withdrawal" | "more";
+
+interface NavItem<K extends NavKey = NavKey> {
+  key: K;
   to: string;
   icon: (props: { size?: number }) => ReactNode;
 }
@@ -51,7 +53,7 @@ export const SIDE_BAR_ITEMS: readonly NavItem[] = [
 ];
 
 /** The narrow-screen tab bar; More leads to everything else. */
-export const TAB_BAR_ITEMS: readonly NavItem[] = [
+export const TAB_BAR_ITEMS: readonly NavItem<TabKey>[] = [
   { key: "cabinet", to: paths.cabinet, icon: CabinetIcon },
   { key: "refill", to: paths.refill, icon: RefillIcon },
   { key: "deposits", to: paths.deposits, icon: DepositsIcon },
@@ -76,7 +78,7 @@ function activeTab(pathname: string): string {
   return direct ? direct.to : paths.more;
 }
 
-export function NavCells({ items }: { items: readonly NavItem[] }) {
+export function NavCells({ items, chevron = true }: { items: readonly NavItem[]; chevron?: boolean }) {
   const { t } = useTranslation("nav");
   const { pathname } = useLocation();
   return (
@@ -88,6 +90,7 @@ export function NavCells({ items }: { items: readonly NavItem[] }) {
             key={key}
             to={to}
             before={<Icon size={24} />}
+            after={chevron ? undefined : null}
             className={active ? "nav-cell nav-cell-active" : "nav-cell"}
             aria-current={active ? "page" : undefined}
           >
@@ -143,16 +146,18 @@ export function SideBar() {
   const { t } = useTranslation("nav");
   return (
     <nav className="side-bar" aria-label={t("mainMenu")}>
-      <Section>
-        <NavCells items={SIDE_BAR_ITEMS} />
-      </Section>
-      <Section>
-        <NavCells items={[{ key: "news", to: paths.news, icon: NewsIcon }]} />
-        <BotLinkCell />
-      </Section>
-      <Section>
-        <LogoutCell />
-      </Section>
+      <List>
+        <Section>
+          <NavCells items={SIDE_BAR_ITEMS} chevron={false} />
+        </Section>
+        <Section>
+          <NavCells items={[{ key: "news", to: paths.news, icon: NewsIcon }]} chevron={false} />
+          <BotLinkCell />
+        </Section>
+        <Section>
+          <LogoutCell />
+        </Section>
+      </List>
     </nav>
   );
 }
@@ -167,7 +172,8 @@ export function BottomTabBar() {
       {TAB_BAR_ITEMS.map(({ key, to, icon: Icon }) => (
         <Tabbar.Item
           key={key}
-          text={t(key)}
+          text={t(`tabs.${key}`)}
+          className="tab-bar-item"
           selected={current === to}
           aria-current={current === to ? "page" : undefined}
           data-testid={`tab-${key}`}

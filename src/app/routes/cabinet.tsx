@@ -1,4 +1,4 @@
-import { Text } from "@telegram-apps/telegram-ui";
+import { Title } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
 import { useTranslation } from "react-i18next";
 import { CabinetIcon } from "@/components/icons";
@@ -12,9 +12,9 @@ export function CabinetRoute() {
   return (
     <Page screen="cabinet" title={t("title")}>
       {user ? (
-        <Text Component="p" className="welcome" data-testid="welcome">
+        <Title level="2" weight="2" Component="h1" className="screen-greeting" data-testid="welcome">
           {t("welcome", { login: user.login })}
-        </Text>
+        </Title>
       ) : null}
       <NotAvailableYet title={t("title")} icon={<CabinetIcon size={56} />} />
     </Page>

@@ -1,0 +1,114 @@
+/**
+ * The real SDK boot against a recorded native bridge, as a Telegram client drives it: calls go out
+ * through `window.TelegramWebviewProxy.postEvent`, events come in through
+ * `window.Telegram.WebView.receiveEvent`.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bootTelegram } from "@/tma/boot";
+import type { TelegramBridge } from "@/tma/bridge";
+import { detectTelegramLaunch } from "@/tma/launch";
+
+type Posted = { eventType: string; eventData: unknown };
+const posted: Posted[] = [];
+const LIGHT = { bg_color: "#ffffff", text_color: "#000000", secondary_bg_color: "#efeff3" };
+const DARK = { bg_color: "#17212b", text_color: "#f5f5f5", secondary_bg_color: "#232e3c" };
+// Init data as older signers produce it: no `signature`, which the SDK's own parser insists on.
+const INIT_DATA = new URLSearchParams({
+  user: JSON.stringify({ id: 7, first_name: "Aigerim", language_code: "kk" }),
+  auth_date: "1700000000",
+  hash: "0f",
+}).toString();
+
+let bridge: TelegramBridge;
+// What the boot left in sessionStorage; the shared setup empties storage after every test.
+let savedSession: [string, string][] = [];
+const receive = (type: string, data?: unknown) =>
+  (
+    window as unknown as { Telegram: { WebView: { receiveEvent: (t: string, d?: unknown) => void } } }
+  ).Telegram.WebView.receiveEvent(type, data);
+const postedOf = (type: string) => posted.filter((e) => e.eventType === type).map((e) => e.eventData);
+
+beforeAll(async () => {
+  (window as unknown as Record<string, unknown>).TelegramWebviewProxy = {
+    postEvent(eventType: string, eventData?: string) {
+      posted.push({ eventType, eventData: eventData ? JSON.parse(eventData) : null });
+    },
+  };
+  const hash = new URLSearchParams({
+    tgWebAppData: INIT_DATA,
+    tgWebAppVersion: "8.0",
+    tgWebAppPlatform: "android",
+    tgWebAppThemeParams: JSON.stringify(LIGHT),
+  });
+  window.history.replaceState(null, "", `/#${hash}`);
+  const launch = detectTelegramLaunch();
+  if (!launch) throw new Error("launch not detected");
+  bridge = await bootTelegram(launch);
+  savedSession = Object.entries(sessionStorage);
+});
+
+beforeEach(() => {
+  for (const [key, value] of savedSession) sessionStorage.setItem(key, value);
+});
+
+afterAll(() => {
+  delete (window as unknown as Record<string, unknown>).TelegramWebviewProxy;
+  window.history.replaceState(null, "", "/");
+});
+
+describe("Telegram boot with the real SDK", () => {
+  it("binds the theme to CSS variables and reports light", () => {
+    expect(document.documentElement.style.getPropertyValue("--tg-theme-bg-color")).toBe("#ffffff");
+    expect(bridge.appearance.get()).toBe("light");
+  });
+
+  it("keeps the raw init data for Telegram sign-in even when the SDK would not parse it", () => {
+    expect(bridge.rawInitData).toBe(INIT_DATA);
+    expect(bridge.platform).toBe("android");
+  });
+
+  it("follows theme_changed live", () => {
+    let notified = 0;
+    const off = bridge.appearance.subscribe(() => {
+      notified += 1;
+    });
+    receive("theme_changed", { theme_params: DARK });
+    off();
+    expect(document.documentElement.style.getPropertyValue("--tg-theme-bg-color")).toBe("#17212b");
+    expect(bridge.appearance.get()).toBe("dark");
+    expect(notified).toBeGreaterThan(0);
+  });
+
+  it("posts web_app_ready when told the first screen is on", () => {
+    bridge.ready();
+    expect(postedOf("web_app_ready")).toHaveLength(1);
+  });
+
+  it("shows and hides the Back button and hears it pressed", () => {
+    expect(postedOf("web_app_setup_back_button")).toEqual([{ is_visible: false }]);
+    let pressed = 0;
+    bridge.backButton.setVisible(true);
+    const off = bridge.backButton.onClick(() => {
+      pressed += 1;
+    });
+    receive("back_button_pressed");
+    off();
+    bridge.backButton.setVisible(false);
+    expect(pressed).toBe(1);
+    expect(postedOf("web_app_setup_back_button").slice(-2)).toEqual([{ is_visible: true }, { is_visible: false }]);
+  });
+
+  it("drives haptics and the Main button through the client", () => {
+    bridge.haptics.notify("success");
+    bridge.mainButton.set({ text: "Send", isVisible: true, isEnabled: true });
+    expect(postedOf("web_app_trigger_haptic_feedback")).toContainEqual({
+      type: "notification",
+      notification_type: "success",
+    });
+    expect(postedOf("web_app_setup_main_button").at(-1)).toMatchObject({
+      text: "Send",
+      is_visible: true,
+      is_active: true,
+    });
+  });
+});
