@@ -4,6 +4,7 @@
  * them with events through `window.Telegram.WebView.receiveEvent`. This does the same inside Chromium
  * and records every event the app posts, so tests can assert them.
  */
+import { randomBytes } from "node:crypto";
 import { sign } from "@telegram-apps/init-data-node";
 import type { BrowserContext, Page } from "playwright-core";
 
@@ -58,6 +59,8 @@ export function signedInitData(user: TelegramUser, botToken: string, authDate = 
     {
       user: { ...user, allows_write_to_pm: true },
       query_id: "AAHdF6IQAAAAAN0XohDhrOrc",
+      // Real clients (Bot API 8.0+) add a third-party Ed25519 signature; its value is not checked here.
+      signature: randomBytes(64).toString("base64url"),
       ...(startParam ? { start_param: startParam } : {}),
     } as Parameters<typeof sign>[0],
     botToken,

@@ -1,0 +1,73 @@
+/**
+ * The app inside a simulated Telegram client (launch parameters in the URL, the bridge recorded): it
+ * says it is ready, follows the theme live, and drives Telegram's Back button from its navigation.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium, phoneContext } from "./support/browser";
+import { kassaCli } from "./support/cli";
+import {
+  DARK_THEME,
+  installTelegramClient,
+  LIGHT_THEME,
+  launchHash,
+  postedEvents,
+  sendTelegramEvent,
+  signedInitData,
+  waitForPosted,
+} from "./support/telegram-client";
+
+const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await kassaCli("settings", "set", "telegramAuthAvailable", "true").catch(() => undefined);
+  await browser?.close();
+});
+
+const cssVar = (page: Page, name: string) =>
+  page.evaluate((n) => getComputedStyle(document.documentElement).getPropertyValue(n).trim(), name);
+const backVisible = (data: unknown) => (data as { is_visible?: boolean } | null)?.is_visible;
+
+describe("inside Telegram (simulated client)", () => {
+  it("posts ready, follows the theme live and mirrors navigation on the Back button", async () => {
+    // With Telegram sign-in off the login screen stays put, so navigation can be observed from it.
+    await kassaCli("settings", "set", "telegramAuthAvailable", "false");
+    const context = await phoneContext(browser);
+    await installTelegramClient(context, LIGHT_THEME);
+    const page = await context.newPage();
+    const initData = signedInitData(
+      { id: 700001, first_name: "Tess", username: "tess", language_code: "en" },
+      DEV_BOT_TOKEN,
+    );
+    await page.goto(`${inject("baseURL")}/login${launchHash({ initData, theme: LIGHT_THEME, platform: "android" })}`);
+    await page.locator("[data-screen='login']").waitFor();
+
+    await waitForPosted(page, "web_app_ready");
+    await expect.poll(() => cssVar(page, "--tg-theme-bg-color")).toBe(LIGHT_THEME.bg_color);
+    await expect.poll(() => page.locator("[data-appearance]").getAttribute("data-appearance")).toBe("light");
+
+    // Telegram switches to its dark theme: the app follows without a reload.
+    await sendTelegramEvent(page, "theme_changed", { theme_params: DARK_THEME });
+    await expect.poll(() => cssVar(page, "--tg-theme-bg-color")).toBe(DARK_THEME.bg_color);
+    await expect.poll(() => page.locator("[data-appearance]").getAttribute("data-appearance")).toBe("dark");
+
+    // At the top the Back button is hidden; a sub-screen shows it; pressing it goes back.
+    await waitForPosted(page, "web_app_setup_back_button", (d) => backVisible(d) === false);
+    await page.locator("a[href='/forgot-password']").first().click();
+    await page.locator("[data-screen='forgot-password']").waitFor();
+    await waitForPosted(page, "web_app_setup_back_button", (d) => backVisible(d) === true);
+
+    const before = (await postedEvents(page)).length;
+    await sendTelegramEvent(page, "back_button_pressed");
+    await page.locator("[data-screen='login']").waitFor();
+    const after = (await postedEvents(page)).slice(before);
+    expect(after.some((e) => e.eventType === "web_app_setup_back_button" && backVisible(e.eventData) === false)).toBe(
+      true,
+    );
+    await context.close();
+  });
+});
