@@ -9,7 +9,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchChromium, phoneContext } from "./support/browser";
 
-export const BUDGET = { jsBytes: 150_000, cssBytes: 15_000, jsGoalBytes: 100_000 };
+const BUDGET = { jsBytes: 150_000, cssBytes: 15_000, jsGoalBytes: 100_000 };
 
 let browser: Browser;
 beforeAll(async () => {
