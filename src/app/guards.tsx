@@ -1,20 +1,52 @@
+import type { User } from "@contract";
 import { useAtomValue } from "jotai";
 import { Navigate, Outlet, useLocation, useSearchParams } from "react-router";
-import { loginPath, paths, safeNextPath } from "@/config/paths";
-import { isSignedInAtom } from "@/lib/session";
+import { loginPath, paths, phoneVerificationPath, safeNextPath } from "@/config/paths";
+import { isSignedInAtom, userAtom } from "@/lib/session";
 
-/** Cabinet routes: a signed-out visitor goes to `/login?next=<where they were going>`. */
+/**
+ * The phone still waits for its code: the server's own rule (`phoneConfirmationRequired`), a phone on
+ * the account and not confirmed. Accounts made by Telegram sign-in have no phone and are not held.
+ */
+export function needsPhoneConfirmation(user: Pick<User, "phone" | "phoneConfirmed"> | null): boolean {
+  return user !== null && user.phone !== null && !user.phoneConfirmed;
+}
+
+/**
+ * Cabinet routes: a signed-out visitor goes to `/login?next=<where they were going>`; a user whose
+ * phone waits for its code goes to phone verification first (and on to the same place after it).
+ */
 export function RequireSession() {
   const signedIn = useAtomValue(isSignedInAtom);
+  const user = useAtomValue(userAtom);
   const location = useLocation();
-  if (!signedIn) return <Navigate to={loginPath(`${location.pathname}${location.search}`)} replace />;
+  const here = `${location.pathname}${location.search}`;
+  if (!signedIn) return <Navigate to={loginPath(here)} replace />;
+  if (needsPhoneConfirmation(user)) return <Navigate to={phoneVerificationPath(here)} replace />;
   return <Outlet />;
 }
 
-/** Login and the other entry screens: a signed-in user goes on to the cabinet (or to `next`). */
+/**
+ * Login and the other entry screens: a signed-in user goes on to `next` (or the cabinet), through
+ * phone verification when the phone waits for its code. Signing in therefore needs no navigation of
+ * its own: the screen saves the session and this guard takes the user where they were going.
+ */
 export function RedirectSignedIn() {
   const signedIn = useAtomValue(isSignedInAtom);
+  const user = useAtomValue(userAtom);
   const [params] = useSearchParams();
-  if (signedIn) return <Navigate to={safeNextPath(params.get("next")) ?? paths.cabinet} replace />;
+  if (!signedIn) return <Outlet />;
+  const next = safeNextPath(params.get("next"));
+  if (needsPhoneConfirmation(user)) return <Navigate to={phoneVerificationPath(next)} replace />;
+  return <Navigate to={next ?? paths.cabinet} replace />;
+}
+
+/** Phone verification: only for a signed-in user whose phone waits; everyone else goes on. */
+export function RequirePhonePending() {
+  const signedIn = useAtomValue(isSignedInAtom);
+  const user = useAtomValue(userAtom);
+  const [params] = useSearchParams();
+  if (!signedIn) return <Navigate to={paths.login} replace />;
+  if (!needsPhoneConfirmation(user)) return <Navigate to={safeNextPath(params.get("next")) ?? paths.cabinet} replace />;
   return <Outlet />;
 }

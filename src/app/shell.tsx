@@ -1,25 +1,35 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { RouterProvider } from "react-router";
+import { useEffect } from "react";
+import { useNavigate } from "react-router";
+import { setNavigator } from "@/lib/navigation";
 import type { AppStore } from "@/lib/store";
 import { MaintenanceGate, SessionGate } from "./gates";
 import { AppProvider } from "./provider";
-import type { AppRouter } from "./router";
+import { AppRoutes } from "./router";
 
-/** The whole app around a router: providers, the maintenance gate, the session gate, the routes. */
-export function AppShell({
-  store,
-  queryClient,
-  router,
-}: {
-  store: AppStore;
-  queryClient: QueryClient;
-  router: AppRouter;
-}) {
+/** Code outside React (the API client's 401 rule) navigates through the router, without a page load. */
+function NavigatorBridge() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setNavigator((to, options) => {
+      void navigate(to, options);
+    });
+    return () => setNavigator(null);
+  }, [navigate]);
+  return null;
+}
+
+/**
+ * The whole app inside a router (`BrowserRouter` in the browser, `MemoryRouter` in tests): providers,
+ * the maintenance gate, the session gate, the routes.
+ */
+export function AppShell({ store, queryClient }: { store: AppStore; queryClient: QueryClient }) {
   return (
     <AppProvider store={store} queryClient={queryClient}>
+      <NavigatorBridge />
       <MaintenanceGate>
         <SessionGate>
-          <RouterProvider router={router} />
+          <AppRoutes />
         </SessionGate>
       </MaintenanceGate>
     </AppProvider>

@@ -1,7 +1,6 @@
 import { useQueryErrorResetBoundary } from "@tanstack/react-query";
 import { Button, Placeholder } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { isRouteErrorResponse, useLocation, useNavigate, useRouteError } from "react-router";
 import { isApiError } from "@/lib/api-client";
 import { Page } from "./page";
 
@@ -14,38 +13,32 @@ function useErrorDetail(error: unknown): string {
     if (error.kind === "parse") return t("apiError.parse");
     if (error.code) return t(error.code, { ns: "errors", ...error.params });
   }
+  if (isChunkLoadFailure(error)) return t("apiError.network");
   return t("errorBoundary.text");
 }
 
-/** The route-level error boundary: a friendly, localized message and a way to try again. */
-export function RouteError() {
-  const error = useRouteError();
+/** A screen's code could not be downloaded (offline, or a new release replaced the files). */
+function isChunkLoadFailure(error: unknown): boolean {
+  return (
+    error instanceof TypeError &&
+    /dynamically imported module|module script failed|Failed to fetch/i.test(String(error.message))
+  );
+}
+
+/** The route area's error screen: a friendly, localized message and a way to try again. */
+export function RouteError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const { t } = useTranslation(["common", "errors"]);
-  const navigate = useNavigate();
-  const location = useLocation();
   const { reset } = useQueryErrorResetBoundary();
   const detail = useErrorDetail(error);
 
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <Page screen="not-found" title={t("notFound.title")}>
-        <Placeholder
-          header={t("notFound.title")}
-          description={t("notFound.text")}
-          action={
-            <Button size="l" onClick={() => navigate("/", { replace: true })}>
-              {t("notFound.action")}
-            </Button>
-          }
-        />
-      </Page>
-    );
-  }
-
   const retry = () => {
+    // React.lazy keeps a failed import; only a reload asks for the screen's code again.
+    if (isChunkLoadFailure(error)) {
+      window.location.reload();
+      return;
+    }
     reset();
-    // A new navigation to the same place clears the boundary and renders the screen again.
-    navigate(`${location.pathname}${location.search}${location.hash}`, { replace: true });
+    onRetry();
   };
 
   return (

@@ -4,6 +4,7 @@ export const paths = {
   register: "/register/:inviter?",
   phoneVerification: "/phone-verification",
   forgotPassword: "/forgot-password",
+  terms: "/terms/:doc",
   cabinet: "/",
   refill: "/refill",
   deposits: "/deposits",
@@ -23,6 +24,18 @@ export function registerPath(inviter?: string): string {
   return inviter ? `/register/${encodeURIComponent(inviter)}` : "/register";
 }
 
+/** The Terms: the public offer and the user agreement. */
+export const TERMS_DOCS = ["offer", "agreement"] as const;
+export type TermsDoc = (typeof TERMS_DOCS)[number];
+
+export function termsPath(doc: TermsDoc): string {
+  return `/terms/${doc}`;
+}
+
+export function isTermsDoc(value: unknown): value is TermsDoc {
+  return typeof value === "string" && (TERMS_DOCS as readonly string[]).includes(value);
+}
+
 export function newsItemPath(id: string): string {
   return `/news/${encodeURIComponent(id)}`;
 }
@@ -33,6 +46,8 @@ export function newsItemPath(id: string): string {
  */
 export const TOP_LEVEL_PATHS: readonly string[] = [
   paths.login,
+  // Nowhere to go back to before the phone is confirmed; the screen offers to sign out instead.
+  paths.phoneVerification,
   paths.cabinet,
   paths.refill,
   paths.deposits,
@@ -57,8 +72,17 @@ export function safeNextPath(next: string | null | undefined): string | undefine
   return next;
 }
 
+function withNext(path: string, next: string | undefined): string {
+  const target = safeNextPath(next);
+  return target ? `${path}?next=${encodeURIComponent(target)}` : path;
+}
+
 /** `/login?next=<where the user was>`, or plain `/login` when there is nowhere safe to return to. */
 export function loginPath(next?: string): string {
-  const target = safeNextPath(next);
-  return target ? `${paths.login}?next=${encodeURIComponent(target)}` : paths.login;
+  return withNext(paths.login, next);
+}
+
+/** `/phone-verification?next=<where the user goes after confirming>` (none for the cabinet's start). */
+export function phoneVerificationPath(next?: string): string {
+  return withNext(paths.phoneVerification, next === paths.cabinet ? undefined : next);
 }

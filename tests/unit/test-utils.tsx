@@ -6,12 +6,12 @@
 import type { User } from "@contract";
 import { render } from "@testing-library/react";
 import i18next from "i18next";
+import { useLayoutEffect } from "react";
+import { type Location, MemoryRouter, type NavigateFunction, useLocation, useNavigate } from "react-router";
 import { vi } from "vitest";
-import { createTestRouter } from "@/app/router";
 import { AppShell } from "@/app/shell";
 import { initI18n, setLanguage } from "@/config/i18n";
 import { alertsAtom } from "@/lib/alerts";
-import { setNavigator } from "@/lib/navigation";
 import { createQueryClient } from "@/lib/query-client";
 import { clearSession, sessionStatusAtom, signIn } from "@/lib/session";
 import { appStore } from "@/lib/store";
@@ -66,7 +66,20 @@ export interface RenderAppOptions {
   user?: User | null;
 }
 
-/** Renders the whole app at `path`, signed in as `user` when given. */
+/** What a test sees of the router: where the app is, and a way to go somewhere. */
+export interface TestRouter {
+  readonly state: { location: Location };
+  navigate(to: string | number, options?: { replace?: boolean; state?: unknown }): void;
+}
+
+function RouterProbe({ onChange }: { onChange: (location: Location, navigate: NavigateFunction) => void }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useLayoutEffect(() => onChange(location, navigate), [location, navigate, onChange]);
+  return null;
+}
+
+/** Renders the whole app at `path` in a memory router, signed in as `user` when given. */
 export async function renderApp({ path = "/", user = null }: RenderAppOptions = {}) {
   await ensureI18n();
   appStore.set(alertsAtom, []);
@@ -75,10 +88,28 @@ export async function renderApp({ path = "/", user = null }: RenderAppOptions = 
   appStore.set(sessionStatusAtom, "ready");
 
   const queryClient = createQueryClient();
-  const router = createTestRouter(path);
-  setNavigator((to, options) => {
-    void router.navigate(to, options);
-  });
-  const view = render(<AppShell store={appStore} queryClient={queryClient} router={router} />);
+  let location: Location | undefined;
+  let navigate: NavigateFunction | undefined;
+  const probe = (nextLocation: Location, nextNavigate: NavigateFunction) => {
+    location = nextLocation;
+    navigate = nextNavigate;
+  };
+  const router: TestRouter = {
+    get state() {
+      if (!location) throw new Error("the router has not rendered yet");
+      return { location };
+    },
+    navigate(to, options) {
+      if (!navigate) throw new Error("the router has not rendered yet");
+      if (typeof to === "number") void navigate(to);
+      else void navigate(to, options);
+    },
+  };
+  const view = render(
+    <MemoryRouter initialEntries={[path]}>
+      <RouterProbe onChange={probe} />
+      <AppShell store={appStore} queryClient={queryClient} />
+    </MemoryRouter>,
+  );
   return { ...view, router, queryClient };
 }

@@ -4,6 +4,7 @@ import { Outlet } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
 import { ContentSpinner } from "@/components/content-spinner";
 import { LanguageSwitcher } from "@/components/language-switcher";
+import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { useMediaQuery } from "@/lib/use-media-query";
 import { BottomTabBar, SideBar } from "./navigation";
 
@@ -16,9 +17,12 @@ export function CabinetLayout() {
   const { t } = useTranslation("common");
   const content = (
     <main className="cabinet-content">
-      <Suspense fallback={<ContentSpinner />}>
-        <Outlet />
-      </Suspense>
+      {/* A failing cabinet screen keeps the side bar or tab bar around its error. */}
+      <RouteErrorBoundary>
+        <Suspense fallback={<ContentSpinner />}>
+          <Outlet />
+        </Suspense>
+      </RouteErrorBoundary>
     </main>
   );
   if (wide) {

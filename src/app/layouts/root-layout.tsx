@@ -1,5 +1,6 @@
-import { Suspense, useCallback } from "react";
-import { Outlet, ScrollRestoration, useLocation, useNavigate } from "react-router";
+import { Suspense, useCallback, useLayoutEffect } from "react";
+import { Outlet, useLocation, useNavigate, useNavigationType } from "react-router";
+import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { SpinnerScreen } from "@/components/spinner-screen";
 import { isTopLevelPath, paths } from "@/config/paths";
 import { useBackButton } from "@/tma/hooks";
@@ -9,6 +10,7 @@ const PUBLIC_PATHS = [paths.login, "/register", paths.forgotPassword, paths.phon
 /** Where Back leads when the screen was opened directly (no in-app history to go back through). */
 function parentOf(pathname: string): string {
   if (pathname.startsWith("/news/")) return paths.news;
+  if (pathname.startsWith("/terms/")) return "/register";
   if (PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return paths.login;
   if ([paths.partners, paths.operations, paths.settings, paths.news].includes(pathname as never)) return paths.more;
   return paths.cabinet;
@@ -25,15 +27,29 @@ function useRouterBackButton(): void {
   useBackButton(!isTopLevelPath(location.pathname), onBack);
 }
 
+/**
+ * A new screen starts at the top. Back and forward (POP) are left to the browser, which restores the
+ * position it kept for that entry.
+ */
+function useScrollToTopOnNavigation(): void {
+  const { key } = useLocation();
+  const type = useNavigationType();
+  const fromBrowserHistory = type === "POP";
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the trigger: every navigation is a new entry.
+  useLayoutEffect(() => {
+    if (!fromBrowserHistory) window.scrollTo(0, 0);
+  }, [key, fromBrowserHistory]);
+}
+
 export function RootLayout() {
   useRouterBackButton();
+  useScrollToTopOnNavigation();
   return (
-    <>
+    <RouteErrorBoundary>
       <Suspense fallback={<SpinnerScreen />}>
         <Outlet />
       </Suspense>
-      <ScrollRestoration />
-    </>
+    </RouteErrorBoundary>
   );
 }
 
