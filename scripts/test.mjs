@@ -2,8 +2,8 @@
 // lint → types → unit + integration (PGlite and a real PostgreSQL) → production build → end-to-end in
 // Debian's Chromium (includes the bundle budget).
 import { existsSync } from "node:fs";
-import { ensureSystemPackages, findPostgresBin, run } from "./lib/system.mjs";
 import { startPostgres } from "./lib/postgres.mjs";
+import { ensureSystemPackages, findPostgresBin, run } from "./lib/system.mjs";
 
 const started = Date.now();
 ensureSystemPackages();
@@ -28,7 +28,12 @@ try {
 
   step("lint and format (biome)", bin("biome"), ["ci", "."]);
   step("types (tsc, app and server)", "npm", ["run", "--silent", "typecheck"]);
-  step("unit and integration tests (vitest)", bin("vitest"), ["run", "--project", "unit", "--project", "integration"], env);
+  step(
+    "unit and integration tests (vitest)",
+    bin("vitest"),
+    ["run", "--project", "unit", "--project", "integration"],
+    env,
+  );
   step("production build (vite)", bin("vite"), ["build", "--logLevel", "warn"]);
   if (!failed && !existsSync("dist/index.html")) failed = true;
   step("end-to-end tests in Chromium (vitest + playwright-core)", bin("vitest"), ["run", "--project", "e2e"], env);

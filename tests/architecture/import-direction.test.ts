@@ -67,7 +67,9 @@ function violations(): string[] {
   for (const file of all) {
     const from = zoneOf(file);
     const text = readFileSync(file, "utf8");
-    for (const match of text.matchAll(/(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+    for (const match of text.matchAll(
+      /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+    )) {
       const spec = match[1] ?? match[2] ?? "";
       const to = target(file, spec);
       if (to.layer === "external") continue;
@@ -86,7 +88,10 @@ describe("import direction", () => {
   });
 
   it("would notice a wrong-way import", () => {
-    expect(target(join(ROOT, "src/lib/x.ts"), "@/features/deposits/api")).toEqual({ layer: "feature", feature: "deposits" });
+    expect(target(join(ROOT, "src/lib/x.ts"), "@/features/deposits/api")).toEqual({
+      layer: "feature",
+      feature: "deposits",
+    });
     expect(ALLOWED.shared.includes("feature")).toBe(false);
     expect(target(join(ROOT, "server/src/app.ts"), "../../src/lib/api-client")).toEqual({ layer: "shared" });
     expect(ALLOWED.server.includes("shared")).toBe(false);
