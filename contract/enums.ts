@@ -32,6 +32,36 @@ export const OPERATION_TYPES = ["accrual", "referral", "matching", "bonus", "pla
 export const OperationType = z.enum(OPERATION_TYPES);
 export type OperationType = z.infer<typeof OperationType>;
 
+/**
+ * Every kind of ledger entry (an operation changes one balance): the spec's five plus the kinds the
+ * money rules need. `plan` debits a deposit's principal, `deposit_return` gives it back (at the end
+ * of the plan or on early close), `accrual` pays the held daily income, `refill` credits a confirmed
+ * refill, `exchange` is either side of a currency exchange; `withdrawal` and `subscription` belong
+ * to later slices.
+ */
+export const LEDGER_OPERATION_TYPES = [
+  ...OPERATION_TYPES,
+  "refill",
+  "exchange",
+  "deposit_return",
+  "withdrawal",
+  "subscription",
+] as const;
+export const LedgerOperationType = z.enum(LEDGER_OPERATION_TYPES);
+export type LedgerOperationType = z.infer<typeof LedgerOperationType>;
+/** Income kinds: what `GET /user/statistics` counts as earned. */
+export const EARNING_OPERATION_TYPES = ["accrual", "referral", "matching", "bonus"] as const;
+
+/** A deposit runs (`active`), ran its full term and paid out (`completed`), or was closed early (`closed`). */
+export const DEPOSIT_STATUSES = ["active", "completed", "closed"] as const;
+export const DepositStatus = z.enum(DEPOSIT_STATUSES);
+export type DepositStatus = z.infer<typeof DepositStatus>;
+
+/** Risk level of a crypto case (a curated bundle of plans). */
+export const RISK_LEVELS = ["low", "medium", "high"] as const;
+export const RiskLevel = z.enum(RISK_LEVELS);
+export type RiskLevel = z.infer<typeof RiskLevel>;
+
 export const REFILL_STATUSES = ["waiting", "replenished", "rejected"] as const;
 export const RefillStatus = z.enum(REFILL_STATUSES);
 export type RefillStatus = z.infer<typeof RefillStatus>;

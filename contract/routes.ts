@@ -19,6 +19,32 @@ import {
   SetPasswordBody,
   TelegramAuthBody,
 } from "./auth";
+import {
+  BalanceQuery,
+  BalanceReply,
+  CaseOperationsQuery,
+  ExchangeBody,
+  ExchangeRateReply,
+  ExchangeReply,
+  OperationsQuery,
+  OperationsReply,
+  SetCurrentCurrencyBody,
+  StatisticsReply,
+} from "./balance";
+import {
+  CryptoCasesReply,
+  Deposit,
+  DepositCloseReply,
+  DepositCreateBody,
+  DepositsQuery,
+  DepositsReply,
+  IdParams,
+  Refill,
+  RefillCreateBody,
+  RefillsQuery,
+  RefillsReply,
+  RefillUpdateBody,
+} from "./funds";
 import { Profile, UserDataTypeParams } from "./profile";
 import {
   PaymentSystemsReply,
@@ -160,6 +186,74 @@ export const routes = {
   userData: route({ method: "GET", path: "/user-data/byType", auth: true, response: Profile }),
   /** Added beside the spec's calls: the signed-in user, to refresh the saved user object. */
   currentUser: route({ method: "GET", path: "/user/me", auth: true, response: User }),
+
+  // Balance, statistics, exchange, operations (spec §7 User; decision D3)
+  balance: route({ method: "GET", path: "/user/balance", auth: true, query: BalanceQuery, response: BalanceReply }),
+  /** Chooses the current currency. */
+  setBalanceCurrency: route({
+    method: "POST",
+    path: "/user/balance",
+    auth: true,
+    body: SetCurrentCurrencyBody,
+    response: BalanceReply,
+  }),
+  statistics: route({ method: "GET", path: "/user/statistics", auth: true, response: StatisticsReply }),
+  exchangeRate: route({ method: "GET", path: "/user/exchange-rate", auth: true, response: ExchangeRateReply }),
+  exchange: route({ method: "POST", path: "/user/exchange", auth: true, body: ExchangeBody, response: ExchangeReply }),
+  /** The caller's operations, newest first (the path without the slash answers the same). */
+  operations: route({
+    method: "GET",
+    path: "/user/operations/",
+    auth: true,
+    query: OperationsQuery,
+    response: OperationsReply,
+  }),
+  /** The caller's operations on deposits opened through a crypto case. */
+  caseOperations: route({
+    method: "GET",
+    path: "/user/case-operations",
+    auth: true,
+    query: CaseOperationsQuery,
+    response: OperationsReply,
+  }),
+  cryptoCases: route({ method: "GET", path: "/crypto-cases/all", auth: false, response: CryptoCasesReply }),
+
+  // Funds (spec §7; decision D6)
+  refills: route({ method: "GET", path: "/funds/refills", auth: true, query: RefillsQuery, response: RefillsReply }),
+  createRefill: route({ method: "POST", path: "/funds/refills", auth: true, body: RefillCreateBody, response: Refill }),
+  /** One of the caller's refills; another user's (or an unknown id) is 404. */
+  refill: route({ method: "GET", path: "/funds/refills/:id", auth: true, params: IdParams, response: Refill }),
+  /** Added beside the spec's calls: attach the transaction hash while the refill waits. */
+  updateRefill: route({
+    method: "PATCH",
+    path: "/funds/refills/:id",
+    auth: true,
+    params: IdParams,
+    body: RefillUpdateBody,
+    response: Refill,
+  }),
+  deposits: route({
+    method: "GET",
+    path: "/funds/deposits",
+    auth: true,
+    query: DepositsQuery,
+    response: DepositsReply,
+  }),
+  createDeposit: route({
+    method: "POST",
+    path: "/funds/deposits",
+    auth: true,
+    body: DepositCreateBody,
+    response: Deposit,
+  }),
+  /** Closes the caller's own active deposit early: principal back, held accruals forfeited. */
+  closeDeposit: route({
+    method: "POST",
+    path: "/funds/deposits/client/close/:id",
+    auth: true,
+    params: IdParams,
+    response: DepositCloseReply,
+  }),
 } as const;
 
 export type Routes = typeof routes;

@@ -1,0 +1,54 @@
+/**
+ * The currency exchange as numbers, shared so the app's preview is exactly what `POST /user/exchange`
+ * credits. Rates are the USD price of one coin (the `exchangeRates` server setting, served by
+ * `GET /user/exchange-rate`); the fee is a percentage kept by the house.
+ *
+ *   debited  = amount truncated to scale(from)
+ *   received = roundDown(debited × rate(from) / rate(to) × (1 − feePercent / 100), scale(to))
+ *
+ * Evaluated as one division, debited × rate(from) × (100 − feePercent) / (rate(to) × 100), so the
+ * only rounding is the final truncation to the target currency's scale.
+ */
+import type { Currency } from "./enums";
+import { compareAmounts, money, roundDown } from "./money-math";
+
+export interface ExchangeRates {
+  /** USD price of one coin, per currency (decimal strings, > 0). */
+  rates: Record<Currency, string>;
+  /** Percent of the converted value kept as the fee (0 ≤ fee < 100). */
+  feePercent: string;
+}
+
+export interface ExchangeQuoteInput extends ExchangeRates {
+  from: Currency;
+  to: Currency;
+  /** As typed; truncated to the scale of `from`. */
+  amount: string;
+}
+
+export interface ExchangeQuote {
+  /** What leaves the `from` balance. */
+  debited: string;
+  /** What reaches the `to` balance. */
+  received: string;
+}
+
+/** The amount credited in `to` for `amount` of `from` (see the module comment). */
+export function exchangeResult(input: ExchangeQuoteInput): string {
+  return exchangeQuote(input).received;
+}
+
+export function exchangeQuote(input: ExchangeQuoteInput): ExchangeQuote {
+  const debited = roundDown(input.amount, input.from);
+  const numerator = money(debited).times(input.rates[input.from]).times(money(100).minus(input.feePercent));
+  const denominator = money(input.rates[input.to]).times(100);
+  return { debited, received: roundDown(numerator.div(denominator), input.to) };
+}
+
+/** Whether an exchange of this amount is allowed: a positive amount that yields more than zero. */
+export function exchangeAmountIssue(input: ExchangeQuoteInput): "amountNegative" | "amountBelowMinimum" | null {
+  if (compareAmounts(input.amount, 0) < 0) return "amountNegative";
+  const quote = exchangeQuote(input);
+  if (compareAmounts(quote.debited, 0) <= 0 || compareAmounts(quote.received, 0) <= 0) return "amountBelowMinimum";
+  return null;
+}

@@ -1,0 +1,141 @@
+/** Funds group of spec §7: refills, deposits; and crypto cases (decision D6). Amounts are decimal strings. */
+import { z } from "zod";
+import { AmountInput } from "./balance";
+import { Currency, DepositStatus, RefillStatus, RiskLevel } from "./enums";
+import { Decimal, NonNegativeDecimal } from "./money";
+import { PageQuery, pageOf } from "./paging";
+import { LocalizedText } from "./settings";
+
+/** A blockchain transaction hash or id (hex, 0x-hex, base64/base64url), 8 to 200 characters. */
+export const TxHashField = z
+  .string({ error: "required" })
+  .trim()
+  .min(1, { error: "required" })
+  .regex(/^[A-Za-z0-9_:+/=-]{8,200}$/, { error: "required" });
+
+/** A path id; any string (an unknown or malformed id is 404, not a validation error). */
+export const IdParams = z.object({ id: z.string().min(1).max(64) });
+export type IdParams = z.infer<typeof IdParams>;
+
+// ---------------------------------------------------------------------------------------------
+// Refills
+
+/** `POST /funds/refills`: the payment system fixes currency, network and the address to pay to. */
+export const RefillCreateBody = z.object({
+  paymentSystemId: z.string({ error: "required" }).trim().min(1, { error: "required" }).max(64),
+  amount: AmountInput,
+  txHash: TxHashField.optional(),
+});
+export type RefillCreateBody = z.infer<typeof RefillCreateBody>;
+
+/** `PATCH /funds/refills/:id` (added): attach the transaction hash while the refill waits. */
+export const RefillUpdateBody = z.object({ txHash: TxHashField });
+export type RefillUpdateBody = z.infer<typeof RefillUpdateBody>;
+
+export const Refill = z.object({
+  id: z.string(),
+  /** waiting → replenished (credited) or rejected, set by the operator. */
+  status: RefillStatus,
+  currency: Currency,
+  paymentSystemId: z.string(),
+  network: z.string(),
+  /** Where the user sends the coins (the payment system's deposit address). */
+  address: z.string(),
+  amountRequested: NonNegativeDecimal,
+  /** What reached the balance; null until replenished (may differ from the request). */
+  amountCredited: NonNegativeDecimal.nullable(),
+  txHash: z.string().nullable(),
+  /** ISO 8601. */
+  createdAt: z.string(),
+  /** When the operator confirmed or rejected it. */
+  processedAt: z.string().nullable(),
+});
+export type Refill = z.infer<typeof Refill>;
+
+export const RefillsQuery = PageQuery.extend({ currency: Currency.optional(), status: RefillStatus.optional() });
+export type RefillsQuery = z.infer<typeof RefillsQuery>;
+export const RefillsReply = pageOf(Refill);
+export type RefillsReply = z.infer<typeof RefillsReply>;
+
+// ---------------------------------------------------------------------------------------------
+// Deposits
+
+/**
+ * `POST /funds/deposits`. `currency` is the payment method: the balance that pays, which must be
+ * the plan's currency. `caseId` opens the deposit through a crypto case that bundles the plan.
+ */
+export const DepositCreateBody = z.object({
+  planId: z.string({ error: "required" }).trim().min(1, { error: "required" }).max(64),
+  currency: Currency,
+  amount: AmountInput,
+  autoInvest: z.boolean().default(false),
+  caseId: z.string().trim().min(1).max(64).nullish(),
+});
+export type DepositCreateBody = z.infer<typeof DepositCreateBody>;
+
+export const Deposit = z.object({
+  id: z.string(),
+  planId: z.string(),
+  planName: LocalizedText,
+  /** The crypto case it was opened through, if any. */
+  caseId: z.string().nullable(),
+  currency: Currency,
+  /** The principal. */
+  amount: NonNegativeDecimal,
+  dailyYieldPercent: Decimal,
+  durationDays: z.number().int().positive(),
+  dailyIncome: NonNegativeDecimal,
+  /** amount + dailyIncome × durationDays. */
+  totalAtEnd: NonNegativeDecimal,
+  /** Accrued and held until the plan ends. */
+  accruedHeld: NonNegativeDecimal,
+  daysAccrued: z.number().int().nonnegative(),
+  startedAt: z.string(),
+  endsAt: z.string(),
+  status: DepositStatus,
+  autoInvest: z.boolean(),
+  /** When it completed or was closed. */
+  closedAt: z.string().nullable(),
+  /** Principal given back to the balance (null while active, or when reinvested). */
+  returned: NonNegativeDecimal.nullable(),
+  /** Held accruals given up by an early close (null otherwise). */
+  forfeited: NonNegativeDecimal.nullable(),
+  /** Auto-investment: the deposit that principal and accruals went into at the end. */
+  reinvestedInto: z.string().nullable(),
+});
+export type Deposit = z.infer<typeof Deposit>;
+
+export const DepositsQuery = PageQuery.extend({ status: DepositStatus.optional() });
+export type DepositsQuery = z.infer<typeof DepositsQuery>;
+export const DepositsReply = pageOf(Deposit);
+export type DepositsReply = z.infer<typeof DepositsReply>;
+
+/** `POST /funds/deposits/client/close/:id`: the closed deposit and what the close did. */
+export const DepositCloseReply = z.object({
+  deposit: Deposit,
+  /** Principal back on the balance. */
+  returned: NonNegativeDecimal,
+  /** Held accruals given up. */
+  forfeited: NonNegativeDecimal,
+});
+export type DepositCloseReply = z.infer<typeof DepositCloseReply>;
+
+// ---------------------------------------------------------------------------------------------
+// Crypto cases
+
+/**
+ * A crypto case: a curated portfolio, a named bundle of plans with a risk level. A deposit may be
+ * opened through a case (`caseId`) on one of its plans; `GET /user/case-operations` lists the
+ * operations of such deposits.
+ */
+export const CryptoCase = z.object({
+  id: z.string(),
+  name: LocalizedText,
+  description: LocalizedText,
+  riskLevel: RiskLevel,
+  /** Plans of the case, in display order. */
+  planIds: z.array(z.string()),
+});
+export type CryptoCase = z.infer<typeof CryptoCase>;
+export const CryptoCasesReply = z.array(CryptoCase);
+export type CryptoCasesReply = z.infer<typeof CryptoCasesReply>;
