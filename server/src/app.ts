@@ -14,7 +14,7 @@ import Fastify, {
   type RawServerDefault,
 } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import { type Clock, systemClock } from "./clock";
+import { type Clock, offsetClock, systemClock } from "./clock";
 import type { Database } from "./db/client";
 import { ChannelCodeSender, type CodeSender } from "./delivery/code-sender";
 import { DevCodeSender, DevOutbox } from "./delivery/dev-outbox";
@@ -28,12 +28,16 @@ import { registerMaintenance } from "./plugins/maintenance";
 import { registerSecurity } from "./plugins/security";
 import { hasBuiltApp, registerStaticApp, sendAppShell, wantsAppShell } from "./plugins/static-app";
 import { authRoutes } from "./routes/auth";
+import { cryptoCasesRoutes } from "./routes/crypto-cases";
 import { devRoutes } from "./routes/dev";
+import { fundsRoutes } from "./routes/funds";
 import { healthRoutes } from "./routes/health";
 import { operatorRoutes } from "./routes/operator";
 import { settingsRoutes } from "./routes/settings";
 import { userRoutes } from "./routes/user";
+import { userMoneyRoutes } from "./routes/user/money";
 import { RateLimiter } from "./security/rate-limit";
+import { getSetting } from "./services/settings";
 
 export const API_PREFIX = "/api";
 export const SERVER_VERSION = "0.1.0";
@@ -64,7 +68,13 @@ export interface BuildAppOptions {
 
 export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   const { env, db } = options;
-  const clock = options.clock ?? systemClock;
+  // Outside production the operator may move time forward (`kassa clock advance`); the offset is a
+  // setting, so it survives a restart.
+  const devClock =
+    env.NODE_ENV === "production"
+      ? null
+      : offsetClock(options.clock ?? systemClock, (await getSetting(db, "devClock")).offsetSeconds * 1000);
+  const clock = devClock ?? options.clock ?? systemClock;
   const operatorToken = options.operatorToken ?? env.OPERATOR_TOKEN;
 
   const app = Fastify({
@@ -90,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     codeSender: options.codeSender ?? defaultCodeSender(env, clock, devOutbox, app.log),
     limiter: new RateLimiter(clock),
     devOutbox,
+    devClock,
   });
   registerErrorHandler(app);
   registerMaintenance(app);
@@ -107,6 +118,9 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       await api.register(settingsRoutes);
       await api.register(authRoutes);
       await api.register(userRoutes);
+      await api.register(userMoneyRoutes);
+      await api.register(fundsRoutes);
+      await api.register(cryptoCasesRoutes);
       if (env.NODE_ENV !== "production") await api.register(devRoutes);
       if (operatorToken) await api.register(operatorRoutes, { token: operatorToken });
     },

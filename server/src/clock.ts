@@ -18,3 +18,24 @@ export function fixedClock(at: Date | string): Clock & { set(to: Date | string):
     },
   };
 }
+
+/**
+ * Development time travel: `base` moved forward by an offset the operator sets
+ * (`kassa clock advance <days>`), so accruals, expiries and the rest can be seen days ahead.
+ * Never used in production.
+ */
+export interface OffsetClock extends Clock {
+  offsetMs(): number;
+  setOffset(ms: number): void;
+}
+
+export function offsetClock(base: Clock, offsetMs = 0): OffsetClock {
+  let offset = offsetMs;
+  return {
+    now: () => new Date(base.now().getTime() + offset),
+    offsetMs: () => offset,
+    setOffset: (ms) => {
+      offset = ms;
+    },
+  };
+}

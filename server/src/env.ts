@@ -85,6 +85,7 @@ const RawEnv = z.object({
   OPERATOR_TOKEN: optional(z.string().trim().min(16, "must be at least 16 characters")),
   SESSION_TTL_DAYS: optional(z.coerce.number().int().min(1).max(365)),
   CODE_SECRET: optional(z.string().trim().min(32, "must be at least 32 characters")),
+  ACCRUAL_INTERVAL_SECONDS: optional(z.coerce.number().int().min(0).max(86_400)),
   TRUST_PROXY: optional(trustProxy),
   RATE_LIMIT_LOGIN_ACCOUNT: optional(rateLimit),
   RATE_LIMIT_LOGIN_IP: optional(rateLimit),
@@ -149,6 +150,8 @@ export interface Env {
   /** Fastify's `trustProxy`: whose X-Forwarded-For to believe for the client address (rate limits). */
   TRUST_PROXY: boolean | number | string;
   RATE_LIMITS: RateLimits;
+  /** How often the server runs the accruals (seconds); 0 switches the scheduler off. */
+  ACCRUAL_INTERVAL_SECONDS: number;
 }
 
 export class EnvError extends Error {
@@ -202,6 +205,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     SESSION_TTL_DAYS: raw.SESSION_TTL_DAYS ?? 30,
     CODE_SECRET: raw.CODE_SECRET,
     TRUST_PROXY: raw.TRUST_PROXY ?? false,
+    ACCRUAL_INTERVAL_SECONDS: raw.ACCRUAL_INTERVAL_SECONDS ?? 60,
     RATE_LIMITS: {
       loginAccount: pick(raw.RATE_LIMIT_LOGIN_ACCOUNT, DEFAULT_RATE_LIMITS.loginAccount),
       loginIp: pick(raw.RATE_LIMIT_LOGIN_IP, DEFAULT_RATE_LIMITS.loginIp),

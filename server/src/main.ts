@@ -13,6 +13,7 @@ import { DEMO_LOGIN, DEMO_PASSWORD, hasDemoUser, seedDemo } from "./db/seed";
 import { EnvError, loadEnv } from "./env";
 import { localUrl, removeRuntimeInfo, writeRuntimeInfo } from "./operator/runtime";
 import { hasBuiltApp } from "./plugins/static-app";
+import { type AccrualScheduler, startAccrualScheduler } from "./scheduler";
 import { ensureDefaultSettings } from "./services/settings";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   // The embedded database folder is this process's alone; the CLI reaches it through us.
   const runtimeDir = handle.kind === "pglite" && env.DATA_DIR !== "memory" ? env.DATA_DIR : undefined;
 
+  let scheduler: AccrualScheduler | null = null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       await app.close();
+      await scheduler?.stop();
     } finally {
       if (runtimeDir) removeRuntimeInfo(runtimeDir);
       await handle.close();
@@ -81,6 +84,16 @@ async function main(): Promise<void> {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
       fail(`port ${env.PORT} is in use: stop what uses it or set PORT`);
     throw error;
+  }
+
+  // Accruals at start and then every ACCRUAL_INTERVAL_SECONDS (0: never; `kassa accruals run` still works).
+  if (env.ACCRUAL_INTERVAL_SECONDS > 0) {
+    scheduler = startAccrualScheduler({
+      db: handle.db,
+      clock: app.clock,
+      intervalSeconds: env.ACCRUAL_INTERVAL_SECONDS,
+      log: app.log,
+    });
   }
 
   const port = (app.server.address() as AddressInfo).port;

@@ -27,6 +27,7 @@ describe("loadEnv", () => {
       SESSION_TTL_DAYS: 30,
       CODE_SECRET: undefined,
       TRUST_PROXY: false,
+      ACCRUAL_INTERVAL_SECONDS: 60,
       RATE_LIMITS: {
         loginAccount: { max: 5, windowSeconds: 900 },
         loginIp: { max: 30, windowSeconds: 900 },
@@ -62,11 +63,13 @@ describe("loadEnv", () => {
         RATE_LIMIT_CODE_REQUEST_ACCOUNT: "",
         RATE_LIMIT_CODE_REQUEST_IP: "OFF",
         RATE_LIMIT_CODE_ENTRY_IP: "100/60",
+        ACCRUAL_INTERVAL_SECONDS: "0",
       },
       { cwd: "/srv/kassa" },
     );
     expect(env).toMatchObject({
       PORT: 9000,
+      ACCRUAL_INTERVAL_SECONDS: 0,
       DATA_DIR: "memory",
       STATIC_DIR: null,
       TELEGRAM_AUTH_MAX_AGE_SECONDS: 3600,

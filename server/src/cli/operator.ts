@@ -5,13 +5,23 @@
  * and token the server left beside the folder. `--server`/`KASSA_SERVER_URL` (with
  * `OPERATOR_TOKEN`) targets any server explicitly.
  */
-import { ApiErrorBody, type TechnicalWorkReply } from "@contract";
+import { ApiErrorBody, type Refill, type RefillStatus, type TechnicalWorkReply } from "@contract";
 import { systemClock } from "../clock";
 import { type DatabaseHandle, openDatabase } from "../db/client";
 import { DataDirLockedError, isProcessAlive } from "../db/lock";
-import type { Env } from "../env";
+import type { Env, NodeEnv } from "../env";
 import { readRuntimeInfo } from "../operator/runtime";
-import type { MaintenanceRequest } from "../routes/operator";
+import type { ClockChangeRequest, MaintenanceRequest } from "../routes/operator";
+import { type AccrualRun, runAccruals } from "../services/accruals";
+import {
+  type DevClockShift,
+  type DevClockState,
+  devClockState,
+  loadDevClock,
+  shiftDevClock,
+} from "../services/dev-clock";
+import { auditLedger, type LedgerDiscrepancy } from "../services/ledger";
+import { confirmRefill, listRefillsForOperator, type OperatorRefill, rejectRefill } from "../services/refills";
 import { getSetting, type SettingKey, setMaintenance, setSetting } from "../services/settings";
 
 export interface Operator {
@@ -20,6 +30,13 @@ export interface Operator {
   maintenance(change: MaintenanceRequest): Promise<TechnicalWorkReply>;
   getSetting(key: SettingKey): Promise<unknown>;
   setSetting(key: SettingKey, value: unknown): Promise<unknown>;
+  listRefills(filter: { status?: RefillStatus | undefined; limit?: number | undefined }): Promise<OperatorRefill[]>;
+  confirmRefill(id: string, amount?: string): Promise<Refill>;
+  rejectRefill(id: string, note?: string): Promise<Refill>;
+  runAccruals(): Promise<AccrualRun>;
+  auditLedger(): Promise<LedgerDiscrepancy[]>;
+  clock(): Promise<DevClockState>;
+  shiftClock(change: ClockChangeRequest): Promise<DevClockShift>;
   close(): Promise<void>;
 }
 
@@ -30,18 +47,44 @@ export class OperatorError extends Error {
   }
 }
 
-function directOperator(handle: DatabaseHandle, via: string): Operator {
+const NO_DEV_CLOCK = "the development clock does not exist in production";
+
+function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv): Operator {
+  const db = handle.db;
+  // The server's time: real time, plus the development offset outside production.
+  const clock = async () => (nodeEnv === "production" ? systemClock : await loadDevClock(db));
   return {
     via,
-    maintenance: (change) => setMaintenance(handle.db, systemClock, change),
-    getSetting: (key) => getSetting(handle.db, key),
-    setSetting: (key, value) => setSetting(handle.db, systemClock, key, value),
+    maintenance: (change) => setMaintenance(db, systemClock, change),
+    getSetting: (key) => getSetting(db, key),
+    setSetting: (key, value) => setSetting(db, systemClock, key, value),
+    listRefills: (filter) => listRefillsForOperator(db, filter),
+    confirmRefill: async (id, amount) => confirmRefill({ db, clock: await clock() }, id, amount),
+    rejectRefill: async (id, note) => rejectRefill({ db, clock: await clock() }, id, note),
+    runAccruals: async () => runAccruals(db, await clock()),
+    auditLedger: () => auditLedger(db),
+    clock: async () => {
+      if (nodeEnv === "production") return { now: systemClock.now().toISOString(), offsetSeconds: 0 };
+      return devClockState(await loadDevClock(db));
+    },
+    shiftClock: async (change) => {
+      if (nodeEnv === "production") throw new OperatorError(NO_DEV_CLOCK);
+      return shiftDevClock(db, await loadDevClock(db), {
+        reset: change.reset,
+        advanceSeconds: change.advanceDays === undefined ? undefined : change.advanceDays * 86_400,
+      });
+    },
     close: () => handle.close(),
   };
 }
 
 export function httpOperator(baseUrl: string, token: string, via = `the server at ${baseUrl}`): Operator {
-  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { notFound?: string } = {},
+  ): Promise<unknown> => {
     let response: Response;
     try {
       response = await fetch(new URL(`/api/operator${path}`, baseUrl), {
@@ -65,7 +108,9 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
     }
     if (!response.ok) {
       const error = ApiErrorBody.safeParse(json);
+      // A 404 naming what is missing (params) comes from the command; a bare one is the token refused.
       if (response.status === 404 && error.success && error.data.code === "NOT_FOUND") {
+        if (error.data.params && options.notFound) throw new OperatorError(options.notFound);
         throw new OperatorError(`${baseUrl} refused the operator token (or has no operator API)`);
       }
       const detail = error.success
@@ -80,6 +125,26 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
     maintenance: async (change) => (await call("POST", "/maintenance", change)) as TechnicalWorkReply,
     getSetting: async (key) => ((await call("GET", `/settings/${key}`)) as { value: unknown }).value,
     setSetting: async (key, value) => ((await call("PUT", `/settings/${key}`, { value })) as { value: unknown }).value,
+    listRefills: async (filter) => {
+      const query = new URLSearchParams();
+      if (filter.status) query.set("status", filter.status);
+      if (filter.limit) query.set("limit", String(filter.limit));
+      const suffix = query.size > 0 ? `?${query}` : "";
+      return (await call("GET", `/refills${suffix}`)) as OperatorRefill[];
+    },
+    confirmRefill: async (id, amount) =>
+      (await call("POST", `/refills/${encodeURIComponent(id)}/confirm`, amount === undefined ? {} : { amount }, {
+        notFound: `no refill ${id}`,
+      })) as Refill,
+    rejectRefill: async (id, note) =>
+      (await call("POST", `/refills/${encodeURIComponent(id)}/reject`, note === undefined ? {} : { note }, {
+        notFound: `no refill ${id}`,
+      })) as Refill,
+    runAccruals: async () => (await call("POST", "/accruals/run")) as AccrualRun,
+    auditLedger: async () =>
+      ((await call("GET", "/ledger/audit")) as { discrepancies: LedgerDiscrepancy[] }).discrepancies,
+    clock: async () => (await call("GET", "/clock")) as DevClockState,
+    shiftClock: async (change) => (await call("POST", "/clock", change, { notFound: NO_DEV_CLOCK })) as DevClockShift,
     close: async () => {},
   };
 }
@@ -108,7 +173,11 @@ export async function connectOperator(env: Env, options: ConnectOptions = {}): P
     return httpOperator(options.serverUrl, token);
   }
   if (env.DATABASE_URL) {
-    return directOperator(await openDatabase({ databaseUrl: env.DATABASE_URL }), "PostgreSQL (DATABASE_URL)");
+    return directOperator(
+      await openDatabase({ databaseUrl: env.DATABASE_URL }),
+      "PostgreSQL (DATABASE_URL)",
+      env.NODE_ENV,
+    );
   }
   if (env.DATA_DIR === "memory") {
     throw new OperatorError(
@@ -116,7 +185,7 @@ export async function connectOperator(env: Env, options: ConnectOptions = {}): P
     );
   }
   try {
-    return directOperator(await openDatabase({ dataDir: env.DATA_DIR }), `PGlite at ${env.DATA_DIR}`);
+    return directOperator(await openDatabase({ dataDir: env.DATA_DIR }), `PGlite at ${env.DATA_DIR}`, env.NODE_ENV);
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) throw error;
     const info = await waitForRuntimeInfo(env.DATA_DIR, error.pid);

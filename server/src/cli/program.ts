@@ -3,6 +3,7 @@
  * It reads the same environment as the server (DATA_DIR, DATABASE_URL, …) and works whether or
  * not the server runs; see server/README.md.
  */
+import { NonNegativeDecimal, REFILL_STATUSES, type RefillStatus } from "@contract";
 import { Command, InvalidArgumentError } from "commander";
 import { EnvError, loadEnv } from "../env";
 import { isSettingKey, SETTING_KEYS, type SettingKey } from "../services/settings";
@@ -27,6 +28,30 @@ function parseIsoDate(value: string): string {
     throw new InvalidArgumentError("not an ISO 8601 date-time, e.g. 2026-05-01T12:00:00Z");
   }
   return date.toISOString();
+}
+
+function parseAmount(value: string): string {
+  if (!NonNegativeDecimal.safeParse(value).success) throw new InvalidArgumentError("not a decimal amount, e.g. 125.5");
+  return value;
+}
+
+function parseRefillStatus(value: string): RefillStatus {
+  if (!(REFILL_STATUSES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`one of ${REFILL_STATUSES.join(", ")}`);
+  }
+  return value as RefillStatus;
+}
+
+function parsePositiveInt(value: string): number {
+  if (!/^[1-9]\d{0,5}$/.test(value)) throw new InvalidArgumentError("a positive whole number");
+  return Number(value);
+}
+
+function parseDays(value: string): number {
+  if (!/^\d{1,4}(\.\d+)?$/.test(value) || Number(value) <= 0) {
+    throw new InvalidArgumentError("a positive number of days, e.g. 1, 30 or 0.5");
+  }
+  return Number(value);
 }
 
 interface GlobalOptions {
@@ -142,6 +167,117 @@ export function createCli(): Command {
         for (const key of SETTING_KEYS) all[key] = await operator.getSetting(key);
         console.log(JSON.stringify(all, null, 2));
       });
+    });
+
+  const refill = program.command("refill").description("users' refills (decision D6)");
+  refill
+    .command("list")
+    .description("refills of every user, newest first")
+    .option("--status <status>", `only this status (${REFILL_STATUSES.join(", ")})`, parseRefillStatus)
+    .option("--limit <n>", "at most this many (default 100)", parsePositiveInt)
+    .action(async (options: { status?: RefillStatus; limit?: number }) => {
+      await withOperator(async (operator) => {
+        const rows = await operator.listRefills(options);
+        if (rows.length === 0) console.log("No refills.");
+        for (const r of rows) {
+          const credited = r.amountCredited === null ? "" : ` credited ${r.amountCredited}`;
+          console.log(
+            `${r.id}  ${r.status.padEnd(11)} ${r.login.padEnd(16)} ${r.amountRequested} ${r.currency} (${r.paymentSystemId})${credited}  ${r.createdAt}${r.txHash ? `  tx ${r.txHash}` : ""}`,
+          );
+        }
+      });
+    });
+  refill
+    .command("confirm")
+    .description("the coins arrived: mark the refill replenished and credit the balance")
+    .argument("<id>", "refill id")
+    .option("--amount <amount>", "the amount that arrived (default: the amount requested)", parseAmount)
+    .action(async (id: string, options: { amount?: string }) => {
+      await withOperator(async (operator) => {
+        const r = await operator.confirmRefill(id, options.amount);
+        console.log(`Refill ${r.id} replenished: ${r.amountCredited} ${r.currency} credited (via ${operator.via}).`);
+      });
+    });
+  refill
+    .command("reject")
+    .description("the coins did not arrive: mark the refill rejected")
+    .argument("<id>", "refill id")
+    .option("--note <text>", "why (kept for the operator)")
+    .action(async (id: string, options: { note?: string }) => {
+      await withOperator(async (operator) => {
+        const r = await operator.rejectRefill(id, options.note);
+        console.log(`Refill ${r.id} rejected (via ${operator.via}).`);
+      });
+    });
+
+  program
+    .command("accruals")
+    .description("daily accruals of the deposits")
+    .command("run")
+    .description("accrue every due deposit-day now (the server also does it every ACCRUAL_INTERVAL_SECONDS)")
+    .action(async () => {
+      await withOperator(async (operator) => {
+        const run = await operator.runAccruals();
+        console.log(
+          `Accruals at ${run.now}: ${run.days} day(s) on ${run.deposits} deposit(s), ${run.completed} completed, ${run.reinvested} reinvested (via ${operator.via}).`,
+        );
+        for (const f of run.failed) console.error(`  failed: deposit ${f.depositId}: ${f.error}`);
+      });
+    });
+
+  program
+    .command("ledger")
+    .description("the ledger")
+    .command("audit")
+    .description("check that every balance equals the sum of its operations and none is negative")
+    .action(async () => {
+      await withOperator(async (operator) => {
+        const discrepancies = await operator.auditLedger();
+        if (discrepancies.length === 0) {
+          console.log(`Ledger consistent (via ${operator.via}).`);
+          return;
+        }
+        for (const d of discrepancies) {
+          console.error(`  user ${d.userId} ${d.currency}: balance ${d.balance}, operations sum ${d.operationsSum}`);
+        }
+        throw new OperatorError(`${discrepancies.length} balance(s) differ from their operations`);
+      });
+    });
+
+  const clock = program
+    .command("clock")
+    .description("development only: move the server's clock forward to see accruals and plan ends");
+  const printShift = (shift: Awaited<ReturnType<Operator["shiftClock"]>>, via: string) => {
+    const days = shift.offsetSeconds / 86_400;
+    console.log(`Server time ${shift.now} (offset ${days} day(s)) (via ${via}).`);
+    const run = shift.accruals;
+    console.log(
+      `Accruals: ${run.days} day(s) on ${run.deposits} deposit(s), ${run.completed} completed, ${run.reinvested} reinvested.`,
+    );
+  };
+  clock
+    .command("status")
+    .description("the server's time and offset")
+    .action(async () => {
+      await withOperator(async (operator) => {
+        const state = await operator.clock();
+        console.log(`Server time ${state.now} (offset ${state.offsetSeconds / 86_400} day(s)).`);
+      });
+    });
+  clock
+    .command("advance")
+    .description("move the clock forward by <days> and run the accruals")
+    .argument("<days>", "days (fractions allowed)", parseDays)
+    .action(async (days: number) => {
+      await withOperator(async (operator) =>
+        printShift(await operator.shiftClock({ advanceDays: days }), operator.via),
+      );
+    });
+  clock
+    .command("reset")
+    .description("back to the real time")
+    .action(async () => {
+      await withOperator(async (operator) => printShift(await operator.shiftClock({ reset: true }), operator.via));
     });
 
   return program;

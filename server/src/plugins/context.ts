@@ -5,7 +5,7 @@
  * plugin sees them.
  */
 import type { FastifyInstance } from "fastify";
-import type { Clock } from "../clock";
+import type { Clock, OffsetClock } from "../clock";
 import type { Database } from "../db/client";
 import type { CodeSender } from "../delivery/code-sender";
 import type { DevOutbox } from "../delivery/dev-outbox";
@@ -23,6 +23,8 @@ declare module "fastify" {
     limiter: RateLimiter;
     /** Codes "sent" outside production; null in production. */
     devOutbox: DevOutbox | null;
+    /** The clock the operator may move forward (`kassa clock advance`); null in production. */
+    devClock: OffsetClock | null;
   }
 }
 
@@ -34,6 +36,7 @@ export interface AppContext {
   codeSender: CodeSender;
   limiter: RateLimiter;
   devOutbox: DevOutbox | null;
+  devClock: OffsetClock | null;
 }
 
 export function decorateContext(app: FastifyInstance, context: AppContext): void {
@@ -44,4 +47,5 @@ export function decorateContext(app: FastifyInstance, context: AppContext): void
   app.decorate("codeSender", context.codeSender);
   app.decorate("limiter", context.limiter);
   app.decorate("devOutbox", context.devOutbox);
+  app.decorate("devClock", context.devClock);
 }

@@ -24,11 +24,18 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
           "429 `RATE_LIMITED` with `Retry-After` and `params.retryAfter` (seconds). While maintenance is on, " +
           "calls other than settings, health, docs, dev and operator answer 503 `MAINTENANCE`.\n\n" +
           "Added beside the spec's calls: `POST /auth/logout` (revokes the caller's token), `GET /user/me` " +
-          "(the signed-in user, to refresh the saved user object), `GET /health`.",
+          "(the signed-in user, to refresh the saved user object), `PATCH /funds/refills/{id}` (attach the " +
+          "transaction hash while a refill waits), `GET /health`.\n\n" +
+          "Money: every change of a balance is an operation (balance = sum of its operations); amounts are " +
+          "kept with the currency's scale and anything paid to the user is rounded down to it.",
       },
       tags: [
         { name: "auth", description: "Sign-in, registration, phone code, password reset, logout" },
-        { name: "user", description: "The signed-in user's own data" },
+        {
+          name: "user",
+          description: "The signed-in user's own data: profile, balance, statistics, exchange, operations",
+        },
+        { name: "funds", description: "Refills, deposits and crypto cases" },
         { name: "settings", description: "Public settings, plans and payment systems" },
         { name: "service", description: "Calls added beside the spec's list" },
         { name: "operator", description: "Operator commands (Authorization: Bearer <operator token>)" },

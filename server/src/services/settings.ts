@@ -31,6 +31,19 @@ export const CodeSettings = z.object({
 });
 export type CodeSettings = z.infer<typeof CodeSettings>;
 
+const PositiveDecimal = NonNegativeDecimal.refine((v) => !/^0(\.0+)?$/.test(v), { message: "positive" });
+
+/** USD price per coin and the exchange fee (`GET /user/exchange-rate`, `POST /user/exchange`). */
+export const ExchangeRatesSetting = z.object({
+  rates: z.object({ USDT: PositiveDecimal, BTC: PositiveDecimal, ETH: PositiveDecimal, TON: PositiveDecimal }),
+  /** Percent of the converted value kept as the fee, 0 ≤ fee < 100. */
+  feePercent: NonNegativeDecimal.refine((v) => /^\d{1,2}(\.\d+)?$/.test(v), { message: "below 100" }),
+});
+export type ExchangeRatesSetting = z.infer<typeof ExchangeRatesSetting>;
+
+/** Development only: how far the server's clock runs ahead of the real one (`kassa clock advance`). */
+export const DevClockSetting = z.object({ offsetSeconds: z.number().int().nonnegative() });
+
 interface SettingDef<S extends z.ZodType> {
   /** Served by `GET /settings/{key}`. */
   public: boolean;
@@ -57,6 +70,13 @@ export const SETTINGS = {
     schema: CodeSettings,
     default: { digits: 6, ttlSeconds: 600, resendSeconds: 60, maxAttempts: 5 },
   }),
+  exchangeRates: def({
+    public: false,
+    schema: ExchangeRatesSetting,
+    default: { rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" }, feePercent: "1" },
+  }),
+  /** Ignored in production. Change it with `kassa clock advance|reset`, which also tells a running server. */
+  devClock: def({ public: false, schema: DevClockSetting, default: { offsetSeconds: 0 } }),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

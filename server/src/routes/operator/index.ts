@@ -5,10 +5,14 @@
  * API did not exist.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { LocalizedText, TechnicalWorkReply } from "@contract";
+import { IdParams, LocalizedText, NonNegativeDecimal, Refill, RefillStatus, TechnicalWorkReply } from "@contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { sendError } from "../../errors";
+import { AppError, sendError } from "../../errors";
+import { runAccruals } from "../../services/accruals";
+import { devClockState, shiftDevClock } from "../../services/dev-clock";
+import { auditLedger } from "../../services/ledger";
+import { confirmRefill, listRefillsForOperator, rejectRefill } from "../../services/refills";
 import { getSetting, SETTING_KEYS, setMaintenance, setSetting } from "../../services/settings";
 import { withErrors } from "../responses";
 
@@ -26,6 +30,38 @@ export const MaintenanceRequest = z.object({
   message: LocalizedText.partial().nullable().optional(),
 });
 export type MaintenanceRequest = z.infer<typeof MaintenanceRequest>;
+
+export const OperatorRefill = Refill.extend({ login: z.string(), note: z.string().nullable() });
+export const RefillListQuery = z.object({
+  status: RefillStatus.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export const RefillConfirmRequest = z.object({
+  /** What arrived; the amount requested when absent. */
+  amount: NonNegativeDecimal.optional(),
+});
+export const RefillRejectRequest = z.object({ note: z.string().max(500).optional() });
+export const AccrualRunReply = z.object({
+  now: z.string(),
+  deposits: z.number().int(),
+  days: z.number().int(),
+  completed: z.number().int(),
+  reinvested: z.number().int(),
+  failed: z.array(z.object({ depositId: z.string(), error: z.string() })),
+});
+export const ClockChangeRequest = z.object({
+  advanceDays: z.number().positive().max(3650).optional(),
+  reset: z.boolean().optional(),
+});
+export type ClockChangeRequest = z.infer<typeof ClockChangeRequest>;
+export const ClockStateReply = z.object({ now: z.string(), offsetSeconds: z.number().int() });
+export const ClockShiftReply = ClockStateReply.extend({ accruals: AccrualRunReply });
+export const LedgerAuditReply = z.object({
+  ok: z.boolean(),
+  discrepancies: z.array(
+    z.object({ userId: z.string(), currency: z.string(), balance: z.string(), operationsSum: z.string() }),
+  ),
+});
 
 const SettingKeyParam = z.object({ key: z.enum(SETTING_KEYS as [string, ...string[]]) });
 const SettingValueReply = z.object({ key: z.string(), value: z.unknown() });
@@ -85,6 +121,117 @@ export const operatorRoutes: FastifyPluginAsyncZod<{ token: string }> = async (a
     async (request) => {
       const key = request.params.key as (typeof SETTING_KEYS)[number];
       return { key, value: await setSetting(app.db, app.clock, key, request.body.value) };
+    },
+  );
+
+  app.get(
+    "/operator/refills",
+    {
+      schema: {
+        tags: ["operator"],
+        summary: "Refills of every user, newest first (optionally one status)",
+        security,
+        querystring: RefillListQuery,
+        response: withErrors({ 200: z.array(OperatorRefill) }),
+      },
+    },
+    async (request) => listRefillsForOperator(app.db, request.query),
+  );
+
+  app.post(
+    "/operator/refills/:id/confirm",
+    {
+      schema: {
+        tags: ["operator"],
+        summary: "Confirm a waiting refill: replenished, the balance credited (with the amount that arrived)",
+        security,
+        params: IdParams,
+        body: RefillConfirmRequest,
+        response: withErrors({ 200: Refill }),
+      },
+    },
+    async (request) => confirmRefill(app, request.params.id, request.body.amount),
+  );
+
+  app.post(
+    "/operator/refills/:id/reject",
+    {
+      schema: {
+        tags: ["operator"],
+        summary: "Reject a waiting refill",
+        security,
+        params: IdParams,
+        body: RefillRejectRequest,
+        response: withErrors({ 200: Refill }),
+      },
+    },
+    async (request) => rejectRefill(app, request.params.id, request.body.note),
+  );
+
+  app.post(
+    "/operator/accruals/run",
+    {
+      schema: {
+        tags: ["operator"],
+        summary: "Run the accruals now (they also run every ACCRUAL_INTERVAL_SECONDS)",
+        security,
+        response: withErrors({ 200: AccrualRunReply }),
+      },
+    },
+    async () => runAccruals(app.db, app.clock),
+  );
+
+  app.get(
+    "/operator/ledger/audit",
+    {
+      schema: {
+        tags: ["operator"],
+        summary: "Check that every balance equals the sum of its operations and none is negative",
+        security,
+        response: withErrors({ 200: LedgerAuditReply }),
+      },
+    },
+    async () => {
+      const discrepancies = await auditLedger(app.db);
+      return { ok: discrepancies.length === 0, discrepancies };
+    },
+  );
+
+  app.get(
+    "/operator/clock",
+    {
+      schema: {
+        tags: ["operator"],
+        summary: "The server's time and the development offset",
+        security,
+        response: withErrors({ 200: ClockStateReply }),
+      },
+    },
+    async () => (app.devClock ? devClockState(app.devClock) : { now: app.clock.now().toISOString(), offsetSeconds: 0 }),
+  );
+
+  app.post(
+    "/operator/clock",
+    {
+      schema: {
+        tags: ["operator"],
+        summary: "Development only: move the server's clock forward (or back to real time) and run the accruals",
+        description: "Absent in production (404 NOT_FOUND).",
+        security,
+        body: ClockChangeRequest,
+        response: withErrors({ 200: ClockShiftReply }),
+      },
+    },
+    async (request) => {
+      if (!app.devClock) throw new AppError("NOT_FOUND", { params: { feature: "devClock" } });
+      const { advanceDays, reset } = request.body;
+      if (!reset && advanceDays === undefined) {
+        throw new AppError("VALIDATION_FAILED", { fields: { advanceDays: "required" } });
+      }
+      return shiftDevClock(app.db, app.devClock, {
+        reset,
+        advanceSeconds: advanceDays === undefined ? undefined : advanceDays * 86_400,
+      });
     },
   );
 };

@@ -1,0 +1,83 @@
+/** The caller's balances, current currency and the cabinet's statistics (spec §7 User). */
+import {
+  type BalanceReply,
+  type Currency,
+  Currency as CurrencySchema,
+  DEFAULT_BALANCE_TYPE,
+  DEFAULT_CURRENCY,
+  EARNING_OPERATION_TYPES,
+  type StatisticsReply,
+} from "@contract";
+import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { deposits, operations, users } from "../db/schema";
+import { normalizeDecimal } from "../decimal";
+import { AppError } from "../errors";
+import { getBalances, zeroAmounts } from "./ledger";
+
+async function currentCurrency(db: Database, userId: string): Promise<Currency> {
+  const [row] = await db.select({ currency: users.currentCurrency }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!row) throw new AppError("SESSION_TIMEOUT");
+  const parsed = CurrencySchema.safeParse(row.currency);
+  return parsed.success ? parsed.data : DEFAULT_CURRENCY;
+}
+
+export async function getBalance(db: Database, userId: string): Promise<BalanceReply> {
+  return {
+    type: DEFAULT_BALANCE_TYPE,
+    currentCurrency: await currentCurrency(db, userId),
+    currencies: await getBalances(db, userId),
+  };
+}
+
+/** `POST /user/balance`: the currency the cabinet shows first. */
+export async function setCurrentCurrency(db: Database, userId: string, currency: Currency): Promise<BalanceReply> {
+  await db.update(users).set({ currentCurrency: currency }).where(eq(users.id, userId));
+  return getBalance(db, userId);
+}
+
+/**
+ * `GET /user/statistics`: `earned` is the sum of the income operations (accrual, referral,
+ * matching, bonus) per currency, never converted; `referrals` counts the users the caller invited
+ * directly; `amountOnDeposit` is the principal of the active deposits per currency.
+ */
+export async function getStatistics(db: Database, userId: string): Promise<StatisticsReply> {
+  const earned = zeroAmounts();
+  const earnedRows = await db
+    .select({ currency: operations.currency, total: sql<string>`sum(${operations.amount})::text` })
+    .from(operations)
+    .where(
+      and(
+        eq(operations.userId, userId),
+        inArray(operations.type, [...EARNING_OPERATION_TYPES]),
+        gt(operations.amount, "0"),
+      ),
+    )
+    .groupBy(operations.currency);
+  for (const r of earnedRows) earned[r.currency as Currency] = normalizeDecimal(r.total);
+
+  const amountOnDeposit = zeroAmounts();
+  let activeDeposits = 0;
+  const depositRows = await db
+    .select({
+      currency: deposits.currency,
+      n: count(),
+      total: sql<string>`sum(${deposits.amount})::text`,
+    })
+    .from(deposits)
+    .where(and(eq(deposits.userId, userId), eq(deposits.status, "active")))
+    .groupBy(deposits.currency);
+  for (const r of depositRows) {
+    amountOnDeposit[r.currency as Currency] = normalizeDecimal(r.total);
+    activeDeposits += r.n;
+  }
+
+  const [invited] = await db.select({ n: count() }).from(users).where(eq(users.inviterId, userId));
+  return {
+    currentCurrency: await currentCurrency(db, userId),
+    earned,
+    referrals: invited?.n ?? 0,
+    activeDeposits,
+    amountOnDeposit,
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * The ledger (decision D3): every change of a balance is one `operations` row written in the same
+ * transaction as the change, so a balance always equals the sum of its operations.
+ *
+ * - A credit is an upsert (`amount = amount + x`).
+ * - A debit is a conditional update, `… set amount = amount - x where … and amount >= x returning`:
+ *   PostgreSQL re-checks the condition on the latest row version after waiting for a concurrent
+ *   writer, so two spends of the same funds can never both pass; no row back is 409
+ *   INSUFFICIENT_FUNDS. The CHECK (amount >= 0) on `balances` is the last line of defence.
+ * - Amounts are decimal strings on the currency's scale; arithmetic happens in SQL numeric.
+ *
+ * A transaction that touches two balance rows of one user (the exchange) posts them in currency
+ * order, so two such transactions lock rows in the same order and cannot deadlock.
+ */
+import {
+  CURRENCY_CODES,
+  type Currency,
+  type CurrencyAmounts,
+  compareAmounts,
+  fitsScale,
+  type LedgerOperationType,
+  money,
+  toDecimalString,
+} from "@contract";
+import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { balances, operations } from "../db/schema";
+import { normalizeDecimal } from "../decimal";
+import { AppError } from "../errors";
+
+export interface Posting {
+  userId: string;
+  currency: Currency;
+  type: LedgerOperationType;
+  /** Signed decimal string on the currency's scale: credits positive, debits negative; never zero. */
+  amount: string;
+  depositId?: string | null;
+  refillId?: string | null;
+  meta?: Record<string, unknown> | null;
+  at: Date;
+}
+
+export interface Posted {
+  operationId: string;
+  /** The balance after the posting. */
+  balance: string;
+}
+
+/** SQLSTATE 23514 (check_violation) on the balances' non-negative rule, from either driver. */
+function isNegativeBalanceViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const c = e as { code?: unknown; constraint?: unknown; constraint_name?: unknown };
+    if (c.code === "23514" && (c.constraint ?? c.constraint_name) === "balances_amount_non_negative") return true;
+  }
+  return false;
+}
+
+/**
+ * Applies one posting to the balance and records its operation. Call it inside a transaction
+ * (`tx`) together with whatever else the change belongs to; a refused debit throws 409
+ * INSUFFICIENT_FUNDS and the transaction rolls back.
+ */
+export async function post(tx: Database, posting: Posting): Promise<Posted> {
+  const { userId, currency, at } = posting;
+  const value = money(posting.amount);
+  if (value.eq(0)) throw new Error("a ledger posting cannot be zero");
+  if (!fitsScale(value, currency)) throw new Error(`${posting.amount} has more decimals than ${currency} keeps`);
+
+  let balance: string | undefined;
+  if (value.gt(0)) {
+    const x = toDecimalString(value);
+    const rows = await tx
+      .insert(balances)
+      .values({ userId, currency, amount: x, updatedAt: at })
+      .onConflictDoUpdate({
+        target: [balances.userId, balances.currency],
+        set: { amount: sql`${balances.amount} + excluded.amount`, updatedAt: at },
+      })
+      .returning({ amount: balances.amount });
+    balance = rows[0]?.amount;
+  } else {
+    const x = toDecimalString(value.abs());
+    try {
+      const rows = await tx
+        .update(balances)
+        .set({ amount: sql`${balances.amount} - ${x}::numeric`, updatedAt: at })
+        .where(
+          and(eq(balances.userId, userId), eq(balances.currency, currency), sql`${balances.amount} >= ${x}::numeric`),
+        )
+        .returning({ amount: balances.amount });
+      balance = rows[0]?.amount;
+    } catch (error) {
+      if (isNegativeBalanceViolation(error)) throw new AppError("INSUFFICIENT_FUNDS", { cause: error });
+      throw error;
+    }
+    if (balance === undefined) throw new AppError("INSUFFICIENT_FUNDS");
+  }
+  if (balance === undefined) throw new Error("balance row missing after a credit");
+
+  const [row] = await tx
+    .insert(operations)
+    .values({
+      userId,
+      currency,
+      type: posting.type,
+      amount: toDecimalString(value),
+      depositId: posting.depositId ?? null,
+      refillId: posting.refillId ?? null,
+      meta: posting.meta ?? null,
+      createdAt: at,
+    })
+    .returning({ id: operations.id });
+  if (!row) throw new Error("operation not recorded");
+  return { operationId: row.id, balance: normalizeDecimal(balance) };
+}
+
+/** Posts several changes of one transaction in currency order (see the module comment). */
+export async function postAll(tx: Database, postings: Posting[]): Promise<Posted[]> {
+  const order = postings
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => a.p.currency.localeCompare(b.p.currency) || a.i - b.i);
+  const results: Posted[] = new Array(postings.length);
+  for (const { p, i } of order) results[i] = await post(tx, p);
+  return results;
+}
+
+export function zeroAmounts(): CurrencyAmounts {
+  return { USDT: "0", BTC: "0", ETH: "0", TON: "0" };
+}
+
+/** Every currency's balance of a user ("0" for currencies never held). */
+export async function getBalances(db: Database, userId: string): Promise<CurrencyAmounts> {
+  const rows = await db
+    .select({ currency: balances.currency, amount: balances.amount })
+    .from(balances)
+    .where(eq(balances.userId, userId));
+  const result = zeroAmounts();
+  for (const row of rows) {
+    if ((CURRENCY_CODES as string[]).includes(row.currency)) {
+      result[row.currency as Currency] = normalizeDecimal(row.amount);
+    }
+  }
+  return result;
+}
+
+export interface LedgerDiscrepancy {
+  userId: string;
+  currency: string;
+  balance: string;
+  operationsSum: string;
+}
+
+/**
+ * Checks the invariant over the whole database: for every user and currency, the balance equals
+ * the sum of its operations (a missing balance row counts as 0) and no balance is negative.
+ * Returns the pairs that break it (none, always).
+ */
+export async function auditLedger(db: Database): Promise<LedgerDiscrepancy[]> {
+  const sums = await db
+    .select({
+      userId: operations.userId,
+      currency: operations.currency,
+      total: sql<string>`sum(${operations.amount})::text`,
+    })
+    .from(operations)
+    .groupBy(operations.userId, operations.currency);
+  const rows = await db
+    .select({ userId: balances.userId, currency: balances.currency, amount: balances.amount })
+    .from(balances);
+  const found = new Map<string, LedgerDiscrepancy>();
+  const key = (u: string, c: string) => `${u}/${c}`;
+  for (const r of rows)
+    found.set(key(r.userId, r.currency), {
+      userId: r.userId,
+      currency: r.currency,
+      balance: r.amount,
+      operationsSum: "0",
+    });
+  for (const s of sums) {
+    const k = key(s.userId, s.currency);
+    const entry = found.get(k) ?? { userId: s.userId, currency: s.currency, balance: "0", operationsSum: "0" };
+    entry.operationsSum = s.total;
+    found.set(k, entry);
+  }
+  return [...found.values()]
+    .filter((e) => compareAmounts(e.balance, e.operationsSum) !== 0 || compareAmounts(e.balance, 0) < 0)
+    .map((e) => ({ ...e, balance: normalizeDecimal(e.balance), operationsSum: normalizeDecimal(e.operationsSum) }));
+}

@@ -1,0 +1,212 @@
+/**
+ * Refills (decision D6). The user picks a payment system and an amount and gets the address to pay
+ * to; the refill waits until the operator confirms it (`replenished`, with the amount that actually
+ * arrived, credited to the balance by a `refill` operation in the same transaction) or rejects it.
+ */
+import {
+  type Currency,
+  compareAmounts,
+  type Refill,
+  type RefillCreateBody,
+  type RefillStatus,
+  type RefillsQuery,
+  type RefillsReply,
+  roundDown,
+} from "@contract";
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Clock } from "../clock";
+import type { Database } from "../db/client";
+import { paymentSystems, refills, users } from "../db/schema";
+import { normalizeDecimal } from "../decimal";
+import { AppError } from "../errors";
+import { isUuid } from "./deposit-rows";
+import { post } from "./ledger";
+
+export interface RefillDeps {
+  db: Database;
+  clock: Clock;
+}
+
+/** A user may have this many refills waiting at once (a guard against piles of abandoned ones). */
+export const MAX_WAITING_REFILLS = 20;
+
+export type RefillRow = typeof refills.$inferSelect;
+
+export function toRefill(row: RefillRow): Refill {
+  return {
+    id: row.id,
+    status: row.status as RefillStatus,
+    currency: row.currency as Currency,
+    paymentSystemId: row.paymentSystemId,
+    network: row.network,
+    address: row.address,
+    amountRequested: normalizeDecimal(row.amountRequested),
+    amountCredited: row.amountCredited === null ? null : normalizeDecimal(row.amountCredited),
+    txHash: row.txHash,
+    createdAt: row.createdAt.toISOString(),
+    processedAt: row.processedAt ? row.processedAt.toISOString() : null,
+  };
+}
+
+/**
+ * `POST /funds/refills`. An unknown payment system, or one closed for refills, is 400
+ * VALIDATION_FAILED on `paymentSystemId`; an amount that is zero on the currency's scale is
+ * `amountBelowMinimum`; more than MAX_WAITING_REFILLS waiting is 429 RATE_LIMITED.
+ */
+export async function createRefill(deps: RefillDeps, userId: string, body: RefillCreateBody): Promise<Refill> {
+  const { db } = deps;
+  const [system] = await db.select().from(paymentSystems).where(eq(paymentSystems.id, body.paymentSystemId)).limit(1);
+  if (!system?.refillEnabled) throw new AppError("VALIDATION_FAILED", { fields: { paymentSystemId: "required" } });
+  const currency = system.currency as Currency;
+  if (compareAmounts(body.amount, 0) < 0)
+    throw new AppError("VALIDATION_FAILED", { fields: { amount: "amountNegative" } });
+  const amount = roundDown(body.amount, currency);
+  if (compareAmounts(amount, 0) <= 0) {
+    throw new AppError("VALIDATION_FAILED", { fields: { amount: "amountBelowMinimum" } });
+  }
+  const [waiting] = await db
+    .select({ n: count() })
+    .from(refills)
+    .where(and(eq(refills.userId, userId), eq(refills.status, "waiting")));
+  if ((waiting?.n ?? 0) >= MAX_WAITING_REFILLS) throw new AppError("RATE_LIMITED");
+
+  const [row] = await db
+    .insert(refills)
+    .values({
+      userId,
+      paymentSystemId: system.id,
+      currency,
+      network: system.network,
+      address: system.address,
+      amountRequested: amount,
+      txHash: body.txHash ?? null,
+      status: "waiting",
+      createdAt: deps.clock.now(),
+    })
+    .returning();
+  if (!row) throw new Error("refill not recorded");
+  return toRefill(row);
+}
+
+/** The caller's refills, newest first. */
+export async function listRefills(db: Database, userId: string, query: RefillsQuery): Promise<RefillsReply> {
+  const where = and(
+    eq(refills.userId, userId),
+    query.currency ? eq(refills.currency, query.currency) : undefined,
+    query.status ? eq(refills.status, query.status) : undefined,
+  );
+  const [total] = await db.select({ n: count() }).from(refills).where(where);
+  const rows = await db
+    .select()
+    .from(refills)
+    .where(where)
+    .orderBy(desc(refills.createdAt), desc(refills.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  return { items: rows.map(toRefill), total: total?.n ?? 0, page: query.page, limit: query.limit };
+}
+
+/** One of the caller's refills; another user's or an unknown id is 404 NOT_FOUND. */
+export async function getRefill(db: Database, userId: string, id: string): Promise<Refill> {
+  if (!isUuid(id)) throw new AppError("NOT_FOUND");
+  const [row] = await db
+    .select()
+    .from(refills)
+    .where(and(eq(refills.id, id), eq(refills.userId, userId)))
+    .limit(1);
+  if (!row) throw new AppError("NOT_FOUND");
+  return toRefill(row);
+}
+
+/** `PATCH /funds/refills/:id`: sets the transaction hash while waiting; later 400 UPDATE_FAILED. */
+export async function updateRefillTxHash(db: Database, userId: string, id: string, txHash: string): Promise<Refill> {
+  if (!isUuid(id)) throw new AppError("NOT_FOUND");
+  const [row] = await db
+    .update(refills)
+    .set({ txHash })
+    .where(and(eq(refills.id, id), eq(refills.userId, userId), eq(refills.status, "waiting")))
+    .returning();
+  if (row) return toRefill(row);
+  await getRefill(db, userId, id); // 404 when not the caller's
+  throw new AppError("UPDATE_FAILED", { params: { error: "the refill is no longer waiting" } });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operator
+
+export interface OperatorRefill extends Refill {
+  login: string;
+  note: string | null;
+}
+
+export async function listRefillsForOperator(
+  db: Database,
+  filter: { status?: RefillStatus | undefined; limit?: number | undefined } = {},
+): Promise<OperatorRefill[]> {
+  const rows = await db
+    .select({ refill: refills, login: users.login })
+    .from(refills)
+    .innerJoin(users, eq(users.id, refills.userId))
+    .where(filter.status ? eq(refills.status, filter.status) : undefined)
+    .orderBy(desc(refills.createdAt), desc(refills.id))
+    .limit(filter.limit ?? 100);
+  return rows.map((r) => ({ ...toRefill(r.refill), login: r.login, note: r.refill.note }));
+}
+
+async function lockWaiting(tx: Database, id: string): Promise<RefillRow> {
+  const missing = () => new AppError("NOT_FOUND", { params: { refill: id } });
+  if (!isUuid(id)) throw missing();
+  const [row] = await tx.select().from(refills).where(eq(refills.id, id)).for("update");
+  if (!row) throw missing();
+  if (row.status !== "waiting")
+    throw new AppError("UPDATE_FAILED", { params: { error: `the refill is ${row.status}` } });
+  return row;
+}
+
+/**
+ * Operator: the coins arrived. `amount` is what arrived (default: the amount requested), truncated
+ * to the currency's scale; the refill becomes `replenished` and the balance is credited with a
+ * `refill` operation, in one transaction. Only a waiting refill can be confirmed (else 400
+ * UPDATE_FAILED), so a refill is credited once.
+ */
+export async function confirmRefill(deps: RefillDeps, id: string, amount?: string): Promise<Refill> {
+  return deps.db.transaction(async (tx) => {
+    const row = await lockWaiting(tx, id);
+    const currency = row.currency as Currency;
+    const credited = roundDown(amount ?? row.amountRequested, currency);
+    if (compareAmounts(credited, 0) <= 0) {
+      throw new AppError("VALIDATION_FAILED", { fields: { amount: "amountBelowMinimum" } });
+    }
+    const now = deps.clock.now();
+    const [updated] = await tx
+      .update(refills)
+      .set({ status: "replenished", amountCredited: credited, processedAt: now })
+      .where(eq(refills.id, row.id))
+      .returning();
+    if (!updated) throw new Error("refill vanished while locked");
+    await post(tx, {
+      userId: row.userId,
+      currency,
+      type: "refill",
+      amount: credited,
+      refillId: row.id,
+      meta: { paymentSystemId: row.paymentSystemId, ...(row.txHash ? { txHash: row.txHash } : {}) },
+      at: now,
+    });
+    return toRefill(updated);
+  });
+}
+
+/** Operator: the coins did not arrive. Nothing reaches the balance. */
+export async function rejectRefill(deps: RefillDeps, id: string, note?: string): Promise<Refill> {
+  return deps.db.transaction(async (tx) => {
+    const row = await lockWaiting(tx, id);
+    const [updated] = await tx
+      .update(refills)
+      .set({ status: "rejected", processedAt: deps.clock.now(), note: note ?? null })
+      .where(eq(refills.id, row.id))
+      .returning();
+    if (!updated) throw new Error("refill vanished while locked");
+    return toRefill(updated);
+  });
+}
