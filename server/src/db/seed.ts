@@ -5,14 +5,23 @@
  * SEED_DEMO says so.
  *
  * The deposit addresses are placeholders in the right format; nobody holds their keys.
+ *
+ * The demo investor gets some history, made through the real services (so the ledger holds:
+ * every balance is the sum of its operations): a confirmed refill, a Start deposit that ran its
+ * 30 days and paid out, a Standard deposit opened through a crypto case six days ago with its
+ * accruals held, an exchange to TON, and a BTC refill still waiting.
  */
 import type { LocalizedText } from "@contract";
 import { count, sql } from "drizzle-orm";
-import { type Clock, systemClock } from "../clock";
+import { type Clock, fixedClock, systemClock } from "../clock";
 import { hashPassword } from "../security/password";
+import { runAccruals } from "../services/accruals";
+import { openDeposit } from "../services/deposits";
+import { exchange } from "../services/exchange";
+import { confirmRefill, createRefill } from "../services/refills";
 import { ensureDefaultSettings, SETTINGS } from "../services/settings";
 import type { Database } from "./client";
-import { news, paymentSystems, plans, subscriptionOptions, users } from "./schema";
+import { cryptoCases, news, paymentSystems, plans, subscriptionOptions, users } from "./schema";
 
 /** The demo investor; `npm start` prints these so anyone can sign in. */
 export const DEMO_LOGIN = "demo";
@@ -144,6 +153,49 @@ export const DEMO_SUBSCRIPTION_OPTIONS = [
 
 const DAY_MS = 86_400_000;
 
+/** Curated bundles of the demo plans (server/README.md, "Crypto cases"). */
+export const DEMO_CRYPTO_CASES = [
+  {
+    id: "steady",
+    name: text("Steady start", "Спокойный старт", "Ruhiger Start", "Сабырлы бастау"),
+    description: text(
+      "Short terms and small amounts: the first month of the Start plan.",
+      "Короткий срок и небольшие суммы: первый месяц на тарифе «Старт».",
+      "Kurze Laufzeit und kleine Beträge: der erste Monat im Tarif Start.",
+      "Қысқа мерзім және шағын сомалар: «Старт» тарифіндегі алғашқы ай.",
+    ),
+    riskLevel: "low",
+    planIds: ["start"],
+    sort: 10,
+  },
+  {
+    id: "balanced",
+    name: text("Balanced", "Сбалансированный", "Ausgewogen", "Теңгерімді"),
+    description: text(
+      "Start and Standard side by side: a short term for liquidity, a longer one for yield.",
+      "«Старт» и «Стандарт» вместе: короткий срок для ликвидности, длинный для доходности.",
+      "Start und Standard nebeneinander: eine kurze Laufzeit für Liquidität, eine längere für Rendite.",
+      "«Старт» пен «Стандарт» қатар: өтімділік үшін қысқа мерзім, табыс үшін ұзағырақ мерзім.",
+    ),
+    riskLevel: "medium",
+    planIds: ["start", "standard"],
+    sort: 20,
+  },
+  {
+    id: "growth",
+    name: text("Growth", "Рост", "Wachstum", "Өсу"),
+    description: text(
+      "Standard and Premium: larger amounts held longer for the highest daily yield.",
+      "«Стандарт» и «Премиум»: крупные суммы на долгий срок ради наибольшей дневной доходности.",
+      "Standard und Premium: größere Beträge, länger angelegt, für die höchste Tagesrendite.",
+      "«Стандарт» және «Премиум»: ең жоғары күндік табыс үшін ірі сомалар ұзақ мерзімге.",
+    ),
+    riskLevel: "high",
+    planIds: ["standard", "premium"],
+    sort: 30,
+  },
+];
+
 /** News items, newest first; `daysAgo` places them before the seeding moment. */
 export const DEMO_NEWS = [
   {
@@ -222,18 +274,56 @@ export async function seedDemo(db: Database, clock: Clock = systemClock): Promis
       .insert(users)
       .values({ login: HOUSE_LOGIN, fullName: "Kassa", language: "ru", createdAt: now })
       .returning({ id: users.id });
-    await tx.insert(users).values({
-      login: DEMO_LOGIN,
-      passwordHash: demoHash,
-      fullName: "Demo Investor",
-      email: DEMO_EMAIL,
-      emailConfirmedAt: now,
-      phone: DEMO_PHONE,
-      phoneConfirmedAt: now,
-      language: "en",
-      inviterId: house?.id ?? null,
-      createdAt: now,
-    });
+    await tx.insert(cryptoCases).values(DEMO_CRYPTO_CASES).onConflictDoNothing();
+    const [demo] = await tx
+      .insert(users)
+      .values({
+        login: DEMO_LOGIN,
+        passwordHash: demoHash,
+        fullName: "Demo Investor",
+        email: DEMO_EMAIL,
+        emailConfirmedAt: now,
+        phone: DEMO_PHONE,
+        phoneConfirmedAt: now,
+        language: "en",
+        inviterId: house?.id ?? null,
+        createdAt: new Date(now.getTime() - 45 * DAY_MS),
+      })
+      .returning({ id: users.id });
+    if (demo) await seedDemoHistory(tx, demo.id, now);
     return true;
   });
+}
+
+/** The demo investor's history, through the real services, at moments before `now`. */
+async function seedDemoHistory(db: Database, userId: string, now: Date): Promise<void> {
+  const daysAgo = (days: number) => fixedClock(new Date(now.getTime() - days * DAY_MS));
+  const usdt = await createRefill({ db, clock: daysAgo(40) }, userId, {
+    paymentSystemId: "usdt-trc20",
+    amount: "2000",
+    txHash: "7c3f0a9e5b1d4c2f8e6a0b9d3c5e7f1a2b4c6d8e0f1a3b5c7d9e1f3a5b7c9d1e",
+  });
+  await confirmRefill({ db, clock: daysAgo(39.9) }, usdt.id);
+  await openDeposit({ db, clock: daysAgo(38) }, userId, {
+    planId: "start",
+    currency: "USDT",
+    amount: "200",
+    autoInvest: false,
+    caseId: "steady",
+  });
+  await openDeposit({ db, clock: daysAgo(6) }, userId, {
+    planId: "standard",
+    currency: "USDT",
+    amount: "1000",
+    autoInvest: false,
+    caseId: "balanced",
+  });
+  await exchange({ db, clock: daysAgo(3) }, userId, { from: "USDT", to: "TON", amount: "100" });
+  await createRefill({ db, clock: daysAgo(0.5) }, userId, {
+    paymentSystemId: "btc",
+    amount: "0.005",
+    txHash: "b6f6991d03df0e2e04dafffcd6bc418aac66049e2cd74b80f14ac86db1e3f0da",
+  });
+  // The Start deposit ended 8 days ago and pays out; the Standard one holds 6 days of accruals.
+  await runAccruals(db, fixedClock(now), { userId });
 }
