@@ -1,0 +1,281 @@
+/**
+ * Balance, current currency, statistics, exchange rate and exchange, and the operations list, as
+ * the app calls them; replies checked against the contract's schemas.
+ */
+import {
+  BalanceReply,
+  ExchangeRateReply,
+  ExchangeReply,
+  exchangeResult,
+  OperationsReply,
+  StatisticsReply,
+} from "@contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock } from "../../server/src/clock";
+import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/db/seed";
+import { setSetting } from "../../server/src/services/settings";
+import { call, createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import { balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";
+
+const DAY = 86_400_000;
+
+describe("balance, statistics, exchange and operations", () => {
+  const clock = fixedClock("2026-05-01T09:00:00Z");
+  let server: TestServer;
+  let alice: Investor;
+  let bob: Investor;
+
+  beforeAll(async () => {
+    server = await createTestServer({ clock });
+    alice = await newInvestor(server.handle.db, clock);
+    bob = await newInvestor(server.handle.db, clock);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("needs a session", async () => {
+    for (const url of ["/user/balance", "/user/statistics", "/user/exchange-rate", "/user/operations/"]) {
+      expect((await call(server, "GET", url)).status).toBe(401);
+    }
+  });
+
+  it("shows every currency at 0 and USDT as the current currency for a new investor", async () => {
+    const res = await call(server, "GET", "/user/balance", undefined, { token: alice.token });
+    expect(res.status).toBe(200);
+    expect(BalanceReply.parse(res.body)).toEqual({
+      type: "balance",
+      currentCurrency: "USDT",
+      currencies: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
+    });
+    expect((await call(server, "GET", "/user/balance?type=balance", undefined, { token: alice.token })).status).toBe(
+      200,
+    );
+    const unknown = await call(server, "GET", "/user/balance?type=bonus", undefined, { token: alice.token });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { type: "required" } });
+  });
+
+  it("stores the chosen current currency", async () => {
+    const set = await call(server, "POST", "/user/balance", { currency: "TON" }, { token: alice.token });
+    expect(set.status).toBe(200);
+    expect(BalanceReply.parse(set.body).currentCurrency).toBe("TON");
+    const again = await call(server, "GET", "/user/balance", undefined, { token: alice.token });
+    expect(again.body.currentCurrency).toBe("TON");
+    const wrong = await call(server, "POST", "/user/balance", { currency: "DOGE" }, { token: alice.token });
+    expect(wrong.status).toBe(400);
+    await call(server, "POST", "/user/balance", { currency: "USDT" }, { token: alice.token });
+  });
+
+  it("serves the exchange rates of the setting", async () => {
+    const res = await call(server, "GET", "/user/exchange-rate", undefined, { token: alice.token });
+    expect(ExchangeRateReply.parse(res.body)).toEqual({
+      base: "USD",
+      rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" },
+      feePercent: "1",
+    });
+  });
+
+  it("exchanges at the contract's formula: two operations, one transaction", async () => {
+    await fund(server.handle.db, clock, alice.id, "USDT", "1000");
+    const res = await call(
+      server,
+      "POST",
+      "/user/exchange",
+      { from: "USDT", to: "BTC", amount: "130" },
+      {
+        token: alice.token,
+      },
+    );
+    expect(res.status).toBe(200);
+    const reply = ExchangeReply.parse(res.body);
+    const preview = exchangeResult({
+      from: "USDT",
+      to: "BTC",
+      amount: "130",
+      rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" },
+      feePercent: "1",
+    });
+    // 130 / 65000 × 0.99 = 0.00198
+    expect(preview).toBe("0.00198");
+    expect(reply).toMatchObject({ from: "USDT", to: "BTC", debited: "130", received: preview, feePercent: "1" });
+    expect(reply.currencies).toEqual({ USDT: "870", BTC: "0.00198", ETH: "0", TON: "0" });
+
+    const ops = OperationsReply.parse(
+      (await call(server, "GET", "/user/operations/?type=exchange", undefined, { token: alice.token })).body,
+    );
+    expect(ops.items.map((o) => [o.currency, o.amount]).sort()).toEqual([
+      ["BTC", "0.00198"],
+      ["USDT", "-130"],
+    ]);
+    expect(ops.items[0]?.details?.exchange).toEqual({ from: "USDT", to: "BTC", debited: "130", received: "0.00198" });
+    await expectLedgerConsistent(server.handle.db);
+  });
+
+  it("follows a rate change made by the operator", async () => {
+    const res = await server.app.inject({
+      method: "PUT",
+      url: "/api/operator/settings/exchangeRates",
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+      payload: { value: { rates: { USDT: "1", BTC: "60000", ETH: "3000", TON: "5" }, feePercent: "0.5" } },
+    });
+    expect(res.statusCode).toBe(200);
+    const ex = await call(
+      server,
+      "POST",
+      "/user/exchange",
+      { from: "USDT", to: "TON", amount: "10" },
+      {
+        token: alice.token,
+      },
+    );
+    expect(ex.body).toMatchObject({ received: "1.99", feePercent: "0.5", rates: { from: "1", to: "5" } });
+    await setSetting(server.handle.db, clock, "exchangeRates", {
+      rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" },
+      feePercent: "1",
+    });
+  });
+
+  it("refuses an exchange the balance cannot pay, a zero result and a same-currency exchange", async () => {
+    const before = await balanceOf(server, alice);
+    const tooMuch = await call(
+      server,
+      "POST",
+      "/user/exchange",
+      { from: "USDT", to: "ETH", amount: "100000" },
+      {
+        token: alice.token,
+      },
+    );
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body).toEqual({ code: "INSUFFICIENT_FUNDS", message: "Not enough funds" });
+
+    const dust = await call(
+      server,
+      "POST",
+      "/user/exchange",
+      { from: "USDT", to: "BTC", amount: "0.000001" },
+      {
+        token: alice.token,
+      },
+    );
+    expect(dust.status).toBe(400);
+    expect(dust.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { amount: "amountBelowMinimum" } });
+
+    const negative = await call(
+      server,
+      "POST",
+      "/user/exchange",
+      { from: "USDT", to: "BTC", amount: "-5" },
+      {
+        token: alice.token,
+      },
+    );
+    expect(negative.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { amount: "amountNegative" } });
+
+    const same = await call(
+      server,
+      "POST",
+      "/user/exchange",
+      { from: "TON", to: "TON", amount: "1" },
+      {
+        token: alice.token,
+      },
+    );
+    expect(same.status).toBe(400);
+    expect(same.body).toMatchObject({ fields: { to: "required" } });
+
+    const number = await call(
+      server,
+      "POST",
+      "/user/exchange",
+      { from: "USDT", to: "TON", amount: 5 },
+      {
+        token: alice.token,
+      },
+    );
+    expect(number.status).toBe(400);
+    expect(await balanceOf(server, alice)).toEqual(before);
+  });
+
+  it("lists only the caller's operations, newest first, with filters and pages", async () => {
+    clock.advance(DAY);
+    await fund(server.handle.db, clock, bob.id, "TON", "50");
+    await fund(server.handle.db, clock, alice.id, "TON", "7.5");
+    clock.advance(DAY);
+    await fund(server.handle.db, clock, alice.id, "ETH", "0.25");
+
+    const all = OperationsReply.parse(
+      (await call(server, "GET", "/user/operations/", undefined, { token: alice.token })).body,
+    );
+    expect(all.total).toBe(7);
+    expect(all.items.map((o) => o.createdAt)).toEqual([...all.items.map((o) => o.createdAt)].sort().reverse());
+    expect(all.items[0]).toMatchObject({ type: "refill", currency: "ETH", amount: "0.25" });
+    expect(all.items.some((o) => o.amount === "50")).toBe(false);
+
+    const noSlash = await call(server, "GET", "/user/operations", undefined, { token: alice.token });
+    expect(noSlash.body).toEqual(all);
+
+    const ton = OperationsReply.parse(
+      (await call(server, "GET", "/user/operations/?currency=TON", undefined, { token: alice.token })).body,
+    );
+    expect(ton.items.map((o) => o.amount)).toEqual(["7.5", "1.99"]);
+
+    const refills = OperationsReply.parse(
+      (await call(server, "GET", "/user/operations/?type=refill&limit=1&page=2", undefined, { token: alice.token }))
+        .body,
+    );
+    expect(refills).toMatchObject({ total: 3, page: 2, limit: 1 });
+    expect(refills.items).toHaveLength(1);
+    expect(refills.items[0]?.currency).toBe("TON");
+
+    // Days are whole UTC days, inclusive at both ends.
+    const day = (
+      await call(server, "GET", "/user/operations/?from=2026-05-02&to=2026-05-02", undefined, {
+        token: alice.token,
+      })
+    ).body as OperationsReply;
+    expect(day.items.map((o) => o.currency)).toEqual(["TON"]);
+    const since = (
+      await call(server, "GET", "/user/operations/?from=2026-05-02T09:00:00Z", undefined, {
+        token: alice.token,
+      })
+    ).body as OperationsReply;
+    expect(since.total).toBe(2);
+    const until = (await call(server, "GET", "/user/operations/?to=2026-05-01", undefined, { token: alice.token }))
+      .body as OperationsReply;
+    expect(until.total).toBe(5);
+
+    const bobs = OperationsReply.parse(
+      (await call(server, "GET", "/user/operations/", undefined, { token: bob.token })).body,
+    );
+    expect(bobs.items.map((o) => o.amount)).toEqual(["50"]);
+  });
+
+  it("refuses bad filters and page sizes", async () => {
+    for (const query of ["limit=101", "limit=0", "page=0", "currency=XRP", "type=gift", "from=yesterday"]) {
+      const res = await call(server, "GET", `/user/operations/?${query}`, undefined, { token: alice.token });
+      expect(res.status, query).toBe(400);
+      expect(res.body.code).toBe("VALIDATION_FAILED");
+    }
+    const max = await call(server, "GET", "/user/operations/?limit=100", undefined, { token: alice.token });
+    expect(max.status).toBe(200);
+  });
+
+  it("counts statistics: earned per currency, referrals, active deposits and the amount on deposit", async () => {
+    const demo = await call(server, "POST", "/auth/login", { login: DEMO_LOGIN, password: DEMO_PASSWORD });
+    const token = demo.body.refreshToken as string;
+    const stats = StatisticsReply.parse((await call(server, "GET", "/user/statistics", undefined, { token })).body);
+    // The seeded history: a Start deposit of 200 paid 30 × 2 USDT; a Standard deposit of 1000 runs.
+    expect(stats).toEqual({
+      currentCurrency: "USDT",
+      earned: { USDT: "60", BTC: "0", ETH: "0", TON: "0" },
+      referrals: 0,
+      activeDeposits: 1,
+      amountOnDeposit: { USDT: "1000", BTC: "0", ETH: "0", TON: "0" },
+    });
+    const house = await call(server, "GET", "/user/statistics", undefined, { token: alice.token });
+    expect(house.body).toMatchObject({ referrals: 0, activeDeposits: 0, earned: { USDT: "0" } });
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Helpers of the money tests: investors without the sign-in ceremony (a user row and a session),
+ * funding through the real refill services, plans in any currency, the ledger invariant, and a
+ * disposable PostgreSQL database per test file.
+ */
+import { randomUUID } from "node:crypto";
+import type { Currency } from "@contract";
+import { eq, sql } from "drizzle-orm";
+import { expect } from "vitest";
+import type { Clock } from "../../server/src/clock";
+import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import * as schema from "../../server/src/db/schema";
+import { auditLedger } from "../../server/src/services/ledger";
+import { confirmRefill, createRefill } from "../../server/src/services/refills";
+import { createSession } from "../../server/src/services/sessions";
+import { call, type TestServer } from "./helpers";
+
+export interface Investor {
+  id: string;
+  login: string;
+  token: string;
+}
+
+/** The payment system each currency is refilled through in the demo data. */
+export const PAYMENT_SYSTEM: Record<Currency, string> = { USDT: "usdt-trc20", BTC: "btc", ETH: "eth", TON: "ton" };
+
+let made = 0;
+
+/** A new investor (invited by the house account) with a live session. */
+export async function newInvestor(db: DatabaseHandle["db"], clock: Clock): Promise<Investor> {
+  made += 1;
+  const login = `inv${process.pid % 10_000}x${made}x${randomUUID().slice(0, 6)}`;
+  const [house] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.login, "kassa"));
+  const [row] = await db
+    .insert(schema.users)
+    .values({ login, fullName: "Money Test", language: "en", inviterId: house?.id ?? null, createdAt: clock.now() })
+    .returning({ id: schema.users.id });
+  if (!row) throw new Error("user not created");
+  const token = await createSession(db, clock, { userId: row.id, ttlDays: 3650 });
+  return { id: row.id, login, token };
+}
+
+/** Credits `amount` through a refill the operator confirms (so the ledger holds). */
+export async function fund(
+  db: DatabaseHandle["db"],
+  clock: Clock,
+  userId: string,
+  currency: Currency,
+  amount: string,
+): Promise<void> {
+  const refill = await createRefill({ db, clock }, userId, { paymentSystemId: PAYMENT_SYSTEM[currency], amount });
+  await confirmRefill({ db, clock }, refill.id);
+}
+
+/** A plan for tests (any currency, any terms); returns its id. */
+export async function addPlan(
+  db: DatabaseHandle["db"],
+  plan: {
+    id: string;
+    currency: Currency;
+    dailyYieldPercent: string;
+    durationDays: number;
+    minAmount: string;
+    maxAmount: string;
+  },
+): Promise<string> {
+  await db
+    .insert(schema.plans)
+    .values({ ...plan, name: { en: plan.id, ru: plan.id, de: plan.id, kk: plan.id }, active: true, sort: 100 })
+    .onConflictDoNothing();
+  return plan.id;
+}
+
+export async function balanceOf(server: Pick<TestServer, "app">, investor: Investor) {
+  const res = await call(server, "GET", "/user/balance", undefined, { token: investor.token });
+  expect(res.status).toBe(200);
+  return res.body.currencies as Record<Currency, string>;
+}
+
+/** The invariant: every balance equals the sum of its operations, and none is negative. */
+export async function expectLedgerConsistent(db: DatabaseHandle["db"]): Promise<void> {
+  expect(await auditLedger(db)).toEqual([]);
+  const [negative] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(schema.balances)
+    .where(sql`${schema.balances.amount} < 0`);
+  expect(negative?.n).toBe(0);
+}
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+export const POSTGRES_SKIP_REASON = "set TEST_DATABASE_URL to a disposable PostgreSQL database to run (npm test does)";
+
+/**
+ * A fresh database beside TEST_DATABASE_URL's (test files run in parallel, and postgres.test.ts
+ * drops its schema), migrated for real. `drop()` removes it.
+ */
+export async function freshPostgres(name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL is not set");
+  const database = `kassa_${name}_${process.pid}`;
+  const admin = await openDatabase({ databaseUrl: TEST_DATABASE_URL, migrate: false });
+  try {
+    await admin.db.execute(sql.raw(`drop database if exists ${database} with (force)`));
+    await admin.db.execute(sql.raw(`create database ${database}`));
+  } finally {
+    await admin.close();
+  }
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${database}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const again = await openDatabase({ databaseUrl: TEST_DATABASE_URL, migrate: false });
+      try {
+        await again.db.execute(sql.raw(`drop database if exists ${database} with (force)`));
+      } finally {
+        await again.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,285 @@
+/**
+ * Refills: the user starts one and gets the address to pay to, may attach the transaction hash,
+ * sees only their own; the operator confirms (the balance is credited once, by a `refill`
+ * operation) or rejects — through the service, the operator endpoint, and the real CLI process
+ * talking to a running server that holds the embedded database.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { OperationsReply, Refill, RefillsReply } from "@contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock, systemClock } from "../../server/src/clock";
+import { openDatabase } from "../../server/src/db/client";
+import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
+import { call, createTestServer, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
+import { balanceOf, expectLedgerConsistent, type Investor, newInvestor } from "./money";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+const CLI = path.join(ROOT, "server/src/cli/index.ts");
+
+async function kassa(args: string[], env: Record<string, string>) {
+  const clean = { ...process.env };
+  for (const name of ["DATABASE_URL", "OPERATOR_TOKEN", "KASSA_SERVER_URL", "DATA_DIR"]) delete clean[name];
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, CLI, ...args], {
+      cwd: ROOT,
+      env: { ...clean, NODE_ENV: "development", ...env },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+const operator = (server: TestServer, method: "GET" | "POST", url: string, payload?: unknown) =>
+  server.app.inject({
+    method,
+    url: `/api/operator${url}`,
+    headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+
+describe("refills", () => {
+  const clock = fixedClock("2026-05-01T09:00:00Z");
+  let server: TestServer;
+  let alice: Investor;
+  let bob: Investor;
+
+  beforeAll(async () => {
+    server = await createTestServer({ clock });
+    alice = await newInvestor(server.handle.db, clock);
+    bob = await newInvestor(server.handle.db, clock);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const create = (investor: Investor, body: Record<string, unknown>) =>
+    call(server, "POST", "/funds/refills", body, { token: investor.token });
+
+  it("starts a refill with the payment system's address, waiting", async () => {
+    const res = await create(alice, { paymentSystemId: "usdt-trc20", amount: "250.5" });
+    expect(res.status).toBe(200);
+    expect(Refill.parse(res.body)).toMatchObject({
+      status: "waiting",
+      currency: "USDT",
+      paymentSystemId: "usdt-trc20",
+      network: "TRC20",
+      address: "TG7BEHZQhE8U8veBu7ERWNqdCQKpH4P8FP",
+      amountRequested: "250.5",
+      amountCredited: null,
+      txHash: null,
+      createdAt: "2026-05-01T09:00:00.000Z",
+      processedAt: null,
+    });
+    expect(await balanceOf(server, alice)).toMatchObject({ USDT: "0" });
+  });
+
+  it("truncates the amount to the currency's scale and refuses bad input", async () => {
+    const btc = await create(alice, { paymentSystemId: "btc", amount: "0.123456789", txHash: "a1b2c3d4e5f60718" });
+    expect(btc.body).toMatchObject({ amountRequested: "0.12345678", txHash: "a1b2c3d4e5f60718" });
+
+    const cases: [Record<string, unknown>, Record<string, string>][] = [
+      [{ paymentSystemId: "doge", amount: "1" }, { paymentSystemId: "required" }],
+      [{ paymentSystemId: "btc", amount: "-1" }, { amount: "amountNegative" }],
+      [{ paymentSystemId: "btc", amount: "0" }, { amount: "amountBelowMinimum" }],
+      [{ paymentSystemId: "btc", amount: "0.000000001" }, { amount: "amountBelowMinimum" }],
+      [{ paymentSystemId: "btc", amount: "1e3" }, { amount: "required" }],
+      [{ paymentSystemId: "btc", amount: 5 }, { amount: "required" }],
+      [{ paymentSystemId: "btc", amount: "1", txHash: "not a hash!" }, { txHash: "required" }],
+      [{ amount: "1" }, { paymentSystemId: "required" }],
+    ];
+    for (const [body, fields] of cases) {
+      const res = await create(alice, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toMatchObject({ code: "VALIDATION_FAILED", fields });
+    }
+  });
+
+  it("lists the caller's refills, newest first, with currency and status filters", async () => {
+    clock.advance(60_000);
+    await create(alice, { paymentSystemId: "ton", amount: "12" });
+    await create(bob, { paymentSystemId: "ton", amount: "99" });
+    const all = RefillsReply.parse(
+      (await call(server, "GET", "/funds/refills", undefined, { token: alice.token })).body,
+    );
+    expect(all.total).toBe(3);
+    expect(all.items[0]).toMatchObject({ currency: "TON", amountRequested: "12" });
+    expect(new Set(all.items.slice(1).map((r) => r.currency))).toEqual(new Set(["USDT", "BTC"]));
+    const ton = RefillsReply.parse(
+      (await call(server, "GET", "/funds/refills?currency=TON&status=waiting", undefined, { token: alice.token })).body,
+    );
+    expect(ton.items.map((r) => r.amountRequested)).toEqual(["12"]);
+    const paged = RefillsReply.parse(
+      (await call(server, "GET", "/funds/refills?limit=2&page=2", undefined, { token: alice.token })).body,
+    );
+    expect(paged).toMatchObject({ total: 3, page: 2, limit: 2 });
+    expect(paged.items).toHaveLength(1);
+  });
+
+  it("shows one refill to its owner only, and attaches the hash while it waits", async () => {
+    const mine = Refill.parse((await create(alice, { paymentSystemId: "eth", amount: "0.5" })).body);
+    const get = await call(server, "GET", `/funds/refills/${mine.id}`, undefined, { token: alice.token });
+    expect(get.body).toEqual(mine);
+
+    for (const id of [mine.id, "not-a-uuid", "00000000-0000-4000-8000-000000000000"]) {
+      const other = await call(server, "GET", `/funds/refills/${id}`, undefined, { token: bob.token });
+      expect(other.status).toBe(404);
+      expect(other.body).toEqual({ code: "NOT_FOUND", message: "Not found" });
+    }
+    const steal = await call(
+      server,
+      "PATCH",
+      `/funds/refills/${mine.id}`,
+      { txHash: "0xdeadbeefdeadbeef" },
+      {
+        token: bob.token,
+      },
+    );
+    expect(steal.status).toBe(404);
+
+    const hash = "0x5e1f9a3c7b2d4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f";
+    const patched = await call(server, "PATCH", `/funds/refills/${mine.id}`, { txHash: hash }, { token: alice.token });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ id: mine.id, txHash: hash, status: "waiting" });
+
+    await operator(server, "POST", `/refills/${mine.id}/reject`, { note: "nothing arrived" });
+    const late = await call(server, "PATCH", `/funds/refills/${mine.id}`, { txHash: hash }, { token: alice.token });
+    expect(late.status).toBe(400);
+    expect(late.body).toMatchObject({ code: "UPDATE_FAILED", message: "Update error the refill is no longer waiting" });
+  });
+
+  it("credits the confirmed amount once, with a refill operation", async () => {
+    const refill = Refill.parse((await create(alice, { paymentSystemId: "usdt-erc20", amount: "100" })).body);
+    clock.advance(3_600_000);
+    const confirmed = await operator(server, "POST", `/refills/${refill.id}/confirm`, { amount: "99.5" });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toMatchObject({
+      status: "replenished",
+      amountRequested: "100",
+      amountCredited: "99.5",
+      processedAt: "2026-05-01T10:01:00.000Z",
+    });
+    expect((await balanceOf(server, alice)).USDT).toBe("99.5");
+
+    const again = await operator(server, "POST", `/refills/${refill.id}/confirm`, {});
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ code: "UPDATE_FAILED", params: { error: "the refill is replenished" } });
+    const reject = await operator(server, "POST", `/refills/${refill.id}/reject`, {});
+    expect(reject.statusCode).toBe(400);
+    expect((await balanceOf(server, alice)).USDT).toBe("99.5");
+
+    const ops = OperationsReply.parse(
+      (await call(server, "GET", "/user/operations/", undefined, { token: alice.token })).body,
+    );
+    expect(ops.items).toEqual([
+      expect.objectContaining({ type: "refill", currency: "USDT", amount: "99.5", details: { refillId: refill.id } }),
+    ]);
+    const seen = await call(server, "GET", `/funds/refills/${refill.id}`, undefined, { token: alice.token });
+    expect(seen.body).toMatchObject({ status: "replenished", amountCredited: "99.5" });
+    await expectLedgerConsistent(server.handle.db);
+  });
+
+  it("credits the amount requested when the operator gives none; rejects leave the balance alone", async () => {
+    const a = Refill.parse((await create(bob, { paymentSystemId: "ton", amount: "3.000000001" })).body);
+    const b = Refill.parse((await create(bob, { paymentSystemId: "ton", amount: "4" })).body);
+    expect((await operator(server, "POST", `/refills/${a.id}/confirm`, {})).json()).toMatchObject({
+      amountCredited: "3.000000001",
+    });
+    expect((await operator(server, "POST", `/refills/${b.id}/reject`, {})).json()).toMatchObject({
+      status: "rejected",
+      amountCredited: null,
+    });
+    expect((await balanceOf(server, bob)).TON).toBe("3.000000001");
+    const missing = await operator(server, "POST", "/refills/00000000-0000-4000-8000-000000000000/confirm", {});
+    expect(missing.statusCode).toBe(404);
+    const zero = await create(bob, { paymentSystemId: "ton", amount: "1" });
+    const refused = await operator(server, "POST", `/refills/${zero.body.id as string}/confirm`, { amount: "0" });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: "VALIDATION_FAILED", fields: { amount: "amountBelowMinimum" } });
+  });
+
+  it("lists refills of every user for the operator", async () => {
+    const res = await operator(server, "GET", "/refills?status=waiting");
+    expect(res.statusCode).toBe(200);
+    const rows = res.json() as { login: string; status: string }[];
+    expect(rows.length).toBeGreaterThan(2);
+    expect(new Set(rows.map((r) => r.status))).toEqual(new Set(["waiting"]));
+    expect(rows.map((r) => r.login)).toContain(bob.login);
+    expect((await server.app.inject({ method: "GET", url: "/api/operator/refills" })).statusCode).toBe(404);
+  });
+});
+
+describe("npm run kassa -- refill, accruals, clock, ledger", () => {
+  let tmp: ReturnType<typeof tempDir>;
+
+  beforeAll(() => {
+    tmp = tempDir();
+  });
+
+  afterAll(() => tmp.remove());
+
+  it("confirms a refill through the running server that holds the database", async () => {
+    const dataDir = path.join(tmp.dir, "pglite");
+    const handle = await openDatabase({ dataDir });
+    const server = await createTestServer({ handle });
+    try {
+      const address = await server.app.listen({ host: "127.0.0.1", port: 0 });
+      writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
+      const investor = await newInvestor(handle.db, systemClock);
+      const refill = Refill.parse(
+        (
+          await call(
+            server,
+            "POST",
+            "/funds/refills",
+            { paymentSystemId: "ton", amount: "25" },
+            { token: investor.token },
+          )
+        ).body,
+      );
+
+      const list = await kassa(["refill", "list", "--status", "waiting"], { DATA_DIR: dataDir });
+      expect(list.stderr).toBe("");
+      expect(list.code).toBe(0);
+      expect(list.stdout).toContain(refill.id);
+      expect(list.stdout).toContain(investor.login);
+
+      const confirm = await kassa(["refill", "confirm", refill.id, "--amount", "24.75"], { DATA_DIR: dataDir });
+      expect(confirm.stderr).toBe("");
+      expect(confirm.code).toBe(0);
+      expect(confirm.stdout).toContain(`Refill ${refill.id} replenished: 24.75 TON credited (via the running server`);
+      expect((await balanceOf(server, investor)).TON).toBe("24.75");
+
+      const twice = await kassa(["refill", "confirm", refill.id], { DATA_DIR: dataDir });
+      expect(twice.code).toBe(1);
+      expect(twice.stderr).toContain("UPDATE_FAILED");
+      const unknown = await kassa(["refill", "reject", "00000000-0000-4000-8000-000000000000"], { DATA_DIR: dataDir });
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain("no refill 00000000-0000-4000-8000-000000000000");
+
+      // The demo deposit (6 days of 60 accrued at seeding) moves on with the development clock.
+      const advance = await kassa(["clock", "advance", "2"], { DATA_DIR: dataDir });
+      expect(advance.stderr).toBe("");
+      expect(advance.stdout).toContain("offset 2 day(s)");
+      expect(advance.stdout).toMatch(/Accruals: 2 day\(s\) on 1 deposit\(s\)/);
+      const audit = await kassa(["ledger", "audit"], { DATA_DIR: dataDir });
+      expect(audit.stdout).toContain("Ledger consistent");
+      const reset = await kassa(["clock", "reset"], { DATA_DIR: dataDir });
+      expect(reset.stdout).toContain("offset 0 day(s)");
+      const run = await kassa(["accruals", "run"], { DATA_DIR: dataDir });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("0 day(s) on 0 deposit(s)");
+    } finally {
+      removeRuntimeInfo(dataDir);
+      await server.close();
+      await handle.close();
+    }
+  });
+});
