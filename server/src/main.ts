@@ -110,6 +110,10 @@ async function main(): Promise<void> {
   } else if (env.NODE_ENV !== "production") {
     console.log(`  Open as if from Telegram: http://localhost:${port}/api/dev/telegram-launch`);
   }
+  if (app.devClock && app.devClock.offsetMs() !== 0) {
+    const days = app.devClock.offsetMs() / 86_400_000;
+    console.log(`  Development clock: ${days} day(s) ahead of real time (npm run kassa -- clock reset)`);
+  }
   if (demoAvailable) console.log(`Demo login: ${DEMO_LOGIN} / ${DEMO_PASSWORD}`);
 }
 
