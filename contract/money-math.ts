@@ -16,7 +16,7 @@ import { CURRENCIES, type Currency } from "./enums";
  * keep 40 decimals and truncate (RM 0); truncating again to a currency's scale is then the same as
  * truncating the exact quotient once, so no double rounding can creep in.
  */
-export const Money = Big();
+const Money = Big();
 Money.DP = 40;
 Money.RM = Big.roundDown;
 // Plain notation always: "0.00000001", never "1e-8".
