@@ -12,6 +12,8 @@ function AlertText({ alert }: { alert: Alert }) {
       return <>{t(text.key, { ns: "success" })}</>;
     case "common":
       return <>{t(text.key, { ns: "common", ...text.params })}</>;
+    case "auth":
+      return <>{t(text.key, { ns: "auth", ...text.params })}</>;
   }
 }
 

@@ -15,7 +15,8 @@ export type AlertTone = "error" | "success" | "info";
 export type AlertText =
   | { ns: "errors"; key: ErrorCode; params?: Record<string, string> }
   | { ns: "success"; key: SuccessCode }
-  | { ns: "common"; key: ParseKeys<"common">; params?: Record<string, string> };
+  | { ns: "common"; key: ParseKeys<"common">; params?: Record<string, string> }
+  | { ns: "auth"; key: ParseKeys<"auth">; params?: Record<string, string> };
 
 export interface Alert {
   id: number;
@@ -29,7 +30,7 @@ export const alertsAtom = atom<readonly Alert[]>([]);
 let lastId = 0;
 
 export function pushAlert(
-  input: { tone: AlertTone; text: AlertText; duration?: number },
+  input: { tone: AlertTone; text: AlertText; duration?: number; replace?: boolean },
   store: AppStore = appStore,
 ): number {
   lastId += 1;
@@ -39,7 +40,8 @@ export function pushAlert(
     text: input.text,
     duration: input.duration ?? ALERT_DEFAULT_DURATION_MS,
   };
-  store.set(alertsAtom, (queue) => [...queue, next]);
+  // `replace`: what is shown or waiting is out of date; this one shows at once.
+  store.set(alertsAtom, (queue) => (input.replace ? [next] : [...queue, next]));
   return next.id;
 }
 
@@ -57,4 +59,7 @@ export const alerts = {
   success: (code: SuccessCode, store?: AppStore) =>
     pushAlert({ tone: "success", text: { ns: "success", key: code } }, store),
   info: (key: ParseKeys<"common">, store?: AppStore) => pushAlert({ tone: "info", text: { ns: "common", key } }, store),
+  /** A success told in a screen's own words (from the `auth` namespace). */
+  authSuccess: (key: ParseKeys<"auth">, options: { replace?: boolean } = {}, store?: AppStore) =>
+    pushAlert({ tone: "success", text: { ns: "auth", key }, replace: options.replace }, store),
 };

@@ -94,6 +94,11 @@ export interface RequestOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   baseUrl?: string;
+  /**
+   * Send this bearer token instead of the session's (logout sends the token it is ending). A 401 to
+   * such a call says nothing about the current session, so it does not end it.
+   */
+  token?: string;
 }
 
 function buildUrl(baseUrl: string, path: string, query: RequestOptions["query"]): string {
@@ -124,7 +129,8 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
 export async function apiRequest(options: RequestOptions): Promise<unknown> {
   const { method, path, query, body, formData, timeoutMs = API_TIMEOUT_MS, signal } = options;
   const url = buildUrl(options.baseUrl ?? resolveApiBaseUrl(), path, query);
-  const token = getSessionToken();
+  const sessionToken = options.token === undefined ? getSessionToken() : null;
+  const token = options.token ?? sessionToken;
 
   const headers: Record<string, string> = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -185,7 +191,7 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
       message: `${method} ${path} answered ${response.status}${code ? ` ${code}` : ""}`,
     });
     if (code === "MAINTENANCE") for (const listener of maintenanceListeners) listener();
-    if (response.status === 401 && token) {
+    if (response.status === 401 && sessionToken) {
       // Spec §4: a 401 removes the stored token and counts as a session timeout.
       const where = currentLocationPath();
       expireSession();
@@ -209,7 +215,11 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
 type InputOf<S> = S extends zc.ZodType ? zc.input<S> : never;
 
 /** What a call of route `N` takes: `params`, `query` and `body` exactly when the contract's route has them. */
-export type CallInput<N extends RouteName> = { signal?: AbortSignal; timeoutMs?: number } & (Routes[N] extends {
+export type CallInput<N extends RouteName> = {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  token?: string;
+} & (Routes[N] extends {
   params: infer P;
 }
   ? { params: InputOf<P> }
@@ -235,6 +245,7 @@ export async function callApi<N extends RouteName>(
     body?: unknown;
     signal?: AbortSignal;
     timeoutMs?: number;
+    token?: string;
   };
   let contract: Awaited<ReturnType<typeof loadContract>>;
   try {
@@ -251,6 +262,7 @@ export async function callApi<N extends RouteName>(
     body: call.body,
     signal: call.signal,
     timeoutMs: call.timeoutMs,
+    token: call.token,
   });
   const checked = route.response.safeParse(data);
   if (!checked.success) {

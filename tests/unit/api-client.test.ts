@@ -235,6 +235,16 @@ describe("401 with a token (spec §4)", () => {
     window.history.replaceState(null, "", "/");
   });
 
+  it("leaves the session alone when the call sent a token of its own (logout)", async () => {
+    signIn({ refreshToken: "current-token", user: DEMO_USER });
+    const fetchMock = stubFetch(() => reply(401, { code: "SESSION_TIMEOUT", message: "Session timed out" }));
+    await failure(apiRequest({ method: "POST", path: "/auth/logout", token: "ending-token" }));
+    expect(new Headers(fetchMock.mock.calls[0]?.[1]?.headers).get("Authorization")).toBe("Bearer ending-token");
+    expect(appStore.get(isSignedInAtom)).toBe(true);
+    expect(appStore.get(alertsAtom)).toEqual([]);
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
   it("leaves things alone when the call carried no token", async () => {
     stubFetch(() => reply(401, { code: "INVALID_CREDENTIALS", message: "Incorrect login or password" }));
     await failure(apiRequest({ method: "POST", path: "/auth/login" }));

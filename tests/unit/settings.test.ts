@@ -1,7 +1,9 @@
-import { TechnicalWorkReply } from "@contract";
+import { SettingReply, TechnicalWorkReply, TelegramAuthAvailableReply } from "@contract";
 import { describe, expect, it } from "vitest";
+import { readSettingReply, readTelegramAuthAvailable } from "@/features/settings/api/public-settings";
 import {
   botLink,
+  miniAppLink,
   settingsQueries,
   TECHNICAL_WORK_POLL_OFF_MS,
   TECHNICAL_WORK_POLL_ON_MS,
@@ -59,5 +61,31 @@ describe("settings queries", () => {
     expect(inviter?.({ key: "defaultInviter", value: "admin" })).toBe("admin");
     expect(inviter?.({ key: "defaultInviter", value: 42 })).toBeNull();
     expect(botLink("kassa_bot")).toBe("https://t.me/kassa_bot");
+  });
+});
+
+describe("public settings read without the contract (the login screen's budget)", () => {
+  it("read well-formed replies exactly as the contract's schemas do", () => {
+    for (const reply of [{ available: true }, { available: false }]) {
+      expect(readTelegramAuthAvailable(reply)).toEqual(TelegramAuthAvailableReply.parse(reply));
+    }
+    for (const reply of [
+      { key: "botUsername", value: "KassaCabinetBot" },
+      { key: "defaultInviter", value: null },
+    ] as const) {
+      expect(readSettingReply(reply.key, reply)).toEqual(SettingReply.parse(reply));
+    }
+  });
+
+  it("refuse what the contract refuses, as a parse failure", () => {
+    expect(() => readTelegramAuthAvailable({ available: "yes" })).toThrow(expect.objectContaining({ kind: "parse" }));
+    expect(() => readTelegramAuthAvailable(null)).toThrow();
+    expect(() => readSettingReply("botUsername", { key: "defaultInviter", value: "x" })).toThrow();
+    expect(() => readSettingReply("botUsername", { key: "botUsername" })).toThrow();
+  });
+
+  it("link the bot's Mini App, with a start parameter when given", () => {
+    expect(miniAppLink("KassaCabinetBot")).toBe("https://t.me/KassaCabinetBot?startapp");
+    expect(miniAppLink("KassaCabinetBot", "ref_alice")).toBe("https://t.me/KassaCabinetBot?startapp=ref_alice");
   });
 });

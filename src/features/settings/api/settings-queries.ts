@@ -4,7 +4,7 @@
  */
 import type { PublicSettingKey, TechnicalWorkReply } from "@contract";
 import { type Query, queryOptions } from "@tanstack/react-query";
-import { callApi } from "@/lib/api-client";
+import { fetchSetting, fetchTelegramAuthAvailable } from "./public-settings";
 import { fetchTechnicalWork } from "./technical-work";
 
 /** While the maintenance flag is off, it is checked every 15 s... */
@@ -28,7 +28,7 @@ export const settingsQueries = {
   telegramAuthAvailable: () =>
     queryOptions({
       queryKey: [...settingsQueries.all(), "telegramAuthAvailable"] as const,
-      queryFn: ({ signal }) => callApi("telegramAuthAvailable", { signal }),
+      queryFn: ({ signal }) => fetchTelegramAuthAvailable(signal),
       staleTime: SETTING_STALE_MS,
     }),
 
@@ -44,7 +44,7 @@ export const settingsQueries = {
   value: (key: PublicSettingKey) =>
     queryOptions({
       queryKey: [...settingsQueries.all(), "value", key] as const,
-      queryFn: ({ signal }) => callApi("setting", { params: { key }, signal }),
+      queryFn: ({ signal }) => fetchSetting(key, signal),
       staleTime: SETTING_STALE_MS,
     }),
 
@@ -65,4 +65,10 @@ export const settingsQueries = {
 
 export function botLink(username: string): string {
   return `https://t.me/${encodeURIComponent(username)}`;
+}
+
+/** Opens the bot's Mini App (`?startapp`), with a start parameter such as `ref_<login>` when given. */
+export function miniAppLink(username: string, startParam?: string): string {
+  const base = botLink(username);
+  return startParam ? `${base}?startapp=${encodeURIComponent(startParam)}` : `${base}?startapp`;
 }
