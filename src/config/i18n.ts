@@ -29,6 +29,7 @@ export const NAMESPACES = [
   "success",
   "enums",
   "auth",
+  "terms",
   "cabinet",
   "maintenance",
   "refill",

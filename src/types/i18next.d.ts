@@ -14,6 +14,7 @@ import type partners from "../../locales/en/partners.json";
 import type refill from "../../locales/en/refill.json";
 import type settings from "../../locales/en/settings.json";
 import type success from "../../locales/en/success.json";
+import type terms from "../../locales/en/terms.json";
 import type validation from "../../locales/en/validation.json";
 import type withdrawal from "../../locales/en/withdrawal.json";
 
@@ -29,6 +30,7 @@ declare module "i18next" {
       success: typeof success;
       enums: typeof enums;
       auth: typeof auth;
+      terms: typeof terms;
       cabinet: typeof cabinet;
       maintenance: typeof maintenance;
       refill: typeof refill;

@@ -9,13 +9,15 @@ import { DEMO_USER, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
 const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
 
 describe("login screen", () => {
-  it("shows the product, what it is, the honest note, the links and the language switcher", async () => {
+  it("shows the product, what it is, the sign-in form, the links and the language switcher", async () => {
     stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
     await renderApp({ path: "/login" });
     await waitFor(() => expect(screenName()).toBe("login"));
     expect(screen.getByRole("heading", { name: "Kassa" })).toBeTruthy();
     expect(screen.getByText(/Your investor cabinet/)).toBeTruthy();
-    expect(screen.getByText("Signing in with a login and password is not available yet")).toBeTruthy();
+    expect(document.querySelector("input[name='login']")).toBeTruthy();
+    expect(document.querySelector("input[name='password']")).toBeTruthy();
+    expect(screen.getByTestId("submit").textContent).toContain("Sign in");
     expect(screen.getByRole("link", { name: /Registration/ }).getAttribute("href")).toBe("/register");
     expect(screen.getByRole("link", { name: /Forgot password/ }).getAttribute("href")).toBe("/forgot-password");
     expect(screen.getByText("Русский")).toBeTruthy();
@@ -83,7 +85,6 @@ describe("registration", () => {
     stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
     await renderApp({ path: "/register/alice" });
     await waitFor(() => expect(screen.getByTestId("inviter").textContent).toContain("alice"));
-    expect(screen.getByText("Registration is not available yet")).toBeTruthy();
   });
 
   it("shows the default inviter without a referral", async () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { isTopLevelPath, loginPath, registerPath, safeNextPath } from "@/config/paths";
+import {
+  isTermsDoc,
+  isTopLevelPath,
+  loginPath,
+  phoneVerificationPath,
+  registerPath,
+  safeNextPath,
+  termsPath,
+} from "@/config/paths";
 
 describe("paths", () => {
   it("send a signed-out visitor to login with where they were going", () => {
@@ -19,10 +27,27 @@ describe("paths", () => {
   });
 
   it("know the top-level screens (no Back button there)", () => {
-    for (const path of ["/", "/login", "/refill", "/deposits", "/withdrawal", "/more", "/refill/"]) {
+    for (const path of [
+      "/",
+      "/login",
+      "/phone-verification",
+      "/refill",
+      "/deposits",
+      "/withdrawal",
+      "/more",
+      "/refill/",
+    ]) {
       expect(isTopLevelPath(path), path).toBe(true);
     }
-    for (const path of ["/register", "/register/alice", "/news/1", "/partners", "/settings", "/forgot-password"]) {
+    for (const path of [
+      "/register",
+      "/register/alice",
+      "/news/1",
+      "/partners",
+      "/settings",
+      "/forgot-password",
+      "/terms/offer",
+    ]) {
       expect(isTopLevelPath(path), path).toBe(false);
     }
   });
@@ -30,5 +55,17 @@ describe("paths", () => {
   it("build the registration link with the inviter", () => {
     expect(registerPath("alice")).toBe("/register/alice");
     expect(registerPath()).toBe("/register");
+  });
+
+  it("send a user whose phone waits to phone verification, with where they go after it", () => {
+    expect(phoneVerificationPath("/refill")).toBe("/phone-verification?next=%2Frefill");
+    expect(phoneVerificationPath("/")).toBe("/phone-verification");
+    expect(phoneVerificationPath("https://evil.example")).toBe("/phone-verification");
+  });
+
+  it("name the Terms' two documents", () => {
+    expect(termsPath("offer")).toBe("/terms/offer");
+    expect(isTermsDoc("agreement")).toBe(true);
+    expect(isTermsDoc("privacy")).toBe(false);
   });
 });

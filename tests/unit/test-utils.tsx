@@ -15,6 +15,7 @@ import { alertsAtom } from "@/lib/alerts";
 import { createQueryClient } from "@/lib/query-client";
 import { clearSession, sessionStatusAtom, signIn } from "@/lib/session";
 import { appStore } from "@/lib/store";
+import type { Appearance, TelegramBridge } from "@/tma/bridge";
 
 export const DEMO_USER: User = {
   id: "u1",
@@ -112,4 +113,55 @@ export async function renderApp({ path = "/", user = null }: RenderAppOptions = 
     </MemoryRouter>,
   );
   return { ...view, router, queryClient };
+}
+
+/** A Telegram client's side of the bridge, recording what the app asks of it. */
+export function fakeBridge(platform = "android", launch: { rawInitData?: string; startParam?: string } = {}) {
+  let appearance: Appearance = "light";
+  const appearanceListeners = new Set<() => void>();
+  const backListeners = new Set<() => void>();
+  const mainListeners = new Set<() => void>();
+  const bridge = {
+    platform,
+    rawInitData: "rawInitData" in launch ? launch.rawInitData : "query_id=1",
+    startParam: launch.startParam,
+    appearance: {
+      get: () => appearance,
+      subscribe: (listener: () => void) => {
+        appearanceListeners.add(listener);
+        return () => appearanceListeners.delete(listener);
+      },
+    },
+    ready: vi.fn(),
+    backButton: {
+      setVisible: vi.fn(),
+      onClick: (listener: () => void) => {
+        backListeners.add(listener);
+        return () => backListeners.delete(listener);
+      },
+    },
+    mainButton: {
+      set: vi.fn(),
+      onClick: (listener: () => void) => {
+        mainListeners.add(listener);
+        return () => mainListeners.delete(listener);
+      },
+    },
+    haptics: { notify: vi.fn(), impact: vi.fn(), selection: vi.fn() },
+    setClosingConfirmation: vi.fn(),
+    openTelegramLink: vi.fn(),
+  } satisfies TelegramBridge;
+  return {
+    bridge,
+    setAppearance(next: Appearance) {
+      appearance = next;
+      for (const listener of appearanceListeners) listener();
+    },
+    pressBack: () => {
+      for (const listener of backListeners) listener();
+    },
+    pressMain: () => {
+      for (const listener of mainListeners) listener();
+    },
+  };
 }

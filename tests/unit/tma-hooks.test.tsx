@@ -1,59 +1,9 @@
 /** The Telegram hooks against a fake bridge, and their silence on the web. */
 import { act, fireEvent, renderHook, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Appearance, setTelegramBridge, type TelegramBridge } from "@/tma/bridge";
+import { setTelegramBridge } from "@/tma/bridge";
 import { haptics, openTelegramLink, useAppearance, useBackButton, useMainButton, useUiPlatform } from "@/tma/hooks";
-import { DEMO_USER, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
-
-function fakeBridge(platform = "android") {
-  let appearance: Appearance = "light";
-  const appearanceListeners = new Set<() => void>();
-  const backListeners = new Set<() => void>();
-  const mainListeners = new Set<() => void>();
-  const bridge = {
-    platform,
-    rawInitData: "query_id=1",
-    startParam: undefined,
-    appearance: {
-      get: () => appearance,
-      subscribe: (listener: () => void) => {
-        appearanceListeners.add(listener);
-        return () => appearanceListeners.delete(listener);
-      },
-    },
-    ready: vi.fn(),
-    backButton: {
-      setVisible: vi.fn(),
-      onClick: (listener: () => void) => {
-        backListeners.add(listener);
-        return () => backListeners.delete(listener);
-      },
-    },
-    mainButton: {
-      set: vi.fn(),
-      onClick: (listener: () => void) => {
-        mainListeners.add(listener);
-        return () => mainListeners.delete(listener);
-      },
-    },
-    haptics: { notify: vi.fn(), impact: vi.fn(), selection: vi.fn() },
-    setClosingConfirmation: vi.fn(),
-    openTelegramLink: vi.fn(),
-  } satisfies TelegramBridge;
-  return {
-    bridge,
-    setAppearance(next: Appearance) {
-      appearance = next;
-      for (const listener of appearanceListeners) listener();
-    },
-    pressBack: () => {
-      for (const listener of backListeners) listener();
-    },
-    pressMain: () => {
-      for (const listener of mainListeners) listener();
-    },
-  };
-}
+import { DEMO_USER, fakeBridge, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
 
 afterEach(() => setTelegramBridge(null));
 

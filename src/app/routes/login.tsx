@@ -1,26 +1,36 @@
-import { Cell, List, Section } from "@telegram-apps/telegram-ui";
+import { useQuery } from "@tanstack/react-query";
+import { List, Section } from "@telegram-apps/telegram-ui";
+import { lazy, type ReactNode, Suspense } from "react";
 import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
+import { SpinnerScreen } from "@/components/spinner-screen";
 import { paths, registerPath } from "@/config/paths";
+import { LoginForm } from "@/features/auth/components/login-form";
+import { OpenInTelegramCell } from "@/features/auth/components/open-in-telegram-cell";
+import type { FormError } from "@/features/auth/model/messages";
+import { prefilledLogin } from "@/features/auth/model/sign-in-again";
+import { miniAppLink, settingsQueries } from "@/features/settings/api/settings-queries";
+import { useTelegram } from "@/tma/hooks";
 
-/**
- * The start screen. The sign-in form (and Telegram sign-in) arrive with the auth endpoints; until then
- * the screen says so plainly.
- */
-export function LoginRoute() {
+// Only a launch inside Telegram downloads the Telegram sign-in.
+const TelegramLogin = lazy(() =>
+  import("@/features/auth/components/telegram-login").then((m) => ({ default: m.TelegramLogin })),
+);
+
+/** The product, the password form, what else the context offers (Telegram), links and the language. */
+function PasswordSignIn({ notice = null, extra }: { notice?: FormError | null; extra?: ReactNode }) {
   const { t } = useTranslation(["auth", "common"]);
+  const location = useLocation();
   return (
-    <Page screen="login" title={t("login.title")} className="public-page">
+    <>
       <BrandHeader />
       <List>
-        <Section header={t("login.title")}>
-          <Cell multiline className="static-cell hint-cell" data-testid="login-not-available">
-            {t("login.formNotAvailable")}
-          </Cell>
-        </Section>
+        <LoginForm initialLogin={prefilledLogin(location.state)} notice={notice} />
+        {extra}
         <Section>
           <LinkCell to={registerPath()} description={t("login.noAccount")}>
             {t("login.register")}
@@ -33,6 +43,43 @@ export function LoginRoute() {
           </div>
         </Section>
       </List>
+    </>
+  );
+}
+
+/**
+ * The start screen. Inside Telegram with Telegram sign-in on, signing in is automatic (the form shows
+ * only if that fails, or after a deliberate sign-out). Elsewhere: login and password, and on the web an
+ * "Open in Telegram" link when Telegram sign-in is on.
+ */
+export function LoginRoute() {
+  const { t } = useTranslation("auth");
+  const inTelegram = useTelegram() !== null;
+  const flag = useQuery(settingsQueries.telegramAuthAvailable());
+  // A flag that cannot be read counts as off: the password form always works.
+  const available = flag.isError ? false : flag.data?.available;
+  const bot = useQuery({ ...settingsQueries.botUsername(), enabled: !inTelegram && available === true });
+
+  return (
+    <Page screen="login" title={t("login.title")} className="public-page">
+      {inTelegram ? (
+        <Suspense fallback={<SpinnerScreen />}>
+          <TelegramLogin
+            available={available}
+            renderPasswordSignIn={(notice, telegramButton) => <PasswordSignIn notice={notice} extra={telegramButton} />}
+          />
+        </Suspense>
+      ) : (
+        <PasswordSignIn
+          extra={
+            available === true && bot.data ? (
+              <Section>
+                <OpenInTelegramCell href={miniAppLink(bot.data)} />
+              </Section>
+            ) : null
+          }
+        />
+      )}
     </Page>
   );
 }

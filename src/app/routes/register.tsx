@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Cell, List, Section } from "@telegram-apps/telegram-ui";
+import { List, Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
@@ -9,7 +9,7 @@ import { paths } from "@/config/paths";
 import { InviterCell } from "@/features/auth/components/inviter-cell";
 import { settingsQueries } from "@/features/settings/api/settings-queries";
 
-/** Registration: who invites (from `/register/<login>`, else the default inviter) and, later, the form. */
+/** Registration: who invites (from `/register/<login>`, else the default inviter); the form comes next. */
 export function RegisterRoute() {
   const { t } = useTranslation("auth");
   const { inviter: fromPath } = useParams();
@@ -22,9 +22,6 @@ export function RegisterRoute() {
       <List>
         <Section header={t("register.title")}>
           <InviterCell inviter={inviter} loading={!fromPath && fallback.isPending} />
-          <Cell multiline className="static-cell hint-cell">
-            {t("register.formNotAvailable")}
-          </Cell>
         </Section>
         <Section>
           <LinkCell to={paths.login} description={t("register.haveAccount")}>

@@ -1,0 +1,104 @@
+import { Section } from "@telegram-apps/telegram-ui";
+import { useSetAtom } from "jotai";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { signInAtom } from "@/lib/session";
+import { haptics } from "@/tma/hooks";
+import { login } from "../api/login";
+import { type FieldErrors, firstInvalidField, useForm } from "../hooks/use-form";
+import { requiredError, serverFieldErrors } from "../model/field-errors";
+import { focusField } from "../model/focus";
+import { type FormError, formErrorOf } from "../model/messages";
+import { FormErrorBanner, PasswordField, TextField } from "./form-field";
+import { FormSubmit } from "./form-submit";
+
+const FIELDS = ["login", "password"] as const;
+type LoginValues = { login: string; password: string };
+
+/** The login screen checks only that both fields are filled (spec §5); the server judges the rest. */
+function validateLogin(values: LoginValues): FieldErrors<LoginValues> {
+  const errors: FieldErrors<LoginValues> = {};
+  if (values.login.trim() === "") errors.login = requiredError;
+  if (values.password === "") errors.password = requiredError;
+  return errors;
+}
+
+export interface LoginFormProps {
+  /** Prefilled login (after a password reset). */
+  initialLogin?: string;
+  /** An error from elsewhere to show until the next attempt (a failed Telegram sign-in). */
+  notice?: FormError | null;
+}
+
+/**
+ * Login (or e-mail) and password → `POST /auth/login`. The session is saved and the entry guard takes
+ * the user on (to `next`, the cabinet, or phone verification). A refusal keeps what was typed.
+ */
+export function LoginForm({ initialLogin = "", notice = null }: LoginFormProps) {
+  const { t } = useTranslation("auth");
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useForm<LoginValues>({ initial: { login: initialLogin, password: "" }, validate: validateLogin });
+  const [formError, setFormError] = useState<FormError | null>(notice);
+  useEffect(() => setFormError(notice), [notice]);
+  const startSession = useSetAtom(signInAtom);
+  // Plain state rather than a TanStack mutation: its observer would be 1.4 KB more on the first screen.
+  const [pending, setPending] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending) return;
+    const first = firstInvalidField(FIELDS, form.check());
+    if (first) {
+      haptics.notify("error");
+      focusField(formRef.current, first);
+      return;
+    }
+    setFormError(null);
+    setPending(true);
+    try {
+      const session = await login({ login: form.values.login.trim(), password: form.values.password });
+      haptics.notify("success");
+      startSession(session);
+    } catch (error) {
+      haptics.notify("error");
+      form.setServerErrors(serverFieldErrors(error, FIELDS));
+      setFormError(formErrorOf(error));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <form ref={formRef} className="auth-form" onSubmit={(event) => void submit(event)} noValidate>
+      <Section header={t("login.title")}>
+        <TextField
+          name="login"
+          label={t("fields.loginOrEmail")}
+          placeholder={t("placeholders.loginOrEmail")}
+          autoComplete="username"
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          enterKeyHint="next"
+          value={form.values.login}
+          error={form.errors.login}
+          onValueChange={(value) => form.set("login", value)}
+          onBlur={() => form.blur("login")}
+        />
+        <PasswordField
+          name="password"
+          label={t("fields.password")}
+          placeholder={t("placeholders.password")}
+          autoComplete="current-password"
+          enterKeyHint="go"
+          value={form.values.password}
+          error={form.errors.password}
+          onValueChange={(value) => form.set("password", value)}
+          onBlur={() => form.blur("password")}
+        />
+      </Section>
+      <FormErrorBanner error={formError} />
+      <FormSubmit form={formRef} text={t("login.submit")} pending={pending} />
+    </form>
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * Telegram sign-in on the login screen. Loaded only inside Telegram (where the SDK is downloaded
+ * anyway), so the web's first screen does not carry it.
+ */
+import { Button, Placeholder, Spinner } from "@telegram-apps/telegram-ui";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { BrandHeader } from "@/components/brand-header";
+import { useTelegramSignIn } from "../hooks/use-telegram-sign-in";
+import type { FormError } from "../model/messages";
+import { PaperPlaneIcon } from "./open-in-telegram-cell";
+
+export interface TelegramLoginProps {
+  /** The `telegramAuthAvailable` flag; undefined while it loads. */
+  available: boolean | undefined;
+  /** The password sign-in, given the Telegram error to show and the button to try Telegram again. */
+  renderPasswordSignIn(notice: FormError | null, telegramButton: ReactNode): ReactNode;
+}
+
+/**
+ * With the flag on, signs in at once and shows only a spinner; the password form appears if that
+ * fails (with the error and a button to try again) or after a deliberate sign-out. With the flag off,
+ * the password form alone.
+ */
+export function TelegramLogin({ available, renderPasswordSignIn }: TelegramLoginProps) {
+  const { t } = useTranslation("auth");
+  const telegram = useTelegramSignIn(available);
+
+  if (telegram.status === "checking" || telegram.status === "signing-in" || telegram.status === "signed-in") {
+    return (
+      <div aria-busy="true">
+        <BrandHeader tagline={false} />
+        <Placeholder className="telegram-signing-in" description={t("login.telegramSigningIn")}>
+          <Spinner size="l" />
+        </Placeholder>
+      </div>
+    );
+  }
+
+  const button =
+    telegram.status === "offered" ? (
+      <div className="form-actions">
+        <Button
+          type="button"
+          mode="bezeled"
+          size="l"
+          stretched
+          loading={telegram.pending}
+          before={<PaperPlaneIcon />}
+          onClick={telegram.start}
+          data-testid="telegram-sign-in"
+        >
+          {t("login.telegramButton")}
+        </Button>
+      </div>
+    ) : null;
+  return <>{renderPasswordSignIn(telegram.error, button)}</>;
+}

@@ -1,0 +1,254 @@
+/** The login screen as a user meets it, on the web and inside Telegram; only the network is fake. */
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { resetAutoSignInAttempt } from "@/features/auth/model/telegram-auto-sign-in";
+import { isSignedInAtom, TOKEN_COOKIE, USER_STORAGE_KEY, userAtom } from "@/lib/session";
+import { appStore } from "@/lib/store";
+import { setTelegramBridge } from "@/tma/bridge";
+import { DEMO_USER, fakeBridge, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+
+const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
+const input = (name: string) => document.querySelector<HTMLInputElement>(`input[name='${name}']`);
+const fieldError = (name: string) => document.querySelector(`[data-field-error='${name}']`)?.textContent;
+const formError = () => screen.queryByTestId("form-error")?.textContent ?? null;
+
+function type(name: string, value: string) {
+  const field = input(name);
+  if (!field) throw new Error(`no input ${name}`);
+  fireEvent.change(field, { target: { value } });
+}
+
+const SESSION = { refreshToken: "new-token", user: DEMO_USER, phoneConfirmationRequired: false };
+const FLAG_OFF = { body: { available: false } };
+const FLAG_ON = { body: { available: true } };
+const BOT = { body: { key: "botUsername", value: "KassaCabinetBot" } };
+
+function api(routes: Record<string, JsonReply | ((request: Request) => JsonReply)>) {
+  return stubApi({
+    "/settings/technical_work": MAINTENANCE_OFF,
+    "/settings/telegramAuthAvailable": FLAG_OFF,
+    ...routes,
+  });
+}
+
+const calls = (fetchMock: ReturnType<typeof stubApi>, path: string) =>
+  fetchMock.mock.calls.filter(([url]) => new URL(String(url), "http://localhost").pathname === `/api${path}`);
+
+beforeEach(() => resetAutoSignInAttempt());
+afterEach(() => setTelegramBridge(null));
+
+describe("login on the web", () => {
+  it("says 'Please fill out this field!' next to each empty field and sends nothing", async () => {
+    const fetchMock = api({});
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(input("login")).toBeTruthy());
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() => expect(fieldError("login")).toBe("Please fill out this field!"));
+    expect(fieldError("password")).toBe("Please fill out this field!");
+    expect(calls(fetchMock, "/auth/login")).toHaveLength(0);
+    // The error goes once the field is filled and left.
+    type("login", "demo");
+    fireEvent.blur(input("login") as HTMLInputElement);
+    await waitFor(() => expect(fieldError("login")).toBeUndefined());
+  });
+
+  it("shows 'Incorrect login or password' and keeps what was typed", async () => {
+    api({
+      "/auth/login": { status: 400, body: { code: "INVALID_CREDENTIALS", message: "Incorrect login or password" } },
+    });
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(input("login")).toBeTruthy());
+    type("login", "demo");
+    type("password", "wrong-one");
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() => expect(formError()).toBe("Incorrect login or password"));
+    expect(input("login")?.value).toBe("demo");
+    expect(input("password")?.value).toBe("wrong-one");
+    expect(appStore.get(isSignedInAtom)).toBe(false);
+  });
+
+  it("shows 'Repeat the request in a few minutes' when rate-limited", async () => {
+    api({
+      "/auth/login": {
+        status: 429,
+        body: { code: "RATE_LIMITED", message: "Repeat the request in a few minutes", params: { retryAfter: "900" } },
+      },
+    });
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(input("login")).toBeTruthy());
+    type("login", "demo");
+    type("password", "x");
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() => expect(formError()).toBe("Repeat the request in a few minutes"));
+    expect(input("password")?.value).toBe("x");
+  });
+
+  it("says so when there is no connection", async () => {
+    api({});
+    const fetchMock = stubApi({
+      "/settings/technical_work": MAINTENANCE_OFF,
+      "/settings/telegramAuthAvailable": FLAG_OFF,
+    });
+    const offline = fetchMock.getMockImplementation();
+    fetchMock.mockImplementation(async (url, init) => {
+      if (String(url).endsWith("/auth/login")) throw new TypeError("Failed to fetch");
+      return offline ? offline(url, init) : new Response();
+    });
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(input("login")).toBeTruthy());
+    type("login", "demo");
+    type("password", "demo2026pass");
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() => expect(formError()).toBe("No connection to the server. Check your internet connection."));
+  });
+
+  it("saves the session (token cookie, user in local storage) and goes on to `next`", async () => {
+    const fetchMock = api({ "/auth/login": { body: SESSION } });
+    const { router } = await renderApp({ path: "/login?next=%2Fdeposits" });
+    await waitFor(() => expect(input("login")).toBeTruthy());
+    type("login", "  demo ");
+    type("password", "demo2026pass");
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() => expect(screenName()).toBe("deposits"));
+    expect(router.state.location.pathname).toBe("/deposits");
+    expect(document.cookie).toContain(`${TOKEN_COOKIE}=new-token`);
+    expect(JSON.parse(localStorage.getItem(USER_STORAGE_KEY) ?? "null")?.login).toBe("demo");
+    const request = calls(fetchMock, "/auth/login")[0]?.[1];
+    expect(JSON.parse(String(request?.body))).toEqual({ login: "demo", password: "demo2026pass" });
+  });
+
+  it("goes to phone verification when the phone waits for its code", async () => {
+    const unconfirmed = { ...DEMO_USER, phoneConfirmed: false };
+    api({ "/auth/login": { body: { ...SESSION, user: unconfirmed, phoneConfirmationRequired: true } } });
+    const { router } = await renderApp({ path: "/login?next=%2Frefill" });
+    await waitFor(() => expect(input("login")).toBeTruthy());
+    type("login", "demo");
+    type("password", "demo2026pass");
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() => expect(screenName()).toBe("phone-verification"));
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
+      "/phone-verification?next=%2Frefill",
+    );
+  });
+
+  it("offers 'Open in Telegram' (the bot's Mini App) only while Telegram sign-in is on", async () => {
+    api({ "/settings/telegramAuthAvailable": FLAG_ON, "/settings/botUsername": BOT });
+    await renderApp({ path: "/login" });
+    await waitFor(() =>
+      expect(screen.getByTestId("open-in-telegram").getAttribute("href")).toBe("https://t.me/KassaCabinetBot?startapp"),
+    );
+  });
+
+  it("does not offer it when Telegram sign-in is off", async () => {
+    api({ "/settings/botUsername": BOT });
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(input("login")).toBeTruthy());
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    expect(screen.queryByTestId("open-in-telegram")).toBeNull();
+  });
+
+  it("links to registration and password recovery", async () => {
+    api({});
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(input("login")).toBeTruthy());
+    expect(screen.getByRole("link", { name: /Registration/ }).getAttribute("href")).toBe("/register");
+    expect(screen.getByRole("link", { name: /Forgot password/ }).getAttribute("href")).toBe("/forgot-password");
+  });
+});
+
+describe("login inside Telegram", () => {
+  it("signs in by itself with the raw init data and lands in the cabinet, without a form", async () => {
+    const fake = fakeBridge("android", { rawInitData: "user=%7B%7D&hash=ab" });
+    setTelegramBridge(fake.bridge);
+    const fetchMock = api({ "/settings/telegramAuthAvailable": FLAG_ON, "/auth/telegram": { body: SESSION } });
+    const { router } = await renderApp({ path: "/login" });
+    await waitFor(() => expect(screenName()).toBe("cabinet"));
+    expect(router.state.location.pathname).toBe("/");
+    const body = JSON.parse(String(calls(fetchMock, "/auth/telegram")[0]?.[1]?.body));
+    expect(body).toEqual({ initData: "user=%7B%7D&hash=ab", language: "en" });
+    expect(fake.bridge.haptics.notify).toHaveBeenCalledWith("success");
+    expect(appStore.get(userAtom)?.login).toBe("demo");
+  });
+
+  it("passes the inviter of the start parameter ref_<login>", async () => {
+    setTelegramBridge(fakeBridge("ios", { startParam: "ref_alice" }).bridge);
+    const fetchMock = api({ "/settings/telegramAuthAvailable": FLAG_ON, "/auth/telegram/alice": { body: SESSION } });
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(screenName()).toBe("cabinet"));
+    expect(calls(fetchMock, "/auth/telegram/alice")).toHaveLength(1);
+    expect(calls(fetchMock, "/auth/telegram")).toHaveLength(0);
+  });
+
+  it("falls back to the form with the error shown, and offers to try Telegram again", async () => {
+    const fake = fakeBridge();
+    setTelegramBridge(fake.bridge);
+    api({
+      "/settings/telegramAuthAvailable": FLAG_ON,
+      "/auth/telegram": {
+        status: 400,
+        body: { code: "VERIFICATION_FAILED", message: "Verification error", params: { reason: "expired" } },
+      },
+    });
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(formError()).toBe("Verification error"));
+    expect(input("login")).toBeTruthy();
+    expect(screen.getByTestId("telegram-sign-in")).toBeTruthy();
+    expect(fake.bridge.haptics.notify).toHaveBeenCalledWith("error");
+  });
+
+  it("shows the password form when Telegram sign-in is off, and never calls it", async () => {
+    setTelegramBridge(fakeBridge().bridge);
+    const fetchMock = api({});
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(input("login")).toBeTruthy());
+    expect(calls(fetchMock, "/auth/telegram")).toHaveLength(0);
+    expect(screen.queryByTestId("open-in-telegram")).toBeNull();
+  });
+
+  it("submits with the Main button: its text, its loader while sending, enabled again after a refusal", async () => {
+    const fake = fakeBridge();
+    setTelegramBridge(fake.bridge);
+    let answer: (reply: Response) => void = () => {};
+    const fetchMock = api({});
+    const stubbed = fetchMock.getMockImplementation();
+    fetchMock.mockImplementation((url, init) =>
+      String(url).endsWith("/auth/login")
+        ? new Promise<Response>((resolve) => {
+            answer = resolve;
+          })
+        : (stubbed?.(url, init) ?? Promise.resolve(new Response())),
+    );
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(input("login")).toBeTruthy());
+    // Inside Telegram the Main button is the submit; the page has none of its own.
+    expect(screen.queryByTestId("submit")).toBeNull();
+    expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith({
+      text: "Sign in",
+      isEnabled: true,
+      isLoaderVisible: false,
+      isVisible: true,
+    });
+
+    type("login", "demo");
+    type("password", "wrong");
+    act(() => fake.pressMain());
+    await waitFor(() =>
+      expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith(
+        expect.objectContaining({ isLoaderVisible: true, isEnabled: false }),
+      ),
+    );
+    await act(async () =>
+      answer(
+        new Response(JSON.stringify({ code: "INVALID_CREDENTIALS", message: "Incorrect login or password" }), {
+          status: 400,
+          headers: { "Content-Type": "application/json" },
+        }),
+      ),
+    );
+    await waitFor(() => expect(formError()).toBe("Incorrect login or password"));
+    expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith(
+      expect.objectContaining({ isLoaderVisible: false, isEnabled: true, isVisible: true }),
+    );
+    expect(fake.bridge.haptics.notify).toHaveBeenLastCalledWith("error");
+  });
+});
