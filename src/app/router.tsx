@@ -17,6 +17,7 @@ const ForgotPasswordRoute = lazy(() =>
 const PhoneVerificationRoute = lazy(() =>
   import("./routes/phone-verification").then((m) => ({ default: m.PhoneVerificationRoute })),
 );
+const TermsRoute = lazy(() => import("./routes/terms").then((m) => ({ default: m.TermsRoute })));
 // The cabinet's frame loads with the first cabinet screen.
 const CabinetLayout = lazy(() => import("./layouts/cabinet-layout").then((m) => ({ default: m.CabinetLayout })));
 const CabinetRoute = lazy(() => import("./routes/cabinet").then((m) => ({ default: m.CabinetRoute })));
@@ -44,6 +45,7 @@ export function AppRoutes() {
           <Route element={<RequirePhonePending />}>
             <Route path={paths.phoneVerification} element={<PhoneVerificationRoute />} />
           </Route>
+          <Route path={paths.terms} element={<TermsRoute />} />
         </Route>
         <Route element={<RequireSession />}>
           <Route element={<CabinetLayout />}>

@@ -28,4 +28,12 @@ describe("alerts", () => {
     alerts.error("UPDATE_FAILED", { error: "avatar" }, store);
     expect(store.get(alertsAtom)[0]?.text).toEqual({ ns: "errors", key: "UPDATE_FAILED", params: { error: "avatar" } });
   });
+
+  it("can replace what is queued when it makes the rest out of date", () => {
+    const store = createStore();
+    alerts.success("CODE_SENT", store);
+    alerts.error("RATE_LIMITED", undefined, store);
+    alerts.authSuccess("forgotPassword.done", { replace: true }, store);
+    expect(store.get(alertsAtom).map((a) => a.text)).toEqual([{ ns: "auth", key: "forgotPassword.done" }]);
+  });
 });

@@ -85,6 +85,7 @@ describe("registration", () => {
     stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
     await renderApp({ path: "/register/alice" });
     await waitFor(() => expect(screen.getByTestId("inviter").textContent).toContain("alice"));
+    expect(document.querySelector("form input[name='fullName']")).toBeTruthy();
   });
 
   it("shows the default inviter without a referral", async () => {

@@ -1,12 +1,22 @@
+import { List, Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { KassaMark } from "@/components/kassa-mark";
-import { NotAvailableScreen } from "./not-available-screen";
+import { BrandHeader } from "@/components/brand-header";
+import { LinkCell } from "@/components/link-cell";
+import { Page } from "@/components/page";
+import { paths } from "@/config/paths";
+import { ForgotPasswordFlow } from "@/features/auth/components/forgot-password-flow";
 
 export function ForgotPasswordRoute() {
   const { t } = useTranslation("auth");
   return (
-    <div className="public-page">
-      <NotAvailableScreen screen="forgot-password" title={t("forgotPassword.title")} icon={<KassaMark size={56} />} />
-    </div>
+    <Page screen="forgot-password" title={t("forgotPassword.title")} className="public-page">
+      <BrandHeader tagline={false} />
+      <List>
+        <ForgotPasswordFlow />
+        <Section>
+          <LinkCell to={paths.login}>{t("forgotPassword.backToLogin")}</LinkCell>
+        </Section>
+      </List>
+    </Page>
   );
 }

@@ -6,23 +6,28 @@ import { BrandHeader } from "@/components/brand-header";
 import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
 import { paths } from "@/config/paths";
-import { InviterCell } from "@/features/auth/components/inviter-cell";
+import { RegisterForm } from "@/features/auth/components/register-form";
+import { inviterFromStartParam } from "@/features/auth/model/inviter";
 import { settingsQueries } from "@/features/settings/api/settings-queries";
+import { useTelegram } from "@/tma/hooks";
 
-/** Registration: who invites (from `/register/<login>`, else the default inviter); the form comes next. */
+/**
+ * Registration. Who invites (decision D4): the path's login (`/register/<login>`), else the Telegram
+ * start parameter `ref_<login>`, else the `defaultInviter` setting.
+ */
 export function RegisterRoute() {
   const { t } = useTranslation("auth");
   const { inviter: fromPath } = useParams();
-  const fallback = useQuery({ ...settingsQueries.defaultInviter(), enabled: !fromPath });
-  const inviter = fromPath ?? fallback.data;
+  const fromTelegram = inviterFromStartParam(useTelegram()?.startParam);
+  const referral = fromPath ?? fromTelegram;
+  const fallback = useQuery({ ...settingsQueries.defaultInviter(), enabled: !referral });
+  const inviter = referral ?? (fallback.isError ? null : fallback.data);
 
   return (
     <Page screen="register" title={t("register.title")} className="public-page">
       <BrandHeader tagline={false} />
       <List>
-        <Section header={t("register.title")}>
-          <InviterCell inviter={inviter} loading={!fromPath && fallback.isPending} />
-        </Section>
+        <RegisterForm inviter={inviter} inviterLoading={!referral && fallback.isPending} />
         <Section>
           <LinkCell to={paths.login} description={t("register.haveAccount")}>
             {t("register.signIn")}

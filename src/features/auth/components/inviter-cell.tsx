@@ -1,14 +1,18 @@
 import { Avatar, Cell, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
+import type { FieldErrorText } from "../model/field-errors";
+import { FieldNote } from "./form-field";
 
 export interface InviterCellProps {
   /** The inviter's login; undefined while it is being looked up. */
   inviter: string | null | undefined;
   loading?: boolean;
+  /** The server did not know this inviter. */
+  error?: FieldErrorText;
 }
 
 /** Who invites the new user (decision D4): from the referral link, else the default inviter. */
-export function InviterCell({ inviter, loading = false }: InviterCellProps) {
+export function InviterCell({ inviter, loading = false, error }: InviterCellProps) {
   const { t } = useTranslation("auth");
   if (loading) {
     return (
@@ -25,13 +29,16 @@ export function InviterCell({ inviter, loading = false }: InviterCellProps) {
     );
   }
   return (
-    <Cell
-      className="static-cell"
-      subhead={t("register.inviter")}
-      data-testid="inviter"
-      before={<Avatar size={40} acronym={inviter.slice(0, 2).toUpperCase()} />}
-    >
-      {inviter}
-    </Cell>
+    <>
+      <Cell
+        className="static-cell"
+        subhead={t("register.inviter")}
+        data-testid="inviter"
+        before={<Avatar size={40} acronym={inviter.slice(0, 2).toUpperCase()} />}
+      >
+        {inviter}
+      </Cell>
+      <FieldNote id="inviter-note" name="inviter" error={error} />
+    </>
   );
 }

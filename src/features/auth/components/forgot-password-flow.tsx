@@ -1,0 +1,295 @@
+import { useMutation } from "@tanstack/react-query";
+import { ButtonCell, Section } from "@telegram-apps/telegram-ui";
+import { type FormEvent, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { paths } from "@/config/paths";
+import { alerts } from "@/lib/alerts";
+import { isApiError } from "@/lib/api-client";
+import { haptics } from "@/tma/hooks";
+import { requestPasswordReset, setNewPassword, validateResetCode } from "../api/password-reset";
+import { type FieldErrors, firstInvalidField, useForm } from "../hooks/use-form";
+import { codeCooldownUntil, retryAfterSeconds, startCodeCooldown } from "../model/code-cooldown";
+import { codeErrors } from "../model/code-rules";
+import { requiredError, serverFieldErrors } from "../model/field-errors";
+import { focusField } from "../model/focus";
+import { type FormError, formErrorOf } from "../model/messages";
+import { newPasswordErrors } from "../model/password-rules";
+import type { SignInAgainState } from "../model/sign-in-again";
+import { CodeField, ResendCodeButton } from "./code-fields";
+import { FormErrorBanner, PasswordField, TextField } from "./form-field";
+import { FormSubmit } from "./form-submit";
+
+export type ForgotPasswordStep = "request" | "code" | "password";
+
+type RequestValues = { login: string };
+
+function requestErrors(values: RequestValues): FieldErrors<RequestValues> {
+  return values.login.trim() === "" ? { login: requiredError } : {};
+}
+
+function failed(setFormError: (error: FormError) => void) {
+  return (error: unknown) => {
+    haptics.notify("error");
+    // Spec §7: for these calls a refusal shows the server's message (its code's text, else its words).
+    setFormError(formErrorOf(error));
+  };
+}
+
+/** Step 1: the login or e-mail of the account → a code is sent. */
+function RequestStep({ login, onSent }: { login: string; onSent(login: string, resendAfterSeconds: number): void }) {
+  const { t } = useTranslation("auth");
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useForm<RequestValues>({ initial: { login }, validate: requestErrors });
+  const [formError, setFormError] = useState<FormError | null>(null);
+  const mutation = useMutation({ mutationFn: requestPasswordReset });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (mutation.isPending) return;
+    if (form.check().login) {
+      haptics.notify("error");
+      focusField(formRef.current, "login");
+      return;
+    }
+    setFormError(null);
+    const typed = form.values.login.trim();
+    mutation.mutate(typed, {
+      onSuccess: (reply) => {
+        haptics.notify("success");
+        alerts.success("CODE_SENT");
+        onSent(typed, reply.resendAfterSeconds);
+      },
+      onError: (error) => {
+        form.setServerErrors(serverFieldErrors(error, ["login"]));
+        failed(setFormError)(error);
+      },
+    });
+  };
+
+  return (
+    <form ref={formRef} className="auth-form" onSubmit={submit} noValidate data-step="request">
+      <Section header={t("forgotPassword.title")} footer={t("forgotPassword.requestText")}>
+        <TextField
+          name="login"
+          label={t("fields.loginOrEmail")}
+          placeholder={t("placeholders.loginOrEmail")}
+          autoComplete="username"
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          value={form.values.login}
+          error={form.errors.login}
+          onValueChange={(value) => form.set("login", value)}
+          onBlur={() => form.blur("login")}
+        />
+      </Section>
+      <FormErrorBanner error={formError} />
+      <FormSubmit form={formRef} text={t("forgotPassword.sendCode")} pending={mutation.isPending} />
+    </form>
+  );
+}
+
+/** Step 2: the code from the message → a reset token. A new code after the wait. */
+function CodeStep({
+  login,
+  onValid,
+  onOtherLogin,
+}: {
+  login: string;
+  onValid(resetToken: string): void;
+  onOtherLogin(): void;
+}) {
+  const { t } = useTranslation("auth");
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useForm({ initial: { code: "" }, validate: codeErrors });
+  const [formError, setFormError] = useState<FormError | null>(null);
+  const [resendUntil, setResendUntil] = useState(() => codeCooldownUntil("password_reset", login));
+  const validate = useMutation({ mutationFn: (code: string) => validateResetCode(login, code) });
+  const resend = useMutation({ mutationFn: () => requestPasswordReset(login) });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (validate.isPending) return;
+    if (form.check().code) {
+      haptics.notify("error");
+      focusField(formRef.current, "code");
+      return;
+    }
+    setFormError(null);
+    validate.mutate(form.values.code, {
+      onSuccess: (reply) => {
+        haptics.notify("success");
+        onValid(reply.resetToken);
+      },
+      onError: (error) => {
+        form.setServerErrors(serverFieldErrors(error, ["code"]));
+        failed(setFormError)(error);
+      },
+    });
+  };
+
+  const requestCode = () => {
+    if (resend.isPending) return;
+    setFormError(null);
+    resend.mutate(undefined, {
+      onSuccess: (reply) => {
+        haptics.notify("success");
+        alerts.success("CODE_SENT");
+        setResendUntil(startCodeCooldown("password_reset", login, reply.resendAfterSeconds));
+        form.reset({ code: "" });
+      },
+      onError: (error) => {
+        const wait = retryAfterSeconds(error);
+        if (wait) setResendUntil(startCodeCooldown("password_reset", login, wait));
+        failed(setFormError)(error);
+      },
+    });
+  };
+
+  return (
+    <form ref={formRef} className="auth-form" onSubmit={submit} noValidate data-step="code">
+      <Section header={t("forgotPassword.title")} footer={t("forgotPassword.codeText", { login })}>
+        <CodeField
+          value={form.values.code}
+          error={form.errors.code}
+          onValueChange={(value) => form.set("code", value)}
+          onBlur={() => form.blur("code")}
+        />
+      </Section>
+      <FormErrorBanner error={formError} />
+      <FormSubmit form={formRef} text={t("forgotPassword.checkCode")} pending={validate.isPending} />
+      <ResendCodeButton until={resendUntil} pending={resend.isPending} onResend={requestCode} />
+      <Section>
+        <ButtonCell onClick={onOtherLogin}>{t("forgotPassword.otherLogin")}</ButtonCell>
+      </Section>
+    </form>
+  );
+}
+
+function tokenSpent(error: unknown): boolean {
+  return isApiError(error) && (error.code === "CODE_EXPIRED" || error.code === "CODE_INVALID");
+}
+
+type PasswordValues = { password: string; passwordRepeat: string };
+const PASSWORD_FIELDS = ["password", "passwordRepeat"] as const;
+
+/** Step 3: the new password (the rules of registration) → saved; back to sign-in with the login filled. */
+function PasswordStep({ login, resetToken, onRestart }: { login: string; resetToken: string; onRestart(): void }) {
+  const { t } = useTranslation("auth");
+  const navigate = useNavigate();
+  const formRef = useRef<HTMLFormElement>(null);
+  // An e-mail is not a login: only a login can be part of the password.
+  const asLogin = login.includes("@") ? undefined : login;
+  const form = useForm<PasswordValues>({
+    initial: { password: "", passwordRepeat: "" },
+    validate: (values) => {
+      const errors = newPasswordErrors(values, asLogin);
+      return Object.fromEntries(Object.entries(errors).filter(([, e]) => e)) as FieldErrors<PasswordValues>;
+    },
+  });
+  const [formError, setFormError] = useState<FormError | null>(null);
+  const mutation = useMutation({ mutationFn: setNewPassword });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (mutation.isPending) return;
+    const first = firstInvalidField(PASSWORD_FIELDS, form.check());
+    if (first) {
+      haptics.notify("error");
+      focusField(formRef.current, first);
+      return;
+    }
+    setFormError(null);
+    mutation.mutate(
+      { resetToken, password: form.values.password, passwordRepeat: form.values.passwordRepeat },
+      {
+        onSuccess: () => {
+          haptics.notify("success");
+          // It replaces what is still queued ('Request successfully sent' is old news on the login screen).
+          alerts.authSuccess("forgotPassword.done", { replace: true });
+          void navigate(paths.login, { replace: true, state: { login } satisfies SignInAgainState });
+        },
+        onError: (error) => {
+          form.setServerErrors(serverFieldErrors(error, PASSWORD_FIELDS));
+          failed(setFormError)(error);
+        },
+      },
+    );
+  };
+
+  return (
+    <form ref={formRef} className="auth-form" onSubmit={submit} noValidate data-step="password">
+      {/* For password managers: whose password this is. */}
+      <input type="text" name="username" autoComplete="username" value={login} readOnly hidden />
+      <Section header={t("forgotPassword.title")} footer={t("forgotPassword.passwordText", { login })}>
+        <PasswordField
+          name="password"
+          label={t("fields.newPassword")}
+          placeholder={t("placeholders.newPassword")}
+          autoComplete="new-password"
+          hint={t("register.passwordHint")}
+          value={form.values.password}
+          error={form.errors.password}
+          onValueChange={(value) => form.set("password", value)}
+          onBlur={() => form.blur("password")}
+        />
+        <PasswordField
+          name="passwordRepeat"
+          label={t("fields.passwordRepeat")}
+          placeholder={t("placeholders.passwordRepeat")}
+          autoComplete="new-password"
+          value={form.values.passwordRepeat}
+          error={form.errors.passwordRepeat}
+          onValueChange={(value) => form.set("passwordRepeat", value)}
+          onBlur={() => form.blur("passwordRepeat")}
+        />
+      </Section>
+      <FormErrorBanner error={formError} />
+      <FormSubmit form={formRef} text={t("forgotPassword.savePassword")} pending={mutation.isPending} />
+      {tokenSpent(mutation.error) ? (
+        // The reset token ran out (15 minutes) or was used: only a new code helps.
+        <Section>
+          <ButtonCell onClick={onRestart}>{t("forgotPassword.startOver")}</ButtonCell>
+        </Section>
+      ) : null}
+    </form>
+  );
+}
+
+/**
+ * Password recovery (spec §4): the reset request, then the code is validated, then a new password is
+ * set; then back to sign-in with the login filled in.
+ */
+export function ForgotPasswordFlow() {
+  const [step, setStep] = useState<ForgotPasswordStep>("request");
+  const [login, setLogin] = useState("");
+  const [resetToken, setResetToken] = useState("");
+
+  if (step === "request") {
+    return (
+      <RequestStep
+        login={login}
+        onSent={(typed, resendAfterSeconds) => {
+          startCodeCooldown("password_reset", typed, resendAfterSeconds);
+          setLogin(typed);
+          setStep("code");
+        }}
+      />
+    );
+  }
+  if (step === "code") {
+    return (
+      <CodeStep
+        key={login}
+        login={login}
+        onOtherLogin={() => setStep("request")}
+        onValid={(token) => {
+          setResetToken(token);
+          setStep("password");
+        }}
+      />
+    );
+  }
+  return <PasswordStep login={login} resetToken={resetToken} onRestart={() => setStep("request")} />;
+}

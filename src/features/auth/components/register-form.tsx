@@ -1,0 +1,219 @@
+import type { ErrorCode, Language } from "@contract";
+import { useMutation } from "@tanstack/react-query";
+import { Section } from "@telegram-apps/telegram-ui";
+import { useSetAtom } from "jotai";
+import { type FormEvent, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { LanguageSwitcher } from "@/components/language-switcher";
+import { toSupportedLanguage } from "@/config/i18n";
+import { alerts } from "@/lib/alerts";
+import { isApiError } from "@/lib/api-client";
+import { signInAtom } from "@/lib/session";
+import { haptics } from "@/tma/hooks";
+import { register } from "../api/register";
+import { type FieldErrors, firstInvalidField, useForm } from "../hooks/use-form";
+import { DEFAULT_RESEND_SECONDS, startCodeCooldown } from "../model/code-cooldown";
+import { type FieldErrorText, serverFieldErrors } from "../model/field-errors";
+import { focusField } from "../model/focus";
+import { type FormError, formErrorOf } from "../model/messages";
+import { REGISTER_FIELDS, type RegisterValues, registerErrors } from "../model/password-rules";
+import { EMPTY_REGISTRATION, registerDraftAtom } from "../model/register-draft";
+import { FormErrorBanner, PasswordField, TextField } from "./form-field";
+import { FormSubmit } from "./form-submit";
+import { InviterCell } from "./inviter-cell";
+import { TermsAcceptance } from "./terms-acceptance";
+
+/** 409 replies and the field each belongs to. */
+const TAKEN: Partial<Record<ErrorCode, "login" | "email" | "phone">> = {
+  LOGIN_TAKEN: "login",
+  EMAIL_TAKEN: "email",
+  PHONE_TAKEN: "phone",
+};
+
+export interface RegisterFormProps {
+  /** The inviter's login; undefined while it is looked up, null when none could be found. */
+  inviter: string | null | undefined;
+  inviterLoading: boolean;
+}
+
+/**
+ * Registration (`POST /auth/register/<inviter>`): the contract's rules of spec §5 checked on leaving a
+ * field and on submit, the server's answers shown at the field they concern. The new user is signed
+ * in and the entry guard takes them to phone verification.
+ */
+export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
+  const { t, i18n } = useTranslation("auth");
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useForm<RegisterValues>({
+    initial: EMPTY_REGISTRATION,
+    validate: registerErrors,
+    state: registerDraftAtom,
+  });
+  const [formError, setFormError] = useState<FormError | null>(null);
+  const [inviterError, setInviterError] = useState<FieldErrorText | undefined>();
+  const startSession = useSetAtom(signInAtom);
+  const mutation = useMutation({
+    mutationFn: (input: { inviter: string; body: Parameters<typeof register>[1] }) =>
+      register(input.inviter, input.body),
+  });
+
+  const failed = (error: unknown) => {
+    haptics.notify("error");
+    const taken = isApiError(error) && error.code ? TAKEN[error.code] : undefined;
+    if (isApiError(error) && error.code && taken) {
+      // Next to the field it concerns, and as an alert (the field may be scrolled out of sight).
+      form.setServerErrors({ [taken]: { ns: "errors", key: error.code } } as FieldErrors<RegisterValues>);
+      alerts.error(error.code);
+      setFormError(null);
+      focusField(formRef.current, taken);
+      return;
+    }
+    const fields = serverFieldErrors(error, [...REGISTER_FIELDS]);
+    form.setServerErrors(fields);
+    if (isApiError(error) && error.fields?.inviter) setInviterError({ ns: "auth", key: "register.inviterNotFound" });
+    setFormError(formErrorOf(error));
+    const first = firstInvalidField(REGISTER_FIELDS, fields);
+    if (first) focusField(formRef.current, first);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (mutation.isPending) return;
+    const first = firstInvalidField(REGISTER_FIELDS, form.check());
+    if (first) {
+      haptics.notify("error");
+      focusField(formRef.current, first);
+      return;
+    }
+    if (!inviter) {
+      haptics.notify("error");
+      setFormError({
+        message: { ns: "errors", key: "REGISTRATION_FAILED" },
+        note: { ns: "auth", key: "register.inviterUnknown" },
+      });
+      return;
+    }
+    setFormError(null);
+    setInviterError(undefined);
+    const { values } = form;
+    const language: Language | undefined = toSupportedLanguage(i18n.resolvedLanguage ?? i18n.language);
+    mutation.mutate(
+      {
+        inviter,
+        body: {
+          login: values.login.trim(),
+          fullName: values.fullName.trim(),
+          email: values.email.trim(),
+          phone: values.phone.trim(),
+          password: values.password,
+          passwordRepeat: values.passwordRepeat,
+          acceptTerms: true,
+          ...(language ? { language } : {}),
+        },
+      },
+      {
+        onSuccess: (session) => {
+          haptics.notify("success");
+          // The server sent the first phone code with the registration: the next one only after the wait.
+          startCodeCooldown("phone", session.user.id, DEFAULT_RESEND_SECONDS);
+          form.reset(EMPTY_REGISTRATION);
+          startSession(session);
+        },
+        onError: failed,
+      },
+    );
+  };
+
+  const text = (name: "login" | "fullName" | "email" | "phone") => ({
+    name,
+    value: form.values[name],
+    error: form.errors[name],
+    onValueChange: (value: string) => form.set(name, value),
+    onBlur: () => form.blur(name),
+  });
+
+  return (
+    <form ref={formRef} className="auth-form" onSubmit={submit} noValidate>
+      <Section header={t("register.title")}>
+        <InviterCell inviter={inviter} loading={inviterLoading} error={inviterError} />
+      </Section>
+      <Section header={t("register.account")}>
+        <TextField
+          {...text("login")}
+          label={t("fields.login")}
+          placeholder={t("placeholders.login")}
+          autoComplete="username"
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+        />
+        <TextField
+          {...text("fullName")}
+          label={t("fields.fullName")}
+          placeholder={t("placeholders.fullName")}
+          autoComplete="name"
+          autoCapitalize="words"
+        />
+      </Section>
+      <Section header={t("register.contacts")}>
+        <TextField
+          {...text("email")}
+          type="email"
+          inputMode="email"
+          label={t("fields.email")}
+          placeholder={t("placeholders.email")}
+          autoComplete="email"
+          autoCapitalize="off"
+          spellCheck={false}
+        />
+        <TextField
+          {...text("phone")}
+          type="tel"
+          inputMode="tel"
+          label={t("fields.phone")}
+          placeholder={t("placeholders.phone")}
+          autoComplete="tel"
+          hint={t("register.phoneHint")}
+        />
+      </Section>
+      <Section header={t("register.security")}>
+        <PasswordField
+          name="password"
+          label={t("fields.password")}
+          placeholder={t("placeholders.newPassword")}
+          autoComplete="new-password"
+          hint={t("register.passwordHint")}
+          value={form.values.password}
+          error={form.errors.password}
+          onValueChange={(value) => form.set("password", value)}
+          onBlur={() => form.blur("password")}
+        />
+        <PasswordField
+          name="passwordRepeat"
+          label={t("fields.passwordRepeat")}
+          placeholder={t("placeholders.passwordRepeat")}
+          autoComplete="new-password"
+          value={form.values.passwordRepeat}
+          error={form.errors.passwordRepeat}
+          onValueChange={(value) => form.set("passwordRepeat", value)}
+          onBlur={() => form.blur("passwordRepeat")}
+        />
+      </Section>
+      <Section header={t("fields.language")}>
+        <div className="section-padding">
+          <LanguageSwitcher />
+        </div>
+      </Section>
+      <Section>
+        <TermsAcceptance
+          checked={form.values.acceptTerms}
+          error={form.errors.acceptTerms}
+          onChange={(checked) => form.set("acceptTerms", checked)}
+          onBlur={() => form.blur("acceptTerms")}
+        />
+      </Section>
+      <FormErrorBanner error={formError} />
+      <FormSubmit form={formRef} text={t("register.submit")} pending={mutation.isPending} disabled={inviterLoading} />
+    </form>
+  );
+}

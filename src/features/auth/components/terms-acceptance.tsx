@@ -1,0 +1,49 @@
+import { Cell, Checkbox } from "@telegram-apps/telegram-ui";
+import { useId } from "react";
+import { Trans } from "react-i18next";
+import { Link } from "react-router";
+import { termsPath } from "@/config/paths";
+import type { FieldErrorText } from "../model/field-errors";
+import { FieldNote } from "./form-field";
+
+export interface TermsAcceptanceProps {
+  checked: boolean;
+  error?: FieldErrorText;
+  onChange(checked: boolean): void;
+  onBlur(): void;
+}
+
+/** "I accept the public offer and the user agreement", each a link to its text (the form keeps its input). */
+export function TermsAcceptance({ checked, error, onChange, onBlur }: TermsAcceptanceProps) {
+  const noteId = `${useId()}-note`;
+  return (
+    <div className="form-field">
+      <Cell
+        Component="label"
+        multiline
+        className={error ? "terms-cell terms-cell-error" : "terms-cell"}
+        before={
+          <Checkbox
+            name="acceptTerms"
+            checked={checked}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? noteId : undefined}
+            onChange={(event) => onChange(event.target.checked)}
+            onBlur={onBlur}
+          />
+        }
+      >
+        {/* The links sit where each language puts the words (Kazakh puts the verb last). */}
+        <Trans
+          ns="auth"
+          i18nKey="register.acceptTerms"
+          components={{
+            offer: <Link to={termsPath("offer")} className="terms-link" data-testid="terms-offer" />,
+            agreement: <Link to={termsPath("agreement")} className="terms-link" data-testid="terms-agreement" />,
+          }}
+        />
+      </Cell>
+      <FieldNote id={noteId} name="acceptTerms" error={error} />
+    </div>
+  );
+}
