@@ -4,6 +4,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createApp } from "@/app/app";
 import { initI18n } from "@/config/i18n";
+import { refreshCurrentUser } from "@/features/auth/api/session";
 import { restoreSession } from "@/lib/session";
 import { setTelegramBridge } from "@/tma/bridge";
 import { detectTelegramLaunch, dropDevMockParam } from "@/tma/launch";
@@ -22,7 +23,11 @@ async function start(): Promise<void> {
     }
   }
   void initI18n({ telegramLanguage: launch?.languageCode });
-  void restoreSession();
+  // A restored user may be out of date (confirmed elsewhere, renamed): refresh it in the background.
+  // A 401 there ends the session ('Session timed out', then login and back).
+  void restoreSession().then((outcome) => {
+    if (outcome === "signed-in") void refreshCurrentUser();
+  });
 
   const container = document.getElementById("root");
   if (!container) throw new Error("index.html has no #root");

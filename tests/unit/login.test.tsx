@@ -251,4 +251,23 @@ describe("login inside Telegram", () => {
     );
     expect(fake.bridge.haptics.notify).toHaveBeenLastCalledWith("error");
   });
+
+  it("after a deliberate sign-out, waits for the user instead of signing straight back in", async () => {
+    const fake = fakeBridge();
+    setTelegramBridge(fake.bridge);
+    const fetchMock = api({
+      "/settings/telegramAuthAvailable": FLAG_ON,
+      "/settings/botUsername": BOT,
+      "/auth/logout": { body: { ok: true } },
+      "/auth/telegram": { body: SESSION },
+    });
+    await renderApp({ path: "/more", user: DEMO_USER });
+    await waitFor(() => expect(screenName()).toBe("more"));
+    fireEvent.click(screen.getByTestId("logout"));
+    await waitFor(() => expect(screenName()).toBe("login"));
+    await waitFor(() => expect(screen.getByTestId("telegram-sign-in")).toBeTruthy());
+    expect(calls(fetchMock, "/auth/telegram")).toHaveLength(0);
+    fireEvent.click(screen.getByTestId("telegram-sign-in"));
+    await waitFor(() => expect(screenName()).toBe("cabinet"));
+  });
 });

@@ -136,7 +136,7 @@ export function LogoutCell() {
   const { t } = useTranslation("nav");
   const logout = useLogout();
   return (
-    <ButtonCell mode="destructive" before={<LogoutIcon size={24} />} onClick={logout} data-testid="logout">
+    <ButtonCell mode="destructive" before={<LogoutIcon size={24} />} onClick={() => void logout()} data-testid="logout">
       {t("logout")}
     </ButtonCell>
   );

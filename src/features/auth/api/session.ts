@@ -1,0 +1,33 @@
+import type { User } from "@contract";
+import { callApi } from "@/lib/api-client";
+import { getSessionToken, updateUserAtom } from "@/lib/session";
+import { type AppStore, appStore } from "@/lib/store";
+
+/** How long logout waits for the server before it signs out here anyway. */
+export const LOGOUT_TIMEOUT_MS = 5_000;
+
+/** `POST /auth/logout` with the token being ended; a 401 (already ended) is no news. */
+export async function revokeSession(token: string): Promise<void> {
+  await callApi("logout", { token, timeoutMs: LOGOUT_TIMEOUT_MS });
+}
+
+/** `GET /user/me`. */
+export function fetchCurrentUser(signal?: AbortSignal): Promise<User> {
+  return callApi("currentUser", { signal });
+}
+
+/**
+ * After a restored session: brings the saved user up to date in the background. A 401 ends the session
+ * through the API client ('Session timed out', back to login); other failures keep the saved user.
+ */
+export async function refreshCurrentUser(store: AppStore = appStore): Promise<void> {
+  const token = getSessionToken(store);
+  if (!token) return;
+  try {
+    const user = await fetchCurrentUser();
+    // Only if it is still the same session (no sign-out or new sign-in in the meantime).
+    if (getSessionToken(store) === token) store.set(updateUserAtom, user);
+  } catch {
+    // Offline or a server error: the saved user stays until the next start.
+  }
+}
