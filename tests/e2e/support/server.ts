@@ -62,6 +62,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     RATE_LIMIT_REGISTER_IP: "1000/3600",
     RATE_LIMIT_CODE_REQUEST_IP: "1000/900",
     RATE_LIMIT_CODE_ENTRY_IP: "1000/900",
+    // The money tests move the server's clock by days; sessions must outlive that.
+    SESSION_TTL_DAYS: "365",
     ...extraEnv,
   };
   const child = spawn("node_modules/.bin/tsx", ["server/src/main.ts"], {

@@ -1,0 +1,78 @@
+/**
+ * `npm run screenshots`: every screen at 390×844, light and dark, from the real server and the
+ * production build, into artifacts/screenshots/ — to look at what we built. `--readme` also renders
+ * docs/screenshots/login.png (light and dark side by side) for the README.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { BrowserContext } from "playwright-core";
+import { launchChromium, phoneContext } from "../tests/e2e/support/browser";
+import { ensureBuilt, startServer } from "../tests/e2e/support/server";
+
+const OUT = resolve("artifacts/screenshots");
+const SIGNED_OUT = ["/login", "/register/demo", "/forgot-password"];
+const SIGNED_IN = [
+  "/",
+  "/refill",
+  "/deposits",
+  "/partners",
+  "/withdrawal",
+  "/operations",
+  "/settings",
+  "/news",
+  "/more",
+];
+const LANGUAGE = process.env.SCREENSHOT_LANGUAGE ?? "en";
+
+async function signIn(context: BrowserContext, baseURL: string) {
+  const res = await fetch(`${baseURL}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
+  });
+  if (!res.ok) throw new Error(`demo sign-in failed: ${res.status}`);
+  const { refreshToken, user } = (await res.json()) as { refreshToken: string; user: unknown };
+  await context.addCookies([{ name: "kassa_token", value: refreshToken, url: baseURL }]);
+  await context.addInitScript((u) => localStorage.setItem("kassa.user", JSON.stringify(u)), user);
+}
+
+const name = (path: string) => (path === "/" ? "cabinet" : path.slice(1).replaceAll("/", "-"));
+
+async function main() {
+  ensureBuilt();
+  mkdirSync(OUT, { recursive: true });
+  const server = await startServer({ LOG_LEVEL: "error" });
+  const browser = await launchChromium();
+  try {
+    for (const scheme of ["light", "dark"] as const) {
+      for (const signedIn of [false, true]) {
+        const context = await phoneContext(browser, { colorScheme: scheme });
+        await context.addInitScript((l) => localStorage.setItem("kassa.language", l), LANGUAGE);
+        if (signedIn) await signIn(context, server.baseURL);
+        const page = await context.newPage();
+        for (const path of signedIn ? SIGNED_IN : SIGNED_OUT) {
+          await page.goto(`${server.baseURL}${path}`, { waitUntil: "networkidle" });
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: join(OUT, `${name(path)}-${LANGUAGE}-${scheme}.png`) });
+        }
+        await context.close();
+      }
+    }
+    if (process.argv.includes("--readme")) {
+      const img = (scheme: string) =>
+        `data:image/png;base64,${readFileSync(join(OUT, `login-${LANGUAGE}-${scheme}.png`)).toString("base64")}`;
+      const html = `<body style="margin:0;background:#8e8e93;display:flex;gap:24px;padding:24px">
+        <img src="${img("light")}" width="390" style="border-radius:24px"><img src="${img("dark")}" width="390" style="border-radius:24px"></body>`;
+      const page = await browser.newPage({ viewport: { width: 852, height: 892 } });
+      await page.setContent(html);
+      await page.screenshot({ path: "docs/screenshots/login.png" });
+    }
+    writeFileSync(join(OUT, "README.txt"), "Made by npm run screenshots; not committed.\n");
+    console.log(`[screenshots] written to ${OUT}`);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+await main();
