@@ -39,6 +39,8 @@ export const NAMESPACES = [
   "operations",
   "settings",
   "news",
+  "exchange",
+  "money",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 type TypedNamespace = keyof CustomTypeOptions["resources"];

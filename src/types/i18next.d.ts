@@ -6,7 +6,9 @@ import type common from "../../locales/en/common.json";
 import type deposits from "../../locales/en/deposits.json";
 import type enums from "../../locales/en/enums.json";
 import type errors from "../../locales/en/errors.json";
+import type exchange from "../../locales/en/exchange.json";
 import type maintenance from "../../locales/en/maintenance.json";
+import type money from "../../locales/en/money.json";
 import type nav from "../../locales/en/nav.json";
 import type news from "../../locales/en/news.json";
 import type operations from "../../locales/en/operations.json";
@@ -40,6 +42,8 @@ declare module "i18next" {
       operations: typeof operations;
       settings: typeof settings;
       news: typeof news;
+      exchange: typeof exchange;
+      money: typeof money;
     };
   }
 }

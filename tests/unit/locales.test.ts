@@ -3,10 +3,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   ERROR_CODES,
+  DEPOSIT_STATUSES,
   ERRORS,
   LANGUAGES,
+  LEDGER_OPERATION_TYPES,
   OPERATION_TYPES,
   REFILL_STATUSES,
+  RISK_LEVELS,
   SUCCESS_MESSAGES,
   VALIDATION_CODES,
   VERIFICATION_STATUSES,
@@ -98,6 +101,13 @@ describe("validation, success and enums namespaces", () => {
     expect(Object.keys(english.refillStatus ?? {}).sort()).toEqual([...REFILL_STATUSES].sort());
     expect(Object.keys(english.withdrawalStatus ?? {}).sort()).toEqual([...WITHDRAWAL_STATUSES].sort());
     expect(Object.keys(english.verificationStatus ?? {}).sort()).toEqual([...VERIFICATION_STATUSES].sort());
+  });
+
+  it("enums names every ledger kind, deposit status and risk level of the money slice", () => {
+    const english = load("en", "enums") as Record<string, Record<string, string>>;
+    expect(Object.keys(english.ledgerOperationType ?? {}).sort()).toEqual([...LEDGER_OPERATION_TYPES].sort());
+    expect(Object.keys(english.depositStatus ?? {}).sort()).toEqual([...DEPOSIT_STATUSES].sort());
+    expect(Object.keys(english.riskLevel ?? {}).sort()).toEqual([...RISK_LEVELS].sort());
   });
 
   it("Kazakh is written in Cyrillic", () => {
