@@ -1,0 +1,53 @@
+/**
+ * The balance, the cabinet's figures and the exchange (spec §7 User; decision D3). Keys start with
+ * `balance` or `statistics` (the roots in `lib/money.ts`); money mutations name what they make stale
+ * in `meta.invalidates`.
+ */
+import type { Currency, ExchangeBody } from "@contract";
+import { mutationOptions, queryOptions } from "@tanstack/react-query";
+import { callApi } from "@/lib/api-client";
+import { moneyKeys } from "@/lib/money";
+
+/** Rates move: a minute old at most while the exchange dialog is open. */
+const EXCHANGE_RATE_STALE_MS = 60_000;
+
+export const balanceQueries = {
+  all: () => moneyKeys.balance,
+
+  balance: () =>
+    queryOptions({
+      queryKey: [...moneyKeys.balance, "balance"] as const,
+      queryFn: ({ signal }) => callApi("balance", { query: { type: "balance" }, signal }),
+    }),
+
+  statistics: () =>
+    queryOptions({
+      queryKey: [...moneyKeys.statistics] as const,
+      queryFn: ({ signal }) => callApi("statistics", { signal }),
+    }),
+
+  exchangeRate: () =>
+    queryOptions({
+      queryKey: [...moneyKeys.balance, "exchange-rate"] as const,
+      queryFn: ({ signal }) => callApi("exchangeRate", { signal }),
+      staleTime: EXCHANGE_RATE_STALE_MS,
+      refetchInterval: EXCHANGE_RATE_STALE_MS,
+    }),
+};
+
+export const balanceMutations = {
+  /** Chooses the currency the cabinet shows first (no money moves). */
+  setCurrency: () =>
+    mutationOptions({
+      mutationKey: [...moneyKeys.balance, "currency"],
+      mutationFn: (currency: Currency) => callApi("setBalanceCurrency", { body: { currency } }),
+      meta: { invalidates: [moneyKeys.balance, moneyKeys.statistics] },
+    }),
+
+  exchange: () =>
+    mutationOptions({
+      mutationKey: [...moneyKeys.balance, "exchange"],
+      mutationFn: (body: ExchangeBody) => callApi("exchange", { body }),
+      meta: { invalidates: [moneyKeys.balance, moneyKeys.statistics, moneyKeys.operations] },
+    }),
+};

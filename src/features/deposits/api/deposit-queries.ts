@@ -1,0 +1,57 @@
+/**
+ * Deposits (spec §7 Funds; decision D6): the plans on offer, the user's deposits, opening and closing
+ * one. Keys start with `deposits` (and `plans`); the money mutations say in `meta.invalidates` what
+ * they make stale, and the MutationCache acts on it.
+ */
+import type { DepositCreateBody, DepositStatus } from "@contract";
+import { infiniteQueryOptions, mutationOptions, queryOptions } from "@tanstack/react-query";
+import { callApi } from "@/lib/api-client";
+import { moneyKeys } from "@/lib/money";
+
+export const DEPOSITS_PAGE_LIMIT = 10;
+/** Plans change rarely: fresh for 5 minutes. */
+const PLANS_STALE_MS = 5 * 60_000;
+
+export const depositQueries = {
+  all: () => moneyKeys.deposits,
+
+  plans: () =>
+    queryOptions({
+      queryKey: [...moneyKeys.deposits, "plans"] as const,
+      queryFn: ({ signal }) => callApi("plansAvailable", { signal }),
+      staleTime: PLANS_STALE_MS,
+    }),
+
+  list: (filter: { status?: DepositStatus } = {}) =>
+    infiniteQueryOptions({
+      queryKey: [...moneyKeys.deposits, "list", filter] as const,
+      queryFn: ({ pageParam, signal }) =>
+        callApi("deposits", { query: { ...filter, page: pageParam, limit: DEPOSITS_PAGE_LIMIT }, signal }),
+      initialPageParam: 1,
+      getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+    }),
+};
+
+/** What a deposit changes: the paying balance, the figures of the cabinet, the ledger and the list. */
+const DEPOSIT_INVALIDATES = [
+  moneyKeys.balance,
+  moneyKeys.statistics,
+  moneyKeys.operations,
+  moneyKeys.deposits,
+] as const;
+
+export const depositMutations = {
+  create: () =>
+    mutationOptions({
+      mutationKey: [...moneyKeys.deposits, "create"],
+      mutationFn: (body: DepositCreateBody) => callApi("createDeposit", { body }),
+      meta: { invalidates: DEPOSIT_INVALIDATES },
+    }),
+
+  close: () =>
+    mutationOptions({
+      mutationKey: [...moneyKeys.deposits, "close"],
+      mutationFn: (id: string) => callApi("closeDeposit", { params: { id } }),
+      meta: { invalidates: DEPOSIT_INVALIDATES },
+    }),
+};

@@ -1,0 +1,234 @@
+import {
+  type CurrencyAmounts,
+  currencyScale,
+  type DepositTerms,
+  depositAmountIssue,
+  depositTerms,
+  type Plan,
+  type ValidationCode,
+} from "@contract";
+import { useMutation } from "@tanstack/react-query";
+import { Button, Cell, Input, Section, Select, Switch } from "@telegram-apps/telegram-ui";
+import { type FormEvent, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { isApiError } from "@/lib/api-client";
+import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
+import { depositMutations } from "../api/deposit-queries";
+import { DepositPreview } from "./deposit-preview";
+
+export interface DepositFormProps {
+  plans: readonly Plan[];
+  /** The user's balances (the payment method shows what the plan's currency balance holds). */
+  balances: CurrencyAmounts | undefined;
+}
+
+type AmountNote =
+  | { kind: "validation"; code: ValidationCode; min?: string; max?: string }
+  | { kind: "tooManyDecimals"; scale: number };
+
+/**
+ * Opening a deposit (decision D6): plan, payment method, amount, auto-investment. The result is
+ * computed as the user types with the contract's `depositTerms`, the function the server opens the
+ * deposit with, and the amount rule (`depositAmountIssue`) shows under the field.
+ */
+export function DepositForm({ plans, balances }: DepositFormProps) {
+  const { t } = useTranslation(["deposits", "validation", "money"]);
+  const format = useMoneyFormat();
+  const errorText = useApiErrorText();
+  const formRef = useRef<HTMLFormElement>(null);
+  const noteId = useId();
+  const [planId, setPlanId] = useState(plans[0]?.id ?? "");
+  const [amountText, setAmountText] = useState("");
+  const [autoInvest, setAutoInvest] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const [serverAmountCode, setServerAmountCode] = useState<ValidationCode | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [opened, setOpened] = useState(false);
+  const create = useMutation(depositMutations.create());
+  const plan = plans.find((p) => p.id === planId) ?? plans[0];
+
+  const parsed = plan ? parseAmountInput(amountText, plan.currency) : null;
+  // Cheap enough to compute on every keystroke; the start is "now", as when the server opens it.
+  const terms: DepositTerms | null =
+    plan && parsed?.ok && !parsed.value.startsWith("-")
+      ? depositTerms({
+          amount: parsed.value,
+          dailyYieldPercent: plan.dailyYieldPercent,
+          durationDays: plan.durationDays,
+          currency: plan.currency,
+          startedAt: new Date(),
+        })
+      : null;
+
+  const note: AmountNote | null = (() => {
+    if (!plan || !parsed) return null;
+    if (!parsed.ok) {
+      if (parsed.issue === "required") return submitted ? { kind: "validation", code: "required" } : null;
+      if (parsed.issue === "tooManyDecimals") return { kind: "tooManyDecimals", scale: currencyScale(plan.currency) };
+      return { kind: "validation", code: "decimal" };
+    }
+    const issue = depositAmountIssue(parsed.value, plan);
+    if (issue) return { kind: "validation", code: issue, min: plan.minAmount, max: plan.maxAmount };
+    if (serverAmountCode)
+      return { kind: "validation", code: serverAmountCode, min: plan.minAmount, max: plan.maxAmount };
+    return null;
+  })();
+
+  const pending = create.isPending;
+  useClosingConfirmation(amountText.trim() !== "" && !opened);
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (pending || !plan) return;
+    setSubmitted(true);
+    setOpened(false);
+    if (!parsed?.ok || depositAmountIssue(parsed.value, plan)) {
+      haptics.notify("error");
+      formRef.current?.querySelector<HTMLInputElement>("input[name='amount']")?.focus();
+      return;
+    }
+    setFormError(null);
+    setServerAmountCode(null);
+    create.mutate(
+      { planId: plan.id, currency: plan.currency, amount: parsed.value, autoInvest },
+      {
+        onSuccess: () => {
+          haptics.notify("success");
+          setAmountText("");
+          setSubmitted(false);
+          setOpened(true);
+        },
+        onError: (error) => {
+          haptics.notify("error");
+          const fieldCode = isApiError(error) ? error.fields?.amount : undefined;
+          if (fieldCode) setServerAmountCode(fieldCode as ValidationCode);
+          else setFormError(errorText(error));
+        },
+      },
+    );
+  };
+
+  const inTelegram = useMainButton({
+    text: t("form.submit"),
+    loading: pending,
+    enabled: plan !== undefined,
+    onClick: () => submit(),
+  });
+
+  if (!plan) return null;
+  const available = balances?.[plan.currency];
+
+  return (
+    <form ref={formRef} className="money-form" onSubmit={submit} noValidate>
+      <Section header={t("form.header")}>
+        <Select
+          header={t("form.plan")}
+          name="planId"
+          value={plan.id}
+          onChange={(event) => {
+            setPlanId(event.target.value);
+            setServerAmountCode(null);
+          }}
+        >
+          {plans.map((p) => (
+            <option key={p.id} value={p.id}>
+              {planName(p, format.lng)}
+            </option>
+          ))}
+        </Select>
+        <Cell
+          className="static-cell"
+          subtitle={t("form.limits", {
+            min: format.amount(plan.minAmount, plan.currency),
+            max: format.amount(plan.maxAmount, plan.currency),
+          })}
+          after={t("form.durationDays", { days: plan.durationDays })}
+          data-testid="plan-terms"
+        >
+          {t("form.dailyYieldValue", { yield: format.decimal(plan.dailyYieldPercent) })}
+        </Cell>
+        <Cell
+          className="static-cell"
+          subtitle={t("form.paymentMethod")}
+          after={
+            available !== undefined ? (
+              <span data-testid="available-balance" {...amountAttributes(available, plan.currency)}>
+                {format.amount(available, plan.currency)}
+              </span>
+            ) : null
+          }
+        >
+          {t("form.balanceOf", { currency: plan.currency })}
+        </Cell>
+        <div className="form-field">
+          <Input
+            name="amount"
+            header={t("form.amount")}
+            placeholder={`${plan.minAmount} – ${plan.maxAmount}`}
+            inputMode="decimal"
+            autoComplete="off"
+            value={amountText}
+            status={note ? "error" : undefined}
+            aria-invalid={note ? true : undefined}
+            aria-describedby={noteId}
+            after={<span className="amount-currency">{plan.currency}</span>}
+            onChange={(event) => {
+              setAmountText(event.target.value);
+              setServerAmountCode(null);
+              setFormError(null);
+              setOpened(false);
+            }}
+          />
+          {note ? (
+            <p className="field-error" id={noteId} data-field-error="amount">
+              {note.kind === "tooManyDecimals"
+                ? t("tooManyDecimals", { ns: "money", scale: note.scale })
+                : t(note.code, {
+                    ns: "validation",
+                    min: note.min ? format.amount(note.min, plan.currency) : "",
+                    max: note.max ? format.amount(note.max, plan.currency) : "",
+                  })}
+            </p>
+          ) : null}
+        </div>
+        <Cell
+          Component="label"
+          description={t("form.autoInvestHint")}
+          after={
+            <Switch name="autoInvest" checked={autoInvest} onChange={(event) => setAutoInvest(event.target.checked)} />
+          }
+        >
+          {t("form.autoInvest")}
+        </Cell>
+      </Section>
+      <DepositPreview terms={terms} currency={plan.currency} />
+      <div aria-live="assertive">
+        {formError ? (
+          <div className="form-error" data-testid="form-error">
+            <p>{formError}</p>
+          </div>
+        ) : null}
+        {opened ? (
+          <p className="form-success" data-testid="form-success">
+            {t("form.created")}
+          </p>
+        ) : null}
+      </div>
+      {inTelegram ? (
+        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
+      ) : (
+        <div className="form-actions">
+          <Button type="submit" size="l" stretched loading={pending} data-testid="submit">
+            {t("form.submit")}
+          </Button>
+        </div>
+      )}
+    </form>
+  );
+}
+
+/** The plan's name in the interface language (English when the language is unknown). */
+export function planName(plan: { name: Plan["name"] }, lng: string): string {
+  return plan.name[lng as keyof Plan["name"]] ?? plan.name.en;
+}

@@ -1,0 +1,109 @@
+import type { Deposit } from "@contract";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Button, Placeholder, Progress, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { depositQueries } from "../api/deposit-queries";
+import { DepositCloseDialog } from "./deposit-close-dialog";
+import { planName } from "./deposit-form";
+
+/** The user's deposits, newest first, paged, with progress and a close button on active ones. */
+export function DepositList() {
+  const { t } = useTranslation(["deposits", "common"]);
+  const errorText = useApiErrorText();
+  const list = useInfiniteQuery(depositQueries.list());
+  const [closing, setClosing] = useState<Deposit | null>(null);
+  const deposits = list.data?.pages.flatMap((page) => page.items) ?? [];
+
+  return (
+    <Section header={t("list.header")} data-testid="deposit-list">
+      {list.isPending ? (
+        <div className="money-skeleton">
+          <Skeleton visible>
+            <div className="skeleton-block" />
+          </Skeleton>
+        </div>
+      ) : list.isError && deposits.length === 0 ? (
+        <Placeholder description={errorText(list.error)}>
+          <Button size="s" onClick={() => void list.refetch()}>
+            {t("retry", { ns: "common" })}
+          </Button>
+        </Placeholder>
+      ) : deposits.length === 0 ? (
+        <Placeholder description={t("list.empty")} />
+      ) : (
+        <>
+          {deposits.map((deposit) => (
+            <DepositRow key={deposit.id} deposit={deposit} onClose={() => setClosing(deposit)} />
+          ))}
+          {list.hasNextPage ? (
+            <div className="form-actions">
+              <Button
+                size="m"
+                mode="plain"
+                stretched
+                loading={list.isFetchingNextPage}
+                onClick={() => void list.fetchNextPage()}
+                data-testid="load-more"
+              >
+                {t("list.loadMore")}
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+      <DepositCloseDialog deposit={closing} onDone={() => setClosing(null)} />
+    </Section>
+  );
+}
+
+function DepositRow({ deposit, onClose }: { deposit: Deposit; onClose(): void }) {
+  const { t } = useTranslation(["deposits", "enums"]);
+  const format = useMoneyFormat();
+  const amount = (testId: string, value: string) => (
+    <span data-testid={testId} {...amountAttributes(value, deposit.currency)}>
+      {format.amount(value, deposit.currency)}
+    </span>
+  );
+  const percent = Math.round((deposit.daysAccrued / deposit.durationDays) * 100);
+  return (
+    <div className="deposit-row" data-testid="deposit-row" data-deposit-id={deposit.id} data-status={deposit.status}>
+      <div className="deposit-row-head">
+        <span className="deposit-row-name">{planName({ name: deposit.planName }, format.lng)}</span>
+        <span className={`status-badge status-${deposit.status}`}>
+          {t(`depositStatus.${deposit.status}`, { ns: "enums" })}
+        </span>
+      </div>
+      <dl className="money-facts">
+        <div>
+          <dt>{t("list.amount")}</dt>
+          <dd>{amount("deposit-amount", deposit.amount)}</dd>
+        </div>
+        <div>
+          <dt>{t("list.dailyIncome")}</dt>
+          <dd>{amount("deposit-daily-income", deposit.dailyIncome)}</dd>
+        </div>
+        <div>
+          <dt>{t("list.accrued")}</dt>
+          <dd>{amount("deposit-accrued", deposit.accruedHeld)}</dd>
+        </div>
+        <div>
+          <dt>{deposit.status === "active" ? t("list.endsAt") : t("list.closedAt")}</dt>
+          <dd>{format.date(deposit.closedAt ?? deposit.endsAt)}</dd>
+        </div>
+      </dl>
+      <div className="deposit-progress">
+        <Progress value={percent} aria-label={t("list.days")} />
+        <span data-testid="deposit-days" data-days-accrued={deposit.daysAccrued}>
+          {`${deposit.daysAccrued} / ${deposit.durationDays}`}
+        </span>
+      </div>
+      {deposit.status === "active" ? (
+        <Button size="s" mode="bezeled" className="deposit-close" onClick={onClose} data-testid="deposit-close">
+          {t("list.close")}
+        </Button>
+      ) : null}
+    </div>
+  );
+}

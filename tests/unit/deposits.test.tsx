@@ -1,0 +1,190 @@
+/** The deposits screen: the computed result, the amount rule, the close confirmation, refusals. */
+import { type Deposit, depositCloseOutcome, depositTerms, type Plan } from "@contract";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+
+const PLAN: Plan = {
+  id: "p-start",
+  name: { en: "Start", ru: "Старт", de: "Start", kk: "Старт" },
+  currency: "USDT",
+  dailyYieldPercent: "1.2",
+  durationDays: 30,
+  minAmount: "50",
+  maxAmount: "5000",
+};
+
+const BALANCE = {
+  body: { type: "balance", currentCurrency: "USDT", currencies: { USDT: "1000", BTC: "0", ETH: "0", TON: "0" } },
+};
+
+const ACTIVE: Deposit = {
+  id: "d1",
+  planId: PLAN.id,
+  planName: PLAN.name,
+  caseId: null,
+  currency: "USDT",
+  amount: "250",
+  dailyYieldPercent: "1.2",
+  durationDays: 30,
+  dailyIncome: "3",
+  totalAtEnd: "340",
+  accruedHeld: "21",
+  daysAccrued: 7,
+  startedAt: "2026-01-01T00:00:00.000Z",
+  endsAt: "2026-01-31T00:00:00.000Z",
+  status: "active",
+  autoInvest: false,
+  closedAt: null,
+  returned: null,
+  forfeited: null,
+  reinvestedInto: null,
+};
+
+function page(items: Deposit[]): JsonReply {
+  return { body: { items, total: items.length, page: 1, limit: 10 } };
+}
+
+function stubDeposits(extra: Record<string, JsonReply | ((request: Request) => JsonReply)> = {}) {
+  return stubApi({
+    "/settings/technical_work": MAINTENANCE_OFF,
+    "/settings_other/plans/available": { body: [PLAN] },
+    "/user/balance": BALANCE,
+    "/funds/deposits": page([ACTIVE]),
+    ...extra,
+  });
+}
+
+async function amountField(): Promise<HTMLInputElement> {
+  return waitFor(() => {
+    const input = document.querySelector<HTMLInputElement>("input[name='amount']");
+    if (!input) throw new Error("no amount field yet");
+    return input;
+  });
+}
+
+const amountOf = (testId: string) => screen.getByTestId(testId).getAttribute("data-amount");
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("deposit form", () => {
+  it("shows the result of depositTerms for what is typed, and updates it as the user types", async () => {
+    stubDeposits();
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    const amount = await amountField();
+    expect(screen.getByTestId("available-balance").getAttribute("data-amount")).toBe("1000");
+
+    for (const typed of ["100", "123,45", "777.777777"]) {
+      fireEvent.change(amount, { target: { value: typed } });
+      const expected = depositTerms({
+        amount: typed.replace(",", "."),
+        dailyYieldPercent: PLAN.dailyYieldPercent,
+        durationDays: PLAN.durationDays,
+        currency: PLAN.currency,
+      });
+      expect(amountOf("preview-daily-income")).toBe(expected.dailyIncome);
+      expect(amountOf("preview-total-accrued")).toBe(expected.totalAccrued);
+      expect(amountOf("preview-total-at-end")).toBe(expected.totalAtEnd);
+    }
+    const endsAt = new Date(screen.getByTestId("preview-ends-at").getAttribute("data-date") ?? "").getTime();
+    expect(Math.abs(endsAt - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
+    expect(screen.getByTestId("preview-daily-income").textContent).toBe("9.333333 USDT");
+  });
+
+  it("states the amount rule next to the field, with the plan's minimum and maximum", async () => {
+    stubDeposits();
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    const amount = await amountField();
+    const note = () => document.querySelector("[data-field-error='amount']")?.textContent;
+    fireEvent.change(amount, { target: { value: "10" } });
+    await waitFor(() => expect(note()).toBe("The amount is below the minimum of 50.00 USDT"));
+    fireEvent.change(amount, { target: { value: "5000.01" } });
+    await waitFor(() => expect(note()).toBe("The amount is above the maximum of 5,000.00 USDT"));
+    fireEvent.change(amount, { target: { value: "-1" } });
+    await waitFor(() => expect(note()).toBe("The amount cannot be less than 0"));
+    fireEvent.change(amount, { target: { value: "60.1234567" } });
+    await waitFor(() => expect(note()).toBe("At most 6 digits after the decimal point"));
+    fireEvent.change(amount, { target: { value: "60" } });
+    await waitFor(() => expect(note()).toBeUndefined());
+  });
+
+  it("says 'Not enough funds' on INSUFFICIENT_FUNDS and keeps what was typed", async () => {
+    const posted: unknown[] = [];
+    stubDeposits({
+      "/funds/deposits": (request) => {
+        if (request.method === "POST") {
+          void request.json().then((body) => posted.push(body));
+          return { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } };
+        }
+        return page([ACTIVE]);
+      },
+    });
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    const amount = await amountField();
+    fireEvent.change(amount, { target: { value: "900,5" } });
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() => expect(screen.getByTestId("form-error").textContent).toBe("Not enough funds"));
+    expect(amount.value).toBe("900,5");
+    expect(posted).toEqual([{ planId: "p-start", currency: "USDT", amount: "900.5", autoInvest: false }]);
+  });
+
+  it("shows 'Deposit creation error' and a field error from the server's fields.amount", async () => {
+    let reply: JsonReply = { status: 400, body: { code: "DEPOSIT_CREATE_FAILED", message: "Deposit creation error" } };
+    stubDeposits({ "/funds/deposits": (request) => (request.method === "POST" ? reply : page([])) });
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    const amount = await amountField();
+    fireEvent.change(amount, { target: { value: "100" } });
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() => expect(screen.getByTestId("form-error").textContent).toBe("Deposit creation error"));
+    reply = {
+      status: 400,
+      body: { code: "VALIDATION_FAILED", message: "Check the marked fields", fields: { amount: "amountAboveMaximum" } },
+    };
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() =>
+      expect(document.querySelector("[data-field-error='amount']")?.textContent).toBe(
+        "The amount is above the maximum of 5,000.00 USDT",
+      ),
+    );
+  });
+});
+
+describe("deposit list and close", () => {
+  it("shows progress, held accruals and a close confirmation stating depositCloseOutcome", async () => {
+    const closed = { ...ACTIVE, status: "closed", returned: "250", forfeited: "24", accruedHeld: "24" };
+    stubDeposits({
+      "/funds/deposits/client/close/d1": { body: { deposit: closed, returned: "250", forfeited: "24" } },
+    });
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    const row = await screen.findByTestId("deposit-row");
+    expect(row.getAttribute("data-deposit-id")).toBe("d1");
+    expect(row.getAttribute("data-status")).toBe("active");
+    expect(within(row).getByTestId("deposit-days").textContent).toBe("7 / 30");
+    expect(within(row).getByTestId("deposit-accrued").getAttribute("data-amount")).toBe("21");
+
+    fireEvent.click(within(row).getByTestId("deposit-close"));
+    const dialog = await screen.findByTestId("close-dialog");
+    const outcome = depositCloseOutcome(ACTIVE);
+    expect(within(dialog).getByTestId("close-returned").getAttribute("data-amount")).toBe(outcome.returned);
+    expect(within(dialog).getByTestId("close-forfeited").getAttribute("data-amount")).toBe(outcome.forfeited);
+    expect(within(dialog).getByTestId("close-returned").textContent).toBe("250.00 USDT");
+    expect(within(dialog).getByTestId("close-forfeited").textContent).toBe("21.00 USDT");
+
+    fireEvent.click(within(dialog).getByTestId("close-confirm"));
+    await waitFor(() => expect(within(dialog).getByTestId("close-forfeited").getAttribute("data-amount")).toBe("24"));
+    expect(within(dialog).getByRole("heading", { name: "The deposit is closed" })).toBeTruthy();
+  });
+
+  it("says 'Deposit closing error' when the close fails", async () => {
+    stubDeposits({
+      "/funds/deposits/client/close/d1": {
+        status: 400,
+        body: { code: "DEPOSIT_CLOSE_FAILED", message: "Deposit closing error", params: { reason: "not_active" } },
+      },
+    });
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    fireEvent.click(await screen.findByTestId("deposit-close"));
+    fireEvent.click(await screen.findByTestId("close-confirm"));
+    await waitFor(() => expect(screen.getByTestId("form-error").textContent).toBe("Deposit closing error"));
+  });
+});
