@@ -1,0 +1,229 @@
+/**
+ * The sign-in slice end to end, in Chromium against the real server: registration through a referral
+ * link with the phone code from the development outbox, login failures and the rate limit, the password
+ * reset, Telegram sign-in in the simulated client, and a session that times out. The main flows run
+ * in two languages.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  base,
+  codeFromOutbox,
+  fill,
+  screen,
+  signInWithPassword,
+  submit,
+  uniqueLogin,
+  uniquePhone,
+} from "./support/app";
+import { launchChromium, phoneContext } from "./support/browser";
+import { kassaCli } from "./support/cli";
+import { type Lng, text } from "./support/locales";
+import {
+  installTelegramClient,
+  LIGHT_THEME,
+  launchHash,
+  signedInitData,
+  waitForPosted,
+} from "./support/telegram-client";
+
+const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
+const PASSWORD = "Ledger2026go";
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await kassaCli("settings", "set", "telegramAuthAvailable", "true").catch(() => undefined);
+  await browser?.close();
+});
+
+const bodyText = (page: Page) => page.locator("body").innerText();
+
+async function newPage(lng: Lng) {
+  const context = await phoneContext(browser, { locale: lng === "en" ? "en-US" : `${lng}-${lng.toUpperCase()}` });
+  await context.addInitScript((l) => localStorage.setItem("kassa.language", l), lng);
+  return { context, page: await context.newPage() };
+}
+
+/** Registers a new investor through `/register/<inviter>` and confirms the phone; returns the login. */
+async function register(page: Page, inviter: string) {
+  const login = uniqueLogin();
+  await page.goto(`${base()}/register/${inviter}`);
+  await screen(page, "register");
+  await expect.poll(() => page.locator("[data-testid='inviter']").innerText()).toContain(inviter);
+  await fill(page, "login", login);
+  await fill(page, "fullName", "Ada Investor");
+  await fill(page, "email", `${login}@example.com`);
+  await fill(page, "phone", uniquePhone());
+  await fill(page, "password", PASSWORD);
+  await fill(page, "passwordRepeat", PASSWORD);
+  await page.locator("input[name='acceptTerms']").check({ force: true });
+  await submit(page);
+  await screen(page, "phone-verification");
+  const code = await codeFromOutbox(login, "phone");
+  await fill(page, "code", code);
+  await submit(page);
+  await screen(page, "cabinet");
+  return login;
+}
+
+describe.each(["en", "ru"] as const)("sign-in flows in %s", (lng) => {
+  it("registers through a referral link, confirms the phone with the code, and lands in the cabinet", async () => {
+    const { context, page } = await newPage(lng);
+    const login = await register(page, "demo");
+    await expect.poll(() => page.locator("[data-testid='welcome']").innerText()).toContain("Ada Investor");
+    // The session survives a reload.
+    await page.reload();
+    await screen(page, "cabinet");
+    expect(login).toMatch(/^e2e/);
+    await context.close();
+  });
+
+  it("shows the registration rules of spec §5 next to the fields and keeps what was typed", async () => {
+    const { context, page } = await newPage(lng);
+    await page.goto(`${base()}/register/demo`);
+    await screen(page, "register");
+    await fill(page, "login", "ab");
+    await fill(page, "email", "not-an-email");
+    await fill(page, "phone", "8 701 000");
+    await fill(page, "password", "password1");
+    await fill(page, "passwordRepeat", "password2");
+    await submit(page);
+    const fieldError = (name: string) => page.locator(`[data-field-error='${name}']`).first().innerText();
+    await expect.poll(() => fieldError("login")).toBe(text(lng, "validation", "loginTooShort"));
+    await expect.poll(() => fieldError("fullName")).toBe(text(lng, "validation", "required"));
+    await expect.poll(() => fieldError("email")).toBe(text(lng, "validation", "emailInvalid"));
+    await expect.poll(() => fieldError("phone")).toBe(text(lng, "validation", "phoneFormat"));
+    await expect.poll(() => fieldError("password")).toBe(text(lng, "validation", "passwordTooSimple"));
+    expect(await page.locator("input[name='login']").inputValue()).toBe("ab");
+    expect(await page.locator("input[name='phone']").inputValue()).toBe("8 701 000");
+    await context.close();
+  });
+
+  it("refuses a wrong password with the spec's message and keeps the login typed", async () => {
+    const { context, page } = await newPage(lng);
+    await signInWithPassword(page, "demo", "WrongPass2026");
+    await expect
+      .poll(() => page.locator("[data-testid='form-error']").innerText())
+      .toBe(text(lng, "errors", "INVALID_CREDENTIALS"));
+    expect(await page.locator("input[name='login']").inputValue()).toBe("demo");
+    await context.close();
+  });
+
+  it("resets a forgotten password with the code and signs in with the new one", async () => {
+    const { context, page } = await newPage(lng);
+    const login = await register(page, "demo");
+    await context.clearCookies();
+    await page.evaluate(() => localStorage.removeItem("kassa.user"));
+
+    await page.goto(`${base()}/forgot-password`);
+    await screen(page, "forgot-password");
+    await fill(page, "login", login);
+    await submit(page);
+    await page.locator("form[data-step='code']").waitFor();
+    await expect.poll(() => bodyText(page)).toContain(text(lng, "success", "CODE_SENT"));
+    await fill(page, "code", await codeFromOutbox(login, "password_reset"));
+    await submit(page);
+    await page.locator("form[data-step='password']").waitFor();
+    const newPassword = "Harbor2027go";
+    await fill(page, "password", newPassword);
+    await fill(page, "passwordRepeat", newPassword);
+    await submit(page);
+    await screen(page, "login");
+
+    await signInWithPassword(page, login, PASSWORD);
+    await expect
+      .poll(() => page.locator("[data-testid='form-error']").innerText())
+      .toBe(text(lng, "errors", "INVALID_CREDENTIALS"));
+    await signInWithPassword(page, login, newPassword);
+    await screen(page, "cabinet");
+    await context.close();
+  });
+});
+
+describe("limits and sessions", () => {
+  it("answers the sixth wrong password in a row with the rate-limit message", async () => {
+    const { context, page } = await newPage("en");
+    const login = uniqueLogin("nobody");
+    await page.goto(`${base()}/login`);
+    await screen(page, "login");
+    await fill(page, "login", login);
+    for (let i = 0; i < 5; i++) {
+      await fill(page, "password", `Wrong${i}pass`);
+      await submit(page);
+      await expect
+        .poll(() => page.locator("[data-testid='form-error']").innerText())
+        .toBe(text("en", "errors", "INVALID_CREDENTIALS"));
+    }
+    await fill(page, "password", "Wrong6pass");
+    await submit(page);
+    await expect
+      .poll(() => page.locator("[data-testid='form-error']").innerText())
+      .toBe(text("en", "errors", "RATE_LIMITED"));
+    await context.close();
+  });
+
+  it("ends a revoked session with 'Session timed out' and returns the user where they were", async () => {
+    const { context, page } = await newPage("en");
+    await signInWithPassword(page, "demo", "demo2026pass", "/operations");
+    await screen(page, "operations");
+    // The session is revoked elsewhere (a logout from another device with the same token).
+    const token = (await context.cookies()).find((c) => c.name === "kassa_token")?.value;
+    expect(token).toBeTruthy();
+    const logout = await fetch(`${base()}/api/auth/logout`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(logout.status).toBe(200);
+
+    await page.reload();
+    await screen(page, "login");
+    await expect.poll(() => bodyText(page)).toContain(text("en", "errors", "SESSION_TIMEOUT"));
+    expect(new URL(page.url()).searchParams.get("next")).toBe("/operations");
+    expect((await context.cookies()).find((c) => c.name === "kassa_token")).toBeUndefined();
+
+    await fill(page, "login", "demo");
+    await fill(page, "password", "demo2026pass");
+    await submit(page);
+    await screen(page, "operations");
+    await context.close();
+  });
+});
+
+describe("Telegram sign-in (simulated client)", () => {
+  it("signs in automatically, without a form, when Telegram sign-in is available", async () => {
+    await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+    const context = await phoneContext(browser);
+    await installTelegramClient(context, LIGHT_THEME);
+    const page = await context.newPage();
+    const id = 800000 + Math.floor(Math.random() * 99999);
+    const initData = signedInitData(
+      { id, first_name: "Timur", last_name: "Investor", username: `tg${id}user`, language_code: "kk" },
+      DEV_BOT_TOKEN,
+      new Date(),
+      "ref_demo",
+    );
+    await page.goto(`${base()}/${launchHash({ initData, startParam: "ref_demo" })}`);
+    await screen(page, "cabinet", 20_000);
+    expect(await page.locator("input[name='password']").count()).toBe(0);
+    await waitForPosted(page, "web_app_ready");
+    // With no saved choice, the Telegram user's language is the interface language.
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe("kk");
+    await context.close();
+  });
+
+  it("shows the password form inside Telegram when Telegram sign-in is off", async () => {
+    await kassaCli("settings", "set", "telegramAuthAvailable", "false");
+    const context = await phoneContext(browser);
+    await installTelegramClient(context, LIGHT_THEME);
+    const page = await context.newPage();
+    const initData = signedInitData({ id: 900001, first_name: "Off", username: "offuser" }, DEV_BOT_TOKEN);
+    await page.goto(`${base()}/${launchHash({ initData })}`);
+    await screen(page, "login");
+    await page.locator("input[name='password']").waitFor();
+    await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+    await context.close();
+  });
+});

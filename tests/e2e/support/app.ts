@@ -1,0 +1,105 @@
+/** Small helpers for driving the app the way a user does. */
+import type { Page } from "playwright-core";
+import { expect, inject } from "vitest";
+
+export const base = () => inject("baseURL");
+
+export async function screen(page: Page, name: string, timeout = 15_000) {
+  await page.locator(`[data-screen='${name}']`).first().waitFor({ state: "visible", timeout });
+}
+
+/** A login nobody has used yet in this run. */
+export function uniqueLogin(prefix = "e2e") {
+  return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+}
+
+/** A phone number nobody has used yet in this run. */
+export function uniquePhone() {
+  return `+7${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 10)}`;
+}
+
+/** The newest code the development outbox holds for a login and purpose. */
+export async function codeFromOutbox(login: string, purpose: "phone" | "password_reset" | "withdrawal") {
+  let code: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await fetch(`${base()}/api/dev/outbox?login=${encodeURIComponent(login)}&purpose=${purpose}`);
+        const items = (await res.json()) as { code: string }[];
+        code = items[0]?.code;
+        return code;
+      },
+      { timeout: 10_000 },
+    )
+    .toMatch(/^\d{6}$/);
+  return code as string;
+}
+
+/** Fills a named input of the current form. */
+export async function fill(page: Page, name: string, value: string) {
+  await page.locator(`input[name='${name}']`).first().fill(value);
+}
+
+export async function submit(page: Page) {
+  await page.locator("[data-testid='submit']").first().click();
+}
+
+/** Signs in through the login form and waits for the cabinet. */
+export async function signInWithPassword(page: Page, login: string, password: string, next = "/") {
+  await page.goto(`${base()}/login${next === "/" ? "" : `?next=${encodeURIComponent(next)}`}`);
+  await screen(page, "login");
+  await fill(page, "login", login);
+  await fill(page, "password", password);
+  await submit(page);
+}
+
+export interface ApiSession {
+  login: string;
+  token: string;
+  user: unknown;
+}
+
+async function postJson(path: string, body: unknown, token?: string) {
+  const res = await fetch(`${base()}/api${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+/**
+ * A new investor made through the API itself (registration, then the phone code from the outbox), for
+ * tests whose subject is not sign-in.
+ */
+export async function signUpThroughApi(inviter = "demo"): Promise<ApiSession> {
+  const login = uniqueLogin("inv");
+  const password = "Ledger2026go";
+  const reply = await postJson(`/auth/register/${inviter}`, {
+    login,
+    fullName: "Mira Ledger",
+    email: `${login}@example.com`,
+    phone: uniquePhone(),
+    password,
+    passwordRepeat: password,
+    acceptTerms: true,
+    language: "en",
+  });
+  const token = reply.refreshToken as string;
+  const confirmed = await postJson("/auth/phone/confirm", { code: await codeFromOutbox(login, "phone") }, token);
+  return { login, token, user: confirmed.user };
+}
+
+/** Puts an API session into a browser context the way the app keeps it (cookie + saved user). */
+export async function useSession(context: import("playwright-core").BrowserContext, session: ApiSession) {
+  await context.addCookies([{ name: "kassa_token", value: session.token, url: base() }]);
+  await context.addInitScript((u) => localStorage.setItem("kassa.user", JSON.stringify(u)), session.user);
+}
+
+export async function apiGet<T>(path: string, token: string): Promise<T> {
+  const res = await fetch(`${base()}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+  return (await res.json()) as T;
+}
