@@ -1,8 +1,46 @@
+import type { Refill } from "@contract";
+import { useQuery } from "@tanstack/react-query";
+import { Button, List, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { RefillIcon } from "@/components/icons";
-import { NotAvailableScreen } from "./not-available-screen";
+import { Page } from "@/components/page";
+import { refillQueries } from "@/features/refills/api/refill-queries";
+import { RefillForm } from "@/features/refills/components/refill-form";
+import { RefillHistory } from "@/features/refills/components/refill-history";
+import { WalletDialog } from "@/features/refills/components/wallet-dialog";
+import { useApiErrorText } from "@/lib/money";
 
+/** Refill: a new refill (then the wallet dialog to pay), and the history, whose rows open the dialog. */
 export function RefillRoute() {
-  const { t } = useTranslation("refill");
-  return <NotAvailableScreen screen="refill" title={t("title")} icon={<RefillIcon size={56} />} />;
+  const { t } = useTranslation(["refill", "common"]);
+  const errorText = useApiErrorText();
+  const systems = useQuery(refillQueries.paymentSystems());
+  const [open, setOpen] = useState<Refill | null>(null);
+  return (
+    <Page screen="refill" title={t("title")}>
+      <List>
+        {systems.isPending ? (
+          <Section header={t("form.header")}>
+            <div className="money-skeleton">
+              <Skeleton visible>
+                <div className="skeleton-block skeleton-tall" />
+              </Skeleton>
+            </div>
+          </Section>
+        ) : systems.isError ? (
+          <Placeholder description={errorText(systems.error)}>
+            <Button size="s" onClick={() => void systems.refetch()}>
+              {t("retry", { ns: "common" })}
+            </Button>
+          </Placeholder>
+        ) : systems.data.length === 0 ? (
+          <Placeholder description={t("form.noSystems")} />
+        ) : (
+          <RefillForm systems={systems.data} onCreated={setOpen} />
+        )}
+        <RefillHistory onOpen={setOpen} />
+      </List>
+      <WalletDialog refill={open} onClose={() => setOpen(null)} />
+    </Page>
+  );
 }

@@ -1,0 +1,58 @@
+/**
+ * Refills (spec §7 Funds; decision D6): payment systems that accept refills, the user's refills, a new
+ * refill and its transaction hash. Keys start with `refills`; mutations name in `meta.invalidates`
+ * what they make stale (a refill credits the balance only when the operator confirms it).
+ */
+import type { Currency, RefillCreateBody, RefillStatus } from "@contract";
+import { infiniteQueryOptions, mutationOptions, queryOptions } from "@tanstack/react-query";
+import { callApi } from "@/lib/api-client";
+import { moneyKeys } from "@/lib/money";
+
+export const REFILLS_PAGE_LIMIT = 10;
+const PAYMENT_SYSTEMS_STALE_MS = 5 * 60_000;
+
+export interface RefillFilter {
+  currency?: Currency;
+  status?: RefillStatus;
+}
+
+export const refillQueries = {
+  all: () => moneyKeys.refills,
+
+  paymentSystems: () =>
+    queryOptions({
+      queryKey: [...moneyKeys.refills, "payment-systems"] as const,
+      queryFn: ({ signal }) => callApi("paymentSystems", { signal }),
+      select: (systems) => systems.filter((system) => system.refillEnabled),
+      staleTime: PAYMENT_SYSTEMS_STALE_MS,
+    }),
+
+  list: (filter: RefillFilter = {}) =>
+    infiniteQueryOptions({
+      queryKey: [...moneyKeys.refills, "list", filter] as const,
+      queryFn: ({ pageParam, signal }) =>
+        callApi("refills", { query: { ...filter, page: pageParam, limit: REFILLS_PAGE_LIMIT }, signal }),
+      initialPageParam: 1,
+      getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+    }),
+};
+
+export const refillMutations = {
+  create: () =>
+    mutationOptions({
+      mutationKey: [...moneyKeys.refills, "create"],
+      mutationFn: (body: RefillCreateBody) => callApi("createRefill", { body }),
+      meta: { invalidates: [moneyKeys.refills] },
+    }),
+
+  setTxHash: () =>
+    mutationOptions({
+      mutationKey: [...moneyKeys.refills, "tx-hash"],
+      mutationFn: ({ id, txHash }: { id: string; txHash: string }) =>
+        callApi("updateRefill", { params: { id }, body: { txHash } }),
+      meta: { invalidates: [moneyKeys.refills] },
+    }),
+};
+
+/** The contract's transaction hash rule (`TxHashField`), to say so before sending. */
+export const TX_HASH_PATTERN = /^[A-Za-z0-9_:+/=-]{8,200}$/;

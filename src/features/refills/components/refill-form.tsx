@@ -1,0 +1,182 @@
+import { compareAmounts, currencyScale, type PaymentSystem, type Refill } from "@contract";
+import { useMutation } from "@tanstack/react-query";
+import { Button, Input, Section, Select } from "@telegram-apps/telegram-ui";
+import { type FormEvent, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { isApiError } from "@/lib/api-client";
+import { parseAmountInput, useApiErrorText } from "@/lib/money";
+import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
+import { refillMutations, TX_HASH_PATTERN } from "../api/refill-queries";
+
+type Note =
+  | { ns: "validation"; key: "required" | "decimal" | "amountBelowMinimum" | "amountNegative" }
+  | {
+      ns: "money";
+      key: "tooManyDecimals";
+      scale: number;
+    };
+
+/**
+ * A new refill: the payment system (currency and network), the amount, and the transaction hash if the
+ * coins are already sent. The reply is the refill with the address to pay to, shown in the wallet dialog.
+ */
+export function RefillForm({
+  systems,
+  onCreated,
+}: {
+  systems: readonly PaymentSystem[];
+  onCreated(refill: Refill): void;
+}) {
+  const { t } = useTranslation(["refill", "validation", "money"]);
+  const errorText = useApiErrorText();
+  const formRef = useRef<HTMLFormElement>(null);
+  const noteId = useId();
+  const [systemId, setSystemId] = useState(systems[0]?.id ?? "");
+  const [amountText, setAmountText] = useState("");
+  const [txHash, setTxHash] = useState("");
+  const [submitted, setSubmitted] = useState(false);
+  const [txHashError, setTxHashError] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const create = useMutation(refillMutations.create());
+  const system = systems.find((s) => s.id === systemId) ?? systems[0];
+  const parsed = system ? parseAmountInput(amountText, system.currency) : null;
+
+  const note: Note | null = (() => {
+    if (!system || !parsed) return null;
+    if (!parsed.ok) {
+      if (parsed.issue === "required") return submitted ? { ns: "validation", key: "required" } : null;
+      if (parsed.issue === "tooManyDecimals")
+        return { ns: "money", key: "tooManyDecimals", scale: currencyScale(system.currency) };
+      return { ns: "validation", key: "decimal" };
+    }
+    if (compareAmounts(parsed.value, 0) < 0) return { ns: "validation", key: "amountNegative" };
+    if (compareAmounts(parsed.value, 0) === 0) return { ns: "validation", key: "amountBelowMinimum" };
+    return null;
+  })();
+
+  const pending = create.isPending;
+  useClosingConfirmation(amountText.trim() !== "" || txHash.trim() !== "");
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (pending || !system) return;
+    setSubmitted(true);
+    const hash = txHash.trim();
+    const hashBad = hash !== "" && !TX_HASH_PATTERN.test(hash);
+    setTxHashError(hashBad);
+    if (!parsed?.ok || note || hashBad) {
+      haptics.notify("error");
+      formRef.current
+        ?.querySelector<HTMLInputElement>(hashBad && parsed?.ok ? "input[name='txHash']" : "input[name='amount']")
+        ?.focus();
+      return;
+    }
+    setFormError(null);
+    create.mutate(
+      { paymentSystemId: system.id, amount: parsed.value, ...(hash ? { txHash: hash } : {}) },
+      {
+        onSuccess: (refill) => {
+          haptics.notify("success");
+          setAmountText("");
+          setTxHash("");
+          setSubmitted(false);
+          onCreated(refill);
+        },
+        onError: (error) => {
+          haptics.notify("error");
+          if (isApiError(error) && error.fields?.txHash) setTxHashError(true);
+          setFormError(errorText(error));
+        },
+      },
+    );
+  };
+
+  const inTelegram = useMainButton({
+    text: t("form.submit"),
+    loading: pending,
+    enabled: system !== undefined,
+    onClick: () => submit(),
+  });
+
+  if (!system) return null;
+  return (
+    <form ref={formRef} className="money-form" onSubmit={submit} noValidate>
+      <Section header={t("form.header")}>
+        <Select
+          header={t("form.paymentSystem")}
+          name="paymentSystemId"
+          value={system.id}
+          onChange={(event) => setSystemId(event.target.value)}
+        >
+          {systems.map((s) => (
+            <option key={s.id} value={s.id}>
+              {`${s.currency} · ${s.network}`}
+            </option>
+          ))}
+        </Select>
+        <div className="form-field">
+          <Input
+            name="amount"
+            header={t("form.amount")}
+            placeholder="100"
+            inputMode="decimal"
+            autoComplete="off"
+            value={amountText}
+            status={note ? "error" : undefined}
+            aria-invalid={note ? true : undefined}
+            aria-describedby={noteId}
+            after={<span className="amount-currency">{system.currency}</span>}
+            onChange={(event) => {
+              setAmountText(event.target.value);
+              setFormError(null);
+            }}
+          />
+          {note ? (
+            <p className="field-error" id={noteId} data-field-error="amount">
+              {note.ns === "money"
+                ? t("tooManyDecimals", { ns: "money", scale: note.scale })
+                : t(note.key, { ns: "validation", min: "0", max: "" })}
+            </p>
+          ) : null}
+        </div>
+        <div className="form-field">
+          <Input
+            name="txHash"
+            header={t("form.txHash")}
+            placeholder={t("form.txHashPlaceholder")}
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            value={txHash}
+            status={txHashError ? "error" : undefined}
+            onChange={(event) => {
+              setTxHash(event.target.value);
+              setTxHashError(false);
+            }}
+          />
+          {txHashError ? (
+            <p className="field-error" data-field-error="txHash">
+              {t("txHashInvalid")}
+            </p>
+          ) : null}
+        </div>
+      </Section>
+      <div aria-live="assertive">
+        {formError ? (
+          <div className="form-error" data-testid="form-error">
+            <p>{formError}</p>
+          </div>
+        ) : null}
+      </div>
+      {inTelegram ? (
+        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
+      ) : (
+        <div className="form-actions">
+          <Button type="submit" size="l" stretched loading={pending} data-testid="submit">
+            {t("form.submit")}
+          </Button>
+        </div>
+      )}
+    </form>
+  );
+}

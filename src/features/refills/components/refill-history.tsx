@@ -1,0 +1,123 @@
+import { CURRENCY_CODES, type Currency, REFILL_STATUSES, type Refill, type RefillStatus } from "@contract";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Button, Placeholder, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { type RefillFilter, refillQueries } from "../api/refill-queries";
+
+/** The user's refills with a currency and a status filter; a row opens the wallet dialog again. */
+export function RefillHistory({ onOpen }: { onOpen(refill: Refill): void }) {
+  const { t } = useTranslation(["refill", "enums", "common"]);
+  const errorText = useApiErrorText();
+  const [filter, setFilter] = useState<RefillFilter>({});
+  const list = useInfiniteQuery(refillQueries.list(filter));
+  const refills = list.data?.pages.flatMap((page) => page.items) ?? [];
+
+  return (
+    <Section header={t("history.header")}>
+      <div className="money-filters">
+        <Select
+          header={t("history.currency")}
+          name="currency"
+          value={filter.currency ?? ""}
+          onChange={(event) =>
+            setFilter((f) => ({ ...f, currency: (event.target.value || undefined) as Currency | undefined }))
+          }
+        >
+          <option value="">{t("history.all")}</option>
+          {CURRENCY_CODES.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </Select>
+        <Select
+          header={t("history.status")}
+          name="status"
+          value={filter.status ?? ""}
+          onChange={(event) =>
+            setFilter((f) => ({ ...f, status: (event.target.value || undefined) as RefillStatus | undefined }))
+          }
+        >
+          <option value="">{t("history.all")}</option>
+          {REFILL_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {t(`refillStatus.${status}`, { ns: "enums" })}
+            </option>
+          ))}
+        </Select>
+      </div>
+      {list.isPending ? (
+        <div className="money-skeleton">
+          <Skeleton visible>
+            <div className="skeleton-block" />
+          </Skeleton>
+        </div>
+      ) : list.isError && refills.length === 0 ? (
+        <Placeholder description={errorText(list.error)}>
+          <Button size="s" onClick={() => void list.refetch()}>
+            {t("retry", { ns: "common" })}
+          </Button>
+        </Placeholder>
+      ) : refills.length === 0 ? (
+        <Placeholder description={t("history.empty")} />
+      ) : (
+        <>
+          {refills.map((refill) => (
+            <RefillRow key={refill.id} refill={refill} onOpen={() => onOpen(refill)} />
+          ))}
+          {list.hasNextPage ? (
+            <div className="form-actions">
+              <Button
+                size="m"
+                mode="plain"
+                stretched
+                loading={list.isFetchingNextPage}
+                onClick={() => void list.fetchNextPage()}
+                data-testid="load-more"
+              >
+                {t("history.loadMore")}
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </Section>
+  );
+}
+
+function RefillRow({ refill, onOpen }: { refill: Refill; onOpen(): void }) {
+  const { t } = useTranslation(["refill", "enums"]);
+  const format = useMoneyFormat();
+  return (
+    <button
+      type="button"
+      className="money-row"
+      onClick={onOpen}
+      data-testid="refill-row"
+      data-refill-id={refill.id}
+      data-status={refill.status}
+    >
+      <span className="money-row-head">
+        <span>{`${refill.currency} · ${refill.network}`}</span>
+        <span className={`status-badge status-${refill.status}`}>
+          {t(`refillStatus.${refill.status}`, { ns: "enums" })}
+        </span>
+      </span>
+      <span className="money-row-sub">
+        <span data-testid="refill-requested" {...amountAttributes(refill.amountRequested, refill.currency)}>
+          {t("history.requested", { amount: format.amount(refill.amountRequested, refill.currency) })}
+        </span>
+        {refill.amountCredited !== null ? (
+          <span data-testid="refill-credited" {...amountAttributes(refill.amountCredited, refill.currency)}>
+            {t("history.credited", { amount: format.amount(refill.amountCredited, refill.currency) })}
+          </span>
+        ) : null}
+      </span>
+      <span className="money-row-sub">
+        <span>{format.dateTime(refill.createdAt)}</span>
+      </span>
+    </button>
+  );
+}

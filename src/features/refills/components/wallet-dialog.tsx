@@ -1,0 +1,182 @@
+import type { Refill } from "@contract";
+import { useMutation } from "@tanstack/react-query";
+import { Button, Cell, Input, Modal, Section } from "@telegram-apps/telegram-ui";
+import { QRCodeSVG } from "qrcode.react";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { haptics } from "@/tma/hooks";
+import { refillMutations, TX_HASH_PATTERN } from "../api/refill-queries";
+
+/**
+ * The wallet dialog (decision D6): where to pay (address, QR code, copy), how much and on which
+ * network, and the transaction hash to add or correct while the refill waits.
+ */
+export function WalletDialog({ refill, onClose }: { refill: Refill | null; onClose(): void }) {
+  if (!refill) return null;
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      header={<Modal.Header />}
+      data-testid="wallet-dialog"
+      aria-describedby={undefined}
+    >
+      <WalletDialogBody key={refill.id} initial={refill} onClose={onClose} />
+    </Modal>
+  );
+}
+
+function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): void }) {
+  const { t } = useTranslation(["refill", "enums"]);
+  const format = useMoneyFormat();
+  const errorText = useApiErrorText();
+  const [refill, setRefill] = useState(initial);
+  const [txHash, setTxHash] = useState(initial.txHash ?? "");
+  const [copied, setCopied] = useState(false);
+  const [note, setNote] = useState<{ tone: "error" | "success"; text: string } | null>(null);
+  const save = useMutation(refillMutations.setTxHash());
+  const waiting = refill.status === "waiting";
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(refill.address);
+      haptics.notify("success");
+      setCopied(true);
+    } catch {
+      haptics.notify("error");
+    }
+  };
+
+  const submitHash = (event: FormEvent) => {
+    event.preventDefault();
+    const value = txHash.trim();
+    if (!TX_HASH_PATTERN.test(value)) {
+      haptics.notify("error");
+      setNote({ tone: "error", text: t("txHashInvalid") });
+      return;
+    }
+    setNote(null);
+    save.mutate(
+      { id: refill.id, txHash: value },
+      {
+        onSuccess: (updated) => {
+          haptics.notify("success");
+          setRefill(updated);
+          setNote({ tone: "success", text: t("wallet.txHashSaved") });
+        },
+        onError: (error) => {
+          haptics.notify("error");
+          setNote({ tone: "error", text: errorText(error) });
+        },
+      },
+    );
+  };
+
+  const requested = format.amount(refill.amountRequested, refill.currency, { exact: true });
+  return (
+    <div className="money-dialog">
+      <h2 className="money-dialog-title">{t("wallet.title")}</h2>
+      <p className="money-dialog-text">{t("wallet.note", { amount: requested, network: refill.network })}</p>
+      <div className="wallet-qr" data-testid="refill-qr" role="img" aria-label={t("wallet.qr")}>
+        <QRCodeSVG value={refill.address} size={176} marginSize={0} />
+      </div>
+      <Section>
+        <Cell className="static-cell" subtitle={t("wallet.address")} multiline>
+          <span className="wallet-address" data-testid="refill-address">
+            {refill.address}
+          </span>
+        </Cell>
+        <div className="form-actions">
+          <Button size="m" mode="bezeled" stretched onClick={() => void copy()} data-testid="copy-address">
+            {copied ? t("wallet.copied") : t("wallet.copy")}
+          </Button>
+        </div>
+        <Cell
+          className="static-cell"
+          after={
+            <span data-testid="refill-amount" {...amountAttributes(refill.amountRequested, refill.currency)}>
+              {requested}
+            </span>
+          }
+        >
+          {t("wallet.amount")}
+        </Cell>
+        {refill.amountCredited !== null ? (
+          <Cell
+            className="static-cell"
+            after={
+              <span data-testid="refill-credited" {...amountAttributes(refill.amountCredited, refill.currency)}>
+                {format.amount(refill.amountCredited, refill.currency, { exact: true })}
+              </span>
+            }
+          >
+            {t("wallet.credited")}
+          </Cell>
+        ) : null}
+        <Cell className="static-cell" after={refill.network}>
+          {t("wallet.network")}
+        </Cell>
+        <Cell
+          className="static-cell"
+          after={
+            <span className={`status-badge status-${refill.status}`} data-testid="refill-status">
+              {t(`refillStatus.${refill.status}`, { ns: "enums" })}
+            </span>
+          }
+        >
+          {t("wallet.status")}
+        </Cell>
+      </Section>
+      {waiting ? (
+        <form onSubmit={submitHash} noValidate>
+          <Section>
+            <Input
+              name="txHash"
+              header={t("wallet.txHash")}
+              placeholder={t("form.txHashPlaceholder")}
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              value={txHash}
+              status={note?.tone === "error" ? "error" : undefined}
+              onChange={(event) => {
+                setTxHash(event.target.value);
+                setNote(null);
+              }}
+            />
+          </Section>
+          {note ? (
+            <p
+              className={note.tone === "error" ? "form-error" : "form-success"}
+              data-testid={note.tone === "error" ? "form-error" : "form-success"}
+            >
+              {note.text}
+            </p>
+          ) : null}
+          <div className="money-dialog-actions">
+            <Button type="submit" size="l" stretched loading={save.isPending} data-testid="save-tx-hash">
+              {t("wallet.saveTxHash")}
+            </Button>
+            <Button size="l" stretched mode="plain" onClick={onClose}>
+              {t("wallet.done")}
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <div className="money-dialog-actions">
+          {refill.txHash ? (
+            <Cell className="static-cell" subtitle={t("wallet.txHash")} multiline>
+              <span className="wallet-address">{refill.txHash}</span>
+            </Cell>
+          ) : null}
+          <Button size="l" stretched onClick={onClose}>
+            {t("wallet.done")}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

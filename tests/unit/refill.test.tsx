@@ -1,0 +1,118 @@
+/** The refill screen: a new refill opens the wallet dialog (address, QR, copy, hash); the history reopens it. */
+import type { PaymentSystem, Refill } from "@contract";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+
+const SYSTEMS: PaymentSystem[] = [
+  {
+    id: "usdt-trc20",
+    name: "Tether",
+    currency: "USDT",
+    network: "TRC20",
+    refillEnabled: true,
+    withdrawalEnabled: true,
+    minWithdrawal: "10",
+    maxWithdrawal: "1000",
+    withdrawalFeePercent: "1",
+  },
+  {
+    id: "btc-off",
+    name: "Bitcoin",
+    currency: "BTC",
+    network: "Bitcoin",
+    refillEnabled: false,
+    withdrawalEnabled: true,
+    minWithdrawal: "0.001",
+    maxWithdrawal: "1",
+    withdrawalFeePercent: "1",
+  },
+];
+
+const WAITING: Refill = {
+  id: "r1",
+  status: "waiting",
+  currency: "USDT",
+  paymentSystemId: "usdt-trc20",
+  network: "TRC20",
+  address: "TXyzAddress0000000000000000001",
+  amountRequested: "150.5",
+  amountCredited: null,
+  txHash: null,
+  createdAt: "2026-01-02T10:00:00.000Z",
+  processedAt: null,
+};
+
+const DONE: Refill = { ...WAITING, id: "r0", status: "replenished", amountRequested: "100", amountCredited: "99.5" };
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("refill", () => {
+  it("creates a refill and shows where to pay, with a QR code, a copy button and the hash field", async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, "clipboard", { configurable: true, value: { writeText } });
+    const posts: unknown[] = [];
+    const patches: unknown[] = [];
+    stubApi({
+      "/settings/technical_work": MAINTENANCE_OFF,
+      "/payment-systems": { body: SYSTEMS },
+      "/funds/refills": (request): JsonReply => {
+        if (request.method === "POST") {
+          void request.json().then((body) => posts.push(body));
+          return { body: WAITING };
+        }
+        return { body: { items: [DONE], total: 1, page: 1, limit: 10 } };
+      },
+      "/funds/refills/r1": (request): JsonReply => {
+        void request.json().then((body) => patches.push(body));
+        return { body: { ...WAITING, txHash: "0xabcdef0123456789" } };
+      },
+    });
+    await renderApp({ path: "/refill", user: DEMO_USER });
+    const select = await waitFor(() => {
+      const found = document.querySelector<HTMLSelectElement>("select[name='paymentSystemId']");
+      if (!found) throw new Error("no form yet");
+      return found;
+    });
+    // Only the systems open for refills are offered.
+    expect([...select.options].map((o) => o.value)).toEqual(["usdt-trc20"]);
+    fireEvent.change(document.querySelector("input[name='amount']") as HTMLInputElement, {
+      target: { value: "150,50" },
+    });
+    fireEvent.click(screen.getByTestId("submit"));
+
+    const dialog = await screen.findByTestId("wallet-dialog");
+    expect(posts).toEqual([{ paymentSystemId: "usdt-trc20", amount: "150.5" }]);
+    expect(within(dialog).getByTestId("refill-address").textContent).toBe(WAITING.address);
+    expect(within(dialog).getByTestId("refill-qr").querySelector("svg")).toBeTruthy();
+    expect(within(dialog).getByTestId("refill-amount").getAttribute("data-amount")).toBe("150.5");
+    fireEvent.click(within(dialog).getByTestId("copy-address"));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(WAITING.address));
+    await waitFor(() => expect(within(dialog).getByTestId("copy-address").textContent).toBe("Address copied"));
+
+    const hash = dialog.querySelector<HTMLInputElement>("input[name='txHash']") as HTMLInputElement;
+    fireEvent.change(hash, { target: { value: "0xabcdef0123456789" } });
+    fireEvent.click(within(dialog).getByTestId("save-tx-hash"));
+    await waitFor(() => expect(within(dialog).getByTestId("form-success").textContent).toBe("Transaction hash saved"));
+    expect(patches).toEqual([{ txHash: "0xabcdef0123456789" }]);
+  });
+
+  it("lists refills with their localized status, requested and credited amounts; a row opens the dialog", async () => {
+    stubApi({
+      "/settings/technical_work": MAINTENANCE_OFF,
+      "/payment-systems": { body: SYSTEMS },
+      "/funds/refills": { body: { items: [WAITING, DONE], total: 2, page: 1, limit: 10 } },
+    });
+    await renderApp({ path: "/refill", user: DEMO_USER });
+    await waitFor(() => expect(screen.getAllByTestId("refill-row")).toHaveLength(2));
+    const [waiting, done] = screen.getAllByTestId("refill-row") as [HTMLElement, HTMLElement];
+    expect(waiting.getAttribute("data-status")).toBe("waiting");
+    expect(waiting.textContent).toContain("Waiting");
+    expect(done.textContent).toContain("Replenished");
+    expect(within(done).getByTestId("refill-credited").getAttribute("data-amount")).toBe("99.5");
+    fireEvent.click(done);
+    const dialog = await screen.findByTestId("wallet-dialog");
+    expect(within(dialog).getByTestId("refill-status").textContent).toBe("Replenished");
+    expect(dialog.querySelector("input[name='txHash']")).toBeNull();
+  });
+});
