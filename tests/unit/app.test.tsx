@@ -46,7 +46,7 @@ describe("guards", () => {
     const { router } = await renderApp({ path: "/login", user: DEMO_USER });
     await waitFor(() => expect(screenName()).toBe("cabinet"));
     expect(router.state.location.pathname).toBe("/");
-    expect(screen.getByText("Welcome, demo")).toBeTruthy();
+    expect(screen.getByText("Welcome, Demo Investor")).toBeTruthy();
   });
 });
 

@@ -1,22 +1,39 @@
-import { Title } from "@telegram-apps/telegram-ui";
+import { List, Title } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CabinetIcon } from "@/components/icons";
-import { NotAvailableYet } from "@/components/not-available";
+import { useNavigate } from "react-router";
+import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
+import { paths } from "@/config/paths";
+import { BalanceCard, StatsBar } from "@/features/balance/components/balance-card";
+import { ExchangeDialog } from "@/features/balance/components/exchange-dialog";
+import { RecentOperations } from "@/features/operations/components/operations-list";
 import { userAtom } from "@/lib/session";
 
+/** Cabinet: welcome, the balance with its currency, the amount on deposit, the balances bar, recent operations. */
 export function CabinetRoute() {
   const { t } = useTranslation("cabinet");
   const user = useAtomValue(userAtom);
+  const navigate = useNavigate();
+  const [exchanging, setExchanging] = useState(false);
   return (
     <Page screen="cabinet" title={t("title")}>
       {user ? (
         <Title level="2" weight="2" Component="h1" className="screen-greeting" data-testid="welcome">
-          {t("welcome", { login: user.login })}
+          {t("welcome", { login: user.fullName || user.login })}
         </Title>
       ) : null}
-      <NotAvailableYet title={t("title")} icon={<CabinetIcon size={56} />} />
+      <List>
+        <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
+        <StatsBar />
+        <RecentOperations
+          header={t("recentOperations")}
+          empty={t("noOperations")}
+          more={<LinkCell to={paths.operations}>{t("allOperations")}</LinkCell>}
+        />
+      </List>
+      <ExchangeDialog open={exchanging} onClose={() => setExchanging(false)} />
     </Page>
   );
 }

@@ -1,8 +1,16 @@
+import { List } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { OperationsIcon } from "@/components/icons";
-import { NotAvailableScreen } from "./not-available-screen";
+import { Page } from "@/components/page";
+import { OperationsList } from "@/features/operations/components/operations-list";
 
+/** Operations: every ledger entry with currency and kind filters. */
 export function OperationsRoute() {
   const { t } = useTranslation("operations");
-  return <NotAvailableScreen screen="operations" title={t("title")} icon={<OperationsIcon size={56} />} />;
+  return (
+    <Page screen="operations" title={t("title")}>
+      <List>
+        <OperationsList />
+      </List>
+    </Page>
+  );
 }

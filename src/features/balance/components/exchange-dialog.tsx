@@ -1,0 +1,224 @@
+import { CURRENCY_CODES, type Currency, currencyScale, exchangeAmountIssue, exchangeQuote } from "@contract";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { Button, Cell, Input, Modal, Section, Select } from "@telegram-apps/telegram-ui";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
+import { balanceMutations, balanceQueries } from "../api/balance-queries";
+
+/** The exchange dialog: from/to, amount, the live rate and the exact result (`exchangeQuote`) before confirming. */
+export function ExchangeDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  if (!open) return null;
+  return (
+    <Modal
+      open
+      onOpenChange={(next) => {
+        if (!next) onClose();
+      }}
+      header={<Modal.Header />}
+      data-testid="exchange-dialog"
+      aria-describedby={undefined}
+    >
+      <ExchangeForm onClose={onClose} />
+    </Modal>
+  );
+}
+
+function ExchangeForm({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation(["exchange", "validation", "money", "common"]);
+  const format = useMoneyFormat();
+  const errorText = useApiErrorText();
+  const balance = useQuery(balanceQueries.balance());
+  const rate = useQuery(balanceQueries.exchangeRate());
+  const exchange = useMutation(balanceMutations.exchange());
+  const [from, setFrom] = useState<Currency>(balance.data?.currentCurrency ?? "USDT");
+  const [to, setTo] = useState<Currency>(from === "USDT" ? "TON" : "USDT");
+  const [amountText, setAmountText] = useState("");
+  const [formError, setFormError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const parsed = parseAmountInput(amountText, from);
+  const same = from === to;
+  const quoteInput =
+    rate.data && parsed.ok && !same
+      ? { from, to, amount: parsed.value, rates: rate.data.rates, feePercent: rate.data.feePercent }
+      : null;
+  const issue = quoteInput ? exchangeAmountIssue(quoteInput) : null;
+  const quote = quoteInput && !issue ? exchangeQuote(quoteInput) : null;
+  const available = balance.data?.currencies[from];
+  const pending = exchange.isPending;
+  useClosingConfirmation(amountText.trim() !== "" && done === null);
+
+  const fieldNote = (() => {
+    if (same) return t("sameCurrency");
+    if (!parsed.ok) {
+      if (parsed.issue === "required") return null;
+      if (parsed.issue === "tooManyDecimals") return t("tooManyDecimals", { ns: "money", scale: currencyScale(from) });
+      return t("decimal", { ns: "validation" });
+    }
+    if (issue) return t(issue, { ns: "validation", min: "0", max: "" });
+    return null;
+  })();
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (pending) return;
+    if (!quote || !parsed.ok) {
+      haptics.notify("error");
+      return;
+    }
+    setFormError(null);
+    exchange.mutate(
+      { from, to, amount: parsed.value },
+      {
+        onSuccess: (reply) => {
+          haptics.notify("success");
+          setAmountText("");
+          setDone(
+            t("done", {
+              debited: format.amount(reply.debited, reply.from, { exact: true }),
+              received: format.amount(reply.received, reply.to, { exact: true }),
+            }),
+          );
+        },
+        onError: (error) => {
+          haptics.notify("error");
+          setFormError(errorText(error));
+        },
+      },
+    );
+  };
+
+  const inTelegram = useMainButton({
+    text: t("confirm"),
+    loading: pending,
+    enabled: quote !== null,
+    onClick: () => submit(),
+  });
+
+  const rateValue =
+    rate.data && !same
+      ? exchangeQuote({ from, to, amount: "1", rates: rate.data.rates, feePercent: "0" }).received
+      : null;
+
+  return (
+    <form className="money-dialog money-form" onSubmit={submit} noValidate>
+      <h2 className="money-dialog-title">{t("title")}</h2>
+      <Section>
+        <div className="money-filters">
+          <Select header={t("from")} name="from" value={from} onChange={(e) => setFrom(e.target.value as Currency)}>
+            {CURRENCY_CODES.map((code) => (
+              <option key={code} value={code}>
+                {code}
+              </option>
+            ))}
+          </Select>
+          <Select header={t("to")} name="to" value={to} onChange={(e) => setTo(e.target.value as Currency)}>
+            {CURRENCY_CODES.map((code) => (
+              <option key={code} value={code}>
+                {code}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="form-field">
+          <Input
+            name="amount"
+            header={t("amount")}
+            placeholder="0"
+            inputMode="decimal"
+            autoComplete="off"
+            value={amountText}
+            status={fieldNote ? "error" : undefined}
+            after={<span className="amount-currency">{from}</span>}
+            onChange={(event) => {
+              setAmountText(event.target.value);
+              setFormError(null);
+              setDone(null);
+            }}
+          />
+          {fieldNote ? (
+            <p className="field-error" data-field-error="amount">
+              {fieldNote}
+            </p>
+          ) : available !== undefined ? (
+            <p className="field-hint">
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => setAmountText(available)}
+                data-testid="exchange-available"
+                {...amountAttributes(available, from)}
+              >
+                {t("available", { amount: format.amount(available, from, { exact: true }) })}
+              </button>
+            </p>
+          ) : null}
+        </div>
+        <Cell
+          className="static-cell"
+          after={
+            rateValue !== null ? (
+              <span data-testid="exchange-rate">
+                {t("rateValue", { from, value: format.amount(rateValue, to, { exact: true }) })}
+              </span>
+            ) : rate.isError ? (
+              t("rateUnavailable")
+            ) : (
+              "…"
+            )
+          }
+        >
+          {t("rate")}
+        </Cell>
+        <Cell
+          className="static-cell"
+          after={rate.data ? t("feeValue", { fee: format.decimal(rate.data.feePercent) }) : "…"}
+        >
+          {t("fee")}
+        </Cell>
+        <Cell
+          className="static-cell"
+          after={
+            <span data-testid="exchange-result" {...(quote ? amountAttributes(quote.received, to) : {})}>
+              {quote ? format.amount(quote.received, to, { exact: true }) : "—"}
+            </span>
+          }
+        >
+          {t("result")}
+        </Cell>
+      </Section>
+      <div aria-live="assertive">
+        {formError ? (
+          <div className="form-error" data-testid="form-error">
+            <p>{formError}</p>
+          </div>
+        ) : null}
+        {done ? (
+          <p className="form-success" data-testid="form-success">
+            {done}
+          </p>
+        ) : null}
+      </div>
+      <div className="money-dialog-actions">
+        {inTelegram ? (
+          <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
+        ) : (
+          <Button
+            type="submit"
+            size="l"
+            stretched
+            loading={pending}
+            disabled={quote === null}
+            data-testid="exchange-confirm"
+          >
+            {t("confirm")}
+          </Button>
+        )}
+        <Button size="l" stretched mode="plain" onClick={onClose}>
+          {t("close", { ns: "common" })}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,33 @@
+import type { Operation } from "@contract";
+import { useTranslation } from "react-i18next";
+import { compareAmounts, useMoneyFormat } from "@/lib/money";
+
+/** One ledger entry: its kind, when, and the signed amount (credits green, debits red). */
+export function OperationRow({ operation }: { operation: Operation }) {
+  const { t } = useTranslation(["operations", "enums"]);
+  const format = useMoneyFormat();
+  const sign = compareAmounts(operation.amount, 0);
+  const exchange = operation.details?.exchange;
+  return (
+    <div
+      className="money-row"
+      data-testid="operation-row"
+      data-operation-id={operation.id}
+      data-type={operation.type}
+      data-currency={operation.currency}
+      data-amount={operation.amount}
+    >
+      <span className="money-row-head">
+        <span>{t(`ledgerOperationType.${operation.type}`, { ns: "enums" })}</span>
+        <span className={sign > 0 ? "amount-positive" : sign < 0 ? "amount-negative" : undefined}>
+          {format.amount(operation.amount, operation.currency, { signed: true })}
+        </span>
+      </span>
+      <span className="money-row-sub">
+        <time dateTime={operation.createdAt}>{format.dateTime(operation.createdAt)}</time>
+        {exchange ? <span>{t("exchangeDetail", { from: exchange.from, to: exchange.to })}</span> : null}
+        {operation.details?.days ? <span>{t("days", { days: operation.details.days })}</span> : null}
+      </span>
+    </div>
+  );
+}
