@@ -1,0 +1,155 @@
+/** Money mutations invalidate what their meta lists; the cabinet, exchange and operations as a user sees them. */
+import type { Operation } from "@contract";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { balanceMutations } from "@/features/balance/api/balance-queries";
+import { depositMutations } from "@/features/deposits/api/deposit-queries";
+import { refillMutations } from "@/features/refills/api/refill-queries";
+import { createQueryClient } from "@/lib/query-client";
+import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+
+afterEach(() => vi.unstubAllGlobals());
+
+const BALANCE = {
+  body: {
+    type: "balance",
+    currentCurrency: "USDT",
+    currencies: { USDT: "1234.5678", BTC: "0.015", ETH: "0", TON: "10" },
+  },
+};
+const STATISTICS = {
+  body: {
+    currentCurrency: "USDT",
+    earned: { USDT: "42.1", BTC: "0", ETH: "0", TON: "0" },
+    referrals: 3,
+    activeDeposits: 2,
+    amountOnDeposit: { USDT: "500", BTC: "0", ETH: "0", TON: "0" },
+  },
+};
+const RATES = { body: { base: "USD", rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" }, feePercent: "1" } };
+const OPS: Operation[] = [
+  { id: "o2", type: "exchange", currency: "TON", amount: "17.818181818", createdAt: "2026-01-03T10:00:00.000Z" },
+  { id: "o1", type: "refill", currency: "USDT", amount: "100", createdAt: "2026-01-02T10:00:00.000Z" },
+  { id: "o0", type: "plan", currency: "USDT", amount: "-50", createdAt: "2026-01-01T10:00:00.000Z" },
+];
+
+function cabinetApi(extra: Record<string, JsonReply | ((request: Request) => JsonReply)> = {}) {
+  return stubApi({
+    "/settings/technical_work": MAINTENANCE_OFF,
+    "/user/balance": BALANCE,
+    "/user/statistics": STATISTICS,
+    "/user/exchange-rate": RATES,
+    "/user/operations/": (request) => {
+      const url = new URL(request.url);
+      const type = url.searchParams.get("type");
+      const items = OPS.filter((o) => !type || o.type === type);
+      return { body: { items, total: items.length, page: 1, limit: Number(url.searchParams.get("limit")) } };
+    },
+    ...extra,
+  });
+}
+
+describe("meta.invalidates", () => {
+  it("marks stale exactly the queries a money mutation lists", async () => {
+    const client = createQueryClient();
+    const keys = [
+      ["balance", "balance"],
+      ["statistics"],
+      ["operations", "list", {}],
+      ["deposits", "list", {}],
+      ["refills", "list", {}],
+      ["settings", "botUsername"],
+    ];
+    const seed = () => {
+      for (const key of keys) client.setQueryData(key, { seeded: true });
+    };
+    const stale = () => keys.filter((key) => client.getQueryState(key)?.isInvalidated).map((key) => key[0]);
+    const run = async (options: object) =>
+      client
+        .getMutationCache()
+        .build(client, { ...options, mutationFn: async () => ({}) })
+        .execute(undefined as never);
+
+    seed();
+    await run(depositMutations.create());
+    expect(stale()).toEqual(["balance", "statistics", "operations", "deposits"]);
+
+    seed();
+    await run(balanceMutations.exchange());
+    expect(stale()).toEqual(["balance", "statistics", "operations"]);
+
+    seed();
+    await run(refillMutations.create());
+    expect(stale()).toEqual(["refills"]);
+  });
+});
+
+describe("cabinet", () => {
+  it("shows the balance, the amount on deposit and the balances bar, each with its raw amount", async () => {
+    cabinetApi();
+    await renderApp({ path: "/", user: DEMO_USER });
+    const balance = await screen.findByTestId("balance");
+    expect(balance.getAttribute("data-amount")).toBe("1234.5678");
+    expect(balance.textContent).toBe("1,234.56 USDT");
+    await waitFor(() => expect(screen.getByTestId("amount-on-deposit").getAttribute("data-amount")).toBe("500"));
+    expect(screen.getByTestId("stat-earned").getAttribute("data-amount")).toBe("42.1");
+    expect(screen.getByTestId("stat-referrals").textContent).toBe("3");
+    expect(screen.getByTestId("stat-active-deposits").textContent).toBe("2");
+    await waitFor(() => expect(screen.getAllByTestId("operation-row")).toHaveLength(3));
+    expect(screen.getByTestId("currency-option-BTC")).toBeTruthy();
+  });
+
+  it("switches the current currency through POST /user/balance", async () => {
+    let current = "USDT";
+    cabinetApi({
+      "/user/balance": (request) => {
+        if (request.method === "POST") current = "BTC";
+        return { body: { ...BALANCE.body, currentCurrency: current } };
+      },
+    });
+    await renderApp({ path: "/", user: DEMO_USER });
+    await screen.findByTestId("balance");
+    fireEvent.click(screen.getByTestId("currency-option-BTC"));
+    await waitFor(() => expect(screen.getByTestId("balance").getAttribute("data-currency")).toBe("BTC"));
+    expect(screen.getByTestId("balance").textContent).toBe("0.01500000 BTC");
+  });
+});
+
+describe("exchange dialog", () => {
+  it("shows the exact result before confirming, and 'Not enough funds' keeping the amount", async () => {
+    cabinetApi({
+      "/user/exchange": { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } },
+    });
+    await renderApp({ path: "/", user: DEMO_USER });
+    await screen.findByTestId("balance");
+    fireEvent.click(screen.getByTestId("open-exchange"));
+    const dialog = await screen.findByTestId("exchange-dialog");
+    fireEvent.change(dialog.querySelector("select[name='to']") as HTMLSelectElement, { target: { value: "TON" } });
+    const amount = dialog.querySelector("input[name='amount']") as HTMLInputElement;
+    fireEvent.change(amount, { target: { value: "99" } });
+    // 99 × 1 × 0.99 / 5.5 = 17.82, truncated to TON's 9 decimals.
+    await waitFor(() =>
+      expect(within(dialog).getByTestId("exchange-result").getAttribute("data-amount")).toBe("17.82"),
+    );
+    fireEvent.click(within(dialog).getByTestId("exchange-confirm"));
+    await waitFor(() => expect(within(dialog).getByTestId("form-error").textContent).toBe("Not enough funds"));
+    expect(amount.value).toBe("99");
+  });
+});
+
+describe("operations", () => {
+  it("lists signed amounts and filters by kind", async () => {
+    cabinetApi();
+    await renderApp({ path: "/operations", user: DEMO_USER });
+    await waitFor(() => expect(screen.getAllByTestId("operation-row")).toHaveLength(3));
+    const plan = screen.getAllByTestId("operation-row")[2] as HTMLElement;
+    expect(plan.getAttribute("data-amount")).toBe("-50");
+    expect(plan.textContent).toContain("-50.00 USDT");
+    fireEvent.change(document.querySelector("select[name='type']") as HTMLSelectElement, {
+      target: { value: "refill" },
+    });
+    await waitFor(() => expect(screen.getAllByTestId("operation-row")).toHaveLength(1));
+    expect(screen.getByTestId("operation-row").getAttribute("data-type")).toBe("refill");
+    expect(screen.getByTestId("operation-row").textContent).toContain("Refill");
+  });
+});
