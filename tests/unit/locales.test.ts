@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  ERROR_CODES,
   DEPOSIT_STATUSES,
+  ERROR_CODES,
   ERRORS,
   LANGUAGES,
   LEDGER_OPERATION_TYPES,
