@@ -56,9 +56,33 @@ export interface FormatAmountOptions {
   exact?: boolean;
 }
 
+/**
+ * The locale Intl formats numbers in. A browser whose ICU lacks Kazakh (Debian's Chromium does) would
+ * fall back to English separators; Kazakhstan writes numbers as Russian does (space groups, comma).
+ */
+function numberLocale(lng: string): string {
+  if (Intl.NumberFormat.supportedLocalesOf([lng]).length > 0) return lng;
+  return lng === "kk" ? "ru" : lng;
+}
+
+/** Dates in `lng`; without ICU data for it, the numeric day.month.year Kazakhstan uses (no foreign month names). */
+function dateFormat(lng: string, withTime: boolean): Intl.DateTimeFormat {
+  if (Intl.DateTimeFormat.supportedLocalesOf([lng]).length > 0)
+    return new Intl.DateTimeFormat(
+      lng,
+      withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" },
+    );
+  return new Intl.DateTimeFormat(
+    "ru",
+    withTime
+      ? { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit" }
+      : { day: "2-digit", month: "2-digit", year: "numeric" },
+  );
+}
+
 /** Formats an exact decimal string in `lng` with `digits` decimals (already truncated by the caller). */
 function formatDecimal(value: string, lng: string, digits: number, signed = false): string {
-  return new Intl.NumberFormat(lng, {
+  return new Intl.NumberFormat(numberLocale(lng), {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
     signDisplay: signed ? "exceptZero" : "auto",
@@ -117,11 +141,11 @@ export function amountAttributes(amount: string, currency: Currency) {
 }
 
 export function formatDate(iso: string, lng: string): string {
-  return new Intl.DateTimeFormat(lng, { dateStyle: "medium" }).format(new Date(iso));
+  return dateFormat(lng, false).format(new Date(iso));
 }
 
 export function formatDateTime(iso: string, lng: string): string {
-  return new Intl.DateTimeFormat(lng, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  return dateFormat(lng, true).format(new Date(iso));
 }
 
 /** The formatters bound to the current interface language. */

@@ -71,10 +71,10 @@ export function DepositCloseDialog({ deposit, onDone }: DepositCloseDialogProps)
           {result ? t("close.doneText") : t("close.text", { currency: deposit.currency })}
         </p>
         <Section>
-          <Cell className="static-cell" after={amount("close-returned", outcome.returned)}>
+          <Cell className="static-cell" multiline after={amount("close-returned", outcome.returned)}>
             {t("close.returned")}
           </Cell>
-          <Cell className="static-cell" after={amount("close-forfeited", outcome.forfeited)}>
+          <Cell className="static-cell" multiline after={amount("close-forfeited", outcome.forfeited)}>
             {t("close.forfeited")}
           </Cell>
         </Section>

@@ -139,6 +139,7 @@ export function DepositForm({ plans, balances }: DepositFormProps) {
         </Select>
         <Cell
           className="static-cell"
+          multiline
           subtitle={t("form.limits", {
             min: format.amount(plan.minAmount, plan.currency),
             max: format.amount(plan.maxAmount, plan.currency),
@@ -194,6 +195,7 @@ export function DepositForm({ plans, balances }: DepositFormProps) {
         </div>
         <Cell
           Component="label"
+          multiline
           description={t("form.autoInvestHint")}
           after={
             <Switch name="autoInvest" checked={autoInvest} onChange={(event) => setAutoInvest(event.target.checked)} />
