@@ -24,6 +24,7 @@ import { accrueLocked } from "./accruals";
 import { findCryptoCase } from "./crypto-cases";
 import { type DepositRow, insertDeposit, isUuid, toDeposit } from "./deposit-rows";
 import { post } from "./ledger";
+import { payReferralIncome } from "./partners";
 
 export interface MoneyDeps {
   db: Database;
@@ -59,8 +60,8 @@ export async function openDeposit(deps: MoneyDeps, userId: string, body: Deposit
   if (issue) throw new AppError("VALIDATION_FAILED", { fields: { amount: issue } });
 
   const now = deps.clock.now();
-  const row = await db.transaction((tx) =>
-    insertDeposit(tx, {
+  const row = await db.transaction(async (tx) => {
+    const opened = await insertDeposit(tx, {
       userId,
       plan,
       amount: depositPrincipal(body.amount, currency),
@@ -68,8 +69,11 @@ export async function openDeposit(deps: MoneyDeps, userId: string, body: Deposit
       caseId,
       startedAt: now,
       at: now,
-    }),
-  );
+    });
+    // The uplines' referral, matching and bonus income belong to the same transaction.
+    await payReferralIncome(tx, opened, now);
+    return opened;
+  });
   return toDeposit(row, plan.name);
 }
 

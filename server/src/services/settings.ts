@@ -5,6 +5,7 @@
  */
 
 import {
+  Currency,
   type LocalizedText,
   NonNegativeDecimal,
   PUBLIC_SETTING_KEYS,
@@ -41,6 +42,10 @@ export const ExchangeRatesSetting = z.object({
 });
 export type ExchangeRatesSetting = z.infer<typeof ExchangeRatesSetting>;
 
+/** One turnover bonus: paid once when the downline's turnover in `currency` reaches `turnover`. */
+export const TurnoverBonus = z.object({ turnover: PositiveDecimal, award: PositiveDecimal, currency: Currency });
+export type TurnoverBonus = z.infer<typeof TurnoverBonus>;
+
 /** Development only: how far the server's clock runs ahead of the real one (`kassa clock advance`). */
 export const DevClockSetting = z.object({ offsetSeconds: z.number().int().nonnegative() });
 
@@ -59,6 +64,23 @@ export const SETTINGS = {
   supportUrl: def({ public: true, schema: z.url(), default: "https://t.me/KassaSupport" }),
   /** Referral income per line (level 1, 2, 3…), in percent of the invitee's deposit. */
   referralLines: def({ public: true, schema: z.array(NonNegativeDecimal).max(10), default: ["5", "3", "1"] }),
+  /** Percent of a direct invitee's referral income paid to the inviter as `matching`. */
+  matchingPercent: def({
+    public: false,
+    schema: NonNegativeDecimal.refine((v) => /^\d{1,2}(\.\d+)?$/.test(v), { message: "below 100" }),
+    default: "10",
+  }),
+  /** The four turnover bonuses (server/README.md, "Partners"). */
+  turnoverBonuses: def({
+    public: false,
+    schema: z.array(TurnoverBonus).length(4),
+    default: [
+      { turnover: "1000", award: "10", currency: "USDT" },
+      { turnover: "5000", award: "75", currency: "USDT" },
+      { turnover: "25000", award: "500", currency: "USDT" },
+      { turnover: "100000", award: "2500", currency: "USDT" },
+    ],
+  }),
   telegramAuthAvailable: def({ public: false, schema: z.boolean(), default: true }),
   technicalWork: def({
     public: false,

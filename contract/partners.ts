@@ -1,0 +1,91 @@
+/**
+ * Partners (spec §2, §3, §7 User; decision D6): the caller's referral tree, what each referral
+ * brought, and the four turnover bonuses. Amounts are decimal strings per currency, never
+ * converted (the app shows the current currency's figure).
+ */
+import { z } from "zod";
+import { CurrencyAmounts } from "./balance";
+import { Currency } from "./enums";
+import { NonNegativeDecimal } from "./money";
+import { PageQuery, pageOf } from "./paging";
+
+export const REFERRAL_SORTS = ["login", "investments", "profit", "line", "createdAt"] as const;
+export const ReferralSort = z.enum(REFERRAL_SORTS);
+export type ReferralSort = z.infer<typeof ReferralSort>;
+export const SortDir = z.enum(["asc", "desc"]);
+export type SortDir = z.infer<typeof SortDir>;
+
+/**
+ * `GET /user/referrals`. `search`: a login substring, any letter case. `line`: one line only
+ * (1 … the number of lines in the `referralLines` setting). Sorting by `investments` or `profit`
+ * orders by the USD value at the current exchange rates (ties by login).
+ */
+export const ReferralsQuery = PageQuery.extend({
+  sort: ReferralSort.default("createdAt"),
+  sortDir: SortDir.default("desc"),
+  search: z.string().trim().max(64).optional(),
+  line: z.coerce.number().int().min(1).max(10).optional(),
+});
+export type ReferralsQuery = z.infer<typeof ReferralsQuery>;
+
+export const Referral = z.object({
+  id: z.string(),
+  login: z.string(),
+  /** 1 = invited by the caller, 2 = invited by one of those, … */
+  line: z.number().int().min(1),
+  /** Σ principal of the referral's deposits (any status), per currency. */
+  personalInvestments: CurrencyAmounts,
+  /** What the referral's deposits brought the caller (referral + matching income), per currency. */
+  profit: CurrencyAmounts,
+  /** ISO 8601. */
+  registeredAt: z.string(),
+});
+export type Referral = z.infer<typeof Referral>;
+
+export const ReferralLineTotals = z.object({
+  line: z.number().int().min(1),
+  count: z.number().int().nonnegative(),
+  profit: CurrencyAmounts,
+});
+
+export const ReferralTotals = z.object({
+  /** Every referral within the lines (unfiltered). */
+  referrals: z.number().int().nonnegative(),
+  /** One entry per line of the `referralLines` setting, also for empty lines. */
+  byLine: z.array(ReferralLineTotals),
+  /** All referral and matching income of the caller, per currency. */
+  profit: CurrencyAmounts,
+  /** Σ principal of the deposits the downline opened within the lines, per currency (the bonuses' measure). */
+  turnover: CurrencyAmounts,
+});
+export type ReferralTotals = z.infer<typeof ReferralTotals>;
+
+export const ReferralsReply = pageOf(Referral).extend({ totals: ReferralTotals });
+export type ReferralsReply = z.infer<typeof ReferralsReply>;
+
+/** `GET /user/referral/:id`: one member of the caller's downline; anyone else is 404. */
+export const ReferralDetail = Referral.extend({
+  /** The login of the referral's inviter (the caller for line 1). */
+  inviter: z.string().nullable(),
+  /** Users the referral invited directly. */
+  invited: z.number().int().nonnegative(),
+});
+export type ReferralDetail = z.infer<typeof ReferralDetail>;
+
+/** `GET /user/bonus`: the four turnover bonuses and the caller's progress. */
+export const Bonus = z.object({
+  /** 1 … 4. */
+  index: z.number().int().min(1),
+  currency: Currency,
+  /** The turnover to reach, in `currency`. */
+  turnover: NonNegativeDecimal,
+  award: NonNegativeDecimal,
+  /** The caller's current turnover in `currency`. */
+  progress: NonNegativeDecimal,
+  reached: z.boolean(),
+  paid: z.boolean(),
+  paidAt: z.string().nullable(),
+});
+export type Bonus = z.infer<typeof Bonus>;
+export const BonusReply = z.array(Bonus);
+export type BonusReply = z.infer<typeof BonusReply>;
