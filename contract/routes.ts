@@ -45,6 +45,7 @@ import {
   RefillsReply,
   RefillUpdateBody,
 } from "./funds";
+import { BonusReply, ReferralDetail, ReferralsQuery, ReferralsReply } from "./partners";
 import { Profile, UserDataTypeParams } from "./profile";
 import {
   PaymentSystemsReply,
@@ -56,6 +57,15 @@ import {
   TelegramAuthAvailableReply,
 } from "./settings";
 import { User } from "./user";
+import { WalletsReply, WalletsUpdateBody } from "./wallets";
+import {
+  Withdrawal,
+  WithdrawalRequestBody,
+  WithdrawalRequestReply,
+  WithdrawalsQuery,
+  WithdrawalsReply,
+  WithdrawalValidateBody,
+} from "./withdrawals";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -253,6 +263,82 @@ export const routes = {
     auth: true,
     params: IdParams,
     response: DepositCloseReply,
+  }),
+
+  // Partners (spec §7 User; decision D6)
+  referrals: route({
+    method: "GET",
+    path: "/user/referrals",
+    auth: true,
+    query: ReferralsQuery,
+    response: ReferralsReply,
+  }),
+  /** One member of the caller's downline; anyone else is 404. */
+  referral: route({
+    method: "GET",
+    path: "/user/referral/:id",
+    auth: true,
+    params: IdParams,
+    response: ReferralDetail,
+  }),
+  bonus: route({ method: "GET", path: "/user/bonus", auth: true, response: BonusReply }),
+
+  // Wallets (spec §7 User)
+  wallets: route({ method: "GET", path: "/user-data/wallets", auth: true, response: WalletsReply }),
+  updateWallets: route({
+    method: "PATCH",
+    path: "/user-data/wallets/update",
+    auth: true,
+    body: WalletsUpdateBody,
+    response: WalletsReply,
+  }),
+
+  // Withdrawals (spec §7 Funds; decisions D5, D6)
+  /** Creates the application, reserves the amount and sends a code. */
+  requestWithdrawal: route({
+    method: "POST",
+    path: "/funds/payments/request",
+    auth: true,
+    body: WithdrawalRequestBody,
+    response: WithdrawalRequestReply,
+  }),
+  /** The older one-step variant: the same as `requestWithdrawal`. */
+  createWithdrawal: route({
+    method: "POST",
+    path: "/funds/payments",
+    auth: true,
+    body: WithdrawalRequestBody,
+    response: WithdrawalRequestReply,
+  }),
+  validateWithdrawal: route({
+    method: "POST",
+    path: "/funds/payments/validate",
+    auth: true,
+    body: WithdrawalValidateBody,
+    response: Withdrawal,
+  }),
+  withdrawals: route({
+    method: "GET",
+    path: "/funds/payments",
+    auth: true,
+    query: WithdrawalsQuery,
+    response: WithdrawalsReply,
+  }),
+  /** Added: a new code for an application awaiting one, after the resend wait. */
+  resendWithdrawalCode: route({
+    method: "POST",
+    path: "/funds/payments/:id/resend",
+    auth: true,
+    params: IdParams,
+    response: CodeSentReply,
+  }),
+  /** Added: cancels an application still awaiting its code; the amount returns to the balance. */
+  cancelWithdrawal: route({
+    method: "POST",
+    path: "/funds/payments/:id/cancel",
+    auth: true,
+    params: IdParams,
+    response: Withdrawal,
   }),
 } as const;
 

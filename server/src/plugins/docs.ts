@@ -25,7 +25,8 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
           "calls other than settings, health, docs, dev and operator answer 503 `MAINTENANCE`.\n\n" +
           "Added beside the spec's calls: `POST /auth/logout` (revokes the caller's token), `GET /user/me` " +
           "(the signed-in user, to refresh the saved user object), `PATCH /funds/refills/{id}` (attach the " +
-          "transaction hash while a refill waits), `GET /health`.\n\n" +
+          "transaction hash while a refill waits), `POST /funds/payments/{id}/resend` and " +
+          "`POST /funds/payments/{id}/cancel` (a withdrawal's code again; cancel one awaiting its code), `GET /health`.\n\n" +
           "Money: every change of a balance is an operation (balance = sum of its operations); amounts are " +
           "kept with the currency's scale and anything paid to the user is rounded down to it.",
       },
@@ -35,7 +36,8 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
           name: "user",
           description: "The signed-in user's own data: profile, balance, statistics, exchange, operations",
         },
-        { name: "funds", description: "Refills, deposits and crypto cases" },
+        { name: "funds", description: "Refills, deposits, withdrawals and crypto cases" },
+        { name: "partners", description: "Referral tree, referral income and turnover bonuses" },
         { name: "settings", description: "Public settings, plans and payment systems" },
         { name: "service", description: "Calls added beside the spec's list" },
         { name: "operator", description: "Operator commands (Authorization: Bearer <operator token>)" },
