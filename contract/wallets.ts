@@ -1,0 +1,26 @@
+/** The user's withdrawal wallets, one per payment system (spec §2 Settings → payment systems; §7 User). */
+import { z } from "zod";
+
+/**
+ * Field code of an address that does not fit the payment system's format (`fields["wallets.<i>.address"]`).
+ * Not yet in VALIDATION_CODES: its text belongs in `locales/<lng>/validation.json`.
+ */
+export const WALLET_ADDRESS_FORMAT = "addressFormat";
+
+export const Wallet = z.object({ paymentSystemId: z.string(), address: z.string() });
+export type Wallet = z.infer<typeof Wallet>;
+export const WalletsReply = z.array(Wallet);
+export type WalletsReply = z.infer<typeof WalletsReply>;
+
+/** `PATCH /user-data/wallets/update`: sets the given wallets; an empty address removes that wallet. */
+export const WalletsUpdateBody = z.object({
+  wallets: z
+    .array(
+      z.object({
+        paymentSystemId: z.string({ error: "required" }).trim().min(1, { error: "required" }).max(64),
+        address: z.string({ error: "required" }).trim().max(200),
+      }),
+    )
+    .max(50),
+});
+export type WalletsUpdateBody = z.infer<typeof WalletsUpdateBody>;
