@@ -31,11 +31,14 @@ import { authRoutes } from "./routes/auth";
 import { cryptoCasesRoutes } from "./routes/crypto-cases";
 import { devRoutes } from "./routes/dev";
 import { fundsRoutes } from "./routes/funds";
+import { withdrawalRoutes } from "./routes/funds/withdrawals";
 import { healthRoutes } from "./routes/health";
 import { operatorRoutes } from "./routes/operator";
 import { settingsRoutes } from "./routes/settings";
 import { userRoutes } from "./routes/user";
 import { userMoneyRoutes } from "./routes/user/money";
+import { userPartnersRoutes } from "./routes/user/partners";
+import { userWalletsRoutes } from "./routes/user/wallets";
 import { RateLimiter } from "./security/rate-limit";
 import { getSetting } from "./services/settings";
 
@@ -119,6 +122,9 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       await api.register(authRoutes);
       await api.register(userRoutes);
       await api.register(userMoneyRoutes);
+      await api.register(userPartnersRoutes);
+      await api.register(userWalletsRoutes);
+      await api.register(withdrawalRoutes);
       await api.register(fundsRoutes);
       await api.register(cryptoCasesRoutes);
       if (env.NODE_ENV !== "production") await api.register(devRoutes);

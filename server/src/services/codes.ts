@@ -40,6 +40,11 @@ export interface IssueOptions {
    * whose reply must not depend on the account (password reset).
    */
   background?: boolean;
+  /**
+   * `target`: the resend wait and "newest code" count per target (a withdrawal's code does not
+   * hold back another withdrawal's). By default per user and purpose.
+   */
+  scope?: "user" | "target";
 }
 
 function codeHash(secret: string, id: string, purpose: CodePurpose, code: string): string {
@@ -71,7 +76,13 @@ export async function issueCode(
     const [latest] = await tx
       .select({ createdAt: verificationCodes.createdAt })
       .from(verificationCodes)
-      .where(and(eq(verificationCodes.userId, user.id), eq(verificationCodes.purpose, purpose)))
+      .where(
+        and(
+          eq(verificationCodes.userId, user.id),
+          eq(verificationCodes.purpose, purpose),
+          options.scope === "target" ? eq(verificationCodes.target, options.target ?? "") : undefined,
+        ),
+      )
       .orderBy(desc(verificationCodes.createdAt))
       .limit(1);
     if (latest) {
@@ -128,7 +139,8 @@ export async function issueCode(
 }
 
 /**
- * Checks `code` against the user's newest code for `purpose` and uses it up. Throws
+ * Checks `code` against the user's newest code for `purpose` (with `scope` "target": for that
+ * target) and uses it up. Throws
  * CODE_INVALID (none, used, voided or for another target), CODE_EXPIRED, or CODE_MISMATCH
  * (with `params.attemptsLeft`; the try counts).
  */
@@ -138,13 +150,20 @@ export async function verifyCode(
   purpose: CodePurpose,
   code: string,
   target?: string | null,
+  scope: "user" | "target" = "user",
 ): Promise<void> {
   const { db, clock } = deps;
   const settings = await getSetting(db, "codes");
   const [row] = await db
     .select()
     .from(verificationCodes)
-    .where(and(eq(verificationCodes.userId, userId), eq(verificationCodes.purpose, purpose)))
+    .where(
+      and(
+        eq(verificationCodes.userId, userId),
+        eq(verificationCodes.purpose, purpose),
+        scope === "target" ? eq(verificationCodes.target, target ?? "") : undefined,
+      ),
+    )
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1);
   const now = clock.now();

@@ -1,0 +1,68 @@
+/**
+ * Withdrawals (spec §4, §5, §7 Funds; decision D6). Request → the amount is reserved and a code
+ * sent → the code validated → `pending` → the operator: `on_inspection`, `success` (with the
+ * transaction hash), `rejected` or `error` (both give the amount back).
+ */
+import { z } from "zod";
+import { CodeSentReply } from "./auth";
+import { AmountInput } from "./balance";
+import { Currency, WithdrawalStatus } from "./enums";
+import { NonNegativeDecimal } from "./money";
+import { DateFilter, PageQuery, pageOf } from "./paging";
+import { CodeField } from "./validation";
+
+/** `POST /funds/payments/request` (and the older one-step `POST /funds/payments`). */
+export const WithdrawalRequestBody = z.object({
+  paymentSystemId: z.string({ error: "required" }).trim().min(1, { error: "required" }).max(64),
+  amount: AmountInput,
+});
+export type WithdrawalRequestBody = z.infer<typeof WithdrawalRequestBody>;
+
+export const Withdrawal = z.object({
+  id: z.string(),
+  /**
+   * The spec's status. An application whose code is not yet validated reads `pending` with
+   * `awaitingCode: true`; cancelled applications are not listed.
+   */
+  status: WithdrawalStatus,
+  /** True until the code is validated: the app offers the code entry, resend and cancel. */
+  awaitingCode: z.boolean(),
+  paymentSystemId: z.string(),
+  currency: Currency,
+  network: z.string(),
+  /** The address the coins go to (the user's wallet when the application was made). */
+  wallet: z.string(),
+  /** Taken from the balance. */
+  amount: NonNegativeDecimal,
+  /** roundDown(amount × feePercent / 100). */
+  fee: NonNegativeDecimal,
+  /** amount − fee: what the wallet receives. */
+  amountToReceive: NonNegativeDecimal,
+  txHash: z.string().nullable(),
+  /** ISO 8601. */
+  createdAt: z.string(),
+  /** When the operator set the final status. */
+  processedAt: z.string().nullable(),
+});
+export type Withdrawal = z.infer<typeof Withdrawal>;
+
+export const WithdrawalRequestReply = z.object({ withdrawal: Withdrawal, code: CodeSentReply });
+export type WithdrawalRequestReply = z.infer<typeof WithdrawalRequestReply>;
+
+/** `POST /funds/payments/validate`. */
+export const WithdrawalValidateBody = z.object({
+  withdrawalId: z.string({ error: "required" }).trim().min(1, { error: "required" }).max(64),
+  code: CodeField,
+});
+export type WithdrawalValidateBody = z.infer<typeof WithdrawalValidateBody>;
+
+/** `GET /funds/payments`: newest first; `from`/`to` inclusive (a date without a time is the whole UTC day). */
+export const WithdrawalsQuery = PageQuery.extend({
+  currency: Currency.optional(),
+  status: WithdrawalStatus.optional(),
+  from: DateFilter.optional(),
+  to: DateFilter.optional(),
+});
+export type WithdrawalsQuery = z.infer<typeof WithdrawalsQuery>;
+export const WithdrawalsReply = pageOf(Withdrawal);
+export type WithdrawalsReply = z.infer<typeof WithdrawalsReply>;

@@ -1,0 +1,382 @@
+/**
+ * Withdrawals (decision D6; server/README.md, "Withdrawals"). A request checks, in this order:
+ * the payment system (known and open for withdrawals), a wallet for it (NO_WITHDRAWAL_WALLET), a
+ * past replenished refill and a deposit (DEPOSIT_AND_REFILL_REQUIRED / DEPOSIT_REQUIRED), the
+ * amount within the system's min/max; then, in one transaction, the amount leaves the balance (a
+ * conditional debit: INSUFFICIENT_FUNDS) and the application is written as `awaiting_code`; then
+ * a code (purpose `withdrawal`, target the application) goes out through the user's channel.
+ * The validated code makes it `pending`; the operator moves it on. Cancelled (by the user, while
+ * awaiting its code), rejected and error give the amount back with a reversing `withdrawal`
+ * operation.
+ */
+import {
+  type CodeSentReply,
+  type Currency,
+  compareAmounts,
+  money,
+  roundDown,
+  toDecimalString,
+  type Withdrawal,
+  type WithdrawalRequestBody,
+  type WithdrawalRequestReply,
+  type WithdrawalStatus,
+  type WithdrawalsQuery,
+  type WithdrawalsReply,
+} from "@contract";
+import { and, count, desc, eq, gte, inArray, lt, ne } from "drizzle-orm";
+import type { Clock } from "../clock";
+import type { Database } from "../db/client";
+import { deposits, paymentSystems, refills, users, type WithdrawalRowStatus, wallets, withdrawals } from "../db/schema";
+import { normalizeDecimal } from "../decimal";
+import { AppError } from "../errors";
+import { type CodeDeps, issueCode, verifyCode } from "./codes";
+import { isUuid } from "./deposit-rows";
+import { post } from "./ledger";
+
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
+
+/** Applications a user may have awaiting their code at once (abandoned ones hold funds). */
+export const MAX_AWAITING_WITHDRAWALS = 5;
+
+/** The spec's status of a row: an application awaiting its code reads `pending` (flagged). */
+function publicStatus(status: WithdrawalRowStatus): WithdrawalStatus {
+  return status === "awaiting_code" || status === "cancelled" ? "pending" : status;
+}
+
+export function toWithdrawal(row: WithdrawalRow): Withdrawal {
+  return {
+    id: row.id,
+    status: publicStatus(row.status),
+    awaitingCode: row.status === "awaiting_code",
+    paymentSystemId: row.paymentSystemId,
+    currency: row.currency as Currency,
+    network: row.network,
+    wallet: row.wallet,
+    amount: normalizeDecimal(row.amount),
+    fee: normalizeDecimal(row.fee),
+    amountToReceive: normalizeDecimal(row.amountToReceive),
+    txHash: row.txHash,
+    createdAt: row.createdAt.toISOString(),
+    processedAt: row.processedAt ? row.processedAt.toISOString() : null,
+  };
+}
+
+export type WithdrawalDeps = CodeDeps;
+
+/** Whether the user may withdraw: D6's two conditions, as the spec's two messages. */
+async function checkEligibility(db: Database, userId: string): Promise<void> {
+  const [refill] = await db
+    .select({ id: refills.id })
+    .from(refills)
+    .where(and(eq(refills.userId, userId), eq(refills.status, "replenished")))
+    .limit(1);
+  const [deposit] = await db.select({ id: deposits.id }).from(deposits).where(eq(deposits.userId, userId)).limit(1);
+  if (deposit && refill) return;
+  // A refill without a deposit: only the deposit is missing. Anything else (neither, or a deposit
+  // paid from referral income without any refill) lacks the refill: the message naming both.
+  if (refill) throw new AppError("DEPOSIT_REQUIRED");
+  throw new AppError("DEPOSIT_AND_REFILL_REQUIRED");
+}
+
+/** roundDown(amount × feePercent / 100) on the currency's scale. */
+export function withdrawalFee(amount: string, feePercent: string, currency: Currency): string {
+  return roundDown(money(amount).times(feePercent).div(100), currency);
+}
+
+/** `POST /funds/payments/request` (and the older `POST /funds/payments`). */
+export async function requestWithdrawal(
+  deps: WithdrawalDeps,
+  userId: string,
+  body: WithdrawalRequestBody,
+): Promise<WithdrawalRequestReply> {
+  const { db } = deps;
+  const [system] = await db.select().from(paymentSystems).where(eq(paymentSystems.id, body.paymentSystemId)).limit(1);
+  if (!system?.withdrawalEnabled) {
+    throw new AppError("VALIDATION_FAILED", { fields: { paymentSystemId: "required" } });
+  }
+  const [wallet] = await db
+    .select({ address: wallets.address })
+    .from(wallets)
+    .where(and(eq(wallets.userId, userId), eq(wallets.paymentSystemId, system.id)))
+    .limit(1);
+  if (!wallet) throw new AppError("NO_WITHDRAWAL_WALLET");
+  await checkEligibility(db, userId);
+
+  const currency = system.currency as Currency;
+  if (compareAmounts(body.amount, 0) < 0)
+    throw new AppError("VALIDATION_FAILED", { fields: { amount: "amountNegative" } });
+  const amount = roundDown(body.amount, currency);
+  if (compareAmounts(amount, 0) <= 0 || compareAmounts(amount, system.minWithdrawal) < 0) {
+    throw new AppError("VALIDATION_FAILED", { fields: { amount: "amountBelowMinimum" } });
+  }
+  if (compareAmounts(amount, system.maxWithdrawal) > 0) {
+    throw new AppError("VALIDATION_FAILED", { fields: { amount: "amountAboveMaximum" } });
+  }
+  const fee = withdrawalFee(amount, system.withdrawalFeePercent, currency);
+  const amountToReceive = toDecimalString(money(amount).minus(fee));
+
+  const [awaiting] = await db
+    .select({ n: count() })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.userId, userId), eq(withdrawals.status, "awaiting_code")));
+  if ((awaiting?.n ?? 0) >= MAX_AWAITING_WITHDRAWALS) throw new AppError("RATE_LIMITED");
+
+  const now = deps.clock.now();
+  const row = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(withdrawals)
+      .values({
+        userId,
+        paymentSystemId: system.id,
+        currency,
+        network: system.network,
+        wallet: wallet.address,
+        amount,
+        fee,
+        amountToReceive,
+        status: "awaiting_code",
+        createdAt: now,
+      })
+      .returning();
+    if (!created) throw new Error("withdrawal not recorded");
+    // Reserved at once: the conditional debit refuses (409) what the balance cannot pay.
+    await post(tx, {
+      userId,
+      currency,
+      type: "withdrawal",
+      amount: `-${amount}`,
+      meta: { withdrawalId: created.id, paymentSystemId: system.id, fee },
+      at: now,
+    });
+    return created;
+  });
+
+  let code: CodeSentReply;
+  try {
+    code = await sendCode(deps, userId, row.id);
+  } catch (error) {
+    // Nobody can confirm an application whose code did not go out: give the funds back.
+    await returnFunds(deps, row.id, ["awaiting_code"], "cancelled", { note: "code not sent" });
+    throw error;
+  }
+  return { withdrawal: toWithdrawal(row), code };
+}
+
+async function sendCode(deps: WithdrawalDeps, userId: string, withdrawalId: string): Promise<CodeSentReply> {
+  const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError("SESSION_TIMEOUT");
+  const sent = await issueCode(deps, user, "withdrawal", { target: withdrawalId, scope: "target" });
+  if (!sent) throw new Error("a withdrawal code is never skipped");
+  return sent;
+}
+
+async function ownWithdrawal(db: Database, userId: string, id: string): Promise<WithdrawalRow> {
+  if (!isUuid(id)) throw new AppError("NOT_FOUND");
+  const [row] = await db
+    .select()
+    .from(withdrawals)
+    .where(and(eq(withdrawals.id, id), eq(withdrawals.userId, userId)))
+    .limit(1);
+  if (!row) throw new AppError("NOT_FOUND");
+  return row;
+}
+
+/**
+ * `POST /funds/payments/validate`. The code of that application: wrong → CODE_MISMATCH (with
+ * `attemptsLeft`), too old → CODE_EXPIRED, used, voided (5 wrong tries), absent or the
+ * application no longer awaiting it → CODE_INVALID. Another user's or an unknown id → CODE_INVALID
+ * too (the call reveals nothing about other users' applications).
+ */
+export async function validateWithdrawal(
+  deps: WithdrawalDeps,
+  userId: string,
+  withdrawalId: string,
+  code: string,
+): Promise<Withdrawal> {
+  const { db } = deps;
+  if (!isUuid(withdrawalId)) throw new AppError("CODE_INVALID");
+  const [row] = await db
+    .select({ status: withdrawals.status })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.userId, userId)))
+    .limit(1);
+  if (row?.status !== "awaiting_code") throw new AppError("CODE_INVALID");
+  await verifyCode(deps, userId, "withdrawal", code, withdrawalId, "target");
+  const now = deps.clock.now();
+  const [confirmed] = await db
+    .update(withdrawals)
+    .set({ status: "pending", confirmedAt: now })
+    .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.status, "awaiting_code")))
+    .returning();
+  // Cancelled between the check and the code.
+  if (!confirmed) throw new AppError("CODE_INVALID");
+  return toWithdrawal(confirmed);
+}
+
+/** `POST /funds/payments/:id/resend` (added): a new code after the resend wait (429 before it). */
+export async function resendWithdrawalCode(deps: WithdrawalDeps, userId: string, id: string): Promise<CodeSentReply> {
+  const row = await ownWithdrawal(deps.db, userId, id);
+  if (row.status !== "awaiting_code") throw new AppError("CODE_INVALID");
+  return sendCode(deps, userId, row.id);
+}
+
+/**
+ * Moves an application from one of `from` to `to` and gives its amount back with a reversing
+ * `withdrawal` operation, in one transaction (the row locked). Returns null when it is in
+ * another status.
+ */
+async function returnFunds(
+  deps: { db: Database; clock: Clock },
+  id: string,
+  from: WithdrawalRowStatus[],
+  to: "cancelled" | "rejected" | "error",
+  extra: { note?: string | undefined; userId?: string } = {},
+): Promise<WithdrawalRow | null> {
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(withdrawals)
+      .where(and(eq(withdrawals.id, id), extra.userId ? eq(withdrawals.userId, extra.userId) : undefined))
+      .for("update");
+    if (!row || !from.includes(row.status)) return null;
+    const now = deps.clock.now();
+    const [updated] = await tx
+      .update(withdrawals)
+      .set({ status: to, processedAt: now, note: extra.note ?? null })
+      .where(eq(withdrawals.id, id))
+      .returning();
+    if (!updated) throw new Error("withdrawal vanished while locked");
+    await post(tx, {
+      userId: row.userId,
+      currency: row.currency as Currency,
+      type: "withdrawal",
+      amount: normalizeDecimal(row.amount),
+      meta: { withdrawalId: row.id, reversal: true, status: to },
+      at: now,
+    });
+    return updated;
+  });
+}
+
+/**
+ * `POST /funds/payments/:id/cancel` (added): an application still awaiting its code (its code
+ * expired, voided, or simply not wanted) is cancelled and the amount returns. Later: 400
+ * WITHDRAWAL_FAILED (`params.reason`). Another user's: 404.
+ */
+export async function cancelWithdrawal(deps: WithdrawalDeps, userId: string, id: string): Promise<Withdrawal> {
+  const row = await ownWithdrawal(deps.db, userId, id);
+  const cancelled = await returnFunds(deps, row.id, ["awaiting_code"], "cancelled", { userId });
+  if (!cancelled) throw new AppError("WITHDRAWAL_FAILED", { params: { reason: "not_awaiting_code" } });
+  return toWithdrawal(cancelled);
+}
+
+/** A day without a time is the whole UTC day. */
+function dayBound(value: string, end: boolean): Date {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const start = new Date(`${value}T00:00:00.000Z`);
+    return end ? new Date(start.getTime() + 86_400_000) : start;
+  }
+  return end ? new Date(new Date(value).getTime() + 1) : new Date(value);
+}
+
+/** `GET /funds/payments`: the caller's applications, newest first; cancelled ones are not listed. */
+export async function listWithdrawals(
+  db: Database,
+  userId: string,
+  query: WithdrawalsQuery,
+): Promise<WithdrawalsReply> {
+  const statuses: WithdrawalRowStatus[] | null = query.status
+    ? query.status === "pending"
+      ? ["pending", "awaiting_code"]
+      : [query.status]
+    : null;
+  const where = and(
+    eq(withdrawals.userId, userId),
+    ne(withdrawals.status, "cancelled"),
+    statuses ? inArray(withdrawals.status, statuses) : undefined,
+    query.currency ? eq(withdrawals.currency, query.currency) : undefined,
+    query.from ? gte(withdrawals.createdAt, dayBound(query.from, false)) : undefined,
+    query.to ? lt(withdrawals.createdAt, dayBound(query.to, true)) : undefined,
+  );
+  const [total] = await db.select({ n: count() }).from(withdrawals).where(where);
+  const rows = await db
+    .select()
+    .from(withdrawals)
+    .where(where)
+    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  return { items: rows.map(toWithdrawal), total: total?.n ?? 0, page: query.page, limit: query.limit };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operator
+
+export interface OperatorWithdrawal extends Withdrawal {
+  login: string;
+  /** The internal status (`awaiting_code` and `cancelled` included). */
+  state: WithdrawalRowStatus;
+  note: string | null;
+}
+
+export async function listWithdrawalsForOperator(
+  db: Database,
+  filter: { status?: WithdrawalRowStatus | undefined; limit?: number | undefined } = {},
+): Promise<OperatorWithdrawal[]> {
+  const rows = await db
+    .select({ w: withdrawals, login: users.login })
+    .from(withdrawals)
+    .innerJoin(users, eq(users.id, withdrawals.userId))
+    .where(filter.status ? eq(withdrawals.status, filter.status) : undefined)
+    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+    .limit(filter.limit ?? 100);
+  return rows.map((r) => ({ ...toWithdrawal(r.w), login: r.login, state: r.w.status, note: r.w.note }));
+}
+
+const notFound = (id: string) => new AppError("NOT_FOUND", { params: { withdrawal: id } });
+const wrongStatus = (status: string) =>
+  new AppError("UPDATE_FAILED", { params: { error: `the withdrawal is ${status}` } });
+
+async function currentStatus(db: Database, id: string): Promise<WithdrawalRowStatus> {
+  const [row] = await db.select({ status: withdrawals.status }).from(withdrawals).where(eq(withdrawals.id, id));
+  if (!row) throw notFound(id);
+  return row.status;
+}
+
+export type OperatorWithdrawalAction = "inspect" | "success" | "reject" | "error";
+
+/**
+ * Operator moves: `inspect` pending → on_inspection; `success` pending | on_inspection → success
+ * (needs the transaction hash); `reject` / `error` pending | on_inspection → rejected / error with
+ * the amount returned. Anything else is 400 UPDATE_FAILED; an unknown id 404.
+ */
+export async function processWithdrawal(
+  deps: { db: Database; clock: Clock },
+  id: string,
+  action: OperatorWithdrawalAction,
+  options: { txHash?: string | undefined; note?: string | undefined } = {},
+): Promise<OperatorWithdrawal> {
+  const { db } = deps;
+  if (!isUuid(id)) throw notFound(id);
+  const open: WithdrawalRowStatus[] = ["pending", "on_inspection"];
+  let row: WithdrawalRow | null | undefined;
+  if (action === "reject" || action === "error") {
+    row = await returnFunds(deps, id, open, action === "reject" ? "rejected" : "error", { note: options.note });
+  } else if (action === "inspect") {
+    [row] = await db
+      .update(withdrawals)
+      .set({ status: "on_inspection" })
+      .where(and(eq(withdrawals.id, id), eq(withdrawals.status, "pending")))
+      .returning();
+  } else {
+    if (!options.txHash) throw new AppError("VALIDATION_FAILED", { fields: { txHash: "required" } });
+    [row] = await db
+      .update(withdrawals)
+      .set({ status: "success", txHash: options.txHash, processedAt: deps.clock.now(), note: options.note ?? null })
+      .where(and(eq(withdrawals.id, id), inArray(withdrawals.status, open)))
+      .returning();
+  }
+  if (!row) throw wrongStatus(await currentStatus(db, id));
+  const [user] = await db.select({ login: users.login }).from(users).where(eq(users.id, row.userId));
+  return { ...toWithdrawal(row), login: user?.login ?? "", state: row.status, note: row.note };
+}
