@@ -9,6 +9,7 @@ import { ApiErrorBody, type Refill, type RefillStatus, type TechnicalWorkReply }
 import { systemClock } from "../clock";
 import { type DatabaseHandle, openDatabase } from "../db/client";
 import { DataDirLockedError, isProcessAlive } from "../db/lock";
+import type { WithdrawalRowStatus } from "../db/schema";
 import type { Env, NodeEnv } from "../env";
 import { readRuntimeInfo } from "../operator/runtime";
 import type { ClockChangeRequest, MaintenanceRequest } from "../routes/operator";
@@ -23,6 +24,12 @@ import {
 import { auditLedger, type LedgerDiscrepancy } from "../services/ledger";
 import { confirmRefill, listRefillsForOperator, type OperatorRefill, rejectRefill } from "../services/refills";
 import { getSetting, type SettingKey, setMaintenance, setSetting } from "../services/settings";
+import {
+  listWithdrawalsForOperator,
+  type OperatorWithdrawal,
+  type OperatorWithdrawalAction,
+  processWithdrawal,
+} from "../services/withdrawals";
 
 export interface Operator {
   /** How the command reached the data, for the operator's information. */
@@ -33,6 +40,15 @@ export interface Operator {
   listRefills(filter: { status?: RefillStatus | undefined; limit?: number | undefined }): Promise<OperatorRefill[]>;
   confirmRefill(id: string, amount?: string): Promise<Refill>;
   rejectRefill(id: string, note?: string): Promise<Refill>;
+  listWithdrawals(filter: {
+    status?: WithdrawalRowStatus | undefined;
+    limit?: number | undefined;
+  }): Promise<OperatorWithdrawal[]>;
+  processWithdrawal(
+    id: string,
+    action: OperatorWithdrawalAction,
+    options?: { txHash?: string | undefined; note?: string | undefined },
+  ): Promise<OperatorWithdrawal>;
   runAccruals(): Promise<AccrualRun>;
   auditLedger(): Promise<LedgerDiscrepancy[]>;
   clock(): Promise<DevClockState>;
@@ -61,6 +77,9 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv): 
     listRefills: (filter) => listRefillsForOperator(db, filter),
     confirmRefill: async (id, amount) => confirmRefill({ db, clock: await clock() }, id, amount),
     rejectRefill: async (id, note) => rejectRefill({ db, clock: await clock() }, id, note),
+    listWithdrawals: (filter) => listWithdrawalsForOperator(db, filter),
+    processWithdrawal: async (id, action, options) =>
+      processWithdrawal({ db, clock: await clock() }, id, action, options),
     runAccruals: async () => runAccruals(db, await clock()),
     auditLedger: () => auditLedger(db),
     clock: async () => {
@@ -140,6 +159,17 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
       (await call("POST", `/refills/${encodeURIComponent(id)}/reject`, note === undefined ? {} : { note }, {
         notFound: `no refill ${id}`,
       })) as Refill,
+    listWithdrawals: async (filter) => {
+      const query = new URLSearchParams();
+      if (filter.status) query.set("status", filter.status);
+      if (filter.limit) query.set("limit", String(filter.limit));
+      const suffix = query.size > 0 ? `?${query}` : "";
+      return (await call("GET", `/withdrawals${suffix}`)) as OperatorWithdrawal[];
+    },
+    processWithdrawal: async (id, action, options = {}) =>
+      (await call("POST", `/withdrawals/${encodeURIComponent(id)}/${action}`, options, {
+        notFound: `no withdrawal ${id}`,
+      })) as OperatorWithdrawal,
     runAccruals: async () => (await call("POST", "/accruals/run")) as AccrualRun,
     auditLedger: async () =>
       ((await call("GET", "/ledger/audit")) as { discrepancies: LedgerDiscrepancy[] }).discrepancies,

@@ -5,8 +5,10 @@
  */
 import { NonNegativeDecimal, REFILL_STATUSES, type RefillStatus } from "@contract";
 import { Command, InvalidArgumentError } from "commander";
+import { WITHDRAWAL_ROW_STATUSES, type WithdrawalRowStatus } from "../db/schema";
 import { EnvError, loadEnv } from "../env";
 import { isSettingKey, SETTING_KEYS, type SettingKey } from "../services/settings";
+import type { OperatorWithdrawal, OperatorWithdrawalAction } from "../services/withdrawals";
 import { connectOperator, type Operator, OperatorError } from "./operator";
 
 function parseSettingKey(value: string): SettingKey {
@@ -40,6 +42,19 @@ function parseRefillStatus(value: string): RefillStatus {
     throw new InvalidArgumentError(`one of ${REFILL_STATUSES.join(", ")}`);
   }
   return value as RefillStatus;
+}
+
+function parseWithdrawalStatus(value: string): WithdrawalRowStatus {
+  if (!(WITHDRAWAL_ROW_STATUSES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`one of ${WITHDRAWAL_ROW_STATUSES.join(", ")}`);
+  }
+  return value as WithdrawalRowStatus;
+}
+
+function printWithdrawal(w: OperatorWithdrawal): void {
+  console.log(
+    `${w.id}  ${w.state.padEnd(13)} ${w.login.padEnd(16)} ${w.amount} ${w.currency} (${w.paymentSystemId}) fee ${w.fee} → ${w.amountToReceive} to ${w.wallet}  ${w.createdAt}${w.txHash ? `  tx ${w.txHash}` : ""}`,
+  );
 }
 
 function parsePositiveInt(value: string): number {
@@ -243,6 +258,39 @@ export function createCli(): Command {
         throw new OperatorError(`${discrepancies.length} balance(s) differ from their operations`);
       });
     });
+
+  const withdrawal = program.command("withdrawal").description("users' withdrawals (decision D6)");
+  withdrawal
+    .command("list")
+    .description("withdrawals of every user, newest first")
+    .option("--status <status>", `only this status (${WITHDRAWAL_ROW_STATUSES.join(", ")})`, parseWithdrawalStatus)
+    .option("--limit <n>", "at most this many (default 100)", parsePositiveInt)
+    .action(async (options: { status?: WithdrawalRowStatus; limit?: number }) => {
+      await withOperator(async (operator) => {
+        const rows = await operator.listWithdrawals(options);
+        if (rows.length === 0) console.log("No withdrawals.");
+        for (const w of rows) printWithdrawal(w);
+      });
+    });
+  const move = (name: OperatorWithdrawalAction, description: string) =>
+    withdrawal.command(name).description(description).argument("<id>", "withdrawal id");
+  const run = (action: OperatorWithdrawalAction) => async (id: string, options: { tx?: string; note?: string }) => {
+    await withOperator(async (operator) => {
+      const w = await operator.processWithdrawal(id, action, { txHash: options.tx, note: options.note });
+      console.log(`Withdrawal ${w.id} is ${w.state} (via ${operator.via}).`);
+      printWithdrawal(w);
+    });
+  };
+  move("inspect", "pending → on inspection").action(run("inspect"));
+  move("success", "paid out: success with the transaction hash")
+    .requiredOption("--tx <hash>", "the transaction hash of the payout")
+    .action(run("success"));
+  move("reject", "rejected: the amount returns to the balance")
+    .option("--note <text>", "why (kept for the operator)")
+    .action(run("reject"));
+  move("error", "failed: the amount returns to the balance")
+    .option("--note <text>", "what went wrong (kept for the operator)")
+    .action(run("error"));
 
   const clock = program
     .command("clock")

@@ -5,15 +5,26 @@
  * API did not exist.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { IdParams, LocalizedText, NonNegativeDecimal, Refill, RefillStatus, TechnicalWorkReply } from "@contract";
+import {
+  IdParams,
+  LocalizedText,
+  NonNegativeDecimal,
+  Refill,
+  RefillStatus,
+  TechnicalWorkReply,
+  TxHashField,
+  Withdrawal,
+} from "@contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { WITHDRAWAL_ROW_STATUSES } from "../../db/schema";
 import { AppError, sendError } from "../../errors";
 import { runAccruals } from "../../services/accruals";
 import { devClockState, shiftDevClock } from "../../services/dev-clock";
 import { auditLedger } from "../../services/ledger";
 import { confirmRefill, listRefillsForOperator, rejectRefill } from "../../services/refills";
 import { getSetting, SETTING_KEYS, setMaintenance, setSetting } from "../../services/settings";
+import { listWithdrawalsForOperator, processWithdrawal } from "../../services/withdrawals";
 import { withErrors } from "../responses";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
@@ -61,6 +72,22 @@ export const LedgerAuditReply = z.object({
   discrepancies: z.array(
     z.object({ userId: z.string(), currency: z.string(), balance: z.string(), operationsSum: z.string() }),
   ),
+});
+
+export const OperatorWithdrawal = Withdrawal.extend({
+  login: z.string(),
+  /** The internal status: the spec's five plus awaiting_code and cancelled. */
+  state: z.enum(WITHDRAWAL_ROW_STATUSES),
+  note: z.string().nullable(),
+});
+export const WithdrawalListQuery = z.object({
+  status: z.enum(WITHDRAWAL_ROW_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export const WithdrawalActionParams = IdParams.extend({ action: z.enum(["inspect", "success", "reject", "error"]) });
+export const WithdrawalActionRequest = z.object({
+  txHash: TxHashField.optional(),
+  note: z.string().max(500).optional(),
 });
 
 const SettingKeyParam = z.object({ key: z.enum(SETTING_KEYS as [string, ...string[]]) });
@@ -166,6 +193,36 @@ export const operatorRoutes: FastifyPluginAsyncZod<{ token: string }> = async (a
       },
     },
     async (request) => rejectRefill(app, request.params.id, request.body.note),
+  );
+
+  app.get(
+    "/operator/withdrawals",
+    {
+      schema: {
+        tags: ["operator"],
+        summary: "Withdrawals of every user, newest first (optionally one internal status)",
+        security,
+        querystring: WithdrawalListQuery,
+        response: withErrors({ 200: z.array(OperatorWithdrawal) }),
+      },
+    },
+    async (request) => listWithdrawalsForOperator(app.db, request.query),
+  );
+
+  app.post(
+    "/operator/withdrawals/:id/:action",
+    {
+      schema: {
+        tags: ["operator"],
+        summary:
+          "Move a withdrawal: inspect (on_inspection), success (needs txHash), reject or error (amount returned)",
+        security,
+        params: WithdrawalActionParams,
+        body: WithdrawalActionRequest,
+        response: withErrors({ 200: OperatorWithdrawal }),
+      },
+    },
+    async (request) => processWithdrawal(app, request.params.id, request.params.action, request.body),
   );
 
   app.post(
