@@ -20,6 +20,7 @@ import { openDeposit } from "../services/deposits";
 import { exchange } from "../services/exchange";
 import { confirmRefill, createRefill } from "../services/refills";
 import { ensureDefaultSettings, SETTINGS } from "../services/settings";
+import { updateWallets } from "../services/wallets";
 import type { Database } from "./client";
 import { cryptoCases, news, paymentSystems, plans, subscriptionOptions, users } from "./schema";
 
@@ -326,4 +327,53 @@ async function seedDemoHistory(db: Database, userId: string, now: Date): Promise
   });
   // The Start deposit ended 8 days ago and pays out; the Standard one holds 6 days of accruals.
   await runAccruals(db, fixedClock(now), { userId });
+  await updateWallets({ db, clock: daysAgo(2) }, userId, {
+    wallets: [{ paymentSystemId: "usdt-trc20", address: DEMO_WALLET }],
+  });
+  await seedDemoDownline(db, userId, now);
+}
+
+/** The demo investor's withdrawal wallet (a well-formed TRC20 address nobody holds the keys of). */
+export const DEMO_WALLET = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
+
+/**
+ * Three lines under the demo investor, each member funded by a confirmed refill and opening a
+ * deposit through the real services, so the demo earns referral, matching and the first turnover
+ * bonus (1 050 USDT of turnover) and the ledger holds. They have no password (nobody signs in as them).
+ */
+export const DEMO_DOWNLINE = [
+  { login: "alice", inviter: DEMO_LOGIN, daysAgo: 30, plan: "start", amount: "500" },
+  { login: "bobby", inviter: DEMO_LOGIN, daysAgo: 12, plan: "start", amount: "150" },
+  { login: "carol", inviter: "alice", daysAgo: 9, plan: "standard", amount: "300" },
+  { login: "dave", inviter: "carol", daysAgo: 2, plan: "start", amount: "100" },
+] as const;
+
+async function seedDemoDownline(db: Database, demoId: string, now: Date): Promise<void> {
+  const ids = new Map<string, string>([[DEMO_LOGIN, demoId]]);
+  for (const member of DEMO_DOWNLINE) {
+    const at = (days: number) => fixedClock(new Date(now.getTime() - days * DAY_MS));
+    const [row] = await db
+      .insert(users)
+      .values({
+        login: member.login,
+        fullName: `${member.login[0]?.toUpperCase()}${member.login.slice(1)} Partner`,
+        language: "en",
+        inviterId: ids.get(member.inviter) ?? demoId,
+        createdAt: at(member.daysAgo + 1).now(),
+      })
+      .returning({ id: users.id });
+    if (!row) throw new Error("demo partner not created");
+    ids.set(member.login, row.id);
+    const refill = await createRefill({ db, clock: at(member.daysAgo + 0.5) }, row.id, {
+      paymentSystemId: "usdt-trc20",
+      amount: member.amount,
+    });
+    await confirmRefill({ db, clock: at(member.daysAgo + 0.4) }, refill.id);
+    await openDeposit({ db, clock: at(member.daysAgo) }, row.id, {
+      planId: member.plan,
+      currency: "USDT",
+      amount: member.amount,
+      autoInvest: false,
+    });
+  }
 }
