@@ -61,13 +61,20 @@ export interface FormatAmountOptions {
  * fall back to English separators; Kazakhstan writes numbers as Russian does (space groups, comma).
  */
 function numberLocale(lng: string): string {
-  if (Intl.NumberFormat.supportedLocalesOf([lng]).length > 0) return lng;
-  return lng === "kk" ? "ru" : lng;
+  if (lng !== "kk") return lng;
+  // Such a browser still claims the locale and formats with the root data: probe instead of asking.
+  const probe = new Intl.NumberFormat(lng, { minimumFractionDigits: 1 }).format(1000.5);
+  return probe === "1,000.5" ? "ru" : lng;
+}
+
+/** Whether Intl knows the month names of `lng` (root data says "M01"). */
+function hasDateNames(lng: string): boolean {
+  return !/M\d/.test(new Intl.DateTimeFormat(lng, { month: "long" }).format(new Date(Date.UTC(2020, 0, 15))));
 }
 
 /** Dates in `lng`; without ICU data for it, the numeric day.month.year Kazakhstan uses (no foreign month names). */
 function dateFormat(lng: string, withTime: boolean): Intl.DateTimeFormat {
-  if (Intl.DateTimeFormat.supportedLocalesOf([lng]).length > 0)
+  if (hasDateNames(lng))
     return new Intl.DateTimeFormat(
       lng,
       withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" },
