@@ -1,0 +1,109 @@
+/** The real operator CLI moving withdrawals through a listening server that holds the PGlite folder. */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { WithdrawalRequestReply } from "@contract";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { systemClock } from "../../server/src/clock";
+import { openDatabase } from "../../server/src/db/client";
+import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
+import { openDeposit } from "../../server/src/services/deposits";
+import { call, createTestServer, lastCode, TEST_OPERATOR_TOKEN, tempDir } from "./helpers";
+import { balanceOf, expectLedgerConsistent, fund, newInvestor } from "./money";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+const CLI = path.join(ROOT, "server/src/cli/index.ts");
+
+async function kassa(args: string[], dataDir: string) {
+  const clean = { ...process.env };
+  for (const name of ["DATABASE_URL", "OPERATOR_TOKEN", "KASSA_SERVER_URL", "DATA_DIR"]) delete clean[name];
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, CLI, ...args], {
+      cwd: ROOT,
+      env: { ...clean, NODE_ENV: "development", DATA_DIR: dataDir },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(() => {
+  tmp = tempDir();
+});
+afterAll(() => tmp.remove());
+
+it("lists, inspects, pays and rejects withdrawals through the running server", async () => {
+  const dataDir = path.join(tmp.dir, "pglite");
+  const handle = await openDatabase({ dataDir });
+  const server = await createTestServer({ handle });
+  try {
+    const address = await server.app.listen({ host: "127.0.0.1", port: 0 });
+    writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
+    const db = handle.db;
+    const investor = await newInvestor(db, systemClock);
+    await call(
+      server,
+      "PATCH",
+      "/user-data/wallets/update",
+      { wallets: [{ paymentSystemId: "ton", address: "UQOCX54f-k-0H-0Ng9fPd0hmx2mrCiI0kX1Ul0icVKV6QGBE" }] },
+      { token: investor.token },
+    );
+    await fund(db, systemClock, investor.id, "USDT", "100");
+    await openDeposit({ db, clock: systemClock }, investor.id, {
+      planId: "start",
+      currency: "USDT",
+      amount: "100",
+      autoInvest: false,
+    });
+    await fund(db, systemClock, investor.id, "TON", "100");
+    const ids: string[] = [];
+    for (const amount of ["40", "50"]) {
+      const res = await call(
+        server,
+        "POST",
+        "/funds/payments",
+        { paymentSystemId: "ton", amount },
+        { token: investor.token },
+      );
+      const reply = WithdrawalRequestReply.parse(res.body);
+      const code = await lastCode(server, investor.login, "withdrawal");
+      const ok = await call(
+        server,
+        "POST",
+        "/funds/payments/validate",
+        { withdrawalId: reply.withdrawal.id, code },
+        { token: investor.token },
+      );
+      expect(ok.status).toBe(200);
+      ids.push(reply.withdrawal.id);
+    }
+    const [paid, rejected] = ids as [string, string];
+
+    const list = await kassa(["withdrawal", "list", "--status", "pending"], dataDir);
+    expect(list.stderr).toBe("");
+    expect(list.stdout).toContain(paid);
+    expect(list.stdout).toContain(investor.login);
+    const inspect = await kassa(["withdrawal", "inspect", paid], dataDir);
+    expect(inspect.stdout).toContain(`Withdrawal ${paid} is on_inspection (via the running server`);
+    const success = await kassa(["withdrawal", "success", paid, "--tx", "ab12cd34ef56ab78"], dataDir);
+    expect(success.stdout).toContain("is success");
+    expect(success.stdout).toContain("tx ab12cd34ef56ab78");
+    const reject = await kassa(["withdrawal", "reject", rejected, "--note", "test"], dataDir);
+    expect(reject.stdout).toContain("is rejected");
+    const twice = await kassa(["withdrawal", "error", rejected], dataDir);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain("UPDATE_FAILED");
+    expect((await balanceOf(server, investor)).TON).toBe("60");
+    await expectLedgerConsistent(db);
+  } finally {
+    removeRuntimeInfo(dataDir);
+    await server.close();
+    await handle.close();
+  }
+});
