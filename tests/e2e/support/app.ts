@@ -1,6 +1,6 @@
 /** Small helpers for driving the app the way a user does. */
 import type { Page } from "playwright-core";
-import { expect, inject } from "vitest";
+import { inject } from "vitest";
 
 export const base = () => inject("baseURL");
 
@@ -20,19 +20,15 @@ export function uniquePhone() {
 
 /** The newest code the development outbox holds for a login and purpose. */
 export async function codeFromOutbox(login: string, purpose: "phone" | "password_reset" | "withdrawal") {
-  let code: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const res = await fetch(`${base()}/api/dev/outbox?login=${encodeURIComponent(login)}&purpose=${purpose}`);
-        const items = (await res.json()) as { code: string }[];
-        code = items[0]?.code;
-        return code;
-      },
-      { timeout: 10_000 },
-    )
-    .toMatch(/^\d{6}$/);
-  return code as string;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await fetch(`${base()}/api/dev/outbox?login=${encodeURIComponent(login)}&purpose=${purpose}`);
+    const items = (await res.json()) as { code: string }[];
+    const code = items[0]?.code;
+    if (code && /^\d{6}$/.test(code)) return code;
+    if (Date.now() > deadline) throw new Error(`No ${purpose} code for ${login} in the outbox`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Fills a named input of the current form. */
