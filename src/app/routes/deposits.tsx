@@ -1,19 +1,29 @@
 import { useQuery } from "@tanstack/react-query";
 import { Button, List, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Page } from "@/components/page";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { depositQueries } from "@/features/deposits/api/deposit-queries";
+import { CryptoCaseList, casePlans } from "@/features/deposits/components/crypto-case-list";
 import { DepositForm } from "@/features/deposits/components/deposit-form";
 import { DepositList } from "@/features/deposits/components/deposit-list";
 import { useApiErrorText } from "@/lib/money";
 
-/** Deposits: open one on a plan (with the computed result), and the user's own deposits. */
+/**
+ * Deposits: the crypto cases, opening a deposit on a plan (narrowed to the chosen case's plans, with
+ * the computed result), and the user's own deposits.
+ */
 export function DepositsRoute() {
   const { t } = useTranslation(["deposits", "common"]);
   const errorText = useApiErrorText();
   const plans = useQuery(depositQueries.plans());
+  const cases = useQuery(depositQueries.cryptoCases());
   const balance = useQuery(balanceQueries.balance());
+  const [caseId, setCaseId] = useState<string | null>(null);
+  // Without the cases (still loading, or failed) every plan is on offer, as before cases existed.
+  const cryptoCase = cases.data?.find((c) => c.id === caseId) ?? null;
+  const offered = plans.data && cryptoCase ? casePlans(cryptoCase, plans.data) : plans.data;
   return (
     <Page screen="deposits" title={t("title")}>
       <List>
@@ -31,10 +41,15 @@ export function DepositsRoute() {
               {t("retry", { ns: "common" })}
             </Button>
           </Placeholder>
-        ) : plans.data.length === 0 ? (
+        ) : !offered || offered.length === 0 ? (
           <Placeholder description={t("form.noPlans")} />
         ) : (
-          <DepositForm plans={plans.data} balances={balance.data?.currencies} />
+          <>
+            {cases.data ? (
+              <CryptoCaseList cases={cases.data} plans={plans.data} selectedId={caseId} onSelect={setCaseId} />
+            ) : null}
+            <DepositForm plans={offered} balances={balance.data?.currencies} cryptoCase={cryptoCase} />
+          </>
         )}
         <DepositList />
       </List>

@@ -9,7 +9,7 @@ import { callApi } from "@/lib/api-client";
 import { moneyKeys } from "@/lib/money";
 
 export const DEPOSITS_PAGE_LIMIT = 10;
-/** Plans change rarely: fresh for 5 minutes. */
+/** Plans and crypto cases change rarely: fresh for 5 minutes. */
 const PLANS_STALE_MS = 5 * 60_000;
 
 export const depositQueries = {
@@ -19,6 +19,14 @@ export const depositQueries = {
     queryOptions({
       queryKey: [...moneyKeys.deposits, "plans"] as const,
       queryFn: ({ signal }) => callApi("plansAvailable", { signal }),
+      staleTime: PLANS_STALE_MS,
+    }),
+
+  /** The active crypto cases: curated bundles of plans with a risk level (`GET /crypto-cases/all`). */
+  cryptoCases: () =>
+    queryOptions({
+      queryKey: [...moneyKeys.deposits, "cryptoCases"] as const,
+      queryFn: ({ signal }) => callApi("cryptoCases", { signal }),
       staleTime: PLANS_STALE_MS,
     }),
 

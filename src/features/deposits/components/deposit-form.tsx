@@ -1,4 +1,5 @@
 import {
+  type CryptoCase,
   type CurrencyAmounts,
   currencyScale,
   type DepositTerms,
@@ -12,6 +13,7 @@ import { Button, Cell, Input, Section, Select, Switch } from "@telegram-apps/tel
 import { type FormEvent, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isApiError } from "@/lib/api-client";
+import { localizedText } from "@/lib/localized";
 import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
 import { depositMutations } from "../api/deposit-queries";
@@ -21,6 +23,8 @@ export interface DepositFormProps {
   plans: readonly Plan[];
   /** The user's balances (the payment method shows what the plan's currency balance holds). */
   balances: CurrencyAmounts | undefined;
+  /** The crypto case the deposit opens through (`plans` are then its plans), or none. */
+  cryptoCase?: CryptoCase | null;
 }
 
 type AmountNote =
@@ -32,7 +36,7 @@ type AmountNote =
  * computed as the user types with the contract's `depositTerms`, the function the server opens the
  * deposit with, and the amount rule (`depositAmountIssue`) shows under the field.
  */
-export function DepositForm({ plans, balances }: DepositFormProps) {
+export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormProps) {
   const { t } = useTranslation(["deposits", "validation", "money"]);
   const format = useMoneyFormat();
   const errorText = useApiErrorText();
@@ -91,7 +95,13 @@ export function DepositForm({ plans, balances }: DepositFormProps) {
     setFormError(null);
     setServerAmountCode(null);
     create.mutate(
-      { planId: plan.id, currency: plan.currency, amount: parsed.value, autoInvest },
+      {
+        planId: plan.id,
+        currency: plan.currency,
+        amount: parsed.value,
+        autoInvest,
+        ...(cryptoCase ? { caseId: cryptoCase.id } : {}),
+      },
       {
         onSuccess: () => {
           haptics.notify("success");
@@ -122,6 +132,16 @@ export function DepositForm({ plans, balances }: DepositFormProps) {
   return (
     <form ref={formRef} className="money-form" onSubmit={submit} noValidate>
       <Section header={t("form.header")}>
+        {cryptoCase ? (
+          <Cell
+            className="static-cell"
+            subtitle={t("cases.through")}
+            data-testid="deposit-case"
+            data-case-id={cryptoCase.id}
+          >
+            {localizedText(cryptoCase.name, format.lng)}
+          </Cell>
+        ) : null}
         <Select
           header={t("form.plan")}
           name="planId"
@@ -232,5 +252,5 @@ export function DepositForm({ plans, balances }: DepositFormProps) {
 
 /** The plan's name in the interface language (English when the language is unknown). */
 export function planName(plan: { name: Plan["name"] }, lng: string): string {
-  return plan.name[lng as keyof Plan["name"]] ?? plan.name.en;
+  return localizedText(plan.name, lng);
 }

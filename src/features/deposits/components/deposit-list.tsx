@@ -1,8 +1,9 @@
-import type { Deposit } from "@contract";
-import { useInfiniteQuery } from "@tanstack/react-query";
+import type { CryptoCase, Deposit } from "@contract";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Button, Placeholder, Progress, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { localizedText } from "@/lib/localized";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { depositQueries } from "../api/deposit-queries";
 import { DepositCloseDialog } from "./deposit-close-dialog";
@@ -13,6 +14,7 @@ export function DepositList() {
   const { t } = useTranslation(["deposits", "common"]);
   const errorText = useApiErrorText();
   const list = useInfiniteQuery(depositQueries.list());
+  const cases = useQuery(depositQueries.cryptoCases());
   const [closing, setClosing] = useState<Deposit | null>(null);
   const deposits = list.data?.pages.flatMap((page) => page.items) ?? [];
 
@@ -35,7 +37,12 @@ export function DepositList() {
       ) : (
         <>
           {deposits.map((deposit) => (
-            <DepositRow key={deposit.id} deposit={deposit} onClose={() => setClosing(deposit)} />
+            <DepositRow
+              key={deposit.id}
+              deposit={deposit}
+              cryptoCase={cases.data?.find((c) => c.id === deposit.caseId)}
+              onClose={() => setClosing(deposit)}
+            />
           ))}
           {list.hasNextPage ? (
             <div className="form-actions">
@@ -58,7 +65,15 @@ export function DepositList() {
   );
 }
 
-function DepositRow({ deposit, onClose }: { deposit: Deposit; onClose(): void }) {
+function DepositRow({
+  deposit,
+  cryptoCase,
+  onClose,
+}: {
+  deposit: Deposit;
+  cryptoCase: CryptoCase | undefined;
+  onClose(): void;
+}) {
   const { t } = useTranslation(["deposits", "enums"]);
   const format = useMoneyFormat();
   const amount = (testId: string, value: string) => (
@@ -70,7 +85,14 @@ function DepositRow({ deposit, onClose }: { deposit: Deposit; onClose(): void })
   return (
     <div className="deposit-row" data-testid="deposit-row" data-deposit-id={deposit.id} data-status={deposit.status}>
       <div className="deposit-row-head">
-        <span className="deposit-row-name">{planName({ name: deposit.planName }, format.lng)}</span>
+        <span className="deposit-row-name">
+          {planName({ name: deposit.planName }, format.lng)}
+          {cryptoCase ? (
+            <span className="deposit-row-case" data-case-id={cryptoCase.id}>
+              {t("cases.caseName", { name: localizedText(cryptoCase.name, format.lng) })}
+            </span>
+          ) : null}
+        </span>
         <span className={`status-badge status-${deposit.status}`}>
           {t(`depositStatus.${deposit.status}`, { ns: "enums" })}
         </span>

@@ -27,6 +27,19 @@ export const operationQueries = {
       getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
     }),
 
+  /** Operations of the deposits opened through a crypto case (`GET /user/case-operations`). */
+  caseList: (filter: { caseId?: string } = {}) =>
+    infiniteQueryOptions({
+      queryKey: [...moneyKeys.operations, "cases", filter] as const,
+      queryFn: ({ pageParam, signal }) =>
+        callApi("caseOperations", {
+          query: { ...filter, page: pageParam, limit: OPERATIONS_PAGE_LIMIT },
+          signal,
+        }),
+      initialPageParam: 1,
+      getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+    }),
+
   recent: () =>
     queryOptions({
       queryKey: [...moneyKeys.operations, "recent"] as const,

@@ -2,8 +2,8 @@ import type { Operation } from "@contract";
 import { useTranslation } from "react-i18next";
 import { compareAmounts, useMoneyFormat } from "@/lib/money";
 
-/** One ledger entry: its kind, when, and the signed amount (credits green, debits red). */
-export function OperationRow({ operation }: { operation: Operation }) {
+/** One ledger entry: its kind, when, and the signed amount (credits green, debits red); the crypto case if named. */
+export function OperationRow({ operation, caseName }: { operation: Operation; caseName?: string }) {
   const { t } = useTranslation(["operations", "enums"]);
   const format = useMoneyFormat();
   const sign = compareAmounts(operation.amount, 0);
@@ -23,6 +23,11 @@ export function OperationRow({ operation }: { operation: Operation }) {
           {format.amount(operation.amount, operation.currency, { signed: true })}
         </span>
       </span>
+      {caseName ? (
+        <span className="operation-case" data-testid="operation-case" data-case-id={operation.details?.caseId}>
+          {caseName}
+        </span>
+      ) : null}
       <span className="money-row-sub">
         <time dateTime={operation.createdAt}>{format.dateTime(operation.createdAt)}</time>
         {exchange ? <span>{t("exchangeDetail", { from: exchange.from, to: exchange.to })}</span> : null}

@@ -1,0 +1,76 @@
+import type { CryptoCase } from "@contract";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Button, Placeholder, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { localizedText } from "@/lib/localized";
+import { useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { operationQueries } from "../api/operation-queries";
+import { OperationRow } from "./operation-row";
+
+/**
+ * Operations of the user's deposits opened through a crypto case (`GET /user/case-operations`), newest
+ * first, each with its case's name, filtered by case; more load on demand. `cases` names them (an
+ * operation of a case no longer offered still shows, without a name).
+ */
+export function CaseOperationsList({ cases }: { cases: readonly CryptoCase[] }) {
+  const { t } = useTranslation(["operations", "common"]);
+  const format = useMoneyFormat();
+  const errorText = useApiErrorText();
+  const [caseId, setCaseId] = useState("");
+  const list = useInfiniteQuery(operationQueries.caseList(caseId ? { caseId } : {}));
+  const operations = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const nameOf = (id: string | undefined) => {
+    const found = id ? cases.find((c) => c.id === id) : undefined;
+    return found ? localizedText(found.name, format.lng) : undefined;
+  };
+  return (
+    <Section footer={t("cases.hint")}>
+      {cases.length > 0 ? (
+        <Select header={t("cases.filter")} name="caseId" value={caseId} onChange={(e) => setCaseId(e.target.value)}>
+          <option value="">{t("cases.all")}</option>
+          {cases.map((c) => (
+            <option key={c.id} value={c.id}>
+              {localizedText(c.name, format.lng)}
+            </option>
+          ))}
+        </Select>
+      ) : null}
+      {list.isPending ? (
+        <div className="money-skeleton">
+          <Skeleton visible>
+            <div className="skeleton-block" />
+          </Skeleton>
+        </div>
+      ) : list.isError && operations.length === 0 ? (
+        <Placeholder description={errorText(list.error)}>
+          <Button size="s" onClick={() => void list.refetch()}>
+            {t("retry", { ns: "common" })}
+          </Button>
+        </Placeholder>
+      ) : operations.length === 0 ? (
+        <Placeholder description={t("cases.empty")} />
+      ) : (
+        <div data-testid="case-operations">
+          {operations.map((operation) => (
+            <OperationRow key={operation.id} operation={operation} caseName={nameOf(operation.details?.caseId)} />
+          ))}
+          {list.hasNextPage ? (
+            <div className="form-actions">
+              <Button
+                size="m"
+                mode="plain"
+                stretched
+                loading={list.isFetchingNextPage}
+                onClick={() => void list.fetchNextPage()}
+                data-testid="load-more"
+              >
+                {t("loadMore")}
+              </Button>
+            </div>
+          ) : null}
+        </div>
+      )}
+    </Section>
+  );
+}
