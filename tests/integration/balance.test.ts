@@ -267,11 +267,12 @@ describe("balance, statistics, exchange and operations", () => {
     const demo = await call(server, "POST", "/auth/login", { login: DEMO_LOGIN, password: DEMO_PASSWORD });
     const token = demo.body.refreshToken as string;
     const stats = StatisticsReply.parse((await call(server, "GET", "/user/statistics", undefined, { token })).body);
-    // The seeded history: a Start deposit of 200 paid 30 × 2 USDT; a Standard deposit of 1000 runs.
+    // The seeded history: a Start deposit of 200 paid 30 × 2 USDT; a Standard deposit of 1000 runs;
+    // the demo partners brought 44.3 of referral and matching income and the first bonus, 10.
     expect(stats).toEqual({
       currentCurrency: "USDT",
-      earned: { USDT: "60", BTC: "0", ETH: "0", TON: "0" },
-      referrals: 0,
+      earned: { USDT: "114.3", BTC: "0", ETH: "0", TON: "0" },
+      referrals: 2,
       activeDeposits: 1,
       amountOnDeposit: { USDT: "1000", BTC: "0", ETH: "0", TON: "0" },
     });

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/src/db/client";
 import { DataDirLockedError, lockPathFor } from "../../server/src/db/lock";
 import * as dbSchema from "../../server/src/db/schema";
-import { DEMO_LOGIN, DEMO_PASSWORD, DEMO_PAYMENT_SYSTEMS, seedDemo } from "../../server/src/db/seed";
+import { DEMO_DOWNLINE, DEMO_LOGIN, DEMO_PASSWORD, DEMO_PAYMENT_SYSTEMS, seedDemo } from "../../server/src/db/seed";
 import { verifyPassword } from "../../server/src/security/password";
 import { tempDir } from "./helpers";
 
@@ -92,7 +92,8 @@ describe("seedDemo", () => {
     expect(await seedDemo(handle.db)).toBe(false);
     const [users] = await handle.db.select({ n: count() }).from(dbSchema.users);
     const [news] = await handle.db.select({ n: count() }).from(dbSchema.news);
-    expect(users?.n).toBe(2);
+    // The house account, the demo investor and the demo's partners.
+    expect(users?.n).toBe(2 + DEMO_DOWNLINE.length);
     expect(news?.n).toBe(3);
   });
 

@@ -264,11 +264,12 @@ describe("npm run kassa -- refill, accruals, clock, ledger", () => {
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toContain("no refill 00000000-0000-4000-8000-000000000000");
 
-      // The demo deposit (6 days of 60 accrued at seeding) moves on with the development clock.
+      // The demo deposit (6 days of 60 accrued at seeding) and the demo partners' deposits move on
+      // with the development clock.
       const advance = await kassa(["clock", "advance", "2"], { DATA_DIR: dataDir });
       expect(advance.stderr).toBe("");
       expect(advance.stdout).toContain("offset 2 day(s)");
-      expect(advance.stdout).toMatch(/Accruals: 2 day\(s\) on 1 deposit\(s\)/);
+      expect(advance.stdout).toMatch(/Accruals: \d+ day\(s\) on 5 deposit\(s\)/);
       const audit = await kassa(["ledger", "audit"], { DATA_DIR: dataDir });
       expect(audit.stdout).toContain("Ledger consistent");
       const reset = await kassa(["clock", "reset"], { DATA_DIR: dataDir });
