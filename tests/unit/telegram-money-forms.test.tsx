@@ -1,0 +1,398 @@
+/**
+ * The money forms inside Telegram, with `@/tma/hooks` replaced at the module boundary: the Main button
+ * is the submit (text, click, loader while the request is out, usable again after a failure), the page
+ * has no submit of its own, closing asks for confirmation only while there is unsent input, and haptics
+ * tell success from failure. Also the cabinet's mark on figures that may be out of date.
+ */
+import type { Deposit, PaymentSystem, Plan, Refill } from "@contract";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { MainButtonOptions } from "@/tma/hooks";
+import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+
+const telegram = vi.hoisted(() => ({
+  /** The options of the last render of `useMainButton`: what Telegram's Main button shows now. */
+  mainButton: null as MainButtonOptions | null,
+  /** Every value `useClosingConfirmation` was rendered with, in order. */
+  closing: [] as boolean[],
+  notify: vi.fn(),
+}));
+
+vi.mock("@/tma/hooks", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@/tma/hooks")>();
+  const haptics = { notify: telegram.notify, impact: vi.fn(), selection: vi.fn() };
+  return {
+    ...real,
+    haptics,
+    useHaptics: () => haptics,
+    useMainButton: (options: MainButtonOptions) => {
+      telegram.mainButton = options;
+      return true;
+    },
+    useClosingConfirmation: (enabled: boolean) => {
+      telegram.closing.push(enabled);
+    },
+  };
+});
+
+beforeEach(() => {
+  telegram.mainButton = null;
+  telegram.closing = [];
+  telegram.notify.mockReset();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+/** The Main button as it is now; fails while no form has set it. */
+function mainButton(): MainButtonOptions {
+  if (!telegram.mainButton) throw new Error("the Main button is not in use");
+  return telegram.mainButton;
+}
+
+const pressMain = () => act(() => mainButton().onClick());
+const closingConfirmation = () => telegram.closing.at(-1);
+
+/** A reply the test lets go when it wants: the request stays pending until then. */
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open: () => act(async () => open()) };
+}
+
+/** `stubApi`, with the requests `held` names (method and path) answered only after their gate opens. */
+function stubWithHold(
+  routes: Parameters<typeof stubApi>[0],
+  held: { method: string; path: string; gate: Promise<void> },
+) {
+  const answer = stubApi(routes);
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), "http://localhost");
+    if ((init?.method ?? "GET") === held.method && url.pathname.replace(/^\/api/, "") === held.path) await held.gate;
+    return answer(input, init);
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return answer;
+}
+
+async function field(name: string, root: ParentNode = document): Promise<HTMLInputElement> {
+  return waitFor(() => {
+    const input = root.querySelector<HTMLInputElement>(`input[name='${name}']`);
+    if (!input) throw new Error(`no ${name} field yet`);
+    return input;
+  });
+}
+
+const BALANCE = {
+  body: { type: "balance", currentCurrency: "USDT", currencies: { USDT: "1000", BTC: "0", ETH: "0", TON: "0" } },
+};
+const STATISTICS = {
+  body: {
+    currentCurrency: "USDT",
+    earned: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
+    referrals: 0,
+    activeDeposits: 0,
+    amountOnDeposit: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
+  },
+};
+const NOT_ENOUGH = { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } };
+
+describe("deposit form in Telegram", () => {
+  const PLAN: Plan = {
+    id: "p-start",
+    name: { en: "Start", ru: "Старт", de: "Start", kk: "Старт" },
+    currency: "USDT",
+    dailyYieldPercent: "1.2",
+    durationDays: 30,
+    minAmount: "50",
+    maxAmount: "5000",
+  };
+  const OPENED: Deposit = {
+    id: "d1",
+    planId: PLAN.id,
+    planName: PLAN.name,
+    caseId: null,
+    currency: "USDT",
+    amount: "100",
+    dailyYieldPercent: "1.2",
+    durationDays: 30,
+    dailyIncome: "1.2",
+    totalAtEnd: "136",
+    accruedHeld: "0",
+    daysAccrued: 0,
+    startedAt: "2026-01-01T00:00:00.000Z",
+    endsAt: "2026-01-31T00:00:00.000Z",
+    status: "active",
+    autoInvest: false,
+    closedAt: null,
+    returned: null,
+    forfeited: null,
+    reinvestedInto: null,
+  };
+  const routes = (create: JsonReply | ((request: Request) => JsonReply)) => ({
+    "/settings/technical_work": MAINTENANCE_OFF,
+    "/settings_other/plans/available": { body: [PLAN] },
+    "/crypto-cases/all": { body: [] },
+    "/user/balance": BALANCE,
+    "/funds/deposits": (request: Request) =>
+      request.method === "POST"
+        ? typeof create === "function"
+          ? create(request)
+          : create
+        : { body: { items: [], total: 0, page: 1, limit: 10 } },
+  });
+
+  it("submits with the Main button, shows its loader while pending, and ends with success haptics", async () => {
+    const hold = gate();
+    const posts: unknown[] = [];
+    stubWithHold(
+      routes((request) => {
+        void request.json().then((body) => posts.push(body));
+        return { body: OPENED };
+      }),
+      { method: "POST", path: "/funds/deposits", gate: hold.opened },
+    );
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    const amount = await field("amount");
+
+    expect(mainButton().text).toBe("Open the deposit");
+    expect(screen.queryByTestId("submit")).toBeNull();
+    expect(closingConfirmation()).toBe(false);
+
+    fireEvent.change(amount, { target: { value: "100" } });
+    expect(closingConfirmation()).toBe(true);
+
+    pressMain();
+    await waitFor(() => expect(mainButton().loading).toBe(true));
+    await hold.open();
+    await screen.findByTestId("form-success");
+    expect(posts).toEqual([{ planId: "p-start", currency: "USDT", amount: "100", autoInvest: false }]);
+    expect(mainButton().loading).toBe(false);
+    expect(telegram.notify).toHaveBeenCalledWith("success");
+    expect(telegram.notify).not.toHaveBeenCalledWith("error");
+    expect(closingConfirmation()).toBe(false);
+  });
+
+  it("after 'Not enough funds' the Main button is usable again, the input stays guarded, haptics say error", async () => {
+    stubApi(routes(NOT_ENOUGH));
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    fireEvent.change(await field("amount"), { target: { value: "100" } });
+    pressMain();
+    await screen.findByText("Not enough funds");
+    expect(mainButton()).toMatchObject({ loading: false, enabled: true });
+    expect(telegram.notify).toHaveBeenCalledWith("error");
+    expect(telegram.notify).not.toHaveBeenCalledWith("success");
+    expect(closingConfirmation()).toBe(true);
+  });
+
+  it("an invalid amount is refused before any request, with error haptics", async () => {
+    const fetchMock = stubApi(routes({ body: {} }));
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    fireEvent.change(await field("amount"), { target: { value: "10" } });
+    pressMain();
+    expect(telegram.notify).toHaveBeenCalledWith("error");
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(false);
+  });
+
+  it("clearing the amount turns the closing confirmation off", async () => {
+    stubApi(routes({ body: {} }));
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    const amount = await field("amount");
+    fireEvent.change(amount, { target: { value: "75" } });
+    expect(closingConfirmation()).toBe(true);
+    fireEvent.change(amount, { target: { value: "" } });
+    expect(closingConfirmation()).toBe(false);
+  });
+});
+
+describe("refill form in Telegram", () => {
+  const SYSTEM: PaymentSystem = {
+    id: "usdt-trc20",
+    name: "Tether",
+    currency: "USDT",
+    network: "TRC20",
+    refillEnabled: true,
+    withdrawalEnabled: true,
+    minWithdrawal: "10",
+    maxWithdrawal: "1000",
+    withdrawalFeePercent: "1",
+  };
+  const WAITING: Refill = {
+    id: "r1",
+    status: "waiting",
+    currency: "USDT",
+    paymentSystemId: SYSTEM.id,
+    network: "TRC20",
+    address: "TXyzAddress0000000000000000001",
+    amountRequested: "150",
+    amountCredited: null,
+    txHash: null,
+    createdAt: "2026-01-02T10:00:00.000Z",
+    processedAt: null,
+  };
+  const routes = (create: JsonReply) => ({
+    "/settings/technical_work": MAINTENANCE_OFF,
+    "/payment-systems": { body: [SYSTEM] },
+    "/funds/refills": (request: Request): JsonReply =>
+      request.method === "POST" ? create : { body: { items: [], total: 0, page: 1, limit: 10 } },
+  });
+
+  it("submits with the Main button (loader while pending) and opens the wallet dialog, with success haptics", async () => {
+    const hold = gate();
+    stubWithHold(routes({ body: WAITING }), { method: "POST", path: "/funds/refills", gate: hold.opened });
+    await renderApp({ path: "/refill", user: DEMO_USER });
+    const amount = await field("amount");
+    expect(mainButton().text).toBe("Get the payment address");
+    expect(screen.queryByTestId("submit")).toBeNull();
+    expect(closingConfirmation()).toBe(false);
+
+    fireEvent.change(amount, { target: { value: "150" } });
+    expect(closingConfirmation()).toBe(true);
+    pressMain();
+    await waitFor(() => expect(mainButton().loading).toBe(true));
+    await hold.open();
+    await screen.findByTestId("wallet-dialog");
+    expect(telegram.notify).toHaveBeenCalledWith("success");
+    await waitFor(() => expect(mainButton().loading).toBe(false));
+    expect(closingConfirmation()).toBe(false);
+  });
+
+  it("a refused refill leaves the Main button usable and the input guarded, with error haptics", async () => {
+    stubApi(
+      routes({
+        status: 400,
+        body: { code: "VALIDATION_FAILED", message: "Invalid data", fields: { amount: "decimal" } },
+      }),
+    );
+    await renderApp({ path: "/refill", user: DEMO_USER });
+    fireEvent.change(await field("amount"), { target: { value: "150" } });
+    pressMain();
+    await screen.findByTestId("form-error");
+    expect(mainButton()).toMatchObject({ loading: false, enabled: true });
+    expect(telegram.notify).toHaveBeenCalledWith("error");
+    expect(closingConfirmation()).toBe(true);
+  });
+
+  it("the hash alone is unsent input too", async () => {
+    stubApi(routes({ body: WAITING }));
+    await renderApp({ path: "/refill", user: DEMO_USER });
+    const hash = await field("txHash");
+    fireEvent.change(hash, { target: { value: "0xabc" } });
+    expect(closingConfirmation()).toBe(true);
+    fireEvent.change(hash, { target: { value: "" } });
+    expect(closingConfirmation()).toBe(false);
+  });
+});
+
+describe("exchange dialog in Telegram", () => {
+  const RATES = { body: { base: "USD", rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" }, feePercent: "1" } };
+  const routes = (exchange: JsonReply) => ({
+    "/settings/technical_work": MAINTENANCE_OFF,
+    "/user/balance": BALANCE,
+    "/user/statistics": STATISTICS,
+    "/user/exchange-rate": RATES,
+    "/user/operations/": { body: { items: [], total: 0, page: 1, limit: 5 } },
+    "/user/exchange": exchange,
+  });
+  const EXCHANGED = {
+    body: {
+      from: "USDT",
+      to: "TON",
+      debited: "99",
+      received: "17.82",
+      rates: { from: "1", to: "5.5" },
+      feePercent: "1",
+      currencies: { USDT: "901", BTC: "0", ETH: "0", TON: "17.82" },
+    },
+  };
+
+  async function openDialog() {
+    await renderApp({ path: "/", user: DEMO_USER });
+    await screen.findByTestId("balance");
+    fireEvent.click(screen.getByTestId("open-exchange"));
+    const dialog = await screen.findByTestId("exchange-dialog");
+    fireEvent.change(dialog.querySelector("select[name='to']") as HTMLSelectElement, { target: { value: "TON" } });
+    return dialog;
+  }
+
+  it("confirms with the Main button once there is a quote, loader while pending, success haptics", async () => {
+    const hold = gate();
+    stubWithHold(routes(EXCHANGED), { method: "POST", path: "/user/exchange", gate: hold.opened });
+    const dialog = await openDialog();
+    expect(mainButton()).toMatchObject({ text: "Exchange", enabled: false });
+    expect(within(dialog).queryByTestId("exchange-confirm")).toBeNull();
+
+    fireEvent.change(await field("amount", dialog), { target: { value: "99" } });
+    await waitFor(() => expect(mainButton().enabled).toBe(true));
+    expect(closingConfirmation()).toBe(true);
+    pressMain();
+    await waitFor(() => expect(mainButton().loading).toBe(true));
+    await hold.open();
+    await within(dialog).findByTestId("form-success");
+    expect(mainButton().loading).toBe(false);
+    expect(telegram.notify).toHaveBeenCalledWith("success");
+    expect(closingConfirmation()).toBe(false);
+  });
+
+  it("'Not enough funds' keeps the amount and the Main button usable, with error haptics", async () => {
+    stubApi(routes(NOT_ENOUGH));
+    const dialog = await openDialog();
+    fireEvent.change(await field("amount", dialog), { target: { value: "99" } });
+    await waitFor(() => expect(mainButton().enabled).toBe(true));
+    pressMain();
+    await within(dialog).findByText("Not enough funds");
+    expect(mainButton()).toMatchObject({ loading: false, enabled: true });
+    expect(telegram.notify).toHaveBeenCalledWith("error");
+    expect(closingConfirmation()).toBe(true);
+  });
+});
+
+describe("cabinet's stale mark", () => {
+  const routes = () => ({
+    "/settings/technical_work": MAINTENANCE_OFF,
+    "/user/balance": BALANCE,
+    "/user/statistics": STATISTICS,
+    "/user/operations/": { body: { items: [], total: 0, page: 1, limit: 5 } },
+  });
+
+  it("is off while the figures are fresh, and on when refreshing the balance failed while it is shown", async () => {
+    let failing = false;
+    const answer = stubApi(routes());
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        if (failing && String(input).includes("/user/balance")) throw new TypeError("Failed to fetch");
+        return answer(input, init);
+      }),
+    );
+    const { queryClient } = await renderApp({ path: "/", user: DEMO_USER });
+    await screen.findByTestId("balance");
+    expect(screen.queryByTestId("stale")).toBeNull();
+
+    failing = true;
+    await act(() => queryClient.refetchQueries({ queryKey: ["balance"] }, { throwOnError: false }));
+    await waitFor(() => expect(screen.getByTestId("stale")).toBeTruthy(), { timeout: 10_000 });
+    expect(screen.getByTestId("balance").getAttribute("data-amount")).toBe("1000");
+
+    failing = false;
+    await act(() => queryClient.refetchQueries({ queryKey: ["balance"] }));
+    await waitFor(() => expect(screen.queryByTestId("stale")).toBeNull());
+  }, 15_000);
+
+  it("is on while the browser is offline with figures shown", async () => {
+    stubApi(routes());
+    await renderApp({ path: "/", user: DEMO_USER });
+    await screen.findByTestId("balance");
+    expect(screen.queryByTestId("stale")).toBeNull();
+    const onLine = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    act(() => {
+      window.dispatchEvent(new Event("offline"));
+    });
+    expect(screen.getByTestId("stale")).toBeTruthy();
+    onLine.mockReturnValue(true);
+    act(() => {
+      window.dispatchEvent(new Event("online"));
+    });
+    expect(screen.queryByTestId("stale")).toBeNull();
+  });
+});
