@@ -76,6 +76,7 @@ export const VALIDATION_CODES = [
   "decimal",
   "codeFormat",
   "termsNotAccepted",
+  "addressFormat",
 ] as const;
 export const ValidationCode = z.enum(VALIDATION_CODES);
 export type ValidationCode = z.infer<typeof ValidationCode>;

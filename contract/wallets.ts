@@ -1,11 +1,10 @@
 /** The user's withdrawal wallets, one per payment system (spec §2 Settings → payment systems; §7 User). */
 import { z } from "zod";
 
-/**
- * Field code of an address that does not fit the payment system's format (`fields["wallets.<i>.address"]`).
- * Not yet in VALIDATION_CODES: its text belongs in `locales/<lng>/validation.json`.
- */
-export const WALLET_ADDRESS_FORMAT = "addressFormat";
+import type { ValidationCode } from "./errors";
+
+/** Field code of an address that does not fit the payment system's format (`fields["wallets.<i>.address"]`). */
+export const WALLET_ADDRESS_FORMAT: ValidationCode = "addressFormat";
 
 export const Wallet = z.object({ paymentSystemId: z.string(), address: z.string() });
 export type Wallet = z.infer<typeof Wallet>;
