@@ -14,6 +14,8 @@ function AlertText({ alert }: { alert: Alert }) {
       return <>{t(text.key, { ns: "common", ...text.params })}</>;
     case "auth":
       return <>{t(text.key, { ns: "auth", ...text.params })}</>;
+    case "withdrawal":
+      return <>{t(text.key, { ns: "withdrawal", ...text.params })}</>;
   }
 }
 

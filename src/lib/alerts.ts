@@ -16,7 +16,8 @@ export type AlertText =
   | { ns: "errors"; key: ErrorCode; params?: Record<string, string> }
   | { ns: "success"; key: SuccessCode }
   | { ns: "common"; key: ParseKeys<"common">; params?: Record<string, string> }
-  | { ns: "auth"; key: ParseKeys<"auth">; params?: Record<string, string> };
+  | { ns: "auth"; key: ParseKeys<"auth">; params?: Record<string, string> }
+  | { ns: "withdrawal"; key: ParseKeys<"withdrawal">; params?: Record<string, string> };
 
 export interface Alert {
   id: number;

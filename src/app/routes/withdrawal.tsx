@@ -1,8 +1,72 @@
+import type { Withdrawal } from "@contract";
+import { useQuery } from "@tanstack/react-query";
+import { Button, List, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { WithdrawalIcon } from "@/components/icons";
-import { NotAvailableScreen } from "./not-available-screen";
+import { Page } from "@/components/page";
+import { WithdrawalWallet } from "@/features/wallets/components/withdrawal-wallet";
+import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries";
+import { WithdrawalCodeStep } from "@/features/withdrawal/components/withdrawal-code-step";
+import { WithdrawalForm } from "@/features/withdrawal/components/withdrawal-form";
+import { WithdrawalHistory } from "@/features/withdrawal/components/withdrawal-history";
+import { startWithdrawalCooldown, withdrawalCooldownUntil } from "@/features/withdrawal/model/code-cooldown";
+import { useApiErrorText } from "@/lib/money";
+import "@/features/withdrawal/withdrawal.css";
 
+interface CodeStep {
+  withdrawal: Withdrawal;
+  resendUntil: number | null;
+}
+
+/** Withdrawal: the form (with the wallet), then the code step; the history resumes an application awaiting its code. */
 export function WithdrawalRoute() {
-  const { t } = useTranslation("withdrawal");
-  return <NotAvailableScreen screen="withdrawal" title={t("title")} icon={<WithdrawalIcon size={56} />} />;
+  const { t } = useTranslation(["withdrawal", "common"]);
+  const errorText = useApiErrorText();
+  const systems = useQuery(withdrawalQueries.paymentSystems());
+  const [step, setStep] = useState<CodeStep | null>(null);
+
+  return (
+    <Page screen="withdrawal" title={t("title")}>
+      <List>
+        {step ? (
+          <WithdrawalCodeStep
+            key={step.withdrawal.id}
+            withdrawal={step.withdrawal}
+            resendUntil={step.resendUntil}
+            onFinished={() => setStep(null)}
+          />
+        ) : systems.isPending ? (
+          <Section header={t("form.header")}>
+            <div className="money-skeleton">
+              <Skeleton visible>
+                <div className="skeleton-block skeleton-tall" />
+              </Skeleton>
+            </div>
+          </Section>
+        ) : systems.isError ? (
+          <Placeholder description={errorText(systems.error)}>
+            <Button size="s" onClick={() => void systems.refetch()}>
+              {t("retry", { ns: "common" })}
+            </Button>
+          </Placeholder>
+        ) : systems.data.length === 0 ? (
+          <Placeholder description={t("form.noSystems")} />
+        ) : (
+          <WithdrawalForm
+            systems={systems.data}
+            wallet={(system) => <WithdrawalWallet key={system.id} system={system} />}
+            onRequested={({ withdrawal, code }) =>
+              setStep({ withdrawal, resendUntil: startWithdrawalCooldown(withdrawal.id, code.resendAfterSeconds) })
+            }
+          />
+        )}
+        <WithdrawalHistory
+          onResume={(withdrawal) => {
+            setStep({ withdrawal, resendUntil: withdrawalCooldownUntil(withdrawal.id) });
+            window.scrollTo({ top: 0, behavior: "smooth" });
+          }}
+        />
+      </List>
+    </Page>
+  );
 }

@@ -1,0 +1,141 @@
+import type { PaymentSystem } from "@contract";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { Button, Input, Skeleton } from "@telegram-apps/telegram-ui";
+import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { isApiError } from "@/lib/api-client";
+import { useApiErrorText } from "@/lib/money";
+import { haptics, useClosingConfirmation } from "@/tma/hooks";
+import { walletAddressError, walletMutations, walletQueries } from "../api/wallet-queries";
+import "../wallets.css";
+
+/**
+ * The wallet a withdrawal in `system` goes to: the saved address, or an inline field to add one
+ * (`PATCH /user-data/wallets/update`); a refused address is marked next to the field.
+ */
+export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
+  const { t } = useTranslation(["withdrawal", "validation"]);
+  const errorText = useApiErrorText();
+  const errorId = useId();
+  const wallets = useQuery(walletQueries.list());
+  const save = useMutation(walletMutations.save());
+  const [editing, setEditing] = useState(false);
+  const [address, setAddress] = useState("");
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const saved = wallets.data?.find((wallet) => wallet.paymentSystemId === system.id && wallet.address !== "");
+  useClosingConfirmation(address.trim() !== "");
+
+  if (wallets.isPending)
+    return (
+      <div className="money-skeleton">
+        <Skeleton visible>
+          <div className="skeleton-block" />
+        </Skeleton>
+      </div>
+    );
+
+  if (saved && !editing)
+    return (
+      <div className="wallet-saved" data-testid="wallet">
+        <span className="wallet-saved-label">{t("wallet.label")}</span>
+        <span className="wallet-saved-row">
+          <span className="wallet-address" data-testid="wallet-address">
+            {saved.address}
+          </span>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setAddress(saved.address);
+              setEditing(true);
+            }}
+          >
+            {t("wallet.change")}
+          </button>
+        </span>
+      </div>
+    );
+
+  const submit = () => {
+    const value = address.trim();
+    if (save.isPending) return;
+    if (value === "") {
+      setFieldError(t("required", { ns: "validation" }));
+      haptics.notify("error");
+      return;
+    }
+    setFieldError(null);
+    save.mutate(
+      { paymentSystemId: system.id, address: value },
+      {
+        onSuccess: () => {
+          haptics.notify("success");
+          setAddress("");
+          setEditing(false);
+        },
+        onError: (error) => {
+          haptics.notify("error");
+          const code = isApiError(error) ? walletAddressError(error.fields) : undefined;
+          setFieldError(
+            code === "addressFormat" || code === "required" ? t(code, { ns: "validation" }) : errorText(error),
+          );
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="wallet-editor">
+      {!saved ? <p className="field-hint wallet-missing">{t("wallet.missing", { network: system.network })}</p> : null}
+      <div className="form-field">
+        <Input
+          name="wallet"
+          header={t("wallet.address")}
+          placeholder={t("wallet.placeholder", { currency: system.currency, network: system.network })}
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          value={address}
+          status={fieldError ? "error" : undefined}
+          aria-invalid={fieldError ? true : undefined}
+          aria-describedby={errorId}
+          onChange={(event) => {
+            setAddress(event.target.value);
+            setFieldError(null);
+          }}
+          onKeyDown={(event) => {
+            // Enter saves the wallet; it must not submit the withdrawal form around it.
+            if (event.key === "Enter") {
+              event.preventDefault();
+              submit();
+            }
+          }}
+        />
+        {fieldError ? (
+          <p className="field-error" id={errorId} data-field-error="wallet">
+            {fieldError}
+          </p>
+        ) : null}
+      </div>
+      <div className="wallet-editor-actions">
+        <Button type="button" size="s" loading={save.isPending} onClick={submit} data-testid="save-wallet">
+          {t("wallet.save")}
+        </Button>
+        {saved ? (
+          <Button
+            type="button"
+            size="s"
+            mode="plain"
+            onClick={() => {
+              setEditing(false);
+              setAddress("");
+              setFieldError(null);
+            }}
+          >
+            {t("code.back")}
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}

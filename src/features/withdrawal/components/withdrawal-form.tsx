@@ -1,0 +1,233 @@
+import {
+  compareAmounts,
+  currencyScale,
+  type PaymentSystem,
+  type ValidationCode,
+  type WithdrawalRequestReply,
+} from "@contract";
+import { useMutation } from "@tanstack/react-query";
+import { Button, Input, Section, Select } from "@telegram-apps/telegram-ui";
+import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { alerts } from "@/lib/alerts";
+import { isApiError } from "@/lib/api-client";
+import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
+import { withdrawalMutations } from "../api/withdrawal-queries";
+import { withdrawalPreview } from "../model/withdrawal-math";
+
+type AmountNote = { kind: "validation"; code: ValidationCode } | { kind: "tooManyDecimals"; scale: number };
+
+const AMOUNT_CODES: readonly ValidationCode[] = [
+  "required",
+  "decimal",
+  "amountNegative",
+  "amountBelowMinimum",
+  "amountAboveMaximum",
+];
+
+/**
+ * A new withdrawal: the payment system (with its limits and fee), the wallet for it, and the amount
+ * with the fee and what the wallet receives, computed exactly. The reply is the application awaiting
+ * its code: `onRequested` opens the code step.
+ */
+export function WithdrawalForm({
+  systems,
+  wallet,
+  onRequested,
+}: {
+  systems: readonly PaymentSystem[];
+  /** The wallet cell for the chosen system (composed by the route: wallets are their own feature). */
+  wallet(system: PaymentSystem): ReactNode;
+  onRequested(reply: WithdrawalRequestReply): void;
+}) {
+  const { t } = useTranslation(["withdrawal", "validation", "money", "errors"]);
+  const format = useMoneyFormat();
+  const errorText = useApiErrorText();
+  const formRef = useRef<HTMLFormElement>(null);
+  const noteId = useId();
+  const [systemId, setSystemId] = useState(systems[0]?.id ?? "");
+  const [amountText, setAmountText] = useState("");
+  const [submitted, setSubmitted] = useState(false);
+  const [serverAmountCode, setServerAmountCode] = useState<ValidationCode | null>(null);
+  const [systemError, setSystemError] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const request = useMutation(withdrawalMutations.request());
+  const system = systems.find((s) => s.id === systemId) ?? systems[0];
+  const parsed = system ? parseAmountInput(amountText, system.currency) : null;
+
+  const note: AmountNote | null = (() => {
+    if (!system || !parsed) return null;
+    if (!parsed.ok) {
+      if (parsed.issue === "required") return submitted ? { kind: "validation", code: "required" } : null;
+      if (parsed.issue === "tooManyDecimals") return { kind: "tooManyDecimals", scale: currencyScale(system.currency) };
+      return { kind: "validation", code: "decimal" };
+    }
+    if (compareAmounts(parsed.value, 0) < 0) return { kind: "validation", code: "amountNegative" };
+    if (compareAmounts(parsed.value, 0) === 0 || compareAmounts(parsed.value, system.minWithdrawal) < 0)
+      return { kind: "validation", code: "amountBelowMinimum" };
+    if (compareAmounts(parsed.value, system.maxWithdrawal) > 0)
+      return { kind: "validation", code: "amountAboveMaximum" };
+    if (serverAmountCode) return { kind: "validation", code: serverAmountCode };
+    return null;
+  })();
+
+  const preview =
+    system && parsed?.ok && !note
+      ? withdrawalPreview(parsed.value, system.withdrawalFeePercent, system.currency)
+      : null;
+  const pending = request.isPending;
+  useClosingConfirmation(amountText.trim() !== "");
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (pending || !system) return;
+    setSubmitted(true);
+    if (!parsed?.ok || note) {
+      haptics.notify("error");
+      formRef.current?.querySelector<HTMLInputElement>("input[name='amount']")?.focus();
+      return;
+    }
+    setFormError(null);
+    setSystemError(false);
+    request.mutate(
+      { paymentSystemId: system.id, amount: parsed.value },
+      {
+        onSuccess: (reply) => {
+          haptics.notify("success");
+          alerts.success("CODE_SENT");
+          setAmountText("");
+          setSubmitted(false);
+          onRequested(reply);
+        },
+        onError: (error) => {
+          haptics.notify("error");
+          const fields = isApiError(error) ? error.fields : undefined;
+          const amountCode = fields?.amount as ValidationCode | undefined;
+          if (amountCode && AMOUNT_CODES.includes(amountCode)) {
+            setServerAmountCode(amountCode);
+            return;
+          }
+          if (fields?.paymentSystemId) {
+            setSystemError(true);
+            return;
+          }
+          setFormError(errorText(error));
+        },
+      },
+    );
+  };
+
+  const inTelegram = useMainButton({
+    text: t("form.submit"),
+    loading: pending,
+    enabled: system !== undefined,
+    onClick: () => submit(),
+  });
+
+  if (!system) return null;
+  const amountNoteText = (n: AmountNote) =>
+    n.kind === "tooManyDecimals"
+      ? t("tooManyDecimals", { ns: "money", scale: n.scale })
+      : t(n.code, {
+          ns: "validation",
+          min: format.amount(system.minWithdrawal, system.currency, { exact: true }),
+          max: format.amount(system.maxWithdrawal, system.currency, { exact: true }),
+        });
+
+  return (
+    <form ref={formRef} className="money-form" onSubmit={submit} noValidate data-step="request">
+      <Section header={t("form.header")}>
+        <div className="form-field">
+          <Select
+            header={t("form.paymentSystem")}
+            name="paymentSystemId"
+            value={system.id}
+            status={systemError ? "error" : undefined}
+            onChange={(event) => {
+              setSystemId(event.target.value);
+              setServerAmountCode(null);
+              setSystemError(false);
+              setFormError(null);
+            }}
+          >
+            {systems.map((s) => (
+              <option key={s.id} value={s.id}>
+                {`${s.currency} · ${s.network}`}
+              </option>
+            ))}
+          </Select>
+          <p className="field-hint" data-testid="withdrawal-limits">
+            {t("form.limits", {
+              min: format.amount(system.minWithdrawal, system.currency, { exact: true }),
+              max: format.amount(system.maxWithdrawal, system.currency, { exact: true }),
+              fee: format.decimal(system.withdrawalFeePercent),
+            })}
+          </p>
+          {systemError ? (
+            <p className="field-error" data-field-error="paymentSystemId">
+              {t("required", { ns: "validation" })}
+            </p>
+          ) : null}
+        </div>
+        {wallet(system)}
+        <div className="form-field">
+          <Input
+            name="amount"
+            header={t("form.amount")}
+            placeholder={format.amount(system.minWithdrawal, system.currency, { code: false, exact: true })}
+            inputMode="decimal"
+            autoComplete="off"
+            value={amountText}
+            status={note ? "error" : undefined}
+            aria-invalid={note ? true : undefined}
+            aria-describedby={noteId}
+            after={<span className="amount-currency">{system.currency}</span>}
+            onChange={(event) => {
+              setAmountText(event.target.value);
+              setServerAmountCode(null);
+              setFormError(null);
+            }}
+          />
+          {note ? (
+            <p className="field-error" id={noteId} data-field-error="amount">
+              {amountNoteText(note)}
+            </p>
+          ) : null}
+        </div>
+        {preview ? (
+          <dl className="money-facts withdrawal-preview" data-testid="withdrawal-preview">
+            <div>
+              <dt>{t("form.fee")}</dt>
+              <dd data-testid="withdrawal-fee" {...amountAttributes(preview.fee, system.currency)}>
+                {format.amount(preview.fee, system.currency, { exact: true })}
+              </dd>
+            </div>
+            <div>
+              <dt>{t("form.toReceive")}</dt>
+              <dd data-testid="withdrawal-to-receive" {...amountAttributes(preview.toReceive, system.currency)}>
+                {format.amount(preview.toReceive, system.currency, { exact: true })}
+              </dd>
+            </div>
+          </dl>
+        ) : null}
+      </Section>
+      <div aria-live="assertive">
+        {formError ? (
+          <div className="form-error" data-testid="form-error">
+            <p>{formError}</p>
+          </div>
+        ) : null}
+      </div>
+      {inTelegram ? (
+        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
+      ) : (
+        <div className="form-actions">
+          <Button type="submit" size="l" stretched loading={pending} data-testid="submit">
+            {t("form.submit")}
+          </Button>
+        </div>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,178 @@
+import { CURRENCY_CODES, type Currency, WITHDRAWAL_STATUSES, type Withdrawal, type WithdrawalStatus } from "@contract";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Button, Input, Placeholder, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { type WithdrawalFilter, withdrawalQueries } from "../api/withdrawal-queries";
+import { shortenMiddle } from "../model/withdrawal-math";
+
+/**
+ * The user's withdrawals with currency, period and status filters. An application still awaiting its
+ * code is marked and opens the code step again.
+ */
+export function WithdrawalHistory({ onResume }: { onResume(withdrawal: Withdrawal): void }) {
+  const { t } = useTranslation(["withdrawal", "enums", "common"]);
+  const errorText = useApiErrorText();
+  const [filter, setFilter] = useState<WithdrawalFilter>({});
+  const list = useInfiniteQuery(withdrawalQueries.list(filter));
+  const withdrawals = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const set = <K extends keyof WithdrawalFilter>(key: K, value: string) =>
+    setFilter((f) => ({ ...f, [key]: (value || undefined) as WithdrawalFilter[K] }));
+
+  return (
+    <Section header={t("history.header")}>
+      <div className="money-filters">
+        <Select
+          header={t("history.currency")}
+          name="currency"
+          value={filter.currency ?? ""}
+          onChange={(event) => set("currency", event.target.value as Currency | "")}
+        >
+          <option value="">{t("history.all")}</option>
+          {CURRENCY_CODES.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </Select>
+        <Select
+          header={t("history.status")}
+          name="status"
+          value={filter.status ?? ""}
+          onChange={(event) => set("status", event.target.value as WithdrawalStatus | "")}
+        >
+          <option value="">{t("history.all")}</option>
+          {WITHDRAWAL_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {t(`withdrawalStatus.${status}`, { ns: "enums" })}
+            </option>
+          ))}
+        </Select>
+        <Input
+          type="date"
+          name="from"
+          header={t("history.from")}
+          value={filter.from ?? ""}
+          max={filter.to}
+          onChange={(event) => set("from", event.target.value)}
+        />
+        <Input
+          type="date"
+          name="to"
+          header={t("history.to")}
+          value={filter.to ?? ""}
+          min={filter.from}
+          onChange={(event) => set("to", event.target.value)}
+        />
+      </div>
+      {list.isPending ? (
+        <div className="money-skeleton">
+          <Skeleton visible>
+            <div className="skeleton-block" />
+          </Skeleton>
+        </div>
+      ) : list.isError && withdrawals.length === 0 ? (
+        <Placeholder description={errorText(list.error)}>
+          <Button size="s" onClick={() => void list.refetch()}>
+            {t("retry", { ns: "common" })}
+          </Button>
+        </Placeholder>
+      ) : withdrawals.length === 0 ? (
+        <Placeholder description={t("history.empty")} />
+      ) : (
+        <>
+          {withdrawals.map((withdrawal) => (
+            <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} onResume={() => onResume(withdrawal)} />
+          ))}
+          {list.hasNextPage ? (
+            <div className="form-actions">
+              <Button
+                size="m"
+                mode="plain"
+                stretched
+                loading={list.isFetchingNextPage}
+                onClick={() => void list.fetchNextPage()}
+                data-testid="load-more"
+              >
+                {t("history.loadMore")}
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </Section>
+  );
+}
+
+function WithdrawalRow({ withdrawal, onResume }: { withdrawal: Withdrawal; onResume(): void }) {
+  const { t } = useTranslation(["withdrawal", "enums"]);
+  const format = useMoneyFormat();
+  const { currency } = withdrawal;
+  return (
+    <div
+      className={withdrawal.awaitingCode ? "money-row withdrawal-row withdrawal-awaiting" : "money-row withdrawal-row"}
+      data-testid="withdrawal-row"
+      data-withdrawal-id={withdrawal.id}
+      data-status={withdrawal.status}
+      data-awaiting-code={withdrawal.awaitingCode ? "true" : undefined}
+      {...amountAttributes(withdrawal.amount, currency)}
+    >
+      <span className="money-row-head">
+        <span>{format.amount(withdrawal.amount, currency)}</span>
+        {withdrawal.awaitingCode ? (
+          <span className="status-badge status-awaiting" data-testid="withdrawal-awaiting">
+            {t("history.awaitingCode")}
+          </span>
+        ) : (
+          <span className={`status-badge status-${withdrawal.status}`}>
+            {t(`withdrawalStatus.${withdrawal.status}`, { ns: "enums" })}
+          </span>
+        )}
+      </span>
+      <dl className="money-facts">
+        <div>
+          <dt>{t("history.fee")}</dt>
+          <dd data-testid="withdrawal-row-fee" {...amountAttributes(withdrawal.fee, currency)}>
+            {format.amount(withdrawal.fee, currency, { exact: true })}
+          </dd>
+        </div>
+        <div>
+          <dt>{t("history.toReceive")}</dt>
+          <dd {...amountAttributes(withdrawal.amountToReceive, currency)}>
+            {format.amount(withdrawal.amountToReceive, currency, { exact: true })}
+          </dd>
+        </div>
+        <div>
+          <dt>{t("history.wallet")}</dt>
+          <dd className="withdrawal-mono" title={withdrawal.wallet} data-testid="withdrawal-wallet">
+            {`${shortenMiddle(withdrawal.wallet)} · ${withdrawal.network}`}
+          </dd>
+        </div>
+        {withdrawal.status === "success" && withdrawal.txHash ? (
+          <div>
+            <dt>{t("history.txHash")}</dt>
+            <dd className="withdrawal-mono" title={withdrawal.txHash} data-testid="withdrawal-tx-hash">
+              {shortenMiddle(withdrawal.txHash, 8, 6)}
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>{t("history.created")}</dt>
+          <dd>{format.dateTime(withdrawal.createdAt)}</dd>
+        </div>
+        {withdrawal.processedAt ? (
+          <div>
+            <dt>{t("history.processed")}</dt>
+            <dd>{format.dateTime(withdrawal.processedAt)}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {withdrawal.awaitingCode ? (
+        <Button size="s" mode="bezeled" onClick={onResume} data-testid="resume-withdrawal">
+          {t("history.enterCode")}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
