@@ -10,11 +10,12 @@ import {
   base,
   codeFromOutbox,
   fill,
+  PASSWORD,
+  registerThroughUi,
   screen,
   signInWithPassword,
   submit,
   uniqueLogin,
-  uniquePhone,
 } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
@@ -28,7 +29,6 @@ import {
 } from "./support/telegram-client";
 
 const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
-const PASSWORD = "Ledger2026go";
 let browser: Browser;
 
 beforeAll(async () => {
@@ -47,32 +47,10 @@ async function newPage(lng: Lng) {
   return { context, page: await context.newPage() };
 }
 
-/** Registers a new investor through `/register/<inviter>` and confirms the phone; returns the login. */
-async function register(page: Page, inviter: string) {
-  const login = uniqueLogin();
-  await page.goto(`${base()}/register/${inviter}`);
-  await screen(page, "register");
-  await expect.poll(() => page.locator("[data-testid='inviter']").innerText()).toContain(inviter);
-  await fill(page, "login", login);
-  await fill(page, "fullName", "Ada Investor");
-  await fill(page, "email", `${login}@example.com`);
-  await fill(page, "phone", uniquePhone());
-  await fill(page, "password", PASSWORD);
-  await fill(page, "passwordRepeat", PASSWORD);
-  await page.locator("input[name='acceptTerms']").check({ force: true });
-  await submit(page);
-  await screen(page, "phone-verification");
-  const code = await codeFromOutbox(login, "phone");
-  await fill(page, "code", code);
-  await submit(page);
-  await screen(page, "cabinet");
-  return login;
-}
-
 describe.each(["en", "ru"] as const)("sign-in flows in %s", (lng) => {
   it("registers through a referral link, confirms the phone with the code, and lands in the cabinet", async () => {
     const { context, page } = await newPage(lng);
-    const login = await register(page, "demo");
+    const login = await registerThroughUi(page, "demo");
     await expect.poll(() => page.locator("[data-testid='welcome']").innerText()).toContain("Ada Investor");
     // The session survives a reload.
     await page.reload();
@@ -114,7 +92,7 @@ describe.each(["en", "ru"] as const)("sign-in flows in %s", (lng) => {
 
   it("resets a forgotten password with the code and signs in with the new one", async () => {
     const { context, page } = await newPage(lng);
-    const login = await register(page, "demo");
+    const login = await registerThroughUi(page, "demo");
     await context.clearCookies();
     await page.evaluate(() => localStorage.removeItem("kassa.user"));
 

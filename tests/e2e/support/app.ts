@@ -8,6 +8,9 @@ export async function screen(page: Page, name: string, timeout = 15_000) {
   await page.locator(`[data-screen='${name}']`).first().waitFor({ state: "visible", timeout });
 }
 
+/** The password of every investor the tests register. */
+export const PASSWORD = "Ledger2026go";
+
 /** A login nobody has used yet in this run. */
 export function uniqueLogin(prefix = "e2e") {
   return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -72,7 +75,7 @@ async function postJson(path: string, body: unknown, token?: string) {
  */
 export async function signUpThroughApi(inviter = "demo"): Promise<ApiSession> {
   const login = uniqueLogin("inv");
-  const password = "Ledger2026go";
+  const password = PASSWORD;
   const reply = await postJson(`/auth/register/${inviter}`, {
     login,
     fullName: "Mira Ledger",
@@ -98,4 +101,26 @@ export async function apiGet<T>(path: string, token: string): Promise<T> {
   const res = await fetch(`${base()}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
   if (!res.ok) throw new Error(`${path} answered ${res.status}`);
   return (await res.json()) as T;
+}
+
+/** Registers a new investor through `/register/<inviter>` in the UI and confirms the phone; returns the login. */
+export async function registerThroughUi(page: Page, inviter: string) {
+  const login = uniqueLogin();
+  await page.goto(`${base()}/register/${inviter}`);
+  await screen(page, "register");
+  // The screen names who invites.
+  await page.locator("[data-testid='inviter']").filter({ hasText: inviter }).waitFor({ timeout: 10_000 });
+  await fill(page, "login", login);
+  await fill(page, "fullName", "Ada Investor");
+  await fill(page, "email", `${login}@example.com`);
+  await fill(page, "phone", uniquePhone());
+  await fill(page, "password", PASSWORD);
+  await fill(page, "passwordRepeat", PASSWORD);
+  await page.locator("input[name='acceptTerms']").check({ force: true });
+  await submit(page);
+  await screen(page, "phone-verification");
+  await fill(page, "code", await codeFromOutbox(login, "phone"));
+  await submit(page);
+  await screen(page, "cabinet");
+  return login;
 }
