@@ -1,0 +1,51 @@
+/**
+ * Partners (spec §2, §7 User; decision D6): the caller's referrals (paged, sorted, filtered by line
+ * and login), the totals that come with them, and the four turnover bonuses. Keys start with `partners`.
+ */
+import type { ReferralSort, SortDir } from "@contract";
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { callApi } from "@/lib/api-client";
+
+/** Rows per request of the infinite list (the contract allows up to 100). */
+export const REFERRALS_PAGE_LIMIT = 50;
+
+export const partnerKeys = { all: ["partners"] } as const;
+
+export interface ReferralFilter {
+  sort: ReferralSort;
+  sortDir: SortDir;
+  /** A login substring; empty means all. */
+  search?: string;
+  line?: number;
+}
+
+export const DEFAULT_REFERRAL_FILTER: ReferralFilter = { sort: "createdAt", sortDir: "desc" };
+
+export const partnerQueries = {
+  referrals: (filter: ReferralFilter) =>
+    infiniteQueryOptions({
+      queryKey: [...partnerKeys.all, "referrals", filter] as const,
+      queryFn: ({ pageParam, signal }) =>
+        callApi("referrals", {
+          query: {
+            page: pageParam,
+            limit: REFERRALS_PAGE_LIMIT,
+            sort: filter.sort,
+            sortDir: filter.sortDir,
+            search: filter.search || undefined,
+            line: filter.line,
+          },
+          signal,
+        }),
+      initialPageParam: 1,
+      getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+      // A new search or sort keeps the old rows on screen until the new ones arrive.
+      placeholderData: keepPreviousData,
+    }),
+
+  bonuses: () =>
+    queryOptions({
+      queryKey: [...partnerKeys.all, "bonuses"] as const,
+      queryFn: ({ signal }) => callApi("bonus", { signal }),
+    }),
+};

@@ -1,0 +1,86 @@
+import { Button, Section } from "@telegram-apps/telegram-ui";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { haptics, openTelegramLink, useTelegram } from "@/tma/hooks";
+import { telegramReferralLink, telegramShareLink, webReferralLink } from "../model/referral-link";
+
+type LinkKind = "web" | "telegram";
+const COPIED_MS = 2000;
+
+/** The caller's referral links (decision D4), each with copy and share. */
+export function ReferralLinks({ login, botUsername }: { login: string; botUsername: string | null }) {
+  const { t } = useTranslation("partners");
+  const links: { kind: LinkKind; url: string }[] = [
+    { kind: "web", url: webReferralLink(window.location.origin, login) },
+    ...(botUsername ? [{ kind: "telegram" as const, url: telegramReferralLink(botUsername, login) }] : []),
+  ];
+  return (
+    <Section header={t("link.header")} footer={t("link.note")}>
+      {links.map((link) => (
+        <ReferralLink key={link.kind} kind={link.kind} url={link.url} />
+      ))}
+    </Section>
+  );
+}
+
+function ReferralLink({ kind, url }: { kind: LinkKind; url: string }) {
+  const { t } = useTranslation("partners");
+  const bridge = useTelegram();
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      haptics.impact("light");
+      setCopied(true);
+    } catch {
+      haptics.notify("error");
+    }
+  };
+
+  const share = async () => {
+    const text = t("link.shareText");
+    if (bridge) {
+      openTelegramLink(telegramShareLink(url, text));
+      return;
+    }
+    if (typeof navigator.share === "function") {
+      try {
+        await navigator.share({ url, text });
+      } catch {
+        // The user closed the share sheet.
+      }
+      return;
+    }
+    openTelegramLink(telegramShareLink(url, text));
+  };
+
+  return (
+    <div className="referral-link">
+      <span className="referral-link-label">{t(kind === "web" ? "link.web" : "link.telegram")}</span>
+      <span className="referral-link-url" data-testid={`referral-link-${kind}`}>
+        {url}
+      </span>
+      <span className="referral-link-actions">
+        <Button
+          size="s"
+          mode="bezeled"
+          onClick={() => void copy()}
+          data-testid="copy-referral-link"
+          data-link={kind}
+          aria-live="polite"
+        >
+          {copied ? t("link.copied") : t("link.copy")}
+        </Button>
+        <Button size="s" mode="plain" onClick={() => void share()} data-testid="share-referral-link" data-link={kind}>
+          {t("link.share")}
+        </Button>
+      </span>
+    </div>
+  );
+}

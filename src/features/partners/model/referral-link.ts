@@ -1,0 +1,17 @@
+/** The referral links of decision D4: `/register/<login>` on the web, `startapp=ref_<login>` in Telegram. */
+
+/** `<origin>/register/<login>`. */
+export function webReferralLink(origin: string, login: string): string {
+  return `${origin.replace(/\/+$/, "")}/register/${encodeURIComponent(login)}`;
+}
+
+/** `https://t.me/<bot>?startapp=ref_<login>`: opens the Mini App with the inviter as start parameter. */
+export function telegramReferralLink(botUsername: string, login: string): string {
+  const bot = botUsername.replace(/^@/, "");
+  return `https://t.me/${encodeURIComponent(bot)}?startapp=${encodeURIComponent(`ref_${login}`)}`;
+}
+
+/** Telegram's share sheet for `url` with `text`. */
+export function telegramShareLink(url: string, text: string): string {
+  return `https://t.me/share/url?url=${encodeURIComponent(url)}&text=${encodeURIComponent(text)}`;
+}
