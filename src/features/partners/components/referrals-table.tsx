@@ -161,6 +161,8 @@ function VirtualRows({
   const virtualizer = useWindowVirtualizer({
     count: rows.length + (hasMore ? 1 : 0),
     estimateSize: () => ROW_ESTIMATE_PX,
+    // A row not laid out (yet) keeps the estimate, so zero heights never pull in every row at once.
+    measureElement: (element) => element.getBoundingClientRect().height || ROW_ESTIMATE_PX,
     overscan: 8,
     scrollMargin,
   });

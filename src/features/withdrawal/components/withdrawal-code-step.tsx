@@ -67,8 +67,10 @@ export function WithdrawalCodeStep({
       {
         onSuccess: (confirmed) => {
           haptics.notify("success");
+          // `replace`: the "code sent" alert still showing is out of date.
           pushAlert({
             tone: "success",
+            replace: true,
             text: {
               ns: "withdrawal",
               key: "done",
@@ -107,7 +109,7 @@ export function WithdrawalCodeStep({
     cancel.mutate(withdrawal.id, {
       onSuccess: () => {
         haptics.notify("success");
-        pushAlert({ tone: "info", text: { ns: "withdrawal", key: "cancelled" } });
+        pushAlert({ tone: "info", text: { ns: "withdrawal", key: "cancelled" }, replace: true });
         setCode("");
         onFinished();
       },

@@ -1,0 +1,209 @@
+/** The partners screen: the referral links, totals, bonuses, and the list's search, line and sort sent to the server. */
+import type { Bonus, Referral, ReferralsReply } from "@contract";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { telegramReferralLink, telegramShareLink, webReferralLink } from "@/features/partners/model/referral-link";
+import { setTelegramBridge } from "@/tma/bridge";
+import { DEMO_USER, fakeBridge, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+
+const ZERO = { USDT: "0", BTC: "0", ETH: "0", TON: "0" };
+
+function referral(index: number, line = 1): Referral {
+  return {
+    id: `r${index}`,
+    login: `partner${index}`,
+    line,
+    personalInvestments: { ...ZERO, USDT: String(100 * index) },
+    profit: { ...ZERO, USDT: `${index}.5`, TON: index === 1 ? "2" : "0" },
+    registeredAt: "2026-01-02T10:00:00.000Z",
+  };
+}
+
+const TOTALS: ReferralsReply["totals"] = {
+  referrals: 3,
+  byLine: [
+    { line: 1, count: 2, profit: { ...ZERO, USDT: "40" } },
+    { line: 2, count: 1, profit: { ...ZERO, USDT: "4.3" } },
+    { line: 3, count: 0, profit: ZERO },
+  ],
+  profit: { ...ZERO, USDT: "44.3" },
+  turnover: { ...ZERO, USDT: "1200" },
+};
+
+const BONUSES: Bonus[] = [
+  {
+    index: 1,
+    currency: "USDT",
+    turnover: "1000",
+    award: "10",
+    progress: "1200",
+    reached: true,
+    paid: true,
+    paidAt: "2026-01-03T00:00:00.000Z",
+  },
+  {
+    index: 2,
+    currency: "USDT",
+    turnover: "5000",
+    award: "75",
+    progress: "1200",
+    reached: false,
+    paid: false,
+    paidAt: null,
+  },
+  {
+    index: 3,
+    currency: "USDT",
+    turnover: "25000",
+    award: "500",
+    progress: "1200",
+    reached: false,
+    paid: false,
+    paidAt: null,
+  },
+  {
+    index: 4,
+    currency: "USDT",
+    turnover: "100000",
+    award: "2500",
+    progress: "1200",
+    reached: false,
+    paid: false,
+    paidAt: null,
+  },
+];
+
+function setup(items: Referral[] = [referral(1), referral(2), referral(3, 2)]) {
+  const queries: URLSearchParams[] = [];
+  stubApi({
+    "/settings/technical_work": MAINTENANCE_OFF,
+    "/settings/botUsername": { body: { key: "botUsername", value: "kassa_bot" } },
+    "/user/bonus": { body: BONUSES },
+    "/user/referrals": (request): JsonReply => {
+      const query = new URL(request.url).searchParams;
+      queries.push(query);
+      return { body: { items, total: items.length, page: 1, limit: 50, totals: TOTALS } };
+    },
+  });
+  return queries;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  setTelegramBridge(null);
+});
+
+describe("referral links", () => {
+  it("builds the web link from the origin and the Telegram link from the bot's username", () => {
+    expect(webReferralLink("https://kassa.example/", "demo")).toBe("https://kassa.example/register/demo");
+    expect(telegramReferralLink("@kassa_bot", "demo")).toBe("https://t.me/kassa_bot?startapp=ref_demo");
+    expect(telegramShareLink("https://t.me/kassa_bot?startapp=ref_demo", "Join me")).toBe(
+      "https://t.me/share/url?url=https%3A%2F%2Ft.me%2Fkassa_bot%3Fstartapp%3Dref_demo&text=Join%20me",
+    );
+  });
+
+  it("shows both links; copy writes the link, share opens Telegram's share sheet inside Telegram", async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, "clipboard", { configurable: true, value: { writeText } });
+    const telegram = fakeBridge();
+    setTelegramBridge(telegram.bridge);
+    setup();
+    await renderApp({ path: "/partners", user: DEMO_USER });
+    expect((await screen.findByTestId("referral-link-web")).textContent).toBe(
+      `${window.location.origin}/register/demo`,
+    );
+    expect((await screen.findByTestId("referral-link-telegram")).textContent).toBe(
+      "https://t.me/kassa_bot?startapp=ref_demo",
+    );
+    const [copyWeb] = screen.getAllByTestId("copy-referral-link") as [HTMLElement];
+    fireEvent.click(copyWeb);
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/register/demo`));
+    expect(telegram.bridge.haptics.impact).toHaveBeenCalled();
+    const shareTelegram = screen.getAllByTestId("share-referral-link")[1] as HTMLElement;
+    fireEvent.click(shareTelegram);
+    expect(telegram.bridge.openTelegramLink).toHaveBeenCalledWith(
+      telegramShareLink("https://t.me/kassa_bot?startapp=ref_demo", "Join me on Kassa"),
+    );
+  });
+
+  it("shares with the browser's share sheet on the web", async () => {
+    const share = vi.fn(async () => {});
+    Object.defineProperty(navigator, "share", { configurable: true, value: share });
+    setup();
+    await renderApp({ path: "/partners", user: DEMO_USER });
+    await screen.findByTestId("referral-link-web");
+    fireEvent.click(screen.getAllByTestId("share-referral-link")[0] as HTMLElement);
+    expect(share).toHaveBeenCalledWith({ url: `${window.location.origin}/register/demo`, text: "Join me on Kassa" });
+    Reflect.deleteProperty(navigator, "share");
+  });
+});
+
+describe("partners table", () => {
+  it("lists rows with login, line and profit per currency, the totals per line and the bonuses", async () => {
+    setup();
+    await renderApp({ path: "/partners", user: DEMO_USER });
+    await waitFor(() => expect(screen.getAllByTestId("referral-row")).toHaveLength(3));
+    const [first, , third] = screen.getAllByTestId("referral-row") as [HTMLElement, HTMLElement, HTMLElement];
+    expect(first.getAttribute("data-login")).toBe("partner1");
+    expect(third.getAttribute("data-line")).toBe("2");
+    const profit = within(first).getByTestId("referral-profit");
+    expect(profit.getAttribute("data-amount")).toBe("1.5");
+    expect(profit.getAttribute("data-currency")).toBe("USDT");
+    expect(profit.textContent).toBe("1.50 USDT2.0000 TON");
+    const totals = await screen.findByTestId("referral-totals");
+    expect(within(totals).getByTestId("referral-count").textContent).toBe("3");
+    expect(
+      within(totals)
+        .getAllByTestId("referral-line-total")
+        .map((l) => l.textContent),
+    ).toEqual(["Line 1Referrals: 240.00 USDT", "Line 2Referrals: 14.30 USDT", "Line 3Referrals: 00.00 USDT"]);
+    const bonuses = screen.getAllByTestId("bonus");
+    expect(bonuses.map((b) => b.getAttribute("data-reached"))).toEqual(["true", "false", "false", "false"]);
+    expect(bonuses[1]?.textContent).toContain("1,200.00 of 5,000.00 USDT");
+    expect(bonuses[1]?.textContent).toContain("Award 75.00 USDT");
+  });
+
+  it("debounces the login search: one request for what was typed once typing pauses", async () => {
+    const queries = setup();
+    await renderApp({ path: "/partners", user: DEMO_USER });
+    await screen.findAllByTestId("referral-row");
+    const before = queries.length;
+    const search = document.querySelector("input[name='search']") as HTMLInputElement;
+    for (const text of ["p", "pa", "par"]) fireEvent.change(search, { target: { value: text } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(queries.length).toBe(before);
+    await waitFor(() => expect(queries.at(-1)?.get("search")).toBe("par"));
+    expect(queries.slice(before).map((q) => q.get("search"))).toEqual(["par"]);
+  });
+
+  it("sends the line filter and the sort with its direction", async () => {
+    const queries = setup();
+    await renderApp({ path: "/partners", user: DEMO_USER });
+    await screen.findAllByTestId("referral-row");
+    expect(queries[0]?.get("sort")).toBe("createdAt");
+    expect(queries[0]?.get("sortDir")).toBe("desc");
+    expect(queries[0]?.get("page")).toBe("1");
+    fireEvent.change(document.querySelector("select[name='line']") as HTMLSelectElement, { target: { value: "2" } });
+    await waitFor(() => expect(queries.at(-1)?.get("line")).toBe("2"));
+    fireEvent.change(document.querySelector("select[name='sort']") as HTMLSelectElement, {
+      target: { value: "login" },
+    });
+    await waitFor(() => expect(queries.at(-1)?.get("sort")).toBe("login"));
+    expect(queries.at(-1)?.get("sortDir")).toBe("asc");
+    expect(queries.at(-1)?.get("line")).toBe("2");
+    fireEvent.click(screen.getByTestId("sort-dir"));
+    await waitFor(() => expect(queries.at(-1)?.get("sortDir")).toBe("desc"));
+    fireEvent.change(document.querySelector("select[name='sort']") as HTMLSelectElement, {
+      target: { value: "profit" },
+    });
+    await waitFor(() => expect(queries.at(-1)?.get("sort")).toBe("profit"));
+  });
+
+  it("renders only the visible part of a long list", async () => {
+    setup(Array.from({ length: 2000 }, (_, i) => referral(i + 1)));
+    await renderApp({ path: "/partners", user: DEMO_USER });
+    await waitFor(() => expect(screen.getAllByTestId("referral-row").length).toBeGreaterThan(0));
+    expect(screen.getAllByTestId("referral-row").length).toBeLessThan(60);
+  });
+});

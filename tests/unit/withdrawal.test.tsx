@@ -1,0 +1,371 @@
+/** The withdrawal screen: request → code → confirmed, every §8 refusal in its place, the resend wait, the wallet and the history. */
+import type { PaymentSystem, Withdrawal } from "@contract";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+
+const SYSTEMS: PaymentSystem[] = [
+  {
+    id: "usdt-trc20",
+    name: "Tether",
+    currency: "USDT",
+    network: "TRC20",
+    refillEnabled: true,
+    withdrawalEnabled: true,
+    minWithdrawal: "10",
+    maxWithdrawal: "1000",
+    withdrawalFeePercent: "1.5",
+  },
+  {
+    id: "ton-closed",
+    name: "Toncoin",
+    currency: "TON",
+    network: "TON",
+    refillEnabled: true,
+    withdrawalEnabled: false,
+    minWithdrawal: "1",
+    maxWithdrawal: "100",
+    withdrawalFeePercent: "1",
+  },
+];
+
+const WALLET = "TXyzWalletAddress000000000000001";
+
+const AWAITING: Withdrawal = {
+  id: "w1",
+  status: "pending",
+  awaitingCode: true,
+  paymentSystemId: "usdt-trc20",
+  currency: "USDT",
+  network: "TRC20",
+  wallet: WALLET,
+  amount: "100.01",
+  fee: "1.500150",
+  amountToReceive: "98.509850",
+  txHash: null,
+  createdAt: "2026-01-02T10:00:00.000Z",
+  processedAt: null,
+};
+
+const PAID: Withdrawal = {
+  ...AWAITING,
+  id: "w0",
+  status: "success",
+  awaitingCode: false,
+  amount: "50",
+  fee: "0.75",
+  amountToReceive: "49.25",
+  txHash: "0xfeedbeefcafe0000111122223333",
+  processedAt: "2026-01-03T10:00:00.000Z",
+};
+
+const CODE_SENT = { message: "Request successfully sent", resendAfterSeconds: 60, expiresInSeconds: 600 };
+
+function refusal(code: string, status: number, extra: Record<string, unknown> = {}): JsonReply {
+  return { status, body: { code, message: code, ...extra } };
+}
+
+interface Setup {
+  wallets?: { paymentSystemId: string; address: string }[];
+  history?: Withdrawal[];
+  request?: (body: unknown) => JsonReply;
+  validate?: (body: unknown) => JsonReply;
+  resend?: () => JsonReply;
+  cancel?: () => JsonReply;
+  updateWallets?: (body: unknown) => JsonReply;
+  resendAfterSeconds?: number;
+}
+
+function setup(options: Setup = {}) {
+  const sent: { path: string; body: unknown }[] = [];
+  const historyQueries: string[] = [];
+  const bodyOf = async (request: Request) => {
+    const text = await request.text();
+    return text ? JSON.parse(text) : undefined;
+  };
+  const fetchMock = stubApi({
+    "/settings/technical_work": MAINTENANCE_OFF,
+    "/payment-systems": { body: SYSTEMS },
+    "/user-data/wallets": { body: options.wallets ?? [{ paymentSystemId: "usdt-trc20", address: WALLET }] },
+    "/user-data/wallets/update": () => options.updateWallets?.(sent.at(-1)?.body) ?? { body: [] },
+    "/funds/payments": (request): JsonReply => {
+      historyQueries.push(new URL(request.url).search);
+      const items = options.history ?? [PAID];
+      return { body: { items, total: items.length, page: 1, limit: 10 } };
+    },
+    "/funds/payments/request": () =>
+      options.request?.(sent.at(-1)?.body) ?? {
+        body: { withdrawal: AWAITING, code: { ...CODE_SENT, resendAfterSeconds: options.resendAfterSeconds ?? 60 } },
+      },
+    "/funds/payments/validate": () =>
+      options.validate?.(sent.at(-1)?.body) ?? { body: { ...AWAITING, awaitingCode: false } },
+    "/funds/payments/w1/resend": () => options.resend?.() ?? { body: CODE_SENT },
+    "/funds/payments/w1/cancel": () => options.cancel?.() ?? { body: AWAITING },
+  });
+  // Keep what each POST/PATCH sent, in order, before the handler answers.
+  const original = fetchMock.getMockImplementation();
+  fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (init?.method && init.method !== "GET") {
+      const request = new Request(new URL(String(input), "http://localhost"), init);
+      sent.push({ path: new URL(request.url).pathname.replace(/^\/api/, ""), body: await bodyOf(request) });
+    }
+    return (original as NonNullable<typeof original>)(input, init);
+  });
+  return { sent, historyQueries };
+}
+
+async function form() {
+  return waitFor(() => {
+    const found = document.querySelector<HTMLFormElement>("form[data-step='request']");
+    if (!found) throw new Error("no form yet");
+    return found;
+  });
+}
+
+function typeAmount(value: string) {
+  fireEvent.change(document.querySelector("input[name='amount']") as HTMLInputElement, { target: { value } });
+}
+
+async function toCodeStep() {
+  await form();
+  await screen.findByTestId("wallet-address");
+  typeAmount("100.01");
+  fireEvent.click(screen.getByTestId("submit"));
+  return waitFor(() => {
+    const found = document.querySelector<HTMLFormElement>("form[data-step='code']");
+    if (!found) throw new Error("no code step yet");
+    return found;
+  });
+}
+
+function typeCode(value: string) {
+  fireEvent.change(document.querySelector("input[name='code']") as HTMLInputElement, { target: { value } });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+describe("withdrawal form", () => {
+  it("offers only systems open for withdrawals, with limits and fee, and previews the fee and the amount received exactly", async () => {
+    setup();
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await form();
+    const select = document.querySelector<HTMLSelectElement>("select[name='paymentSystemId']") as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value)).toEqual(["usdt-trc20"]);
+    expect(screen.getByTestId("withdrawal-limits").textContent).toBe("From 10.00 USDT to 1,000.00 USDT, fee 1.5 %");
+    typeAmount("100,01");
+    // 100.01 × 1.5 % = 1.50015 (USDT keeps 6 decimals); 100.01 − 1.50015 = 98.50985.
+    expect(screen.getByTestId("withdrawal-fee").getAttribute("data-amount")).toBe("1.50015");
+    expect(screen.getByTestId("withdrawal-to-receive").getAttribute("data-amount")).toBe("98.50985");
+    expect(screen.getByTestId("withdrawal-to-receive").textContent).toBe("98.50985 USDT");
+  });
+
+  it("says the minimum and the maximum next to the amount, with their values, and sends nothing", async () => {
+    const { sent } = setup();
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await form();
+    typeAmount("5");
+    expect(document.querySelector("[data-field-error='amount']")?.textContent).toBe(
+      "The amount is below the minimum of 10.00 USDT",
+    );
+    typeAmount("1000.01");
+    expect(document.querySelector("[data-field-error='amount']")?.textContent).toBe(
+      "The amount is above the maximum of 1,000.00 USDT",
+    );
+    fireEvent.click(screen.getByTestId("submit"));
+    expect(sent).toEqual([]);
+  });
+
+  it("requests, enters the code, confirms: success alert, back to the form, history refreshed", async () => {
+    const { sent, historyQueries } = setup();
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await screen.findAllByTestId("withdrawal-row");
+    const step = await toCodeStep();
+    expect(sent[0]).toEqual({
+      path: "/funds/payments/request",
+      body: { paymentSystemId: "usdt-trc20", amount: "100.01" },
+    });
+    expect(within(step).getByTestId("code-note").textContent).toContain("100.01 USDT");
+    const listed = historyQueries.length;
+    typeCode("123 456");
+    expect((document.querySelector("input[name='code']") as HTMLInputElement).value).toBe("123456");
+    fireEvent.click(within(step).getByTestId("submit"));
+    await screen.findByText("Withdrawal confirmed: 98.50 USDT is on its way");
+    expect(sent[1]).toEqual({ path: "/funds/payments/validate", body: { withdrawalId: "w1", code: "123456" } });
+    await form();
+    await waitFor(() => expect(historyQueries.length).toBeGreaterThan(listed));
+  });
+
+  it.each([
+    ["NO_WITHDRAWAL_WALLET", 400, "No withdrawal wallet specified"],
+    ["DEPOSIT_REQUIRED", 403, "You must have a deposit to withdraw"],
+    ["DEPOSIT_AND_REFILL_REQUIRED", 403, "To withdraw, you must have a deposit and a recharge"],
+    ["INSUFFICIENT_FUNDS", 409, "Not enough funds"],
+    ["INTERNAL", 500, "An error occurred, try again later"],
+  ])("a request refused with %s says '%s' and keeps the input", async (code, status, text) => {
+    setup({ request: () => refusal(code, status) });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await form();
+    await screen.findByTestId("wallet-address");
+    typeAmount("100.01");
+    fireEvent.click(screen.getByTestId("submit"));
+    expect((await screen.findByTestId("form-error")).textContent).toBe(text);
+    expect((document.querySelector("input[name='amount']") as HTMLInputElement).value).toBe("100.01");
+    expect(document.querySelector("form[data-step='code']")).toBeNull();
+  });
+
+  it("shows the server's amount rule next to the field", async () => {
+    setup({ request: () => refusal("VALIDATION_FAILED", 400, { fields: { amount: "amountAboveMaximum" } }) });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await form();
+    typeAmount("100");
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() =>
+      expect(document.querySelector("[data-field-error='amount']")?.textContent).toBe(
+        "The amount is above the maximum of 1,000.00 USDT",
+      ),
+    );
+  });
+
+  it.each([
+    ["CODE_MISMATCH", 400, "The code doesn't match. Try again"],
+    ["CODE_EXPIRED", 410, "The verification code is out of date"],
+    ["CODE_INVALID", 400, "The code is not valid"],
+  ])("a code refused with %s says '%s' and keeps the code step and the code", async (code, status, text) => {
+    setup({ validate: () => refusal(code, status, code === "CODE_MISMATCH" ? { params: { attemptsLeft: "4" } } : {}) });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    const step = await toCodeStep();
+    typeCode("000000");
+    fireEvent.click(within(step).getByTestId("submit"));
+    const error = await screen.findByTestId("form-error");
+    expect(error.querySelector("p")?.textContent).toBe(text);
+    if (code === "CODE_MISMATCH") expect(error.textContent).toContain("Tries left: 4");
+    expect(document.querySelector("form[data-step='code']")).not.toBeNull();
+    expect((document.querySelector("input[name='code']") as HTMLInputElement).value).toBe("000000");
+  });
+
+  it("asks for 6 digits before sending the code", async () => {
+    const { sent } = setup();
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    const step = await toCodeStep();
+    typeCode("123");
+    fireEvent.click(within(step).getByTestId("submit"));
+    expect(document.querySelector("[data-field-error='code']")?.textContent).toBe("Enter the 6-digit code");
+    expect(sent).toHaveLength(1);
+  });
+
+  it("cancel returns the funds and goes back to the form; a late cancel says 'An error occurred, try again later'", async () => {
+    const { sent } = setup();
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    const step = await toCodeStep();
+    fireEvent.click(within(step).getByTestId("cancel-withdrawal"));
+    await screen.findByText("Withdrawal cancelled, the funds are back on the balance");
+    expect(sent.at(-1)?.path).toBe("/funds/payments/w1/cancel");
+    await form();
+  });
+
+  it("a cancel refused with WITHDRAWAL_FAILED says so in the code step", async () => {
+    setup({ cancel: () => refusal("WITHDRAWAL_FAILED", 400) });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    const step = await toCodeStep();
+    fireEvent.click(within(step).getByTestId("cancel-withdrawal"));
+    expect((await screen.findByTestId("form-error")).textContent).toBe("An error occurred, try again later");
+  });
+
+  it("resend waits with a countdown, then asks for a new code and waits again", async () => {
+    const { sent } = setup({
+      resendAfterSeconds: 1,
+      resend: () => ({ body: { ...CODE_SENT, resendAfterSeconds: 60 } }),
+    });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await toCodeStep();
+    const resend = screen.getByTestId("resend") as HTMLButtonElement;
+    expect(resend.disabled).toBe(true);
+    expect(resend.textContent).toBe("New code in 0:01");
+    await waitFor(() => expect((screen.getByTestId("resend") as HTMLButtonElement).disabled).toBe(false), {
+      timeout: 2500,
+    });
+    expect(screen.getByTestId("resend").textContent).toBe("Send a new code");
+    fireEvent.click(screen.getByTestId("resend"));
+    await waitFor(() => expect(screen.getByTestId("resend").textContent).toBe("New code in 1:00"));
+    expect((screen.getByTestId("resend") as HTMLButtonElement).disabled).toBe(true);
+    expect(sent.at(-1)?.path).toBe("/funds/payments/w1/resend");
+  });
+});
+
+describe("withdrawal wallet", () => {
+  it("without a wallet offers an inline field; a refused address is marked next to it", async () => {
+    const { sent } = setup({
+      wallets: [],
+      updateWallets: () => refusal("VALIDATION_FAILED", 400, { fields: { "wallets.0.address": "addressFormat" } }),
+    });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await form();
+    const input = await waitFor(() => {
+      const found = document.querySelector<HTMLInputElement>("input[name='wallet']");
+      if (!found) throw new Error("no wallet field yet");
+      return found;
+    });
+    fireEvent.change(input, { target: { value: "not-an-address" } });
+    fireEvent.click(screen.getByTestId("save-wallet"));
+    await waitFor(() =>
+      expect(document.querySelector("[data-field-error='wallet']")?.textContent).toBe(
+        "This address does not fit the network of the chosen payment system",
+      ),
+    );
+    expect(sent.at(-1)).toEqual({
+      path: "/user-data/wallets/update",
+      body: { wallets: [{ paymentSystemId: "usdt-trc20", address: "not-an-address" }] },
+    });
+    expect(input.value).toBe("not-an-address");
+  });
+});
+
+describe("withdrawal history", () => {
+  it("lists rows with localized status, amounts, shortened wallet and the hash of a success; an awaiting one resumes the code step", async () => {
+    setup({ history: [AWAITING, PAID] });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await waitFor(() => expect(screen.getAllByTestId("withdrawal-row")).toHaveLength(2));
+    const [awaiting, paid] = screen.getAllByTestId("withdrawal-row") as [HTMLElement, HTMLElement];
+    expect(awaiting.getAttribute("data-withdrawal-id")).toBe("w1");
+    expect(awaiting.getAttribute("data-status")).toBe("pending");
+    expect(awaiting.getAttribute("data-amount")).toBe("100.01");
+    expect(awaiting.textContent).toContain("Awaiting code");
+    expect(paid.textContent).toContain("Success");
+    expect(within(paid).getByTestId("withdrawal-wallet").textContent).toBe("TXyzWa…0001 · TRC20");
+    expect(within(paid).getByTestId("withdrawal-tx-hash").textContent).toBe("0xfeedbe…223333");
+    expect(within(awaiting).queryByTestId("withdrawal-tx-hash")).toBeNull();
+    fireEvent.click(within(awaiting).getByTestId("resume-withdrawal"));
+    await waitFor(() => expect(document.querySelector("form[data-step='code']")).not.toBeNull());
+    expect((screen.getByTestId("resend") as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("sends the currency, status and period filters", async () => {
+    const { historyQueries } = setup();
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await screen.findAllByTestId("withdrawal-row");
+    fireEvent.change(document.querySelector("select[name='currency']") as HTMLSelectElement, {
+      target: { value: "USDT" },
+    });
+    fireEvent.change(document.querySelector("select[name='status']") as HTMLSelectElement, {
+      target: { value: "success" },
+    });
+    fireEvent.change(document.querySelector("input[name='from']") as HTMLInputElement, {
+      target: { value: "2026-01-01" },
+    });
+    fireEvent.change(document.querySelector("input[name='to']") as HTMLInputElement, {
+      target: { value: "2026-01-31" },
+    });
+    await waitFor(() => {
+      const query = new URLSearchParams(historyQueries.at(-1));
+      expect(Object.fromEntries(query)).toMatchObject({
+        currency: "USDT",
+        status: "success",
+        from: "2026-01-01",
+        to: "2026-01-31",
+      });
+    });
+  });
+});
