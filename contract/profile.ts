@@ -1,6 +1,10 @@
 /** User data of spec §7 `GET /user-data/byType/{type}` (spec §3 "Settings data"). */
 import { z } from "zod";
-import { CodeChannel, Language } from "./enums";
+import { CodeSentReply } from "./auth";
+import { CurrencyAmounts } from "./balance";
+import { CodeChannel, Language, VerificationStatus } from "./enums";
+import { User } from "./user";
+import { CodeField, PhoneField, requiredText } from "./validation";
 
 export const USER_DATA_TYPES = ["profile"] as const;
 export const UserDataType = z.enum(USER_DATA_TYPES);
@@ -27,5 +31,47 @@ export const Profile = z.object({
   telegramLinked: z.boolean(),
   /** The login of who invited the user; null for accounts without an inviter. */
   inviter: z.string().nullable(),
+  /** A new phone waiting for its code (`POST /user-data/phone/confirm`); null when none. */
+  pendingPhone: z.string().nullable(),
+  /** Null when verification was never requested. */
+  verificationStatus: VerificationStatus.nullable(),
+  avatarUrl: z.string().nullable(),
 });
 export type Profile = z.infer<typeof Profile>;
+
+/**
+ * `PATCH /user-data` and `POST /user/profile`: the editable settings data. Absent fields stay as
+ * they are; `null` or "" clears full name, city or country. The registration date is read-only.
+ * A different phone is not stored at once: it waits as `pendingPhone` until its code is confirmed.
+ */
+export const ProfileUpdateBody = z.object({
+  fullName: z.string().trim().max(200).nullable().optional(),
+  city: z.string().trim().max(100).nullable().optional(),
+  country: z.string().trim().max(100).nullable().optional(),
+  phone: PhoneField.optional(),
+});
+export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;
+
+export const ProfileUpdateReply = z.object({
+  profile: Profile,
+  user: User,
+  /** Set when a code went out to confirm a new phone. */
+  phoneCode: CodeSentReply.nullable(),
+});
+export type ProfileUpdateReply = z.infer<typeof ProfileUpdateReply>;
+
+/** `POST /user-data/phone/confirm`: the code sent for the pending phone. */
+export const PhoneChangeConfirmBody = z.object({ code: CodeField });
+export type PhoneChangeConfirmBody = z.infer<typeof PhoneChangeConfirmBody>;
+export const PhoneChangeConfirmReply = z.object({ profile: Profile, user: User });
+export type PhoneChangeConfirmReply = z.infer<typeof PhoneChangeConfirmReply>;
+
+/** `POST /user/subscription`: pay one option from the balance. */
+export const SubscriptionBody = z.object({ optionId: requiredText().max(64) });
+export type SubscriptionBody = z.infer<typeof SubscriptionBody>;
+export const SubscriptionReply = z.object({ user: User, currencies: CurrencyAmounts });
+export type SubscriptionReply = z.infer<typeof SubscriptionReply>;
+
+/** `PATCH /user/avatar` (multipart). */
+export const AvatarReply = z.object({ user: User });
+export type AvatarReply = z.infer<typeof AvatarReply>;

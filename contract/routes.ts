@@ -31,6 +31,7 @@ import {
   SetCurrentCurrencyBody,
   StatisticsReply,
 } from "./balance";
+import { NewsIdParams, NewsOneReply, NewsQuery, NewsReply } from "./content";
 import {
   CryptoCasesReply,
   Deposit,
@@ -45,8 +46,20 @@ import {
   RefillsReply,
   RefillUpdateBody,
 } from "./funds";
+import { NotificationsReadBody, NotificationsReadReply, NotificationsReply } from "./notifications";
 import { BonusReply, ReferralDetail, ReferralsQuery, ReferralsReply } from "./partners";
-import { Profile, UserDataTypeParams } from "./profile";
+import {
+  AvatarReply,
+  PhoneChangeConfirmBody,
+  PhoneChangeConfirmReply,
+  Profile,
+  ProfileUpdateBody,
+  ProfileUpdateReply,
+  SubscriptionBody,
+  SubscriptionReply,
+  UserDataTypeParams,
+} from "./profile";
+import { ChangePasswordBody, SecuritySettings, SecurityUpdateBody } from "./security";
 import {
   PaymentSystemsReply,
   PlansReply,
@@ -57,6 +70,7 @@ import {
   TelegramAuthAvailableReply,
 } from "./settings";
 import { User } from "./user";
+import { VerificationState } from "./verification";
 import { WalletsReply, WalletsUpdateBody } from "./wallets";
 import {
   Withdrawal,
@@ -339,6 +353,101 @@ export const routes = {
     auth: true,
     params: IdParams,
     response: Withdrawal,
+  }),
+
+  // Settings screen (spec §2 Settings, §7 User; issue 6)
+  /** The old password, the new one twice; every other session of the user is signed out. */
+  changePassword: route({
+    method: "PATCH",
+    path: "/user/password",
+    auth: true,
+    body: ChangePasswordBody,
+    response: OkReply,
+  }),
+  /** Settings data: full name, city, country, phone (a new phone waits for its code). */
+  updateUserData: route({
+    method: "PATCH",
+    path: "/user-data",
+    auth: true,
+    body: ProfileUpdateBody,
+    response: ProfileUpdateReply,
+  }),
+  /** The same as `updateUserData` (the spec lists both calls; older clients POST). */
+  updateProfile: route({
+    method: "POST",
+    path: "/user/profile",
+    auth: true,
+    body: ProfileUpdateBody,
+    response: ProfileUpdateReply,
+  }),
+  /** Added: confirms the pending phone with its code; the phone switches. */
+  confirmPhoneChange: route({
+    method: "POST",
+    path: "/user-data/phone/confirm",
+    auth: true,
+    body: PhoneChangeConfirmBody,
+    response: PhoneChangeConfirmReply,
+  }),
+  securitySettings: route({
+    method: "GET",
+    path: "/user/settings/security",
+    auth: true,
+    response: SecuritySettings,
+  }),
+  /** Chooses where codes go; only a confirmed channel (else 400 VALIDATION_FAILED on codeChannel). */
+  updateSecuritySettings: route({
+    method: "PATCH",
+    path: "/user/settings/security",
+    auth: true,
+    body: SecurityUpdateBody,
+    response: SecuritySettings,
+  }),
+  /** Multipart, one file in the field `avatar` (JPEG or PNG by content, at most 5 MB). */
+  updateAvatar: route({ method: "PATCH", path: "/user/avatar", auth: true, response: AvatarReply }),
+  /**
+   * Multipart: fields fullName, dateOfBirth, familyStatus, documentNumber; one file each in
+   * documentPhoto, loginPhoto, walletPhoto. Status becomes in_process.
+   */
+  requestVerification: route({
+    method: "PATCH",
+    path: "/user-data/verification",
+    auth: true,
+    response: VerificationState,
+  }),
+  /** The verification request and its status (static path beside `/user-data/byType/:type`). */
+  userDataVerification: route({
+    method: "GET",
+    path: "/user-data/byType/verification",
+    auth: true,
+    response: VerificationState,
+  }),
+  /** Pays a subscription option from the balance and extends `subscription.until`. */
+  subscribe: route({
+    method: "POST",
+    path: "/user/subscription",
+    auth: true,
+    body: SubscriptionBody,
+    response: SubscriptionReply,
+  }),
+
+  // Other (spec §7)
+  notifications: route({ method: "GET", path: "/notification", auth: true, response: NotificationsReply }),
+  /** Marks `ids` (every notification when absent) read. */
+  readNotifications: route({
+    method: "POST",
+    path: "/notification/read",
+    auth: true,
+    body: NotificationsReadBody,
+    response: NotificationsReadReply,
+  }),
+  news: route({ method: "GET", path: "/content/news", auth: false, query: NewsQuery, response: NewsReply }),
+  newsOne: route({
+    method: "GET",
+    path: "/content/news/one/:id",
+    auth: false,
+    params: NewsIdParams,
+    query: NewsQuery,
+    response: NewsOneReply,
   }),
 } as const;
 

@@ -6,10 +6,15 @@
 import {
   CURRENCY_CODES,
   DEPOSIT_STATUSES,
+  FAMILY_STATUSES,
   LEDGER_OPERATION_TYPES,
   type LocalizedText,
+  NOTIFICATION_KINDS,
+  type NotificationKind,
   REFILL_STATUSES,
   RISK_LEVELS,
+  VERIFICATION_STATUSES,
+  type VerificationStatus,
 } from "@contract";
 import { sql } from "drizzle-orm";
 import {
@@ -148,6 +153,12 @@ export const users = pgTable(
     /** The currency the cabinet shows first (`POST /user/balance`). */
     currentCurrency: text("current_currency").notNull().default("USDT"),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
+    /** A new phone waiting for its confirmation code (`POST /user-data/phone/confirm`). */
+    pendingPhone: text("pending_phone"),
+    /** The avatar's stored file name (128 random bits + extension) under UPLOAD_DIR/avatars. */
+    avatarFile: text("avatar_file"),
+    /** The paid subscription runs until then; null when never subscribed. */
+    subscriptionUntil: timestamptz("subscription_until"),
   },
   (t) => [
     uniqueIndex("users_login_lower_unique").on(sql`lower(${t.login})`),
@@ -543,5 +554,61 @@ export const withdrawals = pgTable(
       sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.amountToReceive} = ${t.amount} - ${t.fee}`,
     ),
     check("withdrawals_success_has_hash", sql`${t.status} <> 'success' or ${t.txHash} is not null`),
+  ],
+);
+
+// -------------------------------------------------------------------------------------------------
+// Settings, notifications and verification (issue 6).
+
+/**
+ * Notifications of the dialog (spec §2): what happened (`kind`) and its values (`params`); the
+ * title and body are written from server-side templates in the user's language when read.
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<NotificationKind>().notNull(),
+    params: jsonb("params").$type<Record<string, string>>().notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    readAt: timestamptz("read_at"),
+  },
+  (t) => [
+    index("notifications_user_idx").on(t.userId, t.createdAt),
+    check("notifications_kind_known", sql`${t.kind} in (${sqlList(NOTIFICATION_KINDS)})`),
+  ],
+);
+
+/**
+ * Verification requests (spec §3, §4): one row per request, the newest counts. The photos are
+ * stored file names under UPLOAD_DIR/verification, never served.
+ */
+export const verificationRequests = pgTable(
+  "verification_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    fullName: text("full_name").notNull(),
+    dateOfBirth: text("date_of_birth").notNull(),
+    familyStatus: text("family_status").notNull(),
+    documentNumber: text("document_number").notNull(),
+    documentPhoto: text("document_photo").notNull(),
+    loginPhoto: text("login_photo").notNull(),
+    walletPhoto: text("wallet_photo").notNull(),
+    status: text("status").$type<VerificationStatus>().notNull(),
+    note: text("note"),
+    createdAt: timestamptz("created_at").notNull(),
+    decidedAt: timestamptz("decided_at"),
+  },
+  (t) => [
+    index("verification_requests_user_idx").on(t.userId, t.createdAt),
+    index("verification_requests_status_idx").on(t.status, t.createdAt),
+    check("verification_requests_status_known", sql`${t.status} in (${sqlList(VERIFICATION_STATUSES)})`),
+    check("verification_requests_family_known", sql`${t.familyStatus} in (${sqlList(FAMILY_STATUSES)})`),
   ],
 );

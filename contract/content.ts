@@ -1,0 +1,41 @@
+/** News of spec §7 Other (`GET /content/news`, `GET /content/news/one/{id}`). */
+import { z } from "zod";
+import { Language } from "./enums";
+import { LocalizedText } from "./settings";
+
+/**
+ * The HTML a news body may hold after the server's sanitiser: p, br, strong, em, ul, ol, li, h3,
+ * and a with an http(s) href (rel="noopener noreferrer", target="_blank"). Nothing else survives.
+ */
+export const NEWS_ALLOWED_TAGS = ["p", "br", "strong", "em", "a", "ul", "ol", "li", "h3"] as const;
+
+/** A news item in every language (title plain text, body sanitised HTML). */
+export const NewsItem = z.object({
+  id: z.string(),
+  title: LocalizedText,
+  body: LocalizedText,
+  /** ISO 8601. */
+  publishedAt: z.string(),
+});
+export type NewsItem = z.infer<typeof NewsItem>;
+
+/** A news item in one language (`?lang=`). */
+export const NewsItemInLanguage = z.object({
+  id: z.string(),
+  language: Language,
+  title: z.string(),
+  body: z.string(),
+  publishedAt: z.string(),
+});
+export type NewsItemInLanguage = z.infer<typeof NewsItemInLanguage>;
+
+export const NewsQuery = z.object({ lang: Language.optional() });
+export type NewsQuery = z.infer<typeof NewsQuery>;
+
+/** Newest first. */
+export const NewsReply = z.array(z.union([NewsItemInLanguage, NewsItem]));
+export type NewsReply = z.infer<typeof NewsReply>;
+export const NewsOneReply = z.union([NewsItemInLanguage, NewsItem]);
+export type NewsOneReply = z.infer<typeof NewsOneReply>;
+
+export const NewsIdParams = z.object({ id: z.string().min(1).max(64) });

@@ -1,0 +1,41 @@
+/** The notification dialog of spec §2 (`GET /notification`, `POST /notification/read`). */
+import { z } from "zod";
+
+/** What happened; the server writes the title and body in the user's language. */
+export const NOTIFICATION_KINDS = [
+  "refill_credited",
+  "refill_rejected",
+  "withdrawal_status",
+  "deposit_ended",
+  "verification_success",
+  "verification_denied",
+  "subscription_activated",
+] as const;
+export const NotificationKind = z.enum(NOTIFICATION_KINDS);
+export type NotificationKind = z.infer<typeof NotificationKind>;
+
+export const Notification = z.object({
+  id: z.string(),
+  kind: NotificationKind,
+  title: z.string(),
+  body: z.string(),
+  /** ISO 8601. */
+  createdAt: z.string(),
+  /** ISO 8601; null while unread. */
+  readAt: z.string().nullable(),
+});
+export type Notification = z.infer<typeof Notification>;
+
+/** The newest 100 notifications, newest first, and how many of all are unread. */
+export const NotificationsReply = z.object({
+  items: z.array(Notification),
+  unread: z.number().int().nonnegative(),
+});
+export type NotificationsReply = z.infer<typeof NotificationsReply>;
+
+/** `ids` absent: every notification of the user is marked read. */
+export const NotificationsReadBody = z.object({ ids: z.array(z.uuid()).max(500).optional() });
+export type NotificationsReadBody = z.infer<typeof NotificationsReadBody>;
+
+export const NotificationsReadReply = z.object({ unread: z.number().int().nonnegative() });
+export type NotificationsReadReply = z.infer<typeof NotificationsReadReply>;

@@ -1,0 +1,30 @@
+/** The security setting of spec §2 Settings: how verification codes reach the user. */
+import { z } from "zod";
+import { CodeChannel } from "./enums";
+import { NewPasswordField, PasswordField } from "./validation";
+
+/** One channel and whether the user may choose it (only channels the user has confirmed). */
+export const SecurityChannel = z.object({ channel: CodeChannel, available: z.boolean() });
+export type SecurityChannel = z.infer<typeof SecurityChannel>;
+
+/** `GET` / `PATCH /user/settings/security`. */
+export const SecuritySettings = z.object({
+  codeChannel: CodeChannel,
+  /** Every channel, in the order telegram, email, sms. */
+  channels: z.array(SecurityChannel),
+});
+export type SecuritySettings = z.infer<typeof SecuritySettings>;
+
+export const SecurityUpdateBody = z.object({ codeChannel: CodeChannel });
+export type SecurityUpdateBody = z.infer<typeof SecurityUpdateBody>;
+
+/**
+ * `PATCH /user/password`. The repeat is compared by the server (NEW_PASSWORDS_MISMATCH, spec §8),
+ * not by the schema, so the app gets the catalogue's message.
+ */
+export const ChangePasswordBody = z.object({
+  oldPassword: PasswordField,
+  password: NewPasswordField,
+  passwordRepeat: z.string({ error: "required" }).min(1, { error: "required" }),
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;

@@ -1,0 +1,63 @@
+/**
+ * Account verification (spec §3 "Verification", §4 statuses, §5 images) and the image rules the
+ * avatar shares: JPEG or PNG by content, at most 5 MB, one file per field.
+ */
+import { z } from "zod";
+import { VerificationStatus } from "./enums";
+import { requiredText } from "./validation";
+
+/** Spec §9: at most 5 MB per image. */
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** Spec §9: JPEG and PNG. */
+export const IMAGE_MIME_TYPES = ["image/jpeg", "image/png"] as const;
+/** Spec §9: the verification upload's timeout. */
+export const VERIFICATION_UPLOAD_TIMEOUT_MS = 100_000;
+
+/** The multipart file field of `PATCH /user/avatar`. */
+export const AVATAR_FILE_FIELD = "avatar";
+/** The multipart file fields of `PATCH /user-data/verification`, one file each. */
+export const VERIFICATION_FILE_FIELDS = ["documentPhoto", "loginPhoto", "walletPhoto"] as const;
+export type VerificationFileField = (typeof VERIFICATION_FILE_FIELDS)[number];
+
+export const FAMILY_STATUSES = ["single", "married", "divorced", "widowed"] as const;
+export const FamilyStatus = z.enum(FAMILY_STATUSES);
+export type FamilyStatus = z.infer<typeof FamilyStatus>;
+
+/** Adults only. */
+export const VERIFICATION_MIN_AGE_YEARS = 18;
+
+/** Whole years between an ISO date of birth and `now` (UTC). */
+export function ageInYears(dateOfBirth: string, now: Date): number {
+  const [y, m, d] = dateOfBirth.split("-").map(Number) as [number, number, number];
+  let age = now.getUTCFullYear() - y;
+  const beforeBirthday = now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d);
+  if (beforeBirthday) age -= 1;
+  return age;
+}
+
+/** The text fields of the verification form (multipart fields). */
+export const VerificationFields = z.object({
+  fullName: requiredText().max(200),
+  /** ISO date (YYYY-MM-DD), an adult's. */
+  dateOfBirth: requiredText().pipe(z.iso.date({ error: "required" })),
+  familyStatus: FamilyStatus,
+  documentNumber: requiredText()
+    .max(64)
+    .regex(/^[A-Za-z0-9 -]+$/, { error: "required" }),
+});
+export type VerificationFields = z.infer<typeof VerificationFields>;
+
+/** `GET /user-data/byType/verification` and the reply of `PATCH /user-data/verification`. */
+export const VerificationState = z.object({
+  /** Null when never requested. */
+  status: VerificationStatus.nullable(),
+  fullName: z.string().nullable(),
+  dateOfBirth: z.string().nullable(),
+  familyStatus: FamilyStatus.nullable(),
+  documentNumber: z.string().nullable(),
+  submittedAt: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  /** The operator's note when denied. */
+  note: z.string().nullable(),
+});
+export type VerificationState = z.infer<typeof VerificationState>;
