@@ -38,6 +38,7 @@ import { settingsRoutes } from "./routes/settings";
 import { userRoutes } from "./routes/user";
 import { userMoneyRoutes } from "./routes/user/money";
 import { userPartnersRoutes } from "./routes/user/partners";
+import { userSettingsRoutes } from "./routes/user/settings";
 import { userWalletsRoutes } from "./routes/user/wallets";
 import { RateLimiter } from "./security/rate-limit";
 import { getSetting } from "./services/settings";
@@ -124,6 +125,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       await api.register(userMoneyRoutes);
       await api.register(userPartnersRoutes);
       await api.register(userWalletsRoutes);
+      await api.register(userSettingsRoutes);
       await api.register(withdrawalRoutes);
       await api.register(fundsRoutes);
       await api.register(cryptoCasesRoutes);

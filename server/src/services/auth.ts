@@ -32,9 +32,9 @@ import {
   findUserByLoginOrEmail,
   findUserByTelegramId,
   phoneConfirmationRequired,
-  toUser,
   type UserRow,
   uniqueViolation,
+  userView,
 } from "./users";
 
 export interface AuthDeps extends CodeDeps {
@@ -62,7 +62,11 @@ async function signIn(deps: AuthDeps, user: UserRow, meta: RequestMeta): Promise
     ttlDays: deps.env.SESSION_TTL_DAYS,
     userAgent: meta.userAgent,
   });
-  return { refreshToken, user: toUser(user), phoneConfirmationRequired: phoneConfirmationRequired(user) };
+  return {
+    refreshToken,
+    user: await userView(deps.db, deps.clock, user),
+    phoneConfirmationRequired: phoneConfirmationRequired(user),
+  };
 }
 
 export async function currentUser(deps: Pick<AuthDeps, "db">, auth: AuthSession): Promise<UserRow> {
@@ -303,7 +307,7 @@ export async function confirmPhone(
     .set({ phoneConfirmedAt: deps.clock.now() })
     .where(eq(users.id, user.id))
     .returning();
-  return { user: toUser(confirmed ?? user) };
+  return { user: await userView(deps.db, deps.clock, confirmed ?? user) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 /** Reading accounts and turning them into the contract's User and Profile. */
-import { FALLBACK_LANGUAGE, Language, type User } from "@contract";
+import { FALLBACK_LANGUAGE, Language, type User, VerificationStatus } from "@contract";
 import type { Profile } from "@contract/profile";
-import { eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
+import type { Clock } from "../clock";
 import type { Database } from "../db/client";
-import { users } from "../db/schema";
+import { notifications, users, verificationRequests } from "../db/schema";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -39,8 +40,22 @@ export function userLanguage(row: Pick<UserRow, "language">): Language {
   return parsed.success ? parsed.data : FALLBACK_LANGUAGE;
 }
 
-/** The signed-in user as the app keeps it. Subscription and notifications arrive with later slices. */
-export function toUser(row: UserRow): User {
+/** What a User needs beyond its row: the unread notifications and the moment "active" is judged at. */
+export interface UserExtras {
+  unread: number;
+  now: Date;
+}
+
+/** The URL the avatar is served at (`GET /api/user/avatar/:file`); null without one. */
+export function avatarUrl(row: Pick<UserRow, "avatarFile">): string | null {
+  return row.avatarFile ? `/api/user/avatar/${row.avatarFile}` : null;
+}
+
+/**
+ * The signed-in user as the app keeps it. Use `userView` wherever a User is returned, so that
+ * `notifications.unread` and `subscription` are accurate.
+ */
+export function toUser(row: UserRow, extras: UserExtras): User {
   return {
     id: row.id,
     login: row.login,
@@ -50,11 +65,19 @@ export function toUser(row: UserRow): User {
     phoneConfirmed: row.phoneConfirmedAt !== null,
     telegramLinked: row.telegramId !== null,
     language: userLanguage(row),
-    avatarUrl: null,
+    avatarUrl: avatarUrl(row),
     createdAt: row.createdAt.toISOString(),
-    subscription: { active: false, until: null },
-    notifications: { unread: 0 },
+    subscription: {
+      active: row.subscriptionUntil !== null && row.subscriptionUntil.getTime() > extras.now.getTime(),
+      until: row.subscriptionUntil?.toISOString() ?? null,
+    },
+    notifications: { unread: extras.unread },
   };
+}
+
+/** The User of `row` with its unread notifications counted now. */
+export async function userView(db: Database, clock: Clock, row: UserRow): Promise<User> {
+  return toUser(row, { unread: await unreadCount(db, row.id), now: clock.now() });
 }
 
 /** Whether the app must ask for the phone code before the cabinet. */
@@ -81,6 +104,9 @@ export async function getProfile(db: Database, userId: string): Promise<Profile 
     codeChannel: row.codeChannel,
     telegramLinked: row.telegramId !== null,
     inviter: inviter?.login ?? null,
+    pendingPhone: row.pendingPhone,
+    verificationStatus: await latestVerificationStatus(db, row.id),
+    avatarUrl: avatarUrl(row),
   };
 }
 
@@ -94,4 +120,25 @@ export function uniqueViolation(error: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/** How many of the user's notifications are unread. */
+export async function unreadCount(db: Database, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return row?.n ?? 0;
+}
+
+/** The status of the user's newest verification request; null when none. */
+export async function latestVerificationStatus(db: Database, userId: string): Promise<VerificationStatus | null> {
+  const [row] = await db
+    .select({ status: verificationRequests.status })
+    .from(verificationRequests)
+    .where(eq(verificationRequests.userId, userId))
+    .orderBy(desc(verificationRequests.createdAt))
+    .limit(1);
+  const parsed = VerificationStatus.safeParse(row?.status);
+  return parsed.success ? parsed.data : null;
 }

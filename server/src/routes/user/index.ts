@@ -4,7 +4,7 @@ import { DEFAULT_USER_DATA_TYPE, type UserDataType } from "@contract/profile";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireUser, sessionTimeout } from "../../plugins/auth";
 import { currentUser } from "../../services/auth";
-import { getProfile, toUser } from "../../services/users";
+import { getProfile, userView } from "../../services/users";
 import { withErrors } from "../responses";
 
 const tags = ["user"];
@@ -58,6 +58,6 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: withErrors({ 200: routes.currentUser.response }),
       },
     },
-    async (request) => toUser(await currentUser(app, requireUser(request))),
+    async (request) => userView(app.db, app.clock, await currentUser(app, requireUser(request))),
   );
 };

@@ -1,0 +1,206 @@
+/**
+ * The Settings screen's account rules (spec §2 Settings, §5, §8 Settings): password change,
+ * settings data with a confirmed phone change, and the security setting (where codes go).
+ */
+import {
+  CODE_CHANNELS,
+  type CodeChannel,
+  type Profile,
+  type ProfileUpdateBody,
+  type SecuritySettings,
+  type User,
+} from "@contract";
+import type { CodeSentReply } from "@contract/auth";
+import { isTooSimple } from "@contract/validation";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { sessions, users } from "../db/schema";
+import { AppError } from "../errors";
+import { hashPassword, verifyPassword } from "../security/password";
+import { type AuthDeps, currentUser, type RequestMeta } from "./auth";
+import { issueCode, verifyCode } from "./codes";
+import type { AuthSession } from "./sessions";
+import { getProfile, type UserRow, uniqueViolation, userView } from "./users";
+
+// ---------------------------------------------------------------------------------------------
+// Password change
+
+/**
+ * `PATCH /user/password`. Checks, after the schema's rules on the new password: the repeat
+ * (NEW_PASSWORDS_MISMATCH), the old password (OLD_PASSWORD_INCORRECT; wrong tries count against
+ * the login rate limit of the account), the new password not containing the login. Then the
+ * argon2id hash is stored and every OTHER live session of the user is revoked; the caller's stays.
+ */
+export async function changePassword(
+  deps: AuthDeps,
+  auth: AuthSession,
+  body: { oldPassword: string; password: string; passwordRepeat: string },
+  meta: RequestMeta,
+): Promise<void> {
+  if (body.password !== body.passwordRepeat) throw new AppError("NEW_PASSWORDS_MISMATCH");
+  const user = await currentUser(deps, auth);
+  const limitKey = `password-change:${user.id}`;
+  deps.limiter.check(limitKey, deps.env.RATE_LIMITS.loginAccount);
+  const matches = user.passwordHash ? await verifyPassword(user.passwordHash, body.oldPassword) : false;
+  if (!matches) {
+    deps.limiter.hit(limitKey, deps.env.RATE_LIMITS.loginAccount);
+    deps.limiter.hit(`login-ip:${meta.ip}`, deps.env.RATE_LIMITS.loginIp);
+    throw new AppError("OLD_PASSWORD_INCORRECT");
+  }
+  if (isTooSimple(body.password, user.login)) {
+    throw new AppError("VALIDATION_FAILED", { fields: { password: "passwordTooSimple" } });
+  }
+  deps.limiter.reset(limitKey);
+  const passwordHash = await hashPassword(body.password);
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.userId, user.id), ne(sessions.id, auth.sessionId), sql`${sessions.revokedAt} is null`));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings data
+
+const blankToNull = (value: string | null | undefined) =>
+  value === undefined ? undefined : value === null || value.trim() === "" ? null : value.trim();
+
+/** Any failure but a taken phone is 'Update error {error}' with `params.error`. */
+function updateFailed(error: string, cause?: unknown): AppError {
+  return new AppError("UPDATE_FAILED", { params: { error }, cause });
+}
+
+/**
+ * `PATCH /user-data` and `POST /user/profile`. Full name, city and country are stored at once. A
+ * phone other than the current one is checked free (PHONE_TAKEN), kept as `pending_phone` and a
+ * code (purpose `phone`, target the new number) goes out through the user's channel; the phone
+ * switches on `confirmPhoneChange`. The current phone given again changes nothing.
+ */
+export async function updateProfile(
+  deps: AuthDeps,
+  auth: AuthSession,
+  body: ProfileUpdateBody,
+  meta: RequestMeta,
+): Promise<{ profile: Profile; user: User; phoneCode: CodeSentReply | null }> {
+  const user = await currentUser(deps, auth);
+  const changes: Partial<typeof users.$inferInsert> = {};
+  const fullName = blankToNull(body.fullName);
+  const city = blankToNull(body.city);
+  const country = blankToNull(body.country);
+  if (fullName !== undefined) changes.fullName = fullName;
+  if (city !== undefined) changes.city = city;
+  if (country !== undefined) changes.country = country;
+
+  const newPhone = body.phone !== undefined && body.phone !== user.phone ? body.phone : null;
+  if (newPhone) {
+    const [holder] = await deps.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.phone, newPhone), ne(users.id, user.id)))
+      .limit(1);
+    if (holder) throw new AppError("PHONE_TAKEN");
+    const limits = deps.env.RATE_LIMITS;
+    deps.limiter.check(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+    deps.limiter.check(`code-request-account:${user.id}`, limits.codeRequestAccount);
+    changes.pendingPhone = newPhone;
+  } else if (body.phone !== undefined && user.pendingPhone) {
+    // The current phone given again: a pending change is dropped.
+    changes.pendingPhone = null;
+  }
+
+  let updated: UserRow = user;
+  if (Object.keys(changes).length > 0) {
+    try {
+      const [row] = await deps.db.update(users).set(changes).where(eq(users.id, user.id)).returning();
+      if (!row) throw updateFailed("account not found");
+      updated = row;
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw updateFailed(uniqueViolation(error) !== undefined ? "value already used" : "could not save", error);
+    }
+  }
+
+  let phoneCode: CodeSentReply | null = null;
+  if (newPhone) {
+    const limits = deps.env.RATE_LIMITS;
+    deps.limiter.hit(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+    deps.limiter.hit(`code-request-account:${user.id}`, limits.codeRequestAccount);
+    phoneCode = await issueCode(deps, updated, "phone", { target: newPhone, whenWaiting: "refuse" });
+  }
+  return { ...(await profileAndUser(deps, updated)), phoneCode };
+}
+
+async function profileAndUser(deps: Pick<AuthDeps, "db" | "clock">, row: UserRow) {
+  const profile = await getProfile(deps.db, row.id);
+  if (!profile) throw new AppError("SESSION_TIMEOUT");
+  return { profile, user: await userView(deps.db, deps.clock, row) };
+}
+
+/**
+ * `POST /user-data/phone/confirm`: the code sent for the pending phone. The phone switches and
+ * counts as confirmed. No pending phone is CODE_INVALID; a phone taken meanwhile PHONE_TAKEN.
+ */
+export async function confirmPhoneChange(
+  deps: AuthDeps,
+  auth: AuthSession,
+  code: string,
+  meta: RequestMeta,
+): Promise<{ profile: Profile; user: User }> {
+  deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
+  const user = await currentUser(deps, auth);
+  if (!user.pendingPhone) throw new AppError("CODE_INVALID");
+  await verifyCode(deps, user.id, "phone", code, user.pendingPhone);
+  try {
+    const [row] = await deps.db
+      .update(users)
+      .set({ phone: user.pendingPhone, phoneConfirmedAt: deps.clock.now(), pendingPhone: null })
+      .where(eq(users.id, user.id))
+      .returning();
+    if (!row) throw new AppError("SESSION_TIMEOUT");
+    // An SMS channel chosen for the old number now goes to the confirmed new one.
+    return profileAndUser(deps, row);
+  } catch (error) {
+    if (uniqueViolation(error) !== undefined) throw new AppError("PHONE_TAKEN", { cause: error });
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Security: where codes go
+
+/** Only confirmed channels: Telegram when linked, e-mail when confirmed, SMS when the phone is. */
+export function availableChannels(row: UserRow): Record<CodeChannel, boolean> {
+  return {
+    telegram: row.telegramId !== null,
+    email: row.email !== null && row.emailConfirmedAt !== null,
+    sms: row.phone !== null && row.phoneConfirmedAt !== null,
+  };
+}
+
+export function securitySettings(row: UserRow): SecuritySettings {
+  const available = availableChannels(row);
+  return {
+    codeChannel: row.codeChannel,
+    channels: CODE_CHANNELS.map((channel) => ({ channel, available: available[channel] })),
+  };
+}
+
+export async function getSecurity(deps: Pick<AuthDeps, "db">, auth: AuthSession): Promise<SecuritySettings> {
+  return securitySettings(await currentUser(deps, auth));
+}
+
+/** Choosing an unavailable channel is 400 VALIDATION_FAILED on `codeChannel`. */
+export async function setSecurity(
+  deps: Pick<AuthDeps, "db">,
+  auth: AuthSession,
+  codeChannel: CodeChannel,
+): Promise<SecuritySettings> {
+  const user = await currentUser(deps, auth);
+  if (!availableChannels(user)[codeChannel]) {
+    throw new AppError("VALIDATION_FAILED", { fields: { codeChannel: "required" }, params: { reason: "unavailable" } });
+  }
+  const [row] = await deps.db.update(users).set({ codeChannel }).where(eq(users.id, user.id)).returning();
+  return securitySettings(row ?? user);
+}
