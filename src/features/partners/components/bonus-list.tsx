@@ -52,7 +52,7 @@ function BonusRow({ bonus }: { bonus: Bonus }) {
     >
       <span className="money-row-head">
         <span>{t("bonuses.bonus", { index: bonus.index })}</span>
-        <span className={`status-badge ${bonus.paid || bonus.reached ? "status-success" : "status-pending"}`}>
+        <span className={`status-badge ${bonus.paid || bonus.reached ? "bonus-badge-done" : "bonus-badge-progress"}`}>
           {bonus.paid && bonus.paidAt
             ? t("bonuses.paid", { date: format.date(bonus.paidAt) })
             : bonus.reached

@@ -22,7 +22,7 @@ export function WithdrawalHistory({ onResume }: { onResume(withdrawal: Withdrawa
 
   return (
     <Section header={t("history.header")}>
-      <div className="money-filters">
+      <div className="money-filters withdrawal-filters">
         <Select
           header={t("history.currency")}
           name="currency"
