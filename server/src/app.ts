@@ -28,11 +28,13 @@ import { registerMaintenance } from "./plugins/maintenance";
 import { registerSecurity } from "./plugins/security";
 import { hasBuiltApp, registerStaticApp, sendAppShell, wantsAppShell } from "./plugins/static-app";
 import { authRoutes } from "./routes/auth";
+import { contentRoutes } from "./routes/content";
 import { cryptoCasesRoutes } from "./routes/crypto-cases";
 import { devRoutes } from "./routes/dev";
 import { fundsRoutes } from "./routes/funds";
 import { withdrawalRoutes } from "./routes/funds/withdrawals";
 import { healthRoutes } from "./routes/health";
+import { notificationRoutes } from "./routes/notifications";
 import { operatorRoutes } from "./routes/operator";
 import { settingsRoutes } from "./routes/settings";
 import { userRoutes } from "./routes/user";
@@ -129,6 +131,8 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       await api.register(withdrawalRoutes);
       await api.register(fundsRoutes);
       await api.register(cryptoCasesRoutes);
+      await api.register(contentRoutes);
+      await api.register(notificationRoutes);
       if (env.NODE_ENV !== "production") await api.register(devRoutes);
       if (operatorToken) await api.register(operatorRoutes, { token: operatorToken });
     },

@@ -1,0 +1,39 @@
+/**
+ * The news bodies' HTML allow-list (sanitize-html): p, br, strong, em, ul, ol, li, h3, and a with
+ * an http(s) href only, which gets rel="noopener noreferrer" and target="_blank". Every other
+ * tag is dropped (its text kept), except script, style, iframe, object, embed, noscript and
+ * textarea, whose content goes too; every other attribute (event handlers, style, class, id) is
+ * dropped; javascript:, data:, vbscript: and relative hrefs are removed.
+ */
+import { NEWS_ALLOWED_TAGS } from "@contract";
+import sanitizeHtml from "sanitize-html";
+
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [...NEWS_ALLOWED_TAGS],
+  allowedAttributes: { a: ["href", "rel", "target"] },
+  allowedSchemes: ["http", "https"],
+  allowedSchemesByTag: { a: ["http", "https"] },
+  allowProtocolRelative: false,
+  allowedSchemesAppliedToAttributes: ["href"],
+  disallowedTagsMode: "discard",
+  nonTextTags: ["script", "style", "textarea", "option", "noscript", "iframe", "object", "embed", "template"],
+  transformTags: {
+    a: (tagName, attribs) => {
+      const href = attribs.href ?? "";
+      const safe = /^https?:\/\//i.test(href.trim());
+      const kept: Record<string, string> = safe
+        ? { href: href.trim(), rel: "noopener noreferrer", target: "_blank" }
+        : {};
+      return { tagName, attribs: kept };
+    },
+  },
+};
+
+export function sanitizeNewsHtml(html: string): string {
+  return sanitizeHtml(html, OPTIONS);
+}
+
+/** Plain text for titles: every tag removed, entities as sanitize-html escapes them. */
+export function plainText(text: string): string {
+  return sanitizeHtml(text, { allowedTags: [], allowedAttributes: {} });
+}
