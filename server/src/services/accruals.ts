@@ -16,6 +16,7 @@ import { accruals, deposits, plans } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { type DepositRow, insertDeposit } from "./deposit-rows";
 import { post } from "./ledger";
+import { notify } from "./notifications";
 
 export interface DepositAccrual {
   /** Days accrued by this call. */
@@ -137,6 +138,21 @@ async function completeDeposit(tx: Database, row: DepositRow): Promise<DepositRo
     .where(eq(deposits.id, row.id))
     .returning();
   if (!done) throw new Error("deposit vanished while locked");
+  const [plan] = await tx.select({ name: plans.name }).from(plans).where(eq(plans.id, row.planId)).limit(1);
+  await notify(
+    tx,
+    row.userId,
+    "deposit_ended",
+    {
+      plan: plan?.name.en ?? row.planId,
+      ...(plan ? { plan_ru: plan.name.ru, plan_de: plan.name.de, plan_kk: plan.name.kk } : {}),
+      amount: principal,
+      income: held,
+      currency,
+      depositId: row.id,
+    },
+    at,
+  );
   return done;
 }
 

@@ -21,6 +21,7 @@ import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
 import { isUuid } from "./deposit-rows";
 import { post } from "./ledger";
+import { notify } from "./notifications";
 
 export interface RefillDeps {
   db: Database;
@@ -193,6 +194,7 @@ export async function confirmRefill(deps: RefillDeps, id: string, amount?: strin
       meta: { paymentSystemId: row.paymentSystemId, ...(row.txHash ? { txHash: row.txHash } : {}) },
       at: now,
     });
+    await notify(tx, row.userId, "refill_credited", { amount: normalizeDecimal(credited), currency }, now);
     return toRefill(updated);
   });
 }
@@ -201,12 +203,20 @@ export async function confirmRefill(deps: RefillDeps, id: string, amount?: strin
 export async function rejectRefill(deps: RefillDeps, id: string, note?: string): Promise<Refill> {
   return deps.db.transaction(async (tx) => {
     const row = await lockWaiting(tx, id);
+    const now = deps.clock.now();
     const [updated] = await tx
       .update(refills)
-      .set({ status: "rejected", processedAt: deps.clock.now(), note: note ?? null })
+      .set({ status: "rejected", processedAt: now, note: note ?? null })
       .where(eq(refills.id, row.id))
       .returning();
     if (!updated) throw new Error("refill vanished while locked");
+    await notify(
+      tx,
+      row.userId,
+      "refill_rejected",
+      { amount: normalizeDecimal(row.amountRequested), currency: row.currency },
+      now,
+    );
     return toRefill(updated);
   });
 }

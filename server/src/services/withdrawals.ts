@@ -32,6 +32,7 @@ import { AppError } from "../errors";
 import { type CodeDeps, issueCode, verifyCode } from "./codes";
 import { isUuid } from "./deposit-rows";
 import { post } from "./ledger";
+import { notify } from "./notifications";
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -230,7 +231,7 @@ async function returnFunds(
   id: string,
   from: WithdrawalRowStatus[],
   to: "cancelled" | "rejected" | "error",
-  extra: { note?: string | undefined; userId?: string } = {},
+  extra: { note?: string | undefined; userId?: string; notify?: boolean } = {},
 ): Promise<WithdrawalRow | null> {
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -254,6 +255,7 @@ async function returnFunds(
       meta: { withdrawalId: row.id, reversal: true, status: to },
       at: now,
     });
+    if (extra.notify) await notifyWithdrawal(tx, updated, now);
     return updated;
   });
 }
@@ -343,6 +345,17 @@ async function currentStatus(db: Database, id: string): Promise<WithdrawalRowSta
   return row.status;
 }
 
+/** Each operator move tells the user (in their language) through a notification. */
+async function notifyWithdrawal(tx: Database, row: WithdrawalRow, at: Date): Promise<void> {
+  await notify(
+    tx,
+    row.userId,
+    "withdrawal_status",
+    { status: row.status, amount: normalizeDecimal(row.amount), currency: row.currency, withdrawalId: row.id },
+    at,
+  );
+}
+
 export type OperatorWithdrawalAction = "inspect" | "success" | "reject" | "error";
 
 /**
@@ -361,20 +374,33 @@ export async function processWithdrawal(
   const open: WithdrawalRowStatus[] = ["pending", "on_inspection"];
   let row: WithdrawalRow | null | undefined;
   if (action === "reject" || action === "error") {
-    row = await returnFunds(deps, id, open, action === "reject" ? "rejected" : "error", { note: options.note });
+    row = await returnFunds(deps, id, open, action === "reject" ? "rejected" : "error", {
+      note: options.note,
+      notify: true,
+    });
   } else if (action === "inspect") {
-    [row] = await db
-      .update(withdrawals)
-      .set({ status: "on_inspection" })
-      .where(and(eq(withdrawals.id, id), eq(withdrawals.status, "pending")))
-      .returning();
+    row = await db.transaction(async (tx) => {
+      const [moved] = await tx
+        .update(withdrawals)
+        .set({ status: "on_inspection" })
+        .where(and(eq(withdrawals.id, id), eq(withdrawals.status, "pending")))
+        .returning();
+      if (moved) await notifyWithdrawal(tx, moved, deps.clock.now());
+      return moved;
+    });
   } else {
-    if (!options.txHash) throw new AppError("VALIDATION_FAILED", { fields: { txHash: "required" } });
-    [row] = await db
-      .update(withdrawals)
-      .set({ status: "success", txHash: options.txHash, processedAt: deps.clock.now(), note: options.note ?? null })
-      .where(and(eq(withdrawals.id, id), inArray(withdrawals.status, open)))
-      .returning();
+    const txHash = options.txHash;
+    if (!txHash) throw new AppError("VALIDATION_FAILED", { fields: { txHash: "required" } });
+    row = await db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const [moved] = await tx
+        .update(withdrawals)
+        .set({ status: "success", txHash, processedAt: now, note: options.note ?? null })
+        .where(and(eq(withdrawals.id, id), inArray(withdrawals.status, open)))
+        .returning();
+      if (moved) await notifyWithdrawal(tx, moved, now);
+      return moved;
+    });
   }
   if (!row) throw wrongStatus(await currentStatus(db, id));
   const [user] = await db.select({ login: users.login }).from(users).where(eq(users.id, row.userId));
