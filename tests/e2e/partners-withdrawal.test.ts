@@ -1,0 +1,218 @@
+/**
+ * Partners and withdrawal end to end, in Chromium against the real server: a three-line referral chain
+ * registered through referral links, a deposit at the bottom and the income of each line; withdrawal
+ * refused with the spec's messages until there is a wallet, a refill and a deposit; then a full
+ * withdrawal with the code from the outbox, marked successful by the operator and found by the filters.
+ */
+import Big from "big.js";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ApiSession,
+  apiGet,
+  base,
+  codeFromOutbox,
+  registerThroughUi,
+  screen,
+  signInWithPassword,
+  signUpThroughApi,
+  useSession,
+} from "./support/app";
+import { launchChromium, phoneContext } from "./support/browser";
+import { kassaCli } from "./support/cli";
+import { text } from "./support/locales";
+
+const TRC20_WALLET = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function englishPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await phoneContext(browser);
+  await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
+  return { context, page: await context.newPage() };
+}
+
+async function post(path: string, token: string, body: unknown) {
+  const res = await fetch(`${base()}/api${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function login(loginName: string, password: string): Promise<string> {
+  const res = await fetch(`${base()}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: loginName, password }),
+  });
+  return ((await res.json()) as { refreshToken: string }).refreshToken;
+}
+
+/** A refill of `amount` USDT, confirmed by the operator's command line. */
+async function fund(token: string, amount: string) {
+  const refill = (await post("/funds/refills", token, { paymentSystemId: "usdt-trc20", amount })) as { id: string };
+  await kassaCli("refill", "confirm", refill.id);
+}
+
+describe("partners", () => {
+  it("pays each line of a three-line chain its percentage of a deposit at the bottom", async () => {
+    const { context, page } = await englishPage();
+    // Each investor follows the referral link of the one above, in a browser where nobody is signed in.
+    const signOut = async () => {
+      await context.clearCookies();
+      await page.evaluate(() => localStorage.removeItem("kassa.user"));
+    };
+    const lineThree = await registerThroughUi(page, "demo");
+    await signOut();
+    const lineTwo = await registerThroughUi(page, lineThree);
+    await signOut();
+    const lineOne = await registerThroughUi(page, lineTwo);
+    await signOut();
+    const bottom = await registerThroughUi(page, lineOne);
+    await context.close();
+
+    const percents = ((await (await fetch(`${base()}/api/settings/referralLines`)).json()) as { value: string[] })
+      .value;
+    const principal = "200";
+    const bottomToken = await login(bottom, "Ledger2026go");
+    await fund(bottomToken, principal);
+    await post("/funds/deposits", bottomToken, {
+      planId: "start",
+      currency: "USDT",
+      amount: principal,
+      autoInvest: false,
+    });
+
+    // Each upline sees the bottom investor on its line, and the income that deposit brought it.
+    for (const [index, upline] of [lineOne, lineTwo, lineThree].entries()) {
+      const expected = new Big(principal).times(percents[index] as string).div(100);
+      const { context: ctx, page: p } = await englishPage();
+      await signInWithPassword(p, upline, "Ledger2026go", "/partners");
+      await screen(p, "partners");
+      const row = p.locator(`[data-testid='referral-row'][data-login='${bottom}']`);
+      await row.waitFor();
+      expect(await row.getAttribute("data-line")).toBe(String(index + 1));
+      // What the bottom investor brought: the line's referral income plus, from line 2 up, the matching
+      // on the income of the line below — exactly what the upline's ledger holds, as these are new accounts.
+      const uplineToken = await login(upline, "Ledger2026go");
+      const ledger = await apiGet<{ items: { type: string; amount: string }[] }>(
+        "/user/operations/?limit=100",
+        uplineToken,
+      );
+      const earned = ledger.items
+        .filter((o) => o.type === "referral" || o.type === "matching")
+        .reduce((sum, o) => sum.plus(o.amount), new Big(0));
+      const referralIncome = ledger.items.filter((o) => o.type === "referral");
+      expect(referralIncome.map((o) => new Big(o.amount).toString())).toEqual([expected.toString()]);
+      const profit = await row.locator("[data-testid='referral-profit']").getAttribute("data-amount");
+      expect(new Big(profit ?? "0").toString()).toBe(earned.toString());
+      // The link to invite more is the upline's own.
+      expect(await p.locator("[data-testid='referral-link-web']").innerText()).toContain(`/register/${upline}`);
+      expect(await p.locator("[data-testid='referral-link-telegram']").innerText()).toContain(`startapp=ref_${upline}`);
+
+      await p.goto(`${base()}/operations`);
+      await screen(p, "operations");
+      const income = p.locator("[data-testid='operation-row'][data-type='referral']").first();
+      await income.waitFor();
+      expect(new Big((await income.getAttribute("data-amount")) ?? "0").eq(expected)).toBe(true);
+      await ctx.close();
+    }
+  });
+});
+
+describe("withdrawal", () => {
+  let investor: ApiSession;
+  let page: Page;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    investor = await signUpThroughApi();
+    ({ context, page } = await englishPage());
+    await useSession(context, investor);
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  const formError = () => page.locator("[data-testid='form-error']").innerText();
+
+  async function requestWithdrawal(amount: string) {
+    await page.goto(`${base()}/withdrawal`);
+    await screen(page, "withdrawal");
+    await page.locator("select[name='paymentSystemId']").selectOption("usdt-trc20");
+    await page.locator("input[name='amount']").fill(amount);
+    await page.locator("[data-testid='submit']").first().click();
+  }
+
+  it("refuses with the spec's messages until there is a wallet, a refill and a deposit", async () => {
+    await requestWithdrawal("20");
+    await expect.poll(formError).toBe(text("en", "errors", "NO_WITHDRAWAL_WALLET"));
+
+    await page.locator("input[name='wallet']").fill(TRC20_WALLET);
+    await page.locator("[data-testid='save-wallet']").click();
+    await expect
+      .poll(async () => (await apiGet<{ address: string }[]>("/user-data/wallets", investor.token))[0]?.address)
+      .toBe(TRC20_WALLET);
+    await requestWithdrawal("20");
+    await expect.poll(formError).toBe(text("en", "errors", "DEPOSIT_AND_REFILL_REQUIRED"));
+
+    await fund(investor.token, "300");
+    await requestWithdrawal("20");
+    await expect.poll(formError).toBe(text("en", "errors", "DEPOSIT_REQUIRED"));
+    expect(await page.locator("input[name='amount']").inputValue()).toBe("20");
+  });
+
+  it("withdraws with the code from the outbox; the operator marks it successful; the filters find it", async () => {
+    await post("/funds/deposits", investor.token, {
+      planId: "start",
+      currency: "USDT",
+      amount: "100",
+      autoInvest: false,
+    });
+    await requestWithdrawal("50");
+    await page.locator("form[data-step='code']").waitFor();
+    await page.locator("input[name='code']").fill("000000");
+    await page.locator("[data-testid='submit']").first().click();
+    await expect.poll(formError).toContain(text("en", "errors", "CODE_MISMATCH"));
+    await page.locator("input[name='code']").fill(await codeFromOutbox(investor.login, "withdrawal"));
+    await page.locator("[data-testid='submit']").first().click();
+
+    const row = page.locator("[data-testid='withdrawal-row']").first();
+    await expect.poll(() => row.getAttribute("data-status")).toBe("pending");
+    const id = (await row.getAttribute("data-withdrawal-id")) as string;
+    expect(new Big((await row.getAttribute("data-amount")) ?? "0").eq("50")).toBe(true);
+    const balance = await apiGet<{ currencies: Record<string, string> }>("/user/balance", investor.token);
+    expect(new Big(balance.currencies.USDT as string).eq("150")).toBe(true);
+
+    await kassaCli(
+      "withdrawal",
+      "success",
+      id,
+      "--tx",
+      "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",
+    );
+    await page.reload();
+    await screen(page, "withdrawal");
+    await expect.poll(() => page.locator(`[data-withdrawal-id='${id}']`).getAttribute("data-status")).toBe("success");
+
+    await page.locator("select[name='status']").selectOption("success");
+    await page.locator(`[data-withdrawal-id='${id}']`).waitFor();
+    await page.locator("select[name='status']").selectOption("rejected");
+    await expect.poll(() => page.locator(`[data-withdrawal-id='${id}']`).count()).toBe(0);
+    await page.locator("select[name='status']").selectOption("");
+    await page.locator("select[name='currency']").selectOption("BTC");
+    await expect.poll(() => page.locator(`[data-withdrawal-id='${id}']`).count()).toBe(0);
+    await page.locator("select[name='currency']").selectOption("USDT");
+    await page.locator(`[data-withdrawal-id='${id}']`).waitFor();
+  });
+});
