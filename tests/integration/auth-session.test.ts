@@ -210,6 +210,9 @@ describe("GET /api/user-data/byType/{type}", () => {
       codeChannel: "email",
       telegramLinked: false,
       inviter: "kassa",
+      pendingPhone: null,
+      verificationStatus: null,
+      avatarUrl: null,
     });
   });
 

@@ -9,6 +9,7 @@ import { requireUser } from "../../plugins/auth";
 import { getBalance, getStatistics, setCurrentCurrency } from "../../services/balance";
 import { exchange, getExchangeRates } from "../../services/exchange";
 import { listCaseOperations, listOperations } from "../../services/operations";
+import { subscribe } from "../../services/subscriptions";
 import { withErrors } from "../responses";
 
 const tags = ["user"];
@@ -123,5 +124,24 @@ export const userMoneyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => listCaseOperations(app.db, requireUser(request).userId, request.query),
+  );
+
+  app.post(
+    routes.subscribe.path,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ["user"],
+        summary: "Pay a subscription option from the balance; extends subscription.until",
+        description:
+          "A `subscription` operation debits the option's price in its currency (409 INSUFFICIENT_FUNDS " +
+          "'Not enough funds' when short); the end moves durationDays from now or from the current end. " +
+          "An unknown option is 400 VALIDATION_FAILED on optionId.",
+        security: [{ bearer: [] }],
+        body: routes.subscribe.body,
+        response: withErrors({ 200: routes.subscribe.response }),
+      },
+    },
+    async (request) => subscribe(app, requireUser(request).userId, request.body.optionId),
   );
 };
