@@ -1,8 +1,18 @@
+import { List } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { NewsIcon } from "@/components/icons";
-import { NotAvailableScreen } from "./not-available-screen";
+import { useParams } from "react-router";
+import { Page } from "@/components/page";
+import { NewsArticle } from "@/features/news/components/news-article";
+import "@/features/news/news.css";
 
 export function NewsItemRoute() {
   const { t } = useTranslation("news");
-  return <NotAvailableScreen screen="news-item" title={t("itemTitle")} icon={<NewsIcon size={56} />} />;
+  const { id = "" } = useParams();
+  return (
+    <Page screen="news-item" title={t("itemTitle")}>
+      <List>
+        <NewsArticle key={id} id={id} />
+      </List>
+    </Page>
+  );
 }

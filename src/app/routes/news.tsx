@@ -1,8 +1,16 @@
+import { List } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { NewsIcon } from "@/components/icons";
-import { NotAvailableScreen } from "./not-available-screen";
+import { Page } from "@/components/page";
+import { NewsList } from "@/features/news/components/news-list";
+import "@/features/news/news.css";
 
 export function NewsRoute() {
   const { t } = useTranslation("news");
-  return <NotAvailableScreen screen="news" title={t("title")} icon={<NewsIcon size={56} />} />;
+  return (
+    <Page screen="news" title={t("title")}>
+      <List>
+        <NewsList />
+      </List>
+    </Page>
+  );
 }

@@ -1,0 +1,57 @@
+import { useQuery } from "@tanstack/react-query";
+import { Button, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { currentLanguage } from "@/config/i18n";
+import { paths } from "@/config/paths";
+import { isApiError } from "@/lib/api-client";
+import { formatDate, useApiErrorText } from "@/lib/money";
+import { newsQueries } from "../api/news-queries";
+import { NewsBody } from "./news-body";
+
+/** One news item; works on its own when opened by a deep link. */
+export function NewsArticle({ id }: { id: string }) {
+  const { t, i18n } = useTranslation(["news", "common"]);
+  const language = currentLanguage(i18n);
+  const errorText = useApiErrorText();
+  const item = useQuery(newsQueries.one(id, language));
+  const back = (
+    <Link to={paths.news} className="news-back" data-testid="news-back">
+      {t("back")}
+    </Link>
+  );
+  if (item.isPending)
+    return (
+      <Section>
+        <Skeleton visible>
+          <div className="skeleton-block skeleton-tall" />
+        </Skeleton>
+      </Section>
+    );
+  if (item.isError) {
+    const missing = isApiError(item.error) && item.error.status === 404;
+    return (
+      <Placeholder description={missing ? t("notFound") : errorText(item.error)}>
+        {missing ? (
+          back
+        ) : (
+          <Button size="s" onClick={() => void item.refetch()}>
+            {t("retry", { ns: "common" })}
+          </Button>
+        )}
+      </Placeholder>
+    );
+  }
+  return (
+    <article className="news-article">
+      {back}
+      <h1 className="news-title" data-testid="news-title">
+        {item.data.title}
+      </h1>
+      <time className="news-row-date" dateTime={item.data.publishedAt}>
+        {formatDate(item.data.publishedAt, language)}
+      </time>
+      <NewsBody html={item.data.body} />
+    </article>
+  );
+}

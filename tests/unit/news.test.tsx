@@ -1,0 +1,45 @@
+/** News: the list links each item, a deep link opens one item, and its body is sanitised before it shows. */
+import { screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEMO_USER, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+
+const ITEM = {
+  id: "n1",
+  language: "en",
+  title: "Platform update",
+  body: '<p>New <strong>plans</strong></p><img src=x onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">bad</a>',
+  publishedAt: "2026-01-05T10:00:00.000Z",
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("news", () => {
+  it("lists the news with links to each item", async () => {
+    const fetchMock = stubApi({ "/settings/technical_work": MAINTENANCE_OFF, "/content/news": { body: [ITEM] } });
+    await renderApp({ path: "/news", user: DEMO_USER });
+    const row = await screen.findByTestId("news-row");
+    expect(row.getAttribute("data-news-id")).toBe("n1");
+    expect(row.getAttribute("href")).toBe("/news/n1");
+    expect(row.textContent).toContain("Platform update");
+    const url = fetchMock.mock.calls.map(([input]) => String(input)).find((u) => u.includes("/content/news"));
+    expect(url).toContain("lang=en");
+  });
+
+  it("opens one item by a deep link and drops unsafe markup", async () => {
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF, "/content/news/one/n1": { body: ITEM } });
+    const { container } = await renderApp({ path: "/news/n1", user: DEMO_USER });
+    expect((await screen.findByTestId("news-title")).textContent).toBe("Platform update");
+    const body = screen.getByTestId("news-body");
+    expect(body.querySelector("strong")?.textContent).toBe("plans");
+    expect(body.querySelector("img, script")).toBeNull();
+    expect(body.querySelector("a")?.getAttribute("href")).toBeNull();
+    expect(container.querySelector('[data-screen="news-item"]')).toBeTruthy();
+  });
+
+  it("says when the item does not exist", async () => {
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    await renderApp({ path: "/news/missing", user: DEMO_USER });
+    expect(await screen.findByText("This news item was not found")).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId("news-back").getAttribute("href")).toBe("/news"));
+  });
+});
