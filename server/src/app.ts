@@ -41,6 +41,7 @@ import { userRoutes } from "./routes/user";
 import { userMoneyRoutes } from "./routes/user/money";
 import { userPartnersRoutes } from "./routes/user/partners";
 import { userSettingsRoutes } from "./routes/user/settings";
+import { userUploadRoutes } from "./routes/user/uploads";
 import { userWalletsRoutes } from "./routes/user/wallets";
 import { RateLimiter } from "./security/rate-limit";
 import { getSetting } from "./services/settings";
@@ -128,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       await api.register(userPartnersRoutes);
       await api.register(userWalletsRoutes);
       await api.register(userSettingsRoutes);
+      await api.register(userUploadRoutes);
       await api.register(withdrawalRoutes);
       await api.register(fundsRoutes);
       await api.register(cryptoCasesRoutes);

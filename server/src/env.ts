@@ -73,6 +73,7 @@ const RawEnv = z.object({
   DATA_DIR: optional(z.string().trim()),
   // Not `optional`: an empty value is meaningful (serve no app).
   STATIC_DIR: z.string().trim().optional(),
+  UPLOAD_DIR: optional(z.string().trim()),
   TELEGRAM_BOT_TOKEN: optional(
     z
       .string()
@@ -134,6 +135,11 @@ export interface Env {
   DATA_DIR: string;
   /** Absolute folder of the built app (`vite build` output); null when set empty (API only). */
   STATIC_DIR: string | null;
+  /**
+   * Absolute folder of uploaded images (avatars, verification photos), outside any served folder:
+   * `<DATA_DIR>-uploads` by default, `.data/uploads` when DATA_DIR is `memory` or PostgreSQL is used.
+   */
+  UPLOAD_DIR: string;
   TELEGRAM_BOT_TOKEN: string;
   TELEGRAM_AUTH_MAX_AGE_SECONDS: number;
   SEED_DEMO: boolean;
@@ -187,16 +193,25 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (production && raw.TELEGRAM_BOT_TOKEN === DEV_BOT_TOKEN) {
     problems.push("TELEGRAM_BOT_TOKEN is the public development token; production needs the bot's own token");
   }
+  const dataDir = raw.DATA_DIR ?? ".data/pglite";
+  const staticDir = raw.STATIC_DIR === "" ? null : path.resolve(cwd, raw.STATIC_DIR ?? "dist");
+  const uploadDir = path.resolve(
+    cwd,
+    raw.UPLOAD_DIR ?? (dataDir === "memory" || raw.DATABASE_URL ? ".data/uploads" : `${dataDir}-uploads`),
+  );
+  if (staticDir && (uploadDir === staticDir || uploadDir.startsWith(`${staticDir}${path.sep}`))) {
+    problems.push("UPLOAD_DIR must not lie inside STATIC_DIR (uploads are never served as static files)");
+  }
   if (problems.length > 0) throw new EnvError(problems);
 
-  const dataDir = raw.DATA_DIR ?? ".data/pglite";
   return {
     NODE_ENV: nodeEnv,
     HOST: raw.HOST ?? "127.0.0.1",
     PORT: raw.PORT ?? 8787,
     DATABASE_URL: raw.DATABASE_URL,
     DATA_DIR: dataDir === "memory" ? "memory" : path.resolve(cwd, dataDir),
-    STATIC_DIR: raw.STATIC_DIR === "" ? null : path.resolve(cwd, raw.STATIC_DIR ?? "dist"),
+    STATIC_DIR: staticDir,
+    UPLOAD_DIR: uploadDir,
     TELEGRAM_BOT_TOKEN: raw.TELEGRAM_BOT_TOKEN ?? DEV_BOT_TOKEN,
     TELEGRAM_AUTH_MAX_AGE_SECONDS: raw.TELEGRAM_AUTH_MAX_AGE_SECONDS ?? 86_400,
     SEED_DEMO: raw.SEED_DEMO ?? !production,
