@@ -5,7 +5,14 @@
  * and token the server left beside the folder. `--server`/`KASSA_SERVER_URL` (with
  * `OPERATOR_TOKEN`) targets any server explicitly.
  */
-import { ApiErrorBody, type Refill, type RefillStatus, type TechnicalWorkReply } from "@contract";
+import {
+  ApiErrorBody,
+  type NewsItem,
+  type Refill,
+  type RefillStatus,
+  type TechnicalWorkReply,
+  type VerificationStatus,
+} from "@contract";
 import { systemClock } from "../clock";
 import { type DatabaseHandle, openDatabase } from "../db/client";
 import { DataDirLockedError, isProcessAlive } from "../db/lock";
@@ -22,8 +29,10 @@ import {
   shiftDevClock,
 } from "../services/dev-clock";
 import { auditLedger, type LedgerDiscrepancy } from "../services/ledger";
+import { addNews, listNews, type NewsInput } from "../services/news";
 import { confirmRefill, listRefillsForOperator, type OperatorRefill, rejectRefill } from "../services/refills";
 import { getSetting, type SettingKey, setMaintenance, setSetting } from "../services/settings";
+import { decideVerification, listVerifications, type OperatorVerification } from "../services/verification";
 import {
   listWithdrawalsForOperator,
   type OperatorWithdrawal,
@@ -53,6 +62,13 @@ export interface Operator {
   auditLedger(): Promise<LedgerDiscrepancy[]>;
   clock(): Promise<DevClockState>;
   shiftClock(change: ClockChangeRequest): Promise<DevClockShift>;
+  listVerifications(filter: {
+    status?: VerificationStatus | undefined;
+    limit?: number | undefined;
+  }): Promise<OperatorVerification[]>;
+  decideVerification(user: string, decision: "approve" | "deny", note?: string): Promise<OperatorVerification>;
+  addNews(input: NewsInput): Promise<NewsItem>;
+  listNews(): Promise<NewsItem[]>;
   close(): Promise<void>;
 }
 
@@ -93,6 +109,11 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv): 
         advanceSeconds: change.advanceDays === undefined ? undefined : change.advanceDays * 86_400,
       });
     },
+    listVerifications: (filter) => listVerifications(db, filter),
+    decideVerification: async (user, decision, note) =>
+      decideVerification({ db, clock: await clock() }, user, decision === "approve" ? "success" : "denied", note),
+    addNews: async (input) => addNews(db, await clock(), input),
+    listNews: async () => (await listNews(db)) as NewsItem[],
     close: () => handle.close(),
   };
 }
@@ -175,6 +196,31 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
       ((await call("GET", "/ledger/audit")) as { discrepancies: LedgerDiscrepancy[] }).discrepancies,
     clock: async () => (await call("GET", "/clock")) as DevClockState,
     shiftClock: async (change) => (await call("POST", "/clock", change, { notFound: NO_DEV_CLOCK })) as DevClockShift,
+    listVerifications: async (filter) => {
+      const query = new URLSearchParams();
+      if (filter.status) query.set("status", filter.status);
+      if (filter.limit) query.set("limit", String(filter.limit));
+      const suffix = query.size > 0 ? `?${query}` : "";
+      return (await call("GET", `/verifications${suffix}`)) as OperatorVerification[];
+    },
+    decideVerification: async (user, decision, note) =>
+      (await call(
+        "POST",
+        `/verifications/${encodeURIComponent(user)}/${decision}`,
+        note === undefined ? {} : { note },
+        { notFound: `no user ${user}` },
+      )) as OperatorVerification,
+    addNews: async (input) => (await call("POST", "/news", input)) as NewsItem,
+    listNews: async () => {
+      let response: Response;
+      try {
+        response = await fetch(new URL("/api/content/news", baseUrl), { signal: AbortSignal.timeout(15_000) });
+      } catch (error) {
+        throw new OperatorError(`cannot reach ${baseUrl}: ${(error as Error).message}`);
+      }
+      if (!response.ok) throw new OperatorError(`${baseUrl} replied ${response.status}`);
+      return (await response.json()) as NewsItem[];
+    },
     close: async () => {},
   };
 }

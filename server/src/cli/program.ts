@@ -3,11 +3,20 @@
  * It reads the same environment as the server (DATA_DIR, DATABASE_URL, …) and works whether or
  * not the server runs; see server/README.md.
  */
-import { NonNegativeDecimal, REFILL_STATUSES, type RefillStatus } from "@contract";
+import {
+  LANGUAGES,
+  type Language,
+  NonNegativeDecimal,
+  REFILL_STATUSES,
+  type RefillStatus,
+  VERIFICATION_STATUSES,
+  type VerificationStatus,
+} from "@contract";
 import { Command, InvalidArgumentError } from "commander";
 import { WITHDRAWAL_ROW_STATUSES, type WithdrawalRowStatus } from "../db/schema";
 import { EnvError, loadEnv } from "../env";
 import { isSettingKey, SETTING_KEYS, type SettingKey } from "../services/settings";
+import type { OperatorVerification } from "../services/verification";
 import type { OperatorWithdrawal, OperatorWithdrawalAction } from "../services/withdrawals";
 import { connectOperator, type Operator, OperatorError } from "./operator";
 
@@ -49,6 +58,13 @@ function parseWithdrawalStatus(value: string): WithdrawalRowStatus {
     throw new InvalidArgumentError(`one of ${WITHDRAWAL_ROW_STATUSES.join(", ")}`);
   }
   return value as WithdrawalRowStatus;
+}
+
+function parseVerificationStatus(value: string): VerificationStatus {
+  if (!(VERIFICATION_STATUSES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`one of ${VERIFICATION_STATUSES.join(", ")}, all`);
+  }
+  return value as VerificationStatus;
 }
 
 function printWithdrawal(w: OperatorWithdrawal): void {
@@ -291,6 +307,80 @@ export function createCli(): Command {
   move("error", "failed: the amount returns to the balance")
     .option("--note <text>", "what went wrong (kept for the operator)")
     .action(run("error"));
+
+  const verification = program.command("verification").description("users' verification requests (spec §4)");
+  const printVerification = (v: OperatorVerification) =>
+    console.log(
+      `${v.userId}  ${String(v.status).padEnd(10)} ${v.login.padEnd(16)} ${v.fullName} (${v.dateOfBirth}, ${v.familyStatus}, document ${v.documentNumber})  ${v.submittedAt}${v.note ? `  note: ${v.note}` : ""}`,
+    );
+  verification
+    .command("list")
+    .description("verification requests, newest first (in process by default)")
+    .option("--status <status>", `only this status (${VERIFICATION_STATUSES.join(", ")}, or all)`, "in_process")
+    .option("--limit <n>", "at most this many (default 100)", parsePositiveInt)
+    .action(async (options: { status: string; limit?: number }) => {
+      const status = options.status === "all" ? undefined : parseVerificationStatus(options.status);
+      await withOperator(async (operator) => {
+        const rows = await operator.listVerifications({ status, limit: options.limit });
+        if (rows.length === 0) console.log("No verification requests.");
+        for (const v of rows) printVerification(v);
+      });
+    });
+  verification
+    .command("approve")
+    .description("the request in process is verified (success); the user is notified")
+    .argument("<user>", "user id or login")
+    .action(async (user: string) => {
+      await withOperator(async (operator) => {
+        const v = await operator.decideVerification(user, "approve");
+        console.log(`Verification of ${v.login} is ${v.status} (via ${operator.via}).`);
+      });
+    });
+  verification
+    .command("deny")
+    .description("the request in process is denied; the user is notified (with the note)")
+    .argument("<user>", "user id or login")
+    .option("--note <text>", "why (shown to the user)")
+    .action(async (user: string, options: { note?: string }) => {
+      await withOperator(async (operator) => {
+        const v = await operator.decideVerification(user, "deny", options.note);
+        console.log(`Verification of ${v.login} is ${v.status} (via ${operator.via}).`);
+      });
+    });
+
+  const newsCommand = program.command("news").description("news items (spec §7 Other)");
+  const newsAdd = newsCommand
+    .command("add")
+    .description("publish a news item; languages not given are English (body: limited HTML, sanitised when served)");
+  for (const lang of LANGUAGES) {
+    newsAdd.option(`--title-${lang} <text>`, `title in ${lang}`).option(`--body-${lang} <html>`, `body in ${lang}`);
+  }
+  newsAdd.action(async (options: Record<string, string | undefined>) => {
+    const title: Partial<Record<Language, string>> = {};
+    const body: Partial<Record<Language, string>> = {};
+    for (const lang of LANGUAGES) {
+      const cap = lang.charAt(0).toUpperCase() + lang.slice(1);
+      const t = options[`title${cap}`];
+      const b = options[`body${cap}`];
+      if (t !== undefined) title[lang] = t;
+      if (b !== undefined) body[lang] = b;
+    }
+    if (!title.en || !body.en) throw new OperatorError("--title-en and --body-en are required");
+    await withOperator(async (operator) => {
+      const item = await operator.addNews({ title, body });
+      console.log(`News ${item.id} published at ${item.publishedAt} (via ${operator.via}).`);
+    });
+  });
+  newsCommand
+    .command("list")
+    .description("every news item, newest first")
+    .action(async () => {
+      await withOperator(async (operator) => {
+        const items = await operator.listNews();
+        if (items.length === 0) console.log("No news.");
+        for (const n of items) console.log(`${n.id}  ${n.publishedAt}  ${n.title.en}`);
+      });
+    });
 
   const clock = program
     .command("clock")

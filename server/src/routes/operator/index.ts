@@ -8,11 +8,14 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import {
   IdParams,
   LocalizedText,
+  NewsItem,
   NonNegativeDecimal,
   Refill,
   RefillStatus,
   TechnicalWorkReply,
   TxHashField,
+  VerificationState,
+  VerificationStatus,
   Withdrawal,
 } from "@contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -22,8 +25,10 @@ import { AppError, sendError } from "../../errors";
 import { runAccruals } from "../../services/accruals";
 import { devClockState, shiftDevClock } from "../../services/dev-clock";
 import { auditLedger } from "../../services/ledger";
+import { addNews } from "../../services/news";
 import { confirmRefill, listRefillsForOperator, rejectRefill } from "../../services/refills";
 import { getSetting, SETTING_KEYS, setMaintenance, setSetting } from "../../services/settings";
+import { decideVerification, listVerifications } from "../../services/verification";
 import { listWithdrawalsForOperator, processWithdrawal } from "../../services/withdrawals";
 import { withErrors } from "../responses";
 
@@ -89,6 +94,23 @@ export const WithdrawalActionRequest = z.object({
   txHash: TxHashField.optional(),
   note: z.string().max(500).optional(),
 });
+
+export const OperatorVerificationSchema = VerificationState.extend({
+  id: z.string(),
+  userId: z.string(),
+  login: z.string(),
+  photos: z.object({ documentPhoto: z.string(), loginPhoto: z.string(), walletPhoto: z.string() }),
+});
+export const VerificationListQuery = z.object({
+  status: VerificationStatus.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export const VerificationDecisionParams = z.object({
+  user: z.string().min(1).max(64),
+  decision: z.enum(["approve", "deny"]),
+});
+export const VerificationDecisionRequest = z.object({ note: z.string().max(500).optional() });
+export const NewsAddRequest = z.object({ title: LocalizedText.partial(), body: LocalizedText.partial() });
 
 const SettingKeyParam = z.object({ key: z.enum(SETTING_KEYS as [string, ...string[]]) });
 const SettingValueReply = z.object({ key: z.string(), value: z.unknown() });
@@ -290,5 +312,55 @@ export const operatorRoutes: FastifyPluginAsyncZod<{ token: string }> = async (a
         advanceSeconds: advanceDays === undefined ? undefined : advanceDays * 86_400,
       });
     },
+  );
+
+  app.get(
+    "/operator/verifications",
+    {
+      schema: {
+        tags: ["operator"],
+        summary: "Verification requests, newest first",
+        security,
+        querystring: VerificationListQuery,
+        response: withErrors({ 200: z.array(OperatorVerificationSchema) }),
+      },
+    },
+    async (request) => listVerifications(app.db, request.query),
+  );
+
+  app.post(
+    "/operator/verifications/:user/:decision",
+    {
+      schema: {
+        tags: ["operator"],
+        summary: "Approve (success) or deny the user's request in process; the user is notified",
+        description: "`user` is the user id or login. No request in process: 400 UPDATE_FAILED.",
+        security,
+        params: VerificationDecisionParams,
+        body: VerificationDecisionRequest,
+        response: withErrors({ 200: OperatorVerificationSchema }),
+      },
+    },
+    async (request) =>
+      decideVerification(
+        app,
+        request.params.user,
+        request.params.decision === "approve" ? "success" : "denied",
+        request.body.note,
+      ),
+  );
+
+  app.post(
+    "/operator/news",
+    {
+      schema: {
+        tags: ["operator"],
+        summary: "Publish a news item (languages not given are English, or the first given)",
+        security,
+        body: NewsAddRequest,
+        response: withErrors({ 200: NewsItem }),
+      },
+    },
+    async (request) => addNews(app.db, app.clock, request.body),
   );
 };
