@@ -1,8 +1,26 @@
+import { List, Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { SettingsIcon } from "@/components/icons";
-import { NotAvailableScreen } from "./not-available-screen";
+import { LanguageSwitcher } from "@/components/language-switcher";
+import { Page } from "@/components/page";
+import { ProfileSection } from "@/features/profile/components/profile-section";
+import { PasswordSection } from "@/features/security/components/password-section";
+import { SecuritySection } from "@/features/security/components/security-section";
 
+/** Settings (spec §2): profile data, password, security, language, each section saved on its own. */
 export function SettingsRoute() {
   const { t } = useTranslation("settings");
-  return <NotAvailableScreen screen="settings" title={t("title")} icon={<SettingsIcon size={56} />} />;
+  return (
+    <Page screen="settings" title={t("title")}>
+      <List>
+        <ProfileSection />
+        <PasswordSection />
+        <SecuritySection />
+        <Section header={t("language.header")} data-section="language">
+          <div className="settings-language">
+            <LanguageSwitcher />
+          </div>
+        </Section>
+      </List>
+    </Page>
+  );
 }

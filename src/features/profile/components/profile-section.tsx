@@ -1,0 +1,232 @@
+import type { Profile } from "@contract";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Button, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { useSetAtom } from "jotai";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { SectionError, SectionSaved, SettingsField } from "@/components/settings-field";
+import { currentLanguage } from "@/config/i18n";
+import { isApiError } from "@/lib/api-client";
+import { formatDate, useApiErrorText } from "@/lib/money";
+import { updateUserAtom } from "@/lib/session";
+import { haptics } from "@/tma/hooks";
+import { profileMutations, profileQueries } from "../api/profile-queries";
+
+const PHONE = /^\+\d{7,15}$/;
+const CODE = /^\d{6}$/;
+
+/** Settings data: full name, city, country, phone (a new one is confirmed by a code); registration date read-only. */
+export function ProfileSection() {
+  const { t } = useTranslation(["settings", "common"]);
+  const errorText = useApiErrorText();
+  const profile = useQuery(profileQueries.profile());
+  return (
+    <Section header={t("profile.header")} data-section="profile">
+      {profile.isPending ? (
+        <Skeleton visible>
+          <div className="skeleton-block skeleton-tall" />
+        </Skeleton>
+      ) : profile.isError ? (
+        <Placeholder description={errorText(profile.error)}>
+          <Button size="s" onClick={() => void profile.refetch()}>
+            {t("retry", { ns: "common" })}
+          </Button>
+        </Placeholder>
+      ) : (
+        <ProfileForm profile={profile.data} />
+      )}
+    </Section>
+  );
+}
+
+function ProfileForm({ profile }: { profile: Profile }) {
+  const { t, i18n } = useTranslation(["settings", "validation", "errors"]);
+  const errorText = useApiErrorText();
+  const queryClient = useQueryClient();
+  const updateUser = useSetAtom(updateUserAtom);
+  const update = useMutation(profileMutations.update());
+  const confirm = useMutation(profileMutations.confirmPhone());
+  const [values, setValues] = useState({
+    fullName: profile.fullName ?? "",
+    city: profile.city ?? "",
+    country: profile.country ?? "",
+    phone: profile.phone ?? "",
+  });
+  const [phoneError, setPhoneError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [pendingPhone, setPendingPhone] = useState<string | null>(profile.pendingPhone);
+  const [code, setCode] = useState("");
+  const [codeError, setCodeError] = useState<string | null>(null);
+
+  const set = (name: keyof typeof values) => (value: string) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setFieldErrors(({ [name]: _, ...rest }) => rest);
+    if (name === "phone") setPhoneError(null);
+    setFormError(null);
+    setSaved(null);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (update.isPending) return;
+    const phone = values.phone.trim();
+    const phoneChanged = phone !== (profile.phone ?? "");
+    if (phoneChanged && !PHONE.test(phone)) {
+      setPhoneError(t(phone === "" ? "required" : "phoneFormat", { ns: "validation" }));
+      haptics.notify("error");
+      return;
+    }
+    update.mutate(
+      {
+        fullName: values.fullName.trim() || null,
+        city: values.city.trim() || null,
+        country: values.country.trim() || null,
+        ...(phoneChanged ? { phone } : {}),
+      },
+      {
+        onSuccess: (reply) => {
+          haptics.notify("success");
+          updateUser(reply.user);
+          queryClient.setQueryData(profileQueries.profile().queryKey, reply.profile);
+          setPendingPhone(reply.profile.pendingPhone);
+          setSaved(reply.phoneCode ? t("profile.codeSent") : t("saved"));
+        },
+        onError: (error) => {
+          haptics.notify("error");
+          if (isApiError(error) && error.code === "PHONE_TAKEN") {
+            setPhoneError(errorText(error));
+            return;
+          }
+          const fields = isApiError(error) ? error.fields : undefined;
+          if (fields && Object.keys(fields).length > 0) {
+            setFieldErrors(
+              Object.fromEntries(
+                Object.entries(fields).map(([path, c]) => [
+                  path.split(".").at(-1) ?? path,
+                  t(c as "required", { ns: "validation" }),
+                ]),
+              ),
+            );
+            return;
+          }
+          setFormError(errorText(error));
+        },
+      },
+    );
+  };
+
+  const confirmPhone = () => {
+    if (confirm.isPending) return;
+    if (!CODE.test(code.trim())) {
+      setCodeError(t("codeFormat", { ns: "validation" }));
+      return;
+    }
+    confirm.mutate(
+      { code: code.trim() },
+      {
+        onSuccess: (reply) => {
+          haptics.notify("success");
+          updateUser(reply.user);
+          queryClient.setQueryData(profileQueries.profile().queryKey, reply.profile);
+          setPendingPhone(null);
+          setCode("");
+          setValues((v) => ({ ...v, phone: reply.profile.phone ?? "" }));
+          setSaved(t("profile.phoneConfirmed"));
+        },
+        onError: (error) => {
+          haptics.notify("error");
+          setCodeError(errorText(error));
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="settings-form" onSubmit={submit} noValidate>
+      <SettingsField
+        name="fullName"
+        label={t("profile.fullName")}
+        autoComplete="name"
+        value={values.fullName}
+        error={fieldErrors.fullName}
+        onValueChange={set("fullName")}
+      />
+      <SettingsField
+        name="city"
+        label={t("profile.city")}
+        autoComplete="address-level2"
+        value={values.city}
+        error={fieldErrors.city}
+        onValueChange={set("city")}
+      />
+      <SettingsField
+        name="country"
+        label={t("profile.country")}
+        autoComplete="country-name"
+        value={values.country}
+        error={fieldErrors.country}
+        onValueChange={set("country")}
+      />
+      <SettingsField
+        name="phone"
+        label={t("profile.phone")}
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        placeholder="+77010000000"
+        value={values.phone}
+        error={phoneError ?? fieldErrors.phone}
+        onValueChange={set("phone")}
+      />
+      {pendingPhone ? (
+        <div className="settings-phone-code" data-testid="phone-code">
+          <p className="field-hint">{t("profile.pendingPhone", { phone: pendingPhone })}</p>
+          <SettingsField
+            name="code"
+            label={t("profile.code")}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={code}
+            error={codeError}
+            onValueChange={(value) => {
+              setCode(value);
+              setCodeError(null);
+            }}
+          />
+          <div className="form-actions">
+            <Button
+              type="button"
+              size="m"
+              mode="bezeled"
+              loading={confirm.isPending}
+              onClick={confirmPhone}
+              data-testid="submit-phone-code"
+            >
+              {t("profile.confirmPhone")}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      <dl className="settings-facts">
+        <div>
+          <dt>{t("profile.login")}</dt>
+          <dd>{profile.login}</dd>
+        </div>
+        <div>
+          <dt>{t("profile.registeredAt")}</dt>
+          <dd data-testid="registered-at">{formatDate(profile.registeredAt, currentLanguage(i18n))}</dd>
+        </div>
+      </dl>
+      <SectionError text={formError} />
+      <div className="form-actions">
+        <Button type="submit" size="l" stretched loading={update.isPending} data-testid="submit-profile">
+          {t("save")}
+        </Button>
+      </div>
+      <SectionSaved text={saved} />
+    </form>
+  );
+}

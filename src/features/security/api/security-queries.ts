@@ -1,0 +1,28 @@
+/** Password change and the code channel (spec §2 Settings → security; §7 User). Keys start with `security`. */
+import type { ChangePasswordBody, CodeChannel } from "@contract";
+import { mutationOptions, queryOptions } from "@tanstack/react-query";
+import { callApi } from "@/lib/api-client";
+
+export const securityKeys = { all: ["security"] } as const;
+
+export const securityQueries = {
+  settings: () =>
+    queryOptions({
+      queryKey: [...securityKeys.all, "settings"] as const,
+      queryFn: ({ signal }) => callApi("securitySettings", { signal }),
+    }),
+};
+
+export const securityMutations = {
+  changePassword: () =>
+    mutationOptions({
+      mutationKey: [...securityKeys.all, "password"],
+      mutationFn: (body: ChangePasswordBody) => callApi("changePassword", { body }),
+    }),
+  setChannel: () =>
+    mutationOptions({
+      mutationKey: [...securityKeys.all, "channel"],
+      mutationFn: (codeChannel: CodeChannel) => callApi("updateSecuritySettings", { body: { codeChannel } }),
+      meta: { invalidates: [securityKeys.all, ["profile"]] },
+    }),
+};

@@ -1,0 +1,98 @@
+import type { CodeChannel } from "@contract";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Button, Cell, Placeholder, Radio, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { SectionError, SectionSaved } from "@/components/settings-field";
+import { useApiErrorText } from "@/lib/money";
+import { haptics } from "@/tma/hooks";
+import { securityMutations, securityQueries } from "../api/security-queries";
+
+/** How verification codes reach the user; only channels the user has confirmed can be chosen. */
+export function SecuritySection() {
+  const { t } = useTranslation(["settings", "common"]);
+  const errorText = useApiErrorText();
+  const queryClient = useQueryClient();
+  const settings = useQuery(securityQueries.settings());
+  const save = useMutation(securityMutations.setChannel());
+  const [choice, setChoice] = useState<CodeChannel | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+
+  const selected = choice ?? settings.data?.codeChannel;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!selected || save.isPending) return;
+    save.mutate(selected, {
+      onSuccess: (reply) => {
+        haptics.notify("success");
+        queryClient.setQueryData(securityQueries.settings().queryKey, reply);
+        setChoice(null);
+        setSaved(t("saved"));
+      },
+      onError: (error) => {
+        haptics.notify("error");
+        setFormError(errorText(error));
+      },
+    });
+  };
+
+  return (
+    <Section header={t("security.header")} footer={t("security.hint")} data-section="security">
+      {settings.isPending ? (
+        <Skeleton visible>
+          <div className="skeleton-block" />
+        </Skeleton>
+      ) : settings.isError ? (
+        <Placeholder description={errorText(settings.error)}>
+          <Button size="s" onClick={() => void settings.refetch()}>
+            {t("retry", { ns: "common" })}
+          </Button>
+        </Placeholder>
+      ) : (
+        <form className="settings-form" onSubmit={submit} noValidate>
+          <fieldset className="settings-channels">
+            <legend className="visually-hidden">{t("security.header")}</legend>
+            {settings.data.channels.map(({ channel, available }) => (
+              <Cell
+                key={channel}
+                Component="label"
+                disabled={!available}
+                before={
+                  <Radio
+                    name="codeChannel"
+                    value={channel}
+                    checked={selected === channel}
+                    disabled={!available}
+                    onChange={() => {
+                      setChoice(channel);
+                      setSaved(null);
+                      setFormError(null);
+                    }}
+                  />
+                }
+                description={available ? undefined : t("security.unavailable")}
+              >
+                {t(`security.channels.${channel}`)}
+              </Cell>
+            ))}
+          </fieldset>
+          <SectionError text={formError} />
+          <div className="form-actions">
+            <Button
+              type="submit"
+              size="l"
+              stretched
+              loading={save.isPending}
+              disabled={selected === settings.data.codeChannel}
+              data-testid="submit-security"
+            >
+              {t("save")}
+            </Button>
+          </div>
+          <SectionSaved text={saved} />
+        </form>
+      )}
+    </Section>
+  );
+}
