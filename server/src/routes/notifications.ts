@@ -26,14 +26,18 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     routes.readNotifications.path,
     {
       onRequest: app.authenticate,
+      // No body at all means "all", as `{}` does.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
       schema: {
         tags,
         summary: "Mark notifications read: `ids`, or all when absent (no body is also all)",
         security,
-        body: routes.readNotifications.body.optional(),
+        body: routes.readNotifications.body,
         response: withErrors({ 200: routes.readNotifications.response }),
       },
     },
-    async (request) => markNotificationsRead(app.db, app.clock, requireUser(request).userId, request.body?.ids),
+    async (request) => markNotificationsRead(app.db, app.clock, requireUser(request).userId, request.body.ids),
   );
 };

@@ -127,7 +127,8 @@ export async function updateProfile(
     const limits = deps.env.RATE_LIMITS;
     deps.limiter.hit(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
     deps.limiter.hit(`code-request-account:${user.id}`, limits.codeRequestAccount);
-    phoneCode = await issueCode(deps, updated, "phone", { target: newPhone, whenWaiting: "refuse" });
+    // The resend wait counts per number: the registration's code for the old one does not hold it back.
+    phoneCode = await issueCode(deps, updated, "phone", { target: newPhone, whenWaiting: "refuse", scope: "target" });
   }
   return { ...(await profileAndUser(deps, updated)), phoneCode };
 }
@@ -151,7 +152,7 @@ export async function confirmPhoneChange(
   deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
   const user = await currentUser(deps, auth);
   if (!user.pendingPhone) throw new AppError("CODE_INVALID");
-  await verifyCode(deps, user.id, "phone", code, user.pendingPhone);
+  await verifyCode(deps, user.id, "phone", code, user.pendingPhone, "target");
   try {
     const [row] = await deps.db
       .update(users)

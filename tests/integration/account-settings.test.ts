@@ -1,0 +1,586 @@
+/**
+ * Issue 6, server half: password change, settings data and the phone change, security channels,
+ * notifications, news (sanitised), subscription, avatar and verification uploads with the
+ * operator's decision. Every §8 Settings/Verification message is reached.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { crc32, deflateSync } from "node:zlib";
+import { ERRORS, Profile, User } from "@contract";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../../server/src/clock";
+import * as schema from "../../server/src/db/schema";
+import { runAccruals } from "../../server/src/services/accruals";
+import { addNews } from "../../server/src/services/news";
+import { processWithdrawal } from "../../server/src/services/withdrawals";
+import {
+  call,
+  createTestServer,
+  lastCode,
+  registerUser,
+  TEST_OPERATOR_TOKEN,
+  type TestServer,
+  tempDir,
+} from "./helpers";
+import { expectLedgerConsistent, fund, newInvestor } from "./money";
+
+let server: TestServer;
+const uploads = tempDir("kassa-uploads-");
+
+beforeAll(async () => {
+  server = await createTestServer({ env: { UPLOAD_DIR: uploads.dir } });
+});
+afterAll(async () => {
+  await server.close();
+  uploads.remove();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Images and multipart
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body) >>> 0);
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A valid 1×1 RGB PNG. */
+function tinyPng(): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(1, 0);
+  ihdr.writeUInt32BE(1, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  const raw = Buffer.from([0, 255, 0, 0]); // filter byte + one red pixel
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** JFIF header, then end of image: what file-type recognises as image/jpeg. */
+function tinyJpeg(): Buffer {
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+    Buffer.from("JFIF\0", "latin1"),
+    Buffer.from([0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]),
+    Buffer.from([0xff, 0xd9]),
+  ]);
+}
+
+type Part = { name: string; value: string } | { name: string; filename: string; type: string; data: Buffer };
+
+function multipart(parts: Part[]): { payload: Buffer; contentType: string } {
+  const boundary = `----kassa${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    if ("data" in part) {
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`,
+        ),
+        part.data,
+        Buffer.from("\r\n"),
+      );
+    } else {
+      chunks.push(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`),
+      );
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function upload(method: "PATCH", url: string, parts: Part[], token: string) {
+  const { payload, contentType } = multipart(parts);
+  const res = await server.app.inject({
+    method,
+    url: `/api${url}`,
+    payload,
+    headers: { authorization: `Bearer ${token}`, "content-type": contentType },
+  });
+  return { status: res.statusCode, body: res.json() as Record<string, unknown> };
+}
+
+const png = (name = "avatar", filename = "me.png") => ({ name, filename, type: "image/png", data: tinyPng() });
+
+function verificationParts(overrides: Partial<Record<string, string>> = {}): Part[] {
+  const fields = {
+    fullName: "Aigerim Sadykova",
+    dateOfBirth: "1990-04-12",
+    familyStatus: "married",
+    documentNumber: "N1234567",
+    ...overrides,
+  };
+  return [
+    ...Object.entries(fields).map(([name, value]) => ({ name, value: value as string })),
+    png("documentPhoto", "doc.png"),
+    { name: "loginPhoto", filename: "login.jpg", type: "image/jpeg", data: tinyJpeg() },
+    png("walletPhoto", "wallet.png"),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe("PATCH /user/password", () => {
+  it("refuses a wrong old password, a mismatched repeat and a simple password; then revokes every other session", async () => {
+    const { token, body } = await registerUser(server);
+    const other = await call(server, "POST", "/auth/login", { login: body.login, password: body.password });
+    const otherToken = other.body.refreshToken as string;
+
+    const mismatch = await call(
+      server,
+      "PATCH",
+      "/user/password",
+      { oldPassword: body.password, password: "Meadowlark77", passwordRepeat: "Meadowlark78" },
+      { token },
+    );
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body).toMatchObject({ code: "NEW_PASSWORDS_MISMATCH", message: "New passwords do not match" });
+
+    const wrongOld = await call(
+      server,
+      "PATCH",
+      "/user/password",
+      { oldPassword: "Nope12345x", password: "Meadowlark77", passwordRepeat: "Meadowlark77" },
+      { token },
+    );
+    expect(wrongOld.body).toMatchObject({
+      code: "OLD_PASSWORD_INCORRECT",
+      message: "You entered the old password incorrectly.",
+    });
+
+    const simple = await call(
+      server,
+      "PATCH",
+      "/user/password",
+      { oldPassword: body.password, password: "password1", passwordRepeat: "password1" },
+      { token },
+    );
+    expect(simple.status).toBe(400);
+    expect(simple.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { password: "passwordTooSimple" } });
+
+    const ok = await call(
+      server,
+      "PATCH",
+      "/user/password",
+      { oldPassword: body.password, password: "Meadowlark77", passwordRepeat: "Meadowlark77" },
+      { token },
+    );
+    expect(ok).toMatchObject({ status: 200, body: { ok: true } });
+    expect((await call(server, "GET", "/user/me", undefined, { token })).status).toBe(200);
+    expect((await call(server, "GET", "/user/me", undefined, { token: otherToken })).status).toBe(401);
+    const again = await call(server, "POST", "/auth/login", { login: body.login, password: "Meadowlark77" });
+    expect(again.status).toBe(200);
+    const [row] = await server.handle.db.select().from(schema.users).where(eq(schema.users.login, body.login));
+    expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
+  });
+});
+
+describe("settings data", () => {
+  it("updates name, city and country through both calls; the registration date stays", async () => {
+    const { token } = await registerUser(server);
+    const before = await call(server, "GET", "/user-data/byType/profile", undefined, { token });
+    const patched = await call(server, "PATCH", "/user-data", { fullName: "Dana K", city: "Almaty" }, { token });
+    expect(patched.status).toBe(200);
+    expect(patched.body.profile).toMatchObject({ fullName: "Dana K", city: "Almaty", country: null });
+    const posted = await call(
+      server,
+      "POST",
+      "/user/profile",
+      { country: "Kazakhstan", registeredAt: "2000-01-01" },
+      { token },
+    );
+    expect(posted.status).toBe(200);
+    const profile = Profile.parse(posted.body.profile);
+    expect(profile).toMatchObject({ fullName: "Dana K", city: "Almaty", country: "Kazakhstan" });
+    expect(profile.registeredAt).toBe((before.body as { registeredAt: string }).registeredAt);
+    expect(User.parse(posted.body.user).fullName).toBe("Dana K");
+  });
+
+  it("changes the phone only after the new one's code; a taken phone is refused", async () => {
+    const taken = await registerUser(server);
+    const { token, body } = await registerUser(server);
+    const refused = await call(server, "PATCH", "/user-data", { phone: taken.body.phone }, { token });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: "PHONE_TAKEN", message: "This Phone Number is already registered" });
+
+    const next = "+15550199123";
+    const pending = await call(server, "PATCH", "/user-data", { phone: next }, { token });
+    expect(pending.status).toBe(200);
+    expect(pending.body.profile).toMatchObject({ phone: body.phone, pendingPhone: next });
+    expect(pending.body.phoneCode).toMatchObject({ message: "Request successfully sent" });
+    const code = await lastCode(server, body.login, "phone");
+    const wrong = await call(
+      server,
+      "POST",
+      "/user-data/phone/confirm",
+      { code: code === "000000" ? "111111" : "000000" },
+      { token },
+    );
+    expect(wrong.body.code).toBe("CODE_MISMATCH");
+    const confirmed = await call(server, "POST", "/user-data/phone/confirm", { code }, { token });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.profile).toMatchObject({ phone: next, phoneConfirmed: true, pendingPhone: null });
+  });
+
+  it("answers 'Update error {error}' with params.error when the store fails", async () => {
+    const { token } = await registerUser(server);
+    const res = await call(server, "PATCH", "/user-data", { fullName: "x".repeat(201) }, { token });
+    expect(res.status).toBe(400);
+    // The schema refuses it first; the service's failures carry params.error:
+    expect(ERRORS.UPDATE_FAILED.message).toBe("Update error {error}");
+    const { errorBody } = await import("../../server/src/errors");
+    expect(errorBody("UPDATE_FAILED", { params: { error: "could not save" } }).message).toBe(
+      "Update error could not save",
+    );
+  });
+});
+
+describe("security setting", () => {
+  it("offers confirmed channels only and refuses the others", async () => {
+    const { token, body } = await registerUser(server);
+    const initial = await call(server, "GET", "/user/settings/security", undefined, { token });
+    expect(initial.body).toEqual({
+      codeChannel: "email",
+      channels: [
+        { channel: "telegram", available: false },
+        { channel: "email", available: false },
+        { channel: "sms", available: false },
+      ],
+    });
+    const refused = await call(server, "PATCH", "/user/settings/security", { codeChannel: "sms" }, { token });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { codeChannel: "required" } });
+    await call(server, "POST", "/auth/phone/confirm", { code: await lastCode(server, body.login, "phone") }, { token });
+    const chosen = await call(server, "PATCH", "/user/settings/security", { codeChannel: "sms" }, { token });
+    expect(chosen.status).toBe(200);
+    expect(chosen.body).toMatchObject({ codeChannel: "sms" });
+    expect((chosen.body.channels as { channel: string; available: boolean }[])[2]).toEqual({
+      channel: "sms",
+      available: true,
+    });
+  });
+});
+
+describe("news", () => {
+  it("lists newest first, serves one, 404s an unknown one, and sanitises bodies", async () => {
+    const item = await addNews(server.handle.db, systemClock, {
+      title: { en: "Hello <b>there</b>" },
+      body: {
+        en: '<p onclick="x()">Safe <strong>bold</strong><script>alert(1)</script><img src=x onerror="alert(2)"><a href="javascript:alert(3)">bad</a> <a href="https://example.com">ok</a></p>',
+        ru: "<h3>Привет</h3>",
+      },
+    });
+    const list = await call(server, "GET", "/content/news");
+    expect(list.status).toBe(200);
+    const items = list.body as unknown as { id: string; body: Record<string, string>; title: Record<string, string> }[];
+    expect(items[0]?.id).toBe(item.id);
+    expect(items.length).toBeGreaterThanOrEqual(4);
+    const body = items[0]?.body.en ?? "";
+    expect(body).not.toMatch(/script|onerror|onclick|javascript:|<img/i);
+    expect(body).toContain("<strong>bold</strong>");
+    expect(body).toContain('<a href="https://example.com" rel="noopener noreferrer" target="_blank">ok</a>');
+    expect(items[0]?.body.de).toBe(body);
+    expect(items[0]?.body.ru).toBe("<h3>Привет</h3>");
+    expect(items[0]?.title.en).toBe("Hello there");
+
+    const one = await call(server, "GET", `/content/news/one/${item.id}?lang=ru`);
+    expect(one.body).toMatchObject({ id: item.id, language: "ru", body: "<h3>Привет</h3>" });
+    const missing = await call(server, "GET", "/content/news/one/00000000-0000-4000-8000-000000000000");
+    expect(missing).toMatchObject({ status: 404, body: { code: "NOT_FOUND" } });
+  });
+});
+
+describe("notifications", () => {
+  it("tells of refills, withdrawal moves and deposit payouts in the user's language; read marks them; own only", async () => {
+    const db = server.handle.db;
+    const investor = await newInvestor(db, systemClock);
+    await db.update(schema.users).set({ language: "ru" }).where(eq(schema.users.id, investor.id));
+    await fund(db, systemClock, investor.id, "USDT", "50");
+    const list = await call(server, "GET", "/notification", undefined, { token: investor.token });
+    expect(list.status).toBe(200);
+    expect(list.body.unread).toBe(1);
+    const [first] = list.body.items as { id: string; kind: string; title: string; body: string }[];
+    expect(first).toMatchObject({ kind: "refill_credited", title: "Пополнение зачислено" });
+    expect(first?.body).toContain("50 USDT");
+    const me = await call(server, "GET", "/user/me", undefined, { token: investor.token });
+    expect((me.body.notifications as { unread: number }).unread).toBe(1);
+
+    const stranger = await newInvestor(db, systemClock);
+    const theirs = await call(server, "GET", "/notification", undefined, { token: stranger.token });
+    expect(theirs.body).toEqual({ items: [], unread: 0 });
+    const foreignRead = await call(
+      server,
+      "POST",
+      "/notification/read",
+      { ids: [first?.id] },
+      { token: stranger.token },
+    );
+    expect(foreignRead.body, JSON.stringify(foreignRead.body)).toEqual({ unread: 0 });
+    expect((await call(server, "GET", "/notification", undefined, { token: investor.token })).body.unread).toBe(1);
+
+    const read = await call(server, "POST", "/notification/read", { ids: [first?.id] }, { token: investor.token });
+    expect(read.body).toEqual({ unread: 0 });
+
+    // A deposit that runs its term, paid out by the accruals: "deposit_ended".
+    const start = new Date(Date.now() - 31 * 86_400_000);
+    const [deposit] = await db
+      .insert(schema.deposits)
+      .values({
+        userId: investor.id,
+        planId: "start",
+        currency: "USDT",
+        amount: "10",
+        dailyYieldPercent: "1",
+        durationDays: 30,
+        dailyIncome: "0.1",
+        startedAt: start,
+        endsAt: new Date(start.getTime() + 30 * 86_400_000),
+        status: "active",
+        autoInvest: false,
+        createdAt: start,
+      } as typeof schema.deposits.$inferInsert)
+      .returning();
+    expect(deposit).toBeDefined();
+    await db.insert(schema.operations).values({
+      userId: investor.id,
+      currency: "USDT",
+      type: "plan",
+      amount: "-10",
+      depositId: deposit?.id ?? null,
+      createdAt: start,
+    });
+    await db.update(schema.balances).set({ amount: "40" }).where(eq(schema.balances.userId, investor.id));
+    await runAccruals(db, systemClock, { userId: investor.id });
+    const after = await call(server, "GET", "/notification", undefined, { token: investor.token });
+    const ended = (after.body.items as { kind: string; body: string }[]).find((n) => n.kind === "deposit_ended");
+    expect(ended?.body).toContain("3 USDT"); // 30 × 0.1 income
+    await expectLedgerConsistent(db);
+
+    const all = await call(server, "POST", "/notification/read", undefined, { token: investor.token });
+    expect(all.body).toEqual({ unread: 0 });
+  });
+
+  it("tells of each operator move of a withdrawal", async () => {
+    const db = server.handle.db;
+    const investor = await newInvestor(db, systemClock);
+    await fund(db, systemClock, investor.id, "USDT", "100");
+    const [row] = await db
+      .insert(schema.withdrawals)
+      .values({
+        userId: investor.id,
+        paymentSystemId: "usdt-trc20",
+        currency: "USDT",
+        network: "TRC20",
+        wallet: "TXYZ",
+        amount: "20",
+        fee: "0",
+        amountToReceive: "20",
+        status: "pending",
+        createdAt: new Date(),
+      })
+      .returning();
+    await processWithdrawal({ db, clock: systemClock }, row?.id ?? "", "inspect");
+    await processWithdrawal({ db, clock: systemClock }, row?.id ?? "", "success", { txHash: "0xabc" });
+    const list = await call(server, "GET", "/notification", undefined, { token: investor.token });
+    const moves = (list.body.items as { kind: string; title: string }[]).filter((n) => n.kind === "withdrawal_status");
+    expect(moves.map((m) => m.title)).toEqual(["Withdrawal paid out", "Withdrawal on inspection"]);
+  });
+});
+
+describe("POST /user/subscription", () => {
+  it("pays from the balance, extends from the current end, and refuses when short", async () => {
+    const db = server.handle.db;
+    const investor = await newInvestor(db, systemClock);
+    const options = (await call(server, "GET", "/settings/subscription/options")).body as unknown as {
+      id: string;
+      price: string;
+      currency: string;
+      durationDays: number;
+    }[];
+    const option = options[0];
+    if (!option) throw new Error("no subscription option");
+    const short = await call(server, "POST", "/user/subscription", { optionId: option.id }, { token: investor.token });
+    expect(short.status).toBe(409);
+    expect(short.body).toMatchObject({ code: "INSUFFICIENT_FUNDS", message: "Not enough funds" });
+
+    await fund(db, systemClock, investor.id, option.currency as "USDT", String(Number(option.price) * 2 + 1));
+    const first = await call(server, "POST", "/user/subscription", { optionId: option.id }, { token: investor.token });
+    expect(first.status).toBe(200);
+    const user = User.parse(first.body.user);
+    expect(user.subscription.active).toBe(true);
+    const until1 = new Date(user.subscription.until ?? "").getTime();
+    expect(Math.abs(until1 - Date.now() - option.durationDays * 86_400_000)).toBeLessThan(60_000);
+    const second = await call(server, "POST", "/user/subscription", { optionId: option.id }, { token: investor.token });
+    const until2 = new Date(User.parse(second.body.user).subscription.until ?? "").getTime();
+    expect(until2 - until1).toBe(option.durationDays * 86_400_000);
+    expect((second.body.currencies as Record<string, string>)[option.currency]).toBe("1");
+    const ops = await call(server, "GET", "/user/operations?type=subscription", undefined, { token: investor.token });
+    expect(ops.status).toBe(200);
+    await expectLedgerConsistent(db);
+    const unknown = await call(server, "POST", "/user/subscription", { optionId: "nope" }, { token: investor.token });
+    expect(unknown.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { optionId: "required" } });
+  });
+});
+
+describe("avatar", () => {
+  it("accepts a real PNG and a JPEG by content and serves them back under a random name", async () => {
+    const { token } = await registerUser(server);
+    const res = await upload("PATCH", "/user/avatar", [png()], token);
+    expect(res.status).toBe(200);
+    const url = User.parse(res.body.user).avatarUrl ?? "";
+    expect(url).toMatch(/^\/api\/user\/avatar\/[0-9a-f]{32}\.png$/);
+    const served = await server.app.inject({ method: "GET", url });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/png");
+    expect(served.headers["x-content-type-options"]).toBe("nosniff");
+    expect(served.rawPayload.equals(tinyPng())).toBe(true);
+    // Stored outside any served folder, under UPLOAD_DIR.
+    expect(fs.existsSync(path.join(uploads.dir, "avatars", url.split("/").pop() ?? ""))).toBe(true);
+
+    const jpeg = await upload(
+      "PATCH",
+      "/user/avatar",
+      [{ name: "avatar", filename: "me.bin", type: "application/octet-stream", data: tinyJpeg() }],
+      token,
+    );
+    expect(jpeg.status).toBe(200);
+    const jpegUrl = User.parse(jpeg.body.user).avatarUrl ?? "";
+    expect(jpegUrl).toMatch(/\.jpg$/);
+    // The previous file is gone.
+    expect((await server.app.inject({ method: "GET", url })).statusCode).toBe(404);
+    const me = await call(server, "GET", "/user/me", undefined, { token });
+    expect(me.body.avatarUrl).toBe(jpegUrl);
+  });
+
+  it("refuses a 6 MB file, a text file named .png, two files and a stray field", async () => {
+    const { token } = await registerUser(server);
+    const big = Buffer.concat([tinyPng(), Buffer.alloc(6 * 1024 * 1024)]);
+    const cases: [Part[], string][] = [
+      [[{ name: "avatar", filename: "big.png", type: "image/png", data: big }], "size"],
+      [
+        [{ name: "avatar", filename: "note.png", type: "image/png", data: Buffer.from("just text, not an image") }],
+        "type",
+      ],
+      [[png(), png()], "count"],
+      [[png("photo")], "field"],
+      [[], "missing"],
+    ];
+    for (const [parts, reason] of cases) {
+      const res = await upload("PATCH", "/user/avatar", parts, token);
+      expect(res.status, reason).toBe(400);
+      expect(res.body).toMatchObject({ code: "IMAGE_UPDATE_FAILED", message: "Error updating image" });
+      expect((res.body.params as { reason: string }).reason, reason).toBe(reason);
+    }
+    const me = await call(server, "GET", "/user/me", undefined, { token });
+    expect(me.body.avatarUrl).toBeNull();
+  });
+
+  it("gives no way to list or guess another user's avatar", async () => {
+    const guess = await server.app.inject({ method: "GET", url: "/api/user/avatar/..%2F..%2Fetc%2Fpasswd" });
+    expect(guess.statusCode).toBe(404);
+    const random = await server.app.inject({
+      method: "GET",
+      url: "/api/user/avatar/0123456789abcdef0123456789abcdef.png",
+    });
+    expect(random.statusCode).toBe(404);
+    const { token } = await registerUser(server);
+    const other = await registerUser(server);
+    await upload("PATCH", "/user/avatar", [png()], other.token);
+    const mine = await call(server, "GET", "/user/me", undefined, { token });
+    expect(mine.body.avatarUrl).toBeNull();
+  });
+});
+
+describe("verification", () => {
+  it("takes a request in process; the operator approves it and the user is notified in their language", async () => {
+    const { token, reply } = await registerUser(server, { language: "de" });
+    const userId = (reply.user as { id: string }).id;
+    const none = await call(server, "GET", "/user-data/byType/verification", undefined, { token });
+    expect(none.body).toMatchObject({ status: null });
+
+    const sent = await upload("PATCH", "/user-data/verification", verificationParts(), token);
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ status: "in_process", familyStatus: "married", dateOfBirth: "1990-04-12" });
+    expect(
+      fs.readdirSync(path.join(uploads.dir, "verification")).filter((f) => !f.startsWith(".")).length,
+    ).toBeGreaterThanOrEqual(3);
+    const again = await upload("PATCH", "/user-data/verification", verificationParts(), token);
+    expect(again.body).toMatchObject({ code: "VERIFICATION_REQUEST_FAILED", params: { reason: "in_process" } });
+
+    const approve = await server.app.inject({
+      method: "POST",
+      url: `/api/operator/verifications/${userId}/approve`,
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+      payload: {},
+    });
+    expect(approve.statusCode).toBe(200);
+    const state = await call(server, "GET", "/user-data/byType/verification", undefined, { token });
+    expect(state.body).toMatchObject({ status: "success" });
+    const profile = await call(server, "GET", "/user-data/byType/profile", undefined, { token });
+    expect(profile.body.verificationStatus).toBe("success");
+    const notes = await call(server, "GET", "/notification", undefined, { token });
+    expect((notes.body.items as { kind: string; title: string }[])[0]).toMatchObject({
+      kind: "verification_success",
+      title: "Erfolgreiche Verifizierung",
+    });
+    const twice = await server.app.inject({
+      method: "POST",
+      url: `/api/operator/verifications/${userId}/deny`,
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+      payload: {},
+    });
+    expect(twice.statusCode).toBe(400);
+  });
+
+  it("denies with a note, and refuses bad requests with 'Error sending verification request'", async () => {
+    const { token, body } = await registerUser(server);
+    const bad: [Part[], string][] = [
+      [verificationParts({ dateOfBirth: new Date().toISOString().slice(0, 10) }), "age"],
+      [verificationParts({ familyStatus: "complicated" }), "fields"],
+      [verificationParts().filter((p) => p.name !== "walletPhoto"), "missing"],
+      [[...verificationParts(), png("walletPhoto")], "count"],
+      [
+        verificationParts().map((p) =>
+          p.name === "documentPhoto"
+            ? { name: "documentPhoto", filename: "doc.png", type: "image/png", data: Buffer.from("%PDF-1.4 nope") }
+            : p,
+        ),
+        "type",
+      ],
+    ];
+    for (const [parts, reason] of bad) {
+      const res = await upload("PATCH", "/user-data/verification", parts, token);
+      expect(res.status, reason).toBe(400);
+      expect(res.body, reason).toMatchObject({
+        code: "VERIFICATION_REQUEST_FAILED",
+        message: "Error sending verification request",
+        params: { reason },
+      });
+    }
+    expect((await upload("PATCH", "/user-data/verification", verificationParts(), token)).status).toBe(200);
+    const deny = await server.app.inject({
+      method: "POST",
+      url: `/api/operator/verifications/${body.login}/deny`,
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+      payload: { note: "The photo is blurred." },
+    });
+    expect(deny.statusCode).toBe(200);
+    const notes = await call(server, "GET", "/notification", undefined, { token });
+    expect((notes.body.items as { kind: string; title: string; body: string }[])[0]).toMatchObject({
+      kind: "verification_denied",
+      title: "Verification error",
+      body: "Your verification request was denied. The photo is blurred.",
+    });
+    // A denied request may be sent again.
+    expect((await upload("PATCH", "/user-data/verification", verificationParts(), token)).status).toBe(200);
+  });
+});
