@@ -33,6 +33,7 @@ export default defineConfig({
           include: ["tests/unit/**/*.test.{ts,tsx}", "tests/architecture/**/*.test.ts"],
           environment: "jsdom",
           setupFiles: ["tests/unit/setup.ts"],
+          testTimeout: 20_000,
         },
       },
       {

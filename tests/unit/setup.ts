@@ -2,8 +2,11 @@
  * Unit test setup (jsdom): unmount what a test rendered, and give jsdom the browser bits it lacks.
  * No jest-dom: assertions use plain DOM queries.
  */
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeAll, vi } from "vitest";
+
+// Queries that wait (findBy…, waitFor) get 5 s: the unit tests share two cores with the rest of the run.
+configure({ asyncUtilTimeout: 5000 });
 
 // React 19 wants this flag to run act() without warnings in a test environment.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
