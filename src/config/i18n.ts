@@ -39,6 +39,8 @@ export const NAMESPACES = [
   "operations",
   "settings",
   "news",
+  "notifications",
+  "subscription",
   "exchange",
   "money",
 ] as const;

@@ -1,12 +1,22 @@
-import { Suspense } from "react";
+import { useAtomValue } from "jotai";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
 import { ContentSpinner } from "@/components/content-spinner";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
+import { userAtom } from "@/lib/session";
 import { useMediaQuery } from "@/lib/use-media-query";
 import { BottomTabBar, SideBar } from "./navigation";
+
+// Loaded only for a user they concern: unread notifications, no active subscription.
+const NotificationDialog = lazy(() =>
+  import("@/features/notifications/components/notification-dialog").then((m) => ({ default: m.NotificationDialog })),
+);
+const SubscriptionPrompt = lazy(() =>
+  import("@/features/subscription/components/subscription-prompt").then((m) => ({ default: m.SubscriptionPrompt })),
+);
 
 /** Side bar from this width up, tab bar below it. */
 export const WIDE_LAYOUT_QUERY = "(min-width: 960px)";
@@ -15,8 +25,13 @@ export const WIDE_LAYOUT_QUERY = "(min-width: 960px)";
 export function CabinetLayout() {
   const wide = useMediaQuery(WIDE_LAYOUT_QUERY);
   const { t } = useTranslation("common");
+  const user = useAtomValue(userAtom);
   const content = (
     <main className="cabinet-content">
+      <Suspense fallback={null}>
+        {user && !user.subscription.active ? <SubscriptionPrompt /> : null}
+        {user && user.notifications.unread > 0 ? <NotificationDialog /> : null}
+      </Suspense>
       {/* A failing cabinet screen keeps the side bar or tab bar around its error. */}
       <RouteErrorBoundary>
         <Suspense fallback={<ContentSpinner />}>

@@ -182,7 +182,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
       />
       {pendingPhone ? (
         <div className="settings-phone-code" data-testid="phone-code">
-          <p className="field-hint">{t("profile.pendingPhone", { phone: pendingPhone })}</p>
+          <p className="settings-pending-phone">{t("profile.pendingPhone", { phone: pendingPhone })}</p>
           <SettingsField
             name="code"
             label={t("profile.code")}

@@ -1,0 +1,74 @@
+import type { Notification } from "@contract";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { Button, Modal } from "@telegram-apps/telegram-ui";
+import { useSetAtom } from "jotai";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { currentLanguage } from "@/config/i18n";
+import { formatDateTime } from "@/lib/money";
+import { updateUserAtom } from "@/lib/session";
+import { notificationMutations, notificationQueries } from "../api/notification-queries";
+
+/**
+ * The notification dialog (spec §2): mounted while the user object counts unread notifications. It
+ * shows the unread ones, marks exactly those read, and writes the server's new count into the user
+ * object in place (spec §3), which unmounts it once the user closes it.
+ */
+export function NotificationDialog() {
+  const { t, i18n } = useTranslation("notifications");
+  const language = currentLanguage(i18n);
+  const updateUser = useSetAtom(updateUserAtom);
+  const list = useQuery(notificationQueries.list());
+  const read = useMutation(notificationMutations.read());
+  const [shown, setShown] = useState<Notification[] | null>(null);
+  const [open, setOpen] = useState(true);
+  const [pendingUnread, setPendingUnread] = useState<number | null>(null);
+  const marked = useRef(false);
+
+  useEffect(() => {
+    if (!list.data || marked.current) return;
+    const unread = list.data.items.filter((n) => n.readAt === null);
+    if (unread.length === 0) {
+      updateUser({ notifications: { unread: 0 } });
+      return;
+    }
+    marked.current = true;
+    setShown(unread);
+    read.mutate({ ids: unread.map((n) => n.id) }, { onSuccess: (reply) => setPendingUnread(reply.unread) });
+  }, [list.data, read, updateUser]);
+
+  const close = () => {
+    setOpen(false);
+    // The count changes only now, so the dialog does not vanish under the user's eyes.
+    updateUser({ notifications: { unread: pendingUnread ?? 0 } });
+  };
+
+  if (!shown || !open) return null;
+  return (
+    <Modal
+      open
+      onOpenChange={(next) => {
+        if (!next) close();
+      }}
+      header={<Modal.Header />}
+      data-testid="notification-dialog"
+      aria-describedby={undefined}
+    >
+      <div className="notification-dialog">
+        <h2 className="money-dialog-title">{t("title")}</h2>
+        <ul className="notification-list">
+          {shown.map((n) => (
+            <li key={n.id} className="notification" data-testid="notification" data-kind={n.kind}>
+              <strong>{n.title}</strong>
+              <p>{n.body}</p>
+              <time dateTime={n.createdAt}>{formatDateTime(n.createdAt, language)}</time>
+            </li>
+          ))}
+        </ul>
+        <Button size="l" stretched onClick={close} data-testid="notification-close">
+          {t("close")}
+        </Button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * The subscription (spec §1, §6): its options and the activation paid from the balance. Keys start
+ * with `subscription`; the activation makes the balance, statistics and operations stale.
+ */
+import { mutationOptions, queryOptions } from "@tanstack/react-query";
+import { callApi } from "@/lib/api-client";
+import { moneyKeys } from "@/lib/money";
+
+export const subscriptionKeys = { all: ["subscription"] } as const;
+
+export const subscriptionQueries = {
+  options: () =>
+    queryOptions({
+      queryKey: [...subscriptionKeys.all, "options"] as const,
+      queryFn: ({ signal }) => callApi("subscriptionOptions", { signal }),
+      staleTime: 5 * 60_000,
+    }),
+};
+
+export const subscriptionMutations = {
+  activate: () =>
+    mutationOptions({
+      mutationKey: [...subscriptionKeys.all, "activate"],
+      mutationFn: (optionId: string) => callApi("subscribe", { body: { optionId } }),
+      meta: { invalidates: [moneyKeys.balance, moneyKeys.statistics, moneyKeys.operations] },
+    }),
+};
