@@ -19,6 +19,7 @@ describe("loadEnv", () => {
       DATABASE_URL: undefined,
       DATA_DIR: path.resolve("/srv/kassa", ".data/pglite"),
       STATIC_DIR: path.resolve("/srv/kassa", "dist"),
+      UPLOAD_DIR: path.resolve("/srv/kassa", ".data/pglite-uploads"),
       TELEGRAM_BOT_TOKEN: DEV_BOT_TOKEN,
       TELEGRAM_AUTH_MAX_AGE_SECONDS: 86_400,
       SEED_DEMO: true,

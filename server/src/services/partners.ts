@@ -237,11 +237,11 @@ function downlineSql(callerId: string, depth: number) {
       union all
       select u.id, down.line + 1 from ${users} u join down on u.inviter_id = down.id where down.line < ${depth}
     ),
-    inv as (
+    inv as materialized (
       select d.user_id, ${pivot("d.amount")}
         from deposits d join down on down.id = d.user_id group by d.user_id
     ),
-    pr as (
+    pr as materialized (
       select e.source_user_id as user_id, ${pivot("e.amount")}
         from referral_earnings e where e.beneficiary_id = ${callerId} group by e.source_user_id
     ),
