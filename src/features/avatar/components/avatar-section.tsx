@@ -1,0 +1,114 @@
+import { useMutation } from "@tanstack/react-query";
+import { Button, Section } from "@telegram-apps/telegram-ui";
+import { useAtomValue, useSetAtom } from "jotai";
+import { type FormEvent, useEffect, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { SectionError, SectionSaved } from "@/components/settings-field";
+import { isApiError } from "@/lib/api-client";
+import { useApiErrorText } from "@/lib/money";
+import { updateUserAtom, userAtom } from "@/lib/session";
+import { haptics } from "@/tma/hooks";
+import { avatarMutations, imageFileIssue } from "../api/avatar-upload";
+
+/** The avatar: a JPEG or PNG of at most 5 MB, checked and previewed before it is uploaded. */
+export function AvatarSection() {
+  const { t } = useTranslation(["settings", "validation", "errors"]);
+  const errorText = useApiErrorText();
+  const user = useAtomValue(userAtom);
+  const updateUser = useSetAtom(updateUserAtom);
+  const upload = useMutation(avatarMutations.upload());
+  const inputId = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!file) return setPreview(null);
+    const url = URL.createObjectURL(file);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  const choose = (next: File | null) => {
+    setFormError(null);
+    setSaved(null);
+    const issue = next ? imageFileIssue(next) : undefined;
+    setFieldError(issue ? t(issue, { ns: "validation" }) : null);
+    setFile(issue ? null : next);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (upload.isPending) return;
+    if (!file) {
+      setFieldError(t("required", { ns: "validation" }));
+      return;
+    }
+    upload.mutate(file, {
+      onSuccess: (reply) => {
+        haptics.notify("success");
+        updateUser({ avatarUrl: reply.user.avatarUrl });
+        setFile(null);
+        setSaved(t("avatar.updated"));
+      },
+      onError: (error) => {
+        haptics.notify("error");
+        const code = isApiError(error) ? error.fields?.avatar : undefined;
+        if (code) return setFieldError(t(code as "imageType", { ns: "validation" }));
+        setFormError(
+          isApiError(error) && error.kind === "http" ? t("IMAGE_UPDATE_FAILED", { ns: "errors" }) : errorText(error),
+        );
+      },
+    });
+  };
+
+  const src = preview ?? user?.avatarUrl ?? null;
+  return (
+    <Section header={t("avatar.header")} footer={t("avatar.hint")} data-section="avatar">
+      <form className="settings-form avatar-form" onSubmit={submit} noValidate>
+        <div className="avatar-row">
+          {src ? (
+            <img className="avatar-image" src={src} alt="" data-testid="avatar-image" />
+          ) : (
+            <span className="avatar-image avatar-empty" data-testid="avatar-image" aria-hidden="true">
+              {(user?.fullName ?? user?.login ?? "?").slice(0, 1).toUpperCase()}
+            </span>
+          )}
+          <label className="avatar-choose" htmlFor={inputId}>
+            {t("avatar.choose")}
+          </label>
+          <input
+            id={inputId}
+            className="visually-hidden"
+            type="file"
+            name="avatar"
+            accept="image/jpeg,image/png"
+            aria-invalid={fieldError ? true : undefined}
+            onChange={(event) => choose(event.target.files?.[0] ?? null)}
+          />
+        </div>
+        {fieldError ? (
+          <p className="field-error avatar-error" data-field-error="avatar">
+            {fieldError}
+          </p>
+        ) : null}
+        <SectionError text={formError} />
+        <div className="form-actions">
+          <Button
+            type="submit"
+            size="l"
+            stretched
+            loading={upload.isPending}
+            disabled={!file}
+            data-testid="submit-avatar"
+          >
+            {t("avatar.submit")}
+          </Button>
+        </div>
+        <SectionSaved text={saved} />
+      </form>
+    </Section>
+  );
+}

@@ -1,0 +1,246 @@
+import {
+  ageInYears,
+  FAMILY_STATUSES,
+  type FamilyStatus,
+  VERIFICATION_FILE_FIELDS,
+  VERIFICATION_MIN_AGE_YEARS,
+  type VerificationFileField,
+  type VerificationState,
+} from "@contract";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Button, Placeholder, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { SectionError, SettingsField } from "@/components/settings-field";
+import { alerts } from "@/lib/alerts";
+import { isApiError } from "@/lib/api-client";
+import { useApiErrorText } from "@/lib/money";
+import { haptics } from "@/tma/hooks";
+import { photoIssue, verificationMutations, verificationQueries } from "../api/verification-queries";
+
+type TextName = "fullName" | "dateOfBirth" | "familyStatus" | "documentNumber";
+type Name = TextName | VerificationFileField;
+const DOCUMENT = /^[A-Za-z0-9 -]+$/;
+
+/** Account verification: the status, and the request form while none is in process or done. */
+export function VerificationSection() {
+  const { t } = useTranslation(["settings", "common", "enums"]);
+  const errorText = useApiErrorText();
+  const state = useQuery(verificationQueries.state());
+  return (
+    <Section header={t("verification.header")} data-section="verification">
+      {state.isPending ? (
+        <Skeleton visible>
+          <div className="skeleton-block" />
+        </Skeleton>
+      ) : state.isError ? (
+        <Placeholder description={errorText(state.error)}>
+          <Button size="s" onClick={() => void state.refetch()}>
+            {t("retry", { ns: "common" })}
+          </Button>
+        </Placeholder>
+      ) : (
+        <>
+          <VerificationStatusRow state={state.data} />
+          {state.data.status === null || state.data.status === "denied" ? <VerificationForm /> : null}
+        </>
+      )}
+    </Section>
+  );
+}
+
+function VerificationStatusRow({ state }: { state: VerificationState }) {
+  const { t } = useTranslation(["settings", "enums"]);
+  return (
+    <div className="verification-status-row">
+      <span>{t("verification.status")}</span>
+      <strong
+        className={`verification-status status-${state.status ?? "none"}`}
+        data-testid="verification-status"
+        data-status={state.status ?? "none"}
+      >
+        {state.status ? t(`verificationStatus.${state.status}`, { ns: "enums" }) : t("verification.notRequested")}
+      </strong>
+      {state.status === "denied" && state.note ? (
+        <p className="field-hint verification-note">{t("verification.note", { note: state.note })}</p>
+      ) : null}
+    </div>
+  );
+}
+
+function VerificationForm() {
+  const { t } = useTranslation(["settings", "validation", "errors"]);
+  const errorText = useApiErrorText();
+  const queryClient = useQueryClient();
+  const send = useMutation(verificationMutations.request());
+  const [values, setValues] = useState<Record<TextName, string>>({
+    fullName: "",
+    dateOfBirth: "",
+    familyStatus: "",
+    documentNumber: "",
+  });
+  const [photos, setPhotos] = useState<Partial<Record<VerificationFileField, File>>>({});
+  const [errors, setErrors] = useState<Partial<Record<Name, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const clear = (name: Name) => {
+    setErrors(({ [name]: _, ...rest }) => rest);
+    setFormError(null);
+  };
+  const set = (name: TextName) => (value: string) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    clear(name);
+  };
+  const required = t("required", { ns: "validation" });
+
+  const validate = () => {
+    const out: Partial<Record<Name, string>> = {};
+    if (values.fullName.trim() === "") out.fullName = required;
+    if (values.dateOfBirth === "") out.dateOfBirth = required;
+    else if (ageInYears(values.dateOfBirth, new Date()) < VERIFICATION_MIN_AGE_YEARS)
+      out.dateOfBirth = t("verification.adult");
+    if (values.familyStatus === "") out.familyStatus = required;
+    if (!DOCUMENT.test(values.documentNumber.trim())) out.documentNumber = required;
+    for (const field of VERIFICATION_FILE_FIELDS) {
+      const issue = photoIssue(photos[field]);
+      if (issue) out[field] = t(issue, { ns: "validation" });
+    }
+    return out;
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (send.isPending) return;
+    const found = validate();
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      haptics.notify("error");
+      return;
+    }
+    send.mutate(
+      {
+        fields: {
+          fullName: values.fullName.trim(),
+          dateOfBirth: values.dateOfBirth,
+          familyStatus: values.familyStatus as FamilyStatus,
+          documentNumber: values.documentNumber.trim(),
+        },
+        photos: photos as Record<VerificationFileField, File>,
+      },
+      {
+        onSuccess: (reply) => {
+          haptics.notify("success");
+          alerts.success("VERIFICATION_SUCCEEDED");
+          queryClient.setQueryData(verificationQueries.state().queryKey, reply);
+        },
+        onError: (error) => {
+          haptics.notify("error");
+          const fields = isApiError(error) ? error.fields : undefined;
+          if (fields && Object.keys(fields).length > 0) {
+            const next: Partial<Record<Name, string>> = {};
+            for (const [path, code] of Object.entries(fields))
+              next[path.split(".").at(-1) as Name] = t(code as "required", { ns: "validation" });
+            return setErrors(next);
+          }
+          setFormError(
+            isApiError(error) && error.kind === "http" && !error.code
+              ? t("VERIFICATION_REQUEST_FAILED", { ns: "errors" })
+              : errorText(error),
+          );
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="settings-form" onSubmit={submit} noValidate>
+      <SettingsField
+        name="fullName"
+        label={t("verification.fullName")}
+        autoComplete="name"
+        value={values.fullName}
+        error={errors.fullName}
+        onValueChange={set("fullName")}
+      />
+      <SettingsField
+        name="dateOfBirth"
+        label={t("verification.dateOfBirth")}
+        type="date"
+        value={values.dateOfBirth}
+        error={errors.dateOfBirth}
+        onValueChange={set("dateOfBirth")}
+      />
+      <div className="form-field">
+        <Select
+          header={t("verification.familyStatus")}
+          name="familyStatus"
+          value={values.familyStatus}
+          status={errors.familyStatus ? "error" : undefined}
+          onChange={(event) => set("familyStatus")(event.target.value)}
+        >
+          <option value="" disabled>
+            {t("verification.familyStatus")}
+          </option>
+          {FAMILY_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {t(`verification.family.${status}`)}
+            </option>
+          ))}
+        </Select>
+        {errors.familyStatus ? (
+          <p className="field-error" data-field-error="familyStatus">
+            {errors.familyStatus}
+          </p>
+        ) : null}
+      </div>
+      <SettingsField
+        name="documentNumber"
+        label={t("verification.documentNumber")}
+        autoComplete="off"
+        value={values.documentNumber}
+        error={errors.documentNumber}
+        onValueChange={set("documentNumber")}
+      />
+      {VERIFICATION_FILE_FIELDS.map((field) => (
+        <div className="form-field verification-photo" key={field}>
+          <label className="verification-photo-label">
+            <span>{t(`verification.${field}`)}</span>
+            <input
+              type="file"
+              name={field}
+              accept="image/jpeg,image/png"
+              aria-invalid={errors[field] ? true : undefined}
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                clear(field);
+                const issue = file ? photoIssue(file) : "required";
+                if (issue) {
+                  setErrors((e) => ({ ...e, [field]: t(issue, { ns: "validation" }) }));
+                  setPhotos(({ [field]: _, ...rest }) => rest);
+                } else if (file) setPhotos((p) => ({ ...p, [field]: file }));
+              }}
+            />
+          </label>
+          {errors[field] ? (
+            <p className="field-error verification-photo-error" data-field-error={field}>
+              {errors[field]}
+            </p>
+          ) : null}
+        </div>
+      ))}
+      {send.isPending ? (
+        <progress
+          className="verification-progress"
+          data-testid="verification-progress"
+          aria-label={t("verification.submit")}
+        />
+      ) : null}
+      <SectionError text={formError} />
+      <div className="form-actions">
+        <Button type="submit" size="l" stretched loading={send.isPending} data-testid="submit-verification">
+          {t("verification.submit")}
+        </Button>
+      </div>
+    </form>
+  );
+}
