@@ -162,3 +162,29 @@ describe("settings: security", () => {
     expect(section("language").querySelector(".language-switcher")).toBeTruthy();
   });
 });
+
+describe("settings: wallets", () => {
+  it("shows the withdrawal wallet of each payment system open for withdrawals", async () => {
+    await open({
+      "/payment-systems": {
+        body: [
+          {
+            id: "usdt-trc20",
+            name: "Tether",
+            currency: "USDT",
+            network: "TRC20",
+            refillEnabled: true,
+            withdrawalEnabled: true,
+            minWithdrawal: "10",
+            maxWithdrawal: "1000",
+            withdrawalFeePercent: "1",
+          },
+        ],
+      },
+      "/user-data/wallets": { body: [{ paymentSystemId: "usdt-trc20", address: "TWalletAddress0001" }] },
+    });
+    const wallets = section("wallets");
+    expect((await within(wallets).findByTestId("wallet-address")).textContent).toBe("TWalletAddress0001");
+    expect(wallets.querySelector('[data-payment-system="usdt-trc20"]')).toBeTruthy();
+  });
+});

@@ -1,4 +1,5 @@
-import { List, Section } from "@telegram-apps/telegram-ui";
+import { useQuery } from "@tanstack/react-query";
+import { List, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { Page } from "@/components/page";
@@ -7,8 +8,10 @@ import { ProfileSection } from "@/features/profile/components/profile-section";
 import { PasswordSection } from "@/features/security/components/password-section";
 import { SecuritySection } from "@/features/security/components/security-section";
 import { VerificationSection } from "@/features/verification/components/verification-section";
+import { WithdrawalWallet } from "@/features/wallets/components/withdrawal-wallet";
+import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries";
 
-/** Settings (spec §2): profile data, avatar, password, security, verification, language, each section saved on its own. */
+/** Settings (spec §2): profile data, avatar, password, security, verification, withdrawal wallets, language, each section saved on its own. */
 export function SettingsRoute() {
   const { t } = useTranslation("settings");
   return (
@@ -19,6 +22,7 @@ export function SettingsRoute() {
         <PasswordSection />
         <SecuritySection />
         <VerificationSection />
+        <WalletsSection />
         <Section header={t("language.header")} data-section="language">
           <div className="settings-language">
             <LanguageSwitcher />
@@ -26,5 +30,29 @@ export function SettingsRoute() {
         </Section>
       </List>
     </Page>
+  );
+}
+
+/** Payment systems: the withdrawal wallet of each system open for withdrawals, set or changed here. */
+function WalletsSection() {
+  const { t } = useTranslation("settings");
+  const systems = useQuery(withdrawalQueries.paymentSystems());
+  return (
+    <Section header={t("wallets.header")} footer={t("wallets.hint")} data-section="wallets">
+      {systems.isPending ? (
+        <Skeleton visible>
+          <div className="skeleton-block" />
+        </Skeleton>
+      ) : systems.isError || systems.data.length === 0 ? (
+        <Placeholder description={t("wallets.empty")} />
+      ) : (
+        systems.data.map((system) => (
+          <div key={system.id} className="settings-wallet" data-payment-system={system.id}>
+            <p className="settings-wallet-system">{`${system.currency} · ${system.network}`}</p>
+            <WithdrawalWallet system={system} />
+          </div>
+        ))
+      )}
+    </Section>
   );
 }
