@@ -28,10 +28,12 @@ try {
 
   step("lint and format (biome)", bin("biome"), ["ci", "."]);
   step("types (tsc, app and server)", "npm", ["run", "--silent", "typecheck"]);
+  // One after the other: the screen tests and the server tests would otherwise share two cores.
+  step("unit tests (vitest, jsdom)", bin("vitest"), ["run", "--project", "unit"], env);
   step(
-    "unit and integration tests (vitest)",
+    "integration tests (vitest: the server on PGlite and PostgreSQL)",
     bin("vitest"),
-    ["run", "--project", "unit", "--project", "integration"],
+    ["run", "--project", "integration"],
     env,
   );
   step("production build (vite)", bin("vite"), ["build", "--logLevel", "warn"]);
