@@ -35,6 +35,8 @@ export function AvatarSection() {
     setFormError(null);
     setSaved(null);
     const issue = next ? imageFileIssue(next) : undefined;
+    // Spec §8: a refused image says 'Error updating image'; the field says why.
+    setFormError(issue ? t("IMAGE_UPDATE_FAILED", { ns: "errors" }) : null);
     setFieldError(issue ? t(issue, { ns: "validation" }) : null);
     setFile(issue ? null : next);
   };
@@ -55,8 +57,13 @@ export function AvatarSection() {
       },
       onError: (error) => {
         haptics.notify("error");
+        // A refused picture must not stay on screen as if it were the avatar.
+        setFile(null);
         const code = isApiError(error) ? error.fields?.avatar : undefined;
-        if (code) return setFieldError(t(code as "imageType", { ns: "validation" }));
+        if (code) {
+          setFormError(t("IMAGE_UPDATE_FAILED", { ns: "errors" }));
+          return setFieldError(t(code as "imageType", { ns: "validation" }));
+        }
         setFormError(
           isApiError(error) && error.kind === "http" ? t("IMAGE_UPDATE_FAILED", { ns: "errors" }) : errorText(error),
         );
