@@ -7,7 +7,7 @@
 import Big from "big.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiSession, apiGet, base, screen, signUpThroughApi, useSession } from "./support/app";
+import { type ApiSession, apiGet, base, readNotifications, screen, signUpThroughApi, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { text } from "./support/locales";
@@ -74,6 +74,7 @@ describe("money", () => {
 
     // The operator sees the payment arrive, a little less than requested, and confirms it.
     await kassaCli("refill", "confirm", refill.id, "--amount", "499.5");
+    await readNotifications(investor.token);
     await page.goto(`${base()}/`);
     await screen(page, "cabinet");
     await expect.poll(() => amountOf("[data-testid='balance']")).toSatisfy((a: string | null) => same(a, "499.5"));
@@ -109,6 +110,7 @@ describe("money", () => {
 
     // Three days pass on the server: three daily incomes are held on the deposit, none on the balance.
     await kassaCli("clock", "advance", "3");
+    await readNotifications(investor.token);
     await page.reload();
     await screen(page, "deposits");
     const held = new Big(deposit.dailyIncome).times(3).toString();

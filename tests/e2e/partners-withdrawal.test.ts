@@ -12,6 +12,7 @@ import {
   apiGet,
   base,
   codeFromOutbox,
+  readNotifications,
   registerThroughUi,
   screen,
   signInWithPassword,
@@ -62,6 +63,7 @@ async function login(loginName: string, password: string): Promise<string> {
 async function fund(token: string, amount: string) {
   const refill = (await post("/funds/refills", token, { paymentSystemId: "usdt-trc20", amount })) as { id: string };
   await kassaCli("refill", "confirm", refill.id);
+  await readNotifications(token);
 }
 
 describe("partners", () => {
@@ -201,6 +203,7 @@ describe("withdrawal", () => {
       "--tx",
       "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",
     );
+    await readNotifications(investor.token);
     await page.reload();
     await screen(page, "withdrawal");
     await expect.poll(() => page.locator(`[data-withdrawal-id='${id}']`).getAttribute("data-status")).toBe("success");

@@ -124,3 +124,16 @@ export async function registerThroughUi(page: Page, inviter: string) {
   await screen(page, "cabinet");
   return login;
 }
+
+/**
+ * Marks the user's notifications read, as if they had been seen elsewhere, so the notification dialog
+ * (which opens for unread ones) does not cover a screen whose subject is something else.
+ */
+export async function readNotifications(token: string) {
+  const res = await fetch(`${base()}/api/notification/read`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify({}),
+  });
+  if (!res.ok) throw new Error(`/notification/read answered ${res.status}`);
+}
