@@ -77,6 +77,10 @@ export function signInitData(data: InitDataFields, botToken: string): string {
   if (data.chatType !== undefined) params.set("chat_type", data.chatType);
   if (data.startParam !== undefined) params.set("start_param", data.startParam);
   params.set("auth_date", String(Math.floor(data.authDate.getTime() / 1000)));
+  // Clients since Bot API 8.0 also send Telegram's Ed25519 `signature` (for third parties), and the SDK
+  // refuses init data without one. Only Telegram can make a real one; this stand-in is covered by the
+  // HMAC like every other field, and the server never relies on it.
+  params.set("signature", randomBytes(64).toString("base64url"));
   params.set("hash", computeHash(params.entries(), botToken).toString("hex"));
   return params.toString();
 }
