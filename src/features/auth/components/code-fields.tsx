@@ -1,6 +1,6 @@
 import { Button } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { useCountdown } from "../hooks/use-countdown";
+import { useCountdown } from "@/lib/use-countdown";
 import { formatCountdown } from "../model/code-cooldown";
 import type { FieldErrorText } from "../model/field-errors";
 import { TextField } from "./form-field";

@@ -6,9 +6,9 @@ import { useTranslation } from "react-i18next";
 import { alerts, pushAlert } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { useCountdown } from "@/lib/use-countdown";
 import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
 import { withdrawalMutations } from "../api/withdrawal-queries";
-import { useCountdown } from "../hooks/use-countdown";
 import { formatCountdown, retryAfterSeconds, startWithdrawalCooldown } from "../model/code-cooldown";
 import { shortenMiddle } from "../model/withdrawal-math";
 
