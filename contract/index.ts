@@ -15,6 +15,7 @@ export * from "./profile";
 export * from "./routes";
 export * from "./security";
 export * from "./settings";
+export * from "./start-param";
 export * from "./user";
 export * from "./validation";
 export * from "./verification";

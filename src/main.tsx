@@ -4,6 +4,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createApp } from "@/app/app";
 import { initI18n } from "@/config/i18n";
+import { startParamPath } from "@/config/paths";
 import { refreshCurrentUser } from "@/features/auth/api/session";
 import { restoreSession } from "@/lib/session";
 import { setTelegramBridge } from "@/tma/bridge";
@@ -21,6 +22,12 @@ async function start(): Promise<void> {
       // Broken launch parameters or an old client: the app still runs, as the web app.
       console.error("[kassa] Telegram start failed; running as the web app", error);
     }
+  }
+  // A launch with a start parameter (`startapp=withdrawal_<id>`, a chat button) opens its screen; the
+  // guards take a signed-out user through sign-in and on to it. Only at launch, from the app's start.
+  const target = launch?.fresh ? startParamPath(launch.startParam) : undefined;
+  if (target && window.location.pathname === "/") {
+    window.history.replaceState(window.history.state, "", `${target}${window.location.hash}`);
   }
   void initI18n({ telegramLanguage: launch?.languageCode });
   // A restored user may be out of date (confirmed elsewhere, renamed): refresh it in the background.

@@ -1,3 +1,5 @@
+import { parseStartParam } from "@contract";
+
 /** Every screen's path in one place; route modules, links and guards read them from here. */
 export const paths = {
   login: "/login",
@@ -85,4 +87,30 @@ export function loginPath(next?: string): string {
 /** `/phone-verification?next=<where the user goes after confirming>` (none for the cabinet's start). */
 export function phoneVerificationPath(next?: string): string {
   return withNext(paths.phoneVerification, next === paths.cabinet ? undefined : next);
+}
+
+/**
+ * The screen a Mini App start parameter opens (contract `parseStartParam`): `withdrawal_<id>` the
+ * withdrawal screen with that application, `deposit_<id>` the deposits, `refill_<id>` the refill
+ * screen, `news_<id>` the news item, `settings` the settings. `ref_<login>` opens no screen of its own:
+ * the login and registration screens read the inviter from the start parameter. Cabinet screens pass
+ * through sign-in first (`/login?next=...`).
+ */
+export function startParamPath(startParam: string | null | undefined): string | undefined {
+  const target = parseStartParam(startParam);
+  if (!target) return undefined;
+  switch (target.kind) {
+    case "withdrawal":
+      return `${paths.withdrawal}?application=${encodeURIComponent(target.id)}`;
+    case "deposit":
+      return `${paths.deposits}?deposit=${encodeURIComponent(target.id)}`;
+    case "refill":
+      return `${paths.refill}?refill=${encodeURIComponent(target.id)}`;
+    case "news":
+      return newsItemPath(target.id);
+    case "settings":
+      return paths.settings;
+    case "ref":
+      return undefined;
+  }
 }

@@ -26,6 +26,8 @@ export interface TelegramLaunch {
   /** The Telegram user's interface language, when the init data carries it. */
   languageCode: string | undefined;
   startParam: string | undefined;
+  /** The parameters came in the URL (a launch), not from the copy kept for a reload. */
+  fresh: boolean;
   /** Mock the client's side of the bridge (development switch, and no real client present). */
   devMock: boolean;
 }
@@ -132,6 +134,9 @@ export function detectTelegramLaunch(env: LaunchEnv = defaultEnv(), win?: Window
   const params = readLaunchParams(env);
   if (!params) return null;
   const devMock = readDevMockFlag(env) && !hasNativeBridge(win ?? window);
+  const fresh = [env.location.hash, env.location.search].some((source) =>
+    isLaunchQuery(new URLSearchParams(source.replace(/^[#?]/, ""))),
+  );
   return {
     params,
     platform: params.get("tgWebAppPlatform") ?? "unknown",
@@ -141,6 +146,7 @@ export function detectTelegramLaunch(env: LaunchEnv = defaultEnv(), win?: Window
       params.get("tgWebAppStartParam") ??
       new URLSearchParams(params.get("tgWebAppData") ?? "").get("start_param") ??
       undefined,
+    fresh,
     devMock,
   };
 }

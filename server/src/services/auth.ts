@@ -4,7 +4,14 @@
  * the rate limits; see server/README.md for the limits and the error of each refusal.
  */
 import { randomBytes } from "node:crypto";
-import { FALLBACK_LANGUAGE, LANGUAGES, type Language, SUCCESS_MESSAGES, type User } from "@contract";
+import {
+  FALLBACK_LANGUAGE,
+  inviterFromStartParam,
+  LANGUAGES,
+  type Language,
+  SUCCESS_MESSAGES,
+  type User,
+} from "@contract";
 import type {
   CodeSentReply,
   LoginBody,
@@ -217,7 +224,7 @@ async function telegramInviter(
     if (!inviter) throw registrationFailedInviter();
     return inviter;
   }
-  const referral = /^ref_([A-Za-z0-9]{1,64})$/.exec(startParam ?? "")?.[1];
+  const referral = inviterFromStartParam(startParam);
   if (referral) {
     const inviter = await findUserByLogin(deps.db, referral);
     // A stale or foreign start parameter does not stop the sign-up.

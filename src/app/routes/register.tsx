@@ -1,3 +1,4 @@
+import { inviterFromStartParam } from "@contract";
 import { useQuery } from "@tanstack/react-query";
 import { List, Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
@@ -7,7 +8,6 @@ import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
 import { paths } from "@/config/paths";
 import { RegisterForm } from "@/features/auth/components/register-form";
-import { inviterFromStartParam } from "@/features/auth/model/inviter";
 import { settingsQueries } from "@/features/settings/api/settings-queries";
 import { useTelegram } from "@/tma/hooks";
 

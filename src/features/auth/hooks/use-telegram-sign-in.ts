@@ -1,3 +1,4 @@
+import { inviterFromStartParam } from "@contract";
 import { useMutation } from "@tanstack/react-query";
 import { useSetAtom } from "jotai";
 import { useCallback, useEffect, useMemo, useState } from "react";
@@ -6,7 +7,6 @@ import { toSupportedLanguage } from "@/config/i18n";
 import { signInAtom } from "@/lib/session";
 import { haptics, useTelegram } from "@/tma/hooks";
 import { telegramSignIn } from "../api/telegram-sign-in";
-import { inviterFromStartParam } from "../model/inviter";
 import { type FormError, formErrorOf } from "../model/messages";
 import {
   autoSignInAttempted,

@@ -1,3 +1,5 @@
+import { referralStartParam } from "@contract";
+
 /** The referral links of decision D4: `/register/<login>` on the web, `startapp=ref_<login>` in Telegram. */
 
 /** `<origin>/register/<login>`. */
@@ -8,7 +10,7 @@ export function webReferralLink(origin: string, login: string): string {
 /** `https://t.me/<bot>?startapp=ref_<login>`: opens the Mini App with the inviter as start parameter. */
 export function telegramReferralLink(botUsername: string, login: string): string {
   const bot = botUsername.replace(/^@/, "");
-  return `https://t.me/${encodeURIComponent(bot)}?startapp=${encodeURIComponent(`ref_${login}`)}`;
+  return `https://t.me/${encodeURIComponent(bot)}?startapp=${encodeURIComponent(referralStartParam(login))}`;
 }
 
 /** Telegram's share sheet for `url` with `text`. */
