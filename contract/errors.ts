@@ -45,6 +45,10 @@ export const ERRORS = {
   NEW_PASSWORDS_MISMATCH: { status: 400, message: "New passwords do not match" },
   IMAGE_UPDATE_FAILED: { status: 400, message: "Error updating image" },
   VERIFICATION_REQUEST_FAILED: { status: 400, message: "Error sending verification request" },
+  // Exactly-once money calls (issue 10): the `Idempotency-Key` header
+  IDEMPOTENCY_KEY_INVALID: { status: 400, message: "The request could not be identified, try again" },
+  IDEMPOTENCY_IN_FLIGHT: { status: 409, message: "This request is still being processed, wait a moment" },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, message: "This request was already sent with other data" },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -92,6 +92,11 @@ export interface RouteDef {
   query?: z.ZodType;
   body?: z.ZodType;
   response: z.ZodType;
+  /**
+   * A money call: it takes an `Idempotency-Key` header, and a repeat with the same key gets the
+   * first reply instead of spending again (issue 10; the server's `plugins/idempotency.ts`).
+   */
+  idempotent?: boolean;
 }
 
 function route<const R extends RouteDef>(def: R): R {
@@ -223,7 +228,14 @@ export const routes = {
   }),
   statistics: route({ method: "GET", path: "/user/statistics", auth: true, response: StatisticsReply }),
   exchangeRate: route({ method: "GET", path: "/user/exchange-rate", auth: true, response: ExchangeRateReply }),
-  exchange: route({ method: "POST", path: "/user/exchange", auth: true, body: ExchangeBody, response: ExchangeReply }),
+  exchange: route({
+    method: "POST",
+    path: "/user/exchange",
+    auth: true,
+    idempotent: true,
+    body: ExchangeBody,
+    response: ExchangeReply,
+  }),
   /** The caller's operations, newest first (the path without the slash answers the same). */
   operations: route({
     method: "GET",
@@ -244,7 +256,14 @@ export const routes = {
 
   // Funds (spec §7; decision D6)
   refills: route({ method: "GET", path: "/funds/refills", auth: true, query: RefillsQuery, response: RefillsReply }),
-  createRefill: route({ method: "POST", path: "/funds/refills", auth: true, body: RefillCreateBody, response: Refill }),
+  createRefill: route({
+    method: "POST",
+    path: "/funds/refills",
+    auth: true,
+    idempotent: true,
+    body: RefillCreateBody,
+    response: Refill,
+  }),
   /** One of the caller's refills; another user's (or an unknown id) is 404. */
   refill: route({ method: "GET", path: "/funds/refills/:id", auth: true, params: IdParams, response: Refill }),
   /** Added beside the spec's calls: attach the transaction hash while the refill waits. */
@@ -267,6 +286,7 @@ export const routes = {
     method: "POST",
     path: "/funds/deposits",
     auth: true,
+    idempotent: true,
     body: DepositCreateBody,
     response: Deposit,
   }),
@@ -275,6 +295,7 @@ export const routes = {
     method: "POST",
     path: "/funds/deposits/client/close/:id",
     auth: true,
+    idempotent: true,
     params: IdParams,
     response: DepositCloseReply,
   }),
@@ -313,6 +334,7 @@ export const routes = {
     method: "POST",
     path: "/funds/payments/request",
     auth: true,
+    idempotent: true,
     body: WithdrawalRequestBody,
     response: WithdrawalRequestReply,
   }),
@@ -321,6 +343,7 @@ export const routes = {
     method: "POST",
     path: "/funds/payments",
     auth: true,
+    idempotent: true,
     body: WithdrawalRequestBody,
     response: WithdrawalRequestReply,
   }),
@@ -328,6 +351,7 @@ export const routes = {
     method: "POST",
     path: "/funds/payments/validate",
     auth: true,
+    idempotent: true,
     body: WithdrawalValidateBody,
     response: Withdrawal,
   }),
@@ -426,6 +450,7 @@ export const routes = {
     method: "POST",
     path: "/user/subscription",
     auth: true,
+    idempotent: true,
     body: SubscriptionBody,
     response: SubscriptionReply,
   }),

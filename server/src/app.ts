@@ -24,6 +24,7 @@ import { registerErrorHandler, sendError } from "./errors";
 import { registerAuth } from "./plugins/auth";
 import { decorateContext } from "./plugins/context";
 import { registerDocs } from "./plugins/docs";
+import { registerIdempotency } from "./plugins/idempotency";
 import { registerMaintenance } from "./plugins/maintenance";
 import { registerSecurity } from "./plugins/security";
 import { hasBuiltApp, registerStaticApp, sendAppShell, wantsAppShell } from "./plugins/static-app";
@@ -112,6 +113,8 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   registerErrorHandler(app);
   registerMaintenance(app);
   registerAuth(app);
+  // Before the routes: it hooks the money routes the contract flags `idempotent` as they are added.
+  registerIdempotency(app, API_PREFIX);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

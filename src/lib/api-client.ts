@@ -7,6 +7,7 @@ import type { z as zc } from "zod";
 import { resolveApiBaseUrl } from "@/config/env";
 import { loginPath } from "@/config/paths";
 import { loadContract } from "./contract";
+import { intentKeys } from "./idempotency";
 import { currentLocationPath, navigateTo } from "./navigation";
 import { expireSession, getSessionToken } from "./session";
 
@@ -89,6 +90,8 @@ export interface RequestOptions {
   query?: Record<string, QueryValue | readonly QueryValue[]>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Extra request headers (such as `Idempotency-Key`). */
+  headers?: Record<string, string>;
   /** Sent as multipart form data instead of `body`. */
   formData?: FormData;
   timeoutMs?: number;
@@ -132,7 +135,7 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
   const sessionToken = options.token === undefined ? getSessionToken() : null;
   const token = options.token ?? sessionToken;
 
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { ...options.headers, Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   let payload: BodyInit | undefined;
   if (formData) payload = formData;
@@ -255,6 +258,10 @@ export async function callApi<N extends RouteName>(
   }
   const route: RouteDef = contract.routes[name];
   const path = contract.buildPath(route.path, call.params);
+  // A money call carries the key of the user's intent (kept while the same input is retried).
+  const idempotencyKey = route.idempotent
+    ? intentKeys.keyFor(name, { params: call.params, body: call.body })
+    : undefined;
   const data = await apiRequest({
     method: route.method,
     path,
@@ -263,7 +270,9 @@ export async function callApi<N extends RouteName>(
     signal: call.signal,
     timeoutMs: call.timeoutMs,
     token: call.token,
+    headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : undefined,
   });
+  if (idempotencyKey) intentKeys.succeeded(name, idempotencyKey);
   const checked = route.response.safeParse(data);
   if (!checked.success) {
     throw new ApiError({

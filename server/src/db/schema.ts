@@ -612,3 +612,27 @@ export const verificationRequests = pgTable(
     check("verification_requests_family_known", sql`${t.familyStatus} in (${sqlList(FAMILY_STATUSES)})`),
   ],
 );
+
+// -------------------------------------------------------------------------------------------------
+// Exactly-once money calls (issue 10).
+
+/**
+ * `Idempotency-Key`s of money calls: per user and key, the request's fingerprint (method, path and
+ * body hashed) and, once answered, the reply's status and body, which a repeat gets again. `status`
+ * is null while the first request is in flight. Kept for a day (`IDEMPOTENCY_KEY_TTL_MS`).
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    status: integer("status"),
+    reply: text("reply"),
+    createdAt: timestamptz("created_at").notNull(),
+    completedAt: timestamptz("completed_at"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);

@@ -1,0 +1,139 @@
+/**
+ * Exactly-once money calls (issue 10). Every route the contract flags `idempotent: true` (refill,
+ * deposit, deposit close, exchange, withdrawal request and validate, subscription) takes an
+ * `Idempotency-Key` header. The first request with a key claims it (a row per user and key, with a
+ * fingerprint of method, path and body); its successful reply is stored and every repeat gets that
+ * same reply (marked `Idempotent-Replayed: true`) without running the handler again. A repeat while
+ * the first is still running is 409 IDEMPOTENCY_IN_FLIGHT; the same key with another body is 422
+ * IDEMPOTENCY_KEY_REUSED. A refused or failed first request (4xx, 5xx) changed no money (the services
+ * roll back), so its key is released and a retry of the same intent runs again.
+ *
+ * The claim is a row in the database, not process memory, so it holds across several server
+ * instances on one PostgreSQL. Without the header the call runs as before (older clients).
+ */
+import { createHash } from "node:crypto";
+import { routes } from "@contract";
+import { and, eq, lt } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
+import { idempotencyKeys } from "../db/schema";
+import { AppError } from "../errors";
+import { requireUser } from "./auth";
+
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+export const REPLAYED_HEADER = "idempotent-replayed";
+/** How long a key and its reply are kept; an older key may be used again as new. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+/** Visible ASCII, 8 to 255 characters (a UUID fits; so does any client's own scheme). */
+const KEY_FORMAT = /^[\x21-\x7e]{8,255}$/;
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The key this request claimed; its reply is stored (or the claim released) when sent. */
+    idempotencyClaim: { userId: string; key: string } | null;
+  }
+}
+
+/** `METHOD /api/path` of every idempotent route of the contract. */
+function idempotentRoutes(prefix: string): Set<string> {
+  const set = new Set<string>();
+  for (const def of Object.values(routes)) {
+    if ("idempotent" in def && def.idempotent) set.add(`${def.method} ${prefix}${def.path}`);
+  }
+  return set;
+}
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` fingerprint the same. */
+function canonicalJson(value: unknown): string {
+  if (value === undefined) return "null";
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}
+
+function fingerprintOf(request: FastifyRequest): string {
+  return createHash("sha256")
+    .update(`${request.method} ${request.url.split("?", 1)[0]}\n${canonicalJson(request.body)}`)
+    .digest("hex");
+}
+
+function appendHook<T>(existing: T | T[] | undefined, hook: T): T[] {
+  if (existing === undefined) return [hook];
+  return Array.isArray(existing) ? [...existing, hook] : [existing, hook];
+}
+
+export function registerIdempotency(app: FastifyInstance, prefix: string): void {
+  const flagged = idempotentRoutes(prefix);
+  app.decorateRequest("idempotencyClaim", null);
+
+  const claim: preHandlerHookHandler = async function claimKey(request, reply) {
+    const header = request.headers[IDEMPOTENCY_HEADER];
+    if (header === undefined) return;
+    if (typeof header !== "string" || !KEY_FORMAT.test(header)) throw new AppError("IDEMPOTENCY_KEY_INVALID");
+    const { userId } = requireUser(request);
+    const now = app.clock.now();
+    const fingerprint = fingerprintOf(request);
+    const mine = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, header));
+    // A key past its day is forgotten: the same string starts a new intent.
+    await app.db
+      .delete(idempotencyKeys)
+      .where(and(mine, lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS))));
+    const claimed = await app.db
+      .insert(idempotencyKeys)
+      .values({ userId, key: header, fingerprint, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (claimed.length > 0) {
+      request.idempotencyClaim = { userId, key: header };
+      return;
+    }
+    const [first] = await app.db.select().from(idempotencyKeys).where(mine);
+    if (first && first.fingerprint !== fingerprint) throw new AppError("IDEMPOTENCY_KEY_REUSED");
+    // Still running (or released between our insert and select: the client may simply retry).
+    if (!first || first.status === null || first.reply === null) throw new AppError("IDEMPOTENCY_IN_FLIGHT");
+    return replay(reply, first.status, first.reply);
+  };
+
+  const settle: onSendHookHandler = async function settleKey(request, reply, payload) {
+    const held = request.idempotencyClaim;
+    if (!held) return payload;
+    request.idempotencyClaim = null;
+    const mine = and(eq(idempotencyKeys.userId, held.userId), eq(idempotencyKeys.key, held.key));
+    const ok = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === "string";
+    if (ok) {
+      await app.db
+        .update(idempotencyKeys)
+        .set({ status: reply.statusCode, reply: payload, completedAt: app.clock.now() })
+        .where(mine);
+    } else {
+      // Refused or failed: nothing was spent, the same intent may run again.
+      await app.db.delete(idempotencyKeys).where(mine);
+    }
+    return payload;
+  };
+
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((method) => flagged.has(`${method} ${route.url}`))) return;
+    route.preHandler = appendHook(route.preHandler, claim);
+    route.onSend = appendHook(route.onSend, settle);
+    if (route.schema) {
+      const note =
+        "Idempotent: send an `Idempotency-Key` header (8-255 visible ASCII characters, one per user intent). A " +
+        "repeat gets the first reply again (`Idempotent-Replayed: true`); 409 IDEMPOTENCY_IN_FLIGHT while the " +
+        "first is running; 422 IDEMPOTENCY_KEY_REUSED for the same key with another body.";
+      route.schema.description = route.schema.description ? `${route.schema.description}\n\n${note}` : note;
+    }
+  });
+}
+
+function replay(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply
+    .code(status)
+    .header(REPLAYED_HEADER, "true")
+    .type("application/json; charset=utf-8")
+    .serializer((payload: unknown) => payload as string)
+    .send(body);
+}

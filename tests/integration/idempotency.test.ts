@@ -1,0 +1,230 @@
+/**
+ * Exactly-once money calls (issue 10): the money routes take an `Idempotency-Key`; 20 identical
+ * requests sent at once with one key make one operation (the others get the same reply, or 409
+ * while the first runs), a later repeat gets the stored reply, the same key with another body is 422,
+ * a refused first request releases its key. On PGlite and, with TEST_DATABASE_URL, on a real
+ * PostgreSQL with a pool of connections, where the requests really overlap.
+ *
+ * Rerun: TEST_DATABASE_URL=postgres://… npx vitest run --project integration tests/integration/idempotency.test.ts
+ */
+import { randomUUID } from "node:crypto";
+import { routes } from "@contract";
+import { and, count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../../server/src/clock";
+import { deposits, idempotencyKeys, operations, refills } from "../../server/src/db/schema";
+import { call, createTestServer, type TestServer } from "./helpers";
+import {
+  balanceOf,
+  expectLedgerConsistent,
+  freshPostgres,
+  fund,
+  newInvestor,
+  POSTGRES_SKIP_REASON,
+  TEST_DATABASE_URL,
+} from "./money";
+
+const clock = systemClock;
+const BURST = 20;
+
+function withKey(token: string, key: string) {
+  return { token, headers: { "idempotency-key": key } };
+}
+
+async function operationCount(server: TestServer, userId: string): Promise<number> {
+  const [row] = await server.handle.db.select({ n: count() }).from(operations).where(eq(operations.userId, userId));
+  return row?.n ?? 0;
+}
+
+function suite(backend: string, open: () => Promise<{ server: TestServer; done(): Promise<void> }>) {
+  let server: TestServer;
+  let done: () => Promise<void>;
+  beforeAll(async () => {
+    ({ server, done } = await open());
+  }, 60_000);
+  afterAll(async () => {
+    await done?.();
+  });
+
+  it(`${backend}: ${BURST} identical deposits at once with one key open one deposit`, async () => {
+    const investor = await newInvestor(server.handle.db, clock);
+    await fund(server.handle.db, clock, investor.id, "USDT", "1000");
+    const key = randomUUID();
+    const body = { planId: "standard", currency: "USDT", amount: "100" };
+    const replies = await Promise.all(
+      Array.from({ length: BURST }, () => call(server, "POST", "/funds/deposits", body, withKey(investor.token, key))),
+    );
+    const ok = replies.filter((r) => r.status === 200);
+    const inFlight = replies.filter((r) => r.status === 409);
+    console.log(
+      `[kassa] ${BURST} identical deposits with one key on ${backend}: ${ok.length} × 200 (one new, the rest replayed), ` +
+        `${inFlight.length} × 409 IDEMPOTENCY_IN_FLIGHT`,
+    );
+    expect(ok.length + inFlight.length).toBe(BURST);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    for (const r of inFlight) expect(r.body).toMatchObject({ code: "IDEMPOTENCY_IN_FLIGHT" });
+    // Every 200 is the same deposit.
+    expect(new Set(ok.map((r) => r.body.id)).size).toBe(1);
+    const [made] = await server.handle.db.select({ n: count() }).from(deposits).where(eq(deposits.userId, investor.id));
+    expect(made?.n).toBe(1);
+    // The refill and one plan debit.
+    expect(await operationCount(server, investor.id)).toBe(2);
+    expect((await balanceOf(server, investor)).USDT).toBe("900");
+
+    // Later, the same request again: the first reply, marked as replayed, nothing spent.
+    const again = await call(server, "POST", "/funds/deposits", body, withKey(investor.token, key));
+    expect(again.status).toBe(200);
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+    expect(again.body).toEqual(ok[0]?.body);
+    expect((await balanceOf(server, investor)).USDT).toBe("900");
+    await expectLedgerConsistent(server.handle.db);
+  });
+
+  it(`${backend}: ${BURST} identical refills at once with one key start one refill`, async () => {
+    const investor = await newInvestor(server.handle.db, clock);
+    const key = randomUUID();
+    const replies = await Promise.all(
+      Array.from({ length: BURST }, () =>
+        call(
+          server,
+          "POST",
+          "/funds/refills",
+          { paymentSystemId: "usdt-trc20", amount: "75" },
+          withKey(investor.token, key),
+        ),
+      ),
+    );
+    expect(replies.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+    const [made] = await server.handle.db.select({ n: count() }).from(refills).where(eq(refills.userId, investor.id));
+    expect(made?.n).toBe(1);
+  });
+
+  it(`${backend}: the same key with another body is 422, and another user's same key is theirs`, async () => {
+    const investor = await newInvestor(server.handle.db, clock);
+    const other = await newInvestor(server.handle.db, clock);
+    await fund(server.handle.db, clock, investor.id, "USDT", "100");
+    await fund(server.handle.db, clock, other.id, "USDT", "100");
+    const key = randomUUID();
+    const first = await call(
+      server,
+      "POST",
+      "/user/exchange",
+      { from: "USDT", to: "TON", amount: "10" },
+      withKey(investor.token, key),
+    );
+    expect(first.status).toBe(200);
+    const changed = await call(
+      server,
+      "POST",
+      "/user/exchange",
+      { from: "USDT", to: "TON", amount: "20" },
+      withKey(investor.token, key),
+    );
+    expect(changed.status).toBe(422);
+    expect(changed.body).toEqual({
+      code: "IDEMPOTENCY_KEY_REUSED",
+      message: "This request was already sent with other data",
+    });
+    // Key order in the body does not matter: the same request.
+    const reordered = await call(
+      server,
+      "POST",
+      "/user/exchange",
+      { amount: "10", to: "TON", from: "USDT" },
+      withKey(investor.token, key),
+    );
+    expect(reordered.status).toBe(200);
+    expect(reordered.headers["idempotent-replayed"]).toBe("true");
+    expect((await balanceOf(server, investor)).USDT).toBe("90");
+
+    const theirs = await call(
+      server,
+      "POST",
+      "/user/exchange",
+      { from: "USDT", to: "TON", amount: "20" },
+      withKey(other.token, key),
+    );
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers["idempotent-replayed"]).toBeUndefined();
+    expect((await balanceOf(server, other)).USDT).toBe("80");
+  });
+
+  it(`${backend}: a refused first request releases its key; the same intent runs once funds arrive`, async () => {
+    const investor = await newInvestor(server.handle.db, clock);
+    const key = randomUUID();
+    const body = { optionId: "month" };
+    const short = await call(server, "POST", "/user/subscription", body, withKey(investor.token, key));
+    expect(short.status).toBe(409);
+    expect(short.body).toMatchObject({ code: "INSUFFICIENT_FUNDS" });
+    const left = await server.handle.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.userId, investor.id), eq(idempotencyKeys.key, key)));
+    expect(left).toEqual([]);
+
+    await fund(server.handle.db, clock, investor.id, "USDT", "1000");
+    const paid = await Promise.all(
+      Array.from({ length: 5 }, () => call(server, "POST", "/user/subscription", body, withKey(investor.token, key))),
+    );
+    expect(paid.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    const debits = await server.handle.db
+      .select({ n: count() })
+      .from(operations)
+      .where(and(eq(operations.userId, investor.id), eq(operations.type, "subscription")));
+    expect(debits[0]?.n).toBe(1);
+    await expectLedgerConsistent(server.handle.db);
+  });
+
+  it(`${backend}: every money route of the contract checks the key; without one the call runs as before`, async () => {
+    const investor = await newInvestor(server.handle.db, clock);
+    const samples: Record<string, { url: string; body?: unknown }> = {
+      createRefill: { url: "/funds/refills", body: { paymentSystemId: "usdt-trc20", amount: "1" } },
+      createDeposit: { url: "/funds/deposits", body: { planId: "standard", currency: "USDT", amount: "100" } },
+      closeDeposit: { url: `/funds/deposits/client/close/${randomUUID()}` },
+      exchange: { url: "/user/exchange", body: { from: "USDT", to: "TON", amount: "1" } },
+      requestWithdrawal: { url: "/funds/payments/request", body: { paymentSystemId: "usdt-trc20", amount: "1" } },
+      createWithdrawal: { url: "/funds/payments", body: { paymentSystemId: "usdt-trc20", amount: "1" } },
+      validateWithdrawal: { url: "/funds/payments/validate", body: { withdrawalId: randomUUID(), code: "123456" } },
+      subscribe: { url: "/user/subscription", body: { optionId: "month" } },
+    };
+    const flagged = Object.entries(routes)
+      .filter(([, def]) => "idempotent" in def && def.idempotent)
+      .map(([name]) => name)
+      .sort();
+    expect(flagged).toEqual(Object.keys(samples).sort());
+    for (const [name, sample] of Object.entries(samples)) {
+      const res = await call(server, "POST", sample.url, sample.body, withKey(investor.token, "short"));
+      expect({ name, status: res.status, code: res.body.code }).toEqual({
+        name,
+        status: 400,
+        code: "IDEMPOTENCY_KEY_INVALID",
+      });
+    }
+    // No header: two refills, as an older client would make them.
+    const a = await call(server, "POST", "/funds/refills", samples.createRefill?.body, { token: investor.token });
+    const b = await call(server, "POST", "/funds/refills", samples.createRefill?.body, { token: investor.token });
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.id).not.toBe(b.body.id);
+  });
+}
+
+describe("idempotent money calls on PGlite", () => {
+  suite("PGlite", async () => {
+    const server = await createTestServer({ clock });
+    return { server, done: () => server.close() };
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)(`idempotent money calls on PostgreSQL (${POSTGRES_SKIP_REASON})`, () => {
+  suite("PostgreSQL", async () => {
+    const database = await freshPostgres("idempotency");
+    const server = await createTestServer({ clock, env: { DATABASE_URL: database.url } });
+    return {
+      server,
+      done: async () => {
+        await server.close();
+        await database.drop();
+      },
+    };
+  });
+});
