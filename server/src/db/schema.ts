@@ -159,6 +159,10 @@ export const users = pgTable(
     avatarFile: text("avatar_file"),
     /** The paid subscription runs until then; null when never subscribed. */
     subscriptionUntil: timestamptz("subscription_until"),
+    /** Notifications also go to the Telegram chat (the user's setting; only for linked accounts). */
+    chatNotifications: boolean("chat_notifications").notNull().default(true),
+    /** The user blocked the bot (a 403 or a `my_chat_member` "kicked"); chat messages wait until unblocked. */
+    botBlockedAt: timestamptz("bot_blocked_at"),
   },
   (t) => [
     uniqueIndex("users_login_lower_unique").on(sql`lower(${t.login})`),
@@ -636,3 +640,49 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
+
+/**
+ * Chat notifications waiting for the bot (a durable outbox): written by `notify()` in the event's
+ * transaction, sent by the outbox worker with retries and backoff, `sent_at` set once Telegram took
+ * the message. The text is rendered when sent, in the account's language of that moment.
+ * `failed_at`: given up (blocked bot, unlinked account, too many attempts).
+ */
+export const chatOutbox = pgTable(
+  "chat_outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<NotificationKind>().notNull(),
+    params: jsonb("params").$type<Record<string, string>>().notNull(),
+    /** The Mini App start parameter of the message's button (`withdrawal_<id>`), or null for the cabinet. */
+    startParam: text("start_param"),
+    createdAt: timestamptz("created_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamptz("next_attempt_at").notNull(),
+    sentAt: timestamptz("sent_at"),
+    failedAt: timestamptz("failed_at"),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    index("chat_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+    check("chat_outbox_kind_known", sql`${t.kind} in (${sqlList(NOTIFICATION_KINDS)})`),
+  ],
+);
+
+/** Bot updates already handled (`update_id`): a repeated delivery (webhook retry, restart) is skipped. */
+export const telegramUpdates = pgTable("telegram_updates", {
+  updateId: bigint("update_id", { mode: "number" }).primaryKey(),
+  receivedAt: timestamptz("received_at").notNull(),
+});
+
+/**
+ * Leases: work that one process at a time may do (the bot's long polling and chat outbox). A process
+ * holds `name` until `expires_at` and renews it; another takes it over once it has expired.
+ */
+export const leases = pgTable("leases", {
+  name: text("name").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: timestamptz("expires_at").notNull(),
+});
