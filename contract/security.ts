@@ -12,10 +12,20 @@ export const SecuritySettings = z.object({
   codeChannel: CodeChannel,
   /** Every channel, in the order telegram, email, sms. */
   channels: z.array(SecurityChannel),
+  /** Notifications also go to the Telegram chat (only for an account linked to Telegram). */
+  chatNotifications: z.boolean(),
+  /** The account is linked to Telegram (signed in with it once), so the bot can write to it. */
+  chatLinked: z.boolean(),
 });
 export type SecuritySettings = z.infer<typeof SecuritySettings>;
 
-export const SecurityUpdateBody = z.object({ codeChannel: CodeChannel });
+/** One or both: the code channel, and whether notifications also go to the Telegram chat. */
+export const SecurityUpdateBody = z
+  .object({ codeChannel: CodeChannel.optional(), chatNotifications: z.boolean().optional() })
+  .refine((body) => body.codeChannel !== undefined || body.chatNotifications !== undefined, {
+    message: "required",
+    path: ["codeChannel"],
+  });
 export type SecurityUpdateBody = z.infer<typeof SecurityUpdateBody>;
 
 /**

@@ -38,6 +38,7 @@ import { healthRoutes } from "./routes/health";
 import { notificationRoutes } from "./routes/notifications";
 import { operatorRoutes } from "./routes/operator";
 import { settingsRoutes } from "./routes/settings";
+import { telegramRoutes } from "./routes/telegram";
 import { userRoutes } from "./routes/user";
 import { userMoneyRoutes } from "./routes/user/money";
 import { userPartnersRoutes } from "./routes/user/partners";
@@ -46,6 +47,7 @@ import { userUploadRoutes } from "./routes/user/uploads";
 import { userWalletsRoutes } from "./routes/user/wallets";
 import { RateLimiter } from "./security/rate-limit";
 import { getSetting } from "./services/settings";
+import { KassaBot } from "./telegram/bot";
 
 export const API_PREFIX = "/api";
 export const SERVER_VERSION = "0.1.0";
@@ -72,6 +74,8 @@ export interface BuildAppOptions {
    * e-mail and SMS channels.
    */
   codeSender?: CodeSender;
+  /** The chat bot; by default one when `env.TELEGRAM_BOT_ENABLED` (main.ts starts it), else none. */
+  bot?: KassaBot | null;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
@@ -110,6 +114,13 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     devOutbox,
     devClock,
   });
+  const bot =
+    options.bot !== undefined
+      ? options.bot
+      : env.TELEGRAM_BOT_ENABLED
+        ? new KassaBot({ env, db, clock, log: app.log })
+        : null;
+  app.decorate("bot", bot);
   registerErrorHandler(app);
   registerMaintenance(app);
   registerAuth(app);
@@ -138,6 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       await api.register(cryptoCasesRoutes);
       await api.register(contentRoutes);
       await api.register(notificationRoutes);
+      if (bot) await api.register(telegramRoutes, { bot });
       if (env.NODE_ENV !== "production") await api.register(devRoutes);
       if (operatorToken) await api.register(operatorRoutes, { token: operatorToken });
     },
@@ -157,7 +169,9 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
 
 function defaultCodeSender(env: Env, clock: Clock, outbox: DevOutbox | null, log: FastifyBaseLogger): CodeSender {
   if (outbox) return new DevCodeSender(outbox, clock, log);
-  return new ChannelCodeSender({ telegram: new TelegramCodeSender({ botToken: env.TELEGRAM_BOT_TOKEN }) });
+  return new ChannelCodeSender({
+    telegram: new TelegramCodeSender({ botToken: env.TELEGRAM_BOT_TOKEN, apiBase: env.TELEGRAM_API_ROOT }),
+  });
 }
 
 /**

@@ -81,6 +81,16 @@ const RawEnv = z.object({
       .regex(/^\d+:[\w-]{20,}$/, "is not a Telegram bot token"),
   ),
   TELEGRAM_AUTH_MAX_AGE_SECONDS: optional(z.coerce.number().int().positive()),
+  TELEGRAM_BOT: optional(z.enum(["auto", "off"])),
+  TELEGRAM_API_ROOT: optional(z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ""))),
+  TELEGRAM_WEBHOOK_SECRET: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{16,256}$/, "must be 16-256 characters of A-Z a-z 0-9 _ -"),
+  ),
+  PUBLIC_URL: optional(z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ""))),
+  MINI_APP_URL: optional(z.url({ protocol: /^https?$/ })),
   SEED_DEMO: optional(flag),
   LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
   OPERATOR_TOKEN: optional(z.string().trim().min(16, "must be at least 16 characters")),
@@ -142,6 +152,19 @@ export interface Env {
   UPLOAD_DIR: string;
   TELEGRAM_BOT_TOKEN: string;
   TELEGRAM_AUTH_MAX_AGE_SECONDS: number;
+  /**
+   * Whether the chat bot runs in this process: with a real token (not the development one), or with
+   * TELEGRAM_API_ROOT set (a local Bot API server, the tests' stand-in); never with TELEGRAM_BOT=off.
+   */
+  TELEGRAM_BOT_ENABLED: boolean;
+  /** Bot API base URL (`https://api.telegram.org`, or a local Bot API server). */
+  TELEGRAM_API_ROOT: string;
+  /** The `secret_token` of the webhook; derived from the bot token when unset (same in every process). */
+  TELEGRAM_WEBHOOK_SECRET: string | undefined;
+  /** Kassa's public HTTPS address: the bot then uses a webhook at `<PUBLIC_URL>/api/telegram/webhook`. */
+  PUBLIC_URL: string | undefined;
+  /** The Mini App's address for the bot's buttons: MINI_APP_URL, else PUBLIC_URL, else the local address. */
+  MINI_APP_URL: string;
   SEED_DEMO: boolean;
   LOG_LEVEL: LogLevel;
   /** Secret of the operator endpoints (`/api/operator/*`); a random one per start when unset. */
@@ -214,6 +237,14 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     UPLOAD_DIR: uploadDir,
     TELEGRAM_BOT_TOKEN: raw.TELEGRAM_BOT_TOKEN ?? DEV_BOT_TOKEN,
     TELEGRAM_AUTH_MAX_AGE_SECONDS: raw.TELEGRAM_AUTH_MAX_AGE_SECONDS ?? 86_400,
+    TELEGRAM_BOT_ENABLED:
+      raw.TELEGRAM_BOT !== "off" &&
+      ((raw.TELEGRAM_BOT_TOKEN !== undefined && raw.TELEGRAM_BOT_TOKEN !== DEV_BOT_TOKEN) ||
+        raw.TELEGRAM_API_ROOT !== undefined),
+    TELEGRAM_API_ROOT: raw.TELEGRAM_API_ROOT ?? "https://api.telegram.org",
+    TELEGRAM_WEBHOOK_SECRET: raw.TELEGRAM_WEBHOOK_SECRET,
+    PUBLIC_URL: raw.PUBLIC_URL,
+    MINI_APP_URL: raw.MINI_APP_URL ?? (raw.PUBLIC_URL ? `${raw.PUBLIC_URL}/` : `http://localhost:${raw.PORT ?? 8787}/`),
     SEED_DEMO: raw.SEED_DEMO ?? !production,
     LOG_LEVEL: raw.LOG_LEVEL ?? (nodeEnv === "test" ? "warn" : "info"),
     OPERATOR_TOKEN: raw.OPERATOR_TOKEN,

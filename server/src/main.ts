@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     try {
+      await app.bot?.stop();
       await app.close();
       await scheduler?.stop();
     } finally {
@@ -94,6 +95,22 @@ async function main(): Promise<void> {
       intervalSeconds: env.ACCRUAL_INTERVAL_SECONDS,
       log: app.log,
     });
+  }
+
+  // The chat bot (a real token, or a local Bot API server): getMe, its commands and menu, webhook or
+  // polling, the chat outbox. An unreachable Bot API does not stop the cabinet: it is tried again.
+  if (app.bot) {
+    const bot = app.bot;
+    const startBot = (): void => {
+      bot.start().then(
+        () => app.log.info({ mode: env.PUBLIC_URL ? "webhook" : "polling" }, "chat bot started"),
+        (error: unknown) => {
+          app.log.error({ err: error }, "chat bot did not start; trying again in 30 s");
+          if (!stopping) setTimeout(startBot, 30_000).unref();
+        },
+      );
+    };
+    startBot();
   }
 
   const port = (app.server.address() as AddressInfo).port;

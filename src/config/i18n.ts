@@ -43,6 +43,8 @@ export const NAMESPACES = [
   "subscription",
   "exchange",
   "money",
+  // The server's texts (the bot's chat messages and the notification templates); the app loads none of it.
+  "bot",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 type TypedNamespace = keyof CustomTypeOptions["resources"];

@@ -73,6 +73,9 @@ export function readLaunchParams(env: LaunchEnv = defaultEnv()): URLSearchParams
   for (const source of [env.location.hash, env.location.search]) {
     const params = new URLSearchParams(source.replace(/^[#?]/, ""));
     if (isLaunchQuery(params)) {
+      // The bot's web_app buttons carry their start parameter in the Mini App URL (`?startapp=...`).
+      const startapp = new URLSearchParams(env.location.search).get("startapp");
+      if (startapp && !params.has("tgWebAppStartParam")) params.set("tgWebAppStartParam", startapp);
       try {
         env.storage?.setItem(LAUNCH_PARAMS_STORAGE_KEY, JSON.stringify(params.toString()));
       } catch {

@@ -1,6 +1,7 @@
 /** Translation keys typed from the English files: a wrong key or namespace fails `tsc`. */
 import "i18next";
 import type auth from "../../locales/en/auth.json";
+import type bot from "../../locales/en/bot.json";
 import type cabinet from "../../locales/en/cabinet.json";
 import type common from "../../locales/en/common.json";
 import type deposits from "../../locales/en/deposits.json";
@@ -28,6 +29,7 @@ declare module "i18next" {
     returnNull: false;
     resources: {
       common: typeof common;
+      bot: typeof bot;
       nav: typeof nav;
       errors: typeof errors;
       validation: typeof validation;

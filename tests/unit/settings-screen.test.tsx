@@ -32,6 +32,8 @@ const SECURITY: SecuritySettings = {
     { channel: "email", available: true },
     { channel: "sms", available: true },
   ],
+  chatNotifications: true,
+  chatLinked: true,
 };
 
 afterEach(() => vi.unstubAllGlobals());
@@ -160,6 +162,36 @@ describe("settings: security", () => {
     fireEvent.click(within(security).getByTestId("submit-security"));
     await waitFor(() => expect(sent).toEqual([{ codeChannel: "sms" }]));
     expect(section("language").querySelector(".language-switcher")).toBeTruthy();
+  });
+});
+
+describe("settings: chat notifications", () => {
+  it("switches the Telegram chat notifications off at once", async () => {
+    const sent: unknown[] = [];
+    await open({
+      "/user/settings/security": (request) => {
+        if (request.method === "PATCH") {
+          void request.json().then((b) => sent.push(b));
+          return { body: { ...SECURITY, chatNotifications: false } };
+        }
+        return { body: SECURITY };
+      },
+    });
+    const security = section("security");
+    const toggle = await waitFor(() => input(security, "chatNotifications"));
+    expect(toggle.checked).toBe(true);
+    fireEvent.click(toggle);
+    await waitFor(() => expect(sent).toEqual([{ chatNotifications: false }]));
+    await waitFor(() => expect(input(security, "chatNotifications").checked).toBe(false));
+  });
+
+  it("is off and disabled for an account not linked to Telegram, saying how to link it", async () => {
+    await open({ "/user/settings/security": { body: { ...SECURITY, chatLinked: false } } });
+    const security = section("security");
+    const toggle = await waitFor(() => input(security, "chatNotifications"));
+    expect(toggle.checked).toBe(false);
+    expect(toggle.disabled).toBe(true);
+    expect(security.textContent).toContain("Sign in with Telegram once");
   });
 });
 

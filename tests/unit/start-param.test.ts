@@ -73,3 +73,18 @@ describe("a launch is fresh only when its parameters are in the URL", () => {
     expect(launch?.startParam).toBe(`withdrawal_${ID}`);
   });
 });
+
+describe("the bot's web_app buttons", () => {
+  it("carry the start parameter in the Mini App URL (?startapp=), kept for a reload", () => {
+    const data = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+    };
+    const hash = `#${new URLSearchParams({ tgWebAppPlatform: "android", tgWebAppData: "user=%7B%7D" }).toString()}`;
+    const launch = detectTelegramLaunch({ location: { hash, search: "?startapp=ref_demo" }, storage }, window);
+    expect(launch?.startParam).toBe("ref_demo");
+    const reloaded = detectTelegramLaunch({ location: { hash: "", search: "" }, storage }, window);
+    expect(reloaded?.startParam).toBe("ref_demo");
+  });
+});

@@ -11,6 +11,7 @@ import type { CodeSender } from "../delivery/code-sender";
 import type { DevOutbox } from "../delivery/dev-outbox";
 import type { Env } from "../env";
 import type { RateLimiter } from "../security/rate-limit";
+import type { KassaBot } from "../telegram/bot";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -25,6 +26,8 @@ declare module "fastify" {
     devOutbox: DevOutbox | null;
     /** The clock the operator may move forward (`kassa clock advance`); null in production. */
     devClock: OffsetClock | null;
+    /** The chat bot when it runs in this process (`env.TELEGRAM_BOT_ENABLED`), else null. */
+    bot: KassaBot | null;
   }
 }
 

@@ -185,6 +185,8 @@ export function securitySettings(row: UserRow): SecuritySettings {
   return {
     codeChannel: row.codeChannel,
     channels: CODE_CHANNELS.map((channel) => ({ channel, available: available[channel] })),
+    chatNotifications: row.chatNotifications,
+    chatLinked: row.telegramId !== null,
   };
 }
 
@@ -192,16 +194,27 @@ export async function getSecurity(deps: Pick<AuthDeps, "db">, auth: AuthSession)
   return securitySettings(await currentUser(deps, auth));
 }
 
-/** Choosing an unavailable channel is 400 VALIDATION_FAILED on `codeChannel`. */
+/**
+ * The code channel and/or the chat notifications switch. Choosing an unavailable channel is 400
+ * VALIDATION_FAILED on `codeChannel`.
+ */
 export async function setSecurity(
   deps: Pick<AuthDeps, "db">,
   auth: AuthSession,
-  codeChannel: CodeChannel,
+  body: { codeChannel?: CodeChannel | undefined; chatNotifications?: boolean | undefined },
 ): Promise<SecuritySettings> {
   const user = await currentUser(deps, auth);
-  if (!availableChannels(user)[codeChannel]) {
+  const { codeChannel, chatNotifications } = body;
+  if (codeChannel !== undefined && !availableChannels(user)[codeChannel]) {
     throw new AppError("VALIDATION_FAILED", { fields: { codeChannel: "required" }, params: { reason: "unavailable" } });
   }
-  const [row] = await deps.db.update(users).set({ codeChannel }).where(eq(users.id, user.id)).returning();
+  const [row] = await deps.db
+    .update(users)
+    .set({
+      ...(codeChannel !== undefined ? { codeChannel } : {}),
+      ...(chatNotifications !== undefined ? { chatNotifications } : {}),
+    })
+    .where(eq(users.id, user.id))
+    .returning();
   return securitySettings(row ?? user);
 }

@@ -1,116 +1,73 @@
 /**
  * Notifications of the dialog (spec §2). Server events call `notify(db, userId, kind, params)`
  * inside their own transaction, so a notification exists exactly when its event happened. The
- * row keeps the kind and its values; the title and body are written from the templates below in
- * the user's language when read (a user who switches language reads them in the new one).
+ * row keeps the kind and its values; the title and body are written from the templates of
+ * `locales/<lng>/bot.json` in the user's language when read (a user who switches language reads them
+ * in the new one). The same events go to the Telegram chat through the chat outbox (`telegram/outbox.ts`).
  */
-import type { Language, Notification, NotificationKind, NotificationsReply } from "@contract";
+import {
+  formatStartParam,
+  type Language,
+  type Notification,
+  type NotificationKind,
+  type NotificationsReply,
+} from "@contract";
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
-import { notifications, users } from "../db/schema";
+import { chatOutbox, notifications, users } from "../db/schema";
+import { botText, hasBotText } from "../telegram/texts";
 import { unreadCount, userLanguage } from "./users";
 
 type Params = Record<string, string>;
 type Template = { title: string; body: string };
 
-const WITHDRAWAL_STATUS: Record<Language, Record<string, string>> = {
-  en: { on_inspection: "on inspection", success: "paid out", rejected: "rejected", error: "failed" },
-  ru: { on_inspection: "на проверке", success: "выплачен", rejected: "отклонён", error: "ошибка" },
-  de: { on_inspection: "in Prüfung", success: "ausgezahlt", rejected: "abgelehnt", error: "fehlgeschlagen" },
-  kk: { on_inspection: "тексеруде", success: "төленді", rejected: "қабылданбады", error: "қате" },
-};
-
-/** Server-side templates in the four languages; `{name}` is filled from the params. */
-export const NOTIFICATION_TEMPLATES: Record<Language, Record<NotificationKind, Template>> = {
-  en: {
-    refill_credited: { title: "Refill credited", body: "{amount} {currency} has been credited to your balance." },
-    refill_rejected: {
-      title: "Refill rejected",
-      body: "Your refill of {amount} {currency} was rejected. Contact support if you sent the coins.",
-    },
-    withdrawal_status: { title: "Withdrawal {status}", body: "Your withdrawal of {amount} {currency} is {status}." },
-    deposit_ended: {
-      title: "Deposit ended",
-      body: "Your {plan} deposit has ended: {amount} {currency} and {income} {currency} of income were paid to your balance.",
-    },
-    verification_success: { title: "Successful verification", body: "Your account has been verified." },
-    verification_denied: {
-      title: "Verification error",
-      body: "Your verification request was denied. {note}",
-    },
-    subscription_activated: { title: "Subscription active", body: "Your subscription is active until {until}." },
-  },
-  ru: {
-    refill_credited: { title: "Пополнение зачислено", body: "На ваш баланс зачислено {amount} {currency}." },
-    refill_rejected: {
-      title: "Пополнение отклонено",
-      body: "Пополнение на {amount} {currency} отклонено. Если вы отправили монеты, напишите в поддержку.",
-    },
-    withdrawal_status: { title: "Вывод: {status}", body: "Ваш вывод {amount} {currency}: {status}." },
-    deposit_ended: {
-      title: "Депозит завершён",
-      body: "Депозит по тарифу {plan} завершён: {amount} {currency} и доход {income} {currency} зачислены на баланс.",
-    },
-    verification_success: { title: "Успешная верификация", body: "Ваш аккаунт верифицирован." },
-    verification_denied: { title: "Ошибка верификации", body: "Заявка на верификацию отклонена. {note}" },
-    subscription_activated: { title: "Подписка активна", body: "Ваша подписка действует до {until}." },
-  },
-  de: {
-    refill_credited: {
-      title: "Aufladung gutgeschrieben",
-      body: "{amount} {currency} wurden Ihrem Guthaben gutgeschrieben.",
-    },
-    refill_rejected: {
-      title: "Aufladung abgelehnt",
-      body: "Ihre Aufladung über {amount} {currency} wurde abgelehnt. Wenden Sie sich an den Support, falls Sie die Coins gesendet haben.",
-    },
-    withdrawal_status: { title: "Auszahlung: {status}", body: "Ihre Auszahlung über {amount} {currency}: {status}." },
-    deposit_ended: {
-      title: "Einlage beendet",
-      body: "Ihre Einlage im Tarif {plan} ist beendet: {amount} {currency} und {income} {currency} Ertrag wurden gutgeschrieben.",
-    },
-    verification_success: { title: "Erfolgreiche Verifizierung", body: "Ihr Konto wurde verifiziert." },
-    verification_denied: { title: "Verifizierungsfehler", body: "Ihre Verifizierungsanfrage wurde abgelehnt. {note}" },
-    subscription_activated: { title: "Abo aktiv", body: "Ihr Abo ist bis {until} aktiv." },
-  },
-  kk: {
-    refill_credited: { title: "Толтыру есептелді", body: "Балансыңызға {amount} {currency} есептелді." },
-    refill_rejected: {
-      title: "Толтыру қабылданбады",
-      body: "{amount} {currency} толтыру қабылданбады. Монеталарды жіберсеңіз, қолдау қызметіне жазыңыз.",
-    },
-    withdrawal_status: { title: "Шығару: {status}", body: "{amount} {currency} шығаруыңыз: {status}." },
-    deposit_ended: {
-      title: "Депозит аяқталды",
-      body: "{plan} тарифі бойынша депозит аяқталды: {amount} {currency} және {income} {currency} табыс балансқа есептелді.",
-    },
-    verification_success: { title: "Сәтті верификация", body: "Аккаунтыңыз верификацияланды." },
-    verification_denied: { title: "Верификация қатесі", body: "Верификация өтінімі қабылданбады. {note}" },
-    subscription_activated: { title: "Жазылым белсенді", body: "Жазылымыңыз {until} дейін белсенді." },
-  },
-};
-
-function fillTemplate(template: string, params: Params): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? "").trim();
-}
-
-/** The title and body of one notification in `language`. */
+/** The title and body of one notification in `language`, from `locales/<lng>/bot.json`. */
 export function renderNotification(kind: NotificationKind, params: Params, language: Language): Template {
   const values = { ...params };
   if (kind === "withdrawal_status" && params.status) {
-    values.status = WITHDRAWAL_STATUS[language][params.status] ?? params.status;
+    const key = `withdrawalStatus.${params.status}`;
+    values.status = hasBotText(language, key) ? botText(language, key) : params.status;
   }
   // Names stored per language (a plan's) as `<name>_<language>`.
   for (const [key, value] of Object.entries(params)) {
     if (key.endsWith(`_${language}`)) values[key.slice(0, -language.length - 1)] = value;
   }
   if (params.until) values.until = params.until.slice(0, 10);
-  const template = NOTIFICATION_TEMPLATES[language][kind];
-  return { title: fillTemplate(template.title, values), body: fillTemplate(template.body, values) };
+  return {
+    title: botText(language, `notifications.${kind}.title`, values),
+    body: botText(language, `notifications.${kind}.body`, values),
+  };
 }
 
-/** Records a notification for `userId`; call it inside the event's transaction. */
+/**
+ * The screen a notification's chat button opens, as a Mini App start parameter (contract rule):
+ * the refill, withdrawal or deposit concerned, the settings for a verification, else the cabinet.
+ */
+export function notificationStartParam(kind: NotificationKind, params: Params): string | null {
+  const item = (k: "refill" | "withdrawal" | "deposit", id: string | undefined) =>
+    id ? formatStartParam({ kind: k, id }) : null;
+  switch (kind) {
+    case "refill_credited":
+    case "refill_rejected":
+      return item("refill", params.refillId);
+    case "withdrawal_status":
+      return item("withdrawal", params.withdrawalId);
+    case "deposit_ended":
+      return item("deposit", params.depositId);
+    case "verification_success":
+    case "verification_denied":
+      return formatStartParam({ kind: "settings" });
+    case "subscription_activated":
+      return null;
+  }
+}
+
+/**
+ * Records a notification for `userId`; call it inside the event's transaction. For an account linked
+ * to Telegram with chat notifications on, the same transaction puts the message in the chat outbox,
+ * so the chat hears of exactly the events that happened (the worker sends it later, once).
+ */
 export async function notify(
   db: Database,
   userId: string,
@@ -119,6 +76,20 @@ export async function notify(
   at: Date,
 ): Promise<void> {
   await db.insert(notifications).values({ userId, kind, params, createdAt: at });
+  const [user] = await db
+    .select({ telegramId: users.telegramId, chatNotifications: users.chatNotifications })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (user?.telegramId != null && user.chatNotifications) {
+    await db.insert(chatOutbox).values({
+      userId,
+      kind,
+      params,
+      startParam: notificationStartParam(kind, params),
+      createdAt: at,
+      nextAttemptAt: at,
+    });
+  }
 }
 
 const LIST_LIMIT = 100;

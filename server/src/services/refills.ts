@@ -194,7 +194,13 @@ export async function confirmRefill(deps: RefillDeps, id: string, amount?: strin
       meta: { paymentSystemId: row.paymentSystemId, ...(row.txHash ? { txHash: row.txHash } : {}) },
       at: now,
     });
-    await notify(tx, row.userId, "refill_credited", { amount: normalizeDecimal(credited), currency }, now);
+    await notify(
+      tx,
+      row.userId,
+      "refill_credited",
+      { amount: normalizeDecimal(credited), currency, refillId: row.id },
+      now,
+    );
     return toRefill(updated);
   });
 }
@@ -214,7 +220,7 @@ export async function rejectRefill(deps: RefillDeps, id: string, note?: string):
       tx,
       row.userId,
       "refill_rejected",
-      { amount: normalizeDecimal(row.amountRequested), currency: row.currency },
+      { amount: normalizeDecimal(row.amountRequested), currency: row.currency, refillId: row.id },
       now,
     );
     return toRefill(updated);

@@ -98,12 +98,13 @@ export const userSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.authenticate,
       schema: {
         tags,
-        summary: "Choose where verification codes go (a confirmed channel only)",
+        summary:
+          "Choose where verification codes go (a confirmed channel only) and whether notifications also go to the Telegram chat",
         security,
         body: routes.updateSecuritySettings.body,
         response: withErrors({ 200: routes.updateSecuritySettings.response }),
       },
     },
-    async (request) => setSecurity(kassa, requireUser(request), request.body.codeChannel),
+    async (request) => setSecurity(kassa, requireUser(request), request.body),
   );
 };

@@ -1,4 +1,4 @@
-/** Password change and the code channel (spec §2 Settings → security; §7 User). Keys start with `security`. */
+/** Password change, the code channel and the chat notifications switch (spec §2 Settings → security; §7 User). Keys start with `security`. */
 import type { ChangePasswordBody, CodeChannel } from "@contract";
 import { mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
@@ -24,5 +24,10 @@ export const securityMutations = {
       mutationKey: [...securityKeys.all, "channel"],
       mutationFn: (codeChannel: CodeChannel) => callApi("updateSecuritySettings", { body: { codeChannel } }),
       meta: { invalidates: [securityKeys.all, ["profile"]] },
+    }),
+  setChatNotifications: () =>
+    mutationOptions({
+      mutationKey: [...securityKeys.all, "chat"],
+      mutationFn: (chatNotifications: boolean) => callApi("updateSecuritySettings", { body: { chatNotifications } }),
     }),
 };

@@ -1,6 +1,6 @@
 import type { CodeChannel } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Cell, Placeholder, Radio, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Cell, Placeholder, Radio, Section, Skeleton, Switch } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { SectionError, SectionSaved } from "@/components/settings-field";
@@ -93,6 +93,55 @@ export function SecuritySection() {
           <SectionSaved text={saved} />
         </form>
       )}
+      {settings.data ? (
+        <ChatNotificationsCell linked={settings.data.chatLinked} on={settings.data.chatNotifications} />
+      ) : null}
     </Section>
+  );
+}
+
+/**
+ * Notifications in the Telegram chat (the bot): on or off at once. An account not linked to Telegram
+ * has no chat to write to: the switch is off and says how to link it.
+ */
+function ChatNotificationsCell({ linked, on }: { linked: boolean; on: boolean }) {
+  const { t } = useTranslation("settings");
+  const errorText = useApiErrorText();
+  const queryClient = useQueryClient();
+  const toggle = useMutation(securityMutations.setChatNotifications());
+  const [error, setError] = useState<string | null>(null);
+  const change = (next: boolean) => {
+    setError(null);
+    toggle.mutate(next, {
+      onSuccess: (reply) => {
+        haptics.notify("success");
+        queryClient.setQueryData(securityQueries.settings().queryKey, reply);
+      },
+      onError: (failure) => {
+        haptics.notify("error");
+        setError(errorText(failure));
+      },
+    });
+  };
+  return (
+    <>
+      <Cell
+        Component="label"
+        multiline
+        disabled={!linked || toggle.isPending}
+        description={linked ? t("security.chat.hint") : t("security.chat.unlinked")}
+        after={
+          <Switch
+            name="chatNotifications"
+            checked={linked && on}
+            disabled={!linked || toggle.isPending}
+            onChange={(event) => change(event.currentTarget.checked)}
+          />
+        }
+      >
+        {t("security.chat.label")}
+      </Cell>
+      <SectionError text={error} />
+    </>
   );
 }

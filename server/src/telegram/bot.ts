@@ -1,0 +1,343 @@
+/**
+ * Kassa's chat bot (grammY), in the server process. It greets `/start` in the user's language with a
+ * `web_app` button (`/start ref_<login>` carries the inviter into the Mini App's registration), answers
+ * `/cabinet`, `/balance` (from the ledger, for an account linked through Telegram sign-in), `/language`
+ * and `/help`, and notes who blocked it. On start it sets its commands, names and descriptions in the
+ * four languages (Russian, the product's fallback, as the default for every other language) and the
+ * menu button that opens the Mini App. Every update is handled once (`update_id` kept); a failing
+ * handler is logged and the bot goes on; Bot API calls honour 429 `retry_after` (auto-retry).
+ */
+import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import {
+  CURRENCY_CODES,
+  FALLBACK_LANGUAGE,
+  inviterFromStartParam,
+  LANGUAGES,
+  type Language,
+  parseStartParam,
+} from "@contract";
+import { autoRetry } from "@grammyjs/auto-retry";
+import { eq, sql } from "drizzle-orm";
+import { Bot, BotError, type Context, InlineKeyboard } from "grammy";
+import type { LanguageCode, Update } from "grammy/types";
+import type { Clock } from "../clock";
+import type { Database } from "../db/client";
+import { users } from "../db/schema";
+import type { Env } from "../env";
+import { getBalances } from "../services/ledger";
+import { findUserByTelegramId, userLanguage } from "../services/users";
+import { releaseLease, resultRows, tryLease } from "./lease";
+import { deliverDue, miniAppUrl, type OutboxLog, webAppKeyboard } from "./outbox";
+import { botText } from "./texts";
+
+export const WEBHOOK_PATH = "/telegram/webhook";
+export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
+export const BOT_COMMANDS = ["start", "cabinet", "balance", "language", "help"] as const;
+const LEASE_NAME = "telegram-bot";
+const LEASE_TTL_MS = 30_000;
+const LEASE_RENEW_MS = 10_000;
+const OUTBOX_INTERVAL_MS = 1_000;
+
+export interface BotLog extends OutboxLog {
+  error(obj: object, msg: string): void;
+}
+
+export interface KassaBotOptions {
+  env: Env;
+  db: Database;
+  clock: Clock;
+  log: BotLog;
+}
+
+/** The webhook's secret: TELEGRAM_WEBHOOK_SECRET, else an HMAC of the token (the same in every process). */
+export function webhookSecret(env: Env): string {
+  return (
+    env.TELEGRAM_WEBHOOK_SECRET ??
+    createHmac("sha256", env.TELEGRAM_BOT_TOKEN).update("kassa-telegram-webhook").digest("base64url")
+  );
+}
+
+/** Constant-time comparison of the header with the secret (hashes first, so lengths do not leak). */
+export function secretMatches(given: string | undefined, secret: string): boolean {
+  if (typeof given !== "string") return false;
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(secret).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** A Telegram `language_code` as one of ours; Russian (the fallback) otherwise. */
+export function languageOf(code: string | undefined): Language {
+  const short = code?.slice(0, 2).toLowerCase();
+  return (LANGUAGES as readonly string[]).includes(short ?? "") ? (short as Language) : FALLBACK_LANGUAGE;
+}
+
+export class KassaBot {
+  readonly bot: Bot;
+  readonly secret: string;
+  private readonly holder = randomUUID();
+  private initialized: Promise<void> | null = null;
+  private leaseTimer: NodeJS.Timeout | null = null;
+  private outboxTimer: NodeJS.Timeout | null = null;
+  private holdsLease = false;
+  private polling = false;
+  private stopped = false;
+  private delivering = false;
+
+  constructor(private readonly options: KassaBotOptions) {
+    const { env } = options;
+    this.secret = webhookSecret(env);
+    this.bot = new Bot(env.TELEGRAM_BOT_TOKEN, { client: { apiRoot: env.TELEGRAM_API_ROOT } });
+    // 429: wait retry_after and try again (up to a minute per call; longer waits fail the call). Server
+    // and network errors fail the call at once: the outbox has its own backoff, a reply is not worth a wait.
+    this.bot.api.config.use(
+      autoRetry({
+        maxRetryAttempts: 3,
+        maxDelaySeconds: 60,
+        rethrowInternalServerErrors: true,
+        rethrowHttpErrors: true,
+      }),
+    );
+    this.registerHandlers();
+  }
+
+  private get db() {
+    return this.options.db;
+  }
+
+  /** `getMe` once; webhook updates wait for it. */
+  init(): Promise<void> {
+    this.initialized ??= this.bot.init().catch((error: unknown) => {
+      this.initialized = null;
+      throw error;
+    });
+    return this.initialized;
+  }
+
+  /** Handles one update (webhook); never throws for a failing handler (bot.catch logs it). */
+  async handleUpdate(update: Update): Promise<void> {
+    await this.init();
+    try {
+      await this.bot.handleUpdate(update);
+    } catch (error) {
+      // A handler's error comes back as a BotError; polling hands it to bot.catch, so does the webhook.
+      if (!(error instanceof BotError)) throw error;
+      this.logHandlerError(error);
+    }
+  }
+
+  private logHandlerError(error: BotError): void {
+    this.options.log.error({ err: error.error, updateId: error.ctx.update.update_id }, "bot handler failed");
+  }
+
+  private registerHandlers(): void {
+    const { bot } = this;
+
+    // Idempotent: an update_id seen before (a webhook retry, a restart mid-batch) is skipped.
+    bot.use(async (ctx, next) => {
+      const result = await this.db.execute(
+        sqlInsertUpdate(ctx.update.update_id, this.options.clock.now().toISOString()),
+      );
+      if (resultRows(result).length === 0) return;
+      await next();
+    });
+
+    bot.on("my_chat_member", async (ctx) => {
+      const status = ctx.myChatMember.new_chat_member.status;
+      if (ctx.chat.type !== "private") return;
+      const blocked = status === "kicked" ? this.options.clock.now() : null;
+      await this.db.update(users).set({ botBlockedAt: blocked }).where(eq(users.telegramId, ctx.myChatMember.from.id));
+    });
+
+    bot.command("start", async (ctx) => {
+      const language = await this.languageFor(ctx);
+      const payload = typeof ctx.match === "string" ? ctx.match.trim() : "";
+      const target = parseStartParam(payload);
+      const inviter = inviterFromStartParam(payload);
+      const lines = [botText(language, "start.greeting", { name: ctx.from?.first_name ?? "" })];
+      if (inviter) lines.push(botText(language, "start.invited", { inviter }));
+      await ctx.reply(lines.join("\n\n"), {
+        reply_markup: webAppKeyboard(language, this.options.env.MINI_APP_URL, target ? payload : null),
+      });
+      await this.setChatMenu(ctx, language);
+    });
+
+    bot.command("cabinet", async (ctx) => {
+      const language = await this.languageFor(ctx);
+      await ctx.reply(botText(language, "cabinet"), {
+        reply_markup: webAppKeyboard(language, this.options.env.MINI_APP_URL, null),
+      });
+    });
+
+    bot.command("balance", async (ctx) => {
+      const user = ctx.from ? await findUserByTelegramId(this.db, ctx.from.id) : undefined;
+      const language = user ? userLanguage(user) : languageOf(ctx.from?.language_code);
+      const keyboard = webAppKeyboard(language, this.options.env.MINI_APP_URL, null);
+      if (!user) {
+        await ctx.reply(botText(language, "balance.notLinked"), { reply_markup: keyboard });
+        return;
+      }
+      const balances = await getBalances(this.db, user.id);
+      const lines = CURRENCY_CODES.filter((c) => Number(balances[c]) !== 0).map((c) => `${balances[c]} ${c}`);
+      const text =
+        lines.length > 0
+          ? `${botText(language, "balance.title")}\n${lines.join("\n")}`
+          : botText(language, "balance.empty");
+      await ctx.reply(text, { reply_markup: keyboard });
+    });
+
+    bot.command("language", async (ctx) => {
+      const language = await this.languageFor(ctx);
+      const keyboard = new InlineKeyboard();
+      for (const lng of LANGUAGES) keyboard.text(botText(lng, "language.name"), `lang:${lng}`);
+      await ctx.reply(botText(language, "language.prompt"), { reply_markup: keyboard });
+    });
+
+    bot.callbackQuery(/^lang:(\w\w)$/, async (ctx) => {
+      const language = languageOf(ctx.match[1]);
+      const user = await findUserByTelegramId(this.db, ctx.from.id);
+      if (user) await this.db.update(users).set({ language }).where(eq(users.id, user.id));
+      await ctx.answerCallbackQuery();
+      await ctx.editMessageText(botText(language, "language.set"));
+      await this.setChatMenu(ctx, language);
+    });
+
+    bot.command("help", async (ctx) => {
+      const language = await this.languageFor(ctx);
+      await ctx.reply(botText(language, "help"), {
+        reply_markup: webAppKeyboard(language, this.options.env.MINI_APP_URL, null),
+      });
+    });
+
+    bot.catch((error) => this.logHandlerError(error));
+  }
+
+  /** The linked account's language, else the Telegram client's (Russian when it is none of ours). */
+  private async languageFor(ctx: Context): Promise<Language> {
+    if (!ctx.from) return FALLBACK_LANGUAGE;
+    const user = await findUserByTelegramId(this.db, ctx.from.id);
+    return user ? userLanguage(user) : languageOf(ctx.from.language_code);
+  }
+
+  /** This chat's menu button in its language (the default one is Russian). */
+  private async setChatMenu(ctx: Context, language: Language): Promise<void> {
+    if (ctx.chat?.type !== "private") return;
+    await ctx.api.setChatMenuButton({
+      chat_id: ctx.chat.id,
+      menu_button: {
+        type: "web_app",
+        text: botText(language, "menuButton"),
+        web_app: { url: miniAppUrl(this.options.env.MINI_APP_URL, null) },
+      },
+    });
+  }
+
+  /**
+   * Commands, names and descriptions in the four languages (Russian also as the default, for every
+   * other client language) and the default menu button. Names and descriptions are read first and
+   * set only when they differ: Telegram limits how often they may change.
+   */
+  async configure(): Promise<void> {
+    const { api } = this.bot;
+    const scopes: [Language, LanguageCode | undefined][] = [
+      [FALLBACK_LANGUAGE, undefined],
+      ...LANGUAGES.map((lng): [Language, LanguageCode] => [lng, lng as LanguageCode]),
+    ];
+    for (const [language, code] of scopes) {
+      const lc = code ? { language_code: code } : {};
+      await api.setMyCommands(
+        BOT_COMMANDS.map((command) => ({ command, description: botText(language, `commands.${command}`) })),
+        lc,
+      );
+      const name = botText(language, "name");
+      if ((await api.getMyName(lc)).name !== name) await api.setMyName(name, lc);
+      const description = botText(language, "description");
+      if ((await api.getMyDescription(lc)).description !== description) await api.setMyDescription(description, lc);
+      const short = botText(language, "shortDescription");
+      if ((await api.getMyShortDescription(lc)).short_description !== short) await api.setMyShortDescription(short, lc);
+    }
+    await api.setChatMenuButton({
+      menu_button: {
+        type: "web_app",
+        text: botText(FALLBACK_LANGUAGE, "menuButton"),
+        web_app: { url: miniAppUrl(this.options.env.MINI_APP_URL, null) },
+      },
+    });
+  }
+
+  /**
+   * Starts the bot: getMe, configuration (in the background: a slow or refused call does not hold
+   * the server), the webhook when PUBLIC_URL is set, else long polling; polling and the chat outbox
+   * run in the process holding the lease, the others keep trying to take it over.
+   */
+  async start(): Promise<void> {
+    const { env, log } = this.options;
+    await this.init();
+    void this.configure().catch((error: unknown) => log.warn({ err: error }, "bot configuration failed"));
+    if (env.PUBLIC_URL) {
+      await this.bot.api.setWebhook(`${env.PUBLIC_URL}/api${WEBHOOK_PATH}`, {
+        secret_token: this.secret,
+        allowed_updates: ["message", "callback_query", "my_chat_member"],
+      });
+    }
+    await this.tickLease();
+    this.leaseTimer = setInterval(() => void this.tickLease(), LEASE_RENEW_MS);
+    this.outboxTimer = setInterval(() => void this.deliver(), OUTBOX_INTERVAL_MS);
+  }
+
+  private async tickLease(): Promise<void> {
+    if (this.stopped) return;
+    const { db, clock, log, env } = this.options;
+    try {
+      this.holdsLease = await tryLease(db, LEASE_NAME, this.holder, LEASE_TTL_MS, clock.now());
+    } catch (error) {
+      log.warn({ err: error }, "bot lease not renewed");
+      this.holdsLease = false;
+    }
+    if (this.holdsLease && !env.PUBLIC_URL && !this.polling) {
+      this.polling = true;
+      log.info({}, "bot: long polling");
+      // bot.start() removes a webhook and polls until stop(); errors of handlers go to bot.catch.
+      void this.bot
+        .start({ allowed_updates: ["message", "callback_query", "my_chat_member"], drop_pending_updates: false })
+        .catch((error: unknown) => log.error({ err: error }, "bot polling stopped"))
+        .finally(() => {
+          this.polling = false;
+        });
+    } else if (!this.holdsLease && this.polling) {
+      await this.bot.stop();
+    }
+  }
+
+  /** One pass of the chat outbox (only in the lease holder). */
+  async deliver(): Promise<number> {
+    if (!this.holdsLease || this.delivering || this.stopped) return 0;
+    this.delivering = true;
+    try {
+      return await deliverDue({
+        db: this.options.db,
+        clock: this.options.clock,
+        sender: this.bot.api,
+        miniAppUrl: this.options.env.MINI_APP_URL,
+        log: this.options.log,
+      });
+    } catch (error) {
+      this.options.log.warn({ err: error }, "chat outbox pass failed");
+      return 0;
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    if (this.outboxTimer) clearInterval(this.outboxTimer);
+    if (this.polling) await this.bot.stop().catch(() => undefined);
+    if (this.holdsLease) await releaseLease(this.options.db, LEASE_NAME, this.holder).catch(() => undefined);
+  }
+}
+
+function sqlInsertUpdate(updateId: number, at: string) {
+  return sql`insert into telegram_updates (update_id, received_at) values (${updateId}, ${at})
+    on conflict (update_id) do nothing returning update_id`;
+}

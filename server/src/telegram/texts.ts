@@ -1,0 +1,41 @@
+/**
+ * The server's own texts, from `locales/<lng>/bot.json` (the same files as the app's, under the same
+ * parity test): the bot's chat messages and the notification templates. `{{name}}` is filled from
+ * the values; a missing key falls back to Russian, the product's fallback language.
+ */
+import { readFileSync } from "node:fs";
+import { FALLBACK_LANGUAGE, LANGUAGES, type Language } from "@contract";
+
+type Tree = { [key: string]: string | Tree };
+
+const LOCALES_DIR = new URL("../../../locales/", import.meta.url);
+
+function load(language: Language): Tree {
+  return JSON.parse(readFileSync(new URL(`${language}/bot.json`, LOCALES_DIR), "utf8")) as Tree;
+}
+
+const CATALOGUES = Object.fromEntries(LANGUAGES.map((language) => [language, load(language)])) as Record<
+  Language,
+  Tree
+>;
+
+function lookup(tree: Tree, key: string): string | undefined {
+  let node: string | Tree | undefined = tree;
+  for (const part of key.split(".")) {
+    if (node === undefined || typeof node === "string") return undefined;
+    node = node[part];
+  }
+  return typeof node === "string" ? node : undefined;
+}
+
+/** The text of `key` (dot path in bot.json) in `language`, with `{{name}}` filled from `values`. */
+export function botText(language: Language, key: string, values: Record<string, string> = {}): string {
+  const template = lookup(CATALOGUES[language], key) ?? lookup(CATALOGUES[FALLBACK_LANGUAGE], key);
+  if (template === undefined) throw new Error(`no text bot:${key}`);
+  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? "").trim();
+}
+
+/** Whether bot.json has `key` (e.g. a withdrawal status). */
+export function hasBotText(language: Language, key: string): boolean {
+  return lookup(CATALOGUES[language], key) !== undefined;
+}

@@ -1,0 +1,186 @@
+/**
+ * A stand-in for Telegram's Bot API: a local HTTP server on a free port that answers the methods the
+ * bot calls (`/bot<token>/<method>`), records every call, and feeds updates through `getUpdates`
+ * (long polling) or not at all (webhook tests post updates themselves). A method can be made to fail
+ * (429 with `retry_after`, 403) or to hang, as Telegram might.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedCall {
+  method: string;
+  params: Record<string, unknown>;
+  at: number;
+  /** The HTTP status answered (0 while a hung call waits). */
+  status: number;
+}
+
+type Answer = { status: number; body: unknown } | "hang";
+type Override = (params: Record<string, unknown>, call: RecordedCall) => Answer | undefined;
+
+export interface BotApiStandIn {
+  /** The API root to give the bot (`TELEGRAM_API_ROOT`). */
+  url: string;
+  calls: RecordedCall[];
+  callsOf(method: string): RecordedCall[];
+  /** Queues an update for getUpdates; its update_id is assigned when absent. Returns the update_id. */
+  pushUpdate(update: Record<string, unknown>): number;
+  /** Answers `method` with `override` while it returns an answer (undefined: the usual answer). */
+  override(method: string, override: Override | null): void;
+  /** Releases every hung call without an answer (their sockets are destroyed). */
+  dropHung(): void;
+  waitForCall(method: string, predicate?: (call: RecordedCall) => boolean, timeoutMs?: number): Promise<RecordedCall>;
+  close(): Promise<void>;
+}
+
+export const BOT_USER = { id: 7000001, is_bot: true, first_name: "Kassa", username: "KassaTestBot" };
+
+async function readBody(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+}
+
+/** A message as Telegram echoes it for sendMessage. */
+let messageId = 1;
+function sentMessage(params: Record<string, unknown>) {
+  return {
+    message_id: messageId++,
+    date: Math.floor(Date.now() / 1000),
+    chat: { id: Number(params.chat_id), type: "private" },
+    from: BOT_USER,
+    text: params.text,
+  };
+}
+
+export async function startBotApiStandIn(): Promise<BotApiStandIn> {
+  const calls: RecordedCall[] = [];
+  const queue: Record<string, unknown>[] = [];
+  const overrides = new Map<string, Override>();
+  const hung = new Set<() => void>();
+  let pollWaiters: (() => void)[] = [];
+  let nextUpdateId = 100_000;
+
+  const usual = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+    switch (method) {
+      case "getMe":
+        return BOT_USER;
+      case "getMyName":
+        return { name: "" };
+      case "getMyDescription":
+        return { description: "" };
+      case "getMyShortDescription":
+        return { short_description: "" };
+      case "sendMessage":
+        return sentMessage(params);
+      case "editMessageText":
+        return sentMessage(params);
+      case "getUpdates": {
+        const offset = Number(params.offset ?? 0);
+        const pending = () => queue.filter((u) => Number(u.update_id) >= offset);
+        // Confirmed updates leave the queue, as Telegram forgets them.
+        for (let i = queue.length - 1; i >= 0; i--) if (Number(queue[i]?.update_id) < offset) queue.splice(i, 1);
+        if (pending().length === 0) {
+          const timeout = Math.min(Number(params.timeout ?? 0), 2) * 1000;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, timeout);
+            pollWaiters.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+        }
+        return pending();
+      }
+      default:
+        return true;
+    }
+  };
+
+  const server: Server = createServer((request, response) => {
+    void (async () => {
+      const match = /^\/bot[^/]+\/(\w+)$/.exec(request.url ?? "");
+      const params = await readBody(request);
+      if (!match?.[1]) {
+        response.writeHead(404).end(JSON.stringify({ ok: false, error_code: 404, description: "Not Found" }));
+        return;
+      }
+      const method = match[1];
+      const call: RecordedCall = { method, params, at: Date.now(), status: 0 };
+      // getUpdates is the poll itself, not a call worth recording each time it comes back empty.
+      if (method !== "getUpdates") calls.push(call);
+      const answer = overrides.get(method)?.(params, call);
+      if (answer === "hang") {
+        hung.add(() => request.socket.destroy());
+        return;
+      }
+      const { status, body } = answer ?? { status: 200, body: { ok: true, result: await usual(method, params) } };
+      call.status = status;
+      if (method === "getUpdates" && status === 200 && (body as { result: unknown[] }).result.length > 0)
+        calls.push(call);
+      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    callsOf: (method) => calls.filter((c) => c.method === method),
+    pushUpdate(update) {
+      const update_id = Number(update.update_id ?? nextUpdateId++);
+      queue.push({ ...update, update_id });
+      const waiters = pollWaiters;
+      pollWaiters = [];
+      for (const wake of waiters) wake();
+      return update_id;
+    },
+    override(method, override) {
+      if (override) overrides.set(method, override);
+      else overrides.delete(method);
+    },
+    dropHung() {
+      for (const drop of hung) drop();
+      hung.clear();
+    },
+    async waitForCall(method, predicate = () => true, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = calls.find((c) => c.method === method && c.status !== 0 && predicate(c));
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no ${method} call within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async close() {
+      for (const wake of pollWaiters) wake();
+      for (const drop of hung) drop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A private-chat text message update, as Telegram sends for `/start ref_demo`. */
+export function textUpdate(from: { id: number; first_name: string; language_code?: string }, text: string) {
+  const entities = text.startsWith("/")
+    ? [{ type: "bot_command", offset: 0, length: text.split(" ")[0]?.length ?? 0 }]
+    : undefined;
+  return {
+    message: {
+      message_id: Math.floor(Math.random() * 1e6),
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: from.id, type: "private", first_name: from.first_name },
+      from: { ...from, is_bot: false },
+      text,
+      ...(entities ? { entities } : {}),
+    },
+  };
+}
