@@ -255,6 +255,8 @@ describe("security setting", () => {
         { channel: "email", available: false },
         { channel: "sms", available: false },
       ],
+      chatNotifications: true,
+      chatLinked: false,
     });
     const refused = await call(server, "PATCH", "/user/settings/security", { codeChannel: "sms" }, { token });
     expect(refused.status).toBe(400);

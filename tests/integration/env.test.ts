@@ -22,6 +22,12 @@ describe("loadEnv", () => {
       UPLOAD_DIR: path.resolve("/srv/kassa", ".data/pglite-uploads"),
       TELEGRAM_BOT_TOKEN: DEV_BOT_TOKEN,
       TELEGRAM_AUTH_MAX_AGE_SECONDS: 86_400,
+      // The development token runs no bot; the Mini App's address is the local one.
+      TELEGRAM_BOT_ENABLED: false,
+      TELEGRAM_API_ROOT: "https://api.telegram.org",
+      TELEGRAM_WEBHOOK_SECRET: undefined,
+      PUBLIC_URL: undefined,
+      MINI_APP_URL: "http://localhost:8787/",
       SEED_DEMO: true,
       LOG_LEVEL: "info",
       OPERATOR_TOKEN: undefined,
@@ -39,6 +45,18 @@ describe("loadEnv", () => {
       },
     });
     expect(env.RATE_LIMITS).toEqual(DEFAULT_RATE_LIMITS);
+  });
+
+  it("runs the bot with a real token or a Bot API root, never with TELEGRAM_BOT=off", () => {
+    const real = "7000000001:AAF-real-looking-token-000000000";
+    expect(loadEnv({ TELEGRAM_BOT_TOKEN: real }).TELEGRAM_BOT_ENABLED).toBe(true);
+    expect(loadEnv({ TELEGRAM_BOT_TOKEN: real, TELEGRAM_BOT: "off" }).TELEGRAM_BOT_ENABLED).toBe(false);
+    expect(loadEnv({ TELEGRAM_API_ROOT: "http://127.0.0.1:9/" }).TELEGRAM_BOT_ENABLED).toBe(true);
+    expect(loadEnv({ TELEGRAM_API_ROOT: "http://127.0.0.1:9/" }).TELEGRAM_API_ROOT).toBe("http://127.0.0.1:9");
+    const hosted = loadEnv({ PUBLIC_URL: "https://kassa.example/" });
+    expect([hosted.PUBLIC_URL, hosted.MINI_APP_URL]).toEqual(["https://kassa.example", "https://kassa.example/"]);
+    expect(() => loadEnv({ TELEGRAM_WEBHOOK_SECRET: "short" })).toThrow(EnvError);
+    expect(() => loadEnv({ PUBLIC_URL: "ftp://kassa.example" })).toThrow(EnvError);
   });
 
   it("reads every variable", () => {

@@ -288,7 +288,10 @@ export class KassaBot {
     if (this.stopped) return;
     const { db, clock, log, env } = this.options;
     try {
-      this.holdsLease = await tryLease(db, LEASE_NAME, this.holder, LEASE_TTL_MS, clock.now());
+      // The embedded database has one process by construction (its folder lock): no lease needed.
+      this.holdsLease = env.DATABASE_URL
+        ? await tryLease(db, LEASE_NAME, this.holder, LEASE_TTL_MS, clock.now())
+        : true;
     } catch (error) {
       log.warn({ err: error }, "bot lease not renewed");
       this.holdsLease = false;
@@ -333,7 +336,7 @@ export class KassaBot {
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     if (this.outboxTimer) clearInterval(this.outboxTimer);
     if (this.polling) await this.bot.stop().catch(() => undefined);
-    if (this.holdsLease) await releaseLease(this.options.db, LEASE_NAME, this.holder).catch(() => undefined);
+    if (this.holdsLease && this.options.env.DATABASE_URL) await releaseLease(this.options.db, LEASE_NAME, this.holder).catch(() => undefined);
   }
 }
 

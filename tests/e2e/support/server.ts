@@ -10,6 +10,14 @@ export interface RunningServer {
   dataDir: string;
   env: Record<string, string>;
   stop(): Promise<void>;
+  /** Kills the process at once (SIGKILL), keeping its data folder for another start. */
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Reuse this data folder (from a killed server) instead of a new one. */
+  dataDir?: string;
+  port?: number;
 }
 
 export function freePort(): Promise<number> {
@@ -45,9 +53,12 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`The server did not answer ${url} within ${timeoutMs} ms`);
 }
 
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), "kassa-e2e-"));
+export async function startServer(
+  extraEnv: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "kassa-e2e-"));
   const env: Record<string, string> = {
     NODE_ENV: "development",
     HOST: "127.0.0.1",
@@ -84,6 +95,12 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
         if (child.exitCode === null) child.kill("SIGKILL");
       }
       rmSync(dataDir, { recursive: true, force: true });
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      await exited;
     },
   };
 }
