@@ -336,7 +336,8 @@ export class KassaBot {
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     if (this.outboxTimer) clearInterval(this.outboxTimer);
     if (this.polling) await this.bot.stop().catch(() => undefined);
-    if (this.holdsLease && this.options.env.DATABASE_URL) await releaseLease(this.options.db, LEASE_NAME, this.holder).catch(() => undefined);
+    if (this.holdsLease && this.options.env.DATABASE_URL)
+      await releaseLease(this.options.db, LEASE_NAME, this.holder).catch(() => undefined);
   }
 }
 
