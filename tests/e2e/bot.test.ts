@@ -55,7 +55,7 @@ beforeAll(async () => {
   server = await startServer(serverEnv(), { port });
   dataDir = server.dataDir;
   browser = await launchChromium();
-});
+}, 240_000);
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
@@ -99,7 +99,7 @@ describe("the chat bot (Bot API stand-in)", () => {
     await page.screenshot({ path: "artifacts/bot-register-inviter.png" });
     await context.close();
     await kassa("settings", "set", "telegramAuthAvailable", "true");
-  });
+  }, 180_000);
 
   it("a confirmed refill reaches the chat exactly once, even when the server is killed between commit and send", async () => {
     // Bolat signs in with Telegram (his account is linked) and asks for a refill.
@@ -157,5 +157,5 @@ describe("the chat bot (Bot API stand-in)", () => {
     expect(new URL(page.url()).searchParams.get("refill")).toBe(refill.id);
     await page.screenshot({ path: "artifacts/bot-refill-deep-link.png" });
     await context.close();
-  });
+  }, 300_000);
 });

@@ -82,7 +82,7 @@ export async function startServer(
     stdio: ["ignore", "inherit", "inherit"],
   });
   const baseURL = `http://127.0.0.1:${port}`;
-  await waitForHealth(`${baseURL}/api/health`, child, 60_000);
+  await waitForHealth(`${baseURL}/api/health`, child, 120_000);
   return {
     baseURL,
     dataDir,
