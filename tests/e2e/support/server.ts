@@ -80,6 +80,8 @@ export async function startServer(
   const child = spawn("node_modules/.bin/tsx", ["server/src/main.ts"], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "inherit", "inherit"],
+    // Its own process group, so kill() reaches tsx's child (the server itself) too.
+    detached: true,
   });
   const baseURL = `http://127.0.0.1:${port}`;
   await waitForHealth(`${baseURL}/api/health`, child, 120_000);
@@ -99,7 +101,8 @@ export async function startServer(
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGKILL");
+      // The whole group at once: tsx and the server it runs die together, as in a power cut.
+      if (child.pid) process.kill(-child.pid, "SIGKILL");
       await exited;
     },
   };
