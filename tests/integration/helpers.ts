@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildApp, type KassaApp } from "../../server/src/app";
+import { buildApp } from "../../server/src/app";
+import type { KassaApp } from "../../server/src/context";
 import { type Clock, systemClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { seedDemo } from "../../server/src/db/seed";
