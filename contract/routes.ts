@@ -85,10 +85,11 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /**
  * Whether the call needs `Authorization: Bearer <refreshToken>`: `true` refuses a call without a
- * live session (401 SESSION_TIMEOUT); `"optional"` reads the session when there is one (logout).
+ * live session (401 SESSION_TIMEOUT); `"optional"` reads the session when there is one (logout);
+ * `"operator"` needs the server's operator token (404 without it: see `operator.ts`).
  * The server authenticates a route because its entry here says so.
  */
-export type RouteAuth = boolean | "optional";
+export type RouteAuth = boolean | "optional" | "operator";
 
 export interface RouteDef {
   method: HttpMethod;
@@ -609,4 +610,16 @@ export function buildPath(path: string, params: Record<string, string> = {}): st
     if (value === undefined) throw new Error(`Missing path parameter ${name}`);
     return encodeURIComponent(value);
   });
+}
+
+/** The URL of a call (relative to the API base): `:params` filled, the defined query values appended. */
+export function routeUrl(
+  route: Pick<RouteDef, "path">,
+  params: Record<string, unknown> = {},
+  query: Record<string, unknown> = {},
+): string {
+  const path = buildPath(route.path, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])));
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) search.set(k, String(v));
+  return search.size > 0 ? `${path}?${search}` : path;
 }

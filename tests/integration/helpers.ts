@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildPath, type RouteDef, type RouteName, routes } from "@contract";
+import { type RouteDef, type RouteName, routes, routeUrl } from "@contract";
 import type { z } from "zod";
 import { buildApp } from "../../server/src/app";
 import { type Clock, systemClock } from "../../server/src/clock";
@@ -137,15 +137,8 @@ export async function injectRoute<R extends RouteDef>(
   route: R,
   request: RouteRequest<R> = {},
 ): Promise<RouteResult> {
-  const params = Object.fromEntries(
-    Object.entries((request.params ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
-  );
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
-    if (v !== undefined) query.set(k, String(v));
-  }
-  const search = query.size > 0 ? `?${query}` : "";
-  return call(server, route.method, `${buildPath(route.path, params)}${search}`, request.body, request);
+  const url = routeUrl(route, request.params as Record<string, unknown>, request.query as Record<string, unknown>);
+  return call(server, route.method, url, request.body, request);
 }
 
 /**

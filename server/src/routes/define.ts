@@ -71,6 +71,7 @@ export interface RouteOptions {
 const BEARER = [{ bearer: [] }];
 /** OpenAPI for "a bearer token or none". */
 const OPTIONAL_BEARER = [{ bearer: [] }, {}];
+const OPERATOR = [{ operator: [] }];
 
 /** The hooks a contract entry implies, in order. */
 function routeHooks(app: KassaApp, route: RouteDef, options: RouteOptions): onRequestHookHandler[] {
@@ -82,6 +83,7 @@ function routeHooks(app: KassaApp, route: RouteDef, options: RouteOptions): onRe
       request.auth = token ? await findLiveSession(app.db, app.clock, token) : null;
     });
   }
+  if (route.auth === "operator") hooks.push(app.authenticateOperator);
   return [...hooks, ...(options.onRequest ?? [])];
 }
 
@@ -89,6 +91,7 @@ function routeSecurity(route: RouteDef, options: RouteOptions) {
   if (options.security) return options.security;
   if (route.auth === true) return BEARER;
   if (route.auth === "optional") return OPTIONAL_BEARER;
+  if (route.auth === "operator") return OPERATOR;
   return undefined;
 }
 
