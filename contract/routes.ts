@@ -83,11 +83,20 @@ import {
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
+/**
+ * Whether the call needs `Authorization: Bearer <refreshToken>`: `true` refuses a call without a
+ * live session (401 SESSION_TIMEOUT); `"optional"` reads the session when there is one (logout);
+ * `"operator"` needs the server's operator token (404 without it: see `operator.ts`).
+ * The server authenticates a route because its entry here says so.
+ */
+export type RouteAuth = boolean | "optional" | "operator";
+
 export interface RouteDef {
   method: HttpMethod;
   path: string;
-  /** Whether the call needs `Authorization: Bearer <refreshToken>`. */
-  auth: boolean;
+  auth: RouteAuth;
+  /** OpenAPI groups of the call. */
+  tags: readonly string[];
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -109,24 +118,28 @@ export const routes = {
     method: "GET",
     path: "/settings/telegramAuthAvailable",
     auth: false,
+    tags: ["settings"],
     response: TelegramAuthAvailableReply,
   }),
   technicalWork: route({
     method: "GET",
     path: "/settings/technical_work",
     auth: false,
+    tags: ["settings"],
     response: TechnicalWorkReply,
   }),
   subscriptionOptions: route({
     method: "GET",
     path: "/settings/subscription/options",
     auth: false,
+    tags: ["settings"],
     response: SubscriptionOptionsReply,
   }),
   setting: route({
     method: "GET",
     path: "/settings/:key",
     auth: false,
+    tags: ["settings"],
     params: z.object({ key: PublicSettingKey }),
     response: SettingReply,
   }),
@@ -134,22 +147,32 @@ export const routes = {
     method: "GET",
     path: "/settings_other/plans/available",
     auth: false,
+    tags: ["settings"],
     response: PlansReply,
   }),
   paymentSystems: route({
     method: "GET",
     path: "/payment-systems",
     auth: false,
+    tags: ["settings"],
     response: PaymentSystemsReply,
   }),
 
   // Auth (spec §7; decisions D4, D5)
-  login: route({ method: "POST", path: "/auth/login", auth: false, body: LoginBody, response: SessionReply }),
+  login: route({
+    method: "POST",
+    path: "/auth/login",
+    auth: false,
+    tags: ["auth"],
+    body: LoginBody,
+    response: SessionReply,
+  }),
   /** The path segment is the inviter's login (D4). */
   register: route({
     method: "POST",
     path: "/auth/register/:inviter",
     auth: false,
+    tags: ["auth"],
     params: InviterParams,
     body: RegisterBody,
     response: SessionReply,
@@ -159,6 +182,7 @@ export const routes = {
     method: "POST",
     path: "/auth/telegram",
     auth: false,
+    tags: ["auth"],
     body: TelegramAuthBody,
     response: SessionReply,
   }),
@@ -167,6 +191,7 @@ export const routes = {
     method: "POST",
     path: "/auth/telegram/:inviter",
     auth: false,
+    tags: ["auth"],
     params: InviterParams,
     body: TelegramAuthBody,
     response: SessionReply,
@@ -175,14 +200,22 @@ export const routes = {
     method: "POST",
     path: "/auth/phone/confirm",
     auth: true,
+    tags: ["auth"],
     body: CodeBody,
     response: PhoneConfirmReply,
   }),
-  phoneResend: route({ method: "POST", path: "/auth/phone/resend", auth: true, response: CodeSentReply }),
+  phoneResend: route({
+    method: "POST",
+    path: "/auth/phone/resend",
+    auth: true,
+    tags: ["auth"],
+    response: CodeSentReply,
+  }),
   resetPassword: route({
     method: "POST",
     path: "/auth/reset-password",
     auth: false,
+    tags: ["auth"],
     body: ResetPasswordBody,
     response: CodeSentReply,
   }),
@@ -190,6 +223,7 @@ export const routes = {
     method: "POST",
     path: "/auth/reset-password/validate",
     auth: false,
+    tags: ["auth"],
     body: ResetPasswordValidateBody,
     response: ResetPasswordValidateReply,
   }),
@@ -197,41 +231,64 @@ export const routes = {
     method: "POST",
     path: "/auth/set-password",
     auth: false,
+    tags: ["auth"],
     body: SetPasswordBody,
     response: OkReply,
   }),
   /** Added beside the spec's calls: revokes the caller's token. */
-  logout: route({ method: "POST", path: "/auth/logout", auth: true, response: OkReply }),
+  logout: route({
+    method: "POST",
+    path: "/auth/logout",
+    auth: "optional",
+    tags: ["auth", "service"],
+    response: OkReply,
+  }),
 
   // User (spec §7)
   userDataByType: route({
     method: "GET",
     path: "/user-data/byType/:type",
     auth: true,
+    tags: ["user"],
     params: UserDataTypeParams,
     response: Profile,
   }),
   /** The same as `userDataByType` with the default type, `profile`. */
-  userData: route({ method: "GET", path: "/user-data/byType", auth: true, response: Profile }),
+  userData: route({ method: "GET", path: "/user-data/byType", auth: true, tags: ["user"], response: Profile }),
   /** Added beside the spec's calls: the signed-in user, to refresh the saved user object. */
-  currentUser: route({ method: "GET", path: "/user/me", auth: true, response: User }),
+  currentUser: route({ method: "GET", path: "/user/me", auth: true, tags: ["user", "service"], response: User }),
 
   // Balance, statistics, exchange, operations (spec §7 User; decision D3)
-  balance: route({ method: "GET", path: "/user/balance", auth: true, query: BalanceQuery, response: BalanceReply }),
+  balance: route({
+    method: "GET",
+    path: "/user/balance",
+    auth: true,
+    tags: ["user"],
+    query: BalanceQuery,
+    response: BalanceReply,
+  }),
   /** Chooses the current currency. */
   setBalanceCurrency: route({
     method: "POST",
     path: "/user/balance",
     auth: true,
+    tags: ["user"],
     body: SetCurrentCurrencyBody,
     response: BalanceReply,
   }),
-  statistics: route({ method: "GET", path: "/user/statistics", auth: true, response: StatisticsReply }),
-  exchangeRate: route({ method: "GET", path: "/user/exchange-rate", auth: true, response: ExchangeRateReply }),
+  statistics: route({ method: "GET", path: "/user/statistics", auth: true, tags: ["user"], response: StatisticsReply }),
+  exchangeRate: route({
+    method: "GET",
+    path: "/user/exchange-rate",
+    auth: true,
+    tags: ["user"],
+    response: ExchangeRateReply,
+  }),
   exchange: route({
     method: "POST",
     path: "/user/exchange",
     auth: true,
+    tags: ["user"],
     idempotent: true,
     body: ExchangeBody,
     response: ExchangeReply,
@@ -241,6 +298,7 @@ export const routes = {
     method: "GET",
     path: "/user/operations/",
     auth: true,
+    tags: ["user"],
     query: OperationsQuery,
     response: OperationsReply,
   }),
@@ -249,28 +307,51 @@ export const routes = {
     method: "GET",
     path: "/user/case-operations",
     auth: true,
+    tags: ["user"],
     query: CaseOperationsQuery,
     response: OperationsReply,
   }),
-  cryptoCases: route({ method: "GET", path: "/crypto-cases/all", auth: false, response: CryptoCasesReply }),
+  cryptoCases: route({
+    method: "GET",
+    path: "/crypto-cases/all",
+    auth: false,
+    tags: ["funds"],
+    response: CryptoCasesReply,
+  }),
 
   // Funds (spec §7; decision D6)
-  refills: route({ method: "GET", path: "/funds/refills", auth: true, query: RefillsQuery, response: RefillsReply }),
+  refills: route({
+    method: "GET",
+    path: "/funds/refills",
+    auth: true,
+    tags: ["funds"],
+    query: RefillsQuery,
+    response: RefillsReply,
+  }),
   createRefill: route({
     method: "POST",
     path: "/funds/refills",
     auth: true,
+    tags: ["funds"],
     idempotent: true,
     body: RefillCreateBody,
     response: Refill,
   }),
   /** One of the caller's refills; another user's (or an unknown id) is 404. */
-  refill: route({ method: "GET", path: "/funds/refills/:id", auth: true, params: IdParams, response: Refill }),
+  refill: route({
+    method: "GET",
+    path: "/funds/refills/:id",
+    auth: true,
+    tags: ["funds"],
+    params: IdParams,
+    response: Refill,
+  }),
   /** Added beside the spec's calls: attach the transaction hash while the refill waits. */
   updateRefill: route({
     method: "PATCH",
     path: "/funds/refills/:id",
     auth: true,
+    tags: ["funds", "service"],
     params: IdParams,
     body: RefillUpdateBody,
     response: Refill,
@@ -279,6 +360,7 @@ export const routes = {
     method: "GET",
     path: "/funds/deposits",
     auth: true,
+    tags: ["funds"],
     query: DepositsQuery,
     response: DepositsReply,
   }),
@@ -286,6 +368,7 @@ export const routes = {
     method: "POST",
     path: "/funds/deposits",
     auth: true,
+    tags: ["funds"],
     idempotent: true,
     body: DepositCreateBody,
     response: Deposit,
@@ -295,6 +378,7 @@ export const routes = {
     method: "POST",
     path: "/funds/deposits/client/close/:id",
     auth: true,
+    tags: ["funds"],
     idempotent: true,
     params: IdParams,
     response: DepositCloseReply,
@@ -305,6 +389,7 @@ export const routes = {
     method: "GET",
     path: "/user/referrals",
     auth: true,
+    tags: ["partners"],
     query: ReferralsQuery,
     response: ReferralsReply,
   }),
@@ -313,17 +398,19 @@ export const routes = {
     method: "GET",
     path: "/user/referral/:id",
     auth: true,
+    tags: ["partners"],
     params: IdParams,
     response: ReferralDetail,
   }),
-  bonus: route({ method: "GET", path: "/user/bonus", auth: true, response: BonusReply }),
+  bonus: route({ method: "GET", path: "/user/bonus", auth: true, tags: ["partners"], response: BonusReply }),
 
   // Wallets (spec §7 User)
-  wallets: route({ method: "GET", path: "/user-data/wallets", auth: true, response: WalletsReply }),
+  wallets: route({ method: "GET", path: "/user-data/wallets", auth: true, tags: ["user"], response: WalletsReply }),
   updateWallets: route({
     method: "PATCH",
     path: "/user-data/wallets/update",
     auth: true,
+    tags: ["user"],
     body: WalletsUpdateBody,
     response: WalletsReply,
   }),
@@ -334,6 +421,7 @@ export const routes = {
     method: "POST",
     path: "/funds/payments/request",
     auth: true,
+    tags: ["funds"],
     idempotent: true,
     body: WithdrawalRequestBody,
     response: WithdrawalRequestReply,
@@ -343,6 +431,7 @@ export const routes = {
     method: "POST",
     path: "/funds/payments",
     auth: true,
+    tags: ["funds"],
     idempotent: true,
     body: WithdrawalRequestBody,
     response: WithdrawalRequestReply,
@@ -351,6 +440,7 @@ export const routes = {
     method: "POST",
     path: "/funds/payments/validate",
     auth: true,
+    tags: ["funds"],
     idempotent: true,
     body: WithdrawalValidateBody,
     response: Withdrawal,
@@ -359,6 +449,7 @@ export const routes = {
     method: "GET",
     path: "/funds/payments",
     auth: true,
+    tags: ["funds"],
     query: WithdrawalsQuery,
     response: WithdrawalsReply,
   }),
@@ -367,6 +458,7 @@ export const routes = {
     method: "POST",
     path: "/funds/payments/:id/resend",
     auth: true,
+    tags: ["funds", "service"],
     params: IdParams,
     response: CodeSentReply,
   }),
@@ -375,6 +467,7 @@ export const routes = {
     method: "POST",
     path: "/funds/payments/:id/cancel",
     auth: true,
+    tags: ["funds", "service"],
     params: IdParams,
     response: Withdrawal,
   }),
@@ -385,6 +478,7 @@ export const routes = {
     method: "PATCH",
     path: "/user/password",
     auth: true,
+    tags: ["user", "settings"],
     body: ChangePasswordBody,
     response: OkReply,
   }),
@@ -393,6 +487,7 @@ export const routes = {
     method: "PATCH",
     path: "/user-data",
     auth: true,
+    tags: ["user", "settings"],
     body: ProfileUpdateBody,
     response: ProfileUpdateReply,
   }),
@@ -401,6 +496,7 @@ export const routes = {
     method: "POST",
     path: "/user/profile",
     auth: true,
+    tags: ["user", "settings"],
     body: ProfileUpdateBody,
     response: ProfileUpdateReply,
   }),
@@ -409,6 +505,7 @@ export const routes = {
     method: "POST",
     path: "/user-data/phone/confirm",
     auth: true,
+    tags: ["user", "settings"],
     body: PhoneChangeConfirmBody,
     response: PhoneChangeConfirmReply,
   }),
@@ -416,6 +513,7 @@ export const routes = {
     method: "GET",
     path: "/user/settings/security",
     auth: true,
+    tags: ["user", "settings"],
     response: SecuritySettings,
   }),
   /** Chooses where codes go; only a confirmed channel (else 400 VALIDATION_FAILED on codeChannel). */
@@ -423,11 +521,18 @@ export const routes = {
     method: "PATCH",
     path: "/user/settings/security",
     auth: true,
+    tags: ["user", "settings"],
     body: SecurityUpdateBody,
     response: SecuritySettings,
   }),
   /** Multipart, one file in the field `avatar` (JPEG or PNG by content, at most 5 MB). */
-  updateAvatar: route({ method: "PATCH", path: "/user/avatar", auth: true, response: AvatarReply }),
+  updateAvatar: route({
+    method: "PATCH",
+    path: "/user/avatar",
+    auth: true,
+    tags: ["user", "settings"],
+    response: AvatarReply,
+  }),
   /**
    * Multipart: fields fullName, dateOfBirth, familyStatus, documentNumber; one file each in
    * documentPhoto, loginPhoto, walletPhoto. Status becomes in_process.
@@ -436,6 +541,7 @@ export const routes = {
     method: "PATCH",
     path: "/user-data/verification",
     auth: true,
+    tags: ["user", "settings"],
     response: VerificationState,
   }),
   /** The verification request and its status (static path beside `/user-data/byType/:type`). */
@@ -443,6 +549,7 @@ export const routes = {
     method: "GET",
     path: "/user-data/byType/verification",
     auth: true,
+    tags: ["user", "settings"],
     response: VerificationState,
   }),
   /** Pays a subscription option from the balance and extends `subscription.until`. */
@@ -450,26 +557,42 @@ export const routes = {
     method: "POST",
     path: "/user/subscription",
     auth: true,
+    tags: ["user"],
     idempotent: true,
     body: SubscriptionBody,
     response: SubscriptionReply,
   }),
 
   // Other (spec §7)
-  notifications: route({ method: "GET", path: "/notification", auth: true, response: NotificationsReply }),
+  notifications: route({
+    method: "GET",
+    path: "/notification",
+    auth: true,
+    tags: ["notifications"],
+    response: NotificationsReply,
+  }),
   /** Marks `ids` (every notification when absent) read. */
   readNotifications: route({
     method: "POST",
     path: "/notification/read",
     auth: true,
+    tags: ["notifications"],
     body: NotificationsReadBody,
     response: NotificationsReadReply,
   }),
-  news: route({ method: "GET", path: "/content/news", auth: false, query: NewsQuery, response: NewsReply }),
+  news: route({
+    method: "GET",
+    path: "/content/news",
+    auth: false,
+    tags: ["content"],
+    query: NewsQuery,
+    response: NewsReply,
+  }),
   newsOne: route({
     method: "GET",
     path: "/content/news/one/:id",
     auth: false,
+    tags: ["content"],
     params: NewsIdParams,
     query: NewsQuery,
     response: NewsOneReply,
@@ -487,4 +610,16 @@ export function buildPath(path: string, params: Record<string, string> = {}): st
     if (value === undefined) throw new Error(`Missing path parameter ${name}`);
     return encodeURIComponent(value);
   });
+}
+
+/** The URL of a call (relative to the API base): `:params` filled, the defined query values appended. */
+export function routeUrl(
+  route: Pick<RouteDef, "path">,
+  params: Record<string, unknown> = {},
+  query: Record<string, unknown> = {},
+): string {
+  const path = buildPath(route.path, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])));
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) search.set(k, String(v));
+  return search.size > 0 ? `${path}?${search}` : path;
 }

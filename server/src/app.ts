@@ -6,15 +6,10 @@
  * tests call `inject`.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-  type RawServerDefault,
-} from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Clock, offsetClock, systemClock } from "./clock";
+import type { KassaApp } from "./context";
 import type { Database } from "./db/client";
 import { ChannelCodeSender, type CodeSender } from "./delivery/code-sender";
 import { DevCodeSender, DevOutbox } from "./delivery/dev-outbox";
@@ -51,14 +46,6 @@ import { KassaBot } from "./telegram/bot";
 
 export const API_PREFIX = "/api";
 export const SERVER_VERSION = "0.1.0";
-
-export type KassaApp = FastifyInstance<
-  RawServerDefault,
-  IncomingMessage,
-  ServerResponse,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
 
 export interface BuildAppOptions {
   env: Env;

@@ -3,14 +3,14 @@
  * until the plan ends, then paid in one transaction (or reinvested with auto-investment); the
  * scheduler, and the development clock the operator moves.
  */
-import { Deposit, DepositsReply, depositTerms, OperationsReply } from "@contract";
+import { Deposit, depositTerms } from "@contract";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { accruals, deposits } from "../../server/src/db/schema";
 import { startAccrualScheduler } from "../../server/src/scheduler";
 import { runAccruals } from "../../server/src/services/accruals";
-import { call, createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 import { addPlan, balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";
 
 const DAY = 86_400_000;
@@ -24,9 +24,7 @@ async function accrualRows(server: TestServer, depositId: string) {
 }
 
 async function depositById(server: TestServer, investor: Investor, id: string) {
-  const list = DepositsReply.parse(
-    (await call(server, "GET", "/funds/deposits?limit=100", undefined, { token: investor.token })).body,
-  );
+  const list = await callRoute(server, "deposits", { token: investor.token, query: { limit: 100 } });
   const found = list.items.find((d) => d.id === id);
   if (!found) throw new Error(`deposit ${id} not listed`);
   return found;
@@ -115,9 +113,7 @@ describe("accruals", () => {
       returned: "123.456789",
       closedAt: deposit.endsAt,
     });
-    const ops = OperationsReply.parse(
-      (await call(server, "GET", "/user/operations/?limit=10", undefined, { token: investor.token })).body,
-    );
+    const ops = await callRoute(server, "operations", { token: investor.token, query: { limit: 10 } });
     expect(ops.items.map((o) => [o.type, o.amount, o.createdAt])).toEqual([
       ["deposit_return", "123.456789", deposit.endsAt],
       ["accrual", "37.03701", deposit.endsAt],
@@ -153,9 +149,7 @@ describe("accruals", () => {
     expect((await balanceOf(server, investor)).USDT).toBe("120");
 
     // 75 → 90 (reinvested at day 2) → 108 (reinvested at day 4) → the third runs (1 of 2 days).
-    const list = DepositsReply.parse(
-      (await call(server, "GET", "/funds/deposits", undefined, { token: smaller.token })).body,
-    );
+    const list = await callRoute(server, "deposits", { token: smaller.token });
     expect(list.items.map((d) => [d.amount, d.status, d.daysAccrued, d.startedAt])).toEqual([
       ["108", "active", 1, new Date(Date.parse(chain.startedAt) + 4 * DAY).toISOString()],
       ["90", "completed", 2, new Date(Date.parse(chain.startedAt) + 2 * DAY).toISOString()],
@@ -163,9 +157,7 @@ describe("accruals", () => {
     ]);
     expect(list.items[2]).toMatchObject({ reinvestedInto: list.items[1]?.id, returned: null });
     expect((await balanceOf(server, smaller)).USDT).toBe("0");
-    const ops = OperationsReply.parse(
-      (await call(server, "GET", "/user/operations/?limit=50", undefined, { token: smaller.token })).body,
-    );
+    const ops = await callRoute(server, "operations", { token: smaller.token, query: { limit: 50 } });
     expect(ops.items.filter((o) => o.type === "accrual").map((o) => o.amount)).toEqual(["18", "15"]);
     expect(ops.items.filter((o) => o.type === "plan").map((o) => o.amount)).toEqual(["-108", "-90", "-75"]);
     await expectLedgerConsistent(server.handle.db);

@@ -2,19 +2,12 @@
  * Balance, current currency, statistics, exchange rate and exchange, and the operations list, as
  * the app calls them; replies checked against the contract's schemas.
  */
-import {
-  BalanceReply,
-  ExchangeRateReply,
-  ExchangeReply,
-  exchangeResult,
-  OperationsReply,
-  StatisticsReply,
-} from "@contract";
+import { BalanceReply, ExchangeRateReply, ExchangeReply, exchangeResult, type OperationsReply } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/db/seed";
 import { setSetting } from "../../server/src/services/settings";
-import { call, createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";
 
 const DAY = 86_400_000;
@@ -102,9 +95,7 @@ describe("balance, statistics, exchange and operations", () => {
     expect(reply).toMatchObject({ from: "USDT", to: "BTC", debited: "130", received: preview, feePercent: "1" });
     expect(reply.currencies).toEqual({ USDT: "870", BTC: "0.00198", ETH: "0", TON: "0" });
 
-    const ops = OperationsReply.parse(
-      (await call(server, "GET", "/user/operations/?type=exchange", undefined, { token: alice.token })).body,
-    );
+    const ops = await callRoute(server, "operations", { token: alice.token, query: { type: "exchange" } });
     expect(ops.items.map((o) => [o.currency, o.amount]).sort()).toEqual([
       ["BTC", "0.00198"],
       ["USDT", "-130"],
@@ -206,9 +197,7 @@ describe("balance, statistics, exchange and operations", () => {
     clock.advance(DAY);
     await fund(server.handle.db, clock, alice.id, "ETH", "0.25");
 
-    const all = OperationsReply.parse(
-      (await call(server, "GET", "/user/operations/", undefined, { token: alice.token })).body,
-    );
+    const all = await callRoute(server, "operations", { token: alice.token });
     expect(all.total).toBe(7);
     expect(all.items.map((o) => o.createdAt)).toEqual([...all.items.map((o) => o.createdAt)].sort().reverse());
     expect(all.items[0]).toMatchObject({ type: "refill", currency: "ETH", amount: "0.25" });
@@ -217,15 +206,13 @@ describe("balance, statistics, exchange and operations", () => {
     const noSlash = await call(server, "GET", "/user/operations", undefined, { token: alice.token });
     expect(noSlash.body).toEqual(all);
 
-    const ton = OperationsReply.parse(
-      (await call(server, "GET", "/user/operations/?currency=TON", undefined, { token: alice.token })).body,
-    );
+    const ton = await callRoute(server, "operations", { token: alice.token, query: { currency: "TON" } });
     expect(ton.items.map((o) => o.amount)).toEqual(["7.5", "1.99"]);
 
-    const refills = OperationsReply.parse(
-      (await call(server, "GET", "/user/operations/?type=refill&limit=1&page=2", undefined, { token: alice.token }))
-        .body,
-    );
+    const refills = await callRoute(server, "operations", {
+      token: alice.token,
+      query: { type: "refill", limit: 1, page: 2 },
+    });
     expect(refills).toMatchObject({ total: 3, page: 2, limit: 1 });
     expect(refills.items).toHaveLength(1);
     expect(refills.items[0]?.currency).toBe("TON");
@@ -247,9 +234,7 @@ describe("balance, statistics, exchange and operations", () => {
       .body as OperationsReply;
     expect(until.total).toBe(5);
 
-    const bobs = OperationsReply.parse(
-      (await call(server, "GET", "/user/operations/", undefined, { token: bob.token })).body,
-    );
+    const bobs = await callRoute(server, "operations", { token: bob.token });
     expect(bobs.items.map((o) => o.amount)).toEqual(["50"]);
   });
 
@@ -266,7 +251,7 @@ describe("balance, statistics, exchange and operations", () => {
   it("counts statistics: earned per currency, referrals, active deposits and the amount on deposit", async () => {
     const demo = await call(server, "POST", "/auth/login", { login: DEMO_LOGIN, password: DEMO_PASSWORD });
     const token = demo.body.refreshToken as string;
-    const stats = StatisticsReply.parse((await call(server, "GET", "/user/statistics", undefined, { token })).body);
+    const stats = await callRoute(server, "statistics", { token });
     // The seeded history: a Start deposit of 200 paid 30 × 2 USDT; a Standard deposit of 1000 runs;
     // the demo partners brought 44.3 of referral and matching income and the first bonus, 10.
     expect(stats).toEqual({

@@ -4,21 +4,13 @@
  * amount rules of §5, the list, closing early (principal back, held accruals forfeited), own data
  * only, and crypto cases with their operations.
  */
-import {
-  addAmounts,
-  CryptoCasesReply,
-  Deposit,
-  DepositCloseReply,
-  DepositsReply,
-  depositTerms,
-  OperationsReply,
-} from "@contract";
+import { addAmounts, CryptoCasesReply, Deposit, DepositCloseReply, depositTerms } from "@contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { plans } from "../../server/src/db/schema";
 import { runAccruals } from "../../server/src/services/accruals";
-import { call, createTestServer, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, type TestServer } from "./helpers";
 import { addPlan, balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";
 
 const DAY = 86_400_000;
@@ -85,9 +77,7 @@ describe("deposits", () => {
       reinvestedInto: null,
     });
     expect((await balanceOf(server, alice)).USDT).toBe("500");
-    const ops = OperationsReply.parse(
-      (await call(server, "GET", "/user/operations/?type=plan", undefined, { token: alice.token })).body,
-    );
+    const ops = await callRoute(server, "operations", { token: alice.token, query: { type: "plan" } });
     expect(ops.items).toEqual([
       expect.objectContaining({
         type: "plan",
@@ -105,9 +95,7 @@ describe("deposits", () => {
     const ton = await open(alice, { planId: "ton-week", currency: "TON", amount: "5" });
     expect(ton.status).toBe(409);
     expect((await balanceOf(server, alice)).USDT).toBe("500");
-    const list = DepositsReply.parse(
-      (await call(server, "GET", "/funds/deposits", undefined, { token: alice.token })).body,
-    );
+    const list = await callRoute(server, "deposits", { token: alice.token });
     expect(list.total).toBe(1);
   });
 
@@ -158,26 +146,18 @@ describe("deposits", () => {
   it("lists only the caller's deposits, newest first, with a status filter", async () => {
     clock.advance(DAY / 2);
     const second = Deposit.parse((await open(alice, { planId: "start", currency: "USDT", amount: "100" })).body);
-    const list = DepositsReply.parse(
-      (await call(server, "GET", "/funds/deposits", undefined, { token: alice.token })).body,
-    );
+    const list = await callRoute(server, "deposits", { token: alice.token });
     expect(list.items.map((d) => d.id)[0]).toBe(second.id);
     expect(list.items.map((d) => d.planId)).toEqual(["start", "standard"]);
     expect(list.items.every((d) => d.status === "active")).toBe(true);
-    const bobs = DepositsReply.parse(
-      (await call(server, "GET", "/funds/deposits", undefined, { token: bob.token })).body,
-    );
+    const bobs = await callRoute(server, "deposits", { token: bob.token });
     expect(bobs.items.map((d) => d.amount)).toEqual(["10"]);
-    const closed = DepositsReply.parse(
-      (await call(server, "GET", "/funds/deposits?status=closed", undefined, { token: alice.token })).body,
-    );
+    const closed = await callRoute(server, "deposits", { token: alice.token, query: { status: "closed" } });
     expect(closed.total).toBe(0);
   });
 
   it("closes early: principal back, held accruals forfeited, both stated", async () => {
-    const list = DepositsReply.parse(
-      (await call(server, "GET", "/funds/deposits", undefined, { token: alice.token })).body,
-    );
+    const list = await callRoute(server, "deposits", { token: alice.token });
     const standard = list.items.find((d) => d.planId === "standard");
     if (!standard) throw new Error("no standard deposit");
     clock.advance(3 * DAY);
@@ -199,18 +179,14 @@ describe("deposits", () => {
       closedAt: clock.now().toISOString(),
     });
     expect((await balanceOf(server, alice)).USDT).toBe(addAmounts(before.USDT, "1000"));
-    const ops = OperationsReply.parse(
-      (await call(server, "GET", "/user/operations/?type=deposit_return", undefined, { token: alice.token })).body,
-    );
+    const ops = await callRoute(server, "operations", { token: alice.token, query: { type: "deposit_return" } });
     expect(ops.items).toEqual([
       expect.objectContaining({
         amount: "1000",
         details: { depositId: standard.id, planId: "standard", forfeited: "45" },
       }),
     ]);
-    const accruals = OperationsReply.parse(
-      (await call(server, "GET", "/user/operations/?type=accrual", undefined, { token: alice.token })).body,
-    );
+    const accruals = await callRoute(server, "operations", { token: alice.token, query: { type: "accrual" } });
     expect(accruals.total).toBe(0);
 
     const again = await call(server, "POST", `/funds/deposits/client/close/${standard.id}`, undefined, {
@@ -226,9 +202,7 @@ describe("deposits", () => {
   });
 
   it("answers 'Deposit closing error' for another user's or an unknown deposit, and changes nothing", async () => {
-    const bobs = DepositsReply.parse(
-      (await call(server, "GET", "/funds/deposits", undefined, { token: bob.token })).body,
-    );
+    const bobs = await callRoute(server, "deposits", { token: bob.token });
     const target = bobs.items[0];
     if (!target) throw new Error("bob has no deposit");
     const before = await balanceOf(server, alice);
@@ -238,9 +212,7 @@ describe("deposits", () => {
       expect(res.body).toMatchObject({ code: "DEPOSIT_CLOSE_FAILED", message: "Deposit closing error" });
     }
     expect(await balanceOf(server, alice)).toEqual(before);
-    const still = DepositsReply.parse(
-      (await call(server, "GET", "/funds/deposits", undefined, { token: bob.token })).body,
-    );
+    const still = await callRoute(server, "deposits", { token: bob.token });
     expect(still.items[0]?.status).toBe("active");
     expect((await call(server, "POST", `/funds/deposits/client/close/${target.id}`)).status).toBe(401);
   });
@@ -258,9 +230,7 @@ describe("deposits", () => {
     });
     expect(res.body).toMatchObject({ code: "DEPOSIT_CLOSE_FAILED", params: { reason: "completed" } });
     expect((await balanceOf(server, tonInvestor)).TON).toBe("104.9");
-    const list = DepositsReply.parse(
-      (await call(server, "GET", "/funds/deposits", undefined, { token: tonInvestor.token })).body,
-    );
+    const list = await callRoute(server, "deposits", { token: tonInvestor.token });
     expect(list.items[0]).toMatchObject({ status: "completed", daysAccrued: 7, accruedHeld: "4.9", returned: "100" });
     await expectLedgerConsistent(server.handle.db);
   });
@@ -282,9 +252,7 @@ describe("deposits", () => {
     expect(viaCase.caseId).toBe("balanced");
     await open(investor, { planId: "start", currency: "USDT", amount: "50" });
 
-    const caseOps = OperationsReply.parse(
-      (await call(server, "GET", "/user/case-operations", undefined, { token: investor.token })).body,
-    );
+    const caseOps = await callRoute(server, "caseOperations", { token: investor.token });
     expect(caseOps.items).toEqual([
       expect.objectContaining({
         type: "plan",
@@ -292,13 +260,9 @@ describe("deposits", () => {
         details: { depositId: viaCase.id, planId: "standard", caseId: "balanced" },
       }),
     ]);
-    const filtered = OperationsReply.parse(
-      (await call(server, "GET", "/user/case-operations?caseId=steady", undefined, { token: investor.token })).body,
-    );
+    const filtered = await callRoute(server, "caseOperations", { token: investor.token, query: { caseId: "steady" } });
     expect(filtered.total).toBe(0);
-    const others = OperationsReply.parse(
-      (await call(server, "GET", "/user/case-operations", undefined, { token: alice.token })).body,
-    );
+    const others = await callRoute(server, "caseOperations", { token: alice.token });
     expect(others.items.some((o) => o.details?.depositId === viaCase.id)).toBe(false);
   });
 });

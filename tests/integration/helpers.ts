@@ -6,8 +6,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildApp, type KassaApp } from "../../server/src/app";
+import { type RouteDef, type RouteName, routes, routeUrl } from "@contract";
+import type { z } from "zod";
+import { buildApp } from "../../server/src/app";
 import { type Clock, systemClock } from "../../server/src/clock";
+import type { KassaApp } from "../../server/src/context";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { seedDemo } from "../../server/src/db/seed";
 import type { CodeSender } from "../../server/src/delivery/code-sender";
@@ -107,6 +110,51 @@ export async function call(
     body: res.body ? (res.json() as Record<string, unknown>) : {},
     headers: res.headers,
   };
+}
+
+type Part<R, K extends string> = R extends { [P in K]: infer S extends z.ZodType } ? z.input<S> : never;
+
+/** The request of a contract route: the token and address as for `call`, its body, path and query. */
+export interface RouteRequest<R extends RouteDef> extends CallOptions {
+  body?: Part<R, "body">;
+  params?: Part<R, "params">;
+  query?: Part<R, "query">;
+}
+
+/** A route's raw reply: the status, the headers and the JSON body (an error body on 4xx/5xx). */
+export interface RouteResult {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+/**
+ * Sends the call a contract entry describes: its method and path (`:params` filled), the query
+ * string and the JSON body. For error replies and statuses (`injectRoute(...).status`).
+ */
+export async function injectRoute<R extends RouteDef>(
+  server: Pick<TestServer, "app">,
+  route: R,
+  request: RouteRequest<R> = {},
+): Promise<RouteResult> {
+  const url = routeUrl(route, request.params as Record<string, unknown>, request.query as Record<string, unknown>);
+  return call(server, route.method, url, request.body, request);
+}
+
+/**
+ * Calls the contract route `name` (`callRoute(server, "bonus", { token })`) and returns its reply
+ * parsed by the route's reply schema, typed as the app receives it. Anything but 200 throws with
+ * the status and the error body; use `injectRoute` to look at a refusal.
+ */
+export async function callRoute<N extends RouteName>(
+  server: Pick<TestServer, "app">,
+  name: N,
+  request: RouteRequest<(typeof routes)[N]> = {},
+): Promise<z.output<(typeof routes)[N]["response"]>> {
+  const route = routes[name] as RouteDef;
+  const res = await injectRoute(server, route, request as RouteRequest<RouteDef>);
+  if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  return route.response.parse(res.body) as z.output<(typeof routes)[N]["response"]>;
 }
 
 export interface OutboxEntry {

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { routes } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer, tempDir } from "./helpers";
+import { createTestServer, injectRoute, type TestServer, tempDir } from "./helpers";
 
 const INDEX_HTML =
   '<!doctype html><html><head><script type="module" src="/assets/app-4f3a2b1c.js"></script></head><body><div id="root"></div></body></html>';
@@ -40,6 +40,33 @@ describe("OpenAPI", () => {
       responses: Record<string, { content: Record<string, { schema: { type: string; items: unknown } }> }>;
     };
     expect(plans.responses["200"]?.content["application/json"]?.schema.type).toBe("array");
+  });
+
+  it("documents each contract route with its method, tags and the security its auth flag implies", async () => {
+    const doc = (await server.app.inject({ method: "GET", url: "/api/docs/json" })).json() as {
+      paths: Record<string, Record<string, { tags?: string[]; security?: Record<string, string[]>[] }>>;
+    };
+    for (const [name, route] of Object.entries(routes)) {
+      const op = doc.paths[`/api${route.path.replace(/:(\w+)/g, "{$1}")}`]?.[route.method.toLowerCase()];
+      expect(op, name).toBeDefined();
+      expect(op?.tags, name).toEqual(expect.arrayContaining([...route.tags]));
+      const expected = { true: [{ bearer: [] }], optional: [{ bearer: [] }, {}], false: undefined }[String(route.auth)];
+      expect(op?.security, name).toEqual(expected);
+    }
+  });
+
+  it("authenticates exactly the routes the contract flags auth: true", async () => {
+    for (const [name, route] of Object.entries(routes)) {
+      const res = await injectRoute(server, route, {
+        params: Object.fromEntries((route.path.match(/:\w+/g) ?? []).map((p) => [p.slice(1), "x"])) as never,
+        ip: "192.0.2.200",
+      });
+      if (route.auth === true) {
+        expect([name, res.status, res.body.code]).toEqual([name, 401, "SESSION_TIMEOUT"]);
+      } else {
+        expect([name, res.status]).not.toEqual([name, 401]);
+      }
+    }
   });
 
   it("serves Swagger UI at /api/docs", async () => {

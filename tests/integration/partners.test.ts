@@ -4,13 +4,13 @@
  * own downline only, 5 000 referrals timed) and the bonuses. In-memory PGlite.
  */
 import { performance } from "node:perf_hooks";
-import { BonusReply, ReferralDetail, ReferralsReply } from "@contract";
+import { ReferralDetail, ReferralsReply } from "@contract";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
 import { setSetting } from "../../server/src/services/settings";
-import { call, createTestServer, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, type Investor } from "./money";
 import { newPartner } from "./partners-helpers";
 
@@ -116,9 +116,7 @@ describe("referral income on a deposit", () => {
     expect((await opsOf(leader.id, "bonus")).map((o) => Number(o.amount))).toEqual([10]);
     await deposit(x, "100");
     expect(await opsOf(leader.id, "bonus")).toHaveLength(1);
-    const bonuses = BonusReply.parse(
-      (await call(server, "GET", "/user/bonus", undefined, { token: leader.token })).body,
-    );
+    const bonuses = await callRoute(server, "bonus", { token: leader.token });
     expect(bonuses).toHaveLength(4);
     expect(bonuses[0]).toMatchObject({
       index: 1,

@@ -8,12 +8,12 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { OperationsReply, Refill, RefillsReply } from "@contract";
+import { Refill } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock, systemClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
-import { call, createTestServer, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
+import { call, callRoute, createTestServer, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
 import { balanceOf, expectLedgerConsistent, type Investor, newInvestor } from "./money";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -106,19 +106,16 @@ describe("refills", () => {
     clock.advance(60_000);
     await create(alice, { paymentSystemId: "ton", amount: "12" });
     await create(bob, { paymentSystemId: "ton", amount: "99" });
-    const all = RefillsReply.parse(
-      (await call(server, "GET", "/funds/refills", undefined, { token: alice.token })).body,
-    );
+    const all = await callRoute(server, "refills", { token: alice.token });
     expect(all.total).toBe(3);
     expect(all.items[0]).toMatchObject({ currency: "TON", amountRequested: "12" });
     expect(new Set(all.items.slice(1).map((r) => r.currency))).toEqual(new Set(["USDT", "BTC"]));
-    const ton = RefillsReply.parse(
-      (await call(server, "GET", "/funds/refills?currency=TON&status=waiting", undefined, { token: alice.token })).body,
-    );
+    const ton = await callRoute(server, "refills", {
+      token: alice.token,
+      query: { currency: "TON", status: "waiting" },
+    });
     expect(ton.items.map((r) => r.amountRequested)).toEqual(["12"]);
-    const paged = RefillsReply.parse(
-      (await call(server, "GET", "/funds/refills?limit=2&page=2", undefined, { token: alice.token })).body,
-    );
+    const paged = await callRoute(server, "refills", { token: alice.token, query: { limit: 2, page: 2 } });
     expect(paged).toMatchObject({ total: 3, page: 2, limit: 2 });
     expect(paged.items).toHaveLength(1);
   });
@@ -175,9 +172,7 @@ describe("refills", () => {
     expect(reject.statusCode).toBe(400);
     expect((await balanceOf(server, alice)).USDT).toBe("99.5");
 
-    const ops = OperationsReply.parse(
-      (await call(server, "GET", "/user/operations/", undefined, { token: alice.token })).body,
-    );
+    const ops = await callRoute(server, "operations", { token: alice.token });
     expect(ops.items).toEqual([
       expect.objectContaining({ type: "refill", currency: "USDT", amount: "99.5", details: { refillId: refill.id } }),
     ]);

@@ -14,7 +14,7 @@ import { fixedClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
 import { openDeposit } from "../../server/src/services/deposits";
-import { call, createTestServer, lastCode, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, lastCode, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 import {
   balanceOf,
   expectLedgerConsistent,
@@ -214,9 +214,7 @@ describe("withdrawal rules", () => {
       token: investor.token,
     });
     expect(again.body.code).toBe("WITHDRAWAL_FAILED");
-    const list = WithdrawalsReply.parse(
-      (await call(server, "GET", "/funds/payments", undefined, { token: investor.token })).body,
-    );
+    const list = await callRoute(server, "withdrawals", { token: investor.token });
     expect(list.total).toBe(0); // cancelled ones are not listed
     await expectLedgerConsistent(server.handle.db);
   });

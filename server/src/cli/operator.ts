@@ -10,16 +10,19 @@ import {
   type NewsItem,
   type Refill,
   type RefillStatus,
+  type RouteDef,
+  routeUrl,
   type TechnicalWorkReply,
   type VerificationStatus,
 } from "@contract";
+import { type ClockChangeRequest, type MaintenanceRequest, operatorRoutes } from "@contract/operator";
+import type { z } from "zod";
 import { systemClock } from "../clock";
 import { type DatabaseHandle, openDatabase } from "../db/client";
 import { DataDirLockedError, isProcessAlive } from "../db/lock";
 import type { WithdrawalRowStatus } from "../db/schema";
 import type { Env, NodeEnv } from "../env";
 import { readRuntimeInfo } from "../operator/runtime";
-import type { ClockChangeRequest, MaintenanceRequest } from "../routes/operator";
 import { type AccrualRun, runAccruals } from "../services/accruals";
 import {
   type DevClockShift,
@@ -118,19 +121,33 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv): 
   };
 }
 
-export function httpOperator(baseUrl: string, token: string, via = `the server at ${baseUrl}`): Operator {
-  const call = async (
-    method: string,
-    path: string,
-    body?: unknown,
+type Part<R, K extends string> = R extends { [P in K]: infer S extends z.ZodType } ? z.input<S> : undefined;
+type Request<R extends RouteDef> = { params?: Part<R, "params">; query?: Part<R, "query">; body?: Part<R, "body"> };
+
+/**
+ * The typed operator client: `client(operatorRoutes.refills, { query: { status } })` sends the call
+ * the contract entry describes (method, path, query, JSON body, the operator token) and returns the
+ * reply parsed by the entry's schema. Refusals become an OperatorError naming the code; a 404
+ * naming what is missing comes from the command (`notFound`), a bare one is the token refused.
+ */
+export function operatorClient(baseUrl: string, token: string) {
+  return async <R extends RouteDef>(
+    route: R,
+    request: Request<R> = {},
     options: { notFound?: string } = {},
-  ): Promise<unknown> => {
+  ): Promise<z.output<R["response"]>> => {
+    const url = routeUrl(
+      route,
+      request.params as Record<string, unknown> | undefined,
+      request.query as Record<string, unknown> | undefined,
+    );
+    const body = request.body ?? (route.body ? {} : undefined);
     let response: Response;
     try {
-      response = await fetch(new URL(`/api/operator${path}`, baseUrl), {
-        method,
+      response = await fetch(new URL(`/api${url}`, baseUrl), {
+        method: route.method,
         headers: {
-          authorization: `Bearer ${token}`,
+          ...(route.auth === "operator" ? { authorization: `Bearer ${token}` } : {}),
           ...(body === undefined ? {} : { "content-type": "application/json" }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -148,8 +165,7 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
     }
     if (!response.ok) {
       const error = ApiErrorBody.safeParse(json);
-      // A 404 naming what is missing (params) comes from the command; a bare one is the token refused.
-      if (response.status === 404 && error.success && error.data.code === "NOT_FOUND") {
+      if (route.auth === "operator" && response.status === 404 && error.success && error.data.code === "NOT_FOUND") {
         if (error.data.params && options.notFound) throw new OperatorError(options.notFound);
         throw new OperatorError(`${baseUrl} refused the operator token (or has no operator API)`);
       }
@@ -158,69 +174,39 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
         : text;
       throw new OperatorError(`${baseUrl} replied ${response.status} ${detail}`);
     }
-    return json;
+    const parsed = route.response.safeParse(json);
+    if (!parsed.success)
+      throw new OperatorError(`${baseUrl} replied with an unexpected body to ${route.method} ${url}`);
+    return parsed.data as z.output<R["response"]>;
   };
+}
+
+export function httpOperator(baseUrl: string, token: string, via = `the server at ${baseUrl}`): Operator {
+  const call = operatorClient(baseUrl, token);
+  const routes = operatorRoutes;
   return {
     via,
-    maintenance: async (change) => (await call("POST", "/maintenance", change)) as TechnicalWorkReply,
-    getSetting: async (key) => ((await call("GET", `/settings/${key}`)) as { value: unknown }).value,
-    setSetting: async (key, value) => ((await call("PUT", `/settings/${key}`, { value })) as { value: unknown }).value,
-    listRefills: async (filter) => {
-      const query = new URLSearchParams();
-      if (filter.status) query.set("status", filter.status);
-      if (filter.limit) query.set("limit", String(filter.limit));
-      const suffix = query.size > 0 ? `?${query}` : "";
-      return (await call("GET", `/refills${suffix}`)) as OperatorRefill[];
-    },
-    confirmRefill: async (id, amount) =>
-      (await call("POST", `/refills/${encodeURIComponent(id)}/confirm`, amount === undefined ? {} : { amount }, {
-        notFound: `no refill ${id}`,
-      })) as Refill,
-    rejectRefill: async (id, note) =>
-      (await call("POST", `/refills/${encodeURIComponent(id)}/reject`, note === undefined ? {} : { note }, {
-        notFound: `no refill ${id}`,
-      })) as Refill,
-    listWithdrawals: async (filter) => {
-      const query = new URLSearchParams();
-      if (filter.status) query.set("status", filter.status);
-      if (filter.limit) query.set("limit", String(filter.limit));
-      const suffix = query.size > 0 ? `?${query}` : "";
-      return (await call("GET", `/withdrawals${suffix}`)) as OperatorWithdrawal[];
-    },
-    processWithdrawal: async (id, action, options = {}) =>
-      (await call("POST", `/withdrawals/${encodeURIComponent(id)}/${action}`, options, {
-        notFound: `no withdrawal ${id}`,
-      })) as OperatorWithdrawal,
-    runAccruals: async () => (await call("POST", "/accruals/run")) as AccrualRun,
-    auditLedger: async () =>
-      ((await call("GET", "/ledger/audit")) as { discrepancies: LedgerDiscrepancy[] }).discrepancies,
-    clock: async () => (await call("GET", "/clock")) as DevClockState,
-    shiftClock: async (change) => (await call("POST", "/clock", change, { notFound: NO_DEV_CLOCK })) as DevClockShift,
-    listVerifications: async (filter) => {
-      const query = new URLSearchParams();
-      if (filter.status) query.set("status", filter.status);
-      if (filter.limit) query.set("limit", String(filter.limit));
-      const suffix = query.size > 0 ? `?${query}` : "";
-      return (await call("GET", `/verifications${suffix}`)) as OperatorVerification[];
-    },
-    decideVerification: async (user, decision, note) =>
-      (await call(
-        "POST",
-        `/verifications/${encodeURIComponent(user)}/${decision}`,
-        note === undefined ? {} : { note },
-        { notFound: `no user ${user}` },
-      )) as OperatorVerification,
-    addNews: async (input) => (await call("POST", "/news", input)) as NewsItem,
-    listNews: async () => {
-      let response: Response;
-      try {
-        response = await fetch(new URL("/api/content/news", baseUrl), { signal: AbortSignal.timeout(15_000) });
-      } catch (error) {
-        throw new OperatorError(`cannot reach ${baseUrl}: ${(error as Error).message}`);
-      }
-      if (!response.ok) throw new OperatorError(`${baseUrl} replied ${response.status}`);
-      return (await response.json()) as NewsItem[];
-    },
+    maintenance: (change) => call(routes.maintenance, { body: change }),
+    getSetting: async (key) => (await call(routes.getSetting, { params: { key } })).value,
+    setSetting: async (key, value) => (await call(routes.setSetting, { params: { key }, body: { value } })).value,
+    listRefills: (filter) => call(routes.refills, { query: filter }),
+    confirmRefill: (id, amount) =>
+      call(routes.confirmRefill, { params: { id }, body: { amount } }, { notFound: `no refill ${id}` }),
+    rejectRefill: (id, note) =>
+      call(routes.rejectRefill, { params: { id }, body: { note } }, { notFound: `no refill ${id}` }),
+    listWithdrawals: (filter) => call(routes.withdrawals, { query: filter }),
+    processWithdrawal: (id, action, options = {}) =>
+      call(routes.processWithdrawal, { params: { id, action }, body: options }, { notFound: `no withdrawal ${id}` }),
+    runAccruals: () => call(routes.runAccruals),
+    auditLedger: async () => (await call(routes.auditLedger)).discrepancies,
+    clock: () => call(routes.clock),
+    shiftClock: (change) => call(routes.shiftClock, { body: change }, { notFound: NO_DEV_CLOCK }),
+    listVerifications: (filter) => call(routes.verifications, { query: filter }),
+    decideVerification: (user, decision, note) =>
+      call(routes.decideVerification, { params: { user, decision }, body: { note } }, { notFound: `no user ${user}` }),
+    addNews: (input) => call(routes.addNews, { body: input }),
+    // Without `lang` the list carries every language.
+    listNews: async () => (await call(routes.news)) as NewsItem[],
     close: async () => {},
   };
 }

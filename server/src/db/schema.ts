@@ -16,6 +16,7 @@ import {
   VERIFICATION_STATUSES,
   type VerificationStatus,
 } from "@contract";
+import { WITHDRAWAL_ROW_STATUSES, type WithdrawalRowStatus } from "@contract/operator";
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
@@ -509,16 +510,7 @@ export const wallets = pgTable(
 );
 
 /** Internal statuses: the spec's five plus `awaiting_code` (before the code) and `cancelled`. */
-export const WITHDRAWAL_ROW_STATUSES = [
-  "awaiting_code",
-  "pending",
-  "on_inspection",
-  "success",
-  "rejected",
-  "error",
-  "cancelled",
-] as const;
-export type WithdrawalRowStatus = (typeof WITHDRAWAL_ROW_STATUSES)[number];
+export { WITHDRAWAL_ROW_STATUSES, type WithdrawalRowStatus };
 
 /**
  * Withdrawal applications (decision D6). The amount leaves the balance (a `withdrawal` operation)

@@ -12,6 +12,8 @@ import { type AuthSession, findLiveSession } from "../services/sessions";
 declare module "fastify" {
   interface FastifyInstance {
     authenticate: (request: FastifyRequest) => Promise<void>;
+    /** The onRequest hook of `auth: "operator"` routes; decorated by the operator routes plugin. */
+    authenticateOperator: (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest {
     auth: AuthSession | null;

@@ -13,10 +13,11 @@ import {
 import type { CodeSentReply } from "@contract/auth";
 import { isTooSimple } from "@contract/validation";
 import { and, eq, ne, sql } from "drizzle-orm";
+import type { ServiceContext } from "../context";
 import { sessions, users } from "../db/schema";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "../security/password";
-import { type AuthDeps, currentUser, type RequestMeta } from "./auth";
+import { currentUser, type RequestMeta } from "./auth";
 import { issueCode, verifyCode } from "./codes";
 import type { AuthSession } from "./sessions";
 import { getProfile, type UserRow, uniqueViolation, userView } from "./users";
@@ -31,7 +32,7 @@ import { getProfile, type UserRow, uniqueViolation, userView } from "./users";
  * argon2id hash is stored and every OTHER live session of the user is revoked; the caller's stays.
  */
 export async function changePassword(
-  deps: AuthDeps,
+  deps: ServiceContext,
   auth: AuthSession,
   body: { oldPassword: string; password: string; passwordRepeat: string },
   meta: RequestMeta,
@@ -79,7 +80,7 @@ function updateFailed(error: string, cause?: unknown): AppError {
  * switches on `confirmPhoneChange`. The current phone given again changes nothing.
  */
 export async function updateProfile(
-  deps: AuthDeps,
+  deps: ServiceContext,
   auth: AuthSession,
   body: ProfileUpdateBody,
   meta: RequestMeta,
@@ -133,7 +134,7 @@ export async function updateProfile(
   return { ...(await profileAndUser(deps, updated)), phoneCode };
 }
 
-async function profileAndUser(deps: Pick<AuthDeps, "db" | "clock">, row: UserRow) {
+async function profileAndUser(deps: Pick<ServiceContext, "db" | "clock">, row: UserRow) {
   const profile = await getProfile(deps.db, row.id);
   if (!profile) throw new AppError("SESSION_TIMEOUT");
   return { profile, user: await userView(deps.db, deps.clock, row) };
@@ -144,7 +145,7 @@ async function profileAndUser(deps: Pick<AuthDeps, "db" | "clock">, row: UserRow
  * counts as confirmed. No pending phone is CODE_INVALID; a phone taken meanwhile PHONE_TAKEN.
  */
 export async function confirmPhoneChange(
-  deps: AuthDeps,
+  deps: ServiceContext,
   auth: AuthSession,
   code: string,
   meta: RequestMeta,
@@ -190,7 +191,7 @@ export function securitySettings(row: UserRow): SecuritySettings {
   };
 }
 
-export async function getSecurity(deps: Pick<AuthDeps, "db">, auth: AuthSession): Promise<SecuritySettings> {
+export async function getSecurity(deps: Pick<ServiceContext, "db">, auth: AuthSession): Promise<SecuritySettings> {
   return securitySettings(await currentUser(deps, auth));
 }
 
@@ -199,7 +200,7 @@ export async function getSecurity(deps: Pick<AuthDeps, "db">, auth: AuthSession)
  * VALIDATION_FAILED on `codeChannel`.
  */
 export async function setSecurity(
-  deps: Pick<AuthDeps, "db">,
+  deps: Pick<ServiceContext, "db">,
   auth: AuthSession,
   body: { codeChannel?: CodeChannel | undefined; chatNotifications?: boolean | undefined },
 ): Promise<SecuritySettings> {

@@ -23,14 +23,14 @@ import type {
 } from "@contract/auth";
 import { isTooSimple, LoginField } from "@contract/validation";
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { ServiceContext } from "../context";
 import { passwordResetTokens, users, verificationCodes } from "../db/schema";
-import type { Env } from "../env";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "../security/password";
-import { type RateLimiter, rateLimited } from "../security/rate-limit";
+import { rateLimited } from "../security/rate-limit";
 import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
 import { type InitDataRefusal, type TelegramUser, validateInitData } from "../telegram/init-data";
-import { type CodeDeps, issueCode, verifyCode } from "./codes";
+import { issueCode, verifyCode } from "./codes";
 import { type AuthSession, createSession, revokeAllSessions } from "./sessions";
 import { getSetting } from "./settings";
 import {
@@ -43,11 +43,6 @@ import {
   uniqueViolation,
   userView,
 } from "./users";
-
-export interface AuthDeps extends CodeDeps {
-  env: Env;
-  limiter: RateLimiter;
-}
 
 /** What the rules need to know about the request. */
 export interface RequestMeta {
@@ -63,7 +58,7 @@ const key = (value: string) => value.trim().toLowerCase();
 // ---------------------------------------------------------------------------------------------
 // Sessions
 
-async function signIn(deps: AuthDeps, user: UserRow, meta: RequestMeta): Promise<SessionReply> {
+async function signIn(deps: ServiceContext, user: UserRow, meta: RequestMeta): Promise<SessionReply> {
   const refreshToken = await createSession(deps.db, deps.clock, {
     userId: user.id,
     ttlDays: deps.env.SESSION_TTL_DAYS,
@@ -76,7 +71,7 @@ async function signIn(deps: AuthDeps, user: UserRow, meta: RequestMeta): Promise
   };
 }
 
-export async function currentUser(deps: Pick<AuthDeps, "db">, auth: AuthSession): Promise<UserRow> {
+export async function currentUser(deps: Pick<ServiceContext, "db">, auth: AuthSession): Promise<UserRow> {
   const user = await findUserById(deps.db, auth.userId);
   // The account is gone (sessions cascade with it, so only in a race): the session is over.
   if (!user) throw new AppError("SESSION_TIMEOUT");
@@ -93,7 +88,7 @@ function hashForUnknownUsers(): Promise<string> {
   return dummyHash;
 }
 
-export async function login(deps: AuthDeps, body: LoginBody, meta: RequestMeta): Promise<SessionReply> {
+export async function login(deps: ServiceContext, body: LoginBody, meta: RequestMeta): Promise<SessionReply> {
   const limits = deps.env.RATE_LIMITS;
   const accountKey = `login-account:${meta.ip}:${key(body.login)}`;
   const ipKey = `login-ip:${meta.ip}`;
@@ -121,7 +116,7 @@ export async function login(deps: AuthDeps, body: LoginBody, meta: RequestMeta):
 const registrationFailedInviter = () => new AppError("REGISTRATION_FAILED", { fields: { inviter: "required" } });
 
 /** LOGIN_TAKEN, EMAIL_TAKEN or PHONE_TAKEN when another account holds one of them. */
-async function assertFree(deps: AuthDeps, body: Pick<RegisterBody, "login" | "email" | "phone">): Promise<void> {
+async function assertFree(deps: ServiceContext, body: Pick<RegisterBody, "login" | "email" | "phone">): Promise<void> {
   const [taken] = await deps.db
     .select({
       login: sql<boolean>`bool_or(lower(${users.login}) = lower(${body.login}))`,
@@ -138,7 +133,7 @@ async function assertFree(deps: AuthDeps, body: Pick<RegisterBody, "login" | "em
 }
 
 export async function register(
-  deps: AuthDeps,
+  deps: ServiceContext,
   inviterLogin: string,
   body: RegisterBody,
   meta: RequestMeta,
@@ -202,7 +197,7 @@ function telegramLanguage(tgUser: TelegramUser, fallback: Language | undefined):
 }
 
 /** The Telegram username when it is a valid login and free, else `tg<id>` (with a suffix if taken). */
-async function loginForTelegramUser(deps: AuthDeps, tgUser: TelegramUser): Promise<string> {
+async function loginForTelegramUser(deps: ServiceContext, tgUser: TelegramUser): Promise<string> {
   const candidates: string[] = [];
   if (tgUser.username && LoginField.safeParse(tgUser.username).success) candidates.push(tgUser.username);
   candidates.push(`tg${tgUser.id}`);
@@ -215,7 +210,7 @@ async function loginForTelegramUser(deps: AuthDeps, tgUser: TelegramUser): Promi
 
 /** The inviter of a new Telegram account: the path's, else `start_param` `ref_<login>`, else the default. */
 async function telegramInviter(
-  deps: AuthDeps,
+  deps: ServiceContext,
   fromPath: string | undefined,
   startParam: string | undefined,
 ): Promise<UserRow | undefined> {
@@ -234,7 +229,7 @@ async function telegramInviter(
 }
 
 export async function telegramSignIn(
-  deps: AuthDeps,
+  deps: ServiceContext,
   inviterFromPath: string | undefined,
   body: TelegramAuthBody,
   meta: RequestMeta,
@@ -285,7 +280,11 @@ export async function telegramSignIn(
 // ---------------------------------------------------------------------------------------------
 // Phone confirmation
 
-export async function resendPhoneCode(deps: AuthDeps, auth: AuthSession, meta: RequestMeta): Promise<CodeSentReply> {
+export async function resendPhoneCode(
+  deps: ServiceContext,
+  auth: AuthSession,
+  meta: RequestMeta,
+): Promise<CodeSentReply> {
   const limits = deps.env.RATE_LIMITS;
   deps.limiter.check(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
   deps.limiter.check(`code-request-account:${auth.userId}`, limits.codeRequestAccount);
@@ -300,7 +299,7 @@ export async function resendPhoneCode(deps: AuthDeps, auth: AuthSession, meta: R
 }
 
 export async function confirmPhone(
-  deps: AuthDeps,
+  deps: ServiceContext,
   auth: AuthSession,
   code: string,
   meta: RequestMeta,
@@ -325,7 +324,7 @@ export async function confirmPhone(
  * whether or not it does, and does not wait for the delivery (whose failure would tell).
  */
 export async function requestPasswordReset(
-  deps: AuthDeps,
+  deps: ServiceContext,
   identifier: string,
   meta: RequestMeta,
 ): Promise<CodeSentReply> {
@@ -347,7 +346,7 @@ export async function requestPasswordReset(
 
 /** Exchanges a valid reset code for a single-use reset token. An unknown login is CODE_INVALID, like a login without a code. */
 export async function validatePasswordReset(
-  deps: AuthDeps,
+  deps: ServiceContext,
   identifier: string,
   code: string,
   meta: RequestMeta,
@@ -368,7 +367,7 @@ export async function validatePasswordReset(
 }
 
 /** Sets the new password, uses the token up and signs the user out everywhere. */
-export async function setPasswordWithToken(deps: AuthDeps, body: SetPasswordBody): Promise<void> {
+export async function setPasswordWithToken(deps: ServiceContext, body: SetPasswordBody): Promise<void> {
   if (!TOKEN_PATTERN.test(body.resetToken)) throw new AppError("CODE_INVALID");
   const [token] = await deps.db
     .select()

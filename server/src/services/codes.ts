@@ -8,24 +8,12 @@ import { createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
 import { SUCCESS_MESSAGES } from "@contract";
 import type { CodeSentReply } from "@contract/auth";
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
-import type { Clock } from "../clock";
-import type { Database } from "../db/client";
+import type { ServiceContext } from "../context";
 import { type CodePurpose, users, verificationCodes } from "../db/schema";
-import type { CodeSender } from "../delivery/code-sender";
 import { AppError } from "../errors";
 import { rateLimited } from "../security/rate-limit";
 import { getSetting } from "./settings";
 import { type UserRow, userLanguage } from "./users";
-
-export interface CodeDeps {
-  db: Database;
-  clock: Clock;
-  /** HMAC key of stored codes (CODE_SECRET). */
-  secret: string;
-  sender: CodeSender;
-  log: FastifyBaseLogger;
-}
 
 export interface IssueOptions {
   /** What the code confirms (the phone number, a withdrawal id). */
@@ -59,7 +47,7 @@ function generateCode(digits: number): string {
 
 /** Issues a new code and sends it through the user's channel. Null when skipped (see `whenWaiting`). */
 export async function issueCode(
-  deps: CodeDeps,
+  deps: ServiceContext,
   user: UserRow,
   purpose: CodePurpose,
   options: IssueOptions = {},
@@ -97,7 +85,7 @@ export async function issueCode(
       userId: user.id,
       purpose,
       target: options.target ?? null,
-      codeHash: codeHash(deps.secret, id, purpose, code),
+      codeHash: codeHash(deps.codeSecret, id, purpose, code),
       expiresAt: new Date(now.getTime() + settings.ttlSeconds * 1000),
       createdAt: now,
     });
@@ -105,7 +93,7 @@ export async function issueCode(
   });
   if (!issued) return null;
 
-  const delivery = deps.sender.send({
+  const delivery = deps.codeSender.send({
     login: user.login,
     language: userLanguage(user),
     channel: user.codeChannel,
@@ -145,7 +133,7 @@ export async function issueCode(
  * (with `params.attemptsLeft`; the try counts).
  */
 export async function verifyCode(
-  deps: Pick<CodeDeps, "db" | "clock" | "secret">,
+  deps: Pick<ServiceContext, "db" | "clock" | "codeSecret">,
   userId: string,
   purpose: CodePurpose,
   code: string,
@@ -172,7 +160,7 @@ export async function verifyCode(
   if (row.expiresAt.getTime() <= now.getTime()) throw new AppError("CODE_EXPIRED");
 
   const expected = Buffer.from(row.codeHash, "hex");
-  const given = Buffer.from(codeHash(deps.secret, row.id, purpose, code), "hex");
+  const given = Buffer.from(codeHash(deps.codeSecret, row.id, purpose, code), "hex");
   const live = and(
     eq(verificationCodes.id, row.id),
     isNull(verificationCodes.consumedAt),

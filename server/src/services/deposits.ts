@@ -15,7 +15,7 @@ import {
   type LocalizedText,
 } from "@contract";
 import { and, count, desc, eq } from "drizzle-orm";
-import type { Clock } from "../clock";
+import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
 import { deposits, plans } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -25,11 +25,6 @@ import { findCryptoCase } from "./crypto-cases";
 import { type DepositRow, insertDeposit, isUuid, toDeposit } from "./deposit-rows";
 import { post } from "./ledger";
 import { payReferralIncome } from "./partners";
-
-export interface MoneyDeps {
-  db: Database;
-  clock: Clock;
-}
 
 const createFailed = (reason: string) => new AppError("DEPOSIT_CREATE_FAILED", { params: { reason } });
 const closeFailed = (reason: string) => new AppError("DEPOSIT_CLOSE_FAILED", { params: { reason } });
@@ -45,7 +40,11 @@ async function planName(db: Database, planId: string): Promise<LocalizedText> {
  * DEPOSIT_CREATE_FAILED (`params.reason`); an amount out of the plan's limits → 400
  * VALIDATION_FAILED (`fields.amount`); a balance too low → 409 INSUFFICIENT_FUNDS.
  */
-export async function openDeposit(deps: MoneyDeps, userId: string, body: DepositCreateBody): Promise<Deposit> {
+export async function openDeposit(
+  deps: Pick<ServiceContext, "db" | "clock">,
+  userId: string,
+  body: DepositCreateBody,
+): Promise<Deposit> {
   const { db } = deps;
   const [plan] = await db.select().from(plans).where(eq(plans.id, body.planId)).limit(1);
   if (!plan?.active) throw createFailed("plan_unavailable");
@@ -105,7 +104,11 @@ type CloseOutcome = { ok: true; row: DepositRow; returned: string; forfeited: st
  * deposit whose term is already over completes and pays out in full instead, and the close is
  * refused. Not the caller's, unknown, or not active → 400 DEPOSIT_CLOSE_FAILED.
  */
-export async function closeDeposit(deps: MoneyDeps, userId: string, depositId: string): Promise<DepositCloseReply> {
+export async function closeDeposit(
+  deps: Pick<ServiceContext, "db" | "clock">,
+  userId: string,
+  depositId: string,
+): Promise<DepositCloseReply> {
   if (!isUuid(depositId)) throw closeFailed("not_found");
   const now = deps.clock.now();
   const outcome = await deps.db.transaction(async (tx): Promise<CloseOutcome> => {

@@ -11,7 +11,7 @@ import {
   exchangeAmountIssue,
   exchangeQuote,
 } from "@contract";
-import type { Clock } from "../clock";
+import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
@@ -39,7 +39,7 @@ export async function getExchangeRates(db: Database): Promise<ExchangeRateReply>
  * INSUFFICIENT_FUNDS.
  */
 export async function exchange(
-  deps: { db: Database; clock: Clock },
+  deps: Pick<ServiceContext, "db" | "clock">,
   userId: string,
   body: ExchangeBody,
 ): Promise<ExchangeReply> {

@@ -14,7 +14,7 @@ import {
   roundDown,
 } from "@contract";
 import { and, count, desc, eq } from "drizzle-orm";
-import type { Clock } from "../clock";
+import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
 import { paymentSystems, refills, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -22,11 +22,6 @@ import { AppError } from "../errors";
 import { isUuid } from "./deposit-rows";
 import { post } from "./ledger";
 import { notify } from "./notifications";
-
-export interface RefillDeps {
-  db: Database;
-  clock: Clock;
-}
 
 /** A user may have this many refills waiting at once (a guard against piles of abandoned ones). */
 export const MAX_WAITING_REFILLS = 20;
@@ -54,7 +49,11 @@ export function toRefill(row: RefillRow): Refill {
  * VALIDATION_FAILED on `paymentSystemId`; an amount that is zero on the currency's scale is
  * `amountBelowMinimum`; more than MAX_WAITING_REFILLS waiting is 429 RATE_LIMITED.
  */
-export async function createRefill(deps: RefillDeps, userId: string, body: RefillCreateBody): Promise<Refill> {
+export async function createRefill(
+  deps: Pick<ServiceContext, "db" | "clock">,
+  userId: string,
+  body: RefillCreateBody,
+): Promise<Refill> {
   const { db } = deps;
   const [system] = await db.select().from(paymentSystems).where(eq(paymentSystems.id, body.paymentSystemId)).limit(1);
   if (!system?.refillEnabled) throw new AppError("VALIDATION_FAILED", { fields: { paymentSystemId: "required" } });
@@ -170,7 +169,11 @@ async function lockWaiting(tx: Database, id: string): Promise<RefillRow> {
  * `refill` operation, in one transaction. Only a waiting refill can be confirmed (else 400
  * UPDATE_FAILED), so a refill is credited once.
  */
-export async function confirmRefill(deps: RefillDeps, id: string, amount?: string): Promise<Refill> {
+export async function confirmRefill(
+  deps: Pick<ServiceContext, "db" | "clock">,
+  id: string,
+  amount?: string,
+): Promise<Refill> {
   return deps.db.transaction(async (tx) => {
     const row = await lockWaiting(tx, id);
     const currency = row.currency as Currency;
@@ -206,7 +209,11 @@ export async function confirmRefill(deps: RefillDeps, id: string, amount?: strin
 }
 
 /** Operator: the coins did not arrive. Nothing reaches the balance. */
-export async function rejectRefill(deps: RefillDeps, id: string, note?: string): Promise<Refill> {
+export async function rejectRefill(
+  deps: Pick<ServiceContext, "db" | "clock">,
+  id: string,
+  note?: string,
+): Promise<Refill> {
   return deps.db.transaction(async (tx) => {
     const row = await lockWaiting(tx, id);
     const now = deps.clock.now();

@@ -7,8 +7,7 @@
  */
 import { type Currency, compareAmounts, type SubscriptionReply } from "@contract";
 import { eq } from "drizzle-orm";
-import type { Clock } from "../clock";
-import type { Database } from "../db/client";
+import type { ServiceContext } from "../context";
 import { subscriptionOptions, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
@@ -20,7 +19,7 @@ import { userView } from "./users";
 const DAY_MS = 86_400_000;
 
 export async function subscribe(
-  deps: { db: Database; clock: Clock },
+  deps: Pick<ServiceContext, "db" | "clock">,
   userId: string,
   optionId: string,
 ): Promise<SubscriptionReply> {

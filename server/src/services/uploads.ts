@@ -1,28 +1,14 @@
 /**
  * Uploaded images (spec §5, §9): JPEG or PNG judged by content (magic bytes, `file-type`), never
- * by the file name or the declared type; at most 5 MB each; one file per field; nothing but the
- * expected fields. Files are stored under UPLOAD_DIR (outside any served folder) with generated
- * names of 128 random bits, written with mode 0600 via a temporary name and a rename.
+ * by the file name or the declared type. The upload plugin (`plugins/uploads.ts`) parses the
+ * request; the services get its files and fields. Files are stored under UPLOAD_DIR (outside any
+ * served folder) with generated names of 128 random bits, written with mode 0600 via a temporary
+ * name and a rename.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { IMAGE_MAX_BYTES } from "@contract";
-import type { FastifyRequest } from "fastify";
 import { fileTypeFromBuffer } from "file-type";
-import "@fastify/multipart";
-
-export type UploadProblem = "type" | "size" | "count" | "missing" | "field" | "malformed";
-
-export class UploadError extends Error {
-  constructor(
-    readonly problem: UploadProblem,
-    readonly field?: string,
-  ) {
-    super(`upload ${problem}${field ? ` (${field})` : ""}`);
-    this.name = "UploadError";
-  }
-}
 
 export interface ImageFile {
   field: string;
@@ -45,64 +31,6 @@ export async function imageKind(buffer: Buffer): Promise<Pick<ImageFile, "ext" |
   if (type?.mime === "image/jpeg") return { ext: "jpg", mime: "image/jpeg" };
   if (type?.mime === "image/png") return { ext: "png", mime: "image/png" };
   return null;
-}
-
-/**
- * Reads a multipart request: exactly one image in each of `fileFields`, text `textFields` only.
- * Throws UploadError for anything else (the route maps it to its §8 message).
- */
-export async function readImageUpload(
-  request: FastifyRequest,
-  fileFields: readonly string[],
-  textFields: readonly string[] = [],
-): Promise<ParsedUpload> {
-  if (!request.isMultipart()) throw new UploadError("malformed");
-  const files = new Map<string, ImageFile>();
-  const fields: Record<string, string> = {};
-  try {
-    const parts = request.parts({
-      limits: {
-        fileSize: IMAGE_MAX_BYTES,
-        files: fileFields.length,
-        fields: textFields.length,
-        fieldSize: 1024,
-        parts: fileFields.length + textFields.length,
-        headerPairs: 100,
-      },
-    });
-    for await (const part of parts) {
-      if (part.type === "file") {
-        if (!fileFields.includes(part.fieldname)) {
-          part.file.resume();
-          throw new UploadError("field", part.fieldname);
-        }
-        if (files.has(part.fieldname)) {
-          part.file.resume();
-          throw new UploadError("count", part.fieldname);
-        }
-        const buffer = await part.toBuffer();
-        if (buffer.length === 0) throw new UploadError("missing", part.fieldname);
-        const kind = await imageKind(buffer);
-        if (!kind) throw new UploadError("type", part.fieldname);
-        files.set(part.fieldname, { field: part.fieldname, buffer, ...kind });
-      } else {
-        if (!textFields.includes(part.fieldname) || part.fieldname in fields) {
-          throw new UploadError("field", part.fieldname);
-        }
-        fields[part.fieldname] = String(part.value);
-      }
-    }
-  } catch (error) {
-    if (error instanceof UploadError) throw error;
-    const code = (error as { code?: string }).code;
-    if (code === "FST_REQ_FILE_TOO_LARGE") throw new UploadError("size");
-    if (code === "FST_FILES_LIMIT" || code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT") {
-      throw new UploadError("count");
-    }
-    throw new UploadError("malformed");
-  }
-  for (const field of fileFields) if (!files.has(field)) throw new UploadError("missing", field);
-  return { files, fields };
 }
 
 /** Stores `file` under `<uploadDir>/<folder>/` with a new random name; returns that name. */

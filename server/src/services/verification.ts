@@ -13,7 +13,7 @@ import {
   VerificationStatus,
 } from "@contract";
 import { and, desc, eq } from "drizzle-orm";
-import type { Clock } from "../clock";
+import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
 import { users, verificationRequests } from "../db/schema";
 import { AppError } from "../errors";
@@ -68,20 +68,20 @@ export async function getVerification(db: Database, userId: string): Promise<Ver
 
 /** Stores the avatar under a new random name and removes the previous file. */
 export async function setAvatar(
-  deps: { db: Database; uploadDir: string },
+  deps: Pick<ServiceContext, "db" | "env">,
   userId: string,
   upload: ParsedUpload,
 ): Promise<typeof users.$inferSelect> {
   const file = upload.files.get("avatar");
   if (!file) throw new AppError("IMAGE_UPDATE_FAILED", { params: { reason: "missing" } });
   const [before] = await deps.db.select({ avatarFile: users.avatarFile }).from(users).where(eq(users.id, userId));
-  const name = await storeImage(deps.uploadDir, AVATAR_FOLDER, file);
+  const name = await storeImage(deps.env.UPLOAD_DIR, AVATAR_FOLDER, file);
   const [row] = await deps.db.update(users).set({ avatarFile: name }).where(eq(users.id, userId)).returning();
   if (!row) {
-    await removeImage(deps.uploadDir, AVATAR_FOLDER, name);
+    await removeImage(deps.env.UPLOAD_DIR, AVATAR_FOLDER, name);
     throw new AppError("SESSION_TIMEOUT");
   }
-  await removeImage(deps.uploadDir, AVATAR_FOLDER, before?.avatarFile ?? null);
+  await removeImage(deps.env.UPLOAD_DIR, AVATAR_FOLDER, before?.avatarFile ?? null);
   return row;
 }
 
@@ -95,7 +95,7 @@ const requestFailed = (reason: string, fields?: Record<string, "required" | "ima
  * `verified`); a denied one may.
  */
 export async function requestVerification(
-  deps: { db: Database; clock: Clock; uploadDir: string },
+  deps: Pick<ServiceContext, "db" | "clock" | "env">,
   userId: string,
   upload: ParsedUpload,
 ): Promise<VerificationState> {
@@ -118,7 +118,7 @@ export async function requestVerification(
     for (const field of VERIFICATION_FILE_FIELDS) {
       const file = upload.files.get(field);
       if (!file) throw requestFailed("missing", { [field]: "required" });
-      names[field] = await storeImage(deps.uploadDir, VERIFICATION_FOLDER, file);
+      names[field] = await storeImage(deps.env.UPLOAD_DIR, VERIFICATION_FOLDER, file);
     }
     const [row] = await deps.db
       .insert(verificationRequests)
@@ -134,7 +134,7 @@ export async function requestVerification(
       .returning();
     return toState(row);
   } catch (error) {
-    for (const name of Object.values(names)) await removeImage(deps.uploadDir, VERIFICATION_FOLDER, name);
+    for (const name of Object.values(names)) await removeImage(deps.env.UPLOAD_DIR, VERIFICATION_FOLDER, name);
     throw error;
   }
 }
@@ -173,7 +173,7 @@ export async function listVerifications(
  * 400 UPDATE_FAILED; unknown user: 404.
  */
 export async function decideVerification(
-  deps: { db: Database; clock: Clock },
+  deps: Pick<ServiceContext, "db" | "clock">,
   user: string,
   decision: "success" | "denied",
   note?: string,

@@ -24,12 +24,12 @@ import {
   type WithdrawalsReply,
 } from "@contract";
 import { and, count, desc, eq, gte, inArray, lt, ne } from "drizzle-orm";
-import type { Clock } from "../clock";
+import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
 import { deposits, paymentSystems, refills, users, type WithdrawalRowStatus, wallets, withdrawals } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
-import { type CodeDeps, issueCode, verifyCode } from "./codes";
+import { issueCode, verifyCode } from "./codes";
 import { isUuid } from "./deposit-rows";
 import { post } from "./ledger";
 import { notify } from "./notifications";
@@ -62,8 +62,6 @@ export function toWithdrawal(row: WithdrawalRow): Withdrawal {
   };
 }
 
-export type WithdrawalDeps = CodeDeps;
-
 /** Whether the user may withdraw: D6's two conditions, as the spec's two messages. */
 async function checkEligibility(db: Database, userId: string): Promise<void> {
   const [refill] = await db
@@ -86,7 +84,7 @@ export function withdrawalFee(amount: string, feePercent: string, currency: Curr
 
 /** `POST /funds/payments/request` (and the older `POST /funds/payments`). */
 export async function requestWithdrawal(
-  deps: WithdrawalDeps,
+  deps: ServiceContext,
   userId: string,
   body: WithdrawalRequestBody,
 ): Promise<WithdrawalRequestReply> {
@@ -163,7 +161,7 @@ export async function requestWithdrawal(
   return { withdrawal: toWithdrawal(row), code };
 }
 
-async function sendCode(deps: WithdrawalDeps, userId: string, withdrawalId: string): Promise<CodeSentReply> {
+async function sendCode(deps: ServiceContext, userId: string, withdrawalId: string): Promise<CodeSentReply> {
   const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError("SESSION_TIMEOUT");
   const sent = await issueCode(deps, user, "withdrawal", { target: withdrawalId, scope: "target" });
@@ -189,7 +187,7 @@ async function ownWithdrawal(db: Database, userId: string, id: string): Promise<
  * too (the call reveals nothing about other users' applications).
  */
 export async function validateWithdrawal(
-  deps: WithdrawalDeps,
+  deps: ServiceContext,
   userId: string,
   withdrawalId: string,
   code: string,
@@ -215,7 +213,7 @@ export async function validateWithdrawal(
 }
 
 /** `POST /funds/payments/:id/resend` (added): a new code after the resend wait (429 before it). */
-export async function resendWithdrawalCode(deps: WithdrawalDeps, userId: string, id: string): Promise<CodeSentReply> {
+export async function resendWithdrawalCode(deps: ServiceContext, userId: string, id: string): Promise<CodeSentReply> {
   const row = await ownWithdrawal(deps.db, userId, id);
   if (row.status !== "awaiting_code") throw new AppError("CODE_INVALID");
   return sendCode(deps, userId, row.id);
@@ -227,7 +225,7 @@ export async function resendWithdrawalCode(deps: WithdrawalDeps, userId: string,
  * another status.
  */
 async function returnFunds(
-  deps: { db: Database; clock: Clock },
+  deps: Pick<ServiceContext, "db" | "clock">,
   id: string,
   from: WithdrawalRowStatus[],
   to: "cancelled" | "rejected" | "error",
@@ -265,7 +263,7 @@ async function returnFunds(
  * expired, voided, or simply not wanted) is cancelled and the amount returns. Later: 400
  * WITHDRAWAL_FAILED (`params.reason`). Another user's: 404.
  */
-export async function cancelWithdrawal(deps: WithdrawalDeps, userId: string, id: string): Promise<Withdrawal> {
+export async function cancelWithdrawal(deps: ServiceContext, userId: string, id: string): Promise<Withdrawal> {
   const row = await ownWithdrawal(deps.db, userId, id);
   const cancelled = await returnFunds(deps, row.id, ["awaiting_code"], "cancelled", { userId });
   if (!cancelled) throw new AppError("WITHDRAWAL_FAILED", { params: { reason: "not_awaiting_code" } });
@@ -364,7 +362,7 @@ export type OperatorWithdrawalAction = "inspect" | "success" | "reject" | "error
  * the amount returned. Anything else is 400 UPDATE_FAILED; an unknown id 404.
  */
 export async function processWithdrawal(
-  deps: { db: Database; clock: Clock },
+  deps: Pick<ServiceContext, "db" | "clock">,
   id: string,
   action: OperatorWithdrawalAction,
   options: { txHash?: string | undefined; note?: string | undefined } = {},

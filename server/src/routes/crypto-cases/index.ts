@@ -1,19 +1,14 @@
 /** `GET /crypto-cases/all` (spec §7 Other): curated bundles of plans. */
 import { routes } from "@contract";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { KassaApp } from "../../context";
 import { listCryptoCases } from "../../services/crypto-cases";
-import { withErrors } from "../responses";
+import { defineRoute } from "../define";
 
-export const cryptoCasesRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    routes.cryptoCases.path,
-    {
-      schema: {
-        tags: ["funds"],
-        summary: "Crypto cases: curated portfolios, each a named bundle of plans with a risk level",
-        response: withErrors({ 200: routes.cryptoCases.response }),
-      },
-    },
-    async () => listCryptoCases(app.db),
+export async function cryptoCasesRoutes(app: KassaApp) {
+  defineRoute(
+    app,
+    routes.cryptoCases,
+    { summary: "Crypto cases: curated portfolios, each a named bundle of plans with a risk level" },
+    ({ ctx }) => listCryptoCases(ctx.db),
   );
-};
+}

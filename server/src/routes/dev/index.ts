@@ -1,9 +1,10 @@
 /** Development-only calls; not registered when NODE_ENV=production. */
 import { CodeChannel, Language } from "@contract";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { KassaApp } from "../../context";
 import { CODE_PURPOSES } from "../../db/schema";
 import { devLaunchLocation, TELEGRAM_PLATFORMS } from "../../telegram/dev-launch";
+import { defineRoute } from "../define";
 import { withErrors } from "../responses";
 
 export const OutboxEntryReply = z.object({
@@ -14,27 +15,33 @@ export const OutboxEntryReply = z.object({
   createdAt: z.string(),
 });
 
-export const devRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    "/dev/outbox",
+/** Not in the contract: development tools call it, the app never does. */
+const outbox = {
+  method: "GET",
+  path: "/dev/outbox",
+  auth: false,
+  tags: ["development"],
+  query: z.object({
+    login: z.string().max(254).optional(),
+    purpose: z.enum(CODE_PURPOSES).optional(),
+  }),
+  response: z.array(OutboxEntryReply),
+} as const;
+
+export async function devRoutes(app: KassaApp) {
+  defineRoute(
+    app,
+    outbox,
     {
-      schema: {
-        tags: ["development"],
-        summary: "Verification codes the server would have sent, newest first",
-        description:
-          "Outside production codes are not delivered: they go to the server log and to this outbox (the last " +
-          "500, in memory). `login` filters by recipient (any letter case), `purpose` by phone, password_reset or " +
-          "withdrawal. Absent in production.",
-        querystring: z.object({
-          login: z.string().max(254).optional(),
-          purpose: z.enum(CODE_PURPOSES).optional(),
-        }),
-        response: withErrors({ 200: z.array(OutboxEntryReply) }),
-      },
+      summary: "Verification codes the server would have sent, newest first",
+      description:
+        "Outside production codes are not delivered: they go to the server log and to this outbox (the last " +
+        "500, in memory). `login` filters by recipient (any letter case), `purpose` by phone, password_reset or " +
+        "withdrawal. Absent in production.",
     },
-    async (request, reply) => {
+    ({ query, reply }) => {
       reply.header("cache-control", "no-store");
-      return app.devOutbox?.list({ login: request.query.login, purpose: request.query.purpose }) ?? [];
+      return app.devOutbox?.list({ login: query.login, purpose: query.purpose }) ?? [];
     },
   );
 
@@ -75,4 +82,4 @@ export const devRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.header("cache-control", "no-store").redirect(location, 302);
     },
   );
-};
+}

@@ -4,144 +4,78 @@
  * from the session, never from the request.
  */
 import { routes } from "@contract";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { requireUser } from "../../plugins/auth";
+import type { KassaApp } from "../../context";
 import { getBalance, getStatistics, setCurrentCurrency } from "../../services/balance";
 import { exchange, getExchangeRates } from "../../services/exchange";
 import { listCaseOperations, listOperations } from "../../services/operations";
 import { subscribe } from "../../services/subscriptions";
-import { withErrors } from "../responses";
+import { defineRoute } from "../define";
 
-const tags = ["user"];
-const security = [{ bearer: [] }];
-
-export const userMoneyRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    routes.balance.path,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags,
-        summary: "The caller's balance in every currency and the current currency",
-        security,
-        querystring: routes.balance.query,
-        response: withErrors({ 200: routes.balance.response }),
-      },
-    },
-    async (request) => getBalance(app.db, requireUser(request).userId),
+export async function userMoneyRoutes(app: KassaApp) {
+  defineRoute(
+    app,
+    routes.balance,
+    { summary: "The caller's balance in every currency and the current currency" },
+    ({ ctx, auth }) => getBalance(ctx.db, auth.userId),
   );
 
-  app.post(
-    routes.setBalanceCurrency.path,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags,
-        summary: "Choose the current currency",
-        security,
-        body: routes.setBalanceCurrency.body,
-        response: withErrors({ 200: routes.setBalanceCurrency.response }),
-      },
-    },
-    async (request) => setCurrentCurrency(app.db, requireUser(request).userId, request.body.currency),
+  defineRoute(app, routes.setBalanceCurrency, { summary: "Choose the current currency" }, ({ ctx, auth, body }) =>
+    setCurrentCurrency(ctx.db, auth.userId, body.currency),
   );
 
-  app.get(
-    routes.statistics.path,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags,
-        summary: "Earned (per currency), referrals, active deposits and the amount on deposit",
-        security,
-        response: withErrors({ 200: routes.statistics.response }),
-      },
-    },
-    async (request) => getStatistics(app.db, requireUser(request).userId),
+  defineRoute(
+    app,
+    routes.statistics,
+    { summary: "Earned (per currency), referrals, active deposits and the amount on deposit" },
+    ({ ctx, auth }) => getStatistics(ctx.db, auth.userId),
   );
 
-  app.get(
-    routes.exchangeRate.path,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags,
-        summary: "USD price per coin and the exchange fee",
-        security,
-        response: withErrors({ 200: routes.exchangeRate.response }),
-      },
-    },
-    async () => getExchangeRates(app.db),
+  defineRoute(app, routes.exchangeRate, { summary: "USD price per coin and the exchange fee" }, ({ ctx }) =>
+    getExchangeRates(ctx.db),
   );
 
-  app.post(
-    routes.exchange.path,
+  defineRoute(
+    app,
+    routes.exchange,
     {
-      onRequest: app.authenticate,
-      schema: {
-        tags,
-        summary: "Exchange one currency of the balance for another",
-        description:
-          "received = roundDown(amount × rate(from) / rate(to) × (1 − feePercent / 100), scale(to)) " +
-          "(contract/exchange-math.ts). One transaction, two `exchange` operations. A balance too low is 409 " +
-          "INSUFFICIENT_FUNDS; an amount yielding nothing is 400 VALIDATION_FAILED (amountBelowMinimum).",
-        security,
-        body: routes.exchange.body,
-        response: withErrors({ 200: routes.exchange.response }),
-      },
+      summary: "Exchange one currency of the balance for another",
+      description:
+        "received = roundDown(amount × rate(from) / rate(to) × (1 − feePercent / 100), scale(to)) " +
+        "(contract/exchange-math.ts). One transaction, two `exchange` operations. A balance too low is 409 " +
+        "INSUFFICIENT_FUNDS; an amount yielding nothing is 400 VALIDATION_FAILED (amountBelowMinimum).",
     },
-    async (request) => exchange(app, requireUser(request).userId, request.body),
+    ({ ctx, auth, body }) => exchange(ctx, auth.userId, body),
   );
 
-  app.get(
-    routes.operations.path,
+  defineRoute(
+    app,
+    routes.operations,
     {
-      onRequest: app.authenticate,
-      schema: {
-        tags,
-        summary: "The caller's operations, newest first",
-        description:
-          "Filters: currency, type (any ledger kind), from/to (inclusive; a date without a time is the whole UTC " +
-          "day). Paged: page (1-based), limit (default 20, at most 100).",
-        security,
-        querystring: routes.operations.query,
-        response: withErrors({ 200: routes.operations.response }),
-      },
+      summary: "The caller's operations, newest first",
+      description:
+        "Filters: currency, type (any ledger kind), from/to (inclusive; a date without a time is the whole UTC " +
+        "day). Paged: page (1-based), limit (default 20, at most 100).",
     },
-    async (request) => listOperations(app.db, requireUser(request).userId, request.query),
+    ({ ctx, auth, query }) => listOperations(ctx.db, auth.userId, query),
   );
 
-  app.get(
-    routes.caseOperations.path,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags,
-        summary: "The caller's operations on deposits opened through a crypto case",
-        security,
-        querystring: routes.caseOperations.query,
-        response: withErrors({ 200: routes.caseOperations.response }),
-      },
-    },
-    async (request) => listCaseOperations(app.db, requireUser(request).userId, request.query),
+  defineRoute(
+    app,
+    routes.caseOperations,
+    { summary: "The caller's operations on deposits opened through a crypto case" },
+    ({ ctx, auth, query }) => listCaseOperations(ctx.db, auth.userId, query),
   );
 
-  app.post(
-    routes.subscribe.path,
+  defineRoute(
+    app,
+    routes.subscribe,
     {
-      onRequest: app.authenticate,
-      schema: {
-        tags: ["user"],
-        summary: "Pay a subscription option from the balance; extends subscription.until",
-        description:
-          "A `subscription` operation debits the option's price in its currency (409 INSUFFICIENT_FUNDS " +
-          "'Not enough funds' when short); the end moves durationDays from now or from the current end. " +
-          "An unknown option is 400 VALIDATION_FAILED on optionId.",
-        security: [{ bearer: [] }],
-        body: routes.subscribe.body,
-        response: withErrors({ 200: routes.subscribe.response }),
-      },
+      summary: "Pay a subscription option from the balance; extends subscription.until",
+      description:
+        "A `subscription` operation debits the option's price in its currency (409 INSUFFICIENT_FUNDS " +
+        "'Not enough funds' when short); the end moves durationDays from now or from the current end. " +
+        "An unknown option is 400 VALIDATION_FAILED on optionId.",
     },
-    async (request) => subscribe(app, requireUser(request).userId, request.body.optionId),
+    ({ ctx, auth, body }) => subscribe(ctx, auth.userId, body.optionId),
   );
-};
+}

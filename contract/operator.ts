@@ -1,0 +1,210 @@
+/**
+ * The operator API (`/api/operator/*`): the route table the server registers and the CLI's typed
+ * client calls, with their schemas. Every call needs `Authorization: Bearer <operator token>`
+ * (`auth: "operator"`); a missing or wrong token is 404, as if the API did not exist. Not
+ * re-exported from the contract's index: the app never calls it, so it stays out of its bundle.
+ */
+import { z } from "zod";
+import { NewsItem } from "./content";
+import { RefillStatus, VerificationStatus } from "./enums";
+import { IdParams, Refill, TxHashField } from "./funds";
+import { NonNegativeDecimal } from "./money";
+import { type RouteDef, routes } from "./routes";
+import { LocalizedText, TechnicalWorkReply } from "./settings";
+import { VerificationState } from "./verification";
+import { Withdrawal } from "./withdrawals";
+
+/** A withdrawal's internal statuses: the spec's five plus `awaiting_code` (before the code) and `cancelled`. */
+export const WITHDRAWAL_ROW_STATUSES = [
+  "awaiting_code",
+  "pending",
+  "on_inspection",
+  "success",
+  "rejected",
+  "error",
+  "cancelled",
+] as const;
+export type WithdrawalRowStatus = (typeof WITHDRAWAL_ROW_STATUSES)[number];
+
+export const MaintenanceRequest = z.object({
+  enabled: z.boolean(),
+  until: z.iso.datetime({ offset: true }).nullable().optional(),
+  message: LocalizedText.partial().nullable().optional(),
+});
+export type MaintenanceRequest = z.infer<typeof MaintenanceRequest>;
+
+/** Any setting by its key (the server checks the key and the value against the setting's schema). */
+export const SettingKeyParams = z.object({ key: z.string().min(1).max(64) });
+export const SettingValueReply = z.object({ key: z.string(), value: z.unknown() });
+
+export const OperatorRefill = Refill.extend({ login: z.string(), note: z.string().nullable() });
+export type OperatorRefill = z.infer<typeof OperatorRefill>;
+const Limit = z.coerce.number().int().min(1).max(1000).default(100);
+export const RefillListQuery = z.object({ status: RefillStatus.optional(), limit: Limit });
+export const RefillConfirmRequest = z.object({
+  /** What arrived; the amount requested when absent. */
+  amount: NonNegativeDecimal.optional(),
+});
+export const RefillRejectRequest = z.object({ note: z.string().max(500).optional() });
+
+export const AccrualRunReply = z.object({
+  now: z.string(),
+  deposits: z.number().int(),
+  days: z.number().int(),
+  completed: z.number().int(),
+  reinvested: z.number().int(),
+  failed: z.array(z.object({ depositId: z.string(), error: z.string() })),
+});
+export const ClockChangeRequest = z.object({
+  advanceDays: z.number().positive().max(3650).optional(),
+  reset: z.boolean().optional(),
+});
+export type ClockChangeRequest = z.infer<typeof ClockChangeRequest>;
+export const ClockStateReply = z.object({ now: z.string(), offsetSeconds: z.number().int() });
+export const ClockShiftReply = ClockStateReply.extend({ accruals: AccrualRunReply });
+export const LedgerDiscrepancy = z.object({
+  userId: z.string(),
+  currency: z.string(),
+  balance: z.string(),
+  operationsSum: z.string(),
+});
+export const LedgerAuditReply = z.object({ ok: z.boolean(), discrepancies: z.array(LedgerDiscrepancy) });
+
+export const OperatorWithdrawal = Withdrawal.extend({
+  login: z.string(),
+  /** The internal status: the spec's five plus awaiting_code and cancelled. */
+  state: z.enum(WITHDRAWAL_ROW_STATUSES),
+  note: z.string().nullable(),
+});
+export const WithdrawalListQuery = z.object({ status: z.enum(WITHDRAWAL_ROW_STATUSES).optional(), limit: Limit });
+export const WithdrawalAction = z.enum(["inspect", "success", "reject", "error"]);
+export const WithdrawalActionParams = IdParams.extend({ action: WithdrawalAction });
+export const WithdrawalActionRequest = z.object({
+  txHash: TxHashField.optional(),
+  note: z.string().max(500).optional(),
+});
+
+export const OperatorVerification = VerificationState.extend({
+  id: z.string(),
+  userId: z.string(),
+  login: z.string(),
+  photos: z.object({ documentPhoto: z.string(), loginPhoto: z.string(), walletPhoto: z.string() }),
+});
+export const VerificationListQuery = z.object({ status: VerificationStatus.optional(), limit: Limit });
+export const VerificationDecisionParams = z.object({
+  user: z.string().min(1).max(64),
+  decision: z.enum(["approve", "deny"]),
+});
+export const VerificationDecisionRequest = z.object({ note: z.string().max(500).optional() });
+export const NewsAddRequest = z.object({ title: LocalizedText.partial(), body: LocalizedText.partial() });
+
+function route<const R extends RouteDef>(def: R): R {
+  return def;
+}
+const auth = "operator";
+const tags = ["operator"];
+
+export const operatorRoutes = {
+  maintenance: route({
+    method: "POST",
+    path: "/operator/maintenance",
+    auth,
+    tags,
+    body: MaintenanceRequest,
+    response: TechnicalWorkReply,
+  }),
+  getSetting: route({
+    method: "GET",
+    path: "/operator/settings/:key",
+    auth,
+    tags,
+    params: SettingKeyParams,
+    response: SettingValueReply,
+  }),
+  setSetting: route({
+    method: "PUT",
+    path: "/operator/settings/:key",
+    auth,
+    tags,
+    params: SettingKeyParams,
+    body: z.object({ value: z.unknown() }),
+    response: SettingValueReply,
+  }),
+  refills: route({
+    method: "GET",
+    path: "/operator/refills",
+    auth,
+    tags,
+    query: RefillListQuery,
+    response: z.array(OperatorRefill),
+  }),
+  confirmRefill: route({
+    method: "POST",
+    path: "/operator/refills/:id/confirm",
+    auth,
+    tags,
+    params: IdParams,
+    body: RefillConfirmRequest,
+    response: Refill,
+  }),
+  rejectRefill: route({
+    method: "POST",
+    path: "/operator/refills/:id/reject",
+    auth,
+    tags,
+    params: IdParams,
+    body: RefillRejectRequest,
+    response: Refill,
+  }),
+  withdrawals: route({
+    method: "GET",
+    path: "/operator/withdrawals",
+    auth,
+    tags,
+    query: WithdrawalListQuery,
+    response: z.array(OperatorWithdrawal),
+  }),
+  processWithdrawal: route({
+    method: "POST",
+    path: "/operator/withdrawals/:id/:action",
+    auth,
+    tags,
+    params: WithdrawalActionParams,
+    body: WithdrawalActionRequest,
+    response: OperatorWithdrawal,
+  }),
+  runAccruals: route({ method: "POST", path: "/operator/accruals/run", auth, tags, response: AccrualRunReply }),
+  auditLedger: route({ method: "GET", path: "/operator/ledger/audit", auth, tags, response: LedgerAuditReply }),
+  clock: route({ method: "GET", path: "/operator/clock", auth, tags, response: ClockStateReply }),
+  shiftClock: route({
+    method: "POST",
+    path: "/operator/clock",
+    auth,
+    tags,
+    body: ClockChangeRequest,
+    response: ClockShiftReply,
+  }),
+  verifications: route({
+    method: "GET",
+    path: "/operator/verifications",
+    auth,
+    tags,
+    query: VerificationListQuery,
+    response: z.array(OperatorVerification),
+  }),
+  decideVerification: route({
+    method: "POST",
+    path: "/operator/verifications/:user/:decision",
+    auth,
+    tags,
+    params: VerificationDecisionParams,
+    body: VerificationDecisionRequest,
+    response: OperatorVerification,
+  }),
+  addNews: route({ method: "POST", path: "/operator/news", auth, tags, body: NewsAddRequest, response: NewsItem }),
+  /** The public news list, which the CLI reads through the same client. */
+  news: routes.news,
+} as const;
+
+export type OperatorRoutes = typeof operatorRoutes;
+export type OperatorRouteName = keyof OperatorRoutes;
