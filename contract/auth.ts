@@ -12,6 +12,7 @@ import {
   PasswordField,
   PhoneField,
   requiredText,
+  text,
 } from "./validation";
 
 /** `POST /auth/login`: `login` is the login or the e-mail of the account. */
@@ -40,7 +41,7 @@ export const RegisterBody = z
     email: EmailField,
     phone: PhoneField,
     password: NewPasswordField,
-    passwordRepeat: z.string({ error: "required" }).min(1, { error: "required" }),
+    passwordRepeat: text().min(1, { error: "required" }),
     acceptTerms: z.literal(true, { error: "termsNotAccepted" }),
     language: Language.optional(),
   })
@@ -52,12 +53,12 @@ export type RegisterBody = z.infer<typeof RegisterBody>;
  * The inviter's login in the path. Any string: an inviter that does not exist (whatever its form)
  * is `REGISTRATION_FAILED` with `fields.inviter`, not a validation error of the URL.
  */
-export const InviterParams = z.object({ inviter: z.string().trim().min(1).max(LOGIN_MAX_LENGTH) });
+export const InviterParams = z.object({ inviter: text().trim().min(1).max(LOGIN_MAX_LENGTH) });
 export type InviterParams = z.infer<typeof InviterParams>;
 
 export const TelegramAuthBody = z.object({
   /** The raw init data string (`tgWebAppData`) as the client passed it. */
-  initData: z.string().min(1).max(8192),
+  initData: text().min(1).max(8192),
   /** The app's interface language, used for a new account when Telegram's language is not offered. */
   language: Language.optional(),
 });
@@ -93,7 +94,7 @@ export const SetPasswordBody = z
   .object({
     resetToken: requiredText().max(256),
     password: NewPasswordField,
-    passwordRepeat: z.string({ error: "required" }).min(1, { error: "required" }),
+    passwordRepeat: text().min(1, { error: "required" }),
   })
   .refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" });
 export type SetPasswordBody = z.infer<typeof SetPasswordBody>;

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { BalanceType, Currency, DEFAULT_BALANCE_TYPE, LedgerOperationType } from "./enums";
 import { DECIMAL_PATTERN, Decimal, NonNegativeDecimal } from "./money";
 import { DateFilter, PageQuery, pageOf } from "./paging";
+import { text } from "./validation";
 
 /** Money entered by the user. Reports `amountNegative` below zero; a value beyond 20 integer digits is `amountAboveMaximum`. */
 export const AmountInput = z
@@ -131,7 +132,7 @@ export type OperationsReply = z.infer<typeof OperationsReply>;
 
 /** `GET /user/case-operations`: operations of deposits opened through a crypto case. */
 export const CaseOperationsQuery = PageQuery.extend({
-  caseId: z.string().max(64).optional(),
+  caseId: text().max(64).optional(),
   currency: Currency.optional(),
 });
 export type CaseOperationsQuery = z.infer<typeof CaseOperationsQuery>;

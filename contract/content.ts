@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { Language } from "./enums";
 import { LocalizedText } from "./settings";
+import { text } from "./validation";
 
 /**
  * The HTML a news body may hold after the server's sanitiser: p, br, strong, em, ul, ol, li, h3,
@@ -38,4 +39,4 @@ export type NewsReply = z.infer<typeof NewsReply>;
 export const NewsOneReply = z.union([NewsItemInLanguage, NewsItem]);
 export type NewsOneReply = z.infer<typeof NewsOneReply>;
 
-export const NewsIdParams = z.object({ id: z.string().min(1).max(64) });
+export const NewsIdParams = z.object({ id: text().min(1).max(64) });

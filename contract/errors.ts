@@ -81,6 +81,7 @@ export const VALIDATION_CODES = [
   "codeFormat",
   "termsNotAccepted",
   "addressFormat",
+  "textCharacters",
 ] as const;
 export const ValidationCode = z.enum(VALIDATION_CODES);
 export type ValidationCode = z.infer<typeof ValidationCode>;

@@ -5,6 +5,7 @@ import { Currency, DepositStatus, RefillStatus, RiskLevel } from "./enums";
 import { Decimal, NonNegativeDecimal } from "./money";
 import { PageQuery, pageOf } from "./paging";
 import { LocalizedText } from "./settings";
+import { text } from "./validation";
 
 /** A blockchain transaction hash or id (hex, 0x-hex, base64/base64url), 8 to 200 characters. */
 export const TxHashField = z
@@ -14,7 +15,7 @@ export const TxHashField = z
   .regex(/^[A-Za-z0-9_:+/=-]{8,200}$/, { error: "required" });
 
 /** A path id; any string (an unknown or malformed id is 404, not a validation error). */
-export const IdParams = z.object({ id: z.string().min(1).max(64) });
+export const IdParams = z.object({ id: text().min(1).max(64) });
 export type IdParams = z.infer<typeof IdParams>;
 
 // ---------------------------------------------------------------------------------------------
@@ -22,7 +23,7 @@ export type IdParams = z.infer<typeof IdParams>;
 
 /** `POST /funds/refills`: the payment system fixes currency, network and the address to pay to. */
 export const RefillCreateBody = z.object({
-  paymentSystemId: z.string({ error: "required" }).trim().min(1, { error: "required" }).max(64),
+  paymentSystemId: text().trim().min(1, { error: "required" }).max(64),
   amount: AmountInput,
   txHash: TxHashField.optional(),
 });
@@ -65,11 +66,11 @@ export type RefillsReply = z.infer<typeof RefillsReply>;
  * the plan's currency. `caseId` opens the deposit through a crypto case that bundles the plan.
  */
 export const DepositCreateBody = z.object({
-  planId: z.string({ error: "required" }).trim().min(1, { error: "required" }).max(64),
+  planId: text().trim().min(1, { error: "required" }).max(64),
   currency: Currency,
   amount: AmountInput,
   autoInvest: z.boolean().default(false),
-  caseId: z.string().trim().min(1).max(64).nullish(),
+  caseId: text().trim().min(1).max(64).nullish(),
 });
 export type DepositCreateBody = z.infer<typeof DepositCreateBody>;
 

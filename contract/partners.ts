@@ -8,6 +8,7 @@ import { CurrencyAmounts } from "./balance";
 import { Currency } from "./enums";
 import { NonNegativeDecimal } from "./money";
 import { PageQuery, pageOf } from "./paging";
+import { text } from "./validation";
 
 export const REFERRAL_SORTS = ["login", "investments", "profit", "line", "createdAt"] as const;
 export const ReferralSort = z.enum(REFERRAL_SORTS);
@@ -23,7 +24,7 @@ export type SortDir = z.infer<typeof SortDir>;
 export const ReferralsQuery = PageQuery.extend({
   sort: ReferralSort.default("createdAt"),
   sortDir: SortDir.default("desc"),
-  search: z.string().trim().max(64).optional(),
+  search: text().trim().max(64).optional(),
   line: z.coerce.number().int().min(1).max(10).optional(),
 });
 export type ReferralsQuery = z.infer<typeof ReferralsQuery>;

@@ -4,7 +4,7 @@ import { CodeSentReply } from "./auth";
 import { CurrencyAmounts } from "./balance";
 import { CodeChannel, Language, VerificationStatus } from "./enums";
 import { User } from "./user";
-import { CodeField, PhoneField, requiredText } from "./validation";
+import { CodeField, PhoneField, requiredText, text } from "./validation";
 
 export const USER_DATA_TYPES = ["profile"] as const;
 export const UserDataType = z.enum(USER_DATA_TYPES);
@@ -45,9 +45,9 @@ export type Profile = z.infer<typeof Profile>;
  * A different phone is not stored at once: it waits as `pendingPhone` until its code is confirmed.
  */
 export const ProfileUpdateBody = z.object({
-  fullName: z.string().trim().max(200).nullable().optional(),
-  city: z.string().trim().max(100).nullable().optional(),
-  country: z.string().trim().max(100).nullable().optional(),
+  fullName: text().trim().max(200).nullable().optional(),
+  city: text().trim().max(100).nullable().optional(),
+  country: text().trim().max(100).nullable().optional(),
   phone: PhoneField.optional(),
 });
 export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;

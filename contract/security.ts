@@ -1,7 +1,7 @@
 /** The security setting of spec §2 Settings: how verification codes reach the user. */
 import { z } from "zod";
 import { CodeChannel } from "./enums";
-import { NewPasswordField, PasswordField } from "./validation";
+import { NewPasswordField, PasswordField, text } from "./validation";
 
 /** One channel and whether the user may choose it (only channels the user has confirmed). */
 export const SecurityChannel = z.object({ channel: CodeChannel, available: z.boolean() });
@@ -35,6 +35,6 @@ export type SecurityUpdateBody = z.infer<typeof SecurityUpdateBody>;
 export const ChangePasswordBody = z.object({
   oldPassword: PasswordField,
   password: NewPasswordField,
-  passwordRepeat: z.string({ error: "required" }).min(1, { error: "required" }),
+  passwordRepeat: text().min(1, { error: "required" }),
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;

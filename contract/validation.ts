@@ -14,8 +14,26 @@ export const PASSWORD_MAX_LENGTH = 64;
 
 const LATIN_AND_DIGITS = /^[A-Za-z0-9]+$/;
 
+/**
+ * C0 control characters (NUL…US, except tab, line feed and carriage return), DEL, and UTF-16
+ * surrogates without their pair: nothing a person types, and NUL is refused by PostgreSQL.
+ */
+const FORBIDDEN_CHARACTERS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its purpose.
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `value` holds a control character or a lone surrogate (see `text`). */
+export const hasForbiddenCharacters = (value: string) => FORBIDDEN_CHARACTERS.test(value);
+
+/**
+ * Every text a request carries (body, query, path): a string without control characters or lone
+ * surrogates ("textCharacters"). The other text rules build on it.
+ */
+export const text = () =>
+  z.string({ error: "required" }).refine((v) => !hasForbiddenCharacters(v), { error: "textCharacters" });
+
 /** A required text: empty (after trimming) → "required". */
-export const requiredText = () => z.string({ error: "required" }).trim().min(1, { error: "required" });
+export const requiredText = () => text().trim().min(1, { error: "required" });
 
 export const LoginField = requiredText()
   .max(LOGIN_MAX_LENGTH, { error: "loginCharacters" })
@@ -37,15 +55,14 @@ export function isTooSimple(password: string, login?: string): boolean {
 }
 
 /** Latin letters and digits only, no spaces, and not too simple. */
-export const NewPasswordField = z
-  .string({ error: "required" })
+export const NewPasswordField = text()
   .min(1, { error: "required" })
   .max(PASSWORD_MAX_LENGTH, { error: "passwordCharacters" })
   .regex(LATIN_AND_DIGITS, { error: "passwordCharacters" })
   .refine((p) => !isTooSimple(p), { error: "passwordTooSimple" });
 
 /** A password being checked (login, old password): only required. */
-export const PasswordField = z.string({ error: "required" }).min(1, { error: "required" });
+export const PasswordField = text().min(1, { error: "required" });
 
 /** Begins with a plus sign, digits only after it (spec §5); 7 to 15 digits as in E.164. */
 export const PhoneField = requiredText().regex(/^\+\d{7,15}$/, { error: "phoneFormat" });

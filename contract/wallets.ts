@@ -1,7 +1,7 @@
 /** The user's withdrawal wallets, one per payment system (spec §2 Settings → payment systems; §7 User). */
 import { z } from "zod";
-
 import type { ValidationCode } from "./errors";
+import { text } from "./validation";
 
 /** Field code of an address that does not fit the payment system's format (`fields["wallets.<i>.address"]`). */
 export const WALLET_ADDRESS_FORMAT: ValidationCode = "addressFormat";
@@ -16,8 +16,8 @@ export const WalletsUpdateBody = z.object({
   wallets: z
     .array(
       z.object({
-        paymentSystemId: z.string({ error: "required" }).trim().min(1, { error: "required" }).max(64),
-        address: z.string({ error: "required" }).trim().max(200),
+        paymentSystemId: text().trim().min(1, { error: "required" }).max(64),
+        address: text().trim().max(200),
       }),
     )
     .max(50),

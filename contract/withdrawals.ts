@@ -9,11 +9,11 @@ import { AmountInput } from "./balance";
 import { Currency, WithdrawalStatus } from "./enums";
 import { NonNegativeDecimal } from "./money";
 import { DateFilter, PageQuery, pageOf } from "./paging";
-import { CodeField } from "./validation";
+import { CodeField, text } from "./validation";
 
 /** `POST /funds/payments/request` (and the older one-step `POST /funds/payments`). */
 export const WithdrawalRequestBody = z.object({
-  paymentSystemId: z.string({ error: "required" }).trim().min(1, { error: "required" }).max(64),
+  paymentSystemId: text().trim().min(1, { error: "required" }).max(64),
   amount: AmountInput,
 });
 export type WithdrawalRequestBody = z.infer<typeof WithdrawalRequestBody>;
@@ -51,7 +51,7 @@ export type WithdrawalRequestReply = z.infer<typeof WithdrawalRequestReply>;
 
 /** `POST /funds/payments/validate`. */
 export const WithdrawalValidateBody = z.object({
-  withdrawalId: z.string({ error: "required" }).trim().min(1, { error: "required" }).max(64),
+  withdrawalId: text().trim().min(1, { error: "required" }).max(64),
   code: CodeField,
 });
 export type WithdrawalValidateBody = z.infer<typeof WithdrawalValidateBody>;

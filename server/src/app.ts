@@ -84,7 +84,20 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     routerOptions: { ignoreTrailingSlash: true },
     // The client address that rate limits count by; behind a proxy set TRUST_PROXY.
     trustProxy: trustProxyOption(env.TRUST_PROXY),
+    // A request (headers and body) must arrive within REQUEST_TIMEOUT_SECONDS, however slowly its
+    // bytes trickle in; an idle keep-alive connection closes after KEEP_ALIVE_TIMEOUT_SECONDS.
+    requestTimeout: env.REQUEST_TIMEOUT_SECONDS * 1000,
+    keepAliveTimeout: env.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    // A connection silent this long is closed, whatever state it is in.
+    connectionTimeout: Math.max(env.REQUEST_TIMEOUT_SECONDS, env.KEEP_ALIVE_TIMEOUT_SECONDS) * 1000,
+    http: {
+      headersTimeout: Math.min(env.REQUEST_TIMEOUT_SECONDS, 30) * 1000,
+      // Node checks the two timeouts above at this interval (30 s by default).
+      connectionsCheckingInterval: Math.min(env.REQUEST_TIMEOUT_SECONDS * 1000, 5000) / 2,
+    },
   }).withTypeProvider<ZodTypeProvider>();
+  // Connections beyond the cap are closed as they arrive (one client cannot hold them all).
+  app.server.maxConnections = env.MAX_CONNECTIONS;
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -118,7 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   });
 
   await registerSecurity(app, env);
-  await registerDocs(app, SERVER_VERSION);
+  await registerDocs(app, SERVER_VERSION, { production: env.NODE_ENV === "production" });
 
   await app.register(
     async (api) => {
@@ -175,7 +188,7 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
 }
 
 /** TRUST_PROXY as Fastify takes it: a number of hops becomes "trust the nearest n proxies". */
-function trustProxyOption(value: Env["TRUST_PROXY"]): boolean | string | ((address: string, hop: number) => boolean) {
+function trustProxyOption(value: Env["TRUST_PROXY"]): false | string | ((address: string, hop: number) => boolean) {
   if (typeof value === "number") return (_address, hop) => hop < value;
   return value;
 }

@@ -43,18 +43,32 @@ const rateLimit = z
     return { max: max ?? 0, windowSeconds: windowSeconds ?? 0 };
   });
 
-/** A number of proxy hops, `true`/`false`, or a comma-separated list of proxy addresses (CIDR allowed). */
+/**
+ * A number of proxy hops, or a comma-separated list of proxy addresses (CIDR allowed); `false`/`0`
+ * believe no proxy. A bare `true` (believe every X-Forwarded-For entry) is refused: anyone could
+ * then name any address and step around every per-address limit.
+ */
 const trustProxy = z
   .string()
   .trim()
-  .transform((v): boolean | number | string => {
-    // A number is a hop count (safer than `true`, which believes every X-Forwarded-For entry).
-    if (/^\d+$/.test(v)) return Number(v);
-    const lower = v.toLowerCase();
-    if (TRUE_WORDS.includes(lower)) return true;
-    if (FALSE_WORDS.includes(lower)) return false;
+  .refine((v) => !TRUE_WORDS.includes(v.toLowerCase()) || v === "1", {
+    message:
+      "must be a number of proxy hops (1 behind one reverse proxy) or the proxies' addresses (10.0.0.0/8,127.0.0.1), never true",
+  })
+  .transform((v): false | number | string => {
+    if (/^\d+$/.test(v)) return Number(v) === 0 ? false : Number(v);
+    if (FALSE_WORDS.includes(v.toLowerCase())) return false;
     return v;
   });
+
+/** Loopback addresses: the only ones a server with development routes may listen on. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
 
 /** Unset and empty variables count as absent (a `.env` line `FOO=` means "use the default"). */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -97,6 +111,9 @@ const RawEnv = z.object({
   SESSION_TTL_DAYS: optional(z.coerce.number().int().min(1).max(365)),
   CODE_SECRET: optional(z.string().trim().min(32, "must be at least 32 characters")),
   ACCRUAL_INTERVAL_SECONDS: optional(z.coerce.number().int().min(0).max(86_400)),
+  REQUEST_TIMEOUT_SECONDS: optional(z.coerce.number().int().min(1).max(3600)),
+  KEEP_ALIVE_TIMEOUT_SECONDS: optional(z.coerce.number().int().min(1).max(600)),
+  MAX_CONNECTIONS: optional(z.coerce.number().int().min(1).max(1_000_000)),
   TRUST_PROXY: optional(trustProxy),
   RATE_LIMIT_LOGIN_ACCOUNT: optional(rateLimit),
   RATE_LIMIT_LOGIN_IP: optional(rateLimit),
@@ -104,6 +121,8 @@ const RawEnv = z.object({
   RATE_LIMIT_CODE_REQUEST_ACCOUNT: optional(rateLimit),
   RATE_LIMIT_CODE_REQUEST_IP: optional(rateLimit),
   RATE_LIMIT_CODE_ENTRY_IP: optional(rateLimit),
+  RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT: optional(rateLimit),
+  RATE_LIMIT_WITHDRAWAL_CODE_IP: optional(rateLimit),
 });
 
 /** The limits of sign-in and code calls (server/README.md, "Rate limits"). */
@@ -120,6 +139,10 @@ export interface RateLimits {
   codeRequestIp: RateLimitRule | null;
   /** Codes entered (phone confirm, password reset validate) per IP address. */
   codeEntryIp: RateLimitRule | null;
+  /** Wrong withdrawal codes per user, across all of the user's applications. */
+  withdrawalCodeAccount: RateLimitRule | null;
+  /** Wrong withdrawal codes per IP address, across users and applications. */
+  withdrawalCodeIp: RateLimitRule | null;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -129,6 +152,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   codeRequestAccount: { max: 5, windowSeconds: 3600 },
   codeRequestIp: { max: 10, windowSeconds: 900 },
   codeEntryIp: { max: 30, windowSeconds: 900 },
+  withdrawalCodeAccount: { max: 10, windowSeconds: 3600 },
+  withdrawalCodeIp: { max: 20, windowSeconds: 3600 },
 };
 
 export type NodeEnv = "development" | "production" | "test";
@@ -176,8 +201,17 @@ export interface Env {
    * random one per process is used when unset (codes then do not survive a restart).
    */
   CODE_SECRET: string | undefined;
-  /** Fastify's `trustProxy`: whose X-Forwarded-For to believe for the client address (rate limits). */
-  TRUST_PROXY: boolean | number | string;
+  /**
+   * Whose X-Forwarded-For to believe for the client address (rate limits): false (nobody), a
+   * number of proxy hops, or a list of proxy addresses. Never `true`.
+   */
+  TRUST_PROXY: false | number | string;
+  /** Whole-request limit (headers and body), seconds; slower requests are cut off with 408. */
+  REQUEST_TIMEOUT_SECONDS: number;
+  /** How long an idle keep-alive connection stays open, seconds. */
+  KEEP_ALIVE_TIMEOUT_SECONDS: number;
+  /** Open connections this process accepts at once; more are closed on arrival. */
+  MAX_CONNECTIONS: number;
   RATE_LIMITS: RateLimits;
   /** How often the server runs the accruals (seconds); 0 switches the scheduler off. */
   ACCRUAL_INTERVAL_SECONDS: number;
@@ -213,6 +247,15 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     problems.push("TELEGRAM_BOT_TOKEN is required in production");
   if (production && !options.forCli && !raw.CODE_SECRET)
     problems.push("CODE_SECRET is required in production (at least 32 random characters)");
+  else if (raw.DATABASE_URL && !options.forCli && !raw.CODE_SECRET)
+    problems.push(
+      "CODE_SECRET is required with DATABASE_URL (at least 32 random characters, the same for every instance): a code issued by one instance must be accepted by another",
+    );
+  const host = raw.HOST ?? "127.0.0.1";
+  if (!production && !options.forCli && !isLoopbackHost(host))
+    problems.push(
+      `HOST=${host} outside production would expose the development routes (everyone's codes at /api/dev/outbox) and the demo account to the network: keep HOST at 127.0.0.1, or set NODE_ENV=production`,
+    );
   if (production && raw.TELEGRAM_BOT_TOKEN === DEV_BOT_TOKEN) {
     problems.push("TELEGRAM_BOT_TOKEN is the public development token; production needs the bot's own token");
   }
@@ -229,14 +272,14 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
 
   return {
     NODE_ENV: nodeEnv,
-    HOST: raw.HOST ?? "127.0.0.1",
+    HOST: host,
     PORT: raw.PORT ?? 8787,
     DATABASE_URL: raw.DATABASE_URL,
     DATA_DIR: dataDir === "memory" ? "memory" : path.resolve(cwd, dataDir),
     STATIC_DIR: staticDir,
     UPLOAD_DIR: uploadDir,
     TELEGRAM_BOT_TOKEN: raw.TELEGRAM_BOT_TOKEN ?? DEV_BOT_TOKEN,
-    TELEGRAM_AUTH_MAX_AGE_SECONDS: raw.TELEGRAM_AUTH_MAX_AGE_SECONDS ?? 86_400,
+    TELEGRAM_AUTH_MAX_AGE_SECONDS: raw.TELEGRAM_AUTH_MAX_AGE_SECONDS ?? 3600,
     TELEGRAM_BOT_ENABLED:
       raw.TELEGRAM_BOT !== "off" &&
       ((raw.TELEGRAM_BOT_TOKEN !== undefined && raw.TELEGRAM_BOT_TOKEN !== DEV_BOT_TOKEN) ||
@@ -252,6 +295,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     CODE_SECRET: raw.CODE_SECRET,
     TRUST_PROXY: raw.TRUST_PROXY ?? false,
     ACCRUAL_INTERVAL_SECONDS: raw.ACCRUAL_INTERVAL_SECONDS ?? 60,
+    REQUEST_TIMEOUT_SECONDS: raw.REQUEST_TIMEOUT_SECONDS ?? 60,
+    KEEP_ALIVE_TIMEOUT_SECONDS: raw.KEEP_ALIVE_TIMEOUT_SECONDS ?? 5,
+    MAX_CONNECTIONS: raw.MAX_CONNECTIONS ?? 1000,
     RATE_LIMITS: {
       loginAccount: pick(raw.RATE_LIMIT_LOGIN_ACCOUNT, DEFAULT_RATE_LIMITS.loginAccount),
       loginIp: pick(raw.RATE_LIMIT_LOGIN_IP, DEFAULT_RATE_LIMITS.loginIp),
@@ -259,6 +305,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       codeRequestAccount: pick(raw.RATE_LIMIT_CODE_REQUEST_ACCOUNT, DEFAULT_RATE_LIMITS.codeRequestAccount),
       codeRequestIp: pick(raw.RATE_LIMIT_CODE_REQUEST_IP, DEFAULT_RATE_LIMITS.codeRequestIp),
       codeEntryIp: pick(raw.RATE_LIMIT_CODE_ENTRY_IP, DEFAULT_RATE_LIMITS.codeEntryIp),
+      withdrawalCodeAccount: pick(raw.RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT, DEFAULT_RATE_LIMITS.withdrawalCodeAccount),
+      withdrawalCodeIp: pick(raw.RATE_LIMIT_WITHDRAWAL_CODE_IP, DEFAULT_RATE_LIMITS.withdrawalCodeIp),
     },
   };
 }

@@ -85,6 +85,28 @@ function isFastifyError(error: unknown): error is FastifyError {
   return error instanceof Error && typeof (error as FastifyError).statusCode === "number";
 }
 
+/**
+ * The SQLSTATE of a PostgreSQL error (postgres.js and PGlite set `code`; Drizzle wraps them in an
+ * error whose `cause` is the driver's), or undefined.
+ */
+export function sqlState(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/**
+ * Class 22 "data exception": a value PostgreSQL cannot take (a NUL byte, a number out of range,
+ * a malformed date…). Whatever slipped past the schemas, it is the request's fault: 400, never 500.
+ */
+export function isDataException(error: unknown): boolean {
+  return sqlState(error)?.startsWith("22") ?? false;
+}
+
 /** Installs the one error handler of the app (decision: `style.md`, fastify/demo). */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
@@ -104,6 +126,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // A request Fastify itself refused: malformed JSON, wrong content type, body too large…
       request.log.info({ err: error }, "request refused");
       return reply.code(error.statusCode).send(errorBody("VALIDATION_FAILED"));
+    }
+    if (isDataException(error)) {
+      request.log.warn({ err: error, sqlState: sqlState(error) }, "request refused by the database");
+      return sendError(reply, "VALIDATION_FAILED");
     }
     request.log.error({ err: error }, "request failed");
     return sendError(reply, "INTERNAL");

@@ -273,6 +273,21 @@ describe("security setting", () => {
 });
 
 describe("news", () => {
+  it("gives titles back as written, not HTML-escaped (the app shows them as text)", async () => {
+    const item = await addNews(server.handle.db, systemClock, {
+      title: { en: "Fish & Chips", ru: "Q&A: 2 < 3 > 1", de: "Tom &amp; Jerry" },
+      body: { en: "<p>Fish &amp; Chips</p>" },
+    });
+    const one = await call(server, "GET", `/content/news/one/${item.id}`);
+    const title = (one.body as { title: Record<string, string> }).title;
+    expect(title.en).toBe("Fish & Chips");
+    expect(title.kk).toBe("Fish & Chips");
+    expect(title.ru).toBe("Q&A: 2 < 3 > 1");
+    expect(title.de).toBe("Tom & Jerry");
+    // Bodies are HTML and stay escaped HTML.
+    expect((one.body as { body: Record<string, string> }).body.en).toBe("<p>Fish &amp; Chips</p>");
+  });
+
   it("lists newest first, serves one, 404s an unknown one, and sanitises bodies", async () => {
     const item = await addNews(server.handle.db, systemClock, {
       title: { en: "Hello <b>there</b>" },

@@ -99,6 +99,43 @@ describe("POST /api/auth/telegram", () => {
     expect(await countTelegramUsers(user.id)).toBe(1);
   });
 
+  it("reuses the session when the same init data is replayed, instead of minting one per replay", async () => {
+    const user = tgUser();
+    const raw = initData(user);
+    const first = SessionReply.parse((await telegram(raw)).body);
+    const sessionCount = async () => {
+      const [row] = await server.handle.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(schema.sessions)
+        .where(eq(schema.sessions.userId, first.user.id));
+      return row?.n ?? 0;
+    };
+    const replays = await Promise.all(Array.from({ length: 5 }, () => telegram(raw)));
+    for (const replay of replays) expect(replay.body.refreshToken).toBe(first.refreshToken);
+    expect(await sessionCount()).toBe(1);
+
+    // Signed out: the same init data does not revive the revoked session; it gets a new one.
+    expect((await call(server, "POST", "/auth/logout", undefined, { token: first.refreshToken })).status).toBe(200);
+    const after = SessionReply.parse((await telegram(raw)).body);
+    expect(after.refreshToken).not.toBe(first.refreshToken);
+    expect((await profile(after.refreshToken)).login).toBe(first.user.login);
+    expect(await sessionCount()).toBe(2);
+  });
+
+  it("accepts init data for one hour by default", async () => {
+    const defaults = await createTestServer({ clock, seed: false, env: { TELEGRAM_BOT_TOKEN: BOT_TOKEN } });
+    try {
+      const post = (raw: string) => call(defaults, "POST", "/auth/telegram", { initData: raw });
+      expect((await post(initData(tgUser(), { ageSeconds: 3500 }))).status).toBe(200);
+      expect((await post(initData(tgUser(), { ageSeconds: 3700 }))).body).toMatchObject({
+        code: "VERIFICATION_FAILED",
+        params: { reason: "expired" },
+      });
+    } finally {
+      await defaults.close();
+    }
+  });
+
   it("falls back to tg<id> when the username is not a valid login or is taken", async () => {
     const underscore = tgUser({ username: "aigerim_t" });
     expect((await telegram(initData(underscore))).body.user).toMatchObject({ login: `tg${underscore.id}` });

@@ -2,13 +2,13 @@
  * The embedded database folder: one process at a time (a lock file), a lock left by a dead
  * process is taken over, data survives a restart; and the demo seed is guarded and idempotent.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/src/db/client";
-import { DataDirLockedError, lockPathFor } from "../../server/src/db/lock";
+import { DataDirLockedError, lockPathFor, processStartTime } from "../../server/src/db/lock";
 import * as dbSchema from "../../server/src/db/schema";
 import { DEMO_DOWNLINE, DEMO_LOGIN, DEMO_PASSWORD, DEMO_PAYMENT_SYSTEMS, seedDemo } from "../../server/src/db/seed";
 import { verifyPassword } from "../../server/src/security/password";
@@ -32,7 +32,7 @@ describe("the PGlite folder lock", () => {
     const dataDir = path.join(tmp.dir, "db");
     const first = await openDatabase({ dataDir });
     opened.push(first);
-    expect(fs.readFileSync(lockPathFor(dataDir), "utf8").trim()).toBe(String(process.pid));
+    expect(fs.readFileSync(lockPathFor(dataDir), "utf8").split("\n")[0]).toBe(String(process.pid));
 
     const second = openDatabase({ dataDir });
     await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
@@ -65,7 +65,37 @@ describe("the PGlite folder lock", () => {
     fs.writeFileSync(lockPathFor(dataDir), `${deadPid}\n`);
     const handle = await openDatabase({ dataDir });
     opened.push(handle);
-    expect(fs.readFileSync(lockPathFor(dataDir), "utf8").trim()).toBe(String(process.pid));
+    expect(fs.readFileSync(lockPathFor(dataDir), "utf8").split("\n")[0]).toBe(String(process.pid));
+  });
+
+  it("takes over a lock holding this very pid that this process never took (a restarted container's PID 1)", async () => {
+    const dataDir = path.join(tmp.dir, "own-pid");
+    fs.writeFileSync(lockPathFor(dataDir), `${process.pid}\n`);
+    const handle = await openDatabase({ dataDir });
+    opened.push(handle);
+    expect(fs.readFileSync(lockPathFor(dataDir), "utf8").split("\n")[0]).toBe(String(process.pid));
+  });
+
+  it("takes over a lock whose pid now belongs to a process that started at another time", async () => {
+    const dataDir = path.join(tmp.dir, "reused-pid");
+    // The parent process lives, but it is not the one that wrote this lock (its start time differs).
+    expect(processStartTime(process.ppid)).not.toBeNull();
+    fs.writeFileSync(lockPathFor(dataDir), `${process.ppid}\n1\n`);
+    const handle = await openDatabase({ dataDir });
+    opened.push(handle);
+    expect(fs.readFileSync(lockPathFor(dataDir), "utf8").split("\n")[0]).toBe(String(process.pid));
+  });
+
+  it("still refuses a lock whose owner lives and started when the lock says", async () => {
+    const dataDir = path.join(tmp.dir, "live-owner");
+    const owner = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    try {
+      const pid = owner.pid ?? 0;
+      fs.writeFileSync(lockPathFor(dataDir), `${pid}\n${processStartTime(pid)}\n`);
+      await expect(openDatabase({ dataDir })).rejects.toThrow(`another Kassa process (pid ${pid})`);
+    } finally {
+      owner.kill("SIGKILL");
+    }
   });
 
   it("needs no lock for an in-memory database", async () => {

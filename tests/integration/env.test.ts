@@ -21,7 +21,7 @@ describe("loadEnv", () => {
       STATIC_DIR: path.resolve("/srv/kassa", "dist"),
       UPLOAD_DIR: path.resolve("/srv/kassa", ".data/pglite-uploads"),
       TELEGRAM_BOT_TOKEN: DEV_BOT_TOKEN,
-      TELEGRAM_AUTH_MAX_AGE_SECONDS: 86_400,
+      TELEGRAM_AUTH_MAX_AGE_SECONDS: 3600,
       // The development token runs no bot; the Mini App's address is the local one.
       TELEGRAM_BOT_ENABLED: false,
       TELEGRAM_API_ROOT: "https://api.telegram.org",
@@ -35,6 +35,9 @@ describe("loadEnv", () => {
       CODE_SECRET: undefined,
       TRUST_PROXY: false,
       ACCRUAL_INTERVAL_SECONDS: 60,
+      REQUEST_TIMEOUT_SECONDS: 60,
+      KEEP_ALIVE_TIMEOUT_SECONDS: 5,
+      MAX_CONNECTIONS: 1000,
       RATE_LIMITS: {
         loginAccount: { max: 5, windowSeconds: 900 },
         loginIp: { max: 30, windowSeconds: 900 },
@@ -42,6 +45,8 @@ describe("loadEnv", () => {
         codeRequestAccount: { max: 5, windowSeconds: 3600 },
         codeRequestIp: { max: 10, windowSeconds: 900 },
         codeEntryIp: { max: 30, windowSeconds: 900 },
+        withdrawalCodeAccount: { max: 10, windowSeconds: 3600 },
+        withdrawalCodeIp: { max: 20, windowSeconds: 3600 },
       },
     });
     expect(env.RATE_LIMITS).toEqual(DEFAULT_RATE_LIMITS);
@@ -108,7 +113,34 @@ describe("loadEnv", () => {
       },
     });
     expect(loadEnv({ TRUST_PROXY: "10.0.0.0/8,127.0.0.1" }).TRUST_PROXY).toBe("10.0.0.0/8,127.0.0.1");
-    expect(loadEnv({ TRUST_PROXY: "yes" }).TRUST_PROXY).toBe(true);
+    expect(loadEnv({ TRUST_PROXY: "0" }).TRUST_PROXY).toBe(false);
+  });
+
+  it("refuses TRUST_PROXY=true, which would let anyone name their own address past every per-address limit", () => {
+    for (const value of ["true", "TRUE", "yes", "on"]) {
+      expect(() => loadEnv({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY must be a number of proxy hops/);
+    }
+    expect(loadEnv({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+  });
+
+  it("refuses a non-loopback HOST outside production (the development routes and the demo account)", () => {
+    for (const host of ["0.0.0.0", "::", "192.168.1.5", "kassa.example"]) {
+      expect(() => loadEnv({ HOST: host }), host).toThrow(/HOST=.* outside production would expose/);
+      expect(() => loadEnv({ NODE_ENV: "test", HOST: host }), host).toThrow(/outside production/);
+    }
+    for (const host of ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"]) {
+      expect(loadEnv({ HOST: host }).HOST).toBe(host);
+    }
+    expect(loadEnv({ ...PRODUCTION, HOST: "0.0.0.0" }).HOST).toBe("0.0.0.0");
+  });
+
+  it("requires CODE_SECRET whenever DATABASE_URL is set, so that every instance checks every code", () => {
+    expect(() => loadEnv({ DATABASE_URL: "postgres://kassa@db/kassa" })).toThrow(
+      /CODE_SECRET is required with DATABASE_URL/,
+    );
+    expect(
+      loadEnv({ DATABASE_URL: "postgres://kassa@db/kassa", CODE_SECRET: PRODUCTION.CODE_SECRET }).CODE_SECRET,
+    ).toBe(PRODUCTION.CODE_SECRET);
   });
 
   it("does not seed demo data in production unless asked", () => {

@@ -5,6 +5,7 @@
  * server runs (the CLI opens the database itself).
  */
 import { execFile } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -187,7 +188,8 @@ describe("npm run kassa -- maintenance", () => {
         ],
         { DATA_DIR: dataDir },
       );
-      expect(on.stderr).toBe("");
+      // The CLI always says which database it acts on.
+      expect(on.stderr).toBe(`kassa: acting on the running server (pid ${process.pid}) at ${address}\n`);
       expect(on.code).toBe(0);
       expect(on.stdout).toContain("Maintenance is on until 2026-06-01T12:00:00.000Z");
       expect(on.stdout).toContain("via the running server");
@@ -211,6 +213,7 @@ describe("npm run kassa -- maintenance", () => {
     const set = await kassa(["settings", "set", "telegramAuthAvailable", "false"], { DATA_DIR: dataDir });
     expect(set.code).toBe(0);
     expect(set.stdout).toContain("telegramAuthAvailable = false");
+    expect(set.stderr).toBe(`kassa: acting on PGlite at ${dataDir} (no server holds it)\n`);
     const on = await kassa(["maintenance", "on", "--message", "Planned work"], { DATA_DIR: dataDir });
     expect(on.code).toBe(0);
 
@@ -230,5 +233,15 @@ describe("npm run kassa -- maintenance", () => {
     const unknownKey = await kassa(["settings", "get", "nope"], { DATA_DIR: dataDir });
     expect(unknownKey.code).not.toBe(0);
     expect(unknownKey.stderr).toContain("unknown setting");
+  });
+
+  it("never creates a database: another DATA_DIR than the server's is refused, and nothing is made there", async () => {
+    const elsewhere = path.join(tmp.dir, "not-the-servers-folder");
+    const run = await kassa(["maintenance", "on", "--message", "Planned work"], { DATA_DIR: elsewhere });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`there is no Kassa database at ${elsewhere}`);
+    expect(run.stdout).toBe("");
+    expect(fs.existsSync(elsewhere)).toBe(false);
+    expect(fs.existsSync(`${elsewhere}.lock`)).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_BOT_TOKEN } from "../../server/src/env";
 import { DEV_DARK_THEME, devTelegramUserId } from "../../server/src/telegram/dev-launch";
 import { signInitData, validateInitData } from "../../server/src/telegram/init-data";
-import { createTestServer, TEST_CODE_SECRET, type TestServer } from "./helpers";
+import { createTestServer, TEST_CODE_SECRET, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 
 const BOT_TOKEN = "7000000001:AAF-test-token-for-kassa-integration-tests";
 const NOW = new Date("2026-04-01T12:00:00Z");
@@ -159,5 +159,26 @@ describe("GET /api/dev/telegram-launch", () => {
       paths: Record<string, unknown>;
     };
     expect(Object.keys(docs.paths).some((p) => p.startsWith("/api/dev/"))).toBe(false);
+  });
+
+  it("publishes no operator route in the production API document, while the routes still answer the token", async () => {
+    const docs = (await production.app.inject({ method: "GET", url: "/api/docs/json" })).json() as {
+      paths: Record<string, unknown>;
+      tags: { name: string }[];
+    };
+    expect(Object.keys(docs.paths).some((p) => p.startsWith("/api/operator"))).toBe(false);
+    expect(docs.tags.map((t) => t.name)).not.toContain("operator");
+    expect(Object.keys(docs.paths)).toContain("/api/auth/login");
+    const audit = await production.app.inject({
+      method: "GET",
+      url: "/api/operator/ledger/audit",
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+    });
+    expect(audit.statusCode).toBe(200);
+    // Outside production the document keeps them (the test above is not vacuous).
+    const devDocs = (await dev.app.inject({ method: "GET", url: "/api/docs/json" })).json() as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(devDocs.paths).some((p) => p.startsWith("/api/operator"))).toBe(true);
   });
 });

@@ -18,7 +18,7 @@ import {
 import { type ClockChangeRequest, type MaintenanceRequest, operatorRoutes } from "@contract/operator";
 import type { z } from "zod";
 import { systemClock } from "../clock";
-import { type DatabaseHandle, openDatabase } from "../db/client";
+import { type DatabaseHandle, DatabaseMissingError, openDatabase } from "../db/client";
 import { DataDirLockedError, isProcessAlive } from "../db/lock";
 import type { WithdrawalRowStatus } from "../db/schema";
 import type { Env, NodeEnv } from "../env";
@@ -228,6 +228,16 @@ export interface ConnectOptions {
   token?: string | undefined;
 }
 
+/** The CLI never creates a database: a missing one is the operator's mistake (another DATA_DIR). */
+async function openExisting(options: { databaseUrl?: string; dataDir?: string }): Promise<DatabaseHandle> {
+  try {
+    return await openDatabase({ ...options, existingOnly: true });
+  } catch (error) {
+    if (error instanceof DatabaseMissingError) throw new OperatorError(error.message);
+    throw error;
+  }
+}
+
 export async function connectOperator(env: Env, options: ConnectOptions = {}): Promise<Operator> {
   if (options.serverUrl) {
     const token = options.token ?? env.OPERATOR_TOKEN;
@@ -236,7 +246,7 @@ export async function connectOperator(env: Env, options: ConnectOptions = {}): P
   }
   if (env.DATABASE_URL) {
     return directOperator(
-      await openDatabase({ databaseUrl: env.DATABASE_URL }),
+      await openExisting({ databaseUrl: env.DATABASE_URL }),
       "PostgreSQL (DATABASE_URL)",
       env.NODE_ENV,
     );
@@ -247,7 +257,11 @@ export async function connectOperator(env: Env, options: ConnectOptions = {}): P
     );
   }
   try {
-    return directOperator(await openDatabase({ dataDir: env.DATA_DIR }), `PGlite at ${env.DATA_DIR}`, env.NODE_ENV);
+    return directOperator(
+      await openExisting({ dataDir: env.DATA_DIR }),
+      `PGlite at ${env.DATA_DIR} (no server holds it)`,
+      env.NODE_ENV,
+    );
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) throw error;
     const info = await waitForRuntimeInfo(env.DATA_DIR, error.pid);

@@ -104,6 +104,8 @@ export function createCli(): Command {
       serverUrl: global.server ?? process.env.KASSA_SERVER_URL,
       token: global.token,
     });
+    // Which database the command acts on, always: a wrong DATA_DIR must not go unnoticed.
+    console.error(`kassa: acting on ${operator.via}`);
     try {
       await run(operator);
     } finally {

@@ -4,6 +4,7 @@
  * ./migrations are applied on open with the driver's own migrator.
  */
 import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -36,6 +37,28 @@ export interface OpenDatabaseOptions {
   dataDir?: string | "memory" | undefined;
   /** Apply pending migrations (default true). */
   migrate?: boolean;
+  /**
+   * Open only a database that exists already (the operator CLI): a PGlite folder holding one, a
+   * PostgreSQL database holding Kassa's tables. Anything else throws `DatabaseMissingError`
+   * instead of creating an empty database.
+   */
+  existingOnly?: boolean;
+}
+
+/** `existingOnly` was asked and there is no Kassa database where the configuration points. */
+export class DatabaseMissingError extends Error {
+  constructor(readonly where: string) {
+    super(
+      `there is no Kassa database at ${where}: the server creates it on its first start. ` +
+        "Point DATA_DIR (or DATABASE_URL) where the server keeps its data, or reach a running server with --server <url>",
+    );
+    this.name = "DatabaseMissingError";
+  }
+}
+
+/** Whether a folder holds a PostgreSQL data directory (what PGlite writes on its first open). */
+export function holdsDatabase(dataDir: string): boolean {
+  return fs.existsSync(path.join(dataDir, "PG_VERSION"));
 }
 
 /** Resolved from this file, not the working directory, so any launcher finds the migrations. */
@@ -43,15 +66,22 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.me
 
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<DatabaseHandle> {
   const runMigrations = options.migrate ?? true;
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, runMigrations);
-  return openPglite(options.dataDir ?? "memory", runMigrations);
+  const existingOnly = options.existingOnly ?? false;
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, runMigrations, existingOnly);
+  const dataDir = options.dataDir ?? "memory";
+  if (existingOnly && (dataDir === "memory" || !holdsDatabase(dataDir))) throw new DatabaseMissingError(dataDir);
+  return openPglite(dataDir, runMigrations);
 }
 
-async function openPostgres(url: string, runMigrations: boolean): Promise<DatabaseHandle> {
+async function openPostgres(url: string, runMigrations: boolean, existingOnly: boolean): Promise<DatabaseHandle> {
   // Notices ("relation already exists, skipping") are noise in the logs.
   const client = postgres(url, { max: 10, onnotice: () => {} });
   const db = drizzlePostgres({ client, schema });
   try {
+    if (existingOnly) {
+      const [row] = await client`select to_regclass('public.users') is not null as present`;
+      if (!row?.present) throw new DatabaseMissingError("DATABASE_URL");
+    }
     if (runMigrations) await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
   } catch (error) {
     await client.end({ timeout: 5 });

@@ -1,8 +1,11 @@
 /**
  * An exclusive lock on an embedded-database folder. PGlite is a single-process database: two
  * processes writing the same folder corrupt it, so the second one must stop with a clear message.
- * The lock is a file `<dataDir>.lock` created with O_EXCL holding the owner's pid; a lock whose
- * owner is no longer alive (a crash, a kill -9) is taken over.
+ * The lock is a file `<dataDir>.lock` created with O_EXCL holding the owner's pid and that
+ * process's start time (Linux: /proc/<pid>/stat). A lock is stale, and taken over, when its owner
+ * is no longer alive (a crash, a kill -9), when the pid is ours but this process never took the
+ * lock, or when a process with that pid lives but started at another time: after a `kill -9` a
+ * container's new PID 1 finds its own pid in the file its previous life left.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -41,14 +44,55 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** The pid written in a lock file, or null when the file is missing or unreadable. */
-export function readLockOwner(lockPath: string): number | null {
+/**
+ * When a process started, as the kernel counts it (clock ticks since boot, field 22 of
+ * /proc/<pid>/stat), or null where that cannot be read (another OS, or no such process).
+ */
+export function processStartTime(pid: number): string | null {
   try {
-    const pid = Number.parseInt(fs.readFileSync(lockPath, "utf8").trim(), 10);
-    return Number.isNaN(pid) ? null : pid;
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) is in parentheses and may hold spaces: count from its end.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[19] ?? null;
   } catch {
     return null;
   }
+}
+
+export interface LockOwner {
+  pid: number;
+  /** The owner's start time, when it could be read (older lock files hold the pid alone). */
+  startTime: string | null;
+}
+
+/** The owner written in a lock file, or null when the file is missing or unreadable. */
+export function readLock(lockPath: string): LockOwner | null {
+  try {
+    const [pidLine, startLine] = fs.readFileSync(lockPath, "utf8").split("\n");
+    const pid = Number.parseInt((pidLine ?? "").trim(), 10);
+    if (Number.isNaN(pid)) return null;
+    const startTime = startLine?.trim() || null;
+    return { pid, startTime };
+  } catch {
+    return null;
+  }
+}
+
+/** The pid written in a lock file, or null when the file is missing or unreadable. */
+export function readLockOwner(lockPath: string): number | null {
+  return readLock(lockPath)?.pid ?? null;
+}
+
+/** Locks this process holds (a second open of the same folder in one process is refused too). */
+const heldHere = new Set<string>();
+
+/** Whether the process named in a lock file still holds it. */
+export function isLockOwnerAlive(owner: LockOwner, lockPath: string): boolean {
+  if (owner.pid === process.pid) return heldHere.has(lockPath);
+  if (!isProcessAlive(owner.pid)) return false;
+  if (owner.startTime === null) return true;
+  const startTime = processStartTime(owner.pid);
+  return startTime === null || startTime === owner.startTime;
 }
 
 /** Takes the lock of `dataDir` or throws `DataDirLockedError` when a live process holds it. */
@@ -62,19 +106,21 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
       fd = fs.openSync(lockPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const owner = readLockOwner(lockPath);
+      const owner = readLock(lockPath);
       // The owner may be writing its pid right now: give it a moment before calling the lock stale.
       if (owner === null && attempt < 2) {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
         continue;
       }
-      if (owner !== null && isProcessAlive(owner)) throw new DataDirLockedError(path.resolve(dataDir), lockPath, owner);
+      if (owner !== null && isLockOwnerAlive(owner, lockPath))
+        throw new DataDirLockedError(path.resolve(dataDir), lockPath, owner.pid);
       // Stale: its owner died without releasing it.
       fs.rmSync(lockPath, { force: true });
       continue;
     }
-    fs.writeSync(fd, `${process.pid}\n`);
+    fs.writeSync(fd, `${process.pid}\n${processStartTime(process.pid) ?? ""}\n`);
     fs.closeSync(fd);
+    heldHere.add(lockPath);
     return ownLock(lockPath);
   }
   throw new Error(`could not take the lock ${lockPath}`);
@@ -85,6 +131,7 @@ function ownLock(lockPath: string): DataDirLock {
   const release = () => {
     if (!held) return;
     held = false;
+    heldHere.delete(lockPath);
     process.off("exit", release);
     // Only remove the file while it is still ours.
     if (readLockOwner(lockPath) === process.pid) fs.rmSync(lockPath, { force: true });

@@ -1,6 +1,8 @@
 /**
  * The OpenAPI document, generated from the contract's zod schemas of every route, at
- * `/api/docs/json`, with Swagger UI at `/api/docs`. Must be registered before the routes.
+ * `/api/docs/json`, with Swagger UI at `/api/docs`. Must be registered before the routes. In
+ * production the document leaves out the operator routes (and the development ones do not exist):
+ * it is public, and an attacker needs no map of the operator's door.
  */
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -9,7 +11,12 @@ import { jsonSchemaTransform } from "fastify-type-provider-zod";
 
 export const DOCS_PREFIX = "/api/docs";
 
-export async function registerDocs(app: FastifyInstance, version: string): Promise<void> {
+export async function registerDocs(
+  app: FastifyInstance,
+  version: string,
+  options: { production?: boolean } = {},
+): Promise<void> {
+  const hideOperator = options.production ?? false;
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
@@ -40,17 +47,28 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
         { name: "partners", description: "Referral tree, referral income and turnover bonuses" },
         { name: "settings", description: "Public settings, plans and payment systems" },
         { name: "service", description: "Calls added beside the spec's list" },
-        { name: "operator", description: "Operator commands (Authorization: Bearer <operator token>)" },
-        { name: "development", description: "Development helpers; absent in production" },
+        ...(hideOperator
+          ? []
+          : [
+              { name: "operator", description: "Operator commands (Authorization: Bearer <operator token>)" },
+              { name: "development", description: "Development helpers; absent in production" },
+            ]),
       ],
       components: {
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", description: "The session's refreshToken" },
-          operator: { type: "http", scheme: "bearer", description: "The server's operator token" },
+          ...(hideOperator
+            ? {}
+            : { operator: { type: "http", scheme: "bearer", description: "The server's operator token" } }),
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => {
+      const output = jsonSchemaTransform(input);
+      if (hideOperator && input.url.startsWith("/api/operator"))
+        return { ...output, schema: { ...output.schema, hide: true } };
+      return output;
+    },
   });
   await app.register(swaggerUi, {
     routePrefix: DOCS_PREFIX,

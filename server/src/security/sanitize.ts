@@ -33,7 +33,14 @@ export function sanitizeNewsHtml(html: string): string {
   return sanitizeHtml(html, OPTIONS);
 }
 
-/** Plain text for titles: every tag removed, entities as sanitize-html escapes them. */
+/**
+ * Plain text for titles: every tag removed, and the text itself as written. Titles are shown as
+ * text (React escapes them), never as HTML, so `Fish & Chips` must stay `Fish & Chips`: the three
+ * entities sanitize-html writes for text are turned back into their characters.
+ */
 export function plainText(text: string): string {
-  return sanitizeHtml(text, { allowedTags: [], allowedAttributes: {} });
+  return sanitizeHtml(text, { allowedTags: [], allowedAttributes: {} })
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }

@@ -31,7 +31,7 @@ import { rateLimited } from "../security/rate-limit";
 import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
 import { type InitDataRefusal, type TelegramUser, validateInitData } from "../telegram/init-data";
 import { issueCode, verifyCode } from "./codes";
-import { type AuthSession, createSession, revokeAllSessions } from "./sessions";
+import { type AuthSession, createSession, revokeAllSessions, sessionForProof } from "./sessions";
 import { getSetting } from "./settings";
 import {
   findUserById,
@@ -58,12 +58,13 @@ const key = (value: string) => value.trim().toLowerCase();
 // ---------------------------------------------------------------------------------------------
 // Sessions
 
-async function signIn(deps: ServiceContext, user: UserRow, meta: RequestMeta): Promise<SessionReply> {
-  const refreshToken = await createSession(deps.db, deps.clock, {
-    userId: user.id,
-    ttlDays: deps.env.SESSION_TTL_DAYS,
-    userAgent: meta.userAgent,
-  });
+async function signIn(deps: ServiceContext, user: UserRow, meta: RequestMeta, proof?: string): Promise<SessionReply> {
+  const input = { userId: user.id, ttlDays: deps.env.SESSION_TTL_DAYS, userAgent: meta.userAgent };
+  // A replayed proof (the same Telegram init data) gets the session it already has.
+  const refreshToken =
+    proof === undefined
+      ? await createSession(deps.db, deps.clock, input)
+      : await sessionForProof(deps.db, deps.clock, { ...input, secret: deps.codeSecret, proof });
   return {
     refreshToken,
     user: await userView(deps.db, deps.clock, user),
@@ -245,9 +246,11 @@ export async function telegramSignIn(
   if (!result.ok) throw telegramRefused(result.reason);
   const tgUser = result.data.user;
   if (!tgUser) throw telegramRefused("user_missing");
+  // The signature identifies this init data: its replays share one session.
+  const proof = `telegram:${result.data.fields.hash}`;
 
   const existing = await findUserByTelegramId(deps.db, tgUser.id);
-  if (existing) return signIn(deps, existing, meta);
+  if (existing) return signIn(deps, existing, meta, proof);
 
   const inviter = await telegramInviter(deps, inviterFromPath, result.data.startParam);
   const fullName = [tgUser.first_name, tgUser.last_name].filter(Boolean).join(" ").trim().slice(0, 120) || null;
@@ -266,12 +269,12 @@ export async function telegramSignIn(
         .insert(users)
         .values({ ...values, login })
         .returning();
-      if (created) return signIn(deps, created, meta);
+      if (created) return signIn(deps, created, meta, proof);
     } catch (error) {
       if (uniqueViolation(error) === undefined || attempt >= 2) throw error;
       // The same Telegram user signing in twice at once: the other request created the account.
       const raced = await findUserByTelegramId(deps.db, tgUser.id);
-      if (raced) return signIn(deps, raced, meta);
+      if (raced) return signIn(deps, raced, meta, proof);
       // Otherwise the login was taken in between: pick again.
     }
   }

@@ -22,6 +22,7 @@ import { AppError } from "../errors";
 import { isUuid } from "./deposit-rows";
 import { post } from "./ledger";
 import { notify } from "./notifications";
+import { lockUser } from "./users";
 
 /** A user may have this many refills waiting at once (a guard against piles of abandoned ones). */
 export const MAX_WAITING_REFILLS = 20;
@@ -64,26 +65,30 @@ export async function createRefill(
   if (compareAmounts(amount, 0) <= 0) {
     throw new AppError("VALIDATION_FAILED", { fields: { amount: "amountBelowMinimum" } });
   }
-  const [waiting] = await db
-    .select({ n: count() })
-    .from(refills)
-    .where(and(eq(refills.userId, userId), eq(refills.status, "waiting")));
-  if ((waiting?.n ?? 0) >= MAX_WAITING_REFILLS) throw new AppError("RATE_LIMITED");
-
-  const [row] = await db
-    .insert(refills)
-    .values({
-      userId,
-      paymentSystemId: system.id,
-      currency,
-      network: system.network,
-      address: system.address,
-      amountRequested: amount,
-      txHash: body.txHash ?? null,
-      status: "waiting",
-      createdAt: deps.clock.now(),
-    })
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    // The cap counts under the user's row lock: concurrent requests of one user queue here.
+    if (!(await lockUser(tx, userId))) throw new AppError("SESSION_TIMEOUT");
+    const [waiting] = await tx
+      .select({ n: count() })
+      .from(refills)
+      .where(and(eq(refills.userId, userId), eq(refills.status, "waiting")));
+    if ((waiting?.n ?? 0) >= MAX_WAITING_REFILLS) throw new AppError("RATE_LIMITED");
+    const [created] = await tx
+      .insert(refills)
+      .values({
+        userId,
+        paymentSystemId: system.id,
+        currency,
+        network: system.network,
+        address: system.address,
+        amountRequested: amount,
+        txHash: body.txHash ?? null,
+        status: "waiting",
+        createdAt: deps.clock.now(),
+      })
+      .returning();
+    return created;
+  });
   if (!row) throw new Error("refill not recorded");
   return toRefill(row);
 }

@@ -2,6 +2,7 @@
  * Sessions (decision D4): the client gets a random token (the spec's `refreshToken`), the
  * database keeps its SHA-256 with an expiry; logout revokes one, a password reset all of a user's.
  */
+import { createHmac } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
@@ -34,6 +35,42 @@ export async function createSession(
     userAgent: input.userAgent ? input.userAgent.slice(0, USER_AGENT_MAX) : null,
   });
   return token;
+}
+
+/**
+ * The session of one sign-in proof (Telegram init data): its token is derived from the proof
+ * (HMAC under the server's secret, the same on every instance), so presenting the same init data
+ * again finds the same session instead of minting another. A derived session that was revoked
+ * (logout) or has expired is not revived: a fresh random one is made then.
+ */
+export async function sessionForProof(
+  db: Database,
+  clock: Clock,
+  input: { userId: string; ttlDays: number; userAgent?: string | undefined; secret: string; proof: string },
+): Promise<string> {
+  const token = createHmac("sha256", input.secret).update(`session-proof:${input.proof}`).digest("base64url");
+  const tokenHash = hashToken(token);
+  const now = clock.now();
+  await db
+    .insert(sessions)
+    .values({
+      userId: input.userId,
+      tokenHash,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + input.ttlDays * DAY_MS),
+      lastUsedAt: now,
+      userAgent: input.userAgent ? input.userAgent.slice(0, USER_AGENT_MAX) : null,
+    })
+    .onConflictDoNothing({ target: sessions.tokenHash });
+  const [row] = await db
+    .select({ userId: sessions.userId, revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(eq(sessions.tokenHash, tokenHash))
+    .limit(1);
+  if (row && row.userId === input.userId && row.revokedAt === null && row.expiresAt.getTime() > now.getTime()) {
+    return token;
+  }
+  return createSession(db, clock, input);
 }
 
 /** The live session of `token`: known, not revoked, not expired. Null otherwise. */

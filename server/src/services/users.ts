@@ -35,6 +35,16 @@ export async function findUserByTelegramId(db: Database, telegramId: number): Pr
   return rows[0];
 }
 
+/**
+ * Locks the user's row until the transaction ends. Rules that count a user's rows (the caps on
+ * waiting applications) take it first, so that concurrent requests of one user count one after
+ * the other instead of all seeing the same count. Returns the row (undefined when absent).
+ */
+export async function lockUser(tx: Database, userId: string): Promise<UserRow | undefined> {
+  const [row] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
+  return row;
+}
+
 export function userLanguage(row: Pick<UserRow, "language">): Language {
   const parsed = Language.safeParse(row.language);
   return parsed.success ? parsed.data : FALLBACK_LANGUAGE;

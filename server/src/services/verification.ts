@@ -21,6 +21,7 @@ import { isUuid } from "./deposit-rows";
 import { notify } from "./notifications";
 import type { ParsedUpload } from "./uploads";
 import { removeImage, storeImage } from "./uploads";
+import { lockUser } from "./users";
 
 export const AVATAR_FOLDER = "avatars";
 export const VERIFICATION_FOLDER = "verification";
@@ -120,18 +121,26 @@ export async function requestVerification(
       if (!file) throw requestFailed("missing", { [field]: "required" });
       names[field] = await storeImage(deps.env.UPLOAD_DIR, VERIFICATION_FOLDER, file);
     }
-    const [row] = await deps.db
-      .insert(verificationRequests)
-      .values({
-        userId,
-        ...parsed.data,
-        documentPhoto: names.documentPhoto as string,
-        loginPhoto: names.loginPhoto as string,
-        walletPhoto: names.walletPhoto as string,
-        status: "in_process",
-        createdAt: now,
-      })
-      .returning();
+    const row = await deps.db.transaction(async (tx) => {
+      // Checked again under the user's row lock: of concurrent requests only one is in process.
+      await lockUser(tx, userId);
+      const current = await latestRequest(tx, userId);
+      if (current?.status === "in_process") throw requestFailed("in_process");
+      if (current?.status === "success") throw requestFailed("verified");
+      const [created] = await tx
+        .insert(verificationRequests)
+        .values({
+          userId,
+          ...parsed.data,
+          documentPhoto: names.documentPhoto as string,
+          loginPhoto: names.loginPhoto as string,
+          walletPhoto: names.walletPhoto as string,
+          status: "in_process",
+          createdAt: now,
+        })
+        .returning();
+      return created;
+    });
     return toState(row);
   } catch (error) {
     for (const name of Object.values(names)) await removeImage(deps.env.UPLOAD_DIR, VERIFICATION_FOLDER, name);

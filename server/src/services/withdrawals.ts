@@ -33,6 +33,7 @@ import { issueCode, verifyCode } from "./codes";
 import { isUuid } from "./deposit-rows";
 import { post } from "./ledger";
 import { notify } from "./notifications";
+import { lockUser } from "./users";
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -114,14 +115,16 @@ export async function requestWithdrawal(
   const fee = withdrawalFee(amount, system.withdrawalFeePercent, currency);
   const amountToReceive = toDecimalString(money(amount).minus(fee));
 
-  const [awaiting] = await db
-    .select({ n: count() })
-    .from(withdrawals)
-    .where(and(eq(withdrawals.userId, userId), eq(withdrawals.status, "awaiting_code")));
-  if ((awaiting?.n ?? 0) >= MAX_AWAITING_WITHDRAWALS) throw new AppError("RATE_LIMITED");
-
   const now = deps.clock.now();
   const row = await db.transaction(async (tx) => {
+    // The cap counts under the user's row lock: concurrent requests of one user queue here.
+    const user = await lockUser(tx, userId);
+    if (!user) throw new AppError("SESSION_TIMEOUT");
+    const [awaiting] = await tx
+      .select({ n: count() })
+      .from(withdrawals)
+      .where(and(eq(withdrawals.userId, userId), eq(withdrawals.status, "awaiting_code")));
+    if ((awaiting?.n ?? 0) >= MAX_AWAITING_WITHDRAWALS) throw new AppError("RATE_LIMITED");
     const [created] = await tx
       .insert(withdrawals)
       .values({

@@ -6,14 +6,16 @@
  * https://core.telegram.org/bots/webapps#validating-data-received-via-the-mini-app
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { text } from "@contract";
 import { z } from "zod";
 
+/** Names are stored: a control character (NUL included) makes the init data malformed. */
 export const TelegramUser = z.object({
   id: z.number().int().positive(),
-  first_name: z.string(),
-  last_name: z.string().optional(),
-  username: z.string().optional(),
-  language_code: z.string().optional(),
+  first_name: text(),
+  last_name: text().optional(),
+  username: text().optional(),
+  language_code: text().optional(),
   is_premium: z.boolean().optional(),
   allows_write_to_pm: z.boolean().optional(),
   photo_url: z.string().optional(),

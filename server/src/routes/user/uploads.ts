@@ -6,7 +6,8 @@
  * `avatarUrl`) is the capability; it is served with the type found by content and `nosniff`.
  */
 import fs from "node:fs";
-import { AVATAR_FILE_FIELD, IMAGE_MAX_BYTES, routes, VERIFICATION_FILE_FIELDS } from "@contract";
+import { AVATAR_FILE_FIELD, IMAGE_MAX_BYTES, routes, text, VERIFICATION_FILE_FIELDS } from "@contract";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { KassaApp } from "../../context";
 import { AppError } from "../../errors";
@@ -19,7 +20,49 @@ import { defineRoute } from "../define";
 const VERIFICATION_TEXT_FIELDS = ["fullName", "dateOfBirth", "familyStatus", "documentNumber"] as const;
 const MULTIPART = ["multipart/form-data"];
 
+/** Room for the images and the multipart framing, per upload route. */
+const UPLOAD_LIMITS: Record<
+  string,
+  { maxBytes: number; failure: "IMAGE_UPDATE_FAILED" | "VERIFICATION_REQUEST_FAILED" }
+> = {
+  [`PATCH /api${routes.updateAvatar.path}`]: { maxBytes: IMAGE_MAX_BYTES + 64 * 1024, failure: "IMAGE_UPDATE_FAILED" },
+  [`PATCH /api${routes.requestVerification.path}`]: {
+    maxBytes: VERIFICATION_FILE_FIELDS.length * IMAGE_MAX_BYTES + 64 * 1024,
+    failure: "VERIFICATION_REQUEST_FAILED",
+  },
+};
+
+/**
+ * Refuses an upload by its `Content-Length` before a byte of the body is read and before the
+ * session is looked up (a plugin-level hook runs before the routes' own): a body without a
+ * length, or longer than the route takes, is refused at once. Multipart bodies are streamed by
+ * the handler, so `bodyLimit` alone would not stop a 100 MB upload from being read to its end.
+ */
+async function refuseOversized(request: FastifyRequest) {
+  const limit = UPLOAD_LIMITS[`${request.method} ${request.routeOptions.url}`];
+  if (!limit) return;
+  const header = request.headers["content-length"];
+  const length = header === undefined ? Number.NaN : Number(header);
+  const field = limit.failure === "IMAGE_UPDATE_FAILED" ? AVATAR_FILE_FIELD : "files";
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new AppError(limit.failure, { params: { reason: "malformed" }, fields: { [field]: "required" } });
+  }
+  if (length > limit.maxBytes) {
+    throw new AppError(limit.failure, { params: { reason: "size" }, fields: { [field]: "imageSize" } });
+  }
+}
+
+/**
+ * Every refused upload closes its connection: the body may still be on its way, and reading it
+ * to its end (to keep the connection alive) is exactly what a refusal must not do.
+ */
+async function closeOnRefusal(request: FastifyRequest, reply: FastifyReply) {
+  if (request.method === "PATCH" && reply.statusCode >= 400) reply.header("connection", "close");
+}
+
 export async function userUploadRoutes(app: KassaApp) {
+  app.addHook("onRequest", refuseOversized);
+  app.addHook("onSend", closeOnRefusal);
   await registerUploads(app, VERIFICATION_FILE_FIELDS.length, VERIFICATION_TEXT_FIELDS.length);
 
   defineRoute(
@@ -48,7 +91,7 @@ export async function userUploadRoutes(app: KassaApp) {
       schema: {
         tags: ["user", "settings"],
         summary: "An avatar image by its random stored name (the User's avatarUrl)",
-        params: z.object({ file: z.string().max(64) }),
+        params: z.object({ file: text().max(64) }),
       },
     },
     async (request, reply) => {
