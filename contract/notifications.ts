@@ -39,3 +39,12 @@ export type NotificationsReadBody = z.infer<typeof NotificationsReadBody>;
 
 export const NotificationsReadReply = z.object({ unread: z.number().int().nonnegative() });
 export type NotificationsReadReply = z.infer<typeof NotificationsReadReply>;
+
+/**
+ * `GET /user/pulse` (added, issue 10): what the open cabinet polls to stay live. `version` changes
+ * whenever the user's ledger gains an operation or a notification arrives (a credited refill, an
+ * accrual, a withdrawal moved by the operator); the app then refreshes balances, operations and
+ * lists. `unread` is the unread notifications count (the user object's, spec §3).
+ */
+export const PulseReply = z.object({ version: z.string(), unread: z.number().int().nonnegative() });
+export type PulseReply = z.infer<typeof PulseReply>;

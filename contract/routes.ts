@@ -46,7 +46,7 @@ import {
   RefillsReply,
   RefillUpdateBody,
 } from "./funds";
-import { NotificationsReadBody, NotificationsReadReply, NotificationsReply } from "./notifications";
+import { NotificationsReadBody, NotificationsReadReply, NotificationsReply, PulseReply } from "./notifications";
 import { BonusReply, ReferralDetail, ReferralsQuery, ReferralsReply } from "./partners";
 import {
   AvatarReply,
@@ -570,6 +570,14 @@ export const routes = {
     auth: true,
     tags: ["notifications"],
     response: NotificationsReply,
+  }),
+  /** Added (issue 10): the cheap call the open cabinet polls; a new `version` means money or news moved. */
+  pulse: route({
+    method: "GET",
+    path: "/user/pulse",
+    auth: true,
+    tags: ["notifications", "service"],
+    response: PulseReply,
   }),
   /** Marks `ids` (every notification when absent) read. */
   readNotifications: route({

@@ -1,13 +1,14 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAtomValue } from "jotai";
-import { lazy, type ReactNode, useEffect } from "react";
+import { type ReactNode, useEffect } from "react";
+import { lazyScreen } from "@/components/lazy-screen";
 import { SpinnerScreen } from "@/components/spinner-screen";
 import { settingsQueries } from "@/features/settings/api/settings-queries";
 import { onMaintenanceReply } from "@/lib/api-client";
 import { sessionStatusAtom } from "@/lib/session";
 
 // Loaded only when technical work is on.
-const MaintenancePage = lazy(() =>
+const MaintenancePage = lazyScreen(() =>
   import("@/features/maintenance/components/maintenance-page").then((m) => ({ default: m.MaintenancePage })),
 );
 

@@ -3,6 +3,7 @@ import { AppRoot } from "@telegram-apps/telegram-ui";
 import { Provider as JotaiProvider } from "jotai";
 import { type ReactNode, Suspense } from "react";
 import { AlertsHost } from "@/components/alerts-host";
+import { OfflineBanner } from "@/components/offline-banner";
 import { SpinnerScreen } from "@/components/spinner-screen";
 import type { AppStore } from "@/lib/store";
 import { useAppearance, useUiPlatform } from "@/tma/hooks";
@@ -38,6 +39,7 @@ export function AppProvider({
     <JotaiProvider store={store}>
       <QueryClientProvider client={queryClient}>
         <ThemedRoot>
+          <OfflineBanner />
           <Suspense fallback={<SpinnerScreen />}>{children}</Suspense>
           <AlertsHost />
         </ThemedRoot>

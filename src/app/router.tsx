@@ -3,34 +3,35 @@
  * the first screen). Every screen is a `React.lazy` chunk; guards are wrapper elements around an
  * `<Outlet>`, and each route area has its own error boundary (in the layouts).
  */
-import { lazy } from "react";
+
 import { Route, Routes } from "react-router";
+import { lazyScreen } from "@/components/lazy-screen";
 import { paths } from "@/config/paths";
 import { RedirectSignedIn, RequirePhonePending, RequireSession } from "./guards";
 import { PublicLayout, RootLayout } from "./layouts/root-layout";
 
-const LoginRoute = lazy(() => import("./routes/login").then((m) => ({ default: m.LoginRoute })));
-const RegisterRoute = lazy(() => import("./routes/register").then((m) => ({ default: m.RegisterRoute })));
-const ForgotPasswordRoute = lazy(() =>
+const LoginRoute = lazyScreen(() => import("./routes/login").then((m) => ({ default: m.LoginRoute })));
+const RegisterRoute = lazyScreen(() => import("./routes/register").then((m) => ({ default: m.RegisterRoute })));
+const ForgotPasswordRoute = lazyScreen(() =>
   import("./routes/forgot-password").then((m) => ({ default: m.ForgotPasswordRoute })),
 );
-const PhoneVerificationRoute = lazy(() =>
+const PhoneVerificationRoute = lazyScreen(() =>
   import("./routes/phone-verification").then((m) => ({ default: m.PhoneVerificationRoute })),
 );
-const TermsRoute = lazy(() => import("./routes/terms").then((m) => ({ default: m.TermsRoute })));
+const TermsRoute = lazyScreen(() => import("./routes/terms").then((m) => ({ default: m.TermsRoute })));
 // The cabinet's frame loads with the first cabinet screen.
-const CabinetLayout = lazy(() => import("./layouts/cabinet-layout").then((m) => ({ default: m.CabinetLayout })));
-const CabinetRoute = lazy(() => import("./routes/cabinet").then((m) => ({ default: m.CabinetRoute })));
-const RefillRoute = lazy(() => import("./routes/refill").then((m) => ({ default: m.RefillRoute })));
-const DepositsRoute = lazy(() => import("./routes/deposits").then((m) => ({ default: m.DepositsRoute })));
-const PartnersRoute = lazy(() => import("./routes/partners").then((m) => ({ default: m.PartnersRoute })));
-const WithdrawalRoute = lazy(() => import("./routes/withdrawal").then((m) => ({ default: m.WithdrawalRoute })));
-const OperationsRoute = lazy(() => import("./routes/operations").then((m) => ({ default: m.OperationsRoute })));
-const SettingsRoute = lazy(() => import("./routes/settings").then((m) => ({ default: m.SettingsRoute })));
-const NewsRoute = lazy(() => import("./routes/news").then((m) => ({ default: m.NewsRoute })));
-const NewsItemRoute = lazy(() => import("./routes/news-item").then((m) => ({ default: m.NewsItemRoute })));
-const MoreRoute = lazy(() => import("./routes/more").then((m) => ({ default: m.MoreRoute })));
-const NotFoundRoute = lazy(() => import("./routes/not-found").then((m) => ({ default: m.NotFoundRoute })));
+const CabinetLayout = lazyScreen(() => import("./layouts/cabinet-layout").then((m) => ({ default: m.CabinetLayout })));
+const CabinetRoute = lazyScreen(() => import("./routes/cabinet").then((m) => ({ default: m.CabinetRoute })));
+const RefillRoute = lazyScreen(() => import("./routes/refill").then((m) => ({ default: m.RefillRoute })));
+const DepositsRoute = lazyScreen(() => import("./routes/deposits").then((m) => ({ default: m.DepositsRoute })));
+const PartnersRoute = lazyScreen(() => import("./routes/partners").then((m) => ({ default: m.PartnersRoute })));
+const WithdrawalRoute = lazyScreen(() => import("./routes/withdrawal").then((m) => ({ default: m.WithdrawalRoute })));
+const OperationsRoute = lazyScreen(() => import("./routes/operations").then((m) => ({ default: m.OperationsRoute })));
+const SettingsRoute = lazyScreen(() => import("./routes/settings").then((m) => ({ default: m.SettingsRoute })));
+const NewsRoute = lazyScreen(() => import("./routes/news").then((m) => ({ default: m.NewsRoute })));
+const NewsItemRoute = lazyScreen(() => import("./routes/news-item").then((m) => ({ default: m.NewsItemRoute })));
+const MoreRoute = lazyScreen(() => import("./routes/more").then((m) => ({ default: m.MoreRoute })));
+const NotFoundRoute = lazyScreen(() => import("./routes/not-found").then((m) => ({ default: m.NotFoundRoute })));
 
 export function AppRoutes() {
   return (

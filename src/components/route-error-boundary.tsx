@@ -1,8 +1,16 @@
-import { Component, type ErrorInfo, lazy, type ReactNode, Suspense } from "react";
+import {
+  Component,
+  createContext,
+  type ErrorInfo,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useSyncExternalStore,
+} from "react";
 import { useLocation } from "react-router";
-
-// Loaded only when a screen fails; the first screen does not pay for it.
-const RouteError = lazy(() => import("./route-error").then((m) => ({ default: m.RouteError })));
+import { subscribeTranslationFailures, translationFailures } from "@/config/i18n";
+// In the entry chunk on purpose: the error screen must show when downloads fail (issue 10).
+import { RouteError, TranslationsUnavailableError } from "./route-error";
 
 interface BoundaryProps {
   /** A new value (the next navigation) clears a caught error. */
@@ -38,20 +46,53 @@ class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
 
   override render() {
     if (this.state.error === null) return this.props.children;
-    return (
-      <Suspense fallback={null}>
-        <RouteError error={this.state.error} onRetry={this.retry} />
-      </Suspense>
-    );
+    return <RouteError error={this.state.error} onRetry={this.retry} />;
   }
+}
+
+/** How deep a boundary sits: only the innermost mounted one reports missing translations. */
+const DepthContext = createContext(0);
+const mountedDepths = new Map<number, number>();
+const depthListeners = new Set<() => void>();
+const deepest = () => Math.max(0, ...[...mountedDepths.entries()].filter(([, n]) => n > 0).map(([d]) => d));
+function subscribeDepths(listener: () => void): () => void {
+  depthListeners.add(listener);
+  return () => depthListeners.delete(listener);
+}
+function countDepth(depth: number, delta: number): void {
+  mountedDepths.set(depth, (mountedDepths.get(depth) ?? 0) + delta);
+  for (const listener of depthListeners) listener();
+}
+
+/** Throws (to its boundary) while a translation file of the language could not be downloaded. */
+function TranslationGuard({ depth }: { depth: number }) {
+  const failed = useSyncExternalStore(subscribeTranslationFailures, translationFailures, translationFailures);
+  const innermost = useSyncExternalStore(subscribeDepths, deepest, deepest);
+  if (failed.length > 0 && innermost === depth) {
+    throw new TranslationsUnavailableError(`Translations not downloaded: ${failed.join(", ")}`);
+  }
+  return null;
 }
 
 /**
  * The error boundary of a route area (the whole app, and the cabinet's content inside its frame): a
- * screen that throws (a 5xx with nothing to show, a chunk that failed to load) is replaced by a
- * friendly message with a way to try again; navigating elsewhere clears it.
+ * screen that throws (a 5xx with nothing to show, a chunk or a translation file that failed to
+ * download) is replaced by a friendly message with a way to try again; navigating elsewhere clears it.
  */
 export function RouteErrorBoundary({ children }: { children: ReactNode }) {
   const location = useLocation();
-  return <ErrorBoundary resetKey={location.key}>{children}</ErrorBoundary>;
+  const depth = useContext(DepthContext) + 1;
+  // Counted outside the boundary, so a boundary showing its error still counts as the innermost.
+  useEffect(() => {
+    countDepth(depth, 1);
+    return () => countDepth(depth, -1);
+  }, [depth]);
+  return (
+    <DepthContext.Provider value={depth}>
+      <ErrorBoundary resetKey={location.key}>
+        <TranslationGuard depth={depth} />
+        {children}
+      </ErrorBoundary>
+    </DepthContext.Provider>
+  );
 }

@@ -1,54 +1,80 @@
 import { useQueryErrorResetBoundary } from "@tanstack/react-query";
 import { Button, Placeholder } from "@telegram-apps/telegram-ui";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { fallbackText } from "@/config/fallback-texts";
+import { retryFailedTranslations } from "@/config/i18n";
 import { isApiError } from "@/lib/api-client";
+import { ChunkLoadError, retryFailedChunks } from "./lazy-screen";
 import { Page } from "./page";
 
-/** What went wrong, in the user's words: the connection, the reply, or the server's own message. */
-function useErrorDetail(error: unknown): string {
-  const { t } = useTranslation(["common", "errors"]);
-  if (isApiError(error)) {
-    if (error.kind === "network") return t("apiError.network");
-    if (error.kind === "timeout") return t("apiError.timeout");
-    if (error.kind === "parse") return t("apiError.parse");
-    if (error.code) return t(error.code, { ns: "errors", ...error.params });
-  }
-  if (isChunkLoadFailure(error)) return t("apiError.network");
-  return t("errorBoundary.text");
+/** Some translation files of the screen could not be downloaded. */
+export class TranslationsUnavailableError extends Error {
+  override readonly name = "TranslationsUnavailableError";
 }
 
 /** A screen's code could not be downloaded (offline, or a new release replaced the files). */
 function isChunkLoadFailure(error: unknown): boolean {
   return (
-    error instanceof TypeError &&
-    /dynamically imported module|module script failed|Failed to fetch/i.test(String(error.message))
+    error instanceof ChunkLoadError ||
+    (error instanceof TypeError &&
+      /dynamically imported module|module script failed|Failed to fetch|preload/i.test(String(error.message)))
   );
 }
 
-/** The route area's error screen: a friendly, localized message and a way to try again. */
+/**
+ * What went wrong, in the user's words: the connection, the reply, or the server's own message. Its
+ * texts come with the entry chunk (`fallback-texts.ts`) when the translations are not there.
+ */
+function useErrorDetail(error: unknown): string {
+  const { t } = useTranslation("errors", { useSuspense: false });
+  if (isApiError(error)) {
+    if (error.kind === "network") return fallbackText("apiError.network");
+    if (error.kind === "timeout") return fallbackText("apiError.timeout");
+    if (error.kind === "parse") return fallbackText("apiError.parse");
+    if (error.code) {
+      const text = t(error.code, { defaultValue: "", ...error.params });
+      if (text) return text;
+    }
+  }
+  if (isChunkLoadFailure(error) || error instanceof TranslationsUnavailableError) {
+    return fallbackText("apiError.network");
+  }
+  return fallbackText("errorBoundary.text");
+}
+
+/**
+ * The route area's error screen: a friendly, localized message and a way to try again. It ships in
+ * the entry chunk, so it shows even when the failed download was a screen's code or its texts.
+ */
 export function RouteError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const { t } = useTranslation(["common", "errors"]);
+  // Re-render when translations arrive (no suspending: this screen must show without them).
+  useTranslation("common", { useSuspense: false });
   const { reset } = useQueryErrorResetBoundary();
   const detail = useErrorDetail(error);
+  const [retrying, setRetrying] = useState(false);
 
-  const retry = () => {
-    // React.lazy keeps a failed import; only a reload asks for the screen's code again.
-    if (isChunkLoadFailure(error)) {
-      window.location.reload();
-      return;
+  const retry = async () => {
+    setRetrying(true);
+    try {
+      if (error instanceof TranslationsUnavailableError) await retryFailedTranslations();
+      if (isChunkLoadFailure(error)) retryFailedChunks();
+      reset();
+      onRetry();
+    } finally {
+      setRetrying(false);
     }
-    reset();
-    onRetry();
   };
 
+  const title = fallbackText("errorBoundary.title");
   return (
-    <Page screen="error" title={t("errorBoundary.title")} role="alert">
+    <Page screen="error" title={title} role="alert">
       <Placeholder
-        header={t("errorBoundary.title")}
+        header={title}
         description={detail}
         action={
-          <Button size="l" onClick={retry}>
-            {t("retry")}
+          <Button size="l" loading={retrying} onClick={() => void retry()} data-testid="error-retry">
+            {fallbackText("retry")}
           </Button>
         }
       />

@@ -128,6 +128,36 @@ function loadLocaleFile(language: string, namespace: string, done: ReadCallback)
   );
 }
 
+/**
+ * Namespaces whose file could not be downloaded even after the retries (issue 10). The route's error
+ * boundary shows the error screen (with the embedded texts) instead of a screen of raw keys, and its
+ * "Try again" downloads them again (`retryFailedTranslations`).
+ */
+let failedNamespaces: readonly string[] = [];
+const failureListeners = new Set<() => void>();
+
+function setFailedNamespaces(next: readonly string[]): void {
+  failedNamespaces = next;
+  for (const listener of failureListeners) listener();
+}
+
+export function subscribeTranslationFailures(listener: () => void): () => void {
+  failureListeners.add(listener);
+  return () => failureListeners.delete(listener);
+}
+
+export function translationFailures(): readonly string[] {
+  return failedNamespaces;
+}
+
+/** Downloads the failed namespaces again; they leave the list once they load. */
+export async function retryFailedTranslations(instance: I18n = i18next): Promise<void> {
+  const namespaces = [...failedNamespaces];
+  if (!namespaces.length) return;
+  setFailedNamespaces([]);
+  await instance.reloadResources([activeLanguage], namespaces);
+}
+
 export const i18nOptions = {
   fallbackLng: FALLBACK_LANGUAGE,
   supportedLngs: [...SUPPORTED_LANGUAGES],
@@ -139,6 +169,9 @@ export const i18nOptions = {
   retryTimeout: I18N_RETRY_TIMEOUT_MS,
   interpolation: { escapeValue: false },
   returnNull: false,
+  // A key whose namespace is missing never shows: the default value, else nothing (the route's error
+  // boundary then offers to download the namespace again).
+  parseMissingKeyHandler: (_key: string, defaultValue?: string) => defaultValue ?? "",
   react: { useSuspense: true },
 } satisfies InitOptions;
 
@@ -156,6 +189,11 @@ export function initI18n(options: { telegramLanguage?: string; instance?: I18n }
   });
   applyDocumentLanguage(activeLanguage);
   instance.on("languageChanged", applyDocumentLanguage);
+  instance.on("failedLoading", (language: string, namespace: string) => {
+    if (language === activeLanguage && !failedNamespaces.includes(namespace)) {
+      setFailedNamespaces([...failedNamespaces, namespace]);
+    }
+  });
   return (
     instance
       .use(resourcesToBackend(loadLocaleFile))

@@ -4,6 +4,7 @@
  * place that acts on it, so a money action refreshes every screen that shows a balance.
  */
 import { MutationCache, QueryClient, type QueryKey } from "@tanstack/react-query";
+import { pushAlert } from "./alerts";
 import { ApiError } from "./api-client";
 
 /** Spec §9: remote data results are kept 60 seconds when unused. */
@@ -34,6 +35,16 @@ function isServerFailure(error: unknown): boolean {
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
     mutationCache: new MutationCache({
+      // Every action that fails for want of a connection says so (issue 10), also where the screen
+      // shows nothing of its own (a currency switch); refusals (4xx) are the screens' to explain.
+      onError: (error) => {
+        if (!(error instanceof ApiError) || (error.kind !== "network" && error.kind !== "timeout")) return;
+        pushAlert({
+          tone: "error",
+          text: { ns: "common", key: error.kind === "timeout" ? "apiError.timeout" : "apiError.network" },
+          replace: true,
+        });
+      },
       onSuccess: async (_data, _variables, _context, mutation) => {
         const keys = mutation.meta?.invalidates;
         if (!keys?.length) return;

@@ -11,6 +11,7 @@ import {
   mainButton,
   miniApp,
   mockTelegramEnv,
+  on,
   openTelegramLink,
   parseInitDataQuery,
   parseLaunchParamsQuery,
@@ -167,6 +168,10 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
       if (enabled) closingBehavior.enableConfirmation.ifAvailable();
       else closingBehavior.disableConfirmation.ifAvailable();
     },
+    onActivated: (listener) =>
+      on("visibility_changed", (event) => {
+        if (event.is_visible) listener();
+      }),
     openTelegramLink: (url) => {
       const [opened] = openTelegramLink.ifAvailable(url);
       if (!opened) window.open(url, "_blank", "noopener");

@@ -30,6 +30,8 @@ export interface TelegramBridge {
   /** Ask before the Mini App is closed (e.g. while a form has unsaved input). */
   setClosingConfirmation(enabled: boolean): void;
   openTelegramLink(url: string): void;
+  /** Telegram's `visibility_changed` (the WebApp API's `activated`): the Mini App is active again. */
+  onActivated?(listener: () => void): () => void;
 }
 
 let bridge: TelegramBridge | null = null;

@@ -142,3 +142,24 @@ export function openTelegramLink(url: string): void {
   if (bridge) bridge.openTelegramLink(url);
   else window.open(url, "_blank", "noopener,noreferrer");
 }
+
+/**
+ * Calls `listener` when the app comes back to the front: the page becomes visible again
+ * (`visibilitychange`) or Telegram reports the Mini App active again (`visibility_changed`, the
+ * WebApp API's `activated`).
+ */
+export function useBackToFront(listener: () => void): void {
+  const handler = useRef(listener);
+  handler.current = listener;
+  useEffect(() => {
+    const onVisibility = () => {
+      if (document.visibilityState === "visible") handler.current();
+    };
+    document.addEventListener("visibilitychange", onVisibility);
+    const offTelegram = getTelegramBridge()?.onActivated?.(() => handler.current());
+    return () => {
+      document.removeEventListener("visibilitychange", onVisibility);
+      offTelegram?.();
+    };
+  }, []);
+}

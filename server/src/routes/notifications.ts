@@ -1,7 +1,7 @@
 /** Notifications of spec §7 Other; only ever the caller's own. */
 import { routes } from "@contract";
 import type { KassaApp } from "../context";
-import { listNotifications, markNotificationsRead } from "../services/notifications";
+import { listNotifications, markNotificationsRead, pulse } from "../services/notifications";
 import { defineRoute } from "./define";
 
 export async function notificationRoutes(app: KassaApp) {
@@ -23,5 +23,19 @@ export async function notificationRoutes(app: KassaApp) {
       },
     },
     ({ ctx, auth, body }) => markNotificationsRead(ctx.db, ctx.clock, auth.userId, body.ids),
+  );
+
+  defineRoute(
+    app,
+    routes.pulse,
+    {
+      summary:
+        "What the open cabinet polls (added, issue 10): a version that moves with money and news, and the unread count",
+      description:
+        "`version` changes whenever an operation is written for the caller or a notification arrives (a credited " +
+        "refill, an accrual, a withdrawal the operator moved); the app then refreshes its balances and lists. One " +
+        "statement over two indexes; the app polls it every 3 s while the cabinet is in front.",
+    },
+    ({ ctx, auth }) => pulse(ctx.db, auth.userId),
   );
 }

@@ -11,11 +11,12 @@ import {
   type Notification,
   type NotificationKind,
   type NotificationsReply,
+  type PulseReply,
 } from "@contract";
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
-import { chatOutbox, notifications, users } from "../db/schema";
+import { chatOutbox, notifications, operations, users } from "../db/schema";
 import { botText, hasBotText } from "../telegram/texts";
 import { unreadCount, userLanguage } from "./users";
 
@@ -134,4 +135,25 @@ export async function markNotificationsRead(
       );
   }
   return { unread: await unreadCount(db, userId) };
+}
+
+/**
+ * The open cabinet's poll (`GET /user/pulse`): one statement over two indexed lookups. The version
+ * is the newest operation's sequence number and the number of notifications: both only grow, and
+ * every event that moves the user's money or status adds one or the other.
+ */
+export async function pulse(db: Database, userId: string): Promise<PulseReply> {
+  const result = await db.execute(sql`
+    select
+      (select coalesce(max(${operations.seq}), 0) from ${operations} where ${operations.userId} = ${userId})::text as op,
+      (select count(*) from ${notifications} where ${notifications.userId} = ${userId})::int as notes,
+      (select count(*) from ${notifications}
+        where ${notifications.userId} = ${userId} and ${notifications.readAt} is null)::int as unread`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    op: string;
+    notes: number;
+    unread: number;
+  }[];
+  const row = rows[0] ?? { op: "0", notes: 0, unread: 0 };
+  return { version: `${row.op}.${row.notes}`, unread: Number(row.unread) };
 }

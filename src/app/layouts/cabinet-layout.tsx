@@ -1,20 +1,23 @@
 import { useAtomValue } from "jotai";
-import { lazy, Suspense } from "react";
+import { type ReactNode, Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
 import { ContentSpinner } from "@/components/content-spinner";
 import { LanguageSwitcher } from "@/components/language-switcher";
+import { lazyScreen } from "@/components/lazy-screen";
+import { PullToRefresh } from "@/components/pull-to-refresh";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { userAtom } from "@/lib/session";
 import { useMediaQuery } from "@/lib/use-media-query";
+import { LiveRefreshContext, useLiveRefresh } from "../live-refresh";
 import { BottomTabBar, SideBar } from "./navigation";
 
 // Loaded only for a user they concern: unread notifications, no active subscription.
-const NotificationDialog = lazy(() =>
+const NotificationDialog = lazyScreen(() =>
   import("@/features/notifications/components/notification-dialog").then((m) => ({ default: m.NotificationDialog })),
 );
-const SubscriptionPrompt = lazy(() =>
+const SubscriptionPrompt = lazyScreen(() =>
   import("@/features/subscription/components/subscription-prompt").then((m) => ({ default: m.SubscriptionPrompt })),
 );
 
@@ -26,14 +29,20 @@ export function CabinetLayout() {
   const wide = useMediaQuery(WIDE_LAYOUT_QUERY);
   const { t } = useTranslation("common");
   const user = useAtomValue(userAtom);
+  const live = useLiveRefresh();
+  // The alert's code comes now, so an action failing offline later can still say so.
+  useEffect(() => {
+    void import("@/components/alert-snackbar").catch(() => undefined);
+  }, []);
   const content = (
     <main className="cabinet-content">
-      <Suspense fallback={null}>
-        {user && !user.subscription.active ? <SubscriptionPrompt /> : null}
-        {user && user.notifications.unread > 0 ? <NotificationDialog /> : null}
-      </Suspense>
-      {/* A failing cabinet screen keeps the side bar or tab bar around its error. */}
+      <PullToRefresh onRefresh={() => void live.refresh()} refreshing={live.refreshing} />
+      {/* A failing cabinet screen (or dialog) keeps the side bar or tab bar around its error. */}
       <RouteErrorBoundary>
+        <Suspense fallback={null}>
+          {user && !user.subscription.active ? <SubscriptionPrompt /> : null}
+          {user && user.notifications.unread > 0 ? <NotificationDialog /> : null}
+        </Suspense>
         <Suspense fallback={<ContentSpinner />}>
           <Outlet />
         </Suspense>
@@ -41,7 +50,7 @@ export function CabinetLayout() {
     </main>
   );
   if (wide) {
-    return (
+    return wrap(
       <div className="cabinet cabinet-wide">
         <aside className="cabinet-aside">
           <BrandHeader tagline={false} />
@@ -51,13 +60,17 @@ export function CabinetLayout() {
           </section>
         </aside>
         {content}
-      </div>
+      </div>,
     );
   }
-  return (
+  return wrap(
     <div className="cabinet cabinet-narrow">
       {content}
       <BottomTabBar />
-    </div>
+    </div>,
   );
+
+  function wrap(frame: ReactNode) {
+    return <LiveRefreshContext.Provider value={live}>{frame}</LiveRefreshContext.Provider>;
+  }
 }

@@ -5,11 +5,13 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
+import { RefreshControl } from "@/components/refresh-control";
 import { paths } from "@/config/paths";
 import { BalanceCard, StatsBar } from "@/features/balance/components/balance-card";
 import { ExchangeDialog } from "@/features/balance/components/exchange-dialog";
 import { RecentOperations } from "@/features/operations/components/operations-list";
 import { userAtom } from "@/lib/session";
+import { useLiveRefreshControl } from "../live-refresh";
 
 /** Cabinet: welcome, the balance with its currency, the amount on deposit, the balances bar, recent operations. */
 export function CabinetRoute() {
@@ -17,13 +19,17 @@ export function CabinetRoute() {
   const user = useAtomValue(userAtom);
   const navigate = useNavigate();
   const [exchanging, setExchanging] = useState(false);
+  const live = useLiveRefreshControl();
   return (
     <Page screen="cabinet" title={t("title")}>
-      {user ? (
-        <Title level="2" weight="2" Component="h1" className="screen-greeting" data-testid="welcome">
-          {t("welcome", { login: user.fullName || user.login })}
-        </Title>
-      ) : null}
+      <div className="screen-title-row">
+        {user ? (
+          <Title level="2" weight="2" Component="h1" className="screen-greeting" data-testid="welcome">
+            {t("welcome", { login: user.fullName || user.login })}
+          </Title>
+        ) : null}
+        {live ? <RefreshControl onRefresh={() => void live.refresh()} refreshing={live.refreshing} /> : null}
+      </div>
       <List>
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
         <StatsBar />

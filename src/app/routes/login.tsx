@@ -1,10 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { List, Section } from "@telegram-apps/telegram-ui";
-import { lazy, type ReactNode, Suspense } from "react";
+import { type ReactNode, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
 import { LanguageSwitcher } from "@/components/language-switcher";
+import { lazyScreen } from "@/components/lazy-screen";
 import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
 import { SpinnerScreen } from "@/components/spinner-screen";
@@ -17,7 +18,7 @@ import { miniAppLink, settingsQueries } from "@/features/settings/api/settings-q
 import { useTelegram } from "@/tma/hooks";
 
 // Only a launch inside Telegram downloads the Telegram sign-in.
-const TelegramLogin = lazy(() =>
+const TelegramLogin = lazyScreen(() =>
   import("@/features/auth/components/telegram-login").then((m) => ({ default: m.TelegramLogin })),
 );
 

@@ -5,7 +5,22 @@ import { callApi } from "@/lib/api-client";
 
 export const notificationKeys = { all: ["notifications"] } as const;
 
+/** How often the open cabinet asks whether money or news moved (issue 10: a credited refill shows within 5 s). */
+export const PULSE_INTERVAL_MS = 3_000;
+
 export const notificationQueries = {
+  /** `GET /user/pulse`, polled while the cabinet is in front (never in the background). */
+  pulse: () =>
+    queryOptions({
+      queryKey: [...notificationKeys.all, "pulse"] as const,
+      queryFn: ({ signal }) => callApi("pulse", { signal }),
+      refetchInterval: PULSE_INTERVAL_MS,
+      refetchIntervalInBackground: false,
+      // A missed poll is no news; the next one comes in 3 s.
+      retry: false,
+      throwOnError: false,
+    }),
+
   list: () =>
     queryOptions({
       queryKey: [...notificationKeys.all, "list"] as const,

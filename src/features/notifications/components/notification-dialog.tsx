@@ -26,7 +26,8 @@ export function NotificationDialog() {
   const marked = useRef(false);
 
   useEffect(() => {
-    if (!list.data || marked.current) return;
+    // Only a list fetched now counts: a cached one may predate the notification that opened the dialog.
+    if (!list.data || !list.isFetchedAfterMount || marked.current) return;
     const unread = list.data.items.filter((n) => n.readAt === null);
     if (unread.length === 0) {
       updateUser({ notifications: { unread: 0 } });
@@ -35,7 +36,7 @@ export function NotificationDialog() {
     marked.current = true;
     setShown(unread);
     read.mutate({ ids: unread.map((n) => n.id) }, { onSuccess: (reply) => setPendingUnread(reply.unread) });
-  }, [list.data, read, updateUser]);
+  }, [list.data, list.isFetchedAfterMount, read, updateUser]);
 
   const close = () => {
     setOpen(false);
