@@ -41,7 +41,7 @@ function suite(backend: string, open: () => Promise<{ server: TestServer; done()
   let done: () => Promise<void>;
   beforeAll(async () => {
     ({ server, done } = await open());
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await done?.();
   });

@@ -18,7 +18,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await createTestServer({ clock });
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await server?.close();
 });
