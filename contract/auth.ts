@@ -1,6 +1,6 @@
 /** Auth group of spec §7 (decisions D4, D5). */
 import { z } from "zod";
-import { Language } from "./enums";
+import { CodeChannel, Language } from "./enums";
 import { User } from "./user";
 import {
   CodeField,
@@ -19,6 +19,21 @@ import {
 export const LoginBody = z.object({ login: requiredText().max(254), password: PasswordField });
 export type LoginBody = z.infer<typeof LoginBody>;
 
+/**
+ * Reply of every call that sends a code: when a new one may be requested, and where the code went —
+ * the channel it was really sent through (the user's security setting) and, for e-mail and SMS, the
+ * address masked (`a***@example.com`, `+7******4567`). The password reset leaves both out: its reply
+ * must not tell whether the login exists.
+ */
+export const CodeSentReply = z.object({
+  message: z.literal("Request successfully sent"),
+  resendAfterSeconds: z.number().int().nonnegative(),
+  expiresInSeconds: z.number().int().positive(),
+  channel: CodeChannel.optional(),
+  destination: z.string().optional(),
+});
+export type CodeSentReply = z.infer<typeof CodeSentReply>;
+
 /** Every successful sign-in (password, registration, Telegram) replies with this. */
 export const SessionReply = z.object({
   /** Opaque; sent back as `Authorization: Bearer <refreshToken>` (spec §6). */
@@ -26,6 +41,8 @@ export const SessionReply = z.object({
   user: User,
   /** When true the app asks for the phone code before the cabinet (registration). */
   phoneConfirmationRequired: z.boolean(),
+  /** Registration: the phone code sent with it, and where it went (null when it could not be sent). */
+  phoneCode: CodeSentReply.nullable().optional(),
 });
 export type SessionReply = z.infer<typeof SessionReply>;
 
@@ -66,14 +83,6 @@ export type TelegramAuthBody = z.infer<typeof TelegramAuthBody>;
 
 export const CodeBody = z.object({ code: CodeField });
 export type CodeBody = z.infer<typeof CodeBody>;
-
-/** Reply of every call that sends a code: when a new one may be requested. */
-export const CodeSentReply = z.object({
-  message: z.literal("Request successfully sent"),
-  resendAfterSeconds: z.number().int().nonnegative(),
-  expiresInSeconds: z.number().int().positive(),
-});
-export type CodeSentReply = z.infer<typeof CodeSentReply>;
 
 /** `POST /auth/phone/confirm`: the user with the phone now confirmed. */
 export const PhoneConfirmReply = z.object({ user: User });

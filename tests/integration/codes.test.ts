@@ -11,6 +11,7 @@ import { fixedClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
 import { ChannelCodeSender, type CodeDelivery, type CodeSender } from "../../server/src/delivery/code-sender";
 import { TelegramCodeSender } from "../../server/src/delivery/telegram-code-sender";
+import { maskedDestination } from "../../server/src/services/codes";
 import { call, createTestServer, lastCode, outbox, registerUser, TEST_CODE_SECRET, type TestServer } from "./helpers";
 
 const MINUTE = 60_000;
@@ -98,6 +99,22 @@ describe("phone confirmation codes", () => {
     expect((await confirm(token, await lastCode(server, body.login, "phone"))).status).toBe(200);
   });
 
+  it("says where the code went: the channel it was sent through and the address masked", async () => {
+    const { reply, body } = await registerUser(server);
+    // A new account's codes go by e-mail (the phone is not confirmed yet).
+    const sentReply = CodeSentReply.parse(reply.phoneCode);
+    expect(sentReply).toEqual({
+      ...CODE_SENT,
+      channel: "email",
+      destination: `i***@${body.email.split("@")[1]}`,
+    });
+    expect(sentReply.destination).not.toContain(body.login);
+    const [sent] = await outbox(server, body.login);
+    expect(sent).toMatchObject({ purpose: "phone", channel: sentReply.channel });
+    expect(maskedDestination({ codeChannel: "sms", email: null, phone: "+77001234567" })).toBe("+7******4567");
+    expect(maskedDestination({ codeChannel: "telegram", email: "a@b.co", phone: "+77001234567" })).toBeUndefined();
+  });
+
   it("sends a new code only after 60 seconds, and only the newest code counts", async () => {
     const { token, body } = await registerUser(server);
     const first = await lastCode(server, body.login, "phone");
@@ -116,7 +133,11 @@ describe("phone confirmation codes", () => {
     clock.advance(15_000);
     const again = await resend(token);
     expect(again.status).toBe(200);
-    expect(CodeSentReply.parse(again.body)).toEqual(CODE_SENT);
+    expect(CodeSentReply.parse(again.body)).toEqual({
+      ...CODE_SENT,
+      channel: "email",
+      destination: `i***@${body.email.split("@")[1]}`,
+    });
     const second = await lastCode(server, body.login, "phone");
     expect((await outbox(server, body.login)).map((e) => e.code)).toEqual([second, first]);
 

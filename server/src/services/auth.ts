@@ -174,13 +174,14 @@ export async function register(
   if (!user) throw new AppError("REGISTRATION_FAILED");
 
   const session = await signIn(deps, user, meta);
+  let phoneCode: CodeSentReply | null = null;
   try {
-    await issueCode(deps, user, "phone", { target: user.phone });
+    phoneCode = await issueCode(deps, user, "phone", { target: user.phone });
   } catch (error) {
     // The account exists either way; the app's resend button reports the failure to the user.
     deps.log.warn({ err: error, login: user.login }, "phone code not sent at registration");
   }
-  return session;
+  return { ...session, phoneCode };
 }
 
 // ---------------------------------------------------------------------------------------------

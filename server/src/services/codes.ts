@@ -119,11 +119,32 @@ export async function issueCode(
       throw new AppError("CODE_SEND_FAILED", { cause: error });
     }
   }
+  const destination = maskedDestination(user);
   return {
     message: SUCCESS_MESSAGES.CODE_SENT,
     resendAfterSeconds: settings.resendSeconds,
     expiresInSeconds: settings.ttlSeconds,
+    channel: user.codeChannel,
+    ...(destination ? { destination } : {}),
   };
+}
+
+/**
+ * Where the user's channel delivers, masked so the reply confirms the address to its owner without
+ * spelling it out: `a***@example.com`, `+7******4567`. Telegram needs no address (the user's chat).
+ */
+export function maskedDestination(user: Pick<UserRow, "codeChannel" | "email" | "phone">): string | undefined {
+  if (user.codeChannel === "email" && user.email) {
+    const at = user.email.lastIndexOf("@");
+    if (at < 1) return undefined;
+    return `${user.email.slice(0, 1)}***${user.email.slice(at)}`;
+  }
+  if (user.codeChannel === "sms" && user.phone) {
+    const digits = user.phone.length;
+    if (digits < 7) return undefined;
+    return `${user.phone.slice(0, 2)}${"*".repeat(digits - 6)}${user.phone.slice(-4)}`;
+  }
+  return undefined;
 }
 
 /**
