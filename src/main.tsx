@@ -1,5 +1,6 @@
 import "@telegram-apps/telegram-ui/dist/styles.css";
 import "./styles/app.css";
+import "./styles/contrast.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createApp } from "@/app/app";

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Button, List, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { depositQueries } from "@/features/deposits/api/deposit-queries";
@@ -21,6 +22,7 @@ export function DepositsRoute() {
   const cases = useQuery(depositQueries.cryptoCases());
   const balance = useQuery(balanceQueries.balance());
   const [caseId, setCaseId] = useState<string | null>(null);
+  const [params] = useSearchParams();
   // Without the cases (still loading, or failed) every plan is on offer, as before cases existed.
   const cryptoCase = cases.data?.find((c) => c.id === caseId) ?? null;
   const offered = plans.data && cryptoCase ? casePlans(cryptoCase, plans.data) : plans.data;
@@ -51,7 +53,7 @@ export function DepositsRoute() {
             <DepositForm plans={offered} balances={balance.data?.currencies} cryptoCase={cryptoCase} />
           </>
         )}
-        <DepositList />
+        <DepositList openId={params.get("deposit")} />
       </List>
     </Page>
   );

@@ -32,7 +32,7 @@ export function OperationsRoute() {
             <SegmentedControl.Item
               key={key}
               selected={view === key}
-              aria-pressed={view === key}
+              aria-selected={view === key}
               onClick={() => show(key)}
               data-testid={`operations-view-${key}`}
             >

@@ -1,8 +1,9 @@
 import type { Refill } from "@contract";
 import { useQuery } from "@tanstack/react-query";
 import { Button, List, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
 import { refillQueries } from "@/features/refills/api/refill-queries";
 import { RefillForm } from "@/features/refills/components/refill-form";
@@ -10,12 +11,21 @@ import { RefillHistory } from "@/features/refills/components/refill-history";
 import { WalletDialog } from "@/features/refills/components/wallet-dialog";
 import { useApiErrorText } from "@/lib/money";
 
-/** Refill: a new refill (then the wallet dialog to pay), and the history, whose rows open the dialog. */
+/**
+ * Refill: a new refill (then the wallet dialog to pay), and the history, whose rows open the dialog
+ * (the refill's details). `?refill=<id>` (a deep link) opens that refill's dialog.
+ */
 export function RefillRoute() {
   const { t } = useTranslation(["refill", "common"]);
   const errorText = useApiErrorText();
   const systems = useQuery(refillQueries.paymentSystems());
   const [open, setOpen] = useState<Refill | null>(null);
+  const [params] = useSearchParams();
+  const linkedId = params.get("refill");
+  const linked = useQuery({ ...refillQueries.one(linkedId ?? ""), enabled: linkedId !== null });
+  useEffect(() => {
+    if (linked.data) setOpen(linked.data);
+  }, [linked.data]);
   return (
     <Page screen="refill" title={t("title")}>
       <List>

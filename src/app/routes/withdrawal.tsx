@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Button, List, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
 import { WithdrawalWallet } from "@/features/wallets/components/withdrawal-wallet";
 import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries";
@@ -24,6 +25,7 @@ export function WithdrawalRoute() {
   const errorText = useApiErrorText();
   const systems = useQuery(withdrawalQueries.paymentSystems());
   const [step, setStep] = useState<CodeStep | null>(null);
+  const [params] = useSearchParams();
 
   return (
     <Page screen="withdrawal" title={t("title")}>
@@ -61,6 +63,7 @@ export function WithdrawalRoute() {
           />
         )}
         <WithdrawalHistory
+          openId={params.get("application")}
           onResume={(withdrawal) => {
             setStep({ withdrawal, resendUntil: withdrawalCooldownUntil(withdrawal.id) });
             window.scrollTo({ top: 0, behavior: "smooth" });

@@ -15,7 +15,9 @@ export interface TermsAcceptanceProps {
 
 /** "I accept the public offer and the user agreement", each a link to its text (the form keeps its input). */
 export function TermsAcceptance({ checked, error, onChange, onBlur }: TermsAcceptanceProps) {
-  const noteId = `${useId()}-note`;
+  const id = useId();
+  const noteId = `${id}-note`;
+  const labelId = `${id}-label`;
   return (
     <div className="form-field">
       <Cell
@@ -25,6 +27,7 @@ export function TermsAcceptance({ checked, error, onChange, onBlur }: TermsAccep
         before={
           <Checkbox
             name="acceptTerms"
+            aria-labelledby={labelId}
             checked={checked}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? noteId : undefined}
@@ -34,14 +37,16 @@ export function TermsAcceptance({ checked, error, onChange, onBlur }: TermsAccep
         }
       >
         {/* The links sit where each language puts the words (Kazakh puts the verb last). */}
-        <Trans
-          ns="auth"
-          i18nKey="register.acceptTerms"
-          components={{
-            offer: <Link to={termsPath("offer")} className="terms-link" data-testid="terms-offer" />,
-            agreement: <Link to={termsPath("agreement")} className="terms-link" data-testid="terms-agreement" />,
-          }}
-        />
+        <span id={labelId}>
+          <Trans
+            ns="auth"
+            i18nKey="register.acceptTerms"
+            components={{
+              offer: <Link to={termsPath("offer")} className="terms-link" data-testid="terms-offer" />,
+              agreement: <Link to={termsPath("agreement")} className="terms-link" data-testid="terms-agreement" />,
+            }}
+          />
+        </span>
       </Cell>
       <FieldNote id={noteId} name="acceptTerms" error={error} />
     </div>

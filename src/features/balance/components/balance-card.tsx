@@ -88,7 +88,7 @@ export function BalanceCard({ onExchange, onRefill }: BalanceCardProps) {
             <SegmentedControl.Item
               key={code}
               selected={code === currency}
-              aria-pressed={code === currency}
+              aria-selected={code === currency}
               onClick={() => choose(code)}
               data-testid={`currency-option-${code}`}
             >

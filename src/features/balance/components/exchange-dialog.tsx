@@ -125,6 +125,7 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
           <Input
             name="amount"
             header={t("amount")}
+            aria-label={t("amount")}
             placeholder="0"
             inputMode="decimal"
             autoComplete="off"

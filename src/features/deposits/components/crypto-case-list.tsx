@@ -40,7 +40,15 @@ export function CryptoCaseList({ cases, plans, selectedId, onSelect }: CryptoCas
       <Cell
         Component="label"
         className="crypto-case-cell"
-        before={<Radio name="caseId" value="" checked={selectedId === null} onChange={() => choose(null)} />}
+        before={
+          <Radio
+            name="caseId"
+            value=""
+            aria-label={t("cases.allPlans")}
+            checked={selectedId === null}
+            onChange={() => choose(null)}
+          />
+        }
         description={t("cases.allPlansHint")}
         multiline
       >
@@ -57,7 +65,13 @@ export function CryptoCaseList({ cases, plans, selectedId, onSelect }: CryptoCas
             data-case-id={cryptoCase.id}
             data-risk-level={cryptoCase.riskLevel}
             before={
-              <Radio name="caseId" value={cryptoCase.id} checked={selected} onChange={() => choose(cryptoCase.id)} />
+              <Radio
+                name="caseId"
+                value={cryptoCase.id}
+                aria-label={localizedText(cryptoCase.name, format.lng)}
+                checked={selected}
+                onChange={() => choose(cryptoCase.id)}
+              />
             }
             subtitle={localizedText(cryptoCase.description, format.lng)}
             description={

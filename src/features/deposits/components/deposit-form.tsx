@@ -144,6 +144,7 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
         ) : null}
         <Select
           header={t("form.plan")}
+          aria-label={t("form.plan")}
           name="planId"
           value={plan.id}
           onChange={(event) => {
@@ -186,6 +187,7 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
           <Input
             name="amount"
             header={t("form.amount")}
+            aria-label={t("form.amount")}
             placeholder={`${plan.minAmount} – ${plan.maxAmount}`}
             inputMode="decimal"
             autoComplete="off"
@@ -218,7 +220,12 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
           multiline
           description={t("form.autoInvestHint")}
           after={
-            <Switch name="autoInvest" checked={autoInvest} onChange={(event) => setAutoInvest(event.target.checked)} />
+            <Switch
+              name="autoInvest"
+              aria-label={t("form.autoInvest")}
+              checked={autoInvest}
+              onChange={(event) => setAutoInvest(event.target.checked)}
+            />
           }
         >
           {t("form.autoInvest")}

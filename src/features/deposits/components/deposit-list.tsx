@@ -1,22 +1,32 @@
 import type { CryptoCase, Deposit } from "@contract";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Button, Placeholder, Progress, Section, Skeleton } from "@telegram-apps/telegram-ui";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { localizedText } from "@/lib/localized";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { depositQueries } from "../api/deposit-queries";
 import { DepositCloseDialog } from "./deposit-close-dialog";
+import { DepositDetails } from "./deposit-details";
 import { planName } from "./deposit-form";
 
-/** The user's deposits, newest first, paged, with progress and a close button on active ones. */
-export function DepositList() {
+/**
+ * The user's deposits, newest first, paged, with progress and a close button on active ones. A tap on
+ * a row opens its details; `openId` (a deep link to one deposit) opens that one's once the list holds it.
+ */
+export function DepositList({ openId }: { openId?: string | null }) {
   const { t } = useTranslation(["deposits", "common"]);
   const errorText = useApiErrorText();
   const list = useInfiniteQuery(depositQueries.list());
   const cases = useQuery(depositQueries.cryptoCases());
   const [closing, setClosing] = useState<Deposit | null>(null);
   const deposits = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const [openedId, setOpenedId] = useState<string | null>(null);
+  const opened = deposits.find((d) => d.id === openedId) ?? null;
+  const deepLinked = openId ? deposits.some((d) => d.id === openId) : false;
+  useEffect(() => {
+    if (openId && deepLinked) setOpenedId(openId);
+  }, [openId, deepLinked]);
 
   return (
     <Section header={t("list.header")} data-testid="deposit-list">
@@ -42,6 +52,7 @@ export function DepositList() {
               deposit={deposit}
               cryptoCase={cases.data?.find((c) => c.id === deposit.caseId)}
               onClose={() => setClosing(deposit)}
+              onOpen={() => setOpenedId(deposit.id)}
             />
           ))}
           {list.hasNextPage ? (
@@ -61,6 +72,13 @@ export function DepositList() {
         </>
       )}
       <DepositCloseDialog deposit={closing} onDone={() => setClosing(null)} />
+      {opened ? (
+        <DepositDetails
+          deposit={opened}
+          cryptoCase={cases.data?.find((c) => c.id === opened.caseId)}
+          onClose={() => setOpenedId(null)}
+        />
+      ) : null}
     </Section>
   );
 }
@@ -69,10 +87,12 @@ function DepositRow({
   deposit,
   cryptoCase,
   onClose,
+  onOpen,
 }: {
   deposit: Deposit;
   cryptoCase: CryptoCase | undefined;
   onClose(): void;
+  onOpen(): void;
 }) {
   const { t } = useTranslation(["deposits", "enums"]);
   const format = useMoneyFormat();
@@ -84,6 +104,14 @@ function DepositRow({
   const percent = Math.round((deposit.daysAccrued / deposit.durationDays) * 100);
   return (
     <div className="deposit-row" data-testid="deposit-row" data-deposit-id={deposit.id} data-status={deposit.status}>
+      <button
+        type="button"
+        className="row-open"
+        onClick={onOpen}
+        aria-haspopup="dialog"
+        aria-label={t("details.open", { plan: planName({ name: deposit.planName }, format.lng) })}
+        data-testid="deposit-open"
+      />
       <div className="deposit-row-head">
         <span className="deposit-row-name">
           {planName({ name: deposit.planName }, format.lng)}
@@ -122,7 +150,13 @@ function DepositRow({
         </span>
       </div>
       {deposit.status === "active" ? (
-        <Button size="s" mode="bezeled" className="deposit-close" onClick={onClose} data-testid="deposit-close">
+        <Button
+          size="s"
+          mode="bezeled"
+          className="deposit-close row-action"
+          onClick={onClose}
+          data-testid="deposit-close"
+        >
           {t("list.close")}
         </Button>
       ) : null}

@@ -1,38 +1,50 @@
 import type { Operation } from "@contract";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { compareAmounts, useMoneyFormat } from "@/lib/money";
+import { OperationDetails } from "./operation-details";
 
-/** One ledger entry: its kind, when, and the signed amount (credits green, debits red); the crypto case if named. */
+/**
+ * One ledger entry: its kind, when, and the signed amount (credits green, debits red); the crypto case
+ * if named. A tap opens its details.
+ */
 export function OperationRow({ operation, caseName }: { operation: Operation; caseName?: string }) {
   const { t } = useTranslation(["operations", "enums"]);
   const format = useMoneyFormat();
+  const [open, setOpen] = useState(false);
   const sign = compareAmounts(operation.amount, 0);
   const exchange = operation.details?.exchange;
   return (
-    <div
-      className="money-row"
-      data-testid="operation-row"
-      data-operation-id={operation.id}
-      data-type={operation.type}
-      data-currency={operation.currency}
-      data-amount={operation.amount}
-    >
-      <span className="money-row-head">
-        <span>{t(`ledgerOperationType.${operation.type}`, { ns: "enums" })}</span>
-        <span className={sign > 0 ? "amount-positive" : sign < 0 ? "amount-negative" : undefined}>
-          {format.amount(operation.amount, operation.currency, { signed: true })}
+    <>
+      <button
+        type="button"
+        className="money-row"
+        onClick={() => setOpen(true)}
+        aria-haspopup="dialog"
+        data-testid="operation-row"
+        data-operation-id={operation.id}
+        data-type={operation.type}
+        data-currency={operation.currency}
+        data-amount={operation.amount}
+      >
+        <span className="money-row-head">
+          <span>{t(`ledgerOperationType.${operation.type}`, { ns: "enums" })}</span>
+          <span className={sign > 0 ? "amount-positive" : sign < 0 ? "amount-negative" : undefined}>
+            {format.amount(operation.amount, operation.currency, { signed: true })}
+          </span>
         </span>
-      </span>
-      {caseName ? (
-        <span className="operation-case" data-testid="operation-case" data-case-id={operation.details?.caseId}>
-          {caseName}
+        {caseName ? (
+          <span className="operation-case" data-testid="operation-case" data-case-id={operation.details?.caseId}>
+            {caseName}
+          </span>
+        ) : null}
+        <span className="money-row-sub">
+          <time dateTime={operation.createdAt}>{format.dateTime(operation.createdAt)}</time>
+          {exchange ? <span>{t("exchangeDetail", { from: exchange.from, to: exchange.to })}</span> : null}
+          {operation.details?.days ? <span>{t("days", { days: operation.details.days })}</span> : null}
         </span>
-      ) : null}
-      <span className="money-row-sub">
-        <time dateTime={operation.createdAt}>{format.dateTime(operation.createdAt)}</time>
-        {exchange ? <span>{t("exchangeDetail", { from: exchange.from, to: exchange.to })}</span> : null}
-        {operation.details?.days ? <span>{t("days", { days: operation.details.days })}</span> : null}
-      </span>
-    </div>
+      </button>
+      {open ? <OperationDetails operation={operation} caseName={caseName} onClose={() => setOpen(false)} /> : null}
+    </>
   );
 }

@@ -29,6 +29,7 @@ export function OperationsList() {
       <div className="money-filters">
         <Select
           header={t("filters.currency")}
+          aria-label={t("filters.currency")}
           name="currency"
           value={filter.currency ?? ""}
           onChange={(e) =>
@@ -44,6 +45,7 @@ export function OperationsList() {
         </Select>
         <Select
           header={t("filters.type")}
+          aria-label={t("filters.type")}
           name="type"
           value={filter.type ?? ""}
           onChange={(e) =>

@@ -43,6 +43,13 @@ export const partnerQueries = {
       placeholderData: keepPreviousData,
     }),
 
+  /** One member of the downline (`GET /user/referral/:id`). */
+  referral: (id: string) =>
+    queryOptions({
+      queryKey: [...partnerKeys.all, "referral", id] as const,
+      queryFn: ({ signal }) => callApi("referral", { params: { id }, signal }),
+    }),
+
   bonuses: () =>
     queryOptions({
       queryKey: [...partnerKeys.all, "bonuses"] as const,

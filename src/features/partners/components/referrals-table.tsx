@@ -8,6 +8,7 @@ import { useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { partnerQueries, type ReferralFilter } from "../api/partner-queries";
 import { useDebouncedValue } from "../hooks/use-debounced-value";
 import { PerCurrency } from "./per-currency";
+import { ReferralDetails } from "./referral-details";
 
 /** Logins and lines read best A→Z / 1→n first; amounts and dates newest / largest first. */
 const DEFAULT_DIR: Record<ReferralSort, SortDir> = {
@@ -50,6 +51,7 @@ export function ReferralsTable({ onTotals }: { onTotals(totals: ReferralsReply["
           name="search"
           type="search"
           header={t("table.search")}
+          aria-label={t("table.search")}
           placeholder={t("table.searchPlaceholder")}
           autoComplete="off"
           autoCapitalize="off"
@@ -60,6 +62,7 @@ export function ReferralsTable({ onTotals }: { onTotals(totals: ReferralsReply["
         <div className="money-filters">
           <Select
             header={t("table.line")}
+            aria-label={t("table.line")}
             name="line"
             value={line === undefined ? "" : String(line)}
             onChange={(event) => setLine(event.target.value ? Number(event.target.value) : undefined)}
@@ -73,6 +76,7 @@ export function ReferralsTable({ onTotals }: { onTotals(totals: ReferralsReply["
           </Select>
           <Select
             header={t("table.sort")}
+            aria-label={t("table.sort")}
             name="sort"
             value={sort}
             onChange={(event) => {
@@ -199,6 +203,7 @@ function VirtualRows({
 function ReferralRow({ referral }: { referral: Referral }) {
   const { t } = useTranslation("partners");
   const format = useMoneyFormat();
+  const [open, setOpen] = useState(false);
   return (
     <div
       className="money-row referral-row"
@@ -206,6 +211,15 @@ function ReferralRow({ referral }: { referral: Referral }) {
       data-login={referral.login}
       data-line={referral.line}
     >
+      <button
+        type="button"
+        className="row-open"
+        onClick={() => setOpen(true)}
+        aria-haspopup="dialog"
+        aria-label={t("details.open", { login: referral.login })}
+        data-testid="referral-open"
+      />
+      {open ? <ReferralDetails id={referral.id} login={referral.login} onClose={() => setOpen(false)} /> : null}
       <span className="money-row-head">
         <span className="referral-login">{referral.login}</span>
         <span className={`line-badge line-${Math.min(referral.line, 3)}`}>

@@ -35,6 +35,13 @@ export const refillQueries = {
       initialPageParam: 1,
       getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
     }),
+
+  /** One refill (`GET /funds/refills/:id`), for a deep link to it. */
+  one: (id: string) =>
+    queryOptions({
+      queryKey: [...moneyKeys.refills, "one", id] as const,
+      queryFn: ({ signal }) => callApi("refill", { params: { id }, signal }),
+    }),
 };
 
 export const refillMutations = {

@@ -104,6 +104,7 @@ export function RefillForm({
       <Section header={t("form.header")}>
         <Select
           header={t("form.paymentSystem")}
+          aria-label={t("form.paymentSystem")}
           name="paymentSystemId"
           value={system.id}
           onChange={(event) => setSystemId(event.target.value)}
@@ -118,6 +119,7 @@ export function RefillForm({
           <Input
             name="amount"
             header={t("form.amount")}
+            aria-label={t("form.amount")}
             placeholder="100"
             inputMode="decimal"
             autoComplete="off"
@@ -143,6 +145,7 @@ export function RefillForm({
           <Input
             name="txHash"
             header={t("form.txHash")}
+            aria-label={t("form.txHash")}
             placeholder={t("form.txHashPlaceholder")}
             autoComplete="off"
             autoCapitalize="off"

@@ -19,6 +19,7 @@ export function RefillHistory({ onOpen }: { onOpen(refill: Refill): void }) {
       <div className="money-filters">
         <Select
           header={t("history.currency")}
+          aria-label={t("history.currency")}
           name="currency"
           value={filter.currency ?? ""}
           onChange={(event) =>
@@ -34,6 +35,7 @@ export function RefillHistory({ onOpen }: { onOpen(refill: Refill): void }) {
         </Select>
         <Select
           header={t("history.status")}
+          aria-label={t("history.status")}
           name="status"
           value={filter.status ?? ""}
           onChange={(event) =>

@@ -4,6 +4,7 @@ import { Button, Cell, Input, Modal, Section } from "@telegram-apps/telegram-ui"
 import { QRCodeSVG } from "qrcode.react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CopyableValue } from "@/components/details-sheet";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { haptics } from "@/tma/hooks";
 import { refillMutations, TX_HASH_PATTERN } from "../api/refill-queries";
@@ -129,6 +130,14 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
         >
           {t("wallet.status")}
         </Cell>
+        <Cell className="static-cell" after={format.dateTime(refill.createdAt)}>
+          {t("wallet.created")}
+        </Cell>
+        {refill.processedAt ? (
+          <Cell className="static-cell" after={format.dateTime(refill.processedAt)}>
+            {t("wallet.processed")}
+          </Cell>
+        ) : null}
       </Section>
       {waiting ? (
         <form onSubmit={submitHash} noValidate>
@@ -136,6 +145,7 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
             <Input
               name="txHash"
               header={t("wallet.txHash")}
+              aria-label={t("wallet.txHash")}
               placeholder={t("form.txHashPlaceholder")}
               autoComplete="off"
               autoCapitalize="off"
@@ -169,7 +179,7 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
         <div className="money-dialog-actions">
           {refill.txHash ? (
             <Cell className="static-cell" subtitle={t("wallet.txHash")} multiline>
-              <span className="wallet-address">{refill.txHash}</span>
+              <CopyableValue value={refill.txHash} testId="refill-tx-hash" />
             </Cell>
           ) : null}
           <Button size="l" stretched onClick={onClose}>

@@ -62,6 +62,7 @@ export function SecuritySection() {
                   <Radio
                     name="codeChannel"
                     value={channel}
+                    aria-label={t(`security.channels.${channel}`)}
                     checked={selected === channel}
                     disabled={!available}
                     onChange={() => {

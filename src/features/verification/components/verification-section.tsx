@@ -173,6 +173,7 @@ function VerificationForm() {
       <div className="form-field">
         <Select
           header={t("verification.familyStatus")}
+          aria-label={t("verification.familyStatus")}
           name="familyStatus"
           value={values.familyStatus}
           status={errors.familyStatus ? "error" : undefined}

@@ -91,6 +91,7 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
         <Input
           name="wallet"
           header={t("wallet.address")}
+          aria-label={t("wallet.address")}
           placeholder={t("wallet.placeholder", { currency: system.currency, network: system.network })}
           autoComplete="off"
           autoCapitalize="off"

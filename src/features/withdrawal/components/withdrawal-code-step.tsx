@@ -151,6 +151,7 @@ export function WithdrawalCodeStep({
           <Input
             name="code"
             header={t("code.label")}
+            aria-label={t("code.label")}
             placeholder={t("code.placeholder")}
             className="code-input"
             inputMode="numeric"

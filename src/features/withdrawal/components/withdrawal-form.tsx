@@ -141,6 +141,7 @@ export function WithdrawalForm({
         <div className="form-field">
           <Select
             header={t("form.paymentSystem")}
+            aria-label={t("form.paymentSystem")}
             name="paymentSystemId"
             value={system.id}
             status={systemError ? "error" : undefined}
@@ -175,6 +176,7 @@ export function WithdrawalForm({
           <Input
             name="amount"
             header={t("form.amount")}
+            aria-label={t("form.amount")}
             placeholder={format.amount(system.minWithdrawal, system.currency, { code: false, exact: true })}
             inputMode="decimal"
             autoComplete="off"

@@ -1,22 +1,36 @@
 import { CURRENCY_CODES, type Currency, WITHDRAWAL_STATUSES, type Withdrawal, type WithdrawalStatus } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Button, Input, Placeholder, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { type WithdrawalFilter, withdrawalQueries } from "../api/withdrawal-queries";
 import { shortenMiddle } from "../model/withdrawal-math";
+import { WithdrawalDetails } from "./withdrawal-details";
 
 /**
  * The user's withdrawals with currency, period and status filters. An application still awaiting its
- * code is marked and opens the code step again.
+ * code is marked and opens the code step again. A tap on a row opens its details; `openId` (a deep link
+ * to one application) opens that one's once the list holds it.
  */
-export function WithdrawalHistory({ onResume }: { onResume(withdrawal: Withdrawal): void }) {
+export function WithdrawalHistory({
+  onResume,
+  openId,
+}: {
+  onResume(withdrawal: Withdrawal): void;
+  openId?: string | null;
+}) {
   const { t } = useTranslation(["withdrawal", "enums", "common"]);
   const errorText = useApiErrorText();
   const [filter, setFilter] = useState<WithdrawalFilter>({});
   const list = useInfiniteQuery(withdrawalQueries.list(filter));
   const withdrawals = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const [openedId, setOpenedId] = useState<string | null>(null);
+  const opened = withdrawals.find((w) => w.id === openedId) ?? null;
+  const deepLinked = openId ? withdrawals.some((w) => w.id === openId) : false;
+  useEffect(() => {
+    if (openId && deepLinked) setOpenedId(openId);
+  }, [openId, deepLinked]);
   const set = <K extends keyof WithdrawalFilter>(key: K, value: string) =>
     setFilter((f) => ({ ...f, [key]: (value || undefined) as WithdrawalFilter[K] }));
 
@@ -25,6 +39,7 @@ export function WithdrawalHistory({ onResume }: { onResume(withdrawal: Withdrawa
       <div className="money-filters withdrawal-filters">
         <Select
           header={t("history.currency")}
+          aria-label={t("history.currency")}
           name="currency"
           value={filter.currency ?? ""}
           onChange={(event) => set("currency", event.target.value as Currency | "")}
@@ -38,6 +53,7 @@ export function WithdrawalHistory({ onResume }: { onResume(withdrawal: Withdrawa
         </Select>
         <Select
           header={t("history.status")}
+          aria-label={t("history.status")}
           name="status"
           value={filter.status ?? ""}
           onChange={(event) => set("status", event.target.value as WithdrawalStatus | "")}
@@ -53,6 +69,7 @@ export function WithdrawalHistory({ onResume }: { onResume(withdrawal: Withdrawa
           type="date"
           name="from"
           header={t("history.from")}
+          aria-label={t("history.from")}
           value={filter.from ?? ""}
           max={filter.to}
           onChange={(event) => set("from", event.target.value)}
@@ -61,6 +78,7 @@ export function WithdrawalHistory({ onResume }: { onResume(withdrawal: Withdrawa
           type="date"
           name="to"
           header={t("history.to")}
+          aria-label={t("history.to")}
           value={filter.to ?? ""}
           min={filter.from}
           onChange={(event) => set("to", event.target.value)}
@@ -83,7 +101,12 @@ export function WithdrawalHistory({ onResume }: { onResume(withdrawal: Withdrawa
       ) : (
         <>
           {withdrawals.map((withdrawal) => (
-            <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} onResume={() => onResume(withdrawal)} />
+            <WithdrawalRow
+              key={withdrawal.id}
+              withdrawal={withdrawal}
+              onResume={() => onResume(withdrawal)}
+              onOpen={() => setOpenedId(withdrawal.id)}
+            />
           ))}
           {list.hasNextPage ? (
             <div className="form-actions">
@@ -101,11 +124,12 @@ export function WithdrawalHistory({ onResume }: { onResume(withdrawal: Withdrawa
           ) : null}
         </>
       )}
+      {opened ? <WithdrawalDetails withdrawal={opened} onClose={() => setOpenedId(null)} /> : null}
     </Section>
   );
 }
 
-function WithdrawalRow({ withdrawal, onResume }: { withdrawal: Withdrawal; onResume(): void }) {
+function WithdrawalRow({ withdrawal, onResume, onOpen }: { withdrawal: Withdrawal; onResume(): void; onOpen(): void }) {
   const { t } = useTranslation(["withdrawal", "enums"]);
   const format = useMoneyFormat();
   const { currency } = withdrawal;
@@ -118,6 +142,14 @@ function WithdrawalRow({ withdrawal, onResume }: { withdrawal: Withdrawal; onRes
       data-awaiting-code={withdrawal.awaitingCode ? "true" : undefined}
       {...amountAttributes(withdrawal.amount, currency)}
     >
+      <button
+        type="button"
+        className="row-open"
+        onClick={onOpen}
+        aria-haspopup="dialog"
+        aria-label={t("details.open", { amount: format.amount(withdrawal.amount, currency) })}
+        data-testid="withdrawal-open"
+      />
       <span className="money-row-head">
         <span>{format.amount(withdrawal.amount, currency)}</span>
         {withdrawal.awaitingCode ? (
@@ -169,7 +201,7 @@ function WithdrawalRow({ withdrawal, onResume }: { withdrawal: Withdrawal; onRes
         ) : null}
       </dl>
       {withdrawal.awaitingCode ? (
-        <Button size="s" mode="bezeled" onClick={onResume} data-testid="resume-withdrawal">
+        <Button size="s" mode="bezeled" className="row-action" onClick={onResume} data-testid="resume-withdrawal">
           {t("history.enterCode")}
         </Button>
       ) : null}

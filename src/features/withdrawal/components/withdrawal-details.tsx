@@ -1,0 +1,49 @@
+import type { Withdrawal } from "@contract";
+import { useTranslation } from "react-i18next";
+import { CopyableValue, Detail, DetailList, DetailsSheet } from "@/components/details-sheet";
+import { amountAttributes, useMoneyFormat } from "@/lib/money";
+
+/** One withdrawal in full: status, amount, fee, what arrives, the whole address, the transaction, dates. */
+export function WithdrawalDetails({ withdrawal, onClose }: { withdrawal: Withdrawal; onClose(): void }) {
+  const { t } = useTranslation(["withdrawal", "enums"]);
+  const format = useMoneyFormat();
+  const { currency } = withdrawal;
+  const money = (value: string, testId: string) => (
+    <span data-testid={testId} {...amountAttributes(value, currency)}>
+      {format.amount(value, currency, { exact: true })}
+    </span>
+  );
+  return (
+    <DetailsSheet title={t("details.title")} onClose={onClose} testId="withdrawal-details">
+      <DetailList>
+        <Detail label={t("history.status")}>
+          {withdrawal.awaitingCode ? (
+            <span className="status-badge status-awaiting">{t("history.awaitingCode")}</span>
+          ) : (
+            <span className={`status-badge status-${withdrawal.status}`} data-testid="withdrawal-details-status">
+              {t(`withdrawalStatus.${withdrawal.status}`, { ns: "enums" })}
+            </span>
+          )}
+        </Detail>
+        <Detail label={t("history.amount")}>{money(withdrawal.amount, "withdrawal-details-amount")}</Detail>
+        <Detail label={t("history.fee")}>{money(withdrawal.fee, "withdrawal-details-fee")}</Detail>
+        <Detail label={t("history.toReceive")}>
+          {money(withdrawal.amountToReceive, "withdrawal-details-receive")}
+        </Detail>
+        <Detail label={t("details.network")}>{withdrawal.network}</Detail>
+        <Detail label={t("history.wallet")}>
+          <CopyableValue value={withdrawal.wallet} testId="withdrawal-details-wallet" />
+        </Detail>
+        {withdrawal.txHash ? (
+          <Detail label={t("history.txHash")}>
+            <CopyableValue value={withdrawal.txHash} testId="withdrawal-details-tx-hash" />
+          </Detail>
+        ) : null}
+        <Detail label={t("history.created")}>{format.dateTime(withdrawal.createdAt)}</Detail>
+        {withdrawal.processedAt ? (
+          <Detail label={t("history.processed")}>{format.dateTime(withdrawal.processedAt)}</Detail>
+        ) : null}
+      </DetailList>
+    </DetailsSheet>
+  );
+}
