@@ -4,7 +4,10 @@ import { useTranslation } from "react-i18next";
 import { SUPPORTED_LANGUAGES, setLanguage, toSupportedLanguage } from "@/config/i18n";
 import { haptics } from "@/tma/hooks";
 
-/** The four interface languages, each named in itself; the choice is saved. */
+/**
+ * The four interface languages, each named in itself; the choice is saved. Plain `type="button"`
+ * buttons: the switcher sits inside forms (registration), where a tap must not submit the form.
+ */
 export function LanguageSwitcher() {
   const { t, i18n } = useTranslation();
   const current = toSupportedLanguage(i18n.resolvedLanguage ?? i18n.language);
@@ -20,6 +23,7 @@ export function LanguageSwitcher() {
         {SUPPORTED_LANGUAGES.map((language) => (
           <SegmentedControl.Item
             key={language}
+            type="button"
             selected={language === current}
             aria-selected={language === current}
             className="language-option"

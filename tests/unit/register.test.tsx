@@ -100,6 +100,21 @@ describe("registration rules (spec §5), shown when a field is left", () => {
 });
 
 describe("registration and the server", () => {
+  it("a tap on a language button inside the complete form switches the language and submits nothing", async () => {
+    const fetchMock = api({ "/auth/register/alice": { body: {} } });
+    await openRegistration();
+    fillGood();
+    const buttons = [...document.querySelectorAll<HTMLButtonElement>("form .language-option")];
+    expect(buttons.map((b) => b.lang)).toEqual(["en", "ru", "de", "kk"]);
+    for (const button of buttons) expect(button.type).toBe("button");
+    fireEvent.click(buttons[2] as HTMLButtonElement);
+    await waitFor(() => expect(document.documentElement.lang).toBe("de"));
+    fireEvent.click(buttons[0] as HTMLButtonElement);
+    await waitFor(() => expect(document.documentElement.lang).toBe("en"));
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes("/auth/register"))).toBe(false);
+    expect(screenName()).toBe("register");
+  });
+
   it("sends the form to /auth/register/<inviter> and goes to phone verification with the resend wait running", async () => {
     const user = { ...DEMO_USER, id: "u-new", login: "newbie7", phoneConfirmed: false };
     let sent: unknown;
