@@ -137,6 +137,31 @@ describe("exchange dialog", () => {
   });
 });
 
+describe("exchange limits", () => {
+  it("shows what is available, refuses more as the user types and disables confirming; Max fills the balance", async () => {
+    const fetchMock = cabinetApi();
+    await renderApp({ path: "/", user: DEMO_USER });
+    await screen.findByTestId("balance");
+    fireEvent.click(screen.getByTestId("open-exchange"));
+    const dialog = await screen.findByTestId("exchange-dialog");
+    fireEvent.change(dialog.querySelector("select[name='to']") as HTMLSelectElement, { target: { value: "TON" } });
+    await waitFor(() =>
+      expect(within(dialog).getByTestId("exchange-available").getAttribute("data-amount")).toBe("1234.5678"),
+    );
+    const amount = dialog.querySelector("input[name='amount']") as HTMLInputElement;
+    fireEvent.change(amount, { target: { value: "1234.5679" } });
+    expect(dialog.querySelector("[data-field-error='amount']")?.textContent).toBe("Not enough funds");
+    expect(within(dialog).getByTestId("exchange-result").textContent).toBe("—");
+    fireEvent.click(within(dialog).getByTestId("exchange-confirm"));
+    expect(
+      fetchMock.mock.calls.some(([url]) => new URL(String(url), "http://x").pathname.endsWith("/user/exchange")),
+    ).toBe(false);
+    fireEvent.click(within(dialog).getByTestId("exchange-max"));
+    expect(amount.value).toBe("1234.5678");
+    expect(dialog.querySelector("[data-field-error='amount']")).toBeNull();
+  });
+});
+
 describe("operations", () => {
   it("lists signed amounts and filters by kind", async () => {
     cabinetApi();

@@ -74,6 +74,8 @@ interface Setup {
   cancel?: () => JsonReply;
   updateWallets?: (body: unknown) => JsonReply;
   resendAfterSeconds?: number;
+  /** The USDT balance `GET /user/balance` answers (no balance call answered when absent). */
+  usdt?: string;
 }
 
 function setup(options: Setup = {}) {
@@ -86,6 +88,17 @@ function setup(options: Setup = {}) {
   const fetchMock = stubApi({
     "/settings/technical_work": MAINTENANCE_OFF,
     "/payment-systems": { body: SYSTEMS },
+    ...(options.usdt === undefined
+      ? {}
+      : {
+          "/user/balance": {
+            body: {
+              type: "balance",
+              currentCurrency: "USDT",
+              currencies: { USDT: options.usdt, BTC: "0", ETH: "0", TON: "0" },
+            },
+          },
+        }),
     "/user-data/wallets": { body: options.wallets ?? [{ paymentSystemId: "usdt-trc20", address: WALLET }] },
     "/user-data/wallets/update": () => options.updateWallets?.(sent.at(-1)?.body) ?? { body: [] },
     "/funds/payments": (request): JsonReply => {
@@ -148,6 +161,33 @@ afterEach(() => {
 });
 
 describe("withdrawal form", () => {
+  it("shows the available balance, refuses more as the user types ('Not enough funds'), and Max fills the balance", async () => {
+    const { sent } = setup({ usdt: "120.5" });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await form();
+    const available = await screen.findByTestId("withdrawal-available");
+    expect(available.getAttribute("data-amount")).toBe("120.5");
+    expect(available.textContent).toBe("Available: 120.50 USDT");
+    typeAmount("120.51");
+    expect(document.querySelector("[data-field-error='amount']")?.textContent).toBe("Not enough funds");
+    expect(screen.queryByTestId("withdrawal-preview")).toBeNull();
+    fireEvent.click(screen.getByTestId("submit"));
+    expect(sent.filter((s) => s.path === "/funds/payments/request")).toEqual([]);
+    fireEvent.click(screen.getByTestId("withdrawal-max"));
+    expect((document.querySelector("input[name='amount']") as HTMLInputElement).value).toBe("120.5");
+    expect(document.querySelector("[data-field-error='amount']")).toBeNull();
+    expect(screen.getByTestId("withdrawal-to-receive").getAttribute("data-amount")).toBe("118.6925");
+  });
+
+  it("Max stops at the system's maximum when the balance is larger", async () => {
+    setup({ usdt: "5000.123456" });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await form();
+    fireEvent.click(await screen.findByTestId("withdrawal-max"));
+    expect((document.querySelector("input[name='amount']") as HTMLInputElement).value).toBe("1000");
+    expect(document.querySelector("[data-field-error='amount']")).toBeNull();
+  });
+
   it("offers only systems open for withdrawals, with limits and fee, and previews the fee and the amount received exactly", async () => {
     setup();
     await renderApp({ path: "/withdrawal", user: DEMO_USER });

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
+import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { WithdrawalWallet } from "@/features/wallets/components/withdrawal-wallet";
 import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries";
 import { WithdrawalCodeStep } from "@/features/withdrawal/components/withdrawal-code-step";
@@ -24,6 +25,7 @@ export function WithdrawalRoute() {
   const { t } = useTranslation(["withdrawal", "common"]);
   const errorText = useApiErrorText();
   const systems = useQuery(withdrawalQueries.paymentSystems());
+  const balance = useQuery(balanceQueries.balance());
   const [step, setStep] = useState<CodeStep | null>(null);
   const [params] = useSearchParams();
 
@@ -56,6 +58,7 @@ export function WithdrawalRoute() {
         ) : (
           <WithdrawalForm
             systems={systems.data}
+            balances={balance.data?.currencies}
             wallet={(system) => <WithdrawalWallet key={system.id} system={system} />}
             onRequested={({ withdrawal, code }) =>
               setStep({ withdrawal, resendUntil: startWithdrawalCooldown(withdrawal.id, code.resendAfterSeconds) })

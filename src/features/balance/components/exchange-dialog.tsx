@@ -1,4 +1,11 @@
-import { CURRENCY_CODES, type Currency, currencyScale, exchangeAmountIssue, exchangeQuote } from "@contract";
+import {
+  CURRENCY_CODES,
+  type Currency,
+  compareAmounts,
+  currencyScale,
+  exchangeAmountIssue,
+  exchangeQuote,
+} from "@contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, Cell, Input, Modal, Section, Select } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useState } from "react";
@@ -26,7 +33,7 @@ export function ExchangeDialog({ open, onClose }: { open: boolean; onClose(): vo
 }
 
 function ExchangeForm({ onClose }: { onClose(): void }) {
-  const { t } = useTranslation(["exchange", "validation", "money", "common"]);
+  const { t } = useTranslation(["exchange", "validation", "money", "common", "errors"]);
   const format = useMoneyFormat();
   const errorText = useApiErrorText();
   const balance = useQuery(balanceQueries.balance());
@@ -44,8 +51,10 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
       ? { from, to, amount: parsed.value, rates: rate.data.rates, feePercent: rate.data.feePercent }
       : null;
   const issue = quoteInput ? exchangeAmountIssue(quoteInput) : null;
-  const quote = quoteInput && !issue ? exchangeQuote(quoteInput) : null;
   const available = balance.data?.currencies[from];
+  // Above the balance is refused as the user types, with the spec's 'Not enough funds'.
+  const overBalance = parsed.ok && available !== undefined && compareAmounts(parsed.value, available) > 0;
+  const quote = quoteInput && !issue && !overBalance ? exchangeQuote(quoteInput) : null;
   const pending = exchange.isPending;
   useClosingConfirmation(amountText.trim() !== "" && done === null);
 
@@ -57,6 +66,7 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
       return t("decimal", { ns: "validation" });
     }
     if (issue) return t(issue, { ns: "validation", min: "0", max: "" });
+    if (overBalance) return t("INSUFFICIENT_FUNDS", { ns: "errors" });
     return null;
   })();
 
@@ -142,16 +152,23 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
             <p className="field-error" data-field-error="amount">
               {fieldNote}
             </p>
-          ) : available !== undefined ? (
-            <p className="field-hint">
+          ) : null}
+          {available !== undefined ? (
+            <p className="field-hint amount-available">
+              <span data-testid="exchange-available" {...amountAttributes(available, from)}>
+                {t("available", { amount: format.amount(available, from, { exact: true }) })}
+              </span>
               <button
                 type="button"
                 className="link-button"
-                onClick={() => setAmountText(available)}
-                data-testid="exchange-available"
-                {...amountAttributes(available, from)}
+                onClick={() => {
+                  setAmountText(available);
+                  setFormError(null);
+                  setDone(null);
+                }}
+                data-testid="exchange-max"
               >
-                {t("available", { amount: format.amount(available, from, { exact: true }) })}
+                {t("max", { ns: "money" })}
               </button>
             </p>
           ) : null}

@@ -1,7 +1,9 @@
 import {
+  type Currency,
   compareAmounts,
   currencyScale,
   type PaymentSystem,
+  roundDown,
   type ValidationCode,
   type WithdrawalRequestReply,
 } from "@contract";
@@ -16,7 +18,10 @@ import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
 import { withdrawalMutations } from "../api/withdrawal-queries";
 import { withdrawalPreview } from "../model/withdrawal-math";
 
-type AmountNote = { kind: "validation"; code: ValidationCode } | { kind: "tooManyDecimals"; scale: number };
+type AmountNote =
+  | { kind: "validation"; code: ValidationCode }
+  | { kind: "tooManyDecimals"; scale: number }
+  | { kind: "insufficient" };
 
 const AMOUNT_CODES: readonly ValidationCode[] = [
   "required",
@@ -29,14 +34,20 @@ const AMOUNT_CODES: readonly ValidationCode[] = [
 /**
  * A new withdrawal: the payment system (with its limits and fee), the wallet for it, and the amount
  * with the fee and what the wallet receives, computed exactly. The reply is the application awaiting
- * its code: `onRequested` opens the code step.
+ * its code: `onRequested` opens the code step. With the balances known, the form shows what is
+ * available, offers "Max" (the balance, at most the system's maximum) and refuses more than the
+ * balance as the user types ('Not enough funds'); with an empty balance the request goes on, so the
+ * server names what is missing first (the wallet, a refill, a deposit).
  */
 export function WithdrawalForm({
   systems,
+  balances,
   wallet,
   onRequested,
 }: {
   systems: readonly PaymentSystem[];
+  /** The user's balance per currency (composed by the route), when loaded. */
+  balances?: Partial<Record<Currency, string>>;
   /** The wallet cell for the chosen system (composed by the route: wallets are their own feature). */
   wallet(system: PaymentSystem): ReactNode;
   onRequested(reply: WithdrawalRequestReply): void;
@@ -55,6 +66,7 @@ export function WithdrawalForm({
   const request = useMutation(withdrawalMutations.request());
   const system = systems.find((s) => s.id === systemId) ?? systems[0];
   const parsed = system ? parseAmountInput(amountText, system.currency) : null;
+  const available = system ? balances?.[system.currency] : undefined;
 
   const note: AmountNote | null = (() => {
     if (!system || !parsed) return null;
@@ -68,6 +80,9 @@ export function WithdrawalForm({
       return { kind: "validation", code: "amountBelowMinimum" };
     if (compareAmounts(parsed.value, system.maxWithdrawal) > 0)
       return { kind: "validation", code: "amountAboveMaximum" };
+    // With nothing on the balance the server's refusal says more (no wallet, no refill, no deposit).
+    if (available !== undefined && compareAmounts(available, 0) > 0 && compareAmounts(parsed.value, available) > 0)
+      return { kind: "insufficient" };
     if (serverAmountCode) return { kind: "validation", code: serverAmountCode };
     return null;
   })();
@@ -126,14 +141,23 @@ export function WithdrawalForm({
   });
 
   if (!system) return null;
+  const maxAmount =
+    available === undefined
+      ? null
+      : roundDown(
+          compareAmounts(available, system.maxWithdrawal) < 0 ? available : system.maxWithdrawal,
+          system.currency,
+        );
   const amountNoteText = (n: AmountNote) =>
-    n.kind === "tooManyDecimals"
-      ? t("tooManyDecimals", { ns: "money", scale: n.scale })
-      : t(n.code, {
-          ns: "validation",
-          min: format.amount(system.minWithdrawal, system.currency, { exact: true }),
-          max: format.amount(system.maxWithdrawal, system.currency, { exact: true }),
-        });
+    n.kind === "insufficient"
+      ? t("INSUFFICIENT_FUNDS", { ns: "errors" })
+      : n.kind === "tooManyDecimals"
+        ? t("tooManyDecimals", { ns: "money", scale: n.scale })
+        : t(n.code, {
+            ns: "validation",
+            min: format.amount(system.minWithdrawal, system.currency, { exact: true }),
+            max: format.amount(system.maxWithdrawal, system.currency, { exact: true }),
+          });
 
   return (
     <form ref={formRef} className="money-form" onSubmit={submit} noValidate data-step="request">
@@ -194,6 +218,25 @@ export function WithdrawalForm({
           {note ? (
             <p className="field-error" id={noteId} data-field-error="amount">
               {amountNoteText(note)}
+            </p>
+          ) : null}
+          {available !== undefined && maxAmount !== null ? (
+            <p className="field-hint amount-available">
+              <span data-testid="withdrawal-available" {...amountAttributes(available, system.currency)}>
+                {t("available", { ns: "money", amount: format.amount(available, system.currency, { exact: true }) })}
+              </span>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => {
+                  setAmountText(maxAmount);
+                  setServerAmountCode(null);
+                  setFormError(null);
+                }}
+                data-testid="withdrawal-max"
+              >
+                {t("max", { ns: "money" })}
+              </button>
             </p>
           ) : null}
         </div>
