@@ -1,6 +1,6 @@
-import { Placeholder } from "@telegram-apps/telegram-ui";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Placeholder } from "@/components/placeholder";
 
 /** A screen that a later release fills: its title and an honest note, no made-up data. */
 export function NotAvailableYet({ title, icon }: { title: string; icon?: ReactNode }) {

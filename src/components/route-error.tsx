@@ -1,7 +1,8 @@
 import { useQueryErrorResetBoundary } from "@tanstack/react-query";
-import { Button, Placeholder } from "@telegram-apps/telegram-ui";
+import { Button } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Placeholder } from "@/components/placeholder";
 import { fallbackText } from "@/config/fallback-texts";
 import { retryFailedTranslations } from "@/config/i18n";
 import { isApiError } from "@/lib/api-client";

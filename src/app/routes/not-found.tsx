@@ -1,7 +1,8 @@
-import { Button, Placeholder } from "@telegram-apps/telegram-ui";
+import { Button } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Page } from "@/components/page";
+import { Placeholder } from "@/components/placeholder";
 import { paths } from "@/config/paths";
 
 export function NotFoundRoute() {

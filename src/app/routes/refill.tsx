@@ -1,10 +1,11 @@
 import type { Refill } from "@contract";
 import { useQuery } from "@tanstack/react-query";
-import { Button, List, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, List, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
+import { Placeholder } from "@/components/placeholder";
 import { refillQueries } from "@/features/refills/api/refill-queries";
 import { RefillForm } from "@/features/refills/components/refill-form";
 import { RefillHistory } from "@/features/refills/components/refill-history";

@@ -1,8 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
-import { List, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { List, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { Page } from "@/components/page";
+import { Placeholder } from "@/components/placeholder";
 import { AvatarSection } from "@/features/avatar/components/avatar-section";
 import { ProfileSection } from "@/features/profile/components/profile-section";
 import { PasswordSection } from "@/features/security/components/password-section";

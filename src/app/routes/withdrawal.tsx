@@ -1,10 +1,11 @@
 import type { Withdrawal } from "@contract";
 import { useQuery } from "@tanstack/react-query";
-import { Button, List, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, List, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
+import { Placeholder } from "@/components/placeholder";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { WithdrawalWallet } from "@/features/wallets/components/withdrawal-wallet";
 import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries";

@@ -2,10 +2,11 @@
  * Telegram sign-in on the login screen. Loaded only inside Telegram (where the SDK is downloaded
  * anyway), so the web's first screen does not carry it.
  */
-import { Button, Placeholder, Spinner } from "@telegram-apps/telegram-ui";
+import { Button, Spinner } from "@telegram-apps/telegram-ui";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { BrandHeader } from "@/components/brand-header";
+import { Placeholder } from "@/components/placeholder";
 import { useTelegramSignIn } from "../hooks/use-telegram-sign-in";
 import type { FormError } from "../model/messages";
 import { PaperPlaneIcon } from "./open-in-telegram-cell";

@@ -1,8 +1,9 @@
 import type { CryptoCase, Deposit } from "@contract";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { Button, Placeholder, Progress, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Progress, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Placeholder } from "@/components/placeholder";
 import { localizedText } from "@/lib/localized";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { depositQueries } from "../api/deposit-queries";

@@ -1,8 +1,9 @@
 import type { Language, LocalizedText } from "@contract";
-import { Cell, List, Placeholder, Section } from "@telegram-apps/telegram-ui";
+import { Cell, List, Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { MaintenanceIcon } from "@/components/icons";
 import { Page } from "@/components/page";
+import { Placeholder } from "@/components/placeholder";
 import { toSupportedLanguage } from "@/config/i18n";
 import { useBackButton } from "@/tma/hooks";
 

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { Button, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { Placeholder } from "@/components/placeholder";
 import { currentLanguage } from "@/config/i18n";
 import { paths } from "@/config/paths";
 import { isApiError } from "@/lib/api-client";

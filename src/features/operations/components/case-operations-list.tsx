@@ -1,8 +1,9 @@
 import type { CryptoCase } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Button, Placeholder, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Placeholder } from "@/components/placeholder";
 import { localizedText } from "@/lib/localized";
 import { useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { operationQueries } from "../api/operation-queries";

@@ -1,8 +1,9 @@
 import { CURRENCY_CODES, type Currency, LEDGER_OPERATION_TYPES, type LedgerOperationType } from "@contract";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { Button, Placeholder, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Placeholder } from "@/components/placeholder";
 import { useApiErrorText } from "@/lib/money";
 import { type OperationFilter, operationQueries } from "../api/operation-queries";
 import { OperationRow } from "./operation-row";

@@ -1,7 +1,8 @@
 import { type Bonus, compareAmounts, money } from "@contract";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Placeholder, Progress, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Progress, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
+import { Placeholder } from "@/components/placeholder";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { partnerQueries } from "../api/partner-queries";
 

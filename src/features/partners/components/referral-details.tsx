@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { Button, Placeholder, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { Detail, DetailList, DetailsSheet } from "@/components/details-sheet";
+import { Placeholder } from "@/components/placeholder";
 import { useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { partnerQueries } from "../api/partner-queries";
 import { PerCurrency } from "./per-currency";

@@ -1,9 +1,10 @@
 import type { Profile } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Placeholder, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useSetAtom } from "jotai";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Placeholder } from "@/components/placeholder";
 import { SectionError, SectionSaved, SettingsField } from "@/components/settings-field";
 import { currentLanguage } from "@/config/i18n";
 import { isApiError } from "@/lib/api-client";

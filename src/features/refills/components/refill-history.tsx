@@ -1,8 +1,9 @@
 import { CURRENCY_CODES, type Currency, REFILL_STATUSES, type Refill, type RefillStatus } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Button, Placeholder, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Placeholder } from "@/components/placeholder";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { type RefillFilter, refillQueries } from "../api/refill-queries";
 

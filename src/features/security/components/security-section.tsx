@@ -1,8 +1,9 @@
 import type { CodeChannel } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Cell, Placeholder, Radio, Section, Skeleton, Switch } from "@telegram-apps/telegram-ui";
+import { Button, Cell, Radio, Section, Skeleton, Switch } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Placeholder } from "@/components/placeholder";
 import { SectionError, SectionSaved } from "@/components/settings-field";
 import { useApiErrorText } from "@/lib/money";
 import { haptics } from "@/tma/hooks";

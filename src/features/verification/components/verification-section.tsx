@@ -8,9 +8,10 @@ import {
   type VerificationState,
 } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Placeholder, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Placeholder } from "@/components/placeholder";
 import { SectionError, SettingsField } from "@/components/settings-field";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";

@@ -1,8 +1,9 @@
 import { CURRENCY_CODES, type Currency, WITHDRAWAL_STATUSES, type Withdrawal, type WithdrawalStatus } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Button, Input, Placeholder, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Input, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Placeholder } from "@/components/placeholder";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { type WithdrawalFilter, withdrawalQueries } from "../api/withdrawal-queries";
 import { shortenMiddle } from "../model/withdrawal-math";

@@ -1,0 +1,22 @@
+import type { CodeSentReply } from "@contract";
+import { useTranslation } from "react-i18next";
+
+/**
+ * Where the code really went, as the server's reply says: Telegram, e-mail or SMS, with the masked
+ * address. Without a channel (the password reset, whose reply must not tell whether the login exists)
+ * it names the three channels the account's security setting chooses from.
+ */
+export function CodeDestination({ sent }: { sent: Pick<CodeSentReply, "channel" | "destination"> | null | undefined }) {
+  const { t } = useTranslation("common");
+  const channel = sent?.channel;
+  const text = !channel
+    ? t("codeSent.unknown")
+    : sent?.destination
+      ? t(`codeSent.${channel}To`, { destination: sent.destination })
+      : t(`codeSent.${channel}`);
+  return (
+    <p className="code-destination" data-testid="code-destination" data-channel={channel ?? "unknown"}>
+      {text}
+    </p>
+  );
+}
