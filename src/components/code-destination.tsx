@@ -1,5 +1,6 @@
 import type { CodeSentReply } from "@contract";
 import { useTranslation } from "react-i18next";
+import "./code-destination.css";
 
 /**
  * Where the code really went, as the server's reply says: Telegram, e-mail or SMS, with the masked

@@ -108,7 +108,15 @@ function setup(options: Setup = {}) {
     },
     "/funds/payments/request": () =>
       options.request?.(sent.at(-1)?.body) ?? {
-        body: { withdrawal: AWAITING, code: { ...CODE_SENT, resendAfterSeconds: options.resendAfterSeconds ?? 60 } },
+        body: {
+          withdrawal: AWAITING,
+          code: {
+            ...CODE_SENT,
+            resendAfterSeconds: options.resendAfterSeconds ?? 60,
+            channel: "email",
+            destination: "d***@example.com",
+          },
+        },
       },
     "/funds/payments/validate": () =>
       options.validate?.(sent.at(-1)?.body) ?? { body: { ...AWAITING, awaitingCode: false } },
@@ -177,6 +185,18 @@ describe("withdrawal form", () => {
     expect((document.querySelector("input[name='amount']") as HTMLInputElement).value).toBe("120.5");
     expect(document.querySelector("[data-field-error='amount']")).toBeNull();
     expect(screen.getByTestId("withdrawal-to-receive").getAttribute("data-amount")).toBe("118.6925");
+  });
+
+  it("the code step confirms the amount, fee, what arrives and the whole address, and says where the code went", async () => {
+    setup();
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    const step = await toCodeStep();
+    expect(within(step).getByTestId("code-step-wallet").textContent).toBe(`${WALLET} · TRC20`);
+    expect(within(step).getByTestId("code-step-amount").getAttribute("data-amount")).toBe("100.01");
+    expect(step.querySelector(".withdrawal-preview [data-amount='98.509850']")).toBeTruthy();
+    const destination = within(step).getByTestId("code-destination");
+    expect(destination.getAttribute("data-channel")).toBe("email");
+    expect(destination.textContent).toBe("The code was sent by e-mail to d***@example.com.");
   });
 
   it("Max stops at the system's maximum when the balance is larger", async () => {

@@ -1,4 +1,4 @@
-import type { Withdrawal } from "@contract";
+import type { CodeSentReply, Withdrawal } from "@contract";
 import { useQuery } from "@tanstack/react-query";
 import { Button, List, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
@@ -18,6 +18,7 @@ import "@/features/withdrawal/withdrawal.css";
 
 interface CodeStep {
   withdrawal: Withdrawal;
+  sent?: CodeSentReply;
   resendUntil: number | null;
 }
 
@@ -38,6 +39,7 @@ export function WithdrawalRoute() {
             key={step.withdrawal.id}
             withdrawal={step.withdrawal}
             resendUntil={step.resendUntil}
+            sent={step.sent}
             onFinished={() => setStep(null)}
           />
         ) : systems.isPending ? (
@@ -62,7 +64,11 @@ export function WithdrawalRoute() {
             balances={balance.data?.currencies}
             wallet={(system) => <WithdrawalWallet key={system.id} system={system} />}
             onRequested={({ withdrawal, code }) =>
-              setStep({ withdrawal, resendUntil: startWithdrawalCooldown(withdrawal.id, code.resendAfterSeconds) })
+              setStep({
+                withdrawal,
+                sent: code,
+                resendUntil: startWithdrawalCooldown(withdrawal.id, code.resendAfterSeconds),
+              })
             }
           />
         )}

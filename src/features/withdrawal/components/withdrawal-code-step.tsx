@@ -1,8 +1,9 @@
-import type { Withdrawal } from "@contract";
+import type { CodeSentReply, Withdrawal } from "@contract";
 import { useMutation } from "@tanstack/react-query";
 import { Button, Input, Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CodeDestination } from "@/components/code-destination";
 import { alerts, pushAlert } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
@@ -10,20 +11,24 @@ import { useCountdown } from "@/lib/use-countdown";
 import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
 import { withdrawalMutations } from "../api/withdrawal-queries";
 import { formatCountdown, retryAfterSeconds, startWithdrawalCooldown } from "../model/code-cooldown";
-import { shortenMiddle } from "../model/withdrawal-math";
 
 const CODE_PATTERN = /^\d{6}$/;
 
 /**
  * The code step of a withdrawal awaiting its code (decision D5): the 6-digit code confirms it; a new
  * code after the wait; cancel returns the reserved amount. Every refusal is told in the spec's words.
+ * It confirms what is asked — the amount, the fee, what arrives and the whole address — and says where
+ * the code went (the server's reply names the channel).
  */
 export function WithdrawalCodeStep({
   withdrawal,
   resendUntil: initialResendUntil,
+  sent: initialSent,
   onFinished,
 }: {
   withdrawal: Withdrawal;
+  /** The reply of the call that sent the code (absent when resuming from the history). */
+  sent?: CodeSentReply | null;
   /** When a new code may be requested (epoch ms); null when at once. */
   resendUntil: number | null;
   /** The application was confirmed or cancelled (or is no longer awaiting): back to the form. */
@@ -39,6 +44,7 @@ export function WithdrawalCodeStep({
   const [formError, setFormError] = useState<string | null>(null);
   const [attemptsLeft, setAttemptsLeft] = useState<string | null>(null);
   const [resendUntil, setResendUntil] = useState(initialResendUntil);
+  const [sent, setSent] = useState(initialSent ?? null);
   const seconds = useCountdown(resendUntil);
   const validate = useMutation(withdrawalMutations.validate());
   const resend = useMutation(withdrawalMutations.resend());
@@ -93,6 +99,7 @@ export function WithdrawalCodeStep({
         haptics.notify("success");
         alerts.success("CODE_SENT");
         setAttemptsLeft(null);
+        setSent(reply);
         setResendUntil(startWithdrawalCooldown(withdrawal.id, reply.resendAfterSeconds));
       },
       onError: (error) => {
@@ -130,10 +137,17 @@ export function WithdrawalCodeStep({
         <p className="withdrawal-code-note" data-testid="code-note">
           {t("code.sent", {
             amount: format.amount(withdrawal.amount, withdrawal.currency),
-            wallet: shortenMiddle(withdrawal.wallet),
+            wallet: withdrawal.wallet,
           })}
         </p>
+        {sent ? <CodeDestination sent={sent} /> : null}
         <dl className="money-facts withdrawal-preview">
+          <div>
+            <dt>{t("history.amount")}</dt>
+            <dd data-testid="code-step-amount" {...amountAttributes(withdrawal.amount, withdrawal.currency)}>
+              {format.amount(withdrawal.amount, withdrawal.currency, { exact: true })}
+            </dd>
+          </div>
           <div>
             <dt>{t("form.fee")}</dt>
             <dd {...amountAttributes(withdrawal.fee, withdrawal.currency)}>
@@ -145,6 +159,13 @@ export function WithdrawalCodeStep({
             <dd {...amountAttributes(withdrawal.amountToReceive, withdrawal.currency)}>
               {format.amount(withdrawal.amountToReceive, withdrawal.currency, { exact: true })}
             </dd>
+          </div>
+          <div className="withdrawal-preview-wallet">
+            <dt>{t("history.wallet")}</dt>
+            <dd
+              className="withdrawal-mono"
+              data-testid="code-step-wallet"
+            >{`${withdrawal.wallet} · ${withdrawal.network}`}</dd>
           </div>
         </dl>
         <div className="form-field">
