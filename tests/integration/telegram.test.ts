@@ -6,7 +6,7 @@
 import { sign, validate } from "@telegram-apps/init-data-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_BOT_TOKEN } from "../../server/src/env";
-import { DEV_DARK_THEME, devTelegramUserId } from "../../server/src/telegram/dev-launch";
+import { DEV_DARK_THEME, DEV_LIGHT_THEME, devTelegramUserId } from "../../server/src/telegram/dev-launch";
 import { signInitData, validateInitData } from "../../server/src/telegram/init-data";
 import { createTestServer, TEST_CODE_SECRET, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 
@@ -140,6 +140,20 @@ describe("GET /api/dev/telegram-launch", () => {
     expect(result.data.startParam).toBe("ref_kassa");
     // The independent implementation agrees.
     expect(() => validate(initData, DEV_BOT_TOKEN)).not.toThrow();
+  });
+
+  it("offers Telegram's day theme and the iOS platform by query switches", async () => {
+    const res = await dev.app.inject({ method: "GET", url: "/api/dev/telegram-launch?theme=light&platform=ios" });
+    expect(res.statusCode).toBe(302);
+    const { fragment } = launchParams(String(res.headers.location));
+    expect(fragment.get("tgWebAppPlatform")).toBe("ios");
+    expect(JSON.parse(fragment.get("tgWebAppThemeParams") ?? "")).toEqual(DEV_LIGHT_THEME);
+    const dark = await dev.app.inject({ method: "GET", url: "/api/dev/telegram-launch?theme=dark" });
+    expect(JSON.parse(launchParams(String(dark.headers.location)).fragment.get("tgWebAppThemeParams") ?? "")).toEqual(
+      DEV_DARK_THEME,
+    );
+    const unknown = await dev.app.inject({ method: "GET", url: "/api/dev/telegram-launch?theme=sepia" });
+    expect(unknown.statusCode).toBe(400);
   });
 
   it("defaults to a tester on Telegram Desktop without a start parameter", async () => {

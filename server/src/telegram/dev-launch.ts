@@ -25,6 +25,28 @@ export const DEV_DARK_THEME = {
   destructive_text_color: "#ec3942",
 } as const;
 
+/** Telegram for iOS's day theme, as a client sends it in `tgWebAppThemeParams`. */
+export const DEV_LIGHT_THEME = {
+  bg_color: "#ffffff",
+  text_color: "#000000",
+  hint_color: "#8e8e93",
+  link_color: "#007aff",
+  button_color: "#007aff",
+  button_text_color: "#ffffff",
+  secondary_bg_color: "#efeff4",
+  header_bg_color: "#f8f8f8",
+  bottom_bar_bg_color: "#f8f8f8",
+  accent_text_color: "#007aff",
+  section_bg_color: "#ffffff",
+  section_header_text_color: "#6d6d72",
+  section_separator_color: "#c8c7cc",
+  subtitle_text_color: "#8e8e93",
+  destructive_text_color: "#ff3b30",
+} as const;
+
+export const DEV_THEMES = { light: DEV_LIGHT_THEME, dark: DEV_DARK_THEME } as const;
+export type DevThemeName = keyof typeof DEV_THEMES;
+
 export const TELEGRAM_PLATFORMS = [
   "android",
   "ios",
@@ -52,6 +74,8 @@ export interface DevLaunchOptions {
   startParam?: string | undefined;
   platform?: TelegramPlatform | undefined;
   languageCode?: string | undefined;
+  /** Telegram's day (`light`) or night (`dark`, the default) theme. */
+  theme?: DevThemeName | undefined;
 }
 
 export function devTelegramUser(username: string, languageCode = "en"): TelegramUser {
@@ -81,7 +105,7 @@ export function devLaunchLocation(options: DevLaunchOptions): { location: string
     `tgWebAppData=${encodeURIComponent(initData)}`,
     "tgWebAppVersion=8.0",
     `tgWebAppPlatform=${options.platform ?? "tdesktop"}`,
-    `tgWebAppThemeParams=${encodeURIComponent(JSON.stringify(DEV_DARK_THEME))}`,
+    `tgWebAppThemeParams=${encodeURIComponent(JSON.stringify(DEV_THEMES[options.theme ?? "dark"]))}`,
   ];
   if (options.startParam) fragment.push(`tgWebAppStartParam=${encodeURIComponent(options.startParam)}`);
   return { location: `/?tgDevMock=1#${fragment.join("&")}`, initData };

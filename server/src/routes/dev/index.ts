@@ -3,7 +3,7 @@ import { CodeChannel, Language } from "@contract";
 import { z } from "zod";
 import type { KassaApp } from "../../context";
 import { CODE_PURPOSES } from "../../db/schema";
-import { devLaunchLocation, TELEGRAM_PLATFORMS } from "../../telegram/dev-launch";
+import { DEV_THEMES, devLaunchLocation, TELEGRAM_PLATFORMS } from "../../telegram/dev-launch";
 import { defineRoute } from "../define";
 import { withErrors } from "../responses";
 
@@ -54,7 +54,8 @@ export async function devRoutes(app: KassaApp) {
         description:
           "Redirects to `/?tgDevMock=1#tgWebAppData=…&tgWebAppVersion=8.0&tgWebAppPlatform=…&tgWebAppThemeParams=…" +
           "[&tgWebAppStartParam=…]`. `login` is the Telegram username of the simulated user; the same username " +
-          "always gets the same Telegram user id.",
+          "always gets the same Telegram user id. `theme` is Telegram's day (`light`) or night (`dark`, the " +
+          "default) theme; `platform` the client (`ios`, `android`, `tdesktop`, ...).",
         querystring: z.object({
           login: z
             .string()
@@ -65,6 +66,7 @@ export async function devRoutes(app: KassaApp) {
             .regex(/^[A-Za-z0-9_-]{1,512}$/)
             .optional(),
           platform: z.enum(TELEGRAM_PLATFORMS).optional(),
+          theme: z.enum(Object.keys(DEV_THEMES) as [keyof typeof DEV_THEMES]).optional(),
           lang: Language.optional(),
         }),
         response: withErrors({ 302: z.null().describe("Redirect to the app") }),
@@ -78,6 +80,7 @@ export async function devRoutes(app: KassaApp) {
         startParam: request.query.startParam,
         platform: request.query.platform,
         languageCode: request.query.lang,
+        theme: request.query.theme,
       });
       return reply.header("cache-control", "no-store").redirect(location, 302);
     },
