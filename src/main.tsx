@@ -6,9 +6,9 @@ import { createRoot } from "react-dom/client";
 import { createApp } from "@/app/app";
 import { initI18n } from "@/config/i18n";
 import { startParamPath } from "@/config/paths";
-import { refreshCurrentUser } from "@/features/auth/api/session";
-import { restoreSession } from "@/lib/session";
-import { setTelegramBridge } from "@/tma/bridge";
+import { checkKeptToken, refreshCurrentUser } from "@/features/auth/api/session";
+import { readSavedSession, restoreSession } from "@/lib/session";
+import { isInsideTelegram, setTelegramBridge } from "@/tma/bridge";
 import { detectTelegramLaunch, dropDevMockParam } from "@/tma/launch";
 
 async function start(): Promise<void> {
@@ -31,11 +31,18 @@ async function start(): Promise<void> {
     window.history.replaceState(window.history.state, "", `${target}${window.location.hash}`);
   }
   void initI18n({ telegramLanguage: launch?.languageCode });
-  // A restored user may be out of date (confirmed elsewhere, renamed): refresh it in the background.
-  // A 401 there ends the session ('Session timed out', then login and back).
-  void restoreSession().then((outcome) => {
-    if (outcome === "signed-in") void refreshCurrentUser();
-  });
+  if (isInsideTelegram()) {
+    // Inside Telegram the kept token is checked before it counts: a good one is the session (no new
+    // Telegram sign-in at each launch); a refused one is dropped quietly and the login screen signs in
+    // with the fresh init data.
+    void restoreSession({ read: () => readSavedSession({ checkToken: checkKeptToken }) });
+  } else {
+    // A restored user may be out of date (confirmed elsewhere, renamed): refresh it in the background.
+    // A 401 there ends the session ('Session timed out', then login and back).
+    void restoreSession().then((outcome) => {
+      if (outcome === "signed-in") void refreshCurrentUser();
+    });
+  }
 
   const container = document.getElementById("root");
   if (!container) throw new Error("index.html has no #root");

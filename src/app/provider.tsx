@@ -6,12 +6,13 @@ import { AlertsHost } from "@/components/alerts-host";
 import { OfflineBanner } from "@/components/offline-banner";
 import { SpinnerScreen } from "@/components/spinner-screen";
 import type { AppStore } from "@/lib/store";
-import { useAppearance, useUiPlatform } from "@/tma/hooks";
+import { useAppearance, useTelegram, useUiPlatform } from "@/tma/hooks";
 
 /** telegram-ui's root, light or dark with Telegram's theme (or the system's on the web). */
 function ThemedRoot({ children }: { children: ReactNode }) {
   const appearance = useAppearance();
   const platform = useUiPlatform();
+  const telegram = useTelegram();
   return (
     <AppRoot
       appearance={appearance}
@@ -19,6 +20,7 @@ function ThemedRoot({ children }: { children: ReactNode }) {
       className="app-root"
       data-appearance={appearance}
       data-platform={platform}
+      data-telegram={telegram ? telegram.platform : undefined}
     >
       {children}
     </AppRoot>

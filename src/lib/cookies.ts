@@ -17,12 +17,21 @@ export function readCookie(name: string, source: string = document.cookie): stri
 export interface CookieOptions {
   maxAgeSeconds?: number;
   secure?: boolean;
+  /**
+   * For a page framed by another site (Telegram Web hosts Mini Apps in a cross-site iframe): browsers
+   * drop `SameSite=Lax` cookies there, and with third-party cookies blocked keep only partitioned
+   * ones (CHIPS). Such a cookie is `SameSite=None; Secure; Partitioned`: kept for this app under that
+   * top-level site only. Needs a secure context (https, or localhost).
+   */
+  crossSite?: boolean;
 }
 
 export function cookieString(name: string, value: string, options: CookieOptions = {}): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, "Path=/", "SameSite=Lax"];
+  const parts = [`${name}=${encodeURIComponent(value)}`, "Path=/"];
+  parts.push(options.crossSite ? "SameSite=None" : "SameSite=Lax");
   if (options.maxAgeSeconds !== undefined) parts.push(`Max-Age=${options.maxAgeSeconds}`);
-  if (options.secure) parts.push("Secure");
+  if (options.secure || options.crossSite) parts.push("Secure");
+  if (options.crossSite) parts.push("Partitioned");
   return parts.join("; ");
 }
 
@@ -33,6 +42,15 @@ export function writeCookie(name: string, value: string, options: CookieOptions 
 
 export function deleteCookie(name: string, options: Omit<CookieOptions, "maxAgeSeconds"> = {}): void {
   writeCookie(name, "", { ...options, maxAgeSeconds: 0 });
+}
+
+/** Framed by another page (Telegram Web's iframe), where a first-party `SameSite=Lax` cookie is lost. */
+export function isFramed(win: Window = window): boolean {
+  try {
+    return win.self !== win.top;
+  } catch {
+    return true;
+  }
 }
 
 export function isSecureContextUrl(): boolean {

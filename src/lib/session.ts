@@ -1,12 +1,16 @@
 /**
  * The session (spec §3): the refresh token in a cookie, the user object in local storage. Only the user
  * is saved as state; on load the app waits for the restore, which gives up after 5 s (spec §4, §9).
+ *
+ * Where the token is kept is a `TokenStore`: on the web the spec's cookie; inside Telegram the boot
+ * installs the client's own storage first (see `src/tma/token-store.ts` and README, "The session
+ * inside Telegram"), because a cookie does not survive every client.
  */
 import type { User } from "@contract";
 import { atom } from "jotai";
 import { alerts } from "./alerts";
 import { loadContract } from "./contract";
-import { deleteCookie, isSecureContextUrl, readCookie, writeCookie } from "./cookies";
+import { deleteCookie, isFramed, isSecureContextUrl, readCookie, writeCookie } from "./cookies";
 import { type AppStore, appStore } from "./store";
 
 export const USER_STORAGE_KEY = "kassa.user";
@@ -15,6 +19,72 @@ export const TOKEN_COOKIE = "kassa_token";
 export const SESSION_RESTORE_TIMEOUT_MS = 5000;
 /** The cookie outlives a browser restart; the server decides whether the token is still good. */
 const TOKEN_COOKIE_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+
+/** Where the refresh token is kept. `write(null)` forgets it. */
+export interface TokenStore {
+  /** `cookie`, `telegram-secure`, `telegram-device`, `framed`: which store answered (tests, diagnostics). */
+  kind(): string;
+  read(): Promise<string | null>;
+  write(token: string | null): Promise<void>;
+}
+
+/** The spec's cookie (`SameSite=Lax`), written at once, so a reload right after sign-in finds it. */
+export const cookieTokenStore: TokenStore = {
+  kind: () => "cookie",
+  read: async () => readCookie(TOKEN_COOKIE) ?? null,
+  write: async (token) => {
+    if (token)
+      writeCookie(TOKEN_COOKIE, token, { maxAgeSeconds: TOKEN_COOKIE_MAX_AGE_SECONDS, secure: isSecureContextUrl() });
+    else deleteCookie(TOKEN_COOKIE, { secure: isSecureContextUrl() });
+  },
+};
+
+/** Where the framed store keeps its copy when cookies are refused altogether. */
+export const TOKEN_STORAGE_KEY = "kassa.token";
+
+/**
+ * Inside Telegram without the client's own storage: a cookie that a cross-site frame keeps
+ * (`SameSite=None; Secure; Partitioned` in a secure context, else the plain cookie) and a copy in
+ * local storage (partitioned by the browser the same way), for clients that refuse frame cookies
+ * (Telegram Desktop on Linux). Whichever survived is read.
+ */
+export function framedTokenStore(win: Window = window): TokenStore {
+  const crossSite = isFramed(win) && win.isSecureContext === true;
+  const secure = isSecureContextUrl();
+  return {
+    kind: () => "framed",
+    read: async () => {
+      const fromCookie = readCookie(TOKEN_COOKIE);
+      if (fromCookie) return fromCookie;
+      try {
+        return localStorage.getItem(TOKEN_STORAGE_KEY);
+      } catch {
+        return null;
+      }
+    },
+    write: async (token) => {
+      if (token) writeCookie(TOKEN_COOKIE, token, { maxAgeSeconds: TOKEN_COOKIE_MAX_AGE_SECONDS, secure, crossSite });
+      else deleteCookie(TOKEN_COOKIE, { secure, crossSite });
+      try {
+        if (token) localStorage.setItem(TOKEN_STORAGE_KEY, token);
+        else localStorage.removeItem(TOKEN_STORAGE_KEY);
+      } catch {
+        // No storage at all: the cookie is all there is.
+      }
+    },
+  };
+}
+
+let tokenStore: TokenStore = cookieTokenStore;
+
+/** The Telegram boot installs the client's store; tests restore the cookie. */
+export function setTokenStore(store: TokenStore): void {
+  tokenStore = store;
+}
+
+export function getTokenStore(): TokenStore {
+  return tokenStore;
+}
 
 export interface Session {
   refreshToken: string;
@@ -44,9 +114,7 @@ function saveUser(user: User | null): void {
 }
 
 function saveToken(token: string | null): void {
-  if (token)
-    writeCookie(TOKEN_COOKIE, token, { maxAgeSeconds: TOKEN_COOKIE_MAX_AGE_SECONDS, secure: isSecureContextUrl() });
-  else deleteCookie(TOKEN_COOKIE, { secure: isSecureContextUrl() });
+  tokenStore.write(token).catch((error: unknown) => console.warn("[kassa] the session token was not saved", error));
 }
 
 /** Keeps a new session (after login, registration or Telegram sign-in). */
@@ -92,19 +160,28 @@ export function expireSession(store: AppStore = appStore): void {
   alerts.error("SESSION_TIMEOUT", undefined, store);
 }
 
-/**
- * Reads what the last visit saved; a missing half or a user that no longer fits the schema means none.
- * Rejects only when the check itself could not be loaded.
- */
-export async function readSavedSession(): Promise<Session | null> {
-  const refreshToken = readCookie(TOKEN_COOKIE);
+/** What the server says of a kept token (`GET /user/me` with it). */
+export type TokenCheck = { status: "valid"; user: User } | { status: "invalid" } | { status: "unknown" };
+
+export interface ReadSavedSessionOptions {
+  /**
+   * Inside Telegram the kept token is checked with the server before it counts: a good one is the
+   * session (no new Telegram sign-in at each launch, whatever the age of the init data); a refused one
+   * is forgotten quietly, so the login screen signs in with the fresh init data. It also rebuilds the
+   * user when the client lost local storage but kept the token. `unknown` (offline) keeps the saved
+   * user, if there is one.
+   */
+  checkToken?: (token: string) => Promise<TokenCheck>;
+}
+
+async function savedUser(): Promise<User | null> {
   let raw: string | null = null;
   try {
     raw = localStorage.getItem(USER_STORAGE_KEY);
   } catch {
     raw = null;
   }
-  if (!refreshToken || !raw) return null;
+  if (!raw) return null;
   // The contract (its User schema) loads only when there is something to restore, never on a first visit.
   const { User: UserSchema } = await loadContract();
   let saved: unknown;
@@ -114,7 +191,32 @@ export async function readSavedSession(): Promise<Session | null> {
     return null;
   }
   const parsed = UserSchema.safeParse(saved);
-  return parsed.success ? { refreshToken, user: parsed.data } : null;
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Reads what the last visit saved; a missing half or a user that no longer fits the schema means none.
+ * Rejects only when the check itself could not be loaded.
+ */
+export async function readSavedSession(options: ReadSavedSessionOptions = {}): Promise<Session | null> {
+  let refreshToken: string | null;
+  try {
+    refreshToken = await tokenStore.read();
+  } catch {
+    refreshToken = null;
+  }
+  if (!refreshToken) return null;
+  if (options.checkToken) {
+    const check = await options.checkToken(refreshToken);
+    if (check.status === "valid") return { refreshToken, user: check.user };
+    if (check.status === "invalid") {
+      saveToken(null);
+      saveUser(null);
+      return null;
+    }
+  }
+  const user = await savedUser();
+  return user ? { refreshToken, user } : null;
 }
 
 export type RestoreOutcome = "signed-in" | "signed-out" | "timed-out";

@@ -5,22 +5,29 @@
 import {
   backButton,
   closingBehavior,
+  createRequestId,
   emitEvent,
   hapticFeedback,
   init,
+  type MethodName,
   mainButton,
   miniApp,
   mockTelegramEnv,
   on,
+  openLink,
   openTelegramLink,
   parseInitDataQuery,
   parseLaunchParamsQuery,
   postEvent,
+  request,
+  supports,
+  swipeBehavior,
   themeParams,
-  viewport,
 } from "@telegram-apps/sdk-react";
+import { framedTokenStore, setTokenStore } from "@/lib/session";
 import type { Appearance, TelegramBridge } from "./bridge";
 import { SDK_LAUNCH_PARAMS_KEY, type TelegramLaunch } from "./launch";
+import { type BridgeKeyValue, telegramTokenStore } from "./token-store";
 
 const NO_INSETS = { top: 0, bottom: 0, left: 0, right: 0 };
 
@@ -91,6 +98,99 @@ function offerLaunchParamsToSdk(params: URLSearchParams): void {
   }
 }
 
+/** How long a storage call may stay unanswered before the next place is tried (Telegram Web never answers). */
+export const STORAGE_ANSWER_TIMEOUT_MS = 800;
+
+function offered(method: MethodName, version: string | undefined): boolean {
+  try {
+    return supports(method, version ?? "6.0");
+  } catch {
+    return false;
+  }
+}
+
+/** Telegram's SecureStorage or DeviceStorage as a key-value store, or null when the client's version lacks it. */
+function bridgeStorage(kind: "secure" | "device", version: string | undefined): BridgeKeyValue | null {
+  const prefix = kind === "secure" ? "secure_storage" : "device_storage";
+  if (!offered(`web_app_${prefix}_get_key`, version)) return null;
+  const answer = (method: MethodName, params: Record<string, unknown>) => {
+    const reqId = createRequestId();
+    const events = [`${prefix}_key_received`, `${prefix}_key_saved`, `${prefix}_failed`] as const;
+    // The bridge's request types each method's events; the two storages share one shape.
+    const call = request as unknown as (
+      m: MethodName,
+      e: readonly string[],
+      o: { params: unknown; capture: (event: { payload?: { req_id?: string } }) => boolean; timeout: number },
+    ) => Promise<{ value?: string | null; error?: string } | undefined>;
+    return call(method, events, {
+      params: { req_id: reqId, ...params },
+      capture: (event) => event.payload?.req_id === reqId,
+      timeout: STORAGE_ANSWER_TIMEOUT_MS,
+    }).then((result) => {
+      if (result && typeof result.error === "string") throw new Error(`${prefix}: ${result.error}`);
+      return result;
+    });
+  };
+  return {
+    kind: `telegram-${kind}`,
+    get: async (key) => (await answer(`web_app_${prefix}_get_key`, { key }))?.value ?? null,
+    set: async (key, value) => {
+      await answer(`web_app_${prefix}_save_key`, { key, value });
+    },
+  };
+}
+
+const INSET_SIDES = ["top", "bottom", "left", "right"] as const;
+
+function setInsetVars(prefix: string, insets: Partial<Record<(typeof INSET_SIDES)[number], number>>): void {
+  const style = document.documentElement.style;
+  for (const side of INSET_SIDES) {
+    const value = insets[side];
+    if (typeof value === "number" && Number.isFinite(value)) style.setProperty(`${prefix}-${side}`, `${value}px`);
+  }
+}
+
+/**
+ * Safe areas, content safe areas, height and fullscreen, as CSS variables the layout reads
+ * (`--tg-viewport-safe-area-inset-*`, `--tg-viewport-content-safe-area-inset-*`, `--tg-viewport-height`)
+ * and `data-tg-fullscreen` on the root element. Nothing waits for an answer: Telegram Web K never
+ * answers the safe-area requests, so the variables keep their zero start until a client says more.
+ */
+function trackViewport(launch: TelegramLaunch): void {
+  const root = document.documentElement;
+  setInsetVars("--tg-viewport-safe-area-inset", { top: 0, bottom: 0, left: 0, right: 0 });
+  setInsetVars("--tg-viewport-content-safe-area-inset", { top: 0, bottom: 0, left: 0, right: 0 });
+  root.dataset.tgFullscreen = String(launch.params.get("tgWebAppFullscreen") === "1");
+  on("safe_area_changed", (insets) => setInsetVars("--tg-viewport-safe-area-inset", insets));
+  on("content_safe_area_changed", (insets) => setInsetVars("--tg-viewport-content-safe-area-inset", insets));
+  on("fullscreen_changed", ({ is_fullscreen }) => {
+    root.dataset.tgFullscreen = String(is_fullscreen);
+  });
+  on("viewport_changed", ({ height, is_state_stable }) => {
+    if (!Number.isFinite(height) || height <= 0) return;
+    root.style.setProperty("--tg-viewport-height", `${height}px`);
+    if (is_state_stable) root.style.setProperty("--tg-viewport-stable-height", `${height}px`);
+  });
+  for (const method of [
+    "web_app_request_safe_area",
+    "web_app_request_content_safe_area",
+    "web_app_request_viewport",
+    "web_app_expand",
+  ] as const) {
+    if (!offered(method, launch.version)) continue;
+    try {
+      postEvent(method);
+    } catch (error) {
+      console.warn(`[kassa] ${method} not sent`, error);
+    }
+  }
+}
+
+/** Web A closes the Mini App on every `web_app_open_tg_link`; it has no share path that keeps it open. */
+export function closesOnTelegramLink(platform: string): boolean {
+  return platform === "weba";
+}
+
 export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBridge> {
   offerLaunchParamsToSdk(launch.params);
   if (launch.devMock) installDevMock(launch);
@@ -109,17 +209,25 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
   themeParams.bindCssVars.ifAvailable();
   miniApp.mountSync.ifAvailable();
   miniApp.bindCssVars.ifAvailable();
-
-  // The viewport (size, safe areas) is asked of the client; the app does not wait for the answer.
-  if (viewport.mount.isAvailable()) {
-    viewport
-      .mount()
-      .then(() => {
-        viewport.bindCssVars.ifAvailable();
-        viewport.expand.ifAvailable();
-      })
-      .catch((error: unknown) => console.warn("[kassa] viewport not mounted", error));
+  // The client's own header and the space around the page match the app's page background; its
+  // bottom bar (behind the Main button) keeps the theme's bottom-bar colour.
+  try {
+    miniApp.setHeaderColor.ifAvailable("secondary_bg_color");
+    miniApp.setBackgroundColor.ifAvailable("secondary_bg_color");
+    if (themeParams.state().bottomBarBgColor) miniApp.setBottomBarColor.ifAvailable("bottom_bar_bg_color");
+  } catch (error) {
+    console.warn("[kassa] header and background colours not set", error);
   }
+
+  // The viewport (size, safe areas) is asked of the client; the app never waits for the answer.
+  trackViewport(launch);
+  swipeBehavior.mount.ifAvailable();
+
+  // The refresh token goes where this client keeps it best (see token-store.ts).
+  const tiers = [bridgeStorage("secure", launch.version), bridgeStorage("device", launch.version)].filter(
+    (tier): tier is BridgeKeyValue => tier !== null,
+  );
+  setTokenStore(telegramTokenStore(launch.devMock ? [] : tiers, framedTokenStore()));
 
   const appearance = (): Appearance => (themeParams.isDark() ? "dark" : "light");
 
@@ -172,9 +280,23 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
       on("visibility_changed", (event) => {
         if (event.is_visible) listener();
       }),
+    setVerticalSwipes: (enabled) => {
+      if (enabled) swipeBehavior.enableVertical.ifAvailable();
+      else swipeBehavior.disableVertical.ifAvailable();
+    },
     openTelegramLink: (url) => {
       const [opened] = openTelegramLink.ifAvailable(url);
       if (!opened) window.open(url, "_blank", "noopener");
+    },
+    openLink: (url) => {
+      const [opened] = openLink.ifAvailable(url);
+      if (!opened) window.open(url, "_blank", "noopener,noreferrer");
+    },
+    share: (url, text) => {
+      if (closesOnTelegramLink(launch.platform)) return false;
+      const link = `https://t.me/share/url?url=${encodeURIComponent(url)}&text=${encodeURIComponent(text)}`;
+      const [opened] = openTelegramLink.ifAvailable(link);
+      return opened;
     },
   };
 }

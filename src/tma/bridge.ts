@@ -29,9 +29,19 @@ export interface TelegramBridge {
   haptics: { notify(type: NotificationType): void; impact(style: ImpactStyle): void; selection(): void };
   /** Ask before the Mini App is closed (e.g. while a form has unsaved input). */
   setClosingConfirmation(enabled: boolean): void;
+  /** A t.me link, opened by the client itself (the Mini App stays, except in Web A). */
   openTelegramLink(url: string): void;
   /** Telegram's `visibility_changed` (the WebApp API's `activated`): the Mini App is active again. */
   onActivated?(listener: () => void): () => void;
+  /** Any other link, opened by the client in a browser; the Mini App stays where it is. */
+  openLink(url: string): void;
+  /**
+   * Telegram's share sheet for `url`, when this client has one that keeps the Mini App open; false
+   * otherwise (Web A closes the Mini App on every t.me link), so the caller offers a copy instead.
+   */
+  share(url: string, text: string): boolean;
+  /** Vertical swipes may fold the Mini App (true) or only scroll it (false). */
+  setVerticalSwipes(enabled: boolean): void;
 }
 
 let bridge: TelegramBridge | null = null;

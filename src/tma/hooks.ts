@@ -2,6 +2,7 @@
  * The app's hooks into Telegram. Each is a no-op outside Telegram (no bridge), so screens use them
  * unconditionally.
  */
+import { atom, useAtomValue, useStore } from "jotai";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import {
   type Appearance,
@@ -69,6 +70,19 @@ export function useMiniAppReady(): void {
   }, []);
 }
 
+/** How many screens show Telegram's Main button right now. */
+const mainButtonsShownAtom = atom(0);
+
+/**
+ * Telegram's Main button is on screen (inside Telegram only): the cabinet then hides its own tab bar,
+ * so there is one bottom bar at a time.
+ */
+export const mainButtonShownAtom = atom((get) => get(mainButtonsShownAtom) > 0);
+
+export function useMainButtonShown(): boolean {
+  return useAtomValue(mainButtonShownAtom);
+}
+
 export interface MainButtonOptions {
   text: string;
   onClick: () => void;
@@ -80,7 +94,8 @@ export interface MainButtonOptions {
 /**
  * Telegram's Main button for a form's primary action: text, loader, enabled state and click; hidden
  * again when the screen unmounts. Returns whether it is in use, so the screen renders its own button on
- * the web.
+ * the web. While it is shown the form is open: vertical swipes only scroll (a swipe must not fold the
+ * app mid-entry) and the cabinet's tab bar steps aside (`mainButtonShownAtom`).
  */
 export function useMainButton({
   text,
@@ -105,6 +120,19 @@ export function useMainButton({
       bridge.mainButton.set({ isVisible: false, isLoaderVisible: false });
     };
   }, [bridge]);
+
+  const store = useStore();
+  useEffect(() => {
+    if (!bridge || !visible) return;
+    const shown = store.get(mainButtonsShownAtom) + 1;
+    store.set(mainButtonsShownAtom, shown);
+    if (shown === 1) bridge.setVerticalSwipes(false);
+    return () => {
+      const left = Math.max(0, store.get(mainButtonsShownAtom) - 1);
+      store.set(mainButtonsShownAtom, left);
+      if (left === 0) bridge.setVerticalSwipes(true);
+    };
+  }, [bridge, store, visible]);
 
   return bridge !== null;
 }
@@ -162,4 +190,50 @@ export function useBackToFront(listener: () => void): void {
       offTelegram?.();
     };
   }, []);
+}
+
+/** A t.me address (`https://t.me/...`, `telegram.me`), which Telegram opens itself. */
+export function isTelegramLink(href: string): boolean {
+  try {
+    const url = new URL(href);
+    return (url.protocol === "https:" || url.protocol === "http:") && /^(t|telegram)\.me$/i.test(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens a link found in content (news): inside Telegram through the client (`openTelegramLink` for
+ * t.me, `openLink` for the rest), so the Mini App is never navigated away; on the web in a new tab.
+ * Returns false for what is not an http(s) link, which the caller then leaves alone.
+ */
+export function openExternalLink(href: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(href, window.location.href);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return false;
+  const bridge = getTelegramBridge();
+  if (!bridge) {
+    window.open(url.toString(), "_blank", "noopener,noreferrer");
+    return true;
+  }
+  if (isTelegramLink(url.toString())) {
+    url.protocol = "https:";
+    url.hostname = "t.me";
+    bridge.openTelegramLink(url.toString());
+  } else bridge.openLink(url.toString());
+  return true;
+}
+
+/**
+ * Telegram's share sheet where the client has one that keeps the Mini App open; false when it has
+ * none (outside Telegram, or Web A, which closes the Mini App on a t.me link), so the caller shares
+ * another way (the system sheet, a copy).
+ */
+export function shareThroughTelegram(url: string, text: string): boolean {
+  const bridge = getTelegramBridge();
+  return bridge ? bridge.share(url, text) : false;
 }

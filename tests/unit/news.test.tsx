@@ -1,7 +1,8 @@
 /** News: the list links each item, a deep link opens one item, and its body is sanitised before it shows. */
-import { screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEMO_USER, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { setTelegramBridge } from "@/tma/bridge";
+import { DEMO_USER, fakeBridge, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
 
 const ITEM = {
   id: "n1",
@@ -11,7 +12,10 @@ const ITEM = {
   publishedAt: "2026-01-05T10:00:00.000Z",
 };
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setTelegramBridge(null);
+});
 
 describe("news", () => {
   it("lists the news with links to each item", async () => {
@@ -34,6 +38,24 @@ describe("news", () => {
     expect(body.querySelector("img, script")).toBeNull();
     expect(body.querySelector("a")?.getAttribute("href")).toBeNull();
     expect(container.querySelector('[data-screen="news-item"]')).toBeTruthy();
+  });
+
+  it("opens the links of a body through Telegram, never navigating the Mini App away", async () => {
+    const linked = {
+      ...ITEM,
+      body: '<p><a href="https://example.org/report">report</a> <a href="https://t.me/kassa_news/5">channel</a></p>',
+    };
+    stubApi({ "/settings/technical_work": MAINTENANCE_OFF, "/content/news/one/n1": { body: linked } });
+    const telegram = fakeBridge("tdesktop");
+    setTelegramBridge(telegram.bridge);
+    await renderApp({ path: "/news/n1", user: DEMO_USER });
+    const body = await screen.findByTestId("news-body");
+    const [external, channel] = Array.from(body.querySelectorAll("a")) as [HTMLAnchorElement, HTMLAnchorElement];
+    expect(fireEvent.click(external)).toBe(false);
+    expect(telegram.bridge.openLink).toHaveBeenCalledWith("https://example.org/report");
+    expect(fireEvent.click(channel)).toBe(false);
+    expect(telegram.bridge.openTelegramLink).toHaveBeenCalledWith("https://t.me/kassa_news/5");
+    expect(telegram.bridge.openLink).toHaveBeenCalledTimes(1);
   });
 
   it("says when the item does not exist", async () => {

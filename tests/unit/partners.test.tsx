@@ -122,9 +122,21 @@ describe("referral links", () => {
     expect(telegram.bridge.haptics.impact).toHaveBeenCalled();
     const shareTelegram = screen.getAllByTestId("share-referral-link")[1] as HTMLElement;
     fireEvent.click(shareTelegram);
-    expect(telegram.bridge.openTelegramLink).toHaveBeenCalledWith(
-      telegramShareLink("https://t.me/kassa_bot?startapp=ref_demo", "Join me on Kassa"),
-    );
+    expect(telegram.bridge.share).toHaveBeenCalledWith("https://t.me/kassa_bot?startapp=ref_demo", "Join me on Kassa");
+    expect(writeText).toHaveBeenCalledTimes(1);
+  });
+
+  it("copies instead of sharing in Telegram Web A, which would close the Mini App on a t.me link", async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, "clipboard", { configurable: true, value: { writeText } });
+    const telegram = fakeBridge("weba");
+    setTelegramBridge(telegram.bridge);
+    setup();
+    await renderApp({ path: "/partners", user: DEMO_USER });
+    await screen.findByTestId("referral-link-telegram");
+    fireEvent.click(screen.getAllByTestId("share-referral-link")[1] as HTMLElement);
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith("https://t.me/kassa_bot?startapp=ref_demo"));
+    expect(telegram.bridge.openTelegramLink).not.toHaveBeenCalled();
   });
 
   it("shares with the browser's share sheet on the web", async () => {

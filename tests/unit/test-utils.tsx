@@ -150,6 +150,9 @@ export function fakeBridge(platform = "android", launch: { rawInitData?: string;
     haptics: { notify: vi.fn(), impact: vi.fn(), selection: vi.fn() },
     setClosingConfirmation: vi.fn(),
     openTelegramLink: vi.fn(),
+    openLink: vi.fn(),
+    share: vi.fn((_url: string, _text: string) => platform !== "weba"),
+    setVerticalSwipes: vi.fn(),
   } satisfies TelegramBridge;
   return {
     bridge,

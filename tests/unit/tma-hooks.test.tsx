@@ -2,7 +2,15 @@
 import { act, fireEvent, renderHook, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setTelegramBridge } from "@/tma/bridge";
-import { haptics, openTelegramLink, useAppearance, useBackButton, useMainButton, useUiPlatform } from "@/tma/hooks";
+import {
+  haptics,
+  openTelegramLink,
+  useAppearance,
+  useBackButton,
+  useMainButton,
+  useMainButtonShown,
+  useUiPlatform,
+} from "@/tma/hooks";
 import { DEMO_USER, fakeBridge, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
 
 afterEach(() => setTelegramBridge(null));
@@ -63,6 +71,25 @@ describe("inside Telegram", () => {
     expect(onClick).toHaveBeenCalledTimes(1);
     unmount();
     expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith({ isVisible: false, isLoaderVisible: false });
+  });
+
+  it("while a form shows the Main button, vertical swipes only scroll and the tab bar steps aside", () => {
+    const fake = fakeBridge("ios");
+    setTelegramBridge(fake.bridge);
+    const shown = renderHook(() => useMainButtonShown());
+    expect(shown.result.current).toBe(false);
+    const form = renderHook(() => useMainButton({ text: "Deposit", onClick: () => {} }));
+    expect(fake.bridge.setVerticalSwipes).toHaveBeenLastCalledWith(false);
+    shown.rerender();
+    expect(shown.result.current).toBe(true);
+    // A second form (a dialog over a screen) keeps them off until both are gone.
+    const dialog = renderHook(() => useMainButton({ text: "Exchange", onClick: () => {} }));
+    dialog.unmount();
+    expect(fake.bridge.setVerticalSwipes).toHaveBeenLastCalledWith(false);
+    form.unmount();
+    expect(fake.bridge.setVerticalSwipes).toHaveBeenLastCalledWith(true);
+    shown.rerender();
+    expect(shown.result.current).toBe(false);
   });
 
   it("haptics and t.me links go through Telegram", () => {

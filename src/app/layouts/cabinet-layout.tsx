@@ -10,6 +10,7 @@ import { PullToRefresh } from "@/components/pull-to-refresh";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { userAtom } from "@/lib/session";
 import { useMediaQuery } from "@/lib/use-media-query";
+import { useMainButtonShown } from "@/tma/hooks";
 import { LiveRefreshContext, useLiveRefresh } from "../live-refresh";
 import { BottomTabBar, SideBar } from "./navigation";
 
@@ -24,9 +25,13 @@ const SubscriptionPrompt = lazyScreen(() =>
 /** Side bar from this width up, tab bar below it. */
 export const WIDE_LAYOUT_QUERY = "(min-width: 960px)";
 
-/** The signed-in frame: a side bar on wide screens, a tab bar on phones. */
+/**
+ * The signed-in frame: a side bar on wide screens, a tab bar on phones. Inside Telegram, while a form
+ * shows Telegram's Main button, the tab bar steps aside: one bottom bar at a time.
+ */
 export function CabinetLayout() {
   const wide = useMediaQuery(WIDE_LAYOUT_QUERY);
+  const mainButtonShown = useMainButtonShown();
   const { t } = useTranslation("common");
   const user = useAtomValue(userAtom);
   const live = useLiveRefresh();
@@ -64,9 +69,9 @@ export function CabinetLayout() {
     );
   }
   return wrap(
-    <div className="cabinet cabinet-narrow">
+    <div className={mainButtonShown ? "cabinet cabinet-narrow cabinet-main-button" : "cabinet cabinet-narrow"}>
       {content}
-      <BottomTabBar />
+      {mainButtonShown ? null : <BottomTabBar />}
     </div>,
   );
 

@@ -1,6 +1,6 @@
 import type { User } from "@contract";
-import { callApi } from "@/lib/api-client";
-import { getSessionToken, updateUserAtom } from "@/lib/session";
+import { callApi, isApiError } from "@/lib/api-client";
+import { getSessionToken, type TokenCheck, updateUserAtom } from "@/lib/session";
 import { type AppStore, appStore } from "@/lib/store";
 
 /** How long logout waits for the server before it signs out here anyway. */
@@ -29,5 +29,22 @@ export async function refreshCurrentUser(store: AppStore = appStore): Promise<vo
     if (getSessionToken(store) === token) store.set(updateUserAtom, user);
   } catch {
     // Offline or a server error: the saved user stays until the next start.
+  }
+}
+
+/** How long the start waits for the server's word on a kept token before it trusts the saved user. */
+export const TOKEN_CHECK_TIMEOUT_MS = 3_000;
+
+/**
+ * `GET /user/me` with a kept token, before it counts as the session (inside Telegram): 401 says the
+ * token is no longer good; no answer (offline, slow) says nothing.
+ */
+export async function checkKeptToken(token: string): Promise<TokenCheck> {
+  try {
+    const user = await callApi("currentUser", { token, timeoutMs: TOKEN_CHECK_TIMEOUT_MS });
+    return { status: "valid", user };
+  } catch (error) {
+    if (isApiError(error) && error.status === 401) return { status: "invalid" };
+    return { status: "unknown" };
   }
 }

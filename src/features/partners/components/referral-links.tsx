@@ -1,7 +1,7 @@
 import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { haptics, openTelegramLink, useTelegram } from "@/tma/hooks";
+import { haptics, openTelegramLink, shareThroughTelegram, useTelegram } from "@/tma/hooks";
 import { telegramReferralLink, telegramShareLink, webReferralLink } from "../model/referral-link";
 
 type LinkKind = "web" | "telegram";
@@ -45,8 +45,11 @@ function ReferralLink({ kind, url }: { kind: LinkKind; url: string }) {
 
   const share = async () => {
     const text = t("link.shareText");
+    // Telegram's share sheet, where the client keeps the Mini App open meanwhile.
+    if (shareThroughTelegram(url, text)) return;
+    // Web A closes the Mini App on any t.me link: the link is copied instead, to paste into a chat.
     if (bridge) {
-      openTelegramLink(telegramShareLink(url, text));
+      await copy();
       return;
     }
     if (typeof navigator.share === "function") {
