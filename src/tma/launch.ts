@@ -145,8 +145,10 @@ export function detectTelegramLaunch(env: LaunchEnv = defaultEnv(), win?: Window
     platform: params.get("tgWebAppPlatform") ?? "unknown",
     version: params.get("tgWebAppVersion") ?? undefined,
     languageCode: userLanguage(params.get("tgWebAppData")),
+    // Telegram Web puts the start parameter in the query and the rest in the fragment.
     startParam:
       params.get("tgWebAppStartParam") ??
+      new URLSearchParams(env.location.search).get("tgWebAppStartParam") ??
       new URLSearchParams(params.get("tgWebAppData") ?? "").get("start_param") ??
       undefined,
     fresh,

@@ -47,6 +47,11 @@ describe("launch detection", () => {
     expect(launch).toMatchObject({ platform: "ios", version: "8.0", languageCode: "kk", devMock: false });
   });
 
+  it("takes the start parameter from the query, where Telegram Web puts it next to a fragment launch", () => {
+    const launch = detectTelegramLaunch(env(`#${launchQuery}`, "?tgWebAppStartParam=ref_demo"), window);
+    expect(launch?.startParam).toBe("ref_demo");
+  });
+
   it("counts tgWebAppPlatform alone, and parameters in the query string", () => {
     expect(readLaunchParams(env("#tgWebAppPlatform=android"))?.get("tgWebAppPlatform")).toBe("android");
     expect(readLaunchParams(env("", `?${launchQuery}`))?.get("tgWebAppVersion")).toBe("8.0");
