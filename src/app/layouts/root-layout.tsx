@@ -3,7 +3,7 @@ import { Outlet, useLocation, useNavigate, useNavigationType } from "react-route
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { SpinnerScreen } from "@/components/spinner-screen";
 import { isTopLevelPath, paths } from "@/config/paths";
-import { useBackButton } from "@/tma/hooks";
+import { useBackButton, useMainButtonShown } from "@/tma/hooks";
 
 const PUBLIC_PATHS = [paths.login, "/register", paths.forgotPassword, paths.phoneVerification];
 
@@ -11,20 +11,30 @@ const PUBLIC_PATHS = [paths.login, "/register", paths.forgotPassword, paths.phon
 function parentOf(pathname: string): string {
   if (pathname.startsWith("/news/")) return paths.news;
   if (pathname.startsWith("/terms/")) return "/register";
-  if (PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return paths.login;
+  if (isPublicPath(pathname)) return paths.login;
   if ([paths.partners, paths.operations, paths.settings, paths.news].includes(pathname as never)) return paths.more;
   return paths.cabinet;
 }
 
-/** Telegram's Back button mirrors in-app navigation: shown below the top level, and it goes back. */
+function isPublicPath(pathname: string): boolean {
+  return PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+}
+
+/**
+ * Telegram's Back button mirrors in-app navigation: shown below the top level, and it goes back. A
+ * cabinet screen whose form shows the Main button has no tab bar meanwhile (one bottom bar at a time),
+ * so Back is the way out of it there too.
+ */
 function useRouterBackButton(): void {
   const location = useLocation();
   const navigate = useNavigate();
+  const mainButtonShown = useMainButtonShown();
   const onBack = useCallback(() => {
     if (location.key !== "default") navigate(-1);
     else navigate(parentOf(location.pathname), { replace: true });
   }, [location.key, location.pathname, navigate]);
-  useBackButton(!isTopLevelPath(location.pathname), onBack);
+  const formWithoutTabBar = mainButtonShown && location.pathname !== paths.cabinet && !isPublicPath(location.pathname);
+  useBackButton(!isTopLevelPath(location.pathname) || formWithoutTabBar, onBack);
 }
 
 /**

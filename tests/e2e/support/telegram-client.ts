@@ -27,6 +27,8 @@ export const LIGHT_THEME = {
   section_header_text_color: "#6d6d72",
   subtitle_text_color: "#999999",
   destructive_text_color: "#ff3b30",
+  bottom_bar_bg_color: "#f7f7f9",
+  section_separator_color: "#e3e3e8",
 };
 
 export const DARK_THEME = {
@@ -43,6 +45,8 @@ export const DARK_THEME = {
   section_header_text_color: "#6ab3f3",
   subtitle_text_color: "#708499",
   destructive_text_color: "#ec3942",
+  bottom_bar_bg_color: "#1e2c3a",
+  section_separator_color: "#111921",
 };
 
 export interface TelegramUser {
@@ -74,6 +78,8 @@ export interface LaunchOptions {
   platform?: string;
   version?: string;
   startParam?: string;
+  /** Launched in fullscreen (Bot API 8.0 `tgWebAppFullscreen`). */
+  fullscreen?: boolean;
 }
 
 /** The hash a Telegram client appends to the Mini App URL. */
@@ -83,6 +89,7 @@ export function launchHash({
   platform = "tdesktop",
   version = "8.0",
   startParam,
+  fullscreen,
 }: LaunchOptions): string {
   const params = new URLSearchParams();
   params.set("tgWebAppData", initData);
@@ -90,45 +97,105 @@ export function launchHash({
   params.set("tgWebAppPlatform", platform);
   params.set("tgWebAppThemeParams", JSON.stringify(theme));
   if (startParam) params.set("tgWebAppStartParam", startParam);
+  if (fullscreen) params.set("tgWebAppFullscreen", "1");
   return `#${params.toString()}`;
 }
 
+export interface Insets {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+export const NO_INSETS: Insets = { top: 0, bottom: 0, left: 0, right: 0 };
+
+export interface ClientOptions {
+  /** Device safe area (notch, home indicator) the client reports. */
+  safeArea?: Insets;
+  /** Telegram's own controls over the content (fullscreen header). */
+  contentSafeArea?: Insets;
+  /**
+   * Telegram's SecureStorage (Bot API 9.0): kept in this Map, outside the page, so it survives
+   * reloads and cleared site data as the phone's keychain does. Without it the calls are refused.
+   */
+  keychain?: Map<string, string>;
+}
+
 /** Installs the bridge before any script of the page runs. */
-export async function installTelegramClient(context: BrowserContext, theme: Record<string, string> = LIGHT_THEME) {
-  await context.addInitScript((themeParams) => {
-    const w = window as unknown as Record<string, unknown> & {
-      __tgEvents: { eventType: string; eventData: unknown }[];
-      Telegram?: { WebView?: { receiveEvent?: (type: string, data?: unknown) => void } };
-    };
-    w.__tgEvents = [];
-    const reply = (eventType: string, eventData?: unknown) =>
-      setTimeout(() => w.Telegram?.WebView?.receiveEvent?.(eventType, eventData), 0);
-    w.TelegramWebviewProxy = {
-      postEvent(eventType: string, eventData?: string) {
-        const data = eventData ? JSON.parse(eventData) : null;
-        w.__tgEvents.push({ eventType, eventData: data });
-        switch (eventType) {
-          case "web_app_request_theme":
-            reply("theme_changed", { theme_params: themeParams });
-            break;
-          case "web_app_request_viewport":
-            reply("viewport_changed", {
-              height: window.innerHeight,
-              width: window.innerWidth,
-              is_expanded: true,
-              is_state_stable: true,
-            });
-            break;
-          case "web_app_request_safe_area":
-            reply("safe_area_changed", { top: 0, bottom: 0, left: 0, right: 0 });
-            break;
-          case "web_app_request_content_safe_area":
-            reply("content_safe_area_changed", { top: 0, bottom: 0, left: 0, right: 0 });
-            break;
-        }
-      },
-    };
-  }, theme);
+export async function installTelegramClient(
+  context: BrowserContext,
+  theme: Record<string, string> = LIGHT_THEME,
+  options: ClientOptions = {},
+) {
+  const keychain = options.keychain;
+  if (keychain) {
+    await context.exposeFunction("__tgKeychain", (op: string, key: string, value: string | null) => {
+      if (op === "get") return keychain.get(key) ?? null;
+      if (value === null) keychain.delete(key);
+      else keychain.set(key, value);
+      return null;
+    });
+  }
+  await context.addInitScript(
+    ({ themeParams, safeArea, contentSafeArea, hasKeychain }) => {
+      const w = window as unknown as Record<string, unknown> & {
+        __tgEvents: { eventType: string; eventData: unknown }[];
+        __tgKeychain?: (op: string, key: string, value: string | null) => Promise<string | null>;
+        Telegram?: { WebView?: { receiveEvent?: (type: string, data?: unknown) => void } };
+      };
+      w.__tgEvents = [];
+      const reply = (eventType: string, eventData?: unknown) =>
+        setTimeout(() => w.Telegram?.WebView?.receiveEvent?.(eventType, eventData), 0);
+      w.TelegramWebviewProxy = {
+        postEvent(eventType: string, eventData?: string) {
+          const data = eventData ? JSON.parse(eventData) : null;
+          w.__tgEvents.push({ eventType, eventData: data });
+          switch (eventType) {
+            case "web_app_request_theme":
+              reply("theme_changed", { theme_params: themeParams });
+              break;
+            case "web_app_request_viewport":
+              reply("viewport_changed", {
+                height: window.innerHeight,
+                width: window.innerWidth,
+                is_expanded: true,
+                is_state_stable: true,
+              });
+              break;
+            case "web_app_request_safe_area":
+              reply("safe_area_changed", safeArea);
+              break;
+            case "web_app_request_content_safe_area":
+              reply("content_safe_area_changed", contentSafeArea);
+              break;
+            case "web_app_secure_storage_get_key":
+            case "web_app_secure_storage_save_key": {
+              const { req_id, key, value } = data as { req_id: string; key: string; value?: string | null };
+              if (!hasKeychain || !w.__tgKeychain) {
+                reply("secure_storage_failed", { req_id, error: "UNSUPPORTED" });
+                break;
+              }
+              const get = eventType.endsWith("get_key");
+              void w.__tgKeychain(get ? "get" : "set", key, value ?? null).then((stored) =>
+                reply(get ? "secure_storage_key_received" : "secure_storage_key_saved", {
+                  req_id,
+                  ...(get ? { value: stored, can_restore: false } : {}),
+                }),
+              );
+              break;
+            }
+          }
+        },
+      };
+    },
+    {
+      themeParams: theme,
+      safeArea: options.safeArea ?? NO_INSETS,
+      contentSafeArea: options.contentSafeArea ?? NO_INSETS,
+      hasKeychain: Boolean(keychain),
+    },
+  );
 }
 
 export function postedEvents(page: Page): Promise<PostedEvent[]> {

@@ -1,0 +1,205 @@
+/**
+ * Telegram Web (K and A) as it hosts a Mini App: a page on https://web.telegram.org that embeds the
+ * app in a cross-site <iframe> (the sandbox and allow attributes both clients use), passes the launch
+ * parameters in the URL (start parameter in the query, the rest in the fragment) and talks to it by
+ * postMessage with JSON strings `{eventType, eventData}`. Like Web K it never answers the safe-area
+ * requests, and neither client answers the storage calls of Bot API 9.0.
+ *
+ * Both sites are served through the browser context's routing: the parent page from here, the app
+ * (`https://kassa.example`) proxied to the real e2e server. So the app is a different *site* on https,
+ * as in production, and Chromium applies its third-party rules to it: this browser blocks third-party
+ * cookies and partitions third-party storage (Playwright turns partitioning off by default; see
+ * `launchChromiumAsTelegramWeb`).
+ */
+import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
+import { launchChromium } from "./browser";
+import { LIGHT_THEME, type PostedEvent } from "./telegram-client";
+
+export const TELEGRAM_WEB = "https://web.telegram.org";
+/** The app's public address in these tests; requests to it go to the e2e server. */
+export const APP_ORIGIN = "https://kassa.example";
+
+/**
+ * Playwright's own `--disable-features` list (playwright-core, chromiumSwitches) without
+ * `ThirdPartyStoragePartitioning`: Chromium reads the last `--disable-features` only, so this one
+ * replaces Playwright's and storage partitioning is on again, as in a user's Chromium.
+ * `--test-third-party-cookie-phaseout` blocks third-party cookies as Chromium does when they are off.
+ */
+const DISABLED_FEATURES = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+];
+
+export function launchChromiumAsTelegramWeb(): Promise<Browser> {
+  return launchChromium([`--disable-features=${DISABLED_FEATURES.join(",")}`, "--test-third-party-cookie-phaseout"]);
+}
+
+/** The parent page: Telegram Web's Mini App frame and its side of the protocol. */
+const PARENT_PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Telegram Web</title>
+<style>body{margin:0;background:#ddd} iframe{display:block;width:390px;height:720px;border:0}</style></head>
+<body><div id="host"></div>
+<script>
+  // Web K and Web A create the frame with these attributes.
+  const SANDBOX = "allow-scripts allow-same-origin allow-popups allow-forms allow-modals allow-storage-access-by-user-activation";
+  const tg = (window.tg = { events: [], theme: {}, frame: null, answerSafeArea: false });
+  tg.send = (eventType, eventData) => {
+    if (tg.frame && tg.frame.contentWindow) tg.frame.contentWindow.postMessage(JSON.stringify({ eventType, eventData }), "*");
+  };
+  tg.mount = (src) => {
+    tg.unmount();
+    const frame = document.createElement("iframe");
+    frame.src = src;
+    frame.setAttribute("sandbox", SANDBOX);
+    frame.setAttribute("allow", "camera; microphone; geolocation;");
+    frame.allowFullscreen = true;
+    tg.frame = frame;
+    document.getElementById("host").append(frame);
+  };
+  tg.unmount = () => {
+    if (tg.frame) tg.frame.remove();
+    tg.frame = null;
+  };
+  window.addEventListener("message", (event) => {
+    if (!tg.frame || event.source !== tg.frame.contentWindow) return;
+    let message;
+    try { message = JSON.parse(event.data); } catch { return; }
+    const { eventType, eventData } = message;
+    tg.events.push({ eventType, eventData: eventData ?? null });
+    const rect = tg.frame.getBoundingClientRect();
+    switch (eventType) {
+      case "web_app_request_theme":
+        tg.send("theme_changed", { theme_params: tg.theme });
+        break;
+      case "web_app_request_viewport":
+        tg.send("viewport_changed", { height: rect.height, width: rect.width, is_expanded: true, is_state_stable: true });
+        break;
+      case "web_app_request_safe_area":
+        if (tg.answerSafeArea) tg.send("safe_area_changed", { top: 0, bottom: 0, left: 0, right: 0 });
+        break;
+      case "web_app_request_content_safe_area":
+        if (tg.answerSafeArea) tg.send("content_safe_area_changed", { top: 0, bottom: 0, left: 0, right: 0 });
+        break;
+    }
+  });
+</script></body></html>`;
+
+export interface TelegramWeb {
+  context: BrowserContext;
+  page: Page;
+  /** Requests the app made, by path (`/api/auth/telegram`, ...), counted through the proxy. */
+  requests: string[];
+  /** Inserts the Mini App frame (replacing one that is there) and returns it once it has loaded. */
+  mount(launch: {
+    initData: string;
+    platform: "weba" | "webk";
+    version?: string;
+    startParam?: string;
+    path?: string;
+  }): Promise<Frame>;
+  unmount(): Promise<void>;
+  send(eventType: string, eventData?: unknown): Promise<void>;
+  events(): Promise<PostedEvent[]>;
+  setTheme(theme: Record<string, string>): Promise<void>;
+}
+
+/** A context with Telegram Web open at /k/ (or /a/) and the app reachable at APP_ORIGIN. */
+export async function openTelegramWeb(
+  browser: Browser,
+  appBaseURL: string,
+  client: "k" | "a" = "k",
+  theme: Record<string, string> = LIGHT_THEME,
+): Promise<TelegramWeb> {
+  const context = await browser.newContext({ viewport: { width: 900, height: 760 }, locale: "en-US" });
+  const requests: string[] = [];
+  await context.route(`${TELEGRAM_WEB}/**`, (route) =>
+    route.fulfill({ contentType: "text/html; charset=utf-8", body: PARENT_PAGE }),
+  );
+  await context.route(`${APP_ORIGIN}/**`, async (route) => {
+    const url = new URL(route.request().url());
+    requests.push(`${route.request().method()} ${url.pathname}`);
+    const response = await route.fetch({ url: `${appBaseURL}${url.pathname}${url.search}` });
+    await route.fulfill({ response });
+  });
+  const page = await context.newPage();
+  await page.goto(`${TELEGRAM_WEB}/${client}/`);
+  await page.evaluate((t) => {
+    (window as unknown as { tg: { theme: unknown } }).tg.theme = t;
+  }, theme);
+
+  const frame = async () => {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const found = page.frames().find((f) => f.url().startsWith(APP_ORIGIN));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error("The Mini App frame did not load");
+      await page.waitForTimeout(50);
+    }
+  };
+
+  return {
+    context,
+    page,
+    requests,
+    async mount({ initData, platform, version = "8.0", startParam, path = "/" }) {
+      const fragment = new URLSearchParams();
+      fragment.set("tgWebAppData", initData);
+      fragment.set("tgWebAppVersion", version);
+      fragment.set("tgWebAppPlatform", platform);
+      const theme = await page.evaluate(() => (window as unknown as { tg: { theme: unknown } }).tg.theme);
+      fragment.set("tgWebAppThemeParams", JSON.stringify(theme));
+      const query = startParam ? `?tgWebAppStartParam=${encodeURIComponent(startParam)}` : "";
+      await page.evaluate(
+        (src) => (window as unknown as { tg: { events: unknown[]; mount(s: string): void } }).tg.mount(src),
+        `${APP_ORIGIN}${path}${query}#${fragment.toString()}`,
+      );
+      const f = await frame();
+      await f.waitForLoadState("domcontentloaded");
+      return f;
+    },
+    async unmount() {
+      await page.evaluate(() => (window as unknown as { tg: { unmount(): void } }).tg.unmount());
+    },
+    async send(eventType, eventData) {
+      await page.evaluate(
+        ([t, d]) => (window as unknown as { tg: { send(t: unknown, d: unknown): void } }).tg.send(t, d),
+        [eventType, eventData] as const,
+      );
+    },
+    events: () => page.evaluate(() => (window as unknown as { tg: { events: PostedEvent[] } }).tg.events),
+    async setTheme(next) {
+      await page.evaluate((t) => {
+        (window as unknown as { tg: { theme: unknown } }).tg.theme = t;
+      }, next);
+    },
+  };
+}
+
+/** Waits until the frame has posted an event matching `predicate`. */
+export async function waitForFramePosted(
+  web: TelegramWeb,
+  eventType: string,
+  predicate: (data: unknown) => boolean = () => true,
+  timeoutMs = 10_000,
+): Promise<PostedEvent> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await web.events()).filter((e) => e.eventType === eventType && predicate(e.eventData)).at(-1);
+    if (found) return found;
+    if (Date.now() > deadline) {
+      const seen = (await web.events()).map((e) => e.eventType).join(", ");
+      throw new Error(`The app did not post ${eventType} in ${timeoutMs} ms; it posted: ${seen}`);
+    }
+    await web.page.waitForTimeout(50);
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Kassa in Telegram's phone clients: the native bridge (`TelegramWebviewProxy`) as iOS and Android
+ * send it, with a notch and a home indicator (non-zero safe areas), fullscreen with Telegram's
+ * controls over the content (content safe area). Nothing sits under the home indicator; every money
+ * field has an accessible name; on iOS the session is kept in Telegram's SecureStorage and survives
+ * the webview's cookies and storage being cleared.
+ *
+ * `E2E_SCREENSHOTS=<dir>` also saves each client's cabinet and refill screens there (`E2E_LANGUAGE=de`
+ * for another language).
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium, phoneContext } from "./support/browser";
+import { kassaCli } from "./support/cli";
+import {
+  DARK_THEME,
+  type Insets,
+  installTelegramClient,
+  LIGHT_THEME,
+  launchHash,
+  postedEvents,
+  sendTelegramEvent,
+  signedInitData,
+  waitForPosted,
+} from "./support/telegram-client";
+
+const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
+const SHOTS = process.env.E2E_SCREENSHOTS;
+/** The Telegram user's language (`E2E_LANGUAGE=de` for German screens); the assertions hold in any. */
+const LANGUAGE = process.env.E2E_LANGUAGE ?? "en";
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const onScreen = (page: Page, name: string, timeout = 15_000) =>
+  page.locator(`[data-screen='${name}']`).first().waitFor({ state: "visible", timeout });
+
+/** The accessible name of a text field from its label, aria-label or aria-labelledby (not its placeholder). */
+const accessibleNames = (page: Page) =>
+  page.locator("input[inputmode='decimal'], input[name='txHash'], input[name='wallet']").evaluateAll((inputs) =>
+    inputs.map((el) => {
+      const input = el as HTMLInputElement;
+      const byIds = (input.getAttribute("aria-labelledby") ?? "")
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent?.trim() ?? "")
+        .join(" ")
+        .trim();
+      const byLabels = Array.from(input.labels ?? [])
+        .map((label) => label.textContent?.trim() ?? "")
+        .join(" ")
+        .trim();
+      return { name: input.name, accessibleName: byIds || input.getAttribute("aria-label")?.trim() || byLabels };
+    }),
+  );
+
+type Shown = { is_visible?: boolean } | null;
+
+interface Client {
+  platform: "ios" | "android";
+  version: string;
+  theme: Record<string, string>;
+  safeArea: Insets;
+  contentSafeArea: Insets;
+  fullscreen: boolean;
+  width: number;
+  keychain?: Map<string, string>;
+}
+
+const CLIENTS: Client[] = [
+  {
+    // iPhone in fullscreen: notch and home indicator, Telegram's close and menu buttons over the content.
+    platform: "ios",
+    version: "9.0",
+    theme: LIGHT_THEME,
+    safeArea: { top: 59, bottom: 34, left: 0, right: 0 },
+    contentSafeArea: { top: 46, bottom: 0, left: 0, right: 0 },
+    fullscreen: true,
+    width: 390,
+    keychain: new Map(),
+  },
+  {
+    // A small Android phone with gesture navigation, dark theme, no SecureStorage offered.
+    platform: "android",
+    version: "8.0",
+    theme: DARK_THEME,
+    safeArea: { top: 24, bottom: 24, left: 0, right: 0 },
+    contentSafeArea: { top: 0, bottom: 0, left: 0, right: 0 },
+    fullscreen: false,
+    width: 320,
+  },
+];
+
+describe("inside Telegram's phone clients (native bridge)", () => {
+  for (const client of CLIENTS) {
+    it(`${client.platform}: nothing under the home indicator, money fields named, session kept`, async () => {
+      const context = await phoneContext(browser, { viewport: { width: client.width, height: 720 } });
+      await installTelegramClient(context, client.theme, client);
+      const page = await context.newPage();
+      const signIns: string[] = [];
+      page.on("request", (request) => {
+        if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/api/auth/telegram"))
+          signIns.push(request.url());
+      });
+      const id = 700_000_000 + Math.floor(Math.random() * 1e8);
+      const launch = () =>
+        launchHash({
+          initData: signedInitData(
+            { id, first_name: "Mo", username: `mo${id}`, language_code: LANGUAGE },
+            DEV_BOT_TOKEN,
+          ),
+          theme: client.theme,
+          platform: client.platform,
+          version: client.version,
+          fullscreen: client.fullscreen,
+        });
+      await page.goto(`${inject("baseURL")}/${launch()}`);
+      await onScreen(page, "cabinet");
+      await waitForPosted(page, "web_app_ready");
+
+      // The tab bar ends above the home indicator, its labels included.
+      const { bottom, labelBottom, viewport } = await page.locator(".tab-bar").evaluate((bar) => {
+        const labels = Array.from(bar.querySelectorAll(".tab-bar-item > :last-child"));
+        return {
+          bottom: bar.getBoundingClientRect().bottom,
+          labelBottom: Math.max(...labels.map((l) => l.getBoundingClientRect().bottom)),
+          viewport: window.innerHeight,
+        };
+      });
+      expect(bottom).toBeLessThanOrEqual(viewport);
+      expect(labelBottom).toBeLessThanOrEqual(viewport - client.safeArea.bottom);
+      // The content starts below the notch and, in fullscreen, below Telegram's own buttons.
+      const top = await page.locator("main.cabinet-content").evaluate((el) => el.getBoundingClientRect().top);
+      expect(top).toBeGreaterThanOrEqual(client.safeArea.top + client.contentSafeArea.top);
+      if (SHOTS) {
+        mkdirSync(SHOTS, { recursive: true });
+        await page.screenshot({
+          path: join(SHOTS, `telegram-${client.platform}-${client.width}-${LANGUAGE}-cabinet.png`),
+        });
+      }
+
+      // Every money field has an accessible name, on this platform's look too. A form's screen shows
+      // Telegram's Main button instead of the tab bar; Telegram's Back button leads out of it.
+      const fields: { name: string; accessibleName: string }[] = [];
+      for (const screen of ["refill", "deposits", "withdrawal"]) {
+        const before = (await postedEvents(page)).length;
+        await page.locator(`[data-testid='tab-${screen}']`).click();
+        await onScreen(page, screen);
+        await page.locator("input[name='amount']").first().waitFor({ timeout: 15_000 });
+        await expect.poll(() => page.locator(".tab-bar").count()).toBe(0);
+        fields.push(...(await accessibleNames(page)));
+        if (SHOTS && screen === "refill")
+          await page.screenshot({
+            path: join(SHOTS, `telegram-${client.platform}-${client.width}-${LANGUAGE}-refill.png`),
+          });
+        const backShown = async () =>
+          (await postedEvents(page))
+            .slice(before)
+            .some((e) => e.eventType === "web_app_setup_back_button" && (e.eventData as Shown)?.is_visible === true);
+        await expect.poll(backShown).toBe(true);
+        await sendTelegramEvent(page, "back_button_pressed");
+        await onScreen(page, "cabinet");
+      }
+      await page.locator("[data-testid='open-exchange']").click();
+      await page.locator("input[name='amount']").first().waitFor();
+      fields.push(...(await accessibleNames(page)));
+      expect(fields.filter((f) => f.name === "amount").length).toBeGreaterThanOrEqual(4);
+      expect(fields.filter((f) => !f.accessibleName)).toEqual([]);
+
+      expect(signIns).toHaveLength(1);
+      if (client.keychain) {
+        // iOS keeps the token in the keychain: cleared cookies and storage do not sign the user out,
+        // and no new Telegram sign-in is made.
+        expect(client.keychain.get("kassa_refresh_token")).toMatch(/\S+/);
+        await context.clearCookies();
+        await page.evaluate(() => localStorage.clear());
+        await page.goto(`${inject("baseURL")}/${launch()}`);
+        await onScreen(page, "cabinet");
+        expect(signIns).toHaveLength(1);
+      }
+      await context.close();
+    });
+  }
+});
