@@ -98,7 +98,8 @@ const CLIENTS: Client[] = [
   },
 ];
 
-describe("inside Telegram's phone clients (native bridge)", () => {
+// Each test opens several screens; a loaded machine needs more than the default minute.
+describe("inside Telegram's phone clients (native bridge)", { timeout: 150_000 }, () => {
   for (const client of CLIENTS) {
     it(`${client.platform}: nothing under the home indicator, money fields named, session kept`, async () => {
       const context = await phoneContext(browser, { viewport: { width: client.width, height: 720 } });
@@ -139,6 +140,11 @@ describe("inside Telegram's phone clients (native bridge)", () => {
       // The content starts below the notch and, in fullscreen, below Telegram's own buttons.
       const top = await page.locator("main.cabinet-content").evaluate((el) => el.getBoundingClientRect().top);
       expect(top).toBeGreaterThanOrEqual(client.safeArea.top + client.contentSafeArea.top);
+      // Every currency segment shows its whole code, the selected (bold) one too.
+      const clipped = await page
+        .locator("[data-testid^='currency-option-']")
+        .evaluateAll((items) => items.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));
+      expect(clipped).toEqual([]);
       if (SHOTS) {
         mkdirSync(SHOTS, { recursive: true });
         await page.screenshot({

@@ -32,7 +32,8 @@ const onScreen = (frame: Frame, name: string, timeout = 15_000) =>
 const visible = (data: unknown) => (data as { is_visible?: boolean } | null)?.is_visible;
 const tgUser = (id: number) => ({ id, first_name: "Wen", username: `wen${id}`, language_code: "en" });
 
-describe("inside Telegram Web (cross-site iframe, third-party rules on)", () => {
+// Each test opens several screens in a busy browser; a loaded machine needs more than the default minute.
+describe("inside Telegram Web (cross-site iframe, third-party rules on)", { timeout: 150_000 }, () => {
   it("Web A: Telegram sign-in, then reopening with fresh or stale init data reuses the kept session", async () => {
     await kassaCli("settings", "set", "telegramAuthAvailable", "true");
     const web = await openTelegramWeb(browser, inject("baseURL"), "a");

@@ -90,6 +90,7 @@ export function BalanceCard({ onExchange, onRefill }: BalanceCardProps) {
               selected={code === currency}
               aria-selected={code === currency}
               onClick={() => choose(code)}
+              className="currency-option"
               data-testid={`currency-option-${code}`}
             >
               {code}
