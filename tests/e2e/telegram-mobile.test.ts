@@ -160,7 +160,7 @@ describe("inside Telegram's phone clients (native bridge)", { timeout: 150_000 }
         await page.locator(`[data-testid='tab-${screen}']`).click();
         await onScreen(page, screen);
         await page.locator("input[name='amount']").first().waitFor({ timeout: 15_000 });
-        await expect.poll(() => page.locator(".tab-bar").count()).toBe(0);
+        await expect.poll(() => page.locator(".tab-bar").count(), { timeout: 15_000 }).toBe(0);
         fields.push(...(await accessibleNames(page)));
         if (SHOTS && screen === "refill")
           await page.screenshot({
@@ -170,7 +170,7 @@ describe("inside Telegram's phone clients (native bridge)", { timeout: 150_000 }
           (await postedEvents(page))
             .slice(before)
             .some((e) => e.eventType === "web_app_setup_back_button" && (e.eventData as Shown)?.is_visible === true);
-        await expect.poll(backShown).toBe(true);
+        await expect.poll(backShown, { timeout: 15_000 }).toBe(true);
         await sendTelegramEvent(page, "back_button_pressed");
         await onScreen(page, "cabinet");
       }

@@ -121,15 +121,16 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
     // Telegram's theme changes live; the tab bar takes the theme's bottom-bar colour.
     const tabBarColour = () =>
       frame.locator(".tab-bar").evaluate((el) => getComputedStyle(el).backgroundColor.replace(/\s/g, ""));
-    await expect.poll(tabBarColour).toBe("rgb(247,247,249)");
+    await expect.poll(tabBarColour, { timeout: 15_000 }).toBe("rgb(247,247,249)");
     if (SHOTS) await web.page.screenshot({ path: `${SHOTS}/telegram-webk-light-cabinet.png` });
     await web.send("theme_changed", { theme_params: DARK_THEME });
     await expect
-      .poll(() =>
-        frame.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--tg-theme-bg-color")),
+      .poll(
+        () => frame.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--tg-theme-bg-color")),
+        { timeout: 15_000 },
       )
       .toBe(DARK_THEME.bg_color);
-    await expect.poll(tabBarColour).toBe("rgb(30,44,58)");
+    await expect.poll(tabBarColour, { timeout: 15_000 }).toBe("rgb(30,44,58)");
     if (SHOTS) await web.page.screenshot({ path: `${SHOTS}/telegram-webk-dark-cabinet.png` });
 
     // Back: shown below the top level, and pressing it goes back.
@@ -151,7 +152,7 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
       "web_app_setup_swipe_behavior",
       (d) => (d as { allow_vertical_swipe?: boolean }).allow_vertical_swipe === false,
     );
-    await expect.poll(() => frame.locator(".tab-bar").count()).toBe(0);
+    await expect.poll(() => frame.locator(".tab-bar").count(), { timeout: 15_000 }).toBe(0);
     await frame.locator("select[name='paymentSystemId']").selectOption("usdt-trc20");
     await frame.locator("input[name='amount']").fill("50");
     await web.send("main_button_pressed");

@@ -137,11 +137,13 @@ export async function openTelegramWeb(
     (window as unknown as { tg: { theme: unknown } }).tg.theme = t;
   }, theme);
 
+  // The frame inside the iframe element now in the page (a removed one may linger in page.frames()).
   const frame = async () => {
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const found = page.frames().find((f) => f.url().startsWith(APP_ORIGIN));
-      if (found) return found;
+      const handle = await page.$("#host iframe");
+      const found = await handle?.contentFrame();
+      if (found?.url().startsWith(APP_ORIGIN)) return found;
       if (Date.now() > deadline) throw new Error("The Mini App frame did not load");
       await page.waitForTimeout(50);
     }
