@@ -184,7 +184,7 @@ describe("inside Telegram's phone clients (native bridge)", { timeout: 150_000 }
       if (client.keychain) {
         // iOS keeps the token in the keychain: cleared cookies and storage do not sign the user out,
         // and no new Telegram sign-in is made.
-        expect(client.keychain.get("kassa_refresh_token")).toMatch(/\S+/);
+        await expect.poll(() => client.keychain?.get("kassa_refresh_token") ?? "", { timeout: 15_000 }).toMatch(/\S+/);
         await context.clearCookies();
         await page.evaluate(() => localStorage.clear());
         await page.goto(`${inject("baseURL")}/${launch()}`);

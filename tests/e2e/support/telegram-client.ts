@@ -130,18 +130,18 @@ export async function installTelegramClient(
 ) {
   const keychain = options.keychain;
   if (keychain) {
-    await context.exposeFunction("__tgKeychain", (op: string, key: string, value: string | null) => {
-      if (op === "get") return keychain.get(key) ?? null;
+    // Answered in the page at once (a round trip to the test process is too slow on a loaded machine);
+    // the test process keeps the copy the test reads.
+    await context.exposeFunction("__tgKeychainMirror", (key: string, value: string | null) => {
       if (value === null) keychain.delete(key);
       else keychain.set(key, value);
-      return null;
     });
   }
   await context.addInitScript(
     ({ themeParams, safeArea, contentSafeArea, hasKeychain }) => {
       const w = window as unknown as Record<string, unknown> & {
         __tgEvents: { eventType: string; eventData: unknown }[];
-        __tgKeychain?: (op: string, key: string, value: string | null) => Promise<string | null>;
+        __tgKeychainMirror?: (key: string, value: string | null) => Promise<void>;
         Telegram?: { WebView?: { receiveEvent?: (type: string, data?: unknown) => void } };
       };
       w.__tgEvents = [];
@@ -172,17 +172,25 @@ export async function installTelegramClient(
             case "web_app_secure_storage_get_key":
             case "web_app_secure_storage_save_key": {
               const { req_id, key, value } = data as { req_id: string; key: string; value?: string | null };
-              if (!hasKeychain || !w.__tgKeychain) {
+              if (!hasKeychain) {
                 reply("secure_storage_failed", { req_id, error: "UNSUPPORTED" });
                 break;
               }
-              const get = eventType.endsWith("get_key");
-              void w.__tgKeychain(get ? "get" : "set", key, value ?? null).then((stored) =>
-                reply(get ? "secure_storage_key_received" : "secure_storage_key_saved", {
+              // The keychain outlives the page's cookies and local storage: kept under its own key in
+              // session storage, which the tests do not clear.
+              const slot = `tg-keychain:${key}`;
+              if (eventType.endsWith("get_key")) {
+                reply("secure_storage_key_received", {
                   req_id,
-                  ...(get ? { value: stored, can_restore: false } : {}),
-                }),
-              );
+                  value: sessionStorage.getItem(slot),
+                  can_restore: false,
+                });
+              } else {
+                if (value === null || value === undefined) sessionStorage.removeItem(slot);
+                else sessionStorage.setItem(slot, value);
+                void w.__tgKeychainMirror?.(key, value ?? null);
+                reply("secure_storage_key_saved", { req_id });
+              }
               break;
             }
           }
