@@ -1,4 +1,4 @@
-import { parseStartParam } from "@contract";
+import { parseStartParam } from "@contract/start-param";
 
 /** Every screen's path in one place; route modules, links and guards read them from here. */
 export const paths = {
