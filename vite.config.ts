@@ -42,7 +42,8 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
-          testTimeout: 30_000,
+          // Tests that spawn the operator CLI (a few seconds per call) or a second process need room on a busy machine.
+          testTimeout: 120_000,
           hookTimeout: 60_000,
         },
       },

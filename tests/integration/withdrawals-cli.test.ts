@@ -86,7 +86,7 @@ it("lists, inspects, pays and rejects withdrawals through the running server", a
     const [paid, rejected] = ids as [string, string];
 
     const list = await kassa(["withdrawal", "list", "--status", "pending"], dataDir);
-    expect(list.stderr).toBe("");
+    expect(list.stderr).toMatch(/^kassa: acting on the running server \(pid \d+\) at http:\/\/127\.0\.0\.1:\d+\n$/);
     expect(list.stdout).toContain(paid);
     expect(list.stdout).toContain(investor.login);
     const inspect = await kassa(["withdrawal", "inspect", paid], dataDir);
