@@ -13,7 +13,7 @@ import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { deposits, idempotencyKeys, operations, refills } from "../../server/src/db/schema";
-import { call, createTestServer, type TestServer } from "./helpers";
+import { call, createTestServer, TEST_CODE_SECRET, type TestServer } from "./helpers";
 import {
   balanceOf,
   expectLedgerConsistent,
@@ -218,7 +218,10 @@ describe("idempotent money calls on PGlite", () => {
 describe.skipIf(!TEST_DATABASE_URL)(`idempotent money calls on PostgreSQL (${POSTGRES_SKIP_REASON})`, () => {
   suite("PostgreSQL", async () => {
     const database = await freshPostgres("idempotency");
-    const server = await createTestServer({ clock, env: { DATABASE_URL: database.url } });
+    const server = await createTestServer({
+      clock,
+      env: { DATABASE_URL: database.url, CODE_SECRET: TEST_CODE_SECRET },
+    });
     return {
       server,
       done: async () => {
