@@ -135,6 +135,7 @@ function ChatNotificationsCell({ linked, on }: { linked: boolean; on: boolean })
         after={
           <Switch
             name="chatNotifications"
+            aria-label={t("security.chat.label")}
             checked={linked && on}
             disabled={!linked || toggle.isPending}
             onChange={(event) => change(event.currentTarget.checked)}
