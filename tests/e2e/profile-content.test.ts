@@ -2,7 +2,7 @@
  * Profile and content end to end, in Chromium against the real server: edit the profile; change the
  * password (wrong old password first) and see another session end; upload a real PNG avatar and see
  * it, while a 6 MB file and a renamed non-image are refused; send a verification that the operator
- * approves and see the notification; open news; activate a subscription and see balance and prompt change.
+ * approves and see the notification; open news; activate a subscription through its confirmation and see balance and prompt change.
  */
 
 import { request } from "node:http";
@@ -255,8 +255,20 @@ describe("profile and content", () => {
     await dialog.waitFor({ state: "detached" });
     const prompt = page.locator("[data-testid='subscription-prompt']");
     await prompt.waitFor();
-    await prompt.locator(`[data-testid='subscription-option'][data-option-id='${monthly.id}']`).click();
     await prompt.locator("[data-testid='activate-subscription']").click();
+    // Nothing is paid before the confirmation: price, the balance it comes from, then "Pay".
+    const sheet = page.locator("[data-testid='subscription-sheet']");
+    await sheet.waitFor();
+    const option = sheet.locator(`[data-testid='subscription-option'][data-option-id='${monthly.id}']`);
+    if ((await option.count()) > 0) await option.click();
+    expect(
+      await sheet.locator("[data-testid='subscription-summary-price'] [data-amount]").getAttribute("data-amount"),
+    ).toBe(monthly.price);
+    const before = await apiGet<{ currencies: Record<string, string> }>("/user/balance", investor.token);
+    expect(new Big(before.currencies.USDT as string).eq(50)).toBe(true);
+    await sheet.locator("[data-testid='subscription-pay']").click();
+    await sheet.locator("[data-testid='form-success']").waitFor();
+    await sheet.locator("[data-testid='subscription-close']").click();
     await expect.poll(() => prompt.count()).toBe(0);
     const balance = await apiGet<{ currencies: Record<string, string> }>("/user/balance", investor.token);
     expect(new Big(balance.currencies.USDT as string).eq(new Big("50").minus(monthly.price))).toBe(true);

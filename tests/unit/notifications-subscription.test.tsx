@@ -1,6 +1,7 @@
-/** The notification dialog for unread notifications and the subscription prompt for users without one. */
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+/** The notification dialog for unread notifications, and the subscription: card, confirmation, "Later", status. */
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { isPostponed, postpone } from "@/features/subscription/model/later";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
@@ -8,6 +9,7 @@ import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "
 afterEach(() => {
   vi.unstubAllGlobals();
   sessionStorage.clear();
+  localStorage.clear();
 });
 
 const NOTE = (id: string, readAt: string | null) => ({
@@ -64,12 +66,21 @@ describe("notification dialog", () => {
   });
 });
 
-describe("subscription prompt", () => {
-  function setup(reply: JsonReply) {
+const BALANCES = (usdt: string) => ({
+  body: {
+    type: "balance",
+    currentCurrency: "USDT",
+    currencies: { USDT: usdt, BTC: "0", ETH: "0", TON: "0" },
+  },
+});
+
+describe("subscription: no surprise charges", () => {
+  function setup(balance: string, reply: JsonReply) {
     const sent: unknown[] = [];
     stubApi({
       "/settings/technical_work": MAINTENANCE_OFF,
       "/settings/subscription/options": { body: OPTIONS },
+      "/user/balance": BALANCES(balance),
       "/user/subscription": (request) => {
         void request.json().then((b) => sent.push(b));
         return reply;
@@ -77,32 +88,126 @@ describe("subscription prompt", () => {
     });
     return sent;
   }
-
-  it("says 'Not enough funds' when the balance is short", async () => {
-    setup({ status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } });
-    await renderApp({ path: "/news", user: DEMO_USER });
-    const prompt = await screen.findByTestId("subscription-prompt");
-    fireEvent.click(within(prompt).getByTestId("activate-subscription"));
-    expect((await within(prompt).findByTestId("form-error")).textContent).toBe("Not enough funds");
+  const paid = (until: string) => ({
+    body: {
+      user: { ...DEMO_USER, subscription: { active: true, until } },
+      currencies: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
+    },
   });
 
-  it("activates the chosen option, updates the user's subscription in place and goes", async () => {
-    const until = "2027-01-01T00:00:00.000Z";
-    const sent = setup({
-      body: {
-        user: { ...DEMO_USER, subscription: { active: true, until } },
-        currencies: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
-      },
-    });
+  it("prompts with one compact card on the Cabinet only, never on other screens", async () => {
+    setup("50", paid("2027-01-01T00:00:00.000Z"));
+    await renderApp({ path: "/", user: DEMO_USER });
+    const card = await screen.findByTestId("subscription-prompt");
+    expect(card.textContent).toContain("From 10.00 USDT");
+    cleanup();
     await renderApp({ path: "/news", user: DEMO_USER });
-    const prompt = await screen.findByTestId("subscription-prompt");
-    const year = within(prompt)
-      .getAllByTestId("subscription-option")
-      .find((o) => o.getAttribute("data-option-id") === "year") as HTMLElement;
-    fireEvent.click(year);
-    fireEvent.click(within(prompt).getByTestId("activate-subscription"));
+    await waitFor(() => expect(document.querySelector("[data-screen='news']")).not.toBeNull());
+    expect(screen.queryByTestId("subscription-prompt")).toBeNull();
+  });
+
+  it("charges nothing from the card: the confirmation states price, source balance, what stays and the end date", async () => {
+    const until = "2027-01-01T00:00:00.000Z";
+    const sent = setup("100", paid(until));
+    await renderApp({ path: "/", user: DEMO_USER });
+    fireEvent.click(within(await screen.findByTestId("subscription-prompt")).getByTestId("activate-subscription"));
+    const sheet = await screen.findByTestId("subscription-sheet");
+    expect(within(sheet).getByTestId("subscription-summary-price").textContent).toBe("10.00 USDT");
+    await waitFor(() =>
+      expect(within(sheet).getByTestId("subscription-summary-source").textContent).toBe(
+        "USDT balance, 100.00 USDT available",
+      ),
+    );
+    expect(within(sheet).getByTestId("subscription-summary-after").textContent).toBe("90.00 USDT");
+    expect(within(sheet).getByTestId("subscription-summary-until").textContent).toMatch(/\d{4}/);
+    expect(sent).toEqual([]);
+
+    // Choosing the year changes the figures before anything is paid.
+    fireEvent.click(
+      within(sheet)
+        .getAllByTestId("subscription-option")
+        .find((o) => o.getAttribute("data-option-id") === "year") as HTMLElement,
+    );
+    expect(within(sheet).getByTestId("subscription-summary-after").textContent).toBe("0.00 USDT");
+    fireEvent.click(within(sheet).getByTestId("subscription-pay"));
     await waitFor(() => expect(appStore.get(userAtom)?.subscription).toEqual({ active: true, until }));
     expect(sent).toEqual([{ optionId: "year" }]);
+    const done = await within(sheet).findByTestId("form-success");
+    expect(done.textContent).toBe("Your subscription is active until Jan 1, 2027.");
+    fireEvent.click(within(sheet).getByTestId("subscription-close"));
+    await waitFor(() => expect(screen.queryByTestId("subscription-sheet")).toBeNull());
+    expect(screen.queryByTestId("subscription-prompt")).toBeNull();
+  });
+
+  it("says a short balance before the tap, offers the top-up and sends nothing", async () => {
+    const sent = setup("5", paid("2027-01-01T00:00:00.000Z"));
+    await renderApp({ path: "/", user: DEMO_USER });
+    fireEvent.click(within(await screen.findByTestId("subscription-prompt")).getByTestId("activate-subscription"));
+    const sheet = await screen.findByTestId("subscription-sheet");
+    expect((await within(sheet).findByTestId("subscription-short")).textContent).toContain(
+      "Not enough funds on the USDT balance",
+    );
+    const pay = within(sheet).getByTestId("subscription-pay") as HTMLButtonElement;
+    expect(pay.disabled).toBe(true);
+    fireEvent.click(pay);
+    expect(sent).toEqual([]);
+    fireEvent.click(within(sheet).getByTestId("subscription-refill"));
+    await waitFor(() => expect(document.querySelector("[data-screen='refill']")).not.toBeNull());
+  });
+
+  it("shows the server's 'Not enough funds' in the sheet, which stays open", async () => {
+    setup("50", { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } });
+    await renderApp({ path: "/", user: DEMO_USER });
+    fireEvent.click(within(await screen.findByTestId("subscription-prompt")).getByTestId("activate-subscription"));
+    const sheet = await screen.findByTestId("subscription-sheet");
+    await waitFor(() =>
+      expect((within(sheet).getByTestId("subscription-pay") as HTMLButtonElement).disabled).toBe(false),
+    );
+    fireEvent.click(within(sheet).getByTestId("subscription-pay"));
+    expect((await within(sheet).findByTestId("form-error")).textContent).toBe("Not enough funds");
+    expect(appStore.get(userAtom)?.subscription.active).toBe(false);
+  });
+
+  it("'Later' keeps the card away for this user across visits, not for another account", async () => {
+    setup("50", paid("2027-01-01T00:00:00.000Z"));
+    await renderApp({ path: "/", user: DEMO_USER });
+    fireEvent.click(within(await screen.findByTestId("subscription-prompt")).getByTestId("subscription-later"));
     await waitFor(() => expect(screen.queryByTestId("subscription-prompt")).toBeNull());
+    cleanup();
+    await renderApp({ path: "/", user: DEMO_USER });
+    await screen.findByTestId("balance");
+    expect(screen.queryByTestId("subscription-prompt")).toBeNull();
+    cleanup();
+    await renderApp({ path: "/", user: { ...DEMO_USER, id: "u2", login: "other" } });
+    await screen.findByTestId("subscription-prompt");
+  });
+
+  it("'Later' lasts seven days", () => {
+    const now = new Date("2026-11-25T12:00:00.000Z");
+    postpone("u9", now);
+    expect(isPostponed("u9", new Date("2026-12-02T11:59:00.000Z"))).toBe(true);
+    expect(isPostponed("u9", new Date("2026-12-02T12:01:00.000Z"))).toBe(false);
+    expect(isPostponed("u10", now)).toBe(false);
+  });
+
+  it("Settings shows the status with its end date, and activates through the same confirmation", async () => {
+    const sent = setup("50", paid("2027-01-01T00:00:00.000Z"));
+    await renderApp({ path: "/settings", user: DEMO_USER });
+    const status = await screen.findByTestId("subscription-status");
+    expect(status.textContent).toContain("Not active");
+    fireEvent.click(within(status).getByTestId("subscription-open"));
+    const sheet = await screen.findByTestId("subscription-sheet");
+    await waitFor(() =>
+      expect((within(sheet).getByTestId("subscription-pay") as HTMLButtonElement).disabled).toBe(false),
+    );
+    fireEvent.click(within(sheet).getByTestId("subscription-pay"));
+    await within(sheet).findByTestId("form-success");
+    expect(sent).toEqual([{ optionId: "month" }]);
+    await waitFor(() =>
+      expect(screen.getByTestId("subscription-status").textContent).toContain("Active until Jan 1, 2027"),
+    );
+    expect(within(screen.getByTestId("subscription-status")).getByTestId("subscription-open").textContent).toBe(
+      "Extend",
+    );
   });
 });

@@ -14,12 +14,9 @@ import { useMainButtonShown } from "@/tma/hooks";
 import { LiveRefreshContext, useLiveRefresh } from "../live-refresh";
 import { BottomTabBar, SideBar } from "./navigation";
 
-// Loaded only for a user they concern: unread notifications, no active subscription.
+// Loaded only for a user it concerns: unread notifications.
 const NotificationDialog = lazyScreen(() =>
   import("@/features/notifications/components/notification-dialog").then((m) => ({ default: m.NotificationDialog })),
-);
-const SubscriptionPrompt = lazyScreen(() =>
-  import("@/features/subscription/components/subscription-prompt").then((m) => ({ default: m.SubscriptionPrompt })),
 );
 
 /** Side bar from this width up, tab bar below it. */
@@ -44,10 +41,7 @@ export function CabinetLayout() {
       <PullToRefresh onRefresh={() => void live.refresh()} refreshing={live.refreshing} />
       {/* A failing cabinet screen (or dialog) keeps the side bar or tab bar around its error. */}
       <RouteErrorBoundary>
-        <Suspense fallback={null}>
-          {user && !user.subscription.active ? <SubscriptionPrompt /> : null}
-          {user && user.notifications.unread > 0 ? <NotificationDialog /> : null}
-        </Suspense>
+        <Suspense fallback={null}>{user && user.notifications.unread > 0 ? <NotificationDialog /> : null}</Suspense>
         <Suspense fallback={<ContentSpinner />}>
           <Outlet />
         </Suspense>

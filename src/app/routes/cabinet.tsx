@@ -1,3 +1,4 @@
+import { useQuery } from "@tanstack/react-query";
 import { List, Title } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
 import { useState } from "react";
@@ -7,19 +8,25 @@ import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
 import { RefreshControl } from "@/components/refresh-control";
 import { paths } from "@/config/paths";
+import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { BalanceCard, StatsBar } from "@/features/balance/components/balance-card";
 import { ExchangeDialog } from "@/features/balance/components/exchange-dialog";
 import { RecentOperations } from "@/features/operations/components/operations-list";
+import { SubscriptionCard } from "@/features/subscription/components/subscription-card";
 import { userAtom } from "@/lib/session";
 import { useLiveRefreshControl } from "../live-refresh";
 
-/** Cabinet: welcome, the balance with its currency, the amount on deposit, the balances bar, recent operations. */
+/**
+ * Cabinet: welcome, the balance with its currency, the amount on deposit, the balances bar, recent
+ * operations; for a user without a subscription, its compact prompt (here only, not on every screen).
+ */
 export function CabinetRoute() {
   const { t } = useTranslation("cabinet");
   const user = useAtomValue(userAtom);
   const navigate = useNavigate();
   const [exchanging, setExchanging] = useState(false);
   const live = useLiveRefreshControl();
+  const balance = useQuery(balanceQueries.balance());
   return (
     <Page screen="cabinet" title={t("title")}>
       <div className="screen-title-row">
@@ -33,6 +40,7 @@ export function CabinetRoute() {
       <List>
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
         <StatsBar />
+        <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
         <RecentOperations
           header={t("recentOperations")}
           empty={t("noOperations")}

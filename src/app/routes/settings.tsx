@@ -1,20 +1,29 @@
 import { useQuery } from "@tanstack/react-query";
 import { List, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { Page } from "@/components/page";
 import { Placeholder } from "@/components/placeholder";
+import { paths } from "@/config/paths";
 import { AvatarSection } from "@/features/avatar/components/avatar-section";
+import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { ProfileSection } from "@/features/profile/components/profile-section";
 import { PasswordSection } from "@/features/security/components/password-section";
 import { SecuritySection } from "@/features/security/components/security-section";
+import { SubscriptionSection } from "@/features/subscription/components/subscription-section";
 import { VerificationSection } from "@/features/verification/components/verification-section";
 import { WithdrawalWallet } from "@/features/wallets/components/withdrawal-wallet";
 import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries";
 
-/** Settings (spec §2): profile data, avatar, password, security, verification, withdrawal wallets, language, each section saved on its own. */
+/**
+ * Settings (spec §2): profile data, avatar, password, security, verification, the subscription's
+ * status, withdrawal wallets, language, each section saved on its own.
+ */
 export function SettingsRoute() {
   const { t } = useTranslation("settings");
+  const navigate = useNavigate();
+  const balance = useQuery(balanceQueries.balance());
   return (
     <Page screen="settings" title={t("title")}>
       <List>
@@ -23,6 +32,7 @@ export function SettingsRoute() {
         <PasswordSection />
         <SecuritySection />
         <VerificationSection />
+        <SubscriptionSection balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
         <WalletsSection />
         <Section header={t("language.header")} data-section="language">
           <div className="settings-language">

@@ -1,0 +1,74 @@
+import type { Currency } from "@contract";
+import { useQuery } from "@tanstack/react-query";
+import { Button, Section } from "@telegram-apps/telegram-ui";
+import { useAtomValue } from "jotai";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { compareAmounts, useMoneyFormat } from "@/lib/money";
+import { userAtom } from "@/lib/session";
+import { subscriptionQueries } from "../api/subscription-queries";
+import { isPostponed, postpone } from "../model/later";
+import { SubscriptionSheet } from "./subscription-sheet";
+
+/**
+ * The prompt to activate a subscription (spec §1, §6), on the Cabinet only: one compact card while the
+ * user has none. "Activate" opens the confirmation (price, source balance, end date) — nothing is paid
+ * from the card itself. "Later" keeps the card away for a week (`LATER_DAYS`) for this user.
+ */
+export function SubscriptionCard({
+  balances,
+  onRefill,
+}: {
+  balances: Record<Currency, string> | undefined;
+  onRefill(): void;
+}) {
+  const { t } = useTranslation("subscription");
+  const format = useMoneyFormat();
+  const user = useAtomValue(userAtom);
+  const options = useQuery(subscriptionQueries.options());
+  const [postponed, setPostponed] = useState(() => (user ? isPostponed(user.id) : true));
+  const [confirming, setConfirming] = useState(false);
+
+  const cheapest = options.data?.reduce<(typeof options.data)[number] | undefined>(
+    (best, o) => (best === undefined || compareAmounts(o.price, best.price) < 0 ? o : best),
+    undefined,
+  );
+  // The sheet stays open after the payment, to say until when the subscription runs.
+  if (!user || (!confirming && (user.subscription.active || postponed || !cheapest))) return null;
+
+  return (
+    <>
+      {confirming || !cheapest ? null : (
+        <Section className="subscription-card" data-testid="subscription-prompt">
+          <div className="subscription-card-body">
+            <div className="subscription-card-text">
+              <p className="subscription-card-title">{t("title")}</p>
+              <p className="subscription-card-price">
+                {t("from", { amount: format.amount(cheapest.price, cheapest.currency, { exact: true }) })}
+              </p>
+            </div>
+            <div className="subscription-actions">
+              <Button size="s" onClick={() => setConfirming(true)} data-testid="activate-subscription">
+                {t("activate")}
+              </Button>
+              <Button
+                size="s"
+                mode="plain"
+                onClick={() => {
+                  postpone(user.id);
+                  setPostponed(true);
+                }}
+                data-testid="subscription-later"
+              >
+                {t("later")}
+              </Button>
+            </div>
+          </div>
+        </Section>
+      )}
+      {confirming ? (
+        <SubscriptionSheet balances={balances} onClose={() => setConfirming(false)} onRefill={onRefill} />
+      ) : null}
+    </>
+  );
+}
