@@ -8,7 +8,7 @@ import path from "node:path";
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/src/db/client";
-import { DataDirLockedError, lockPathFor, processStartTime } from "../../server/src/db/lock";
+import { DataDirLockedError, lockPathFor, processStartTime, processState } from "../../server/src/db/lock";
 import * as dbSchema from "../../server/src/db/schema";
 import { DEMO_DOWNLINE, DEMO_LOGIN, DEMO_PASSWORD, DEMO_PAYMENT_SYSTEMS, seedDemo } from "../../server/src/db/seed";
 import { verifyPassword } from "../../server/src/security/password";
@@ -84,6 +84,24 @@ describe("the PGlite folder lock", () => {
     const handle = await openDatabase({ dataDir });
     opened.push(handle);
     expect(fs.readFileSync(lockPathFor(dataDir), "utf8").split("\n")[0]).toBe(String(process.pid));
+  });
+
+  it("takes over a lock whose owner was killed and is a zombie nobody reaps", async () => {
+    const dataDir = path.join(tmp.dir, "zombie-owner");
+    // sh starts a short child, then becomes `sleep`, which never waits for it: the child stays a zombie.
+    const parent = spawn("sh", ["-c", "sleep 0.1 & echo $!; exec sleep 60"], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const pid = Number((await new Promise<Buffer>((resolve) => parent.stdout.once("data", resolve))).toString());
+      const startTime = processStartTime(pid);
+      for (let i = 0; i < 100 && processState(pid) !== "Z"; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(processState(pid)).toBe("Z");
+      fs.writeFileSync(lockPathFor(dataDir), `${pid}\n${startTime}\n`);
+      const handle = await openDatabase({ dataDir });
+      opened.push(handle);
+      expect(fs.readFileSync(lockPathFor(dataDir), "utf8").split("\n")[0]).toBe(String(process.pid));
+    } finally {
+      parent.kill("SIGKILL");
+    }
   });
 
   it("still refuses a lock whose owner lives and started when the lock says", async () => {

@@ -4,8 +4,9 @@
  * The lock is a file `<dataDir>.lock` created with O_EXCL holding the owner's pid and that
  * process's start time (Linux: /proc/<pid>/stat). A lock is stale, and taken over, when its owner
  * is no longer alive (a crash, a kill -9), when the pid is ours but this process never took the
- * lock, or when a process with that pid lives but started at another time: after a `kill -9` a
- * container's new PID 1 finds its own pid in the file its previous life left.
+ * lock, when a process with that pid lives but started at another time (after a `kill -9` a
+ * container's new PID 1 finds its own pid in the file its previous life left), or when the owner is
+ * a zombie (killed, not yet reaped by its parent).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -41,6 +42,19 @@ export function isProcessAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * The state letter of a process (field 3 of /proc/<pid>/stat: R, S, D, Z, X, …), or null where that
+ * cannot be read.
+ */
+export function processState(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] ?? null;
+  } catch {
+    return null;
   }
 }
 
@@ -90,6 +104,10 @@ const heldHere = new Set<string>();
 export function isLockOwnerAlive(owner: LockOwner, lockPath: string): boolean {
   if (owner.pid === process.pid) return heldHere.has(lockPath);
   if (!isProcessAlive(owner.pid)) return false;
+  // A killed server whose parent does not reap it (a container without an init) stays a zombie: it
+  // answers signals but holds nothing.
+  const state = processState(owner.pid);
+  if (state === "Z" || state === "X") return false;
   if (owner.startTime === null) return true;
   const startTime = processStartTime(owner.pid);
   return startTime === null || startTime === owner.startTime;
