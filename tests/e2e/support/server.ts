@@ -1,6 +1,6 @@
 /** Starts the real Kassa server (built app + API + embedded database) as its own process. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -104,6 +104,25 @@ export async function startServer(
       // The whole group at once: tsx and the server it runs die together, as in a power cut.
       if (child.pid) process.kill(-child.pid, "SIGKILL");
       await exited;
+      // The server itself (tsx's child) dies on its own schedule: wait until no live member is left.
+      if (child.pid) await groupGone(child.pid);
     },
   };
+}
+
+/** Waits (at most 10 s) until no process of group `pgid` is alive; a zombie counts as gone. */
+async function groupGone(pgid: number): Promise<void> {
+  const alive = () =>
+    readdirSync("/proc")
+      .filter((name) => /^\d+$/.test(name))
+      .some((pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+          const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+          return Number(group) === pgid && state !== "Z" && state !== "X";
+        } catch {
+          return false;
+        }
+      });
+  for (let i = 0; i < 200 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
 }
