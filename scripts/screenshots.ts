@@ -2,6 +2,8 @@
  * `npm run screenshots`: every screen at 390×844, light and dark, from the real server and the
  * production build, into artifacts/screenshots/ — to look at what we built. `--readme` also renders
  * docs/screenshots/login.png (light and dark side by side) for the README.
+ * SCREENSHOT_LANGUAGE takes one language or several (`de,ru`); SCREENSHOT_WIDTH another phone width
+ * (`320`); SCREENSHOT_PATHS only some screens (`/,/settings`).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -22,7 +24,10 @@ const SIGNED_IN = [
   "/news",
   "/more",
 ];
-const LANGUAGE = process.env.SCREENSHOT_LANGUAGE ?? "en";
+const LANGUAGES = (process.env.SCREENSHOT_LANGUAGE ?? "en").split(",");
+const LANGUAGE = LANGUAGES[0] ?? "en";
+const WIDTH = Number(process.env.SCREENSHOT_WIDTH ?? 390);
+const ONLY = process.env.SCREENSHOT_PATHS?.split(",");
 
 async function signIn(context: BrowserContext, baseURL: string) {
   const res = await fetch(`${baseURL}/api/auth/login`, {
@@ -44,20 +49,27 @@ async function main() {
   const server = await startServer({ LOG_LEVEL: "error" });
   const browser = await launchChromium();
   try {
-    for (const scheme of ["light", "dark"] as const) {
-      for (const signedIn of [false, true]) {
-        const context = await phoneContext(browser, { colorScheme: scheme });
-        await context.addInitScript((l) => localStorage.setItem("kassa.language", l), LANGUAGE);
-        if (signedIn) await signIn(context, server.baseURL);
-        const page = await context.newPage();
-        for (const path of signedIn ? SIGNED_IN : SIGNED_OUT) {
-          await page.goto(`${server.baseURL}${path}`, { waitUntil: "networkidle" });
-          await page.waitForTimeout(300);
-          await page.screenshot({ path: join(OUT, `${name(path)}-${LANGUAGE}-${scheme}.png`) });
+    for (const language of LANGUAGES)
+      for (const scheme of ["light", "dark"] as const) {
+        for (const signedIn of [false, true]) {
+          const paths = (signedIn ? SIGNED_IN : SIGNED_OUT).filter((p) => !ONLY || ONLY.includes(p));
+          if (paths.length === 0) continue;
+          const context = await phoneContext(browser, {
+            colorScheme: scheme,
+            viewport: { width: WIDTH, height: 844 },
+          });
+          await context.addInitScript((l) => localStorage.setItem("kassa.language", l), language);
+          if (signedIn) await signIn(context, server.baseURL);
+          const page = await context.newPage();
+          for (const path of paths) {
+            await page.goto(`${server.baseURL}${path}`, { waitUntil: "networkidle" });
+            await page.waitForTimeout(300);
+            const suffix = WIDTH === 390 ? "" : `-${WIDTH}`;
+            await page.screenshot({ path: join(OUT, `${name(path)}-${language}-${scheme}${suffix}.png`) });
+          }
+          await context.close();
         }
-        await context.close();
       }
-    }
     if (process.argv.includes("--readme")) {
       const img = (scheme: string) =>
         `data:image/png;base64,${readFileSync(join(OUT, `login-${LANGUAGE}-${scheme}.png`)).toString("base64")}`;

@@ -74,6 +74,24 @@ async function overflow(page: Page) {
   });
 }
 
+/**
+ * Texts cut by an ellipsis or by their box where the whole text must show: the tab bar's labels and
+ * the cabinet's figures. A text is cut when its glyphs are wider than its box.
+ */
+async function clipped(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>(".tab-bar-item > :last-child, .stats-bar dt, .stats-bar dd")]
+      .filter((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const style = getComputedStyle(el);
+        const box = el.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return range.getBoundingClientRect().width > box + 0.5;
+      })
+      .map((el) => `"${el.textContent}"`),
+  );
+}
+
 /** Switches the language as the switcher saves it, and opens `path` afresh (the session stays). */
 async function setLanguage(page: Page, lng: Lng, path: string) {
   await page.evaluate((l) => localStorage.setItem("kassa.language", l), lng);
@@ -135,7 +153,7 @@ const WALK_TIMEOUT = 600_000;
 describe("every screen fits the phone", () => {
   for (const width of [320, 390]) {
     it(
-      `no screen is wider than ${width} px in en, ru, de or kk`,
+      `no screen is wider than ${width} px in en, ru, de or kk, and no tab label or figure is cut`,
       async () => {
         const context = await phoneContext(browser, { viewport: { width, height: 800 } });
         const page = await context.newPage();
@@ -143,6 +161,8 @@ describe("every screen fits the phone", () => {
         await walk(page, context, LANGUAGES, async (lng, name) => {
           const wide = await overflow(page);
           if (wide) problems.push(`${lng} ${name}: ${wide}`);
+          const cut = await clipped(page);
+          if (cut.length > 0) problems.push(`${lng} ${name}: cut ${cut.join(", ")}`);
         });
         await context.close();
         expect(problems).toEqual([]);

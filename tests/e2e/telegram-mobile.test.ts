@@ -1,9 +1,10 @@
 /**
- * Kassa in Telegram's phone clients: the native bridge (`TelegramWebviewProxy`) as iOS and Android
- * send it, with a notch and a home indicator (non-zero safe areas), fullscreen with Telegram's
- * controls over the content (content safe area). Nothing sits under the home indicator; every money
- * field has an accessible name; on iOS the session is kept in Telegram's SecureStorage and survives
- * the webview's cookies and storage being cleared.
+ * Kassa in Telegram's native clients: the bridge (`TelegramWebviewProxy`) as iOS, Android and
+ * Telegram Desktop send it, with a notch and a home indicator (non-zero safe areas), fullscreen with
+ * Telegram's controls over the content (content safe area). Nothing sits under the home indicator;
+ * every money field has an accessible name; on iOS the session is kept in Telegram's SecureStorage,
+ * on Desktop (no keychain; known to lose the webview's local storage between launches) in its
+ * DeviceStorage, and survives the webview's cookies and storage being cleared.
  *
  * `E2E_SCREENSHOTS=<dir>` also saves each client's cabinet and refill screens there (`E2E_LANGUAGE=de`
  * for another language).
@@ -64,7 +65,7 @@ const accessibleNames = (page: Page) =>
 type Shown = { is_visible?: boolean } | null;
 
 interface Client {
-  platform: "ios" | "android";
+  platform: "ios" | "android" | "tdesktop";
   version: string;
   theme: Record<string, string>;
   safeArea: Insets;
@@ -72,6 +73,7 @@ interface Client {
   fullscreen: boolean;
   width: number;
   keychain?: Map<string, string>;
+  deviceStorage?: Map<string, string>;
 }
 
 const CLIENTS: Client[] = [
@@ -96,10 +98,21 @@ const CLIENTS: Client[] = [
     fullscreen: false,
     width: 320,
   },
+  {
+    // Telegram Desktop's Mini App window: no insets, SecureStorage refused, DeviceStorage answered.
+    platform: "tdesktop",
+    version: "9.0",
+    theme: LIGHT_THEME,
+    safeArea: { top: 0, bottom: 0, left: 0, right: 0 },
+    contentSafeArea: { top: 0, bottom: 0, left: 0, right: 0 },
+    fullscreen: false,
+    width: 384,
+    deviceStorage: new Map(),
+  },
 ];
 
 // Each test opens several screens; a loaded machine needs more than the default minute.
-describe("inside Telegram's phone clients (native bridge)", { timeout: 150_000 }, () => {
+describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 150_000 }, () => {
   for (const client of CLIENTS) {
     it(`${client.platform}: nothing under the home indicator, money fields named, session kept`, async () => {
       const context = await phoneContext(browser, { viewport: { width: client.width, height: 720 } });
@@ -181,10 +194,11 @@ describe("inside Telegram's phone clients (native bridge)", { timeout: 150_000 }
       expect(fields.filter((f) => !f.accessibleName)).toEqual([]);
 
       expect(signIns).toHaveLength(1);
-      if (client.keychain) {
-        // iOS keeps the token in the keychain: cleared cookies and storage do not sign the user out,
-        // and no new Telegram sign-in is made.
-        await expect.poll(() => client.keychain?.get("kassa_refresh_token") ?? "", { timeout: 15_000 }).toMatch(/\S+/);
+      const kept = client.keychain ?? client.deviceStorage;
+      if (kept) {
+        // iOS keeps the token in the keychain, Desktop in its DeviceStorage: cleared cookies and
+        // storage do not sign the user out, and no new Telegram sign-in is made.
+        await expect.poll(() => kept.get("kassa_refresh_token") ?? "", { timeout: 15_000 }).toMatch(/\S+/);
         await context.clearCookies();
         await page.evaluate(() => localStorage.clear());
         await page.goto(`${inject("baseURL")}/${launch()}`);

@@ -120,6 +120,8 @@ export interface ClientOptions {
    * reloads and cleared site data as the phone's keychain does. Without it the calls are refused.
    */
   keychain?: Map<string, string>;
+  /** Telegram's DeviceStorage (Bot API 9.0, the desktop clients' store), kept like the keychain. */
+  deviceStorage?: Map<string, string>;
 }
 
 /** Installs the bridge before any script of the page runs. */
@@ -128,20 +130,21 @@ export async function installTelegramClient(
   theme: Record<string, string> = LIGHT_THEME,
   options: ClientOptions = {},
 ) {
-  const keychain = options.keychain;
-  if (keychain) {
+  const { keychain, deviceStorage } = options;
+  if (keychain || deviceStorage) {
     // Answered in the page at once (a round trip to the test process is too slow on a loaded machine);
     // the test process keeps the copy the test reads.
-    await context.exposeFunction("__tgKeychainMirror", (key: string, value: string | null) => {
-      if (value === null) keychain.delete(key);
-      else keychain.set(key, value);
+    await context.exposeFunction("__tgStorageMirror", (kind: string, key: string, value: string | null) => {
+      const store = kind === "secure" ? keychain : deviceStorage;
+      if (value === null) store?.delete(key);
+      else store?.set(key, value);
     });
   }
   await context.addInitScript(
-    ({ themeParams, safeArea, contentSafeArea, hasKeychain }) => {
+    ({ themeParams, safeArea, contentSafeArea, hasKeychain, hasDeviceStorage }) => {
       const w = window as unknown as Record<string, unknown> & {
         __tgEvents: { eventType: string; eventData: unknown }[];
-        __tgKeychainMirror?: (key: string, value: string | null) => Promise<void>;
+        __tgStorageMirror?: (kind: string, key: string, value: string | null) => Promise<void>;
         Telegram?: { WebView?: { receiveEvent?: (type: string, data?: unknown) => void } };
       };
       w.__tgEvents = [];
@@ -170,26 +173,26 @@ export async function installTelegramClient(
               reply("content_safe_area_changed", contentSafeArea);
               break;
             case "web_app_secure_storage_get_key":
-            case "web_app_secure_storage_save_key": {
+            case "web_app_secure_storage_save_key":
+            case "web_app_device_storage_get_key":
+            case "web_app_device_storage_save_key": {
               const { req_id, key, value } = data as { req_id: string; key: string; value?: string | null };
-              if (!hasKeychain) {
-                reply("secure_storage_failed", { req_id, error: "UNSUPPORTED" });
+              const kind = eventType.includes("secure") ? "secure" : "device";
+              const prefix = `${kind}_storage`;
+              if (!(kind === "secure" ? hasKeychain : hasDeviceStorage)) {
+                reply(`${prefix}_failed`, { req_id, error: "UNSUPPORTED" });
                 break;
               }
-              // The keychain outlives the page's cookies and local storage: kept under its own key in
-              // session storage, which the tests do not clear.
-              const slot = `tg-keychain:${key}`;
+              // The client's storage outlives the page's cookies and local storage: kept under its own
+              // key in session storage, which the tests do not clear.
+              const slot = `tg-${kind}:${key}`;
               if (eventType.endsWith("get_key")) {
-                reply("secure_storage_key_received", {
-                  req_id,
-                  value: sessionStorage.getItem(slot),
-                  can_restore: false,
-                });
+                reply(`${prefix}_key_received`, { req_id, value: sessionStorage.getItem(slot), can_restore: false });
               } else {
                 if (value === null || value === undefined) sessionStorage.removeItem(slot);
                 else sessionStorage.setItem(slot, value);
-                void w.__tgKeychainMirror?.(key, value ?? null);
-                reply("secure_storage_key_saved", { req_id });
+                void w.__tgStorageMirror?.(kind, key, value ?? null);
+                reply(`${prefix}_key_saved`, { req_id });
               }
               break;
             }
@@ -202,6 +205,7 @@ export async function installTelegramClient(
       safeArea: options.safeArea ?? NO_INSETS,
       contentSafeArea: options.contentSafeArea ?? NO_INSETS,
       hasKeychain: Boolean(keychain),
+      hasDeviceStorage: Boolean(deviceStorage),
     },
   );
 }
