@@ -81,6 +81,14 @@ export function onMaintenanceReply(listener: MaintenanceListener): () => void {
   return () => maintenanceListeners.delete(listener);
 }
 
+const expiryListeners = new Set<(where: string) => void>();
+
+/** Called when a 401 is about to end the session, while the screen at `where` is still shown. */
+export function onSessionExpiring(listener: (where: string) => void): () => void {
+  expiryListeners.add(listener);
+  return () => expiryListeners.delete(listener);
+}
+
 export type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
@@ -196,7 +204,9 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
     if (code === "MAINTENANCE") for (const listener of maintenanceListeners) listener();
     if (response.status === 401 && sessionToken) {
       // Spec §4: a 401 removes the stored token and counts as a session timeout.
+      // What was typed is kept for the way back (the cabinet listens).
       const where = currentLocationPath();
+      for (const listener of expiryListeners) listener(where);
       expireSession();
       navigateTo(loginPath(where), { replace: true });
     }

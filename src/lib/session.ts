@@ -118,7 +118,11 @@ function saveToken(token: string | null): void {
 }
 
 /** Keeps a new session (after login, registration or Telegram sign-in). */
+/** The login of the user whose session timed out in this page: the login screen offers it again. */
+export const expiredLoginAtom = atom<string | null>(null);
+
 export const signInAtom = atom(null, (_get, set, session: Session) => {
+  set(expiredLoginAtom, null);
   saveToken(session.refreshToken);
   saveUser(session.user);
   set(tokenBaseAtom, session.refreshToken);
@@ -154,9 +158,14 @@ export function getSessionToken(store: AppStore = appStore): string | null {
   return store.get(tokenAtom);
 }
 
-/** Spec §4: an HTTP 401 removes the stored token and counts as a session timeout. */
+/**
+ * Spec §4: an HTTP 401 removes the stored token and counts as a session timeout. The login screen
+ * then offers the same login (`expiredLoginAtom`).
+ */
 export function expireSession(store: AppStore = appStore): void {
+  const login = store.get(userAtom)?.login ?? null;
   clearSession(store);
+  if (login) store.set(expiredLoginAtom, login);
   alerts.error("SESSION_TIMEOUT", undefined, store);
 }
 

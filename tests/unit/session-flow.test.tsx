@@ -74,6 +74,55 @@ describe("a 401 anywhere", () => {
   });
 });
 
+describe("a session timeout keeps what was typed", () => {
+  it("prefills the login, and after signing in again the form holds what the user had typed", async () => {
+    window.history.replaceState(null, "", "/settings");
+    stubApi({
+      "/settings/technical_work": MAINTENANCE_OFF,
+      "/settings/telegramAuthAvailable": FLAG_OFF,
+      "/user/me": SESSION_TIMEOUT,
+      "/auth/login": { body: { refreshToken: "fresh", user: DEMO_USER, phoneConfirmationRequired: false } },
+      "/user-data/byType": {
+        body: {
+          login: "demo",
+          fullName: "Demo Investor",
+          email: "demo@example.com",
+          emailConfirmed: true,
+          phone: "+77010000000",
+          phoneConfirmed: true,
+          city: "Almaty",
+          country: "Kazakhstan",
+          registeredAt: "2025-01-01T00:00:00.000Z",
+          language: "en",
+          codeChannel: "email",
+          telegramLinked: false,
+          inviter: null,
+          pendingPhone: null,
+          verificationStatus: null,
+          avatarUrl: null,
+        },
+      },
+    });
+    await renderApp({ path: "/settings", user: DEMO_USER });
+    await waitFor(() => expect(input("city")).not.toBeNull());
+    fireEvent.change(input("city") as HTMLInputElement, { target: { value: "Almaty, Abay Ave 10" } });
+    fireEvent.change(input("fullName") as HTMLInputElement, { target: { value: "Aliya N." } });
+
+    await act(() => refreshCurrentUser());
+    await waitFor(() => expect(screenName()).toBe("login"));
+    expect(input("login")?.value).toBe(DEMO_USER.login);
+    expect(sessionStorage.getItem("kassa.draft")).not.toContain("password");
+
+    fireEvent.change(input("password") as HTMLInputElement, { target: { value: "demo2026pass" } });
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() => expect(screenName()).toBe("settings"));
+    await waitFor(() => expect(input("city")?.value).toBe("Almaty, Abay Ave 10"));
+    expect(input("fullName")?.value).toBe("Aliya N.");
+    // Used once: a later visit starts from the saved profile again.
+    expect(sessionStorage.getItem("kassa.draft")).toBeNull();
+  });
+});
+
 describe("refreshing a restored user", () => {
   it("replaces the saved user with the server's", async () => {
     stubApi({ "/user/me": { body: { ...DEMO_USER, fullName: "Renamed Investor", phoneConfirmed: true } } });

@@ -1,13 +1,15 @@
 import { useAtomValue } from "jotai";
 import { type ReactNode, Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
 import { ContentSpinner } from "@/components/content-spinner";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { lazyScreen } from "@/components/lazy-screen";
 import { PullToRefresh } from "@/components/pull-to-refresh";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
+import { onSessionExpiring } from "@/lib/api-client";
+import { restoreDraft, saveDraft, takeDraft } from "@/lib/drafts";
 import { userAtom } from "@/lib/session";
 import { useMediaQuery } from "@/lib/use-media-query";
 import { useMainButtonShown } from "@/tma/hooks";
@@ -32,6 +34,7 @@ export function CabinetLayout() {
   const { t } = useTranslation("common");
   const user = useAtomValue(userAtom);
   const live = useLiveRefresh();
+  useDraftsAcrossSignIn();
   // The alert's code comes now, so an action failing offline later can still say so.
   useEffect(() => {
     void import("@/components/alert-snackbar").catch(() => undefined);
@@ -72,4 +75,17 @@ export function CabinetLayout() {
   function wrap(frame: ReactNode) {
     return <LiveRefreshContext.Provider value={live}>{frame}</LiveRefreshContext.Provider>;
   }
+}
+
+/**
+ * A session timeout keeps what the user typed (issue 10): the forms' fields are saved as the 401
+ * ends the session, and filled in again when the user, signed in again, is back on that screen.
+ */
+function useDraftsAcrossSignIn(): void {
+  const { pathname, search } = useLocation();
+  useEffect(() => onSessionExpiring((where) => saveDraft(where)), []);
+  useEffect(() => {
+    const draft = takeDraft(`${pathname}${search}`);
+    if (draft) void restoreDraft(draft);
+  }, [pathname, search]);
 }

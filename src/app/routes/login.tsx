@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { List, Section } from "@telegram-apps/telegram-ui";
+import { useAtomValue } from "jotai";
 import { type ReactNode, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
@@ -15,6 +16,7 @@ import { OpenInTelegramCell } from "@/features/auth/components/open-in-telegram-
 import type { FormError } from "@/features/auth/model/messages";
 import { prefilledLogin } from "@/features/auth/model/sign-in-again";
 import { miniAppLink, settingsQueries } from "@/features/settings/api/settings-queries";
+import { expiredLoginAtom } from "@/lib/session";
 import { useTelegram } from "@/tma/hooks";
 
 // Only a launch inside Telegram downloads the Telegram sign-in.
@@ -26,11 +28,13 @@ const TelegramLogin = lazyScreen(() =>
 function PasswordSignIn({ notice = null, extra }: { notice?: FormError | null; extra?: ReactNode }) {
   const { t } = useTranslation(["auth", "common"]);
   const location = useLocation();
+  // After a password reset the login comes with the navigation; after a session timeout, from the session.
+  const expiredLogin = useAtomValue(expiredLoginAtom);
   return (
     <>
       <BrandHeader />
       <List>
-        <LoginForm initialLogin={prefilledLogin(location.state)} notice={notice} />
+        <LoginForm initialLogin={prefilledLogin(location.state) ?? expiredLogin ?? undefined} notice={notice} />
         {extra}
         <Section>
           <LinkCell to={registerPath()} description={t("login.noAccount")}>
