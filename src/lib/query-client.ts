@@ -52,14 +52,18 @@ export function createQueryClient(): QueryClient {
       },
     }),
     defaultOptions: {
+      // Offline, TanStack's default pauses every fetch and action until the browser says it is online
+      // again: a tap did nothing and said nothing, a screen without data spun. They run and fail
+      // instead, so the screen shows its error with Try again and an action says it failed.
       queries: {
+        networkMode: "always",
         gcTime: QUERY_GC_TIME_MS,
         refetchOnWindowFocus: false,
         retry: (failureCount, error) => !isClientRefusal(error) && failureCount < QUERY_RETRY_COUNT,
         // A 5xx with nothing to show goes to the route's error boundary; 4xx stay with the screen.
         throwOnError: (error, query) => isServerFailure(error) && query.state.data === undefined,
       },
-      mutations: { retry: false },
+      mutations: { retry: false, networkMode: "always" },
     },
   });
   return client;

@@ -4,7 +4,7 @@
  * refresh control fetches again on demand. Network faults injected with Playwright's routing: an
  * aborted screen chunk and an aborted translation file show the translated error and recover on
  * Try again (never raw keys), a cold start at 400 ms latency is never blank, and offline shows the
- * banner.
+ * banner, an action taken offline says so, and the exchange dialog still opens.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -187,7 +187,7 @@ describe("a bad network", () => {
     await context.close();
   });
 
-  it("offline: a banner while the browser is offline, gone when back online", async () => {
+  it("offline: a banner while offline, an action says it failed and changes nothing, the exchange still opens", async () => {
     const investor = await signUpThroughApi();
     const page = await openCabinet(investor);
     await page.locator("[data-testid='balance']").first().waitFor();
@@ -195,6 +195,16 @@ describe("a bad network", () => {
     const banner = page.locator("[data-testid='offline-banner']");
     await banner.waitFor();
     expect(await banner.innerText()).toBe(text("en", "common", "offline"));
+    // An action offline says so, and changes nothing: the currency switch stays on USDT.
+    await page.locator("[data-testid='currency-option-BTC']").click();
+    const alert = page.locator("[role='alert']").filter({ hasText: text("en", "common", "apiError.network") });
+    await alert.first().waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.locator("[data-testid='balance']").first().getAttribute("data-currency")).toBe("USDT");
+    // The exchange opens at once with the figures it has, not a spinner in place of the cabinet.
+    await page.locator("[data-testid='open-exchange']").click();
+    await page.locator("input[name='amount']").waitFor({ timeout: 3_000 });
+    expect(await page.locator("[data-screen='cabinet']").count()).toBe(1);
+    await page.keyboard.press("Escape");
     await page.context().setOffline(false);
     await banner.waitFor({ state: "detached" });
     await page.context().close();

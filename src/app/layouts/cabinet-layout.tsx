@@ -31,7 +31,9 @@ export const WIDE_LAYOUT_QUERY = "(min-width: 960px)";
 export function CabinetLayout() {
   const wide = useMediaQuery(WIDE_LAYOUT_QUERY);
   const mainButtonShown = useMainButtonShown();
-  const { t } = useTranslation("common");
+  // Every screen's failures and form checks speak through these: loaded with the frame, so an action
+  // that fails later (offline) never waits for, or misses, their texts.
+  const { t } = useTranslation(["common", "errors", "validation"]);
   const user = useAtomValue(userAtom);
   const live = useLiveRefresh();
   useDraftsAcrossSignIn();

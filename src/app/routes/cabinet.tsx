@@ -21,7 +21,9 @@ import { useLiveRefreshControl } from "../live-refresh";
  * operations; for a user without a subscription, its compact prompt (here only, not on every screen).
  */
 export function CabinetRoute() {
-  const { t } = useTranslation("cabinet");
+  // The dialogs' texts load with the screen: opened later (offline, say), they must not suspend the
+  // cabinet behind a spinner while their namespace downloads.
+  const { t } = useTranslation(["cabinet", "exchange", "subscription", "money"]);
   const user = useAtomValue(userAtom);
   const navigate = useNavigate();
   const [exchanging, setExchanging] = useState(false);
