@@ -200,11 +200,21 @@ describe("profile and content", () => {
       await form
         .locator(`input[name='${field}']`)
         .setInputFiles({ name: `${field}.png`, mimeType: "image/png", buffer: png(32) });
+      // The app's picker shows the chosen photo (a real image decoded by the browser) and its name.
+      const picker = form.locator(`[data-testid='photo-${field}']`);
+      expect(await picker.locator("[data-testid='photo-name']").innerText()).toBe(`${field}.png`);
+      await expect
+        .poll(() =>
+          picker.locator("[data-testid='photo-preview']").evaluate((img) => (img as HTMLImageElement).naturalWidth),
+        )
+        .toBe(32);
     }
     await form.locator("[data-testid='submit-verification']").click();
     await expect
       .poll(() => page.locator("[data-testid='verification-status']").getAttribute("data-status"))
       .toBe("in_process");
+    // Sent, not yet verified: the status says so.
+    await page.locator("[data-testid='verification-in-review']").waitFor();
 
     await kassaCli("verification", "approve", investor.login);
     await page.goto(`${base()}/`);
@@ -218,6 +228,9 @@ describe("profile and content", () => {
     await expect
       .poll(() => page.locator("[data-testid='verification-status']").getAttribute("data-status"))
       .toBe("success");
+    expect(await page.locator("[data-testid='verification-succeeded']").innerText()).toBe(
+      text("en", "success", "VERIFICATION_SUCCEEDED"),
+    );
   });
 
   it("opens the news list, then an item, also by a deep link", async () => {

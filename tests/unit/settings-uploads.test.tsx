@@ -127,7 +127,14 @@ describe("verification", () => {
     fireEvent.click(within(verification).getByTestId("submit-verification"));
     for (const name of ["fullName", "dateOfBirth", "familyStatus", "documentNumber", "documentPhoto"])
       expect(verification.querySelector(`[data-field-error="${name}"]`)).toBeTruthy();
+    // The family status shows a prompt, not its own label, until one is chosen.
+    const family = verification.querySelector("select[name='familyStatus']") as HTMLSelectElement;
+    expect(family.selectedOptions[0]?.textContent).toBe("Choose…");
     await fill(verification);
+    // Each photo shows its name once chosen, in the app's own picker.
+    expect(within(within(verification).getByTestId("photo-walletPhoto")).getByTestId("photo-name").textContent).toBe(
+      "walletPhoto.jpg",
+    );
     fireEvent.click(within(verification).getByTestId("submit-verification"));
     await waitFor(() =>
       expect(within(verification).getByTestId("verification-status").getAttribute("data-status")).toBe("in_process"),
@@ -135,7 +142,11 @@ describe("verification", () => {
     const [sent] = sentTo("/user-data/verification");
     expect(sent?.get("familyStatus")).toBe("single");
     expect(sent?.get("walletPhoto")).toBeInstanceOf(File);
-    expect(appStore.get(alertsAtom).some((a) => a.text.key === "VERIFICATION_SUCCEEDED")).toBe(true);
+    // Sent is not verified: the row says the documents are in review, and nothing claims success yet.
+    expect(within(verification).getByTestId("verification-in-review").textContent).toBe(
+      "Documents sent and in review. We will let you know when they are checked.",
+    );
+    expect(appStore.get(alertsAtom).some((a) => a.text.key === "VERIFICATION_SUCCEEDED")).toBe(false);
     expect(verification.querySelector('[data-testid="submit-verification"]')).toBeNull();
   });
 

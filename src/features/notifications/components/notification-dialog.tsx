@@ -44,7 +44,8 @@ export function NotificationDialog() {
     updateUser({ notifications: { unread: pendingUnread ?? 0 } });
   };
 
-  if (!shown || !open) return null;
+  const otherDialog = useOtherDialogOpen();
+  if (!shown || !open || otherDialog) return null;
   return (
     <Modal
       open
@@ -72,4 +73,24 @@ export function NotificationDialog() {
       </div>
     </Modal>
   );
+}
+
+/**
+ * Whether another dialog (a sheet the user is working in) is open. The notifications wait for it to
+ * close: a payment's own success message is not covered by the notification that follows it.
+ */
+function otherDialogShown(): boolean {
+  return document.querySelector("[role='dialog']:not([data-testid='notification-dialog'])") !== null;
+}
+
+function useOtherDialogOpen(): boolean {
+  const find = otherDialogShown;
+  const [open, setOpen] = useState(find);
+  useEffect(() => {
+    const observer = new MutationObserver(() => setOpen(find()));
+    observer.observe(document.body, { childList: true, subtree: true });
+    setOpen(find());
+    return () => observer.disconnect();
+  }, []);
+  return open;
 }

@@ -9,11 +9,10 @@ import {
 } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Placeholder } from "@/components/placeholder";
 import { SectionError, SettingsField } from "@/components/settings-field";
-import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
 import { useApiErrorText } from "@/lib/money";
 import { haptics } from "@/tma/hooks";
@@ -51,7 +50,7 @@ export function VerificationSection() {
 }
 
 function VerificationStatusRow({ state }: { state: VerificationState }) {
-  const { t } = useTranslation(["settings", "enums"]);
+  const { t } = useTranslation(["settings", "enums", "success"]);
   return (
     <div className="verification-status-row">
       <span>{t("verification.status")}</span>
@@ -64,6 +63,17 @@ function VerificationStatusRow({ state }: { state: VerificationState }) {
       </strong>
       {state.status === "denied" && state.note ? (
         <p className="field-hint verification-note">{t("verification.note", { note: state.note })}</p>
+      ) : null}
+      {/* Sent is not verified: until the operator decides, the row says the documents are in review. */}
+      {state.status === "in_process" ? (
+        <p className="field-hint verification-note" role="status" data-testid="verification-in-review">
+          {t("verification.inReview")}
+        </p>
+      ) : null}
+      {state.status === "success" ? (
+        <p className="field-hint verification-note" data-testid="verification-succeeded">
+          {t("VERIFICATION_SUCCEEDED", { ns: "success" })}
+        </p>
       ) : null}
     </div>
   );
@@ -130,8 +140,9 @@ function VerificationForm() {
       },
       {
         onSuccess: (reply) => {
+          // 'Successful verification' waits for the operator's decision; the status row now says
+          // the documents are in review.
           haptics.notify("success");
-          alerts.success("VERIFICATION_SUCCEEDED");
           queryClient.setQueryData(verificationQueries.state().queryKey, reply);
         },
         onError: (error) => {
@@ -181,7 +192,7 @@ function VerificationForm() {
           onChange={(event) => set("familyStatus")(event.target.value)}
         >
           <option value="" disabled>
-            {t("verification.familyStatus")}
+            {t("verification.choose")}
           </option>
           {FAMILY_STATUSES.map((status) => (
             <option key={status} value={status}>
@@ -204,31 +215,21 @@ function VerificationForm() {
         onValueChange={set("documentNumber")}
       />
       {VERIFICATION_FILE_FIELDS.map((field) => (
-        <div className="form-field verification-photo" key={field}>
-          <label className="verification-photo-label">
-            <span>{t(`verification.${field}`)}</span>
-            <input
-              type="file"
-              name={field}
-              accept="image/jpeg,image/png"
-              aria-invalid={errors[field] ? true : undefined}
-              onChange={(event) => {
-                const file = event.target.files?.[0];
-                clear(field);
-                const issue = file ? photoIssue(file) : "required";
-                if (issue) {
-                  setErrors((e) => ({ ...e, [field]: t(issue, { ns: "validation" }) }));
-                  setPhotos(({ [field]: _, ...rest }) => rest);
-                } else if (file) setPhotos((p) => ({ ...p, [field]: file }));
-              }}
-            />
-          </label>
-          {errors[field] ? (
-            <p className="field-error verification-photo-error" data-field-error={field}>
-              {errors[field]}
-            </p>
-          ) : null}
-        </div>
+        <PhotoPicker
+          key={field}
+          name={field}
+          label={t(`verification.${field}`)}
+          file={photos[field]}
+          error={errors[field]}
+          onFile={(file) => {
+            clear(field);
+            const issue = file ? photoIssue(file) : "required";
+            if (issue) {
+              setErrors((e) => ({ ...e, [field]: t(issue, { ns: "validation" }) }));
+              setPhotos(({ [field]: _, ...rest }) => rest);
+            } else if (file) setPhotos((p) => ({ ...p, [field]: file }));
+          }}
+        />
       ))}
       {send.isPending ? (
         <progress
@@ -244,5 +245,70 @@ function VerificationForm() {
         </Button>
       </div>
     </form>
+  );
+}
+
+/**
+ * One photo of the verification: a translated, styled picker (the browser's own "Choose File" is in
+ * the browser's language and unstyled) with a preview of the chosen image and its name.
+ */
+function PhotoPicker({
+  name,
+  label,
+  file,
+  error,
+  onFile,
+}: {
+  name: VerificationFileField;
+  label: string;
+  file: File | undefined;
+  error: string | undefined;
+  onFile(file: File | undefined): void;
+}) {
+  const { t } = useTranslation("settings");
+  const inputId = useId();
+  const errorId = useId();
+  const [preview, setPreview] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file || typeof URL.createObjectURL !== "function") return setPreview(null);
+    const url = URL.createObjectURL(file);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+  return (
+    <div className="form-field verification-photo" data-testid={`photo-${name}`}>
+      <span className="verification-photo-label" id={`${inputId}-label`}>
+        {label}
+      </span>
+      <div className="verification-photo-row">
+        {preview ? (
+          <img className="verification-photo-preview" src={preview} alt="" data-testid="photo-preview" />
+        ) : (
+          <span className="verification-photo-preview verification-photo-empty" aria-hidden="true" />
+        )}
+        <span className="verification-photo-name" data-testid="photo-name">
+          {file ? file.name : t("verification.noPhoto")}
+        </span>
+        <label htmlFor={inputId} className="verification-photo-button">
+          {file ? t("verification.changePhoto") : t("verification.choosePhoto")}
+        </label>
+        <input
+          id={inputId}
+          className="visually-hidden"
+          type="file"
+          name={name}
+          accept="image/jpeg,image/png"
+          aria-labelledby={`${inputId}-label`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(event) => onFile(event.target.files?.[0])}
+        />
+      </div>
+      {error ? (
+        <p className="field-error verification-photo-error" id={errorId} data-field-error={name}>
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
