@@ -75,21 +75,23 @@ async function overflow(page: Page) {
 }
 
 /**
- * Texts cut by an ellipsis or by their box where the whole text must show: the tab bar's labels and
- * the cabinet's figures. A text is cut when its glyphs are wider than its box.
+ * Texts cut by an ellipsis or by their box where the whole text must show: the tab bar's labels, the
+ * cabinet's and partners' figures, the amounts of every list row.
  */
 async function clipped(page: Page) {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>(".tab-bar-item > :last-child, .stats-bar dt, .stats-bar dd")]
-      .filter((el) => {
-        const range = document.createRange();
-        range.selectNodeContents(el);
-        const style = getComputedStyle(el);
-        const box = el.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-        return range.getBoundingClientRect().width > box + 0.5;
-      })
-      .map((el) => `"${el.textContent}"`),
-  );
+  return page.evaluate(() => {
+    // A label cut by its ellipsis: its glyphs are wider than its box.
+    const labels = [...document.querySelectorAll<HTMLElement>(".tab-bar-item > :last-child")].filter((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return range.getBoundingClientRect().width > el.getBoundingClientRect().width + 0.5;
+    });
+    // A figure spilling out of its tile or row (under the next tile, or off the screen's edge).
+    const tiles = [...document.querySelectorAll<HTMLElement>(".stats-bar > div, .money-row, .money-row-head")].filter(
+      (el) => el.scrollWidth > el.clientWidth + 0.5,
+    );
+    return [...labels, ...tiles].map((el) => `"${el.textContent}"`);
+  });
 }
 
 /** Switches the language as the switcher saves it, and opens `path` afresh (the session stays). */
