@@ -87,9 +87,11 @@ async function clipped(page: Page) {
       return range.getBoundingClientRect().width > el.getBoundingClientRect().width + 0.5;
     });
     // A figure spilling out of its tile or row (under the next tile, or off the screen's edge).
-    const tiles = [...document.querySelectorAll<HTMLElement>(".stats-bar > div, .money-row, .money-row-head")].filter(
-      (el) => el.scrollWidth > el.clientWidth + 0.5,
-    );
+    const tiles = [
+      ...document.querySelectorAll<HTMLElement>(
+        ".stats-bar > div, .money-row, .money-row-head, .money-row-head > :first-child",
+      ),
+    ].filter((el) => el.scrollWidth > el.clientWidth + 0.5);
     return [...labels, ...tiles].map((el) => `"${el.textContent}"`);
   });
 }
