@@ -1,0 +1,78 @@
+import { Input } from "@telegram-apps/telegram-ui";
+import { useId, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { formatDate } from "@/lib/money";
+
+/**
+ * A date field that reads in the app's language ("25.11.2026", "25 нояб. 2026 г.", "Nov 25, 2026"):
+ * the browser's own date input shows the browser's format (US order in an English browser, whatever
+ * the cabinet's language). The native input still does the work — it lies, transparent, over the
+ * shown text, so a tap opens the platform's date picker and the keyboard edits it as usual.
+ */
+export function DateField({
+  name,
+  label,
+  value,
+  min,
+  max,
+  placeholder,
+  error,
+  onValueChange,
+}: {
+  name: string;
+  label: string;
+  /** `YYYY-MM-DD` or "". */
+  value: string;
+  min?: string;
+  max?: string;
+  placeholder?: string;
+  error?: string | null;
+  onValueChange(value: string): void;
+}) {
+  const { i18n } = useTranslation();
+  const native = useRef<HTMLInputElement>(null);
+  const errorId = useId();
+  // Local noon: the same calendar day in every time zone.
+  const shown = value ? formatDate(`${value}T12:00:00`, i18n.resolvedLanguage ?? i18n.language) : "";
+  return (
+    <div className="form-field" data-testid={`date-field-${name}`}>
+      <div className="date-field">
+        <Input
+          header={label}
+          value={shown}
+          placeholder={placeholder}
+          readOnly
+          tabIndex={-1}
+          aria-hidden="true"
+          status={error ? "error" : undefined}
+          data-testid="date-field-shown"
+        />
+        <input
+          ref={native}
+          className="date-field-native"
+          type="date"
+          name={name}
+          aria-label={label}
+          value={value}
+          min={min}
+          max={max}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onClick={() => {
+            try {
+              native.current?.showPicker?.();
+            } catch {
+              // Not allowed here (no user gesture, or an engine without it): the input still edits.
+            }
+          }}
+          onChange={(event) => onValueChange(event.target.value)}
+        />
+      </div>
+      {error ? (
+        <p className="field-error" id={errorId} data-field-error={name}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
