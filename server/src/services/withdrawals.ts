@@ -23,7 +23,7 @@ import {
   type WithdrawalsQuery,
   type WithdrawalsReply,
 } from "@contract";
-import { and, count, desc, eq, gte, inArray, lt, ne } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, lt, lte, ne, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
 import {
@@ -375,6 +375,36 @@ export async function cancelWithdrawal(deps: ServiceContext, userId: string, id:
   const cancelled = await returnFunds(deps, row.id, ["awaiting_code"], "cancelled", { userId });
   if (!cancelled) throw new AppError("WITHDRAWAL_FAILED", { params: { reason: "not_awaiting_code" } });
   return toWithdrawal(cancelled);
+}
+
+/**
+ * The sweeper's part (scheduler.ts): applications still awaiting a code once their code's time is
+ * over (older than the code's lifetime, and no unexpired code for them) are cancelled with the note
+ * "code expired" and their amount returns, each in its own transaction like a user's cancel (the
+ * ledger stays balance = Σ operations). A code cannot be confirmed after it expired, so nothing is
+ * taken from a user who was about to confirm. Returns the applications expired.
+ */
+export async function expireWithdrawals(deps: Pick<ServiceContext, "db" | "clock">, limit = 500): Promise<number> {
+  const { db } = deps;
+  const settings = await getSetting(db, "codes");
+  const now = deps.clock.now();
+  const stale = await db
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.status, "awaiting_code"),
+        lte(withdrawals.createdAt, new Date(now.getTime() - settings.ttlSeconds * 1000)),
+        sql`not exists (select 1 from ${verificationCodes} where ${verificationCodes.purpose} = 'withdrawal' and ${verificationCodes.target} = ${withdrawals.id}::text and ${verificationCodes.expiresAt} > ${now})`,
+      ),
+    )
+    .orderBy(withdrawals.createdAt)
+    .limit(limit);
+  let expired = 0;
+  for (const { id } of stale) {
+    if (await returnFunds(deps, id, ["awaiting_code"], "cancelled", { note: "code expired" })) expired += 1;
+  }
+  return expired;
 }
 
 /** A day without a time is the whole UTC day. */
