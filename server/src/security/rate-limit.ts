@@ -164,7 +164,8 @@ class PostgresBackend implements CounterBackend {
   constructor(private readonly db: Database) {}
 
   async upsert(key: string, points: number, now: Date, expire: Date | null, force: boolean): Promise<Counter> {
-    const ended = sql`${rateLimits.expire} <= ${now}`;
+    // Dates in raw SQL go through the column's encoder (postgres.js takes no Date as a parameter).
+    const ended = sql`${rateLimits.expire} <= ${sql.param(now, rateLimits.expire)}`;
     const [row] = await this.db
       .insert(rateLimits)
       .values({ key, points, expire })
@@ -174,7 +175,7 @@ class PostgresBackend implements CounterBackend {
           ? { points, expire }
           : {
               points: sql`case when ${ended} then ${points} else ${rateLimits.points} + ${points} end`,
-              expire: sql`case when ${ended} then ${expire}::timestamptz else ${rateLimits.expire} end`,
+              expire: sql`case when ${ended} then ${sql.param(expire, rateLimits.expire)} else ${rateLimits.expire} end`,
             },
       })
       .returning({ points: rateLimits.points, expire: rateLimits.expire });

@@ -395,7 +395,7 @@ export async function expireWithdrawals(deps: Pick<ServiceContext, "db" | "clock
       and(
         eq(withdrawals.status, "awaiting_code"),
         lte(withdrawals.createdAt, new Date(now.getTime() - settings.ttlSeconds * 1000)),
-        sql`not exists (select 1 from ${verificationCodes} where ${verificationCodes.purpose} = 'withdrawal' and ${verificationCodes.target} = ${withdrawals.id}::text and ${verificationCodes.expiresAt} > ${now})`,
+        sql`not exists (select 1 from ${verificationCodes} where ${verificationCodes.purpose} = 'withdrawal' and ${verificationCodes.target} = ${withdrawals.id}::text and ${verificationCodes.expiresAt} > ${sql.param(now, verificationCodes.expiresAt)})`,
       ),
     )
     .orderBy(withdrawals.createdAt)
