@@ -197,6 +197,21 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(counter?.points).toBeGreaterThanOrEqual(5);
     });
 
+    it("counts parallel tries on both at once: never more than the budget gets through", async () => {
+      const tries = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          api(i % 2 ? a : b, "POST", "/auth/login", { login: "nobody-parallel", password: `guess${i}pass` }),
+        ),
+      );
+      const statuses = tries.map((t) => t.status);
+      const answered = statuses.filter((s) => s === 400).length;
+      console.log(
+        `[kassa] two instances: 12 parallel wrong logins (6 on each) → ${answered} × 400, ${statuses.filter((s) => s === 429).length} × 429`,
+      );
+      expect(answered).toBe(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    });
+
     it("accepts on one instance a code issued by the other", async () => {
       expect((await api(a, "POST", "/auth/reset-password", { login: DEMO_LOGIN })).status).toBe(200);
       const code = await lastCode(a, DEMO_LOGIN, "password_reset");

@@ -93,21 +93,28 @@ export async function login(deps: ServiceContext, body: LoginBody, meta: Request
   const limits = deps.env.RATE_LIMITS;
   const accountKey = `login-account:${meta.ip}:${key(body.login)}`;
   const ipKey = `login-ip:${meta.ip}`;
+  // Each try takes a point of both budgets atomically before the password is checked, so parallel
+  // tries (on one instance or several) cannot all pass a check made before any failure was counted.
+  // A refused try (429) takes no point of the budget that did not refuse it; a success gives both back.
   const wait = Math.max(
     await deps.limiter.retryAfter(accountKey, limits.loginAccount),
     await deps.limiter.retryAfter(ipKey, limits.loginIp),
   );
   if (wait > 0) throw rateLimited(wait);
+  await deps.limiter.consume(accountKey, limits.loginAccount);
+  try {
+    await deps.limiter.consume(ipKey, limits.loginIp);
+  } catch (error) {
+    await deps.limiter.refund(accountKey, limits.loginAccount);
+    throw error;
+  }
 
   const user = await findUserByLoginOrEmail(deps.db, body.login);
   const passwordHash = user?.passwordHash ?? (await hashForUnknownUsers());
   const matches = await verifyPassword(passwordHash, body.password);
-  if (!user?.passwordHash || !matches) {
-    await deps.limiter.hit(accountKey, limits.loginAccount);
-    await deps.limiter.hit(ipKey, limits.loginIp);
-    throw new AppError("INVALID_CREDENTIALS");
-  }
+  if (!user?.passwordHash || !matches) throw new AppError("INVALID_CREDENTIALS");
   await deps.limiter.reset(accountKey);
+  await deps.limiter.refund(ipKey, limits.loginIp);
   return signIn(deps, user, meta);
 }
 
