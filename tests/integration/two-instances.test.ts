@@ -36,7 +36,8 @@ interface Instance {
   name: string;
   url: string;
   logs: string[];
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL after 8 s; the exit code (null when it had to be killed). */
+  stop(): Promise<number | null>;
 }
 
 function freePort(): Promise<number> {
@@ -99,11 +100,15 @@ async function startInstance(name: string, databaseUrl: string): Promise<Instanc
     url,
     logs,
     stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
       await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))]);
-      if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(-child.pid, "SIGKILL");
+      if (child.exitCode === null && child.signalCode === null && child.pid) {
+        process.kill(-child.pid, "SIGKILL");
+        return null;
+      }
+      return child.exitCode;
     },
   };
 }
@@ -332,6 +337,17 @@ describe.skipIf(!TEST_DATABASE_URL)(
       );
       expect(reversals).toHaveLength(1);
       await expectLedgerConsistent(handle.db);
+    });
+
+    it("stops one instance cleanly on SIGTERM while the other stays ready", async () => {
+      const started = Date.now();
+      const code = await b.stop();
+      const ms = Date.now() - started;
+      console.log(`[kassa] two instances: B stopped on SIGTERM with exit code ${code} in ${ms} ms; A ready after`);
+      expect(code).toBe(0);
+      expect(b.logs.some((l) => l.includes('"shutting down"'))).toBe(true);
+      const ready = await api(a, "GET", "/health/ready");
+      expect(ready).toEqual({ status: 200, body: { ok: true, database: "up" } });
     });
   },
 );
