@@ -32,8 +32,6 @@ export interface Limiter {
   reset(key: string): Promise<void>;
   /** Drops counters whose window ended (the sweeper calls it). Returns how many. */
   purgeExpired(): Promise<number>;
-  /** Where the counters live. */
-  readonly store: "postgres" | "memory";
 }
 
 /**
@@ -214,7 +212,6 @@ class FlexibleLimiter implements Limiter {
   constructor(
     private readonly clock: Clock,
     private readonly backend: CounterBackend,
-    readonly store: "postgres" | "memory",
   ) {}
 
   private limiter(rule: RateLimitRule): ClockedStoreLimiter {
@@ -279,8 +276,8 @@ function secondsOf(msBeforeNext: number): number {
 /** The limiter of a server: in PostgreSQL when it runs on PostgreSQL, else in memory. */
 export function createLimiter(options: { clock: Clock; db: Database; shared: boolean }): Limiter {
   return options.shared
-    ? new FlexibleLimiter(options.clock, new PostgresBackend(options.db), "postgres")
-    : new FlexibleLimiter(options.clock, new MemoryBackend(), "memory");
+    ? new FlexibleLimiter(options.clock, new PostgresBackend(options.db))
+    : new FlexibleLimiter(options.clock, new MemoryBackend());
 }
 
 /** 429 RATE_LIMITED with `Retry-After` and `params.retryAfter` (seconds). */
