@@ -10,6 +10,7 @@ export const NOTIFICATION_KINDS = [
   "verification_success",
   "verification_denied",
   "subscription_activated",
+  "withdrawals_locked",
 ] as const;
 export const NotificationKind = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof NotificationKind>;

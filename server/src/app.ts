@@ -40,7 +40,7 @@ import { userPartnersRoutes } from "./routes/user/partners";
 import { userSettingsRoutes } from "./routes/user/settings";
 import { userUploadRoutes } from "./routes/user/uploads";
 import { userWalletsRoutes } from "./routes/user/wallets";
-import { RateLimiter } from "./security/rate-limit";
+import { createLimiter } from "./security/rate-limit";
 import { getSetting } from "./services/settings";
 import { KassaBot } from "./telegram/bot";
 
@@ -110,7 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     // Outside production an unset key is random per process (codes do not survive a restart).
     codeSecret: env.CODE_SECRET ?? randomBytes(32).toString("base64url"),
     codeSender: options.codeSender ?? defaultCodeSender(env, clock, devOutbox, app.log),
-    limiter: new RateLimiter(clock),
+    limiter: createLimiter({ clock, db, shared: env.DATABASE_URL !== undefined }),
     devOutbox,
     devClock,
   });

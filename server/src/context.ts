@@ -11,7 +11,7 @@ import type { Database } from "./db/client";
 import type { CodeSender } from "./delivery/code-sender";
 import type { DevOutbox } from "./delivery/dev-outbox";
 import type { Env } from "./env";
-import type { RateLimiter } from "./security/rate-limit";
+import type { Limiter } from "./security/rate-limit";
 
 /** The Fastify instance with the zod type provider: request parts typed by the contract's schemas. */
 export type KassaApp = FastifyInstance<
@@ -30,7 +30,8 @@ export interface AppContext {
   /** HMAC key of stored verification codes (CODE_SECRET). */
   codeSecret: string;
   codeSender: CodeSender;
-  limiter: RateLimiter;
+  /** Rate limits: in PostgreSQL when DATABASE_URL is set (shared by every instance), else in memory. */
+  limiter: Limiter;
   /** Codes "sent" outside production; null in production. */
   devOutbox: DevOutbox | null;
   /** The clock the operator may move forward (`kassa clock advance`); null in production. */

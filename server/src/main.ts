@@ -87,13 +87,16 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  // Accruals at start and then every ACCRUAL_INTERVAL_SECONDS (0: never; `kassa accruals run` still works).
+  // Accruals and the sweeper at start and then every ACCRUAL_INTERVAL_SECONDS (0: never; `kassa
+  // accruals run` still works). On PostgreSQL each job takes its advisory lock: one instance at a time.
   if (env.ACCRUAL_INTERVAL_SECONDS > 0) {
     scheduler = startAccrualScheduler({
       db: handle.db,
       clock: app.clock,
       intervalSeconds: env.ACCRUAL_INTERVAL_SECONDS,
       log: app.log,
+      kind: handle.kind,
+      limiter: app.limiter,
     });
   }
 

@@ -1,46 +1,95 @@
 /**
- * Runs the accruals at start and then every `intervalSeconds` (ACCRUAL_INTERVAL_SECONDS, 60 by
- * default). Runs never overlap within the process; across processes the accruals' own locking
- * and UNIQUE(deposit_id, day_index) keep each deposit-day single.
+ * The background jobs, at start and then every `intervalSeconds` (ACCRUAL_INTERVAL_SECONDS, 60 by
+ * default): the accruals, then the sweeper (withdrawal applications whose code expired are
+ * cancelled and their funds returned; rate-limit counters whose window ended are dropped). Runs never
+ * overlap within the process; across instances on one PostgreSQL each job runs under its advisory
+ * lock (db/advisory-lock.ts), so one instance at a time does it and the others skip that turn. The
+ * accruals' own locking and UNIQUE(deposit_id, day_index) keep each deposit-day single regardless.
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "./clock";
-import type { Database } from "./db/client";
+import { type Exclusive, runExclusive } from "./db/advisory-lock";
+import type { Database, DatabaseKind } from "./db/client";
+import type { Limiter } from "./security/rate-limit";
 import { type AccrualRun, runAccruals } from "./services/accruals";
+import { expireWithdrawals } from "./services/withdrawals";
+
+export interface SweepRun {
+  /** Withdrawal applications expired (their funds returned). */
+  withdrawalsExpired: number;
+  /** Rate-limit counters dropped. */
+  rateLimitsPurged: number;
+}
+
+/** One turn of the jobs: each ran here (`ran: true`), or another instance held its lock. */
+export interface SchedulerTurn {
+  accruals: Exclusive<AccrualRun> | null;
+  sweep: Exclusive<SweepRun> | null;
+}
 
 export interface AccrualScheduler {
-  /** Runs now unless a run is under way (then waits for it). */
-  runNow(): Promise<AccrualRun | null>;
-  /** Stops the timer and waits for a run under way. */
+  /** Runs a turn now unless one is under way (then waits for it). Null parts failed (logged). */
+  runNow(): Promise<SchedulerTurn>;
+  /** Stops the timer and waits for a turn under way. */
   stop(): Promise<void>;
 }
 
-export function startAccrualScheduler(options: {
+export interface SchedulerOptions {
   db: Database;
   clock: Clock;
   intervalSeconds: number;
   log: FastifyBaseLogger;
-}): AccrualScheduler {
+  /** On PostgreSQL the jobs take their advisory locks; on PGlite (one process) they just run. */
+  kind?: DatabaseKind;
+  /** The server's limiter, whose stale counters the sweeper drops. */
+  limiter?: Limiter;
+}
+
+/** The sweeper's work, once (the scheduler runs it under its lock). */
+export async function sweep(deps: { db: Database; clock: Clock; limiter?: Limiter | undefined }): Promise<SweepRun> {
+  const withdrawalsExpired = await expireWithdrawals(deps);
+  const rateLimitsPurged = deps.limiter ? await deps.limiter.purgeExpired() : 0;
+  return { withdrawalsExpired, rateLimitsPurged };
+}
+
+export function startAccrualScheduler(options: SchedulerOptions): AccrualScheduler {
   const { db, clock, log } = options;
-  let running: Promise<AccrualRun | null> | null = null;
+  const kind = options.kind ?? "pglite";
+  let running: Promise<SchedulerTurn> | null = null;
   let stopped = false;
+
+  const job = async <T>(name: "accruals" | "sweeper", work: () => Promise<T>): Promise<Exclusive<T> | null> => {
+    try {
+      const result = await runExclusive(db, kind, name, work);
+      if (!result.ran) log.debug({ job: name }, "another instance holds the job's lock: skipped");
+      return result;
+    } catch (error) {
+      log.error({ err: error, job: name }, `${name} run failed`);
+      return null;
+    }
+  };
+
+  const turn = async (): Promise<SchedulerTurn> => {
+    const accruals = await job("accruals", async () => {
+      const run = await runAccruals(db, clock, {
+        onError: (depositId, error) => log.error({ err: error, depositId }, "accrual failed"),
+      });
+      if (run.deposits > 0 || run.failed.length > 0) log.info({ accruals: run }, "accruals run");
+      return run;
+    });
+    const swept = await job("sweeper", async () => {
+      const run = await sweep({ db, clock, limiter: options.limiter });
+      if (run.withdrawalsExpired > 0) log.info({ sweep: run }, "expired withdrawal applications returned");
+      return run;
+    });
+    return { accruals, sweep: swept };
+  };
 
   const runNow = () => {
     if (running) return running;
-    running = runAccruals(db, clock, {
-      onError: (depositId, error) => log.error({ err: error, depositId }, "accrual failed"),
-    })
-      .then((run) => {
-        if (run.deposits > 0 || run.failed.length > 0) log.info({ accruals: run }, "accruals run");
-        return run;
-      })
-      .catch((error: unknown) => {
-        log.error({ err: error }, "accrual run failed");
-        return null;
-      })
-      .finally(() => {
-        running = null;
-      });
+    running = turn().finally(() => {
+      running = null;
+    });
     return running;
   };
 

@@ -164,6 +164,8 @@ export const users = pgTable(
     chatNotifications: boolean("chat_notifications").notNull().default(true),
     /** The user blocked the bot (a 403 or a `my_chat_member` "kicked"); chat messages wait until unblocked. */
     botBlockedAt: timestamptz("bot_blocked_at"),
+    /** Withdrawals refused until then (repeated voided withdrawal codes, issue 11). */
+    withdrawalsLockedUntil: timestamptz("withdrawals_locked_until"),
   },
   (t) => [
     uniqueIndex("users_login_lower_unique").on(sql`lower(${t.login})`),
@@ -678,3 +680,23 @@ export const leases = pgTable("leases", {
   holder: text("holder").notNull(),
   expiresAt: timestamptz("expires_at").notNull(),
 });
+
+// -------------------------------------------------------------------------------------------------
+// Shared state of several instances (issue 11).
+
+/**
+ * The rate limiter's counters when the server runs on PostgreSQL (`security/rate-limit.ts`): one
+ * row per key, its points and when its window ends. Every instance on the database counts here, so
+ * a client has one budget whichever instance answers, and a restart forgets nothing. On PGlite the
+ * counters live in the process's memory and this table stays empty.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    points: integer("points").notNull(),
+    /** Null: never expires (a block without end). */
+    expire: timestamptz("expire"),
+  },
+  (t) => [index("rate_limits_expire_idx").on(t.expire)],
+);

@@ -11,7 +11,8 @@ import { isApiPath } from "./static-app";
 const OPEN_DURING_MAINTENANCE = ["/api/settings/", "/api/dev/", "/api/operator/"];
 
 export function isOpenDuringMaintenance(path: string): boolean {
-  if (path === "/api/health" || path === "/api/docs" || path.startsWith("/api/docs/")) return true;
+  if (path === "/api/health" || path === "/api/health/ready" || path === "/api/docs" || path.startsWith("/api/docs/"))
+    return true;
   return OPEN_DURING_MAINTENANCE.some((prefix) => path.startsWith(prefix));
 }
 

@@ -1,17 +1,52 @@
-/** `GET /api/health`: added beside the spec's calls for load balancers and start scripts. */
+/**
+ * Health calls, added beside the spec's for load balancers, orchestrators and start scripts:
+ * `GET /api/health` is liveness (the process answers; it touches nothing else, so a database
+ * outage does not get healthy instances restarted), `GET /api/health/ready` is readiness (the
+ * database answers within READY_TIMEOUT_MS: 200, else 503 and the proxy sends no traffic here).
+ */
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { KassaApp } from "../context";
 import { defineRoute } from "./define";
 
 export const HealthReply = z.object({ ok: z.literal(true) });
+export const ReadyReply = z.object({ ok: z.boolean(), database: z.enum(["up", "down"]) });
 
-/** Not in the contract: the app never calls it. */
+/** How long readiness waits for the database. */
+export const READY_TIMEOUT_MS = 3000;
+
+/** Not in the contract: the app never calls them. */
 const health = { method: "GET", path: "/health", auth: false, tags: ["service"], response: HealthReply } as const;
+const ready = { method: "GET", path: "/health/ready", auth: false, tags: ["service"], response: ReadyReply } as const;
 
 export async function healthRoutes(app: KassaApp) {
-  defineRoute(app, health, { summary: "The server runs and its database answers" }, async ({ ctx }) => {
-    await ctx.db.execute(sql`select 1`);
-    return { ok: true as const };
-  });
+  defineRoute(app, health, { summary: "Liveness: the server process answers" }, () => ({ ok: true as const }));
+
+  defineRoute(
+    app,
+    ready,
+    {
+      summary: "Readiness: the database answers",
+      description: `200 { ok: true, database: "up" } when a query returns within ${READY_TIMEOUT_MS / 1000} s; 503 { ok: false, database: "down" } otherwise.`,
+    },
+    async ({ ctx, reply }) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("database did not answer in time")), READY_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([ctx.db.execute(sql`select 1`), timeout]);
+        return { ok: true, database: "up" as const };
+      } catch (error) {
+        ctx.log.warn({ err: error }, "not ready: the database does not answer");
+        // Sent as text: the route's 5xx schema is the error body, and this is not an error of the caller.
+        return reply
+          .code(503)
+          .type("application/json; charset=utf-8")
+          .send(JSON.stringify({ ok: false, database: "down" }));
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  );
 }

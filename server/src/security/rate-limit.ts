@@ -1,95 +1,287 @@
 /**
- * A small in-memory rate limiter (fixed windows per key). Enough for one server process; several
- * instances behind a load balancer would each count on their own (server/README.md).
- * It reads the injected clock, so tests move time instead of waiting.
+ * Rate limits (server/README.md, "Rate limits") on `rate-limiter-flexible`: a window per key that
+ * starts at the key's first event and holds `max` events. Where the counters live:
+ * - on PostgreSQL (DATABASE_URL) in the `rate_limits` table, so every instance on the database
+ *   counts into one budget and a restart forgets nothing (an atomic INSERT … ON CONFLICT per event);
+ * - on PGlite (one process) in this process's memory.
+ * Both stores read the injected clock (the library's own stores read the machine's), so tests and
+ * the development clock move time instead of waiting. Every call is async: callers await it.
  */
+import { createRequire } from "node:module";
+import { eq, lte, sql } from "drizzle-orm";
+import { RateLimiterRes, type RateLimiterStoreAbstract as StoreAbstract } from "rate-limiter-flexible";
 import type { Clock } from "../clock";
+import type { Database } from "../db/client";
+import { rateLimits } from "../db/schema";
 import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
 
-interface Window {
-  count: number;
-  /** Epoch ms when the window ends. */
-  resetAt: number;
+/** The limiter every call site awaits (`ServiceContext.limiter`). */
+export interface Limiter {
+  /** Seconds until `key` may act again under `rule`; 0 when it may act now. Counts nothing. */
+  retryAfter(key: string, rule: RateLimitRule | null): Promise<number>;
+  /** Counts one event for `key`. */
+  hit(key: string, rule: RateLimitRule | null): Promise<void>;
+  /** Refuses with 429 RATE_LIMITED when `key` has used up `rule`, else counts one event (atomically). */
+  consume(key: string, rule: RateLimitRule | null): Promise<void>;
+  /** Gives back one event counted by `consume` or `hit` (an entry that turned out right). */
+  refund(key: string, rule: RateLimitRule | null): Promise<void>;
+  /** Refuses with 429 RATE_LIMITED when `key` has used up `rule`; counts nothing. */
+  check(key: string, rule: RateLimitRule | null): Promise<void>;
+  /** Forgets `key` (a successful login clears its failures). */
+  reset(key: string): Promise<void>;
+  /** Drops counters whose window ended (the sweeper calls it). Returns how many. */
+  purgeExpired(): Promise<number>;
 }
 
-export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
+/**
+ * The library's base of stores. Its typings declare it but its index does not export it: it is
+ * loaded from the file every store of the library extends.
+ */
+const RateLimiterStoreAbstract: typeof StoreAbstract = createRequire(import.meta.url)(
+  "rate-limiter-flexible/lib/RateLimiterStoreAbstract.js",
+);
+
+/** A stored counter: points used and when the window ends (null: never). */
+interface Counter {
+  points: number;
+  expire: Date | null;
+}
+
+/** Where a clocked store keeps its counters. */
+interface CounterBackend {
+  /** Adds `points` (or, with `force`, sets them); a counter whose window ended starts again. */
+  upsert(key: string, points: number, now: Date, expire: Date | null, force: boolean): Promise<Counter>;
+  /** The counter of `key` while its window lasts, else null. */
+  get(key: string, now: Date): Promise<Counter | null>;
+  delete(key: string): Promise<boolean>;
+  purge(now: Date): Promise<number>;
+}
+
+/**
+ * A `rate-limiter-flexible` store (the library's extension point: `_upsert`, `_get`, `_delete`,
+ * `_getRateLimiterRes`) over a backend, with "now" from the injected clock. The library does the
+ * rest: consume/penalty/get/delete and the RateLimiterRes.
+ */
+class ClockedStoreLimiter extends RateLimiterStoreAbstract {
+  constructor(
+    rule: RateLimitRule,
+    private readonly clock: Clock,
+    private readonly backend: CounterBackend,
+  ) {
+    super({ storeClient: backend, points: rule.max, duration: rule.windowSeconds, keyPrefix: "rl" });
+  }
+
+  _upsert(key: string, points: number, msDuration: number, forceExpire = false): Promise<Counter> {
+    const now = this.clock.now();
+    const expire = msDuration > 0 ? new Date(now.getTime() + msDuration) : null;
+    return this.backend.upsert(key, points, now, expire, forceExpire);
+  }
+
+  _get(key: string): Promise<Counter | null> {
+    return this.backend.get(key, this.clock.now());
+  }
+
+  _delete(key: string): Promise<boolean> {
+    return this.backend.delete(key);
+  }
+
+  _getRateLimiterRes(_key: string, changedPoints: number, counter: Counter): RateLimiterRes {
+    const msBeforeNext =
+      counter.expire === null ? -1 : Math.max(counter.expire.getTime() - this.clock.now().getTime(), 0);
+    return new RateLimiterRes(
+      Math.max(this.points - counter.points, 0),
+      msBeforeNext,
+      counter.points,
+      counter.points === changedPoints,
+    );
+  }
+}
+
+/** Counters in this process (PGlite: one process). Beyond `maxKeys` the oldest are dropped. */
+class MemoryBackend implements CounterBackend {
+  private readonly counters = new Map<string, Counter>();
   private operations = 0;
+
+  constructor(private readonly maxKeys = 100_000) {}
+
+  async upsert(key: string, points: number, now: Date, expire: Date | null, force: boolean): Promise<Counter> {
+    const current = await this.get(key, now);
+    let next: Counter;
+    if (current && !force) {
+      current.points += points;
+      next = current;
+    } else {
+      this.counters.delete(key);
+      next = { points, expire };
+      this.counters.set(key, next);
+      this.sweep(now);
+    }
+    return { ...next };
+  }
+
+  async get(key: string, now: Date): Promise<Counter | null> {
+    const counter = this.counters.get(key);
+    if (!counter) return null;
+    if (counter.expire !== null && counter.expire.getTime() <= now.getTime()) {
+      this.counters.delete(key);
+      return null;
+    }
+    return counter;
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.counters.delete(key);
+  }
+
+  async purge(now: Date): Promise<number> {
+    let removed = 0;
+    for (const [key, counter] of this.counters) {
+      if (counter.expire !== null && counter.expire.getTime() <= now.getTime()) {
+        this.counters.delete(key);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  private sweep(now: Date): void {
+    this.operations += 1;
+    if (this.operations % 1000 !== 0 && this.counters.size <= this.maxKeys) return;
+    void this.purge(now);
+    // Map iteration is insertion order: the first keys are the oldest windows.
+    for (const key of this.counters.keys()) {
+      if (this.counters.size <= this.maxKeys) break;
+      this.counters.delete(key);
+    }
+  }
+}
+
+/** Counters in PostgreSQL's `rate_limits`: one atomic statement per event, shared by every instance. */
+class PostgresBackend implements CounterBackend {
+  constructor(private readonly db: Database) {}
+
+  async upsert(key: string, points: number, now: Date, expire: Date | null, force: boolean): Promise<Counter> {
+    // Dates in raw SQL go through the column's encoder (postgres.js takes no Date as a parameter).
+    const ended = sql`${rateLimits.expire} <= ${sql.param(now, rateLimits.expire)}`;
+    const [row] = await this.db
+      .insert(rateLimits)
+      .values({ key, points, expire })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: force
+          ? { points, expire }
+          : {
+              points: sql`case when ${ended} then ${points} else ${rateLimits.points} + ${points} end`,
+              expire: sql`case when ${ended} then ${sql.param(expire, rateLimits.expire)} else ${rateLimits.expire} end`,
+            },
+      })
+      .returning({ points: rateLimits.points, expire: rateLimits.expire });
+    if (!row) throw new Error("rate limit counter not written");
+    return row;
+  }
+
+  async get(key: string, now: Date): Promise<Counter | null> {
+    const [row] = await this.db
+      .select({ points: rateLimits.points, expire: rateLimits.expire })
+      .from(rateLimits)
+      .where(eq(rateLimits.key, key))
+      .limit(1);
+    if (!row || (row.expire !== null && row.expire.getTime() <= now.getTime())) return null;
+    return row;
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const removed = await this.db.delete(rateLimits).where(eq(rateLimits.key, key)).returning({ key: rateLimits.key });
+    return removed.length > 0;
+  }
+
+  async purge(now: Date): Promise<number> {
+    const removed = await this.db
+      .delete(rateLimits)
+      .where(lte(rateLimits.expire, now))
+      .returning({ key: rateLimits.key });
+    return removed.length;
+  }
+}
+
+class FlexibleLimiter implements Limiter {
+  /** One library limiter per rule (points and window); all share the backend and the key space. */
+  private readonly limiters = new Map<string, ClockedStoreLimiter>();
 
   constructor(
     private readonly clock: Clock,
-    /** Beyond this many keys the oldest are dropped (a flood of distinct keys cannot exhaust memory). */
-    private readonly maxKeys = 100_000,
+    private readonly backend: CounterBackend,
   ) {}
 
-  /** Seconds until `key` may act again under `rule`; 0 when it may act now. Counts nothing. */
-  retryAfter(key: string, rule: RateLimitRule | null): number {
+  private limiter(rule: RateLimitRule): ClockedStoreLimiter {
+    const id = `${rule.max}/${rule.windowSeconds}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      limiter = new ClockedStoreLimiter(rule, this.clock, this.backend);
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+
+  async retryAfter(key: string, rule: RateLimitRule | null): Promise<number> {
     if (!rule) return 0;
-    const window = this.current(key);
-    if (!window || window.count < rule.max) return 0;
-    return Math.max(1, Math.ceil((window.resetAt - this.clock.now().getTime()) / 1000));
+    const res = await this.limiter(rule).get(key);
+    if (!res || res.consumedPoints < rule.max) return 0;
+    return secondsOf(res.msBeforeNext);
   }
 
-  /** Counts one event for `key`. */
-  hit(key: string, rule: RateLimitRule | null): void {
+  async hit(key: string, rule: RateLimitRule | null): Promise<void> {
     if (!rule) return;
-    const now = this.clock.now().getTime();
-    const window = this.current(key);
-    if (window) {
-      window.count += 1;
-    } else {
-      this.windows.set(key, { count: 1, resetAt: now + rule.windowSeconds * 1000 });
-      this.sweep(now);
+    await this.limiter(rule).penalty(key, 1);
+  }
+
+  async consume(key: string, rule: RateLimitRule | null): Promise<void> {
+    if (!rule) return;
+    try {
+      await this.limiter(rule).consume(key, 1);
+    } catch (error) {
+      // The library rejects with a RateLimiterRes when the points are used up, with an Error otherwise.
+      if (error instanceof RateLimiterRes) throw rateLimited(secondsOf(error.msBeforeNext));
+      throw error;
     }
   }
 
-  /** Refuses with 429 RATE_LIMITED when `key` has used up `rule`, else counts one event. */
-  consume(key: string, rule: RateLimitRule | null): void {
-    assertAllowed(this.retryAfter(key, rule));
-    this.hit(key, rule);
+  async refund(key: string, rule: RateLimitRule | null): Promise<void> {
+    if (!rule) return;
+    const limiter = this.limiter(rule);
+    if (await limiter.get(key)) await limiter.reward(key, 1);
   }
 
-  /** Refuses with 429 RATE_LIMITED when `key` has used up `rule`; counts nothing. */
-  check(key: string, rule: RateLimitRule | null): void {
-    assertAllowed(this.retryAfter(key, rule));
+  async check(key: string, rule: RateLimitRule | null): Promise<void> {
+    const wait = await this.retryAfter(key, rule);
+    if (wait > 0) throw rateLimited(wait);
   }
 
-  reset(key: string): void {
-    this.windows.delete(key);
+  async reset(key: string): Promise<void> {
+    // Any rule's limiter deletes the key: they share the prefix and the backend.
+    await this.limiter({ max: 1, windowSeconds: 1 }).delete(key);
   }
 
-  get size(): number {
-    return this.windows.size;
+  purgeExpired(): Promise<number> {
+    return this.backend.purge(this.clock.now());
   }
+}
 
-  private current(key: string): Window | undefined {
-    const window = this.windows.get(key);
-    if (window && window.resetAt <= this.clock.now().getTime()) {
-      this.windows.delete(key);
-      return undefined;
-    }
-    return window;
-  }
+/** A block without end reads as a day (Retry-After needs a number). */
+function secondsOf(msBeforeNext: number): number {
+  return msBeforeNext < 0 ? 86_400 : Math.max(1, Math.ceil(msBeforeNext / 1000));
+}
 
-  private sweep(now: number): void {
-    this.operations += 1;
-    if (this.operations % 1000 !== 0 && this.windows.size <= this.maxKeys) return;
-    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
-    // Map iteration is insertion order: the first keys are the oldest windows.
-    for (const key of this.windows.keys()) {
-      if (this.windows.size <= this.maxKeys) break;
-      this.windows.delete(key);
-    }
-  }
+/** The limiter of a server: in PostgreSQL when it runs on PostgreSQL, else in memory. */
+export function createLimiter(options: { clock: Clock; db: Database; shared: boolean }): Limiter {
+  return options.shared
+    ? new FlexibleLimiter(options.clock, new PostgresBackend(options.db))
+    : new FlexibleLimiter(options.clock, new MemoryBackend());
 }
 
 /** 429 RATE_LIMITED with `Retry-After` and `params.retryAfter` (seconds). */
 export function rateLimited(retryAfterSeconds: number): AppError {
   const seconds = String(Math.max(1, Math.ceil(retryAfterSeconds)));
   return new AppError("RATE_LIMITED", { params: { retryAfter: seconds }, headers: { "retry-after": seconds } });
-}
-
-function assertAllowed(retryAfterSeconds: number): void {
-  if (retryAfterSeconds > 0) throw rateLimited(retryAfterSeconds);
 }

@@ -40,17 +40,17 @@ export async function changePassword(
   if (body.password !== body.passwordRepeat) throw new AppError("NEW_PASSWORDS_MISMATCH");
   const user = await currentUser(deps, auth);
   const limitKey = `password-change:${user.id}`;
-  deps.limiter.check(limitKey, deps.env.RATE_LIMITS.loginAccount);
+  await deps.limiter.check(limitKey, deps.env.RATE_LIMITS.loginAccount);
   const matches = user.passwordHash ? await verifyPassword(user.passwordHash, body.oldPassword) : false;
   if (!matches) {
-    deps.limiter.hit(limitKey, deps.env.RATE_LIMITS.loginAccount);
-    deps.limiter.hit(`login-ip:${meta.ip}`, deps.env.RATE_LIMITS.loginIp);
+    await deps.limiter.hit(limitKey, deps.env.RATE_LIMITS.loginAccount);
+    await deps.limiter.hit(`login-ip:${meta.ip}`, deps.env.RATE_LIMITS.loginIp);
     throw new AppError("OLD_PASSWORD_INCORRECT");
   }
   if (isTooSimple(body.password, user.login)) {
     throw new AppError("VALIDATION_FAILED", { fields: { password: "passwordTooSimple" } });
   }
-  deps.limiter.reset(limitKey);
+  await deps.limiter.reset(limitKey);
   const passwordHash = await hashPassword(body.password);
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
@@ -103,8 +103,8 @@ export async function updateProfile(
       .limit(1);
     if (holder) throw new AppError("PHONE_TAKEN");
     const limits = deps.env.RATE_LIMITS;
-    deps.limiter.check(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
-    deps.limiter.check(`code-request-account:${user.id}`, limits.codeRequestAccount);
+    await deps.limiter.check(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+    await deps.limiter.check(`code-request-account:${user.id}`, limits.codeRequestAccount);
     changes.pendingPhone = newPhone;
   } else if (body.phone !== undefined && user.pendingPhone) {
     // The current phone given again: a pending change is dropped.
@@ -126,8 +126,8 @@ export async function updateProfile(
   let phoneCode: CodeSentReply | null = null;
   if (newPhone) {
     const limits = deps.env.RATE_LIMITS;
-    deps.limiter.hit(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
-    deps.limiter.hit(`code-request-account:${user.id}`, limits.codeRequestAccount);
+    await deps.limiter.hit(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+    await deps.limiter.hit(`code-request-account:${user.id}`, limits.codeRequestAccount);
     // The resend wait counts per number: the registration's code for the old one does not hold it back.
     phoneCode = await issueCode(deps, updated, "phone", { target: newPhone, whenWaiting: "refuse", scope: "target" });
   }
@@ -150,7 +150,7 @@ export async function confirmPhoneChange(
   code: string,
   meta: RequestMeta,
 ): Promise<{ profile: Profile; user: User }> {
-  deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
+  await deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
   const user = await currentUser(deps, auth);
   if (!user.pendingPhone) throw new AppError("CODE_INVALID");
   await verifyCode(deps, user.id, "phone", code, user.pendingPhone, "target");

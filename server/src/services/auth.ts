@@ -93,21 +93,28 @@ export async function login(deps: ServiceContext, body: LoginBody, meta: Request
   const limits = deps.env.RATE_LIMITS;
   const accountKey = `login-account:${meta.ip}:${key(body.login)}`;
   const ipKey = `login-ip:${meta.ip}`;
+  // Each try takes a point of both budgets atomically before the password is checked, so parallel
+  // tries (on one instance or several) cannot all pass a check made before any failure was counted.
+  // A refused try (429) takes no point of the budget that did not refuse it; a success gives both back.
   const wait = Math.max(
-    deps.limiter.retryAfter(accountKey, limits.loginAccount),
-    deps.limiter.retryAfter(ipKey, limits.loginIp),
+    await deps.limiter.retryAfter(accountKey, limits.loginAccount),
+    await deps.limiter.retryAfter(ipKey, limits.loginIp),
   );
   if (wait > 0) throw rateLimited(wait);
+  await deps.limiter.consume(accountKey, limits.loginAccount);
+  try {
+    await deps.limiter.consume(ipKey, limits.loginIp);
+  } catch (error) {
+    await deps.limiter.refund(accountKey, limits.loginAccount);
+    throw error;
+  }
 
   const user = await findUserByLoginOrEmail(deps.db, body.login);
   const passwordHash = user?.passwordHash ?? (await hashForUnknownUsers());
   const matches = await verifyPassword(passwordHash, body.password);
-  if (!user?.passwordHash || !matches) {
-    deps.limiter.hit(accountKey, limits.loginAccount);
-    deps.limiter.hit(ipKey, limits.loginIp);
-    throw new AppError("INVALID_CREDENTIALS");
-  }
-  deps.limiter.reset(accountKey);
+  if (!user?.passwordHash || !matches) throw new AppError("INVALID_CREDENTIALS");
+  await deps.limiter.reset(accountKey);
+  await deps.limiter.refund(ipKey, limits.loginIp);
   return signIn(deps, user, meta);
 }
 
@@ -139,7 +146,7 @@ export async function register(
   body: RegisterBody,
   meta: RequestMeta,
 ): Promise<SessionReply> {
-  deps.limiter.consume(`register-ip:${meta.ip}`, deps.env.RATE_LIMITS.registerIp);
+  await deps.limiter.consume(`register-ip:${meta.ip}`, deps.env.RATE_LIMITS.registerIp);
   // The contract checks this too; the server does not rely on the client.
   if (isTooSimple(body.password, body.login)) {
     throw new AppError("VALIDATION_FAILED", { fields: { password: "passwordTooSimple" } });
@@ -290,13 +297,13 @@ export async function resendPhoneCode(
   meta: RequestMeta,
 ): Promise<CodeSentReply> {
   const limits = deps.env.RATE_LIMITS;
-  deps.limiter.check(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
-  deps.limiter.check(`code-request-account:${auth.userId}`, limits.codeRequestAccount);
+  await deps.limiter.check(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+  await deps.limiter.check(`code-request-account:${auth.userId}`, limits.codeRequestAccount);
   const user = await currentUser(deps, auth);
   if (!user.phone) throw new AppError("VALIDATION_FAILED", { fields: { phone: "required" } });
   if (user.phoneConfirmedAt) throw new AppError("VERIFICATION_FAILED", { params: { reason: "phone_confirmed" } });
-  deps.limiter.hit(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
-  deps.limiter.hit(`code-request-account:${auth.userId}`, limits.codeRequestAccount);
+  await deps.limiter.hit(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+  await deps.limiter.hit(`code-request-account:${auth.userId}`, limits.codeRequestAccount);
   const sent = await issueCode(deps, user, "phone", { target: user.phone, whenWaiting: "refuse" });
   if (!sent) throw new AppError("CODE_SEND_FAILED");
   return sent;
@@ -308,7 +315,7 @@ export async function confirmPhone(
   code: string,
   meta: RequestMeta,
 ): Promise<{ user: User }> {
-  deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
+  await deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
   const user = await currentUser(deps, auth);
   if (!user.phone || user.phoneConfirmedAt) throw new AppError("CODE_INVALID");
   await verifyCode(deps, user.id, "phone", code, user.phone);
@@ -334,10 +341,10 @@ export async function requestPasswordReset(
 ): Promise<CodeSentReply> {
   const limits = deps.env.RATE_LIMITS;
   const settings = await getSetting(deps.db, "codes");
-  deps.limiter.consume(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
-  deps.limiter.consume(`code-request-account:${key(identifier)}`, limits.codeRequestAccount);
+  await deps.limiter.consume(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+  await deps.limiter.consume(`code-request-account:${key(identifier)}`, limits.codeRequestAccount);
   // The resend wait, kept for every typed login alike, known or not.
-  deps.limiter.consume(`reset-wait:${key(identifier)}`, { max: 1, windowSeconds: settings.resendSeconds });
+  await deps.limiter.consume(`reset-wait:${key(identifier)}`, { max: 1, windowSeconds: settings.resendSeconds });
 
   const user = await findUserByLoginOrEmail(deps.db, identifier);
   if (user) await issueCode(deps, user, "password_reset", { whenWaiting: "skip", background: true });
@@ -355,7 +362,7 @@ export async function validatePasswordReset(
   code: string,
   meta: RequestMeta,
 ): Promise<ResetPasswordValidateReply> {
-  deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
+  await deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
   const user = await findUserByLoginOrEmail(deps.db, identifier);
   if (!user) throw new AppError("CODE_INVALID");
   await verifyCode(deps, user.id, "password_reset", code);

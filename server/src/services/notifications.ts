@@ -60,6 +60,7 @@ export function notificationStartParam(kind: NotificationKind, params: Params): 
     case "verification_denied":
       return formatStartParam({ kind: "settings" });
     case "subscription_activated":
+    case "withdrawals_locked":
       return null;
   }
 }

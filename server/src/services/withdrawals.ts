@@ -23,22 +23,91 @@ import {
   type WithdrawalsQuery,
   type WithdrawalsReply,
 } from "@contract";
-import { and, count, desc, eq, gte, inArray, lt, ne } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, lt, lte, ne, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
-import { deposits, paymentSystems, refills, users, type WithdrawalRowStatus, wallets, withdrawals } from "../db/schema";
+import {
+  deposits,
+  paymentSystems,
+  refills,
+  users,
+  verificationCodes,
+  type WithdrawalRowStatus,
+  wallets,
+  withdrawals,
+} from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
+import type { RequestMeta } from "./auth";
 import { issueCode, verifyCode } from "./codes";
 import { isUuid } from "./deposit-rows";
 import { post } from "./ledger";
 import { notify } from "./notifications";
+import { getSetting } from "./settings";
 import { lockUser } from "./users";
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
 /** Applications a user may have awaiting their code at once (abandoned ones hold funds). */
 export const MAX_AWAITING_WITHDRAWALS = 5;
+
+/**
+ * Withdrawal codes voided (every try wrong) within a day after which the user's withdrawals are
+ * locked for a day: WITHDRAWALS_LOCKED, and the user is told (a notification, and the chat).
+ */
+export const WITHDRAWAL_LOCK_VOIDED_CODES = 3;
+export const WITHDRAWAL_LOCK_MS = 24 * 3600_000;
+
+/** 403 WITHDRAWALS_LOCKED while the user's withdrawals are locked. */
+async function assertWithdrawalsOpen(deps: Pick<ServiceContext, "db" | "clock">, userId: string): Promise<void> {
+  const [user] = await deps.db
+    .select({ until: users.withdrawalsLockedUntil })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (user?.until && user.until.getTime() > deps.clock.now().getTime()) {
+    throw new AppError("WITHDRAWALS_LOCKED", { params: { until: user.until.toISOString() } });
+  }
+}
+
+/**
+ * After a wrong code that voided its code: with WITHDRAWAL_LOCK_VOIDED_CODES voided within a day,
+ * the withdrawals lock for WITHDRAWAL_LOCK_MS and the user is told. Returns the lock's end, or null.
+ */
+async function lockAfterVoidedCodes(deps: Pick<ServiceContext, "db" | "clock">, userId: string): Promise<Date | null> {
+  const settings = await getSetting(deps.db, "codes");
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const user = await lockUser(tx, userId);
+    if (!user) return null;
+    if (user.withdrawalsLockedUntil && user.withdrawalsLockedUntil.getTime() > now.getTime()) {
+      return user.withdrawalsLockedUntil;
+    }
+    const since = new Date(Math.max(now.getTime() - WITHDRAWAL_LOCK_MS, user.withdrawalsLockedUntil?.getTime() ?? 0));
+    const [voided] = await tx
+      .select({ n: count() })
+      .from(verificationCodes)
+      .where(
+        and(
+          eq(verificationCodes.userId, userId),
+          eq(verificationCodes.purpose, "withdrawal"),
+          gte(verificationCodes.attempts, settings.maxAttempts),
+          gte(verificationCodes.createdAt, since),
+        ),
+      );
+    if ((voided?.n ?? 0) < WITHDRAWAL_LOCK_VOIDED_CODES) return null;
+    const until = new Date(now.getTime() + WITHDRAWAL_LOCK_MS);
+    await tx.update(users).set({ withdrawalsLockedUntil: until }).where(eq(users.id, userId));
+    await notify(
+      tx,
+      userId,
+      "withdrawals_locked",
+      { lockedUntil: until.toISOString().slice(0, 16).replace("T", " ") },
+      now,
+    );
+    return until;
+  });
+}
 
 /** The spec's status of a row: an application awaiting its code reads `pending` (flagged). */
 function publicStatus(status: WithdrawalRowStatus): WithdrawalStatus {
@@ -90,6 +159,7 @@ export async function requestWithdrawal(
   body: WithdrawalRequestBody,
 ): Promise<WithdrawalRequestReply> {
   const { db } = deps;
+  await assertWithdrawalsOpen(deps, userId);
   const [system] = await db.select().from(paymentSystems).where(eq(paymentSystems.id, body.paymentSystemId)).limit(1);
   if (!system?.withdrawalEnabled) {
     throw new AppError("VALIDATION_FAILED", { fields: { paymentSystemId: "required" } });
@@ -188,22 +258,55 @@ async function ownWithdrawal(db: Database, userId: string, id: string): Promise<
  * `attemptsLeft`), too old → CODE_EXPIRED, used, voided (5 wrong tries), absent or the
  * application no longer awaiting it → CODE_INVALID. Another user's or an unknown id → CODE_INVALID
  * too (the call reveals nothing about other users' applications).
+ * Guessing is bounded across applications (cancelling and applying again resets nothing): wrong
+ * codes per user and per client address (RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT / _IP, 429
+ * RATE_LIMITED), and WITHDRAWAL_LOCK_VOIDED_CODES voided codes within a day lock the user's
+ * withdrawals for a day (403 WITHDRAWALS_LOCKED, the user told).
  */
 export async function validateWithdrawal(
   deps: ServiceContext,
   userId: string,
   withdrawalId: string,
   code: string,
+  meta: RequestMeta,
 ): Promise<Withdrawal> {
   const { db } = deps;
-  if (!isUuid(withdrawalId)) throw new AppError("CODE_INVALID");
-  const [row] = await db
-    .select({ status: withdrawals.status })
-    .from(withdrawals)
-    .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.userId, userId)))
-    .limit(1);
-  if (row?.status !== "awaiting_code") throw new AppError("CODE_INVALID");
-  await verifyCode(deps, userId, "withdrawal", code, withdrawalId, "target");
+  const limits = deps.env.RATE_LIMITS;
+  const accountKey = `withdrawal-code-account:${userId}`;
+  const ipKey = `withdrawal-code-ip:${meta.ip}`;
+  await assertWithdrawalsOpen(deps, userId);
+  // Each entry takes a point of both budgets atomically (parallel guesses cannot slip past a
+  // check); all but a wrong code give it back.
+  await deps.limiter.consume(accountKey, limits.withdrawalCodeAccount);
+  try {
+    await deps.limiter.consume(ipKey, limits.withdrawalCodeIp);
+  } catch (error) {
+    await deps.limiter.refund(accountKey, limits.withdrawalCodeAccount);
+    throw error;
+  }
+  let wrong = false;
+  try {
+    if (!isUuid(withdrawalId)) throw new AppError("CODE_INVALID");
+    const [row] = await db
+      .select({ status: withdrawals.status })
+      .from(withdrawals)
+      .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.userId, userId)))
+      .limit(1);
+    if (row?.status !== "awaiting_code") throw new AppError("CODE_INVALID");
+    await verifyCode(deps, userId, "withdrawal", code, withdrawalId, "target");
+  } catch (error) {
+    wrong = error instanceof AppError && error.code === "CODE_MISMATCH";
+    if (wrong && (error as AppError).params?.attemptsLeft === "0") {
+      const until = await lockAfterVoidedCodes(deps, userId);
+      if (until) throw new AppError("WITHDRAWALS_LOCKED", { params: { until: until.toISOString() } });
+    }
+    throw error;
+  } finally {
+    if (!wrong) {
+      await deps.limiter.refund(accountKey, limits.withdrawalCodeAccount);
+      await deps.limiter.refund(ipKey, limits.withdrawalCodeIp);
+    }
+  }
   const now = deps.clock.now();
   const [confirmed] = await db
     .update(withdrawals)
@@ -219,6 +322,7 @@ export async function validateWithdrawal(
 export async function resendWithdrawalCode(deps: ServiceContext, userId: string, id: string): Promise<CodeSentReply> {
   const row = await ownWithdrawal(deps.db, userId, id);
   if (row.status !== "awaiting_code") throw new AppError("CODE_INVALID");
+  await assertWithdrawalsOpen(deps, userId);
   return sendCode(deps, userId, row.id);
 }
 
@@ -271,6 +375,36 @@ export async function cancelWithdrawal(deps: ServiceContext, userId: string, id:
   const cancelled = await returnFunds(deps, row.id, ["awaiting_code"], "cancelled", { userId });
   if (!cancelled) throw new AppError("WITHDRAWAL_FAILED", { params: { reason: "not_awaiting_code" } });
   return toWithdrawal(cancelled);
+}
+
+/**
+ * The sweeper's part (scheduler.ts): applications still awaiting a code once their code's time is
+ * over (older than the code's lifetime, and no unexpired code for them) are cancelled with the note
+ * "code expired" and their amount returns, each in its own transaction like a user's cancel (the
+ * ledger stays balance = Σ operations). A code cannot be confirmed after it expired, so nothing is
+ * taken from a user who was about to confirm. Returns the applications expired.
+ */
+export async function expireWithdrawals(deps: Pick<ServiceContext, "db" | "clock">, limit = 500): Promise<number> {
+  const { db } = deps;
+  const settings = await getSetting(db, "codes");
+  const now = deps.clock.now();
+  const stale = await db
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.status, "awaiting_code"),
+        lte(withdrawals.createdAt, new Date(now.getTime() - settings.ttlSeconds * 1000)),
+        sql`not exists (select 1 from ${verificationCodes} where ${verificationCodes.purpose} = 'withdrawal' and ${verificationCodes.target} = ${withdrawals.id}::text and ${verificationCodes.expiresAt} > ${sql.param(now, verificationCodes.expiresAt)})`,
+      ),
+    )
+    .orderBy(withdrawals.createdAt)
+    .limit(limit);
+  let expired = 0;
+  for (const { id } of stale) {
+    if (await returnFunds(deps, id, ["awaiting_code"], "cancelled", { note: "code expired" })) expired += 1;
+  }
+  return expired;
 }
 
 /** A day without a time is the whole UTC day. */

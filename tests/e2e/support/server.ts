@@ -73,6 +73,7 @@ export async function startServer(
     RATE_LIMIT_REGISTER_IP: "1000/3600",
     RATE_LIMIT_CODE_REQUEST_IP: "1000/900",
     RATE_LIMIT_CODE_ENTRY_IP: "1000/900",
+    RATE_LIMIT_WITHDRAWAL_CODE_IP: "1000/3600",
     // The money tests move the server's clock by days; sessions must outlive that.
     SESSION_TTL_DAYS: "365",
     ...extraEnv,

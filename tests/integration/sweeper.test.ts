@@ -1,0 +1,123 @@
+/**
+ * The sweeper (issue 11, finding 9): withdrawal applications whose code expired give their funds
+ * back without the user cancelling; an application whose code is still live (a fresh one, or one
+ * resent) is left alone; the scheduler runs it on its turn. Balance = Σ operations throughout.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock } from "../../server/src/clock";
+import * as schema from "../../server/src/db/schema";
+import { startAccrualScheduler, sweep } from "../../server/src/scheduler";
+import { openDeposit } from "../../server/src/services/deposits";
+import { call, createTestServer, lastCode, type TestServer } from "./helpers";
+import { balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";
+
+const TRC20 = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
+const MINUTE = 60_000;
+const clock = fixedClock(new Date());
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await createTestServer({ clock });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function eligible(): Promise<Investor> {
+  const investor = await newInvestor(server.handle.db, clock);
+  await call(
+    server,
+    "PATCH",
+    "/user-data/wallets/update",
+    { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] },
+    { token: investor.token },
+  );
+  await fund(server.handle.db, clock, investor.id, "USDT", "600");
+  await openDeposit({ db: server.handle.db, clock }, investor.id, {
+    planId: "start",
+    currency: "USDT",
+    amount: "100",
+    autoInvest: false,
+  });
+  return investor;
+}
+
+const apply = async (investor: Investor, amount: string) => {
+  const res = await call(
+    server,
+    "POST",
+    "/funds/payments/request",
+    { paymentSystemId: "usdt-trc20", amount },
+    { token: investor.token },
+  );
+  expect(res.status).toBe(200);
+  return (res.body.withdrawal as { id: string }).id;
+};
+const stateOf = async (id: string) => {
+  const [row] = await server.handle.db
+    .select({ status: schema.withdrawals.status, note: schema.withdrawals.note })
+    .from(schema.withdrawals)
+    .where(eq(schema.withdrawals.id, id));
+  return row;
+};
+
+describe("sweeper", () => {
+  it("returns the funds of applications whose code expired, and only those", async () => {
+    const investor = await eligible();
+    const stale = await apply(investor, "100");
+    clock.advance(5 * MINUTE);
+    const resent = await apply(investor, "50");
+    clock.advance(2 * MINUTE);
+    expect((await balanceOf(server, investor)).USDT).toBe("350");
+
+    // Nothing has expired yet.
+    expect((await sweep({ db: server.handle.db, clock })).withdrawalsExpired).toBe(0);
+
+    clock.advance(4 * MINUTE); // the first code is 11 minutes old, the second 6
+    const resend = await call(server, "POST", `/funds/payments/${resent}/resend`, undefined, { token: investor.token });
+    expect(resend.status).toBe(200);
+    const run = await sweep({ db: server.handle.db, clock, limiter: server.app.limiter });
+    expect(run.withdrawalsExpired).toBe(1);
+    expect(await stateOf(stale)).toEqual({ status: "cancelled", note: "code expired" });
+    expect((await stateOf(resent))?.status).toBe("awaiting_code");
+    expect((await balanceOf(server, investor)).USDT).toBe("450");
+    await expectLedgerConsistent(server.handle.db);
+
+    // Its code is refused as expired (it was anyway), the other application is still confirmable.
+    const code = await lastCode(server, investor.login, "withdrawal");
+    const ok = await call(
+      server,
+      "POST",
+      "/funds/payments/validate",
+      { withdrawalId: resent, code },
+      { token: investor.token },
+    );
+    expect(ok.status).toBe(200);
+    // A second sweep finds nothing more.
+    expect((await sweep({ db: server.handle.db, clock })).withdrawalsExpired).toBe(0);
+  });
+
+  it("runs on the scheduler's turn", async () => {
+    const investor = await eligible();
+    const id = await apply(investor, "100");
+    clock.advance(10 * MINUTE + 1000);
+    const scheduler = startAccrualScheduler({
+      db: server.handle.db,
+      clock,
+      intervalSeconds: 3600,
+      log: server.app.log,
+      limiter: server.app.limiter,
+    });
+    try {
+      const turn = await scheduler.runNow(); // joins the turn made at start
+      expect(turn.sweep).toMatchObject({ ran: true, value: { withdrawalsExpired: 1 } });
+      expect(turn.accruals).toMatchObject({ ran: true });
+    } finally {
+      await scheduler.stop();
+    }
+    expect((await stateOf(id))?.status).toBe("cancelled");
+    expect((await balanceOf(server, investor)).USDT).toBe("500");
+    await expectLedgerConsistent(server.handle.db);
+  });
+});

@@ -1,0 +1,353 @@
+/**
+ * Two API processes on one PostgreSQL database (issue 11, finding 7): each `tsx server/src/main.ts`
+ * with its own memory, port and scheduler (every second), the same DATABASE_URL and CODE_SECRET.
+ * - login failures are counted once across both (5 per login and address: 3 on one + 2 on the
+ *   other, and the 6th attempt is refused by either);
+ * - a code issued by one (password reset, withdrawal) is accepted by the other;
+ * - the accruals and the sweeper run under their advisory locks: while the test holds a lock neither
+ *   process runs that job, once it lets go one of them does, and the work is done once (one
+ *   "accruals run" log line across both, each deposit-day once, the ledger consistent).
+ * Runs when TEST_DATABASE_URL is set (npm test sets it). Figures are printed.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock, systemClock } from "../../server/src/clock";
+import { type AdvisoryLock, advisoryLockKey } from "../../server/src/db/advisory-lock";
+import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import * as schema from "../../server/src/db/schema";
+import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/db/seed";
+import { openDeposit } from "../../server/src/services/deposits";
+import { TEST_CODE_SECRET } from "./helpers";
+import {
+  expectLedgerConsistent,
+  freshPostgres,
+  fund,
+  newInvestor,
+  POSTGRES_SKIP_REASON,
+  TEST_DATABASE_URL,
+} from "./money";
+
+const DAY = 86_400_000;
+const TRC20 = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
+
+interface Instance {
+  name: string;
+  url: string;
+  logs: string[];
+  /** SIGTERM, then SIGKILL after 8 s; the exit code (null when it had to be killed). */
+  stop(): Promise<number | null>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startInstance(name: string, databaseUrl: string): Promise<Instance> {
+  const port = await freePort();
+  const child: ChildProcess = spawn("node_modules/.bin/tsx", ["server/src/main.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      CODE_SECRET: TEST_CODE_SECRET,
+      STATIC_DIR: "",
+      SEED_DEMO: "true",
+      TELEGRAM_BOT: "off",
+      LOG_LEVEL: "info",
+      ACCRUAL_INTERVAL_SECONDS: "1",
+      // Every request of the test comes from 127.0.0.1: only the per-login limit is under test.
+      RATE_LIMIT_LOGIN_IP: "1000/900",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const logs: string[] = [];
+  let buffered = "";
+  const collect = (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const lines = buffered.split("\n");
+    buffered = lines.pop() ?? "";
+    logs.push(...lines);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${logs.join("\n")}`);
+    try {
+      if ((await fetch(`${url}/api/health/ready`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${name} did not start:\n${logs.join("\n")}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    name,
+    url,
+    logs,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))]);
+      if (child.exitCode === null && child.signalCode === null && child.pid) {
+        process.kill(-child.pid, "SIGKILL");
+        return null;
+      }
+      return child.exitCode;
+    },
+  };
+}
+
+async function api(instance: Instance, method: string, path: string, body?: unknown, token?: string) {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${instance.url}/api${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+}
+
+async function lastCode(instance: Instance, login: string, purpose: string): Promise<string> {
+  const res = await api(instance, "GET", `/dev/outbox?login=${encodeURIComponent(login)}`);
+  const entry = (res.body as unknown as { purpose: string; code: string }[]).find((e) => e.purpose === purpose);
+  if (!entry) throw new Error(`no ${purpose} code for ${login} in ${instance.name}'s outbox`);
+  return entry.code;
+}
+
+/** Holds `lock` (as another instance would) while `during` runs. */
+async function holding<T>(handle: DatabaseHandle, lock: AdvisoryLock, during: () => Promise<T>): Promise<T> {
+  const [ns, id] = advisoryLockKey(lock);
+  return handle.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ns}::int, ${id}::int)`);
+    return during();
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(200);
+  }
+  return Date.now() - started;
+}
+
+describe.skipIf(!TEST_DATABASE_URL)(
+  `two API processes on one PostgreSQL${TEST_DATABASE_URL ? "" : ` (skipped: ${POSTGRES_SKIP_REASON})`}`,
+  () => {
+    let database: Awaited<ReturnType<typeof freshPostgres>>;
+    let a: Instance;
+    let b: Instance;
+    let handle: DatabaseHandle;
+    let locker: DatabaseHandle;
+
+    beforeAll(async () => {
+      database = await freshPostgres("two");
+      // One after the other: the first migrates and seeds, the second finds it done.
+      a = await startInstance("A", database.url);
+      b = await startInstance("B", database.url);
+      handle = await openDatabase({ databaseUrl: database.url, migrate: false });
+      locker = await openDatabase({ databaseUrl: database.url, migrate: false });
+    }, 180_000);
+
+    afterAll(async () => {
+      await Promise.all([a?.stop(), b?.stop()]);
+      await handle?.close();
+      await locker?.close();
+      await database?.drop();
+    }, 60_000);
+
+    it("counts login failures once across both", async () => {
+      const login = (instance: Instance, password: string) =>
+        api(instance, "POST", "/auth/login", { login: DEMO_LOGIN, password });
+      for (const [instance, i] of [
+        [a, 1],
+        [b, 2],
+        [a, 3],
+        [b, 4],
+        [a, 5],
+      ] as const) {
+        expect((await login(instance, `wrong${i}pass`)).body.code, instance.name).toBe("INVALID_CREDENTIALS");
+      }
+      const onB = await login(b, DEMO_PASSWORD);
+      const onA = await login(a, DEMO_PASSWORD);
+      console.log(`[kassa] two instances: 5 wrong logins (A 3, B 2), then B ${onB.status}, A ${onA.status}`);
+      expect(onB).toMatchObject({ status: 429, body: { code: "RATE_LIMITED" } });
+      expect(onA).toMatchObject({ status: 429, body: { code: "RATE_LIMITED" } });
+      const [counter] = await handle.db
+        .select()
+        .from(schema.rateLimits)
+        .where(eq(schema.rateLimits.key, `rl:login-account:127.0.0.1:${DEMO_LOGIN}`));
+      expect(counter?.points).toBeGreaterThanOrEqual(5);
+    });
+
+    it("counts parallel tries on both at once: never more than the budget gets through", async () => {
+      const tries = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          api(i % 2 ? a : b, "POST", "/auth/login", { login: "nobody-parallel", password: `guess${i}pass` }),
+        ),
+      );
+      const statuses = tries.map((t) => t.status);
+      const answered = statuses.filter((s) => s === 400).length;
+      console.log(
+        `[kassa] two instances: 12 parallel wrong logins (6 on each) → ${answered} × 400, ${statuses.filter((s) => s === 429).length} × 429`,
+      );
+      expect(answered).toBe(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    });
+
+    it("accepts on one instance a code issued by the other", async () => {
+      expect((await api(a, "POST", "/auth/reset-password", { login: DEMO_LOGIN })).status).toBe(200);
+      const code = await lastCode(a, DEMO_LOGIN, "password_reset");
+      const validated = await api(b, "POST", "/auth/reset-password/validate", { login: DEMO_LOGIN, code });
+      console.log(`[kassa] two instances: reset code issued by A, validated by B: ${validated.status}`);
+      expect(validated.status).toBe(200);
+      expect(validated.body.resetToken).toEqual(expect.any(String));
+    });
+
+    it("runs the accruals once, on one instance, and not while another holds the lock", async () => {
+      const past = fixedClock(new Date(Date.now() - 3 * DAY - 60_000));
+      const investor = await newInvestor(handle.db, past);
+      await fund(handle.db, past, investor.id, "USDT", "500");
+      const deposit = await openDeposit({ db: handle.db, clock: past }, investor.id, {
+        planId: "start",
+        currency: "USDT",
+        amount: "100",
+        autoInvest: false,
+      });
+      const accrued = async () => {
+        const [row] = await handle.db
+          .select({ days: schema.deposits.daysAccrued })
+          .from(schema.deposits)
+          .where(eq(schema.deposits.id, deposit.id));
+        return row?.days ?? 0;
+      };
+      const runLines = () => [...a.logs, ...b.logs].filter((l) => l.includes('"accruals run"'));
+      const before = runLines().length;
+
+      // Both schedulers tick every second; while the lock is held elsewhere neither accrues.
+      await holding(locker, "accruals", async () => {
+        await sleep(3500);
+        expect(await accrued()).toBe(0);
+      });
+      const ms = await waitFor("the accruals after the lock was released", async () => (await accrued()) === 3);
+      await sleep(2500); // several more turns of both
+      const lines = runLines().slice(before);
+      const by = lines.map((l) => (a.logs.includes(l) ? "A" : "B"));
+      console.log(
+        `[kassa] two instances: accruals held 3.5 s by the test (0 days accrued), then 3 days accrued ${ms} ms after release by ${by.join(", ")}; runs logged: ${lines.length}`,
+      );
+      expect(lines).toHaveLength(1);
+      const rows = await handle.db
+        .select({ day: schema.accruals.dayIndex })
+        .from(schema.accruals)
+        .where(eq(schema.accruals.depositId, deposit.id));
+      expect(rows.map((r) => r.day).sort()).toEqual([1, 2, 3]);
+      await expectLedgerConsistent(handle.db);
+    });
+
+    it("takes a withdrawal code issued by one on the other, and sweeps an expired application once", async () => {
+      const investor = await newInvestor(handle.db, systemClock);
+      await fund(handle.db, systemClock, investor.id, "USDT", "600");
+      await openDeposit({ db: handle.db, clock: systemClock }, investor.id, {
+        planId: "start",
+        currency: "USDT",
+        amount: "100",
+        autoInvest: false,
+      });
+      const wallets = { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] };
+      expect((await api(a, "PATCH", "/user-data/wallets/update", wallets, investor.token)).status).toBe(200);
+      const apply = (instance: Instance) =>
+        api(
+          instance,
+          "POST",
+          "/funds/payments/request",
+          { paymentSystemId: "usdt-trc20", amount: "50" },
+          investor.token,
+        );
+
+      const first = await apply(a);
+      expect(first.status).toBe(200);
+      const firstId = (first.body.withdrawal as { id: string }).id;
+      const code = await lastCode(a, investor.login, "withdrawal");
+      const confirmed = await api(
+        b,
+        "POST",
+        "/funds/payments/validate",
+        { withdrawalId: firstId, code },
+        investor.token,
+      );
+      expect(confirmed.status).toBe(200);
+
+      const second = await apply(b);
+      expect(second.status).toBe(200);
+      const secondId = (second.body.withdrawal as { id: string }).id;
+      const status = async () => {
+        const [row] = await handle.db
+          .select({ status: schema.withdrawals.status })
+          .from(schema.withdrawals)
+          .where(eq(schema.withdrawals.id, secondId));
+        return row?.status;
+      };
+      const returned = () =>
+        handle.db
+          .select({ id: schema.operations.id })
+          .from(schema.operations)
+          .where(
+            sql`${schema.operations.userId} = ${investor.id} and ${schema.operations.meta}->>'withdrawalId' = ${secondId} and ${schema.operations.meta}->>'reversal' = 'true'`,
+          );
+
+      await holding(locker, "sweeper", async () => {
+        // Its code runs out (as 10 minutes later).
+        const old = new Date(Date.now() - 11 * 60_000);
+        await handle.db.update(schema.withdrawals).set({ createdAt: old }).where(eq(schema.withdrawals.id, secondId));
+        await handle.db
+          .update(schema.verificationCodes)
+          .set({ createdAt: old, expiresAt: new Date(old.getTime() + 10 * 60_000) })
+          .where(eq(schema.verificationCodes.target, secondId));
+        await sleep(3000);
+        expect(await status()).toBe("awaiting_code");
+      });
+      const ms = await waitFor("the sweep after the lock was released", async () => (await status()) === "cancelled");
+      await sleep(2500);
+      const reversals = await returned();
+      console.log(
+        `[kassa] two instances: withdrawal code issued by A confirmed on B (${confirmed.status}); expired application held 3 s by the sweeper lock, swept ${ms} ms after release; reversals: ${reversals.length}`,
+      );
+      expect(reversals).toHaveLength(1);
+      await expectLedgerConsistent(handle.db);
+    });
+
+    it("stops one instance cleanly on SIGTERM while the other stays ready", async () => {
+      const started = Date.now();
+      const code = await b.stop();
+      const ms = Date.now() - started;
+      console.log(`[kassa] two instances: B stopped on SIGTERM with exit code ${code} in ${ms} ms; A ready after`);
+      expect(code).toBe(0);
+      expect(b.logs.some((l) => l.includes('"shutting down"'))).toBe(true);
+      const ready = await api(a, "GET", "/health/ready");
+      expect(ready).toEqual({ status: 200, body: { ok: true, database: "up" } });
+    });
+  },
+);
