@@ -115,4 +115,20 @@ describe("refill", () => {
     expect(within(dialog).getByTestId("refill-status").textContent).toBe("Replenished");
     expect(dialog.querySelector("input[name='txHash']")).toBeNull();
   });
+
+  it("says 'No refills yet' without a filter and 'No refills match the filter' when a filter hides every row", async () => {
+    stubApi({
+      "/settings/technical_work": MAINTENANCE_OFF,
+      "/payment-systems": { body: SYSTEMS },
+      "/funds/refills": (request): JsonReply => {
+        const status = new URL(request.url).searchParams.get("status");
+        return { body: { items: status ? [] : [WAITING], total: status ? 0 : 1, page: 1, limit: 10 } };
+      },
+    });
+    await renderApp({ path: "/refill", user: DEMO_USER });
+    await screen.findByTestId("refill-row");
+    const status = document.querySelectorAll<HTMLSelectElement>("select[name='status']");
+    fireEvent.change(status[status.length - 1] as HTMLSelectElement, { target: { value: "rejected" } });
+    expect((await screen.findByTestId("list-no-match")).textContent).toBe("No refills match the filter");
+  });
 });

@@ -428,4 +428,28 @@ describe("withdrawal history", () => {
       });
     });
   });
+
+  it("shows the period in the app's language, refuses From after To without asking the server, and says when a filter hides every row", async () => {
+    const { historyQueries } = setup({ history: [] });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await screen.findByTestId("list-empty");
+    const from = document.querySelector("input[name='from']") as HTMLInputElement;
+    const to = document.querySelector("input[name='to']") as HTMLInputElement;
+    fireEvent.change(from, { target: { value: "2026-01-05" } });
+    const shown = within(screen.getByTestId("date-field-from")).getByTestId("date-field-shown") as HTMLInputElement;
+    expect(shown.value).toBe("Jan 5, 2026");
+    await waitFor(() => expect(new URLSearchParams(historyQueries.at(-1)).get("from")).toBe("2026-01-05"));
+    // A filter that hides every row says so, not "no withdrawals yet".
+    expect((await screen.findByTestId("list-no-match")).textContent).toBe("No withdrawals match the filter");
+
+    const asked = historyQueries.length;
+    fireEvent.change(to, { target: { value: "2026-01-01" } });
+    expect(screen.getByText("The start date is after the end date")).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(historyQueries.slice(asked).some((q) => new URLSearchParams(q).get("to") === "2026-01-01")).toBe(false);
+
+    fireEvent.change(to, { target: { value: "2026-01-31" } });
+    await waitFor(() => expect(new URLSearchParams(historyQueries.at(-1)).get("to")).toBe("2026-01-31"));
+    expect(screen.queryByText("The start date is after the end date")).toBeNull();
+  });
 });

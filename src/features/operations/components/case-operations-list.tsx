@@ -50,7 +50,10 @@ export function CaseOperationsList({ cases }: { cases: readonly CryptoCase[] }) 
           </Button>
         </Placeholder>
       ) : operations.length === 0 ? (
-        <Placeholder description={t("cases.empty")} />
+        <Placeholder
+          description={caseId ? t("cases.noMatch") : t("cases.empty")}
+          data-testid={caseId ? "list-no-match" : "list-empty"}
+        />
       ) : (
         <div data-testid="case-operations">
           {operations.map((operation) => (

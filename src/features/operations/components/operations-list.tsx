@@ -70,7 +70,10 @@ export function OperationsList() {
           </Button>
         </Placeholder>
       ) : operations.length === 0 ? (
-        <Placeholder description={t("empty")} />
+        <Placeholder
+          description={filter.currency || filter.type ? t("noMatch") : t("empty")}
+          data-testid={filter.currency || filter.type ? "list-no-match" : "list-empty"}
+        />
       ) : (
         <div data-testid="operations-list">
           {operations.map((operation) => (

@@ -64,7 +64,10 @@ export function RefillHistory({ onOpen }: { onOpen(refill: Refill): void }) {
           </Button>
         </Placeholder>
       ) : refills.length === 0 ? (
-        <Placeholder description={t("history.empty")} />
+        <Placeholder
+          description={filter.currency || filter.status ? t("history.noMatch") : t("history.empty")}
+          data-testid={filter.currency || filter.status ? "list-no-match" : "list-empty"}
+        />
       ) : (
         <>
           {refills.map((refill) => (

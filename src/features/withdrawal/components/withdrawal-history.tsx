@@ -1,8 +1,9 @@
 import { CURRENCY_CODES, type Currency, WITHDRAWAL_STATUSES, type Withdrawal, type WithdrawalStatus } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Button, Input, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { DateField } from "@/components/date-field";
 import { Placeholder } from "@/components/placeholder";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { type WithdrawalFilter, withdrawalQueries } from "../api/withdrawal-queries";
@@ -24,7 +25,14 @@ export function WithdrawalHistory({
   const { t } = useTranslation(["withdrawal", "enums", "common"]);
   const errorText = useApiErrorText();
   const [filter, setFilter] = useState<WithdrawalFilter>({});
-  const list = useInfiniteQuery(withdrawalQueries.list(filter));
+  // From after To is said under To and not asked of the server: the list keeps the last valid period.
+  const rangeInverted = filter.from !== undefined && filter.to !== undefined && filter.from > filter.to;
+  const [applied, setApplied] = useState<WithdrawalFilter>({});
+  useEffect(() => {
+    if (!rangeInverted) setApplied(filter);
+  }, [filter, rangeInverted]);
+  const filtered = Boolean(applied.currency || applied.status || applied.from || applied.to);
+  const list = useInfiniteQuery(withdrawalQueries.list(applied));
   const withdrawals = list.data?.pages.flatMap((page) => page.items) ?? [];
   const [openedId, setOpenedId] = useState<string | null>(null);
   const opened = withdrawals.find((w) => w.id === openedId) ?? null;
@@ -66,23 +74,22 @@ export function WithdrawalHistory({
             </option>
           ))}
         </Select>
-        <Input
-          type="date"
+        <DateField
           name="from"
-          header={t("history.from")}
-          aria-label={t("history.from")}
+          label={t("history.from")}
+          placeholder={t("history.anyDate")}
           value={filter.from ?? ""}
           max={filter.to}
-          onChange={(event) => set("from", event.target.value)}
+          onValueChange={(value) => set("from", value)}
         />
-        <Input
-          type="date"
+        <DateField
           name="to"
-          header={t("history.to")}
-          aria-label={t("history.to")}
+          label={t("history.to")}
+          placeholder={t("history.anyDate")}
           value={filter.to ?? ""}
           min={filter.from}
-          onChange={(event) => set("to", event.target.value)}
+          error={rangeInverted ? t("history.fromAfterTo") : null}
+          onValueChange={(value) => set("to", value)}
         />
       </div>
       {list.isPending ? (
@@ -98,7 +105,10 @@ export function WithdrawalHistory({
           </Button>
         </Placeholder>
       ) : withdrawals.length === 0 ? (
-        <Placeholder description={t("history.empty")} />
+        <Placeholder
+          description={filtered ? t("history.noMatch") : t("history.empty")}
+          data-testid={filtered ? "list-no-match" : "list-empty"}
+        />
       ) : (
         <>
           {withdrawals.map((withdrawal) => (
