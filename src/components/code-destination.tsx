@@ -7,11 +7,18 @@ import "./code-destination.css";
  * address. Without a channel (the password reset, whose reply must not tell whether the login exists)
  * it names the three channels the account's security setting chooses from.
  */
-export function CodeDestination({ sent }: { sent: Pick<CodeSentReply, "channel" | "destination"> | null | undefined }) {
+export function CodeDestination({
+  sent,
+  signedIn = false,
+}: {
+  sent: Pick<CodeSentReply, "channel" | "destination"> | null | undefined;
+  /** The code is the signed-in user's own (no doubt the account exists). */
+  signedIn?: boolean;
+}) {
   const { t } = useTranslation("common");
   const channel = sent?.channel;
   const text = !channel
-    ? t("codeSent.unknown")
+    ? t(signedIn ? "codeSent.yours" : "codeSent.unknown")
     : sent?.destination
       ? t(`codeSent.${channel}To`, { destination: sent.destination })
       : t(`codeSent.${channel}`);

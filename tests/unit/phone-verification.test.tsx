@@ -62,6 +62,30 @@ describe("phone verification", () => {
     expect(resend().textContent).toMatch(/^Send again in (1:00|0:59)$/);
   });
 
+  it("says where the code really went: the channels of the setting, then the channel a resend reports", async () => {
+    api({
+      "/auth/phone/resend": {
+        body: {
+          message: "Request successfully sent",
+          resendAfterSeconds: 60,
+          expiresInSeconds: 600,
+          channel: "email",
+          destination: "d***@example.com",
+        },
+      },
+    });
+    await renderApp({ path: "/phone-verification", user: WAITING });
+    const where = await screen.findByTestId("code-destination");
+    // Not "sent to the phone": the code goes by the user's code channel.
+    expect(where.textContent).toBe("The code went where your security setting says: Telegram, e-mail or SMS.");
+    fireEvent.click(resend());
+    await waitFor(() =>
+      expect(screen.getByTestId("code-destination").textContent).toBe(
+        "The code was sent by e-mail to d***@example.com.",
+      ),
+    );
+  });
+
   it("offers a resend at once when no code was sent from this tab", async () => {
     api();
     await renderApp({ path: "/phone-verification", user: WAITING });

@@ -3,6 +3,7 @@ import { ButtonCell, Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { CodeDestination } from "@/components/code-destination";
 import { paths } from "@/config/paths";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
@@ -156,6 +157,8 @@ function CodeStep({
           onValueChange={(value) => form.set("code", value)}
           onBlur={() => form.blur("code")}
         />
+        {/* The reset's reply does not tell the channel (nor whether the login exists): the three are named. */}
+        <CodeDestination sent={null} />
       </Section>
       <FormErrorBanner error={formError} />
       <FormSubmit form={formRef} text={t("forgotPassword.checkCode")} pending={validate.isPending} />

@@ -1,9 +1,10 @@
 import type { User } from "@contract";
 import { useMutation } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
-import { useSetAtom } from "jotai";
+import { useAtom, useSetAtom } from "jotai";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CodeDestination } from "@/components/code-destination";
 import { alerts } from "@/lib/alerts";
 import { updateUserAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
@@ -14,6 +15,7 @@ import { codeErrors } from "../model/code-rules";
 import { serverFieldErrors } from "../model/field-errors";
 import { focusField } from "../model/focus";
 import { type FormError, formErrorOf } from "../model/messages";
+import { phoneCodeSentAtom } from "../model/phone-code-sent";
 import { CodeField, ResendCodeButton } from "./code-fields";
 import { FormErrorBanner } from "./form-field";
 import { FormSubmit } from "./form-submit";
@@ -29,6 +31,7 @@ export function PhoneVerificationForm({ user }: { user: User }) {
   const [formError, setFormError] = useState<FormError | null>(null);
   const [resendUntil, setResendUntil] = useState(() => codeCooldownUntil("phone", user.id));
   const updateUser = useSetAtom(updateUserAtom);
+  const [codeSent, setCodeSent] = useAtom(phoneCodeSentAtom);
 
   const confirm = useMutation({ mutationFn: confirmPhone });
   const resend = useMutation({ mutationFn: resendPhoneCode });
@@ -63,6 +66,7 @@ export function PhoneVerificationForm({ user }: { user: User }) {
       onSuccess: (reply) => {
         haptics.notify("success");
         alerts.success("CODE_SENT");
+        setCodeSent(reply);
         setResendUntil(startCodeCooldown("phone", user.id, reply.resendAfterSeconds));
         form.reset({ code: "" });
         focusField(formRef.current, "code");
@@ -85,6 +89,7 @@ export function PhoneVerificationForm({ user }: { user: User }) {
           onValueChange={(value) => form.set("code", value)}
           onBlur={() => form.blur("code")}
         />
+        <CodeDestination sent={codeSent} signedIn />
       </Section>
       <FormErrorBanner error={formError} />
       <FormSubmit form={formRef} text={t("phoneVerification.submit")} pending={confirm.isPending} />

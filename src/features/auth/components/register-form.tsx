@@ -17,6 +17,7 @@ import { type FieldErrorText, serverFieldErrors } from "../model/field-errors";
 import { focusField } from "../model/focus";
 import { type FormError, formErrorOf } from "../model/messages";
 import { REGISTER_FIELDS, type RegisterValues, registerErrors } from "../model/password-rules";
+import { phoneCodeSentAtom } from "../model/phone-code-sent";
 import { EMPTY_REGISTRATION, registerDraftAtom } from "../model/register-draft";
 import { FormErrorBanner, PasswordField, TextField } from "./form-field";
 import { FormSubmit } from "./form-submit";
@@ -52,6 +53,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
   const [formError, setFormError] = useState<FormError | null>(null);
   const [inviterError, setInviterError] = useState<FieldErrorText | undefined>();
   const startSession = useSetAtom(signInAtom);
+  const setPhoneCodeSent = useSetAtom(phoneCodeSentAtom);
   const mutation = useMutation({
     mutationFn: (input: { inviter: string; body: Parameters<typeof register>[1] }) =>
       register(input.inviter, input.body),
@@ -116,6 +118,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
           haptics.notify("success");
           // The server sent the first phone code with the registration: the next one only after the wait.
           startCodeCooldown("phone", session.user.id, DEFAULT_RESEND_SECONDS);
+          setPhoneCodeSent(session.phoneCode ?? null);
           form.reset(EMPTY_REGISTRATION);
           startSession(session);
         },

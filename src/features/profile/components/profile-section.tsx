@@ -1,9 +1,10 @@
-import type { Profile } from "@contract";
+import type { CodeSentReply, Profile } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useSetAtom } from "jotai";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CodeDestination } from "@/components/code-destination";
 import { Placeholder } from "@/components/placeholder";
 import { SectionError, SectionSaved, SettingsField } from "@/components/settings-field";
 import { currentLanguage } from "@/config/i18n";
@@ -59,6 +60,8 @@ function ProfileForm({ profile }: { profile: Profile }) {
   const [saved, setSaved] = useState<string | null>(null);
   const [pendingPhone, setPendingPhone] = useState<string | null>(profile.pendingPhone);
   const [code, setCode] = useState("");
+  // Where the new phone's code went (the user's code channel, not necessarily the phone).
+  const [codeSent, setCodeSent] = useState<CodeSentReply | null>(null);
   const [codeError, setCodeError] = useState<string | null>(null);
 
   const set = (name: keyof typeof values) => (value: string) => {
@@ -92,6 +95,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
           updateUser(reply.user);
           queryClient.setQueryData(profileQueries.profile().queryKey, reply.profile);
           setPendingPhone(reply.profile.pendingPhone);
+          setCodeSent(reply.phoneCode ?? null);
           setSaved(reply.phoneCode ? t("profile.codeSent") : t("saved"));
         },
         onError: (error) => {
@@ -184,6 +188,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
       {pendingPhone ? (
         <div className="settings-phone-code" data-testid="phone-code">
           <p className="settings-pending-phone">{t("profile.pendingPhone", { phone: pendingPhone })}</p>
+          <CodeDestination sent={codeSent} signedIn />
           <SettingsField
             name="code"
             label={t("profile.code")}
