@@ -96,10 +96,17 @@ describe("deposit form", () => {
     await renderApp({ path: "/deposits", user: DEMO_USER });
     const amount = await amountField();
     const note = () => document.querySelector("[data-field-error='amount']")?.textContent;
+    // No result is computed for an amount the plan or the balance refuses.
+    const noResult = () => expect(screen.getByTestId("preview-total-at-end").getAttribute("data-amount")).toBeNull();
     fireEvent.change(amount, { target: { value: "10" } });
     await waitFor(() => expect(note()).toBe("The amount is below the minimum of 50.00 USDT"));
+    noResult();
     fireEvent.change(amount, { target: { value: "5000.01" } });
     await waitFor(() => expect(note()).toBe("The amount is above the maximum of 5,000.00 USDT"));
+    noResult();
+    fireEvent.change(amount, { target: { value: "1500" } });
+    await waitFor(() => expect(note()).toBe("Not enough funds"));
+    noResult();
     fireEvent.change(amount, { target: { value: "-1" } });
     await waitFor(() => expect(note()).toBe("The amount cannot be less than 0"));
     fireEvent.change(amount, { target: { value: "60.1234567" } });

@@ -1,6 +1,7 @@
 import {
   type CryptoCase,
   type CurrencyAmounts,
+  compareAmounts,
   currencyScale,
   type DepositTerms,
   depositAmountIssue,
@@ -29,7 +30,8 @@ export interface DepositFormProps {
 
 type AmountNote =
   | { kind: "validation"; code: ValidationCode; min?: string; max?: string }
-  | { kind: "tooManyDecimals"; scale: number };
+  | { kind: "tooManyDecimals"; scale: number }
+  | { kind: "insufficient" };
 
 /**
  * Opening a deposit (decision D6): plan, payment method, amount, auto-investment. The result is
@@ -37,7 +39,7 @@ type AmountNote =
  * deposit with, and the amount rule (`depositAmountIssue`) shows under the field.
  */
 export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormProps) {
-  const { t } = useTranslation(["deposits", "validation", "money"]);
+  const { t } = useTranslation(["deposits", "validation", "money", "errors"]);
   const format = useMoneyFormat();
   const errorText = useApiErrorText();
   const formRef = useRef<HTMLFormElement>(null);
@@ -53,9 +55,15 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
   const plan = plans.find((p) => p.id === planId) ?? plans[0];
 
   const parsed = plan ? parseAmountInput(amountText, plan.currency) : null;
-  // Cheap enough to compute on every keystroke; the start is "now", as when the server opens it.
+  const available = plan ? balances?.[plan.currency] : undefined;
+  const amountIssue = plan && parsed?.ok ? depositAmountIssue(parsed.value, plan) : null;
+  // Above the balance is said as the user types, with the spec's 'Not enough funds'.
+  const overBalance =
+    parsed?.ok === true && !amountIssue && available !== undefined && compareAmounts(parsed.value, available) > 0;
+  // The result only for an amount the plan takes and the balance pays (issue 10); cheap enough to
+  // compute on every keystroke; the start is "now", as when the server opens it.
   const terms: DepositTerms | null =
-    plan && parsed?.ok && !parsed.value.startsWith("-")
+    plan && parsed?.ok && !parsed.value.startsWith("-") && !amountIssue && !overBalance
       ? depositTerms({
           amount: parsed.value,
           dailyYieldPercent: plan.dailyYieldPercent,
@@ -72,8 +80,8 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
       if (parsed.issue === "tooManyDecimals") return { kind: "tooManyDecimals", scale: currencyScale(plan.currency) };
       return { kind: "validation", code: "decimal" };
     }
-    const issue = depositAmountIssue(parsed.value, plan);
-    if (issue) return { kind: "validation", code: issue, min: plan.minAmount, max: plan.maxAmount };
+    if (amountIssue) return { kind: "validation", code: amountIssue, min: plan.minAmount, max: plan.maxAmount };
+    if (overBalance) return { kind: "insufficient" };
     if (serverAmountCode)
       return { kind: "validation", code: serverAmountCode, min: plan.minAmount, max: plan.maxAmount };
     return null;
@@ -87,7 +95,7 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
     if (pending || !plan) return;
     setSubmitted(true);
     setOpened(false);
-    if (!parsed?.ok || depositAmountIssue(parsed.value, plan)) {
+    if (!parsed?.ok || amountIssue || overBalance) {
       haptics.notify("error");
       formRef.current?.querySelector<HTMLInputElement>("input[name='amount']")?.focus();
       return;
@@ -127,7 +135,6 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
   });
 
   if (!plan) return null;
-  const available = balances?.[plan.currency];
 
   return (
     <form ref={formRef} className="money-form" onSubmit={submit} noValidate>
@@ -207,11 +214,13 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
             <p className="field-error" id={noteId} data-field-error="amount">
               {note.kind === "tooManyDecimals"
                 ? t("tooManyDecimals", { ns: "money", scale: note.scale })
-                : t(note.code, {
-                    ns: "validation",
-                    min: note.min ? format.amount(note.min, plan.currency) : "",
-                    max: note.max ? format.amount(note.max, plan.currency) : "",
-                  })}
+                : note.kind === "insufficient"
+                  ? t("INSUFFICIENT_FUNDS", { ns: "errors" })
+                  : t(note.code, {
+                      ns: "validation",
+                      min: note.min ? format.amount(note.min, plan.currency) : "",
+                      max: note.max ? format.amount(note.max, plan.currency) : "",
+                    })}
             </p>
           ) : null}
         </div>
