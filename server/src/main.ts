@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { DAY_MS } from "@contract";
 import { buildApp } from "./app";
 import { systemClock } from "./clock";
 import { openDatabase } from "./db/client";
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
     console.log(`  Open as if from Telegram: http://localhost:${port}/api/dev/telegram-launch`);
   }
   if (app.devClock && app.devClock.offsetMs() !== 0) {
-    const days = app.devClock.offsetMs() / 86_400_000;
+    const days = app.devClock.offsetMs() / DAY_MS;
     console.log(`  Development clock: ${days} day(s) ahead of real time (npm run kassa -- clock reset)`);
   }
   if (demoAvailable) console.log(`Demo login: ${DEMO_LOGIN} / ${DEMO_PASSWORD}`);

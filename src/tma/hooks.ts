@@ -160,10 +160,6 @@ export const haptics = {
   },
 };
 
-export function useHaptics(): typeof haptics {
-  return haptics;
-}
-
 /** Opens a t.me link: inside Telegram without leaving it, on the web in a new tab. */
 export function openTelegramLink(url: string): void {
   const bridge = getTelegramBridge();

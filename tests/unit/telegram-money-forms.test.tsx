@@ -24,7 +24,6 @@ vi.mock("@/tma/hooks", async (importOriginal) => {
   return {
     ...real,
     haptics,
-    useHaptics: () => haptics,
     useMainButton: (options: MainButtonOptions) => {
       telegram.mainButton = options;
       return true;

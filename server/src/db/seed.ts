@@ -11,7 +11,7 @@
  * 30 days and paid out, a Standard deposit opened through a crypto case six days ago with its
  * accruals held, an exchange to TON, and a BTC refill still waiting.
  */
-import type { LocalizedText } from "@contract";
+import { DAY_MS, type LocalizedText } from "@contract";
 import { count, sql } from "drizzle-orm";
 import { type Clock, fixedClock, systemClock } from "../clock";
 import { hashPassword } from "../security/password";
@@ -151,8 +151,6 @@ export const DEMO_SUBSCRIPTION_OPTIONS = [
     sort: 20,
   },
 ];
-
-const DAY_MS = 86_400_000;
 
 /** Curated bundles of the demo plans (server/README.md, "Crypto cases"). */
 export const DEMO_CRYPTO_CASES = [

@@ -12,7 +12,7 @@
  * instances on one PostgreSQL. Without the header the call runs as before (older clients).
  */
 import { createHash } from "node:crypto";
-import { routes } from "@contract";
+import { DAY_MS, routes } from "@contract";
 import { and, eq, lt } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
 import { idempotencyKeys } from "../db/schema";
@@ -22,7 +22,7 @@ import { requireUser } from "./auth";
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const REPLAYED_HEADER = "idempotent-replayed";
 /** How long a key and its reply are kept; an older key may be used again as new. */
-export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_KEY_TTL_MS = DAY_MS;
 /** Visible ASCII, 8 to 255 characters (a UUID fits; so does any client's own scheme). */
 const KEY_FORMAT = /^[\x21-\x7e]{8,255}$/;
 

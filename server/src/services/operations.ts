@@ -11,6 +11,7 @@ import type {
   OperationsQuery,
   OperationsReply,
 } from "@contract";
+import { DAY_MS } from "@contract";
 import { and, count, desc, eq, gte, isNotNull, lt, lte, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { deposits, operations } from "../db/schema";
@@ -27,7 +28,7 @@ function fromBound(value: string): Date {
 function toBound(value: string): { date: Date; exclusive: boolean } {
   if (!DATE_ONLY.test(value)) return { date: new Date(value), exclusive: false };
   const start = new Date(`${value}T00:00:00.000Z`);
-  return { date: new Date(start.getTime() + 86_400_000), exclusive: true };
+  return { date: new Date(start.getTime() + DAY_MS), exclusive: true };
 }
 
 type Row = {

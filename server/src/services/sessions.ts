@@ -3,13 +3,13 @@
  * database keeps its SHA-256 with an expiry; logout revokes one, a password reset all of a user's.
  */
 import { createHmac } from "node:crypto";
+import { DAY_MS } from "@contract";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import { sessions } from "../db/schema";
 import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
 
-const DAY_MS = 86_400_000;
 /** `last_used_at` is refreshed at most this often, so that reading the cabinet is not a write per call. */
 const LAST_USED_RESOLUTION_MS = 5 * 60_000;
 const USER_AGENT_MAX = 512;

@@ -5,7 +5,7 @@
  * `subscription_until` moves `durationDays` forward from the later of now and the current end, in
  * one transaction with the user's row locked, so two payments at once extend it twice, never once.
  */
-import { type Currency, compareAmounts, type SubscriptionReply } from "@contract";
+import { type Currency, compareAmounts, DAY_MS, type SubscriptionReply } from "@contract";
 import { eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { subscriptionOptions, users } from "../db/schema";
@@ -15,8 +15,6 @@ import { getBalance } from "./balance";
 import { post } from "./ledger";
 import { notify } from "./notifications";
 import { userView } from "./users";
-
-const DAY_MS = 86_400_000;
 
 export async function subscribe(
   deps: Pick<ServiceContext, "db" | "clock">,

@@ -13,6 +13,7 @@ import {
   type CodeSentReply,
   type Currency,
   compareAmounts,
+  DAY_MS,
   money,
   roundDown,
   toDecimalString,
@@ -411,7 +412,7 @@ export async function expireWithdrawals(deps: Pick<ServiceContext, "db" | "clock
 function dayBound(value: string, end: boolean): Date {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
     const start = new Date(`${value}T00:00:00.000Z`);
-    return end ? new Date(start.getTime() + 86_400_000) : start;
+    return end ? new Date(start.getTime() + DAY_MS) : start;
   }
   return end ? new Date(new Date(value).getTime() + 1) : new Date(value);
 }
