@@ -1,7 +1,7 @@
 /** Phone verification: the code, the resend wait (decision D5), the server's answers, the guards. */
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { startCodeCooldown } from "@/features/auth/model/code-cooldown";
+import { startCodeCooldown } from "@/lib/code-cooldown";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";

@@ -2,9 +2,9 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { initialFormState } from "@/features/auth/hooks/use-form";
-import { codeCooldownUntil } from "@/features/auth/model/code-cooldown";
 import { EMPTY_REGISTRATION, registerDraftAtom } from "@/features/auth/model/register-draft";
 import { alertsAtom } from "@/lib/alerts";
+import { codeCooldownUntil } from "@/lib/code-cooldown";
 import { appStore } from "@/lib/store";
 import { setTelegramBridge } from "@/tma/bridge";
 import { DEMO_USER, fakeBridge, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";

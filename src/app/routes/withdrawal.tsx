@@ -12,7 +12,7 @@ import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries"
 import { WithdrawalCodeStep } from "@/features/withdrawal/components/withdrawal-code-step";
 import { WithdrawalForm } from "@/features/withdrawal/components/withdrawal-form";
 import { WithdrawalHistory } from "@/features/withdrawal/components/withdrawal-history";
-import { startWithdrawalCooldown, withdrawalCooldownUntil } from "@/features/withdrawal/model/code-cooldown";
+import { codeCooldownUntil, startCodeCooldown } from "@/lib/code-cooldown";
 import { useApiErrorText } from "@/lib/money";
 import "@/features/withdrawal/withdrawal.css";
 
@@ -67,7 +67,7 @@ export function WithdrawalRoute() {
               setStep({
                 withdrawal,
                 sent: code,
-                resendUntil: startWithdrawalCooldown(withdrawal.id, code.resendAfterSeconds),
+                resendUntil: startCodeCooldown("withdrawal", withdrawal.id, code.resendAfterSeconds),
               })
             }
           />
@@ -75,7 +75,7 @@ export function WithdrawalRoute() {
         <WithdrawalHistory
           openId={params.get("application")}
           onResume={(withdrawal) => {
-            setStep({ withdrawal, resendUntil: withdrawalCooldownUntil(withdrawal.id) });
+            setStep({ withdrawal, resendUntil: codeCooldownUntil("withdrawal", withdrawal.id) });
             window.scrollTo({ top: 0, behavior: "smooth" });
           }}
         />

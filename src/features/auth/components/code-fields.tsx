@@ -1,7 +1,7 @@
 import { Button } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
+import { formatCountdown } from "@/lib/code-cooldown";
 import { useCountdown } from "@/lib/use-countdown";
-import { formatCountdown } from "../model/code-cooldown";
 import type { FieldErrorText } from "../model/field-errors";
 import { TextField } from "./form-field";
 

@@ -6,11 +6,11 @@ import { useTranslation } from "react-i18next";
 import { CodeDestination } from "@/components/code-destination";
 import { alerts, pushAlert } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
+import { formatCountdown, retryAfterSeconds, startCodeCooldown } from "@/lib/code-cooldown";
 import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { useCountdown } from "@/lib/use-countdown";
 import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
 import { withdrawalMutations } from "../api/withdrawal-queries";
-import { formatCountdown, retryAfterSeconds, startWithdrawalCooldown } from "../model/code-cooldown";
 
 const CODE_PATTERN = /^\d{6}$/;
 
@@ -100,11 +100,11 @@ export function WithdrawalCodeStep({
         alerts.success("CODE_SENT");
         setAttemptsLeft(null);
         setSent(reply);
-        setResendUntil(startWithdrawalCooldown(withdrawal.id, reply.resendAfterSeconds));
+        setResendUntil(startCodeCooldown("withdrawal", withdrawal.id, reply.resendAfterSeconds));
       },
       onError: (error) => {
         const wait = retryAfterSeconds(error);
-        if (wait) setResendUntil(startWithdrawalCooldown(withdrawal.id, wait));
+        if (wait) setResendUntil(startCodeCooldown("withdrawal", withdrawal.id, wait));
         fail(error);
       },
     });

@@ -1,17 +1,20 @@
 /**
- * When a new code may be requested (decision D5: 60 s after the last one). Kept for the browser tab,
- * so a reload or a trip to another screen does not offer a resend the server would refuse.
+ * When a new code may be requested (decision D5: 60 s after the last one; the server keeps the wait
+ * per account and purpose, and per withdrawal application). One module for every code step — phone,
+ * password reset, withdrawal. Kept for the browser tab, so a reload, a trip to another screen or
+ * resuming a withdrawal from the history does not offer a resend the server would refuse.
  */
-import { isApiError } from "@/lib/api-client";
+import { isApiError } from "./api-client";
 
-export type CodePurpose = "phone" | "password_reset";
+export type CodePurpose = "phone" | "password_reset" | "withdrawal";
 
 /** Decision D5: a new code may be requested 60 seconds after the last one. */
 export const DEFAULT_RESEND_SECONDS = 60;
 
+/** The subject is the account (a login or user id) or, for a withdrawal, the application's id. */
 const keyOf = (purpose: CodePurpose, subject: string) => `kassa.codeResendAt.${purpose}.${subject.toLowerCase()}`;
 
-/** Starts the wait: a new code from `seconds` from now. */
+/** Starts the wait: a new code from `seconds` from now. Returns when it ends (epoch ms). */
 export function startCodeCooldown(purpose: CodePurpose, subject: string, seconds: number, now = Date.now()): number {
   const until = now + Math.max(0, seconds) * 1000;
   try {
@@ -22,11 +25,11 @@ export function startCodeCooldown(purpose: CodePurpose, subject: string, seconds
   return until;
 }
 
-/** When the wait ends (epoch ms), or null when there is none known. */
-export function codeCooldownUntil(purpose: CodePurpose, subject: string): number | null {
+/** When the wait ends (epoch ms), or null when none is known or it is over. */
+export function codeCooldownUntil(purpose: CodePurpose, subject: string, now = Date.now()): number | null {
   try {
     const value = Number(sessionStorage.getItem(keyOf(purpose, subject)));
-    return Number.isFinite(value) && value > 0 ? value : null;
+    return Number.isFinite(value) && value > now ? value : null;
   } catch {
     return null;
   }
