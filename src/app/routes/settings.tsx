@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
-import { List, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { List, Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { Page } from "@/components/page";
-import { Placeholder } from "@/components/placeholder";
+import { QuerySection } from "@/components/query-section";
 import { paths } from "@/config/paths";
 import { AvatarSection } from "@/features/avatar/components/avatar-section";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
@@ -50,20 +50,16 @@ function WalletsSection() {
   const systems = useQuery(withdrawalQueries.paymentSystems());
   return (
     <Section header={t("wallets.header")} footer={t("wallets.hint")} data-section="wallets">
-      {systems.isPending ? (
-        <Skeleton visible>
-          <div className="skeleton-block" />
-        </Skeleton>
-      ) : systems.isError || systems.data.length === 0 ? (
-        <Placeholder description={t("wallets.empty")} />
-      ) : (
-        systems.data.map((system) => (
-          <div key={system.id} className="settings-wallet" data-payment-system={system.id}>
-            <p className="settings-wallet-system">{`${system.currency} · ${system.network}`}</p>
-            <WithdrawalWallet system={system} />
-          </div>
-        ))
-      )}
+      <QuerySection query={systems} empty={t("wallets.empty")}>
+        {(list) =>
+          list.map((system) => (
+            <div key={system.id} className="settings-wallet" data-payment-system={system.id}>
+              <p className="settings-wallet-system">{`${system.currency} · ${system.network}`}</p>
+              <WithdrawalWallet system={system} />
+            </div>
+          ))
+        }
+      </QuerySection>
     </Section>
   );
 }

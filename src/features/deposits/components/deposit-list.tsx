@@ -1,11 +1,11 @@
 import type { CryptoCase, Deposit } from "@contract";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { Button, Progress, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Progress, Section } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Placeholder } from "@/components/placeholder";
+import { PagedList } from "@/components/query-section";
 import { localizedText } from "@/lib/localized";
-import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { depositQueries } from "../api/deposit-queries";
 import { DepositCloseDialog } from "./deposit-close-dialog";
 import { DepositDetails } from "./deposit-details";
@@ -17,7 +17,6 @@ import { planName } from "./deposit-form";
  */
 export function DepositList({ openId }: { openId?: string | null }) {
   const { t } = useTranslation(["deposits", "common"]);
-  const errorText = useApiErrorText();
   const list = useInfiniteQuery(depositQueries.list());
   const cases = useQuery(depositQueries.cryptoCases());
   const [closing, setClosing] = useState<Deposit | null>(null);
@@ -31,47 +30,21 @@ export function DepositList({ openId }: { openId?: string | null }) {
 
   return (
     <Section header={t("list.header")} data-testid="deposit-list">
-      {list.isPending ? (
-        <div className="money-skeleton">
-          <Skeleton visible>
-            <div className="skeleton-block" />
-          </Skeleton>
-        </div>
-      ) : list.isError && deposits.length === 0 ? (
-        <Placeholder description={errorText(list.error)}>
-          <Button size="s" onClick={() => void list.refetch()}>
-            {t("retry", { ns: "common" })}
-          </Button>
-        </Placeholder>
-      ) : deposits.length === 0 ? (
-        <Placeholder description={t("list.empty")} />
-      ) : (
-        <>
-          {deposits.map((deposit) => (
-            <DepositRow
-              key={deposit.id}
-              deposit={deposit}
-              cryptoCase={cases.data?.find((c) => c.id === deposit.caseId)}
-              onClose={() => setClosing(deposit)}
-              onOpen={() => setOpenedId(deposit.id)}
-            />
-          ))}
-          {list.hasNextPage ? (
-            <div className="form-actions">
-              <Button
-                size="m"
-                mode="plain"
-                stretched
-                loading={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-                data-testid="load-more"
-              >
-                {t("list.loadMore")}
-              </Button>
-            </div>
-          ) : null}
-        </>
-      )}
+      <PagedList
+        query={list}
+        items={deposits}
+        empty={t("list.empty")}
+        loadMore={t("list.loadMore")}
+        renderItem={(deposit) => (
+          <DepositRow
+            key={deposit.id}
+            deposit={deposit}
+            cryptoCase={cases.data?.find((c) => c.id === deposit.caseId)}
+            onClose={() => setClosing(deposit)}
+            onOpen={() => setOpenedId(deposit.id)}
+          />
+        )}
+      />
       <DepositCloseDialog deposit={closing} onDone={() => setClosing(null)} />
       {opened ? (
         <DepositDetails

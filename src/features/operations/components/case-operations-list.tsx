@@ -1,11 +1,11 @@
 import type { CryptoCase } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Button, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { Section, Select } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Placeholder } from "@/components/placeholder";
+import { PagedList } from "@/components/query-section";
 import { localizedText } from "@/lib/localized";
-import { useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { useMoneyFormat } from "@/lib/money";
 import { operationQueries } from "../api/operation-queries";
 import { OperationRow } from "./operation-row";
 
@@ -17,7 +17,6 @@ import { OperationRow } from "./operation-row";
 export function CaseOperationsList({ cases }: { cases: readonly CryptoCase[] }) {
   const { t } = useTranslation(["operations", "common"]);
   const format = useMoneyFormat();
-  const errorText = useApiErrorText();
   const [caseId, setCaseId] = useState("");
   const list = useInfiniteQuery(operationQueries.caseList(caseId ? { caseId } : {}));
   const operations = list.data?.pages.flatMap((page) => page.items) ?? [];
@@ -37,44 +36,18 @@ export function CaseOperationsList({ cases }: { cases: readonly CryptoCase[] }) 
           ))}
         </Select>
       ) : null}
-      {list.isPending ? (
-        <div className="money-skeleton">
-          <Skeleton visible>
-            <div className="skeleton-block" />
-          </Skeleton>
-        </div>
-      ) : list.isError && operations.length === 0 ? (
-        <Placeholder description={errorText(list.error)}>
-          <Button size="s" onClick={() => void list.refetch()}>
-            {t("retry", { ns: "common" })}
-          </Button>
-        </Placeholder>
-      ) : operations.length === 0 ? (
-        <Placeholder
-          description={caseId ? t("cases.noMatch") : t("cases.empty")}
-          data-testid={caseId ? "list-no-match" : "list-empty"}
-        />
-      ) : (
-        <div data-testid="case-operations">
-          {operations.map((operation) => (
-            <OperationRow key={operation.id} operation={operation} caseName={nameOf(operation.details?.caseId)} />
-          ))}
-          {list.hasNextPage ? (
-            <div className="form-actions">
-              <Button
-                size="m"
-                mode="plain"
-                stretched
-                loading={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-                data-testid="load-more"
-              >
-                {t("loadMore")}
-              </Button>
-            </div>
-          ) : null}
-        </div>
-      )}
+      <PagedList
+        query={list}
+        items={operations}
+        empty={t("cases.empty")}
+        filtered={caseId !== ""}
+        noMatch={t("cases.noMatch")}
+        loadMore={t("loadMore")}
+        testId="case-operations"
+        renderItem={(operation) => (
+          <OperationRow key={operation.id} operation={operation} caseName={nameOf(operation.details?.caseId)} />
+        )}
+      />
     </Section>
   );
 }

@@ -1,33 +1,20 @@
 import { type Bonus, compareAmounts, money } from "@contract";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Progress, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Progress, Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { Placeholder } from "@/components/placeholder";
-import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { QuerySection } from "@/components/query-section";
+import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { partnerQueries } from "../api/partner-queries";
 
 /** The four turnover bonuses: progress towards each turnover, its award, and whether it was reached and paid. */
 export function BonusList() {
   const { t } = useTranslation(["partners", "common"]);
-  const errorText = useApiErrorText();
   const bonuses = useQuery(partnerQueries.bonuses());
   return (
     <Section header={t("bonuses.header")}>
-      {bonuses.isPending ? (
-        <div className="money-skeleton">
-          <Skeleton visible>
-            <div className="skeleton-block skeleton-tall" />
-          </Skeleton>
-        </div>
-      ) : bonuses.isError ? (
-        <Placeholder description={errorText(bonuses.error)}>
-          <Button size="s" onClick={() => void bonuses.refetch()}>
-            {t("retry", { ns: "common" })}
-          </Button>
-        </Placeholder>
-      ) : (
-        bonuses.data.map((bonus) => <BonusRow key={bonus.index} bonus={bonus} />)
-      )}
+      <QuerySection query={bonuses} empty={t("bonuses.header")}>
+        {(list) => list.map((bonus) => <BonusRow key={bonus.index} bonus={bonus} />)}
+      </QuerySection>
     </Section>
   );
 }

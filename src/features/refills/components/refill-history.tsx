@@ -1,16 +1,15 @@
 import { CURRENCY_CODES, type Currency, REFILL_STATUSES, type Refill, type RefillStatus } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Button, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { Section, Select } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Placeholder } from "@/components/placeholder";
-import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { PagedList } from "@/components/query-section";
+import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { type RefillFilter, refillQueries } from "../api/refill-queries";
 
 /** The user's refills with a currency and a status filter; a row opens the wallet dialog again. */
 export function RefillHistory({ onOpen }: { onOpen(refill: Refill): void }) {
   const { t } = useTranslation(["refill", "enums", "common"]);
-  const errorText = useApiErrorText();
   const [filter, setFilter] = useState<RefillFilter>({});
   const list = useInfiniteQuery(refillQueries.list(filter));
   const refills = list.data?.pages.flatMap((page) => page.items) ?? [];
@@ -51,44 +50,15 @@ export function RefillHistory({ onOpen }: { onOpen(refill: Refill): void }) {
           ))}
         </Select>
       </div>
-      {list.isPending ? (
-        <div className="money-skeleton">
-          <Skeleton visible>
-            <div className="skeleton-block" />
-          </Skeleton>
-        </div>
-      ) : list.isError && refills.length === 0 ? (
-        <Placeholder description={errorText(list.error)}>
-          <Button size="s" onClick={() => void list.refetch()}>
-            {t("retry", { ns: "common" })}
-          </Button>
-        </Placeholder>
-      ) : refills.length === 0 ? (
-        <Placeholder
-          description={filter.currency || filter.status ? t("history.noMatch") : t("history.empty")}
-          data-testid={filter.currency || filter.status ? "list-no-match" : "list-empty"}
-        />
-      ) : (
-        <>
-          {refills.map((refill) => (
-            <RefillRow key={refill.id} refill={refill} onOpen={() => onOpen(refill)} />
-          ))}
-          {list.hasNextPage ? (
-            <div className="form-actions">
-              <Button
-                size="m"
-                mode="plain"
-                stretched
-                loading={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-                data-testid="load-more"
-              >
-                {t("history.loadMore")}
-              </Button>
-            </div>
-          ) : null}
-        </>
-      )}
+      <PagedList
+        query={list}
+        items={refills}
+        empty={t("history.empty")}
+        filtered={Boolean(filter.currency || filter.status)}
+        noMatch={t("history.noMatch")}
+        loadMore={t("history.loadMore")}
+        renderItem={(refill) => <RefillRow key={refill.id} refill={refill} onOpen={() => onOpen(refill)} />}
+      />
     </Section>
   );
 }

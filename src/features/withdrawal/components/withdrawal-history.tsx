@@ -1,11 +1,11 @@
 import { CURRENCY_CODES, type Currency, WITHDRAWAL_STATUSES, type Withdrawal, type WithdrawalStatus } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Button, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section, Select } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateField } from "@/components/date-field";
-import { Placeholder } from "@/components/placeholder";
-import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { PagedList } from "@/components/query-section";
+import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { type WithdrawalFilter, withdrawalQueries } from "../api/withdrawal-queries";
 import { shortenMiddle } from "../model/withdrawal-math";
 import { WithdrawalDetails } from "./withdrawal-details";
@@ -23,7 +23,6 @@ export function WithdrawalHistory({
   openId?: string | null;
 }) {
   const { t } = useTranslation(["withdrawal", "enums", "common"]);
-  const errorText = useApiErrorText();
   const [filter, setFilter] = useState<WithdrawalFilter>({});
   // From after To is said under To and not asked of the server: the list keeps the last valid period.
   const rangeInverted = filter.from !== undefined && filter.to !== undefined && filter.from > filter.to;
@@ -92,49 +91,22 @@ export function WithdrawalHistory({
           onValueChange={(value) => set("to", value)}
         />
       </div>
-      {list.isPending ? (
-        <div className="money-skeleton">
-          <Skeleton visible>
-            <div className="skeleton-block" />
-          </Skeleton>
-        </div>
-      ) : list.isError && withdrawals.length === 0 ? (
-        <Placeholder description={errorText(list.error)}>
-          <Button size="s" onClick={() => void list.refetch()}>
-            {t("retry", { ns: "common" })}
-          </Button>
-        </Placeholder>
-      ) : withdrawals.length === 0 ? (
-        <Placeholder
-          description={filtered ? t("history.noMatch") : t("history.empty")}
-          data-testid={filtered ? "list-no-match" : "list-empty"}
-        />
-      ) : (
-        <>
-          {withdrawals.map((withdrawal) => (
-            <WithdrawalRow
-              key={withdrawal.id}
-              withdrawal={withdrawal}
-              onResume={() => onResume(withdrawal)}
-              onOpen={() => setOpenedId(withdrawal.id)}
-            />
-          ))}
-          {list.hasNextPage ? (
-            <div className="form-actions">
-              <Button
-                size="m"
-                mode="plain"
-                stretched
-                loading={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-                data-testid="load-more"
-              >
-                {t("history.loadMore")}
-              </Button>
-            </div>
-          ) : null}
-        </>
-      )}
+      <PagedList
+        query={list}
+        items={withdrawals}
+        empty={t("history.empty")}
+        filtered={filtered}
+        noMatch={t("history.noMatch")}
+        loadMore={t("history.loadMore")}
+        renderItem={(withdrawal) => (
+          <WithdrawalRow
+            key={withdrawal.id}
+            withdrawal={withdrawal}
+            onResume={() => onResume(withdrawal)}
+            onOpen={() => setOpenedId(withdrawal.id)}
+          />
+        )}
+      />
       {opened ? <WithdrawalDetails withdrawal={opened} onClose={() => setOpenedId(null)} /> : null}
     </Section>
   );

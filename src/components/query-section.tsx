@@ -1,0 +1,124 @@
+/**
+ * The states of remote data, in one place (issue 13): a skeleton while loading, the error with Try
+ * again when nothing could be loaded, the empty state (with its own text when a filter hides every
+ * row), a stale mark when a refresh failed over data already shown, and "load more" for pages.
+ * `QuerySection` is for one query; `PagedList` for an infinite (paged) one.
+ */
+import type { UseInfiniteQueryResult, UseQueryResult } from "@tanstack/react-query";
+import { Button, Skeleton } from "@telegram-apps/telegram-ui";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useApiErrorText } from "@/lib/money";
+import { Placeholder } from "./placeholder";
+
+export function LoadingBlock() {
+  return (
+    <div className="money-skeleton" data-testid="loading">
+      <Skeleton visible>
+        <div className="skeleton-block" />
+      </Skeleton>
+    </div>
+  );
+}
+
+function ErrorWithRetry({ error, onRetry }: { error: unknown; onRetry(): void }) {
+  const { t } = useTranslation("common");
+  const errorText = useApiErrorText();
+  return (
+    <Placeholder description={errorText(error)} data-testid="query-error">
+      <Button size="s" onClick={onRetry}>
+        {t("retry")}
+      </Button>
+    </Placeholder>
+  );
+}
+
+/** "Could not refresh": the rows shown are the last ones loaded. */
+function StaleMark() {
+  const { t } = useTranslation("money");
+  return (
+    <p className="stale-mark" data-testid="stale" role="status">
+      {t("stale")}
+    </p>
+  );
+}
+
+interface EmptyTexts {
+  /** Nothing at all yet. */
+  empty: string;
+  /** A filter is active (the empty state then says that nothing matches it). */
+  filtered?: boolean;
+  noMatch?: string;
+}
+
+function Empty({ empty, filtered = false, noMatch }: EmptyTexts) {
+  const matchless = filtered && noMatch !== undefined;
+  return (
+    <Placeholder description={matchless ? noMatch : empty} data-testid={matchless ? "list-no-match" : "list-empty"} />
+  );
+}
+
+/** One query's data, or its loading, error and empty states. */
+export function QuerySection<T>({
+  query,
+  isEmpty = (data) => Array.isArray(data) && data.length === 0,
+  children,
+  ...texts
+}: EmptyTexts & {
+  query: UseQueryResult<T>;
+  isEmpty?: (data: T) => boolean;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <LoadingBlock />;
+  if (query.isError && query.data === undefined)
+    return <ErrorWithRetry error={query.error} onRetry={() => void query.refetch()} />;
+  const data = query.data as T;
+  if (isEmpty(data)) return <Empty {...texts} />;
+  return (
+    <>
+      {query.isRefetchError ? <StaleMark /> : null}
+      {children(data)}
+    </>
+  );
+}
+
+/** The rows of a paged query, with "load more" while the server has more. */
+export function PagedList<T>({
+  query,
+  items,
+  loadMore,
+  renderItem,
+  testId,
+  ...texts
+}: EmptyTexts & {
+  query: UseInfiniteQueryResult<unknown>;
+  items: readonly T[];
+  loadMore: string;
+  renderItem: (item: T) => ReactNode;
+  testId?: string;
+}) {
+  if (query.isPending) return <LoadingBlock />;
+  if (query.isError && items.length === 0)
+    return <ErrorWithRetry error={query.error} onRetry={() => void query.refetch()} />;
+  if (items.length === 0) return <Empty {...texts} />;
+  return (
+    <div data-testid={testId}>
+      {query.isRefetchError ? <StaleMark /> : null}
+      {items.map(renderItem)}
+      {query.hasNextPage ? (
+        <div className="form-actions">
+          <Button
+            size="m"
+            mode="plain"
+            stretched
+            loading={query.isFetchingNextPage}
+            onClick={() => void query.fetchNextPage()}
+            data-testid="load-more"
+          >
+            {loadMore}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+/** The one place for remote data's states: loading, error with Try again, empty or no match, stale, load more. */
+import { QueryClient, QueryClientProvider, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { AppRoot } from "@telegram-apps/telegram-ui";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { describe, expect, it } from "vitest";
+import { PagedList, QuerySection } from "@/components/query-section";
+import { ensureI18n } from "./test-utils";
+
+function wrap(children: ReactNode) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return {
+    client,
+    ...render(
+      <QueryClientProvider client={client}>
+        <AppRoot>{children}</AppRoot>
+      </QueryClientProvider>,
+    ),
+  };
+}
+
+const server = { calls: 0, fail: true };
+
+function OneQuery() {
+  const query = useQuery({
+    queryKey: ["probe"],
+    queryFn: async () => {
+      server.calls += 1;
+      if (server.fail) throw new Error("down");
+      return ["a", "b"];
+    },
+  });
+  return (
+    <QuerySection query={query} empty="Nothing yet">
+      {(rows) => <p data-testid="rows">{rows.join(",")}</p>}
+    </QuerySection>
+  );
+}
+
+function Paged({ filtered, total }: { filtered: boolean; total: number }) {
+  const query = useInfiniteQuery({
+    queryKey: ["paged", total],
+    initialPageParam: 0,
+    queryFn: async ({ pageParam }) =>
+      Array.from({ length: Math.max(0, Math.min(2, total - pageParam * 2)) }, (_, i) => `row${pageParam * 2 + i}`),
+    getNextPageParam: (last, pages) => (pages.length * 2 < total && last.length ? pages.length : undefined),
+  });
+  const items = query.data?.pages.flat() ?? [];
+  return (
+    <PagedList
+      query={query}
+      items={items}
+      empty="No rows yet"
+      filtered={filtered}
+      noMatch="No rows match"
+      loadMore="More"
+      renderItem={(row) => (
+        <p key={row} data-testid="row">
+          {row}
+        </p>
+      )}
+    />
+  );
+}
+
+describe("QuerySection", () => {
+  it("shows the error with Try again, then the data once the retry succeeds, and the stale mark when a refresh fails", async () => {
+    await ensureI18n();
+    const { client } = wrap(<OneQuery />);
+    expect(screen.getByTestId("loading")).toBeTruthy();
+    await screen.findByTestId("query-error");
+    server.fail = false;
+    fireEvent.click(screen.getByText("Try again"));
+    expect((await screen.findByTestId("rows")).textContent).toBe("a,b");
+    server.fail = true;
+    await act(() => client.refetchQueries({ queryKey: ["probe"] }).catch(() => undefined));
+    await screen.findByTestId("stale");
+    expect(screen.getByTestId("rows").textContent).toBe("a,b");
+    expect(server.calls).toBe(3);
+  });
+});
+
+describe("PagedList", () => {
+  it("says 'no match' only while a filter is on, and loads the next page on demand", async () => {
+    await ensureI18n();
+    const empty = wrap(<Paged filtered={false} total={0} />);
+    expect((await screen.findByTestId("list-empty")).textContent).toBe("No rows yet");
+    empty.unmount();
+    const matchless = wrap(<Paged filtered total={0} />);
+    expect((await screen.findByTestId("list-no-match")).textContent).toBe("No rows match");
+    matchless.unmount();
+
+    wrap(<Paged filtered={false} total={3} />);
+    await waitFor(() => expect(screen.getAllByTestId("row")).toHaveLength(2));
+    fireEvent.click(screen.getByTestId("load-more"));
+    await waitFor(() => expect(screen.getAllByTestId("row")).toHaveLength(3));
+    expect(screen.queryByTestId("load-more")).toBeNull();
+  });
+});
