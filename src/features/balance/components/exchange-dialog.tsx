@@ -10,6 +10,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, Cell, Input, Modal, Section, Select } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FormFooter } from "@/components/form/form-footer";
 import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
 import { balanceMutations, balanceQueries } from "../api/balance-queries";
@@ -206,37 +207,20 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
           {t("result")}
         </Cell>
       </Section>
-      <div aria-live="assertive">
-        {formError ? (
-          <div className="form-error" data-testid="form-error">
-            <p>{formError}</p>
-          </div>
-        ) : null}
-        {done ? (
-          <p className="form-success" data-testid="form-success">
-            {done}
-          </p>
-        ) : null}
-      </div>
-      <div className="money-dialog-actions">
-        {inTelegram ? (
-          <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
-        ) : (
-          <Button
-            type="submit"
-            size="l"
-            stretched
-            loading={pending}
-            disabled={quote === null}
-            data-testid="exchange-confirm"
-          >
-            {t("confirm")}
+      <FormFooter
+        error={formError}
+        success={done}
+        inTelegram={inTelegram}
+        submitText={t("confirm")}
+        pending={pending}
+        disabled={quote === null}
+        submitTestId="exchange-confirm"
+        secondary={
+          <Button size="l" stretched mode="plain" onClick={onClose}>
+            {t("close", { ns: "common" })}
           </Button>
-        )}
-        <Button size="l" stretched mode="plain" onClick={onClose}>
-          {t("close", { ns: "common" })}
-        </Button>
-      </div>
+        }
+      />
     </form>
   );
 }

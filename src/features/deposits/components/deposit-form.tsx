@@ -10,9 +10,10 @@ import {
   type ValidationCode,
 } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Button, Cell, Input, Section, Select, Switch } from "@telegram-apps/telegram-ui";
+import { Cell, Input, Section, Select, Switch } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FormFooter } from "@/components/form/form-footer";
 import { isApiError } from "@/lib/api-client";
 import { localizedText } from "@/lib/localized";
 import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
@@ -241,27 +242,13 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
         </Cell>
       </Section>
       <DepositPreview terms={terms} currency={plan.currency} />
-      <div aria-live="assertive">
-        {formError ? (
-          <div className="form-error" data-testid="form-error">
-            <p>{formError}</p>
-          </div>
-        ) : null}
-        {opened ? (
-          <p className="form-success" data-testid="form-success">
-            {t("form.created")}
-          </p>
-        ) : null}
-      </div>
-      {inTelegram ? (
-        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
-      ) : (
-        <div className="form-actions">
-          <Button type="submit" size="l" stretched loading={pending} data-testid="submit">
-            {t("form.submit")}
-          </Button>
-        </div>
-      )}
+      <FormFooter
+        error={formError}
+        success={opened ? t("form.created") : null}
+        inTelegram={inTelegram}
+        submitText={t("form.submit")}
+        pending={pending}
+      />
     </form>
   );
 }

@@ -1,8 +1,9 @@
 import { compareAmounts, currencyScale, type PaymentSystem, type Refill } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Button, Input, Section, Select } from "@telegram-apps/telegram-ui";
+import { Input, Section, Select } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FormFooter } from "@/components/form/form-footer";
 import { isApiError } from "@/lib/api-client";
 import { parseAmountInput, useApiErrorText } from "@/lib/money";
 import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
@@ -164,22 +165,7 @@ export function RefillForm({
           ) : null}
         </div>
       </Section>
-      <div aria-live="assertive">
-        {formError ? (
-          <div className="form-error" data-testid="form-error">
-            <p>{formError}</p>
-          </div>
-        ) : null}
-      </div>
-      {inTelegram ? (
-        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
-      ) : (
-        <div className="form-actions">
-          <Button type="submit" size="l" stretched loading={pending} data-testid="submit">
-            {t("form.submit")}
-          </Button>
-        </div>
-      )}
+      <FormFooter error={formError} inTelegram={inTelegram} submitText={t("form.submit")} pending={pending} />
     </form>
   );
 }

@@ -8,9 +8,10 @@ import {
   type WithdrawalRequestReply,
 } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Button, Input, Section, Select } from "@telegram-apps/telegram-ui";
+import { Input, Section, Select } from "@telegram-apps/telegram-ui";
 import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FormFooter } from "@/components/form/form-footer";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
 import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
@@ -257,22 +258,7 @@ export function WithdrawalForm({
           </dl>
         ) : null}
       </Section>
-      <div aria-live="assertive">
-        {formError ? (
-          <div className="form-error" data-testid="form-error">
-            <p>{formError}</p>
-          </div>
-        ) : null}
-      </div>
-      {inTelegram ? (
-        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
-      ) : (
-        <div className="form-actions">
-          <Button type="submit" size="l" stretched loading={pending} data-testid="submit">
-            {t("form.submit")}
-          </Button>
-        </div>
-      )}
+      <FormFooter error={formError} inTelegram={inTelegram} submitText={t("form.submit")} pending={pending} />
     </form>
   );
 }
