@@ -1,44 +1,8 @@
-import { Input } from "@telegram-apps/telegram-ui";
-import { type InputHTMLAttributes, useId } from "react";
+import { TextField, type TextFieldProps } from "./form/text-field";
 
-type NativeProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "value" | "onChange">;
-
-/** A labelled input of a Settings section with its error under it (`data-field-error` = the contract's field). */
-export function SettingsField({
-  name,
-  label,
-  value,
-  error,
-  onValueChange,
-  ...input
-}: NativeProps & {
-  name: string;
-  label: string;
-  value: string;
-  error?: string | null;
-  onValueChange(value: string): void;
-}) {
-  const id = useId();
-  return (
-    <div className="form-field">
-      <Input
-        {...input}
-        name={name}
-        header={label}
-        aria-label={label}
-        value={value}
-        status={error ? "error" : undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? id : undefined}
-        onChange={(event) => onValueChange(event.target.value)}
-      />
-      {error ? (
-        <p className="field-error" id={id} data-field-error={name}>
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
+/** A labelled input of a Settings section: the form kit's one TextField. */
+export function SettingsField({ error, ...props }: Omit<TextFieldProps, "error"> & { error?: string | null }) {
+  return <TextField {...props} error={error} />;
 }
 
 /** The section's own error (the server's answer), above its submit. */

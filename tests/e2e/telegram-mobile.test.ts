@@ -175,6 +175,23 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
         await page.locator("input[name='amount']").first().waitFor({ timeout: 15_000 });
         await expect.poll(() => page.locator(".tab-bar").count(), { timeout: 15_000 }).toBe(0);
         fields.push(...(await accessibleNames(page)));
+        // The amount's label can be seen, on the iOS look too (telegram-ui shows no header there).
+        const amountLabel = await page.locator("input[name='amount']").first().getAttribute("aria-label");
+        const seen = await page
+          .locator(".form-field")
+          .filter({ has: page.locator("input[name='amount']") })
+          .first()
+          .evaluate((field) => {
+            const visible = (el: Element) => {
+              const box = (el as HTMLElement).getBoundingClientRect();
+              const style = getComputedStyle(el);
+              return box.width > 0 && box.height > 0 && style.visibility !== "hidden" && style.display !== "none";
+            };
+            return Array.from(field.querySelectorAll(".field-label, h6"))
+              .filter(visible)
+              .map((el) => el.textContent?.trim());
+          });
+        expect(seen).toContain(amountLabel);
         if (SHOTS && screen === "refill")
           await page.screenshot({
             path: join(SHOTS, `telegram-${client.platform}-${client.width}-${LANGUAGE}-refill.png`),

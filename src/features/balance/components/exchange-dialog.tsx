@@ -7,10 +7,11 @@ import {
   exchangeQuote,
 } from "@contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Button, Cell, Input, Modal, Section, Select } from "@telegram-apps/telegram-ui";
+import { Button, Cell, Modal, Section, Select } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
+import { TextField } from "@/components/form/text-field";
 import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
 import { balanceMutations, balanceQueries } from "../api/balance-queries";
@@ -132,28 +133,21 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
             ))}
           </Select>
         </div>
-        <div className="form-field">
-          <Input
-            name="amount"
-            header={t("amount")}
-            aria-label={t("amount")}
-            placeholder="0"
-            inputMode="decimal"
-            autoComplete="off"
-            value={amountText}
-            status={fieldNote ? "error" : undefined}
-            after={<span className="amount-currency">{from}</span>}
-            onChange={(event) => {
-              setAmountText(event.target.value);
-              setFormError(null);
-              setDone(null);
-            }}
-          />
-          {fieldNote ? (
-            <p className="field-error" data-field-error="amount">
-              {fieldNote}
-            </p>
-          ) : null}
+        <TextField
+          name="amount"
+          label={t("amount")}
+          placeholder="0"
+          inputMode="decimal"
+          autoComplete="off"
+          value={amountText}
+          after={<span className="amount-currency">{from}</span>}
+          error={fieldNote}
+          onValueChange={(value) => {
+            setAmountText(value);
+            setFormError(null);
+            setDone(null);
+          }}
+        >
           {available !== undefined ? (
             <p className="field-hint amount-available">
               <span data-testid="exchange-available" {...amountAttributes(available, from)}>
@@ -173,7 +167,7 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
               </button>
             </p>
           ) : null}
-        </div>
+        </TextField>
         <Cell
           className="static-cell"
           after={

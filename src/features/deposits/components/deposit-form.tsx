@@ -10,10 +10,11 @@ import {
   type ValidationCode,
 } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Cell, Input, Section, Select, Switch } from "@telegram-apps/telegram-ui";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { Cell, Section, Select, Switch } from "@telegram-apps/telegram-ui";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
+import { TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
 import { localizedText } from "@/lib/localized";
 import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
@@ -44,7 +45,6 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
   const format = useMoneyFormat();
   const errorText = useApiErrorText();
   const formRef = useRef<HTMLFormElement>(null);
-  const noteId = useId();
   const [planId, setPlanId] = useState(plans[0]?.id ?? "");
   const [amountText, setAmountText] = useState("");
   const [autoInvest, setAutoInvest] = useState(false);
@@ -191,29 +191,18 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
         >
           {t("form.balanceOf", { currency: plan.currency })}
         </Cell>
-        <div className="form-field">
-          <Input
-            name="amount"
-            header={t("form.amount")}
-            aria-label={t("form.amount")}
-            placeholder={`${plan.minAmount} – ${plan.maxAmount}`}
-            inputMode="decimal"
-            autoComplete="off"
-            value={amountText}
-            status={note ? "error" : undefined}
-            aria-invalid={note ? true : undefined}
-            aria-describedby={noteId}
-            after={<span className="amount-currency">{plan.currency}</span>}
-            onChange={(event) => {
-              setAmountText(event.target.value);
-              setServerAmountCode(null);
-              setFormError(null);
-              setOpened(false);
-            }}
-          />
-          {note ? (
-            <p className="field-error" id={noteId} data-field-error="amount">
-              {note.kind === "tooManyDecimals"
+        <TextField
+          name="amount"
+          label={t("form.amount")}
+          placeholder={`${plan.minAmount} – ${plan.maxAmount}`}
+          inputMode="decimal"
+          autoComplete="off"
+          value={amountText}
+          after={<span className="amount-currency">{plan.currency}</span>}
+          error={
+            note === null
+              ? null
+              : note.kind === "tooManyDecimals"
                 ? t("tooManyDecimals", { ns: "money", scale: note.scale })
                 : note.kind === "insufficient"
                   ? t("INSUFFICIENT_FUNDS", { ns: "errors" })
@@ -221,10 +210,15 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
                       ns: "validation",
                       min: note.min ? format.amount(note.min, plan.currency) : "",
                       max: note.max ? format.amount(note.max, plan.currency) : "",
-                    })}
-            </p>
-          ) : null}
-        </div>
+                    })
+          }
+          onValueChange={(value) => {
+            setAmountText(value);
+            setServerAmountCode(null);
+            setFormError(null);
+            setOpened(false);
+          }}
+        />
         <Cell
           Component="label"
           multiline

@@ -1,9 +1,10 @@
 import { compareAmounts, currencyScale, type PaymentSystem, type Refill } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Input, Section, Select } from "@telegram-apps/telegram-ui";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { Section, Select } from "@telegram-apps/telegram-ui";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
+import { TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
 import { parseAmountInput, useApiErrorText } from "@/lib/money";
 import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
@@ -31,7 +32,6 @@ export function RefillForm({
   const { t } = useTranslation(["refill", "validation", "money"]);
   const errorText = useApiErrorText();
   const formRef = useRef<HTMLFormElement>(null);
-  const noteId = useId();
   const [systemId, setSystemId] = useState(systems[0]?.id ?? "");
   const [amountText, setAmountText] = useState("");
   const [txHash, setTxHash] = useState("");
@@ -116,54 +116,40 @@ export function RefillForm({
             </option>
           ))}
         </Select>
-        <div className="form-field">
-          <Input
-            name="amount"
-            header={t("form.amount")}
-            aria-label={t("form.amount")}
-            placeholder="100"
-            inputMode="decimal"
-            autoComplete="off"
-            value={amountText}
-            status={note ? "error" : undefined}
-            aria-invalid={note ? true : undefined}
-            aria-describedby={noteId}
-            after={<span className="amount-currency">{system.currency}</span>}
-            onChange={(event) => {
-              setAmountText(event.target.value);
-              setFormError(null);
-            }}
-          />
-          {note ? (
-            <p className="field-error" id={noteId} data-field-error="amount">
-              {note.ns === "money"
+        <TextField
+          name="amount"
+          label={t("form.amount")}
+          placeholder="100"
+          inputMode="decimal"
+          autoComplete="off"
+          value={amountText}
+          after={<span className="amount-currency">{system.currency}</span>}
+          error={
+            note === null
+              ? null
+              : note.ns === "money"
                 ? t("tooManyDecimals", { ns: "money", scale: note.scale })
-                : t(note.key, { ns: "validation", min: "0", max: "" })}
-            </p>
-          ) : null}
-        </div>
-        <div className="form-field">
-          <Input
-            name="txHash"
-            header={t("form.txHash")}
-            aria-label={t("form.txHash")}
-            placeholder={t("form.txHashPlaceholder")}
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-            value={txHash}
-            status={txHashError ? "error" : undefined}
-            onChange={(event) => {
-              setTxHash(event.target.value);
-              setTxHashError(false);
-            }}
-          />
-          {txHashError ? (
-            <p className="field-error" data-field-error="txHash">
-              {t("txHashInvalid")}
-            </p>
-          ) : null}
-        </div>
+                : t(note.key, { ns: "validation", min: "0", max: "" })
+          }
+          onValueChange={(value) => {
+            setAmountText(value);
+            setFormError(null);
+          }}
+        />
+        <TextField
+          name="txHash"
+          label={t("form.txHash")}
+          placeholder={t("form.txHashPlaceholder")}
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          value={txHash}
+          error={txHashError ? t("txHashInvalid") : null}
+          onValueChange={(value) => {
+            setTxHash(value);
+            setTxHashError(false);
+          }}
+        />
       </Section>
       <FormFooter error={formError} inTelegram={inTelegram} submitText={t("form.submit")} pending={pending} />
     </form>

@@ -8,10 +8,11 @@ import {
   type WithdrawalRequestReply,
 } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Input, Section, Select } from "@telegram-apps/telegram-ui";
-import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
+import { Section, Select } from "@telegram-apps/telegram-ui";
+import { type FormEvent, type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
+import { TextField } from "@/components/form/text-field";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
 import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
@@ -57,7 +58,6 @@ export function WithdrawalForm({
   const format = useMoneyFormat();
   const errorText = useApiErrorText();
   const formRef = useRef<HTMLFormElement>(null);
-  const noteId = useId();
   const [systemId, setSystemId] = useState(systems[0]?.id ?? "");
   const [amountText, setAmountText] = useState("");
   const [submitted, setSubmitted] = useState(false);
@@ -197,30 +197,21 @@ export function WithdrawalForm({
           ) : null}
         </div>
         {wallet(system)}
-        <div className="form-field">
-          <Input
-            name="amount"
-            header={t("form.amount")}
-            aria-label={t("form.amount")}
-            placeholder={format.amount(system.minWithdrawal, system.currency, { code: false, exact: true })}
-            inputMode="decimal"
-            autoComplete="off"
-            value={amountText}
-            status={note ? "error" : undefined}
-            aria-invalid={note ? true : undefined}
-            aria-describedby={noteId}
-            after={<span className="amount-currency">{system.currency}</span>}
-            onChange={(event) => {
-              setAmountText(event.target.value);
-              setServerAmountCode(null);
-              setFormError(null);
-            }}
-          />
-          {note ? (
-            <p className="field-error" id={noteId} data-field-error="amount">
-              {amountNoteText(note)}
-            </p>
-          ) : null}
+        <TextField
+          name="amount"
+          label={t("form.amount")}
+          placeholder={format.amount(system.minWithdrawal, system.currency, { code: false, exact: true })}
+          inputMode="decimal"
+          autoComplete="off"
+          value={amountText}
+          after={<span className="amount-currency">{system.currency}</span>}
+          error={note ? amountNoteText(note) : null}
+          onValueChange={(value) => {
+            setAmountText(value);
+            setServerAmountCode(null);
+            setFormError(null);
+          }}
+        >
           {available !== undefined && maxAmount !== null ? (
             <p className="field-hint amount-available">
               <span data-testid="withdrawal-available" {...amountAttributes(available, system.currency)}>
@@ -240,7 +231,7 @@ export function WithdrawalForm({
               </button>
             </p>
           ) : null}
-        </div>
+        </TextField>
         {preview ? (
           <dl className="money-facts withdrawal-preview" data-testid="withdrawal-preview">
             <div>
