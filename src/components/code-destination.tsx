@@ -15,13 +15,13 @@ export function CodeDestination({
   /** The code is the signed-in user's own (no doubt the account exists). */
   signedIn?: boolean;
 }) {
-  const { t } = useTranslation("common");
+  const { t } = useTranslation("codes");
   const channel = sent?.channel;
   const text = !channel
-    ? t(signedIn ? "codeSent.yours" : "codeSent.unknown")
+    ? t(signedIn ? "sent.yours" : "sent.unknown")
     : sent?.destination
-      ? t(`codeSent.${channel}To`, { destination: sent.destination })
-      : t(`codeSent.${channel}`);
+      ? t(`sent.${channel}To`, { destination: sent.destination })
+      : t(`sent.${channel}`);
   return (
     <p className="code-destination" data-testid="code-destination" data-channel={channel ?? "unknown"}>
       {text}

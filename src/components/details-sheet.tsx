@@ -59,7 +59,7 @@ export function Detail({ label, children, testId }: { label: string; children: R
 
 /** A long value shown in full (it wraps), with a button that copies it. */
 export function CopyableValue({ value, testId }: { value: string; testId?: string }) {
-  const { t } = useTranslation("common");
+  const { t } = useTranslation("money");
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {

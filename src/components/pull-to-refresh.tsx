@@ -18,7 +18,7 @@ export function PullToRefresh({
   refreshing: boolean;
   children?: ReactNode;
 }) {
-  const { t } = useTranslation("common");
+  const { t } = useTranslation("money");
   const [pull, setPull] = useState(0);
   const start = useRef<number | null>(null);
   const pulled = useRef(0);

@@ -4,7 +4,7 @@ import { RefreshIcon } from "./icons";
 
 /** The refresh control of a screen: fetches its figures again now; turns while it does. */
 export function RefreshControl({ onRefresh, refreshing }: { onRefresh: () => void; refreshing: boolean }) {
-  const { t } = useTranslation("common");
+  const { t } = useTranslation("money");
   return (
     <IconButton
       mode="plain"

@@ -43,6 +43,8 @@ export const NAMESPACES = [
   "subscription",
   "exchange",
   "money",
+  // Where a code went: the code steps only (not the first screen).
+  "codes",
   // The server's texts (the bot's chat messages and the notification templates); the app loads none of it.
   "bot",
 ] as const;

@@ -3,6 +3,7 @@ import "i18next";
 import type auth from "../../locales/en/auth.json";
 import type bot from "../../locales/en/bot.json";
 import type cabinet from "../../locales/en/cabinet.json";
+import type codes from "../../locales/en/codes.json";
 import type common from "../../locales/en/common.json";
 import type deposits from "../../locales/en/deposits.json";
 import type enums from "../../locales/en/enums.json";
@@ -50,6 +51,7 @@ declare module "i18next" {
       subscription: typeof subscription;
       exchange: typeof exchange;
       money: typeof money;
+      codes: typeof codes;
     };
   }
 }

@@ -33,7 +33,7 @@ export function CabinetLayout() {
   const mainButtonShown = useMainButtonShown();
   // Every screen's failures and form checks speak through these: loaded with the frame, so an action
   // that fails later (offline) never waits for, or misses, their texts.
-  const { t } = useTranslation(["common", "errors", "validation"]);
+  const { t } = useTranslation(["common", "errors", "validation", "money"]);
   const user = useAtomValue(userAtom);
   const live = useLiveRefresh();
   useDraftsAcrossSignIn();
