@@ -1,10 +1,11 @@
 /** The notification dialog for unread notifications, and the subscription: card, confirmation, "Later", status. */
+import type { SubscriptionOption } from "@contract";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isPostponed, postpone } from "@/features/subscription/model/later";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, MAINTENANCE_OFF, type RouteReply, renderApp, stubApi, stubRoutes } from "./test-utils";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -21,7 +22,7 @@ const NOTE = (id: string, readAt: string | null) => ({
   readAt,
 });
 
-const OPTIONS = [
+const OPTIONS: SubscriptionOption[] = [
   {
     id: "month",
     title: { en: "Month", ru: "Месяц", de: "Monat", kk: "Ай" },
@@ -66,7 +67,7 @@ describe("notification dialog", () => {
   });
 });
 
-const BALANCES = (usdt: string) => ({
+const BALANCES = (usdt: string): RouteReply<"balance"> => ({
   body: {
     type: "balance",
     currentCurrency: "USDT",
@@ -75,20 +76,20 @@ const BALANCES = (usdt: string) => ({
 });
 
 describe("subscription: no surprise charges", () => {
-  function setup(balance: string, reply: JsonReply) {
+  // The contract's route names, each reply typed by its route.
+  function setup(balance: string, reply: RouteReply<"subscribe">) {
     const sent: unknown[] = [];
-    stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/settings/subscription/options": { body: OPTIONS },
-      "/user/balance": BALANCES(balance),
-      "/user/subscription": (request) => {
+    stubRoutes({
+      subscriptionOptions: { body: OPTIONS },
+      balance: BALANCES(balance),
+      subscribe: (request) => {
         void request.json().then((b) => sent.push(b));
         return reply;
       },
     });
     return sent;
   }
-  const paid = (until: string) => ({
+  const paid = (until: string): RouteReply<"subscribe"> => ({
     body: {
       user: { ...DEMO_USER, subscription: { active: true, until } },
       currencies: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },

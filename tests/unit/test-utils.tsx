@@ -3,7 +3,7 @@
  * telegram-ui root, i18n, alerts) and the real routes in a memory router. Only the network is fake:
  * `stubApi` answers `fetch` by path.
  */
-import type { User } from "@contract";
+import { type RouteName, type RouteResponse, routes, type User } from "@contract";
 import { render } from "@testing-library/react";
 import i18next from "i18next";
 import { useLayoutEffect } from "react";
@@ -53,6 +53,36 @@ export function stubApi(routes: Record<string, JsonReply | ((request: Request) =
     const path = new URL(request.url).pathname.replace(/^\/api/, "");
     const handler = routes[path];
     const reply = typeof handler === "function" ? handler(request) : handler;
+    const { status = 200, body } = reply ?? { status: 404, body: { code: "NOT_FOUND", message: "Not found" } };
+    return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return fetchMock;
+}
+
+/** A contract route's reply: its typed body (200), or an error status with the error body. */
+export type RouteReply<N extends RouteName> =
+  | { status?: 200; body: RouteResponse<N> }
+  | { status: number; body: { code: string; message: string; [key: string]: unknown } };
+
+type RouteStubs = { [N in RouteName]?: RouteReply<N> | ((request: Request) => RouteReply<N>) };
+
+/**
+ * Answers `fetch` by the contract's route names (`stubRoutes({ bonuses: { body: [...] } })`): each
+ * reply is typed by its route's response, matched by method and path (`:id` matches any segment).
+ * Maintenance is off unless stubbed. Anything else is a 404 in the contract's error shape.
+ */
+export function stubRoutes(stubs: RouteStubs) {
+  const table = Object.entries({ technicalWork: MAINTENANCE_OFF, ...stubs }).map(([name, reply]) => {
+    const route = routes[name as RouteName];
+    const pattern = new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}$`);
+    return { method: route.method, pattern, reply: reply as JsonReply | ((request: Request) => JsonReply) };
+  });
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(new URL(String(input), "http://localhost"), init);
+    const path = new URL(request.url).pathname.replace(/^\/api/, "");
+    const hit = table.find((row) => row.method === request.method && row.pattern.test(path));
+    const reply = typeof hit?.reply === "function" ? hit.reply(request) : hit?.reply;
     const { status = 200, body } = reply ?? { status: 404, body: { code: "NOT_FOUND", message: "Not found" } };
     return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
   });
