@@ -175,23 +175,26 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
         await page.locator("input[name='amount']").first().waitFor({ timeout: 15_000 });
         await expect.poll(() => page.locator(".tab-bar").count(), { timeout: 15_000 }).toBe(0);
         fields.push(...(await accessibleNames(page)));
-        // The amount's label can be seen, on the iOS look too (telegram-ui shows no header there).
-        const amountLabel = await page.locator("input[name='amount']").first().getAttribute("aria-label");
-        const seen = await page
-          .locator(".form-field")
-          .filter({ has: page.locator("input[name='amount']") })
-          .first()
-          .evaluate((field) => {
-            const visible = (el: Element) => {
-              const box = (el as HTMLElement).getBoundingClientRect();
-              const style = getComputedStyle(el);
-              return box.width > 0 && box.height > 0 && style.visibility !== "hidden" && style.display !== "none";
-            };
-            return Array.from(field.querySelectorAll(".field-label, h6"))
-              .filter(visible)
-              .map((el) => el.textContent?.trim());
-          });
-        expect(seen).toContain(amountLabel);
+        // The amount's and the form's first select's labels can be seen, on the iOS look too
+        // (telegram-ui shows no header there).
+        for (const control of ["input[name='amount']", "form select"]) {
+          const label = await page.locator(control).first().getAttribute("aria-label");
+          const seen = await page
+            .locator(control)
+            .first()
+            .evaluate((el) => {
+              const visible = (node: Element) => {
+                const box = (node as HTMLElement).getBoundingClientRect();
+                const style = getComputedStyle(node);
+                return box.width > 0 && box.height > 0 && style.visibility !== "hidden" && style.display !== "none";
+              };
+              const field = el.closest(".form-field, .select-field") ?? el.parentElement?.parentElement ?? el;
+              return Array.from(field.querySelectorAll(".field-label, h6"))
+                .filter(visible)
+                .map((node) => node.textContent?.trim());
+            });
+          expect(seen, `${screen}: ${control}`).toContain(label);
+        }
         if (SHOTS && screen === "refill")
           await page.screenshot({
             path: join(SHOTS, `telegram-${client.platform}-${client.width}-${LANGUAGE}-refill.png`),

@@ -7,10 +7,11 @@ import {
   exchangeQuote,
 } from "@contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Button, Cell, Modal, Section, Select } from "@telegram-apps/telegram-ui";
+import { Button, Cell, Modal, Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
+import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";

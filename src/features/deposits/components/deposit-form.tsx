@@ -10,10 +10,11 @@ import {
   type ValidationCode,
 } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Cell, Section, Select, Switch } from "@telegram-apps/telegram-ui";
+import { Cell, Section, Switch } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
+import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
 import { localizedText } from "@/lib/localized";

@@ -1,8 +1,9 @@
 import type { CryptoCase } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Section, Select } from "@telegram-apps/telegram-ui";
+import { Section } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Select } from "@/components/form/select";
 import { PagedList } from "@/components/query-section";
 import { localizedText } from "@/lib/localized";
 import { useMoneyFormat } from "@/lib/money";

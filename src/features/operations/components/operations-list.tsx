@@ -1,8 +1,9 @@
 import { CURRENCY_CODES, type Currency, LEDGER_OPERATION_TYPES, type LedgerOperationType } from "@contract";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { Section, Select } from "@telegram-apps/telegram-ui";
+import { Section } from "@telegram-apps/telegram-ui";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Select } from "@/components/form/select";
 import { PagedList, QuerySection } from "@/components/query-section";
 import { type OperationFilter, operationQueries } from "../api/operation-queries";
 import { OperationRow } from "./operation-row";

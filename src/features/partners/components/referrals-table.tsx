@@ -1,9 +1,10 @@
 import { REFERRAL_SORTS, type Referral, type ReferralSort, type ReferralsReply, type SortDir } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
-import { Button, Input, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Input, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Select } from "@/components/form/select";
 import { Placeholder } from "@/components/placeholder";
 import { useApiErrorText, useMoneyFormat } from "@/lib/money";
 import { partnerQueries, type ReferralFilter } from "../api/partner-queries";

@@ -1,9 +1,10 @@
 import { compareAmounts, currencyScale, type PaymentSystem, type Refill } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Section, Select } from "@telegram-apps/telegram-ui";
+import { Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
+import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
 import { parseAmountInput, useApiErrorText } from "@/lib/money";

@@ -1,8 +1,9 @@
 import { CURRENCY_CODES, type Currency, REFILL_STATUSES, type Refill, type RefillStatus } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Section, Select } from "@telegram-apps/telegram-ui";
+import { Section } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Select } from "@/components/form/select";
 import { PagedList } from "@/components/query-section";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { type RefillFilter, refillQueries } from "../api/refill-queries";

@@ -8,9 +8,10 @@ import {
   type VerificationState,
 } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Section, Select, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Select } from "@/components/form/select";
 import { Placeholder } from "@/components/placeholder";
 import { SectionError, SettingsField } from "@/components/settings-field";
 import { isApiError } from "@/lib/api-client";

@@ -8,10 +8,11 @@ import {
   type WithdrawalRequestReply,
 } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Section, Select } from "@telegram-apps/telegram-ui";
+import { Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
+import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";

@@ -1,9 +1,10 @@
 import { CURRENCY_CODES, type Currency, WITHDRAWAL_STATUSES, type Withdrawal, type WithdrawalStatus } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Button, Section, Select } from "@telegram-apps/telegram-ui";
+import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateField } from "@/components/date-field";
+import { Select } from "@/components/form/select";
 import { PagedList } from "@/components/query-section";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { type WithdrawalFilter, withdrawalQueries } from "../api/withdrawal-queries";
