@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { refreshCurrentUser } from "@/features/auth/api/session";
 import { isSignedInAtom, signIn, TOKEN_COOKIE, USER_STORAGE_KEY, userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_USER, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_PROFILE, DEMO_USER, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
 
 const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
 const input = (name: string) => document.querySelector<HTMLInputElement>(`input[name='${name}']`);
@@ -82,26 +82,7 @@ describe("a session timeout keeps what was typed", () => {
       "/settings/telegramAuthAvailable": FLAG_OFF,
       "/user/me": SESSION_TIMEOUT,
       "/auth/login": { body: { refreshToken: "fresh", user: DEMO_USER, phoneConfirmationRequired: false } },
-      "/user-data/byType": {
-        body: {
-          login: "demo",
-          fullName: "Demo Investor",
-          email: "demo@example.com",
-          emailConfirmed: true,
-          phone: "+77010000000",
-          phoneConfirmed: true,
-          city: "Almaty",
-          country: "Kazakhstan",
-          registeredAt: "2025-01-01T00:00:00.000Z",
-          language: "en",
-          codeChannel: "email",
-          telegramLinked: false,
-          inviter: null,
-          pendingPhone: null,
-          verificationStatus: null,
-          avatarUrl: null,
-        },
-      },
+      "/user-data/byType": { body: DEMO_PROFILE },
     });
     await renderApp({ path: "/settings", user: DEMO_USER });
     await waitFor(() => expect(input("city")).not.toBeNull());

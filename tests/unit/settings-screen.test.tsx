@@ -1,29 +1,10 @@
 /** Settings: profile data with the phone code, the password rules and refusals, the code channel. */
-import type { Profile, SecuritySettings } from "@contract";
+import type { SecuritySettings } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
-
-const PROFILE: Profile = {
-  login: "demo",
-  fullName: "Demo Investor",
-  email: "demo@example.com",
-  emailConfirmed: true,
-  phone: "+77010000000",
-  phoneConfirmed: true,
-  city: "Almaty",
-  country: "Kazakhstan",
-  registeredAt: "2025-01-01T00:00:00.000Z",
-  language: "en",
-  codeChannel: "email",
-  telegramLinked: false,
-  inviter: null,
-  pendingPhone: null,
-  verificationStatus: null,
-  avatarUrl: null,
-};
+import { DEMO_PROFILE, DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
 
 const SECURITY: SecuritySettings = {
   codeChannel: "email",
@@ -53,7 +34,7 @@ function input(scope: HTMLElement, name: string): HTMLInputElement {
 async function open(routes: Record<string, JsonReply | ((request: Request) => JsonReply)> = {}) {
   const fetchMock = stubApi({
     "/settings/technical_work": MAINTENANCE_OFF,
-    "/user-data/byType": { body: PROFILE },
+    "/user-data/byType": { body: DEMO_PROFILE },
     "/user/settings/security": { body: SECURITY },
     ...routes,
   });
@@ -70,14 +51,14 @@ describe("settings: profile", () => {
         void request.json().then((b) => bodies.push(b));
         return {
           body: {
-            profile: { ...PROFILE, city: "Astana", pendingPhone: "+77019999999" },
+            profile: { ...DEMO_PROFILE, city: "Astana", pendingPhone: "+77019999999" },
             user: { ...DEMO_USER },
             phoneCode: { message: "Request successfully sent", resendAfterSeconds: 60, expiresInSeconds: 600 },
           },
         };
       },
       "/user-data/phone/confirm": {
-        body: { profile: { ...PROFILE, phone: "+77019999999" }, user: { ...DEMO_USER, phone: "+77019999999" } },
+        body: { profile: { ...DEMO_PROFILE, phone: "+77019999999" }, user: { ...DEMO_USER, phone: "+77019999999" } },
       },
     });
     const profile = section("profile");

@@ -3,7 +3,7 @@
  * telegram-ui root, i18n, alerts) and the real routes in a memory router. Only the network is fake:
  * `stubApi` answers `fetch` by path.
  */
-import { type RouteName, type RouteResponse, routes, type User } from "@contract";
+import { type Profile, type RouteName, type RouteResponse, routes, type User } from "@contract";
 import { render } from "@testing-library/react";
 import i18next from "i18next";
 import { useLayoutEffect } from "react";
@@ -30,6 +30,26 @@ export const DEMO_USER: User = {
   createdAt: "2025-01-01T00:00:00.000Z",
   subscription: { active: false, until: null },
   notifications: { unread: 0 },
+};
+
+/** The demo investor's profile (`GET /user-data/byType`), a shared fixture. */
+export const DEMO_PROFILE: Profile = {
+  login: "demo",
+  fullName: "Demo Investor",
+  email: "demo@example.com",
+  emailConfirmed: true,
+  phone: "+77010000000",
+  phoneConfirmed: true,
+  city: "Almaty",
+  country: "Kazakhstan",
+  registeredAt: "2025-01-01T00:00:00.000Z",
+  language: "en",
+  codeChannel: "email",
+  telegramLinked: false,
+  inviter: null,
+  pendingPhone: null,
+  verificationStatus: null,
+  avatarUrl: null,
 };
 
 let i18nReady: Promise<unknown> | undefined;
