@@ -16,7 +16,7 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState } f
 import { notificationKeys, notificationQueries } from "@/features/notifications/api/notification-queries";
 import { partnerKeys } from "@/features/partners/api/partner-queries";
 import { withdrawalKeys } from "@/features/withdrawal/api/withdrawal-queries";
-import { moneyKeys } from "@/lib/money";
+import { moneyKeys } from "@/lib/query-keys";
 import { updateUserAtom, userAtom } from "@/lib/session";
 import { useBackToFront } from "@/tma/hooks";
 

@@ -1,7 +1,7 @@
 import { Input } from "@telegram-apps/telegram-ui";
 import { useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { formatDate } from "@/lib/money";
+import { formatDate } from "@/lib/dates";
 
 /**
  * A date field that reads in the app's language ("25.11.2026", "25 нояб. 2026 г.", "Nov 25, 2026"):

@@ -8,7 +8,7 @@ import type { UseInfiniteQueryResult, UseQueryResult } from "@tanstack/react-que
 import { Button, Skeleton } from "@telegram-apps/telegram-ui";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { useApiErrorText } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
 import { Placeholder } from "./placeholder";
 
 export function LoadingBlock() {

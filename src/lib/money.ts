@@ -18,24 +18,11 @@ import {
   toDecimalString,
 } from "@contract";
 import { useTranslation } from "react-i18next";
-import { isApiError } from "./api-client";
+import { formatDate, formatDateTime } from "./dates";
 import "./money.css";
 
 export type { Currency };
 export { addAmounts, CURRENCY_CODES, compareAmounts };
-
-/**
- * Roots of the query keys of every screen that shows money. Each feature's query factory starts its
- * keys with one of these, and money mutations name them in `meta.invalidates` (handled once by the
- * MutationCache in `query-client.ts`).
- */
-export const moneyKeys = {
-  balance: ["balance"],
-  statistics: ["statistics"],
-  operations: ["operations"],
-  deposits: ["deposits"],
-  refills: ["refills"],
-} as const;
 
 /** How many decimals the interface shows for `currency` (USDT 2, BTC 8, ETH 6, TON 4). */
 export function displayDigits(currency: Currency): number {
@@ -65,26 +52,6 @@ function numberLocale(lng: string): string {
   // Such a browser still claims the locale and formats with the root data: probe instead of asking.
   const probe = new Intl.NumberFormat(lng, { minimumFractionDigits: 1 }).format(1000.5);
   return probe === "1,000.5" ? "ru" : lng;
-}
-
-/** Whether Intl knows the month names of `lng` (root data says "M01"). */
-function hasDateNames(lng: string): boolean {
-  return !/M\d/.test(new Intl.DateTimeFormat(lng, { month: "long" }).format(new Date(Date.UTC(2020, 0, 15))));
-}
-
-/** Dates in `lng`; without ICU data for it, the numeric day.month.year Kazakhstan uses (no foreign month names). */
-function dateFormat(lng: string, withTime: boolean): Intl.DateTimeFormat {
-  if (hasDateNames(lng))
-    return new Intl.DateTimeFormat(
-      lng,
-      withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" },
-    );
-  return new Intl.DateTimeFormat(
-    "ru",
-    withTime
-      ? { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit" }
-      : { day: "2-digit", month: "2-digit", year: "numeric" },
-  );
 }
 
 /** Formats an exact decimal string in `lng` with `digits` decimals (already truncated by the caller). */
@@ -147,14 +114,6 @@ export function amountAttributes(amount: string, currency: Currency) {
   return { "data-amount": amount, "data-currency": currency } as const;
 }
 
-export function formatDate(iso: string, lng: string): string {
-  return dateFormat(lng, false).format(new Date(iso));
-}
-
-export function formatDateTime(iso: string, lng: string): string {
-  return dateFormat(lng, true).format(new Date(iso));
-}
-
 /** The formatters bound to the current interface language. */
 export function useMoneyFormat() {
   const { i18n } = useTranslation();
@@ -166,20 +125,5 @@ export function useMoneyFormat() {
     decimal: (value: string) => formatPlainDecimal(value, lng),
     date: (iso: string) => formatDate(iso, lng),
     dateTime: (iso: string) => formatDateTime(iso, lng),
-  };
-}
-
-/**
- * What a failed money call says to the user, in the current language: the text of the reply's error
- * code ('Not enough funds', 'Deposit creation error', ...), or what went wrong with the connection.
- */
-export function useApiErrorText(): (error: unknown) => string {
-  const { t } = useTranslation(["errors", "common"]);
-  return (error) => {
-    if (!isApiError(error)) return t("INTERNAL", { ns: "errors" });
-    if (error.kind === "network") return t("apiError.network", { ns: "common" });
-    if (error.kind === "timeout") return t("apiError.timeout", { ns: "common" });
-    if (error.kind === "parse") return t("apiError.parse", { ns: "common" });
-    return t(error.code ?? "INTERNAL", { ns: "errors", error: "", ...error.params });
   };
 }

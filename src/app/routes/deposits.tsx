@@ -10,7 +10,7 @@ import { depositQueries } from "@/features/deposits/api/deposit-queries";
 import { CryptoCaseList, casePlans } from "@/features/deposits/components/crypto-case-list";
 import { DepositForm } from "@/features/deposits/components/deposit-form";
 import { DepositList } from "@/features/deposits/components/deposit-list";
-import { useApiErrorText } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
 
 /**
  * Deposits: the crypto cases, opening a deposit on a plan (narrowed to the chosen case's plans, with

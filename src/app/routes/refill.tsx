@@ -10,7 +10,7 @@ import { refillQueries } from "@/features/refills/api/refill-queries";
 import { RefillForm } from "@/features/refills/components/refill-form";
 import { RefillHistory } from "@/features/refills/components/refill-history";
 import { WalletDialog } from "@/features/refills/components/wallet-dialog";
-import { useApiErrorText } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
 
 /**
  * Refill: a new refill (then the wallet dialog to pay), and the history, whose rows open the dialog

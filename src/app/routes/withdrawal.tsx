@@ -13,7 +13,7 @@ import { WithdrawalCodeStep } from "@/features/withdrawal/components/withdrawal-
 import { WithdrawalForm } from "@/features/withdrawal/components/withdrawal-form";
 import { WithdrawalHistory } from "@/features/withdrawal/components/withdrawal-history";
 import { codeCooldownUntil, startCodeCooldown } from "@/lib/code-cooldown";
-import { useApiErrorText } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
 import "@/features/withdrawal/withdrawal.css";
 
 interface CodeStep {

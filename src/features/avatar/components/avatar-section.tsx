@@ -5,7 +5,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { SectionError, SectionSaved } from "@/components/settings-field";
 import { isApiError } from "@/lib/api-client";
-import { useApiErrorText } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
 import { updateUserAtom, userAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { avatarMutations, imageFileIssue } from "../api/avatar-upload";

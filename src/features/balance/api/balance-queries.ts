@@ -6,7 +6,7 @@
 import type { Currency, ExchangeBody } from "@contract";
 import { mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
-import { moneyKeys } from "@/lib/money";
+import { moneyKeys } from "@/lib/query-keys";
 
 /** Rates move: a minute old at most while the exchange dialog is open. */
 const EXCHANGE_RATE_STALE_MS = 60_000;

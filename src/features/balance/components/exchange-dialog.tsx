@@ -13,7 +13,8 @@ import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
-import { amountAttributes, parseAmountInput, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
+import { amountAttributes, parseAmountInput, useMoneyFormat } from "@/lib/money";
 import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
 import { balanceMutations, balanceQueries } from "../api/balance-queries";
 

@@ -6,7 +6,7 @@
 import type { DepositCreateBody, DepositStatus } from "@contract";
 import { infiniteQueryOptions, mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
-import { moneyKeys } from "@/lib/money";
+import { moneyKeys } from "@/lib/query-keys";
 
 export const DEPOSITS_PAGE_LIMIT = 10;
 /** Plans and crypto cases change rarely: fresh for 5 minutes. */

@@ -6,7 +6,8 @@ import { Placeholder } from "@/components/placeholder";
 import { currentLanguage } from "@/config/i18n";
 import { paths } from "@/config/paths";
 import { isApiError } from "@/lib/api-client";
-import { formatDate, useApiErrorText } from "@/lib/money";
+import { formatDate } from "@/lib/dates";
+import { useApiErrorText } from "@/lib/error-text";
 import { newsQueries } from "../api/news-queries";
 import { NewsBody } from "./news-body";
 

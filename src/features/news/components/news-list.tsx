@@ -5,7 +5,8 @@ import { Link } from "react-router";
 import { Placeholder } from "@/components/placeholder";
 import { currentLanguage } from "@/config/i18n";
 import { newsItemPath } from "@/config/paths";
-import { formatDate, useApiErrorText } from "@/lib/money";
+import { formatDate } from "@/lib/dates";
+import { useApiErrorText } from "@/lib/error-text";
 import { newsQueries } from "../api/news-queries";
 
 /** The news, newest first; each row opens its item. */

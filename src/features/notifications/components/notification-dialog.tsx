@@ -5,7 +5,7 @@ import { useSetAtom } from "jotai";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { currentLanguage } from "@/config/i18n";
-import { formatDateTime } from "@/lib/money";
+import { formatDateTime } from "@/lib/dates";
 import { updateUserAtom } from "@/lib/session";
 import { notificationMutations, notificationQueries } from "../api/notification-queries";
 

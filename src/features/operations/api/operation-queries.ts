@@ -5,7 +5,7 @@
 import type { Currency, LedgerOperationType } from "@contract";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
-import { moneyKeys } from "@/lib/money";
+import { moneyKeys } from "@/lib/query-keys";
 
 export const OPERATIONS_PAGE_LIMIT = 20;
 export const RECENT_OPERATIONS_LIMIT = 5;

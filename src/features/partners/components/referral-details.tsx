@@ -3,7 +3,8 @@ import { Button, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { Detail, DetailList, DetailsSheet } from "@/components/details-sheet";
 import { Placeholder } from "@/components/placeholder";
-import { useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
+import { useMoneyFormat } from "@/lib/money";
 import { partnerQueries } from "../api/partner-queries";
 import { PerCurrency } from "./per-currency";
 

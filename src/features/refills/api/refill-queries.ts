@@ -6,7 +6,7 @@
 import type { Currency, RefillCreateBody, RefillStatus } from "@contract";
 import { infiniteQueryOptions, mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
-import { moneyKeys } from "@/lib/money";
+import { moneyKeys } from "@/lib/query-keys";
 
 export const REFILLS_PAGE_LIMIT = 10;
 const PAYMENT_SYSTEMS_STALE_MS = 5 * 60_000;

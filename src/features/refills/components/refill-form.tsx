@@ -7,7 +7,8 @@ import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
-import { parseAmountInput, useApiErrorText } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
+import { parseAmountInput } from "@/lib/money";
 import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
 import { refillMutations, TX_HASH_PATTERN } from "../api/refill-queries";
 

@@ -5,7 +5,8 @@ import { QRCodeSVG } from "qrcode.react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CopyableValue } from "@/components/details-sheet";
-import { amountAttributes, useApiErrorText, useMoneyFormat } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
+import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics } from "@/tma/hooks";
 import { refillMutations, TX_HASH_PATTERN } from "../api/refill-queries";
 

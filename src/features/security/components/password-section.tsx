@@ -6,7 +6,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { SectionError, SectionSaved, SettingsField } from "@/components/settings-field";
 import { isApiError } from "@/lib/api-client";
-import { useApiErrorText } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
 import { userAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { securityMutations } from "../api/security-queries";

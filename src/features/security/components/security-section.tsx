@@ -5,7 +5,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Placeholder } from "@/components/placeholder";
 import { SectionError, SectionSaved } from "@/components/settings-field";
-import { useApiErrorText } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
 import { haptics } from "@/tma/hooks";
 import { securityMutations, securityQueries } from "../api/security-queries";
 

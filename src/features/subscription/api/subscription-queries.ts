@@ -4,7 +4,7 @@
  */
 import { mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
-import { moneyKeys } from "@/lib/money";
+import { moneyKeys } from "@/lib/query-keys";
 
 export const subscriptionKeys = { all: ["subscription"] } as const;
 

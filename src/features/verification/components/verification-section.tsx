@@ -15,7 +15,7 @@ import { Select } from "@/components/form/select";
 import { Placeholder } from "@/components/placeholder";
 import { SectionError, SettingsField } from "@/components/settings-field";
 import { isApiError } from "@/lib/api-client";
-import { useApiErrorText } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
 import { haptics } from "@/tma/hooks";
 import { photoIssue, verificationMutations, verificationQueries } from "../api/verification-queries";
 

@@ -4,7 +4,7 @@ import { Button, Input, Skeleton } from "@telegram-apps/telegram-ui";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isApiError } from "@/lib/api-client";
-import { useApiErrorText } from "@/lib/money";
+import { useApiErrorText } from "@/lib/error-text";
 import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { walletAddressError, walletMutations, walletQueries } from "../api/wallet-queries";
 import "../wallets.css";

@@ -7,7 +7,7 @@
 import type { Currency, WithdrawalRequestBody, WithdrawalStatus } from "@contract";
 import { infiniteQueryOptions, mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
-import { moneyKeys } from "@/lib/money";
+import { moneyKeys } from "@/lib/query-keys";
 
 export const WITHDRAWALS_PAGE_LIMIT = 10;
 const PAYMENT_SYSTEMS_STALE_MS = 5 * 60_000;
