@@ -10,6 +10,7 @@ import { expect } from "vitest";
 import type { Clock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
+import { openDeposit } from "../../server/src/services/deposits";
 import { auditLedger } from "../../server/src/services/ledger";
 import { confirmRefill, createRefill } from "../../server/src/services/refills";
 import { createSession } from "../../server/src/services/sessions";
@@ -117,4 +118,30 @@ export async function freshPostgres(name: string): Promise<{ url: string; drop()
       }
     },
   };
+}
+
+/** A valid TRC20 address for withdrawal tests. */
+export const TRC20_WALLET = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
+
+/**
+ * An investor who may withdraw (spec §6: a prior top-up and a deposit): a USDT wallet, 600 USDT
+ * credited, 100 of it on a deposit — 500 available.
+ */
+export async function withdrawalReadyInvestor(server: TestServer, clock: Clock): Promise<Investor> {
+  const investor = await newInvestor(server.handle.db, clock);
+  await call(
+    server,
+    "PATCH",
+    "/user-data/wallets/update",
+    { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }] },
+    { token: investor.token },
+  );
+  await fund(server.handle.db, clock, investor.id, "USDT", "600");
+  await openDeposit({ db: server.handle.db, clock }, investor.id, {
+    planId: "start",
+    currency: "USDT",
+    amount: "100",
+    autoInvest: false,
+  });
+  return investor;
 }

@@ -9,12 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { DEFAULT_RATE_LIMITS } from "../../server/src/env";
-import { openDeposit } from "../../server/src/services/deposits";
 import { WITHDRAWAL_LOCK_VOIDED_CODES } from "../../server/src/services/withdrawals";
 import { call, createTestServer, lastCode, type TestServer } from "./helpers";
-import { balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";
+import { balanceOf, expectLedgerConsistent, type Investor, withdrawalReadyInvestor } from "./money";
 
-const TRC20 = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
 const HOUR = 3600_000;
 const clock = fixedClock(new Date());
 let server: TestServer;
@@ -28,24 +26,7 @@ afterAll(async () => {
   await server.close();
 });
 
-async function eligible(): Promise<Investor> {
-  const investor = await newInvestor(server.handle.db, clock);
-  await call(
-    server,
-    "PATCH",
-    "/user-data/wallets/update",
-    { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] },
-    { token: investor.token },
-  );
-  await fund(server.handle.db, clock, investor.id, "USDT", "600");
-  await openDeposit({ db: server.handle.db, clock }, investor.id, {
-    planId: "start",
-    currency: "USDT",
-    amount: "100",
-    autoInvest: false,
-  });
-  return investor;
-}
+const eligible = () => withdrawalReadyInvestor(server, clock);
 
 const apply = async (investor: Investor, ip: string) => {
   const res = await call(

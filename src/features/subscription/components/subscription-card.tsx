@@ -1,4 +1,3 @@
-import type { Currency } from "@contract";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
@@ -8,20 +7,14 @@ import { compareAmounts, useMoneyFormat } from "@/lib/money";
 import { userAtom } from "@/lib/session";
 import { subscriptionQueries } from "../api/subscription-queries";
 import { isPostponed, postpone } from "../model/later";
-import { SubscriptionSheet } from "./subscription-sheet";
+import { type SubscriptionEntryProps, SubscriptionSheet } from "./subscription-sheet";
 
 /**
  * The prompt to activate a subscription (spec §1, §6), on the Cabinet only: one compact card while the
  * user has none. "Activate" opens the confirmation (price, source balance, end date) — nothing is paid
  * from the card itself. "Later" keeps the card away for a week (`LATER_DAYS`) for this user.
  */
-export function SubscriptionCard({
-  balances,
-  onRefill,
-}: {
-  balances: Record<Currency, string> | undefined;
-  onRefill(): void;
-}) {
+export function SubscriptionCard({ balances, onRefill }: SubscriptionEntryProps) {
   const { t } = useTranslation("subscription");
   const format = useMoneyFormat();
   const user = useAtomValue(userAtom);

@@ -1,23 +1,16 @@
-import type { Currency } from "@contract";
 import { Button, Cell, Section } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useMoneyFormat } from "@/lib/money";
 import { userAtom } from "@/lib/session";
-import { SubscriptionSheet } from "./subscription-sheet";
+import { type SubscriptionEntryProps, SubscriptionSheet } from "./subscription-sheet";
 
 /**
  * Settings → Subscription: whether it is active and until when, and the way to activate or extend it
  * (through the same confirmation as the Cabinet's card, also after "Later").
  */
-export function SubscriptionSection({
-  balances,
-  onRefill,
-}: {
-  balances: Record<Currency, string> | undefined;
-  onRefill(): void;
-}) {
+export function SubscriptionSection({ balances, onRefill }: SubscriptionEntryProps) {
   const { t } = useTranslation("subscription");
   const format = useMoneyFormat();
   const user = useAtomValue(userAtom);

@@ -19,16 +19,14 @@ import { subscriptionEnd } from "../model/later";
  * and the new end date, and confirmed. A short balance is said before the tap, with the way to top up.
  * On success the sheet says until when the subscription runs; the user object is updated in place.
  */
-export function SubscriptionSheet({
-  balances,
-  onClose,
-  onRefill,
-}: {
+/** What every way into the subscription needs from its screen: the balances and the way to top up. */
+export interface SubscriptionEntryProps {
   /** The balance of each currency; undefined while it loads. */
   balances: Record<Currency, string> | undefined;
-  onClose(): void;
   onRefill(): void;
-}) {
+}
+
+export function SubscriptionSheet({ balances, onClose, onRefill }: SubscriptionEntryProps & { onClose(): void }) {
   return (
     <Modal
       open
@@ -44,15 +42,7 @@ export function SubscriptionSheet({
   );
 }
 
-function SubscriptionConfirm({
-  balances,
-  onClose,
-  onRefill,
-}: {
-  balances: Record<Currency, string> | undefined;
-  onClose(): void;
-  onRefill(): void;
-}) {
+function SubscriptionConfirm({ balances, onClose, onRefill }: SubscriptionEntryProps & { onClose(): void }) {
   const { t, i18n } = useTranslation(["subscription", "errors", "common"]);
   const language = currentLanguage(i18n);
   const format = useMoneyFormat();
