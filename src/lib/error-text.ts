@@ -1,17 +1,12 @@
 import { useTranslation } from "react-i18next";
-import { isApiError } from "./api-client";
+import { messageOfError, type Translate, textOfMessage } from "./form/messages";
 
 /**
- * What a failed money call says to the user, in the current language: the text of the reply's error
+ * What a failed call says to the user, in the current language, as one string (placeholders, section
+ * errors): the form kit's mapper (`messageOfError`, `textOfMessage`) — the text of the reply's error
  * code ('Not enough funds', 'Deposit creation error', ...), or what went wrong with the connection.
  */
 export function useApiErrorText(): (error: unknown) => string {
-  const { t } = useTranslation(["errors", "common"]);
-  return (error) => {
-    if (!isApiError(error)) return t("INTERNAL", { ns: "errors" });
-    if (error.kind === "network") return t("apiError.network", { ns: "common" });
-    if (error.kind === "timeout") return t("apiError.timeout", { ns: "common" });
-    if (error.kind === "parse") return t("apiError.parse", { ns: "common" });
-    return t(error.code ?? "INTERNAL", { ns: "errors", error: "", ...error.params });
-  };
+  const { t } = useTranslation(["errors", "common", "auth"]);
+  return (error) => textOfMessage(t as unknown as Translate, messageOfError(error));
 }

@@ -1,10 +1,10 @@
 /** Registration: the rules of spec §5 from the contract, the server's answers at their fields, the Terms. */
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { initialFormState } from "@/features/auth/hooks/use-form";
 import { EMPTY_REGISTRATION, registerDraftAtom } from "@/features/auth/model/register-draft";
 import { alertsAtom } from "@/lib/alerts";
 import { codeCooldownUntil } from "@/lib/code-cooldown";
+import { initialFormState } from "@/lib/form/use-form";
 import { appStore } from "@/lib/store";
 import { setTelegramBridge } from "@/tma/bridge";
 import { DEMO_USER, fakeBridge, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";

@@ -301,7 +301,7 @@ describe("withdrawal form", () => {
     fireEvent.click(within(step).getByTestId("submit"));
     const error = await screen.findByTestId("form-error");
     expect(error.querySelector("p")?.textContent).toBe(text);
-    if (code === "CODE_MISMATCH") expect(error.textContent).toContain("Tries left: 4");
+    if (code === "CODE_MISMATCH") expect(error.textContent).toContain("Attempts left: 4");
     expect(document.querySelector("form[data-step='code']")).not.toBeNull();
     expect((document.querySelector("input[name='code']") as HTMLInputElement).value).toBe("000000");
   });
@@ -343,13 +343,13 @@ describe("withdrawal form", () => {
     await toCodeStep();
     const resend = screen.getByTestId("resend") as HTMLButtonElement;
     expect(resend.disabled).toBe(true);
-    expect(resend.textContent).toBe("New code in 0:01");
+    expect(resend.textContent).toBe("Send again in 0:01");
     await waitFor(() => expect((screen.getByTestId("resend") as HTMLButtonElement).disabled).toBe(false), {
       timeout: 2500,
     });
-    expect(screen.getByTestId("resend").textContent).toBe("Send a new code");
+    expect(screen.getByTestId("resend").textContent).toBe("Send the code again");
     fireEvent.click(screen.getByTestId("resend"));
-    await waitFor(() => expect(screen.getByTestId("resend").textContent).toBe("New code in 1:00"));
+    await waitFor(() => expect(screen.getByTestId("resend").textContent).toBe("Send again in 1:00"));
     expect((screen.getByTestId("resend") as HTMLButtonElement).disabled).toBe(true);
     expect(sent.at(-1)?.path).toBe("/funds/payments/w1/resend");
   });

@@ -13,9 +13,9 @@ import { SpinnerScreen } from "@/components/spinner-screen";
 import { paths, registerPath } from "@/config/paths";
 import { LoginForm } from "@/features/auth/components/login-form";
 import { OpenInTelegramCell } from "@/features/auth/components/open-in-telegram-cell";
-import type { FormError } from "@/features/auth/model/messages";
 import { prefilledLogin } from "@/features/auth/model/sign-in-again";
 import { miniAppLink, settingsQueries } from "@/features/settings/api/settings-queries";
+import type { FormError } from "@/lib/form/messages";
 import { expiredLoginAtom } from "@/lib/session";
 import { useTelegram } from "@/tma/hooks";
 

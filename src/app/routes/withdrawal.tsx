@@ -12,14 +12,13 @@ import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries"
 import { WithdrawalCodeStep } from "@/features/withdrawal/components/withdrawal-code-step";
 import { WithdrawalForm } from "@/features/withdrawal/components/withdrawal-form";
 import { WithdrawalHistory } from "@/features/withdrawal/components/withdrawal-history";
-import { codeCooldownUntil, startCodeCooldown } from "@/lib/code-cooldown";
+import { startCodeCooldown } from "@/lib/code-cooldown";
 import { useApiErrorText } from "@/lib/error-text";
 import "@/features/withdrawal/withdrawal.css";
 
 interface CodeStep {
   withdrawal: Withdrawal;
   sent?: CodeSentReply;
-  resendUntil: number | null;
 }
 
 /** Withdrawal: the form (with the wallet), then the code step; the history resumes an application awaiting its code. */
@@ -38,7 +37,6 @@ export function WithdrawalRoute() {
           <WithdrawalCodeStep
             key={step.withdrawal.id}
             withdrawal={step.withdrawal}
-            resendUntil={step.resendUntil}
             sent={step.sent}
             onFinished={() => setStep(null)}
           />
@@ -63,19 +61,17 @@ export function WithdrawalRoute() {
             systems={systems.data}
             balances={balance.data?.currencies}
             wallet={(system) => <WithdrawalWallet key={system.id} system={system} />}
-            onRequested={({ withdrawal, code }) =>
-              setStep({
-                withdrawal,
-                sent: code,
-                resendUntil: startCodeCooldown("withdrawal", withdrawal.id, code.resendAfterSeconds),
-              })
-            }
+            onRequested={({ withdrawal, code }) => {
+              // The code step reads the wait for a new code from here.
+              startCodeCooldown("withdrawal", withdrawal.id, code.resendAfterSeconds);
+              setStep({ withdrawal, sent: code });
+            }}
           />
         )}
         <WithdrawalHistory
           openId={params.get("application")}
           onResume={(withdrawal) => {
-            setStep({ withdrawal, resendUntil: codeCooldownUntil("withdrawal", withdrawal.id) });
+            setStep({ withdrawal });
             window.scrollTo({ top: 0, behavior: "smooth" });
           }}
         />

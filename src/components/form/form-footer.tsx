@@ -1,32 +1,44 @@
 /**
- * The end of a money form (issue 13's form kit): the form's error or success message (announced),
- * and its submit — Telegram's Main button inside Telegram (the form then keeps a hidden submit so
- * Enter still submits), a stretched button on the web.
+ * The end of every form (issue 13's form kit): the form's error or success (announced), and its
+ * submit — Telegram's Main button inside Telegram (the form then keeps a hidden submit so Enter on the
+ * keyboard still submits), a stretched button on the web.
  */
 import { Button } from "@telegram-apps/telegram-ui";
-import type { ReactNode } from "react";
+import { type ReactNode, type RefObject, Suspense } from "react";
+import { useTranslation } from "react-i18next";
+import type { FormError } from "@/lib/form/messages";
+import { useMainButton } from "@/tma/hooks";
+import { MessageText } from "./message-text";
 
-export function FormFooter({
-  error,
-  success,
-  inTelegram,
-  submitText,
-  pending,
-  disabled = false,
-  submitTestId = "submit",
-  secondary,
-}: {
-  error: string | null | undefined;
-  success?: string | null;
-  /** Whether Telegram's Main button is the submit (`useMainButton`'s answer). */
-  inTelegram: boolean;
+export interface FormFooterProps {
+  /** The form the submit sends (Telegram's Main button sends it through `requestSubmit`). */
+  form: RefObject<HTMLFormElement | null>;
   submitText: string;
   pending: boolean;
   disabled?: boolean;
+  error: FormError | null | undefined;
+  success?: string | null;
   submitTestId?: string;
   /** In a dialog: the second action (Cancel, Close) beside the submit. */
   secondary?: ReactNode;
-}) {
+}
+
+export function FormFooter({
+  form,
+  submitText,
+  pending,
+  disabled = false,
+  error,
+  success,
+  submitTestId = "submit",
+  secondary,
+}: FormFooterProps) {
+  const inTelegram = useMainButton({
+    text: submitText,
+    loading: pending,
+    enabled: !disabled,
+    onClick: () => form.current?.requestSubmit(),
+  });
   const submit = inTelegram ? (
     <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
   ) : (
@@ -36,18 +48,7 @@ export function FormFooter({
   );
   return (
     <>
-      <div aria-live="assertive">
-        {error ? (
-          <div className="form-error" data-testid="form-error">
-            <p>{error}</p>
-          </div>
-        ) : null}
-        {success ? (
-          <p className="form-success" data-testid="form-success">
-            {success}
-          </p>
-        ) : null}
-      </div>
+      <FormErrorBanner error={error} success={success} />
       {secondary !== undefined ? (
         <div className="money-dialog-actions">
           {submit}
@@ -59,5 +60,44 @@ export function FormFooter({
         <div className="form-actions">{submit}</div>
       )}
     </>
+  );
+}
+
+function FormErrorNote({ error }: { error: FormError }) {
+  const { t } = useTranslation("codes");
+  if (error.attemptsLeft !== undefined)
+    return <p className="form-error-note">{t("attemptsLeft", { count: error.attemptsLeft })}</p>;
+  if (!error.note) return null;
+  return (
+    <p className="form-error-note">
+      <MessageText message={error.note} />
+    </p>
+  );
+}
+
+/**
+ * The form's own error (the server's answer, the connection) or its success. The live region stays in
+ * the page so screen readers announce a message when it appears; the error's texts load when it is
+ * first shown.
+ */
+export function FormErrorBanner({ error, success }: { error: FormError | null | undefined; success?: string | null }) {
+  return (
+    <div aria-live="assertive">
+      {error ? (
+        <Suspense fallback={null}>
+          <div className="form-error" data-testid="form-error">
+            <p>
+              <MessageText message={error.message} />
+            </p>
+            <FormErrorNote error={error} />
+          </div>
+        </Suspense>
+      ) : null}
+      {success ? (
+        <p className="form-success" data-testid="form-success">
+          {success}
+        </p>
+      ) : null}
+    </div>
   );
 }

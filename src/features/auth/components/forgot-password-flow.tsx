@@ -4,22 +4,22 @@ import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { CodeDestination } from "@/components/code-destination";
+import { CodeStep } from "@/components/form/code-step";
+import { FormFooter } from "@/components/form/form-footer";
+import { PasswordField } from "@/components/form/password-field";
+import { TextField } from "@/components/form/text-field";
 import { paths } from "@/config/paths";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
-import { codeCooldownUntil, retryAfterSeconds, startCodeCooldown } from "@/lib/code-cooldown";
+import { startCodeCooldown } from "@/lib/code-cooldown";
+import { requiredError, serverFieldErrors } from "@/lib/form/field-errors";
+import { focusField } from "@/lib/form/focus";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { haptics } from "@/tma/hooks";
 import { requestPasswordReset, setNewPassword, validateResetCode } from "../api/password-reset";
-import { type FieldErrors, firstInvalidField, useForm } from "../hooks/use-form";
-import { codeErrors } from "../model/code-rules";
-import { requiredError, serverFieldErrors } from "../model/field-errors";
-import { focusField } from "../model/focus";
-import { type FormError, formErrorOf } from "../model/messages";
 import { newPasswordErrors } from "../model/password-rules";
 import type { SignInAgainState } from "../model/sign-in-again";
-import { CodeField, ResendCodeButton } from "./code-fields";
-import { FormErrorBanner, PasswordField, TextField } from "./form-field";
-import { FormSubmit } from "./form-submit";
 
 export type ForgotPasswordStep = "request" | "code" | "password";
 
@@ -85,14 +85,18 @@ function RequestStep({ login, onSent }: { login: string; onSent(login: string, r
           onBlur={() => form.blur("login")}
         />
       </Section>
-      <FormErrorBanner error={formError} />
-      <FormSubmit form={formRef} text={t("forgotPassword.sendCode")} pending={mutation.isPending} />
+      <FormFooter
+        form={formRef}
+        submitText={t("forgotPassword.sendCode")}
+        pending={mutation.isPending}
+        error={formError}
+      />
     </form>
   );
 }
 
 /** Step 2: the code from the message → a reset token. A new code after the wait. */
-function CodeStep({
+function ResetCodeStep({
   login,
   onValid,
   onOtherLogin,
@@ -102,71 +106,25 @@ function CodeStep({
   onOtherLogin(): void;
 }) {
   const { t } = useTranslation("auth");
-  const formRef = useRef<HTMLFormElement>(null);
-  const form = useForm({ initial: { code: "" }, validate: codeErrors });
-  const [formError, setFormError] = useState<FormError | null>(null);
-  const [resendUntil, setResendUntil] = useState(() => codeCooldownUntil("password_reset", login));
-  const validate = useMutation({ mutationFn: (code: string) => validateResetCode(login, code) });
-  const resend = useMutation({ mutationFn: () => requestPasswordReset(login) });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (validate.isPending) return;
-    if (form.check().code) {
-      haptics.notify("error");
-      focusField(formRef.current, "code");
-      return;
-    }
-    setFormError(null);
-    validate.mutate(form.values.code, {
-      onSuccess: (reply) => {
-        haptics.notify("success");
-        onValid(reply.resetToken);
-      },
-      onError: (error) => {
-        form.setServerErrors(serverFieldErrors(error, ["code"]));
-        failed(setFormError)(error);
-      },
-    });
-  };
-
-  const requestCode = () => {
-    if (resend.isPending) return;
-    setFormError(null);
-    resend.mutate(undefined, {
-      onSuccess: (reply) => {
-        haptics.notify("success");
-        alerts.success("CODE_SENT");
-        setResendUntil(startCodeCooldown("password_reset", login, reply.resendAfterSeconds));
-        form.reset({ code: "" });
-      },
-      onError: (error) => {
-        const wait = retryAfterSeconds(error);
-        if (wait) setResendUntil(startCodeCooldown("password_reset", login, wait));
-        failed(setFormError)(error);
-      },
-    });
-  };
-
   return (
-    <form ref={formRef} className="auth-form" onSubmit={submit} noValidate data-step="code">
-      <Section header={t("forgotPassword.title")} footer={t("forgotPassword.codeText", { login })}>
-        <CodeField
-          value={form.values.code}
-          error={form.errors.code}
-          onValueChange={(value) => form.set("code", value)}
-          onBlur={() => form.blur("code")}
-        />
-        {/* The reset's reply does not tell the channel (nor whether the login exists): the three are named. */}
-        <CodeDestination sent={null} />
-      </Section>
-      <FormErrorBanner error={formError} />
-      <FormSubmit form={formRef} text={t("forgotPassword.checkCode")} pending={validate.isPending} />
-      <ResendCodeButton until={resendUntil} pending={resend.isPending} onResend={requestCode} />
-      <Section>
-        <ButtonCell onClick={onOtherLogin}>{t("forgotPassword.otherLogin")}</ButtonCell>
-      </Section>
-    </form>
+    <CodeStep
+      purpose="password_reset"
+      subject={login}
+      header={t("forgotPassword.title")}
+      footer={t("forgotPassword.codeText", { login })}
+      submitText={t("forgotPassword.checkCode")}
+      confirm={{ mutationFn: (code: string) => validateResetCode(login, code) }}
+      onConfirmed={(reply) => onValid(reply.resetToken)}
+      resend={{ mutationFn: () => requestPasswordReset(login) }}
+      actions={() => (
+        <Section>
+          <ButtonCell onClick={onOtherLogin}>{t("forgotPassword.otherLogin")}</ButtonCell>
+        </Section>
+      )}
+    >
+      {/* The reset's reply does not tell the channel (nor whether the login exists): the three are named. */}
+      <CodeDestination sent={null} />
+    </CodeStep>
   );
 }
 
@@ -248,8 +206,12 @@ function PasswordStep({ login, resetToken, onRestart }: { login: string; resetTo
           onBlur={() => form.blur("passwordRepeat")}
         />
       </Section>
-      <FormErrorBanner error={formError} />
-      <FormSubmit form={formRef} text={t("forgotPassword.savePassword")} pending={mutation.isPending} />
+      <FormFooter
+        form={formRef}
+        submitText={t("forgotPassword.savePassword")}
+        pending={mutation.isPending}
+        error={formError}
+      />
       {tokenSpent(mutation.error) ? (
         // The reset token ran out (15 minutes) or was used: only a new code helps.
         <Section>
@@ -283,7 +245,7 @@ export function ForgotPasswordFlow() {
   }
   if (step === "code") {
     return (
-      <CodeStep
+      <ResetCodeStep
         key={login}
         login={login}
         onOtherLogin={() => setStep("request")}

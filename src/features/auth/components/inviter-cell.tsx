@@ -1,7 +1,7 @@
 import { Avatar, Cell, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import type { FieldErrorText } from "../model/field-errors";
-import { FieldNote } from "./form-field";
+import { FieldNote } from "@/components/form/text-field";
+import type { FieldErrorText } from "@/lib/form/field-errors";
 
 export interface InviterCellProps {
   /** The inviter's login; undefined while it is being looked up. */

@@ -2,15 +2,16 @@ import { Section } from "@telegram-apps/telegram-ui";
 import { useSetAtom } from "jotai";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FormFooter } from "@/components/form/form-footer";
+import { PasswordField } from "@/components/form/password-field";
+import { TextField } from "@/components/form/text-field";
+import { requiredError, serverFieldErrors } from "@/lib/form/field-errors";
+import { focusField } from "@/lib/form/focus";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { signInAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { login } from "../api/login";
-import { type FieldErrors, firstInvalidField, useForm } from "../hooks/use-form";
-import { requiredError, serverFieldErrors } from "../model/field-errors";
-import { focusField } from "../model/focus";
-import { type FormError, formErrorOf } from "../model/messages";
-import { FormErrorBanner, PasswordField, TextField } from "./form-field";
-import { FormSubmit } from "./form-submit";
 
 const FIELDS = ["login", "password"] as const;
 type LoginValues = { login: string; password: string };
@@ -97,8 +98,7 @@ export function LoginForm({ initialLogin = "", notice = null }: LoginFormProps) 
           onBlur={() => form.blur("password")}
         />
       </Section>
-      <FormErrorBanner error={formError} />
-      <FormSubmit form={formRef} text={t("login.submit")} pending={pending} />
+      <FormFooter form={formRef} submitText={t("login.submit")} pending={pending} error={formError} />
     </form>
   );
 }

@@ -4,23 +4,24 @@ import { Section } from "@telegram-apps/telegram-ui";
 import { useSetAtom } from "jotai";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FormFooter } from "@/components/form/form-footer";
+import { PasswordField } from "@/components/form/password-field";
+import { TextField } from "@/components/form/text-field";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { toSupportedLanguage } from "@/config/i18n";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
 import { DEFAULT_RESEND_SECONDS, startCodeCooldown } from "@/lib/code-cooldown";
+import { type FieldErrorText, serverFieldErrors } from "@/lib/form/field-errors";
+import { focusField } from "@/lib/form/focus";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { signInAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { register } from "../api/register";
-import { type FieldErrors, firstInvalidField, useForm } from "../hooks/use-form";
-import { type FieldErrorText, serverFieldErrors } from "../model/field-errors";
-import { focusField } from "../model/focus";
-import { type FormError, formErrorOf } from "../model/messages";
 import { REGISTER_FIELDS, type RegisterValues, registerErrors } from "../model/password-rules";
 import { phoneCodeSentAtom } from "../model/phone-code-sent";
 import { EMPTY_REGISTRATION, registerDraftAtom } from "../model/register-draft";
-import { FormErrorBanner, PasswordField, TextField } from "./form-field";
-import { FormSubmit } from "./form-submit";
 import { InviterCell } from "./inviter-cell";
 import { TermsAcceptance } from "./terms-acceptance";
 
@@ -215,8 +216,13 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
           onBlur={() => form.blur("acceptTerms")}
         />
       </Section>
-      <FormErrorBanner error={formError} />
-      <FormSubmit form={formRef} text={t("register.submit")} pending={mutation.isPending} disabled={inviterLoading} />
+      <FormFooter
+        form={formRef}
+        submitText={t("register.submit")}
+        pending={mutation.isPending}
+        disabled={inviterLoading}
+        error={formError}
+      />
     </form>
   );
 }

@@ -7,8 +7,8 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { BrandHeader } from "@/components/brand-header";
 import { Placeholder } from "@/components/placeholder";
+import type { FormError } from "@/lib/form/messages";
 import { useTelegramSignIn } from "../hooks/use-telegram-sign-in";
-import type { FormError } from "../model/messages";
 import { PaperPlaneIcon } from "./open-in-telegram-cell";
 
 export interface TelegramLoginProps {

@@ -2,9 +2,9 @@ import { Cell, Checkbox } from "@telegram-apps/telegram-ui";
 import { useId } from "react";
 import { Trans } from "react-i18next";
 import { Link } from "react-router";
+import { FieldNote } from "@/components/form/text-field";
 import { termsPath } from "@/config/paths";
-import type { FieldErrorText } from "../model/field-errors";
-import { FieldNote } from "./form-field";
+import type { FieldErrorText } from "@/lib/form/field-errors";
 
 export interface TermsAcceptanceProps {
   checked: boolean;

@@ -4,10 +4,10 @@ import { useSetAtom } from "jotai";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toSupportedLanguage } from "@/config/i18n";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { signInAtom } from "@/lib/session";
 import { haptics, useTelegram } from "@/tma/hooks";
 import { telegramSignIn } from "../api/telegram-sign-in";
-import { type FormError, formErrorOf } from "../model/messages";
 import {
   autoSignInAttempted,
   clearTelegramAutoSignInOptOut,

@@ -13,14 +13,8 @@ import {
   RegisterBody,
   type ValidationCode,
 } from "@contract";
-import type { z } from "zod";
-import { type FieldErrorText, validationError } from "./field-errors";
-
-/** The first issue's code of a field schema, or undefined when the value passes. */
-export function codeOf(schema: z.ZodType, value: unknown): ValidationCode | undefined {
-  const result = schema.safeParse(value);
-  return result.success ? undefined : ((result.error.issues[0]?.message ?? "required") as ValidationCode);
-}
+import { type FieldErrorText, validationError } from "@/lib/form/field-errors";
+import { codeOf } from "@/lib/form/rules";
 
 function error(code: ValidationCode | undefined): FieldErrorText | undefined {
   return code ? validationError(code) : undefined;

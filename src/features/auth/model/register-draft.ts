@@ -1,5 +1,5 @@
 import { atom } from "jotai";
-import { type FormState, initialFormState } from "../hooks/use-form";
+import { type FormState, initialFormState } from "@/lib/form/use-form";
 import type { RegisterValues } from "./password-rules";
 
 export const EMPTY_REGISTRATION: RegisterValues = {

@@ -8,14 +8,14 @@ import {
 } from "@contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, Cell, Modal, Section } from "@telegram-apps/telegram-ui";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
-import { useApiErrorText } from "@/lib/error-text";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { amountAttributes, parseAmountInput, useMoneyFormat } from "@/lib/money";
-import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
+import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { balanceMutations, balanceQueries } from "../api/balance-queries";
 
 /** The exchange dialog: from/to, amount, the live rate and the exact result (`exchangeQuote`) before confirming. */
@@ -39,14 +39,14 @@ export function ExchangeDialog({ open, onClose }: { open: boolean; onClose(): vo
 function ExchangeForm({ onClose }: { onClose(): void }) {
   const { t } = useTranslation(["exchange", "validation", "money", "common", "errors"]);
   const format = useMoneyFormat();
-  const errorText = useApiErrorText();
   const balance = useQuery(balanceQueries.balance());
   const rate = useQuery(balanceQueries.exchangeRate());
   const exchange = useMutation(balanceMutations.exchange());
   const [from, setFrom] = useState<Currency>(balance.data?.currentCurrency ?? "USDT");
   const [to, setTo] = useState<Currency>(from === "USDT" ? "TON" : "USDT");
   const [amountText, setAmountText] = useState("");
-  const [formError, setFormError] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [formError, setFormError] = useState<FormError | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const parsed = parseAmountInput(amountText, from);
   const same = from === to;
@@ -97,18 +97,11 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
         },
         onError: (error) => {
           haptics.notify("error");
-          setFormError(errorText(error));
+          setFormError(formErrorOf(error));
         },
       },
     );
   };
-
-  const inTelegram = useMainButton({
-    text: t("confirm"),
-    loading: pending,
-    enabled: quote !== null,
-    onClick: () => submit(),
-  });
 
   const rateValue =
     rate.data && !same
@@ -116,7 +109,7 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
       : null;
 
   return (
-    <form className="money-dialog money-form" onSubmit={submit} noValidate>
+    <form ref={formRef} className="money-dialog money-form" onSubmit={submit} noValidate>
       <h2 className="money-dialog-title">{t("title")}</h2>
       <Section>
         <div className="money-filters">
@@ -206,7 +199,7 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
       <FormFooter
         error={formError}
         success={done}
-        inTelegram={inTelegram}
+        form={formRef}
         submitText={t("confirm")}
         pending={pending}
         disabled={quote === null}

@@ -17,10 +17,10 @@ import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
-import { useApiErrorText } from "@/lib/error-text";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { localizedText } from "@/lib/localized";
 import { amountAttributes, parseAmountInput, useMoneyFormat } from "@/lib/money";
-import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
+import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { depositMutations } from "../api/deposit-queries";
 import { DepositPreview } from "./deposit-preview";
 
@@ -45,14 +45,13 @@ type AmountNote =
 export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormProps) {
   const { t } = useTranslation(["deposits", "validation", "money", "errors"]);
   const format = useMoneyFormat();
-  const errorText = useApiErrorText();
   const formRef = useRef<HTMLFormElement>(null);
   const [planId, setPlanId] = useState(plans[0]?.id ?? "");
   const [amountText, setAmountText] = useState("");
   const [autoInvest, setAutoInvest] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const [serverAmountCode, setServerAmountCode] = useState<ValidationCode | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<FormError | null>(null);
   const [opened, setOpened] = useState(false);
   const create = useMutation(depositMutations.create());
   const plan = plans.find((p) => p.id === planId) ?? plans[0];
@@ -124,18 +123,11 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
           haptics.notify("error");
           const fieldCode = isApiError(error) ? error.fields?.amount : undefined;
           if (fieldCode) setServerAmountCode(fieldCode as ValidationCode);
-          else setFormError(errorText(error));
+          else setFormError(formErrorOf(error));
         },
       },
     );
   };
-
-  const inTelegram = useMainButton({
-    text: t("form.submit"),
-    loading: pending,
-    enabled: plan !== undefined,
-    onClick: () => submit(),
-  });
 
   if (!plan) return null;
 
@@ -241,7 +233,7 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
       <FormFooter
         error={formError}
         success={opened ? t("form.created") : null}
-        inTelegram={inTelegram}
+        form={formRef}
         submitText={t("form.submit")}
         pending={pending}
       />

@@ -7,9 +7,9 @@ import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
-import { useApiErrorText } from "@/lib/error-text";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { parseAmountInput } from "@/lib/money";
-import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
+import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { refillMutations, TX_HASH_PATTERN } from "../api/refill-queries";
 
 type Note =
@@ -32,14 +32,13 @@ export function RefillForm({
   onCreated(refill: Refill): void;
 }) {
   const { t } = useTranslation(["refill", "validation", "money"]);
-  const errorText = useApiErrorText();
   const formRef = useRef<HTMLFormElement>(null);
   const [systemId, setSystemId] = useState(systems[0]?.id ?? "");
   const [amountText, setAmountText] = useState("");
   const [txHash, setTxHash] = useState("");
   const [submitted, setSubmitted] = useState(false);
   const [txHashError, setTxHashError] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<FormError | null>(null);
   const create = useMutation(refillMutations.create());
   const system = systems.find((s) => s.id === systemId) ?? systems[0];
   const parsed = system ? parseAmountInput(amountText, system.currency) : null;
@@ -88,18 +87,11 @@ export function RefillForm({
         onError: (error) => {
           haptics.notify("error");
           if (isApiError(error) && error.fields?.txHash) setTxHashError(true);
-          setFormError(errorText(error));
+          setFormError(formErrorOf(error));
         },
       },
     );
   };
-
-  const inTelegram = useMainButton({
-    text: t("form.submit"),
-    loading: pending,
-    enabled: system !== undefined,
-    onClick: () => submit(),
-  });
 
   if (!system) return null;
   return (
@@ -153,7 +145,7 @@ export function RefillForm({
           }}
         />
       </Section>
-      <FormFooter error={formError} inTelegram={inTelegram} submitText={t("form.submit")} pending={pending} />
+      <FormFooter error={formError} form={formRef} submitText={t("form.submit")} pending={pending} />
     </form>
   );
 }

@@ -60,17 +60,18 @@ export const withdrawalMutations = {
       meta: { invalidates: WITHDRAWAL_INVALIDATES },
     }),
 
-  validate: () =>
+  /** The code of one application (the form kit's `CodeStep` sends the code alone). */
+  validate: (withdrawalId: string) =>
     mutationOptions({
       mutationKey: [...withdrawalKeys.all, "validate"],
-      mutationFn: (body: { withdrawalId: string; code: string }) => callApi("validateWithdrawal", { body }),
+      mutationFn: (code: string) => callApi("validateWithdrawal", { body: { withdrawalId, code } }),
       meta: { invalidates: WITHDRAWAL_INVALIDATES },
     }),
 
-  resend: () =>
+  resend: (id: string) =>
     mutationOptions({
       mutationKey: [...withdrawalKeys.all, "resend"],
-      mutationFn: (id: string) => callApi("resendWithdrawalCode", { params: { id } }),
+      mutationFn: () => callApi("resendWithdrawalCode", { params: { id } }),
     }),
 
   cancel: () =>

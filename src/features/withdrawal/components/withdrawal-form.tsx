@@ -16,9 +16,9 @@ import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
-import { useApiErrorText } from "@/lib/error-text";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { amountAttributes, parseAmountInput, useMoneyFormat } from "@/lib/money";
-import { haptics, useClosingConfirmation, useMainButton } from "@/tma/hooks";
+import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { withdrawalMutations } from "../api/withdrawal-queries";
 import { withdrawalPreview } from "../model/withdrawal-math";
 
@@ -58,14 +58,13 @@ export function WithdrawalForm({
 }) {
   const { t } = useTranslation(["withdrawal", "validation", "money", "errors"]);
   const format = useMoneyFormat();
-  const errorText = useApiErrorText();
   const formRef = useRef<HTMLFormElement>(null);
   const [systemId, setSystemId] = useState(systems[0]?.id ?? "");
   const [amountText, setAmountText] = useState("");
   const [submitted, setSubmitted] = useState(false);
   const [serverAmountCode, setServerAmountCode] = useState<ValidationCode | null>(null);
   const [systemError, setSystemError] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<FormError | null>(null);
   const request = useMutation(withdrawalMutations.request());
   const system = systems.find((s) => s.id === systemId) ?? systems[0];
   const parsed = system ? parseAmountInput(amountText, system.currency) : null;
@@ -130,18 +129,11 @@ export function WithdrawalForm({
             setSystemError(true);
             return;
           }
-          setFormError(errorText(error));
+          setFormError(formErrorOf(error));
         },
       },
     );
   };
-
-  const inTelegram = useMainButton({
-    text: t("form.submit"),
-    loading: pending,
-    enabled: system !== undefined,
-    onClick: () => submit(),
-  });
 
   if (!system) return null;
   const maxAmount =
@@ -251,7 +243,7 @@ export function WithdrawalForm({
           </dl>
         ) : null}
       </Section>
-      <FormFooter error={formError} inTelegram={inTelegram} submitText={t("form.submit")} pending={pending} />
+      <FormFooter error={formError} form={formRef} submitText={t("form.submit")} pending={pending} />
     </form>
   );
 }

@@ -3,12 +3,13 @@
  * Types only from the contract (the login screen must not download zod).
  */
 import type { ParseKeys } from "i18next";
-import { isApiError } from "@/lib/api-client";
+import { isApiError } from "../api-client";
 import type { FieldErrorText } from "./field-errors";
 
 export type Message =
   | FieldErrorText
   | { ns: "common"; key: ParseKeys<"common"> }
+  | { ns: "codes"; key: ParseKeys<"codes"> }
   /** The server's own words, when its reply carries no code the app knows (spec §7, password reset). */
   | { text: string };
 
@@ -49,6 +50,27 @@ export function messageOfError(error: unknown): Message {
   }
 }
 
+/** A translation function with the message's namespace (and `auth`, for the fallback) loaded. */
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/**
+ * The text of a message — the one mapper from a message to words, for the form kit's `MessageText`
+ * and for `useApiErrorText`. A validation code this version does not know (a newer server) still says
+ * what to do; an error text's missing parameter is left empty.
+ */
+export function textOfMessage(t: Translate, message: Message): string {
+  if ("text" in message) return message.text;
+  if (message.ns === "validation")
+    return t(message.key, { ns: "validation", defaultValue: t("fieldsWithErrors", { ns: "auth" }) });
+  if (message.ns === "errors") return t(message.key, { ns: "errors", error: "", ...message.params });
+  return t(message.key, { ns: message.ns });
+}
+
+/** The namespaces a message's text needs. */
+export function namespacesOf(message: Message): ("validation" | "auth" | "errors" | "common" | "codes")[] {
+  return "text" in message ? [] : message.ns === "validation" ? ["validation", "auth"] : [message.ns];
+}
+
 /** The form error of a failed call, with the attempts left after a wrong code. */
 export function formErrorOf(error: unknown): FormError {
   const message = messageOfError(error);
@@ -57,7 +79,7 @@ export function formErrorOf(error: unknown): FormError {
     return { message, attemptsLeft };
   }
   if (isApiError(error) && (error.code === "CODE_EXPIRED" || error.code === "CODE_INVALID")) {
-    return { message, note: { ns: "auth", key: "code.expiredHint" } };
+    return { message, note: { ns: "codes", key: "expiredHint" } };
   }
   return { message };
 }

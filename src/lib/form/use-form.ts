@@ -6,7 +6,7 @@
  */
 import { atom, type PrimitiveAtom, useAtom } from "jotai";
 import { useCallback, useMemo, useState } from "react";
-import type { FieldErrorText } from "../model/field-errors";
+import type { FieldErrorText } from "./field-errors";
 
 export type FormValues = Record<string, string | boolean>;
 export type FieldErrors<V extends FormValues> = Partial<Record<keyof V & string, FieldErrorText>>;

@@ -4,7 +4,7 @@
  */
 import type { ErrorCode, ValidationCode } from "@contract";
 import type { ParseKeys } from "i18next";
-import { isApiError } from "@/lib/api-client";
+import { isApiError } from "../api-client";
 
 export type FieldErrorText =
   | { ns: "validation"; key: ValidationCode }

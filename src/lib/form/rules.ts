@@ -1,0 +1,20 @@
+/**
+ * Client-side rules taken from the contract's field schemas (contract/validation.ts), so the app and the
+ * server never disagree. Each failure is a validation code (its text in `locales/<lng>/validation.json`).
+ * The contract brings zod: not for the login screen.
+ */
+import { CodeField, type ValidationCode } from "@contract";
+import type { z } from "zod";
+import { type FieldErrorText, validationError } from "./field-errors";
+
+/** The first issue's code of a field schema, or undefined when the value passes. */
+export function codeOf(schema: z.ZodType, value: unknown): ValidationCode | undefined {
+  const result = schema.safeParse(value);
+  return result.success ? undefined : ((result.error.issues[0]?.message ?? "required") as ValidationCode);
+}
+
+/** The contract's rule for a 6-digit code (decision D5). */
+export function codeErrors(values: { code: string }): { code?: FieldErrorText } {
+  const code = codeOf(CodeField, values.code);
+  return code ? { code: validationError(code) } : {};
+}
