@@ -3,7 +3,7 @@
  * server never disagree. Each failure is a validation code (its text in `locales/<lng>/validation.json`).
  * The contract brings zod: not for the login screen.
  */
-import { CodeField, type ValidationCode } from "@contract";
+import { CodeField, isTooSimple, NewPasswordField, type ValidationCode } from "@contract";
 import type { z } from "zod";
 import { type FieldErrorText, validationError } from "./field-errors";
 
@@ -11,6 +11,24 @@ import { type FieldErrorText, validationError } from "./field-errors";
 export function codeOf(schema: z.ZodType, value: unknown): ValidationCode | undefined {
   const result = schema.safeParse(value);
   return result.success ? undefined : ((result.error.issues[0]?.message ?? "required") as ValidationCode);
+}
+
+function error(code: ValidationCode | undefined): FieldErrorText | undefined {
+  return code ? validationError(code) : undefined;
+}
+
+/** A new password and its repeat (registration, reset, Settings): characters, strength (with the login, as the server checks), match. */
+export function newPasswordErrors(values: { password: string; passwordRepeat: string }, login?: string) {
+  const password =
+    codeOf(NewPasswordField, values.password) ??
+    (isTooSimple(values.password, login) ? ("passwordTooSimple" as const) : undefined);
+  const repeat =
+    values.passwordRepeat === ""
+      ? ("required" as const)
+      : values.passwordRepeat !== values.password
+        ? ("passwordRepeat" as const)
+        : undefined;
+  return { password: error(password), passwordRepeat: error(repeat) };
 }
 
 /** The contract's rule for a 6-digit code (decision D5). */

@@ -15,10 +15,10 @@ import { startCodeCooldown } from "@/lib/code-cooldown";
 import { requiredError, serverFieldErrors } from "@/lib/form/field-errors";
 import { focusField } from "@/lib/form/focus";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { newPasswordErrors } from "@/lib/form/rules";
 import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { haptics } from "@/tma/hooks";
 import { requestPasswordReset, setNewPassword, validateResetCode } from "../api/password-reset";
-import { newPasswordErrors } from "../model/password-rules";
 import type { SignInAgainState } from "../model/sign-in-again";
 
 export type ForgotPasswordStep = "request" | "code" | "password";

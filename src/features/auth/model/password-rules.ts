@@ -4,34 +4,12 @@
  * a validation code; its text lives in `locales/<lng>/validation.json`. Loaded with the registration
  * and password-reset screens only (the contract brings zod).
  */
-import {
-  EmailField,
-  isTooSimple,
-  LoginField,
-  NewPasswordField,
-  PhoneField,
-  RegisterBody,
-  type ValidationCode,
-} from "@contract";
+import { EmailField, LoginField, PhoneField, RegisterBody, type ValidationCode } from "@contract";
 import { type FieldErrorText, validationError } from "@/lib/form/field-errors";
-import { codeOf } from "@/lib/form/rules";
+import { codeOf, newPasswordErrors } from "@/lib/form/rules";
 
 function error(code: ValidationCode | undefined): FieldErrorText | undefined {
   return code ? validationError(code) : undefined;
-}
-
-/** A new password and its repeat: characters, strength (with the login, as the server checks), match. */
-export function newPasswordErrors(values: { password: string; passwordRepeat: string }, login?: string) {
-  const password =
-    codeOf(NewPasswordField, values.password) ??
-    (isTooSimple(values.password, login) ? ("passwordTooSimple" as const) : undefined);
-  const repeat =
-    values.passwordRepeat === ""
-      ? ("required" as const)
-      : values.passwordRepeat !== values.password
-        ? ("passwordRepeat" as const)
-        : undefined;
-  return { password: error(password), passwordRepeat: error(repeat) };
 }
 
 export interface RegisterValues {

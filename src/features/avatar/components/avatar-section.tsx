@@ -3,17 +3,20 @@ import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useAtomValue, useSetAtom } from "jotai";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { SectionError, SectionSaved } from "@/components/settings-field";
+import { FormErrorBanner } from "@/components/form/form-footer";
+import { SectionSaved } from "@/components/settings-field";
 import { isApiError } from "@/lib/api-client";
-import { useApiErrorText } from "@/lib/error-text";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { updateUserAtom, userAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { avatarMutations, imageFileIssue } from "../api/avatar-upload";
 
 /** The avatar: a JPEG or PNG of at most 5 MB, checked and previewed before it is uploaded. */
+/** Spec §8: a refused image says 'Error updating image'. */
+const IMAGE_UPDATE_FAILED: FormError = { message: { ns: "errors", key: "IMAGE_UPDATE_FAILED" } };
+
 export function AvatarSection() {
   const { t } = useTranslation(["settings", "validation", "errors"]);
-  const errorText = useApiErrorText();
   const user = useAtomValue(userAtom);
   const updateUser = useSetAtom(updateUserAtom);
   const upload = useMutation(avatarMutations.upload());
@@ -21,7 +24,7 @@ export function AvatarSection() {
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<FormError | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
   useEffect(() => {
@@ -36,7 +39,7 @@ export function AvatarSection() {
     setSaved(null);
     const issue = next ? imageFileIssue(next) : undefined;
     // Spec §8: a refused image says 'Error updating image'; the field says why.
-    setFormError(issue ? t("IMAGE_UPDATE_FAILED", { ns: "errors" }) : null);
+    setFormError(issue ? IMAGE_UPDATE_FAILED : null);
     setFieldError(issue ? t(issue, { ns: "validation" }) : null);
     setFile(issue ? null : next);
   };
@@ -61,12 +64,10 @@ export function AvatarSection() {
         setFile(null);
         const code = isApiError(error) ? error.fields?.avatar : undefined;
         if (code) {
-          setFormError(t("IMAGE_UPDATE_FAILED", { ns: "errors" }));
+          setFormError(IMAGE_UPDATE_FAILED);
           return setFieldError(t(code as "imageType", { ns: "validation" }));
         }
-        setFormError(
-          isApiError(error) && error.kind === "http" ? t("IMAGE_UPDATE_FAILED", { ns: "errors" }) : errorText(error),
-        );
+        setFormError(isApiError(error) && error.kind === "http" ? IMAGE_UPDATE_FAILED : formErrorOf(error));
       },
     });
   };
@@ -101,7 +102,7 @@ export function AvatarSection() {
             {fieldError}
           </p>
         ) : null}
-        <SectionError text={formError} />
+        <FormErrorBanner error={formError} />
         <div className="form-actions">
           <Button
             type="submit"

@@ -1,22 +1,24 @@
-import type { CodeSentReply, Profile } from "@contract";
+import { CodeField, type CodeSentReply, PhoneField, type Profile } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useSetAtom } from "jotai";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CodeDestination } from "@/components/code-destination";
+import { FormErrorBanner } from "@/components/form/form-footer";
+import { type FieldError, TextField } from "@/components/form/text-field";
 import { Placeholder } from "@/components/placeholder";
-import { SectionError, SectionSaved, SettingsField } from "@/components/settings-field";
+import { SectionSaved } from "@/components/settings-field";
 import { currentLanguage } from "@/config/i18n";
 import { isApiError } from "@/lib/api-client";
 import { formatDate } from "@/lib/dates";
 import { useApiErrorText } from "@/lib/error-text";
+import { type FieldErrorText, serverFieldErrors, validationError } from "@/lib/form/field-errors";
+import { type FormError, formErrorOf, messageOfError } from "@/lib/form/messages";
+import { codeOf } from "@/lib/form/rules";
 import { updateUserAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { profileMutations, profileQueries } from "../api/profile-queries";
-
-const PHONE = /^\+\d{7,15}$/;
-const CODE = /^\d{6}$/;
 
 /** Settings data: full name, city, country, phone (a new one is confirmed by a code); registration date read-only. */
 export function ProfileSection() {
@@ -42,9 +44,11 @@ export function ProfileSection() {
   );
 }
 
+const PROFILE_FIELDS = ["fullName", "city", "country", "phone"] as const;
+type ProfileField = (typeof PROFILE_FIELDS)[number];
+
 function ProfileForm({ profile }: { profile: Profile }) {
-  const { t, i18n } = useTranslation(["settings", "validation", "errors"]);
-  const errorText = useApiErrorText();
+  const { t, i18n } = useTranslation("settings");
   const queryClient = useQueryClient();
   const updateUser = useSetAtom(updateUserAtom);
   const update = useMutation(profileMutations.update());
@@ -55,15 +59,15 @@ function ProfileForm({ profile }: { profile: Profile }) {
     country: profile.country ?? "",
     phone: profile.phone ?? "",
   });
-  const [phoneError, setPhoneError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const [phoneError, setPhoneError] = useState<FieldError>(null);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<ProfileField, FieldErrorText>>>({});
+  const [formError, setFormError] = useState<FormError | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [pendingPhone, setPendingPhone] = useState<string | null>(profile.pendingPhone);
   const [code, setCode] = useState("");
   // Where the new phone's code went (the user's code channel, not necessarily the phone).
   const [codeSent, setCodeSent] = useState<CodeSentReply | null>(null);
-  const [codeError, setCodeError] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<FieldError>(null);
 
   const set = (name: keyof typeof values) => (value: string) => {
     setValues((v) => ({ ...v, [name]: value }));
@@ -78,8 +82,9 @@ function ProfileForm({ profile }: { profile: Profile }) {
     if (update.isPending) return;
     const phone = values.phone.trim();
     const phoneChanged = phone !== (profile.phone ?? "");
-    if (phoneChanged && !PHONE.test(phone)) {
-      setPhoneError(t(phone === "" ? "required" : "phoneFormat", { ns: "validation" }));
+    const phoneRule = phoneChanged ? codeOf(PhoneField, phone) : undefined;
+    if (phoneRule) {
+      setPhoneError(validationError(phoneRule));
       haptics.notify("error");
       return;
     }
@@ -102,22 +107,12 @@ function ProfileForm({ profile }: { profile: Profile }) {
         onError: (error) => {
           haptics.notify("error");
           if (isApiError(error) && error.code === "PHONE_TAKEN") {
-            setPhoneError(errorText(error));
+            setPhoneError(messageOfError(error));
             return;
           }
-          const fields = isApiError(error) ? error.fields : undefined;
-          if (fields && Object.keys(fields).length > 0) {
-            setFieldErrors(
-              Object.fromEntries(
-                Object.entries(fields).map(([path, c]) => [
-                  path.split(".").at(-1) ?? path,
-                  t(c as "required", { ns: "validation" }),
-                ]),
-              ),
-            );
-            return;
-          }
-          setFormError(errorText(error));
+          const fields = serverFieldErrors(error, PROFILE_FIELDS);
+          if (Object.keys(fields).length > 0) return setFieldErrors(fields);
+          setFormError(formErrorOf(error));
         },
       },
     );
@@ -125,8 +120,9 @@ function ProfileForm({ profile }: { profile: Profile }) {
 
   const confirmPhone = () => {
     if (confirm.isPending) return;
-    if (!CODE.test(code.trim())) {
-      setCodeError(t("codeFormat", { ns: "validation" }));
+    const codeRule = codeOf(CodeField, code.trim());
+    if (codeRule) {
+      setCodeError(validationError(codeRule));
       return;
     }
     confirm.mutate(
@@ -143,7 +139,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
         },
         onError: (error) => {
           haptics.notify("error");
-          setCodeError(errorText(error));
+          setCodeError(messageOfError(error));
         },
       },
     );
@@ -151,7 +147,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
 
   return (
     <form className="settings-form" onSubmit={submit} noValidate>
-      <SettingsField
+      <TextField
         name="fullName"
         label={t("profile.fullName")}
         autoComplete="name"
@@ -159,7 +155,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
         error={fieldErrors.fullName}
         onValueChange={set("fullName")}
       />
-      <SettingsField
+      <TextField
         name="city"
         label={t("profile.city")}
         autoComplete="address-level2"
@@ -167,7 +163,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
         error={fieldErrors.city}
         onValueChange={set("city")}
       />
-      <SettingsField
+      <TextField
         name="country"
         label={t("profile.country")}
         autoComplete="country-name"
@@ -175,7 +171,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
         error={fieldErrors.country}
         onValueChange={set("country")}
       />
-      <SettingsField
+      <TextField
         name="phone"
         label={t("profile.phone")}
         type="tel"
@@ -190,7 +186,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
         <div className="settings-phone-code" data-testid="phone-code">
           <p className="settings-pending-phone">{t("profile.pendingPhone", { phone: pendingPhone })}</p>
           <CodeDestination sent={codeSent} signedIn />
-          <SettingsField
+          <TextField
             name="code"
             label={t("profile.code")}
             inputMode="numeric"
@@ -227,7 +223,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
           <dd data-testid="registered-at">{formatDate(profile.registeredAt, currentLanguage(i18n))}</dd>
         </div>
       </dl>
-      <SectionError text={formError} />
+      <FormErrorBanner error={formError} />
       <div className="form-actions">
         <Button type="submit" size="l" stretched loading={update.isPending} data-testid="submit-profile">
           {t("save")}

@@ -1,11 +1,13 @@
 import type { Refill } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Button, Cell, Input, Modal, Section } from "@telegram-apps/telegram-ui";
+import { Button, Cell, Modal, Section } from "@telegram-apps/telegram-ui";
 import { QRCodeSVG } from "qrcode.react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CopyableValue } from "@/components/details-sheet";
-import { useApiErrorText } from "@/lib/error-text";
+import { FormErrorBanner } from "@/components/form/form-footer";
+import { TextField } from "@/components/form/text-field";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics } from "@/tma/hooks";
 import { refillMutations, TX_HASH_PATTERN } from "../api/refill-queries";
@@ -34,11 +36,12 @@ export function WalletDialog({ refill, onClose }: { refill: Refill | null; onClo
 function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): void }) {
   const { t } = useTranslation(["refill", "enums"]);
   const format = useMoneyFormat();
-  const errorText = useApiErrorText();
   const [refill, setRefill] = useState(initial);
   const [txHash, setTxHash] = useState(initial.txHash ?? "");
   const [copied, setCopied] = useState(false);
-  const [note, setNote] = useState<{ tone: "error" | "success"; text: string } | null>(null);
+  const [hashError, setHashError] = useState(false);
+  const [formError, setFormError] = useState<FormError | null>(null);
+  const [saved, setSaved] = useState(false);
   const save = useMutation(refillMutations.setTxHash());
   const waiting = refill.status === "waiting";
 
@@ -57,21 +60,21 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
     const value = txHash.trim();
     if (!TX_HASH_PATTERN.test(value)) {
       haptics.notify("error");
-      setNote({ tone: "error", text: t("txHashInvalid") });
+      setHashError(true);
       return;
     }
-    setNote(null);
+    setFormError(null);
     save.mutate(
       { id: refill.id, txHash: value },
       {
         onSuccess: (updated) => {
           haptics.notify("success");
           setRefill(updated);
-          setNote({ tone: "success", text: t("wallet.txHashSaved") });
+          setSaved(true);
         },
         onError: (error) => {
           haptics.notify("error");
-          setNote({ tone: "error", text: errorText(error) });
+          setFormError(formErrorOf(error));
         },
       },
     );
@@ -143,30 +146,24 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
       {waiting ? (
         <form onSubmit={submitHash} noValidate>
           <Section>
-            <Input
+            <TextField
               name="txHash"
-              header={t("wallet.txHash")}
-              aria-label={t("wallet.txHash")}
+              label={t("wallet.txHash")}
               placeholder={t("form.txHashPlaceholder")}
               autoComplete="off"
               autoCapitalize="off"
               spellCheck={false}
               value={txHash}
-              status={note?.tone === "error" ? "error" : undefined}
-              onChange={(event) => {
-                setTxHash(event.target.value);
-                setNote(null);
+              error={hashError ? t("txHashInvalid") : null}
+              onValueChange={(value) => {
+                setTxHash(value);
+                setHashError(false);
+                setFormError(null);
+                setSaved(false);
               }}
             />
           </Section>
-          {note ? (
-            <p
-              className={note.tone === "error" ? "form-error" : "form-success"}
-              data-testid={note.tone === "error" ? "form-error" : "form-success"}
-            >
-              {note.text}
-            </p>
-          ) : null}
+          <FormErrorBanner error={formError} success={saved ? t("wallet.txHashSaved") : null} />
           <div className="money-dialog-actions">
             <Button type="submit" size="l" stretched loading={save.isPending} data-testid="save-tx-hash">
               {t("wallet.saveTxHash")}

@@ -3,9 +3,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Cell, Radio, Section, Skeleton, Switch } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FormErrorBanner } from "@/components/form/form-footer";
 import { Placeholder } from "@/components/placeholder";
-import { SectionError, SectionSaved } from "@/components/settings-field";
+import { SectionSaved } from "@/components/settings-field";
 import { useApiErrorText } from "@/lib/error-text";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { haptics } from "@/tma/hooks";
 import { securityMutations, securityQueries } from "../api/security-queries";
 
@@ -17,7 +19,7 @@ export function SecuritySection() {
   const settings = useQuery(securityQueries.settings());
   const save = useMutation(securityMutations.setChannel());
   const [choice, setChoice] = useState<CodeChannel | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<FormError | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
   const selected = choice ?? settings.data?.codeChannel;
@@ -33,7 +35,7 @@ export function SecuritySection() {
       },
       onError: (error) => {
         haptics.notify("error");
-        setFormError(errorText(error));
+        setFormError(formErrorOf(error));
       },
     });
   };
@@ -79,7 +81,7 @@ export function SecuritySection() {
               </Cell>
             ))}
           </fieldset>
-          <SectionError text={formError} />
+          <FormErrorBanner error={formError} />
           <div className="form-actions">
             <Button
               type="submit"
@@ -108,10 +110,9 @@ export function SecuritySection() {
  */
 function ChatNotificationsCell({ linked, on }: { linked: boolean; on: boolean }) {
   const { t } = useTranslation("settings");
-  const errorText = useApiErrorText();
   const queryClient = useQueryClient();
   const toggle = useMutation(securityMutations.setChatNotifications());
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<FormError | null>(null);
   const change = (next: boolean) => {
     setError(null);
     toggle.mutate(next, {
@@ -121,7 +122,7 @@ function ChatNotificationsCell({ linked, on }: { linked: boolean; on: boolean })
       },
       onError: (failure) => {
         haptics.notify("error");
-        setError(errorText(failure));
+        setError(formErrorOf(failure));
       },
     });
   };
@@ -144,7 +145,7 @@ function ChatNotificationsCell({ linked, on }: { linked: boolean; on: boolean })
       >
         {t("security.chat.label")}
       </Cell>
-      <SectionError text={error} />
+      <FormErrorBanner error={error} />
     </>
   );
 }

@@ -4,6 +4,7 @@ import {
   type FamilyStatus,
   VERIFICATION_FILE_FIELDS,
   VERIFICATION_MIN_AGE_YEARS,
+  VerificationFields,
   type VerificationFileField,
   type VerificationState,
 } from "@contract";
@@ -11,17 +12,19 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FormErrorBanner } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
+import { TextField } from "@/components/form/text-field";
 import { Placeholder } from "@/components/placeholder";
-import { SectionError, SettingsField } from "@/components/settings-field";
 import { isApiError } from "@/lib/api-client";
 import { useApiErrorText } from "@/lib/error-text";
+import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { codeOf } from "@/lib/form/rules";
 import { haptics } from "@/tma/hooks";
 import { photoIssue, verificationMutations, verificationQueries } from "../api/verification-queries";
 
 type TextName = "fullName" | "dateOfBirth" | "familyStatus" | "documentNumber";
 type Name = TextName | VerificationFileField;
-const DOCUMENT = /^[A-Za-z0-9 -]+$/;
 
 /** Account verification: the status, and the request form while none is in process or done. */
 export function VerificationSection() {
@@ -82,7 +85,6 @@ function VerificationStatusRow({ state }: { state: VerificationState }) {
 
 function VerificationForm() {
   const { t } = useTranslation(["settings", "validation", "errors"]);
-  const errorText = useApiErrorText();
   const queryClient = useQueryClient();
   const send = useMutation(verificationMutations.request());
   const [values, setValues] = useState<Record<TextName, string>>({
@@ -93,7 +95,7 @@ function VerificationForm() {
   });
   const [photos, setPhotos] = useState<Partial<Record<VerificationFileField, File>>>({});
   const [errors, setErrors] = useState<Partial<Record<Name, string>>>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<FormError | null>(null);
 
   const clear = (name: Name) => {
     setErrors(({ [name]: _, ...rest }) => rest);
@@ -112,7 +114,8 @@ function VerificationForm() {
     else if (ageInYears(values.dateOfBirth, new Date()) < VERIFICATION_MIN_AGE_YEARS)
       out.dateOfBirth = t("verification.adult");
     if (values.familyStatus === "") out.familyStatus = required;
-    if (!DOCUMENT.test(values.documentNumber.trim())) out.documentNumber = required;
+    const documentRule = codeOf(VerificationFields.shape.documentNumber, values.documentNumber.trim());
+    if (documentRule) out.documentNumber = t(documentRule, { ns: "validation" });
     for (const field of VERIFICATION_FILE_FIELDS) {
       const issue = photoIssue(photos[field]);
       if (issue) out[field] = t(issue, { ns: "validation" });
@@ -157,8 +160,8 @@ function VerificationForm() {
           }
           setFormError(
             isApiError(error) && error.kind === "http" && !error.code
-              ? t("VERIFICATION_REQUEST_FAILED", { ns: "errors" })
-              : errorText(error),
+              ? { message: { ns: "errors", key: "VERIFICATION_REQUEST_FAILED" } }
+              : formErrorOf(error),
           );
         },
       },
@@ -167,7 +170,7 @@ function VerificationForm() {
 
   return (
     <form className="settings-form" onSubmit={submit} noValidate>
-      <SettingsField
+      <TextField
         name="fullName"
         label={t("verification.fullName")}
         autoComplete="name"
@@ -175,7 +178,7 @@ function VerificationForm() {
         error={errors.fullName}
         onValueChange={set("fullName")}
       />
-      <SettingsField
+      <TextField
         name="dateOfBirth"
         label={t("verification.dateOfBirth")}
         type="date"
@@ -207,7 +210,7 @@ function VerificationForm() {
           </p>
         ) : null}
       </div>
-      <SettingsField
+      <TextField
         name="documentNumber"
         label={t("verification.documentNumber")}
         autoComplete="off"
@@ -239,7 +242,7 @@ function VerificationForm() {
           aria-label={t("verification.submit")}
         />
       ) : null}
-      <SectionError text={formError} />
+      <FormErrorBanner error={formError} />
       <div className="form-actions">
         <Button type="submit" size="l" stretched loading={send.isPending} data-testid="submit-verification">
           {t("verification.submit")}

@@ -1,10 +1,12 @@
 import type { PaymentSystem } from "@contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Button, Input, Skeleton } from "@telegram-apps/telegram-ui";
-import { useId, useState } from "react";
+import { Button, Skeleton } from "@telegram-apps/telegram-ui";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { type FieldError, TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
-import { useApiErrorText } from "@/lib/error-text";
+import { validationError } from "@/lib/form/field-errors";
+import { messageOfError } from "@/lib/form/messages";
 import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { walletAddressError, walletMutations, walletQueries } from "../api/wallet-queries";
 import "../wallets.css";
@@ -14,14 +16,12 @@ import "../wallets.css";
  * (`PATCH /user-data/wallets/update`); a refused address is marked next to the field.
  */
 export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
-  const { t } = useTranslation(["withdrawal", "validation"]);
-  const errorText = useApiErrorText();
-  const errorId = useId();
+  const { t } = useTranslation("withdrawal");
   const wallets = useQuery(walletQueries.list());
   const save = useMutation(walletMutations.save());
   const [editing, setEditing] = useState(false);
   const [address, setAddress] = useState("");
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<FieldError>(null);
   const saved = wallets.data?.find((wallet) => wallet.paymentSystemId === system.id && wallet.address !== "");
   useClosingConfirmation(address.trim() !== "");
 
@@ -60,7 +60,7 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
     const value = address.trim();
     if (save.isPending) return;
     if (value === "") {
-      setFieldError(t("required", { ns: "validation" }));
+      setFieldError(validationError("required"));
       haptics.notify("error");
       return;
     }
@@ -77,7 +77,7 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
           haptics.notify("error");
           const code = isApiError(error) ? walletAddressError(error.fields) : undefined;
           setFieldError(
-            code === "addressFormat" || code === "required" ? t(code, { ns: "validation" }) : errorText(error),
+            code === "addressFormat" || code === "required" ? validationError(code) : messageOfError(error),
           );
         },
       },
@@ -87,37 +87,27 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
   return (
     <div className="wallet-editor">
       {!saved ? <p className="field-hint wallet-missing">{t("wallet.missing", { network: system.network })}</p> : null}
-      <div className="form-field">
-        <Input
-          name="wallet"
-          header={t("wallet.address")}
-          aria-label={t("wallet.address")}
-          placeholder={t("wallet.placeholder", { currency: system.currency, network: system.network })}
-          autoComplete="off"
-          autoCapitalize="off"
-          spellCheck={false}
-          value={address}
-          status={fieldError ? "error" : undefined}
-          aria-invalid={fieldError ? true : undefined}
-          aria-describedby={errorId}
-          onChange={(event) => {
-            setAddress(event.target.value);
-            setFieldError(null);
-          }}
-          onKeyDown={(event) => {
-            // Enter saves the wallet; it must not submit the withdrawal form around it.
-            if (event.key === "Enter") {
-              event.preventDefault();
-              submit();
-            }
-          }}
-        />
-        {fieldError ? (
-          <p className="field-error" id={errorId} data-field-error="wallet">
-            {fieldError}
-          </p>
-        ) : null}
-      </div>
+      <TextField
+        name="wallet"
+        label={t("wallet.address")}
+        placeholder={t("wallet.placeholder", { currency: system.currency, network: system.network })}
+        autoComplete="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        value={address}
+        error={fieldError}
+        onValueChange={(value) => {
+          setAddress(value);
+          setFieldError(null);
+        }}
+        onKeyDown={(event) => {
+          // Enter saves the wallet; it must not submit the withdrawal form around it.
+          if (event.key === "Enter") {
+            event.preventDefault();
+            submit();
+          }
+        }}
+      />
       <div className="wallet-editor-actions">
         <Button type="button" size="s" loading={save.isPending} onClick={submit} data-testid="save-wallet">
           {t("wallet.save")}
