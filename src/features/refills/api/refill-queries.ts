@@ -3,7 +3,7 @@
  * refill and its transaction hash. Keys start with `refills`; mutations name in `meta.invalidates`
  * what they make stale (a refill credits the balance only when the operator confirms it).
  */
-import type { Currency, RefillCreateBody, RefillStatus } from "@contract";
+import { type Currency, type RefillCreateBody, type RefillStatus, TxHashField } from "@contract";
 import { infiniteQueryOptions, mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
 import { moneyKeys } from "@/lib/query-keys";
@@ -62,4 +62,6 @@ export const refillMutations = {
 };
 
 /** The contract's transaction hash rule (`TxHashField`), to say so before sending. */
-export const TX_HASH_PATTERN = /^[A-Za-z0-9_:+/=-]{8,200}$/;
+export function isTxHash(value: string): boolean {
+  return TxHashField.safeParse(value).success;
+}

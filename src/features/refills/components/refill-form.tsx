@@ -10,7 +10,7 @@ import { isApiError } from "@/lib/api-client";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { parseAmountInput } from "@/lib/money";
 import { haptics, useClosingConfirmation } from "@/tma/hooks";
-import { refillMutations, TX_HASH_PATTERN } from "../api/refill-queries";
+import { isTxHash, refillMutations } from "../api/refill-queries";
 
 type Note =
   | { ns: "validation"; key: "required" | "decimal" | "amountBelowMinimum" | "amountNegative" }
@@ -64,7 +64,7 @@ export function RefillForm({
     if (pending || !system) return;
     setSubmitted(true);
     const hash = txHash.trim();
-    const hashBad = hash !== "" && !TX_HASH_PATTERN.test(hash);
+    const hashBad = hash !== "" && !isTxHash(hash);
     setTxHashError(hashBad);
     if (!parsed?.ok || note || hashBad) {
       haptics.notify("error");

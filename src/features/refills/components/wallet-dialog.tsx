@@ -10,7 +10,7 @@ import { TextField } from "@/components/form/text-field";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics } from "@/tma/hooks";
-import { refillMutations, TX_HASH_PATTERN } from "../api/refill-queries";
+import { isTxHash, refillMutations } from "../api/refill-queries";
 
 /**
  * The wallet dialog (decision D6): where to pay (address, QR code, copy), how much and on which
@@ -58,7 +58,7 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
   const submitHash = (event: FormEvent) => {
     event.preventDefault();
     const value = txHash.trim();
-    if (!TX_HASH_PATTERN.test(value)) {
+    if (!isTxHash(value)) {
       haptics.notify("error");
       setHashError(true);
       return;
