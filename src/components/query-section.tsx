@@ -5,7 +5,7 @@
  * `QuerySection` is for one query; `PagedList` for an infinite (paged) one.
  */
 import type { UseInfiniteQueryResult, UseQueryResult } from "@tanstack/react-query";
-import { Button, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useApiErrorText } from "@/lib/error-text";
@@ -18,6 +18,19 @@ export function LoadingBlock() {
         <div className="skeleton-block" />
       </Skeleton>
     </div>
+  );
+}
+
+/** A form's place while what it offers (payment systems, plans) loads: its section, a tall skeleton. */
+export function FormSkeleton({ header }: { header: string }) {
+  return (
+    <Section header={header}>
+      <div className="money-skeleton" data-testid="loading">
+        <Skeleton visible>
+          <div className="skeleton-block skeleton-tall" />
+        </Skeleton>
+      </div>
+    </Section>
   );
 }
 
@@ -62,14 +75,17 @@ function Empty({ empty, filtered = false, noMatch }: EmptyTexts) {
 export function QuerySection<T>({
   query,
   isEmpty = (data) => Array.isArray(data) && data.length === 0,
+  loading = <LoadingBlock />,
   children,
   ...texts
 }: EmptyTexts & {
   query: UseQueryResult<T>;
   isEmpty?: (data: T) => boolean;
+  /** What stands in while loading (a form's section: `FormSkeleton`). */
+  loading?: ReactNode;
   children: (data: T) => ReactNode;
 }) {
-  if (query.isPending) return <LoadingBlock />;
+  if (query.isPending) return loading;
   if (query.isError && query.data === undefined)
     return <ErrorWithRetry error={query.error} onRetry={() => void query.refetch()} />;
   const data = query.data as T;

@@ -312,7 +312,10 @@ describe("withdrawal form", () => {
     const step = await toCodeStep();
     typeCode("123");
     fireEvent.click(within(step).getByTestId("submit"));
-    expect(document.querySelector("[data-field-error='code']")?.textContent).toBe("Enter the 6-digit code");
+    // The rule's text loads with the validation texts, when first shown.
+    await waitFor(() =>
+      expect(document.querySelector("[data-field-error='code']")?.textContent).toBe("Enter the 6-digit code"),
+    );
     expect(sent).toHaveLength(1);
   });
 

@@ -1,16 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
-import { Button, List, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { List } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
-import { Placeholder } from "@/components/placeholder";
+import { FormSkeleton, QuerySection } from "@/components/query-section";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { depositQueries } from "@/features/deposits/api/deposit-queries";
 import { CryptoCaseList, casePlans } from "@/features/deposits/components/crypto-case-list";
 import { DepositForm } from "@/features/deposits/components/deposit-form";
 import { DepositList } from "@/features/deposits/components/deposit-list";
-import { useApiErrorText } from "@/lib/error-text";
 
 /**
  * Deposits: the crypto cases, opening a deposit on a plan (narrowed to the chosen case's plans, with
@@ -18,7 +17,6 @@ import { useApiErrorText } from "@/lib/error-text";
  */
 export function DepositsRoute() {
   const { t } = useTranslation(["deposits", "common"]);
-  const errorText = useApiErrorText();
   const plans = useQuery(depositQueries.plans());
   const cases = useQuery(depositQueries.cryptoCases());
   const balance = useQuery(balanceQueries.balance());
@@ -30,30 +28,21 @@ export function DepositsRoute() {
   return (
     <Page screen="deposits" title={t("title")}>
       <List>
-        {plans.isPending ? (
-          <Section header={t("form.header")}>
-            <div className="money-skeleton">
-              <Skeleton visible>
-                <div className="skeleton-block skeleton-tall" />
-              </Skeleton>
-            </div>
-          </Section>
-        ) : plans.isError ? (
-          <Placeholder description={errorText(plans.error)}>
-            <Button size="s" onClick={() => void plans.refetch()}>
-              {t("retry", { ns: "common" })}
-            </Button>
-          </Placeholder>
-        ) : !offered || offered.length === 0 ? (
-          <Placeholder description={t("form.noPlans")} />
-        ) : (
-          <>
-            {cases.data ? (
-              <CryptoCaseList cases={cases.data} plans={plans.data} selectedId={caseId} onSelect={setCaseId} />
-            ) : null}
-            <DepositForm plans={offered} balances={balance.data?.currencies} cryptoCase={cryptoCase} />
-          </>
-        )}
+        <QuerySection
+          query={plans}
+          loading={<FormSkeleton header={t("form.header")} />}
+          isEmpty={() => !offered || offered.length === 0}
+          empty={t("form.noPlans")}
+        >
+          {(all) => (
+            <>
+              {cases.data ? (
+                <CryptoCaseList cases={cases.data} plans={all} selectedId={caseId} onSelect={setCaseId} />
+              ) : null}
+              <DepositForm plans={offered ?? all} balances={balance.data?.currencies} cryptoCase={cryptoCase} />
+            </>
+          )}
+        </QuerySection>
         <DepositList openId={params.get("deposit")} />
       </List>
     </Page>

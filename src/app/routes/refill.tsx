@@ -1,16 +1,15 @@
 import type { Refill } from "@contract";
 import { useQuery } from "@tanstack/react-query";
-import { Button, List, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { List } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
-import { Placeholder } from "@/components/placeholder";
+import { FormSkeleton, QuerySection } from "@/components/query-section";
 import { refillQueries } from "@/features/refills/api/refill-queries";
 import { RefillForm } from "@/features/refills/components/refill-form";
 import { RefillHistory } from "@/features/refills/components/refill-history";
 import { WalletDialog } from "@/features/refills/components/wallet-dialog";
-import { useApiErrorText } from "@/lib/error-text";
 
 /**
  * Refill: a new refill (then the wallet dialog to pay), and the history, whose rows open the dialog
@@ -18,7 +17,6 @@ import { useApiErrorText } from "@/lib/error-text";
  */
 export function RefillRoute() {
   const { t } = useTranslation(["refill", "common"]);
-  const errorText = useApiErrorText();
   const systems = useQuery(refillQueries.paymentSystems());
   const [open, setOpen] = useState<Refill | null>(null);
   const [params] = useSearchParams();
@@ -30,25 +28,9 @@ export function RefillRoute() {
   return (
     <Page screen="refill" title={t("title")}>
       <List>
-        {systems.isPending ? (
-          <Section header={t("form.header")}>
-            <div className="money-skeleton">
-              <Skeleton visible>
-                <div className="skeleton-block skeleton-tall" />
-              </Skeleton>
-            </div>
-          </Section>
-        ) : systems.isError ? (
-          <Placeholder description={errorText(systems.error)}>
-            <Button size="s" onClick={() => void systems.refetch()}>
-              {t("retry", { ns: "common" })}
-            </Button>
-          </Placeholder>
-        ) : systems.data.length === 0 ? (
-          <Placeholder description={t("form.noSystems")} />
-        ) : (
-          <RefillForm systems={systems.data} onCreated={setOpen} />
-        )}
+        <QuerySection query={systems} loading={<FormSkeleton header={t("form.header")} />} empty={t("form.noSystems")}>
+          {(data) => <RefillForm systems={data} onCreated={setOpen} />}
+        </QuerySection>
         <RefillHistory onOpen={setOpen} />
       </List>
       <WalletDialog refill={open} onClose={() => setOpen(null)} />

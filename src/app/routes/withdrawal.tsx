@@ -1,11 +1,11 @@
 import type { CodeSentReply, Withdrawal } from "@contract";
 import { useQuery } from "@tanstack/react-query";
-import { Button, List, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { List } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
-import { Placeholder } from "@/components/placeholder";
+import { FormSkeleton, QuerySection } from "@/components/query-section";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { WithdrawalWallet } from "@/features/wallets/components/withdrawal-wallet";
 import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries";
@@ -13,7 +13,6 @@ import { WithdrawalCodeStep } from "@/features/withdrawal/components/withdrawal-
 import { WithdrawalForm } from "@/features/withdrawal/components/withdrawal-form";
 import { WithdrawalHistory } from "@/features/withdrawal/components/withdrawal-history";
 import { startCodeCooldown } from "@/lib/code-cooldown";
-import { useApiErrorText } from "@/lib/error-text";
 import "@/features/withdrawal/withdrawal.css";
 
 interface CodeStep {
@@ -24,7 +23,6 @@ interface CodeStep {
 /** Withdrawal: the form (with the wallet), then the code step; the history resumes an application awaiting its code. */
 export function WithdrawalRoute() {
   const { t } = useTranslation(["withdrawal", "common"]);
-  const errorText = useApiErrorText();
   const systems = useQuery(withdrawalQueries.paymentSystems());
   const balance = useQuery(balanceQueries.balance());
   const [step, setStep] = useState<CodeStep | null>(null);
@@ -40,33 +38,25 @@ export function WithdrawalRoute() {
             sent={step.sent}
             onFinished={() => setStep(null)}
           />
-        ) : systems.isPending ? (
-          <Section header={t("form.header")}>
-            <div className="money-skeleton">
-              <Skeleton visible>
-                <div className="skeleton-block skeleton-tall" />
-              </Skeleton>
-            </div>
-          </Section>
-        ) : systems.isError ? (
-          <Placeholder description={errorText(systems.error)}>
-            <Button size="s" onClick={() => void systems.refetch()}>
-              {t("retry", { ns: "common" })}
-            </Button>
-          </Placeholder>
-        ) : systems.data.length === 0 ? (
-          <Placeholder description={t("form.noSystems")} />
         ) : (
-          <WithdrawalForm
-            systems={systems.data}
-            balances={balance.data?.currencies}
-            wallet={(system) => <WithdrawalWallet key={system.id} system={system} />}
-            onRequested={({ withdrawal, code }) => {
-              // The code step reads the wait for a new code from here.
-              startCodeCooldown("withdrawal", withdrawal.id, code.resendAfterSeconds);
-              setStep({ withdrawal, sent: code });
-            }}
-          />
+          <QuerySection
+            query={systems}
+            loading={<FormSkeleton header={t("form.header")} />}
+            empty={t("form.noSystems")}
+          >
+            {(data) => (
+              <WithdrawalForm
+                systems={data}
+                balances={balance.data?.currencies}
+                wallet={(system) => <WithdrawalWallet key={system.id} system={system} />}
+                onRequested={({ withdrawal, code }) => {
+                  // The code step reads the wait for a new code from here.
+                  startCodeCooldown("withdrawal", withdrawal.id, code.resendAfterSeconds);
+                  setStep({ withdrawal, sent: code });
+                }}
+              />
+            )}
+          </QuerySection>
         )}
         <WithdrawalHistory
           openId={params.get("application")}

@@ -1,9 +1,9 @@
-import { CURRENCY_CODES, type Currency, LEDGER_OPERATION_TYPES, type LedgerOperationType } from "@contract";
+import { CURRENCY_CODES, LEDGER_OPERATION_TYPES } from "@contract";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Select } from "@/components/form/select";
+import { FilterSelect } from "@/components/form/filter-select";
 import { PagedList, QuerySection } from "@/components/query-section";
 import { type OperationFilter, operationQueries } from "../api/operation-queries";
 import { OperationRow } from "./operation-row";
@@ -17,38 +17,23 @@ export function OperationsList() {
   return (
     <Section>
       <div className="money-filters">
-        <Select
-          header={t("filters.currency")}
-          aria-label={t("filters.currency")}
+        <FilterSelect
           name="currency"
-          value={filter.currency ?? ""}
-          onChange={(e) =>
-            setFilter((f) => ({ ...f, currency: (e.target.value || undefined) as Currency | undefined }))
-          }
-        >
-          <option value="">{t("filters.all")}</option>
-          {CURRENCY_CODES.map((code) => (
-            <option key={code} value={code}>
-              {code}
-            </option>
-          ))}
-        </Select>
-        <Select
-          header={t("filters.type")}
-          aria-label={t("filters.type")}
+          label={t("filters.currency")}
+          allLabel={t("filters.all")}
+          value={filter.currency}
+          options={CURRENCY_CODES}
+          onChange={(currency) => setFilter((f) => ({ ...f, currency }))}
+        />
+        <FilterSelect
           name="type"
-          value={filter.type ?? ""}
-          onChange={(e) =>
-            setFilter((f) => ({ ...f, type: (e.target.value || undefined) as LedgerOperationType | undefined }))
-          }
-        >
-          <option value="">{t("filters.all")}</option>
-          {LEDGER_OPERATION_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {t(`ledgerOperationType.${type}`, { ns: "enums" })}
-            </option>
-          ))}
-        </Select>
+          label={t("filters.type")}
+          allLabel={t("filters.all")}
+          value={filter.type}
+          options={LEDGER_OPERATION_TYPES}
+          optionLabel={(type) => t(`ledgerOperationType.${type}`, { ns: "enums" })}
+          onChange={(type) => setFilter((f) => ({ ...f, type }))}
+        />
       </div>
       <PagedList
         query={list}

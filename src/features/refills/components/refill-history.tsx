@@ -1,9 +1,9 @@
-import { CURRENCY_CODES, type Currency, REFILL_STATUSES, type Refill, type RefillStatus } from "@contract";
+import { CURRENCY_CODES, REFILL_STATUSES, type Refill } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Select } from "@/components/form/select";
+import { FilterSelect } from "@/components/form/filter-select";
 import { PagedList } from "@/components/query-section";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { type RefillFilter, refillQueries } from "../api/refill-queries";
@@ -18,38 +18,23 @@ export function RefillHistory({ onOpen }: { onOpen(refill: Refill): void }) {
   return (
     <Section header={t("history.header")}>
       <div className="money-filters">
-        <Select
-          header={t("history.currency")}
-          aria-label={t("history.currency")}
+        <FilterSelect
           name="currency"
-          value={filter.currency ?? ""}
-          onChange={(event) =>
-            setFilter((f) => ({ ...f, currency: (event.target.value || undefined) as Currency | undefined }))
-          }
-        >
-          <option value="">{t("history.all")}</option>
-          {CURRENCY_CODES.map((code) => (
-            <option key={code} value={code}>
-              {code}
-            </option>
-          ))}
-        </Select>
-        <Select
-          header={t("history.status")}
-          aria-label={t("history.status")}
+          label={t("history.currency")}
+          allLabel={t("history.all")}
+          value={filter.currency}
+          options={CURRENCY_CODES}
+          onChange={(currency) => setFilter((f) => ({ ...f, currency }))}
+        />
+        <FilterSelect
           name="status"
-          value={filter.status ?? ""}
-          onChange={(event) =>
-            setFilter((f) => ({ ...f, status: (event.target.value || undefined) as RefillStatus | undefined }))
-          }
-        >
-          <option value="">{t("history.all")}</option>
-          {REFILL_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {t(`refillStatus.${status}`, { ns: "enums" })}
-            </option>
-          ))}
-        </Select>
+          label={t("history.status")}
+          allLabel={t("history.all")}
+          value={filter.status}
+          options={REFILL_STATUSES}
+          optionLabel={(status) => t(`refillStatus.${status}`, { ns: "enums" })}
+          onChange={(status) => setFilter((f) => ({ ...f, status }))}
+        />
       </div>
       <PagedList
         query={list}

@@ -1,10 +1,10 @@
-import { CURRENCY_CODES, type Currency, WITHDRAWAL_STATUSES, type Withdrawal, type WithdrawalStatus } from "@contract";
+import { CURRENCY_CODES, WITHDRAWAL_STATUSES, type Withdrawal } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateField } from "@/components/date-field";
-import { Select } from "@/components/form/select";
+import { FilterSelect } from "@/components/form/filter-select";
 import { PagedList } from "@/components/query-section";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { type WithdrawalFilter, withdrawalQueries } from "../api/withdrawal-queries";
@@ -46,34 +46,23 @@ export function WithdrawalHistory({
   return (
     <Section header={t("history.header")}>
       <div className="money-filters withdrawal-filters">
-        <Select
-          header={t("history.currency")}
-          aria-label={t("history.currency")}
+        <FilterSelect
           name="currency"
-          value={filter.currency ?? ""}
-          onChange={(event) => set("currency", event.target.value as Currency | "")}
-        >
-          <option value="">{t("history.all")}</option>
-          {CURRENCY_CODES.map((code) => (
-            <option key={code} value={code}>
-              {code}
-            </option>
-          ))}
-        </Select>
-        <Select
-          header={t("history.status")}
-          aria-label={t("history.status")}
+          label={t("history.currency")}
+          allLabel={t("history.all")}
+          value={filter.currency}
+          options={CURRENCY_CODES}
+          onChange={(currency) => set("currency", currency ?? "")}
+        />
+        <FilterSelect
           name="status"
-          value={filter.status ?? ""}
-          onChange={(event) => set("status", event.target.value as WithdrawalStatus | "")}
-        >
-          <option value="">{t("history.all")}</option>
-          {WITHDRAWAL_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {t(`withdrawalStatus.${status}`, { ns: "enums" })}
-            </option>
-          ))}
-        </Select>
+          label={t("history.status")}
+          allLabel={t("history.all")}
+          value={filter.status}
+          options={WITHDRAWAL_STATUSES}
+          optionLabel={(status) => t(`withdrawalStatus.${status}`, { ns: "enums" })}
+          onChange={(status) => set("status", status ?? "")}
+        />
         <DateField
           name="from"
           label={t("history.from")}
