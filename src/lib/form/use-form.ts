@@ -40,6 +40,19 @@ export interface Form<V extends FormValues> {
   /** Shows the server's errors next to their fields. */
   setServerErrors(errors: FieldErrors<V>): void;
   reset(values?: V): void;
+  /** The props that bind a text field to the form: name, value, error, typing and leaving it. */
+  field<K extends TextFieldName<V>>(name: K): FieldBinding<K>;
+}
+
+/** The form's fields (the text ones are bound with `field`). */
+export type TextFieldName<V extends FormValues> = keyof V & string;
+
+export interface FieldBinding<K extends string> {
+  name: K;
+  value: string;
+  error: FieldErrorText | undefined;
+  onValueChange(value: string): void;
+  onBlur(): void;
 }
 
 export function useForm<V extends FormValues>({ initial, validate, state }: UseFormOptions<V>): Form<V> {
@@ -92,7 +105,15 @@ export function useForm<V extends FormValues>({ initial, validate, state }: UseF
     [setForm, initialValues],
   );
 
-  return { values: form.values, errors, set, blur, check, setServerErrors, reset };
+  const field = <K extends TextFieldName<V>>(name: K): FieldBinding<K> => ({
+    name,
+    value: String(form.values[name]),
+    error: errors[name],
+    onValueChange: (value) => set(name, value as V[K]),
+    onBlur: () => blur(name),
+  });
+
+  return { values: form.values, errors, set, blur, check, setServerErrors, reset, field };
 }
 
 /** The first field (in the form's order) that has an error, to move the focus there. */

@@ -72,17 +72,13 @@ function RequestStep({ login, onSent }: { login: string; onSent(login: string, r
     <form ref={formRef} className="auth-form" onSubmit={submit} noValidate data-step="request">
       <Section header={t("forgotPassword.title")} footer={t("forgotPassword.requestText")}>
         <TextField
-          name="login"
+          {...form.field("login")}
           label={t("fields.loginOrEmail")}
           placeholder={t("placeholders.loginOrEmail")}
           autoComplete="username"
           autoCapitalize="off"
           autoCorrect="off"
           spellCheck={false}
-          value={form.values.login}
-          error={form.errors.login}
-          onValueChange={(value) => form.set("login", value)}
-          onBlur={() => form.blur("login")}
         />
       </Section>
       <FormFooter
@@ -185,25 +181,17 @@ function PasswordStep({ login, resetToken, onRestart }: { login: string; resetTo
       <input type="text" name="username" autoComplete="username" value={login} readOnly hidden />
       <Section header={t("forgotPassword.title")} footer={t("forgotPassword.passwordText", { login })}>
         <PasswordField
-          name="password"
+          {...form.field("password")}
           label={t("fields.newPassword")}
           placeholder={t("placeholders.newPassword")}
           autoComplete="new-password"
           hint={t("register.passwordHint")}
-          value={form.values.password}
-          error={form.errors.password}
-          onValueChange={(value) => form.set("password", value)}
-          onBlur={() => form.blur("password")}
         />
         <PasswordField
-          name="passwordRepeat"
+          {...form.field("passwordRepeat")}
           label={t("fields.passwordRepeat")}
           placeholder={t("placeholders.passwordRepeat")}
           autoComplete="new-password"
-          value={form.values.passwordRepeat}
-          error={form.errors.passwordRepeat}
-          onValueChange={(value) => form.set("passwordRepeat", value)}
-          onBlur={() => form.blur("passwordRepeat")}
         />
       </Section>
       <FormFooter

@@ -73,7 +73,7 @@ export function LoginForm({ initialLogin = "", notice = null }: LoginFormProps) 
     <form ref={formRef} className="auth-form" onSubmit={(event) => void submit(event)} noValidate>
       <Section header={t("login.title")}>
         <TextField
-          name="login"
+          {...form.field("login")}
           label={t("fields.loginOrEmail")}
           placeholder={t("placeholders.loginOrEmail")}
           autoComplete="username"
@@ -81,21 +81,13 @@ export function LoginForm({ initialLogin = "", notice = null }: LoginFormProps) 
           autoCorrect="off"
           spellCheck={false}
           enterKeyHint="next"
-          value={form.values.login}
-          error={form.errors.login}
-          onValueChange={(value) => form.set("login", value)}
-          onBlur={() => form.blur("login")}
         />
         <PasswordField
-          name="password"
+          {...form.field("password")}
           label={t("fields.password")}
           placeholder={t("placeholders.password")}
           autoComplete="current-password"
           enterKeyHint="go"
-          value={form.values.password}
-          error={form.errors.password}
-          onValueChange={(value) => form.set("password", value)}
-          onBlur={() => form.blur("password")}
         />
       </Section>
       <FormFooter form={formRef} submitText={t("login.submit")} pending={pending} error={formError} />

@@ -128,14 +128,6 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
     );
   };
 
-  const text = (name: "login" | "fullName" | "email" | "phone") => ({
-    name,
-    value: form.values[name],
-    error: form.errors[name],
-    onValueChange: (value: string) => form.set(name, value),
-    onBlur: () => form.blur(name),
-  });
-
   return (
     <form ref={formRef} className="auth-form" onSubmit={submit} noValidate>
       <Section header={t("register.title")}>
@@ -143,7 +135,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
       </Section>
       <Section header={t("register.account")}>
         <TextField
-          {...text("login")}
+          {...form.field("login")}
           label={t("fields.login")}
           placeholder={t("placeholders.login")}
           autoComplete="username"
@@ -152,7 +144,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
           spellCheck={false}
         />
         <TextField
-          {...text("fullName")}
+          {...form.field("fullName")}
           label={t("fields.fullName")}
           placeholder={t("placeholders.fullName")}
           autoComplete="name"
@@ -161,7 +153,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
       </Section>
       <Section header={t("register.contacts")}>
         <TextField
-          {...text("email")}
+          {...form.field("email")}
           type="email"
           inputMode="email"
           label={t("fields.email")}
@@ -171,7 +163,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
           spellCheck={false}
         />
         <TextField
-          {...text("phone")}
+          {...form.field("phone")}
           type="tel"
           inputMode="tel"
           label={t("fields.phone")}
@@ -182,25 +174,17 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
       </Section>
       <Section header={t("register.security")}>
         <PasswordField
-          name="password"
+          {...form.field("password")}
           label={t("fields.password")}
           placeholder={t("placeholders.newPassword")}
           autoComplete="new-password"
           hint={t("register.passwordHint")}
-          value={form.values.password}
-          error={form.errors.password}
-          onValueChange={(value) => form.set("password", value)}
-          onBlur={() => form.blur("password")}
         />
         <PasswordField
-          name="passwordRepeat"
+          {...form.field("passwordRepeat")}
           label={t("fields.passwordRepeat")}
           placeholder={t("placeholders.passwordRepeat")}
           autoComplete="new-password"
-          value={form.values.passwordRepeat}
-          error={form.errors.passwordRepeat}
-          onValueChange={(value) => form.set("passwordRepeat", value)}
-          onBlur={() => form.blur("passwordRepeat")}
         />
       </Section>
       <Section header={t("fields.language")}>
