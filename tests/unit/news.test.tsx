@@ -1,10 +1,11 @@
 /** News: the list links each item, a deep link opens one item, and its body is sanitised before it shows. */
+import type { NewsItemInLanguage } from "@contract";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setTelegramBridge } from "@/tma/bridge";
-import { DEMO_USER, fakeBridge, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, fakeBridge, renderApp, stubRoutes } from "./test-utils";
 
-const ITEM = {
+const ITEM: NewsItemInLanguage = {
   id: "n1",
   language: "en",
   title: "Platform update",
@@ -19,7 +20,7 @@ afterEach(() => {
 
 describe("news", () => {
   it("lists the news with links to each item", async () => {
-    const fetchMock = stubApi({ "/settings/technical_work": MAINTENANCE_OFF, "/content/news": { body: [ITEM] } });
+    const fetchMock = stubRoutes({ news: { body: [ITEM] } });
     await renderApp({ path: "/news", user: DEMO_USER });
     const row = await screen.findByTestId("news-row");
     expect(row.getAttribute("data-news-id")).toBe("n1");
@@ -30,7 +31,7 @@ describe("news", () => {
   });
 
   it("opens one item by a deep link and drops unsafe markup", async () => {
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF, "/content/news/one/n1": { body: ITEM } });
+    stubRoutes({ newsOne: { body: ITEM } });
     const { container } = await renderApp({ path: "/news/n1", user: DEMO_USER });
     expect((await screen.findByTestId("news-title")).textContent).toBe("Platform update");
     const body = screen.getByTestId("news-body");
@@ -45,7 +46,7 @@ describe("news", () => {
       ...ITEM,
       body: '<p><a href="https://example.org/report">report</a> <a href="https://t.me/kassa_news/5">channel</a></p>',
     };
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF, "/content/news/one/n1": { body: linked } });
+    stubRoutes({ newsOne: { body: linked } });
     const telegram = fakeBridge("tdesktop");
     setTelegramBridge(telegram.bridge);
     await renderApp({ path: "/news/n1", user: DEMO_USER });
@@ -59,7 +60,7 @@ describe("news", () => {
   });
 
   it("says when the item does not exist", async () => {
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    stubRoutes({});
     await renderApp({ path: "/news/missing", user: DEMO_USER });
     expect(await screen.findByText("This news item was not found")).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId("news-back").getAttribute("href")).toBe("/news"));

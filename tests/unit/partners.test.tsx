@@ -4,7 +4,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { telegramReferralLink, telegramShareLink, webReferralLink } from "@/features/partners/model/referral-link";
 import { setTelegramBridge } from "@/tma/bridge";
-import { DEMO_USER, fakeBridge, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, fakeBridge, renderApp, stubRoutes } from "./test-utils";
 
 const ZERO = { USDT: "0", BTC: "0", ETH: "0", TON: "0" };
 
@@ -75,11 +75,13 @@ const BONUSES: Bonus[] = [
 
 function setup(items: Referral[] = [referral(1), referral(2), referral(3, 2)]) {
   const queries: URLSearchParams[] = [];
-  stubApi({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/settings/botUsername": { body: { key: "botUsername", value: "kassa_bot" } },
-    "/user/bonus": { body: BONUSES },
-    "/user/referrals": (request): JsonReply => {
+  stubRoutes({
+    setting: (request) =>
+      request.url.endsWith("/settings/botUsername")
+        ? { body: { key: "botUsername", value: "kassa_bot" } }
+        : { status: 404, body: { code: "NOT_FOUND", message: "Not found" } },
+    bonus: { body: BONUSES },
+    referrals: (request) => {
       const query = new URL(request.url).searchParams;
       queries.push(query);
       return { body: { items, total: items.length, page: 1, limit: 50, totals: TOTALS } };

@@ -2,7 +2,7 @@
 import type { PaymentSystem, Refill } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, renderApp, stubRoutes } from "./test-utils";
 
 const SYSTEMS: PaymentSystem[] = [
   {
@@ -53,17 +53,14 @@ describe("refill", () => {
     Object.defineProperty(navigator, "clipboard", { configurable: true, value: { writeText } });
     const posts: unknown[] = [];
     const patches: unknown[] = [];
-    stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/payment-systems": { body: SYSTEMS },
-      "/funds/refills": (request): JsonReply => {
-        if (request.method === "POST") {
-          void request.json().then((body) => posts.push(body));
-          return { body: WAITING };
-        }
-        return { body: { items: [DONE], total: 1, page: 1, limit: 10 } };
+    stubRoutes({
+      paymentSystems: { body: SYSTEMS },
+      refills: { body: { items: [DONE], total: 1, page: 1, limit: 10 } },
+      createRefill: (request) => {
+        void request.json().then((body) => posts.push(body));
+        return { body: WAITING };
       },
-      "/funds/refills/r1": (request): JsonReply => {
+      updateRefill: (request) => {
         void request.json().then((body) => patches.push(body));
         return { body: { ...WAITING, txHash: "0xabcdef0123456789" } };
       },
@@ -98,10 +95,9 @@ describe("refill", () => {
   });
 
   it("lists refills with their localized status, requested and credited amounts; a row opens the dialog", async () => {
-    stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/payment-systems": { body: SYSTEMS },
-      "/funds/refills": { body: { items: [WAITING, DONE], total: 2, page: 1, limit: 10 } },
+    stubRoutes({
+      paymentSystems: { body: SYSTEMS },
+      refills: { body: { items: [WAITING, DONE], total: 2, page: 1, limit: 10 } },
     });
     await renderApp({ path: "/refill", user: DEMO_USER });
     await waitFor(() => expect(screen.getAllByTestId("refill-row")).toHaveLength(2));
@@ -117,10 +113,9 @@ describe("refill", () => {
   });
 
   it("says 'No refills yet' without a filter and 'No refills match the filter' when a filter hides every row", async () => {
-    stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/payment-systems": { body: SYSTEMS },
-      "/funds/refills": (request): JsonReply => {
+    stubRoutes({
+      paymentSystems: { body: SYSTEMS },
+      refills: (request) => {
         const status = new URL(request.url).searchParams.get("status");
         return { body: { items: status ? [] : [WAITING], total: status ? 0 : 1, page: 1, limit: 10 } };
       },
