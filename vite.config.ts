@@ -71,6 +71,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A real server and browser on a busy 2-core machine: a reply with an argon2 check and a
+          // text namespace loaded on first use can take more than vitest's default 1 s of polling.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
