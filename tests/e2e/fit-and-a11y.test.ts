@@ -2,8 +2,9 @@
  * Every screen fits every phone in every language, and passes axe-core. One browser context per
  * width walks the public screens, then signs in as the demo investor (who has a refill, deposits, an
  * exchange, a downline and a wallet) and walks the cabinet in en, ru, de and kk — the language switched
- * in place, without signing in again, the screens reached through in-app navigation. A screen fails
- * when the page is wider than the window (`scrollWidth > innerWidth`). At 390 px in English, axe-core
+ * in place, without signing in again, the screens reached through in-app navigation — and then, in
+ * German, a withdrawal awaiting its code (the history's date filters, the code step with the address).
+ * A screen fails when the page is wider than the window (`scrollWidth > innerWidth`). At 390 px in English, axe-core
  * checks every screen in the light and in the dark scheme: no serious or critical violation (colour
  * contrast included, AA: 4.5:1 for text).
  */
@@ -39,6 +40,9 @@ const CABINET: [path: string, screen: string][] = [
   ["/news", "news"],
   ["/more", "more"],
 ];
+
+/** Walked after the cabinet, in German: a withdrawal awaiting its code in the history, then its code step. */
+const WITHDRAWAL_STEPS = ["withdrawal history", "withdrawal code step"] as const;
 
 /** In-app navigation, as a tap on a link does: the router follows the history, nothing reloads. */
 async function go(page: Page, path: string, name: string) {
@@ -112,7 +116,17 @@ async function signInAsDemo(context: BrowserContext) {
   const { refreshToken, user } = (await res.json()) as { refreshToken: string; user: unknown };
   await readNotifications(refreshToken);
   await context.addCookies([{ name: "kassa_token", value: refreshToken, url: base() }]);
-  return user;
+  return { user, token: refreshToken };
+}
+
+async function postAs(token: string, path: string, body?: unknown) {
+  const res = await fetch(`${base()}/api${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify(body ?? {}),
+  });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { withdrawal?: { id: string } };
 }
 
 async function axeViolations(page: Page) {
@@ -139,7 +153,7 @@ async function walk(
       await check(lng, name);
     }
   }
-  const user = await signInAsDemo(context);
+  const { user, token } = await signInAsDemo(context);
   await page.evaluate((u) => localStorage.setItem("kassa.user", JSON.stringify(u)), user);
   for (const lng of languages) {
     await setLanguage(page, lng, "/");
@@ -148,6 +162,22 @@ async function walk(
       await go(page, path, name);
       await check(lng, name);
     }
+  }
+  // A withdrawal awaiting its code: the history shows its filters (dates) and the row, and the code
+  // step shows the whole address in a sentence; both in German, the longest texts. Cancelled after,
+  // so the demo's balance is as it was.
+  const requested = await postAs(token, "/funds/payments/request", { paymentSystemId: "usdt-trc20", amount: "20" });
+  try {
+    await setLanguage(page, "de", "/withdrawal");
+    await screen(page, "withdrawal");
+    await settle(page);
+    await check("de", WITHDRAWAL_STEPS[0]);
+    await page.locator("[data-testid='resume-withdrawal']").first().click();
+    await page.locator("form[data-step='code']").waitFor();
+    await settle(page);
+    await check("de", WITHDRAWAL_STEPS[1]);
+  } finally {
+    if (requested.withdrawal) await postAs(token, `/funds/payments/${requested.withdrawal.id}/cancel`);
   }
 }
 
@@ -194,7 +224,7 @@ describe("accessibility", () => {
         await page.emulateMedia({ colorScheme: "light" });
       });
       await context.close();
-      expect(screens).toBe((PUBLIC.length + CABINET.length) * 2);
+      expect(screens).toBe((PUBLIC.length + CABINET.length + WITHDRAWAL_STEPS.length) * 2);
       expect(violations).toEqual([]);
     },
     WALK_TIMEOUT,
