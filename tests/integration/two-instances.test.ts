@@ -230,28 +230,33 @@ describe.skipIf(!TEST_DATABASE_URL)(
       const past = fixedClock(new Date(Date.now() - 3 * DAY - 60_000));
       const investor = await newInvestor(handle.db, past);
       await fund(handle.db, past, investor.id, "USDT", "500");
-      const deposit = await openDeposit({ db: handle.db, clock: past }, investor.id, {
-        planId: "start",
-        currency: "USDT",
-        amount: "100",
-        autoInvest: false,
-      });
-      const accrued = async () => {
+      const runLines = () => [...a.logs, ...b.logs].filter((l) => l.includes('"accruals run"'));
+      const before = runLines().length;
+      const accrued = async (depositId: string) => {
         const [row] = await handle.db
           .select({ days: schema.deposits.daysAccrued })
           .from(schema.deposits)
-          .where(eq(schema.deposits.id, deposit.id));
+          .where(eq(schema.deposits.id, depositId));
         return row?.days ?? 0;
       };
-      const runLines = () => [...a.logs, ...b.logs].filter((l) => l.includes('"accruals run"'));
-      const before = runLines().length;
 
-      // Both schedulers tick every second; while the lock is held elsewhere neither accrues.
-      await holding(locker, "accruals", async () => {
+      // Both schedulers tick every second; while the lock is held elsewhere neither accrues. The deposit
+      // is opened under the lock too: a turn between opening it and taking the lock would accrue it first.
+      const deposit = await holding(locker, "accruals", async () => {
+        const opened = await openDeposit({ db: handle.db, clock: past }, investor.id, {
+          planId: "start",
+          currency: "USDT",
+          amount: "100",
+          autoInvest: false,
+        });
         await sleep(3500);
-        expect(await accrued()).toBe(0);
+        expect(await accrued(opened.id)).toBe(0);
+        return opened;
       });
-      const ms = await waitFor("the accruals after the lock was released", async () => (await accrued()) === 3);
+      const ms = await waitFor(
+        "the accruals after the lock was released",
+        async () => (await accrued(deposit.id)) === 3,
+      );
       await sleep(2500); // several more turns of both
       const lines = runLines().slice(before);
       const by = lines.map((l) => (a.logs.includes(l) ? "A" : "B"));
