@@ -73,6 +73,8 @@ const section = (name: string) => page.locator(`[data-section='${name}']`);
 async function openSettings() {
   await page.goto(`${base()}/settings`);
   await screen(page, "settings");
+  // Every section's data in (profile, security, verification, wallets…) before the test types.
+  await page.waitForLoadState("networkidle");
 }
 
 /** A multipart upload that declares `length` bytes and sends none of them: the server must answer from the headers. */
@@ -108,7 +110,14 @@ describe("profile and content", () => {
     const profile = section("profile");
     await profile.locator("input[name='city']").fill("Almaty");
     await profile.locator("input[name='country']").fill("Kazakhstan");
+    expect(await profile.locator("input[name='city']").inputValue()).toBe("Almaty");
     await profile.locator("[data-testid='submit-profile']").click();
+    // The section says it saved (on failure the poll shows the section's text: its error, if any).
+    await expect
+      .poll(
+        async () => (await profile.locator("[data-testid='form-success']").innerText()) || (await profile.innerText()),
+      )
+      .toBe(text("en", "settings", "saved"));
     await expect
       .poll(async () => (await apiGet<{ city: string | null }>("/user-data/byType/profile", investor.token)).city)
       .toBe("Almaty");
