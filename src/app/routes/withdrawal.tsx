@@ -15,7 +15,8 @@ import { WithdrawalHistory } from "@/features/withdrawal/components/withdrawal-h
 import { startCodeCooldown } from "@/lib/code-cooldown";
 import "@/features/withdrawal/withdrawal.css";
 
-interface CodeStep {
+/** A withdrawal awaiting its code, and the reply that sent the code (absent when resumed from the history). */
+interface PendingCode {
   withdrawal: Withdrawal;
   sent?: CodeSentReply;
 }
@@ -25,7 +26,7 @@ export function WithdrawalRoute() {
   const { t } = useTranslation(["withdrawal", "common"]);
   const systems = useQuery(withdrawalQueries.paymentSystems());
   const balance = useQuery(balanceQueries.balance());
-  const [step, setStep] = useState<CodeStep | null>(null);
+  const [step, setStep] = useState<PendingCode | null>(null);
   const [params] = useSearchParams();
 
   return (

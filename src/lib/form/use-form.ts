@@ -41,11 +41,8 @@ export interface Form<V extends FormValues> {
   setServerErrors(errors: FieldErrors<V>): void;
   reset(values?: V): void;
   /** The props that bind a text field to the form: name, value, error, typing and leaving it. */
-  field<K extends TextFieldName<V>>(name: K): FieldBinding<K>;
+  field<K extends keyof V & string>(name: K): FieldBinding<K>;
 }
-
-/** The form's fields (the text ones are bound with `field`). */
-export type TextFieldName<V extends FormValues> = keyof V & string;
 
 export interface FieldBinding<K extends string> {
   name: K;
@@ -105,7 +102,7 @@ export function useForm<V extends FormValues>({ initial, validate, state }: UseF
     [setForm, initialValues],
   );
 
-  const field = <K extends TextFieldName<V>>(name: K): FieldBinding<K> => ({
+  const field = <K extends keyof V & string>(name: K): FieldBinding<K> => ({
     name,
     value: String(form.values[name]),
     error: errors[name],
