@@ -109,6 +109,27 @@ describe("phone verification", () => {
     expect(input("code")?.value).toBe("111111");
   });
 
+  it("a code sent twice at once (a double tap, Enter then a tap) goes to the server once", async () => {
+    let calls = 0;
+    api({
+      "/auth/phone/confirm": () => {
+        calls += 1;
+        return {
+          status: 400,
+          body: { code: "CODE_MISMATCH", message: "The code doesn't match. Try again", params: { attemptsLeft: "3" } },
+        };
+      },
+    });
+    await renderApp({ path: "/phone-verification", user: WAITING });
+    await waitFor(() => expect(input("code")).toBeTruthy());
+    typeCode("111111");
+    fireEvent.click(screen.getByTestId("submit"));
+    fireEvent.click(screen.getByTestId("submit"));
+    fireEvent.submit(input("code")?.form as HTMLFormElement);
+    await waitFor(() => expect(formError()?.textContent).toContain("Attempts left: 3"));
+    expect(calls).toBe(1);
+  });
+
   const refusals: [code: string, status: number, message: string][] = [
     ["CODE_EXPIRED", 410, "The verification code is out of date"],
     ["CODE_INVALID", 400, "The code is not valid"],
