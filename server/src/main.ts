@@ -10,7 +10,7 @@ import { buildApp } from "./app";
 import { systemClock } from "./clock";
 import { openDatabase } from "./db/client";
 import { DataDirLockedError } from "./db/lock";
-import { DEMO_LOGIN, DEMO_PASSWORD, hasDemoUser, seedDemo } from "./db/seed";
+import { DEMO_LOGIN, DEMO_PASSWORD, hasDemoUser, seedDemo } from "./demo/seed";
 import { EnvError, loadEnv } from "./env";
 import { localUrl, removeRuntimeInfo, writeRuntimeInfo } from "./operator/runtime";
 import { hasBuiltApp } from "./plugins/static-app";

@@ -7,7 +7,7 @@ import { SessionReply } from "@contract/auth";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../server/src/db/schema";
-import { DEMO_EMAIL, DEMO_PHONE } from "../../server/src/db/seed";
+import { DEMO_EMAIL, DEMO_PHONE } from "../../server/src/demo/seed";
 import { verifyPassword } from "../../server/src/security/password";
 import { call, createTestServer, outbox, registration, type TestServer } from "./helpers";
 

@@ -11,7 +11,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
-import { DEMO_EMAIL, DEMO_LOGIN, DEMO_PASSWORD, DEMO_PHONE } from "../../server/src/db/seed";
+import { DEMO_EMAIL, DEMO_LOGIN, DEMO_PASSWORD, DEMO_PHONE } from "../../server/src/demo/seed";
 import { setMaintenance } from "../../server/src/services/settings";
 import { call, createTestServer, registerUser, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 

@@ -5,7 +5,7 @@
 import { BalanceReply, ExchangeRateReply, ExchangeReply, exchangeResult, type OperationsReply } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
-import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/db/seed";
+import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/demo/seed";
 import { setSetting } from "../../server/src/services/settings";
 import { call, callRoute, createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";

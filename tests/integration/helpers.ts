@@ -12,8 +12,8 @@ import { buildApp } from "../../server/src/app";
 import { type Clock, systemClock } from "../../server/src/clock";
 import type { KassaApp } from "../../server/src/context";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
-import { seedDemo } from "../../server/src/db/seed";
 import type { CodeSender } from "../../server/src/delivery/code-sender";
+import { seedDemo } from "../../server/src/demo/seed";
 import { type Env, loadEnv } from "../../server/src/env";
 import { ensureDefaultSettings } from "../../server/src/services/settings";
 

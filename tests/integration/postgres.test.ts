@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
-import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/db/seed";
+import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/demo/seed";
 import { DEV_BOT_TOKEN } from "../../server/src/env";
 import { call, createTestServer, lastCode, registerUser, registration, type TestServer } from "./helpers";
 

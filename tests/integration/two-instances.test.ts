@@ -17,7 +17,7 @@ import { fixedClock, systemClock } from "../../server/src/clock";
 import { type AdvisoryLock, advisoryLockKey } from "../../server/src/db/advisory-lock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
-import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/db/seed";
+import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/demo/seed";
 import { openDeposit } from "../../server/src/services/deposits";
 import { TEST_CODE_SECRET } from "./helpers";
 import {

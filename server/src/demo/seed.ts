@@ -14,6 +14,8 @@
 import { DAY_MS, type LocalizedText } from "@contract";
 import { count, sql } from "drizzle-orm";
 import { type Clock, fixedClock, systemClock } from "../clock";
+import type { Database } from "../db/client";
+import { cryptoCases, news, paymentSystems, plans, subscriptionOptions, users } from "../db/schema";
 import { hashPassword } from "../security/password";
 import { runAccruals } from "../services/accruals";
 import { openDeposit } from "../services/deposits";
@@ -21,8 +23,6 @@ import { exchange } from "../services/exchange";
 import { confirmRefill, createRefill } from "../services/refills";
 import { ensureDefaultSettings, SETTINGS } from "../services/settings";
 import { updateWallets } from "../services/wallets";
-import type { Database } from "./client";
-import { cryptoCases, news, paymentSystems, plans, subscriptionOptions, users } from "./schema";
 
 /** The demo investor; `npm start` prints these so anyone can sign in. */
 export const DEMO_LOGIN = "demo";
