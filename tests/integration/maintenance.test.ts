@@ -4,40 +4,18 @@
  * while a server holds the embedded database (the CLI then talks to it over HTTP) and while no
  * server runs (the CLI opens the database itself).
  */
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { TechnicalWorkReply } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import { readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
 import { getSetting, setMaintenance } from "../../server/src/services/settings";
+import { kassa } from "./cli";
 import { createTestServer, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
-const CLI = path.join(ROOT, "server/src/cli/index.ts");
-
 /** Runs `npm run kassa -- <args>` as the operator would (same entry, same environment rules). */
-async function kassa(args: string[], env: Record<string, string>) {
-  const clean = { ...process.env };
-  for (const name of ["DATABASE_URL", "OPERATOR_TOKEN", "KASSA_SERVER_URL", "DATA_DIR"]) delete clean[name];
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, CLI, ...args], {
-      cwd: ROOT,
-      env: { ...clean, NODE_ENV: "development", ...env },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
-
 async function technicalWork(server: TestServer) {
   const res = await server.app.inject({ method: "GET", url: "/api/settings/technical_work" });
   expect(res.statusCode).toBe(200);

@@ -4,37 +4,15 @@
  * operation) or rejects — through the service, the operator endpoint, and the real CLI process
  * talking to a running server that holds the embedded database.
  */
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { Refill } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock, systemClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
+import { kassa, kassaProcess } from "./cli";
 import { call, callRoute, createTestServer, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
 import { balanceOf, expectLedgerConsistent, type Investor, newInvestor } from "./money";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
-const CLI = path.join(ROOT, "server/src/cli/index.ts");
-
-async function kassa(args: string[], env: Record<string, string>) {
-  const clean = { ...process.env };
-  for (const name of ["DATABASE_URL", "OPERATOR_TOKEN", "KASSA_SERVER_URL", "DATA_DIR"]) delete clean[name];
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, CLI, ...args], {
-      cwd: ROOT,
-      env: { ...clean, NODE_ENV: "development", ...env },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
 
 const operator = (server: TestServer, method: "GET" | "POST", url: string, payload?: unknown) =>
   server.app.inject({
@@ -240,7 +218,8 @@ describe("npm run kassa -- refill, accruals, clock, ledger", () => {
         ).body,
       );
 
-      const list = await kassa(["refill", "list", "--status", "waiting"], { DATA_DIR: dataDir });
+      // The one spawned CLI of the run: the real entry, its argv, exit code and streams.
+      const list = await kassaProcess(["refill", "list", "--status", "waiting"], { DATA_DIR: dataDir });
       expect(list.stderr).toMatch(/^kassa: acting on the running server \(pid \d+\) at http:\/\/127\.0\.0\.1:\d+\n$/);
       expect(list.code).toBe(0);
       expect(list.stdout).toContain(refill.id);

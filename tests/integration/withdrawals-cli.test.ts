@@ -1,36 +1,16 @@
 /** The real operator CLI moving withdrawals through a listening server that holds the PGlite folder. */
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { WithdrawalRequestReply } from "@contract";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
 import { openDeposit } from "../../server/src/services/deposits";
+import { kassa as kassaIn } from "./cli";
 import { call, createTestServer, lastCode, TEST_OPERATOR_TOKEN, tempDir } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, newInvestor } from "./money";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
-const CLI = path.join(ROOT, "server/src/cli/index.ts");
-
-async function kassa(args: string[], dataDir: string) {
-  const clean = { ...process.env };
-  for (const name of ["DATABASE_URL", "OPERATOR_TOKEN", "KASSA_SERVER_URL", "DATA_DIR"]) delete clean[name];
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, CLI, ...args], {
-      cwd: ROOT,
-      env: { ...clean, NODE_ENV: "development", DATA_DIR: dataDir },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
+const kassa = (args: string[], dataDir: string) => kassaIn(args, { DATA_DIR: dataDir });
 
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => {

@@ -12,7 +12,7 @@ import {
   VERIFICATION_STATUSES,
   type VerificationStatus,
 } from "@contract";
-import { Command, InvalidArgumentError } from "commander";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { WITHDRAWAL_ROW_STATUSES, type WithdrawalRowStatus } from "../db/schema";
 import { EnvError, loadEnv } from "../env";
 import { isSettingKey, SETTING_KEYS, type SettingKey } from "../services/settings";
@@ -67,8 +67,8 @@ function parseVerificationStatus(value: string): VerificationStatus {
   return value as VerificationStatus;
 }
 
-function printWithdrawal(w: OperatorWithdrawal): void {
-  console.log(
+function printWithdrawal(out: (line: string) => void, w: OperatorWithdrawal): void {
+  out(
     `${w.id}  ${w.state.padEnd(13)} ${w.login.padEnd(16)} ${w.amount} ${w.currency} (${w.paymentSystemId}) fee ${w.fee} → ${w.amountToReceive} to ${w.wallet}  ${w.createdAt}${w.txHash ? `  tx ${w.txHash}` : ""}`,
   );
 }
@@ -90,8 +90,29 @@ interface GlobalOptions {
   token?: string;
 }
 
-export function createCli(): Command {
+/**
+ * Where the commands read their environment and write their lines: the process's own by default;
+ * the tests run the same commands in their process with an environment and buffers of their own.
+ */
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const processIo: CliIo = {
+  env: process.env,
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export function createCli(io: CliIo = processIo): Command {
+  // Commander reports its own errors (an unknown command, a bad argument) through `io` and throws
+  // instead of ending the process (set before the commands are added: they inherit it), so the
+  // exit code comes back to runCli either way.
   const program = new Command("kassa")
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) })
     .description("Operator commands of the Kassa server")
     .option("--server <url>", "send the command to this running server (needs OPERATOR_TOKEN or --token)")
     .option("--token <token>", "the server's operator token")
@@ -99,13 +120,13 @@ export function createCli(): Command {
 
   const withOperator = async (run: (operator: Operator) => Promise<void>) => {
     const global = program.opts<GlobalOptions>();
-    const env = loadEnv(process.env, { forCli: true });
+    const env = loadEnv(io.env, { forCli: true });
     const operator = await connectOperator(env, {
-      serverUrl: global.server ?? process.env.KASSA_SERVER_URL,
+      serverUrl: global.server ?? io.env.KASSA_SERVER_URL,
       token: global.token,
     });
     // Which database the command acts on, always: a wrong DATA_DIR must not go unnoticed.
-    console.error(`kassa: acting on ${operator.via}`);
+    io.err(`kassa: acting on ${operator.via}`);
     try {
       await run(operator);
     } finally {
@@ -146,8 +167,8 @@ export function createCli(): Command {
             until: options.until ?? null,
             message: Object.keys(message).length > 0 ? message : null,
           });
-          console.log(`Maintenance is on${state.until ? ` until ${state.until}` : ""} (via ${operator.via}).`);
-          console.log(JSON.stringify(state, null, 2));
+          io.out(`Maintenance is on${state.until ? ` until ${state.until}` : ""} (via ${operator.via}).`);
+          io.out(JSON.stringify(state, null, 2));
         });
       },
     );
@@ -157,8 +178,8 @@ export function createCli(): Command {
     .action(async () => {
       await withOperator(async (operator) => {
         const state = await operator.maintenance({ enabled: false });
-        console.log(`Maintenance is off (via ${operator.via}).`);
-        console.log(JSON.stringify(state, null, 2));
+        io.out(`Maintenance is off (via ${operator.via}).`);
+        io.out(JSON.stringify(state, null, 2));
       });
     });
   maintenance
@@ -166,7 +187,7 @@ export function createCli(): Command {
     .description("show the maintenance notice")
     .action(async () => {
       await withOperator(async (operator) => {
-        console.log(JSON.stringify(await operator.getSetting("technicalWork"), null, 2));
+        io.out(JSON.stringify(await operator.getSetting("technicalWork"), null, 2));
       });
     });
 
@@ -177,7 +198,7 @@ export function createCli(): Command {
     .argument("<key>", "setting key", parseSettingKey)
     .action(async (key: SettingKey) => {
       await withOperator(async (operator) => {
-        console.log(JSON.stringify(await operator.getSetting(key), null, 2));
+        io.out(JSON.stringify(await operator.getSetting(key), null, 2));
       });
     });
   settings
@@ -188,7 +209,7 @@ export function createCli(): Command {
     .action(async (key: SettingKey, value: unknown) => {
       await withOperator(async (operator) => {
         const stored = await operator.setSetting(key, value);
-        console.log(`${key} = ${JSON.stringify(stored)} (via ${operator.via}).`);
+        io.out(`${key} = ${JSON.stringify(stored)} (via ${operator.via}).`);
       });
     });
   settings
@@ -198,7 +219,7 @@ export function createCli(): Command {
       await withOperator(async (operator) => {
         const all: Record<string, unknown> = {};
         for (const key of SETTING_KEYS) all[key] = await operator.getSetting(key);
-        console.log(JSON.stringify(all, null, 2));
+        io.out(JSON.stringify(all, null, 2));
       });
     });
 
@@ -211,10 +232,10 @@ export function createCli(): Command {
     .action(async (options: { status?: RefillStatus; limit?: number }) => {
       await withOperator(async (operator) => {
         const rows = await operator.listRefills(options);
-        if (rows.length === 0) console.log("No refills.");
+        if (rows.length === 0) io.out("No refills.");
         for (const r of rows) {
           const credited = r.amountCredited === null ? "" : ` credited ${r.amountCredited}`;
-          console.log(
+          io.out(
             `${r.id}  ${r.status.padEnd(11)} ${r.login.padEnd(16)} ${r.amountRequested} ${r.currency} (${r.paymentSystemId})${credited}  ${r.createdAt}${r.txHash ? `  tx ${r.txHash}` : ""}`,
           );
         }
@@ -228,7 +249,7 @@ export function createCli(): Command {
     .action(async (id: string, options: { amount?: string }) => {
       await withOperator(async (operator) => {
         const r = await operator.confirmRefill(id, options.amount);
-        console.log(`Refill ${r.id} replenished: ${r.amountCredited} ${r.currency} credited (via ${operator.via}).`);
+        io.out(`Refill ${r.id} replenished: ${r.amountCredited} ${r.currency} credited (via ${operator.via}).`);
       });
     });
   refill
@@ -239,7 +260,7 @@ export function createCli(): Command {
     .action(async (id: string, options: { note?: string }) => {
       await withOperator(async (operator) => {
         const r = await operator.rejectRefill(id, options.note);
-        console.log(`Refill ${r.id} rejected (via ${operator.via}).`);
+        io.out(`Refill ${r.id} rejected (via ${operator.via}).`);
       });
     });
 
@@ -251,10 +272,10 @@ export function createCli(): Command {
     .action(async () => {
       await withOperator(async (operator) => {
         const run = await operator.runAccruals();
-        console.log(
+        io.out(
           `Accruals at ${run.now}: ${run.days} day(s) on ${run.deposits} deposit(s), ${run.completed} completed, ${run.reinvested} reinvested (via ${operator.via}).`,
         );
-        for (const f of run.failed) console.error(`  failed: deposit ${f.depositId}: ${f.error}`);
+        for (const f of run.failed) io.err(`  failed: deposit ${f.depositId}: ${f.error}`);
       });
     });
 
@@ -267,11 +288,11 @@ export function createCli(): Command {
       await withOperator(async (operator) => {
         const discrepancies = await operator.auditLedger();
         if (discrepancies.length === 0) {
-          console.log(`Ledger consistent (via ${operator.via}).`);
+          io.out(`Ledger consistent (via ${operator.via}).`);
           return;
         }
         for (const d of discrepancies) {
-          console.error(`  user ${d.userId} ${d.currency}: balance ${d.balance}, operations sum ${d.operationsSum}`);
+          io.err(`  user ${d.userId} ${d.currency}: balance ${d.balance}, operations sum ${d.operationsSum}`);
         }
         throw new OperatorError(`${discrepancies.length} balance(s) differ from their operations`);
       });
@@ -286,8 +307,8 @@ export function createCli(): Command {
     .action(async (options: { status?: WithdrawalRowStatus; limit?: number }) => {
       await withOperator(async (operator) => {
         const rows = await operator.listWithdrawals(options);
-        if (rows.length === 0) console.log("No withdrawals.");
-        for (const w of rows) printWithdrawal(w);
+        if (rows.length === 0) io.out("No withdrawals.");
+        for (const w of rows) printWithdrawal(io.out, w);
       });
     });
   const move = (name: OperatorWithdrawalAction, description: string) =>
@@ -295,8 +316,8 @@ export function createCli(): Command {
   const run = (action: OperatorWithdrawalAction) => async (id: string, options: { tx?: string; note?: string }) => {
     await withOperator(async (operator) => {
       const w = await operator.processWithdrawal(id, action, { txHash: options.tx, note: options.note });
-      console.log(`Withdrawal ${w.id} is ${w.state} (via ${operator.via}).`);
-      printWithdrawal(w);
+      io.out(`Withdrawal ${w.id} is ${w.state} (via ${operator.via}).`);
+      printWithdrawal(io.out, w);
     });
   };
   move("inspect", "pending → on inspection").action(run("inspect"));
@@ -312,7 +333,7 @@ export function createCli(): Command {
 
   const verification = program.command("verification").description("users' verification requests (spec §4)");
   const printVerification = (v: OperatorVerification) =>
-    console.log(
+    io.out(
       `${v.userId}  ${String(v.status).padEnd(10)} ${v.login.padEnd(16)} ${v.fullName} (${v.dateOfBirth}, ${v.familyStatus}, document ${v.documentNumber})  ${v.submittedAt}${v.note ? `  note: ${v.note}` : ""}`,
     );
   verification
@@ -324,7 +345,7 @@ export function createCli(): Command {
       const status = options.status === "all" ? undefined : parseVerificationStatus(options.status);
       await withOperator(async (operator) => {
         const rows = await operator.listVerifications({ status, limit: options.limit });
-        if (rows.length === 0) console.log("No verification requests.");
+        if (rows.length === 0) io.out("No verification requests.");
         for (const v of rows) printVerification(v);
       });
     });
@@ -335,7 +356,7 @@ export function createCli(): Command {
     .action(async (user: string) => {
       await withOperator(async (operator) => {
         const v = await operator.decideVerification(user, "approve");
-        console.log(`Verification of ${v.login} is ${v.status} (via ${operator.via}).`);
+        io.out(`Verification of ${v.login} is ${v.status} (via ${operator.via}).`);
       });
     });
   verification
@@ -346,7 +367,7 @@ export function createCli(): Command {
     .action(async (user: string, options: { note?: string }) => {
       await withOperator(async (operator) => {
         const v = await operator.decideVerification(user, "deny", options.note);
-        console.log(`Verification of ${v.login} is ${v.status} (via ${operator.via}).`);
+        io.out(`Verification of ${v.login} is ${v.status} (via ${operator.via}).`);
       });
     });
 
@@ -370,7 +391,7 @@ export function createCli(): Command {
     if (!title.en || !body.en) throw new OperatorError("--title-en and --body-en are required");
     await withOperator(async (operator) => {
       const item = await operator.addNews({ title, body });
-      console.log(`News ${item.id} published at ${item.publishedAt} (via ${operator.via}).`);
+      io.out(`News ${item.id} published at ${item.publishedAt} (via ${operator.via}).`);
     });
   });
   newsCommand
@@ -379,8 +400,8 @@ export function createCli(): Command {
     .action(async () => {
       await withOperator(async (operator) => {
         const items = await operator.listNews();
-        if (items.length === 0) console.log("No news.");
-        for (const n of items) console.log(`${n.id}  ${n.publishedAt}  ${n.title.en}`);
+        if (items.length === 0) io.out("No news.");
+        for (const n of items) io.out(`${n.id}  ${n.publishedAt}  ${n.title.en}`);
       });
     });
 
@@ -389,9 +410,9 @@ export function createCli(): Command {
     .description("development only: move the server's clock forward to see accruals and plan ends");
   const printShift = (shift: Awaited<ReturnType<Operator["shiftClock"]>>, via: string) => {
     const days = shift.offsetSeconds / 86_400;
-    console.log(`Server time ${shift.now} (offset ${days} day(s)) (via ${via}).`);
+    io.out(`Server time ${shift.now} (offset ${days} day(s)) (via ${via}).`);
     const run = shift.accruals;
-    console.log(
+    io.out(
       `Accruals: ${run.days} day(s) on ${run.deposits} deposit(s), ${run.completed} completed, ${run.reinvested} reinvested.`,
     );
   };
@@ -401,7 +422,7 @@ export function createCli(): Command {
     .action(async () => {
       await withOperator(async (operator) => {
         const state = await operator.clock();
-        console.log(`Server time ${state.now} (offset ${state.offsetSeconds / 86_400} day(s)).`);
+        io.out(`Server time ${state.now} (offset ${state.offsetSeconds / 86_400} day(s)).`);
       });
     });
   clock
@@ -423,18 +444,19 @@ export function createCli(): Command {
   return program;
 }
 
-export async function runCli(argv: string[]): Promise<number> {
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   try {
-    await createCli().parseAsync(argv);
+    await createCli(io).parseAsync(argv);
     return 0;
   } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof EnvError || error instanceof OperatorError) {
-      console.error(`kassa: ${error.message}`);
+      io.err(`kassa: ${error.message}`);
       return 1;
     }
     const body = (error as { toBody?: () => unknown }).toBody?.();
     if (body) {
-      console.error(`kassa: ${JSON.stringify(body)}`);
+      io.err(`kassa: ${JSON.stringify(body)}`);
       return 1;
     }
     throw error;
