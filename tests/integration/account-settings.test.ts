@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { crc32, deflateSync } from "node:zlib";
-import { ERRORS, Profile, User } from "@contract";
+import { ERRORS, Profile, routes, User } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
@@ -15,8 +16,9 @@ import { runAccruals } from "../../server/src/services/accruals";
 import { addNews } from "../../server/src/services/news";
 import { processWithdrawal } from "../../server/src/services/withdrawals";
 import {
-  call,
+  callRoute,
   createTestServer,
+  injectRoute,
   lastCode,
   registerUser,
   TEST_OPERATOR_TOKEN,
@@ -132,53 +134,40 @@ function verificationParts(overrides: Partial<Record<string, string>> = {}): Par
 describe("PATCH /user/password", () => {
   it("refuses a wrong old password, a mismatched repeat and a simple password; then revokes every other session", async () => {
     const { token, body } = await registerUser(server);
-    const other = await call(server, "POST", "/auth/login", { login: body.login, password: body.password });
-    const otherToken = other.body.refreshToken as string;
+    const other = await callRoute(server, "login", { body: { login: body.login, password: body.password } });
+    const otherToken = other.refreshToken as string;
 
-    const mismatch = await call(
-      server,
-      "PATCH",
-      "/user/password",
-      { oldPassword: body.password, password: "Meadowlark77", passwordRepeat: "Meadowlark78" },
-      { token },
-    );
+    const mismatch = await injectRoute(server, routes.changePassword, {
+      token,
+      body: { oldPassword: body.password, password: "Meadowlark77", passwordRepeat: "Meadowlark78" },
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body).toMatchObject({ code: "NEW_PASSWORDS_MISMATCH", message: "New passwords do not match" });
 
-    const wrongOld = await call(
-      server,
-      "PATCH",
-      "/user/password",
-      { oldPassword: "Nope12345x", password: "Meadowlark77", passwordRepeat: "Meadowlark77" },
-      { token },
-    );
+    const wrongOld = await injectRoute(server, routes.changePassword, {
+      token,
+      body: { oldPassword: "Nope12345x", password: "Meadowlark77", passwordRepeat: "Meadowlark77" },
+    });
     expect(wrongOld.body).toMatchObject({
       code: "OLD_PASSWORD_INCORRECT",
       message: "You entered the old password incorrectly.",
     });
 
-    const simple = await call(
-      server,
-      "PATCH",
-      "/user/password",
-      { oldPassword: body.password, password: "password1", passwordRepeat: "password1" },
-      { token },
-    );
+    const simple = await injectRoute(server, routes.changePassword, {
+      token,
+      body: { oldPassword: body.password, password: "password1", passwordRepeat: "password1" },
+    });
     expect(simple.status).toBe(400);
     expect(simple.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { password: "passwordTooSimple" } });
 
-    const ok = await call(
-      server,
-      "PATCH",
-      "/user/password",
-      { oldPassword: body.password, password: "Meadowlark77", passwordRepeat: "Meadowlark77" },
-      { token },
-    );
-    expect(ok).toMatchObject({ status: 200, body: { ok: true } });
-    expect((await call(server, "GET", "/user/me", undefined, { token })).status).toBe(200);
-    expect((await call(server, "GET", "/user/me", undefined, { token: otherToken })).status).toBe(401);
-    const again = await call(server, "POST", "/auth/login", { login: body.login, password: "Meadowlark77" });
-    expect(again.status).toBe(200);
+    const ok = await callRoute(server, "changePassword", {
+      token,
+      body: { oldPassword: body.password, password: "Meadowlark77", passwordRepeat: "Meadowlark77" },
+    });
+    expect(ok).toMatchObject({ ok: true });
+    await callRoute(server, "currentUser", { token });
+    expect((await injectRoute(server, routes.currentUser, { token: otherToken })).status).toBe(401);
+    await callRoute(server, "login", { body: { login: body.login, password: "Meadowlark77" } });
     const [row] = await server.handle.db.select().from(schema.users).where(eq(schema.users.login, body.login));
     expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
   });
@@ -187,53 +176,42 @@ describe("PATCH /user/password", () => {
 describe("settings data", () => {
   it("updates name, city and country through both calls; the registration date stays", async () => {
     const { token } = await registerUser(server);
-    const before = await call(server, "GET", "/user-data/byType/profile", undefined, { token });
-    const patched = await call(server, "PATCH", "/user-data", { fullName: "Dana K", city: "Almaty" }, { token });
-    expect(patched.status).toBe(200);
-    expect(patched.body.profile).toMatchObject({ fullName: "Dana K", city: "Almaty", country: null });
-    const posted = await call(
-      server,
-      "POST",
-      "/user/profile",
-      { country: "Kazakhstan", registeredAt: "2000-01-01" },
-      { token },
-    );
-    expect(posted.status).toBe(200);
-    const profile = Profile.parse(posted.body.profile);
+    const before = await callRoute(server, "userDataByType", { token, params: { type: "profile" } });
+    const patched = await callRoute(server, "updateUserData", { token, body: { fullName: "Dana K", city: "Almaty" } });
+    expect(patched.profile).toMatchObject({ fullName: "Dana K", city: "Almaty", country: null });
+    // The registration date is no field of the call: sent anyway, it is ignored.
+    const stray = { registeredAt: "2000-01-01" };
+    const posted = await callRoute(server, "updateProfile", { token, body: { country: "Kazakhstan", ...stray } });
+    const profile = Profile.parse(posted.profile);
     expect(profile).toMatchObject({ fullName: "Dana K", city: "Almaty", country: "Kazakhstan" });
-    expect(profile.registeredAt).toBe((before.body as { registeredAt: string }).registeredAt);
-    expect(User.parse(posted.body.user).fullName).toBe("Dana K");
+    expect(profile.registeredAt).toBe((before as { registeredAt: string }).registeredAt);
+    expect(User.parse(posted.user).fullName).toBe("Dana K");
   });
 
   it("changes the phone only after the new one's code; a taken phone is refused", async () => {
     const taken = await registerUser(server);
     const { token, body } = await registerUser(server);
-    const refused = await call(server, "PATCH", "/user-data", { phone: taken.body.phone }, { token });
+    const refused = await injectRoute(server, routes.updateUserData, { token, body: { phone: taken.body.phone } });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: "PHONE_TAKEN", message: "This Phone Number is already registered" });
 
     const next = "+15550199123";
-    const pending = await call(server, "PATCH", "/user-data", { phone: next }, { token });
-    expect(pending.status).toBe(200);
-    expect(pending.body.profile).toMatchObject({ phone: body.phone, pendingPhone: next });
-    expect(pending.body.phoneCode).toMatchObject({ message: "Request successfully sent" });
+    const pending = await callRoute(server, "updateUserData", { token, body: { phone: next } });
+    expect(pending.profile).toMatchObject({ phone: body.phone, pendingPhone: next });
+    expect(pending.phoneCode).toMatchObject({ message: "Request successfully sent" });
     const code = await lastCode(server, body.login, "phone");
-    const wrong = await call(
-      server,
-      "POST",
-      "/user-data/phone/confirm",
-      { code: code === "000000" ? "111111" : "000000" },
-      { token },
-    );
+    const wrong = await injectRoute(server, routes.confirmPhoneChange, {
+      token,
+      body: { code: code === "000000" ? "111111" : "000000" },
+    });
     expect(wrong.body.code).toBe("CODE_MISMATCH");
-    const confirmed = await call(server, "POST", "/user-data/phone/confirm", { code }, { token });
-    expect(confirmed.status).toBe(200);
-    expect(confirmed.body.profile).toMatchObject({ phone: next, phoneConfirmed: true, pendingPhone: null });
+    const confirmed = await callRoute(server, "confirmPhoneChange", { token, body: { code } });
+    expect(confirmed.profile).toMatchObject({ phone: next, phoneConfirmed: true, pendingPhone: null });
   });
 
   it("answers 'Update error {error}' with params.error when the store fails", async () => {
     const { token } = await registerUser(server);
-    const res = await call(server, "PATCH", "/user-data", { fullName: "x".repeat(201) }, { token });
+    const res = await injectRoute(server, routes.updateUserData, { token, body: { fullName: "x".repeat(201) } });
     expect(res.status).toBe(400);
     // The schema refuses it first; the service's failures carry params.error:
     expect(ERRORS.UPDATE_FAILED.message).toBe("Update error {error}");
@@ -247,8 +225,8 @@ describe("settings data", () => {
 describe("security setting", () => {
   it("offers confirmed channels only and refuses the others", async () => {
     const { token, body } = await registerUser(server);
-    const initial = await call(server, "GET", "/user/settings/security", undefined, { token });
-    expect(initial.body).toEqual({
+    const initial = await callRoute(server, "securitySettings", { token });
+    expect(initial).toEqual({
       codeChannel: "email",
       channels: [
         { channel: "telegram", available: false },
@@ -258,14 +236,16 @@ describe("security setting", () => {
       chatNotifications: true,
       chatLinked: false,
     });
-    const refused = await call(server, "PATCH", "/user/settings/security", { codeChannel: "sms" }, { token });
+    const refused = await injectRoute(server, routes.updateSecuritySettings, { token, body: { codeChannel: "sms" } });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { codeChannel: "required" } });
-    await call(server, "POST", "/auth/phone/confirm", { code: await lastCode(server, body.login, "phone") }, { token });
-    const chosen = await call(server, "PATCH", "/user/settings/security", { codeChannel: "sms" }, { token });
-    expect(chosen.status).toBe(200);
-    expect(chosen.body).toMatchObject({ codeChannel: "sms" });
-    expect((chosen.body.channels as { channel: string; available: boolean }[])[2]).toEqual({
+    await callRoute(server, "phoneConfirm", {
+      token,
+      body: { code: await lastCode(server, body.login, "phone") },
+    });
+    const chosen = await callRoute(server, "updateSecuritySettings", { token, body: { codeChannel: "sms" } });
+    expect(chosen).toMatchObject({ codeChannel: "sms" });
+    expect((chosen.channels as { channel: string; available: boolean }[])[2]).toEqual({
       channel: "sms",
       available: true,
     });
@@ -278,14 +258,14 @@ describe("news", () => {
       title: { en: "Fish & Chips", ru: "Q&A: 2 < 3 > 1", de: "Tom &amp; Jerry" },
       body: { en: "<p>Fish &amp; Chips</p>" },
     });
-    const one = await call(server, "GET", `/content/news/one/${item.id}`);
-    const title = (one.body as { title: Record<string, string> }).title;
+    const one = await callRoute(server, "newsOne", { params: { id: item.id } });
+    const title = (one as { title: Record<string, string> }).title;
     expect(title.en).toBe("Fish & Chips");
     expect(title.kk).toBe("Fish & Chips");
     expect(title.ru).toBe("Q&A: 2 < 3 > 1");
     expect(title.de).toBe("Tom & Jerry");
     // Bodies are HTML and stay escaped HTML.
-    expect((one.body as { body: Record<string, string> }).body.en).toBe("<p>Fish &amp; Chips</p>");
+    expect((one as { body: Record<string, string> }).body.en).toBe("<p>Fish &amp; Chips</p>");
   });
 
   it("lists newest first, serves one, 404s an unknown one, and sanitises bodies", async () => {
@@ -296,9 +276,8 @@ describe("news", () => {
         ru: "<h3>Привет</h3>",
       },
     });
-    const list = await call(server, "GET", "/content/news");
-    expect(list.status).toBe(200);
-    const items = list.body as unknown as { id: string; body: Record<string, string>; title: Record<string, string> }[];
+    const list = await callRoute(server, "news");
+    const items = list as unknown as { id: string; body: Record<string, string>; title: Record<string, string> }[];
     expect(items[0]?.id).toBe(item.id);
     expect(items.length).toBeGreaterThanOrEqual(4);
     const body = items[0]?.body.en ?? "";
@@ -309,9 +288,11 @@ describe("news", () => {
     expect(items[0]?.body.ru).toBe("<h3>Привет</h3>");
     expect(items[0]?.title.en).toBe("Hello there");
 
-    const one = await call(server, "GET", `/content/news/one/${item.id}?lang=ru`);
-    expect(one.body).toMatchObject({ id: item.id, language: "ru", body: "<h3>Привет</h3>" });
-    const missing = await call(server, "GET", "/content/news/one/00000000-0000-4000-8000-000000000000");
+    const one = await callRoute(server, "newsOne", { params: { id: item.id }, query: { lang: "ru" } });
+    expect(one).toMatchObject({ id: item.id, language: "ru", body: "<h3>Привет</h3>" });
+    const missing = await injectRoute(server, routes.newsOne, {
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+    });
     expect(missing).toMatchObject({ status: 404, body: { code: "NOT_FOUND" } });
   });
 });
@@ -322,30 +303,27 @@ describe("notifications", () => {
     const investor = await newInvestor(db, systemClock);
     await db.update(schema.users).set({ language: "ru" }).where(eq(schema.users.id, investor.id));
     await fund(db, systemClock, investor.id, "USDT", "50");
-    const list = await call(server, "GET", "/notification", undefined, { token: investor.token });
-    expect(list.status).toBe(200);
-    expect(list.body.unread).toBe(1);
-    const [first] = list.body.items as { id: string; kind: string; title: string; body: string }[];
+    const list = await callRoute(server, "notifications", { token: investor.token });
+    expect(list.unread).toBe(1);
+    const [first] = list.items as { id: string; kind: string; title: string; body: string }[];
     expect(first).toMatchObject({ kind: "refill_credited", title: "Пополнение зачислено" });
-    expect(first?.body).toContain("50 USDT");
-    const me = await call(server, "GET", "/user/me", undefined, { token: investor.token });
-    expect((me.body.notifications as { unread: number }).unread).toBe(1);
+    if (!first) throw new Error("no notification");
+    expect(first.body).toContain("50 USDT");
+    const me = await callRoute(server, "currentUser", { token: investor.token });
+    expect((me.notifications as { unread: number }).unread).toBe(1);
 
     const stranger = await newInvestor(db, systemClock);
-    const theirs = await call(server, "GET", "/notification", undefined, { token: stranger.token });
-    expect(theirs.body).toEqual({ items: [], unread: 0 });
-    const foreignRead = await call(
-      server,
-      "POST",
-      "/notification/read",
-      { ids: [first?.id] },
-      { token: stranger.token },
-    );
-    expect(foreignRead.body, JSON.stringify(foreignRead.body)).toEqual({ unread: 0 });
-    expect((await call(server, "GET", "/notification", undefined, { token: investor.token })).body.unread).toBe(1);
+    const theirs = await callRoute(server, "notifications", { token: stranger.token });
+    expect(theirs).toEqual({ items: [], unread: 0 });
+    const foreignRead = await callRoute(server, "readNotifications", {
+      token: stranger.token,
+      body: { ids: [first.id] },
+    });
+    expect(foreignRead, JSON.stringify(foreignRead)).toEqual({ unread: 0 });
+    expect((await callRoute(server, "notifications", { token: investor.token })).unread).toBe(1);
 
-    const read = await call(server, "POST", "/notification/read", { ids: [first?.id] }, { token: investor.token });
-    expect(read.body).toEqual({ unread: 0 });
+    const read = await callRoute(server, "readNotifications", { token: investor.token, body: { ids: [first.id] } });
+    expect(read).toEqual({ unread: 0 });
 
     // A deposit that runs its term, paid out by the accruals: "deposit_ended".
     const start = new Date(Date.now() - 31 * 86_400_000);
@@ -377,13 +355,13 @@ describe("notifications", () => {
     });
     await db.update(schema.balances).set({ amount: "40" }).where(eq(schema.balances.userId, investor.id));
     await runAccruals(db, systemClock, { userId: investor.id });
-    const after = await call(server, "GET", "/notification", undefined, { token: investor.token });
-    const ended = (after.body.items as { kind: string; body: string }[]).find((n) => n.kind === "deposit_ended");
+    const after = await callRoute(server, "notifications", { token: investor.token });
+    const ended = (after.items as { kind: string; body: string }[]).find((n) => n.kind === "deposit_ended");
     expect(ended?.body).toContain("3 USDT"); // 30 × 0.1 income
     await expectLedgerConsistent(db);
 
-    const all = await call(server, "POST", "/notification/read", undefined, { token: investor.token });
-    expect(all.body).toEqual({ unread: 0 });
+    const all = await callRoute(server, "readNotifications", { token: investor.token });
+    expect(all).toEqual({ unread: 0 });
   });
 
   it("tells of each operator move of a withdrawal", async () => {
@@ -407,8 +385,8 @@ describe("notifications", () => {
       .returning();
     await processWithdrawal({ db, clock: systemClock }, row?.id ?? "", "inspect");
     await processWithdrawal({ db, clock: systemClock }, row?.id ?? "", "success", { txHash: "0xabc" });
-    const list = await call(server, "GET", "/notification", undefined, { token: investor.token });
-    const moves = (list.body.items as { kind: string; title: string }[]).filter((n) => n.kind === "withdrawal_status");
+    const list = await callRoute(server, "notifications", { token: investor.token });
+    const moves = (list.items as { kind: string; title: string }[]).filter((n) => n.kind === "withdrawal_status");
     expect(moves.map((m) => m.title)).toEqual(["Withdrawal paid out", "Withdrawal on inspection"]);
   });
 });
@@ -417,33 +395,25 @@ describe("POST /user/subscription", () => {
   it("pays from the balance, extends from the current end, and refuses when short", async () => {
     const db = server.handle.db;
     const investor = await newInvestor(db, systemClock);
-    const options = (await call(server, "GET", "/settings/subscription/options")).body as unknown as {
-      id: string;
-      price: string;
-      currency: string;
-      durationDays: number;
-    }[];
-    const option = options[0];
+    const option = (await callRoute(server, "subscriptionOptions"))[0];
     if (!option) throw new Error("no subscription option");
-    const short = await call(server, "POST", "/user/subscription", { optionId: option.id }, { token: investor.token });
+    const short = await injectRoute(server, routes.subscribe, { token: investor.token, body: { optionId: option.id } });
     expect(short.status).toBe(409);
     expect(short.body).toMatchObject({ code: "INSUFFICIENT_FUNDS", message: "Not enough funds" });
 
     await fund(db, systemClock, investor.id, option.currency as "USDT", String(Number(option.price) * 2 + 1));
-    const first = await call(server, "POST", "/user/subscription", { optionId: option.id }, { token: investor.token });
-    expect(first.status).toBe(200);
-    const user = User.parse(first.body.user);
+    const first = await callRoute(server, "subscribe", { token: investor.token, body: { optionId: option.id } });
+    const user = User.parse(first.user);
     expect(user.subscription.active).toBe(true);
     const until1 = new Date(user.subscription.until ?? "").getTime();
     expect(Math.abs(until1 - Date.now() - option.durationDays * 86_400_000)).toBeLessThan(60_000);
-    const second = await call(server, "POST", "/user/subscription", { optionId: option.id }, { token: investor.token });
-    const until2 = new Date(User.parse(second.body.user).subscription.until ?? "").getTime();
+    const second = await callRoute(server, "subscribe", { token: investor.token, body: { optionId: option.id } });
+    const until2 = new Date(User.parse(second.user).subscription.until ?? "").getTime();
     expect(until2 - until1).toBe(option.durationDays * 86_400_000);
-    expect((second.body.currencies as Record<string, string>)[option.currency]).toBe("1");
-    const ops = await call(server, "GET", "/user/operations?type=subscription", undefined, { token: investor.token });
-    expect(ops.status).toBe(200);
+    expect((second.currencies as Record<string, string>)[option.currency]).toBe("1");
+    await callRoute(server, "operations", { token: investor.token, query: { type: "subscription" } });
     await expectLedgerConsistent(db);
-    const unknown = await call(server, "POST", "/user/subscription", { optionId: "nope" }, { token: investor.token });
+    const unknown = await injectRoute(server, routes.subscribe, { token: investor.token, body: { optionId: "nope" } });
     expect(unknown.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { optionId: "required" } });
   });
 });
@@ -474,8 +444,8 @@ describe("avatar", () => {
     expect(jpegUrl).toMatch(/\.jpg$/);
     // The previous file is gone.
     expect((await server.app.inject({ method: "GET", url })).statusCode).toBe(404);
-    const me = await call(server, "GET", "/user/me", undefined, { token });
-    expect(me.body.avatarUrl).toBe(jpegUrl);
+    const me = await callRoute(server, "currentUser", { token });
+    expect(me.avatarUrl).toBe(jpegUrl);
   });
 
   it("refuses a 6 MB file, a text file named .png, two files and a stray field", async () => {
@@ -497,8 +467,8 @@ describe("avatar", () => {
       expect(res.body).toMatchObject({ code: "IMAGE_UPDATE_FAILED", message: "Error updating image" });
       expect((res.body.params as { reason: string }).reason, reason).toBe(reason);
     }
-    const me = await call(server, "GET", "/user/me", undefined, { token });
-    expect(me.body.avatarUrl).toBeNull();
+    const me = await callRoute(server, "currentUser", { token });
+    expect(me.avatarUrl).toBeNull();
   });
 
   it("gives no way to list or guess another user's avatar", async () => {
@@ -512,8 +482,8 @@ describe("avatar", () => {
     const { token } = await registerUser(server);
     const other = await registerUser(server);
     await upload("PATCH", "/user/avatar", [png()], other.token);
-    const mine = await call(server, "GET", "/user/me", undefined, { token });
-    expect(mine.body.avatarUrl).toBeNull();
+    const mine = await callRoute(server, "currentUser", { token });
+    expect(mine.avatarUrl).toBeNull();
   });
 });
 
@@ -521,8 +491,8 @@ describe("verification", () => {
   it("takes a request in process; the operator approves it and the user is notified in their language", async () => {
     const { token, reply } = await registerUser(server, { language: "de" });
     const userId = (reply.user as { id: string }).id;
-    const none = await call(server, "GET", "/user-data/byType/verification", undefined, { token });
-    expect(none.body).toMatchObject({ status: null });
+    const none = await callRoute(server, "userDataVerification", { token });
+    expect(none).toMatchObject({ status: null });
 
     const sent = await upload("PATCH", "/user-data/verification", verificationParts(), token);
     expect(sent.status).toBe(200);
@@ -533,29 +503,27 @@ describe("verification", () => {
     const again = await upload("PATCH", "/user-data/verification", verificationParts(), token);
     expect(again.body).toMatchObject({ code: "VERIFICATION_REQUEST_FAILED", params: { reason: "in_process" } });
 
-    const approve = await server.app.inject({
-      method: "POST",
-      url: `/api/operator/verifications/${userId}/approve`,
-      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
-      payload: {},
+    const approve = await injectRoute(server, operatorRoutes.decideVerification, {
+      token: TEST_OPERATOR_TOKEN,
+      params: { user: userId, decision: "approve" },
+      body: {},
     });
-    expect(approve.statusCode).toBe(200);
-    const state = await call(server, "GET", "/user-data/byType/verification", undefined, { token });
-    expect(state.body).toMatchObject({ status: "success" });
-    const profile = await call(server, "GET", "/user-data/byType/profile", undefined, { token });
-    expect(profile.body.verificationStatus).toBe("success");
-    const notes = await call(server, "GET", "/notification", undefined, { token });
-    expect((notes.body.items as { kind: string; title: string }[])[0]).toMatchObject({
+    expect(approve.status).toBe(200);
+    const state = await callRoute(server, "userDataVerification", { token });
+    expect(state).toMatchObject({ status: "success" });
+    const profile = await callRoute(server, "userDataByType", { token, params: { type: "profile" } });
+    expect(profile.verificationStatus).toBe("success");
+    const notes = await callRoute(server, "notifications", { token });
+    expect((notes.items as { kind: string; title: string }[])[0]).toMatchObject({
       kind: "verification_success",
       title: "Erfolgreiche Verifizierung",
     });
-    const twice = await server.app.inject({
-      method: "POST",
-      url: `/api/operator/verifications/${userId}/deny`,
-      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
-      payload: {},
+    const twice = await injectRoute(server, operatorRoutes.decideVerification, {
+      token: TEST_OPERATOR_TOKEN,
+      params: { user: userId, decision: "deny" },
+      body: {},
     });
-    expect(twice.statusCode).toBe(400);
+    expect(twice.status).toBe(400);
   });
 
   it("denies with a note, and refuses bad requests with 'Error sending verification request'", async () => {
@@ -584,15 +552,14 @@ describe("verification", () => {
       });
     }
     expect((await upload("PATCH", "/user-data/verification", verificationParts(), token)).status).toBe(200);
-    const deny = await server.app.inject({
-      method: "POST",
-      url: `/api/operator/verifications/${body.login}/deny`,
-      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
-      payload: { note: "The photo is blurred." },
+    const deny = await injectRoute(server, operatorRoutes.decideVerification, {
+      token: TEST_OPERATOR_TOKEN,
+      params: { user: body.login, decision: "deny" },
+      body: { note: "The photo is blurred." },
     });
-    expect(deny.statusCode).toBe(200);
-    const notes = await call(server, "GET", "/notification", undefined, { token });
-    expect((notes.body.items as { kind: string; title: string; body: string }[])[0]).toMatchObject({
+    expect(deny.status).toBe(200);
+    const notes = await callRoute(server, "notifications", { token });
+    expect((notes.items as { kind: string; title: string; body: string }[])[0]).toMatchObject({
       kind: "verification_denied",
       title: "Verification error",
       body: "Your verification request was denied. The photo is blurred.",
