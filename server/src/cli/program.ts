@@ -1,5 +1,5 @@
 /**
- * The operator's command line (decision D6): `npm run kassa -- <command>`; `index.ts` runs it.
+ * The operator's command line (docs/decisions.md#d6-operator): `npm run kassa -- <command>`; `index.ts` runs it.
  * It reads the same environment as the server (DATA_DIR, DATABASE_URL, …) and works whether or
  * not the server runs; see server/README.md.
  */
@@ -223,7 +223,7 @@ export function createCli(io: CliIo = processIo): Command {
       });
     });
 
-  const refill = program.command("refill").description("users' refills (decision D6)");
+  const refill = program.command("refill").description("users' refills");
   refill
     .command("list")
     .description("refills of every user, newest first")
@@ -298,7 +298,7 @@ export function createCli(io: CliIo = processIo): Command {
       });
     });
 
-  const withdrawal = program.command("withdrawal").description("users' withdrawals (decision D6)");
+  const withdrawal = program.command("withdrawal").description("users' withdrawals");
   withdrawal
     .command("list")
     .description("withdrawals of every user, newest first")
@@ -331,7 +331,7 @@ export function createCli(io: CliIo = processIo): Command {
     .option("--note <text>", "what went wrong (kept for the operator)")
     .action(run("error"));
 
-  const verification = program.command("verification").description("users' verification requests (spec §4)");
+  const verification = program.command("verification").description("users' verification requests");
   const printVerification = (v: OperatorVerification) =>
     io.out(
       `${v.userId}  ${String(v.status).padEnd(10)} ${v.login.padEnd(16)} ${v.fullName} (${v.dateOfBirth}, ${v.familyStatus}, document ${v.documentNumber})  ${v.submittedAt}${v.note ? `  note: ${v.note}` : ""}`,
@@ -371,7 +371,7 @@ export function createCli(io: CliIo = processIo): Command {
       });
     });
 
-  const newsCommand = program.command("news").description("news items (spec §7 Other)");
+  const newsCommand = program.command("news").description("news items");
   const newsAdd = newsCommand
     .command("add")
     .description("publish a news item; languages not given are English (body: limited HTML, sanitised when served)");

@@ -1,6 +1,6 @@
 /**
  * The database schema (Drizzle, PostgreSQL). Every amount is NUMERIC and reaches the code as a
- * decimal string, never a JS number (decision D3). Localized texts are jsonb `{ en, ru, de, kk }`.
+ * decimal string, never a JS number (docs/decisions.md#d3-money). Localized texts are jsonb `{ en, ru, de, kk }`.
  * After a change run `npm run db:generate` and commit the new migration.
  */
 import {
@@ -130,7 +130,7 @@ export const CODE_CHANNEL_VALUES = ["telegram", "email", "sms"] as const;
 /**
  * Cabinet accounts. Logins and e-mails are unique regardless of letter case ("Kassa" cannot
  * shadow "kassa"), so look them up with `lower(login) = lower($1)`. `password_hash` is null for
- * accounts that only sign in through Telegram. `inviter_id` is the referral tree (decision D4).
+ * accounts that only sign in through Telegram. `inviter_id` is the referral tree (docs/decisions.md#d4-identity-and-sessions).
  */
 export const users = pgTable(
   "users",
@@ -164,7 +164,7 @@ export const users = pgTable(
     chatNotifications: boolean("chat_notifications").notNull().default(true),
     /** The user blocked the bot (a 403 or a `my_chat_member` "kicked"); chat messages wait until unblocked. */
     botBlockedAt: timestamptz("bot_blocked_at"),
-    /** Withdrawals refused until then (repeated voided withdrawal codes, issue 11). */
+    /** Withdrawals refused until then (repeated voided withdrawal codes, docs/decisions.md#withdrawal-code-guessing). */
     withdrawalsLockedUntil: timestamptz("withdrawals_locked_until"),
   },
   (t) => [
@@ -177,7 +177,7 @@ export const users = pgTable(
 );
 
 /**
- * Signed-in sessions. The client holds the token (the spec's `refreshToken`); only its SHA-256
+ * Signed-in sessions. The client holds the token (its `refreshToken`); only its SHA-256
  * is stored, so a copy of the database signs nobody in.
  */
 export const sessions = pgTable(
@@ -201,7 +201,7 @@ export const CODE_PURPOSES = ["phone", "password_reset", "withdrawal"] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
 
 /**
- * One-time codes (decision D5). `code_hash` is an HMAC under a server-side key, since six digits
+ * One-time codes (docs/decisions.md#d5-codes). `code_hash` is an HMAC under a server-side key, since six digits
  * are found offline in a moment from a plain hash. Only the newest code of a user and purpose
  * counts; `attempts` counts wrong tries.
  */
@@ -244,7 +244,7 @@ export const passwordResetTokens = pgTable(
 );
 
 // -------------------------------------------------------------------------------------------------
-// Money (decisions D3, D6). Every change of a balance is one row of `operations`, written in the
+// Money (docs/decisions.md#d3-money, #d6-funds). Every change of a balance is one row of `operations`, written in the
 // same transaction as the change, so a balance always equals the sum of its operations.
 
 /**
@@ -287,7 +287,7 @@ export const balances = pgTable(
   ],
 );
 
-/** Refills (decision D6): waiting until the operator confirms (replenished) or rejects them. */
+/** Refills (docs/decisions.md#d6-refills): waiting until the operator confirms (replenished) or rejects them. */
 export const refills = pgTable(
   "refills",
   {
@@ -418,7 +418,7 @@ export const operations = pgTable(
 );
 
 // -------------------------------------------------------------------------------------------------
-// Partners and withdrawals (issue 5; decision D6).
+// Partners and withdrawals (docs/decisions.md#d6-partners, #d6-withdrawals).
 
 /**
  * Referral and matching income, one row per beneficiary, deposit and kind, written with its
@@ -511,11 +511,11 @@ export const wallets = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.paymentSystemId] })],
 );
 
-/** Internal statuses: the spec's five plus `awaiting_code` (before the code) and `cancelled`. */
+/** Internal statuses: the five the user sees plus `awaiting_code` (before the code) and `cancelled`. */
 export { WITHDRAWAL_ROW_STATUSES, type WithdrawalRowStatus };
 
 /**
- * Withdrawal applications (decision D6). The amount leaves the balance (a `withdrawal` operation)
+ * Withdrawal applications (docs/decisions.md#d6-withdrawals). The amount leaves the balance (a `withdrawal` operation)
  * when the application is made; cancelled, rejected and error give it back with a reversing
  * `withdrawal` operation.
  */
@@ -556,10 +556,10 @@ export const withdrawals = pgTable(
 );
 
 // -------------------------------------------------------------------------------------------------
-// Settings, notifications and verification (issue 6).
+// Settings, notifications and verification.
 
 /**
- * Notifications of the dialog (spec §2): what happened (`kind`) and its values (`params`); the
+ * Notifications of the dialog (docs/cabinet-rules.md#screens): what happened (`kind`) and its values (`params`); the
  * title and body are written from server-side templates in the user's language when read.
  */
 export const notifications = pgTable(
@@ -581,7 +581,7 @@ export const notifications = pgTable(
 );
 
 /**
- * Verification requests (spec §3, §4): one row per request, the newest counts. The photos are
+ * Verification requests (docs/cabinet-rules.md#entities, #statuses-and-flows): one row per request, the newest counts. The photos are
  * stored file names under UPLOAD_DIR/verification, never served.
  */
 export const verificationRequests = pgTable(
@@ -612,7 +612,7 @@ export const verificationRequests = pgTable(
 );
 
 // -------------------------------------------------------------------------------------------------
-// Exactly-once money calls (issue 10).
+// Exactly-once money calls (docs/decisions.md#exactly-once-money-calls).
 
 /**
  * `Idempotency-Key`s of money calls: per user and key, the request's fingerprint (method, path and
@@ -682,7 +682,7 @@ export const leases = pgTable("leases", {
 });
 
 // -------------------------------------------------------------------------------------------------
-// Shared state of several instances (issue 11).
+// Shared state of several instances (docs/decisions.md#several-instances).
 
 /**
  * The rate limiter's counters when the server runs on PostgreSQL (`security/rate-limit.ts`): one

@@ -1,5 +1,5 @@
 /**
- * How a verification code reaches its user (decision D5): through the user's channel (their
+ * How a verification code reaches its user (docs/decisions.md#d5-codes): through the user's channel (their
  * security setting). Development and tests use the outbox sender; production routes each channel
  * to its provider, and a channel without one fails (502 CODE_SEND_FAILED at the call).
  */

@@ -1,5 +1,5 @@
 /**
- * Development delivery (decision D5): a code is written to the server log and kept in an outbox
+ * Development delivery (docs/decisions.md#d5-codes): a code is written to the server log and kept in an outbox
  * that `GET /api/dev/outbox` serves, newest first, so a developer or a test can read it. Never
  * used in production, where the outbox route does not exist.
  */

@@ -30,7 +30,7 @@ export async function registerDocs(
           "unknown, expired (30 days) or revoked token is 401 `SESSION_TIMEOUT`. Rate-limited calls answer " +
           "429 `RATE_LIMITED` with `Retry-After` and `params.retryAfter` (seconds). While maintenance is on, " +
           "calls other than settings, health, docs, dev and operator answer 503 `MAINTENANCE`.\n\n" +
-          "Added beside the spec's calls: `POST /auth/logout` (revokes the caller's token), `GET /user/me` " +
+          "Added beside the cabinet's calls: `POST /auth/logout` (revokes the caller's token), `GET /user/me` " +
           "(the signed-in user, to refresh the saved user object), `PATCH /funds/refills/{id}` (attach the " +
           "transaction hash while a refill waits), `POST /funds/payments/{id}/resend` and " +
           "`POST /funds/payments/{id}/cancel` (a withdrawal's code again; cancel one awaiting its code), `GET /health`.\n\n" +
@@ -46,7 +46,7 @@ export async function registerDocs(
         { name: "funds", description: "Refills, deposits, withdrawals and crypto cases" },
         { name: "partners", description: "Referral tree, referral income and turnover bonuses" },
         { name: "settings", description: "Public settings, plans and payment systems" },
-        { name: "service", description: "Calls added beside the spec's list" },
+        { name: "service", description: "Calls added beside the cabinet's list" },
         ...(hideOperator
           ? []
           : [

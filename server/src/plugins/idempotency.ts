@@ -1,5 +1,5 @@
 /**
- * Exactly-once money calls (issue 10). Every route the contract flags `idempotent: true` (refill,
+ * Exactly-once money calls (docs/decisions.md#exactly-once-money-calls). Every route the contract flags `idempotent: true` (refill,
  * deposit, deposit close, exchange, withdrawal request and validate, subscription) takes an
  * `Idempotency-Key` header. The first request with a key claims it (a row per user and key, with a
  * fingerprint of method, path and body); its successful reply is stored and every repeat gets that

@@ -3,7 +3,7 @@
  * plugin that takes uploads calls `registerUploads` (multipart is accepted only inside it) and a
  * route reads its request with `readImageUpload(request, { files, fields, failure })`. Every
  * problem (not multipart, a foreign or repeated field, a missing file, a file over 5 MB or not a
- * JPEG or PNG by content) is the route's §8 error (`failure`) with `params.reason` and the field.
+ * JPEG or PNG by content) is the route's error of the catalogue (`failure`) with `params.reason` and the field.
  */
 import { IMAGE_MAX_BYTES, type ValidationCode } from "@contract";
 import multipart from "@fastify/multipart";
@@ -100,7 +100,7 @@ export interface UploadSpec {
   files: readonly string[];
   /** The text fields allowed beside them. */
   fields?: readonly string[];
-  /** The route's error for any problem (spec §8). */
+  /** The route's error for any problem (docs/cabinet-rules.md#messages). */
   failure: "IMAGE_UPDATE_FAILED" | "VERIFICATION_REQUEST_FAILED";
 }
 

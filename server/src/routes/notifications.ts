@@ -1,4 +1,4 @@
-/** Notifications of spec §7 Other; only ever the caller's own. */
+/** Notifications (docs/cabinet-rules.md#api-calls); only ever the caller's own. */
 import { routes } from "@contract";
 import type { KassaApp } from "../context";
 import { listNotifications, markNotificationsRead, pulse } from "../services/notifications";
@@ -30,7 +30,7 @@ export async function notificationRoutes(app: KassaApp) {
     routes.pulse,
     {
       summary:
-        "What the open cabinet polls (added, issue 10): a version that moves with money and news, and the unread count",
+        "What the open cabinet polls (added, docs/decisions.md#live-money): a version that moves with money and news, and the unread count",
       description:
         "`version` changes whenever an operation is written for the caller or a notification arrives (a credited " +
         "refill, an accrual, a withdrawal the operator moved); the app then refreshes its balances and lists. One " +

@@ -1,5 +1,5 @@
 /**
- * The Settings screen's account rules (spec §2 Settings, §5, §8 Settings): password change,
+ * The Settings screen's account rules (docs/cabinet-rules.md: screens, field rules, messages): password change,
  * settings data with a confirmed phone change, and the security setting (where codes go).
  */
 import {

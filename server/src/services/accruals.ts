@@ -1,5 +1,5 @@
 /**
- * Daily accruals (decision D6). Day k (1…durationDays) of a deposit is due at startedAt + k × 24 h
+ * Daily accruals (docs/decisions.md#d6-deposits). Day k (1…durationDays) of a deposit is due at startedAt + k × 24 h
  * and accrues `dailyIncome` into the deposit's held accruals, not the balance. Each deposit-day is
  * one `accruals` row, UNIQUE(deposit_id, day_index), written while the deposit row is locked, so
  * a re-run or two schedulers at once can never accrue a day twice; a run after downtime catches up

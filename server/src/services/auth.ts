@@ -1,5 +1,5 @@
 /**
- * Sign-in rules (decisions D4, D5): password login, registration under an inviter, Telegram
+ * Sign-in rules (docs/decisions.md#d4-identity-and-sessions, #d5-codes): password login, registration under an inviter, Telegram
  * sign-in, phone confirmation, and the password reset. Each call takes the request's address for
  * the rate limits; see server/README.md for the limits and the error of each refusal.
  */

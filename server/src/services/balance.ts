@@ -1,4 +1,4 @@
-/** The caller's balances, current currency and the cabinet's statistics (spec §7 User). */
+/** The caller's balances, current currency and the cabinet's statistics (user calls, docs/cabinet-rules.md#api-calls). */
 import {
   type BalanceReply,
   type Currency,

@@ -1,6 +1,6 @@
 /**
  * What the cabinet offers: plans, payment systems and subscription options (the settings group of
- * spec §7). Amounts leave as normalized decimal strings.
+ * calls, docs/cabinet-rules.md#api-calls). Amounts leave as normalized decimal strings.
  */
 import type { PaymentSystem, Plan, SubscriptionOption } from "@contract";
 import { asc, eq } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * One-time codes (decision D5) for phone confirmation, password reset and (later) withdrawals:
+ * One-time codes (docs/decisions.md#d5-codes) for phone confirmation, password reset and (later) withdrawals:
  * 6 digits from a CSPRNG, stored as an HMAC under a server-side key, single use, valid `ttlSeconds`,
  * a new one only after `resendSeconds`, voided by `maxAttempts` wrong tries (the `codes` setting).
  * Only the newest code of a user and purpose counts.

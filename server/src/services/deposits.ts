@@ -1,5 +1,5 @@
 /**
- * Deposits of the signed-in user (decision D6): open one on a plan (the principal leaves the
+ * Deposits of the signed-in user (docs/decisions.md#d6-deposits): open one on a plan (the principal leaves the
  * balance as a `plan` operation), list them, close one early (principal back as `deposit_return`,
  * held accruals forfeited). Accruals and the payout at the end are in accruals.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The currency exchange (spec §7 `GET /user/exchange-rate`, `POST /user/exchange`). Rates and fee
+ * The currency exchange (`GET /user/exchange-rate`, `POST /user/exchange`; docs/cabinet-rules.md#money). Rates and fee
  * come from the `exchangeRates` setting; the arithmetic is contract/exchange-math.ts, so the app's
  * preview is exactly what is credited. One transaction, two `exchange` operations: the debit of
  * `from` and the credit of `to`.

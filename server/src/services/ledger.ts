@@ -1,5 +1,5 @@
 /**
- * The ledger (decision D3): every change of a balance is one `operations` row written in the same
+ * The ledger (docs/decisions.md#d3-money): every change of a balance is one `operations` row written in the same
  * transaction as the change, so a balance always equals the sum of its operations.
  *
  * - A credit is an upsert (`amount = amount + x`).

@@ -1,5 +1,5 @@
 /**
- * News of spec §7 Other. Bodies are stored as the operator wrote them (limited HTML, or plain
+ * News (docs/cabinet-rules.md#api-calls, other calls). Bodies are stored as the operator wrote them (limited HTML, or plain
  * text) and sanitised on every read with the allow-list of security/sanitize.ts, so a stored
  * body written before a rule tightened is still served clean. Titles are plain text.
  */

@@ -1,5 +1,5 @@
 /**
- * Notifications of the dialog (spec §2). Server events call `notify(db, userId, kind, params)`
+ * Notifications of the dialog (docs/cabinet-rules.md#screens). Server events call `notify(db, userId, kind, params)`
  * inside their own transaction, so a notification exists exactly when its event happened. The
  * row keeps the kind and its values; the title and body are written from the templates of
  * `locales/<lng>/bot.json` in the user's language when read (a user who switches language reads them

@@ -1,5 +1,5 @@
 /**
- * Partners (decision D6): referral income by line, matching, turnover bonuses, and the caller's
+ * Partners (docs/decisions.md#d6-partners, docs/cabinet-rules.md#partners): referral income by line, matching, turnover bonuses, and the caller's
  * referral tree. Rules (server/README.md, "Partners"):
  *
  * - An investor's inviter is line 1, the inviter's inviter line 2, … up to the number of entries

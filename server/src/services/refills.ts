@@ -1,5 +1,5 @@
 /**
- * Refills (decision D6). The user picks a payment system and an amount and gets the address to pay
+ * Refills (docs/decisions.md#d6-refills). The user picks a payment system and an amount and gets the address to pay
  * to; the refill waits until the operator confirms it (`replenished`, with the amount that actually
  * arrived, credited to the balance by a `refill` operation in the same transaction) or rejects it.
  */

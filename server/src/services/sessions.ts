@@ -1,5 +1,5 @@
 /**
- * Sessions (decision D4): the client gets a random token (the spec's `refreshToken`), the
+ * Sessions (docs/decisions.md#d4-identity-and-sessions): the client gets a random token (its `refreshToken`), the
  * database keeps its SHA-256 with an expiry; logout revokes one, a password reset all of a user's.
  */
 import { createHmac } from "node:crypto";

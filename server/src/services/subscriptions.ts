@@ -1,5 +1,5 @@
 /**
- * `POST /user/subscription` (spec §1, §6: the user is prompted to activate a subscription). The
+ * `POST /user/subscription` (the user is prompted to activate a subscription, docs/cabinet-rules.md#product). The
  * option's price leaves the balance in the option's currency as a `subscription` operation (the
  * ledger's conditional debit: 409 INSUFFICIENT_FUNDS 'Not enough funds' when short) and
  * `subscription_until` moves `durationDays` forward from the later of now and the current end, in

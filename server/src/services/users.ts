@@ -95,7 +95,7 @@ export function phoneConfirmationRequired(row: UserRow): boolean {
   return row.phone !== null && row.phoneConfirmedAt === null;
 }
 
-/** The caller's profile (spec §3 "Settings data"); only ever the signed-in user's own. */
+/** The caller's profile (the settings data, docs/cabinet-rules.md#entities); only ever the signed-in user's own. */
 export async function getProfile(db: Database, userId: string): Promise<Profile | undefined> {
   const row = await findUserById(db, userId);
   if (!row) return undefined;

@@ -1,5 +1,5 @@
 /**
- * Avatar and account verification (spec §3, §4, §5). The avatar replaces the previous file; a
+ * Avatar and account verification (docs/cabinet-rules.md: entities, statuses, field rules). The avatar replaces the previous file; a
  * verification request stores its three photos and waits `in_process` until the operator
  * approves (`success`) or denies (`denied`) it, which also notifies the user.
  */

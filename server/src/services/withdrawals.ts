@@ -1,5 +1,5 @@
 /**
- * Withdrawals (decision D6; server/README.md, "Withdrawals"). A request checks, in this order:
+ * Withdrawals (docs/decisions.md#d6-withdrawals; server/README.md, "Withdrawals"). A request checks, in this order:
  * the payment system (known and open for withdrawals), a wallet for it (NO_WITHDRAWAL_WALLET), a
  * past replenished refill and a deposit (DEPOSIT_AND_REFILL_REQUIRED / DEPOSIT_REQUIRED), the
  * amount within the system's min/max; then, in one transaction, the amount leaves the balance (a
@@ -110,7 +110,7 @@ async function lockAfterVoidedCodes(deps: Pick<ServiceContext, "db" | "clock">, 
   });
 }
 
-/** The spec's status of a row: an application awaiting its code reads `pending` (flagged). */
+/** The status the user sees (docs/decisions.md#withdrawal-statuses-inside-the-server): an application awaiting its code reads `pending` (flagged). */
 function publicStatus(status: WithdrawalRowStatus): WithdrawalStatus {
   return status === "awaiting_code" || status === "cancelled" ? "pending" : status;
 }
@@ -133,7 +133,7 @@ export function toWithdrawal(row: WithdrawalRow): Withdrawal {
   };
 }
 
-/** Whether the user may withdraw: D6's two conditions, as the spec's two messages. */
+/** Whether the user may withdraw: a replenished refill and a deposit, refused with the cabinet's two messages (docs/cabinet-rules.md#access). */
 async function checkEligibility(db: Database, userId: string): Promise<void> {
   const [refill] = await db
     .select({ id: refills.id })

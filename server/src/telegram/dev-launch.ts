@@ -1,5 +1,5 @@
 /**
- * The development switch of decision D2: a URL that opens the app as if Telegram launched it,
+ * The development switch (docs/telegram.md#without-telegram): a URL that opens the app as if Telegram launched it,
  * with the launch parameters Telegram puts in the URL fragment and init data signed by the
  * (development) bot token, so Telegram sign-in works on a machine without Telegram.
  */

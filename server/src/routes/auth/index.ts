@@ -1,4 +1,4 @@
-/** Auth group of spec §7 plus the added logout. Rules live in services/auth.ts. */
+/** Auth calls (docs/cabinet-rules.md#api-calls) plus the added logout. Rules live in services/auth.ts. */
 import { routes } from "@contract";
 import type { FastifyRequest } from "fastify";
 import type { KassaApp } from "../../context";
@@ -114,7 +114,7 @@ export async function authRoutes(app: KassaApp) {
     app,
     routes.logout,
     {
-      summary: "Sign out: revoke the caller's token (added beside the spec's calls)",
+      summary: "Sign out: revoke the caller's token (added beside the cabinet's calls)",
       description:
         "Revokes the session of the bearer token. Idempotent: a missing, unknown or already revoked token also " +
         "replies { ok: true }, so signing out never shows 'Session timed out'.",

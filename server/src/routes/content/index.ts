@@ -1,4 +1,4 @@
-/** Other group of spec §7: news (public, sanitised on the server). */
+/** News calls (docs/cabinet-rules.md#api-calls): news (public, sanitised on the server). */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
 import { getNews, listNews } from "../../services/news";

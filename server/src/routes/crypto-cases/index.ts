@@ -1,4 +1,4 @@
-/** `GET /crypto-cases/all` (spec §7 Other): curated bundles of plans. */
+/** `GET /crypto-cases/all` (docs/cabinet-rules.md#api-calls): curated bundles of plans. */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
 import { listCryptoCases } from "../../services/crypto-cases";

@@ -1,4 +1,4 @@
-/** Funds group of spec §7 (decision D6): refills and deposits. Rules live in services/refills.ts and services/deposits.ts. */
+/** Funds calls (docs/cabinet-rules.md#api-calls; docs/decisions.md#d6-funds): refills and deposits. Rules live in services/refills.ts and services/deposits.ts. */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
 import { closeDeposit, listDeposits, openDeposit } from "../../services/deposits";
@@ -37,7 +37,7 @@ export async function fundsRoutes(app: KassaApp) {
     app,
     routes.updateRefill,
     {
-      summary: "Attach the transaction hash while the refill waits (added beside the spec's calls)",
+      summary: "Attach the transaction hash while the refill waits (added beside the cabinet's calls)",
       description: "Another user's refill is 404; a refill no longer waiting is 400 UPDATE_FAILED.",
     },
     ({ ctx, auth, params, body }) => updateRefillTxHash(ctx.db, auth.userId, params.id, body.txHash),

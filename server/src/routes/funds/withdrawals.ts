@@ -1,4 +1,4 @@
-/** Withdrawals of the funds group (spec §7; decisions D5, D6). Rules live in services/withdrawals.ts. */
+/** Withdrawals of the funds calls (docs/decisions.md#d6-withdrawals, #d5-codes). Rules live in services/withdrawals.ts. */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
 import {
@@ -63,7 +63,7 @@ export async function withdrawalRoutes(app: KassaApp) {
     app,
     routes.resendWithdrawalCode,
     {
-      summary: "A new code for an application awaiting one (added beside the spec's calls)",
+      summary: "A new code for an application awaiting one (added beside the cabinet's calls)",
       description:
         "Before the resend wait (60 s) 429 RATE_LIMITED with params.retryAfter; not awaiting → CODE_INVALID.",
     },
@@ -74,7 +74,7 @@ export async function withdrawalRoutes(app: KassaApp) {
     app,
     routes.cancelWithdrawal,
     {
-      summary: "Cancel an application awaiting its code; the amount returns (added beside the spec's calls)",
+      summary: "Cancel an application awaiting its code; the amount returns (added beside the cabinet's calls)",
       description: "Not awaiting a code → 400 WITHDRAWAL_FAILED (params.reason); another user's → 404.",
     },
     ({ ctx, auth, params }) => cancelWithdrawal(ctx, auth.userId, params.id),

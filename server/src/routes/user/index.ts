@@ -1,4 +1,4 @@
-/** User group of spec §7 (this slice: the profile) plus the added `GET /user/me`. */
+/** User calls (docs/cabinet-rules.md#api-calls; here the profile) plus the added `GET /user/me`. */
 import { routes } from "@contract";
 import type { KassaApp, ServiceContext } from "../../context";
 import { sessionTimeout } from "../../plugins/auth";
@@ -18,7 +18,7 @@ export async function userRoutes(app: KassaApp) {
   defineRoute(
     app,
     routes.userDataByType,
-    { summary: "The caller's data of one type (profile: spec §3 settings data)" },
+    { summary: "The caller's data of one type (profile: the settings data)" },
     ({ ctx, auth }) => userData(ctx, auth.userId),
   );
 
@@ -29,7 +29,7 @@ export async function userRoutes(app: KassaApp) {
   defineRoute(
     app,
     routes.currentUser,
-    { summary: "The signed-in user, to refresh the saved user object (added beside the spec's calls)" },
+    { summary: "The signed-in user, to refresh the saved user object (added beside the cabinet's calls)" },
     async ({ ctx, auth }) => userView(ctx.db, ctx.clock, await currentUser(ctx, auth)),
   );
 }

@@ -1,5 +1,5 @@
 /**
- * Money calls of the user group (spec §7): balance and current currency, statistics, exchange
+ * Money calls of the user group (docs/cabinet-rules.md#api-calls): balance and current currency, statistics, exchange
  * rate and exchange, operations and case operations. Always the caller's own data: the user comes
  * from the session, never from the request.
  */

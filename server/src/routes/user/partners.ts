@@ -1,4 +1,4 @@
-/** Partners calls of the user group (spec §7; decision D6). Always the caller's own tree. */
+/** Partners calls of the user group (docs/cabinet-rules.md#partners; docs/decisions.md#d6-partners). Always the caller's own tree. */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
 import { getBonuses, getReferral, listReferrals } from "../../services/partners";

@@ -1,5 +1,5 @@
 /**
- * The Settings screen's calls (spec §7 User; issue 6): password change, settings data (two
+ * The Settings screen's calls (user calls, docs/cabinet-rules.md#api-calls): password change, settings data (two
  * spellings of one call), the pending phone's confirmation and the security setting.
  * Always the caller's own account: the user comes from the session, never from the request.
  */
@@ -16,7 +16,7 @@ export async function userSettingsRoutes(app: KassaApp) {
     {
       summary: "Change the password; every other session is signed out",
       description:
-        "New password rules of spec §5 (400 VALIDATION_FAILED fields.password), then 400 " +
+        "New password rules (400 VALIDATION_FAILED fields.password), then 400 " +
         "NEW_PASSWORDS_MISMATCH ('New passwords do not match'), then 400 OLD_PASSWORD_INCORRECT " +
         "('You entered the old password incorrectly.'). The caller's session stays.",
     },
@@ -26,8 +26,8 @@ export async function userSettingsRoutes(app: KassaApp) {
     },
   );
 
-  // The spec lists both `PATCH /user-data` and `POST /user/profile` for the settings data; both
-  // are served by one service so that neither can drift from the other.
+  // The cabinet lists both `PATCH /user-data` and `POST /user/profile` for the settings data; both
+  // are served by one service so that neither can drift from the other (docs/decisions.md#two-settings-data-calls).
   const profileDocs = {
     summary: "Update full name, city, country or phone (a new phone waits for its code)",
     description:
@@ -44,7 +44,7 @@ export async function userSettingsRoutes(app: KassaApp) {
   defineRoute(
     app,
     routes.confirmPhoneChange,
-    { summary: "Confirm the pending phone with its code (added beside the spec's calls)" },
+    { summary: "Confirm the pending phone with its code (added beside the cabinet's calls)" },
     ({ ctx, auth, body, request }) => confirmPhoneChange(ctx, auth, body.code, requestMeta(request)),
   );
 

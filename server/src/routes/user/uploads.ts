@@ -1,5 +1,5 @@
 /**
- * Multipart calls of the user group (spec §7): `PATCH /user/avatar` and `PATCH
+ * Multipart calls of the user group (docs/cabinet-rules.md#api-calls): `PATCH /user/avatar` and `PATCH
  * /user-data/verification`, the verification status, and the avatar served back. Multipart is
  * accepted only inside this plugin. The avatar file route needs no session: `<img src>` cannot
  * send a bearer token, so the name itself (128 random bits, only ever shown to its owner in

@@ -1,4 +1,4 @@
-/** Withdrawal wallets of the user group (spec §7 User). Always the caller's own. */
+/** Withdrawal wallets of the user calls (docs/cabinet-rules.md#api-calls). Always the caller's own. */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
 import { listWallets, updateWallets } from "../../services/wallets";
