@@ -3,15 +3,16 @@
  * the migrations run for real), for `inject` calls. Always `close()` it: an open PGlite keeps the
  * test run alive.
  */
-import fs from "node:fs";
+import fs, { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type RouteDef, type RouteName, routes, routeUrl } from "@contract";
+import { inject } from "vitest";
 import type { z } from "zod";
 import { buildApp } from "../../server/src/app";
 import { type Clock, systemClock } from "../../server/src/clock";
 import type { KassaApp } from "../../server/src/context";
-import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { type DatabaseHandle, holdsDatabase, openDatabase } from "../../server/src/db/client";
 import type { CodeSender } from "../../server/src/delivery/code-sender";
 import { seedDemo } from "../../server/src/demo/seed";
 import { type Env, loadEnv } from "../../server/src/env";
@@ -44,13 +45,37 @@ export function testEnv(vars: Record<string, string> = {}): Env {
   return loadEnv({ NODE_ENV: "test", STATIC_DIR: "", DATA_DIR: "memory", LOG_LEVEL: "silent", ...vars });
 }
 
+const templateData: Partial<Record<"migrated" | "seeded", Blob>> = {};
+
+/**
+ * The run's PGlite data directory (tests/integration/global-setup.ts): `migrated`, or `seeded` with
+ * the default settings and the demo data seeded at the system clock. Read once per test file.
+ */
+export function pgliteTemplate(kind: "migrated" | "seeded"): Blob {
+  templateData[kind] ??= new Blob([readFileSync(inject("pgliteTemplates")[kind])]);
+  return templateData[kind];
+}
+
 export async function createTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const env = testEnv(options.env);
   const clock = options.clock ?? systemClock;
-  const handle = options.handle ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }));
+  const seed = options.seed ?? true;
+  // A new PGlite starts from the run's template; on the system clock the demo data comes with it.
+  // Another clock seeds its own history (the demo's dates follow the clock).
+  const newPglite = !options.handle && !env.DATABASE_URL && (env.DATA_DIR === "memory" || !holdsDatabase(env.DATA_DIR));
+  const seeded = newPglite && seed && clock === systemClock;
+  const handle =
+    options.handle ??
+    (await openDatabase({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      initialData: newPglite ? pgliteTemplate(seeded ? "seeded" : "migrated") : undefined,
+    }));
   try {
-    await ensureDefaultSettings(handle.db, clock);
-    if (options.seed ?? true) await seedDemo(handle.db, clock);
+    if (!seeded) {
+      await ensureDefaultSettings(handle.db, clock);
+      if (seed) await seedDemo(handle.db, clock);
+    }
     const app = await buildApp({
       env,
       db: handle.db,

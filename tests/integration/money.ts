@@ -4,7 +4,7 @@
  * disposable PostgreSQL database per test file.
  */
 import { randomUUID } from "node:crypto";
-import type { Currency } from "@contract";
+import { type Currency, routes } from "@contract";
 import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import type { Clock } from "../../server/src/clock";
@@ -14,7 +14,7 @@ import { openDeposit } from "../../server/src/services/deposits";
 import { auditLedger } from "../../server/src/services/ledger";
 import { confirmRefill, createRefill } from "../../server/src/services/refills";
 import { createSession } from "../../server/src/services/sessions";
-import { call, type TestServer } from "./helpers";
+import { callRoute, injectRoute, type TestServer } from "./helpers";
 
 export interface Investor {
   id: string;
@@ -73,9 +73,8 @@ export async function addPlan(
 }
 
 export async function balanceOf(server: Pick<TestServer, "app">, investor: Investor) {
-  const res = await call(server, "GET", "/user/balance", undefined, { token: investor.token });
-  expect(res.status).toBe(200);
-  return res.body.currencies as Record<Currency, string>;
+  const res = await callRoute(server, "balance", { token: investor.token });
+  return res.currencies as Record<Currency, string>;
 }
 
 /** The invariant: every balance equals the sum of its operations, and none is negative. */
@@ -129,13 +128,10 @@ export const TRC20_WALLET = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
  */
 export async function withdrawalReadyInvestor(server: TestServer, clock: Clock): Promise<Investor> {
   const investor = await newInvestor(server.handle.db, clock);
-  await call(
-    server,
-    "PATCH",
-    "/user-data/wallets/update",
-    { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }] },
-    { token: investor.token },
-  );
+  await injectRoute(server, routes.updateWallets, {
+    token: investor.token,
+    body: { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }] },
+  });
   await fund(server.handle.db, clock, investor.id, "USDT", "600");
   await openDeposit({ db: server.handle.db, clock }, investor.id, {
     planId: "start",

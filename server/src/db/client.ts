@@ -43,6 +43,12 @@ export interface OpenDatabaseOptions {
    * instead of creating an empty database.
    */
   existingOnly?: boolean;
+  /**
+   * PGlite only: a new database starts from this data directory (a `dumpDataDir()` tarball of a
+   * migrated one) instead of an empty cluster; a folder that already holds a database ignores it.
+   * Migrations still run after. The tests start each server from one migrated copy this way.
+   */
+  initialData?: Blob | undefined;
 }
 
 /** `existingOnly` was asked and there is no Kassa database where the configuration points. */
@@ -70,7 +76,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   if (options.databaseUrl) return openPostgres(options.databaseUrl, runMigrations, existingOnly);
   const dataDir = options.dataDir ?? "memory";
   if (existingOnly && (dataDir === "memory" || !holdsDatabase(dataDir))) throw new DatabaseMissingError(dataDir);
-  return openPglite(dataDir, runMigrations);
+  return openPglite(dataDir, runMigrations, options.initialData);
 }
 
 async function openPostgres(url: string, runMigrations: boolean, existingOnly: boolean): Promise<DatabaseHandle> {
@@ -100,16 +106,17 @@ async function openPostgres(url: string, runMigrations: boolean, existingOnly: b
   };
 }
 
-async function openPglite(dataDir: string, runMigrations: boolean): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string, runMigrations: boolean, initialData?: Blob): Promise<DatabaseHandle> {
   let lock: DataDirLock | undefined;
   let client: PGlite;
   if (dataDir === "memory") {
-    client = await PGlite.create();
+    client = await PGlite.create(initialData ? { loadDataDir: initialData } : {});
   } else {
     lock = acquireDataDirLock(dataDir);
     try {
       fs.mkdirSync(dataDir, { recursive: true });
-      client = await PGlite.create({ dataDir });
+      const fresh = initialData && !holdsDatabase(dataDir);
+      client = await PGlite.create(fresh ? { dataDir, loadDataDir: initialData } : { dataDir });
     } catch (error) {
       lock.release();
       throw error;

@@ -1,0 +1,107 @@
+/**
+ * Once per integration run, before any test file: the databases every test server starts from.
+ *
+ * - PGlite: two data-directory tarballs, one migrated, one migrated with the default settings and
+ *   the demo data. A test server loads one (about a second) instead of creating a cluster and
+ *   running every migration (several seconds each time).
+ * - PostgreSQL (when TEST_DATABASE_URL is set, or a PostgreSQL server is installed: then one is
+ *   started here for the run): a migrated template database; `freshPostgres` creates each test's
+ *   database from it with `CREATE DATABASE … TEMPLATE`.
+ *
+ * The teardown removes all of it, whatever the tests did.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { TestProject } from "vitest/node";
+// @ts-expect-error: a plain ES module of the test scripts, without types.
+import { startPostgres } from "../../scripts/lib/postgres.mjs";
+// @ts-expect-error: as above.
+import { findPostgresBin } from "../../scripts/lib/system.mjs";
+import { systemClock } from "../../server/src/clock";
+import { openDatabase } from "../../server/src/db/client";
+import { seedDemo } from "../../server/src/demo/seed";
+import { ensureDefaultSettings } from "../../server/src/services/settings";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Paths of the PGlite tarballs: migrated only, and migrated + settings + demo data. */
+    pgliteTemplates: { migrated: string; seeded: string };
+    /** The PostgreSQL server's URL and the name of its migrated template database, or null. */
+    postgresTemplate: { url: string; database: string } | null;
+  }
+}
+
+async function pgliteTemplates(dir: string) {
+  const handle = await openDatabase({ dataDir: "memory" });
+  try {
+    const client = (handle.db as unknown as { $client: PGlite }).$client;
+    const dump = async (name: string) => {
+      const file = join(dir, `${name}.tar`);
+      writeFileSync(file, Buffer.from(await (await client.dumpDataDir("none")).arrayBuffer()));
+      return file;
+    };
+    const migrated = await dump("migrated");
+    await ensureDefaultSettings(handle.db, systemClock);
+    await seedDemo(handle.db, systemClock);
+    const seeded = await dump("seeded");
+    return { migrated, seeded };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function postgresTemplate(url: string) {
+  const database = `kassa_template_${process.pid}`;
+  const admin = await openDatabase({ databaseUrl: url, migrate: false });
+  try {
+    await admin.db.execute(sql.raw(`drop database if exists ${database} with (force)`));
+    await admin.db.execute(sql.raw(`create database ${database}`));
+  } finally {
+    await admin.close();
+  }
+  const target = new URL(url);
+  target.pathname = `/${database}`;
+  // Migrated, then closed: PostgreSQL copies a template only while nobody is connected to it.
+  await (await openDatabase({ databaseUrl: target.toString() })).close();
+  return {
+    database,
+    async drop() {
+      const again = await openDatabase({ databaseUrl: url, migrate: false });
+      try {
+        await again.db.execute(sql.raw(`drop database if exists ${database} with (force)`));
+      } finally {
+        await again.close();
+      }
+    },
+  };
+}
+
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(join(tmpdir(), "kassa-templates-"));
+  const cleanups: Array<() => unknown> = [() => rmSync(dir, { recursive: true, force: true })];
+  const teardown = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    // One file alone (`npx vitest run tests/integration/x.test.ts`) gets its PostgreSQL too.
+    let url: string | undefined = process.env.TEST_DATABASE_URL;
+    const bin = url ? null : findPostgresBin();
+    if (!url && bin) {
+      const pg = await startPostgres(bin);
+      cleanups.push(() => pg.stop());
+      url = pg.url;
+      process.env.TEST_DATABASE_URL = url;
+    }
+    const [templates, pgTemplate] = await Promise.all([pgliteTemplates(dir), url ? postgresTemplate(url) : null]);
+    if (pgTemplate) cleanups.push(() => pgTemplate.drop());
+    project.provide("pgliteTemplates", templates);
+    project.provide("postgresTemplate", url && pgTemplate ? { url, database: pgTemplate.database } : null);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}
