@@ -1,4 +1,4 @@
-/** Auth group of spec §7 (decisions D4, D5). */
+/** Auth calls (docs/decisions.md#d4-identity-and-sessions, #d5-codes). */
 import { z } from "zod";
 import { CodeChannel, Language } from "./enums";
 import { User } from "./user";
@@ -36,7 +36,7 @@ export type CodeSentReply = z.infer<typeof CodeSentReply>;
 
 /** Every successful sign-in (password, registration, Telegram) replies with this. */
 export const SessionReply = z.object({
-  /** Opaque; sent back as `Authorization: Bearer <refreshToken>` (spec §6). */
+  /** Opaque; sent back as `Authorization: Bearer <refreshToken>` (docs/cabinet-rules.md#sessions). */
   refreshToken: z.string(),
   user: User,
   /** When true the app asks for the phone code before the cabinet (registration). */
@@ -50,7 +50,7 @@ export type SessionReply = z.infer<typeof SessionReply>;
 const passwordWithLogin = (b: { password: unknown; login?: unknown }) =>
   typeof b.password !== "string" || !isTooSimple(b.password, typeof b.login === "string" ? b.login : undefined);
 
-/** `POST /auth/register/{inviter}`: the path segment is the inviter's login (D4). */
+/** `POST /auth/register/{inviter}`: the path segment is the inviter's login (docs/decisions.md#d4-identity-and-sessions). */
 export const RegisterBody = z
   .object({
     login: LoginField,

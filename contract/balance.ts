@@ -1,5 +1,5 @@
 /**
- * Balances, statistics, the exchange and the operations list (user group of spec §7; decision D3).
+ * Balances, statistics, the exchange and the operations list (user calls; docs/decisions.md#d3-money).
  * Every amount is a decimal string.
  */
 import { z } from "zod";

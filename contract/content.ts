@@ -1,4 +1,4 @@
-/** News of spec §7 Other (`GET /content/news`, `GET /content/news/one/{id}`). */
+/** News (`GET /content/news`, `GET /content/news/one/{id}`). */
 import { z } from "zod";
 import { Language } from "./enums";
 import { LocalizedText } from "./settings";

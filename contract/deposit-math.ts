@@ -1,5 +1,5 @@
 /**
- * The deposit rules as numbers (decision D6), shared so the app's preview is exactly what the
+ * The deposit rules as numbers (docs/cabinet-rules.md#money), shared so the app's preview is exactly what the
  * server does: the server opens, accrues and pays deposits with these functions.
  *
  * - principal   = the amount entered, truncated to the currency's scale
@@ -88,7 +88,7 @@ export interface PlanLimits {
 }
 
 /**
- * The amount rule of spec §5 for the deposit form and the server: negative → `amountNegative`;
+ * The amount rule (docs/cabinet-rules.md#field-rules) for the deposit form and the server: negative → `amountNegative`;
  * zero or below the plan's minimum (after truncation to the scale) → `amountBelowMinimum`; above
  * its maximum → `amountAboveMaximum`; else null.
  */

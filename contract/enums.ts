@@ -1,15 +1,15 @@
-/** Enumerations shared by the app and the server (decision D7). */
+/** Enumerations shared by the app and the server (docs/decisions.md#d7-names-shown). */
 import { z } from "zod";
 
 export const LANGUAGES = ["en", "ru", "de", "kk"] as const;
 export const Language = z.enum(LANGUAGES);
 export type Language = z.infer<typeof Language>;
-/** Spec §9: Russian is the fallback language. */
+/** Russian is the fallback language (docs/cabinet-rules.md#limits). */
 export const FALLBACK_LANGUAGE: Language = "ru";
 
 /**
  * Currencies the cabinet keeps balances in. `scale` is how many decimals are kept (and stored),
- * `display` how many the interface shows (decision D3).
+ * `display` how many the interface shows (docs/decisions.md#d3-money).
  */
 export const CURRENCIES = {
   USDT: { scale: 6, display: 2 },
@@ -20,20 +20,20 @@ export const CURRENCIES = {
 export const CURRENCY_CODES = Object.keys(CURRENCIES) as (keyof typeof CURRENCIES)[];
 export const Currency = z.enum(["USDT", "BTC", "ETH", "TON"]);
 export type Currency = z.infer<typeof Currency>;
-/** Spec §9: the default currency. */
+/** The default currency (docs/cabinet-rules.md#limits). */
 export const DEFAULT_CURRENCY: Currency = "USDT";
 
 export const BALANCE_TYPES = ["balance"] as const;
 export const BalanceType = z.enum(BALANCE_TYPES);
 export const DEFAULT_BALANCE_TYPE = "balance";
 
-/** Spec §3 operation types; later slices may add ledger kinds (refill, withdrawal, exchange). */
+/** The cabinet's operation types (docs/cabinet-rules.md#entities); the ledger has more kinds (below). */
 export const OPERATION_TYPES = ["accrual", "referral", "matching", "bonus", "plan"] as const;
 export const OperationType = z.enum(OPERATION_TYPES);
 export type OperationType = z.infer<typeof OperationType>;
 
 /**
- * Every kind of ledger entry (an operation changes one balance): the spec's five plus the kinds the
+ * Every kind of ledger entry (an operation changes one balance): the cabinet's five plus the kinds the
  * money rules need. `plan` debits a deposit's principal, `deposit_return` gives it back (at the end
  * of the plan or on early close), `accrual` pays the held daily income, `refill` credits a confirmed
  * refill, `exchange` is either side of a currency exchange; `withdrawal` and `subscription` belong
@@ -74,7 +74,7 @@ export const VERIFICATION_STATUSES = ["in_process", "success", "denied"] as cons
 export const VerificationStatus = z.enum(VERIFICATION_STATUSES);
 export type VerificationStatus = z.infer<typeof VerificationStatus>;
 
-/** How verification codes reach the user (spec §2 Settings → security). */
+/** How verification codes reach the user (Settings → security). */
 export const CODE_CHANNELS = ["telegram", "email", "sms"] as const;
 export const CodeChannel = z.enum(CODE_CHANNELS);
 export type CodeChannel = z.infer<typeof CodeChannel>;

@@ -1,5 +1,5 @@
 /**
- * The error catalogue: every message of spec §8 has a stable code. The server replies with
+ * The error catalogue: every message of the cabinet (docs/cabinet-rules.md#messages) has a stable code. The server replies with
  * `{ code, message, ... }` and the status below; the app shows the text of `errors:<code>` from
  * `locales/`, whose English text is the `message` here, word for word.
  */
@@ -36,7 +36,7 @@ export const ERRORS = {
   CODE_EXPIRED: { status: 410, message: "The verification code is out of date" },
   CODE_INVALID: { status: 400, message: "The code is not valid" },
   WITHDRAWAL_FAILED: { status: 400, message: "An error occurred, try again later" },
-  // Withdrawal codes guessed (issue 11): locked for a day after repeated voided codes
+  // Withdrawal codes guessed (docs/decisions.md#withdrawal-code-guessing): locked for a day after repeated voided codes
   WITHDRAWALS_LOCKED: { status: 403, message: "Withdrawals are locked for 24 hours after repeated wrong codes" },
   // Session
   SESSION_TIMEOUT: { status: 401, message: "Session timed out" },
@@ -47,7 +47,7 @@ export const ERRORS = {
   NEW_PASSWORDS_MISMATCH: { status: 400, message: "New passwords do not match" },
   IMAGE_UPDATE_FAILED: { status: 400, message: "Error updating image" },
   VERIFICATION_REQUEST_FAILED: { status: 400, message: "Error sending verification request" },
-  // Exactly-once money calls (issue 10): the `Idempotency-Key` header
+  // Exactly-once money calls (docs/decisions.md#exactly-once-money-calls): the `Idempotency-Key` header
   IDEMPOTENCY_KEY_INVALID: { status: 400, message: "The request could not be identified, try again" },
   IDEMPOTENCY_IN_FLIGHT: { status: 409, message: "This request is still being processed, wait a moment" },
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: "This request was already sent with other data" },
@@ -57,7 +57,7 @@ export type ErrorCode = keyof typeof ERRORS;
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 export const ErrorCodeSchema = z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]);
 
-/** Success messages of spec §8 (shown as alerts). */
+/** Success messages of the cabinet (docs/cabinet-rules.md#messages), shown as alerts. */
 export const SUCCESS_MESSAGES = {
   CODE_SENT: "Request successfully sent",
   VERIFICATION_SUCCEEDED: "Successful verification",

@@ -1,4 +1,4 @@
-/** Funds group of spec §7: refills, deposits; and crypto cases (decision D6). Amounts are decimal strings. */
+/** Funds calls: refills, deposits; and crypto cases (docs/decisions.md#d6-funds). Amounts are decimal strings. */
 import { z } from "zod";
 import { AmountInput } from "./balance";
 import { Currency, DepositStatus, RefillStatus, RiskLevel } from "./enums";

@@ -1,5 +1,5 @@
 /**
- * Exact decimal arithmetic on money, shared by the app's previews and the server (decision D3).
+ * Exact decimal arithmetic on money, shared by the app's previews and the server (docs/decisions.md#d3-money).
  * Amounts are decimal strings outside and `big.js` values inside; never JS numbers.
  *
  * Rounding rule: an amount is kept with its currency's `scale` decimals (CURRENCIES). Anything the

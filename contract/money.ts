@@ -1,4 +1,4 @@
-/** Money on the wire: always a decimal string such as "125.50", never a JSON number (decision D3). */
+/** Money on the wire: always a decimal string such as "125.50", never a JSON number (docs/decisions.md#d3-money). */
 import { z } from "zod";
 
 export const DECIMAL_PATTERN = /^-?(0|[1-9]\d*)(\.\d+)?$/;

@@ -14,7 +14,7 @@ import { LocalizedText, TechnicalWorkReply } from "./settings";
 import { VerificationState } from "./verification";
 import { Withdrawal } from "./withdrawals";
 
-/** A withdrawal's internal statuses: the spec's five plus `awaiting_code` (before the code) and `cancelled`. */
+/** A withdrawal's internal statuses: the five the user sees plus `awaiting_code` (before the code) and `cancelled`. */
 export const WITHDRAWAL_ROW_STATUSES = [
   "awaiting_code",
   "pending",
@@ -72,7 +72,7 @@ export const LedgerAuditReply = z.object({ ok: z.boolean(), discrepancies: z.arr
 
 export const OperatorWithdrawal = Withdrawal.extend({
   login: z.string(),
-  /** The internal status: the spec's five plus awaiting_code and cancelled. */
+  /** The internal status: the five the user sees plus awaiting_code and cancelled. */
   state: z.enum(WITHDRAWAL_ROW_STATUSES),
   note: z.string().nullable(),
 });

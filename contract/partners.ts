@@ -1,5 +1,5 @@
 /**
- * Partners (spec §2, §3, §7 User; decision D6): the caller's referral tree, what each referral
+ * Partners (docs/cabinet-rules.md#partners; docs/decisions.md#d6-partners): the caller's referral tree, what each referral
  * brought, and the four turnover bonuses. Amounts are decimal strings per currency, never
  * converted (the app shows the current currency's figure).
  */

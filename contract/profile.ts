@@ -1,4 +1,4 @@
-/** User data of spec §7 `GET /user-data/byType/{type}` (spec §3 "Settings data"). */
+/** User data of `GET /user-data/byType/{type}` (the settings data, docs/cabinet-rules.md#entities). */
 import { z } from "zod";
 import { CodeSentReply } from "./auth";
 import { CurrencyAmounts } from "./balance";

@@ -103,7 +103,7 @@ export interface RouteDef {
   response: z.ZodType;
   /**
    * A money call: it takes an `Idempotency-Key` header, and a repeat with the same key gets the
-   * first reply instead of spending again (issue 10; the server's `plugins/idempotency.ts`).
+   * first reply instead of spending again (docs/decisions.md#exactly-once-money-calls; the server's `plugins/idempotency.ts`).
    */
   idempotent?: boolean;
 }
@@ -113,7 +113,7 @@ function route<const R extends RouteDef>(def: R): R {
 }
 
 export const routes = {
-  // Settings (spec §7)
+  // Settings (docs/cabinet-rules.md#api-calls)
   telegramAuthAvailable: route({
     method: "GET",
     path: "/settings/telegramAuthAvailable",
@@ -158,7 +158,7 @@ export const routes = {
     response: PaymentSystemsReply,
   }),
 
-  // Auth (spec §7; decisions D4, D5)
+  // Auth (docs/decisions.md#d4-identity-and-sessions, #d5-codes)
   login: route({
     method: "POST",
     path: "/auth/login",
@@ -167,7 +167,7 @@ export const routes = {
     body: LoginBody,
     response: SessionReply,
   }),
-  /** The path segment is the inviter's login (D4). */
+  /** The path segment is the inviter's login (docs/decisions.md#d4-identity-and-sessions). */
   register: route({
     method: "POST",
     path: "/auth/register/:inviter",
@@ -235,7 +235,7 @@ export const routes = {
     body: SetPasswordBody,
     response: OkReply,
   }),
-  /** Added beside the spec's calls: revokes the caller's token. */
+  /** Added beside the cabinet's calls (docs/decisions.md#added-calls): revokes the caller's token. */
   logout: route({
     method: "POST",
     path: "/auth/logout",
@@ -244,7 +244,7 @@ export const routes = {
     response: OkReply,
   }),
 
-  // User (spec §7)
+  // User
   userDataByType: route({
     method: "GET",
     path: "/user-data/byType/:type",
@@ -255,10 +255,10 @@ export const routes = {
   }),
   /** The same as `userDataByType` with the default type, `profile`. */
   userData: route({ method: "GET", path: "/user-data/byType", auth: true, tags: ["user"], response: Profile }),
-  /** Added beside the spec's calls: the signed-in user, to refresh the saved user object. */
+  /** Added beside the cabinet's calls: the signed-in user, to refresh the saved user object. */
   currentUser: route({ method: "GET", path: "/user/me", auth: true, tags: ["user", "service"], response: User }),
 
-  // Balance, statistics, exchange, operations (spec §7 User; decision D3)
+  // Balance, statistics, exchange, operations (docs/decisions.md#d3-money)
   balance: route({
     method: "GET",
     path: "/user/balance",
@@ -319,7 +319,7 @@ export const routes = {
     response: CryptoCasesReply,
   }),
 
-  // Funds (spec §7; decision D6)
+  // Funds (docs/decisions.md#d6-funds)
   refills: route({
     method: "GET",
     path: "/funds/refills",
@@ -346,7 +346,7 @@ export const routes = {
     params: IdParams,
     response: Refill,
   }),
-  /** Added beside the spec's calls: attach the transaction hash while the refill waits. */
+  /** Added beside the cabinet's calls: attach the transaction hash while the refill waits. */
   updateRefill: route({
     method: "PATCH",
     path: "/funds/refills/:id",
@@ -384,7 +384,7 @@ export const routes = {
     response: DepositCloseReply,
   }),
 
-  // Partners (spec §7 User; decision D6)
+  // Partners (docs/decisions.md#d6-partners)
   referrals: route({
     method: "GET",
     path: "/user/referrals",
@@ -404,7 +404,7 @@ export const routes = {
   }),
   bonus: route({ method: "GET", path: "/user/bonus", auth: true, tags: ["partners"], response: BonusReply }),
 
-  // Wallets (spec §7 User)
+  // Wallets
   wallets: route({ method: "GET", path: "/user-data/wallets", auth: true, tags: ["user"], response: WalletsReply }),
   updateWallets: route({
     method: "PATCH",
@@ -415,7 +415,7 @@ export const routes = {
     response: WalletsReply,
   }),
 
-  // Withdrawals (spec §7 Funds; decisions D5, D6)
+  // Withdrawals (docs/decisions.md#d6-withdrawals, #d5-codes)
   /** Creates the application, reserves the amount and sends a code. */
   requestWithdrawal: route({
     method: "POST",
@@ -472,7 +472,7 @@ export const routes = {
     response: Withdrawal,
   }),
 
-  // Settings screen (spec §2 Settings, §7 User; issue 6)
+  // Settings screen
   /** The old password, the new one twice; every other session of the user is signed out. */
   changePassword: route({
     method: "PATCH",
@@ -491,7 +491,7 @@ export const routes = {
     body: ProfileUpdateBody,
     response: ProfileUpdateReply,
   }),
-  /** The same as `updateUserData` (the spec lists both calls; older clients POST). */
+  /** The same as `updateUserData` (the cabinet lists both calls; older clients POST; docs/decisions.md#two-settings-data-calls). */
   updateProfile: route({
     method: "POST",
     path: "/user/profile",
@@ -563,7 +563,7 @@ export const routes = {
     response: SubscriptionReply,
   }),
 
-  // Other (spec §7)
+  // Other
   notifications: route({
     method: "GET",
     path: "/notification",
@@ -571,7 +571,7 @@ export const routes = {
     tags: ["notifications"],
     response: NotificationsReply,
   }),
-  /** Added (issue 10): the cheap call the open cabinet polls; a new `version` means money or news moved. */
+  /** Added (docs/decisions.md#live-money): the cheap call the open cabinet polls; a new `version` means money or news moved. */
   pulse: route({
     method: "GET",
     path: "/user/pulse",

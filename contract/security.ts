@@ -1,4 +1,4 @@
-/** The security setting of spec §2 Settings: how verification codes reach the user. */
+/** The security setting of the Settings screen: how verification codes reach the user. */
 import { z } from "zod";
 import { CodeChannel } from "./enums";
 import { NewPasswordField, PasswordField, text } from "./validation";
@@ -29,7 +29,7 @@ export const SecurityUpdateBody = z
 export type SecurityUpdateBody = z.infer<typeof SecurityUpdateBody>;
 
 /**
- * `PATCH /user/password`. The repeat is compared by the server (NEW_PASSWORDS_MISMATCH, spec §8),
+ * `PATCH /user/password`. The repeat is compared by the server (NEW_PASSWORDS_MISMATCH, docs/cabinet-rules.md#messages),
  * not by the schema, so the app gets the catalogue's message.
  */
 export const ChangePasswordBody = z.object({

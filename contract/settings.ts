@@ -1,4 +1,4 @@
-/** Settings group of spec §7: public settings, plans and payment systems. */
+/** Settings calls (docs/cabinet-rules.md#api-calls): public settings, plans and payment systems. */
 import { z } from "zod";
 import { Currency, Language } from "./enums";
 import { Decimal, NonNegativeDecimal } from "./money";

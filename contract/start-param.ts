@@ -3,7 +3,7 @@
  * bot's `/start <param>`: one rule for both sides. Telegram allows `A-Z a-z 0-9 _ -`, at most 64
  * characters; a login (Latin letters and digits) and a UUID both fit.
  *
- * - `ref_<login>`: the inviter of a registration (decision D4);
+ * - `ref_<login>`: the inviter of a registration (docs/decisions.md#d4-identity-and-sessions);
  * - `withdrawal_<id>`, `deposit_<id>`, `refill_<id>`, `news_<id>`: the screen of that item;
  * - `settings`: the settings screen (verification decided).
  */

@@ -1,11 +1,11 @@
 /**
- * Field rules of spec §5, shared by the app's forms and the server. Each failing rule reports a
+ * Field rules of the cabinet (docs/cabinet-rules.md#field-rules), shared by the app's forms and the server. Each failing rule reports a
  * validation code (contract/errors.ts VALIDATION_CODES); the texts live in `locales/<lng>/validation.json`.
  */
 import { z } from "zod";
 import { COMMON_PASSWORDS } from "./common-passwords";
 
-/** Spec §9: login minimum length. */
+/** Login minimum length (docs/cabinet-rules.md#limits). */
 export const LOGIN_MIN_LENGTH = 4;
 export const LOGIN_MAX_LENGTH = 32;
 /** The strength floor: a password shorter than this is "too simple" (documented in the API reference). */
@@ -41,7 +41,7 @@ export const LoginField = requiredText()
   .min(LOGIN_MIN_LENGTH, { error: "loginTooShort" });
 
 /**
- * "Too simple" (spec §5): shorter than PASSWORD_MIN_LENGTH, without both a letter and a digit, one
+ * "Too simple" (docs/cabinet-rules.md#field-rules): shorter than PASSWORD_MIN_LENGTH, without both a letter and a digit, one
  * repeated character, or on the list of common passwords (case-insensitive).
  */
 export function isTooSimple(password: string, login?: string): boolean {
@@ -64,13 +64,13 @@ export const NewPasswordField = text()
 /** A password being checked (login, old password): only required. */
 export const PasswordField = text().min(1, { error: "required" });
 
-/** Begins with a plus sign, digits only after it (spec §5); 7 to 15 digits as in E.164. */
+/** Begins with a plus sign, digits only after it (docs/cabinet-rules.md#field-rules); 7 to 15 digits as in E.164. */
 export const PhoneField = requiredText().regex(/^\+\d{7,15}$/, { error: "phoneFormat" });
 
 export const EmailField = requiredText().pipe(z.email({ error: "emailInvalid" }));
 
-/** Digits of a verification code (decision D5). */
+/** Digits of a verification code (docs/decisions.md#d5-codes). */
 export const CODE_LENGTH = 6;
 
-/** A 6-digit code (decision D5). */
+/** A 6-digit code (docs/decisions.md#d5-codes). */
 export const CodeField = requiredText().regex(/^\d{6}$/, { error: "codeFormat" });

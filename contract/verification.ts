@@ -1,16 +1,16 @@
 /**
- * Account verification (spec §3 "Verification", §4 statuses, §5 images) and the image rules the
+ * Account verification (docs/cabinet-rules.md: entities, statuses and flows, field rules) and the image rules the
  * avatar shares: JPEG or PNG by content, at most 5 MB, one file per field.
  */
 import { z } from "zod";
 import { VerificationStatus } from "./enums";
 import { requiredText } from "./validation";
 
-/** Spec §9: at most 5 MB per image. */
+/** At most 5 MB per image (docs/cabinet-rules.md#limits). */
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-/** Spec §9: JPEG and PNG. */
+/** JPEG and PNG (docs/cabinet-rules.md#limits). */
 export const IMAGE_MIME_TYPES = ["image/jpeg", "image/png"] as const;
-/** Spec §9: the verification upload's timeout. */
+/** The verification upload's timeout (docs/cabinet-rules.md#limits). */
 export const VERIFICATION_UPLOAD_TIMEOUT_MS = 100_000;
 
 /** The multipart file field of `PATCH /user/avatar`. */

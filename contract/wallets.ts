@@ -1,4 +1,4 @@
-/** The user's withdrawal wallets, one per payment system (spec §2 Settings → payment systems; §7 User). */
+/** The user's withdrawal wallets, one per payment system (Settings → payment systems; docs/cabinet-rules.md#screens). */
 import { z } from "zod";
 import type { ValidationCode } from "./errors";
 import { text } from "./validation";

@@ -1,5 +1,5 @@
 /**
- * Withdrawals (spec §4, §5, §7 Funds; decision D6). Request → the amount is reserved and a code
+ * Withdrawals (docs/decisions.md#d6-withdrawals; docs/cabinet-rules.md#statuses-and-flows). Request → the amount is reserved and a code
  * sent → the code validated → `pending` → the operator: `on_inspection`, `success` (with the
  * transaction hash), `rejected` or `error` (both give the amount back).
  */
@@ -21,7 +21,7 @@ export type WithdrawalRequestBody = z.infer<typeof WithdrawalRequestBody>;
 export const Withdrawal = z.object({
   id: z.string(),
   /**
-   * The spec's status. An application whose code is not yet validated reads `pending` with
+   * The status the user sees. An application whose code is not yet validated reads `pending` with
    * `awaitingCode: true`; cancelled applications are not listed.
    */
   status: WithdrawalStatus,
