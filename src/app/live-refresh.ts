@@ -1,5 +1,5 @@
 /**
- * Live money (issue 10). While the cabinet is open and in front, the app polls `GET /user/pulse`
+ * Live money (docs/decisions.md#live-money). While the cabinet is open and in front, the app polls `GET /user/pulse`
  * every 3 s (one indexed statement, ~30 bytes); when its version moves (a credited refill, an accrual,
  * a withdrawal the operator moved) every balance, operation and list refreshes, and a new unread
  * notification opens the notification dialog. Coming back to the front (`visibilitychange`, Telegram's

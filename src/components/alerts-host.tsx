@@ -5,7 +5,7 @@ import { alertsAtom } from "@/lib/alerts";
 // Loaded with the first alert: most visits never show one.
 const AlertSnackbar = lazy(() => import("./alert-snackbar").then((m) => ({ default: m.AlertSnackbar })));
 
-/** Shows queued alerts one at a time, each for its duration (spec §9: 3000 ms by default). */
+/** Shows queued alerts one at a time, each for its duration (3000 ms by default, docs/cabinet-rules.md#limits). */
 export function AlertsHost() {
   const queue = useAtomValue(alertsAtom);
   const alert = queue[0];

@@ -13,7 +13,7 @@ function subscribe(listener: () => void): () => void {
 
 const isOffline = () => typeof navigator !== "undefined" && navigator.onLine === false;
 
-/** A banner while the browser is offline (issue 10); its text ships in the entry chunk. */
+/** A banner while the browser is offline (docs/decisions.md#a-bad-connection); its text ships in the entry chunk. */
 export function OfflineBanner() {
   useTranslation("common", { useSuspense: false });
   const offline = useSyncExternalStore(subscribe, isOffline, () => false);

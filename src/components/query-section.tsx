@@ -1,5 +1,5 @@
 /**
- * The states of remote data, in one place (issue 13): a skeleton while loading, the error with Try
+ * The states of remote data, in one place (docs/decisions.md#remote-data-states): a skeleton while loading, the error with Try
  * again when nothing could be loaded, the empty state (with its own text when a filter hides every
  * row), a stale mark when a refresh failed over data already shown, and "load more" for pages.
  * `QuerySection` is for one query; `PagedList` for an infinite (paged) one.

@@ -9,7 +9,7 @@ import {
 } from "react";
 import { useLocation } from "react-router";
 import { subscribeTranslationFailures, translationFailures } from "@/config/i18n";
-// In the entry chunk on purpose: the error screen must show when downloads fail (issue 10).
+// In the entry chunk on purpose: the error screen must show when downloads fail (docs/decisions.md#a-bad-connection).
 import { RouteError, TranslationsUnavailableError } from "./route-error";
 
 interface BoundaryProps {

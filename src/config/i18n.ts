@@ -1,5 +1,5 @@
 /**
- * Translations (spec §9, D7): i18next with one JSON file per language and namespace under `locales/`,
+ * Translations (docs/cabinet-rules.md#limits, docs/decisions.md#d7-names-shown): i18next with one JSON file per language and namespace under `locales/`,
  * each loaded by a dynamic `import()` when first needed, so a visitor downloads only their language
  * and only the namespaces of the screens they open.
  */
@@ -10,9 +10,9 @@ import { initReactI18next } from "react-i18next";
 
 /** The interface languages (the contract's `LANGUAGES`; a unit test keeps the two equal). */
 export const SUPPORTED_LANGUAGES = ["en", "ru", "de", "kk"] as const satisfies readonly Language[];
-/** Spec §9: Russian is the fallback language. */
+/** Russian is the fallback language (docs/cabinet-rules.md#limits). */
 export const FALLBACK_LANGUAGE = "ru" satisfies Language;
-/** Spec §9: at most 10 translation files load in parallel, ... */
+/** At most 10 translation files load in parallel (docs/cabinet-rules.md#limits), ... */
 export const I18N_MAX_PARALLEL_READS = 10;
 /** ... a failed load is tried again 5 times, ... */
 export const I18N_MAX_RETRIES = 5;
@@ -131,7 +131,7 @@ function loadLocaleFile(language: string, namespace: string, done: ReadCallback)
 }
 
 /**
- * Namespaces whose file could not be downloaded even after the retries (issue 10). The route's error
+ * Namespaces whose file could not be downloaded even after the retries (docs/decisions.md#a-bad-connection). The route's error
  * boundary shows the error screen (with the embedded texts) instead of a screen of raw keys, and its
  * "Try again" downloads them again (`retryFailedTranslations`).
  */

@@ -7,7 +7,7 @@ import type { ParseKeys } from "i18next";
 import { atom } from "jotai";
 import { type AppStore, appStore } from "./store";
 
-/** Spec §9: alert default duration. */
+/** Alert default duration (docs/cabinet-rules.md#limits). */
 export const ALERT_DEFAULT_DURATION_MS = 3000;
 
 export type AlertTone = "error" | "success" | "info";

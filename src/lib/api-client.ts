@@ -1,5 +1,5 @@
 /**
- * The one way the app talks to the cabinet API (spec §7): JSON in and out, the bearer token when there
+ * The one way the app talks to the cabinet API (docs/architecture.md#how-a-request-flows): JSON in and out, the bearer token when there
  * is one, replies checked against the route's schema, and every failure raised as one `ApiError`.
  */
 import type { ApiErrorBody, ErrorCode, RouteDef, RouteName, RouteResponse, Routes } from "@contract";
@@ -13,7 +13,7 @@ import { expireSession, getSessionToken } from "./session";
 
 /** How long an ordinary call may take. */
 export const API_TIMEOUT_MS = 30_000;
-/** Spec §9: the verification upload (multipart) may take up to 100 s. */
+/** The verification upload (multipart) may take up to 100 s (docs/cabinet-rules.md#limits). */
 export const UPLOAD_TIMEOUT_MS = 100_000;
 
 export type ApiErrorKind = "network" | "timeout" | "parse" | "http";
@@ -203,7 +203,7 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
     });
     if (code === "MAINTENANCE") for (const listener of maintenanceListeners) listener();
     if (response.status === 401 && sessionToken) {
-      // Spec §4: a 401 removes the stored token and counts as a session timeout.
+      // A 401 removes the stored token and counts as a session timeout (docs/cabinet-rules.md#sessions).
       // What was typed is kept for the way back (the cabinet listens).
       const where = currentLocationPath();
       for (const listener of expiryListeners) listener(where);
@@ -296,7 +296,7 @@ export async function callApi<N extends RouteName>(
   return checked.data as RouteResponse<N>;
 }
 
-/** Sends multipart form data (avatar, verification photos) with the long upload timeout of spec §9. */
+/** Sends multipart form data (avatar, verification photos) with the long upload timeout (docs/cabinet-rules.md#limits). */
 export function uploadMultipart(
   path: string,
   formData: FormData,

@@ -1,5 +1,5 @@
 /**
- * When a new code may be requested (decision D5: 60 s after the last one; the server keeps the wait
+ * When a new code may be requested (docs/decisions.md#d5-codes: 60 s after the last one; the server keeps the wait
  * per account and purpose, and per withdrawal application). One module for every code step — phone,
  * password reset, withdrawal. Kept for the browser tab, so a reload, a trip to another screen or
  * resuming a withdrawal from the history does not offer a resend the server would refuse.
@@ -8,7 +8,7 @@ import { isApiError } from "./api-client";
 
 export type CodePurpose = "phone" | "password_reset" | "withdrawal";
 
-/** Decision D5: a new code may be requested 60 seconds after the last one. */
+/** A new code may be requested 60 seconds after the last one (docs/decisions.md#d5-codes). */
 export const DEFAULT_RESEND_SECONDS = 60;
 
 /** The subject is the account (a login or user id) or, for a withdrawal, the application's id. */

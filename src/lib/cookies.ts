@@ -1,4 +1,4 @@
-/** Minimal cookie access for the refresh token (spec §3: it is kept in a cookie). */
+/** Minimal cookie access for the refresh token (kept in a cookie on the web, docs/cabinet-rules.md#sessions). */
 export function readCookie(name: string, source: string = document.cookie): string | undefined {
   for (const part of source.split(";")) {
     const eq = part.indexOf("=");
@@ -36,7 +36,7 @@ export function cookieString(name: string, value: string, options: CookieOptions
 }
 
 export function writeCookie(name: string, value: string, options: CookieOptions = {}): void {
-  // biome-ignore lint/suspicious/noDocumentCookie: the refresh token lives in a first-party cookie by spec §3; the Cookie Store API is missing in Telegram's iOS webview.
+  // biome-ignore lint/suspicious/noDocumentCookie: the refresh token lives in a first-party cookie (docs/cabinet-rules.md#sessions); the Cookie Store API is missing in Telegram's iOS webview.
   document.cookie = cookieString(name, value, options);
 }
 

@@ -1,5 +1,5 @@
 /**
- * One `Idempotency-Key` per user intent (issue 10). A money call (a route the contract flags
+ * One `Idempotency-Key` per user intent (docs/decisions.md#exactly-once-money-calls). A money call (a route the contract flags
  * `idempotent`) gets a key when the user submits; while the same call with the same input is tried
  * again (a double tap, a retry after a lost connection or a timeout) it keeps that key, so the server
  * answers with the first reply instead of spending twice. After a success, or once the input changes,

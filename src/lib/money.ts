@@ -1,5 +1,5 @@
 /**
- * The app's one money module (decision D3). Amounts are decimal strings at every boundary and exact
+ * The app's one money module (docs/decisions.md#d3-money). Amounts are decimal strings at every boundary and exact
  * decimals inside (the contract's big.js `money()` and money-math, the same the server uses); never a
  * JS `number`. Formatting follows the interface language with `Intl.NumberFormat`, fed the decimal
  * STRING (Intl formats strings exactly), with the currency's display precision, truncated.

@@ -1,5 +1,5 @@
 /**
- * Remote data (spec §9): results unused for 60 s are dropped; nothing refetches on window focus.
+ * Remote data (docs/cabinet-rules.md#limits): results unused for 60 s are dropped; nothing refetches on window focus.
  * Mutations say which queries they make stale in `meta.invalidates`; the MutationCache below is the one
  * place that acts on it, so a money action refreshes every screen that shows a balance.
  */
@@ -7,7 +7,7 @@ import { MutationCache, QueryClient, type QueryKey } from "@tanstack/react-query
 import { pushAlert } from "./alerts";
 import { ApiError } from "./api-client";
 
-/** Spec §9: remote data results are kept 60 seconds when unused. */
+/** Remote data results are kept 60 seconds when unused (docs/cabinet-rules.md#limits). */
 export const QUERY_GC_TIME_MS = 60_000;
 /** Failed queries are tried again this many times, unless the server said no (4xx). */
 export const QUERY_RETRY_COUNT = 2;
@@ -35,7 +35,7 @@ function isServerFailure(error: unknown): boolean {
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
     mutationCache: new MutationCache({
-      // Every action that fails for want of a connection says so (issue 10), also where the screen
+      // Every action that fails for want of a connection says so (docs/decisions.md#a-bad-connection), also where the screen
       // shows nothing of its own (a currency switch); refusals (4xx) are the screens' to explain.
       onError: (error) => {
         if (!(error instanceof ApiError) || (error.kind !== "network" && error.kind !== "timeout")) return;

@@ -1,10 +1,9 @@
 /**
- * The session (spec §3): the refresh token in a cookie, the user object in local storage. Only the user
- * is saved as state; on load the app waits for the restore, which gives up after 5 s (spec §4, §9).
+ * The session (docs/cabinet-rules.md#sessions): the refresh token in a cookie, the user object in local storage. Only the user
+ * is saved as state; on load the app waits for the restore, which gives up after 5 s.
  *
- * Where the token is kept is a `TokenStore`: on the web the spec's cookie; inside Telegram the boot
- * installs the client's own storage first (see `src/tma/token-store.ts` and README, "The session
- * inside Telegram"), because a cookie does not survive every client.
+ * Where the token is kept is a `TokenStore`: on the web a cookie; inside Telegram the boot
+ * installs the client's own storage first (see `src/tma/token-store.ts` and docs/telegram.md#where-the-session-is-kept), because a cookie does not survive every client.
  */
 import type { User } from "@contract";
 import { atom } from "jotai";
@@ -15,7 +14,7 @@ import { type AppStore, appStore } from "./store";
 
 export const USER_STORAGE_KEY = "kassa.user";
 export const TOKEN_COOKIE = "kassa_token";
-/** Spec §9: saved-state restore timeout. */
+/** Saved-state restore timeout (docs/cabinet-rules.md#limits). */
 export const SESSION_RESTORE_TIMEOUT_MS = 5000;
 /** The cookie outlives a browser restart; the server decides whether the token is still good. */
 const TOKEN_COOKIE_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
@@ -28,7 +27,7 @@ export interface TokenStore {
   write(token: string | null): Promise<void>;
 }
 
-/** The spec's cookie (`SameSite=Lax`), written at once, so a reload right after sign-in finds it. */
+/** The web's cookie (`SameSite=Lax`), written at once, so a reload right after sign-in finds it. */
 export const cookieTokenStore: TokenStore = {
   kind: () => "cookie",
   read: async () => readCookie(TOKEN_COOKIE) ?? null,
@@ -137,7 +136,7 @@ export const clearSessionAtom = atom(null, (_get, set) => {
   set(userBaseAtom, null);
 });
 
-/** Changes fields of the user in place (spec §3: subscription, notifications) and saves them. */
+/** Changes fields of the user in place (subscription, notifications; docs/cabinet-rules.md#sessions) and saves them. */
 export const updateUserAtom = atom(null, (get, set, patch: Partial<User>) => {
   const user = get(userBaseAtom);
   if (!user) return;
@@ -159,7 +158,7 @@ export function getSessionToken(store: AppStore = appStore): string | null {
 }
 
 /**
- * Spec §4: an HTTP 401 removes the stored token and counts as a session timeout. The login screen
+ * An HTTP 401 removes the stored token and counts as a session timeout (docs/cabinet-rules.md#sessions). The login screen
  * then offers the same login (`expiredLoginAtom`).
  */
 export function expireSession(store: AppStore = appStore): void {

@@ -80,7 +80,7 @@ export function CabinetLayout() {
 }
 
 /**
- * A session timeout keeps what the user typed (issue 10): the forms' fields are saved as the 401
+ * A session timeout keeps what the user typed (docs/decisions.md#session-timeout-keeps-what-was-typed): the forms' fields are saved as the 401
  * ends the session, and filled in again when the user, signed in again, is back on that screen.
  */
 function useDraftsAcrossSignIn(): void {

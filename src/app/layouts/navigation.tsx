@@ -41,7 +41,7 @@ interface NavItem<K extends NavKey = NavKey> {
   icon: (props: { size?: number }) => ReactNode;
 }
 
-/** Spec §2: the side bar's entries (Logout follows them). */
+/** The side bar's entries (Logout follows them; docs/cabinet-rules.md#screens). */
 export const SIDE_BAR_ITEMS: readonly NavItem[] = [
   { key: "cabinet", to: paths.cabinet, icon: CabinetIcon },
   { key: "refill", to: paths.refill, icon: RefillIcon },
@@ -102,7 +102,7 @@ export function NavCells({ items, chevron = true }: { items: readonly NavItem[];
   );
 }
 
-/** The chat bot's launch link (spec §1), from the `botUsername` setting; hidden until known. */
+/** The chat bot's launch link (docs/cabinet-rules.md#product), from the `botUsername` setting; hidden until known. */
 export function BotLinkCell() {
   const { t } = useTranslation("nav");
   const telegram = useTelegram();

@@ -12,7 +12,7 @@ import { settingsQueries } from "@/features/settings/api/settings-queries";
 import { useTelegram } from "@/tma/hooks";
 
 /**
- * Registration. Who invites (decision D4): the path's login (`/register/<login>`), else the Telegram
+ * Registration. Who invites (docs/decisions.md#d4-identity-and-sessions): the path's login (`/register/<login>`), else the Telegram
  * start parameter `ref_<login>`, else the `defaultInviter` setting.
  */
 export function RegisterRoute() {

@@ -1,7 +1,7 @@
 /**
- * The one code step (issue 13's form kit; decision D5): the 6-digit code checked by the contract's
+ * The one code step (docs/decisions.md#the-form-kit, #d5-codes): the 6-digit code checked by the contract's
  * rule, its submit as the form's footer (Telegram's Main button inside Telegram), a new code once the
- * wait is over (one cooldown for every purpose, kept for the tab), every refusal in the spec's words
+ * wait is over (one cooldown for every purpose, kept for the tab), every refusal in the catalogue's words
  * with the attempts left. The phone confirmation, the password reset and the withdrawal use it; what
  * each confirms and where its code went are its children.
  */

@@ -1,7 +1,7 @@
 import { Select } from "./select";
 
 /**
- * A list filter (issue 13's form kit): "All" first, then each value; choosing "All" clears the filter.
+ * A list filter (the form kit, docs/decisions.md#the-form-kit): "All" first, then each value; choosing "All" clears the filter.
  * The currency, status and type filters of the operations, refills and withdrawals are this one select.
  */
 export function FilterSelect<V extends string>({

@@ -1,5 +1,5 @@
 /**
- * The end of every form (issue 13's form kit): the form's error or success (announced), and its
+ * The end of every form (the form kit, docs/decisions.md#the-form-kit): the form's error or success (announced), and its
  * submit — Telegram's Main button inside Telegram (the form then keeps a hidden submit so Enter on the
  * keyboard still submits), a stretched button on the web.
  */

@@ -1,5 +1,5 @@
 /**
- * telegram-ui's `Select` with its label on every platform (issue 9): like `Input`, it shows its
+ * telegram-ui's `Select` with its label on every platform (docs/decisions.md#accessibility): like `Input`, it shows its
  * `header` only in the base look, so in the iOS look (iOS and macOS clients) the label is shown above
  * it, as `TextField` does, and the select is named by it (`aria-label`) either way.
  */

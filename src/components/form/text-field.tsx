@@ -1,5 +1,5 @@
 /**
- * The one text field of every form (issue 13's form kit; issue 9: every field labelled on every
+ * The one text field of every form (docs/decisions.md#the-form-kit; #accessibility: every field labelled on every
  * platform). telegram-ui's `Input` shows its header only in the base look; in the iOS look (iOS and
  * macOS clients) the label is shown above the input. Either way the input is named by its label, its
  * error (or, without one, its hint) sits right under it and is tied to it for screen readers, and

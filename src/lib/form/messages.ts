@@ -1,5 +1,5 @@
 /**
- * Messages a form shows, as i18n keys, and what a failed call becomes (spec §7 failure kinds).
+ * Messages a form shows, as i18n keys, and what a failed call becomes (the failure kinds, docs/cabinet-rules.md#api-calls).
  * Types only from the contract (the login screen must not download zod).
  */
 import type { ParseKeys } from "i18next";
@@ -10,7 +10,7 @@ export type Message =
   | FieldErrorText
   | { ns: "common"; key: ParseKeys<"common"> }
   | { ns: "codes"; key: ParseKeys<"codes"> }
-  /** The server's own words, when its reply carries no code the app knows (spec §7, password reset). */
+  /** The server's own words, when its reply carries no code the app knows (password reset, docs/cabinet-rules.md#api-calls). */
   | { text: string };
 
 /** The form-level error: the message, and a note under it (attempts left, what to do next). */

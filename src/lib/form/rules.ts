@@ -31,7 +31,7 @@ export function newPasswordErrors(values: { password: string; passwordRepeat: st
   return { password: error(password), passwordRepeat: error(repeat) };
 }
 
-/** The contract's rule for a 6-digit code (decision D5). */
+/** The contract's rule for a 6-digit code (docs/decisions.md#d5-codes). */
 export function codeErrors(values: { code: string }): { code?: FieldErrorText } {
   const code = codeOf(CodeField, values.code);
   return code ? { code: validationError(code) } : {};

@@ -32,7 +32,7 @@ function requestErrors(values: RequestValues): FieldErrors<RequestValues> {
 function failed(setFormError: (error: FormError) => void) {
   return (error: unknown) => {
     haptics.notify("error");
-    // Spec §7: for these calls a refusal shows the server's message (its code's text, else its words).
+    // For these calls a refusal shows the server's message (docs/cabinet-rules.md#api-calls, failures) (its code's text, else its words).
     setFormError(formErrorOf(error));
   };
 }
@@ -211,7 +211,7 @@ function PasswordStep({ login, resetToken, onRestart }: { login: string; resetTo
 }
 
 /**
- * Password recovery (spec §4): the reset request, then the code is validated, then a new password is
+ * Password recovery (docs/cabinet-rules.md#statuses-and-flows): the reset request, then the code is validated, then a new password is
  * set; then back to sign-in with the login filled in.
  */
 export function ForgotPasswordFlow() {

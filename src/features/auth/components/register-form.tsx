@@ -39,7 +39,7 @@ export interface RegisterFormProps {
 }
 
 /**
- * Registration (`POST /auth/register/<inviter>`): the contract's rules of spec §5 checked on leaving a
+ * Registration (`POST /auth/register/<inviter>`): the contract's field rules (docs/cabinet-rules.md#field-rules) checked on leaving a
  * field and on submit, the server's answers shown at the field they concern. The new user is signed
  * in and the entry guard takes them to phone verification.
  */

@@ -39,7 +39,7 @@ export interface TelegramSignIn {
 }
 
 /**
- * Telegram sign-in (decision D2): inside Telegram, with `telegramAuthAvailable` on, the app signs in
+ * Telegram sign-in (docs/telegram.md#sign-in-with-telegram): inside Telegram, with `telegramAuthAvailable` on, the app signs in
  * with the raw init data at once, without a form (`POST /auth/telegram[/<inviter>]`, the inviter from
  * the start parameter `ref_<login>`). `available` is undefined while the flag loads.
  */

@@ -1,5 +1,5 @@
 /**
- * The client-side rules of spec §5 for registration and the new password, taken from the contract's
+ * The client-side field rules (docs/cabinet-rules.md#field-rules) for registration and the new password, taken from the contract's
  * field schemas (contract/validation.ts) so the app and the server can never disagree. Each failure is
  * a validation code; its text lives in `locales/<lng>/validation.json`. Loaded with the registration
  * and password-reset screens only (the contract brings zod).

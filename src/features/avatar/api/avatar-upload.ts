@@ -1,9 +1,9 @@
-/** `PATCH /user/avatar` (spec §7 User): one JPEG or PNG of at most 5 MB in the multipart field `avatar`. */
+/** `PATCH /user/avatar`: one JPEG or PNG of at most 5 MB in the multipart field `avatar`. */
 import { AVATAR_FILE_FIELD, AvatarReply, IMAGE_MAX_BYTES, IMAGE_MIME_TYPES, type ValidationCode } from "@contract";
 import { mutationOptions } from "@tanstack/react-query";
 import { ApiError, uploadMultipart } from "@/lib/api-client";
 
-/** Spec §5: the image's type and size, checked before anything is sent. */
+/** The image's type and size (docs/cabinet-rules.md#field-rules), checked before anything is sent. */
 export function imageFileIssue(file: File | null | undefined): ValidationCode | undefined {
   if (!file) return "required";
   if (!(IMAGE_MIME_TYPES as readonly string[]).includes(file.type)) return "imageType";

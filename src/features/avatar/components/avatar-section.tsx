@@ -12,7 +12,7 @@ import { haptics } from "@/tma/hooks";
 import { avatarMutations, imageFileIssue } from "../api/avatar-upload";
 
 /** The avatar: a JPEG or PNG of at most 5 MB, checked and previewed before it is uploaded. */
-/** Spec §8: a refused image says 'Error updating image'. */
+/** A refused image says 'Error updating image' (docs/cabinet-rules.md#messages). */
 const IMAGE_UPDATE_FAILED: FormError = { message: { ns: "errors", key: "IMAGE_UPDATE_FAILED" } };
 
 export function AvatarSection() {
@@ -38,7 +38,7 @@ export function AvatarSection() {
     setFormError(null);
     setSaved(null);
     const issue = next ? imageFileIssue(next) : undefined;
-    // Spec §8: a refused image says 'Error updating image'; the field says why.
+    // A refused image says 'Error updating image' (docs/cabinet-rules.md#messages); the field says why.
     setFormError(issue ? IMAGE_UPDATE_FAILED : null);
     setFieldError(issue ? t(issue, { ns: "validation" }) : null);
     setFile(issue ? null : next);

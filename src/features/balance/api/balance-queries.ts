@@ -1,5 +1,5 @@
 /**
- * The balance, the cabinet's figures and the exchange (spec §7 User; decision D3). Keys start with
+ * The balance, the cabinet's figures and the exchange (docs/decisions.md#d3-money). Keys start with
  * `balance` or `statistics` (the roots in `lib/money.ts`); money mutations name what they make stale
  * in `meta.invalidates`.
  */

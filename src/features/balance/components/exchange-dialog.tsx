@@ -56,7 +56,7 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
       : null;
   const issue = quoteInput ? exchangeAmountIssue(quoteInput) : null;
   const available = balance.data?.currencies[from];
-  // Above the balance is refused as the user types, with the spec's 'Not enough funds'.
+  // Above the balance is refused as the user types, with the catalogue's 'Not enough funds'.
   const overBalance = parsed.ok && available !== undefined && compareAmounts(parsed.value, available) > 0;
   const quote = quoteInput && !issue && !overBalance ? exchangeQuote(quoteInput) : null;
   const pending = exchange.isPending;

@@ -1,5 +1,5 @@
 /**
- * Deposits (spec §7 Funds; decision D6): the plans on offer, the user's deposits, opening and closing
+ * Deposits (docs/decisions.md#d6-deposits): the plans on offer, the user's deposits, opening and closing
  * one. Keys start with `deposits` (and `plans`); the money mutations say in `meta.invalidates` what
  * they make stale, and the MutationCache acts on it.
  */

@@ -14,7 +14,7 @@ export interface DepositCloseDialogProps {
 }
 
 /**
- * The yes/no confirmation of closing a deposit early (spec §4, decision D6). Before the user agrees it
+ * The yes/no confirmation of closing a deposit early (docs/decisions.md#d6-deposits). Before the user agrees it
  * states, from the contract's `depositCloseOutcome`, what comes back and what is forfeited; after the
  * close, what the server's reply says happened.
  */

@@ -38,7 +38,7 @@ type AmountNote =
   | { kind: "insufficient" };
 
 /**
- * Opening a deposit (decision D6): plan, payment method, amount, auto-investment. The result is
+ * Opening a deposit (docs/decisions.md#d6-deposits): plan, payment method, amount, auto-investment. The result is
  * computed as the user types with the contract's `depositTerms`, the function the server opens the
  * deposit with, and the amount rule (`depositAmountIssue`) shows under the field.
  */
@@ -59,10 +59,10 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
   const parsed = plan ? parseAmountInput(amountText, plan.currency) : null;
   const available = plan ? balances?.[plan.currency] : undefined;
   const amountIssue = plan && parsed?.ok ? depositAmountIssue(parsed.value, plan) : null;
-  // Above the balance is said as the user types, with the spec's 'Not enough funds'.
+  // Above the balance is said as the user types, with the catalogue's 'Not enough funds'.
   const overBalance =
     parsed?.ok === true && !amountIssue && available !== undefined && compareAmounts(parsed.value, available) > 0;
-  // The result only for an amount the plan takes and the balance pays (issue 10); cheap enough to
+  // The result only for an amount the plan takes and the balance pays (docs/decisions.md#a-bad-connection); cheap enough to
   // compute on every keystroke; the start is "now", as when the server opens it.
   const terms: DepositTerms | null =
     plan && parsed?.ok && !parsed.value.startsWith("-") && !amountIssue && !overBalance

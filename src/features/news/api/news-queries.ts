@@ -1,5 +1,5 @@
 /**
- * News (spec §7 Other): the list and one item, asked for in the interface language. Keys start with
+ * News: the list and one item, asked for in the interface language. Keys start with
  * `news` and hold the language, so switching it fetches the texts again.
  */
 import type { Language, NewsOneReply } from "@contract";

@@ -1,11 +1,11 @@
-/** The notification dialog's data (spec §7 Other): the list and marking read. Keys start with `notifications`. */
+/** The notification dialog's data: the list and marking read. Keys start with `notifications`. */
 import type { NotificationsReadBody } from "@contract";
 import { mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
 
 export const notificationKeys = { all: ["notifications"] } as const;
 
-/** How often the open cabinet asks whether money or news moved (issue 10: a credited refill shows within 5 s). */
+/** How often the open cabinet asks whether money or news moved, so a credited refill shows within 5 s (docs/decisions.md#live-money). */
 export const PULSE_INTERVAL_MS = 3_000;
 
 export const notificationQueries = {

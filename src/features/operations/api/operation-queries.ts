@@ -1,5 +1,5 @@
 /**
- * The operations list (spec §7 `GET /user/operations/`): every ledger entry of the user, newest
+ * The operations list (`GET /user/operations/`): every ledger entry of the user, newest
  * first, filtered by currency and kind. Keys start with `operations`; money mutations make them stale.
  */
 import type { Currency, LedgerOperationType } from "@contract";

@@ -1,5 +1,5 @@
 /**
- * Partners (spec §2, §7 User; decision D6): the caller's referrals (paged, sorted, filtered by line
+ * Partners (docs/cabinet-rules.md#partners; docs/decisions.md#d6-partners): the caller's referrals (paged, sorted, filtered by line
  * and login), the totals that come with them, and the four turnover bonuses. Keys start with `partners`.
  */
 import type { ReferralSort, SortDir } from "@contract";

@@ -7,7 +7,7 @@ import { telegramReferralLink, telegramShareLink, webReferralLink } from "../mod
 type LinkKind = "web" | "telegram";
 const COPIED_MS = 2000;
 
-/** The caller's referral links (decision D4), each with copy and share. */
+/** The caller's referral links (docs/decisions.md#d4-identity-and-sessions), each with copy and share. */
 export function ReferralLinks({ login, botUsername }: { login: string; botUsername: string | null }) {
   const { t } = useTranslation("partners");
   const links: { kind: LinkKind; url: string }[] = [

@@ -1,5 +1,5 @@
 /**
- * Settings data (spec §3, §7 User): the profile, its update (a new phone waits for a code) and the
+ * Settings data (docs/cabinet-rules.md#entities): the profile, its update (a new phone waits for a code) and the
  * phone change confirmation. Keys start with `profile`.
  */
 import type { PhoneChangeConfirmBody, ProfileUpdateBody } from "@contract";

@@ -1,5 +1,5 @@
 /**
- * Refills (spec §7 Funds; decision D6): payment systems that accept refills, the user's refills, a new
+ * Refills (docs/decisions.md#d6-refills): payment systems that accept refills, the user's refills, a new
  * refill and its transaction hash. Keys start with `refills`; mutations name in `meta.invalidates`
  * what they make stale (a refill credits the balance only when the operator confirms it).
  */

@@ -13,7 +13,7 @@ import { haptics } from "@/tma/hooks";
 import { isTxHash, refillMutations } from "../api/refill-queries";
 
 /**
- * The wallet dialog (decision D6): where to pay (address, QR code, copy), how much and on which
+ * The wallet dialog (docs/decisions.md#d6-refills): where to pay (address, QR code, copy), how much and on which
  * network, and the transaction hash to add or correct while the refill waits.
  */
 export function WalletDialog({ refill, onClose }: { refill: Refill | null; onClose(): void }) {

@@ -1,4 +1,4 @@
-/** Password change, the code channel and the chat notifications switch (spec §2 Settings → security; §7 User). Keys start with `security`. */
+/** Password change, the code channel and the chat notifications switch (Settings → security). Keys start with `security`. */
 import type { ChangePasswordBody, CodeChannel } from "@contract";
 import { mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";

@@ -1,5 +1,5 @@
 /**
- * Public settings (spec §7 Settings group), one query factory. Keys start with `settings` and hold
+ * Public settings (the settings calls, docs/cabinet-rules.md#api-calls), one query factory. Keys start with `settings` and hold
  * everything the fetch reads.
  */
 import type { PublicSettingKey, TechnicalWorkReply } from "@contract";
@@ -48,7 +48,7 @@ export const settingsQueries = {
       staleTime: SETTING_STALE_MS,
     }),
 
-  /** The login of the inviter used when a registration has no referral (decision D4). */
+  /** The login of the inviter used when a registration has no referral (docs/decisions.md#d4-identity-and-sessions). */
   defaultInviter: () =>
     queryOptions({
       ...settingsQueries.value("defaultInviter"),

@@ -1,5 +1,5 @@
 /**
- * The subscription (spec §1, §6): its options and the activation paid from the balance. Keys start
+ * The subscription (docs/cabinet-rules.md#product): its options and the activation paid from the balance. Keys start
  * with `subscription`; the activation makes the balance, statistics and operations stale.
  */
 import { mutationOptions, queryOptions } from "@tanstack/react-query";

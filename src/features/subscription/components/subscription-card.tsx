@@ -10,7 +10,7 @@ import { isPostponed, postpone } from "../model/later";
 import { type SubscriptionEntryProps, SubscriptionSheet } from "./subscription-sheet";
 
 /**
- * The prompt to activate a subscription (spec §1, §6), on the Cabinet only: one compact card while the
+ * The prompt to activate a subscription (docs/cabinet-rules.md#product), on the Cabinet only: one compact card while the
  * user has none. "Activate" opens the confirmation (price, source balance, end date) — nothing is paid
  * from the card itself. "Later" keeps the card away for a week (`LATER_DAYS`) for this user.
  */

@@ -14,7 +14,7 @@ import { subscriptionMutations, subscriptionQueries } from "../api/subscription-
 import { subscriptionEnd } from "../model/later";
 
 /**
- * The subscription's confirmation (issue 10: no surprise charges). Nothing is paid until the user
+ * The subscription's confirmation (no surprise charges, docs/decisions.md#subscription-without-surprises). Nothing is paid until the user
  * has seen the option's price, the balance it comes from (with what is available and what stays),
  * and the new end date, and confirmed. A short balance is said before the tap, with the way to top up.
  * On success the sheet says until when the subscription runs; the user object is updated in place.

@@ -1,5 +1,5 @@
 /**
- * The user's withdrawal wallets (spec §7 User: `GET /user-data/wallets`, `PATCH /user-data/wallets/update`),
+ * The user's withdrawal wallets (`GET /user-data/wallets`, `PATCH /user-data/wallets/update`),
  * one per payment system. Keys start with `wallets`.
  */
 import type { Wallet } from "@contract";

@@ -1,5 +1,5 @@
 /**
- * Withdrawals (spec §4, §7 Funds; decisions D5, D6): the payment systems open for withdrawals, the
+ * Withdrawals (docs/decisions.md#d6-withdrawals, #d5-codes): the payment systems open for withdrawals, the
  * user's applications, and the steps of one (request → code → validated; resend, cancel). Keys start
  * with `withdrawals`; each money step names in `meta.invalidates` what it makes stale: a request
  * reserves the amount at once, a cancel returns it.

@@ -11,7 +11,7 @@ import { haptics } from "@/tma/hooks";
 import { withdrawalMutations } from "../api/withdrawal-queries";
 
 /**
- * The code step of a withdrawal awaiting its code (decision D5): the form kit's `CodeStep` — the
+ * The code step of a withdrawal awaiting its code (docs/decisions.md#d5-codes): the form kit's `CodeStep` — the
  * 6-digit code confirms it, a new code after the wait — and cancel, which returns the reserved amount.
  * It confirms what is asked — the amount, the fee, what arrives and the whole address — and says where
  * the code went (the server's reply names the channel).
