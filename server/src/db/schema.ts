@@ -410,6 +410,10 @@ export const operations = pgTable(
   },
   (t) => [
     index("operations_user_idx").on(t.userId, t.createdAt, t.seq),
+    // The pulse's newest operation of a user, and the list's filters by type and by currency.
+    index("operations_user_seq_idx").on(t.userId, t.seq),
+    index("operations_user_type_idx").on(t.userId, t.type, t.createdAt, t.seq),
+    index("operations_user_currency_idx").on(t.userId, t.currency, t.createdAt, t.seq),
     index("operations_deposit_idx").on(t.depositId),
     check("operations_type_known", sql`${t.type} in (${sqlList(LEDGER_OPERATION_TYPES)})`),
     check("operations_currency_known", sql`${t.currency} in (${sqlList(CURRENCY_CODES)})`),
@@ -699,4 +703,81 @@ export const rateLimits = pgTable(
     expire: timestamptz("expire"),
   },
   (t) => [index("rate_limits_expire_idx").on(t.expire)],
+);
+
+// -------------------------------------------------------------------------------------------------
+// Kept totals (the server at scale). Triggers of the migration that made these tables keep them as
+// their sources change (server/README.md, "Kept totals"); no code writes them.
+
+/**
+ * The referral tree as closure rows: one per member and each inviter above it, up to
+ * MAX_REFERRAL_LINES lines, with the member's login and registration (never changed after) and what
+ * the member invested (Σ principal of the member's deposits, any status) and brought the ancestor
+ * (referral and matching income), per currency. The partners table reads one page of these.
+ */
+export const referralLinks = pgTable(
+  "referral_links",
+  {
+    ancestorId: uuid("ancestor_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    line: integer("line").notNull(),
+    login: text("login").notNull(),
+    registeredAt: timestamptz("registered_at").notNull(),
+    invUsdt: amount("inv_usdt").notNull().default("0"),
+    invBtc: amount("inv_btc").notNull().default("0"),
+    invEth: amount("inv_eth").notNull().default("0"),
+    invTon: amount("inv_ton").notNull().default("0"),
+    prUsdt: amount("pr_usdt").notNull().default("0"),
+    prBtc: amount("pr_btc").notNull().default("0"),
+    prEth: amount("pr_eth").notNull().default("0"),
+    prTon: amount("pr_ton").notNull().default("0"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ancestorId, t.memberId] }),
+    index("referral_links_member_idx").on(t.memberId),
+    index("referral_links_login_idx").on(t.ancestorId, sql`lower(${t.login})`),
+    index("referral_links_line_idx").on(t.ancestorId, t.line, sql`lower(${t.login})`),
+    index("referral_links_registered_idx").on(t.ancestorId, t.registeredAt),
+    index("referral_links_line_registered_idx").on(t.ancestorId, t.line, t.registeredAt),
+  ],
+);
+
+/**
+ * Per user and line of its downline: how many members, and what they brought (referral and
+ * matching income by the depositor's line; matching may come from one line below the last).
+ */
+export const referralLineTotals = pgTable(
+  "referral_line_totals",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    line: integer("line").notNull(),
+    members: integer("members").notNull().default(0),
+    prUsdt: amount("pr_usdt").notNull().default("0"),
+    prBtc: amount("pr_btc").notNull().default("0"),
+    prEth: amount("pr_eth").notNull().default("0"),
+    prTon: amount("pr_ton").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.line] })],
+);
+
+/** Per user, currency and type: how many operations and their sum (the lists' totals, statistics). */
+export const operationTotals = pgTable(
+  "operation_totals",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    currency: text("currency").notNull(),
+    type: text("type").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+    /** Σ of the positive amounts only (what statistics calls earned). */
+    credited: amount("credited").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.currency, t.type] })],
 );

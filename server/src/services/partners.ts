@@ -220,61 +220,46 @@ const amountsOf = (r: Record<string, unknown>, prefix: string): CurrencyAmounts 
 
 const iso = (v: string | Date) => (v instanceof Date ? v : new Date(v)).toISOString();
 
-/**
- * The caller's downline within `depth` lines with each member's investments and what they
- * brought the caller, as one SQL fragment (a recursive CTE over `inviter_id`, which is indexed).
- */
-function downlineSql(callerId: string, depth: number) {
-  const pivot = (column: string) =>
-    sql.raw(
-      CURRENCY_CODES.map(
-        (c) => `coalesce(sum(${column}) filter (where currency = '${c}'), 0)::text as ${c.toLowerCase()}`,
-      ).join(", "),
-    );
-  return sql`
-    with recursive down(id, line) as (
-      select id, 1 from ${users} where inviter_id = ${callerId}
-      union all
-      select u.id, down.line + 1 from ${users} u join down on u.inviter_id = down.id where down.line < ${depth}
-    ),
-    inv as materialized (
-      select d.user_id, ${pivot("d.amount")}
-        from deposits d join down on down.id = d.user_id group by d.user_id
-    ),
-    pr as materialized (
-      select e.source_user_id as user_id, ${pivot("e.amount")}
-        from referral_earnings e where e.beneficiary_id = ${callerId} group by e.source_user_id
-    ),
-    members as (
-      select u.id, u.login, down.line, u.created_at,
-             coalesce(inv.usdt, '0') as inv_usdt, coalesce(inv.btc, '0') as inv_btc,
-             coalesce(inv.eth, '0') as inv_eth, coalesce(inv.ton, '0') as inv_ton,
-             coalesce(pr.usdt, '0') as pr_usdt, coalesce(pr.btc, '0') as pr_btc,
-             coalesce(pr.eth, '0') as pr_eth, coalesce(pr.ton, '0') as pr_ton
-        from down join ${users} u on u.id = down.id
-        left join inv on inv.user_id = down.id
-        left join pr on pr.user_id = down.id
-    )`;
-}
+/** The columns of a closure row a reply reads (see `referral_links` in db/schema.ts). */
+const LINK_COLUMNS = sql.raw(
+  "l.member_id as id, l.login, l.line, l.registered_at as created_at, " +
+    CURRENCY_CODES.map((c) => `l.inv_${c.toLowerCase()}::text as inv_${c.toLowerCase()}`).join(", ") +
+    ", " +
+    CURRENCY_CODES.map((c) => `l.pr_${c.toLowerCase()}::text as pr_${c.toLowerCase()}`).join(", "),
+);
 
-/** USD value of a member's four amounts (for sorting), at the given rates. */
+/** USD value of a member's four kept amounts (for sorting), at the given rates. */
 function usdValue(prefix: "inv" | "pr", rates: Record<Currency, string>) {
   return sql.raw(
-    CURRENCY_CODES.map((c) => `${prefix}_${c.toLowerCase()}::numeric * ${money(rates[c]).toString()}`).join(" + "),
+    CURRENCY_CODES.map((c) => `l.${prefix}_${c.toLowerCase()} * ${money(rates[c]).toString()}`).join(" + "),
   );
 }
 
 const SORT_COLUMNS = {
-  login: sql.raw("lower(login)"),
-  line: sql.raw("line"),
-  createdAt: sql.raw("created_at"),
+  login: sql.raw("lower(l.login)"),
+  line: sql.raw("l.line"),
+  createdAt: sql.raw("l.registered_at"),
 };
 
-/** `GET /user/referrals` (see contract/partners.ts). */
+const toReferral = (r: ReferralRow) => ({
+  id: r.id,
+  login: r.login,
+  line: Number(r.line),
+  personalInvestments: amountsOf(r as unknown as Record<string, unknown>, "inv"),
+  profit: amountsOf(r as unknown as Record<string, unknown>, "pr"),
+  registeredAt: iso(r.created_at),
+});
+
+/**
+ * `GET /user/referrals` (see contract/partners.ts). One page of the caller's kept closure rows
+ * (`referral_links`, through an index for every sort but the two money ones) and the kept totals:
+ * nothing is aggregated over the downline, whatever its size.
+ */
 export async function listReferrals(db: Database, callerId: string, query: ReferralsQuery): Promise<ReferralsReply> {
   const lines = await getSetting(db, "referralLines");
   const depth = lines.length;
-  const totals = await referralTotals(db, callerId, depth);
+  const lineTotals = await keptLineTotals(db, callerId);
+  const totals = await referralTotals(db, callerId, depth, lineTotals);
   const empty = { items: [], total: 0, page: query.page, limit: query.limit, totals };
   if (depth === 0 || (query.line !== undefined && query.line > depth)) return empty;
 
@@ -286,61 +271,68 @@ export async function listReferrals(db: Database, callerId: string, query: Refer
         ? usdValue("pr", rates)
         : SORT_COLUMNS[query.sort];
   const dir = sql.raw(query.sortDir === "asc" ? "asc" : "desc");
-  const search = query.search ? `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const where = sql`where true
-      ${query.line !== undefined ? sql`and line = ${query.line}` : sql``}
-      ${search ? sql`and login ilike ${search}` : sql``}`;
+  const search = query.search ? `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const lineCondition = query.line !== undefined ? sql`l.line = ${query.line}` : sql`l.line <= ${depth}`;
+  const where = sql`l.ancestor_id = ${callerId} and ${lineCondition}
+      ${search ? sql`and lower(l.login) like ${search}` : sql``}`;
 
-  const result = await db.execute(sql`${downlineSql(callerId, depth)}
-    select *, count(*) over ()::int as total from members ${where}
-    order by ${orderBy} ${dir}, lower(login) asc, id asc
+  const result = await db.execute(sql`
+    select ${LINK_COLUMNS} from referral_links l where ${where}
+    order by ${orderBy} ${dir}, lower(l.login) asc, l.member_id asc
     limit ${query.limit} offset ${(query.page - 1) * query.limit}`);
-  const rows = rowsOf<ReferralRow & { total: number }>(result);
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && query.page > 1) {
-    const counted = await db.execute(sql`${downlineSql(callerId, depth)}
-      select count(*)::int as total from members ${where}`);
-    total = rowsOf<{ total: number }>(counted)[0]?.total ?? 0;
+  const rows = rowsOf<ReferralRow>(result);
+  let total: number;
+  if (search) {
+    const counted = await db.execute(sql`select count(*)::int as total from referral_links l where ${where}`);
+    total = Number(rowsOf<{ total: number }>(counted)[0]?.total ?? 0);
+  } else {
+    total =
+      query.line !== undefined
+        ? (totals.byLine[query.line - 1]?.count ?? 0)
+        : totals.byLine.reduce((n, line) => n + line.count, 0);
   }
-  return {
-    items: rows.map((r) => ({
-      id: r.id,
-      login: r.login,
-      line: Number(r.line),
-      personalInvestments: amountsOf(r as unknown as Record<string, unknown>, "inv"),
-      profit: amountsOf(r as unknown as Record<string, unknown>, "pr"),
-      registeredAt: iso(r.created_at),
-    })),
-    total: Number(total),
-    page: query.page,
-    limit: query.limit,
-    totals,
-  };
+  return { items: rows.map(toReferral), total, page: query.page, limit: query.limit, totals };
 }
 
-async function referralTotals(db: Database, callerId: string, depth: number): Promise<ReferralsReply["totals"]> {
+interface LineTotalRow {
+  line: number;
+  members: number;
+  pr_usdt: string;
+  pr_btc: string;
+  pr_eth: string;
+  pr_ton: string;
+}
+
+async function keptLineTotals(db: Database, userId: string): Promise<LineTotalRow[]> {
+  const result = await db.execute(sql`
+    select line, members, pr_usdt::text as pr_usdt, pr_btc::text as pr_btc, pr_eth::text as pr_eth,
+           pr_ton::text as pr_ton
+      from referral_line_totals where user_id = ${userId}`);
+  return rowsOf<LineTotalRow>(result);
+}
+
+async function referralTotals(
+  db: Database,
+  callerId: string,
+  depth: number,
+  kept: LineTotalRow[],
+): Promise<ReferralsReply["totals"]> {
   const byLine = Array.from({ length: depth }, (_, i) => ({ line: i + 1, count: 0, profit: zeroAmounts() }));
   let referrals = 0;
-  if (depth > 0) {
-    const result = await db.execute(sql`${downlineSql(callerId, depth)}
-      select line, count(*)::int as n,
-             sum(pr_usdt::numeric)::text as pr_usdt, sum(pr_btc::numeric)::text as pr_btc,
-             sum(pr_eth::numeric)::text as pr_eth, sum(pr_ton::numeric)::text as pr_ton
-        from members group by line`);
-    for (const r of rowsOf<Record<string, unknown> & { line: number; n: number }>(result)) {
-      const entry = byLine[Number(r.line) - 1];
-      if (!entry) continue;
-      entry.count = Number(r.n);
-      entry.profit = amountsOf(r, "pr");
-      referrals += entry.count;
-    }
+  const profit = money("0");
+  const sums: Record<Currency, ReturnType<typeof money>> = { USDT: profit, BTC: profit, ETH: profit, TON: profit };
+  for (const r of kept) {
+    for (const c of CURRENCY_CODES)
+      sums[c] = sums[c].plus(money(String(r[`pr_${c.toLowerCase()}` as keyof LineTotalRow])));
+    const entry = byLine[Number(r.line) - 1];
+    if (!entry) continue;
+    entry.count = Number(r.members);
+    entry.profit = amountsOf(r as unknown as Record<string, unknown>, "pr");
+    referrals += entry.count;
   }
-  const profit = zeroAmounts();
-  const earned = await db.execute(sql`
-    select currency, sum(amount)::text as total from referral_earnings
-     where beneficiary_id = ${callerId} group by currency`);
-  for (const r of rowsOf<{ currency: Currency; total: string }>(earned)) profit[r.currency] = normalizeDecimal(r.total);
-  return { referrals, byLine, profit, turnover: await turnoverOf(db, callerId) };
+  const total = zeroAmounts();
+  for (const c of CURRENCY_CODES) total[c] = normalizeDecimal(sums[c].toFixed());
+  return { referrals, byLine, profit: total, turnover: await turnoverOf(db, callerId) };
 }
 
 async function turnoverOf(db: Database, userId: string): Promise<CurrencyAmounts> {
@@ -358,23 +350,15 @@ export async function getReferral(db: Database, callerId: string, id: string): P
   if (!isUuid(id)) throw new AppError("NOT_FOUND");
   const depth = (await getSetting(db, "referralLines")).length;
   if (depth === 0) throw new AppError("NOT_FOUND");
-  const result = await db.execute(sql`${downlineSql(callerId, depth)}
-    select m.*, i.login as inviter,
-           (select count(*)::int from ${users} c where c.inviter_id = m.id) as invited
-      from members m join ${users} u on u.id = m.id left join ${users} i on i.id = u.inviter_id
-     where m.id = ${id}`);
+  const result = await db.execute(sql`
+    select ${LINK_COLUMNS}, i.login as inviter,
+           coalesce((select t.members from referral_line_totals t where t.user_id = l.member_id and t.line = 1), 0)
+             as invited
+      from referral_links l join ${users} u on u.id = l.member_id left join ${users} i on i.id = u.inviter_id
+     where l.ancestor_id = ${callerId} and l.member_id = ${id} and l.line <= ${depth}`);
   const row = rowsOf<ReferralRow & { inviter: string | null; invited: number }>(result)[0];
   if (!row) throw new AppError("NOT_FOUND");
-  return {
-    id: row.id,
-    login: row.login,
-    line: Number(row.line),
-    personalInvestments: amountsOf(row as unknown as Record<string, unknown>, "inv"),
-    profit: amountsOf(row as unknown as Record<string, unknown>, "pr"),
-    registeredAt: iso(row.created_at),
-    inviter: row.inviter,
-    invited: Number(row.invited),
-  };
+  return { ...toReferral(row), inviter: row.inviter, invited: Number(row.invited) };
 }
 
 /** `GET /user/bonus`: the four bonuses with the caller's turnover in each one's currency. */
