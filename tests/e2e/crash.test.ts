@@ -1,5 +1,5 @@
 /**
- * A crash under load loses nothing that was acknowledged (issue 11): the real server process, a
+ * A crash under load loses nothing that was acknowledged (docs/decisions.md#several-instances): the real server process, a
  * bounded load of money writes from several clients at once (refills created, refills the operator
  * confirms, deposits opened from the credited balance), `kill -9` of the server's whole process group
  * in the middle of it, a restart on the same data — then every write that was answered 2xx is there,

@@ -1,7 +1,7 @@
 /**
  * Partners and withdrawal end to end, in Chromium against the real server: a three-line referral chain
  * registered through referral links, a deposit at the bottom and the income of each line; withdrawal
- * refused with the spec's messages until there is a wallet, a refill and a deposit; then a full
+ * refused with the catalogue's messages until there is a wallet, a refill and a deposit; then a full
  * withdrawal with the code from the outbox, marked successful by the operator and found by the filters.
  */
 import Big from "big.js";
@@ -156,7 +156,7 @@ describe("withdrawal", () => {
     await page.locator("[data-testid='submit']").first().click();
   }
 
-  it("refuses with the spec's messages until there is a wallet, a refill and a deposit", async () => {
+  it("refuses with the catalogue's messages until there is a wallet, a refill and a deposit", async () => {
     await requestWithdrawal("20");
     await expect.poll(formError).toBe(text("en", "errors", "NO_WITHDRAWAL_WALLET"));
 

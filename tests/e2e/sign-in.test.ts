@@ -59,7 +59,7 @@ describe.each(["en", "ru"] as const)("sign-in flows in %s", (lng) => {
     await context.close();
   });
 
-  it("shows the registration rules of spec §5 next to the fields and keeps what was typed", async () => {
+  it("shows the registration rules next to the fields and keeps what was typed", async () => {
     const { context, page } = await newPage(lng);
     await page.goto(`${base()}/register/demo`);
     await screen(page, "register");
@@ -80,7 +80,7 @@ describe.each(["en", "ru"] as const)("sign-in flows in %s", (lng) => {
     await context.close();
   });
 
-  it("refuses a wrong password with the spec's message and keeps the login typed", async () => {
+  it("refuses a wrong password with the catalogue's message and keeps the login typed", async () => {
     const { context, page } = await newPage(lng);
     await signInWithPassword(page, "demo", "WrongPass2026");
     await expect

@@ -1,5 +1,5 @@
 /**
- * Issue 10 end to end, in Chromium against the real server: the open cabinet shows a refill the
+ * Live money and a bad connection (docs/decisions.md#live-money, #a-bad-connection) end to end, in Chromium against the real server: the open cabinet shows a refill the
  * operator credits through the CLI, with its notification, within 5 s (the time is printed); the
  * refresh control fetches again on demand. Network faults injected with Playwright's routing: an
  * aborted screen chunk and an aborted translation file show the translated error and recover on
@@ -134,7 +134,7 @@ describe("a bad network", () => {
     const restore = await abortFilesContaining(page, text("en", "partners", "link.note"));
     await navigate(page, "/partners");
     const error = page.locator("[data-screen='error']");
-    // i18next retries the file 5 times (spec §9: 350 ms doubling), ~11 s.
+    // i18next retries the file 5 times (350 ms doubling, docs/cabinet-rules.md#limits), ~11 s.
     await error.waitFor({ timeout: 30_000 });
     const shown = await page.locator("body").innerText();
     expect(shown).toContain(text("en", "common", "retry"));

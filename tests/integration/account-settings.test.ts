@@ -1,7 +1,7 @@
 /**
- * Issue 6, server half: password change, settings data and the phone change, security channels,
+ * The Settings screen's server side: password change, settings data and the phone change, security channels,
  * notifications, news (sanitised), subscription, avatar and verification uploads with the
- * operator's decision. Every §8 Settings/Verification message is reached.
+ * operator's decision. Every Settings and Verification message of the catalogue is reached.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -1,7 +1,7 @@
 /**
- * Registration under an inviter (decision D4): the reply and the phone code it sends, the stored
- * password hash and inviter, every refusal of spec §8's registration messages, the field rules of
- * spec §5 checked on the server, and the per-address limit.
+ * Registration under an inviter (docs/decisions.md#d4-identity-and-sessions): the reply and the phone code it sends, the stored
+ * password hash and inviter, every refusal of the catalogue's registration messages, the field rules
+ * (docs/cabinet-rules.md#field-rules) checked on the server, and the per-address limit.
  */
 import { SessionReply } from "@contract/auth";
 import { eq, sql } from "drizzle-orm";
@@ -112,7 +112,7 @@ describe("POST /api/auth/register/{inviter}", () => {
     expect(row?.n).toBe(1);
   });
 
-  it("checks the field rules of spec §5 and names each failing field", async () => {
+  it("checks the field rules and names each failing field", async () => {
     const cases: [Record<string, unknown>, Record<string, string>][] = [
       [{ login: "abc" }, { login: "loginTooShort" }],
       [{ login: "ivan petrov" }, { login: "loginCharacters" }],

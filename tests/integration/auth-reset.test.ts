@@ -1,5 +1,5 @@
 /**
- * The password reset (spec §4): request → code → validate → reset token → new password. The
+ * The password reset (docs/cabinet-rules.md#statuses-and-flows): request → code → validate → reset token → new password. The
  * request replies the same whether or not the account exists; the token is single use, short
  * lived and stored hashed; a new password signs the user out everywhere.
  */

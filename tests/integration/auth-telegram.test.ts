@@ -1,5 +1,5 @@
 /**
- * Telegram sign-in (decisions D2, D4): init data signed by an independent implementation
+ * Telegram sign-in (docs/telegram.md#sign-in-with-telegram): init data signed by an independent implementation
  * (@telegram-apps/init-data-node) is accepted; tampered, expired and foreign-bot data is refused
  * with 400 (never 401, which the app reads as "session over"); the first sign-in creates the
  * account with the right login, language and inviter, later ones find it; the availability flag

@@ -1,5 +1,5 @@
 /**
- * Verification codes (decision D5) through the phone confirmation: single use, stored as an HMAC,
+ * Verification codes (docs/decisions.md#d5-codes) through the phone confirmation: single use, stored as an HMAC,
  * 5 wrong tries void a code, a new one only after 60 s, expiry after 10 minutes; the development
  * outbox; and delivery failures (a failing sender, production without a provider, the Bot API).
  */

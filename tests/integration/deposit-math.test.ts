@@ -137,7 +137,7 @@ describe("deposit-math", () => {
     expect(daysDue(start, new Date(start.getTime() + 45 * DAY_MS), 30)).toBe(30);
   });
 
-  it("checks the amount against the plan as spec §5 says", () => {
+  it("checks the amount against the plan as the field rules say", () => {
     const plan = { minAmount: "10", maxAmount: "1000", currency: "USDT" as const };
     expect(depositAmountIssue("-1", plan)).toBe("amountNegative");
     expect(depositAmountIssue("0", plan)).toBe("amountBelowMinimum");

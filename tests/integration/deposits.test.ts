@@ -1,7 +1,7 @@
 /**
  * Deposits as the Deposits screen uses them: open one on a plan from a balance, every refusal of
- * spec §8 Invest ('Not enough funds', 'Deposit creation error', 'Deposit closing error') and the
- * amount rules of §5, the list, closing early (principal back, held accruals forfeited), own data
+ * the Invest messages ('Not enough funds', 'Deposit creation error', 'Deposit closing error') and the
+ * amount rules (docs/cabinet-rules.md#field-rules), the list, closing early (principal back, held accruals forfeited), own data
  * only, and crypto cases with their operations.
  */
 import { addAmounts, CryptoCasesReply, Deposit, DepositCloseReply, depositTerms } from "@contract";
@@ -121,7 +121,7 @@ describe("deposits", () => {
     await server.handle.db.update(plans).set({ active: true }).where(eq(plans.id, "ton-week"));
   });
 
-  it("checks the amount against the plan's limits (spec §5)", async () => {
+  it("checks the amount against the plan's limits", async () => {
     const cases: [unknown, string][] = [
       ["-10", "amountNegative"],
       ["0", "amountBelowMinimum"],

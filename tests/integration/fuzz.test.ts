@@ -1,5 +1,5 @@
 /**
- * Fuzzing driven by the OpenAPI document (issue 11): every operation the server documents gets
+ * Fuzzing driven by the OpenAPI document (docs/decisions.md#several-instances): every operation the server documents gets
  * generated requests — random and hostile strings (NUL, lone surrogates, control characters, RTL,
  * 10,000 characters, SQL and HTML), odd numbers (negative, huge, exponent forms, NaN-like text), wrong
  * types, missing and extra fields, bodies over the limit and nested 10,000 deep, bad path parameters

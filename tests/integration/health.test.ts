@@ -1,5 +1,5 @@
 /**
- * Liveness and readiness (issue 11): `/api/health` answers while the process runs, whatever the
+ * Liveness and readiness (docs/decisions.md#several-instances): `/api/health` answers while the process runs, whatever the
  * database does; `/api/health/ready` touches the database and answers 503 when it cannot.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Exactly-once money calls (issue 10): the money routes take an `Idempotency-Key`; 20 identical
+ * Exactly-once money calls (docs/decisions.md#exactly-once-money-calls): the money routes take an `Idempotency-Key`; 20 identical
  * requests sent at once with one key make one operation (the others get the same reply, or 409
  * while the first runs), a later repeat gets the stored reply, the same key with another body is 422,
  * a refused first request releases its key. On PGlite and, with TEST_DATABASE_URL, on a real

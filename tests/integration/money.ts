@@ -123,7 +123,7 @@ export async function freshPostgres(name: string): Promise<{ url: string; drop()
 export const TRC20_WALLET = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
 
 /**
- * An investor who may withdraw (spec §6: a prior top-up and a deposit): a USDT wallet, 600 USDT
+ * An investor who may withdraw (a prior top-up and a deposit, docs/cabinet-rules.md#access): a USDT wallet, 600 USDT
  * credited, 100 of it on a deposit — 500 available.
  */
 export async function withdrawalReadyInvestor(server: TestServer, clock: Clock): Promise<Investor> {

@@ -1,8 +1,8 @@
 /**
- * `GET /user/pulse` (issue 10), what the open cabinet polls: its version moves when the operator
+ * `GET /user/pulse` (docs/decisions.md#live-money), what the open cabinet polls: its version moves when the operator
  * credits a refill (an operation and a notification) or rejects one (a notification only), not for
  * another user's events and not when notifications are read; `unread` counts. The cost of one poll is
- * measured and printed (the note of issue 10 quotes it).
+ * measured and printed.
  *
  * Rerun: npx vitest run --project integration tests/integration/pulse.test.ts
  */

@@ -1,4 +1,4 @@
-/** The settings group of spec §7, as a client sees it, against the seeded demo database. */
+/** The settings calls (docs/cabinet-rules.md#api-calls), as a client sees them, against the seeded demo database. */
 import {
   ApiErrorBody,
   DECIMAL_PATTERN,

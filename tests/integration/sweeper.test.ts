@@ -1,5 +1,5 @@
 /**
- * The sweeper (issue 11, finding 9): withdrawal applications whose code expired give their funds
+ * The sweeper (docs/decisions.md#the-sweeper): withdrawal applications whose code expired give their funds
  * back without the user cancelling; an application whose code is still live (a fresh one, or one
  * resent) is left alone; the scheduler runs it on its turn. Balance = Σ operations throughout.
  */

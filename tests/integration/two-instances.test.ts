@@ -1,5 +1,5 @@
 /**
- * Two API processes on one PostgreSQL database (issue 11, finding 7): each `tsx server/src/main.ts`
+ * Two API processes on one PostgreSQL database (docs/decisions.md#several-instances): each `tsx server/src/main.ts`
  * with its own memory, port and scheduler (every second), the same DATABASE_URL and CODE_SECRET.
  * - login failures are counted once across both (5 per login and address: 3 on one + 2 on the
  *   other, and the 6th attempt is refused by either);

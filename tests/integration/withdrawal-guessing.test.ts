@@ -1,5 +1,5 @@
 /**
- * Withdrawal codes cannot be guessed (issue 11, finding 1). The attack of the finding: request an
+ * Withdrawal codes cannot be guessed (docs/decisions.md#withdrawal-code-guessing). The attack: request an
  * application → 5 wrong codes (the code is voided) → cancel → a new application, over and over.
  * Wrong codes are counted per user and per client address across applications, so the loop meets
  * 429 after RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT (10 an hour); three voided codes within a day lock

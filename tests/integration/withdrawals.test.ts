@@ -1,5 +1,5 @@
 /**
- * Wallets and withdrawals (decision D6): address formats, every Withdrawal message of spec §8,
+ * Wallets and withdrawals (docs/decisions.md#d6-withdrawals): address formats, every Withdrawal message (docs/cabinet-rules.md#messages),
  * the code (used twice, expired, voided by 5 wrong tries, resend wait), cancel and the operator's
  * moves with the amount returned (balance = Σ operations throughout), the list's filters, and two
  * concurrent requests of the same funds on PGlite and on PostgreSQL (figures printed).
@@ -126,7 +126,7 @@ describe("wallets", () => {
 });
 
 describe("withdrawal rules", () => {
-  it("answers every §8 Withdrawal message in the documented order", async () => {
+  it("answers every Withdrawal message of the catalogue in the documented order", async () => {
     const db = server.handle.db;
     const investor = await newInvestor(db, clock);
     const msg = async (amount = "50") => {

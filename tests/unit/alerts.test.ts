@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ALERT_DEFAULT_DURATION_MS, alerts, alertsAtom, dismissAlert, pushAlert } from "@/lib/alerts";
 
 describe("alerts", () => {
-  it("last 3000 ms unless told otherwise (spec §9)", () => {
+  it("last 3000 ms unless told otherwise", () => {
     expect(ALERT_DEFAULT_DURATION_MS).toBe(3000);
     const store = createStore();
     pushAlert({ tone: "info", text: { ns: "common", key: "loading" } }, store);

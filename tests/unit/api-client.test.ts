@@ -132,7 +132,7 @@ describe("failures", () => {
     expect((await pending).kind).toBe("timeout");
   });
 
-  it("a multipart upload may take 100 s (spec §9)", async () => {
+  it("a multipart upload may take 100 s", async () => {
     expect(UPLOAD_TIMEOUT_MS).toBe(100_000);
     vi.useFakeTimers();
     const fetchMock = stubFetch(
@@ -217,7 +217,7 @@ describe("failures", () => {
   });
 });
 
-describe("401 with a token (spec §4)", () => {
+describe("401 with a token", () => {
   it("removes the token and the user, says 'Session timed out' and goes to login with where the user was", async () => {
     window.history.replaceState(null, "", "/deposits?tab=open");
     signIn({ refreshToken: "stale-token", user: DEMO_USER });

@@ -15,7 +15,7 @@ import {
   toSupportedLanguage,
 } from "@/config/i18n";
 
-describe("i18n settings (spec §9)", () => {
+describe("i18n settings (the limits of the cabinet rules)", () => {
   it("loads at most 10 files in parallel, retries 5 times, first after 350 ms, falls back to Russian", () => {
     expect(I18N_MAX_PARALLEL_READS).toBe(10);
     expect(I18N_MAX_RETRIES).toBe(5);

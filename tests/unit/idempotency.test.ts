@@ -1,5 +1,5 @@
 /**
- * One `Idempotency-Key` per user intent (issue 10): a money call keeps its key while the same input
+ * One `Idempotency-Key` per user intent (docs/decisions.md#exactly-once-money-calls): a money call keeps its key while the same input
  * is retried (lost connection, timeout, double tap), gets a new one after a success or when the input
  * changes; other calls send none.
  */

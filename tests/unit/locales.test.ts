@@ -82,20 +82,20 @@ describe("errors namespace", () => {
 });
 
 describe("validation, success and enums namespaces", () => {
-  it("validation has each contract validation code, 'required' as the spec words it", () => {
+  it("validation has each contract validation code, 'required' as the cabinet rules word it", () => {
     const english = load("en", "validation");
     expect(Object.keys(english).sort()).toEqual([...VALIDATION_CODES].sort());
     expect(english.required).toBe("Please fill out this field!");
   });
 
-  it("success has the spec's success messages", () => {
+  it("success has the catalogue's success messages", () => {
     const english = load("en", "success");
     expect(english).toEqual(SUCCESS_MESSAGES);
     expect(english.CODE_SENT).toBe("Request successfully sent");
     expect(english.VERIFICATION_SUCCEEDED).toBe("Successful verification");
   });
 
-  it("enums names every operation type and status of decision D7", () => {
+  it("enums names every operation type and status the app shows", () => {
     const english = load("en", "enums") as Record<string, Record<string, string>>;
     expect(Object.keys(english.operationType ?? {}).sort()).toEqual([...OPERATION_TYPES].sort());
     expect(Object.keys(english.refillStatus ?? {}).sort()).toEqual([...REFILL_STATUSES].sort());

@@ -1,4 +1,4 @@
-/** Phone verification: the code, the resend wait (decision D5), the server's answers, the guards. */
+/** Phone verification: the code, the resend wait (docs/decisions.md#d5-codes), the server's answers, the guards. */
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { startCodeCooldown } from "@/lib/code-cooldown";

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "@/lib/api-client";
 import { createQueryClient, QUERY_GC_TIME_MS } from "@/lib/query-client";
 
-describe("query client (spec §9)", () => {
+describe("query client (the limits of the cabinet rules)", () => {
   it("drops unused results after 60 s and never refetches on window focus", () => {
     expect(QUERY_GC_TIME_MS).toBe(60_000);
     const defaults = createQueryClient().getDefaultOptions().queries;

@@ -1,4 +1,4 @@
-/** Registration: the rules of spec §5 from the contract, the server's answers at their fields, the Terms. */
+/** Registration: the field rules (docs/cabinet-rules.md#field-rules) from the contract, the server's answers at their fields, the Terms. */
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EMPTY_REGISTRATION, registerDraftAtom } from "@/features/auth/model/register-draft";
@@ -51,7 +51,7 @@ async function openRegistration(path = "/register/alice") {
 beforeEach(() => appStore.set(registerDraftAtom, initialFormState(EMPTY_REGISTRATION)));
 afterEach(() => setTelegramBridge(null));
 
-describe("registration rules (spec §5), shown when a field is left", () => {
+describe("registration rules, shown when a field is left", () => {
   const cases: [field: string, value: string, message: string][] = [
     ["login", "", "Please fill out this field!"],
     ["login", "abc", "The login must be at least 4 characters long"],

@@ -29,7 +29,7 @@ afterEach(() => {
   clearSession();
 });
 
-describe("keeping the session (spec §3)", () => {
+describe("keeping the session", () => {
   it("keeps the refresh token in a cookie and only the user in local storage", () => {
     const cookieWrites: string[] = [];
     const descriptor = Object.getOwnPropertyDescriptor(Document.prototype, "cookie");

@@ -1,4 +1,4 @@
-/** The withdrawal screen: request → code → confirmed, every §8 refusal in its place, the resend wait, the wallet and the history. */
+/** The withdrawal screen: request → code → confirmed, every refusal of the catalogue in its place, the resend wait, the wallet and the history. */
 import type { PaymentSystem, Withdrawal } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
