@@ -28,7 +28,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             // The form kit the login screen needs, as one file: split by the screens that share it, it
-            // cost the first screen a kilobyte of chunk overhead (docs/decisions.md#the-form-kit). Not the rules (they bring zod).
+            // cost the first screen a kilobyte of chunk overhead (docs/decisions.md#the-form-kit). Not the
+            // rules (they bring zod).
             {
               name: "form-kit",
               test: /src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus)|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?$/,

@@ -50,7 +50,10 @@ export type SessionReply = z.infer<typeof SessionReply>;
 const passwordWithLogin = (b: { password: unknown; login?: unknown }) =>
   typeof b.password !== "string" || !isTooSimple(b.password, typeof b.login === "string" ? b.login : undefined);
 
-/** `POST /auth/register/{inviter}`: the path segment is the inviter's login (docs/decisions.md#d4-identity-and-sessions). */
+/**
+ * `POST /auth/register/{inviter}`: the path segment is the inviter's login
+ * (docs/decisions.md#d4-identity-and-sessions).
+ */
 export const RegisterBody = z
   .object({
     login: LoginField,

@@ -88,9 +88,9 @@ export interface PlanLimits {
 }
 
 /**
- * The amount rule (docs/cabinet-rules.md#field-rules) for the deposit form and the server: negative → `amountNegative`;
- * zero or below the plan's minimum (after truncation to the scale) → `amountBelowMinimum`; above
- * its maximum → `amountAboveMaximum`; else null.
+ * The amount rule (docs/cabinet-rules.md#field-rules) for the deposit form and the server: negative →
+ * `amountNegative`; zero or below the plan's minimum (after truncation to the scale) → `amountBelowMinimum`;
+ * above its maximum → `amountAboveMaximum`; else null.
  */
 export function depositAmountIssue(
   amount: string,

@@ -1,7 +1,7 @@
 /**
- * The error catalogue: every message of the cabinet (docs/cabinet-rules.md#messages) has a stable code. The server replies with
- * `{ code, message, ... }` and the status below; the app shows the text of `errors:<code>` from
- * `locales/`, whose English text is the `message` here, word for word.
+ * The error catalogue: every message of the cabinet (docs/cabinet-rules.md#messages) has a stable code. The
+ * server replies with `{ code, message, ... }` and the status below; the app shows the text of `errors:<code>`
+ * from `locales/`, whose English text is the `message` here, word for word.
  */
 import { z } from "zod";
 
@@ -36,7 +36,8 @@ export const ERRORS = {
   CODE_EXPIRED: { status: 410, message: "The verification code is out of date" },
   CODE_INVALID: { status: 400, message: "The code is not valid" },
   WITHDRAWAL_FAILED: { status: 400, message: "An error occurred, try again later" },
-  // Withdrawal codes guessed (docs/decisions.md#withdrawal-code-guessing): locked for a day after repeated voided codes
+  // Withdrawal codes guessed (docs/decisions.md#withdrawal-code-guessing): locked for a day after repeated
+  // voided codes
   WITHDRAWALS_LOCKED: { status: 403, message: "Withdrawals are locked for 24 hours after repeated wrong codes" },
   // Session
   SESSION_TIMEOUT: { status: 401, message: "Session timed out" },

@@ -42,10 +42,10 @@ export const NotificationsReadReply = z.object({ unread: z.number().int().nonneg
 export type NotificationsReadReply = z.infer<typeof NotificationsReadReply>;
 
 /**
- * `GET /user/pulse` (added, docs/decisions.md#live-money): what the open cabinet polls to stay live. `version` changes
- * whenever the user's ledger gains an operation or a notification arrives (a credited refill, an
- * accrual, a withdrawal moved by the operator); the app then refreshes balances, operations and
- * lists. `unread` is the unread notifications count (the user object's).
+ * `GET /user/pulse` (added, docs/decisions.md#live-money): what the open cabinet polls to stay live. `version`
+ * changes whenever the user's ledger gains an operation or a notification arrives (a credited refill, an
+ * accrual, a withdrawal moved by the operator); the app then refreshes balances, operations and lists. `unread`
+ * is the unread notifications count (the user object's).
  */
 export const PulseReply = z.object({ version: z.string(), unread: z.number().int().nonnegative() });
 export type PulseReply = z.infer<typeof PulseReply>;

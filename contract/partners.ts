@@ -1,6 +1,6 @@
 /**
- * Partners (docs/cabinet-rules.md#partners; docs/decisions.md#d6-partners): the caller's referral tree, what each referral
- * brought, and the four turnover bonuses. Amounts are decimal strings per currency, never
+ * Partners (docs/cabinet-rules.md#partners; docs/decisions.md#d6-partners): the caller's referral tree, what
+ * each referral brought, and the four turnover bonuses. Amounts are decimal strings per currency, never
  * converted (the app shows the current currency's figure).
  */
 import { z } from "zod";

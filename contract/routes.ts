@@ -103,7 +103,8 @@ export interface RouteDef {
   response: z.ZodType;
   /**
    * A money call: it takes an `Idempotency-Key` header, and a repeat with the same key gets the
-   * first reply instead of spending again (docs/decisions.md#exactly-once-money-calls; the server's `plugins/idempotency.ts`).
+   * first reply instead of spending again (docs/decisions.md#exactly-once-money-calls; the server's
+   * `plugins/idempotency.ts`).
    */
   idempotent?: boolean;
 }
@@ -491,7 +492,10 @@ export const routes = {
     body: ProfileUpdateBody,
     response: ProfileUpdateReply,
   }),
-  /** The same as `updateUserData` (the cabinet lists both calls; older clients POST; docs/decisions.md#two-settings-data-calls). */
+  /**
+   * The same as `updateUserData` (the cabinet lists both calls; older clients POST;
+   * docs/decisions.md#two-settings-data-calls).
+   */
   updateProfile: route({
     method: "POST",
     path: "/user/profile",
@@ -571,7 +575,10 @@ export const routes = {
     tags: ["notifications"],
     response: NotificationsReply,
   }),
-  /** Added (docs/decisions.md#live-money): the cheap call the open cabinet polls; a new `version` means money or news moved. */
+  /**
+   * Added (docs/decisions.md#live-money): the cheap call the open cabinet polls; a new `version` means money or
+   * news moved.
+   */
   pulse: route({
     method: "GET",
     path: "/user/pulse",

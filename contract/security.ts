@@ -29,8 +29,8 @@ export const SecurityUpdateBody = z
 export type SecurityUpdateBody = z.infer<typeof SecurityUpdateBody>;
 
 /**
- * `PATCH /user/password`. The repeat is compared by the server (NEW_PASSWORDS_MISMATCH, docs/cabinet-rules.md#messages),
- * not by the schema, so the app gets the catalogue's message.
+ * `PATCH /user/password`. The repeat is compared by the server (NEW_PASSWORDS_MISMATCH,
+ * docs/cabinet-rules.md#messages), not by the schema, so the app gets the catalogue's message.
  */
 export const ChangePasswordBody = z.object({
   oldPassword: PasswordField,

@@ -1,6 +1,7 @@
 /**
- * Field rules of the cabinet (docs/cabinet-rules.md#field-rules), shared by the app's forms and the server. Each failing rule reports a
- * validation code (contract/errors.ts VALIDATION_CODES); the texts live in `locales/<lng>/validation.json`.
+ * Field rules of the cabinet (docs/cabinet-rules.md#field-rules), shared by the app's forms and the server.
+ * Each failing rule reports a validation code (contract/errors.ts VALIDATION_CODES); the texts live in
+ * `locales/<lng>/validation.json`.
  */
 import { z } from "zod";
 import { COMMON_PASSWORDS } from "./common-passwords";
@@ -41,8 +42,8 @@ export const LoginField = requiredText()
   .min(LOGIN_MIN_LENGTH, { error: "loginTooShort" });
 
 /**
- * "Too simple" (docs/cabinet-rules.md#field-rules): shorter than PASSWORD_MIN_LENGTH, without both a letter and a digit, one
- * repeated character, or on the list of common passwords (case-insensitive).
+ * "Too simple" (docs/cabinet-rules.md#field-rules): shorter than PASSWORD_MIN_LENGTH, without both a letter and
+ * a digit, one repeated character, or on the list of common passwords (case-insensitive).
  */
 export function isTooSimple(password: string, login?: string): boolean {
   const lower = password.toLowerCase();

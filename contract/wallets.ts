@@ -1,4 +1,7 @@
-/** The user's withdrawal wallets, one per payment system (Settings → payment systems; docs/cabinet-rules.md#screens). */
+/**
+ * The user's withdrawal wallets, one per payment system (Settings → payment systems;
+ * docs/cabinet-rules.md#screens).
+ */
 import { z } from "zod";
 import type { ValidationCode } from "./errors";
 import { text } from "./validation";

@@ -1,7 +1,7 @@
 /**
- * Withdrawals (docs/decisions.md#d6-withdrawals; docs/cabinet-rules.md#statuses-and-flows). Request → the amount is reserved and a code
- * sent → the code validated → `pending` → the operator: `on_inspection`, `success` (with the
- * transaction hash), `rejected` or `error` (both give the amount back).
+ * Withdrawals (docs/decisions.md#d6-withdrawals; docs/cabinet-rules.md#statuses-and-flows). Request → the
+ * amount is reserved and a code sent → the code validated → `pending` → the operator: `on_inspection`,
+ * `success` (with the transaction hash), `rejected` or `error` (both give the amount back).
  */
 import { z } from "zod";
 import { CodeSentReply } from "./auth";

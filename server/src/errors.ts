@@ -107,7 +107,10 @@ export function isDataException(error: unknown): boolean {
   return sqlState(error)?.startsWith("22") ?? false;
 }
 
-/** Installs the one error handler of the app: every refusal is an `AppError(code)`, answered with the catalogue's status (docs/architecture.md#how-a-request-flows). */
+/**
+ * Installs the one error handler of the app: every refusal is an `AppError(code)`, answered with the
+ * catalogue's status (docs/architecture.md#how-a-request-flows).
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {

@@ -1,7 +1,7 @@
 /**
- * Lazy screens and dialogs that survive a bad connection (docs/decisions.md#a-bad-connection). The chunk's download is tried
- * three times (waiting 0.5 s, then 1.5 s); if it still fails the error reaches the route's error
- * boundary, whose "Try again" calls `retryFailedChunks()`: every screen whose chunk failed gets a new
+ * Lazy screens and dialogs that survive a bad connection (docs/decisions.md#a-bad-connection). The chunk's
+ * download is tried three times (waiting 0.5 s, then 1.5 s); if it still fails the error reaches the route's
+ * error boundary, whose "Try again" calls `retryFailedChunks()`: every screen whose chunk failed gets a new
  * `React.lazy` (which otherwise keeps a failed import for good) and downloads again.
  */
 import { type ComponentProps, type ComponentType, type LazyExoticComponent, lazy, useSyncExternalStore } from "react";

@@ -1,7 +1,7 @@
 /**
- * The states of remote data, in one place (docs/decisions.md#remote-data-states): a skeleton while loading, the error with Try
- * again when nothing could be loaded, the empty state (with its own text when a filter hides every
- * row), a stale mark when a refresh failed over data already shown, and "load more" for pages.
+ * The states of remote data, in one place (docs/decisions.md#remote-data-states): a skeleton while loading, the
+ * error with Try again when nothing could be loaded, the empty state (with its own text when a filter hides
+ * every row), a stale mark when a refresh failed over data already shown, and "load more" for pages.
  * `QuerySection` is for one query; `PagedList` for an infinite (paged) one.
  */
 import type { UseInfiniteQueryResult, UseQueryResult } from "@tanstack/react-query";

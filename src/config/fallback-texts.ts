@@ -1,7 +1,7 @@
 /**
  * The few texts of the error screen and the offline banner, in the entry chunk in all four languages
- * (docs/decisions.md#a-bad-connection): they must show when the very thing that failed is the download of the translations.
- * `tests/unit/fallback-texts.test.ts` keeps them equal to `locales/<lng>/common.json`.
+ * (docs/decisions.md#a-bad-connection): they must show when the very thing that failed is the download of the
+ * translations. `tests/unit/fallback-texts.test.ts` keeps them equal to `locales/<lng>/common.json`.
  */
 import type { Language } from "@contract";
 import { currentLanguage, i18next } from "./i18n";

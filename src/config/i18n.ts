@@ -1,7 +1,7 @@
 /**
- * Translations (docs/cabinet-rules.md#limits, docs/decisions.md#d7-names-shown): i18next with one JSON file per language and namespace under `locales/`,
- * each loaded by a dynamic `import()` when first needed, so a visitor downloads only their language
- * and only the namespaces of the screens they open.
+ * Translations (docs/cabinet-rules.md#limits, docs/decisions.md#d7-names-shown): i18next with one JSON file per
+ * language and namespace under `locales/`, each loaded by a dynamic `import()` when first needed, so a visitor
+ * downloads only their language and only the namespaces of the screens they open.
  */
 import type { Language } from "@contract";
 import i18next, { type CustomTypeOptions, type i18n as I18n, type InitOptions, type ReadCallback } from "i18next";
@@ -131,9 +131,9 @@ function loadLocaleFile(language: string, namespace: string, done: ReadCallback)
 }
 
 /**
- * Namespaces whose file could not be downloaded even after the retries (docs/decisions.md#a-bad-connection). The route's error
- * boundary shows the error screen (with the embedded texts) instead of a screen of raw keys, and its
- * "Try again" downloads them again (`retryFailedTranslations`).
+ * Namespaces whose file could not be downloaded even after the retries (docs/decisions.md#a-bad-connection).
+ * The route's error boundary shows the error screen (with the embedded texts) instead of a screen of raw keys,
+ * and its "Try again" downloads them again (`retryFailedTranslations`).
  */
 let failedNamespaces: readonly string[] = [];
 const failureListeners = new Set<() => void>();

@@ -1,6 +1,7 @@
 /**
- * The one way the app talks to the cabinet API (docs/architecture.md#how-a-request-flows): JSON in and out, the bearer token when there
- * is one, replies checked against the route's schema, and every failure raised as one `ApiError`.
+ * The one way the app talks to the cabinet API (docs/architecture.md#how-a-request-flows): JSON in and out, the
+ * bearer token when there is one, replies checked against the route's schema, and every failure raised as one
+ * `ApiError`.
  */
 import type { ApiErrorBody, ErrorCode, RouteDef, RouteName, RouteResponse, Routes } from "@contract";
 import type { z as zc } from "zod";
@@ -296,7 +297,10 @@ export async function callApi<N extends RouteName>(
   return checked.data as RouteResponse<N>;
 }
 
-/** Sends multipart form data (avatar, verification photos) with the long upload timeout (docs/cabinet-rules.md#limits). */
+/**
+ * Sends multipart form data (avatar, verification photos) with the long upload timeout
+ * (docs/cabinet-rules.md#limits).
+ */
 export function uploadMultipart(
   path: string,
   formData: FormData,

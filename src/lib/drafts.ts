@@ -1,8 +1,8 @@
 /**
- * What the user typed survives a session timeout (docs/decisions.md#session-timeout-keeps-what-was-typed). When a 401 ends the session, the
- * fields of the screen's forms are kept in session storage (this tab only) with the screen's path;
- * after signing in again the user is sent back to that path and the fields are filled in again, as if
- * typed (the forms' own change handlers run, so their validation runs too).
+ * What the user typed survives a session timeout (docs/decisions.md#session-timeout-keeps-what-was-typed). When
+ * a 401 ends the session, the fields of the screen's forms are kept in session storage (this tab only) with the
+ * screen's path; after signing in again the user is sent back to that path and the fields are filled in again,
+ * as if typed (the forms' own change handlers run, so their validation runs too).
  *
  * Never kept: passwords, codes, files, hidden fields (a secret must not outlive the session).
  */

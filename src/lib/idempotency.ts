@@ -1,9 +1,9 @@
 /**
- * One `Idempotency-Key` per user intent (docs/decisions.md#exactly-once-money-calls). A money call (a route the contract flags
- * `idempotent`) gets a key when the user submits; while the same call with the same input is tried
- * again (a double tap, a retry after a lost connection or a timeout) it keeps that key, so the server
- * answers with the first reply instead of spending twice. After a success, or once the input changes,
- * the next submit is a new intent with a new key.
+ * One `Idempotency-Key` per user intent (docs/decisions.md#exactly-once-money-calls). A money call (a route the
+ * contract flags `idempotent`) gets a key when the user submits; while the same call with the same input is
+ * tried again (a double tap, a retry after a lost connection or a timeout) it keeps that key, so the server
+ * answers with the first reply instead of spending twice. After a success, or once the input changes, the next
+ * submit is a new intent with a new key.
  */
 
 /** JSON with object keys sorted: the same input always reads the same. */

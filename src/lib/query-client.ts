@@ -35,8 +35,9 @@ function isServerFailure(error: unknown): boolean {
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
     mutationCache: new MutationCache({
-      // Every action that fails for want of a connection says so (docs/decisions.md#a-bad-connection), also where the screen
-      // shows nothing of its own (a currency switch); refusals (4xx) are the screens' to explain.
+      // Every action that fails for want of a connection says so (docs/decisions.md#a-bad-connection), also
+      // where the screen shows nothing of its own (a currency switch); refusals (4xx) are the screens' to
+      // explain.
       onError: (error) => {
         if (!(error instanceof ApiError) || (error.kind !== "network" && error.kind !== "timeout")) return;
         pushAlert({

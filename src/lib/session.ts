@@ -1,9 +1,10 @@
 /**
- * The session (docs/cabinet-rules.md#sessions): the refresh token in a cookie, the user object in local storage. Only the user
- * is saved as state; on load the app waits for the restore, which gives up after 5 s.
+ * The session (docs/cabinet-rules.md#sessions): the refresh token in a cookie, the user object in local
+ * storage. Only the user is saved as state; on load the app waits for the restore, which gives up after 5 s.
  *
  * Where the token is kept is a `TokenStore`: on the web a cookie; inside Telegram the boot
- * installs the client's own storage first (see `src/tma/token-store.ts` and docs/telegram.md#where-the-session-is-kept), because a cookie does not survive every client.
+ * installs the client's own storage first (see `src/tma/token-store.ts` and
+ * docs/telegram.md#where-the-session-is-kept), because a cookie does not survive every client.
  */
 import type { User } from "@contract";
 import { atom } from "jotai";
@@ -136,7 +137,10 @@ export const clearSessionAtom = atom(null, (_get, set) => {
   set(userBaseAtom, null);
 });
 
-/** Changes fields of the user in place (subscription, notifications; docs/cabinet-rules.md#sessions) and saves them. */
+/**
+ * Changes fields of the user in place (subscription, notifications; docs/cabinet-rules.md#sessions) and saves
+ * them.
+ */
 export const updateUserAtom = atom(null, (get, set, patch: Partial<User>) => {
   const user = get(userBaseAtom);
   if (!user) return;
@@ -158,8 +162,8 @@ export function getSessionToken(store: AppStore = appStore): string | null {
 }
 
 /**
- * An HTTP 401 removes the stored token and counts as a session timeout (docs/cabinet-rules.md#sessions). The login screen
- * then offers the same login (`expiredLoginAtom`).
+ * An HTTP 401 removes the stored token and counts as a session timeout (docs/cabinet-rules.md#sessions). The
+ * login screen then offers the same login (`expiredLoginAtom`).
  */
 export function expireSession(store: AppStore = appStore): void {
   const login = store.get(userAtom)?.login ?? null;

@@ -1,7 +1,7 @@
 /**
- * The bundle budget (docs/decisions.md#bundle-budget): the JS and CSS a browser downloads to show the login screen in the web
- * fallback, gzip-compressed, measured on the production build in Chromium. Fails above the budget and
- * prints the figures (also written to artifacts/bundle-budget.json).
+ * The bundle budget (docs/decisions.md#bundle-budget): the JS and CSS a browser downloads to show the login
+ * screen in the web fallback, gzip-compressed, measured on the production build in Chromium. Fails above the
+ * budget and prints the figures (also written to artifacts/bundle-budget.json).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";

@@ -1,11 +1,10 @@
 /**
- * A crash under load loses nothing that was acknowledged (docs/decisions.md#several-instances): the real server process, a
- * bounded load of money writes from several clients at once (refills created, refills the operator
- * confirms, deposits opened from the credited balance), `kill -9` of the server's whole process group
- * in the middle of it, a restart on the same data — then every write that was answered 2xx is there,
- * and the ledger audit finds every balance equal to the sum of its operations. Three cycles, on the
- * embedded PGlite and on a real PostgreSQL. The figures (writes acknowledged and found, per cycle)
- * are printed.
+ * A crash under load loses nothing that was acknowledged (docs/decisions.md#several-instances): the real server
+ * process, a bounded load of money writes from several clients at once (refills created, refills the operator
+ * confirms, deposits opened from the credited balance), `kill -9` of the server's whole process group in the
+ * middle of it, a restart on the same data — then every write that was answered 2xx is there, and the ledger
+ * audit finds every balance equal to the sum of its operations. Three cycles, on the embedded PGlite and on a
+ * real PostgreSQL. The figures (writes acknowledged and found, per cycle) are printed.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";

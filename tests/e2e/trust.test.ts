@@ -1,10 +1,10 @@
 /**
- * Live money and a bad connection (docs/decisions.md#live-money, #a-bad-connection) end to end, in Chromium against the real server: the open cabinet shows a refill the
- * operator credits through the CLI, with its notification, within 5 s (the time is printed); the
- * refresh control fetches again on demand. Network faults injected with Playwright's routing: an
- * aborted screen chunk and an aborted translation file show the translated error and recover on
- * Try again (never raw keys), a cold start at 400 ms latency is never blank, and offline shows the
- * banner, an action taken offline says so, and the exchange dialog still opens.
+ * Live money and a bad connection (docs/decisions.md#live-money, #a-bad-connection) end to end, in Chromium
+ * against the real server: the open cabinet shows a refill the operator credits through the CLI, with its
+ * notification, within 5 s (the time is printed); the refresh control fetches again on demand. Network faults
+ * injected with Playwright's routing: an aborted screen chunk and an aborted translation file show the
+ * translated error and recover on Try again (never raw keys), a cold start at 400 ms latency is never blank,
+ * and offline shows the banner, an action taken offline says so, and the exchange dialog still opens.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /**
- * Registration under an inviter (docs/decisions.md#d4-identity-and-sessions): the reply and the phone code it sends, the stored
- * password hash and inviter, every refusal of the catalogue's registration messages, the field rules
- * (docs/cabinet-rules.md#field-rules) checked on the server, and the per-address limit.
+ * Registration under an inviter (docs/decisions.md#d4-identity-and-sessions): the reply and the phone code it
+ * sends, the stored password hash and inviter, every refusal of the catalogue's registration messages, the
+ * field rules (docs/cabinet-rules.md#field-rules) checked on the server, and the per-address limit.
  */
 import { SessionReply } from "@contract/auth";
 import { eq, sql } from "drizzle-orm";

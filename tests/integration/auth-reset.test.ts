@@ -1,6 +1,6 @@
 /**
- * The password reset (docs/cabinet-rules.md#statuses-and-flows): request → code → validate → reset token → new password. The
- * request replies the same whether or not the account exists; the token is single use, short
+ * The password reset (docs/cabinet-rules.md#statuses-and-flows): request → code → validate → reset token → new
+ * password. The request replies the same whether or not the account exists; the token is single use, short
  * lived and stored hashed; a new password signs the user out everywhere.
  */
 import { createHash } from "node:crypto";

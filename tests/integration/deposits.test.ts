@@ -1,8 +1,8 @@
 /**
  * Deposits as the Deposits screen uses them: open one on a plan from a balance, every refusal of
  * the Invest messages ('Not enough funds', 'Deposit creation error', 'Deposit closing error') and the
- * amount rules (docs/cabinet-rules.md#field-rules), the list, closing early (principal back, held accruals forfeited), own data
- * only, and crypto cases with their operations.
+ * amount rules (docs/cabinet-rules.md#field-rules), the list, closing early (principal back, held accruals
+ * forfeited), own data only, and crypto cases with their operations.
  */
 import { addAmounts, CryptoCasesReply, Deposit, DepositCloseReply, depositTerms } from "@contract";
 import { eq } from "drizzle-orm";

@@ -1,11 +1,11 @@
 /**
- * Fuzzing driven by the OpenAPI document (docs/decisions.md#several-instances): every operation the server documents gets
- * generated requests — random and hostile strings (NUL, lone surrogates, control characters, RTL,
- * 10,000 characters, SQL and HTML), odd numbers (negative, huge, exponent forms, NaN-like text), wrong
- * types, missing and extra fields, bodies over the limit and nested 10,000 deep, bad path parameters
- * and query strings — unauthenticated, as an investor and as the operator. No reply may be a 5xx, and
- * no reply to investor A may carry investor B's marker. A seeded generator: a failure prints its seed
- * and reproduces (`FUZZ_SEED=<seed>`). The figures are printed: requests and replies per status.
+ * Fuzzing driven by the OpenAPI document (docs/decisions.md#several-instances): every operation the server
+ * documents gets generated requests — random and hostile strings (NUL, lone surrogates, control characters,
+ * RTL, 10,000 characters, SQL and HTML), odd numbers (negative, huge, exponent forms, NaN-like text), wrong
+ * types, missing and extra fields, bodies over the limit and nested 10,000 deep, bad path parameters and query
+ * strings — unauthenticated, as an investor and as the operator. No reply may be a 5xx, and no reply to
+ * investor A may carry investor B's marker. A seeded generator: a failure prints its seed and reproduces
+ * (`FUZZ_SEED=<seed>`). The figures are printed: requests and replies per status.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestServer, registerUser, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";

@@ -1,6 +1,6 @@
 /**
- * Liveness and readiness (docs/decisions.md#several-instances): `/api/health` answers while the process runs, whatever the
- * database does; `/api/health/ready` touches the database and answers 503 when it cannot.
+ * Liveness and readiness (docs/decisions.md#several-instances): `/api/health` answers while the process runs,
+ * whatever the database does; `/api/health/ready` touches the database and answers 503 when it cannot.
  */
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/src/db/client";

@@ -1,8 +1,8 @@
 /**
- * Exactly-once money calls (docs/decisions.md#exactly-once-money-calls): the money routes take an `Idempotency-Key`; 20 identical
- * requests sent at once with one key make one operation (the others get the same reply, or 409
- * while the first runs), a later repeat gets the stored reply, the same key with another body is 422,
- * a refused first request releases its key. On PGlite and, with TEST_DATABASE_URL, on a real
+ * Exactly-once money calls (docs/decisions.md#exactly-once-money-calls): the money routes take an
+ * `Idempotency-Key`; 20 identical requests sent at once with one key make one operation (the others get the
+ * same reply, or 409 while the first runs), a later repeat gets the stored reply, the same key with another
+ * body is 422, a refused first request releases its key. On PGlite and, with TEST_DATABASE_URL, on a real
  * PostgreSQL with a pool of connections, where the requests really overlap.
  *
  * Rerun: TEST_DATABASE_URL=postgres://… npx vitest run --project integration tests/integration/idempotency.test.ts

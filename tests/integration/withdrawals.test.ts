@@ -1,8 +1,8 @@
 /**
- * Wallets and withdrawals (docs/decisions.md#d6-withdrawals): address formats, every Withdrawal message (docs/cabinet-rules.md#messages),
- * the code (used twice, expired, voided by 5 wrong tries, resend wait), cancel and the operator's
- * moves with the amount returned (balance = Σ operations throughout), the list's filters, and two
- * concurrent requests of the same funds on PGlite and on PostgreSQL (figures printed).
+ * Wallets and withdrawals (docs/decisions.md#d6-withdrawals): address formats, every Withdrawal message
+ * (docs/cabinet-rules.md#messages), the code (used twice, expired, voided by 5 wrong tries, resend wait),
+ * cancel and the operator's moves with the amount returned (balance = Σ operations throughout), the list's
+ * filters, and two concurrent requests of the same funds on PGlite and on PostgreSQL (figures printed).
  *
  * Rerun the race on PostgreSQL: TEST_DATABASE_URL=postgres://… npx vitest run --project integration tests/integration/withdrawals.test.ts
  */

@@ -1,4 +1,7 @@
-/** Password recovery (docs/cabinet-rules.md#statuses-and-flows): request → code → new password → back to sign-in with the login filled. */
+/**
+ * Password recovery (docs/cabinet-rules.md#statuses-and-flows): request → code → new password → back to sign-in
+ * with the login filled.
+ */
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { alertsAtom } from "@/lib/alerts";

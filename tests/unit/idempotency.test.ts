@@ -1,7 +1,7 @@
 /**
- * One `Idempotency-Key` per user intent (docs/decisions.md#exactly-once-money-calls): a money call keeps its key while the same input
- * is retried (lost connection, timeout, double tap), gets a new one after a success or when the input
- * changes; other calls send none.
+ * One `Idempotency-Key` per user intent (docs/decisions.md#exactly-once-money-calls): a money call keeps its
+ * key while the same input is retried (lost connection, timeout, double tap), gets a new one after a success or
+ * when the input changes; other calls send none.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError, callApi } from "@/lib/api-client";

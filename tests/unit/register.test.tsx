@@ -1,4 +1,7 @@
-/** Registration: the field rules (docs/cabinet-rules.md#field-rules) from the contract, the server's answers at their fields, the Terms. */
+/**
+ * Registration: the field rules (docs/cabinet-rules.md#field-rules) from the contract, the server's answers at
+ * their fields, the Terms.
+ */
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EMPTY_REGISTRATION, registerDraftAtom } from "@/features/auth/model/register-draft";

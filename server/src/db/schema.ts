@@ -130,7 +130,8 @@ export const CODE_CHANNEL_VALUES = ["telegram", "email", "sms"] as const;
 /**
  * Cabinet accounts. Logins and e-mails are unique regardless of letter case ("Kassa" cannot
  * shadow "kassa"), so look them up with `lower(login) = lower($1)`. `password_hash` is null for
- * accounts that only sign in through Telegram. `inviter_id` is the referral tree (docs/decisions.md#d4-identity-and-sessions).
+ * accounts that only sign in through Telegram. `inviter_id` is the referral tree
+ * (docs/decisions.md#d4-identity-and-sessions).
  */
 export const users = pgTable(
   "users",
@@ -164,7 +165,10 @@ export const users = pgTable(
     chatNotifications: boolean("chat_notifications").notNull().default(true),
     /** The user blocked the bot (a 403 or a `my_chat_member` "kicked"); chat messages wait until unblocked. */
     botBlockedAt: timestamptz("bot_blocked_at"),
-    /** Withdrawals refused until then (repeated voided withdrawal codes, docs/decisions.md#withdrawal-code-guessing). */
+    /**
+     * Withdrawals refused until then (repeated voided withdrawal codes,
+     * docs/decisions.md#withdrawal-code-guessing).
+     */
     withdrawalsLockedUntil: timestamptz("withdrawals_locked_until"),
   },
   (t) => [
@@ -519,8 +523,8 @@ export const wallets = pgTable(
 export { WITHDRAWAL_ROW_STATUSES, type WithdrawalRowStatus };
 
 /**
- * Withdrawal applications (docs/decisions.md#d6-withdrawals). The amount leaves the balance (a `withdrawal` operation)
- * when the application is made; cancelled, rejected and error give it back with a reversing
+ * Withdrawal applications (docs/decisions.md#d6-withdrawals). The amount leaves the balance (a `withdrawal`
+ * operation) when the application is made; cancelled, rejected and error give it back with a reversing
  * `withdrawal` operation.
  */
 export const withdrawals = pgTable(
@@ -585,8 +589,8 @@ export const notifications = pgTable(
 );
 
 /**
- * Verification requests (docs/cabinet-rules.md#entities, #statuses-and-flows): one row per request, the newest counts. The photos are
- * stored file names under UPLOAD_DIR/verification, never served.
+ * Verification requests (docs/cabinet-rules.md#entities, #statuses-and-flows): one row per request, the newest
+ * counts. The photos are stored file names under UPLOAD_DIR/verification, never served.
  */
 export const verificationRequests = pgTable(
   "verification_requests",

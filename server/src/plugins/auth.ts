@@ -1,9 +1,9 @@
 /**
- * Bearer sessions (docs/cabinet-rules.md#sessions, docs/decisions.md#d4-identity-and-sessions): `app.authenticate` is the onRequest hook of every call that
- * needs a signed-in user. It reads `Authorization: Bearer <refreshToken>` and sets `request.auth`;
- * a missing, unknown, expired or revoked token is 401 SESSION_TIMEOUT (before the request is even
- * validated, so nothing about the schema leaks), which the app takes as
- * "session over". Routes read the caller with `requireUser(request)`.
+ * Bearer sessions (docs/cabinet-rules.md#sessions, docs/decisions.md#d4-identity-and-sessions):
+ * `app.authenticate` is the onRequest hook of every call that needs a signed-in user. It reads `Authorization:
+ * Bearer <refreshToken>` and sets `request.auth`; a missing, unknown, expired or revoked token is 401
+ * SESSION_TIMEOUT (before the request is even validated, so nothing about the schema leaks), which the app
+ * takes as "session over". Routes read the caller with `requireUser(request)`.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors";

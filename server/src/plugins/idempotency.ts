@@ -1,12 +1,12 @@
 /**
- * Exactly-once money calls (docs/decisions.md#exactly-once-money-calls). Every route the contract flags `idempotent: true` (refill,
- * deposit, deposit close, exchange, withdrawal request and validate, subscription) takes an
- * `Idempotency-Key` header. The first request with a key claims it (a row per user and key, with a
- * fingerprint of method, path and body); its successful reply is stored and every repeat gets that
- * same reply (marked `Idempotent-Replayed: true`) without running the handler again. A repeat while
- * the first is still running is 409 IDEMPOTENCY_IN_FLIGHT; the same key with another body is 422
- * IDEMPOTENCY_KEY_REUSED. A refused or failed first request (4xx, 5xx) changed no money (the services
- * roll back), so its key is released and a retry of the same intent runs again.
+ * Exactly-once money calls (docs/decisions.md#exactly-once-money-calls). Every route the contract flags
+ * `idempotent: true` (refill, deposit, deposit close, exchange, withdrawal request and validate, subscription)
+ * takes an `Idempotency-Key` header. The first request with a key claims it (a row per user and key, with a
+ * fingerprint of method, path and body); its successful reply is stored and every repeat gets that same reply
+ * (marked `Idempotent-Replayed: true`) without running the handler again. A repeat while the first is still
+ * running is 409 IDEMPOTENCY_IN_FLIGHT; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED. A refused
+ * or failed first request (4xx, 5xx) changed no money (the services roll back), so its key is released and a
+ * retry of the same intent runs again.
  *
  * The claim is a row in the database, not process memory, so it holds across several server
  * instances on one PostgreSQL. Without the header the call runs as before (older clients).

@@ -1,7 +1,7 @@
 /**
- * Health calls, added beside the cabinet's (docs/decisions.md#several-instances) for load balancers, orchestrators and start scripts:
- * `GET /api/health` is liveness (the process answers; it touches nothing else, so a database
- * outage does not get healthy instances restarted), `GET /api/health/ready` is readiness (the
+ * Health calls, added beside the cabinet's (docs/decisions.md#several-instances) for load balancers,
+ * orchestrators and start scripts: `GET /api/health` is liveness (the process answers; it touches nothing else,
+ * so a database outage does not get healthy instances restarted), `GET /api/health/ready` is readiness (the
  * database answers within READY_TIMEOUT_MS: 200, else 503 and the proxy sends no traffic here).
  */
 import { sql } from "drizzle-orm";

@@ -1,7 +1,7 @@
 /**
- * Sign-in rules (docs/decisions.md#d4-identity-and-sessions, #d5-codes): password login, registration under an inviter, Telegram
- * sign-in, phone confirmation, and the password reset. Each call takes the request's address for
- * the rate limits; see server/README.md for the limits and the error of each refusal.
+ * Sign-in rules (docs/decisions.md#d4-identity-and-sessions, #d5-codes): password login, registration under an
+ * inviter, Telegram sign-in, phone confirmation, and the password reset. Each call takes the request's address
+ * for the rate limits; see server/README.md for the limits and the error of each refusal.
  */
 import { randomBytes } from "node:crypto";
 import {

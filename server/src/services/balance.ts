@@ -1,4 +1,7 @@
-/** The caller's balances, current currency and the cabinet's statistics (user calls, docs/cabinet-rules.md#api-calls). */
+/**
+ * The caller's balances, current currency and the cabinet's statistics (user calls,
+ * docs/cabinet-rules.md#api-calls).
+ */
 import {
   type BalanceReply,
   type Currency,

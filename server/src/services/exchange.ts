@@ -1,8 +1,8 @@
 /**
- * The currency exchange (`GET /user/exchange-rate`, `POST /user/exchange`; docs/cabinet-rules.md#money). Rates and fee
- * come from the `exchangeRates` setting; the arithmetic is contract/exchange-math.ts, so the app's
- * preview is exactly what is credited. One transaction, two `exchange` operations: the debit of
- * `from` and the credit of `to`.
+ * The currency exchange (`GET /user/exchange-rate`, `POST /user/exchange`; docs/cabinet-rules.md#money). Rates
+ * and fee come from the `exchangeRates` setting; the arithmetic is contract/exchange-math.ts, so the app's
+ * preview is exactly what is credited. One transaction, two `exchange` operations: the debit of `from` and the
+ * credit of `to`.
  */
 import {
   type ExchangeBody,

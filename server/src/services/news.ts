@@ -1,6 +1,6 @@
 /**
- * News (docs/cabinet-rules.md#api-calls, other calls). Bodies are stored as the operator wrote them (limited HTML, or plain
- * text) and sanitised on every read with the allow-list of security/sanitize.ts, so a stored
+ * News (docs/cabinet-rules.md#api-calls, other calls). Bodies are stored as the operator wrote them (limited
+ * HTML, or plain text) and sanitised on every read with the allow-list of security/sanitize.ts, so a stored
  * body written before a rule tightened is still served clean. Titles are plain text.
  */
 import { LANGUAGES, type Language, type LocalizedText, type NewsItem, type NewsItemInLanguage } from "@contract";

@@ -1,9 +1,8 @@
 /**
- * Uploaded images (docs/cabinet-rules.md#field-rules, #limits): JPEG or PNG judged by content (magic bytes, `file-type`), never
- * by the file name or the declared type. The upload plugin (`plugins/uploads.ts`) parses the
- * request; the services get its files and fields. Files are stored under UPLOAD_DIR (outside any
- * served folder) with generated names of 128 random bits, written with mode 0600 via a temporary
- * name and a rename.
+ * Uploaded images (docs/cabinet-rules.md#field-rules, #limits): JPEG or PNG judged by content (magic bytes,
+ * `file-type`), never by the file name or the declared type. The upload plugin (`plugins/uploads.ts`) parses
+ * the request; the services get its files and fields. Files are stored under UPLOAD_DIR (outside any served
+ * folder) with generated names of 128 random bits, written with mode 0600 via a temporary name and a rename.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";

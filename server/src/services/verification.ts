@@ -1,6 +1,6 @@
 /**
- * Avatar and account verification (docs/cabinet-rules.md: entities, statuses, field rules). The avatar replaces the previous file; a
- * verification request stores its three photos and waits `in_process` until the operator
+ * Avatar and account verification (docs/cabinet-rules.md: entities, statuses, field rules). The avatar replaces
+ * the previous file; a verification request stores its three photos and waits `in_process` until the operator
  * approves (`success`) or denies (`denied`) it, which also notifies the user.
  */
 import {

@@ -110,7 +110,10 @@ async function lockAfterVoidedCodes(deps: Pick<ServiceContext, "db" | "clock">, 
   });
 }
 
-/** The status the user sees (docs/decisions.md#withdrawal-statuses-inside-the-server): an application awaiting its code reads `pending` (flagged). */
+/**
+ * The status the user sees (docs/decisions.md#withdrawal-statuses-inside-the-server): an application awaiting
+ * its code reads `pending` (flagged).
+ */
 function publicStatus(status: WithdrawalRowStatus): WithdrawalStatus {
   return status === "awaiting_code" || status === "cancelled" ? "pending" : status;
 }
@@ -133,7 +136,10 @@ export function toWithdrawal(row: WithdrawalRow): Withdrawal {
   };
 }
 
-/** Whether the user may withdraw: a replenished refill and a deposit, refused with the cabinet's two messages (docs/cabinet-rules.md#access). */
+/**
+ * Whether the user may withdraw: a replenished refill and a deposit, refused with the cabinet's two messages
+ * (docs/cabinet-rules.md#access).
+ */
 async function checkEligibility(db: Database, userId: string): Promise<void> {
   const [refill] = await db
     .select({ id: refills.id })

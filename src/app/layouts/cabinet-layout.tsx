@@ -80,8 +80,9 @@ export function CabinetLayout() {
 }
 
 /**
- * A session timeout keeps what the user typed (docs/decisions.md#session-timeout-keeps-what-was-typed): the forms' fields are saved as the 401
- * ends the session, and filled in again when the user, signed in again, is back on that screen.
+ * A session timeout keeps what the user typed (docs/decisions.md#session-timeout-keeps-what-was-typed): the
+ * forms' fields are saved as the 401 ends the session, and filled in again when the user, signed in again, is
+ * back on that screen.
  */
 function useDraftsAcrossSignIn(): void {
   const { pathname, search } = useLocation();

@@ -12,8 +12,8 @@ import { settingsQueries } from "@/features/settings/api/settings-queries";
 import { useTelegram } from "@/tma/hooks";
 
 /**
- * Registration. Who invites (docs/decisions.md#d4-identity-and-sessions): the path's login (`/register/<login>`), else the Telegram
- * start parameter `ref_<login>`, else the `defaultInviter` setting.
+ * Registration. Who invites (docs/decisions.md#d4-identity-and-sessions): the path's login
+ * (`/register/<login>`), else the Telegram start parameter `ref_<login>`, else the `defaultInviter` setting.
  */
 export function RegisterRoute() {
   const { t } = useTranslation("auth");

@@ -17,8 +17,8 @@ import { WithdrawalWallet } from "@/features/wallets/components/withdrawal-walle
 import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries";
 
 /**
- * Settings (docs/cabinet-rules.md#screens): profile data, avatar, password, security, verification, the subscription's
- * status, withdrawal wallets, language, each section saved on its own.
+ * Settings (docs/cabinet-rules.md#screens): profile data, avatar, password, security, verification, the
+ * subscription's status, withdrawal wallets, language, each section saved on its own.
  */
 export function SettingsRoute() {
   const { t } = useTranslation("settings");

@@ -1,8 +1,9 @@
 import { Select } from "./select";
 
 /**
- * A list filter (the form kit, docs/decisions.md#the-form-kit): "All" first, then each value; choosing "All" clears the filter.
- * The currency, status and type filters of the operations, refills and withdrawals are this one select.
+ * A list filter (the form kit, docs/decisions.md#the-form-kit): "All" first, then each value; choosing "All"
+ * clears the filter. The currency, status and type filters of the operations, refills and withdrawals are this
+ * one select.
  */
 export function FilterSelect<V extends string>({
   name,

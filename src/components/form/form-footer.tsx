@@ -1,7 +1,7 @@
 /**
- * The end of every form (the form kit, docs/decisions.md#the-form-kit): the form's error or success (announced), and its
- * submit — Telegram's Main button inside Telegram (the form then keeps a hidden submit so Enter on the
- * keyboard still submits), a stretched button on the web.
+ * The end of every form (the form kit, docs/decisions.md#the-form-kit): the form's error or success
+ * (announced), and its submit — Telegram's Main button inside Telegram (the form then keeps a hidden submit so
+ * Enter on the keyboard still submits), a stretched button on the web.
  */
 import { Button } from "@telegram-apps/telegram-ui";
 import { type ReactNode, type RefObject, Suspense } from "react";

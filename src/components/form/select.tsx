@@ -1,6 +1,6 @@
 /**
- * telegram-ui's `Select` with its label on every platform (docs/decisions.md#accessibility): like `Input`, it shows its
- * `header` only in the base look, so in the iOS look (iOS and macOS clients) the label is shown above
+ * telegram-ui's `Select` with its label on every platform (docs/decisions.md#accessibility): like `Input`, it
+ * shows its `header` only in the base look, so in the iOS look (iOS and macOS clients) the label is shown above
  * it, as `TextField` does, and the select is named by it (`aria-label`) either way.
  */
 import { Select as TelegramSelect } from "@telegram-apps/telegram-ui";

@@ -1,6 +1,6 @@
 /**
- * Messages a form shows, as i18n keys, and what a failed call becomes (the failure kinds, docs/cabinet-rules.md#api-calls).
- * Types only from the contract (the login screen must not download zod).
+ * Messages a form shows, as i18n keys, and what a failed call becomes (the failure kinds,
+ * docs/cabinet-rules.md#api-calls). Types only from the contract (the login screen must not download zod).
  */
 import type { ParseKeys } from "i18next";
 import { isApiError } from "../api-client";
@@ -10,7 +10,10 @@ export type Message =
   | FieldErrorText
   | { ns: "common"; key: ParseKeys<"common"> }
   | { ns: "codes"; key: ParseKeys<"codes"> }
-  /** The server's own words, when its reply carries no code the app knows (password reset, docs/cabinet-rules.md#api-calls). */
+  /**
+   * The server's own words, when its reply carries no code the app knows (password reset,
+   * docs/cabinet-rules.md#api-calls).
+   */
   | { text: string };
 
 /** The form-level error: the message, and a note under it (attempts left, what to do next). */

@@ -1,4 +1,7 @@
-/** Funds calls (docs/cabinet-rules.md#api-calls; docs/decisions.md#d6-funds): refills and deposits. Rules live in services/refills.ts and services/deposits.ts. */
+/**
+ * Funds calls (docs/cabinet-rules.md#api-calls; docs/decisions.md#d6-funds): refills and deposits. Rules live
+ * in services/refills.ts and services/deposits.ts.
+ */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
 import { closeDeposit, listDeposits, openDeposit } from "../../services/deposits";

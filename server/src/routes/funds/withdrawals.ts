@@ -1,4 +1,7 @@
-/** Withdrawals of the funds calls (docs/decisions.md#d6-withdrawals, #d5-codes). Rules live in services/withdrawals.ts. */
+/**
+ * Withdrawals of the funds calls (docs/decisions.md#d6-withdrawals, #d5-codes). Rules live in
+ * services/withdrawals.ts.
+ */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
 import {

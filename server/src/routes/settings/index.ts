@@ -1,4 +1,7 @@
-/** Settings calls (docs/cabinet-rules.md#api-calls): public settings, plans, payment systems, subscription options. */
+/**
+ * Settings calls (docs/cabinet-rules.md#api-calls): public settings, plans, payment systems, subscription
+ * options.
+ */
 import { PUBLIC_SETTING_KEYS, routes } from "@contract";
 import { z } from "zod";
 import type { KassaApp } from "../../context";

@@ -1,4 +1,7 @@
-/** Partners calls of the user group (docs/cabinet-rules.md#partners; docs/decisions.md#d6-partners). Always the caller's own tree. */
+/**
+ * Partners calls of the user group (docs/cabinet-rules.md#partners; docs/decisions.md#d6-partners). Always the
+ * caller's own tree.
+ */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
 import { getBonuses, getReferral, listReferrals } from "../../services/partners";

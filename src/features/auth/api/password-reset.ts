@@ -1,4 +1,7 @@
-/** The password restore (docs/cabinet-rules.md#statuses-and-flows): reset request, then the code is validated, then a new password is set. */
+/**
+ * The password restore (docs/cabinet-rules.md#statuses-and-flows): reset request, then the code is validated,
+ * then a new password is set.
+ */
 import type { CodeSentReply, OkReply, ResetPasswordValidateReply, SetPasswordBody } from "@contract";
 import { callApi } from "@/lib/api-client";
 

@@ -32,7 +32,8 @@ function requestErrors(values: RequestValues): FieldErrors<RequestValues> {
 function failed(setFormError: (error: FormError) => void) {
   return (error: unknown) => {
     haptics.notify("error");
-    // For these calls a refusal shows the server's message (docs/cabinet-rules.md#api-calls, failures) (its code's text, else its words).
+    // For these calls a refusal shows the server's message: its code's text, else its words
+    // (docs/cabinet-rules.md#api-calls, "Failures").
     setFormError(formErrorOf(error));
   };
 }
@@ -211,8 +212,8 @@ function PasswordStep({ login, resetToken, onRestart }: { login: string; resetTo
 }
 
 /**
- * Password recovery (docs/cabinet-rules.md#statuses-and-flows): the reset request, then the code is validated, then a new password is
- * set; then back to sign-in with the login filled in.
+ * Password recovery (docs/cabinet-rules.md#statuses-and-flows): the reset request, then the code is validated,
+ * then a new password is set; then back to sign-in with the login filled in.
  */
 export function ForgotPasswordFlow() {
   const [step, setStep] = useState<ForgotPasswordStep>("request");

@@ -11,7 +11,10 @@ export interface InviterCellProps {
   error?: FieldErrorText;
 }
 
-/** Who invites the new user (docs/decisions.md#d4-identity-and-sessions): from the referral link, else the default inviter. */
+/**
+ * Who invites the new user (docs/decisions.md#d4-identity-and-sessions): from the referral link, else the
+ * default inviter.
+ */
 export function InviterCell({ inviter, loading = false, error }: InviterCellProps) {
   const { t } = useTranslation("auth");
   if (loading) {

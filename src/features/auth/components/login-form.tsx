@@ -16,7 +16,10 @@ import { login } from "../api/login";
 const FIELDS = ["login", "password"] as const;
 type LoginValues = { login: string; password: string };
 
-/** The login screen checks only that both fields are filled (docs/cabinet-rules.md#field-rules); the server judges the rest. */
+/**
+ * The login screen checks only that both fields are filled (docs/cabinet-rules.md#field-rules); the server
+ * judges the rest.
+ */
 function validateLogin(values: LoginValues): FieldErrors<LoginValues> {
   const errors: FieldErrors<LoginValues> = {};
   if (values.login.trim() === "") errors.login = requiredError;

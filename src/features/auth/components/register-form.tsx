@@ -39,9 +39,9 @@ export interface RegisterFormProps {
 }
 
 /**
- * Registration (`POST /auth/register/<inviter>`): the contract's field rules (docs/cabinet-rules.md#field-rules) checked on leaving a
- * field and on submit, the server's answers shown at the field they concern. The new user is signed
- * in and the entry guard takes them to phone verification.
+ * Registration (`POST /auth/register/<inviter>`): the contract's field rules
+ * (docs/cabinet-rules.md#field-rules) checked on leaving a field and on submit, the server's answers shown at
+ * the field they concern. The new user is signed in and the entry guard takes them to phone verification.
  */
 export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
   const { t, i18n } = useTranslation("auth");

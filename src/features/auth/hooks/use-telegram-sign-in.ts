@@ -39,9 +39,9 @@ export interface TelegramSignIn {
 }
 
 /**
- * Telegram sign-in (docs/telegram.md#sign-in-with-telegram): inside Telegram, with `telegramAuthAvailable` on, the app signs in
- * with the raw init data at once, without a form (`POST /auth/telegram[/<inviter>]`, the inviter from
- * the start parameter `ref_<login>`). `available` is undefined while the flag loads.
+ * Telegram sign-in (docs/telegram.md#sign-in-with-telegram): inside Telegram, with `telegramAuthAvailable` on,
+ * the app signs in with the raw init data at once, without a form (`POST /auth/telegram[/<inviter>]`, the
+ * inviter from the start parameter `ref_<login>`). `available` is undefined while the flag loads.
  */
 export function useTelegramSignIn(available: boolean | undefined): TelegramSignIn {
   const bridge = useTelegram();

@@ -1,7 +1,7 @@
 /**
- * The client-side field rules (docs/cabinet-rules.md#field-rules) for registration and the new password, taken from the contract's
- * field schemas (contract/validation.ts) so the app and the server can never disagree. Each failure is
- * a validation code; its text lives in `locales/<lng>/validation.json`. Loaded with the registration
+ * The client-side field rules (docs/cabinet-rules.md#field-rules) for registration and the new password, taken
+ * from the contract's field schemas (contract/validation.ts) so the app and the server can never disagree. Each
+ * failure is a validation code; its text lives in `locales/<lng>/validation.json`. Loaded with the registration
  * and password-reset screens only (the contract brings zod).
  */
 import { EmailField, LoginField, PhoneField, RegisterBody, type ValidationCode } from "@contract";

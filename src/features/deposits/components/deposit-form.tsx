@@ -62,8 +62,8 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
   // Above the balance is said as the user types, with the catalogue's 'Not enough funds'.
   const overBalance =
     parsed?.ok === true && !amountIssue && available !== undefined && compareAmounts(parsed.value, available) > 0;
-  // The result only for an amount the plan takes and the balance pays (docs/decisions.md#a-bad-connection); cheap enough to
-  // compute on every keystroke; the start is "now", as when the server opens it.
+  // The result only for an amount the plan takes and the balance pays (docs/decisions.md#a-bad-connection);
+  // cheap enough to compute on every keystroke; the start is "now", as when the server opens it.
   const terms: DepositTerms | null =
     plan && parsed?.ok && !parsed.value.startsWith("-") && !amountIssue && !overBalance
       ? depositTerms({

@@ -5,7 +5,10 @@ import { callApi } from "@/lib/api-client";
 
 export const notificationKeys = { all: ["notifications"] } as const;
 
-/** How often the open cabinet asks whether money or news moved, so a credited refill shows within 5 s (docs/decisions.md#live-money). */
+/**
+ * How often the open cabinet asks whether money or news moved, so a credited refill shows within 5 s
+ * (docs/decisions.md#live-money).
+ */
 export const PULSE_INTERVAL_MS = 3_000;
 
 export const notificationQueries = {

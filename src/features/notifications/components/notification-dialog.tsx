@@ -10,9 +10,9 @@ import { updateUserAtom } from "@/lib/session";
 import { notificationMutations, notificationQueries } from "../api/notification-queries";
 
 /**
- * The notification dialog (docs/cabinet-rules.md#screens): mounted while the user object counts unread notifications. It
- * shows the unread ones, marks exactly those read, and writes the server's new count into the user
- * object in place (docs/cabinet-rules.md#sessions), which unmounts it once the user closes it.
+ * The notification dialog (docs/cabinet-rules.md#screens): mounted while the user object counts unread
+ * notifications. It shows the unread ones, marks exactly those read, and writes the server's new count into the
+ * user object in place (docs/cabinet-rules.md#sessions), which unmounts it once the user closes it.
  */
 export function NotificationDialog() {
   const { t, i18n } = useTranslation("notifications");

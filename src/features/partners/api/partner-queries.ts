@@ -1,6 +1,7 @@
 /**
- * Partners (docs/cabinet-rules.md#partners; docs/decisions.md#d6-partners): the caller's referrals (paged, sorted, filtered by line
- * and login), the totals that come with them, and the four turnover bonuses. Keys start with `partners`.
+ * Partners (docs/cabinet-rules.md#partners; docs/decisions.md#d6-partners): the caller's referrals (paged,
+ * sorted, filtered by line and login), the totals that come with them, and the four turnover bonuses. Keys
+ * start with `partners`.
  */
 import type { ReferralSort, SortDir } from "@contract";
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/react-query";

@@ -1,6 +1,9 @@
 import { referralStartParam } from "@contract";
 
-/** The referral links (docs/decisions.md#d4-identity-and-sessions): `/register/<login>` on the web, `startapp=ref_<login>` in Telegram. */
+/**
+ * The referral links (docs/decisions.md#d4-identity-and-sessions): `/register/<login>` on the web,
+ * `startapp=ref_<login>` in Telegram.
+ */
 
 /** `<origin>/register/<login>`. */
 export function webReferralLink(origin: string, login: string): string {

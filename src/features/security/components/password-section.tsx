@@ -20,7 +20,10 @@ type Values = { oldPassword: string; password: string; passwordRepeat: string };
 const FIELDS = ["oldPassword", "password", "passwordRepeat"] as const;
 const EMPTY: Values = { oldPassword: "", password: "", passwordRepeat: "" };
 
-/** Password change (the form kit): the old one must be right, the new one follows the field rules (docs/cabinet-rules.md#field-rules) and is typed twice. */
+/**
+ * Password change (the form kit): the old one must be right, the new one follows the field rules
+ * (docs/cabinet-rules.md#field-rules) and is typed twice.
+ */
 export function PasswordSection() {
   const { t } = useTranslation("settings");
   const login = useAtomValue(userAtom)?.login;

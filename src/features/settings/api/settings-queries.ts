@@ -1,6 +1,6 @@
 /**
- * Public settings (the settings calls, docs/cabinet-rules.md#api-calls), one query factory. Keys start with `settings` and hold
- * everything the fetch reads.
+ * Public settings (the settings calls, docs/cabinet-rules.md#api-calls), one query factory. Keys start with
+ * `settings` and hold everything the fetch reads.
  */
 import type { PublicSettingKey, TechnicalWorkReply } from "@contract";
 import { type Query, queryOptions } from "@tanstack/react-query";
@@ -48,7 +48,10 @@ export const settingsQueries = {
       staleTime: SETTING_STALE_MS,
     }),
 
-  /** The login of the inviter used when a registration has no referral (docs/decisions.md#d4-identity-and-sessions). */
+  /**
+   * The login of the inviter used when a registration has no referral
+   * (docs/decisions.md#d4-identity-and-sessions).
+   */
   defaultInviter: () =>
     queryOptions({
       ...settingsQueries.value("defaultInviter"),

@@ -10,9 +10,9 @@ import { isPostponed, postpone } from "../model/later";
 import { type SubscriptionEntryProps, SubscriptionSheet } from "./subscription-sheet";
 
 /**
- * The prompt to activate a subscription (docs/cabinet-rules.md#product), on the Cabinet only: one compact card while the
- * user has none. "Activate" opens the confirmation (price, source balance, end date) — nothing is paid
- * from the card itself. "Later" keeps the card away for a week (`LATER_DAYS`) for this user.
+ * The prompt to activate a subscription (docs/cabinet-rules.md#product), on the Cabinet only: one compact card
+ * while the user has none. "Activate" opens the confirmation (price, source balance, end date) — nothing is
+ * paid from the card itself. "Later" keeps the card away for a week (`LATER_DAYS`) for this user.
  */
 export function SubscriptionCard({ balances, onRefill }: SubscriptionEntryProps) {
   const { t } = useTranslation("subscription");

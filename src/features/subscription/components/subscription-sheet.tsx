@@ -14,10 +14,10 @@ import { subscriptionMutations, subscriptionQueries } from "../api/subscription-
 import { subscriptionEnd } from "../model/later";
 
 /**
- * The subscription's confirmation (no surprise charges, docs/decisions.md#subscription-without-surprises). Nothing is paid until the user
- * has seen the option's price, the balance it comes from (with what is available and what stays),
- * and the new end date, and confirmed. A short balance is said before the tap, with the way to top up.
- * On success the sheet says until when the subscription runs; the user object is updated in place.
+ * The subscription's confirmation (no surprise charges, docs/decisions.md#subscription-without-surprises).
+ * Nothing is paid until the user has seen the option's price, the balance it comes from (with what is available
+ * and what stays), and the new end date, and confirmed. A short balance is said before the tap, with the way to
+ * top up. On success the sheet says until when the subscription runs; the user object is updated in place.
  */
 /** What every way into the subscription needs from its screen: the balances and the way to top up. */
 export interface SubscriptionEntryProps {

@@ -1,7 +1,7 @@
 /**
- * "Later" on the subscription prompt (docs/decisions.md#subscription-without-surprises): the prompt stays away for `LATER_DAYS` days for that
- * user, on this device, across reloads and sign-ins. Kept in local storage under the user's id, so
- * another account on the same device is still asked.
+ * "Later" on the subscription prompt (docs/decisions.md#subscription-without-surprises): the prompt stays away
+ * for `LATER_DAYS` days for that user, on this device, across reloads and sign-ins. Kept in local storage under
+ * the user's id, so another account on the same device is still asked.
  */
 import { DAY_MS } from "@contract/deposit-math";
 

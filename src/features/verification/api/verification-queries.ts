@@ -1,6 +1,7 @@
 /**
- * Account verification (docs/cabinet-rules.md#entities, #statuses-and-flows): its status and the request, a multipart upload of the
- * four fields and three photos with the 100 s timeout (docs/cabinet-rules.md#limits). Keys start with `verification`.
+ * Account verification (docs/cabinet-rules.md#entities, #statuses-and-flows): its status and the request, a
+ * multipart upload of the four fields and three photos with the 100 s timeout (docs/cabinet-rules.md#limits).
+ * Keys start with `verification`.
  */
 import {
   IMAGE_MAX_BYTES,
