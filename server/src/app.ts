@@ -21,6 +21,7 @@ import { decorateContext } from "./plugins/context";
 import { registerDocs } from "./plugins/docs";
 import { registerIdempotency } from "./plugins/idempotency";
 import { registerMaintenance } from "./plugins/maintenance";
+import { registerQueryScope } from "./plugins/query-scope";
 import { registerSecurity } from "./plugins/security";
 import { hasBuiltApp, registerStaticApp, sendAppShell, wantsAppShell } from "./plugins/static-app";
 import { authRoutes } from "./routes/auth";
@@ -122,6 +123,8 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
         : null;
   app.decorate("bot", bot);
   registerErrorHandler(app);
+  // First of the hooks: everything after it runs in the request's query scope.
+  registerQueryScope(app);
   registerMaintenance(app);
   registerAuth(app);
   // Before the routes: it hooks the money routes the contract flags `idempotent` as they are added.

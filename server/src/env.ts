@@ -9,6 +9,9 @@ import { z } from "zod";
  * The bot token used outside production when `TELEGRAM_BOT_TOKEN` is unset. It is public (it is in
  * this file and in the README): init data signed with it proves nothing, so production refuses it.
  */
+/** `STATEMENT_TIMEOUT_MS` when unset: 15 s, far above any statement of the app at the sizes measured. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+
 export const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
 
 const TRUE_WORDS = ["true", "1", "yes", "on"];
@@ -112,6 +115,7 @@ const RawEnv = z.object({
   CODE_SECRET: optional(z.string().trim().min(32, "must be at least 32 characters")),
   ACCRUAL_INTERVAL_SECONDS: optional(z.coerce.number().int().min(0).max(86_400)),
   REQUEST_TIMEOUT_SECONDS: optional(z.coerce.number().int().min(1).max(3600)),
+  STATEMENT_TIMEOUT_MS: optional(z.coerce.number().int().min(0).max(3_600_000)),
   KEEP_ALIVE_TIMEOUT_SECONDS: optional(z.coerce.number().int().min(1).max(600)),
   MAX_CONNECTIONS: optional(z.coerce.number().int().min(1).max(1_000_000)),
   TRUST_PROXY: optional(trustProxy),
@@ -208,6 +212,11 @@ export interface Env {
   TRUST_PROXY: false | number | string;
   /** Whole-request limit (headers and body), seconds; slower requests are cut off with 408. */
   REQUEST_TIMEOUT_SECONDS: number;
+  /**
+   * PostgreSQL: the longest one statement of a request may run, milliseconds (0: no limit). A
+   * request's statements are also cancelled when its client goes away before the reply.
+   */
+  STATEMENT_TIMEOUT_MS: number;
   /** How long an idle keep-alive connection stays open, seconds. */
   KEEP_ALIVE_TIMEOUT_SECONDS: number;
   /** Open connections this process accepts at once; more are closed on arrival. */
@@ -296,6 +305,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     TRUST_PROXY: raw.TRUST_PROXY ?? false,
     ACCRUAL_INTERVAL_SECONDS: raw.ACCRUAL_INTERVAL_SECONDS ?? 60,
     REQUEST_TIMEOUT_SECONDS: raw.REQUEST_TIMEOUT_SECONDS ?? 60,
+    STATEMENT_TIMEOUT_MS: raw.STATEMENT_TIMEOUT_MS ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     KEEP_ALIVE_TIMEOUT_SECONDS: raw.KEEP_ALIVE_TIMEOUT_SECONDS ?? 5,
     MAX_CONNECTIONS: raw.MAX_CONNECTIONS ?? 1000,
     RATE_LIMITS: {

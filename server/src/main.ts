@@ -35,7 +35,11 @@ async function main(): Promise<void> {
 
   let handle: Awaited<ReturnType<typeof openDatabase>>;
   try {
-    handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+    handle = await openDatabase({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+    });
   } catch (error) {
     if (error instanceof DataDirLockedError) fail(error.message);
     throw error;

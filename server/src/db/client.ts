@@ -14,6 +14,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
+import { cancellable } from "./query-scope";
 import * as schema from "./schema";
 
 /** A database handle as services take it; both drivers provide the same query builder. */
@@ -49,6 +50,11 @@ export interface OpenDatabaseOptions {
    * Migrations still run after. The tests start each server from one migrated copy this way.
    */
   initialData?: Blob | undefined;
+  /**
+   * PostgreSQL only: the longest a statement of the app's connections may run, in milliseconds
+   * (`statement_timeout`; 0 or unset: no limit). Migrations run without it.
+   */
+  statementTimeoutMs?: number | undefined;
 }
 
 /** `existingOnly` was asked and there is no Kassa database where the configuration points. */
@@ -73,26 +79,38 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.me
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<DatabaseHandle> {
   const runMigrations = options.migrate ?? true;
   const existingOnly = options.existingOnly ?? false;
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, runMigrations, existingOnly);
+  if (options.databaseUrl)
+    return openPostgres(options.databaseUrl, runMigrations, existingOnly, options.statementTimeoutMs ?? 0);
   const dataDir = options.dataDir ?? "memory";
   if (existingOnly && (dataDir === "memory" || !holdsDatabase(dataDir))) throw new DatabaseMissingError(dataDir);
   return openPglite(dataDir, runMigrations, options.initialData);
 }
 
-async function openPostgres(url: string, runMigrations: boolean, existingOnly: boolean): Promise<DatabaseHandle> {
-  // Notices ("relation already exists, skipping") are noise in the logs.
-  const client = postgres(url, { max: 10, onnotice: () => {} });
-  const db = drizzlePostgres({ client, schema });
-  try {
-    if (existingOnly) {
-      const [row] = await client`select to_regclass('public.users') is not null as present`;
-      if (!row?.present) throw new DatabaseMissingError("DATABASE_URL");
+async function openPostgres(
+  url: string,
+  runMigrations: boolean,
+  existingOnly: boolean,
+  statementTimeoutMs: number,
+): Promise<DatabaseHandle> {
+  // Notices ("relation already exists, skipping") are noise in the logs. JIT compilation is off:
+  // the app's statements are short, and compiling them cost more than it saved (server/README.md,
+  // "Database").
+  const connection = { jit: "off", statement_timeout: statementTimeoutMs };
+  if (runMigrations || existingOnly) {
+    const setup = postgres(url, { max: 1, onnotice: () => {}, connection: { jit: "off" } });
+    try {
+      if (existingOnly) {
+        const [row] = await setup`select to_regclass('public.users') is not null as present`;
+        if (!row?.present) throw new DatabaseMissingError("DATABASE_URL");
+      }
+      if (runMigrations)
+        await migratePostgres(drizzlePostgres({ client: setup, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    } finally {
+      await setup.end({ timeout: 5 });
     }
-    if (runMigrations) await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  } catch (error) {
-    await client.end({ timeout: 5 });
-    throw error;
   }
+  const client = postgres(url, { max: 10, onnotice: () => {}, connection });
+  const db = drizzlePostgres({ client: cancellable(client), schema });
   let closed = false;
   return {
     db,

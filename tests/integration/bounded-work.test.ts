@@ -1,0 +1,108 @@
+/**
+ * Bounded work on PostgreSQL: a statement ends at the statement timeout, a request's statements
+ * are cancelled when its client goes away, and the database is free again after either (nothing
+ * keeps running in pg_stat_activity). Also: the app's connections run without JIT.
+ */
+import type { AddressInfo } from "node:net";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../server/src/app";
+import type { KassaApp } from "../../server/src/context";
+import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { rowsOf } from "../../server/src/services/partners";
+import { TEST_OPERATOR_TOKEN, testEnv } from "./helpers";
+import { freshPostgres, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
+
+/** Statements of other sessions still running `pg_sleep` (the slow queries of this file). */
+async function sleepers(observer: DatabaseHandle): Promise<number> {
+  const result = await observer.db.execute(sql`
+    select count(*)::int as n from pg_stat_activity
+     where state = 'active' and query like '%pg_sleep%' and pid <> pg_backend_pid()`);
+  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+}
+
+/** The app's statement timeout here: long beside the cancellation, short beside the 30 s sleeps. */
+const TIMEOUT_MS = 2000;
+
+async function until(check: () => Promise<boolean>, ms: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < ms) {
+    if (await check()) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`not within ${ms} ms`);
+}
+
+describe.skipIf(!TEST_DATABASE_URL)(
+  `bounded work${TEST_DATABASE_URL ? "" : ` (skipped: ${POSTGRES_SKIP_REASON})`}`,
+  () => {
+    let database: Awaited<ReturnType<typeof freshPostgres>>;
+    let handle: DatabaseHandle;
+    let observer: DatabaseHandle;
+    let app: KassaApp;
+    let base: string;
+
+    beforeAll(async () => {
+      database = await freshPostgres("bounded");
+      handle = await openDatabase({ databaseUrl: database.url, statementTimeoutMs: TIMEOUT_MS });
+      observer = await openDatabase({ databaseUrl: database.url, migrate: false });
+      app = await buildApp({ env: testEnv(), db: handle.db, logger: false, operatorToken: TEST_OPERATOR_TOKEN });
+      // A route that keeps the database busy for 30 s unless its statement is cut.
+      app.get("/api/test/slow", async () => {
+        await handle.db.execute(sql`select pg_sleep(30)`);
+        return { done: true };
+      });
+      await app.listen({ port: 0, host: "127.0.0.1" });
+      base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    });
+
+    afterAll(async () => {
+      await app?.close();
+      await handle?.close();
+      await observer?.close();
+      await database?.drop();
+    });
+
+    it("runs the app's connections without JIT and with the statement timeout", async () => {
+      const result = await handle.db.execute(sql`select current_setting('jit') as jit,
+      current_setting('statement_timeout') as timeout`);
+      expect(rowsOf<{ jit: string; timeout: string }>(result)[0]).toEqual({ jit: "off", timeout: "2s" });
+    });
+
+    it("cuts a statement at the statement timeout, and the database is free after", async () => {
+      const started = Date.now();
+      await expect(handle.db.execute(sql`select pg_sleep(30)`)).rejects.toMatchObject({
+        cause: expect.objectContaining({ code: "57014" }),
+      });
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+      expect(took).toBeLessThan(TIMEOUT_MS + 3000);
+      expect(await sleepers(observer)).toBe(0);
+      const after = await handle.db.execute(sql`select 1 as one`);
+      expect(rowsOf<{ one: number }>(after)[0]?.one).toBe(1);
+    });
+
+    it("cancels a request's statement when its client goes away", async () => {
+      const client = new AbortController();
+      const request = fetch(`${base}/api/test/slow`, { signal: client.signal }).catch((e: unknown) => e);
+      await until(async () => (await sleepers(observer)) === 1, 5000);
+      client.abort();
+      expect(await request).toBeInstanceOf(Error);
+      // Freed well before the statement timeout could have ended it.
+      const freedIn = await until(async () => (await sleepers(observer)) === 0, TIMEOUT_MS);
+      expect(freedIn).toBeLessThan(TIMEOUT_MS / 2);
+      const after = await handle.db.execute(sql`select 1 as one`);
+      expect(rowsOf<{ one: number }>(after)[0]?.one).toBe(1);
+    });
+
+    it("answers a request whose statement timed out with an error, and stays free", async () => {
+      const started = Date.now();
+      const res = await fetch(`${base}/api/test/slow`);
+      expect(res.status).toBe(500);
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+      expect(took).toBeLessThan(TIMEOUT_MS + 3000);
+      expect(await sleepers(observer)).toBe(0);
+    });
+  },
+);
