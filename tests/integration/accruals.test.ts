@@ -3,14 +3,21 @@
  * until the plan ends, then paid in one transaction (or reinvested with auto-investment); the
  * scheduler, and the development clock the operator moves.
  */
-import { Deposit, depositTerms } from "@contract";
+import { Deposit, depositTerms, routes } from "@contract";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { accruals, deposits } from "../../server/src/db/schema";
 import { startAccrualScheduler } from "../../server/src/scheduler";
 import { runAccruals } from "../../server/src/services/accruals";
-import { call, callRoute, createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import {
+  callRoute,
+  createTestServer,
+  injectRoute,
+  type RouteRequest,
+  TEST_OPERATOR_TOKEN,
+  type TestServer,
+} from "./helpers";
 import { addPlan, balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";
 
 const DAY = 86_400_000;
@@ -52,8 +59,8 @@ describe("accruals", () => {
     await server?.close();
   });
 
-  const open = async (investor: Investor, body: Record<string, unknown>) => {
-    const res = await call(server, "POST", "/funds/deposits", body, { token: investor.token });
+  const open = async (investor: Investor, body: RouteRequest<typeof routes.createDeposit>["body"]) => {
+    const res = await injectRoute(server, routes.createDeposit, { token: investor.token, body });
     if (res.status !== 200) throw new Error(`open: ${res.status} ${JSON.stringify(res.body)}`);
     return Deposit.parse(res.body);
   };
@@ -123,8 +130,8 @@ describe("accruals", () => {
     expect(ops.items[1]?.details).toMatchObject({ depositId: deposit.id, days: 30 });
     expect((await runAccruals(server.handle.db, clock, { userId: investor.id })).completed).toBe(0);
     expect((await balanceOf(server, investor)).USDT).toBe(terms.totalAtEnd);
-    const stats = await call(server, "GET", "/user/statistics", undefined, { token: investor.token });
-    expect(stats.body).toMatchObject({ earned: { USDT: "37.03701" }, activeDeposits: 0 });
+    const stats = await callRoute(server, "statistics", { token: investor.token });
+    expect(stats).toMatchObject({ earned: { USDT: "37.03701" }, activeDeposits: 0 });
     await expectLedgerConsistent(server.handle.db);
   });
 
@@ -198,16 +205,11 @@ describe("development clock", () => {
   it("moves the server's time forward, runs the accruals, and goes back with reset", async () => {
     const investor = await newInvestor(server.handle.db, server.app.clock);
     await fund(server.handle.db, server.app.clock, investor.id, "USDT", "100");
-    const opened = await call(
-      server,
-      "POST",
-      "/funds/deposits",
-      { planId: "start", currency: "USDT", amount: "100" },
-      {
-        token: investor.token,
-      },
-    );
-    const deposit = Deposit.parse(opened.body);
+    const opened = await callRoute(server, "createDeposit", {
+      token: investor.token,
+      body: { planId: "start", currency: "USDT", amount: "100" },
+    });
+    const deposit = Deposit.parse(opened);
 
     const advanced = await server.app.inject({
       method: "POST",

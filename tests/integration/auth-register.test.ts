@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../server/src/db/schema";
 import { DEMO_EMAIL, DEMO_PHONE } from "../../server/src/demo/seed";
 import { verifyPassword } from "../../server/src/security/password";
-import { call, createTestServer, outbox, registration, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, outbox, registration, type TestServer } from "./helpers";
 
 let server: TestServer;
 
@@ -60,8 +60,8 @@ describe("POST /api/auth/register/{inviter}", () => {
       createdAt: expect.any(String),
     });
 
-    const me = await call(server, "GET", "/user/me", undefined, { token: reply.refreshToken });
-    expect(me.body.login).toBe(body.login);
+    const me = await callRoute(server, "currentUser", { token: reply.refreshToken });
+    expect(me.login).toBe(body.login);
   });
 
   it("stores the password as argon2id with m=19456 KiB, t=2, p=1", async () => {

@@ -3,14 +3,16 @@
  * password. The request replies the same whether or not the account exists; the token is single use, short
  * lived and stored hashed; a new password signs the user out everywhere.
  */
+
 import { createHash } from "node:crypto";
+import { routes } from "@contract";
 import { CodeSentReply, ResetPasswordValidateReply } from "@contract/auth";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
 import type { CodeSender } from "../../server/src/delivery/code-sender";
-import { call, createTestServer, lastCode, outbox, registerUser, type TestServer } from "./helpers";
+import { createTestServer, injectRoute, lastCode, outbox, registerUser, type TestServer } from "./helpers";
 
 const MINUTE = 60_000;
 const CODE_SENT = { message: "Request successfully sent", resendAfterSeconds: 60, expiresInSeconds: 600 };
@@ -31,13 +33,13 @@ let ipCounter = 0;
 /** A fresh client address, so the per-address limits of one test do not reach the next. */
 const freshIp = () => `198.18.0.${++ipCounter}`;
 
-const requestReset = (login: string, ip: string) => call(server, "POST", "/auth/reset-password", { login }, { ip });
+const requestReset = (login: string, ip: string) => injectRoute(server, routes.resetPassword, { ip, body: { login } });
 const validate = (login: string, code: string, ip: string) =>
-  call(server, "POST", "/auth/reset-password/validate", { login, code }, { ip });
+  injectRoute(server, routes.resetPasswordValidate, { ip, body: { login, code } });
 const setPassword = (resetToken: string, password = NEW_PASSWORD, passwordRepeat = password) =>
-  call(server, "POST", "/auth/set-password", { resetToken, password, passwordRepeat });
+  injectRoute(server, routes.setPassword, { body: { resetToken, password, passwordRepeat } });
 const signIn = (login: string, password: string) =>
-  call(server, "POST", "/auth/login", { login, password }, { ip: freshIp() });
+  injectRoute(server, routes.login, { ip: freshIp(), body: { login, password } });
 
 /** Registers a user and walks the reset up to the reset token. */
 async function resetToken() {
@@ -70,7 +72,7 @@ describe("password reset", () => {
     expect(await setPassword(resetToken)).toMatchObject({ status: 200, body: { ok: true } });
 
     for (const token of [registrationSession, other.body.refreshToken as string]) {
-      expect(await call(server, "GET", "/user/me", undefined, { token })).toMatchObject({
+      expect(await injectRoute(server, routes.currentUser, { token })).toMatchObject({
         status: 401,
         body: { code: "SESSION_TIMEOUT" },
       });
@@ -208,7 +210,7 @@ describe("password reset", () => {
     const broken = await createTestServer({ codeSender: failing });
     try {
       const { body } = await registerUser(broken);
-      const res = await call(broken, "POST", "/auth/reset-password", { login: body.login });
+      const res = await injectRoute(broken, routes.resetPassword, { body: { login: body.login } });
       expect(res).toMatchObject({ status: 200, body: CODE_SENT });
       // The background delivery fails and withdraws the code.
       await expect
@@ -226,11 +228,13 @@ describe("password reset", () => {
   });
 
   it("checks the bodies", async () => {
-    expect(await call(server, "POST", "/auth/reset-password", { login: "" })).toMatchObject({
+    expect(await injectRoute(server, routes.resetPassword, { body: { login: "" } })).toMatchObject({
       status: 400,
       body: { code: "VALIDATION_FAILED", fields: { login: "required" } },
     });
-    expect(await call(server, "POST", "/auth/reset-password/validate", { login: "demo", code: "12" })).toMatchObject({
+    expect(
+      await injectRoute(server, routes.resetPasswordValidate, { body: { login: "demo", code: "12" } }),
+    ).toMatchObject({
       status: 400,
       body: { code: "VALIDATION_FAILED", fields: { code: "codeFormat" } },
     });

@@ -6,6 +6,7 @@
  * switches the call off.
  */
 
+import { routes } from "@contract";
 import { SessionReply } from "@contract/auth";
 import { sign } from "@telegram-apps/init-data-node";
 import { eq, sql } from "drizzle-orm";
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
 import { setSetting } from "../../server/src/services/settings";
-import { call, createTestServer, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, injectRoute, type TestServer } from "./helpers";
 
 const BOT_TOKEN = "7000000001:AAF-test-token-for-kassa-integration-tests";
 const OTHER_BOT_TOKEN = "7000000002:AAF-another-bots-token-0000000000";
@@ -63,7 +64,7 @@ const telegram = (raw: string, inviter?: string, language?: string) =>
   });
 
 async function profile(token: string) {
-  return (await call(server, "GET", "/user-data/byType/profile", undefined, { token })).body;
+  return (await injectRoute(server, routes.userDataByType, { token, params: { type: "profile" } })).body;
 }
 
 async function countTelegramUsers(id: number) {
@@ -115,7 +116,7 @@ describe("POST /api/auth/telegram", () => {
     expect(await sessionCount()).toBe(1);
 
     // Signed out: the same init data does not revive the revoked session; it gets a new one.
-    expect((await call(server, "POST", "/auth/logout", undefined, { token: first.refreshToken })).status).toBe(200);
+    await callRoute(server, "logout", { token: first.refreshToken });
     const after = SessionReply.parse((await telegram(raw)).body);
     expect(after.refreshToken).not.toBe(first.refreshToken);
     expect((await profile(after.refreshToken)).login).toBe(first.user.login);
@@ -125,7 +126,7 @@ describe("POST /api/auth/telegram", () => {
   it("accepts init data for one hour by default", async () => {
     const defaults = await createTestServer({ clock, seed: false, env: { TELEGRAM_BOT_TOKEN: BOT_TOKEN } });
     try {
-      const post = (raw: string) => call(defaults, "POST", "/auth/telegram", { initData: raw });
+      const post = (raw: string) => injectRoute(defaults, routes.telegramAuth, { body: { initData: raw } });
       expect((await post(initData(tgUser(), { ageSeconds: 3500 }))).status).toBe(200);
       expect((await post(initData(tgUser(), { ageSeconds: 3700 }))).body).toMatchObject({
         code: "VERIFICATION_FAILED",
@@ -248,7 +249,7 @@ describe("POST /api/auth/telegram", () => {
   });
 
   it("checks the body", async () => {
-    const res = await call(server, "POST", "/auth/telegram", { initData: "" });
+    const res = await injectRoute(server, routes.telegramAuth, { body: { initData: "" } });
     expect(res).toMatchObject({ status: 400, body: { code: "VALIDATION_FAILED", fields: { initData: "required" } } });
   });
 });

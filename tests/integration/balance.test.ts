@@ -2,12 +2,19 @@
  * Balance, current currency, statistics, exchange rate and exchange, and the operations list, as
  * the app calls them; replies checked against the contract's schemas.
  */
-import { BalanceReply, ExchangeRateReply, ExchangeReply, exchangeResult, type OperationsReply } from "@contract";
+import {
+  BalanceReply,
+  ExchangeRateReply,
+  ExchangeReply,
+  exchangeResult,
+  type OperationsReply,
+  routes,
+} from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/demo/seed";
 import { setSetting } from "../../server/src/services/settings";
-import { call, callRoute, createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, injectRoute, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";
 
 const DAY = 86_400_000;
@@ -35,14 +42,13 @@ describe("balance, statistics, exchange and operations", () => {
   });
 
   it("shows every currency at 0 and USDT as the current currency for a new investor", async () => {
-    const res = await call(server, "GET", "/user/balance", undefined, { token: alice.token });
-    expect(res.status).toBe(200);
-    expect(BalanceReply.parse(res.body)).toEqual({
+    const res = await callRoute(server, "balance", { token: alice.token });
+    expect(BalanceReply.parse(res)).toEqual({
       type: "balance",
       currentCurrency: "USDT",
       currencies: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
     });
-    expect((await call(server, "GET", "/user/balance?type=balance", undefined, { token: alice.token })).status).toBe(
+    expect((await injectRoute(server, routes.balance, { token: alice.token, query: { type: "balance" } })).status).toBe(
       200,
     );
     const unknown = await call(server, "GET", "/user/balance?type=bonus", undefined, { token: alice.token });
@@ -51,19 +57,18 @@ describe("balance, statistics, exchange and operations", () => {
   });
 
   it("stores the chosen current currency", async () => {
-    const set = await call(server, "POST", "/user/balance", { currency: "TON" }, { token: alice.token });
-    expect(set.status).toBe(200);
-    expect(BalanceReply.parse(set.body).currentCurrency).toBe("TON");
-    const again = await call(server, "GET", "/user/balance", undefined, { token: alice.token });
-    expect(again.body.currentCurrency).toBe("TON");
+    const set = await callRoute(server, "setBalanceCurrency", { token: alice.token, body: { currency: "TON" } });
+    expect(BalanceReply.parse(set).currentCurrency).toBe("TON");
+    const again = await callRoute(server, "balance", { token: alice.token });
+    expect(again.currentCurrency).toBe("TON");
     const wrong = await call(server, "POST", "/user/balance", { currency: "DOGE" }, { token: alice.token });
     expect(wrong.status).toBe(400);
-    await call(server, "POST", "/user/balance", { currency: "USDT" }, { token: alice.token });
+    await injectRoute(server, routes.setBalanceCurrency, { token: alice.token, body: { currency: "USDT" } });
   });
 
   it("serves the exchange rates of the setting", async () => {
-    const res = await call(server, "GET", "/user/exchange-rate", undefined, { token: alice.token });
-    expect(ExchangeRateReply.parse(res.body)).toEqual({
+    const res = await callRoute(server, "exchangeRate", { token: alice.token });
+    expect(ExchangeRateReply.parse(res)).toEqual({
       base: "USD",
       rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" },
       feePercent: "1",
@@ -72,17 +77,11 @@ describe("balance, statistics, exchange and operations", () => {
 
   it("exchanges at the contract's formula: two operations, one transaction", async () => {
     await fund(server.handle.db, clock, alice.id, "USDT", "1000");
-    const res = await call(
-      server,
-      "POST",
-      "/user/exchange",
-      { from: "USDT", to: "BTC", amount: "130" },
-      {
-        token: alice.token,
-      },
-    );
-    expect(res.status).toBe(200);
-    const reply = ExchangeReply.parse(res.body);
+    const res = await callRoute(server, "exchange", {
+      token: alice.token,
+      body: { from: "USDT", to: "BTC", amount: "130" },
+    });
+    const reply = ExchangeReply.parse(res);
     const preview = exchangeResult({
       from: "USDT",
       to: "BTC",
@@ -112,16 +111,11 @@ describe("balance, statistics, exchange and operations", () => {
       payload: { value: { rates: { USDT: "1", BTC: "60000", ETH: "3000", TON: "5" }, feePercent: "0.5" } },
     });
     expect(res.statusCode).toBe(200);
-    const ex = await call(
-      server,
-      "POST",
-      "/user/exchange",
-      { from: "USDT", to: "TON", amount: "10" },
-      {
-        token: alice.token,
-      },
-    );
-    expect(ex.body).toMatchObject({ received: "1.99", feePercent: "0.5", rates: { from: "1", to: "5" } });
+    const ex = await callRoute(server, "exchange", {
+      token: alice.token,
+      body: { from: "USDT", to: "TON", amount: "10" },
+    });
+    expect(ex).toMatchObject({ received: "1.99", feePercent: "0.5", rates: { from: "1", to: "5" } });
     await setSetting(server.handle.db, clock, "exchangeRates", {
       rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" },
       feePercent: "1",
@@ -130,61 +124,40 @@ describe("balance, statistics, exchange and operations", () => {
 
   it("refuses an exchange the balance cannot pay, a zero result and a same-currency exchange", async () => {
     const before = await balanceOf(server, alice);
-    const tooMuch = await call(
-      server,
-      "POST",
-      "/user/exchange",
-      { from: "USDT", to: "ETH", amount: "100000" },
-      {
-        token: alice.token,
-      },
-    );
+    const tooMuch = await injectRoute(server, routes.exchange, {
+      token: alice.token,
+      body: { from: "USDT", to: "ETH", amount: "100000" },
+    });
     expect(tooMuch.status).toBe(409);
     expect(tooMuch.body).toEqual({ code: "INSUFFICIENT_FUNDS", message: "Not enough funds" });
 
-    const dust = await call(
-      server,
-      "POST",
-      "/user/exchange",
-      { from: "USDT", to: "BTC", amount: "0.000001" },
-      {
-        token: alice.token,
-      },
-    );
+    const dust = await injectRoute(server, routes.exchange, {
+      token: alice.token,
+      body: { from: "USDT", to: "BTC", amount: "0.000001" },
+    });
     expect(dust.status).toBe(400);
     expect(dust.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { amount: "amountBelowMinimum" } });
 
-    const negative = await call(
-      server,
-      "POST",
-      "/user/exchange",
-      { from: "USDT", to: "BTC", amount: "-5" },
-      {
-        token: alice.token,
-      },
-    );
+    const negative = await injectRoute(server, routes.exchange, {
+      token: alice.token,
+      body: { from: "USDT", to: "BTC", amount: "-5" },
+    });
     expect(negative.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { amount: "amountNegative" } });
 
-    const same = await call(
-      server,
-      "POST",
-      "/user/exchange",
-      { from: "TON", to: "TON", amount: "1" },
-      {
-        token: alice.token,
-      },
-    );
+    const same = await injectRoute(server, routes.exchange, {
+      token: alice.token,
+      body: { from: "TON", to: "TON", amount: "1" },
+    });
     expect(same.status).toBe(400);
     expect(same.body).toMatchObject({ fields: { to: "required" } });
 
+    // A JSON number for the amount: refused (amounts are decimal strings).
     const number = await call(
       server,
       "POST",
       "/user/exchange",
       { from: "USDT", to: "TON", amount: 5 },
-      {
-        token: alice.token,
-      },
+      { token: alice.token },
     );
     expect(number.status).toBe(400);
     expect(await balanceOf(server, alice)).toEqual(before);
@@ -219,18 +192,17 @@ describe("balance, statistics, exchange and operations", () => {
 
     // Days are whole UTC days, inclusive at both ends.
     const day = (
-      await call(server, "GET", "/user/operations/?from=2026-05-02&to=2026-05-02", undefined, {
+      await injectRoute(server, routes.operations, {
         token: alice.token,
+        query: { from: "2026-05-02", to: "2026-05-02" },
       })
     ).body as OperationsReply;
     expect(day.items.map((o) => o.currency)).toEqual(["TON"]);
     const since = (
-      await call(server, "GET", "/user/operations/?from=2026-05-02T09:00:00Z", undefined, {
-        token: alice.token,
-      })
+      await injectRoute(server, routes.operations, { token: alice.token, query: { from: "2026-05-02T09:00:00Z" } })
     ).body as OperationsReply;
     expect(since.total).toBe(2);
-    const until = (await call(server, "GET", "/user/operations/?to=2026-05-01", undefined, { token: alice.token }))
+    const until = (await injectRoute(server, routes.operations, { token: alice.token, query: { to: "2026-05-01" } }))
       .body as OperationsReply;
     expect(until.total).toBe(5);
 
@@ -244,12 +216,11 @@ describe("balance, statistics, exchange and operations", () => {
       expect(res.status, query).toBe(400);
       expect(res.body.code).toBe("VALIDATION_FAILED");
     }
-    const max = await call(server, "GET", "/user/operations/?limit=100", undefined, { token: alice.token });
-    expect(max.status).toBe(200);
+    await callRoute(server, "operations", { token: alice.token, query: { limit: "100" } });
   });
 
   it("counts statistics: earned per currency, referrals, active deposits and the amount on deposit", async () => {
-    const demo = await call(server, "POST", "/auth/login", { login: DEMO_LOGIN, password: DEMO_PASSWORD });
+    const demo = await injectRoute(server, routes.login, { body: { login: DEMO_LOGIN, password: DEMO_PASSWORD } });
     const token = demo.body.refreshToken as string;
     const stats = await callRoute(server, "statistics", { token });
     // The seeded history: a Start deposit of 200 paid 30 × 2 USDT; a Standard deposit of 1000 runs;
@@ -261,7 +232,7 @@ describe("balance, statistics, exchange and operations", () => {
       activeDeposits: 1,
       amountOnDeposit: { USDT: "1000", BTC: "0", ETH: "0", TON: "0" },
     });
-    const house = await call(server, "GET", "/user/statistics", undefined, { token: alice.token });
-    expect(house.body).toMatchObject({ referrals: 0, activeDeposits: 0, earned: { USDT: "0" } });
+    const house = await callRoute(server, "statistics", { token: alice.token });
+    expect(house).toMatchObject({ referrals: 0, activeDeposits: 0, earned: { USDT: "0" } });
   });
 });

@@ -5,7 +5,7 @@
  * the outbox (one message with the right web_app button, 429 retry_after honoured, a blocked bot
  * marked and not retried, the user's switch); one lease holder at a time.
  */
-import { LANGUAGES } from "@contract";
+import { LANGUAGES, routes } from "@contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
@@ -15,7 +15,7 @@ import { SECRET_HEADER } from "../../server/src/telegram/bot";
 import { tryLease } from "../../server/src/telegram/lease";
 import { deliverDue } from "../../server/src/telegram/outbox";
 import { type BotApiStandIn, startBotApiStandIn, textUpdate } from "../e2e/support/bot-api";
-import { call, createTestServer, type TestServer } from "./helpers";
+import { callRoute, createTestServer, injectRoute, type TestServer } from "./helpers";
 import { type Investor, newInvestor } from "./money";
 
 const PUBLIC_URL = "https://kassa.example";
@@ -166,8 +166,8 @@ describe("chat bot", () => {
       },
     });
     // The in-app notification says the same, from the same locale file.
-    const list = await call(server, "GET", "/notification", undefined, { token: investor.token });
-    expect((list.body.items as unknown[])[0]).toMatchObject({
+    const list = await callRoute(server, "notifications", { token: investor.token });
+    expect((list.items as unknown[])[0]).toMatchObject({
       title: "Refill credited",
       body: "25 USDT has been credited to your balance.",
     });
@@ -221,19 +221,15 @@ describe("chat bot", () => {
   });
 
   it("chat notifications switched off (PATCH /user/settings/security) queue nothing", async () => {
-    const off = await call(
-      server,
-      "PATCH",
-      "/user/settings/security",
-      { chatNotifications: false },
-      { token: investor.token },
-    );
-    expect(off.status).toBe(200);
+    await callRoute(server, "updateSecuritySettings", { token: investor.token, body: { chatNotifications: false } });
     const before = await server.handle.db.select().from(chatOutbox).where(eq(chatOutbox.userId, investor.id));
     await refillCredited();
     const after = await server.handle.db.select().from(chatOutbox).where(eq(chatOutbox.userId, investor.id));
     expect(after.length).toBe(before.length);
-    await call(server, "PATCH", "/user/settings/security", { chatNotifications: true }, { token: investor.token });
+    await injectRoute(server, routes.updateSecuritySettings, {
+      token: investor.token,
+      body: { chatNotifications: true },
+    });
   });
 
   it("one lease holder at a time; an expired lease is taken over", async () => {

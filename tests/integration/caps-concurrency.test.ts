@@ -7,13 +7,14 @@
  * Rerun: TEST_DATABASE_URL=postgres://… npx vitest run --project integration tests/integration/caps-concurrency.test.ts
  */
 
+import { routes } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import { openDeposit } from "../../server/src/services/deposits";
 import { MAX_WAITING_REFILLS } from "../../server/src/services/refills";
 import { MAX_AWAITING_WITHDRAWALS } from "../../server/src/services/withdrawals";
-import { call, createTestServer, type TestServer, tempDir } from "./helpers";
+import { createTestServer, injectRoute, type TestServer, tempDir } from "./helpers";
 import {
   expectLedgerConsistent,
   freshPostgres,
@@ -64,24 +65,18 @@ async function capsHold(server: TestServer, backend: string) {
 
   // Withdrawals: 30 at once, enough money for all of them.
   const saver = await newInvestor(db, clock);
-  await call(
-    server,
-    "PATCH",
-    "/user-data/wallets/update",
-    { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] },
-    { token: saver.token },
-  );
+  await injectRoute(server, routes.updateWallets, {
+    token: saver.token,
+    body: { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] },
+  });
   await fund(db, clock, saver.id, "USDT", "5000");
   await openDeposit({ db, clock }, saver.id, { planId: "start", currency: "USDT", amount: "100", autoInvest: false });
   const withdrawals = await Promise.all(
     Array.from({ length: 30 }, () =>
-      call(
-        server,
-        "POST",
-        "/funds/payments/request",
-        { paymentSystemId: "usdt-trc20", amount: "20" },
-        { token: saver.token },
-      ),
+      injectRoute(server, routes.requestWithdrawal, {
+        token: saver.token,
+        body: { paymentSystemId: "usdt-trc20", amount: "20" },
+      }),
     ),
   );
   const accepted = withdrawals.filter((r) => r.status === 200).length;
@@ -95,13 +90,10 @@ async function capsHold(server: TestServer, backend: string) {
   const refiller = await newInvestor(db, clock);
   const refills = await Promise.all(
     Array.from({ length: 30 }, () =>
-      call(
-        server,
-        "POST",
-        "/funds/refills",
-        { paymentSystemId: "usdt-trc20", amount: "10" },
-        { token: refiller.token },
-      ),
+      injectRoute(server, routes.createRefill, {
+        token: refiller.token,
+        body: { paymentSystemId: "usdt-trc20", amount: "10" },
+      }),
     ),
   );
   const waiting = refills.filter((r) => r.status === 200).length;

@@ -3,7 +3,9 @@
  * 5 wrong tries void a code, a new one only after 60 s, expiry after 10 minutes; the development
  * outbox; and delivery failures (a failing sender, production without a provider, the Bot API).
  */
+
 import { createHash } from "node:crypto";
+import { routes } from "@contract";
 import { CodeSentReply, PhoneConfirmReply } from "@contract/auth";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +14,17 @@ import * as schema from "../../server/src/db/schema";
 import { ChannelCodeSender, type CodeDelivery, type CodeSender } from "../../server/src/delivery/code-sender";
 import { TelegramCodeSender } from "../../server/src/delivery/telegram-code-sender";
 import { maskedDestination } from "../../server/src/services/codes";
-import { call, createTestServer, lastCode, outbox, registerUser, TEST_CODE_SECRET, type TestServer } from "./helpers";
+import {
+  call,
+  callRoute,
+  createTestServer,
+  injectRoute,
+  lastCode,
+  outbox,
+  registerUser,
+  TEST_CODE_SECRET,
+  type TestServer,
+} from "./helpers";
 
 const MINUTE = 60_000;
 const CODE_SENT = { message: "Request successfully sent", resendAfterSeconds: 60, expiresInSeconds: 600 };
@@ -33,8 +45,8 @@ describe("phone confirmation codes", () => {
   });
 
   const confirm = (token: string, code: string, ip?: string) =>
-    call(server, "POST", "/auth/phone/confirm", { code }, { token, ...(ip ? { ip } : {}) });
-  const resend = (token: string) => call(server, "POST", "/auth/phone/resend", undefined, { token });
+    injectRoute(server, routes.phoneConfirm, { token, ...(ip ? { ip } : {}), body: { code } });
+  const resend = (token: string) => injectRoute(server, routes.phoneResend, { token });
 
   it("confirms the phone with the code, once", async () => {
     const { token, body } = await registerUser(server);
@@ -42,8 +54,8 @@ describe("phone confirmation codes", () => {
     const ok = await confirm(token, code);
     expect(ok.status).toBe(200);
     expect(PhoneConfirmReply.parse(ok.body).user).toMatchObject({ login: body.login, phoneConfirmed: true });
-    const profile = await call(server, "GET", "/user-data/byType/profile", undefined, { token });
-    expect(profile.body.phoneConfirmed).toBe(true);
+    const profile = await callRoute(server, "userDataByType", { token, params: { type: "profile" } });
+    expect(profile.phoneConfirmed).toBe(true);
 
     expect(await confirm(token, code)).toMatchObject({
       status: 400,
@@ -52,14 +64,14 @@ describe("phone confirmation codes", () => {
     // Nothing left to confirm: no new code either.
     expect(await resend(token)).toMatchObject({ status: 400, body: { code: "VERIFICATION_FAILED" } });
     // A later sign-in does not ask again.
-    const again = await call(server, "POST", "/auth/login", { login: body.login, password: body.password });
-    expect(again.body.phoneConfirmationRequired).toBe(false);
+    const again = await callRoute(server, "login", { body: { login: body.login, password: body.password } });
+    expect(again.phoneConfirmationRequired).toBe(false);
   });
 
   it("asks again at sign-in while the phone is unconfirmed", async () => {
     const { body } = await registerUser(server);
-    const res = await call(server, "POST", "/auth/login", { login: body.login, password: body.password });
-    expect(res.body).toMatchObject({ phoneConfirmationRequired: true, user: { phoneConfirmed: false } });
+    const res = await callRoute(server, "login", { body: { login: body.login, password: body.password } });
+    expect(res).toMatchObject({ phoneConfirmationRequired: true, user: { phoneConfirmed: false } });
   });
 
   it("stores the code as an HMAC under the server key, never the digits or their plain hash", async () => {
@@ -158,13 +170,13 @@ describe("phone confirmation codes", () => {
   });
 
   it("needs a session and a 6-digit code", async () => {
-    expect(await call(server, "POST", "/auth/phone/confirm", { code: "123456" })).toMatchObject({
+    expect(await injectRoute(server, routes.phoneConfirm, { body: { code: "123456" } })).toMatchObject({
       status: 401,
       body: { code: "SESSION_TIMEOUT" },
     });
-    expect(await call(server, "POST", "/auth/phone/resend")).toMatchObject({ status: 401 });
+    expect(await injectRoute(server, routes.phoneResend)).toMatchObject({ status: 401 });
     // The session is checked before the body.
-    expect(await call(server, "POST", "/auth/phone/confirm", { code: "x" })).toMatchObject({ status: 401 });
+    expect(await injectRoute(server, routes.phoneConfirm, { body: { code: "x" } })).toMatchObject({ status: 401 });
     const { token } = await registerUser(server);
     for (const code of ["12345", "1234567", "12a456", ""]) {
       const res = await confirm(token, code);
@@ -231,7 +243,7 @@ describe("code delivery failures", () => {
     try {
       // Registration succeeds even so: the account exists and resend reports the failure.
       const { token, body } = await registerUser(server);
-      const res = await call(server, "POST", "/auth/phone/resend", undefined, { token });
+      const res = await injectRoute(server, routes.phoneResend, { token });
       expect(res.status).toBe(502);
       expect(res.body).toEqual({ code: "CODE_SEND_FAILED", message: "Code sending error" });
       const rows = await server.handle.db
@@ -259,7 +271,7 @@ describe("code delivery failures", () => {
       expect(Object.keys(docs.body.paths as object)).not.toContain("/api/dev/outbox");
 
       const { token } = await registerUser(server);
-      const res = await call(server, "POST", "/auth/phone/resend", undefined, { token });
+      const res = await injectRoute(server, routes.phoneResend, { token });
       expect(res).toMatchObject({ status: 502, body: { code: "CODE_SEND_FAILED", message: "Code sending error" } });
     } finally {
       await server.close();

@@ -4,13 +4,13 @@
  * amount rules (docs/cabinet-rules.md#field-rules), the list, closing early (principal back, held accruals
  * forfeited), own data only, and crypto cases with their operations.
  */
-import { addAmounts, CryptoCasesReply, Deposit, DepositCloseReply, depositTerms } from "@contract";
+import { addAmounts, CryptoCasesReply, Deposit, DepositCloseReply, depositTerms, routes } from "@contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { plans } from "../../server/src/db/schema";
 import { runAccruals } from "../../server/src/services/accruals";
-import { call, callRoute, createTestServer, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, injectRoute, type RouteRequest, type TestServer } from "./helpers";
 import { addPlan, balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";
 
 const DAY = 86_400_000;
@@ -41,8 +41,8 @@ describe("deposits", () => {
     await server?.close();
   });
 
-  const open = (investor: Investor, body: Record<string, unknown>) =>
-    call(server, "POST", "/funds/deposits", body, { token: investor.token });
+  const open = (investor: Investor, body: RouteRequest<typeof routes.createDeposit>["body"]) =>
+    injectRoute(server, routes.createDeposit, { token: investor.token, body });
 
   it("opens a deposit: the principal leaves the balance as a plan operation, the terms are the contract's", async () => {
     const res = await open(alice, { planId: "standard", currency: "USDT", amount: "1000", autoInvest: true });
@@ -100,7 +100,7 @@ describe("deposits", () => {
   });
 
   it("answers 'Deposit creation error' for an unknown or inactive plan, or a currency other than the plan's", async () => {
-    const cases: [Record<string, unknown>, string][] = [
+    const cases: [RouteRequest<typeof routes.createDeposit>["body"], string][] = [
       [{ planId: "gold", currency: "USDT", amount: "100" }, "plan_unavailable"],
       [{ planId: "start", currency: "TON", amount: "100" }, "currency_mismatch"],
       [{ planId: "start", currency: "USDT", amount: "100", caseId: "growth" }, "case_unavailable"],
@@ -133,7 +133,9 @@ describe("deposits", () => {
       [undefined, "required"],
     ];
     for (const [amount, code] of cases) {
-      const res = await open(alice, { planId: "start", currency: "USDT", amount });
+      // Numbers and a missing amount too: sent raw, as the types forbid them.
+      const body = { planId: "start", currency: "USDT", amount };
+      const res = await call(server, "POST", "/funds/deposits", body, { token: alice.token });
       expect(res.status, String(amount)).toBe(400);
       expect(res.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { amount: code } });
     }
@@ -164,11 +166,8 @@ describe("deposits", () => {
     await runAccruals(server.handle.db, clock);
     const before = await balanceOf(server, alice);
 
-    const res = await call(server, "POST", `/funds/deposits/client/close/${standard.id}`, undefined, {
-      token: alice.token,
-    });
-    expect(res.status).toBe(200);
-    const reply = DepositCloseReply.parse(res.body);
+    const res = await callRoute(server, "closeDeposit", { token: alice.token, params: { id: standard.id } });
+    const reply = DepositCloseReply.parse(res);
     expect(reply).toMatchObject({ returned: "1000", forfeited: "45" });
     expect(reply.deposit).toMatchObject({
       status: "closed",
@@ -189,9 +188,7 @@ describe("deposits", () => {
     const accruals = await callRoute(server, "operations", { token: alice.token, query: { type: "accrual" } });
     expect(accruals.total).toBe(0);
 
-    const again = await call(server, "POST", `/funds/deposits/client/close/${standard.id}`, undefined, {
-      token: alice.token,
-    });
+    const again = await injectRoute(server, routes.closeDeposit, { token: alice.token, params: { id: standard.id } });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({
       code: "DEPOSIT_CLOSE_FAILED",
@@ -207,14 +204,14 @@ describe("deposits", () => {
     if (!target) throw new Error("bob has no deposit");
     const before = await balanceOf(server, alice);
     for (const id of [target.id, "00000000-0000-4000-8000-000000000000", "42"]) {
-      const res = await call(server, "POST", `/funds/deposits/client/close/${id}`, undefined, { token: alice.token });
+      const res = await injectRoute(server, routes.closeDeposit, { token: alice.token, params: { id } });
       expect(res.status, id).toBe(400);
       expect(res.body).toMatchObject({ code: "DEPOSIT_CLOSE_FAILED", message: "Deposit closing error" });
     }
     expect(await balanceOf(server, alice)).toEqual(before);
     const still = await callRoute(server, "deposits", { token: bob.token });
     expect(still.items[0]?.status).toBe("active");
-    expect((await call(server, "POST", `/funds/deposits/client/close/${target.id}`)).status).toBe(401);
+    expect((await injectRoute(server, routes.closeDeposit, { params: { id: target.id } })).status).toBe(401);
   });
 
   it("refuses to close a deposit whose term is over: it pays out in full instead", async () => {
@@ -225,8 +222,9 @@ describe("deposits", () => {
     );
     expect(deposit.dailyIncome).toBe("0.7");
     clock.advance(8 * DAY); // the scheduler has not run yet
-    const res = await call(server, "POST", `/funds/deposits/client/close/${deposit.id}`, undefined, {
+    const res = await injectRoute(server, routes.closeDeposit, {
       token: tonInvestor.token,
+      params: { id: deposit.id },
     });
     expect(res.body).toMatchObject({ code: "DEPOSIT_CLOSE_FAILED", params: { reason: "completed" } });
     expect((await balanceOf(server, tonInvestor)).TON).toBe("104.9");
@@ -236,7 +234,7 @@ describe("deposits", () => {
   });
 
   it("lists crypto cases and the operations of deposits opened through them", async () => {
-    const cases = CryptoCasesReply.parse((await call(server, "GET", "/crypto-cases/all")).body);
+    const cases = CryptoCasesReply.parse((await injectRoute(server, routes.cryptoCases)).body);
     expect(cases.map((c) => [c.id, c.riskLevel, c.planIds])).toEqual([
       ["steady", "low", ["start"]],
       ["balanced", "medium", ["start", "standard"]],

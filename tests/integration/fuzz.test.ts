@@ -7,8 +7,10 @@
  * investor A may carry investor B's marker. A seeded generator: a failure prints its seed and reproduces
  * (`FUZZ_SEED=<seed>`). The figures are printed: requests and replies per status.
  */
+import { routes } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTestServer, registerUser, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import { createTestServer, injectRoute, registerUser, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 /** Requests per operation and caller. */
@@ -252,7 +254,7 @@ beforeAll(async () => {
   tokenB = b.token;
   // Investor B's own data carries a marker that must never reach investor A.
   markerB = `MarkerB${Math.floor(Math.random() * 1e9)}`;
-  const updated = await call(server, "POST", "/user/profile", { city: markerB }, { token: tokenB });
+  const updated = await injectRoute(server, routes.updateProfile, { token: tokenB, body: { city: markerB } });
   if (updated.status !== 200) throw new Error(`could not set B's marker: ${updated.status}`);
 });
 
@@ -307,7 +309,7 @@ describe("fuzzing every operation of the OpenAPI document", () => {
         await Promise.all(batch);
       }
       // A fuzzed logout or password change may end A's session: A signs up again and goes on.
-      if (!op.operator && (await call(server, "GET", "/user/me", undefined, { token: tokenA })).status === 401) {
+      if (!op.operator && (await injectRoute(server, routes.currentUser, { token: tokenA })).status === 401) {
         sessionsEnded += 1;
         tokenA = (await registerUser(server)).token;
       }
@@ -325,8 +327,11 @@ describe("fuzzing every operation of the OpenAPI document", () => {
     expect(requests).toBeGreaterThanOrEqual(3_000);
     expect(failures, `seed ${SEED}`).toEqual([]);
     // The server still works afterwards, once the operator has ended any maintenance the fuzz began.
-    const off = await call(server, "POST", "/operator/maintenance", { enabled: false }, { token: TEST_OPERATOR_TOKEN });
+    const off = await injectRoute(server, operatorRoutes.maintenance, {
+      token: TEST_OPERATOR_TOKEN,
+      body: { enabled: false },
+    });
     expect(off.status).toBe(200);
-    expect((await call(server, "GET", "/user/me", undefined, { token: tokenA })).status).toBe(200);
+    expect((await injectRoute(server, routes.currentUser, { token: tokenA })).status).toBe(200);
   });
 });

@@ -4,12 +4,13 @@
  * thirteen places that answered 500 before; a signed Telegram name with a NUL is malformed init
  * data; and whatever PostgreSQL itself refuses as bad data (SQLSTATE class 22) is a 400, never a 500.
  */
+import { routes } from "@contract";
 import { sign } from "@telegram-apps/init-data-node";
 import { sql } from "drizzle-orm";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerErrorHandler } from "../../server/src/errors";
-import { call, createTestServer, registerUser, type TestServer } from "./helpers";
+import { call, createTestServer, injectRoute, registerUser, type TestServer } from "./helpers";
 
 let server: TestServer;
 let token: string;
@@ -58,11 +59,11 @@ describe("a NUL byte where 13 calls answered 500", () => {
 
   it("refuses other control characters and lone surrogates too, and keeps ordinary text", async () => {
     for (const bad of ["a\u0007b", "a\u001Bb", "a\u007Fb", "a\uD800b", "a\uDFFFb"]) {
-      const res = await call(server, "PATCH", "/user-data", { city: bad }, { token });
+      const res = await injectRoute(server, routes.updateUserData, { token, body: { city: bad } });
       expect(res.status, JSON.stringify(bad)).toBe(400);
       expect(res.body.fields).toEqual({ city: "textCharacters" });
     }
-    const fine = await call(server, "PATCH", "/user-data", { city: "Алматы 😀 Zürich" }, { token });
+    const fine = await injectRoute(server, routes.updateUserData, { token, body: { city: "Алматы 😀 Zürich" } });
     expect(fine.status).toBe(200);
   });
 });
@@ -74,7 +75,7 @@ describe("Telegram init data", () => {
       server.env.TELEGRAM_BOT_TOKEN,
       new Date(),
     );
-    const res = await call(server, "POST", "/auth/telegram", { initData });
+    const res = await injectRoute(server, routes.telegramAuth, { body: { initData } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "VERIFICATION_FAILED", params: { reason: "malformed" } });
   });

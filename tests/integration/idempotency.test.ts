@@ -13,7 +13,7 @@ import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { deposits, idempotencyKeys, operations, refills } from "../../server/src/db/schema";
-import { call, createTestServer, TEST_CODE_SECRET, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, injectRoute, TEST_CODE_SECRET, type TestServer } from "./helpers";
 import {
   balanceOf,
   expectLedgerConsistent,
@@ -50,9 +50,11 @@ function suite(backend: string, open: () => Promise<{ server: TestServer; done()
     const investor = await newInvestor(server.handle.db, clock);
     await fund(server.handle.db, clock, investor.id, "USDT", "1000");
     const key = randomUUID();
-    const body = { planId: "standard", currency: "USDT", amount: "100" };
+    const body = { planId: "standard", currency: "USDT" as const, amount: "100" };
     const replies = await Promise.all(
-      Array.from({ length: BURST }, () => call(server, "POST", "/funds/deposits", body, withKey(investor.token, key))),
+      Array.from({ length: BURST }, () =>
+        injectRoute(server, routes.createDeposit, { ...withKey(investor.token, key), body }),
+      ),
     );
     const ok = replies.filter((r) => r.status === 200);
     const inFlight = replies.filter((r) => r.status === 409);
@@ -72,7 +74,7 @@ function suite(backend: string, open: () => Promise<{ server: TestServer; done()
     expect((await balanceOf(server, investor)).USDT).toBe("900");
 
     // Later, the same request again: the first reply, marked as replayed, nothing spent.
-    const again = await call(server, "POST", "/funds/deposits", body, withKey(investor.token, key));
+    const again = await injectRoute(server, routes.createDeposit, { ...withKey(investor.token, key), body });
     expect(again.status).toBe(200);
     expect(again.headers["idempotent-replayed"]).toBe("true");
     expect(again.body).toEqual(ok[0]?.body);
@@ -85,13 +87,10 @@ function suite(backend: string, open: () => Promise<{ server: TestServer; done()
     const key = randomUUID();
     const replies = await Promise.all(
       Array.from({ length: BURST }, () =>
-        call(
-          server,
-          "POST",
-          "/funds/refills",
-          { paymentSystemId: "usdt-trc20", amount: "75" },
-          withKey(investor.token, key),
-        ),
+        injectRoute(server, routes.createRefill, {
+          ...withKey(investor.token, key),
+          body: { paymentSystemId: "usdt-trc20", amount: "75" },
+        }),
       ),
     );
     expect(replies.every((r) => r.status === 200 || r.status === 409)).toBe(true);
@@ -105,45 +104,32 @@ function suite(backend: string, open: () => Promise<{ server: TestServer; done()
     await fund(server.handle.db, clock, investor.id, "USDT", "100");
     await fund(server.handle.db, clock, other.id, "USDT", "100");
     const key = randomUUID();
-    const first = await call(
-      server,
-      "POST",
-      "/user/exchange",
-      { from: "USDT", to: "TON", amount: "10" },
-      withKey(investor.token, key),
-    );
-    expect(first.status).toBe(200);
-    const changed = await call(
-      server,
-      "POST",
-      "/user/exchange",
-      { from: "USDT", to: "TON", amount: "20" },
-      withKey(investor.token, key),
-    );
+    await callRoute(server, "exchange", {
+      ...withKey(investor.token, key),
+      body: { from: "USDT", to: "TON", amount: "10" },
+    });
+    const changed = await injectRoute(server, routes.exchange, {
+      ...withKey(investor.token, key),
+      body: { from: "USDT", to: "TON", amount: "20" },
+    });
     expect(changed.status).toBe(422);
     expect(changed.body).toEqual({
       code: "IDEMPOTENCY_KEY_REUSED",
       message: "This request was already sent with other data",
     });
     // Key order in the body does not matter: the same request.
-    const reordered = await call(
-      server,
-      "POST",
-      "/user/exchange",
-      { amount: "10", to: "TON", from: "USDT" },
-      withKey(investor.token, key),
-    );
+    const reordered = await injectRoute(server, routes.exchange, {
+      ...withKey(investor.token, key),
+      body: { amount: "10", to: "TON", from: "USDT" },
+    });
     expect(reordered.status).toBe(200);
     expect(reordered.headers["idempotent-replayed"]).toBe("true");
     expect((await balanceOf(server, investor)).USDT).toBe("90");
 
-    const theirs = await call(
-      server,
-      "POST",
-      "/user/exchange",
-      { from: "USDT", to: "TON", amount: "20" },
-      withKey(other.token, key),
-    );
+    const theirs = await injectRoute(server, routes.exchange, {
+      ...withKey(other.token, key),
+      body: { from: "USDT", to: "TON", amount: "20" },
+    });
     expect(theirs.status).toBe(200);
     expect(theirs.headers["idempotent-replayed"]).toBeUndefined();
     expect((await balanceOf(server, other)).USDT).toBe("80");
@@ -153,7 +139,7 @@ function suite(backend: string, open: () => Promise<{ server: TestServer; done()
     const investor = await newInvestor(server.handle.db, clock);
     const key = randomUUID();
     const body = { optionId: "month" };
-    const short = await call(server, "POST", "/user/subscription", body, withKey(investor.token, key));
+    const short = await injectRoute(server, routes.subscribe, { ...withKey(investor.token, key), body });
     expect(short.status).toBe(409);
     expect(short.body).toMatchObject({ code: "INSUFFICIENT_FUNDS" });
     const left = await server.handle.db
@@ -164,7 +150,7 @@ function suite(backend: string, open: () => Promise<{ server: TestServer; done()
 
     await fund(server.handle.db, clock, investor.id, "USDT", "1000");
     const paid = await Promise.all(
-      Array.from({ length: 5 }, () => call(server, "POST", "/user/subscription", body, withKey(investor.token, key))),
+      Array.from({ length: 5 }, () => injectRoute(server, routes.subscribe, { ...withKey(investor.token, key), body })),
     );
     expect(paid.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
     const debits = await server.handle.db
@@ -201,8 +187,9 @@ function suite(backend: string, open: () => Promise<{ server: TestServer; done()
       });
     }
     // No header: two refills, as an older client would make them.
-    const a = await call(server, "POST", "/funds/refills", samples.createRefill?.body, { token: investor.token });
-    const b = await call(server, "POST", "/funds/refills", samples.createRefill?.body, { token: investor.token });
+    const refill = { paymentSystemId: "usdt-trc20", amount: "1" };
+    const a = await injectRoute(server, routes.createRefill, { token: investor.token, body: refill });
+    const b = await injectRoute(server, routes.createRefill, { token: investor.token, body: refill });
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.id).not.toBe(b.body.id);
   });

@@ -6,7 +6,7 @@
  * held total, what it paid or returned). On PGlite always, on PostgreSQL when TEST_DATABASE_URL
  * is set.
  */
-import { CURRENCY_CODES, type Currency, Deposit, money, type Refill } from "@contract";
+import { CURRENCY_CODES, type Currency, Deposit, money, type Refill, routes } from "@contract";
 import { eq, inArray } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ import { type Clock, fixedClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { accruals, deposits, operations, plans } from "../../server/src/db/schema";
 import { runAccruals } from "../../server/src/services/accruals";
-import { call, createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import { createTestServer, injectRoute, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 import {
   addPlan,
   balanceOf,
@@ -139,13 +139,10 @@ async function execute(
   switch (cmd.kind) {
     case "refill": {
       const amount = share(REFILL_BASE[cmd.currency], cmd.permille);
-      res = await call(
-        server,
-        "POST",
-        "/funds/refills",
-        { paymentSystemId: PAYMENT_SYSTEM[cmd.currency], amount },
-        { token },
-      );
+      res = await injectRoute(server, routes.createRefill, {
+        token,
+        body: { paymentSystemId: PAYMENT_SYSTEM[cmd.currency], amount },
+      });
       if (res.status === 200) {
         const refill = res.body as Refill;
         const action = cmd.confirm ? "confirm" : "reject";
@@ -168,13 +165,10 @@ async function execute(
       const balance = (await balanceOf(server, users[cmd.user] as Investor))[currency];
       const cap = money(balance).gt(money(plan?.maxAmount ?? "0")) ? (plan?.maxAmount ?? "0") : balance;
       const amount = cmd.raw ?? share(cap, cmd.permille);
-      res = await call(
-        server,
-        "POST",
-        "/funds/deposits",
-        { planId: cmd.plan, currency, amount, autoInvest: cmd.autoInvest },
-        { token },
-      );
+      res = await injectRoute(server, routes.createDeposit, {
+        token,
+        body: { planId: cmd.plan, currency, amount, autoInvest: cmd.autoInvest },
+      });
       if (res.status === 200) {
         const list = opened.get(cmd.user) ?? [];
         list.push(Deposit.parse(res.body).id);
@@ -187,15 +181,15 @@ async function execute(
       // Sometimes another user's deposit: must be refused.
       const other = opened.get(1 - cmd.user) ?? [];
       const pool = cmd.pick % 4 === 0 && other.length > 0 ? other : list;
-      const id = pool.length > 0 ? pool[cmd.pick % pool.length] : "00000000-0000-4000-8000-000000000000";
-      res = await call(server, "POST", `/funds/deposits/client/close/${id}`, undefined, { token });
+      const id = pool[cmd.pick % pool.length] ?? "00000000-0000-4000-8000-000000000000";
+      res = await injectRoute(server, routes.closeDeposit, { token, params: { id } });
       if (pool === other && pool.length > 0) expect(res.status).toBe(400);
       break;
     }
     case "exchange": {
       const balance = (await balanceOf(server, users[cmd.user] as Investor))[cmd.from];
       const amount = share(balance, cmd.permille);
-      res = await call(server, "POST", "/user/exchange", { from: cmd.from, to: cmd.to, amount }, { token });
+      res = await injectRoute(server, routes.exchange, { token, body: { from: cmd.from, to: cmd.to, amount } });
       break;
     }
   }

@@ -9,7 +9,7 @@
  * Rerun: TEST_DATABASE_URL=postgres://… npx vitest run --project integration tests/integration/money-concurrency.test.ts
  */
 import { performance } from "node:perf_hooks";
-import { addAmounts, Deposit } from "@contract";
+import { addAmounts, Deposit, routes } from "@contract";
 import { count, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Clock, fixedClock } from "../../server/src/clock";
@@ -17,7 +17,7 @@ import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { accruals, operations } from "../../server/src/db/schema";
 import { type AccrualRun, runAccruals } from "../../server/src/services/accruals";
 import { openDeposit } from "../../server/src/services/deposits";
-import { call, createTestServer, type TestServer } from "./helpers";
+import { createTestServer, injectRoute, type TestServer } from "./helpers";
 import {
   balanceOf,
   expectLedgerConsistent,
@@ -109,13 +109,10 @@ async function concurrentDeposits(
   const burst = Promise.all(
     Array.from({ length: attempts }, () =>
       timed(() =>
-        call(
-          server,
-          "POST",
-          "/funds/deposits",
-          { planId: "standard", currency: "USDT", amount: "100" },
-          { token: investor.token },
-        ),
+        injectRoute(server, routes.createDeposit, {
+          token: investor.token,
+          body: { planId: "standard", currency: "USDT", amount: "100" },
+        }),
       ),
     ),
   );
@@ -153,13 +150,10 @@ async function concurrentExchanges(server: TestServer, clock: Clock, backend: st
   const results = await Promise.all(
     Array.from({ length: attempts }, (_, i) =>
       timed(() =>
-        call(
-          server,
-          "POST",
-          "/user/exchange",
-          i % 2 === 0 ? { from: "USDT", to: "TON", amount: "10" } : { from: "TON", to: "USDT", amount: "2" },
-          { token: investor.token },
-        ),
+        injectRoute(server, routes.exchange, {
+          token: investor.token,
+          body: i % 2 === 0 ? { from: "USDT", to: "TON", amount: "10" } : { from: "TON", to: "USDT", amount: "2" },
+        }),
       ),
     ),
   );
@@ -253,7 +247,7 @@ async function closeRacesPayout(server: TestServer, clock: Clock, backend: strin
     }),
   );
   const [close] = await Promise.all([
-    call(server, "POST", `/funds/deposits/client/close/${deposit.id}`, undefined, { token: investor.token }),
+    injectRoute(server, routes.closeDeposit, { token: investor.token, params: { id: deposit.id } }),
     runAccruals(db, clock, { userId: investor.id }),
   ]);
   // Whichever locked the deposit first paid it; the close then finds it completed.

@@ -4,13 +4,13 @@
  * own downline only, 5 000 referrals timed) and the bonuses. In-memory PGlite.
  */
 import { performance } from "node:perf_hooks";
-import { ReferralDetail, ReferralsReply } from "@contract";
+import { ReferralDetail, ReferralsReply, routes } from "@contract";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
 import { setSetting } from "../../server/src/services/settings";
-import { call, callRoute, createTestServer, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, injectRoute, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, type Investor } from "./money";
 import { newPartner } from "./partners-helpers";
 
@@ -32,15 +32,11 @@ afterAll(async () => {
 
 async function deposit(investor: Investor, amount: string, planId = "start") {
   await fund(server.handle.db, clock, investor.id, "USDT", amount);
-  const res = await call(
-    server,
-    "POST",
-    "/funds/deposits",
-    { planId, currency: "USDT", amount },
-    { token: investor.token },
-  );
-  expect(res.status).toBe(200);
-  return res.body;
+  const res = await callRoute(server, "createDeposit", {
+    token: investor.token,
+    body: { planId, currency: "USDT", amount },
+  });
+  return res;
 }
 
 async function opsOf(userId: string, type: string) {
@@ -103,13 +99,10 @@ describe("referral income on a deposit", () => {
     await fund(db, clock, y.id, "USDT", "600");
     const both = await Promise.all(
       [x, y].map((i) =>
-        call(
-          server,
-          "POST",
-          "/funds/deposits",
-          { planId: "start", currency: "USDT", amount: "600" },
-          { token: i.token },
-        ),
+        injectRoute(server, routes.createDeposit, {
+          token: i.token,
+          body: { planId: "start", currency: "USDT", amount: "600" },
+        }),
       ),
     );
     expect(both.map((r) => r.status)).toEqual([200, 200]);
@@ -210,16 +203,15 @@ describe("GET /user/referrals", () => {
   });
 
   it("opens one referral of the caller's own downline only", async () => {
-    const res = await call(server, "GET", `/user/referral/${ids.gamma}`, undefined, { token: top.token });
-    expect(res.status).toBe(200);
-    expect(ReferralDetail.parse(res.body)).toMatchObject({ id: ids.gamma, line: 2, invited: 1 });
+    const res = await callRoute(server, "referral", { token: top.token, params: { id: ids.gamma } });
+    expect(ReferralDetail.parse(res)).toMatchObject({ id: ids.gamma, line: 2, invited: 1 });
     // Outside the lines, someone else's, an upline, a malformed id: 404.
     for (const id of [ids.beyond, houseId, "not-a-uuid"]) {
-      const other = await call(server, "GET", `/user/referral/${id}`, undefined, { token: top.token });
+      const other = await injectRoute(server, routes.referral, { token: top.token, params: { id } });
       expect(other.status).toBe(404);
     }
     const stranger = await newPartner(server.handle.db, clock, houseId);
-    const foreign = await call(server, "GET", `/user/referral/${ids.gamma}`, undefined, { token: stranger.token });
+    const foreign = await injectRoute(server, routes.referral, { token: stranger.token, params: { id: ids.gamma } });
     expect(foreign.status).toBe(404);
     expect((await list("", stranger.token)).total).toBe(0);
   });
@@ -292,7 +284,7 @@ describe("settings", () => {
       const { c, bottom } = await chain();
       await deposit(bottom, "100");
       expect(await opsOf(c.id, "referral")).toEqual([]);
-      expect((await call(server, "GET", "/user/referrals", undefined, { token: c.token })).body).toMatchObject({
+      expect((await injectRoute(server, routes.referrals, { token: c.token })).body).toMatchObject({
         total: 0,
       });
     } finally {

@@ -5,8 +5,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { PlansReply } from "@contract";
-import { SessionReply } from "@contract/auth";
+import { PlansReply, routes } from "@contract";
+import { RegisterBody, SessionReply } from "@contract/auth";
 import { sign } from "@telegram-apps/init-data-node";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +14,15 @@ import { type DatabaseHandle, MIGRATIONS_FOLDER, openDatabase } from "../../serv
 import * as schema from "../../server/src/db/schema";
 import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/demo/seed";
 import { DEV_BOT_TOKEN } from "../../server/src/env";
-import { call, createTestServer, lastCode, registerUser, registration, type TestServer } from "./helpers";
+import {
+  callRoute,
+  createTestServer,
+  injectRoute,
+  lastCode,
+  registerUser,
+  registration,
+  type TestServer,
+} from "./helpers";
 
 const url = process.env.TEST_DATABASE_URL;
 const reason = "set TEST_DATABASE_URL to a disposable PostgreSQL database to run (npm test does)";
@@ -66,41 +74,44 @@ describe.skipIf(!url)(`PostgreSQL${url ? "" : ` (skipped: ${reason})`}`, () => {
 
   it("walks the sign-in slice: register, confirm the phone, sign in, reset the password", async () => {
     const { body, token } = await registerUser(server);
-    const confirmed = await call(
-      server,
-      "POST",
-      "/auth/phone/confirm",
-      {
+    const confirmed = await callRoute(server, "phoneConfirm", {
+      token,
+      body: {
         code: await lastCode(server, body.login, "phone"),
       },
-      { token },
-    );
-    expect(confirmed.body).toMatchObject({ user: { phoneConfirmed: true } });
-
-    const demo = await call(server, "POST", "/auth/login", { login: DEMO_LOGIN, password: DEMO_PASSWORD });
-    expect(SessionReply.parse(demo.body).user.phoneConfirmed).toBe(true);
-
-    expect((await call(server, "POST", "/auth/reset-password", { login: body.email })).status).toBe(200);
-    const code = await lastCode(server, body.login, "password_reset");
-    const validated = await call(server, "POST", "/auth/reset-password/validate", { login: body.login, code });
-    const resetToken = validated.body.resetToken as string;
-    const set = await call(server, "POST", "/auth/set-password", {
-      resetToken,
-      password: "Lighthouse55k",
-      passwordRepeat: "Lighthouse55k",
     });
-    expect(set.body).toEqual({ ok: true });
-    expect((await call(server, "GET", "/user/me", undefined, { token })).status).toBe(401);
-    expect((await call(server, "POST", "/auth/login", { login: body.login, password: "Lighthouse55k" })).status).toBe(
-      200,
-    );
+    expect(confirmed).toMatchObject({ user: { phoneConfirmed: true } });
+
+    const demo = await callRoute(server, "login", { body: { login: DEMO_LOGIN, password: DEMO_PASSWORD } });
+    expect(SessionReply.parse(demo).user.phoneConfirmed).toBe(true);
+
+    await callRoute(server, "resetPassword", { body: { login: body.email } });
+    const code = await lastCode(server, body.login, "password_reset");
+    const validated = await callRoute(server, "resetPasswordValidate", { body: { login: body.login, code } });
+    const resetToken = validated.resetToken as string;
+    const set = await callRoute(server, "setPassword", {
+      body: {
+        resetToken,
+        password: "Lighthouse55k",
+        passwordRepeat: "Lighthouse55k",
+      },
+    });
+    expect(set).toEqual({ ok: true });
+    expect((await injectRoute(server, routes.currentUser, { token })).status).toBe(401);
+    expect(
+      (await injectRoute(server, routes.login, { body: { login: body.login, password: "Lighthouse55k" } })).status,
+    ).toBe(200);
   });
 
   it("gives concurrent registrations of one login one account, and LOGIN_TAKEN to the others", async () => {
     const login = "racer2026";
     const results = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
-        call(server, "POST", "/auth/register/kassa", registration({ login }), { ip: `192.0.2.${i + 1}` }),
+        injectRoute(server, routes.register, {
+          ip: `192.0.2.${i + 1}`,
+          body: RegisterBody.parse(registration({ login })),
+          params: { inviter: "kassa" },
+        }),
       ),
     );
     const statuses = results.map((r) => r.status).sort();
@@ -114,7 +125,7 @@ describe.skipIf(!url)(`PostgreSQL${url ? "" : ` (skipped: ${reason})`}`, () => {
     const user = { id: 7_100_000_001, first_name: "Concurrent", username: "concurrent1" };
     const initData = sign({ user, query_id: "AAq" } as Parameters<typeof sign>[0], DEV_BOT_TOKEN, new Date());
     const results = await Promise.all(
-      Array.from({ length: 4 }, () => call(server, "POST", "/auth/telegram", { initData })),
+      Array.from({ length: 4 }, () => injectRoute(server, routes.telegramAuth, { body: { initData } })),
     );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(new Set(results.map((r) => (r.body.user as { id: string }).id)).size).toBe(1);

@@ -6,11 +6,13 @@
  *
  * Rerun: npx vitest run --project integration tests/integration/pulse.test.ts
  */
+
 import { performance } from "node:perf_hooks";
+import { routes } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { confirmRefill, createRefill, rejectRefill } from "../../server/src/services/refills";
-import { call, createTestServer, type TestServer } from "./helpers";
+import { callRoute, createTestServer, injectRoute, type TestServer } from "./helpers";
 import { fund, newInvestor, PAYMENT_SYSTEM } from "./money";
 
 const clock = systemClock;
@@ -24,9 +26,8 @@ afterAll(async () => {
 });
 
 async function pulseOf(token: string) {
-  const res = await call(server, "GET", "/user/pulse", undefined, { token });
-  expect(res.status).toBe(200);
-  return res.body as { version: string; unread: number };
+  const res = await callRoute(server, "pulse", { token });
+  return res as { version: string; unread: number };
 }
 
 describe("GET /user/pulse", () => {
@@ -53,13 +54,12 @@ describe("GET /user/pulse", () => {
     expect(rejected.version).not.toBe(credited.version);
     expect(rejected.unread).toBe(2);
 
-    const read = await call(server, "POST", "/notification/read", {}, { token: investor.token });
-    expect(read.status).toBe(200);
+    await callRoute(server, "readNotifications", { token: investor.token, body: {} });
     expect(await pulseOf(investor.token)).toEqual({ version: rejected.version, unread: 0 });
   });
 
   it("needs a session", async () => {
-    const res = await call(server, "GET", "/user/pulse");
+    const res = await injectRoute(server, routes.pulse);
     expect(res.status).toBe(401);
   });
 

@@ -5,13 +5,22 @@
  * talking to a running server that holds the embedded database.
  */
 import path from "node:path";
-import { Refill } from "@contract";
+import { Refill, routes } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock, systemClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
 import { kassa, kassaProcess } from "./cli";
-import { call, callRoute, createTestServer, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
+import {
+  call,
+  callRoute,
+  createTestServer,
+  injectRoute,
+  type RouteRequest,
+  TEST_OPERATOR_TOKEN,
+  type TestServer,
+  tempDir,
+} from "./helpers";
 import { balanceOf, expectLedgerConsistent, type Investor, newInvestor } from "./money";
 
 const operator = (server: TestServer, method: "GET" | "POST", url: string, payload?: unknown) =>
@@ -38,8 +47,8 @@ describe("refills", () => {
     await server?.close();
   });
 
-  const create = (investor: Investor, body: Record<string, unknown>) =>
-    call(server, "POST", "/funds/refills", body, { token: investor.token });
+  const create = (investor: Investor, body: RouteRequest<typeof routes.createRefill>["body"]) =>
+    injectRoute(server, routes.createRefill, { token: investor.token, body });
 
   it("starts a refill with the payment system's address, waiting", async () => {
     const res = await create(alice, { paymentSystemId: "usdt-trc20", amount: "250.5" });
@@ -74,7 +83,8 @@ describe("refills", () => {
       [{ amount: "1" }, { paymentSystemId: "required" }],
     ];
     for (const [body, fields] of cases) {
-      const res = await create(alice, body);
+      // Bodies the types forbid among them (a number, a missing field): sent raw.
+      const res = await call(server, "POST", "/funds/refills", body, { token: alice.token });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toMatchObject({ code: "VALIDATION_FAILED", fields });
     }
@@ -100,32 +110,35 @@ describe("refills", () => {
 
   it("shows one refill to its owner only, and attaches the hash while it waits", async () => {
     const mine = Refill.parse((await create(alice, { paymentSystemId: "eth", amount: "0.5" })).body);
-    const get = await call(server, "GET", `/funds/refills/${mine.id}`, undefined, { token: alice.token });
-    expect(get.body).toEqual(mine);
+    const get = await callRoute(server, "refill", { token: alice.token, params: { id: mine.id } });
+    expect(get).toEqual(mine);
 
     for (const id of [mine.id, "not-a-uuid", "00000000-0000-4000-8000-000000000000"]) {
-      const other = await call(server, "GET", `/funds/refills/${id}`, undefined, { token: bob.token });
+      const other = await injectRoute(server, routes.refill, { token: bob.token, params: { id } });
       expect(other.status).toBe(404);
       expect(other.body).toEqual({ code: "NOT_FOUND", message: "Not found" });
     }
-    const steal = await call(
-      server,
-      "PATCH",
-      `/funds/refills/${mine.id}`,
-      { txHash: "0xdeadbeefdeadbeef" },
-      {
-        token: bob.token,
-      },
-    );
+    const steal = await injectRoute(server, routes.updateRefill, {
+      token: bob.token,
+      body: { txHash: "0xdeadbeefdeadbeef" },
+      params: { id: mine.id },
+    });
     expect(steal.status).toBe(404);
 
     const hash = "0x5e1f9a3c7b2d4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f";
-    const patched = await call(server, "PATCH", `/funds/refills/${mine.id}`, { txHash: hash }, { token: alice.token });
-    expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ id: mine.id, txHash: hash, status: "waiting" });
+    const patched = await callRoute(server, "updateRefill", {
+      token: alice.token,
+      body: { txHash: hash },
+      params: { id: mine.id },
+    });
+    expect(patched).toMatchObject({ id: mine.id, txHash: hash, status: "waiting" });
 
     await operator(server, "POST", `/refills/${mine.id}/reject`, { note: "nothing arrived" });
-    const late = await call(server, "PATCH", `/funds/refills/${mine.id}`, { txHash: hash }, { token: alice.token });
+    const late = await injectRoute(server, routes.updateRefill, {
+      token: alice.token,
+      body: { txHash: hash },
+      params: { id: mine.id },
+    });
     expect(late.status).toBe(400);
     expect(late.body).toMatchObject({ code: "UPDATE_FAILED", message: "Update error the refill is no longer waiting" });
   });
@@ -154,8 +167,8 @@ describe("refills", () => {
     expect(ops.items).toEqual([
       expect.objectContaining({ type: "refill", currency: "USDT", amount: "99.5", details: { refillId: refill.id } }),
     ]);
-    const seen = await call(server, "GET", `/funds/refills/${refill.id}`, undefined, { token: alice.token });
-    expect(seen.body).toMatchObject({ status: "replenished", amountCredited: "99.5" });
+    const seen = await callRoute(server, "refill", { token: alice.token, params: { id: refill.id } });
+    expect(seen).toMatchObject({ status: "replenished", amountCredited: "99.5" });
     await expectLedgerConsistent(server.handle.db);
   });
 
@@ -208,13 +221,10 @@ describe("npm run kassa -- refill, accruals, clock, ledger", () => {
       const investor = await newInvestor(handle.db, systemClock);
       const refill = Refill.parse(
         (
-          await call(
-            server,
-            "POST",
-            "/funds/refills",
-            { paymentSystemId: "ton", amount: "25" },
-            { token: investor.token },
-          )
+          await injectRoute(server, routes.createRefill, {
+            token: investor.token,
+            body: { paymentSystemId: "ton", amount: "25" },
+          })
         ).body,
       );
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
 import { startAccrualScheduler, sweep } from "../../server/src/scheduler";
-import { call, createTestServer, lastCode, type TestServer } from "./helpers";
+import { callRoute, createTestServer, lastCode, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, type Investor, withdrawalReadyInvestor } from "./money";
 
 const MINUTE = 60_000;
@@ -25,15 +25,11 @@ afterAll(async () => {
 const eligible = () => withdrawalReadyInvestor(server, clock);
 
 const apply = async (investor: Investor, amount: string) => {
-  const res = await call(
-    server,
-    "POST",
-    "/funds/payments/request",
-    { paymentSystemId: "usdt-trc20", amount },
-    { token: investor.token },
-  );
-  expect(res.status).toBe(200);
-  return (res.body.withdrawal as { id: string }).id;
+  const res = await callRoute(server, "requestWithdrawal", {
+    token: investor.token,
+    body: { paymentSystemId: "usdt-trc20", amount },
+  });
+  return (res.withdrawal as { id: string }).id;
 };
 const stateOf = async (id: string) => {
   const [row] = await server.handle.db
@@ -56,8 +52,7 @@ describe("sweeper", () => {
     expect((await sweep({ db: server.handle.db, clock })).withdrawalsExpired).toBe(0);
 
     clock.advance(4 * MINUTE); // the first code is 11 minutes old, the second 6
-    const resend = await call(server, "POST", `/funds/payments/${resent}/resend`, undefined, { token: investor.token });
-    expect(resend.status).toBe(200);
+    await callRoute(server, "resendWithdrawalCode", { token: investor.token, params: { id: resent } });
     const run = await sweep({ db: server.handle.db, clock, limiter: server.app.limiter });
     expect(run.withdrawalsExpired).toBe(1);
     expect(await stateOf(stale)).toEqual({ status: "cancelled", note: "code expired" });
@@ -67,14 +62,7 @@ describe("sweeper", () => {
 
     // Its code is refused as expired (it was anyway), the other application is still confirmable.
     const code = await lastCode(server, investor.login, "withdrawal");
-    const ok = await call(
-      server,
-      "POST",
-      "/funds/payments/validate",
-      { withdrawalId: resent, code },
-      { token: investor.token },
-    );
-    expect(ok.status).toBe(200);
+    await callRoute(server, "validateWithdrawal", { token: investor.token, body: { withdrawalId: resent, code } });
     // A second sweep finds nothing more.
     expect((await sweep({ db: server.handle.db, clock })).withdrawalsExpired).toBe(0);
   });

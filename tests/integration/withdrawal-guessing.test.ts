@@ -6,11 +6,12 @@
  * the user's withdrawals for 24 h (403 WITHDRAWALS_LOCKED) and the user gets a notification. A right
  * code costs nothing of the budget. Figures are printed.
  */
+import { routes } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { DEFAULT_RATE_LIMITS } from "../../server/src/env";
 import { WITHDRAWAL_LOCK_VOIDED_CODES } from "../../server/src/services/withdrawals";
-import { call, createTestServer, lastCode, type TestServer } from "./helpers";
+import { callRoute, createTestServer, injectRoute, lastCode, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, type Investor, withdrawalReadyInvestor } from "./money";
 
 const HOUR = 3600_000;
@@ -29,19 +30,17 @@ afterAll(async () => {
 const eligible = () => withdrawalReadyInvestor(server, clock);
 
 const apply = async (investor: Investor, ip: string) => {
-  const res = await call(
-    server,
-    "POST",
-    "/funds/payments/request",
-    { paymentSystemId: "usdt-trc20", amount: "50" },
-    { token: investor.token, ip },
-  );
+  const res = await injectRoute(server, routes.requestWithdrawal, {
+    token: investor.token,
+    ip,
+    body: { paymentSystemId: "usdt-trc20", amount: "50" },
+  });
   return { ...res, id: (res.body.withdrawal as { id?: string } | undefined)?.id ?? "" };
 };
 const validate = (investor: Investor, withdrawalId: string, code: string, ip: string) =>
-  call(server, "POST", "/funds/payments/validate", { withdrawalId, code }, { token: investor.token, ip });
+  injectRoute(server, routes.validateWithdrawal, { token: investor.token, ip, body: { withdrawalId, code } });
 const cancel = (investor: Investor, id: string) =>
-  call(server, "POST", `/funds/payments/${id}/cancel`, undefined, { token: investor.token });
+  injectRoute(server, routes.cancelWithdrawal, { token: investor.token, params: { id } });
 const wrongFor = (code: string, n: number) => {
   const guess = String(n % 1_000_000).padStart(6, "0");
   return guess === code ? String((n + 1) % 1_000_000).padStart(6, "0") : guess;
@@ -169,8 +168,8 @@ describe("withdrawal code guessing", () => {
     const refused = await apply(investor, freshIp());
     expect(refused).toMatchObject({ status: 403, body: { code: "WITHDRAWALS_LOCKED" } });
     // Told: a notification in the user's language.
-    const notes = await call(server, "GET", "/notification", undefined, { token: investor.token });
-    const locked = (notes.body.items as { kind: string; title: string; body: string }[]).find(
+    const notes = await callRoute(server, "notifications", { token: investor.token });
+    const locked = (notes.items as { kind: string; title: string; body: string }[]).find(
       (n) => n.kind === "withdrawals_locked",
     );
     expect(locked?.title).toBe("Withdrawals locked");

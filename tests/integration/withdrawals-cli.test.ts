@@ -1,13 +1,13 @@
 /** The real operator CLI moving withdrawals through a listening server that holds the PGlite folder. */
 import path from "node:path";
-import { WithdrawalRequestReply } from "@contract";
+import { routes, WithdrawalRequestReply } from "@contract";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
 import { openDeposit } from "../../server/src/services/deposits";
 import { kassa as kassaIn } from "./cli";
-import { call, createTestServer, lastCode, TEST_OPERATOR_TOKEN, tempDir } from "./helpers";
+import { callRoute, createTestServer, injectRoute, lastCode, TEST_OPERATOR_TOKEN, tempDir } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, newInvestor } from "./money";
 
 const kassa = (args: string[], dataDir: string) => kassaIn(args, { DATA_DIR: dataDir });
@@ -27,13 +27,10 @@ it("lists, inspects, pays and rejects withdrawals through the running server", a
     writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
     const db = handle.db;
     const investor = await newInvestor(db, systemClock);
-    await call(
-      server,
-      "PATCH",
-      "/user-data/wallets/update",
-      { wallets: [{ paymentSystemId: "ton", address: "UQOCX54f-k-0H-0Ng9fPd0hmx2mrCiI0kX1Ul0icVKV6QGBE" }] },
-      { token: investor.token },
-    );
+    await injectRoute(server, routes.updateWallets, {
+      token: investor.token,
+      body: { wallets: [{ paymentSystemId: "ton", address: "UQOCX54f-k-0H-0Ng9fPd0hmx2mrCiI0kX1Ul0icVKV6QGBE" }] },
+    });
     await fund(db, systemClock, investor.id, "USDT", "100");
     await openDeposit({ db, clock: systemClock }, investor.id, {
       planId: "start",
@@ -44,23 +41,16 @@ it("lists, inspects, pays and rejects withdrawals through the running server", a
     await fund(db, systemClock, investor.id, "TON", "100");
     const ids: string[] = [];
     for (const amount of ["40", "50"]) {
-      const res = await call(
-        server,
-        "POST",
-        "/funds/payments",
-        { paymentSystemId: "ton", amount },
-        { token: investor.token },
-      );
-      const reply = WithdrawalRequestReply.parse(res.body);
+      const res = await callRoute(server, "createWithdrawal", {
+        token: investor.token,
+        body: { paymentSystemId: "ton", amount },
+      });
+      const reply = WithdrawalRequestReply.parse(res);
       const code = await lastCode(server, investor.login, "withdrawal");
-      const ok = await call(
-        server,
-        "POST",
-        "/funds/payments/validate",
-        { withdrawalId: reply.withdrawal.id, code },
-        { token: investor.token },
-      );
-      expect(ok.status).toBe(200);
+      await callRoute(server, "validateWithdrawal", {
+        token: investor.token,
+        body: { withdrawalId: reply.withdrawal.id, code },
+      });
       ids.push(reply.withdrawal.id);
     }
     const [paid, rejected] = ids as [string, string];

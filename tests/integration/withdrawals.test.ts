@@ -7,14 +7,22 @@
  * Rerun the race on PostgreSQL: TEST_DATABASE_URL=postgres://… npx vitest run --project integration tests/integration/withdrawals.test.ts
  */
 import { performance } from "node:perf_hooks";
-import { Withdrawal, WithdrawalRequestReply, WithdrawalsReply } from "@contract";
+import { routes, Withdrawal, WithdrawalRequestReply, WithdrawalsReply } from "@contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
 import { openDeposit } from "../../server/src/services/deposits";
-import { call, callRoute, createTestServer, lastCode, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import {
+  call,
+  callRoute,
+  createTestServer,
+  injectRoute,
+  lastCode,
+  TEST_OPERATOR_TOKEN,
+  type TestServer,
+} from "./helpers";
 import {
   balanceOf,
   expectLedgerConsistent,
@@ -38,24 +46,18 @@ afterAll(async () => {
 });
 
 const setWallet = (investor: Investor, paymentSystemId: string, address: string) =>
-  call(
-    server,
-    "PATCH",
-    "/user-data/wallets/update",
-    { wallets: [{ paymentSystemId, address }] },
-    { token: investor.token },
-  );
+  injectRoute(server, routes.updateWallets, {
+    token: investor.token,
+    body: { wallets: [{ paymentSystemId, address }] },
+  });
 
 /** Wallet, a confirmed refill of `funded` USDT and a 100 USDT deposit: ready to withdraw `funded − 100`. */
 async function eligible(s: TestServer, funded = "600"): Promise<Investor> {
   const investor = await newInvestor(s.handle.db, clock);
-  await call(
-    s,
-    "PATCH",
-    "/user-data/wallets/update",
-    { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] },
-    { token: investor.token },
-  );
+  await injectRoute(s, routes.updateWallets, {
+    token: investor.token,
+    body: { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] },
+  });
   await fund(s.handle.db, clock, investor.id, "USDT", funded);
   await openDeposit({ db: s.handle.db, clock }, investor.id, {
     planId: "start",
@@ -67,9 +69,9 @@ async function eligible(s: TestServer, funded = "600"): Promise<Investor> {
 }
 
 const request = (s: TestServer, investor: Investor, amount: string, paymentSystemId = "usdt-trc20") =>
-  call(s, "POST", "/funds/payments/request", { paymentSystemId, amount }, { token: investor.token });
+  injectRoute(s, routes.requestWithdrawal, { token: investor.token, body: { paymentSystemId, amount } });
 const validate = (investor: Investor, withdrawalId: string, code: string) =>
-  call(server, "POST", "/funds/payments/validate", { withdrawalId, code }, { token: investor.token });
+  injectRoute(server, routes.validateWithdrawal, { token: investor.token, body: { withdrawalId, code } });
 const operator = (method: "GET" | "POST", url: string, payload?: unknown) =>
   server.app.inject({
     method,
@@ -82,39 +84,32 @@ const wrong = (code: string) => (code === "000000" ? "111111" : "000000");
 describe("wallets", () => {
   it("stores addresses in the payment system's format and removes one with an empty address", async () => {
     const investor = await newInvestor(server.handle.db, clock);
-    const bad = await call(
-      server,
-      "PATCH",
-      "/user-data/wallets/update",
-      {
+    const bad = await injectRoute(server, routes.updateWallets, {
+      token: investor.token,
+      body: {
         wallets: [
           { paymentSystemId: "usdt-trc20", address: TRC20 },
           { paymentSystemId: "btc", address: "0x52908400098527886E0F7030069857D2E4169EE7" },
           { paymentSystemId: "nope", address: "x" },
         ],
       },
-      { token: investor.token },
-    );
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({
       code: "VALIDATION_FAILED",
       fields: { "wallets.1.address": "addressFormat", "wallets.2.paymentSystemId": "required" },
     });
-    expect((await call(server, "GET", "/user-data/wallets", undefined, { token: investor.token })).body).toEqual([]);
-    const ok = await call(
-      server,
-      "PATCH",
-      "/user-data/wallets/update",
-      {
+    expect((await injectRoute(server, routes.wallets, { token: investor.token })).body).toEqual([]);
+    const ok = await callRoute(server, "updateWallets", {
+      token: investor.token,
+      body: {
         wallets: [
           { paymentSystemId: "usdt-trc20", address: TRC20 },
           { paymentSystemId: "eth", address: "0x52908400098527886E0F7030069857D2E4169EE7" },
         ],
       },
-      { token: investor.token },
-    );
-    expect(ok.status).toBe(200);
-    expect(ok.body).toEqual([
+    });
+    expect(ok).toEqual([
       { paymentSystemId: "usdt-trc20", address: TRC20 },
       { paymentSystemId: "eth", address: "0x52908400098527886E0F7030069857D2E4169EE7" },
     ]);
@@ -205,13 +200,15 @@ describe("withdrawal rules", () => {
       "The verification code is out of date",
     ]);
     expect((await balanceOf(server, investor)).USDT).toBe("300");
-    const cancelled = await call(server, "POST", `/funds/payments/${reply.withdrawal.id}/cancel`, undefined, {
+    const cancelled = await injectRoute(server, routes.cancelWithdrawal, {
       token: investor.token,
+      params: { id: reply.withdrawal.id },
     });
     expect(cancelled.status).toBe(200);
     expect((await balanceOf(server, investor)).USDT).toBe("500");
-    const again = await call(server, "POST", `/funds/payments/${reply.withdrawal.id}/cancel`, undefined, {
+    const again = await injectRoute(server, routes.cancelWithdrawal, {
       token: investor.token,
+      params: { id: reply.withdrawal.id },
     });
     expect(again.body.code).toBe("WITHDRAWAL_FAILED");
     const list = await callRoute(server, "withdrawals", { token: investor.token });
@@ -229,16 +226,15 @@ describe("withdrawal rules", () => {
       expect(res.body).toMatchObject({ code: "CODE_MISMATCH", params: { attemptsLeft: String(i) } });
     }
     expect((await validate(investor, id, code)).body.code).toBe("CODE_INVALID");
-    const early = await call(server, "POST", `/funds/payments/${id}/resend`, undefined, { token: investor.token });
+    const early = await injectRoute(server, routes.resendWithdrawalCode, { token: investor.token, params: { id } });
     expect(early.status).toBe(429);
     clock.advance(61_000);
-    const resent = await call(server, "POST", `/funds/payments/${id}/resend`, undefined, { token: investor.token });
-    expect(resent.status).toBe(200);
+    await callRoute(server, "resendWithdrawalCode", { token: investor.token, params: { id } });
     const fresh = await lastCode(server, investor.login, "withdrawal");
     expect((await validate(investor, id, fresh)).status).toBe(200);
     // Another user cannot touch it.
     const other = await eligible(server);
-    expect((await call(server, "POST", `/funds/payments/${id}/cancel`, undefined, { token: other.token })).status).toBe(
+    expect((await injectRoute(server, routes.cancelWithdrawal, { token: other.token, params: { id } })).status).toBe(
       404,
     );
     expect((await validate(other, id, fresh)).body.code).toBe("CODE_INVALID");
@@ -352,13 +348,10 @@ describe("concurrent withdrawal requests", () => {
         }
         const results = await Promise.all(
           members.map((m) =>
-            call(
-              pgServer,
-              "POST",
-              "/funds/deposits",
-              { planId: "start", currency: "USDT", amount: "300" },
-              { token: m.token },
-            ),
+            injectRoute(pgServer, routes.createDeposit, {
+              token: m.token,
+              body: { planId: "start", currency: "USDT", amount: "300" },
+            }),
           ),
         );
         expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
