@@ -4,6 +4,7 @@
  * scheduler, and the development clock the operator moves.
  */
 import { Deposit, depositTerms, routes } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
@@ -192,7 +193,6 @@ describe("accruals", () => {
 
 describe("development clock", () => {
   let server: TestServer;
-  const headers = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
 
   beforeAll(async () => {
     server = await createTestServer();
@@ -211,14 +211,12 @@ describe("development clock", () => {
     });
     const deposit = Deposit.parse(opened);
 
-    const advanced = await server.app.inject({
-      method: "POST",
-      url: "/api/operator/clock",
-      headers,
-      payload: { advanceDays: 3 },
+    const advanced = await injectRoute(server, operatorRoutes.shiftClock, {
+      token: TEST_OPERATOR_TOKEN,
+      body: { advanceDays: 3 },
     });
-    expect(advanced.statusCode).toBe(200);
-    const body = advanced.json() as { now: string; offsetSeconds: number; accruals: { days: number } };
+    expect(advanced.status).toBe(200);
+    const body = advanced.body as { now: string; offsetSeconds: number; accruals: { days: number } };
     expect(body.offsetSeconds).toBe(3 * 86_400);
     expect(Date.parse(body.now) - Date.now()).toBeGreaterThan(3 * DAY - 60_000);
     expect(body.accruals.days).toBeGreaterThanOrEqual(3);
@@ -228,19 +226,17 @@ describe("development clock", () => {
       .where(eq(accruals.depositId, deposit.id));
     expect(rows?.n).toBe(3);
 
-    const state = await server.app.inject({ method: "GET", url: "/api/operator/clock", headers });
-    expect(state.json()).toMatchObject({ offsetSeconds: 3 * 86_400 });
-    const reset = await server.app.inject({
-      method: "POST",
-      url: "/api/operator/clock",
-      headers,
-      payload: { reset: true },
+    const state = await injectRoute(server, operatorRoutes.clock, { token: TEST_OPERATOR_TOKEN });
+    expect(state.body).toMatchObject({ offsetSeconds: 3 * 86_400 });
+    const reset = await injectRoute(server, operatorRoutes.shiftClock, {
+      token: TEST_OPERATOR_TOKEN,
+      body: { reset: true },
     });
-    expect(reset.json()).toMatchObject({ offsetSeconds: 0 });
-    const empty = await server.app.inject({ method: "POST", url: "/api/operator/clock", headers, payload: {} });
-    expect(empty.statusCode).toBe(400);
-    const run = await server.app.inject({ method: "POST", url: "/api/operator/accruals/run", headers });
-    expect(run.json()).toMatchObject({ days: 0, failed: [] });
+    expect(reset.body).toMatchObject({ offsetSeconds: 0 });
+    const empty = await injectRoute(server, operatorRoutes.shiftClock, { token: TEST_OPERATOR_TOKEN, body: {} });
+    expect(empty.status).toBe(400);
+    const run = await injectRoute(server, operatorRoutes.runAccruals, { token: TEST_OPERATOR_TOKEN });
+    expect(run.body).toMatchObject({ days: 0, failed: [] });
     await expectLedgerConsistent(server.handle.db);
   });
 
@@ -255,15 +251,13 @@ describe("development clock", () => {
     });
     try {
       expect(production.app.devClock).toBeNull();
-      const res = await production.app.inject({
-        method: "POST",
-        url: "/api/operator/clock",
-        headers,
-        payload: { advanceDays: 1 },
+      const res = await injectRoute(production, operatorRoutes.shiftClock, {
+        token: TEST_OPERATOR_TOKEN,
+        body: { advanceDays: 1 },
       });
-      expect(res.statusCode).toBe(404);
-      const audit = await production.app.inject({ method: "GET", url: "/api/operator/ledger/audit", headers });
-      expect(audit.json()).toEqual({ ok: true, discrepancies: [] });
+      expect(res.status).toBe(404);
+      const audit = await injectRoute(production, operatorRoutes.auditLedger, { token: TEST_OPERATOR_TOKEN });
+      expect(audit.body).toEqual({ ok: true, discrepancies: [] });
     } finally {
       await production.close();
     }

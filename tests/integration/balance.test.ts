@@ -10,6 +10,7 @@ import {
   type OperationsReply,
   routes,
 } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/demo/seed";
@@ -63,7 +64,7 @@ describe("balance, statistics, exchange and operations", () => {
     expect(again.currentCurrency).toBe("TON");
     const wrong = await call(server, "POST", "/user/balance", { currency: "DOGE" }, { token: alice.token });
     expect(wrong.status).toBe(400);
-    await injectRoute(server, routes.setBalanceCurrency, { token: alice.token, body: { currency: "USDT" } });
+    await callRoute(server, "setBalanceCurrency", { token: alice.token, body: { currency: "USDT" } });
   });
 
   it("serves the exchange rates of the setting", async () => {
@@ -104,13 +105,12 @@ describe("balance, statistics, exchange and operations", () => {
   });
 
   it("follows a rate change made by the operator", async () => {
-    const res = await server.app.inject({
-      method: "PUT",
-      url: "/api/operator/settings/exchangeRates",
-      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
-      payload: { value: { rates: { USDT: "1", BTC: "60000", ETH: "3000", TON: "5" }, feePercent: "0.5" } },
+    const res = await injectRoute(server, operatorRoutes.setSetting, {
+      token: TEST_OPERATOR_TOKEN,
+      params: { key: "exchangeRates" },
+      body: { value: { rates: { USDT: "1", BTC: "60000", ETH: "3000", TON: "5" }, feePercent: "0.5" } },
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     const ex = await callRoute(server, "exchange", {
       token: alice.token,
       body: { from: "USDT", to: "TON", amount: "10" },

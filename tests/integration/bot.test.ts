@@ -5,7 +5,7 @@
  * the outbox (one message with the right web_app button, 429 retry_after honoured, a blocked bot
  * marked and not retried, the user's switch); one lease holder at a time.
  */
-import { LANGUAGES, routes } from "@contract";
+import { LANGUAGES } from "@contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
@@ -15,7 +15,7 @@ import { SECRET_HEADER } from "../../server/src/telegram/bot";
 import { tryLease } from "../../server/src/telegram/lease";
 import { deliverDue } from "../../server/src/telegram/outbox";
 import { type BotApiStandIn, startBotApiStandIn, textUpdate } from "../e2e/support/bot-api";
-import { callRoute, createTestServer, injectRoute, type TestServer } from "./helpers";
+import { callRoute, createTestServer, type TestServer } from "./helpers";
 import { type Investor, newInvestor } from "./money";
 
 const PUBLIC_URL = "https://kassa.example";
@@ -226,7 +226,7 @@ describe("chat bot", () => {
     await refillCredited();
     const after = await server.handle.db.select().from(chatOutbox).where(eq(chatOutbox.userId, investor.id));
     expect(after.length).toBe(before.length);
-    await injectRoute(server, routes.updateSecuritySettings, {
+    await callRoute(server, "updateSecuritySettings", {
       token: investor.token,
       body: { chatNotifications: true },
     });

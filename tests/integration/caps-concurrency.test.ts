@@ -14,7 +14,7 @@ import { openDatabase } from "../../server/src/db/client";
 import { openDeposit } from "../../server/src/services/deposits";
 import { MAX_WAITING_REFILLS } from "../../server/src/services/refills";
 import { MAX_AWAITING_WITHDRAWALS } from "../../server/src/services/withdrawals";
-import { createTestServer, injectRoute, type TestServer, tempDir } from "./helpers";
+import { callRoute, createTestServer, injectRoute, type TestServer, tempDir } from "./helpers";
 import {
   expectLedgerConsistent,
   freshPostgres,
@@ -65,7 +65,7 @@ async function capsHold(server: TestServer, backend: string) {
 
   // Withdrawals: 30 at once, enough money for all of them.
   const saver = await newInvestor(db, clock);
-  await injectRoute(server, routes.updateWallets, {
+  await callRoute(server, "updateWallets", {
     token: saver.token,
     body: { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] },
   });

@@ -7,6 +7,7 @@
  * is set.
  */
 import { CURRENCY_CODES, type Currency, Deposit, money, type Refill, routes } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import { eq, inArray } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -145,17 +146,16 @@ async function execute(
       });
       if (res.status === 200) {
         const refill = res.body as Refill;
-        const action = cmd.confirm ? "confirm" : "reject";
         const payload =
           cmd.confirm && cmd.credit === "less" ? { amount: money(refill.amountRequested).div(3).toFixed(12) } : {};
-        const op = await server.app.inject({
-          method: "POST",
-          url: `/api/operator/refills/${refill.id}/${action}`,
-          headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
-          payload,
+        const route = cmd.confirm ? operatorRoutes.confirmRefill : operatorRoutes.rejectRefill;
+        const op = await injectRoute(server, route, {
+          token: TEST_OPERATOR_TOKEN,
+          params: { id: refill.id },
+          body: payload,
         });
         // A third of a tiny amount may be zero on the scale: refused, the refill keeps waiting.
-        expect([200, 400]).toContain(op.statusCode);
+        expect([200, 400]).toContain(op.status);
       }
       break;
     }

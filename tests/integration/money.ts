@@ -4,7 +4,7 @@
  * disposable PostgreSQL database per test file.
  */
 import { randomUUID } from "node:crypto";
-import { type Currency, routes } from "@contract";
+import type { Currency } from "@contract";
 import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import type { Clock } from "../../server/src/clock";
@@ -14,7 +14,7 @@ import { openDeposit } from "../../server/src/services/deposits";
 import { auditLedger } from "../../server/src/services/ledger";
 import { confirmRefill, createRefill } from "../../server/src/services/refills";
 import { createSession } from "../../server/src/services/sessions";
-import { callRoute, injectRoute, type TestServer } from "./helpers";
+import { callRoute, type TestServer } from "./helpers";
 
 export interface Investor {
   id: string;
@@ -128,7 +128,7 @@ export const TRC20_WALLET = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
  */
 export async function withdrawalReadyInvestor(server: TestServer, clock: Clock): Promise<Investor> {
   const investor = await newInvestor(server.handle.db, clock);
-  await injectRoute(server, routes.updateWallets, {
+  await callRoute(server, "updateWallets", {
     token: investor.token,
     body: { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }] },
   });

@@ -219,14 +219,10 @@ describe("npm run kassa -- refill, accruals, clock, ledger", () => {
       const address = await server.app.listen({ host: "127.0.0.1", port: 0 });
       writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
       const investor = await newInvestor(handle.db, systemClock);
-      const refill = Refill.parse(
-        (
-          await injectRoute(server, routes.createRefill, {
-            token: investor.token,
-            body: { paymentSystemId: "ton", amount: "25" },
-          })
-        ).body,
-      );
+      const refill = await callRoute(server, "createRefill", {
+        token: investor.token,
+        body: { paymentSystemId: "ton", amount: "25" },
+      });
 
       // The one spawned CLI of the run: the real entry, its argv, exit code and streams.
       const list = await kassaProcess(["refill", "list", "--status", "waiting"], { DATA_DIR: dataDir });

@@ -1,13 +1,13 @@
 /** The real operator CLI moving withdrawals through a listening server that holds the PGlite folder. */
 import path from "node:path";
-import { routes, WithdrawalRequestReply } from "@contract";
+import { WithdrawalRequestReply } from "@contract";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
 import { openDeposit } from "../../server/src/services/deposits";
 import { kassa as kassaIn } from "./cli";
-import { callRoute, createTestServer, injectRoute, lastCode, TEST_OPERATOR_TOKEN, tempDir } from "./helpers";
+import { callRoute, createTestServer, lastCode, TEST_OPERATOR_TOKEN, tempDir } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, newInvestor } from "./money";
 
 const kassa = (args: string[], dataDir: string) => kassaIn(args, { DATA_DIR: dataDir });
@@ -27,7 +27,7 @@ it("lists, inspects, pays and rejects withdrawals through the running server", a
     writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
     const db = handle.db;
     const investor = await newInvestor(db, systemClock);
-    await injectRoute(server, routes.updateWallets, {
+    await callRoute(server, "updateWallets", {
       token: investor.token,
       body: { wallets: [{ paymentSystemId: "ton", address: "UQOCX54f-k-0H-0Ng9fPd0hmx2mrCiI0kX1Ul0icVKV6QGBE" }] },
     });

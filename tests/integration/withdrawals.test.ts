@@ -54,7 +54,7 @@ const setWallet = (investor: Investor, paymentSystemId: string, address: string)
 /** Wallet, a confirmed refill of `funded` USDT and a 100 USDT deposit: ready to withdraw `funded − 100`. */
 async function eligible(s: TestServer, funded = "600"): Promise<Investor> {
   const investor = await newInvestor(s.handle.db, clock);
-  await injectRoute(s, routes.updateWallets, {
+  await callRoute(s, "updateWallets", {
     token: investor.token,
     body: { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] },
   });
