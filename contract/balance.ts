@@ -124,10 +124,21 @@ export const OperationsQuery = PageQuery.extend({
   type: LedgerOperationType.optional(),
   from: DateFilter.optional(),
   to: DateFilter.optional(),
+  /**
+   * The previous page's `next`: the page starts after that operation (keyset paging, as fast deep
+   * in a long ledger as on page 1). `page` then only numbers the page.
+   */
+  after: z
+    .string()
+    .regex(/^\d{1,20}\.\d{1,20}$/)
+    .optional(),
 });
 export type OperationsQuery = z.infer<typeof OperationsQuery>;
 
-export const OperationsReply = pageOf(Operation);
+export const OperationsReply = pageOf(Operation).extend({
+  /** Pass as `after` for the page that follows; null on the last page. */
+  next: z.string().nullable().optional(),
+});
 export type OperationsReply = z.infer<typeof OperationsReply>;
 
 /** `GET /user/case-operations`: operations of deposits opened through a crypto case. */

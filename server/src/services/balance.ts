@@ -11,9 +11,9 @@ import {
   EARNING_OPERATION_TYPES,
   type StatisticsReply,
 } from "@contract";
-import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { deposits, operations, users } from "../db/schema";
+import { deposits, operationTotals, referralLineTotals, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
 import { getBalances, zeroAmounts } from "./ledger";
@@ -42,21 +42,17 @@ export async function setCurrentCurrency(db: Database, userId: string, currency:
 /**
  * `GET /user/statistics`: `earned` is the sum of the income operations (accrual, referral,
  * matching, bonus) per currency, never converted; `referrals` counts the users the caller invited
- * directly; `amountOnDeposit` is the principal of the active deposits per currency.
+ * directly; `amountOnDeposit` is the principal of the active deposits per currency. Both counts
+ * and `earned` come from the kept totals (`operation_totals`, `referral_line_totals`), not from
+ * the ledger.
  */
 export async function getStatistics(db: Database, userId: string): Promise<StatisticsReply> {
   const earned = zeroAmounts();
   const earnedRows = await db
-    .select({ currency: operations.currency, total: sql<string>`sum(${operations.amount})::text` })
-    .from(operations)
-    .where(
-      and(
-        eq(operations.userId, userId),
-        inArray(operations.type, [...EARNING_OPERATION_TYPES]),
-        gt(operations.amount, "0"),
-      ),
-    )
-    .groupBy(operations.currency);
+    .select({ currency: operationTotals.currency, total: sql<string>`sum(${operationTotals.credited})::text` })
+    .from(operationTotals)
+    .where(and(eq(operationTotals.userId, userId), inArray(operationTotals.type, [...EARNING_OPERATION_TYPES])))
+    .groupBy(operationTotals.currency);
   for (const r of earnedRows) earned[r.currency as Currency] = normalizeDecimal(r.total);
 
   const amountOnDeposit = zeroAmounts();
@@ -75,7 +71,10 @@ export async function getStatistics(db: Database, userId: string): Promise<Stati
     activeDeposits += r.n;
   }
 
-  const [invited] = await db.select({ n: count() }).from(users).where(eq(users.inviterId, userId));
+  const [invited] = await db
+    .select({ n: referralLineTotals.members })
+    .from(referralLineTotals)
+    .where(and(eq(referralLineTotals.userId, userId), eq(referralLineTotals.line, 1)));
   return {
     currentCurrency: await currentCurrency(db, userId),
     earned,

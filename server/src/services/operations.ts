@@ -12,9 +12,9 @@ import type {
   OperationsReply,
 } from "@contract";
 import { DAY_MS } from "@contract";
-import { and, count, desc, eq, gte, isNotNull, lt, lte, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNotNull, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { deposits, operations } from "../db/schema";
+import { deposits, operations, operationTotals } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -75,28 +75,72 @@ function toOperation(row: Row): Operation {
   return op;
 }
 
+/** A page's last operation as the next page's `after`: its time in microseconds and its sequence. */
+const cursorOf = (row: { micros: string; op: { seq: number } }) => `${row.micros}.${row.op.seq}`;
+
+/** `after` as a condition: operations older than it in the list's order (created_at, seq). */
+function afterCursor(after: string): SQL {
+  const [micros, seq] = after.split(".");
+  return sql`(${operations.createdAt}, ${operations.seq}) <
+    (timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond', ${seq}::bigint)`;
+}
+
 async function page(
   db: Database,
   where: SQL | undefined,
-  query: { page: number; limit: number },
+  query: { page: number; limit: number; after?: string | undefined },
   onlyCases: boolean,
+  keptTotal?: () => Promise<number>,
 ): Promise<OperationsReply> {
-  const base = db.select({ n: count() }).from(operations).leftJoin(deposits, eq(deposits.id, operations.depositId));
-  const [total] = await base.where(onlyCases ? and(where, isNotNull(deposits.caseId)) : where);
+  const filter = onlyCases ? and(where, isNotNull(deposits.caseId)) : where;
+  let total: number;
+  if (keptTotal) total = await keptTotal();
+  else {
+    const base = db.select({ n: count() }).from(operations).leftJoin(deposits, eq(deposits.id, operations.depositId));
+    total = (await base.where(filter))[0]?.n ?? 0;
+  }
+  // One more row than the page tells whether another page follows.
   const rows = await db
     .select({
       op: operations,
+      micros: sql<string>`(extract(epoch from ${operations.createdAt}) * 1000000)::bigint::text`,
       caseId: deposits.caseId,
       planId: deposits.planId,
       reinvestedInto: deposits.reinvestedInto,
     })
     .from(operations)
     .leftJoin(deposits, eq(deposits.id, operations.depositId))
-    .where(onlyCases ? and(where, isNotNull(deposits.caseId)) : where)
+    .where(query.after ? and(filter, afterCursor(query.after)) : filter)
     .orderBy(desc(operations.createdAt), desc(operations.seq))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  return { items: rows.map(toOperation), total: total?.n ?? 0, page: query.page, limit: query.limit };
+    .limit(query.limit + 1)
+    .offset(query.after ? 0 : (query.page - 1) * query.limit);
+  const items = rows.slice(0, query.limit);
+  const last = items[items.length - 1];
+  return {
+    items: items.map(toOperation),
+    total,
+    page: query.page,
+    limit: query.limit,
+    next: rows.length > query.limit && last ? cursorOf(last) : null,
+  };
+}
+
+/**
+ * The number of the user's operations of a currency and/or type, from the kept totals
+ * (`operation_totals`): no count over the ledger.
+ */
+async function keptCount(db: Database, userId: string, currency?: string, type?: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${operationTotals.count}), 0)::text` })
+    .from(operationTotals)
+    .where(
+      and(
+        eq(operationTotals.userId, userId),
+        currency ? eq(operationTotals.currency, currency) : undefined,
+        type ? eq(operationTotals.type, type) : undefined,
+      ),
+    );
+  return Number(row?.n ?? 0);
 }
 
 /** `GET /user/operations/`: filters by currency, type and an inclusive date range. */
@@ -109,7 +153,9 @@ export async function listOperations(db: Database, userId: string, query: Operat
     const bound = toBound(query.to);
     conditions.push(bound.exclusive ? lt(operations.createdAt, bound.date) : lte(operations.createdAt, bound.date));
   }
-  return page(db, and(...conditions), query, false);
+  const dated = query.from !== undefined || query.to !== undefined;
+  const kept = dated ? undefined : () => keptCount(db, userId, query.currency, query.type);
+  return page(db, and(...conditions), query, false, kept);
 }
 
 /** `GET /user/case-operations`: operations of the caller's deposits opened through a crypto case. */

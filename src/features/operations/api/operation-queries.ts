@@ -15,16 +15,29 @@ export interface OperationFilter {
   type?: LedgerOperationType;
 }
 
+/** Which page of the list to fetch: its number and, past the first, where it starts (`after`). */
+interface OperationsPageParam {
+  page: number;
+  after?: string;
+}
+
 export const operationQueries = {
   all: () => moneyKeys.operations,
 
   list: (filter: OperationFilter = {}) =>
     infiniteQueryOptions({
       queryKey: [...moneyKeys.operations, "list", filter] as const,
+      // Keyset paging: each page starts after the previous page's last operation (`next`).
       queryFn: ({ pageParam, signal }) =>
-        callApi("operations", { query: { ...filter, page: pageParam, limit: OPERATIONS_PAGE_LIMIT }, signal }),
-      initialPageParam: 1,
-      getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+        callApi("operations", {
+          query: { ...filter, page: pageParam.page, limit: OPERATIONS_PAGE_LIMIT, after: pageParam.after },
+          signal,
+        }),
+      initialPageParam: { page: 1 } as OperationsPageParam,
+      getNextPageParam: (last): OperationsPageParam | undefined => {
+        if (last.next !== undefined) return last.next === null ? undefined : { page: last.page + 1, after: last.next };
+        return last.page * last.limit < last.total ? { page: last.page + 1 } : undefined;
+      },
     }),
 
   /** Operations of the deposits opened through a crypto case (`GET /user/case-operations`). */
