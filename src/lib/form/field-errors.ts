@@ -7,8 +7,10 @@ import type { ParseKeys } from "i18next";
 import { isApiError } from "../api-client";
 
 export type FieldErrorText =
-  | { ns: "validation"; key: ValidationCode }
+  | { ns: "validation"; key: ValidationCode; params?: Record<string, string> }
   | { ns: "errors"; key: ErrorCode; params?: Record<string, string> }
+  /** A money rule's own words (too many decimals for the currency), with its figures. */
+  | { ns: "money"; key: ParseKeys<"money">; params?: Record<string, string> }
   | { ns: "auth"; key: ParseKeys<"auth"> };
 
 export const requiredError: FieldErrorText = { ns: "validation", key: "required" };

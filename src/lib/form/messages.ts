@@ -64,13 +64,14 @@ export type Translate = (key: string, options?: Record<string, unknown>) => stri
 export function textOfMessage(t: Translate, message: Message): string {
   if ("text" in message) return message.text;
   if (message.ns === "validation")
-    return t(message.key, { ns: "validation", defaultValue: t("fieldsWithErrors", { ns: "auth" }) });
+    return t(message.key, { ns: "validation", defaultValue: t("fieldsWithErrors", { ns: "auth" }), ...message.params });
   if (message.ns === "errors") return t(message.key, { ns: "errors", error: "", ...message.params });
+  if (message.ns === "money") return t(message.key, { ns: "money", ...message.params });
   return t(message.key, { ns: message.ns });
 }
 
 /** The namespaces a message's text needs. */
-export function namespacesOf(message: Message): ("validation" | "auth" | "errors" | "common" | "codes")[] {
+export function namespacesOf(message: Message): ("validation" | "auth" | "errors" | "common" | "codes" | "money")[] {
   return "text" in message ? [] : message.ns === "validation" ? ["validation", "auth"] : [message.ns];
 }
 

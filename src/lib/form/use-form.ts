@@ -27,6 +27,11 @@ export interface UseFormOptions<V extends FormValues> {
   validate: (values: V) => FieldErrors<V>;
   /** Where the state lives when it must outlive the screen (the registration draft); else the component. */
   state?: PrimitiveAtom<FormState<V>>;
+  /**
+   * Fields whose rule shows as the user types, once they hold something (an amount: 'Not enough
+   * funds' as it is typed); empty, their rule waits for leaving the field or a submit, as any other.
+   */
+  asTyped?: readonly (keyof V & string)[];
 }
 
 export interface Form<V extends FormValues> {
@@ -52,7 +57,7 @@ export interface FieldBinding<K extends string> {
   onBlur(): void;
 }
 
-export function useForm<V extends FormValues>({ initial, validate, state }: UseFormOptions<V>): Form<V> {
+export function useForm<V extends FormValues>({ initial, validate, state, asTyped }: UseFormOptions<V>): Form<V> {
   // The first render's values: later renders pass new literals, which must not change what reset means.
   const [initialValues] = useState(initial);
   const [ownState] = useState(() => atom(initialFormState(initial)));
@@ -63,11 +68,12 @@ export function useForm<V extends FormValues>({ initial, validate, state }: UseF
   const errors = useMemo(() => {
     const shown: FieldErrors<V> = {};
     for (const name of Object.keys(form.values) as (keyof V & string)[]) {
-      const error = (form.touched[name] ? clientErrors[name] : undefined) ?? form.server[name];
+      const live = form.touched[name] || (asTyped?.includes(name) && form.values[name] !== "");
+      const error = (live ? clientErrors[name] : undefined) ?? form.server[name];
       if (error) shown[name] = error;
     }
     return shown;
-  }, [clientErrors, form]);
+  }, [clientErrors, form, asTyped]);
 
   const set = useCallback(
     <K extends keyof V & string>(name: K, value: V[K]) =>

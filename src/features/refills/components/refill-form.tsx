@@ -1,4 +1,4 @@
-import { compareAmounts, currencyScale, type PaymentSystem, type Refill } from "@contract";
+import { compareAmounts, type PaymentSystem, type Refill } from "@contract";
 import { useMutation } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
@@ -6,19 +6,18 @@ import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
-import { isApiError } from "@/lib/api-client";
+import { amountError, amountRule } from "@/lib/form/amount-rule";
+import { serverFieldErrors, validationError } from "@/lib/form/field-errors";
+import { focusField } from "@/lib/form/focus";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
-import { parseAmountInput } from "@/lib/money";
+import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { isTxHash, refillMutations } from "../api/refill-queries";
 
-type Note =
-  | { ns: "validation"; key: "required" | "decimal" | "amountBelowMinimum" | "amountNegative" }
-  | {
-      ns: "money";
-      key: "tooManyDecimals";
-      scale: number;
-    };
+type RefillValues = { paymentSystemId: string; amount: string; txHash: string };
+const FIELDS = ["amount", "txHash"] as const;
+/** The amount's rule shows as it is typed. */
+const AS_TYPED = ["amount"] as const;
 
 /**
  * A new refill: the payment system (currency and network), the amount, and the transaction hash if the
@@ -33,60 +32,56 @@ export function RefillForm({
 }) {
   const { t } = useTranslation(["refill", "validation", "money"]);
   const formRef = useRef<HTMLFormElement>(null);
-  const [systemId, setSystemId] = useState(systems[0]?.id ?? "");
-  const [amountText, setAmountText] = useState("");
-  const [txHash, setTxHash] = useState("");
-  const [submitted, setSubmitted] = useState(false);
-  const [txHashError, setTxHashError] = useState(false);
   const [formError, setFormError] = useState<FormError | null>(null);
+  const systemOf = (id: string) => systems.find((s) => s.id === id) ?? systems[0];
+  const form = useForm<RefillValues>({
+    initial: { paymentSystemId: systems[0]?.id ?? "", amount: "", txHash: "" },
+    asTyped: AS_TYPED,
+    validate: (values) => {
+      const errors: FieldErrors<RefillValues> = {};
+      const chosen = systemOf(values.paymentSystemId);
+      if (chosen) {
+        const amount = amountRule(values.amount, chosen.currency, { min: "0" });
+        if (!amount.ok) errors.amount = amount.error;
+        else if (compareAmounts(amount.value, 0) === 0) errors.amount = amountError("amountBelowMinimum", { min: "0" });
+      }
+      // The hash is optional; typed, it must be one (the contract's TxHashField).
+      const hash = values.txHash.trim();
+      if (hash !== "" && !isTxHash(hash)) errors.txHash = validationError("required");
+      return errors;
+    },
+  });
+  const { amount, txHash } = form.values;
   const create = useMutation(refillMutations.create());
-  const system = systems.find((s) => s.id === systemId) ?? systems[0];
-  const parsed = system ? parseAmountInput(amountText, system.currency) : null;
-
-  const note: Note | null = (() => {
-    if (!system || !parsed) return null;
-    if (!parsed.ok) {
-      if (parsed.issue === "required") return submitted ? { ns: "validation", key: "required" } : null;
-      if (parsed.issue === "tooManyDecimals")
-        return { ns: "money", key: "tooManyDecimals", scale: currencyScale(system.currency) };
-      return { ns: "validation", key: "decimal" };
-    }
-    if (compareAmounts(parsed.value, 0) < 0) return { ns: "validation", key: "amountNegative" };
-    if (compareAmounts(parsed.value, 0) === 0) return { ns: "validation", key: "amountBelowMinimum" };
-    return null;
-  })();
+  const system = systemOf(form.values.paymentSystemId);
 
   const pending = create.isPending;
-  useClosingConfirmation(amountText.trim() !== "" || txHash.trim() !== "");
+  useClosingConfirmation(amount.trim() !== "" || txHash.trim() !== "");
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (pending || !system) return;
-    setSubmitted(true);
-    const hash = txHash.trim();
-    const hashBad = hash !== "" && !isTxHash(hash);
-    setTxHashError(hashBad);
-    if (!parsed?.ok || note || hashBad) {
+    const errors = form.check();
+    const rule = amountRule(amount, system.currency);
+    const invalid = firstInvalidField(FIELDS, errors);
+    if (invalid || !rule.ok) {
       haptics.notify("error");
-      formRef.current
-        ?.querySelector<HTMLInputElement>(hashBad && parsed?.ok ? "input[name='txHash']" : "input[name='amount']")
-        ?.focus();
+      focusField(formRef.current, invalid ?? "amount");
       return;
     }
     setFormError(null);
+    const hash = txHash.trim();
     create.mutate(
-      { paymentSystemId: system.id, amount: parsed.value, ...(hash ? { txHash: hash } : {}) },
+      { paymentSystemId: system.id, amount: rule.value, ...(hash ? { txHash: hash } : {}) },
       {
         onSuccess: (refill) => {
           haptics.notify("success");
-          setAmountText("");
-          setTxHash("");
-          setSubmitted(false);
+          form.reset({ paymentSystemId: system.id, amount: "", txHash: "" });
           onCreated(refill);
         },
         onError: (error) => {
           haptics.notify("error");
-          if (isApiError(error) && error.fields?.txHash) setTxHashError(true);
+          form.setServerErrors(serverFieldErrors(error, ["txHash"]));
           setFormError(formErrorOf(error));
         },
       },
@@ -102,7 +97,7 @@ export function RefillForm({
           aria-label={t("form.paymentSystem")}
           name="paymentSystemId"
           value={system.id}
-          onChange={(event) => setSystemId(event.target.value)}
+          onChange={(event) => form.set("paymentSystemId", event.target.value)}
         >
           {systems.map((s) => (
             <option key={s.id} value={s.id}>
@@ -111,38 +106,26 @@ export function RefillForm({
           ))}
         </Select>
         <TextField
-          name="amount"
           label={t("form.amount")}
           placeholder="100"
           inputMode="decimal"
           autoComplete="off"
-          value={amountText}
+          {...form.field("amount")}
           after={<span className="amount-currency">{system.currency}</span>}
-          error={
-            note === null
-              ? null
-              : note.ns === "money"
-                ? t("tooManyDecimals", { ns: "money", scale: note.scale })
-                : t(note.key, { ns: "validation", min: "0", max: "" })
-          }
           onValueChange={(value) => {
-            setAmountText(value);
+            form.set("amount", value);
             setFormError(null);
           }}
         />
         <TextField
-          name="txHash"
           label={t("form.txHash")}
           placeholder={t("form.txHashPlaceholder")}
           autoComplete="off"
           autoCapitalize="off"
           spellCheck={false}
-          value={txHash}
-          error={txHashError ? t("txHashInvalid") : null}
-          onValueChange={(value) => {
-            setTxHash(value);
-            setTxHashError(false);
-          }}
+          {...form.field("txHash")}
+          // The contract's rule or the server's refusal, in the refill's own words.
+          error={form.errors.txHash ? t("txHashInvalid") : null}
         />
       </Section>
       <FormFooter error={formError} form={formRef} submitText={t("form.submit")} pending={pending} />
