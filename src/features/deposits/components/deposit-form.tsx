@@ -2,7 +2,6 @@ import {
   type CryptoCase,
   type CurrencyAmounts,
   compareAmounts,
-  currencyScale,
   type DepositTerms,
   depositAmountIssue,
   depositTerms,
@@ -17,9 +16,12 @@ import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
+import { type AmountFigures, amountError, amountRule } from "@/lib/form/amount-rule";
+import type { FieldErrorText } from "@/lib/form/field-errors";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { useForm } from "@/lib/form/use-form";
 import { localizedText } from "@/lib/localized";
-import { amountAttributes, parseAmountInput, useMoneyFormat } from "@/lib/money";
+import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { depositMutations } from "../api/deposit-queries";
 import { DepositPreview } from "./deposit-preview";
@@ -32,10 +34,9 @@ export interface DepositFormProps {
   cryptoCase?: CryptoCase | null;
 }
 
-type AmountNote =
-  | { kind: "validation"; code: ValidationCode; min?: string; max?: string }
-  | { kind: "tooManyDecimals"; scale: number }
-  | { kind: "insufficient" };
+type DepositValues = { planId: string; amount: string; autoInvest: boolean };
+/** The amount's rule shows as it is typed ('Not enough funds' too). */
+const AS_TYPED = ["amount"] as const;
 
 /**
  * Opening a deposit (docs/decisions.md#d6-deposits): plan, payment method, amount, auto-investment. The result is
@@ -46,28 +47,47 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
   const { t } = useTranslation(["deposits", "validation", "money", "errors"]);
   const format = useMoneyFormat();
   const formRef = useRef<HTMLFormElement>(null);
-  const [planId, setPlanId] = useState(plans[0]?.id ?? "");
-  const [amountText, setAmountText] = useState("");
-  const [autoInvest, setAutoInvest] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
-  const [serverAmountCode, setServerAmountCode] = useState<ValidationCode | null>(null);
   const [formError, setFormError] = useState<FormError | null>(null);
   const [opened, setOpened] = useState(false);
   const create = useMutation(depositMutations.create());
-  const plan = plans.find((p) => p.id === planId) ?? plans[0];
+  const planOf = (id: string) => plans.find((p) => p.id === id) ?? plans[0];
+  const figuresOf = (p: Plan): AmountFigures => ({
+    min: format.amount(p.minAmount, p.currency),
+    max: format.amount(p.maxAmount, p.currency),
+  });
 
-  const parsed = plan ? parseAmountInput(amountText, plan.currency) : null;
+  /** The amount as typed: its exact value when the plan takes it and the balance pays it, else the error. */
+  const checkAmount = (values: DepositValues): { value: string } | { error: FieldErrorText } | null => {
+    const p = planOf(values.planId);
+    if (!p) return null;
+    const rule = amountRule(values.amount, p.currency, figuresOf(p));
+    if (!rule.ok) return { error: rule.error };
+    const issue = depositAmountIssue(rule.value, p);
+    if (issue) return { error: amountError(issue, figuresOf(p)) };
+    // Above the balance is said as the user types, with the catalogue's 'Not enough funds'.
+    const balance = balances?.[p.currency];
+    if (balance !== undefined && compareAmounts(rule.value, balance) > 0)
+      return { error: { ns: "errors", key: "INSUFFICIENT_FUNDS" } };
+    return { value: rule.value };
+  };
+
+  const form = useForm<DepositValues>({
+    initial: { planId: plans[0]?.id ?? "", amount: "", autoInvest: false },
+    asTyped: AS_TYPED,
+    validate: (values) => {
+      const checked = checkAmount(values);
+      return checked && "error" in checked ? { amount: checked.error } : {};
+    },
+  });
+  const plan = planOf(form.values.planId);
   const available = plan ? balances?.[plan.currency] : undefined;
-  const amountIssue = plan && parsed?.ok ? depositAmountIssue(parsed.value, plan) : null;
-  // Above the balance is said as the user types, with the catalogue's 'Not enough funds'.
-  const overBalance =
-    parsed?.ok === true && !amountIssue && available !== undefined && compareAmounts(parsed.value, available) > 0;
+  const checked = checkAmount(form.values);
   // The result only for an amount the plan takes and the balance pays (docs/decisions.md#a-bad-connection);
   // cheap enough to compute on every keystroke; the start is "now", as when the server opens it.
   const terms: DepositTerms | null =
-    plan && parsed?.ok && !parsed.value.startsWith("-") && !amountIssue && !overBalance
+    plan && checked && "value" in checked
       ? depositTerms({
-          amount: parsed.value,
+          amount: checked.value,
           dailyYieldPercent: plan.dailyYieldPercent,
           durationDays: plan.durationDays,
           currency: plan.currency,
@@ -75,54 +95,39 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
         })
       : null;
 
-  const note: AmountNote | null = (() => {
-    if (!plan || !parsed) return null;
-    if (!parsed.ok) {
-      if (parsed.issue === "required") return submitted ? { kind: "validation", code: "required" } : null;
-      if (parsed.issue === "tooManyDecimals") return { kind: "tooManyDecimals", scale: currencyScale(plan.currency) };
-      return { kind: "validation", code: "decimal" };
-    }
-    if (amountIssue) return { kind: "validation", code: amountIssue, min: plan.minAmount, max: plan.maxAmount };
-    if (overBalance) return { kind: "insufficient" };
-    if (serverAmountCode)
-      return { kind: "validation", code: serverAmountCode, min: plan.minAmount, max: plan.maxAmount };
-    return null;
-  })();
-
   const pending = create.isPending;
-  useClosingConfirmation(amountText.trim() !== "" && !opened);
+  useClosingConfirmation(form.values.amount.trim() !== "" && !opened);
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (pending || !plan) return;
-    setSubmitted(true);
     setOpened(false);
-    if (!parsed?.ok || amountIssue || overBalance) {
+    const errors = form.check();
+    if (errors.amount || !checked || !("value" in checked)) {
       haptics.notify("error");
       formRef.current?.querySelector<HTMLInputElement>("input[name='amount']")?.focus();
       return;
     }
     setFormError(null);
-    setServerAmountCode(null);
+    form.setServerErrors({});
     create.mutate(
       {
         planId: plan.id,
         currency: plan.currency,
-        amount: parsed.value,
-        autoInvest,
+        amount: checked.value,
+        autoInvest: form.values.autoInvest,
         ...(cryptoCase ? { caseId: cryptoCase.id } : {}),
       },
       {
         onSuccess: () => {
           haptics.notify("success");
-          setAmountText("");
-          setSubmitted(false);
+          form.reset({ planId: plan.id, amount: "", autoInvest: form.values.autoInvest });
           setOpened(true);
         },
         onError: (error) => {
           haptics.notify("error");
           const fieldCode = isApiError(error) ? error.fields?.amount : undefined;
-          if (fieldCode) setServerAmountCode(fieldCode as ValidationCode);
+          if (fieldCode) form.setServerErrors({ amount: amountError(fieldCode as ValidationCode, figuresOf(plan)) });
           else setFormError(formErrorOf(error));
         },
       },
@@ -150,8 +155,8 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
           name="planId"
           value={plan.id}
           onChange={(event) => {
-            setPlanId(event.target.value);
-            setServerAmountCode(null);
+            form.set("planId", event.target.value);
+            form.setServerErrors({});
           }}
         >
           {plans.map((p) => (
@@ -186,29 +191,14 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
           {t("form.balanceOf", { currency: plan.currency })}
         </Cell>
         <TextField
-          name="amount"
           label={t("form.amount")}
           placeholder={`${plan.minAmount} – ${plan.maxAmount}`}
           inputMode="decimal"
           autoComplete="off"
-          value={amountText}
+          {...form.field("amount")}
           after={<span className="amount-currency">{plan.currency}</span>}
-          error={
-            note === null
-              ? null
-              : note.kind === "tooManyDecimals"
-                ? t("tooManyDecimals", { ns: "money", scale: note.scale })
-                : note.kind === "insufficient"
-                  ? t("INSUFFICIENT_FUNDS", { ns: "errors" })
-                  : t(note.code, {
-                      ns: "validation",
-                      min: note.min ? format.amount(note.min, plan.currency) : "",
-                      max: note.max ? format.amount(note.max, plan.currency) : "",
-                    })
-          }
           onValueChange={(value) => {
-            setAmountText(value);
-            setServerAmountCode(null);
+            form.set("amount", value);
             setFormError(null);
             setOpened(false);
           }}
@@ -221,8 +211,8 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
             <Switch
               name="autoInvest"
               aria-label={t("form.autoInvest")}
-              checked={autoInvest}
-              onChange={(event) => setAutoInvest(event.target.checked)}
+              checked={form.values.autoInvest}
+              onChange={(event) => form.set("autoInvest", event.target.checked)}
             />
           }
         >
