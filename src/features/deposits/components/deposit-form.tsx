@@ -18,7 +18,7 @@ import { TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
 import { type AmountFigures, amountError, amountRule } from "@/lib/form/amount-rule";
 import type { FieldErrorText } from "@/lib/form/field-errors";
-import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { type FormError, formErrorOf, type Translate, textOfMessage } from "@/lib/form/messages";
 import { useForm } from "@/lib/form/use-form";
 import { localizedText } from "@/lib/localized";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
@@ -196,6 +196,8 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
           inputMode="decimal"
           autoComplete="off"
           {...form.field("amount")}
+          // Said with the screen's own texts, at once (a rule's words are loaded with the form).
+          error={form.errors.amount ? textOfMessage(t as unknown as Translate, form.errors.amount) : null}
           after={<span className="amount-currency">{plan.currency}</span>}
           onValueChange={(value) => {
             form.set("amount", value);

@@ -9,7 +9,7 @@ import { TextField } from "@/components/form/text-field";
 import { amountError, amountRule } from "@/lib/form/amount-rule";
 import { serverFieldErrors, validationError } from "@/lib/form/field-errors";
 import { focusField } from "@/lib/form/focus";
-import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { type FormError, formErrorOf, type Translate, textOfMessage } from "@/lib/form/messages";
 import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { isTxHash, refillMutations } from "../api/refill-queries";
@@ -111,6 +111,8 @@ export function RefillForm({
           inputMode="decimal"
           autoComplete="off"
           {...form.field("amount")}
+          // Said with the screen's own texts, at once (a rule's words are loaded with the form).
+          error={form.errors.amount ? textOfMessage(t as unknown as Translate, form.errors.amount) : null}
           after={<span className="amount-currency">{system.currency}</span>}
           onValueChange={(value) => {
             form.set("amount", value);

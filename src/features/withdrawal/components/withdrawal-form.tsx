@@ -1,7 +1,6 @@
 import {
   type Currency,
   compareAmounts,
-  currencyScale,
   type PaymentSystem,
   roundDown,
   type ValidationCode,
@@ -16,16 +15,18 @@ import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
-import { type FormError, formErrorOf } from "@/lib/form/messages";
-import { amountAttributes, parseAmountInput, useMoneyFormat } from "@/lib/money";
+import { type AmountFigures, amountError, amountRule } from "@/lib/form/amount-rule";
+import { type FieldErrorText, validationError } from "@/lib/form/field-errors";
+import { type FormError, formErrorOf, type Translate, textOfMessage } from "@/lib/form/messages";
+import { useForm } from "@/lib/form/use-form";
+import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { withdrawalMutations } from "../api/withdrawal-queries";
 import { withdrawalPreview } from "../model/withdrawal-math";
 
-type AmountNote =
-  | { kind: "validation"; code: ValidationCode }
-  | { kind: "tooManyDecimals"; scale: number }
-  | { kind: "insufficient" };
+type WithdrawalValues = { paymentSystemId: string; amount: string };
+/** The amount's rule shows as it is typed ('Not enough funds' too). */
+const AS_TYPED = ["amount"] as const;
 
 const AMOUNT_CODES: readonly ValidationCode[] = [
   "required",
@@ -59,62 +60,71 @@ export function WithdrawalForm({
   const { t } = useTranslation(["withdrawal", "validation", "money", "errors"]);
   const format = useMoneyFormat();
   const formRef = useRef<HTMLFormElement>(null);
-  const [systemId, setSystemId] = useState(systems[0]?.id ?? "");
-  const [amountText, setAmountText] = useState("");
-  const [submitted, setSubmitted] = useState(false);
-  const [serverAmountCode, setServerAmountCode] = useState<ValidationCode | null>(null);
-  const [systemError, setSystemError] = useState(false);
   const [formError, setFormError] = useState<FormError | null>(null);
   const request = useMutation(withdrawalMutations.request());
-  const system = systems.find((s) => s.id === systemId) ?? systems[0];
-  const parsed = system ? parseAmountInput(amountText, system.currency) : null;
-  const available = system ? balances?.[system.currency] : undefined;
+  const systemOf = (id: string) => systems.find((s) => s.id === id) ?? systems[0];
+  const figuresOf = (s: PaymentSystem): AmountFigures => ({
+    min: format.amount(s.minWithdrawal, s.currency, { exact: true }),
+    max: format.amount(s.maxWithdrawal, s.currency, { exact: true }),
+  });
 
-  const note: AmountNote | null = (() => {
-    if (!system || !parsed) return null;
-    if (!parsed.ok) {
-      if (parsed.issue === "required") return submitted ? { kind: "validation", code: "required" } : null;
-      if (parsed.issue === "tooManyDecimals") return { kind: "tooManyDecimals", scale: currencyScale(system.currency) };
-      return { kind: "validation", code: "decimal" };
-    }
-    if (compareAmounts(parsed.value, 0) < 0) return { kind: "validation", code: "amountNegative" };
-    if (compareAmounts(parsed.value, 0) === 0 || compareAmounts(parsed.value, system.minWithdrawal) < 0)
-      return { kind: "validation", code: "amountBelowMinimum" };
-    if (compareAmounts(parsed.value, system.maxWithdrawal) > 0)
-      return { kind: "validation", code: "amountAboveMaximum" };
+  /** The amount as typed: its exact value within the system's limits and the balance, else the error. */
+  const checkAmount = (values: WithdrawalValues): { value: string } | { error: FieldErrorText } | null => {
+    const s = systemOf(values.paymentSystemId);
+    if (!s) return null;
+    const figures = figuresOf(s);
+    const rule = amountRule(values.amount, s.currency, figures);
+    if (!rule.ok) return { error: rule.error };
+    if (compareAmounts(rule.value, 0) === 0 || compareAmounts(rule.value, s.minWithdrawal) < 0)
+      return { error: amountError("amountBelowMinimum", figures) };
+    if (compareAmounts(rule.value, s.maxWithdrawal) > 0) return { error: amountError("amountAboveMaximum", figures) };
     // With nothing on the balance the server's refusal says more (no wallet, no refill, no deposit).
-    if (available !== undefined && compareAmounts(available, 0) > 0 && compareAmounts(parsed.value, available) > 0)
-      return { kind: "insufficient" };
-    if (serverAmountCode) return { kind: "validation", code: serverAmountCode };
-    return null;
-  })();
+    const balance = balances?.[s.currency];
+    if (balance !== undefined && compareAmounts(balance, 0) > 0 && compareAmounts(rule.value, balance) > 0)
+      return { error: { ns: "errors", key: "INSUFFICIENT_FUNDS" } };
+    return { value: rule.value };
+  };
+
+  const form = useForm<WithdrawalValues>({
+    initial: { paymentSystemId: systems[0]?.id ?? "", amount: "" },
+    asTyped: AS_TYPED,
+    validate: (values) => {
+      const checked = checkAmount(values);
+      return checked && "error" in checked ? { amount: checked.error } : {};
+    },
+  });
+  const system = systemOf(form.values.paymentSystemId);
+  const available = system ? balances?.[system.currency] : undefined;
+  const checked = checkAmount(form.values);
+  const amountValue = checked && "value" in checked && !form.errors.amount ? checked.value : null;
 
   const preview =
-    system && parsed?.ok && !note
-      ? withdrawalPreview(parsed.value, system.withdrawalFeePercent, system.currency)
+    system && amountValue !== null
+      ? withdrawalPreview(amountValue, system.withdrawalFeePercent, system.currency)
       : null;
   const pending = request.isPending;
-  useClosingConfirmation(amountText.trim() !== "");
+  useClosingConfirmation(form.values.amount.trim() !== "");
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (pending || !system) return;
-    setSubmitted(true);
-    if (!parsed?.ok || note) {
+    // A refusal the server gave for the amount holds until the amount changes.
+    const serverRefused = form.errors.amount !== undefined;
+    const errors = form.check();
+    if (errors.amount || serverRefused || amountValue === null) {
       haptics.notify("error");
       formRef.current?.querySelector<HTMLInputElement>("input[name='amount']")?.focus();
       return;
     }
     setFormError(null);
-    setSystemError(false);
+    form.setServerErrors({});
     request.mutate(
-      { paymentSystemId: system.id, amount: parsed.value },
+      { paymentSystemId: system.id, amount: amountValue },
       {
         onSuccess: (reply) => {
           haptics.notify("success");
           alerts.success("CODE_SENT");
-          setAmountText("");
-          setSubmitted(false);
+          form.reset({ paymentSystemId: system.id, amount: "" });
           onRequested(reply);
         },
         onError: (error) => {
@@ -122,11 +132,11 @@ export function WithdrawalForm({
           const fields = isApiError(error) ? error.fields : undefined;
           const amountCode = fields?.amount as ValidationCode | undefined;
           if (amountCode && AMOUNT_CODES.includes(amountCode)) {
-            setServerAmountCode(amountCode);
+            form.setServerErrors({ amount: amountError(amountCode, figuresOf(system)) });
             return;
           }
           if (fields?.paymentSystemId) {
-            setSystemError(true);
+            form.setServerErrors({ paymentSystemId: validationError("required") });
             return;
           }
           setFormError(formErrorOf(error));
@@ -143,16 +153,7 @@ export function WithdrawalForm({
           compareAmounts(available, system.maxWithdrawal) < 0 ? available : system.maxWithdrawal,
           system.currency,
         );
-  const amountNoteText = (n: AmountNote) =>
-    n.kind === "insufficient"
-      ? t("INSUFFICIENT_FUNDS", { ns: "errors" })
-      : n.kind === "tooManyDecimals"
-        ? t("tooManyDecimals", { ns: "money", scale: n.scale })
-        : t(n.code, {
-            ns: "validation",
-            min: format.amount(system.minWithdrawal, system.currency, { exact: true }),
-            max: format.amount(system.maxWithdrawal, system.currency, { exact: true }),
-          });
+  const systemError = form.errors.paymentSystemId !== undefined;
 
   return (
     <form ref={formRef} className="money-form" onSubmit={submit} noValidate data-step="request">
@@ -165,9 +166,8 @@ export function WithdrawalForm({
             value={system.id}
             status={systemError ? "error" : undefined}
             onChange={(event) => {
-              setSystemId(event.target.value);
-              setServerAmountCode(null);
-              setSystemError(false);
+              form.set("paymentSystemId", event.target.value);
+              form.setServerErrors({});
               setFormError(null);
             }}
           >
@@ -192,17 +192,16 @@ export function WithdrawalForm({
         </div>
         {wallet(system)}
         <TextField
-          name="amount"
           label={t("form.amount")}
           placeholder={format.amount(system.minWithdrawal, system.currency, { code: false, exact: true })}
           inputMode="decimal"
           autoComplete="off"
-          value={amountText}
+          {...form.field("amount")}
+          // Said with the screen's own texts, at once (a rule's words are loaded with the form).
+          error={form.errors.amount ? textOfMessage(t as unknown as Translate, form.errors.amount) : null}
           after={<span className="amount-currency">{system.currency}</span>}
-          error={note ? amountNoteText(note) : null}
           onValueChange={(value) => {
-            setAmountText(value);
-            setServerAmountCode(null);
+            form.set("amount", value);
             setFormError(null);
           }}
         >
@@ -215,8 +214,7 @@ export function WithdrawalForm({
                 type="button"
                 className="link-button"
                 onClick={() => {
-                  setAmountText(maxAmount);
-                  setServerAmountCode(null);
+                  form.set("amount", maxAmount);
                   setFormError(null);
                 }}
                 data-testid="withdrawal-max"
