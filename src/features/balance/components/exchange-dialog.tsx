@@ -2,7 +2,8 @@ import {
   CURRENCY_CODES,
   type Currency,
   compareAmounts,
-  currencyScale,
+  ExchangeBody,
+  type ExchangeQuoteInput,
   exchangeAmountIssue,
   exchangeQuote,
 } from "@contract";
@@ -13,10 +14,17 @@ import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
-import { type FormError, formErrorOf } from "@/lib/form/messages";
-import { amountAttributes, parseAmountInput, useMoneyFormat } from "@/lib/money";
+import { amountError, amountRule } from "@/lib/form/amount-rule";
+import { type FieldErrorText, validationError } from "@/lib/form/field-errors";
+import { type FormError, formErrorOf, type Translate, textOfMessage } from "@/lib/form/messages";
+import { type FieldErrors, useForm } from "@/lib/form/use-form";
+import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { balanceMutations, balanceQueries } from "../api/balance-queries";
+
+type ExchangeValues = { from: Currency; to: Currency; amount: string };
+/** The amount's rule shows as it is typed ('Not enough funds' too). */
+const AS_TYPED = ["amount"] as const;
 
 /** The exchange dialog: from/to, amount, the live rate and the exact result (`exchangeQuote`) before confirming. */
 export function ExchangeDialog({ open, onClose }: { open: boolean; onClose(): void }) {
@@ -42,52 +50,69 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
   const balance = useQuery(balanceQueries.balance());
   const rate = useQuery(balanceQueries.exchangeRate());
   const exchange = useMutation(balanceMutations.exchange());
-  const [from, setFrom] = useState<Currency>(balance.data?.currentCurrency ?? "USDT");
-  const [to, setTo] = useState<Currency>(from === "USDT" ? "TON" : "USDT");
-  const [amountText, setAmountText] = useState("");
   const formRef = useRef<HTMLFormElement>(null);
   const [formError, setFormError] = useState<FormError | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const parsed = parseAmountInput(amountText, from);
-  const same = from === to;
-  const quoteInput =
-    rate.data && parsed.ok && !same
-      ? { from, to, amount: parsed.value, rates: rate.data.rates, feePercent: rate.data.feePercent }
-      : null;
-  const issue = quoteInput ? exchangeAmountIssue(quoteInput) : null;
-  const available = balance.data?.currencies[from];
-  // Above the balance is refused as the user types, with the catalogue's 'Not enough funds'.
-  const overBalance = parsed.ok && available !== undefined && compareAmounts(parsed.value, available) > 0;
-  const quote = quoteInput && !issue && !overBalance ? exchangeQuote(quoteInput) : null;
-  const pending = exchange.isPending;
-  useClosingConfirmation(amountText.trim() !== "" && done === null);
+  const initialFrom = balance.data?.currentCurrency ?? "USDT";
 
-  const fieldNote = (() => {
-    if (same) return t("sameCurrency");
-    if (!parsed.ok) {
-      if (parsed.issue === "required") return null;
-      if (parsed.issue === "tooManyDecimals") return t("tooManyDecimals", { ns: "money", scale: currencyScale(from) });
-      return t("decimal", { ns: "validation" });
-    }
-    if (issue) return t(issue, { ns: "validation", min: "0", max: "" });
-    if (overBalance) return t("INSUFFICIENT_FUNDS", { ns: "errors" });
-    return null;
-  })();
+  /** The amount as typed: its exact value and quote input, or the error under the field. */
+  const checkAmount = (values: ExchangeValues): { error: FieldErrorText } | { input: ExchangeQuoteInput } | null => {
+    const rule = amountRule(values.amount, values.from, { min: "0" });
+    // Nothing typed is no error: confirming waits for an amount.
+    if (!rule.ok) return rule.error.ns === "validation" && rule.error.key === "required" ? null : { error: rule.error };
+    if (values.from === values.to) return null;
+    const input = rate.data
+      ? { ...values, amount: rule.value, rates: rate.data.rates, feePercent: rate.data.feePercent }
+      : null;
+    const issue = input ? exchangeAmountIssue(input) : null;
+    if (issue) return { error: amountError(issue, { min: "0" }) };
+    // Above the balance is refused as the user types, with the catalogue's 'Not enough funds'.
+    const available = balance.data?.currencies[values.from];
+    if (available !== undefined && compareAmounts(rule.value, available) > 0)
+      return { error: { ns: "errors", key: "INSUFFICIENT_FUNDS" } };
+    return input ? { input } : null;
+  };
+
+  const form = useForm<ExchangeValues>({
+    initial: { from: initialFrom, to: initialFrom === "USDT" ? "TON" : "USDT", amount: "" },
+    asTyped: AS_TYPED,
+    validate: (values) => {
+      const errors: FieldErrors<ExchangeValues> = {};
+      // The contract's pair rule: another currency to receive.
+      if (!ExchangeBody.safeParse({ ...values, amount: "1" }).success) errors.to = validationError("required");
+      const checked = checkAmount(values);
+      if (checked && "error" in checked) errors.amount = checked.error;
+      return errors;
+    },
+  });
+  const { from, to, amount } = form.values;
+  const same = from === to;
+  const available = balance.data?.currencies[from];
+  const checked = checkAmount(form.values);
+  const quote = checked && "input" in checked ? exchangeQuote(checked.input) : null;
+  const pending = exchange.isPending;
+  useClosingConfirmation(amount.trim() !== "" && done === null);
+
+  const fieldNote = same
+    ? t("sameCurrency")
+    : form.errors.amount
+      ? textOfMessage(t as unknown as Translate, form.errors.amount)
+      : null;
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (pending) return;
-    if (!quote || !parsed.ok) {
+    if (!quote || !checked || !("input" in checked)) {
       haptics.notify("error");
       return;
     }
     setFormError(null);
     exchange.mutate(
-      { from, to, amount: parsed.value },
+      { from, to, amount: checked.input.amount },
       {
         onSuccess: (reply) => {
           haptics.notify("success");
-          setAmountText("");
+          form.set("amount", "");
           setDone(
             t("done", {
               debited: format.amount(reply.debited, reply.from, { exact: true }),
@@ -113,14 +138,19 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
       <h2 className="money-dialog-title">{t("title")}</h2>
       <Section>
         <div className="money-filters">
-          <Select header={t("from")} name="from" value={from} onChange={(e) => setFrom(e.target.value as Currency)}>
+          <Select
+            header={t("from")}
+            name="from"
+            value={from}
+            onChange={(e) => form.set("from", e.target.value as Currency)}
+          >
             {CURRENCY_CODES.map((code) => (
               <option key={code} value={code}>
                 {code}
               </option>
             ))}
           </Select>
-          <Select header={t("to")} name="to" value={to} onChange={(e) => setTo(e.target.value as Currency)}>
+          <Select header={t("to")} name="to" value={to} onChange={(e) => form.set("to", e.target.value as Currency)}>
             {CURRENCY_CODES.map((code) => (
               <option key={code} value={code}>
                 {code}
@@ -129,16 +159,15 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
           </Select>
         </div>
         <TextField
-          name="amount"
           label={t("amount")}
           placeholder="0"
           inputMode="decimal"
           autoComplete="off"
-          value={amountText}
+          {...form.field("amount")}
           after={<span className="amount-currency">{from}</span>}
           error={fieldNote}
           onValueChange={(value) => {
-            setAmountText(value);
+            form.set("amount", value);
             setFormError(null);
             setDone(null);
           }}
@@ -152,7 +181,7 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
                 type="button"
                 className="link-button"
                 onClick={() => {
-                  setAmountText(available);
+                  form.set("amount", available);
                   setFormError(null);
                   setDone(null);
                 }}
