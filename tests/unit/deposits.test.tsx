@@ -2,7 +2,7 @@
 import { type Deposit, depositCloseOutcome, depositTerms, type Plan } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 const PLAN: Plan = {
   id: "p-start",
@@ -14,7 +14,7 @@ const PLAN: Plan = {
   maxAmount: "5000",
 };
 
-const BALANCE = {
+const BALANCE: RouteReply<"balance"> = {
   body: { type: "balance", currentCurrency: "USDT", currencies: { USDT: "1000", BTC: "0", ETH: "0", TON: "0" } },
 };
 
@@ -41,16 +41,15 @@ const ACTIVE: Deposit = {
   reinvestedInto: null,
 };
 
-function page(items: Deposit[]): JsonReply {
+function page(items: Deposit[]): RouteReply<"deposits"> {
   return { body: { items, total: items.length, page: 1, limit: 10 } };
 }
 
-function stubDeposits(extra: Record<string, JsonReply | ((request: Request) => JsonReply)> = {}) {
-  return stubApi({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/settings_other/plans/available": { body: [PLAN] },
-    "/user/balance": BALANCE,
-    "/funds/deposits": page([ACTIVE]),
+function stubDeposits(extra: Parameters<typeof stubRoutes>[0] = {}) {
+  return stubRoutes({
+    plansAvailable: { body: [PLAN] },
+    balance: BALANCE,
+    deposits: page([ACTIVE]),
     ...extra,
   });
 }
@@ -118,12 +117,9 @@ describe("deposit form", () => {
   it("says 'Not enough funds' on INSUFFICIENT_FUNDS and keeps what was typed", async () => {
     const posted: unknown[] = [];
     stubDeposits({
-      "/funds/deposits": (request) => {
-        if (request.method === "POST") {
-          void request.json().then((body) => posted.push(body));
-          return { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } };
-        }
-        return page([ACTIVE]);
+      createDeposit: (request) => {
+        void request.json().then((body) => posted.push(body));
+        return { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } };
       },
     });
     await renderApp({ path: "/deposits", user: DEMO_USER });
@@ -136,8 +132,11 @@ describe("deposit form", () => {
   });
 
   it("shows 'Deposit creation error' and a field error from the server's fields.amount", async () => {
-    let reply: JsonReply = { status: 400, body: { code: "DEPOSIT_CREATE_FAILED", message: "Deposit creation error" } };
-    stubDeposits({ "/funds/deposits": (request) => (request.method === "POST" ? reply : page([])) });
+    let reply: RouteReply<"createDeposit"> = {
+      status: 400,
+      body: { code: "DEPOSIT_CREATE_FAILED", message: "Deposit creation error" },
+    };
+    stubDeposits({ createDeposit: () => reply, deposits: page([]) });
     await renderApp({ path: "/deposits", user: DEMO_USER });
     const amount = await amountField();
     fireEvent.change(amount, { target: { value: "100" } });
@@ -158,10 +157,8 @@ describe("deposit form", () => {
 
 describe("deposit list and close", () => {
   it("shows progress, held accruals and a close confirmation stating depositCloseOutcome", async () => {
-    const closed = { ...ACTIVE, status: "closed", returned: "250", forfeited: "24", accruedHeld: "24" };
-    stubDeposits({
-      "/funds/deposits/client/close/d1": { body: { deposit: closed, returned: "250", forfeited: "24" } },
-    });
+    const closed: Deposit = { ...ACTIVE, status: "closed", returned: "250", forfeited: "24", accruedHeld: "24" };
+    stubDeposits({ closeDeposit: { body: { deposit: closed, returned: "250", forfeited: "24" } } });
     await renderApp({ path: "/deposits", user: DEMO_USER });
     const row = await screen.findByTestId("deposit-row");
     expect(row.getAttribute("data-deposit-id")).toBe("d1");
@@ -184,7 +181,7 @@ describe("deposit list and close", () => {
 
   it("says 'Deposit closing error' when the close fails", async () => {
     stubDeposits({
-      "/funds/deposits/client/close/d1": {
+      closeDeposit: {
         status: 400,
         body: { code: "DEPOSIT_CLOSE_FAILED", message: "Deposit closing error", params: { reason: "not_active" } },
       },
