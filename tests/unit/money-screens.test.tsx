@@ -1,12 +1,12 @@
 /** Money mutations invalidate what their meta lists; the cabinet, exchange and operations as a user sees them. */
-import type { Operation } from "@contract";
+import type { Currency, Operation } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { balanceMutations } from "@/features/balance/api/balance-queries";
 import { depositMutations } from "@/features/deposits/api/deposit-queries";
 import { refillMutations } from "@/features/refills/api/refill-queries";
 import { createQueryClient } from "@/lib/query-client";
-import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -16,8 +16,8 @@ const BALANCE = {
     currentCurrency: "USDT",
     currencies: { USDT: "1234.5678", BTC: "0.015", ETH: "0", TON: "10" },
   },
-};
-const STATISTICS = {
+} satisfies RouteReply<"balance">;
+const STATISTICS: RouteReply<"statistics"> = {
   body: {
     currentCurrency: "USDT",
     earned: { USDT: "42.1", BTC: "0", ETH: "0", TON: "0" },
@@ -26,20 +26,21 @@ const STATISTICS = {
     amountOnDeposit: { USDT: "500", BTC: "0", ETH: "0", TON: "0" },
   },
 };
-const RATES = { body: { base: "USD", rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" }, feePercent: "1" } };
+const RATES: RouteReply<"exchangeRate"> = {
+  body: { base: "USD", rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" }, feePercent: "1" },
+};
 const OPS: Operation[] = [
   { id: "o2", type: "exchange", currency: "TON", amount: "17.818181818", createdAt: "2026-01-03T10:00:00.000Z" },
   { id: "o1", type: "refill", currency: "USDT", amount: "100", createdAt: "2026-01-02T10:00:00.000Z" },
   { id: "o0", type: "plan", currency: "USDT", amount: "-50", createdAt: "2026-01-01T10:00:00.000Z" },
 ];
 
-function cabinetApi(extra: Record<string, JsonReply | ((request: Request) => JsonReply)> = {}) {
-  return stubApi({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/user/balance": BALANCE,
-    "/user/statistics": STATISTICS,
-    "/user/exchange-rate": RATES,
-    "/user/operations/": (request) => {
+function cabinetApi(extra: Parameters<typeof stubRoutes>[0] = {}) {
+  return stubRoutes({
+    balance: BALANCE,
+    statistics: STATISTICS,
+    exchangeRate: RATES,
+    operations: (request) => {
       const url = new URL(request.url);
       const type = url.searchParams.get("type");
       const items = OPS.filter((o) => !type || o.type === type);
@@ -100,10 +101,11 @@ describe("cabinet", () => {
   });
 
   it("switches the current currency through POST /user/balance", async () => {
-    let current = "USDT";
+    let current: Currency = "USDT";
     cabinetApi({
-      "/user/balance": (request) => {
-        if (request.method === "POST") current = "BTC";
+      balance: () => ({ body: { ...BALANCE.body, currentCurrency: current } }),
+      setBalanceCurrency: () => {
+        current = "BTC";
         return { body: { ...BALANCE.body, currentCurrency: current } };
       },
     });
@@ -118,7 +120,7 @@ describe("cabinet", () => {
 describe("exchange dialog", () => {
   it("shows the exact result before confirming, and 'Not enough funds' keeping the amount", async () => {
     cabinetApi({
-      "/user/exchange": { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } },
+      exchange: { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } },
     });
     await renderApp({ path: "/", user: DEMO_USER });
     await screen.findByTestId("balance");
