@@ -4,6 +4,12 @@ import { defineConfig } from "vitest/config";
 
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
+/**
+ * Unit tests that start i18next instances of their own: the language loader's module state (which
+ * fallback files were skipped) is shared by every instance, so these get a module graph of their own.
+ */
+const ISOLATED_UNIT_TESTS = ["tests/unit/i18n.test.ts"];
+
 /** The API server a dev build talks to (`npm run dev` starts it beside Vite). */
 const devApi = process.env.KASSA_DEV_API ?? "http://127.0.0.1:8787";
 
@@ -46,6 +52,20 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}", "tests/architecture/**/*.test.ts"],
+          exclude: ISOLATED_UNIT_TESTS,
+          environment: "jsdom",
+          setupFiles: ["tests/unit/setup.ts"],
+          testTimeout: 20_000,
+          // The files share one module graph and one document: a fresh one per file cost more time
+          // than the tests themselves. tests/unit/setup.ts puts back what a test may leave behind.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "unit-isolated",
+          include: ISOLATED_UNIT_TESTS,
           environment: "jsdom",
           setupFiles: ["tests/unit/setup.ts"],
           testTimeout: 20_000,

@@ -57,15 +57,15 @@ export function useBackButton(visible: boolean, onBack: () => void): void {
   }, [visible]);
 }
 
-let readySent = false;
+/** The clients already told the first screen is on: a page has one, so this is once per page. */
+const readySent = new WeakSet<TelegramBridge>();
 
 /** Tells Telegram the first screen is on (once per page), after it rendered. */
 export function useMiniAppReady(): void {
   useEffect(() => {
-    if (readySent) return;
     const bridge = getTelegramBridge();
-    if (!bridge) return;
-    readySent = true;
+    if (!bridge || readySent.has(bridge)) return;
+    readySent.add(bridge);
     bridge.ready();
   }, []);
 }

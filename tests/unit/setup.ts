@@ -1,9 +1,21 @@
 /**
  * Unit test setup (jsdom): unmount what a test rendered, and give jsdom the browser bits it lacks.
  * No jest-dom: assertions use plain DOM queries.
+ *
+ * The test files of a worker share one module graph and one document (no per-file isolation: that
+ * setup cost more than the tests). So everything a test may leave behind is put back here, after
+ * each test: the rendered tree, timers, stubs and mocks, the app's i18next instance in English (a
+ * test may switch the language, or start an instance of its own, which react-i18next then follows),
+ * storage and cookies, the Telegram client and the token store it chose, the one-per-page automatic
+ * sign-in.
  */
 import { cleanup, configure } from "@testing-library/react";
+import { setI18n } from "react-i18next";
 import { afterEach, beforeAll, vi } from "vitest";
+import { i18next, setLanguage } from "@/config/i18n";
+import { resetAutoSignInAttempt } from "@/features/auth/model/telegram-auto-sign-in";
+import { cookieTokenStore, setTokenStore } from "@/lib/session";
+import { setTelegramBridge } from "@/tma/bridge";
 
 // Queries that wait (findBy…, waitFor) get 5 s: the unit tests share two cores with the rest of the run.
 configure({ asyncUtilTimeout: 5000 });
@@ -33,8 +45,15 @@ beforeAll(() => {
   }
 });
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  setTelegramBridge(null);
+  setTokenStore(cookieTokenStore);
+  resetAutoSignInAttempt();
+  if (i18next.isInitialized) {
+    setI18n(i18next);
+    await setLanguage("en");
+  }
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

@@ -1,5 +1,5 @@
 /**
- * The money forms inside Telegram, with `@/tma/hooks` replaced at the module boundary: the Main button
+ * The money forms inside Telegram, against a simulated client at the bridge: the Main button
  * is the submit (text, click, loader while the request is out, usable again after a failure), the page
  * has no submit of its own, closing asks for confirmation only while there is unsent input, and haptics
  * tell success from failure. Also the cabinet's mark on figures that may be out of date.
@@ -7,48 +7,37 @@
 import type { Deposit, PaymentSystem, Plan, Refill } from "@contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { MainButtonOptions } from "@/tma/hooks";
-import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { type MainButtonParams, setTelegramBridge } from "@/tma/bridge";
+import { DEMO_USER, fakeBridge, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
 
-const telegram = vi.hoisted(() => ({
-  /** The options of the last render of `useMainButton`: what Telegram's Main button shows now. */
-  mainButton: null as MainButtonOptions | null,
-  /** Every value `useClosingConfirmation` was rendered with, in order. */
-  closing: [] as boolean[],
-  notify: vi.fn(),
-}));
-
-vi.mock("@/tma/hooks", async (importOriginal) => {
-  const real = await importOriginal<typeof import("@/tma/hooks")>();
-  const haptics = { notify: telegram.notify, impact: vi.fn(), selection: vi.fn() };
-  return {
-    ...real,
-    haptics,
-    useMainButton: (options: MainButtonOptions) => {
-      telegram.mainButton = options;
-      return true;
-    },
-    useClosingConfirmation: (enabled: boolean) => {
-      telegram.closing.push(enabled);
-    },
-  };
-});
+/** A Telegram client at the bridge: the real hooks drive its Main button, closing guard and haptics. */
+let fake: ReturnType<typeof fakeBridge>;
+const telegram = {
+  get notify() {
+    return fake.bridge.haptics.notify;
+  },
+};
 
 beforeEach(() => {
-  telegram.mainButton = null;
-  telegram.closing = [];
-  telegram.notify.mockReset();
+  fake = fakeBridge();
+  setTelegramBridge(fake.bridge);
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  setTelegramBridge(null);
+  vi.unstubAllGlobals();
+});
 
-/** The Main button as it is now; fails while no form has set it. */
-function mainButton(): MainButtonOptions {
-  if (!telegram.mainButton) throw new Error("the Main button is not in use");
-  return telegram.mainButton;
+/** Telegram's Main button as the client shows it now (every `set` so far, merged); fails while hidden. */
+function mainButton() {
+  const state: MainButtonParams = {};
+  for (const [params] of fake.bridge.mainButton.set.mock.calls) Object.assign(state, params);
+  if (!state.isVisible) throw new Error("the Main button is not in use");
+  return { text: state.text, enabled: state.isEnabled, loading: state.isLoaderVisible };
 }
 
-const pressMain = () => act(() => mainButton().onClick());
-const closingConfirmation = () => telegram.closing.at(-1);
+const pressMain = () => act(() => fake.pressMain());
+/** Whether closing asks first: the last thing the app told the client (nothing told: no). */
+const closingConfirmation = () => fake.bridge.setClosingConfirmation.mock.calls.at(-1)?.[0] ?? false;
 
 /** A reply the test lets go when it wants: the request stays pending until then. */
 function gate() {
