@@ -10,6 +10,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Clock, offsetClock, systemClock } from "./clock";
 import type { KassaApp } from "./context";
+import { startKept, stopKept } from "./db/change-feed";
 import type { Database } from "./db/client";
 import { ChannelCodeSender, type CodeSender } from "./delivery/code-sender";
 import { DevCodeSender, DevOutbox } from "./delivery/dev-outbox";
@@ -122,6 +123,11 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
         ? new KassaBot({ env, db, clock, log: app.log })
         : null;
   app.decorate("bot", bot);
+  // Settings, sessions and pulses kept in memory until the database says they changed.
+  await startKept(db);
+  app.addHook("onClose", async () => {
+    await stopKept(db);
+  });
   registerErrorHandler(app);
   // First of the hooks: everything after it runs in the request's query scope.
   registerQueryScope(app);

@@ -19,7 +19,7 @@ import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "../security/password";
 import { currentUser, type RequestMeta } from "./auth";
 import { issueCode, verifyCode } from "./codes";
-import type { AuthSession } from "./sessions";
+import { type AuthSession, sessionsRevoked } from "./sessions";
 import { getProfile, type UserRow, uniqueViolation, userView } from "./users";
 
 // ---------------------------------------------------------------------------------------------
@@ -60,6 +60,7 @@ export async function changePassword(
       .set({ revokedAt: now })
       .where(and(eq(sessions.userId, user.id), ne(sessions.id, auth.sessionId), sql`${sessions.revokedAt} is null`));
   });
+  sessionsRevoked(deps.db);
 }
 
 // ---------------------------------------------------------------------------------------------

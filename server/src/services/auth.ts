@@ -31,7 +31,7 @@ import { rateLimited } from "../security/rate-limit";
 import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
 import { type InitDataRefusal, type TelegramUser, validateInitData } from "../telegram/init-data";
 import { issueCode, verifyCode } from "./codes";
-import { type AuthSession, createSession, revokeAllSessions, sessionForProof } from "./sessions";
+import { type AuthSession, createSession, revokeAllSessions, sessionForProof, sessionsRevoked } from "./sessions";
 import { getSetting } from "./settings";
 import {
   findUserById,
@@ -420,4 +420,5 @@ export async function setPasswordWithToken(deps: ServiceContext, body: SetPasswo
       );
     await revokeAllSessions(tx, deps.clock, user.id);
   });
+  sessionsRevoked(deps.db);
 }

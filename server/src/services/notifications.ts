@@ -15,6 +15,7 @@ import {
 } from "@contract";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
+import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { chatOutbox, notifications, operations, users } from "../db/schema";
 import { botText, hasBotText } from "../telegram/texts";
@@ -144,6 +145,13 @@ export async function markNotificationsRead(
  * every event that moves the user's money or status adds one or the other.
  */
 export async function pulse(db: Database, userId: string): Promise<PulseReply> {
+  const kept = keptOf(db);
+  if (kept) return (await kept.pulse.get(userId, () => readPulse(db, userId))) as PulseReply;
+  return readPulse(db, userId);
+}
+
+/** The pulse from the database; the app keeps it until the user's operations or notifications change. */
+async function readPulse(db: Database, userId: string): Promise<PulseReply> {
   const result = await db.execute(sql`
     select
       (select coalesce(max(${operations.seq}), 0) from ${operations} where ${operations.userId} = ${userId})::text as op,

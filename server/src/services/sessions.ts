@@ -6,6 +6,7 @@ import { createHmac } from "node:crypto";
 import { DAY_MS } from "@contract";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Clock } from "../clock";
+import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { sessions } from "../db/schema";
 import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
@@ -74,8 +75,15 @@ export async function sessionForProof(
 }
 
 /** The live session of `token`: known, not revoked, not expired. Null otherwise. */
-export async function findLiveSession(db: Database, clock: Clock, token: string): Promise<AuthSession | null> {
-  if (!TOKEN_PATTERN.test(token)) return null;
+interface SessionRow {
+  id: string;
+  userId: string;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+async function readSession(db: Database, tokenHash: string): Promise<SessionRow | null> {
   const rows = await db
     .select({
       id: sessions.id,
@@ -85,13 +93,28 @@ export async function findLiveSession(db: Database, clock: Clock, token: string)
       lastUsedAt: sessions.lastUsedAt,
     })
     .from(sessions)
-    .where(eq(sessions.tokenHash, hashToken(token)))
+    .where(eq(sessions.tokenHash, tokenHash))
     .limit(1);
-  const row = rows[0];
+  return rows[0] ?? null;
+}
+
+/**
+ * The live session of `token`: known, not revoked, not expired. Null otherwise. The app keeps
+ * the session's row until it changes (db/change-feed.ts); expiry is checked on every call.
+ */
+export async function findLiveSession(db: Database, clock: Clock, token: string): Promise<AuthSession | null> {
+  if (!TOKEN_PATTERN.test(token)) return null;
+  const tokenHash = hashToken(token);
+  const kept = keptOf(db);
+  const row = kept
+    ? ((await kept.sessions.get(tokenHash, () => readSession(db, tokenHash))) as SessionRow | null)
+    : await readSession(db, tokenHash);
   const now = clock.now();
   if (!row || row.revokedAt !== null || row.expiresAt.getTime() <= now.getTime()) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     await db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, row.id));
+    // The kept row is this object: it shows the new time, and the next calls skip the write.
+    row.lastUsedAt = now;
   }
   return { sessionId: row.id, userId: row.userId };
 }
@@ -101,6 +124,15 @@ export async function revokeSession(db: Database, clock: Clock, sessionId: strin
     .update(sessions)
     .set({ revokedAt: clock.now() })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  keptOf(db)?.feed.changed(`session:${sessionId}`);
+}
+
+/**
+ * Tells this process's session cache that sessions were revoked inside a transaction that has
+ * committed now (other instances hear the database's notification).
+ */
+export function sessionsRevoked(db: Database): void {
+  keptOf(db)?.feed.changed("session:*");
 }
 
 /** Signs the user out everywhere (after a password reset). */
@@ -109,4 +141,5 @@ export async function revokeAllSessions(db: Database, clock: Clock, userId: stri
     .update(sessions)
     .set({ revokedAt: clock.now() })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  keptOf(db)?.feed.changed(`session:*`);
 }

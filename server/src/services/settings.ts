@@ -16,6 +16,7 @@ import { CODE_LENGTH } from "@contract/validation";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Clock } from "../clock";
+import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { settings } from "../db/schema";
 import { AppError } from "../errors";
@@ -114,6 +115,23 @@ const isPublicSettingKey = (key: string): key is PublicSettingKey => publicKeys.
 
 /** Reads a setting; a missing or no longer valid row reads as the default. */
 export async function getSetting<K extends SettingKey>(db: Database, key: K): Promise<SettingValue<K>> {
+  const kept = keptOf(db);
+  // Frozen: every caller shares the kept value.
+  if (kept)
+    return (await kept.settings.get(key, async () => deepFreeze(await readSetting(db, key)))) as SettingValue<K>;
+  return readSetting(db, key);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/** `getSetting` from the table (the app keeps the result until the settings change, db/change-feed.ts). */
+async function readSetting<K extends SettingKey>(db: Database, key: K): Promise<SettingValue<K>> {
   const setting = SETTINGS[key];
   const rows = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
   const row = rows[0];
@@ -145,6 +163,7 @@ export async function setSetting<K extends SettingKey>(
       target: settings.key,
       set: { value: parsed.data, isPublic: setting.public, updatedAt: now },
     });
+  keptOf(db)?.feed.changed("settings");
   return parsed.data as SettingValue<K>;
 }
 

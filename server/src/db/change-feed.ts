@@ -1,0 +1,193 @@
+/**
+ * What the server keeps in memory between requests — the settings (the maintenance flag among
+ * them), live sessions and each user's pulse — and how it learns that they changed, on PGlite and
+ * across several instances on one PostgreSQL.
+ *
+ * Triggers of the database (migration `0009_change_feed`) send `NOTIFY kassa_changes` with the key
+ * that changed when a transaction that changed it commits: `settings` (any write of the settings
+ * table), `session:<id>` (a session revoked, its expiry moved, deleted), `user:<id>` (an operation
+ * or a notification of that user), `*` (a table emptied: everything). Every instance LISTENs and drops what it kept under that key,
+ * whoever wrote it: this instance, another one, the operator's command line, a hand-written SQL
+ * statement. On PGlite (one process) the notification arrives before the writing statement
+ * returns; on PostgreSQL a moment after the commit (the writing instance also drops its own copy
+ * at once where it writes through the services).
+ *
+ * A read that overlaps a change is not kept (its result may predate the change), so a cache never
+ * holds something older than the last notification. When the feed is not listening (it has not
+ * started, or its connection dropped and came back) nothing is kept and everything is dropped:
+ * notifications may have been missed. Entries also expire after `ttlMs` as a last bound.
+ */
+import type { Database } from "./client";
+
+export const CHANGES_CHANNEL = "kassa_changes";
+
+/** A key-value cache invalidated by the change feed (see the module comment). */
+export class KeptCache<V> {
+  private readonly entries = new Map<string, { value: V; at: number }>();
+  private readonly reading = new Map<string, Set<{ stale: boolean }>>();
+
+  constructor(
+    private readonly feed: ChangeFeed,
+    private readonly maxEntries: number,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** The kept value of `key`, or the value `read` returns (kept when no change overlapped it). */
+  async get(key: string, read: () => Promise<V>): Promise<V> {
+    const hit = this.entries.get(key);
+    if (hit && performance.now() - hit.at < this.ttlMs) return hit.value;
+    const ticket = { stale: !this.feed.listening };
+    let tickets = this.reading.get(key);
+    if (!tickets) {
+      tickets = new Set();
+      this.reading.set(key, tickets);
+    }
+    tickets.add(ticket);
+    try {
+      const value = await read();
+      if (!ticket.stale && this.feed.listening) this.set(key, value);
+      return value;
+    } finally {
+      tickets.delete(ticket);
+      if (tickets.size === 0) this.reading.delete(key);
+    }
+  }
+
+  private set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, { value, at: performance.now() });
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+
+  invalidate(key: string): void {
+    this.entries.delete(key);
+    for (const ticket of this.reading.get(key) ?? []) ticket.stale = true;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    for (const tickets of this.reading.values()) for (const ticket of tickets) ticket.stale = true;
+  }
+}
+
+type Listener = (key: string | null) => void;
+
+/** The notifications of one database; `null` to listeners means "anything may have changed". */
+export class ChangeFeed {
+  listening = false;
+  private readonly listeners: Listener[] = [];
+  private stop: (() => Promise<void>) | null = null;
+
+  /** Tells this process's caches at once (the writer's own change; others hear the NOTIFY). */
+  changed(key: string): void {
+    for (const listener of this.listeners) listener(key);
+  }
+
+  onChange(listener: Listener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Starts listening on the database behind `db` (postgres.js or PGlite). */
+  async start(db: Database): Promise<void> {
+    const client = (db as unknown as { $client: unknown }).$client as ListenClient;
+    const deliver = (payload: string | undefined) => {
+      if (payload) this.changed(payload);
+    };
+    const everything = () => {
+      for (const listener of this.listeners) listener(null);
+    };
+    if (isPostgresJs(client)) {
+      // postgres.js listens on a connection of its own and listens again after it reconnects,
+      // calling `onlisten` each time: notifications in between may be lost, so drop everything.
+      const handle = await client.listen(CHANGES_CHANNEL, deliver, () => {
+        everything();
+        this.listening = true;
+      });
+      this.stop = async () => {
+        this.listening = false;
+        await handle.unlisten();
+      };
+    } else {
+      const unlisten = await client.listen(CHANGES_CHANNEL, deliver);
+      this.listening = true;
+      this.stop = async () => {
+        this.listening = false;
+        await unlisten();
+      };
+    }
+  }
+
+  /** Stops listening (a database already closed has stopped it). */
+  async close(): Promise<void> {
+    const stop = this.stop;
+    this.stop = null;
+    this.listening = false;
+    await stop?.().catch(() => {});
+  }
+}
+
+type ListenClient =
+  | {
+      listen(
+        channel: string,
+        fn: (payload: string) => void,
+        onlisten: () => void,
+      ): Promise<{ unlisten(): Promise<void> }>;
+      unsafe: unknown;
+    }
+  | { listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>> };
+
+function isPostgresJs(client: ListenClient): client is Extract<ListenClient, { unsafe: unknown }> {
+  return typeof (client as { unsafe?: unknown }).unsafe === "function";
+}
+
+/** The caches of one database handle (registered by the app; transactions have none). */
+export interface Kept {
+  feed: ChangeFeed;
+  settings: KeptCache<unknown>;
+  sessions: KeptCache<unknown>;
+  pulse: KeptCache<unknown>;
+}
+
+const registry = new WeakMap<object, Kept>();
+
+/** The caches of `db`, when the app set them up for it; undefined inside a transaction. */
+export function keptOf(db: Database): Kept | undefined {
+  return registry.get(db);
+}
+
+/** Sets up (once per handle) the caches of `db` and starts listening for changes. */
+export async function startKept(db: Database): Promise<Kept> {
+  const existing = registry.get(db);
+  if (existing) return existing;
+  const feed = new ChangeFeed();
+  const kept: Kept = {
+    feed,
+    settings: new KeptCache(feed, 100, 60_000),
+    sessions: new KeptCache(feed, 50_000, 60_000),
+    pulse: new KeptCache(feed, 50_000, 60_000),
+  };
+  feed.onChange((key) => {
+    if (key === null || key === "*") {
+      kept.settings.clear();
+      kept.sessions.clear();
+      kept.pulse.clear();
+    } else if (key === "settings") kept.settings.clear();
+    else if (key.startsWith("session:")) kept.sessions.clear();
+    else if (key.startsWith("user:")) kept.pulse.invalidate(key.slice(5));
+  });
+  registry.set(db, kept);
+  await feed.start(db);
+  return kept;
+}
+
+/** Stops listening; the caches keep nothing after. */
+export async function stopKept(db: Database): Promise<void> {
+  const kept = registry.get(db);
+  if (!kept) return;
+  registry.delete(db);
+  await kept.feed.close();
+}

@@ -1,0 +1,124 @@
+/**
+ * What the server keeps in memory (settings and the maintenance flag, sessions, pulses) follows
+ * the database: after a change written anywhere — through another instance, or by plain SQL — the
+ * next answer shows it. On PGlite at once; with two instances on one PostgreSQL, the other
+ * instance within the notification's delivery (polled here for up to 2 s).
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../../server/src/clock";
+import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import * as schema from "../../server/src/db/schema";
+import { setMaintenance } from "../../server/src/services/settings";
+import { call, createTestServer, type TestServer } from "./helpers";
+import { freshPostgres, newInvestor, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
+
+async function eventually(check: () => Promise<boolean>, ms = 2000): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const status = async (server: TestServer, url: string, token: string) =>
+  (await call(server, "GET", url, undefined, { token })).status;
+const version = async (server: TestServer, token: string) =>
+  (await call(server, "GET", "/user/pulse", undefined, { token })).body.version;
+
+describe("kept in memory, on PGlite", () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await createTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("sees a session revoked, maintenance switched and an operation written by plain SQL at once", async () => {
+    const db = server.handle.db;
+    const investor = await newInvestor(db, systemClock);
+    expect(await status(server, "/user/me", investor.token)).toBe(200);
+    const before = await version(server, investor.token);
+    expect(await version(server, investor.token)).toBe(before);
+
+    await db.insert(schema.operations).values({
+      userId: investor.id,
+      currency: "USDT",
+      type: "refill",
+      amount: "1",
+      createdAt: new Date(),
+    });
+    expect(await version(server, investor.token)).not.toBe(before);
+
+    await db.execute(sql`update settings set value = '{"enabled":true,"message":null,"until":null}'::jsonb
+      where key = 'technicalWork'`);
+    expect(await status(server, "/user/me", investor.token)).toBe(503);
+    await db.execute(sql`update settings set value = '{"enabled":false,"message":null,"until":null}'::jsonb
+      where key = 'technicalWork'`);
+    expect(await status(server, "/user/me", investor.token)).toBe(200);
+
+    await db.execute(sql`update sessions set revoked_at = now() where user_id = ${investor.id}`);
+    expect(await status(server, "/user/me", investor.token)).toBe(401);
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)(
+  `kept in memory, two instances on PostgreSQL${TEST_DATABASE_URL ? "" : ` (skipped: ${POSTGRES_SKIP_REASON})`}`,
+  () => {
+    let database: Awaited<ReturnType<typeof freshPostgres>>;
+    let handles: DatabaseHandle[] = [];
+    let a: TestServer;
+    let b: TestServer;
+
+    beforeAll(async () => {
+      database = await freshPostgres("kept");
+      handles = [await openDatabase({ databaseUrl: database.url }), await openDatabase({ databaseUrl: database.url })];
+      a = await createTestServer({ handle: handles[0] });
+      b = await createTestServer({ handle: handles[1], seed: false });
+    });
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+      for (const handle of handles) await handle.close();
+      await database?.drop();
+    });
+
+    it("drops a session logged out on the other instance", async () => {
+      const investor = await newInvestor(a.handle.db, systemClock);
+      expect(await status(b, "/user/me", investor.token)).toBe(200);
+      expect(await status(b, "/user/me", investor.token)).toBe(200);
+      const out = await call(a, "POST", "/auth/logout", undefined, { token: investor.token });
+      expect(out.status).toBe(200);
+      await eventually(async () => (await status(b, "/user/me", investor.token)) === 401);
+    });
+
+    it("answers 503 on both once maintenance is switched on through one", async () => {
+      const investor = await newInvestor(a.handle.db, systemClock);
+      expect(await status(b, "/user/balance", investor.token)).toBe(200);
+      await setMaintenance(a.handle.db, systemClock, { enabled: true });
+      try {
+        expect(await status(a, "/user/balance", investor.token)).toBe(503);
+        await eventually(async () => (await status(b, "/user/balance", investor.token)) === 503);
+      } finally {
+        await setMaintenance(a.handle.db, systemClock, { enabled: false });
+      }
+      await eventually(async () => (await status(b, "/user/balance", investor.token)) === 200);
+    });
+
+    it("moves the pulse on the other instance when an operation is written", async () => {
+      const investor = await newInvestor(a.handle.db, systemClock);
+      const before = await version(b, investor.token);
+      expect(await version(b, investor.token)).toBe(before);
+      await a.handle.db.insert(schema.operations).values({
+        userId: investor.id,
+        currency: "USDT",
+        type: "refill",
+        amount: "1",
+        createdAt: new Date(),
+      });
+      await eventually(async () => (await version(b, investor.token)) !== before);
+    });
+  },
+);
