@@ -2,7 +2,7 @@
 import type { PaymentSystem, Withdrawal } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 const SYSTEMS: PaymentSystem[] = [
   {
@@ -59,20 +59,23 @@ const PAID: Withdrawal = {
   processedAt: "2026-01-03T10:00:00.000Z",
 };
 
-const CODE_SENT = { message: "Request successfully sent", resendAfterSeconds: 60, expiresInSeconds: 600 };
+const CODE_SENT = { message: "Request successfully sent" as const, resendAfterSeconds: 60, expiresInSeconds: 600 };
 
-function refusal(code: string, status: number, extra: Record<string, unknown> = {}): JsonReply {
+/** An error reply (any route's). */
+type Refusal = { status: number; body: { code: string; message: string; [key: string]: unknown } };
+
+function refusal(code: string, status: number, extra: Record<string, unknown> = {}): Refusal {
   return { status, body: { code, message: code, ...extra } };
 }
 
 interface Setup {
   wallets?: { paymentSystemId: string; address: string }[];
   history?: Withdrawal[];
-  request?: (body: unknown) => JsonReply;
-  validate?: (body: unknown) => JsonReply;
-  resend?: () => JsonReply;
-  cancel?: () => JsonReply;
-  updateWallets?: (body: unknown) => JsonReply;
+  request?: (body: unknown) => RouteReply<"requestWithdrawal">;
+  validate?: (body: unknown) => RouteReply<"validateWithdrawal">;
+  resend?: () => RouteReply<"resendWithdrawalCode">;
+  cancel?: () => RouteReply<"cancelWithdrawal">;
+  updateWallets?: (body: unknown) => RouteReply<"updateWallets">;
   resendAfterSeconds?: number;
   /** The USDT balance `GET /user/balance` answers (no balance call answered when absent). */
   usdt?: string;
@@ -85,13 +88,12 @@ function setup(options: Setup = {}) {
     const text = await request.text();
     return text ? JSON.parse(text) : undefined;
   };
-  const fetchMock = stubApi({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/payment-systems": { body: SYSTEMS },
+  const fetchMock = stubRoutes({
+    paymentSystems: { body: SYSTEMS },
     ...(options.usdt === undefined
       ? {}
       : {
-          "/user/balance": {
+          balance: {
             body: {
               type: "balance",
               currentCurrency: "USDT",
@@ -99,14 +101,14 @@ function setup(options: Setup = {}) {
             },
           },
         }),
-    "/user-data/wallets": { body: options.wallets ?? [{ paymentSystemId: "usdt-trc20", address: WALLET }] },
-    "/user-data/wallets/update": () => options.updateWallets?.(sent.at(-1)?.body) ?? { body: [] },
-    "/funds/payments": (request): JsonReply => {
+    wallets: { body: options.wallets ?? [{ paymentSystemId: "usdt-trc20", address: WALLET }] },
+    updateWallets: () => options.updateWallets?.(sent.at(-1)?.body) ?? { body: [] },
+    withdrawals: (request) => {
       historyQueries.push(new URL(request.url).search);
       const items = options.history ?? [PAID];
       return { body: { items, total: items.length, page: 1, limit: 10 } };
     },
-    "/funds/payments/request": () =>
+    requestWithdrawal: () =>
       options.request?.(sent.at(-1)?.body) ?? {
         body: {
           withdrawal: AWAITING,
@@ -118,10 +120,9 @@ function setup(options: Setup = {}) {
           },
         },
       },
-    "/funds/payments/validate": () =>
-      options.validate?.(sent.at(-1)?.body) ?? { body: { ...AWAITING, awaitingCode: false } },
-    "/funds/payments/w1/resend": () => options.resend?.() ?? { body: CODE_SENT },
-    "/funds/payments/w1/cancel": () => options.cancel?.() ?? { body: AWAITING },
+    validateWithdrawal: () => options.validate?.(sent.at(-1)?.body) ?? { body: { ...AWAITING, awaitingCode: false } },
+    resendWithdrawalCode: () => options.resend?.() ?? { body: CODE_SENT },
+    cancelWithdrawal: () => options.cancel?.() ?? { body: AWAITING },
   });
   // Keep what each POST/PATCH sent, in order, before the handler answers.
   const original = fetchMock.getMockImplementation();
