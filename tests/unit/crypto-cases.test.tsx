@@ -3,7 +3,7 @@ import type { CryptoCase, Deposit, Operation, Plan } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "@/config/i18n";
-import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, renderApp, stubRoutes } from "./test-utils";
 
 const plan = (id: string, en: string, ru: string, dailyYieldPercent: string): Plan => ({
   id,
@@ -67,15 +67,14 @@ afterEach(async () => {
 });
 
 function depositsApi(posts: unknown[]) {
-  return stubApi({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/settings_other/plans/available": { body: [START, STANDARD, PREMIUM] },
-    "/crypto-cases/all": { body: CASES },
-    "/user/balance": {
+  return stubRoutes({
+    plansAvailable: { body: [START, STANDARD, PREMIUM] },
+    cryptoCases: { body: CASES },
+    balance: {
       body: { type: "balance", currentCurrency: "USDT", currencies: { USDT: "1000", BTC: "0", ETH: "0", TON: "0" } },
     },
-    "/funds/deposits": (request): JsonReply => {
-      if (request.method !== "POST") return { body: { items: [DEPOSIT], total: 1, page: 1, limit: 10 } };
+    deposits: { body: { items: [DEPOSIT], total: 1, page: 1, limit: 10 } },
+    createDeposit: (request) => {
       void request.json().then((body) => posts.push(body));
       return { body: DEPOSIT };
     },
@@ -174,11 +173,10 @@ describe("case operations", () => {
   ];
 
   function operationsApi(queries: URLSearchParams[]) {
-    return stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/crypto-cases/all": { body: CASES },
-      "/user/operations/": { body: { items: [], total: 0, page: 1, limit: 20 } },
-      "/user/case-operations": (request) => {
+    return stubRoutes({
+      cryptoCases: { body: CASES },
+      operations: { body: { items: [], total: 0, page: 1, limit: 20 } },
+      caseOperations: (request) => {
         const query = new URL(request.url).searchParams;
         queries.push(query);
         const caseId = query.get("caseId");
@@ -219,10 +217,9 @@ describe("case operations", () => {
   });
 
   it("says so when there are none", async () => {
-    stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/crypto-cases/all": { body: CASES },
-      "/user/case-operations": { body: { items: [], total: 0, page: 1, limit: 20 } },
+    stubRoutes({
+      cryptoCases: { body: CASES },
+      caseOperations: { body: { items: [], total: 0, page: 1, limit: 20 } },
     });
     await renderApp({ path: "/operations?view=cases", user: DEMO_USER });
     await screen.findByText("No operations on crypto-case deposits yet");
