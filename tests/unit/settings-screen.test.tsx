@@ -4,7 +4,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_PROFILE, DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_PROFILE, DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 const SECURITY: SecuritySettings = {
   codeChannel: "email",
@@ -31,11 +31,10 @@ function input(scope: HTMLElement, name: string): HTMLInputElement {
   return found;
 }
 
-async function open(routes: Record<string, JsonReply | ((request: Request) => JsonReply)> = {}) {
-  const fetchMock = stubApi({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/user-data/byType": { body: DEMO_PROFILE },
-    "/user/settings/security": { body: SECURITY },
+async function open(routes: Parameters<typeof stubRoutes>[0] = {}) {
+  const fetchMock = stubRoutes({
+    userData: { body: DEMO_PROFILE },
+    securitySettings: { body: SECURITY },
     ...routes,
   });
   await renderApp({ path: "/settings", user: DEMO_USER });
@@ -47,17 +46,17 @@ describe("settings: profile", () => {
   it("saves the data, and a new phone waits for its code before the user object changes", async () => {
     const bodies: unknown[] = [];
     await open({
-      "/user-data": (request) => {
+      updateUserData: (request) => {
         void request.json().then((b) => bodies.push(b));
         return {
           body: {
             profile: { ...DEMO_PROFILE, city: "Astana", pendingPhone: "+77019999999" },
             user: { ...DEMO_USER },
-            phoneCode: { message: "Request successfully sent", resendAfterSeconds: 60, expiresInSeconds: 600 },
+            phoneCode: { message: "Request successfully sent" as const, resendAfterSeconds: 60, expiresInSeconds: 600 },
           },
         };
       },
-      "/user-data/phone/confirm": {
+      confirmPhoneChange: {
         body: { profile: { ...DEMO_PROFILE, phone: "+77019999999" }, user: { ...DEMO_USER, phone: "+77019999999" } },
       },
     });
@@ -74,11 +73,11 @@ describe("settings: profile", () => {
   });
 
   it("checks the phone format and shows a taken phone and an update error", async () => {
-    let reply: JsonReply = {
+    let reply: RouteReply<"updateUserData"> = {
       status: 409,
       body: { code: "PHONE_TAKEN", message: "This Phone Number is already registered" },
     };
-    await open({ "/user-data": () => reply });
+    await open({ updateUserData: () => reply });
     const profile = section("profile");
     fireEvent.change(input(profile, "phone"), { target: { value: "8701" } });
     fireEvent.click(within(profile).getByTestId("submit-profile"));
@@ -98,7 +97,7 @@ describe("settings: password", () => {
   it("checks the rules here and shows the server's refusal of the old password", async () => {
     const sent: unknown[] = [];
     await open({
-      "/user/password": (request) => {
+      changePassword: (request) => {
         void request.json().then((b) => sent.push(b));
         return {
           status: 400,
@@ -127,12 +126,9 @@ describe("settings: security", () => {
   it("offers only confirmed channels and saves the choice", async () => {
     const sent: unknown[] = [];
     await open({
-      "/user/settings/security": (request) => {
-        if (request.method === "PATCH") {
-          void request.json().then((b) => sent.push(b));
-          return { body: { ...SECURITY, codeChannel: "sms" } };
-        }
-        return { body: SECURITY };
+      updateSecuritySettings: (request) => {
+        void request.json().then((b) => sent.push(b));
+        return { body: { ...SECURITY, codeChannel: "sms" } };
       },
     });
     const security = section("security");
@@ -150,12 +146,9 @@ describe("settings: chat notifications", () => {
   it("switches the Telegram chat notifications off at once", async () => {
     const sent: unknown[] = [];
     await open({
-      "/user/settings/security": (request) => {
-        if (request.method === "PATCH") {
-          void request.json().then((b) => sent.push(b));
-          return { body: { ...SECURITY, chatNotifications: false } };
-        }
-        return { body: SECURITY };
+      updateSecuritySettings: (request) => {
+        void request.json().then((b) => sent.push(b));
+        return { body: { ...SECURITY, chatNotifications: false } };
       },
     });
     const security = section("security");
@@ -167,7 +160,7 @@ describe("settings: chat notifications", () => {
   });
 
   it("is off and disabled for an account not linked to Telegram, saying how to link it", async () => {
-    await open({ "/user/settings/security": { body: { ...SECURITY, chatLinked: false } } });
+    await open({ securitySettings: { body: { ...SECURITY, chatLinked: false } } });
     const security = section("security");
     const toggle = await waitFor(() => input(security, "chatNotifications"));
     expect(toggle.checked).toBe(false);
@@ -179,7 +172,7 @@ describe("settings: chat notifications", () => {
 describe("settings: wallets", () => {
   it("shows the withdrawal wallet of each payment system open for withdrawals", async () => {
     await open({
-      "/payment-systems": {
+      paymentSystems: {
         body: [
           {
             id: "usdt-trc20",
@@ -194,7 +187,7 @@ describe("settings: wallets", () => {
           },
         ],
       },
-      "/user-data/wallets": { body: [{ paymentSystemId: "usdt-trc20", address: "TWalletAddress0001" }] },
+      wallets: { body: [{ paymentSystemId: "usdt-trc20", address: "TWalletAddress0001" }] },
     });
     const wallets = section("wallets");
     expect((await within(wallets).findByTestId("wallet-address")).textContent).toBe("TWalletAddress0001");
