@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { alertsAtom } from "@/lib/alerts";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, renderApp, stubRoutes } from "./test-utils";
 
 const PROFILE: Profile = {
   login: "demo",
@@ -59,11 +59,10 @@ function fileInput(scope: HTMLElement, name: string): HTMLInputElement {
   return scope.querySelector<HTMLInputElement>(`input[name="${name}"]`) as HTMLInputElement;
 }
 
-async function open(routes: Record<string, JsonReply | ((request: Request) => JsonReply)>) {
-  const fetchMock = stubApi({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/user-data/byType": { body: PROFILE },
-    "/user-data/byType/verification": { body: NONE },
+async function open(routes: Parameters<typeof stubRoutes>[0]) {
+  const fetchMock = stubRoutes({
+    userData: { body: PROFILE },
+    userDataVerification: { body: NONE },
     ...routes,
   });
   await renderApp({ path: "/settings", user: { ...DEMO_USER, subscription: { active: true, until: null } } });
@@ -76,7 +75,7 @@ async function open(routes: Record<string, JsonReply | ((request: Request) => Js
 describe("avatar", () => {
   it("refuses a wrong type or a big file before sending, previews a good one and uploads it", async () => {
     const sentTo = await open({
-      "/user/avatar": { body: { user: { ...DEMO_USER, avatarUrl: "/media/avatars/u1.png" } } },
+      updateAvatar: { body: { user: { ...DEMO_USER, avatarUrl: "/media/avatars/u1.png" } } },
     });
     const avatar = section("avatar");
     fireEvent.change(fileInput(avatar, "avatar"), { target: { files: [image("a.gif", "image/gif")] } });
@@ -96,7 +95,7 @@ describe("avatar", () => {
 
   it("says 'Error updating image' when the server refuses it", async () => {
     await open({
-      "/user/avatar": { status: 400, body: { code: "IMAGE_UPDATE_FAILED", message: "Error updating image" } },
+      updateAvatar: { status: 400, body: { code: "IMAGE_UPDATE_FAILED", message: "Error updating image" } },
     });
     const avatar = section("avatar");
     fireEvent.change(fileInput(avatar, "avatar"), { target: { files: [image("a.jpg", "image/jpeg")] } });
@@ -119,7 +118,7 @@ describe("verification", () => {
 
   it("checks the form, sends it with the three photos and shows the status", async () => {
     const sentTo = await open({
-      "/user-data/verification": { body: { ...NONE, status: "in_process", fullName: "Demo Investor" } },
+      requestVerification: { body: { ...NONE, status: "in_process", fullName: "Demo Investor" } },
     });
     const verification = section("verification");
     const status = await within(verification).findByTestId("verification-status");
@@ -152,7 +151,7 @@ describe("verification", () => {
 
   it("says 'Error sending verification request' when the server refuses", async () => {
     await open({
-      "/user-data/verification": {
+      requestVerification: {
         status: 400,
         body: { code: "VERIFICATION_REQUEST_FAILED", message: "Error sending verification request" },
       },
