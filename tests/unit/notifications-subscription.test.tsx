@@ -1,11 +1,11 @@
 /** The notification dialog for unread notifications, and the subscription: card, confirmation, "Later", status. */
-import type { SubscriptionOption } from "@contract";
+import type { Notification, SubscriptionOption } from "@contract";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isPostponed, postpone } from "@/features/subscription/model/later";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_USER, MAINTENANCE_OFF, type RouteReply, renderApp, stubApi, stubRoutes } from "./test-utils";
+import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -13,7 +13,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const NOTE = (id: string, readAt: string | null) => ({
+const NOTE = (id: string, readAt: string | null): Notification => ({
   id,
   kind: "refill_credited",
   title: `Refill ${id}`,
@@ -42,10 +42,9 @@ const OPTIONS: SubscriptionOption[] = [
 describe("notification dialog", () => {
   it("shows the unread notifications, marks them read and updates the user object in place", async () => {
     const read: unknown[] = [];
-    stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/notification": { body: { items: [NOTE("a1", null), NOTE("a2", "2026-01-04T00:00:00.000Z")], unread: 1 } },
-      "/notification/read": (request) => {
+    stubRoutes({
+      notifications: { body: { items: [NOTE("a1", null), NOTE("a2", "2026-01-04T00:00:00.000Z")], unread: 1 } },
+      readNotifications: (request) => {
         void request.json().then((b) => read.push(b));
         return { body: { unread: 0 } };
       },
