@@ -54,13 +54,16 @@ async function go(page: Page, path: string, name: string) {
   await settle(page);
 }
 
-/** Waits until no skeleton or spinner shows (lists loaded), then a frame for layout. */
+/**
+ * Waits until no skeleton or spinner shows (lists loaded), then a frame for layout. A progress bar
+ * with a value is content (a deposit's term, a partner's goal), not loading: it stays on screen.
+ */
 async function settle(page: Page) {
-  await page
-    .waitForFunction(() => !document.querySelector(".tgui-skeleton, [role='progressbar'], .content-spinner"), null, {
-      timeout: 10_000,
-    })
-    .catch(() => undefined);
+  await page.waitForFunction(
+    () => !document.querySelector(".tgui-skeleton, [role='progressbar']:not([aria-valuenow]), .content-spinner"),
+    null,
+    { timeout: 20_000 },
+  );
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
