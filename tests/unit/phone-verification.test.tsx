@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { startCodeCooldown } from "@/lib/code-cooldown";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_USER, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, renderApp, stubRoutes } from "./test-utils";
 
 const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
 const input = (name: string) => document.querySelector<HTMLInputElement>(`input[name='${name}']`);
@@ -13,8 +13,8 @@ const formError = () => screen.queryByTestId("form-error");
 
 const WAITING = { ...DEMO_USER, id: "u-wait", phone: "+77015550000", phoneConfirmed: false };
 
-function api(routes: Record<string, JsonReply | ((request: Request) => JsonReply)> = {}) {
-  return stubApi({ "/settings/technical_work": MAINTENANCE_OFF, ...routes });
+function api(routes: Parameters<typeof stubRoutes>[0] = {}) {
+  return stubRoutes(routes);
 }
 
 function typeCode(value: string) {
@@ -38,7 +38,7 @@ describe("phone verification", () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     startCodeCooldown("phone", WAITING.id, 60);
     const fetchMock = api({
-      "/auth/phone/resend": {
+      phoneResend: {
         body: { message: "Request successfully sent", resendAfterSeconds: 60, expiresInSeconds: 600 },
       },
     });
@@ -64,7 +64,7 @@ describe("phone verification", () => {
 
   it("says where the code really went: the channels of the setting, then the channel a resend reports", async () => {
     api({
-      "/auth/phone/resend": {
+      phoneResend: {
         body: {
           message: "Request successfully sent",
           resendAfterSeconds: 60,
@@ -95,7 +95,7 @@ describe("phone verification", () => {
 
   it("a wrong code says so, with the attempts left, and keeps the code", async () => {
     api({
-      "/auth/phone/confirm": {
+      phoneConfirm: {
         status: 400,
         body: { code: "CODE_MISMATCH", message: "The code doesn't match. Try again", params: { attemptsLeft: "3" } },
       },
@@ -112,7 +112,7 @@ describe("phone verification", () => {
   it("a code sent twice at once (a double tap, Enter then a tap) goes to the server once", async () => {
     let calls = 0;
     api({
-      "/auth/phone/confirm": () => {
+      phoneConfirm: () => {
         calls += 1;
         return {
           status: 400,
@@ -137,7 +137,7 @@ describe("phone verification", () => {
   ];
   for (const [code, status, message] of refusals) {
     it(`${code} says '${message}'`, async () => {
-      api({ "/auth/phone/confirm": { status, body: { code, message } } });
+      api({ phoneConfirm: { status, body: { code, message } } });
       await renderApp({ path: "/phone-verification", user: WAITING });
       await waitFor(() => expect(input("code")).toBeTruthy());
       typeCode("222222");
@@ -147,7 +147,7 @@ describe("phone verification", () => {
   }
 
   it("a failed resend says 'Code sending error'", async () => {
-    api({ "/auth/phone/resend": { status: 502, body: { code: "CODE_SEND_FAILED", message: "Code sending error" } } });
+    api({ phoneResend: { status: 502, body: { code: "CODE_SEND_FAILED", message: "Code sending error" } } });
     await renderApp({ path: "/phone-verification", user: WAITING });
     await waitFor(() => expect(input("code")).toBeTruthy());
     fireEvent.click(resend());
@@ -167,7 +167,7 @@ describe("phone verification", () => {
   });
 
   it("the right code confirms the phone, updates the user and goes on to `next`", async () => {
-    api({ "/auth/phone/confirm": { body: { user: { ...WAITING, phoneConfirmed: true } } } });
+    api({ phoneConfirm: { body: { user: { ...WAITING, phoneConfirmed: true } } } });
     const { router } = await renderApp({ path: "/phone-verification?next=%2Fdeposits", user: WAITING });
     await waitFor(() => expect(input("code")).toBeTruthy());
     typeCode("123456");
