@@ -10,7 +10,7 @@ import { codeCooldownUntil } from "@/lib/code-cooldown";
 import { initialFormState } from "@/lib/form/use-form";
 import { appStore } from "@/lib/store";
 import { setTelegramBridge } from "@/tma/bridge";
-import { DEMO_USER, fakeBridge, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, fakeBridge, renderApp, stubRoutes } from "./test-utils";
 
 const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
 const input = (name: string) => document.querySelector<HTMLInputElement>(`input[name='${name}']`);
@@ -37,13 +37,19 @@ function fillGood() {
   fireEvent.click(input("acceptTerms") as HTMLInputElement);
 }
 
-function api(routes: Record<string, JsonReply | ((request: Request) => JsonReply)> = {}) {
-  return stubApi({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/settings/defaultInviter": { body: { key: "defaultInviter", value: "kassa" } },
+function api(routes: Parameters<typeof stubRoutes>[0] = {}) {
+  return stubRoutes({
+    // The default inviter only: another setting is not answered, as a server without it would.
+    setting: (request) =>
+      new URL(request.url).pathname.endsWith("/settings/defaultInviter")
+        ? { body: { key: "defaultInviter", value: "kassa" } }
+        : { status: 404, body: { code: "NOT_FOUND", message: "Not found" } },
     ...routes,
   });
 }
+
+/** The path a stubbed call went to, under the API base. */
+const pathOf = (request: Request) => new URL(request.url).pathname.replace(/^\/api/, "");
 
 async function openRegistration(path = "/register/alice") {
   const view = await renderApp({ path });
@@ -104,7 +110,7 @@ describe("registration rules, shown when a field is left", () => {
 
 describe("registration and the server", () => {
   it("a tap on a language button inside the complete form switches the language and submits nothing", async () => {
-    const fetchMock = api({ "/auth/register/alice": { body: {} } });
+    const fetchMock = api({ register: { status: 500, body: { code: "INTERNAL", message: "not to be called" } } });
     await openRegistration();
     fillGood();
     const buttons = [...document.querySelectorAll<HTMLButtonElement>("form .language-option")];
@@ -121,8 +127,10 @@ describe("registration and the server", () => {
   it("sends the form to /auth/register/<inviter> and goes to phone verification with the resend wait running", async () => {
     const user = { ...DEMO_USER, id: "u-new", login: "newbie7", phoneConfirmed: false };
     let sent: unknown;
+    let path: string | undefined;
     api({
-      "/auth/register/alice": (request) => {
+      register: (request) => {
+        path = pathOf(request);
         void request.json().then((body) => {
           sent = body;
         });
@@ -133,6 +141,7 @@ describe("registration and the server", () => {
     fillGood();
     fireEvent.click(screen.getByTestId("submit"));
     await waitFor(() => expect(screenName()).toBe("phone-verification"));
+    expect(path).toBe("/auth/register/alice");
     expect(sent).toEqual({ ...GOOD, acceptTerms: true, language: "en" });
     expect(codeCooldownUntil("phone", "u-new")).toBeGreaterThan(Date.now() + 55_000);
     expect(screen.getByTestId("resend").textContent).toMatch(/Send again in (1:00|0:5\d)/);
@@ -146,7 +155,7 @@ describe("registration and the server", () => {
   ];
   for (const [code, field, message, another] of taken) {
     it(`409 ${code} shows '${message}' at ${field} and as an alert, keeping every value`, async () => {
-      api({ "/auth/register/alice": { status: 409, body: { code, message } } });
+      api({ register: { status: 409, body: { code, message } } });
       await openRegistration();
       fillGood();
       fireEvent.click(screen.getByTestId("submit"));
@@ -162,7 +171,7 @@ describe("registration and the server", () => {
 
   it("shows the server's field codes next to their fields", async () => {
     api({
-      "/auth/register/alice": {
+      register: {
         status: 400,
         body: {
           code: "VALIDATION_FAILED",
@@ -180,10 +189,14 @@ describe("registration and the server", () => {
   });
 
   it("says 'Registration error' when the inviter does not exist", async () => {
+    const paths: string[] = [];
     api({
-      "/auth/register/ghost": {
-        status: 400,
-        body: { code: "REGISTRATION_FAILED", message: "Registration error", fields: { inviter: "required" } },
+      register: (request) => {
+        paths.push(pathOf(request));
+        return {
+          status: 400,
+          body: { code: "REGISTRATION_FAILED", message: "Registration error", fields: { inviter: "required" } },
+        };
       },
     });
     await openRegistration("/register/ghost");
@@ -191,6 +204,7 @@ describe("registration and the server", () => {
     fireEvent.click(screen.getByTestId("submit"));
     await waitFor(() => expect(screen.getByTestId("form-error").textContent).toBe("Registration error"));
     expect(fieldError("inviter")).toBe("There is no such inviter. Check the invitation link.");
+    expect(paths).toEqual(["/auth/register/ghost"]);
     expect(appStore.get(alertsAtom)).toEqual([]);
   });
 });
