@@ -5,7 +5,7 @@ import { resetAutoSignInAttempt } from "@/features/auth/model/telegram-auto-sign
 import { isSignedInAtom, TOKEN_COOKIE, USER_STORAGE_KEY, userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { setTelegramBridge } from "@/tma/bridge";
-import { DEMO_USER, fakeBridge, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
 const input = (name: string) => document.querySelector<HTMLInputElement>(`input[name='${name}']`);
@@ -19,19 +19,19 @@ function type(name: string, value: string) {
 }
 
 const SESSION = { refreshToken: "new-token", user: DEMO_USER, phoneConfirmationRequired: false };
-const FLAG_OFF = { body: { available: false } };
-const FLAG_ON = { body: { available: true } };
-const BOT = { body: { key: "botUsername", value: "KassaCabinetBot" } };
+const FLAG_OFF: RouteReply<"telegramAuthAvailable"> = { body: { available: false } };
+const FLAG_ON: RouteReply<"telegramAuthAvailable"> = { body: { available: true } };
+/** The bot's username setting; another setting is not answered, as before a server has it. */
+const BOT = (request: Request): RouteReply<"setting"> =>
+  new URL(request.url).pathname.endsWith("/settings/botUsername")
+    ? { body: { key: "botUsername", value: "KassaCabinetBot" } }
+    : { status: 404, body: { code: "NOT_FOUND", message: "Not found" } };
 
-function api(routes: Record<string, JsonReply | ((request: Request) => JsonReply)>) {
-  return stubApi({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/settings/telegramAuthAvailable": FLAG_OFF,
-    ...routes,
-  });
+function api(routes: Parameters<typeof stubRoutes>[0]) {
+  return stubRoutes({ telegramAuthAvailable: FLAG_OFF, ...routes });
 }
 
-const calls = (fetchMock: ReturnType<typeof stubApi>, path: string) =>
+const calls = (fetchMock: ReturnType<typeof stubRoutes>, path: string) =>
   fetchMock.mock.calls.filter(([url]) => new URL(String(url), "http://localhost").pathname === `/api${path}`);
 
 beforeEach(() => resetAutoSignInAttempt());
@@ -54,7 +54,7 @@ describe("login on the web", () => {
 
   it("shows 'Incorrect login or password' and keeps what was typed", async () => {
     api({
-      "/auth/login": { status: 400, body: { code: "INVALID_CREDENTIALS", message: "Incorrect login or password" } },
+      login: { status: 400, body: { code: "INVALID_CREDENTIALS", message: "Incorrect login or password" } },
     });
     await renderApp({ path: "/login" });
     await waitFor(() => expect(input("login")).toBeTruthy());
@@ -69,7 +69,7 @@ describe("login on the web", () => {
 
   it("shows 'Repeat the request in a few minutes' when rate-limited", async () => {
     api({
-      "/auth/login": {
+      login: {
         status: 429,
         body: { code: "RATE_LIMITED", message: "Repeat the request in a few minutes", params: { retryAfter: "900" } },
       },
@@ -84,11 +84,7 @@ describe("login on the web", () => {
   });
 
   it("says so when there is no connection", async () => {
-    api({});
-    const fetchMock = stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/settings/telegramAuthAvailable": FLAG_OFF,
-    });
+    const fetchMock = api({});
     const offline = fetchMock.getMockImplementation();
     fetchMock.mockImplementation(async (url, init) => {
       if (String(url).endsWith("/auth/login")) throw new TypeError("Failed to fetch");
@@ -103,7 +99,7 @@ describe("login on the web", () => {
   });
 
   it("saves the session (token cookie, user in local storage) and goes on to `next`", async () => {
-    const fetchMock = api({ "/auth/login": { body: SESSION } });
+    const fetchMock = api({ login: { body: SESSION } });
     const { router } = await renderApp({ path: "/login?next=%2Fdeposits" });
     await waitFor(() => expect(input("login")).toBeTruthy());
     type("login", "  demo ");
@@ -119,7 +115,7 @@ describe("login on the web", () => {
 
   it("goes to phone verification when the phone waits for its code", async () => {
     const unconfirmed = { ...DEMO_USER, phoneConfirmed: false };
-    api({ "/auth/login": { body: { ...SESSION, user: unconfirmed, phoneConfirmationRequired: true } } });
+    api({ login: { body: { ...SESSION, user: unconfirmed, phoneConfirmationRequired: true } } });
     const { router } = await renderApp({ path: "/login?next=%2Frefill" });
     await waitFor(() => expect(input("login")).toBeTruthy());
     type("login", "demo");
@@ -132,7 +128,7 @@ describe("login on the web", () => {
   });
 
   it("offers 'Open in Telegram' (the bot's Mini App) only while Telegram sign-in is on", async () => {
-    api({ "/settings/telegramAuthAvailable": FLAG_ON, "/settings/botUsername": BOT });
+    api({ telegramAuthAvailable: FLAG_ON, setting: BOT });
     await renderApp({ path: "/login" });
     await waitFor(() =>
       expect(screen.getByTestId("open-in-telegram").getAttribute("href")).toBe("https://t.me/KassaCabinetBot?startapp"),
@@ -140,7 +136,7 @@ describe("login on the web", () => {
   });
 
   it("does not offer it when Telegram sign-in is off", async () => {
-    api({ "/settings/botUsername": BOT });
+    api({ setting: BOT });
     await renderApp({ path: "/login" });
     await waitFor(() => expect(input("login")).toBeTruthy());
     await act(() => new Promise((r) => setTimeout(r, 20)));
@@ -160,7 +156,7 @@ describe("login inside Telegram", () => {
   it("signs in by itself with the raw init data and lands in the cabinet, without a form", async () => {
     const fake = fakeBridge("android", { rawInitData: "user=%7B%7D&hash=ab" });
     setTelegramBridge(fake.bridge);
-    const fetchMock = api({ "/settings/telegramAuthAvailable": FLAG_ON, "/auth/telegram": { body: SESSION } });
+    const fetchMock = api({ telegramAuthAvailable: FLAG_ON, telegramAuth: { body: SESSION } });
     const { router } = await renderApp({ path: "/login" });
     await waitFor(() => expect(screenName()).toBe("cabinet"));
     expect(router.state.location.pathname).toBe("/");
@@ -172,7 +168,7 @@ describe("login inside Telegram", () => {
 
   it("passes the inviter of the start parameter ref_<login>", async () => {
     setTelegramBridge(fakeBridge("ios", { startParam: "ref_alice" }).bridge);
-    const fetchMock = api({ "/settings/telegramAuthAvailable": FLAG_ON, "/auth/telegram/alice": { body: SESSION } });
+    const fetchMock = api({ telegramAuthAvailable: FLAG_ON, telegramAuthInvited: { body: SESSION } });
     await renderApp({ path: "/login" });
     await waitFor(() => expect(screenName()).toBe("cabinet"));
     expect(calls(fetchMock, "/auth/telegram/alice")).toHaveLength(1);
@@ -183,8 +179,8 @@ describe("login inside Telegram", () => {
     const fake = fakeBridge();
     setTelegramBridge(fake.bridge);
     api({
-      "/settings/telegramAuthAvailable": FLAG_ON,
-      "/auth/telegram": {
+      telegramAuthAvailable: FLAG_ON,
+      telegramAuth: {
         status: 400,
         body: { code: "VERIFICATION_FAILED", message: "Verification error", params: { reason: "expired" } },
       },
@@ -256,10 +252,10 @@ describe("login inside Telegram", () => {
     const fake = fakeBridge();
     setTelegramBridge(fake.bridge);
     const fetchMock = api({
-      "/settings/telegramAuthAvailable": FLAG_ON,
-      "/settings/botUsername": BOT,
-      "/auth/logout": { body: { ok: true } },
-      "/auth/telegram": { body: SESSION },
+      telegramAuthAvailable: FLAG_ON,
+      setting: BOT,
+      logout: { body: { ok: true } },
+      telegramAuth: { body: SESSION },
     });
     await renderApp({ path: "/more", user: DEMO_USER });
     await waitFor(() => expect(screenName()).toBe("more"));
