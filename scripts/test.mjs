@@ -1,49 +1,85 @@
-// `npm test`: every test of Kassa, in the order that fails fastest.
-// lint → types → unit + integration (PGlite and a real PostgreSQL) → production build → end-to-end in
-// Debian's Chromium (includes the bundle budget).
-import { existsSync } from "node:fs";
+// `npm test`: every test of Kassa. The steps that do not depend on each other run side by side (the
+// machine has two cores, and most test time is spent waiting on a browser, a server or a timer):
+//
+//   lint (biome) ─┐
+//   types (tsc) ──┤
+//   unit ─────────┤   each step's output is kept and printed whole when it ends,
+//   integration ──┤   then a summary with every step's time
+//   build ─► end-to-end in Chromium (includes the bundle budget)
+//
+// A throw-away PostgreSQL serves the integration and end-to-end tests.
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { startPostgres } from "./lib/postgres.mjs";
-import { ensureSystemPackages, findPostgresBin, run } from "./lib/system.mjs";
+import { ensureSystemPackages, findPostgresBin } from "./lib/system.mjs";
 
 const started = Date.now();
 ensureSystemPackages();
 
 const bin = (name) => `node_modules/.bin/${name}`;
+const logs = mkdtempSync(join(tmpdir(), "kassa-test-logs-"));
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
 const steps = [];
-let pg;
-let failed = false;
 
+/** Runs one step with its output in a file; prints it whole when the step ends. */
 function step(name, cmd, args, env = {}) {
-  if (failed) return;
-  console.log(`\n[kassa] ▶ ${name}`);
-  const result = run(cmd, args, { env: { ...process.env, ...env } });
-  steps.push({ name, ...result });
-  if (!result.ok) failed = true;
+  const file = join(logs, `${steps.length}.log`);
+  const entry = { name, ok: false, seconds: 0 };
+  steps.push(entry);
+  console.log(`[kassa] ▶ ${name}`);
+  const begun = Date.now();
+  const fd = openSync(file, "w");
+  const child = spawn(cmd, args, {
+    stdio: ["ignore", fd, fd],
+    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "1", ...env },
+  });
+  return new Promise((resolve) => {
+    child.on("close", (code) => {
+      closeSync(fd);
+      entry.ok = code === 0;
+      entry.seconds = (Date.now() - begun) / 1000;
+      console.log(`\n[kassa] ${entry.ok ? "■" : "✗"} ${name} (${entry.seconds.toFixed(1)} s, load ${load()})`);
+      process.stdout.write(readFileSync(file, "utf8"));
+      resolve(entry.ok);
+    });
+  });
 }
 
+let pg;
 try {
   pg = await startPostgres(findPostgresBin());
-  console.log(`[kassa] PostgreSQL for the tests is up (${pg.url.replace(/\/\/[^@]*@/, "//")})`);
+  console.log(`[kassa] PostgreSQL for the tests is up (${pg.url.replace(/\/\/[^@]*@/, "//")}); load ${load()}`);
   const env = { TEST_DATABASE_URL: pg.url };
 
-  step("lint and format (biome)", bin("biome"), ["ci", "."]);
-  step("types (tsc, app and server)", "npm", ["run", "--silent", "typecheck"]);
-  // One after the other: the screen tests and the server tests would otherwise share two cores.
-  step("unit tests (vitest, jsdom)", bin("vitest"), ["run", "--project", "unit"], env);
-  step(
-    "integration tests (vitest: the server on PGlite and PostgreSQL)",
-    bin("vitest"),
-    ["run", "--project", "integration"],
-    env,
+  const endToEnd = step("production build (vite)", bin("vite"), ["build", "--logLevel", "warn"]).then((built) =>
+    built && existsSync("dist/index.html")
+      ? step("end-to-end tests in Chromium (vitest + playwright-core)", bin("vitest"), ["run", "--project", "e2e"], env)
+      : false,
   );
-  step("production build (vite)", bin("vite"), ["build", "--logLevel", "warn"]);
-  if (!failed && !existsSync("dist/index.html")) failed = true;
-  step("end-to-end tests in Chromium (vitest + playwright-core)", bin("vitest"), ["run", "--project", "e2e"], env);
+  await Promise.all([
+    step("lint and format (biome)", bin("biome"), ["ci", "."]),
+    step("types (tsc, app and server)", "npm", ["run", "--silent", "typecheck"]),
+    step("unit tests (vitest, jsdom)", bin("vitest"), ["run", "--project", "unit", "--project", "unit-isolated"], env),
+    step(
+      "integration tests (vitest: the server on PGlite and PostgreSQL)",
+      bin("vitest"),
+      ["run", "--project", "integration", "--maxWorkers", "2"],
+      env,
+    ),
+    endToEnd,
+  ]);
 } finally {
   pg?.stop();
+  rmSync(logs, { recursive: true, force: true });
 }
 
+const failed = steps.some((s) => !s.ok);
 console.log("\n[kassa] summary");
 for (const s of steps) console.log(`  ${s.ok ? "ok  " : "FAIL"} ${s.name} (${s.seconds.toFixed(1)} s)`);
-console.log(`  total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`  total ${((Date.now() - started) / 1000).toFixed(1)} s, load average ${load()}`);
 process.exit(failed ? 1 : 0);

@@ -5,14 +5,13 @@
  * the server is killed after the commit while the message is on its way (the outbox survives), and
  * the button opens the refill screen after Telegram sign-in.
  */
-import { execFile } from "node:child_process";
 import { rmSync } from "node:fs";
-import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { screen } from "./support/app";
 import { type BotApiStandIn, startBotApiStandIn, textUpdate } from "./support/bot-api";
 import { launchChromium, phoneContext } from "./support/browser";
+import { kassaWith } from "./support/cli";
 import { freePort, type RunningServer, startServer } from "./support/server";
 import { installTelegramClient, LIGHT_THEME, launchHash, signedInitData } from "./support/telegram-client";
 
@@ -33,13 +32,7 @@ const serverEnv = () => ({
 });
 const base = () => `http://127.0.0.1:${port}`;
 
-async function kassa(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)("node_modules/.bin/tsx", ["server/src/cli/index.ts", ...args], {
-    env: { ...process.env, ...server.env },
-    timeout: 60_000,
-  });
-  return stdout;
-}
+const kassa = (...args: string[]) => kassaWith(server.env, ...args);
 
 /** The recorded calls, as the note shows them (no timestamps). */
 const printable = (calls: { method: string; params: unknown; status: number }[]) =>

@@ -1,9 +1,11 @@
 /** Starts the real Kassa server (built app + API + embedded database) as its own process. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+// @ts-expect-error: a plain ES module of the scripts, without types.
+import { buildIsStale } from "../../../scripts/lib/freshness.mjs";
 
 export interface RunningServer {
   baseURL: string;
@@ -32,8 +34,10 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The production build the tests load: built when missing or older than its sources. */
 export function ensureBuilt() {
-  if (existsSync("dist/index.html")) return;
+  if (!buildIsStale()) return;
+  console.log("[kassa] the build is missing or older than the sources: building it (vite build)");
   const build = spawnSync("node_modules/.bin/vite", ["build", "--logLevel", "warn"], { stdio: "inherit" });
   if (build.status !== 0) throw new Error("vite build failed");
 }
