@@ -6,7 +6,7 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { alertsAtom } from "@/lib/alerts";
 import { appStore } from "@/lib/store";
-import { type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
 const input = (name: string) => document.querySelector<HTMLInputElement>(`input[name='${name}']`);
@@ -21,13 +21,14 @@ function type(name: string, value: string) {
   fireEvent.blur(field);
 }
 
-const CODE_SENT = { body: { message: "Request successfully sent", resendAfterSeconds: 60, expiresInSeconds: 600 } };
+const CODE_SENT: RouteReply<"resetPassword"> = {
+  body: { message: "Request successfully sent", resendAfterSeconds: 60, expiresInSeconds: 600 },
+};
 
-function api(routes: Record<string, JsonReply | ((request: Request) => JsonReply)> = {}) {
-  return stubApi({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/settings/telegramAuthAvailable": { body: { available: false } },
-    "/auth/reset-password": CODE_SENT,
+function api(routes: Parameters<typeof stubRoutes>[0] = {}) {
+  return stubRoutes({
+    telegramAuthAvailable: { body: { available: false } },
+    resetPassword: CODE_SENT,
     ...routes,
   });
 }
@@ -54,7 +55,7 @@ describe("forgot password", () => {
   it("step 1 sends a code and says so; step 2 waits before a new one", async () => {
     let sent: unknown;
     api({
-      "/auth/reset-password": (request) => {
+      resetPassword: (request) => {
         void request.json().then((body) => {
           sent = body;
         });
@@ -73,7 +74,7 @@ describe("forgot password", () => {
   it("step 2: a wrong code shows the server's text, a right one leads to the new password", async () => {
     let valid = false;
     api({
-      "/auth/reset-password/validate": () =>
+      resetPasswordValidate: () =>
         valid
           ? { body: { resetToken: "reset-1" } }
           : {
@@ -97,7 +98,7 @@ describe("forgot password", () => {
   });
 
   it("a refusal with a code the app does not know shows the server's own message", async () => {
-    api({ "/auth/reset-password": { status: 400, body: { code: "SOMETHING_NEW", message: "Account is locked" } } });
+    api({ resetPassword: { status: 400, body: { code: "SOMETHING_NEW", message: "Account is locked" } } });
     await renderApp({ path: "/forgot-password" });
     await waitFor(() => expect(step()).toBe("request"));
     type("login", "demo");
@@ -109,8 +110,8 @@ describe("forgot password", () => {
   it("step 3 checks the rules of registration, saves the password and returns to sign-in with the login filled", async () => {
     let saved: unknown;
     api({
-      "/auth/reset-password/validate": { body: { resetToken: "reset-1" } },
-      "/auth/set-password": (request) => {
+      resetPasswordValidate: { body: { resetToken: "reset-1" } },
+      setPassword: (request) => {
         void request.json().then((body) => {
           saved = body;
         });
@@ -143,8 +144,8 @@ describe("forgot password", () => {
 
   it("an expired reset token says so and offers a new code", async () => {
     api({
-      "/auth/reset-password/validate": { body: { resetToken: "reset-1" } },
-      "/auth/set-password": {
+      resetPasswordValidate: { body: { resetToken: "reset-1" } },
+      setPassword: {
         status: 410,
         body: { code: "CODE_EXPIRED", message: "The verification code is out of date" },
       },
