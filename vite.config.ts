@@ -79,6 +79,7 @@ export default defineConfig({
           environment: "node",
           // The migrated databases every test server starts from, and a PostgreSQL when none is given.
           globalSetup: ["tests/integration/global-setup.ts"],
+          setupFiles: ["tests/integration/setup.ts"],
           // Tests that spawn the operator CLI (a few seconds per call) or a second process need room on a busy machine.
           testTimeout: 120_000,
           hookTimeout: 60_000,

@@ -56,6 +56,16 @@ export function pgliteTemplate(kind: "migrated" | "seeded"): Blob {
   return templateData[kind];
 }
 
+/** Servers not closed yet: tests/integration/setup.ts closes what a test file left open. */
+const openServers = new Set<TestServer>();
+
+/** Closes every test server still open (an open PGlite would keep the run alive). */
+export async function closeOpenServers(): Promise<number> {
+  const left = [...openServers];
+  for (const server of left) await server.close();
+  return left.length;
+}
+
 export async function createTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const env = testEnv(options.env);
   const clock = options.clock ?? systemClock;
@@ -85,15 +95,18 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
       codeSender: options.codeSender,
     });
     await app.ready();
-    return {
+    const server: TestServer = {
       app,
       handle,
       env,
       close: async () => {
+        openServers.delete(server);
         await app.close();
         if (!options.handle) await handle.close();
       },
     };
+    openServers.add(server);
+    return server;
   } catch (error) {
     if (!options.handle) await handle.close();
     throw error;
