@@ -4,13 +4,14 @@ import { describe, expect, it } from "vitest";
 import { alerts } from "@/lib/alerts";
 import { isSignedInAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_USER, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { oneSetting } from "./route-stubs";
+import { DEMO_USER, renderApp, stubRoutes } from "./test-utils";
 
 const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
 
 describe("login screen", () => {
   it("shows the product, what it is, the sign-in form, the links and the language switcher", async () => {
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    stubRoutes({});
     await renderApp({ path: "/login" });
     await waitFor(() => expect(screenName()).toBe("login"));
     expect(screen.getByRole("heading", { name: "Kassa" })).toBeTruthy();
@@ -24,7 +25,7 @@ describe("login screen", () => {
   });
 
   it("switches the language", async () => {
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    stubRoutes({});
     await renderApp({ path: "/login" });
     await waitFor(() => expect(screenName()).toBe("login"));
     fireEvent.click(screen.getByText("Deutsch"));
@@ -35,14 +36,14 @@ describe("login screen", () => {
 
 describe("guards", () => {
   it("send a signed-out visitor of a cabinet screen to /login?next=<path>", async () => {
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    stubRoutes({});
     const { router } = await renderApp({ path: "/deposits" });
     await waitFor(() => expect(screenName()).toBe("login"));
     expect(`${router.state.location.pathname}${router.state.location.search}`).toBe("/login?next=%2Fdeposits");
   });
 
   it("send a signed-in user from /login to the cabinet", async () => {
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    stubRoutes({});
     const { router } = await renderApp({ path: "/login", user: DEMO_USER });
     await waitFor(() => expect(screenName()).toBe("cabinet"));
     expect(router.state.location.pathname).toBe("/");
@@ -52,7 +53,7 @@ describe("guards", () => {
 
 describe("cabinet", () => {
   it("shows a cabinet screen inside the frame, with the tab bar on a phone", async () => {
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF, "/content/news": { body: [] } });
+    stubRoutes({ news: { body: [] } });
     await renderApp({ path: "/news", user: DEMO_USER });
     await waitFor(() => expect(screenName()).toBe("news"));
     expect(await screen.findByText("No news yet")).toBeTruthy();
@@ -62,10 +63,7 @@ describe("cabinet", () => {
   });
 
   it("More lists the other sections, the chat bot and logout; logout signs out and returns to login", async () => {
-    stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/settings/botUsername": { body: { key: "botUsername", value: "kassa_bot" } },
-    });
+    stubRoutes({ setting: oneSetting("botUsername", "kassa_bot") });
     const { router } = await renderApp({ path: "/more", user: DEMO_USER });
     await waitFor(() => expect(screenName()).toBe("more"));
     for (const name of ["Partners", "Operations", "Settings", "News"]) {
@@ -81,17 +79,14 @@ describe("cabinet", () => {
 
 describe("registration", () => {
   it("shows the inviter from the path", async () => {
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    stubRoutes({});
     await renderApp({ path: "/register/alice" });
     await waitFor(() => expect(screen.getByTestId("inviter").textContent).toContain("alice"));
     expect(document.querySelector("form input[name='fullName']")).toBeTruthy();
   });
 
   it("shows the default inviter without a referral", async () => {
-    stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/settings/defaultInviter": { body: { key: "defaultInviter", value: "kassa" } },
-    });
+    stubRoutes({ setting: oneSetting("defaultInviter", "kassa") });
     await renderApp({ path: "/register" });
     await waitFor(() => expect(screen.getByTestId("inviter").textContent).toContain("kassa"));
   });
@@ -99,8 +94,8 @@ describe("registration", () => {
 
 describe("maintenance", () => {
   it("replaces the whole app while on, with the operator's note in the current language", async () => {
-    stubApi({
-      "/settings/technical_work": {
+    stubRoutes({
+      technicalWork: {
         body: {
           enabled: true,
           message: { en: "Upgrading the ledger", ru: "Обновляем", de: "Aktualisierung", kk: "Жаңарту" },
@@ -117,7 +112,7 @@ describe("maintenance", () => {
 
   it("gives the app back by itself when the flag goes off", async () => {
     let enabled = true;
-    stubApi({ "/settings/technical_work": () => ({ body: { enabled, message: null, until: null } }) });
+    stubRoutes({ technicalWork: () => ({ body: { enabled, message: null, until: null } }) });
     const { queryClient } = await renderApp({ path: "/login" });
     await waitFor(() => expect(screenName()).toBe("maintenance"));
     enabled = false;
@@ -128,7 +123,7 @@ describe("maintenance", () => {
 
 describe("alerts", () => {
   it("show a queued alert in the current language", async () => {
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    stubRoutes({});
     await renderApp({ path: "/login" });
     await waitFor(() => expect(screenName()).toBe("login"));
     act(() => {

@@ -5,6 +5,7 @@ import { resetAutoSignInAttempt } from "@/features/auth/model/telegram-auto-sign
 import { isSignedInAtom, TOKEN_COOKIE, USER_STORAGE_KEY, userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { setTelegramBridge } from "@/tma/bridge";
+import { oneSetting } from "./route-stubs";
 import { DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
@@ -21,11 +22,7 @@ function type(name: string, value: string) {
 const SESSION = { refreshToken: "new-token", user: DEMO_USER, phoneConfirmationRequired: false };
 const FLAG_OFF: RouteReply<"telegramAuthAvailable"> = { body: { available: false } };
 const FLAG_ON: RouteReply<"telegramAuthAvailable"> = { body: { available: true } };
-/** The bot's username setting; another setting is not answered, as before a server has it. */
-const BOT = (request: Request): RouteReply<"setting"> =>
-  new URL(request.url).pathname.endsWith("/settings/botUsername")
-    ? { body: { key: "botUsername", value: "KassaCabinetBot" } }
-    : { status: 404, body: { code: "NOT_FOUND", message: "Not found" } };
+const BOT = oneSetting("botUsername", "KassaCabinetBot");
 
 function api(routes: Parameters<typeof stubRoutes>[0]) {
   return stubRoutes({ telegramAuthAvailable: FLAG_OFF, ...routes });

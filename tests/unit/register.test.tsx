@@ -10,6 +10,7 @@ import { codeCooldownUntil } from "@/lib/code-cooldown";
 import { initialFormState } from "@/lib/form/use-form";
 import { appStore } from "@/lib/store";
 import { setTelegramBridge } from "@/tma/bridge";
+import { oneSetting } from "./route-stubs";
 import { DEMO_USER, fakeBridge, renderApp, stubRoutes } from "./test-utils";
 
 const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
@@ -39,11 +40,7 @@ function fillGood() {
 
 function api(routes: Parameters<typeof stubRoutes>[0] = {}) {
   return stubRoutes({
-    // The default inviter only: another setting is not answered, as a server without it would.
-    setting: (request) =>
-      new URL(request.url).pathname.endsWith("/settings/defaultInviter")
-        ? { body: { key: "defaultInviter", value: "kassa" } }
-        : { status: 404, body: { code: "NOT_FOUND", message: "Not found" } },
+    setting: oneSetting("defaultInviter", "kassa"),
     ...routes,
   });
 }
