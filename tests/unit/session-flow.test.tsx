@@ -4,21 +4,20 @@ import { afterEach, describe, expect, it } from "vitest";
 import { refreshCurrentUser } from "@/features/auth/api/session";
 import { isSignedInAtom, signIn, TOKEN_COOKIE, USER_STORAGE_KEY, userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_PROFILE, DEMO_USER, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_PROFILE, DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 const screenName = () => document.querySelector("[data-screen]")?.getAttribute("data-screen");
 const input = (name: string) => document.querySelector<HTMLInputElement>(`input[name='${name}']`);
-const FLAG_OFF = { body: { available: false } };
+const FLAG_OFF: RouteReply<"telegramAuthAvailable"> = { body: { available: false } };
 const SESSION_TIMEOUT = { status: 401, body: { code: "SESSION_TIMEOUT", message: "Session timed out" } };
 
 afterEach(() => window.history.replaceState(null, "", "/"));
 
 describe("logout", () => {
   it("revokes the token on the server, then forgets the session here and shows login", async () => {
-    const fetchMock = stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/settings/telegramAuthAvailable": FLAG_OFF,
-      "/auth/logout": { body: { ok: true } },
+    const fetchMock = stubRoutes({
+      telegramAuthAvailable: FLAG_OFF,
+      logout: { body: { ok: true } },
     });
     const { router } = await renderApp({ path: "/more", user: DEMO_USER });
     await waitFor(() => expect(screenName()).toBe("more"));
@@ -34,10 +33,9 @@ describe("logout", () => {
   });
 
   it("signs out here even when the server cannot be reached, without 'Session timed out'", async () => {
-    const fetchMock = stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/settings/telegramAuthAvailable": FLAG_OFF,
-      "/auth/logout": SESSION_TIMEOUT,
+    const fetchMock = stubRoutes({
+      telegramAuthAvailable: FLAG_OFF,
+      logout: SESSION_TIMEOUT,
     });
     await renderApp({ path: "/more", user: DEMO_USER });
     await waitFor(() => expect(screenName()).toBe("more"));
@@ -52,11 +50,10 @@ describe("logout", () => {
 describe("a 401 anywhere", () => {
   it("ends the session with 'Session timed out', and after signing in again the user is back where they were", async () => {
     window.history.replaceState(null, "", "/deposits");
-    stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/settings/telegramAuthAvailable": FLAG_OFF,
-      "/user/me": SESSION_TIMEOUT,
-      "/auth/login": { body: { refreshToken: "fresh", user: DEMO_USER, phoneConfirmationRequired: false } },
+    stubRoutes({
+      telegramAuthAvailable: FLAG_OFF,
+      currentUser: SESSION_TIMEOUT,
+      login: { body: { refreshToken: "fresh", user: DEMO_USER, phoneConfirmationRequired: false } },
     });
     const { router } = await renderApp({ path: "/deposits", user: DEMO_USER });
     await waitFor(() => expect(screenName()).toBe("deposits"));
@@ -77,12 +74,11 @@ describe("a 401 anywhere", () => {
 describe("a session timeout keeps what was typed", () => {
   it("prefills the login, and after signing in again the form holds what the user had typed", async () => {
     window.history.replaceState(null, "", "/settings");
-    stubApi({
-      "/settings/technical_work": MAINTENANCE_OFF,
-      "/settings/telegramAuthAvailable": FLAG_OFF,
-      "/user/me": SESSION_TIMEOUT,
-      "/auth/login": { body: { refreshToken: "fresh", user: DEMO_USER, phoneConfirmationRequired: false } },
-      "/user-data/byType": { body: DEMO_PROFILE },
+    stubRoutes({
+      telegramAuthAvailable: FLAG_OFF,
+      currentUser: SESSION_TIMEOUT,
+      login: { body: { refreshToken: "fresh", user: DEMO_USER, phoneConfirmationRequired: false } },
+      userData: { body: DEMO_PROFILE },
     });
     await renderApp({ path: "/settings", user: DEMO_USER });
     await waitFor(() => expect(input("city")).not.toBeNull());
@@ -106,7 +102,7 @@ describe("a session timeout keeps what was typed", () => {
 
 describe("refreshing a restored user", () => {
   it("replaces the saved user with the server's", async () => {
-    stubApi({ "/user/me": { body: { ...DEMO_USER, fullName: "Renamed Investor", phoneConfirmed: true } } });
+    stubRoutes({ currentUser: { body: { ...DEMO_USER, fullName: "Renamed Investor", phoneConfirmed: true } } });
     signIn({ refreshToken: "t", user: DEMO_USER });
     await refreshCurrentUser();
     expect(appStore.get(userAtom)?.fullName).toBe("Renamed Investor");
@@ -114,7 +110,9 @@ describe("refreshing a restored user", () => {
   });
 
   it("keeps the saved user when the server cannot be reached", async () => {
-    stubApi({ "/user/me": { status: 503, body: { code: "MAINTENANCE", message: "Technical work is in progress" } } });
+    stubRoutes({
+      currentUser: { status: 503, body: { code: "MAINTENANCE", message: "Technical work is in progress" } },
+    });
     signIn({ refreshToken: "t", user: DEMO_USER });
     await refreshCurrentUser();
     expect(appStore.get(userAtom)).toEqual(DEMO_USER);
