@@ -11,7 +11,7 @@ import {
   useMainButtonShown,
   useUiPlatform,
 } from "@/tma/hooks";
-import { DEMO_USER, fakeBridge, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, fakeBridge, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => setTelegramBridge(null));
 
@@ -106,7 +106,7 @@ describe("inside Telegram", () => {
   it("the Back button shows below the top level and goes back; the first screen reports ready", async () => {
     const fake = fakeBridge();
     setTelegramBridge(fake.bridge);
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    stubRoutes({});
     const { router } = await renderApp({ path: "/more", user: DEMO_USER });
     await waitFor(() => expect(document.querySelector("[data-screen='more']")).toBeTruthy());
     expect(fake.bridge.ready).toHaveBeenCalled();
@@ -124,7 +124,7 @@ describe("inside Telegram", () => {
   it("Back from a screen opened directly goes to its parent", async () => {
     const fake = fakeBridge();
     setTelegramBridge(fake.bridge);
-    stubApi({ "/settings/technical_work": MAINTENANCE_OFF });
+    stubRoutes({});
     const { router } = await renderApp({ path: "/register/alice" });
     await waitFor(() => expect(document.querySelector("[data-screen='register']")).toBeTruthy());
     expect(fake.bridge.backButton.setVisible).toHaveBeenLastCalledWith(true);
