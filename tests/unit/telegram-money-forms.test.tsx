@@ -8,7 +8,7 @@ import type { Deposit, PaymentSystem, Plan, Refill } from "@contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type MainButtonParams, setTelegramBridge } from "@/tma/bridge";
-import { DEMO_USER, fakeBridge, type JsonReply, MAINTENANCE_OFF, renderApp, stubApi } from "./test-utils";
+import { DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 /** A Telegram client at the bridge: the real hooks drive its Main button, closing guard and haptics. */
 let fake: ReturnType<typeof fakeBridge>;
@@ -48,12 +48,12 @@ function gate() {
   return { opened, open: () => act(async () => open()) };
 }
 
-/** `stubApi`, with the requests `held` names (method and path) answered only after their gate opens. */
+/** `stubRoutes`, with the requests `held` names (method and path) answered only after their gate opens. */
 function stubWithHold(
-  routes: Parameters<typeof stubApi>[0],
+  routes: Parameters<typeof stubRoutes>[0],
   held: { method: string; path: string; gate: Promise<void> },
 ) {
-  const answer = stubApi(routes);
+  const answer = stubRoutes(routes);
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), "http://localhost");
     if ((init?.method ?? "GET") === held.method && url.pathname.replace(/^\/api/, "") === held.path) await held.gate;
@@ -71,10 +71,10 @@ async function field(name: string, root: ParentNode = document): Promise<HTMLInp
   });
 }
 
-const BALANCE = {
+const BALANCE: RouteReply<"balance"> = {
   body: { type: "balance", currentCurrency: "USDT", currencies: { USDT: "1000", BTC: "0", ETH: "0", TON: "0" } },
 };
-const STATISTICS = {
+const STATISTICS: RouteReply<"statistics"> = {
   body: {
     currentCurrency: "USDT",
     earned: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
@@ -117,17 +117,14 @@ describe("deposit form in Telegram", () => {
     forfeited: null,
     reinvestedInto: null,
   };
-  const routes = (create: JsonReply | ((request: Request) => JsonReply)) => ({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/settings_other/plans/available": { body: [PLAN] },
-    "/crypto-cases/all": { body: [] },
-    "/user/balance": BALANCE,
-    "/funds/deposits": (request: Request) =>
-      request.method === "POST"
-        ? typeof create === "function"
-          ? create(request)
-          : create
-        : { body: { items: [], total: 0, page: 1, limit: 10 } },
+  const routes = (
+    create: RouteReply<"createDeposit"> | ((request: Request) => RouteReply<"createDeposit">),
+  ): Parameters<typeof stubRoutes>[0] => ({
+    plansAvailable: { body: [PLAN] },
+    cryptoCases: { body: [] },
+    balance: BALANCE,
+    deposits: { body: { items: [], total: 0, page: 1, limit: 10 } },
+    createDeposit: create,
   });
 
   it("submits with the Main button, shows its loader while pending, and ends with success haptics", async () => {
@@ -162,7 +159,7 @@ describe("deposit form in Telegram", () => {
   });
 
   it("after 'Not enough funds' the Main button is usable again, the input stays guarded, haptics say error", async () => {
-    stubApi(routes(NOT_ENOUGH));
+    stubRoutes(routes(NOT_ENOUGH));
     await renderApp({ path: "/deposits", user: DEMO_USER });
     fireEvent.change(await field("amount"), { target: { value: "100" } });
     pressMain();
@@ -174,7 +171,7 @@ describe("deposit form in Telegram", () => {
   });
 
   it("an invalid amount is refused before any request, with error haptics", async () => {
-    const fetchMock = stubApi(routes({ body: {} }));
+    const fetchMock = stubRoutes(routes({ body: OPENED }));
     await renderApp({ path: "/deposits", user: DEMO_USER });
     fireEvent.change(await field("amount"), { target: { value: "10" } });
     pressMain();
@@ -183,7 +180,7 @@ describe("deposit form in Telegram", () => {
   });
 
   it("clearing the amount turns the closing confirmation off", async () => {
-    stubApi(routes({ body: {} }));
+    stubRoutes(routes({ body: OPENED }));
     await renderApp({ path: "/deposits", user: DEMO_USER });
     const amount = await field("amount");
     fireEvent.change(amount, { target: { value: "75" } });
@@ -218,11 +215,10 @@ describe("refill form in Telegram", () => {
     createdAt: "2026-01-02T10:00:00.000Z",
     processedAt: null,
   };
-  const routes = (create: JsonReply) => ({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/payment-systems": { body: [SYSTEM] },
-    "/funds/refills": (request: Request): JsonReply =>
-      request.method === "POST" ? create : { body: { items: [], total: 0, page: 1, limit: 10 } },
+  const routes = (create: RouteReply<"createRefill">): Parameters<typeof stubRoutes>[0] => ({
+    paymentSystems: { body: [SYSTEM] },
+    refills: { body: { items: [], total: 0, page: 1, limit: 10 } },
+    createRefill: create,
   });
 
   it("submits with the Main button (loader while pending) and opens the wallet dialog, with success haptics", async () => {
@@ -246,7 +242,7 @@ describe("refill form in Telegram", () => {
   });
 
   it("a refused refill leaves the Main button usable and the input guarded, with error haptics", async () => {
-    stubApi(
+    stubRoutes(
       routes({
         status: 400,
         body: { code: "VALIDATION_FAILED", message: "Invalid data", fields: { amount: "decimal" } },
@@ -262,7 +258,7 @@ describe("refill form in Telegram", () => {
   });
 
   it("the hash alone is unsent input too", async () => {
-    stubApi(routes({ body: WAITING }));
+    stubRoutes(routes({ body: WAITING }));
     await renderApp({ path: "/refill", user: DEMO_USER });
     const hash = await field("txHash");
     fireEvent.change(hash, { target: { value: "0xabc" } });
@@ -273,16 +269,17 @@ describe("refill form in Telegram", () => {
 });
 
 describe("exchange dialog in Telegram", () => {
-  const RATES = { body: { base: "USD", rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" }, feePercent: "1" } };
-  const routes = (exchange: JsonReply) => ({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/user/balance": BALANCE,
-    "/user/statistics": STATISTICS,
-    "/user/exchange-rate": RATES,
-    "/user/operations/": { body: { items: [], total: 0, page: 1, limit: 5 } },
-    "/user/exchange": exchange,
+  const RATES: RouteReply<"exchangeRate"> = {
+    body: { base: "USD", rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" }, feePercent: "1" },
+  };
+  const routes = (exchange: RouteReply<"exchange">): Parameters<typeof stubRoutes>[0] => ({
+    balance: BALANCE,
+    statistics: STATISTICS,
+    exchangeRate: RATES,
+    operations: { body: { items: [], total: 0, page: 1, limit: 5 } },
+    exchange,
   });
-  const EXCHANGED = {
+  const EXCHANGED: RouteReply<"exchange"> = {
     body: {
       from: "USDT",
       to: "TON",
@@ -323,7 +320,7 @@ describe("exchange dialog in Telegram", () => {
   });
 
   it("'Not enough funds' keeps the amount and the Main button usable, with error haptics", async () => {
-    stubApi(routes(NOT_ENOUGH));
+    stubRoutes(routes(NOT_ENOUGH));
     const dialog = await openDialog();
     fireEvent.change(await field("amount", dialog), { target: { value: "99" } });
     await waitFor(() => expect(mainButton().enabled).toBe(true));
@@ -336,16 +333,15 @@ describe("exchange dialog in Telegram", () => {
 });
 
 describe("cabinet's stale mark", () => {
-  const routes = () => ({
-    "/settings/technical_work": MAINTENANCE_OFF,
-    "/user/balance": BALANCE,
-    "/user/statistics": STATISTICS,
-    "/user/operations/": { body: { items: [], total: 0, page: 1, limit: 5 } },
+  const routes = (): Parameters<typeof stubRoutes>[0] => ({
+    balance: BALANCE,
+    statistics: STATISTICS,
+    operations: { body: { items: [], total: 0, page: 1, limit: 5 } },
   });
 
   it("is off while the figures are fresh, and on when refreshing the balance failed while it is shown", async () => {
     let failing = false;
-    const answer = stubApi(routes());
+    const answer = stubRoutes(routes());
     vi.stubGlobal(
       "fetch",
       vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -368,7 +364,7 @@ describe("cabinet's stale mark", () => {
   }, 15_000);
 
   it("is on while the browser is offline with figures shown", async () => {
-    stubApi(routes());
+    stubRoutes(routes());
     await renderApp({ path: "/", user: DEMO_USER });
     await screen.findByTestId("balance");
     expect(screen.queryByTestId("stale")).toBeNull();
