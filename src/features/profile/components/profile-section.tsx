@@ -1,8 +1,8 @@
-import { CodeField, type CodeSentReply, PhoneField, type Profile } from "@contract";
+import { type CodeSentReply, PhoneField, type Profile, ProfileUpdateBody } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useSetAtom } from "jotai";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CodeDestination } from "@/components/code-destination";
 import { FormErrorBanner } from "@/components/form/form-footer";
@@ -13,9 +13,11 @@ import { currentLanguage } from "@/config/i18n";
 import { isApiError } from "@/lib/api-client";
 import { formatDate } from "@/lib/dates";
 import { useApiErrorText } from "@/lib/error-text";
-import { type FieldErrorText, serverFieldErrors, validationError } from "@/lib/form/field-errors";
+import { serverFieldErrors, validationError } from "@/lib/form/field-errors";
+import { focusField } from "@/lib/form/focus";
 import { type FormError, formErrorOf, messageOfError } from "@/lib/form/messages";
-import { codeOf } from "@/lib/form/rules";
+import { codeErrors, codeOf } from "@/lib/form/rules";
+import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { updateUserAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { profileMutations, profileQueries } from "../api/profile-queries";
@@ -45,7 +47,9 @@ export function ProfileSection() {
 }
 
 const PROFILE_FIELDS = ["fullName", "city", "country", "phone"] as const;
-type ProfileField = (typeof PROFILE_FIELDS)[number];
+type ProfileValues = Record<(typeof PROFILE_FIELDS)[number], string>;
+/** The texts of the profile, empty for none (sent as null). */
+const TEXT_FIELDS = ["fullName", "city", "country"] as const;
 
 function ProfileForm({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation("settings");
@@ -53,41 +57,57 @@ function ProfileForm({ profile }: { profile: Profile }) {
   const updateUser = useSetAtom(updateUserAtom);
   const update = useMutation(profileMutations.update());
   const confirm = useMutation(profileMutations.confirmPhone());
-  const [values, setValues] = useState({
-    fullName: profile.fullName ?? "",
-    city: profile.city ?? "",
-    country: profile.country ?? "",
-    phone: profile.phone ?? "",
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useForm<ProfileValues>({
+    initial: {
+      fullName: profile.fullName ?? "",
+      city: profile.city ?? "",
+      country: profile.country ?? "",
+      phone: profile.phone ?? "",
+    },
+    // The contract's rules of the call; the phone's only when it is a new one.
+    validate: (values) => {
+      const errors: FieldErrors<ProfileValues> = {};
+      for (const name of TEXT_FIELDS) {
+        const code = codeOf(ProfileUpdateBody.shape[name], values[name].trim() || null);
+        if (code) errors[name] = validationError(code);
+      }
+      const phone = values.phone.trim();
+      const phoneCode = phone !== (profile.phone ?? "") ? codeOf(PhoneField, phone) : undefined;
+      if (phoneCode) errors.phone = validationError(phoneCode);
+      return errors;
+    },
   });
-  const [phoneError, setPhoneError] = useState<FieldError>(null);
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<ProfileField, FieldErrorText>>>({});
+  const codeForm = useForm({ initial: { code: "" }, validate: codeErrors });
   const [formError, setFormError] = useState<FormError | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [pendingPhone, setPendingPhone] = useState<string | null>(profile.pendingPhone);
-  const [code, setCode] = useState("");
   // Where the new phone's code went (the user's code channel, not necessarily the phone).
   const [codeSent, setCodeSent] = useState<CodeSentReply | null>(null);
-  const [codeError, setCodeError] = useState<FieldError>(null);
+  // The server's word on the code (a wrong or expired code, no connection), until the code changes.
+  const [codeRefusal, setCodeRefusal] = useState<FieldError>(null);
 
-  const set = (name: keyof typeof values) => (value: string) => {
-    setValues((v) => ({ ...v, [name]: value }));
-    setFieldErrors(({ [name]: _, ...rest }) => rest);
-    if (name === "phone") setPhoneError(null);
-    setFormError(null);
-    setSaved(null);
-  };
+  const field = (name: keyof ProfileValues) => ({
+    ...form.field(name),
+    onValueChange: (value: string) => {
+      form.set(name, value);
+      setFormError(null);
+      setSaved(null);
+    },
+  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (update.isPending) return;
-    const phone = values.phone.trim();
-    const phoneChanged = phone !== (profile.phone ?? "");
-    const phoneRule = phoneChanged ? codeOf(PhoneField, phone) : undefined;
-    if (phoneRule) {
-      setPhoneError(validationError(phoneRule));
+    const invalid = firstInvalidField(PROFILE_FIELDS, form.check());
+    if (invalid) {
       haptics.notify("error");
+      focusField(formRef.current, invalid);
       return;
     }
+    const { values } = form;
+    const phone = values.phone.trim();
+    const phoneChanged = phone !== (profile.phone ?? "");
     update.mutate(
       {
         fullName: values.fullName.trim() || null,
@@ -107,11 +127,11 @@ function ProfileForm({ profile }: { profile: Profile }) {
         onError: (error) => {
           haptics.notify("error");
           if (isApiError(error) && error.code === "PHONE_TAKEN") {
-            setPhoneError(messageOfError(error));
+            form.setServerErrors({ phone: { ns: "errors", key: "PHONE_TAKEN" } });
             return;
           }
           const fields = serverFieldErrors(error, PROFILE_FIELDS);
-          if (Object.keys(fields).length > 0) return setFieldErrors(fields);
+          if (Object.keys(fields).length > 0) return form.setServerErrors(fields);
           setFormError(formErrorOf(error));
         },
       },
@@ -120,83 +140,54 @@ function ProfileForm({ profile }: { profile: Profile }) {
 
   const confirmPhone = () => {
     if (confirm.isPending) return;
-    const codeRule = codeOf(CodeField, code.trim());
-    if (codeRule) {
-      setCodeError(validationError(codeRule));
-      return;
-    }
+    if (codeForm.check().code) return;
     confirm.mutate(
-      { code: code.trim() },
+      { code: codeForm.values.code.trim() },
       {
         onSuccess: (reply) => {
           haptics.notify("success");
           updateUser(reply.user);
           queryClient.setQueryData(profileQueries.profile().queryKey, reply.profile);
           setPendingPhone(null);
-          setCode("");
-          setValues((v) => ({ ...v, phone: reply.profile.phone ?? "" }));
+          codeForm.reset();
+          form.set("phone", reply.profile.phone ?? "");
           setSaved(t("profile.phoneConfirmed"));
         },
         onError: (error) => {
           haptics.notify("error");
-          setCodeError(messageOfError(error));
+          setCodeRefusal(messageOfError(error));
         },
       },
     );
   };
 
   return (
-    <form className="settings-form" onSubmit={submit} noValidate>
+    <form ref={formRef} className="settings-form" onSubmit={submit} noValidate>
+      <TextField label={t("profile.fullName")} autoComplete="name" {...field("fullName")} />
+      <TextField label={t("profile.city")} autoComplete="address-level2" {...field("city")} />
+      <TextField label={t("profile.country")} autoComplete="country-name" {...field("country")} />
       <TextField
-        name="fullName"
-        label={t("profile.fullName")}
-        autoComplete="name"
-        value={values.fullName}
-        error={fieldErrors.fullName}
-        onValueChange={set("fullName")}
-      />
-      <TextField
-        name="city"
-        label={t("profile.city")}
-        autoComplete="address-level2"
-        value={values.city}
-        error={fieldErrors.city}
-        onValueChange={set("city")}
-      />
-      <TextField
-        name="country"
-        label={t("profile.country")}
-        autoComplete="country-name"
-        value={values.country}
-        error={fieldErrors.country}
-        onValueChange={set("country")}
-      />
-      <TextField
-        name="phone"
         label={t("profile.phone")}
         type="tel"
         inputMode="tel"
         autoComplete="tel"
         placeholder="+77010000000"
-        value={values.phone}
-        error={phoneError ?? fieldErrors.phone}
-        onValueChange={set("phone")}
+        {...field("phone")}
       />
       {pendingPhone ? (
         <div className="settings-phone-code" data-testid="phone-code">
           <p className="settings-pending-phone">{t("profile.pendingPhone", { phone: pendingPhone })}</p>
           <CodeDestination sent={codeSent} signedIn />
           <TextField
-            name="code"
             label={t("profile.code")}
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
-            value={code}
-            error={codeError}
+            {...codeForm.field("code")}
+            error={codeForm.errors.code ?? codeRefusal}
             onValueChange={(value) => {
-              setCode(value);
-              setCodeError(null);
+              codeForm.set("code", value);
+              setCodeRefusal(null);
             }}
           />
           <div className="form-actions">
