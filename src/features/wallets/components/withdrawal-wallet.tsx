@@ -1,4 +1,4 @@
-import type { PaymentSystem } from "@contract";
+import { type PaymentSystem, WalletsUpdateBody } from "@contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, Skeleton } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
@@ -7,9 +7,19 @@ import { type FieldError, TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
 import { validationError } from "@/lib/form/field-errors";
 import { messageOfError } from "@/lib/form/messages";
+import { codeOf } from "@/lib/form/rules";
+import { useForm } from "@/lib/form/use-form";
 import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { walletAddressError, walletMutations, walletQueries } from "../api/wallet-queries";
 import "../wallets.css";
+
+/** The contract's rule of a wallet address (an empty one would remove the wallet: here it is required). */
+const ADDRESS = WalletsUpdateBody.shape.wallets.element.shape.address;
+
+function walletErrors({ wallet }: { wallet: string }) {
+  const code = wallet.trim() === "" ? "required" : codeOf(ADDRESS, wallet);
+  return code ? { wallet: validationError(code) } : {};
+}
 
 /**
  * The wallet a withdrawal in `system` goes to: the saved address, or an inline field to add one
@@ -20,8 +30,10 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
   const wallets = useQuery(walletQueries.list());
   const save = useMutation(walletMutations.save());
   const [editing, setEditing] = useState(false);
-  const [address, setAddress] = useState("");
-  const [fieldError, setFieldError] = useState<FieldError>(null);
+  const form = useForm({ initial: { wallet: "" }, validate: walletErrors });
+  const address = form.values.wallet;
+  // The server's word when it is no field rule (no connection, a refusal of the call), until the address changes.
+  const [refusal, setRefusal] = useState<FieldError>(null);
   const saved = wallets.data?.find((wallet) => wallet.paymentSystemId === system.id && wallet.address !== "");
   useClosingConfirmation(address.trim() !== "");
 
@@ -46,7 +58,7 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
             type="button"
             className="link-button"
             onClick={() => {
-              setAddress(saved.address);
+              form.reset({ wallet: saved.address });
               setEditing(true);
             }}
           >
@@ -59,26 +71,24 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
   const submit = () => {
     const value = address.trim();
     if (save.isPending) return;
-    if (value === "") {
-      setFieldError(validationError("required"));
+    setRefusal(null);
+    if (form.check().wallet) {
       haptics.notify("error");
       return;
     }
-    setFieldError(null);
     save.mutate(
       { paymentSystemId: system.id, address: value },
       {
         onSuccess: () => {
           haptics.notify("success");
-          setAddress("");
+          form.reset();
           setEditing(false);
         },
         onError: (error) => {
           haptics.notify("error");
           const code = isApiError(error) ? walletAddressError(error.fields) : undefined;
-          setFieldError(
-            code === "addressFormat" || code === "required" ? validationError(code) : messageOfError(error),
-          );
+          if (code === "addressFormat" || code === "required") form.setServerErrors({ wallet: validationError(code) });
+          else setRefusal(messageOfError(error));
         },
       },
     );
@@ -88,17 +98,16 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
     <div className="wallet-editor">
       {!saved ? <p className="field-hint wallet-missing">{t("wallet.missing", { network: system.network })}</p> : null}
       <TextField
-        name="wallet"
         label={t("wallet.address")}
         placeholder={t("wallet.placeholder", { currency: system.currency, network: system.network })}
         autoComplete="off"
         autoCapitalize="off"
         spellCheck={false}
-        value={address}
-        error={fieldError}
+        {...form.field("wallet")}
+        error={form.errors.wallet ?? refusal}
         onValueChange={(value) => {
-          setAddress(value);
-          setFieldError(null);
+          form.set("wallet", value);
+          setRefusal(null);
         }}
         onKeyDown={(event) => {
           // Enter saves the wallet; it must not submit the withdrawal form around it.
@@ -119,8 +128,8 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
             mode="plain"
             onClick={() => {
               setEditing(false);
-              setAddress("");
-              setFieldError(null);
+              form.reset();
+              setRefusal(null);
             }}
           >
             {t("code.back")}
