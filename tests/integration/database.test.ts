@@ -12,7 +12,13 @@ import { DataDirLockedError, lockPathFor, processStartTime, processState } from 
 import * as dbSchema from "../../server/src/db/schema";
 import { DEMO_DOWNLINE, DEMO_LOGIN, DEMO_PASSWORD, DEMO_PAYMENT_SYSTEMS, seedDemo } from "../../server/src/demo/seed";
 import { verifyPassword } from "../../server/src/security/password";
-import { tempDir } from "./helpers";
+import { pgliteTemplate, tempDir } from "./helpers";
+
+/**
+ * The run's migrated database, for the tests about something else than creating one (the first two
+ * tests below create and reopen a folder from nothing, as a first start does).
+ */
+const migrated = () => pgliteTemplate("migrated");
 
 describe("the PGlite folder lock", () => {
   let tmp: ReturnType<typeof tempDir>;
@@ -63,7 +69,7 @@ describe("the PGlite folder lock", () => {
     const deadPid = Number(dead.stdout);
     expect(deadPid).toBeGreaterThan(0);
     fs.writeFileSync(lockPathFor(dataDir), `${deadPid}\n`);
-    const handle = await openDatabase({ dataDir });
+    const handle = await openDatabase({ dataDir, initialData: migrated() });
     opened.push(handle);
     expect(fs.readFileSync(lockPathFor(dataDir), "utf8").split("\n")[0]).toBe(String(process.pid));
   });
@@ -71,7 +77,7 @@ describe("the PGlite folder lock", () => {
   it("takes over a lock holding this very pid that this process never took (a restarted container's PID 1)", async () => {
     const dataDir = path.join(tmp.dir, "own-pid");
     fs.writeFileSync(lockPathFor(dataDir), `${process.pid}\n`);
-    const handle = await openDatabase({ dataDir });
+    const handle = await openDatabase({ dataDir, initialData: migrated() });
     opened.push(handle);
     expect(fs.readFileSync(lockPathFor(dataDir), "utf8").split("\n")[0]).toBe(String(process.pid));
   });
@@ -81,7 +87,7 @@ describe("the PGlite folder lock", () => {
     // The parent process lives, but it is not the one that wrote this lock (its start time differs).
     expect(processStartTime(process.ppid)).not.toBeNull();
     fs.writeFileSync(lockPathFor(dataDir), `${process.ppid}\n1\n`);
-    const handle = await openDatabase({ dataDir });
+    const handle = await openDatabase({ dataDir, initialData: migrated() });
     opened.push(handle);
     expect(fs.readFileSync(lockPathFor(dataDir), "utf8").split("\n")[0]).toBe(String(process.pid));
   });
@@ -96,7 +102,7 @@ describe("the PGlite folder lock", () => {
       for (let i = 0; i < 100 && processState(pid) !== "Z"; i++) await new Promise((r) => setTimeout(r, 20));
       expect(processState(pid)).toBe("Z");
       fs.writeFileSync(lockPathFor(dataDir), `${pid}\n${startTime}\n`);
-      const handle = await openDatabase({ dataDir });
+      const handle = await openDatabase({ dataDir, initialData: migrated() });
       opened.push(handle);
       expect(fs.readFileSync(lockPathFor(dataDir), "utf8").split("\n")[0]).toBe(String(process.pid));
     } finally {
@@ -117,8 +123,8 @@ describe("the PGlite folder lock", () => {
   });
 
   it("needs no lock for an in-memory database", async () => {
-    const a = await openDatabase({ dataDir: "memory" });
-    const b = await openDatabase({ dataDir: "memory" });
+    const a = await openDatabase({ dataDir: "memory", initialData: migrated() });
+    const b = await openDatabase({ dataDir: "memory", initialData: migrated() });
     opened.push(a, b);
     expect([a.kind, b.kind]).toEqual(["pglite", "pglite"]);
   });
@@ -128,7 +134,7 @@ describe("seedDemo", () => {
   let handle: Awaited<ReturnType<typeof openDatabase>>;
 
   beforeAll(async () => {
-    handle = await openDatabase({ dataDir: "memory" });
+    handle = await openDatabase({ dataDir: "memory", initialData: migrated() });
   });
 
   afterAll(async () => {

@@ -3,16 +3,28 @@
  *
  * - PGlite: two data-directory tarballs, one migrated, one migrated with the default settings and
  *   the demo data. A test server loads one (about a second) instead of creating a cluster and
- *   running every migration (several seconds each time).
+ *   running every migration (several seconds each time). The migrated one is kept between runs.
  * - PostgreSQL (when TEST_DATABASE_URL is set, or a PostgreSQL server is installed: then one is
  *   started here for the run): a migrated template database; `freshPostgres` creates each test's
  *   database from it with `CREATE DATABASE … TEMPLATE`.
  *
  * The teardown removes all of it, whatever the tests did.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { TestProject } from "vitest/node";
@@ -21,7 +33,7 @@ import { startPostgres } from "../../scripts/lib/postgres.mjs";
 // @ts-expect-error: as above.
 import { findPostgresBin } from "../../scripts/lib/system.mjs";
 import { systemClock } from "../../server/src/clock";
-import { openDatabase } from "../../server/src/db/client";
+import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
 import { seedDemo } from "../../server/src/demo/seed";
 import { ensureDefaultSettings } from "../../server/src/services/settings";
 
@@ -34,19 +46,43 @@ declare module "vitest" {
   }
 }
 
+/**
+ * The migrated PGlite data directory, kept between runs under node_modules/.cache, named by what
+ * makes it: the migrations and the PGlite version. A changed migration makes a new one.
+ */
+function migratedCachePath(): string {
+  const hash = createHash("sha256");
+  for (const name of readdirSync(MIGRATIONS_FOLDER, { recursive: true }).map(String).sort()) {
+    const file = join(MIGRATIONS_FOLDER, name);
+    if (statSync(file).isFile()) hash.update(name).update(readFileSync(file));
+  }
+  const pglite = JSON.parse(readFileSync("node_modules/@electric-sql/pglite/package.json", "utf8")) as {
+    version: string;
+  };
+  hash.update(pglite.version);
+  return join("node_modules", ".cache", "kassa-tests", `pglite-migrated-${hash.digest("hex").slice(0, 16)}.tar`);
+}
+
 async function pgliteTemplates(dir: string) {
-  const handle = await openDatabase({ dataDir: "memory" });
+  const cached = migratedCachePath();
+  const initialData = existsSync(cached) ? new Blob([readFileSync(cached)]) : undefined;
+  const handle = await openDatabase({ dataDir: "memory", initialData });
   try {
     const client = (handle.db as unknown as { $client: PGlite }).$client;
-    const dump = async (name: string) => {
-      const file = join(dir, `${name}.tar`);
+    const dump = async (file: string) => {
       writeFileSync(file, Buffer.from(await (await client.dumpDataDir("none")).arrayBuffer()));
       return file;
     };
-    const migrated = await dump("migrated");
+    const migrated = await dump(join(dir, "migrated.tar"));
+    if (!initialData) {
+      // Whole or not at all: another run may read it at any moment.
+      mkdirSync(dirname(cached), { recursive: true });
+      copyFileSync(migrated, `${cached}.${process.pid}`);
+      renameSync(`${cached}.${process.pid}`, cached);
+    }
     await ensureDefaultSettings(handle.db, systemClock);
     await seedDemo(handle.db, systemClock);
-    const seeded = await dump("seeded");
+    const seeded = await dump(join(dir, "seeded.tar"));
     return { migrated, seeded };
   } finally {
     await handle.close();

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/src/db/client";
-import { createTestServer } from "./helpers";
+import { createTestServer, pgliteTemplate } from "./helpers";
 
 describe("health and readiness", () => {
   it("is live and ready with its database, live but not ready without it", async () => {
-    const handle = await openDatabase({ dataDir: "memory" });
+    const handle = await openDatabase({ dataDir: "memory", initialData: pgliteTemplate("migrated") });
     const server = await createTestServer({ handle, seed: false });
     try {
       const live = await server.app.inject({ method: "GET", url: "/api/health" });
