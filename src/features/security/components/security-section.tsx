@@ -1,4 +1,4 @@
-import type { CodeChannel } from "@contract";
+import { CodeChannel, type SecuritySettings } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Cell, Radio, Section, Skeleton, Switch } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useState } from "react";
@@ -7,7 +7,10 @@ import { FormErrorBanner } from "@/components/form/form-footer";
 import { Placeholder } from "@/components/placeholder";
 import { SectionSaved } from "@/components/settings-field";
 import { useApiErrorText } from "@/lib/error-text";
+import { validationError } from "@/lib/form/field-errors";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { codeOf } from "@/lib/form/rules";
+import { useForm } from "@/lib/form/use-form";
 import { haptics } from "@/tma/hooks";
 import { securityMutations, securityQueries } from "../api/security-queries";
 
@@ -15,30 +18,7 @@ import { securityMutations, securityQueries } from "../api/security-queries";
 export function SecuritySection() {
   const { t } = useTranslation(["settings", "common"]);
   const errorText = useApiErrorText();
-  const queryClient = useQueryClient();
   const settings = useQuery(securityQueries.settings());
-  const save = useMutation(securityMutations.setChannel());
-  const [choice, setChoice] = useState<CodeChannel | null>(null);
-  const [formError, setFormError] = useState<FormError | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-
-  const selected = choice ?? settings.data?.codeChannel;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!selected || save.isPending) return;
-    save.mutate(selected, {
-      onSuccess: (reply) => {
-        haptics.notify("success");
-        queryClient.setQueryData(securityQueries.settings().queryKey, reply);
-        setChoice(null);
-        setSaved(t("saved"));
-      },
-      onError: (error) => {
-        haptics.notify("error");
-        setFormError(formErrorOf(error));
-      },
-    });
-  };
 
   return (
     <Section header={t("security.header")} footer={t("security.hint")} data-section="security">
@@ -53,54 +33,94 @@ export function SecuritySection() {
           </Button>
         </Placeholder>
       ) : (
-        <form className="settings-form" onSubmit={submit} noValidate>
-          <fieldset className="settings-channels">
-            <legend className="visually-hidden">{t("security.header")}</legend>
-            {settings.data.channels.map(({ channel, available }) => (
-              <Cell
-                key={channel}
-                Component="label"
-                disabled={!available}
-                before={
-                  <Radio
-                    name="codeChannel"
-                    value={channel}
-                    aria-label={t(`security.channels.${channel}`)}
-                    checked={selected === channel}
-                    disabled={!available}
-                    onChange={() => {
-                      setChoice(channel);
-                      setSaved(null);
-                      setFormError(null);
-                    }}
-                  />
-                }
-                description={available ? undefined : t("security.unavailable")}
-              >
-                {t(`security.channels.${channel}`)}
-              </Cell>
-            ))}
-          </fieldset>
-          <FormErrorBanner error={formError} />
-          <div className="form-actions">
-            <Button
-              type="submit"
-              size="l"
-              stretched
-              loading={save.isPending}
-              disabled={selected === settings.data.codeChannel}
-              data-testid="submit-security"
-            >
-              {t("save")}
-            </Button>
-          </div>
-          <SectionSaved text={saved} />
-        </form>
+        <ChannelForm settings={settings.data} />
       )}
       {settings.data ? (
         <ChatNotificationsCell linked={settings.data.chatLinked} on={settings.data.chatNotifications} />
       ) : null}
     </Section>
+  );
+}
+
+/** The channel choice: one of the contract's channels, and one the user has confirmed. */
+function ChannelForm({ settings }: { settings: SecuritySettings }) {
+  const { t } = useTranslation(["settings", "common"]);
+  const queryClient = useQueryClient();
+  const save = useMutation(securityMutations.setChannel());
+  const form = useForm<{ codeChannel: CodeChannel }>({
+    initial: { codeChannel: settings.codeChannel },
+    validate: ({ codeChannel }) => {
+      const code =
+        codeOf(CodeChannel, codeChannel) ??
+        (settings.channels.some((c) => c.channel === codeChannel && c.available) ? undefined : "required");
+      return code ? { codeChannel: validationError(code) } : {};
+    },
+  });
+  const [formError, setFormError] = useState<FormError | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const selected = form.values.codeChannel;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (save.isPending || form.check().codeChannel) return;
+    save.mutate(selected, {
+      onSuccess: (reply) => {
+        haptics.notify("success");
+        queryClient.setQueryData(securityQueries.settings().queryKey, reply);
+        form.reset({ codeChannel: reply.codeChannel });
+        setSaved(t("saved"));
+      },
+      onError: (error) => {
+        haptics.notify("error");
+        setFormError(formErrorOf(error));
+      },
+    });
+  };
+
+  return (
+    <form className="settings-form" onSubmit={submit} noValidate>
+      <fieldset className="settings-channels">
+        <legend className="visually-hidden">{t("security.header")}</legend>
+        {settings.channels.map(({ channel, available }) => (
+          <Cell
+            key={channel}
+            Component="label"
+            disabled={!available}
+            before={
+              <Radio
+                name="codeChannel"
+                value={channel}
+                aria-label={t(`security.channels.${channel}`)}
+                checked={selected === channel}
+                disabled={!available}
+                onChange={() => {
+                  form.set("codeChannel", channel);
+                  setSaved(null);
+                  setFormError(null);
+                }}
+              />
+            }
+            description={available ? undefined : t("security.unavailable")}
+          >
+            {t(`security.channels.${channel}`)}
+          </Cell>
+        ))}
+      </fieldset>
+      <FormErrorBanner error={formError} />
+      <div className="form-actions">
+        <Button
+          type="submit"
+          size="l"
+          stretched
+          loading={save.isPending}
+          disabled={selected === settings.codeChannel || form.errors.codeChannel !== undefined}
+          data-testid="submit-security"
+        >
+          {t("save")}
+        </Button>
+      </div>
+      <SectionSaved text={saved} />
+    </form>
   );
 }
 
