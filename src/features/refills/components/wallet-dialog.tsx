@@ -1,4 +1,4 @@
-import type { Refill } from "@contract";
+import { type Refill, RefillUpdateBody } from "@contract";
 import { useMutation } from "@tanstack/react-query";
 import { Button, Cell, Modal, Section } from "@telegram-apps/telegram-ui";
 import { QRCodeSVG } from "qrcode.react";
@@ -7,10 +7,19 @@ import { useTranslation } from "react-i18next";
 import { CopyableValue } from "@/components/details-sheet";
 import { FormErrorBanner } from "@/components/form/form-footer";
 import { TextField } from "@/components/form/text-field";
+import { serverFieldErrors, validationError } from "@/lib/form/field-errors";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { codeOf } from "@/lib/form/rules";
+import { useForm } from "@/lib/form/use-form";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics } from "@/tma/hooks";
-import { isTxHash, refillMutations } from "../api/refill-queries";
+import { refillMutations } from "../api/refill-queries";
+
+/** The contract's rule of the hash (`PATCH /funds/refills/:id`). */
+function hashErrors({ txHash }: { txHash: string }) {
+  const code = codeOf(RefillUpdateBody.shape.txHash, txHash);
+  return code ? { txHash: validationError(code) } : {};
+}
 
 /**
  * The wallet dialog (docs/decisions.md#d6-refills): where to pay (address, QR code, copy), how much and on which
@@ -37,9 +46,8 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
   const { t } = useTranslation(["refill", "enums"]);
   const format = useMoneyFormat();
   const [refill, setRefill] = useState(initial);
-  const [txHash, setTxHash] = useState(initial.txHash ?? "");
+  const form = useForm({ initial: { txHash: initial.txHash ?? "" }, validate: hashErrors });
   const [copied, setCopied] = useState(false);
-  const [hashError, setHashError] = useState(false);
   const [formError, setFormError] = useState<FormError | null>(null);
   const [saved, setSaved] = useState(false);
   const save = useMutation(refillMutations.setTxHash());
@@ -57,10 +65,9 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
 
   const submitHash = (event: FormEvent) => {
     event.preventDefault();
-    const value = txHash.trim();
-    if (!isTxHash(value)) {
+    const value = form.values.txHash.trim();
+    if (form.check().txHash) {
       haptics.notify("error");
-      setHashError(true);
       return;
     }
     setFormError(null);
@@ -74,6 +81,7 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
         },
         onError: (error) => {
           haptics.notify("error");
+          form.setServerErrors(serverFieldErrors(error, ["txHash"]));
           setFormError(formErrorOf(error));
         },
       },
@@ -147,17 +155,16 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
         <form onSubmit={submitHash} noValidate>
           <Section>
             <TextField
-              name="txHash"
               label={t("wallet.txHash")}
               placeholder={t("form.txHashPlaceholder")}
               autoComplete="off"
               autoCapitalize="off"
               spellCheck={false}
-              value={txHash}
-              error={hashError ? t("txHashInvalid") : null}
+              {...form.field("txHash")}
+              // The contract's rule or the server's refusal, in the refill's own words.
+              error={form.errors.txHash ? t("txHashInvalid") : null}
               onValueChange={(value) => {
-                setTxHash(value);
-                setHashError(false);
+                form.set("txHash", value);
                 setFormError(null);
                 setSaved(false);
               }}
