@@ -11,7 +11,7 @@ import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
 import { setMaintenance } from "../../server/src/services/settings";
 import { call, createTestServer, type TestServer } from "./helpers";
-import { freshPostgres, newInvestor, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
+import { freshPostgres, fund, newInvestor, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
 
 async function eventually(check: () => Promise<boolean>, ms = 2000): Promise<void> {
   const started = Date.now();
@@ -23,6 +23,8 @@ async function eventually(check: () => Promise<boolean>, ms = 2000): Promise<voi
 
 const status = async (server: TestServer, url: string, token: string) =>
   (await call(server, "GET", url, undefined, { token })).status;
+const usdt = async (server: TestServer, token: string) =>
+  ((await call(server, "GET", "/user/balance", undefined, { token })).body.currencies as Record<string, string>).USDT;
 const version = async (server: TestServer, token: string) =>
   (await call(server, "GET", "/user/pulse", undefined, { token })).body.version;
 
@@ -36,7 +38,7 @@ describe("kept in memory, on PGlite", () => {
     await server?.close();
   });
 
-  it("sees a session revoked, maintenance switched and an operation written by plain SQL at once", async () => {
+  it("sees a session revoked, maintenance switched, an operation written by plain SQL and a refill at once", async () => {
     const db = server.handle.db;
     const investor = await newInvestor(db, systemClock);
     expect(await status(server, "/user/me", investor.token)).toBe(200);
@@ -58,6 +60,10 @@ describe("kept in memory, on PGlite", () => {
     await db.execute(sql`update settings set value = '{"enabled":false,"message":null,"until":null}'::jsonb
       where key = 'technicalWork'`);
     expect(await status(server, "/user/me", investor.token)).toBe(200);
+
+    expect(await usdt(server, investor.token)).toBe("0");
+    await fund(db, systemClock, investor.id, "USDT", "25");
+    expect(await usdt(server, investor.token)).toBe("25");
 
     await db.execute(sql`update sessions set revoked_at = now() where user_id = ${investor.id}`);
     expect(await status(server, "/user/me", investor.token)).toBe(401);
@@ -105,6 +111,15 @@ describe.skipIf(!TEST_DATABASE_URL)(
         await setMaintenance(a.handle.db, systemClock, { enabled: false });
       }
       await eventually(async () => (await status(b, "/user/balance", investor.token)) === 200);
+    });
+
+    it("shows a refill confirmed through one instance in the balance on both", async () => {
+      const investor = await newInvestor(a.handle.db, systemClock);
+      expect(await usdt(a, investor.token)).toBe("0");
+      expect(await usdt(b, investor.token)).toBe("0");
+      await fund(a.handle.db, systemClock, investor.id, "USDT", "40");
+      expect(await usdt(a, investor.token)).toBe("40");
+      await eventually(async () => (await usdt(b, investor.token)) === "40");
     });
 
     it("moves the pulse on the other instance when an operation is written", async () => {

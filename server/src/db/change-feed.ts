@@ -30,13 +30,16 @@ export class KeptCache<V> {
     private readonly feed: ChangeFeed,
     private readonly maxEntries: number,
     private readonly ttlMs: number,
+    /** The change-feed key a cache key moves with. */
+    private readonly feedKey: (key: string) => string,
   ) {}
 
   /** The kept value of `key`, or the value `read` returns (kept when no change overlapped it). */
   async get(key: string, read: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
     if (hit && performance.now() - hit.at < this.ttlMs) return hit.value;
-    const ticket = { stale: !this.feed.listening };
+    // A change this process is making and the database has not announced yet: read, keep nothing.
+    const ticket = { stale: !this.feed.listening || this.feed.isChanging(this.feedKey(key)) };
     let tickets = this.reading.get(key);
     if (!tickets) {
       tickets = new Set();
@@ -75,15 +78,43 @@ export class KeptCache<V> {
 
 type Listener = (key: string | null) => void;
 
+/** How long a change this process announced waits for the database's notification at most. */
+const CHANGING_MS = 5000;
+
 /** The notifications of one database; `null` to listeners means "anything may have changed". */
 export class ChangeFeed {
   listening = false;
   private readonly listeners: Listener[] = [];
+  private readonly changingSince = new Map<string, number>();
   private stop: (() => Promise<void>) | null = null;
 
   /** Tells this process's caches at once (the writer's own change; others hear the NOTIFY). */
   changed(key: string): void {
     for (const listener of this.listeners) listener(key);
+  }
+
+  /**
+   * A transaction of this process is changing `key`: drop it now, and keep nothing read for it
+   * until the database's notification (sent at commit) arrives, or CHANGING_MS after a rollback.
+   */
+  changing(key: string): void {
+    this.changingSince.set(key, performance.now());
+    this.changed(key);
+  }
+
+  isChanging(key: string): boolean {
+    const since = this.changingSince.get(key);
+    if (since === undefined) return false;
+    if (performance.now() - since < CHANGING_MS) return true;
+    this.changingSince.delete(key);
+    return false;
+  }
+
+  private announced(key: string): void {
+    this.changingSince.delete(key);
+    if (key.startsWith("session:")) this.changingSince.delete("session:*");
+    if (key === "*") this.changingSince.clear();
+    this.changed(key);
   }
 
   onChange(listener: Listener): void {
@@ -94,9 +125,10 @@ export class ChangeFeed {
   async start(db: Database): Promise<void> {
     const client = (db as unknown as { $client: unknown }).$client as ListenClient;
     const deliver = (payload: string | undefined) => {
-      if (payload) this.changed(payload);
+      if (payload) this.announced(payload);
     };
     const everything = () => {
+      this.changingSince.clear();
       for (const listener of this.listeners) listener(null);
     };
     if (isPostgresJs(client)) {
@@ -149,10 +181,23 @@ export interface Kept {
   feed: ChangeFeed;
   settings: KeptCache<unknown>;
   sessions: KeptCache<unknown>;
+  /** Per user id: the pulse, the balances, the unread count (all move with `user:<id>`). */
   pulse: KeptCache<unknown>;
+  balances: KeptCache<unknown>;
+  unread: KeptCache<number>;
 }
 
 const registry = new WeakMap<object, Kept>();
+const live = new Set<Kept>();
+
+/**
+ * A write of this process (inside a transaction, where no cache is at hand) is changing the
+ * user's money or notifications: every cache of the process drops the user and keeps nothing
+ * for it until the database announces the commit (user ids are unique across databases).
+ */
+export function userChanging(userId: string): void {
+  for (const kept of live) kept.feed.changing(`user:${userId}`);
+}
 
 /** The caches of `db`, when the app set them up for it; undefined inside a transaction. */
 export function keptOf(db: Database): Kept | undefined {
@@ -164,22 +209,33 @@ export async function startKept(db: Database): Promise<Kept> {
   const existing = registry.get(db);
   if (existing) return existing;
   const feed = new ChangeFeed();
+  const user = (id: string) => `user:${id}`;
   const kept: Kept = {
     feed,
-    settings: new KeptCache(feed, 100, 60_000),
-    sessions: new KeptCache(feed, 50_000, 60_000),
-    pulse: new KeptCache(feed, 50_000, 60_000),
+    settings: new KeptCache(feed, 100, 60_000, () => "settings"),
+    sessions: new KeptCache(feed, 50_000, 60_000, () => "session:*"),
+    pulse: new KeptCache(feed, 50_000, 60_000, user),
+    balances: new KeptCache(feed, 50_000, 60_000, user),
+    unread: new KeptCache(feed, 50_000, 60_000, user),
   };
   feed.onChange((key) => {
     if (key === null || key === "*") {
       kept.settings.clear();
       kept.sessions.clear();
       kept.pulse.clear();
+      kept.balances.clear();
+      kept.unread.clear();
     } else if (key === "settings") kept.settings.clear();
     else if (key.startsWith("session:")) kept.sessions.clear();
-    else if (key.startsWith("user:")) kept.pulse.invalidate(key.slice(5));
+    else if (key.startsWith("user:")) {
+      const id = key.slice(5);
+      kept.pulse.invalidate(id);
+      kept.balances.invalidate(id);
+      kept.unread.invalidate(id);
+    }
   });
   registry.set(db, kept);
+  live.add(kept);
   await feed.start(db);
   return kept;
 }
@@ -189,5 +245,6 @@ export async function stopKept(db: Database): Promise<void> {
   const kept = registry.get(db);
   if (!kept) return;
   registry.delete(db);
+  live.delete(kept);
   await kept.feed.close();
 }

@@ -23,6 +23,7 @@ import {
   toDecimalString,
 } from "@contract";
 import { and, eq, sql } from "drizzle-orm";
+import { keptOf, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { balances, operations } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -62,6 +63,7 @@ function isNegativeBalanceViolation(error: unknown): boolean {
  */
 export async function post(tx: Database, posting: Posting): Promise<Posted> {
   const { userId, currency, at } = posting;
+  userChanging(userId);
   const value = money(posting.amount);
   if (value.eq(0)) throw new Error("a ledger posting cannot be zero");
   if (!fitsScale(value, currency)) throw new Error(`${posting.amount} has more decimals than ${currency} keeps`);
@@ -130,6 +132,13 @@ export function zeroAmounts(): CurrencyAmounts {
 
 /** Every currency's balance of a user ("0" for currencies never held). */
 export async function getBalances(db: Database, userId: string): Promise<CurrencyAmounts> {
+  const kept = keptOf(db);
+  if (kept) return { ...((await kept.balances.get(userId, () => readBalances(db, userId))) as CurrencyAmounts) };
+  return readBalances(db, userId);
+}
+
+/** The balances from the table; the app keeps them until the user's operations change (every balance change posts one). */
+async function readBalances(db: Database, userId: string): Promise<CurrencyAmounts> {
   const rows = await db
     .select({ currency: balances.currency, amount: balances.amount })
     .from(balances)

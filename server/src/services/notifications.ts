@@ -15,7 +15,7 @@ import {
 } from "@contract";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
-import { keptOf } from "../db/change-feed";
+import { keptOf, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { chatOutbox, notifications, operations, users } from "../db/schema";
 import { botText, hasBotText } from "../telegram/texts";
@@ -78,6 +78,7 @@ export async function notify(
   params: Params,
   at: Date,
 ): Promise<void> {
+  userChanging(userId);
   await db.insert(notifications).values({ userId, kind, params, createdAt: at });
   const [user] = await db
     .select({ telegramId: users.telegramId, chatNotifications: users.chatNotifications })
@@ -125,6 +126,7 @@ export async function markNotificationsRead(
   ids?: string[],
 ): Promise<{ unread: number }> {
   if (ids === undefined || ids.length > 0) {
+    userChanging(userId);
     await db
       .update(notifications)
       .set({ readAt: clock.now() })

@@ -124,7 +124,7 @@ export async function revokeSession(db: Database, clock: Clock, sessionId: strin
     .update(sessions)
     .set({ revokedAt: clock.now() })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
-  keptOf(db)?.feed.changed(`session:${sessionId}`);
+  keptOf(db)?.feed.changing("session:*");
 }
 
 /**
@@ -132,7 +132,7 @@ export async function revokeSession(db: Database, clock: Clock, sessionId: strin
  * committed now (other instances hear the database's notification).
  */
 export function sessionsRevoked(db: Database): void {
-  keptOf(db)?.feed.changed("session:*");
+  keptOf(db)?.feed.changing("session:*");
 }
 
 /** Signs the user out everywhere (after a password reset). */
@@ -141,5 +141,5 @@ export async function revokeAllSessions(db: Database, clock: Clock, userId: stri
     .update(sessions)
     .set({ revokedAt: clock.now() })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-  keptOf(db)?.feed.changed(`session:*`);
+  keptOf(db)?.feed.changing("session:*");
 }

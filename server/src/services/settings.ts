@@ -163,7 +163,7 @@ export async function setSetting<K extends SettingKey>(
       target: settings.key,
       set: { value: parsed.data, isPublic: setting.public, updatedAt: now },
     });
-  keptOf(db)?.feed.changed("settings");
+  keptOf(db)?.feed.changing("settings");
   return parsed.data as SettingValue<K>;
 }
 

@@ -3,6 +3,7 @@ import { FALLBACK_LANGUAGE, Language, type User, VerificationStatus } from "@con
 import type { Profile } from "@contract/profile";
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
+import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { notifications, users, verificationRequests } from "../db/schema";
 
@@ -134,6 +135,12 @@ export function uniqueViolation(error: unknown): string | undefined {
 
 /** How many of the user's notifications are unread. */
 export async function unreadCount(db: Database, userId: string): Promise<number> {
+  const kept = keptOf(db);
+  if (kept) return kept.unread.get(userId, () => readUnreadCount(db, userId));
+  return readUnreadCount(db, userId);
+}
+
+async function readUnreadCount(db: Database, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(notifications)
