@@ -149,6 +149,25 @@ describe("verification", () => {
     expect(verification.querySelector('[data-testid="submit-verification"]')).toBeNull();
   });
 
+  it("says the rules at their fields: an adult's date of birth, the document number's characters; nothing is sent", async () => {
+    const sentTo = await open({ requestVerification: { body: { ...NONE, status: "in_process" } } });
+    const verification = section("verification");
+    await within(verification).findByTestId("verification-status");
+    await fill(verification);
+    const twelve = new Date(Date.now() - 12 * 365.25 * 86_400_000).toISOString().slice(0, 10);
+    fireEvent.change(verification.querySelector('[name="dateOfBirth"]') as HTMLElement, { target: { value: twelve } });
+    fireEvent.change(verification.querySelector('[name="documentNumber"]') as HTMLElement, {
+      target: { value: "AB#123" },
+    });
+    fireEvent.click(within(verification).getByTestId("submit-verification"));
+    expect(verification.querySelector('[data-field-error="dateOfBirth"]')?.textContent).toBe("You must be at least 18");
+    expect(verification.querySelector('[data-field-error="documentNumber"]')?.textContent).toBe(
+      "Please fill out this field!",
+    );
+    expect(verification.querySelector('[data-field-error="fullName"]')).toBeNull();
+    expect(sentTo("/user-data/verification")).toEqual([]);
+  });
+
   it("says 'Error sending verification request' when the server refuses", async () => {
     await open({
       requestVerification: {

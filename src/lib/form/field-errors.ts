@@ -11,6 +11,8 @@ export type FieldErrorText =
   | { ns: "errors"; key: ErrorCode; params?: Record<string, string> }
   /** A money rule's own words (too many decimals for the currency), with its figures. */
   | { ns: "money"; key: ParseKeys<"money">; params?: Record<string, string> }
+  /** A settings form's own rule (the verification's age). */
+  | { ns: "settings"; key: ParseKeys<"settings"> }
   | { ns: "auth"; key: ParseKeys<"auth"> };
 
 export const requiredError: FieldErrorText = { ns: "validation", key: "required" };

@@ -1,7 +1,7 @@
 import {
   ageInYears,
   FAMILY_STATUSES,
-  type FamilyStatus,
+  FamilyStatus,
   VERIFICATION_FILE_FIELDS,
   VERIFICATION_MIN_AGE_YEARS,
   VerificationFields,
@@ -18,13 +18,31 @@ import { TextField } from "@/components/form/text-field";
 import { Placeholder } from "@/components/placeholder";
 import { isApiError } from "@/lib/api-client";
 import { useApiErrorText } from "@/lib/error-text";
-import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { type FieldErrorText, validationError } from "@/lib/form/field-errors";
+import { type FormError, formErrorOf, type Translate, textOfMessage } from "@/lib/form/messages";
 import { codeOf } from "@/lib/form/rules";
+import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { haptics } from "@/tma/hooks";
 import { photoIssue, verificationMutations, verificationQueries } from "../api/verification-queries";
 
-type TextName = "fullName" | "dateOfBirth" | "familyStatus" | "documentNumber";
-type Name = TextName | VerificationFileField;
+const TEXT_NAMES = ["fullName", "dateOfBirth", "familyStatus", "documentNumber"] as const;
+type TextName = (typeof TEXT_NAMES)[number];
+type TextValues = Record<TextName, string>;
+
+/** The contract's rules of the request's fields (VerificationFields), and the adult's age. */
+function textErrors(values: TextValues): FieldErrors<TextValues> {
+  const errors: FieldErrors<TextValues> = {};
+  const rule = (name: TextName, code: string | undefined) => {
+    if (code) errors[name] = validationError(code);
+  };
+  rule("fullName", codeOf(VerificationFields.shape.fullName, values.fullName));
+  rule("dateOfBirth", codeOf(VerificationFields.shape.dateOfBirth, values.dateOfBirth));
+  if (!errors.dateOfBirth && ageInYears(values.dateOfBirth, new Date()) < VERIFICATION_MIN_AGE_YEARS)
+    errors.dateOfBirth = { ns: "settings", key: "verification.adult" };
+  rule("familyStatus", values.familyStatus === "" ? "required" : codeOf(FamilyStatus, values.familyStatus));
+  rule("documentNumber", codeOf(VerificationFields.shape.documentNumber, values.documentNumber.trim()));
+  return errors;
+}
 
 /** Account verification: the status, and the request form while none is in process or done. */
 export function VerificationSection() {
@@ -87,35 +105,33 @@ function VerificationForm() {
   const { t } = useTranslation(["settings", "validation", "errors"]);
   const queryClient = useQueryClient();
   const send = useMutation(verificationMutations.request());
-  const [values, setValues] = useState<Record<TextName, string>>({
-    fullName: "",
-    dateOfBirth: "",
-    familyStatus: "",
-    documentNumber: "",
+  const form = useForm<TextValues>({
+    initial: { fullName: "", dateOfBirth: "", familyStatus: "", documentNumber: "" },
+    validate: textErrors,
   });
+  const { values } = form;
+  // The photos are files, not text: they keep their own state and errors.
   const [photos, setPhotos] = useState<Partial<Record<VerificationFileField, File>>>({});
-  const [errors, setErrors] = useState<Partial<Record<Name, string>>>({});
+  const [photoErrors, setPhotoErrors] = useState<Partial<Record<VerificationFileField, string>>>({});
   const [formError, setFormError] = useState<FormError | null>(null);
 
-  const clear = (name: Name) => {
-    setErrors(({ [name]: _, ...rest }) => rest);
+  const text = (error: FieldErrorText | undefined) =>
+    error ? textOfMessage(t as unknown as Translate, error) : undefined;
+  const field = (name: TextName) => ({
+    ...form.field(name),
+    error: text(form.errors[name]),
+    onValueChange: (value: string) => {
+      form.set(name, value);
+      setFormError(null);
+    },
+  });
+  const clearPhoto = (name: VerificationFileField) => {
+    setPhotoErrors(({ [name]: _, ...rest }) => rest);
     setFormError(null);
   };
-  const set = (name: TextName) => (value: string) => {
-    setValues((v) => ({ ...v, [name]: value }));
-    clear(name);
-  };
-  const required = t("required", { ns: "validation" });
 
-  const validate = () => {
-    const out: Partial<Record<Name, string>> = {};
-    if (values.fullName.trim() === "") out.fullName = required;
-    if (values.dateOfBirth === "") out.dateOfBirth = required;
-    else if (ageInYears(values.dateOfBirth, new Date()) < VERIFICATION_MIN_AGE_YEARS)
-      out.dateOfBirth = t("verification.adult");
-    if (values.familyStatus === "") out.familyStatus = required;
-    const documentRule = codeOf(VerificationFields.shape.documentNumber, values.documentNumber.trim());
-    if (documentRule) out.documentNumber = t(documentRule, { ns: "validation" });
+  const checkPhotos = () => {
+    const out: Partial<Record<VerificationFileField, string>> = {};
     for (const field of VERIFICATION_FILE_FIELDS) {
       const issue = photoIssue(photos[field]);
       if (issue) out[field] = t(issue, { ns: "validation" });
@@ -126,9 +142,10 @@ function VerificationForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (send.isPending) return;
-    const found = validate();
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
+    const invalid = firstInvalidField(TEXT_NAMES, form.check());
+    const photoFound = checkPhotos();
+    setPhotoErrors(photoFound);
+    if (invalid || Object.keys(photoFound).length > 0) {
       haptics.notify("error");
       return;
     }
@@ -153,10 +170,15 @@ function VerificationForm() {
           haptics.notify("error");
           const fields = isApiError(error) ? error.fields : undefined;
           if (fields && Object.keys(fields).length > 0) {
-            const next: Partial<Record<Name, string>> = {};
-            for (const [path, code] of Object.entries(fields))
-              next[path.split(".").at(-1) as Name] = t(code as "required", { ns: "validation" });
-            return setErrors(next);
+            const texts: FieldErrors<TextValues> = {};
+            const files: Partial<Record<VerificationFileField, string>> = {};
+            for (const [path, code] of Object.entries(fields)) {
+              const name = path.split(".").at(-1) as TextName | VerificationFileField;
+              if ((TEXT_NAMES as readonly string[]).includes(name)) texts[name as TextName] = validationError(code);
+              else files[name as VerificationFileField] = t(code as "required", { ns: "validation" });
+            }
+            form.setServerErrors(texts);
+            return setPhotoErrors(files);
           }
           setFormError(
             isApiError(error) && error.kind === "http" && !error.code
@@ -170,30 +192,16 @@ function VerificationForm() {
 
   return (
     <form className="settings-form" onSubmit={submit} noValidate>
-      <TextField
-        name="fullName"
-        label={t("verification.fullName")}
-        autoComplete="name"
-        value={values.fullName}
-        error={errors.fullName}
-        onValueChange={set("fullName")}
-      />
-      <TextField
-        name="dateOfBirth"
-        label={t("verification.dateOfBirth")}
-        type="date"
-        value={values.dateOfBirth}
-        error={errors.dateOfBirth}
-        onValueChange={set("dateOfBirth")}
-      />
+      <TextField label={t("verification.fullName")} autoComplete="name" {...field("fullName")} />
+      <TextField label={t("verification.dateOfBirth")} type="date" {...field("dateOfBirth")} />
       <div className="form-field">
         <Select
           header={t("verification.familyStatus")}
           aria-label={t("verification.familyStatus")}
           name="familyStatus"
           value={values.familyStatus}
-          status={errors.familyStatus ? "error" : undefined}
-          onChange={(event) => set("familyStatus")(event.target.value)}
+          status={form.errors.familyStatus ? "error" : undefined}
+          onChange={(event) => field("familyStatus").onValueChange(event.target.value)}
         >
           <option value="" disabled>
             {t("verification.choose")}
@@ -204,32 +212,25 @@ function VerificationForm() {
             </option>
           ))}
         </Select>
-        {errors.familyStatus ? (
+        {form.errors.familyStatus ? (
           <p className="field-error" data-field-error="familyStatus">
-            {errors.familyStatus}
+            {text(form.errors.familyStatus)}
           </p>
         ) : null}
       </div>
-      <TextField
-        name="documentNumber"
-        label={t("verification.documentNumber")}
-        autoComplete="off"
-        value={values.documentNumber}
-        error={errors.documentNumber}
-        onValueChange={set("documentNumber")}
-      />
+      <TextField label={t("verification.documentNumber")} autoComplete="off" {...field("documentNumber")} />
       {VERIFICATION_FILE_FIELDS.map((field) => (
         <PhotoPicker
           key={field}
           name={field}
           label={t(`verification.${field}`)}
           file={photos[field]}
-          error={errors[field]}
+          error={photoErrors[field]}
           onFile={(file) => {
-            clear(field);
+            clearPhoto(field);
             const issue = file ? photoIssue(file) : "required";
             if (issue) {
-              setErrors((e) => ({ ...e, [field]: t(issue, { ns: "validation" }) }));
+              setPhotoErrors((e) => ({ ...e, [field]: t(issue, { ns: "validation" }) }));
               setPhotos(({ [field]: _, ...rest }) => rest);
             } else if (file) setPhotos((p) => ({ ...p, [field]: file }));
           }}
