@@ -94,6 +94,38 @@ describe("refill", () => {
     expect(patches).toEqual([{ txHash: "0xabcdef0123456789" }]);
   });
 
+  it("says the amount's rule as it is typed and a bad hash on submit, keeping the input and sending nothing", async () => {
+    const posts: unknown[] = [];
+    stubRoutes({
+      paymentSystems: { body: SYSTEMS },
+      refills: { body: { items: [], total: 0, page: 1, limit: 10 } },
+      createRefill: (request) => {
+        void request.json().then((body) => posts.push(body));
+        return { body: WAITING };
+      },
+    });
+    await renderApp({ path: "/refill", user: DEMO_USER });
+    const amount = await waitFor(() => {
+      const found = document.querySelector<HTMLInputElement>("input[name='amount']");
+      if (!found) throw new Error("no form yet");
+      return found;
+    });
+    const note = (name: string) => document.querySelector(`[data-field-error='${name}']`)?.textContent;
+    fireEvent.change(amount, { target: { value: "1.1234567" } });
+    expect(note("amount")).toBe("At most 6 digits after the decimal point");
+    fireEvent.change(amount, { target: { value: "0" } });
+    expect(note("amount")).toBe("The amount is below the minimum of 0");
+    fireEvent.change(amount, { target: { value: "25.5" } });
+    expect(note("amount")).toBeUndefined();
+    const hash = document.querySelector("input[name='txHash']") as HTMLInputElement;
+    fireEvent.change(hash, { target: { value: "not a hash!" } });
+    fireEvent.click(screen.getByTestId("submit"));
+    await waitFor(() => expect(note("txHash")).toBe("A transaction hash is 8 to 200 letters, digits or - _ : + / ="));
+    expect(posts).toEqual([]);
+    expect(amount.value).toBe("25.5");
+    expect(hash.value).toBe("not a hash!");
+  });
+
   it("lists refills with their localized status, requested and credited amounts; a row opens the dialog", async () => {
     stubRoutes({
       paymentSystems: { body: SYSTEMS },
