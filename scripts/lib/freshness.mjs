@@ -4,7 +4,8 @@ import { join } from "node:path";
 
 const SOURCES = ["src", "locales", "contract", "public", "index.html", "vite.config.ts", "package-lock.json"];
 
-function newest(path) {
+/** The newest modification time under `path` (0 when it is missing). */
+export function newest(path) {
   if (!existsSync(path)) return 0;
   const st = statSync(path);
   if (!st.isDirectory()) return st.mtimeMs;
