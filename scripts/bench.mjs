@@ -1,0 +1,448 @@
+// `npm run bench`: seeds a large cabinet by SQL (faithful to the schema: balance = Σ operations for
+// every user and currency) on PGlite and on a throw-away PostgreSQL, starts the server on each,
+// and measures its endpoints with autocannon beside `GET /api/health` and a bare Fastify hello in
+// the same run. Prints one table and the load average. Not a test: nothing here passes or fails.
+//
+// Knobs (environment): BENCH_DB=pglite,postgres (which databases), BENCH_ROUNDS (interleaved
+// rounds, 3), BENCH_SECONDS (per throughput measurement, 5), BENCH_SIZE=full|small (small: a
+// quick look with a tenth of the data), BENCH_SERVER_DIR (the checkout whose server is measured,
+// default this one: point it at a worktree of an older commit for a before/after).
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import autocannon from "autocannon";
+import postgres from "postgres";
+import { freePort, startPostgres } from "./lib/postgres.mjs";
+import { findPostgresBin } from "./lib/system.mjs";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const SERVER_DIR = resolve(process.env.BENCH_SERVER_DIR ?? ROOT);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const DBS = (process.env.BENCH_DB ?? "pglite,postgres").split(",").map((s) => s.trim());
+const SMALL = process.env.BENCH_SIZE === "small";
+
+/** The sizes: PostgreSQL gets the full million operations, PGlite a tenth of the ledger. */
+const SIZES = {
+  postgres: {
+    line1: 500,
+    line2: 5000,
+    line3: 44500,
+    depositsPerMember: 3,
+    whaleOps: 105000,
+    others: 50000,
+    opsPerOther: 10,
+  },
+  pglite: {
+    line1: 500,
+    line2: 5000,
+    line3: 44500,
+    depositsPerMember: 0.2,
+    whaleOps: 50000,
+    others: 5000,
+    opsPerOther: 4,
+  },
+};
+if (SMALL) {
+  for (const s of Object.values(SIZES)) {
+    s.line2 = Math.round(s.line2 / 10);
+    s.line3 = Math.round(s.line3 / 10);
+    s.whaleOps = Math.round(s.whaleOps / 10);
+    s.others = Math.round(s.others / 10);
+  }
+}
+
+const token = (name) => createHash("sha256").update(`bench-${name}`).digest("base64url").slice(0, 43);
+const hash = (t) => createHash("sha256").update(t, "utf8").digest("hex");
+/** Refill writers and their tokens (43 characters of [A-Za-z0-9], as a session token). */
+const WRITERS = 20000;
+const writerToken = (i) => `'w' || lpad((${i})::text, 10, '0') || md5('w' || (${i}))`;
+const writerTokenJs = (i) => `w${String(i).padStart(10, "0")}${createHash("md5").update(`w${i}`).digest("hex")}`;
+let nextWriter = 0;
+const TOKENS = { lead: token("lead"), whale: token("whale"), fresh: token("fresh"), writer: token("writer") };
+
+function seedSql(size) {
+  const { line1, line2, line3, whaleOps, others, opsPerOther } = size;
+  // Every `depositEvery`-th team member opens `perMember` deposits.
+  const perMember = Math.max(1, Math.round(size.depositsPerMember));
+  const depositEvery = size.depositsPerMember >= 1 ? 1 : Math.round(1 / size.depositsPerMember);
+  const names = `'{"en":"Bench","ru":"Bench","de":"Bench","kk":"Bench"}'::jsonb`;
+  const sessions = Object.entries(TOKENS)
+    .map(([who, t]) => `(md5('${who}')::uuid, '${hash(t)}', now(), now() + interval '30 days', now())`)
+    .join(", ");
+  return `
+insert into plans (id, name, currency, daily_yield_percent, duration_days, min_amount, max_amount)
+  values ('bench', ${names}, 'USDT', 1, 30, 10, 1000000) on conflict do nothing;
+insert into payment_systems (id, name, currency, network, min_withdrawal, max_withdrawal, address, address_pattern)
+  values ('bench-usdt', 'USDT TRC20', 'USDT', 'TRC20', 10, 100000, 'TBenchAddressBenchAddressBenchAddr', '^T\\w{33}$')
+  on conflict do nothing;
+insert into users (id, login, created_at) values
+  (md5('lead')::uuid, 'bench_lead', now() - interval '400 days'),
+  (md5('whale')::uuid, 'bench_whale', now() - interval '400 days'),
+  (md5('fresh')::uuid, 'bench_fresh', now() - interval '1 day'),
+  (md5('writer')::uuid, 'bench_writer', now() - interval '1 day');
+insert into users (id, login, inviter_id, created_at)
+  select md5('m1-' || i)::uuid, 'm1_' || i, md5('lead')::uuid, now() - interval '300 days' + i * interval '1 second'
+    from generate_series(1, ${line1}) i;
+insert into users (id, login, inviter_id, created_at)
+  select md5('m2-' || i)::uuid, 'm2_' || i, md5('m1-' || (1 + i % ${line1}))::uuid,
+         now() - interval '200 days' + i * interval '1 second'
+    from generate_series(1, ${line2}) i;
+insert into users (id, login, inviter_id, created_at)
+  select md5('m3-' || i)::uuid, 'm3_' || i, md5('m2-' || (1 + i % ${line2}))::uuid,
+         now() - interval '100 days' + i * interval '1 second'
+    from generate_series(1, ${line3}) i;
+insert into users (id, login, created_at)
+  select md5('o-' || i)::uuid, 'other_' || i, now() - interval '100 days' + i * interval '1 second'
+    from generate_series(1, ${others}) i;
+
+-- The team's deposits: each member refills, then opens a deposit; the leader earns 5/3/1 % by line.
+create temporary table bench_team as
+  select row_number() over () as n, id, line from (
+    select md5('m1-' || i)::uuid as id, 1 as line from generate_series(1, ${line1}) i
+    union all select md5('m2-' || i)::uuid, 2 from generate_series(1, ${line2}) i
+    union all select md5('m3-' || i)::uuid, 3 from generate_series(1, ${line3}) i) t;
+create temporary table bench_dep as
+  select md5('d-' || t.n || '-' || k)::uuid as id, t.id as user_id, t.line, t.n, k,
+         (100 + (t.n % 50) * 10)::numeric as amount,
+         now() - interval '90 days' + (t.n * ${perMember} + k) * interval '10 ms' as at
+    from bench_team t, generate_series(1, ${perMember}) k
+   where t.n % ${depositEvery} = 0;
+insert into operations (id, user_id, currency, type, amount, created_at)
+  select md5('dr-' || n || '-' || k)::uuid, user_id, 'USDT', 'refill', amount, at - interval '1 minute' from bench_dep;
+insert into deposits (id, user_id, plan_id, currency, amount, daily_yield_percent, duration_days, daily_income,
+                      status, started_at, ends_at, created_at)
+  select id, user_id, 'bench', 'USDT', amount, 1, 30, amount / 100, 'active', at, at + interval '30 days', at from bench_dep;
+insert into operations (id, user_id, currency, type, amount, deposit_id, created_at)
+  select md5('dp-' || n || '-' || k)::uuid, user_id, 'USDT', 'plan', -amount, id, at from bench_dep;
+insert into operations (id, user_id, currency, type, amount, deposit_id, created_at, meta)
+  select md5('dl-' || n || '-' || k)::uuid, md5('lead')::uuid, 'USDT', 'referral',
+         round(amount * (case line when 1 then 5 when 2 then 3 else 1 end) / 100, 6), id, at,
+         jsonb_build_object('fromUserId', user_id, 'line', line)
+    from bench_dep;
+insert into referral_earnings (beneficiary_id, source_user_id, deposit_id, kind, line, currency, amount, operation_id, created_at)
+  select md5('lead')::uuid, user_id, id, 'referral', line, 'USDT',
+         round(amount * (case line when 1 then 5 when 2 then 3 else 1 end) / 100, 6), md5('dl-' || n || '-' || k)::uuid, at
+    from bench_dep;
+insert into referral_turnover (user_id, currency, amount, updated_at)
+  select md5('lead')::uuid, 'USDT', sum(amount), now() from bench_dep;
+
+-- The whale: a long ledger in two currencies (accruals, every 10th a refill, every 7th in BTC).
+insert into operations (user_id, currency, type, amount, created_at)
+  select md5('whale')::uuid, case when i % 7 = 0 then 'BTC' else 'USDT' end,
+         case when i % 10 = 0 then 'refill' else 'accrual' end,
+         case when i % 7 = 0 then 0.0001 else 0.5 end,
+         now() - interval '400 days' + i * interval '5 minutes'
+    from generate_series(1, ${whaleOps}) i;
+-- Everyone else: a few refills and accruals each.
+insert into operations (user_id, currency, type, amount, created_at)
+  select md5('o-' || i)::uuid, 'USDT', case when j = 1 then 'refill' else 'accrual' end,
+         case when j = 1 then 100 else 1 end, now() - interval '100 days' + (i * ${opsPerOther} + j) * interval '1 second'
+    from generate_series(1, ${others}) i, generate_series(1, ${opsPerOther}) j;
+-- The writer: funds for the deposit load; the fresh investor: three operations.
+insert into operations (user_id, currency, type, amount, created_at) values
+  (md5('writer')::uuid, 'USDT', 'refill', 1000000000, now() - interval '1 hour'),
+  (md5('fresh')::uuid, 'USDT', 'refill', 100, now() - interval '3 hours'),
+  (md5('fresh')::uuid, 'USDT', 'accrual', 1, now() - interval '2 hours'),
+  (md5('fresh')::uuid, 'BTC', 'refill', 0.01, now() - interval '1 hours');
+insert into balances (user_id, currency, amount, updated_at)
+  select user_id, currency, sum(amount), now() from operations group by user_id, currency;
+insert into sessions (user_id, token_hash, created_at, expires_at, last_used_at) values ${sessions};
+-- Refill writers: a user may have only a few refills waiting, so the load spreads over many.
+insert into users (id, login, created_at)
+  select md5('w-' || i)::uuid, 'writer_' || i, now() - interval '1 day' from generate_series(1, ${WRITERS}) i;
+insert into sessions (user_id, token_hash, created_at, expires_at, last_used_at)
+  select md5('w-' || i)::uuid, encode(sha256(convert_to(${writerToken("i")}, 'UTF8')), 'hex'), now(),
+         now() + interval '30 days', now()
+    from generate_series(1, ${WRITERS}) i;
+analyze;
+`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+function treeRssMb(rootPid) {
+  const children = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {}
+  }
+  let kb = 0;
+  const walk = (pid) => {
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      if (m) kb += Number(m[1]);
+    } catch {}
+    for (const c of children.get(pid) ?? []) walk(c);
+  };
+  walk(rootPid);
+  return Math.round(kb / 1024);
+}
+
+async function waitFor(url, ms = 120_000) {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return Date.now() - start;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+async function startServer(env) {
+  const port = await freePort();
+  const started = Date.now();
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      CODE_SECRET: "bench-code-secret-bench-code-secret-0123",
+      TELEGRAM_BOT_TOKEN: "123456:bench-token-not-a-real-one",
+      TELEGRAM_BOT: "off",
+      SEED_DEMO: "false",
+      ACCRUAL_INTERVAL_SECONDS: "0",
+      STATIC_DIR: "",
+      PORT: String(port),
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/api/health`);
+  return {
+    base,
+    pid: child.pid,
+    coldStartMs: Date.now() - started,
+    async stop() {
+      const exited = new Promise((r) => child.once("exit", r));
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {}
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    },
+  };
+}
+
+async function startHello() {
+  const port = await freePort();
+  const code = `import Fastify from "fastify"; const app = Fastify(); app.get("/", async () => ({ hello: "world" }));
+    await app.listen({ port: ${port}, host: "127.0.0.1" });`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT, stdio: "inherit" });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/`);
+  return { base, stop: () => child.kill("SIGTERM") };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+function cannon(opts) {
+  return new Promise((resolvePromise, reject) => {
+    autocannon({ timeout: 20, ...opts }, (err, result) => (err ? reject(err) : resolvePromise(result)));
+  });
+}
+
+const auth = (who) => ({ authorization: `Bearer ${TOKENS[who]}` });
+
+async function throughput(url, { connections = 32, who, method = "GET", body, rotate = false } = {}) {
+  const rotating = {
+    requests: [
+      {
+        setupRequest(req) {
+          nextWriter = (nextWriter % WRITERS) + 1;
+          return { ...req, headers: { ...req.headers, authorization: `Bearer ${writerTokenJs(nextWriter)}` } };
+        },
+      },
+    ],
+  };
+  const r = await cannon({
+    ...(rotate ? rotating : {}),
+    url,
+    connections,
+    duration: SECONDS,
+    method,
+    headers: { ...(who ? auth(who) : {}), ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const bad = r.non2xx + r.errors + r.timeouts;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad };
+}
+
+/** p50 of sequential calls (c=1), at most `amount` of them or SECONDS. */
+async function latency(url, who, amount = 200, slow = false) {
+  // A slow call gets 20 s to answer, and the measurement 25 s.
+  const r = await cannon({
+    url,
+    connections: 1,
+    maxOverallRequests: amount,
+    duration: slow ? 25 : SECONDS,
+    headers: auth(who),
+    timeout: 20,
+  });
+  return { p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, n: r.requests.total };
+}
+
+const ROWS = [];
+const results = new Map();
+function record(db, key, value) {
+  if (!ROWS.includes(key)) ROWS.push(key);
+  const k = `${db}|${key}`;
+  if (!results.has(k)) results.set(k, []);
+  results.get(k).push(value);
+}
+
+async function measure(db, server, hello) {
+  const api = `${server.base}/api`;
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`[bench] ${db}: round ${round}/${ROUNDS}`);
+    record(db, "bare Fastify hello (c=32)", await throughput(`${hello.base}/`));
+    record(db, "/api/health (c=32)", await throughput(`${api}/health`));
+    record(db, "/user/me (c=32)", await throughput(`${api}/user/me`, { who: "fresh" }));
+    record(db, "/user/balance (c=32)", await throughput(`${api}/user/balance`, { who: "fresh" }));
+    record(db, "/user/pulse (c=32)", await throughput(`${api}/user/pulse`, { who: "fresh" }));
+    record(db, "/user/pulse (c=1)", await throughput(`${api}/user/pulse`, { who: "fresh", connections: 1 }));
+    const refill = { paymentSystemId: "bench-usdt", amount: "50" };
+    record(
+      db,
+      "refill POST (c=32)",
+      await throughput(`${api}/funds/refills`, { method: "POST", body: refill, rotate: true }),
+    );
+    const deposit = { planId: "bench", currency: "USDT", amount: "10" };
+    record(
+      db,
+      "deposit POST (c=32)",
+      await throughput(`${api}/funds/deposits`, { who: "writer", method: "POST", body: deposit }),
+    );
+  }
+  const rssLoaded = treeRssMb(server.pid);
+  // Single-caller latencies of the big investors (p50 of sequential calls).
+  const lat = [
+    ["pulse, whale", "/user/pulse", "whale"],
+    ["pulse, fresh investor", "/user/pulse", "fresh"],
+    ["statistics, whale", "/user/statistics", "whale"],
+    ["statistics, leader", "/user/statistics", "lead"],
+    ["operations page 1, whale", "/user/operations/?limit=20", "whale"],
+    ["operations BTC page 1, whale", "/user/operations/?currency=BTC&limit=20", "whale"],
+    ["operations no-match filter, whale", "/user/operations/?type=bonus&limit=20", "whale"],
+    ["operations deep page (offset 40,000), whale", "/user/operations/?page=2001&limit=20", "whale"],
+    ["operations page 1, leader", "/user/operations/?limit=20", "lead"],
+    ["referrals page 1 + totals, leader", "/user/referrals?limit=50", "lead"],
+    ["referrals by investments", "/user/referrals?limit=50&sort=investments", "lead"],
+    ["referrals by profit, line 3", "/user/referrals?limit=50&sort=profit&line=3", "lead"],
+    ["referrals search 'm3_12'", "/user/referrals?limit=50&search=m3_12", "lead"],
+    ["referrals by login, page 100", "/user/referrals?limit=50&sort=login&sortDir=asc&page=100", "lead"],
+  ];
+  for (const [name, path, who] of lat) {
+    const referrals = name.startsWith("referrals");
+    const r = await latency(`${api}${path}`, who, referrals ? 20 : 200, referrals);
+    record(db, `${name} (c=1)`, { p50: r.p50, p99: r.p99, bad: r.bad, n: r.n });
+  }
+  return rssLoaded;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function runPglite() {
+  const dir = mkdtempSync(join(tmpdir(), "kassa-bench-"));
+  const dataDir = join(dir, "pglite");
+  try {
+    let server = await startServer({ DATA_DIR: dataDir });
+    await server.stop();
+    console.log("[bench] pglite: seeding…");
+    const t = Date.now();
+    const pg = await PGlite.create({ dataDir });
+    await pg.exec(seedSql(SIZES.pglite));
+    await pg.close();
+    console.log(`[bench] pglite: seeded in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    server = await startServer({ DATA_DIR: dataDir });
+    return await runAgainst("pglite", server);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function runPostgres() {
+  const bin = findPostgresBin();
+  if (!bin) throw new Error("PostgreSQL binaries not found (set PG_BIN)");
+  const pg = await startPostgres(bin);
+  try {
+    let server = await startServer({ DATABASE_URL: pg.url });
+    await server.stop();
+    console.log("[bench] postgres: seeding…");
+    const t = Date.now();
+    const sql = postgres(pg.url, { onnotice: () => {}, max: 1 });
+    await sql.unsafe(seedSql(SIZES.postgres)).simple();
+    const [{ n }] = await sql`select count(*)::int as n from operations`;
+    await sql.end();
+    console.log(`[bench] postgres: seeded ${n} operations in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    server = await startServer({ DATABASE_URL: pg.url });
+    return await runAgainst("postgres", server);
+  } finally {
+    pg.stop();
+  }
+}
+
+async function runAgainst(db, server) {
+  const hello = await startHello();
+  try {
+    await new Promise((r) => setTimeout(r, 2000));
+    record(db, "cold start to health (ms)", server.coldStartMs);
+    record(db, "server RSS idle (MB, process tree)", treeRssMb(server.pid));
+    const loaded = await measure(db, server, hello);
+    record(db, "server RSS after load (MB, process tree)", loaded);
+  } finally {
+    hello.stop();
+    await server.stop();
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+function cell(values) {
+  if (!values) return "";
+  const v = values[0];
+  if (typeof v === "number") return String(median(values));
+  if ("rps" in v) {
+    const bad = values.reduce((a, x) => a + x.bad, 0);
+    return `${Math.round(median(values.map((x) => x.rps)))} req/s, p99 ${median(values.map((x) => x.p99))} ms${bad ? `, ${bad} failed` : ""}`;
+  }
+  const bad = values.reduce((a, x) => a + x.bad, 0);
+  if (values.every((x) => x.n - x.bad <= 0)) return `no reply in 20 s (${bad} tried)`;
+  return `${median(values.map((x) => x.p50))} ms p50 (p99 ${median(values.map((x) => x.p99))}, n=${values[0].n})${bad ? `, ${bad} failed` : ""}`;
+}
+
+const loadBefore = loadavg();
+for (const db of DBS) {
+  if (db === "pglite") await runPglite();
+  else if (db === "postgres") await runPostgres();
+}
+const loadAfter = loadavg();
+const fmt = (l) => l.map((x) => x.toFixed(2)).join(" ");
+console.log(
+  `\nserver: ${SERVER_DIR === ROOT ? "this checkout" : SERVER_DIR}; ${ROUNDS} rounds of ${SECONDS} s; medians`,
+);
+console.log(
+  `load average before: ${fmt(loadBefore)}; after: ${fmt(loadAfter)} (${(await import("node:os")).cpus().length} cores)\n`,
+);
+console.log(`| what | ${DBS.join(" | ")} |`);
+console.log(`|---|${DBS.map(() => "---").join("|")}|`);
+for (const row of ROWS) console.log(`| ${row} | ${DBS.map((db) => cell(results.get(`${db}|${row}`))).join(" | ")} |`);
