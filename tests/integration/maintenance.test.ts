@@ -6,20 +6,18 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { TechnicalWorkReply } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import { readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
 import { getSetting, setMaintenance } from "../../server/src/services/settings";
 import { kassa } from "./cli";
-import { createTestServer, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
+import { callRoute, createTestServer, injectRoute, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
 
 /** Runs `npm run kassa -- <args>` as the operator would (same entry, same environment rules). */
 async function technicalWork(server: TestServer) {
-  const res = await server.app.inject({ method: "GET", url: "/api/settings/technical_work" });
-  expect(res.statusCode).toBe(200);
-  return TechnicalWorkReply.parse(res.json());
+  return callRoute(server, "technicalWork");
 }
 
 describe("maintenance through the service and the operator endpoint", () => {
@@ -56,77 +54,65 @@ describe("maintenance through the service and the operator endpoint", () => {
 
   it("hides the operator endpoint from callers without the operator token", async () => {
     for (const authorization of [undefined, "Bearer wrong-token-0000000000", `Basic ${TEST_OPERATOR_TOKEN}`]) {
-      const res = await server.app.inject({
-        method: "POST",
-        url: "/api/operator/maintenance",
+      const res = await injectRoute(server, operatorRoutes.maintenance, {
         headers: authorization ? { authorization } : {},
-        payload: { enabled: true },
+        body: { enabled: true },
       });
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ code: "NOT_FOUND", message: "Not found" });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ code: "NOT_FOUND", message: "Not found" });
     }
     expect((await technicalWork(server)).enabled).toBe(false);
   });
 
   it("switches maintenance with the operator token", async () => {
-    const headers = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
-    const on = await server.app.inject({
-      method: "POST",
-      url: "/api/operator/maintenance",
-      headers,
-      payload: { enabled: true, message: { de: "Wartung" } },
+    const token = TEST_OPERATOR_TOKEN;
+    const on = await injectRoute(server, operatorRoutes.maintenance, {
+      token,
+      body: { enabled: true, message: { de: "Wartung" } },
     });
-    expect(on.statusCode).toBe(200);
+    expect(on.status).toBe(200);
     expect(await technicalWork(server)).toEqual({
       enabled: true,
       until: null,
       message: { en: "Wartung", ru: "Wartung", de: "Wartung", kk: "Wartung" },
     });
 
-    const bad = await server.app.inject({
-      method: "POST",
-      url: "/api/operator/maintenance",
-      headers,
-      payload: { enabled: true, until: "tomorrow" },
+    const bad = await injectRoute(server, operatorRoutes.maintenance, {
+      token,
+      body: { enabled: true, until: "tomorrow" },
     });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ code: "VALIDATION_FAILED", fields: { until: "required" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { until: "required" } });
 
-    const off = await server.app.inject({
-      method: "POST",
-      url: "/api/operator/maintenance",
-      headers,
-      payload: { enabled: false },
-    });
-    expect(off.statusCode).toBe(200);
+    const off = await injectRoute(server, operatorRoutes.maintenance, { token, body: { enabled: false } });
+    expect(off.status).toBe(200);
     expect((await technicalWork(server)).enabled).toBe(false);
   });
 
   it("reads and writes settings, refusing values of the wrong shape", async () => {
-    const headers = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
-    const put = await server.app.inject({
-      method: "PUT",
-      url: "/api/operator/settings/referralLines",
-      headers,
-      payload: { value: ["7", "2"] },
+    const token = TEST_OPERATOR_TOKEN;
+    const referralLines = { key: "referralLines" };
+    const put = await injectRoute(server, operatorRoutes.setSetting, {
+      token,
+      params: referralLines,
+      body: { value: ["7", "2"] },
     });
-    expect(put.json()).toEqual({ key: "referralLines", value: ["7", "2"] });
-    expect((await server.app.inject({ method: "GET", url: "/api/settings/referralLines" })).json()).toEqual({
+    expect(put.body).toEqual({ key: "referralLines", value: ["7", "2"] });
+    expect(await callRoute(server, "setting", { params: { key: "referralLines" } })).toEqual({
       key: "referralLines",
       value: ["7", "2"],
     });
 
-    const wrong = await server.app.inject({
-      method: "PUT",
-      url: "/api/operator/settings/referralLines",
-      headers,
-      payload: { value: [7] },
+    const wrong = await injectRoute(server, operatorRoutes.setSetting, {
+      token,
+      params: referralLines,
+      body: { value: [7] },
     });
-    expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toMatchObject({ code: "VALIDATION_FAILED" });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ code: "VALIDATION_FAILED" });
 
-    const codes = await server.app.inject({ method: "GET", url: "/api/operator/settings/codes", headers });
-    expect(codes.json()).toEqual({
+    const codes = await injectRoute(server, operatorRoutes.getSetting, { token, params: { key: "codes" } });
+    expect(codes.body).toEqual({
       key: "codes",
       value: { digits: 6, ttlSeconds: 600, resendSeconds: 60, maxAttempts: 5 },
     });
