@@ -4,13 +4,13 @@
  * own downline only, 5 000 referrals timed) and the bonuses. In-memory PGlite.
  */
 import { performance } from "node:perf_hooks";
-import { ReferralDetail, ReferralsReply, routes } from "@contract";
+import { ReferralDetail, routes } from "@contract";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
 import { setSetting } from "../../server/src/services/settings";
-import { call, callRoute, createTestServer, injectRoute, type TestServer } from "./helpers";
+import { call, callRoute, createTestServer, injectRoute, type RouteRequest, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, type Investor } from "./money";
 import { newPartner } from "./partners-helpers";
 
@@ -144,14 +144,11 @@ describe("GET /user/referrals", () => {
     ids = { alpha: alpha.id, beta: beta.id, gamma: gamma.id, delta: delta.id, beyond: beyond.id };
   });
 
-  const list = async (query: string, token = top.token) => {
-    const res = await call(server, "GET", `/user/referrals${query}`, undefined, { token });
-    expect(res.status).toBe(200);
-    return ReferralsReply.parse(res.body);
-  };
+  const list = (query: RouteRequest<typeof routes.referrals>["query"] = {}, token = top.token) =>
+    callRoute(server, "referrals", { token, query });
 
   it("lists the three lines with investments, profit and totals", async () => {
-    const page = await list("?sort=line&sortDir=asc&limit=10");
+    const page = await list({ sort: "line", sortDir: "asc", limit: 10 });
     expect(page.total).toBe(4);
     expect(page.items.map((i) => [i.line, i.id])).toEqual([
       [1, ids.alpha],
@@ -179,25 +176,25 @@ describe("GET /user/referrals", () => {
   });
 
   it("pages, sorts, searches any case and filters by line", async () => {
-    const first = await list("?sort=investments&sortDir=desc&limit=2&page=1");
+    const first = await list({ sort: "investments", sortDir: "desc", limit: 2, page: 1 });
     expect(first.items.map((i) => i.id)).toEqual([ids.delta, ids.beta]);
-    const second = await list("?sort=investments&sortDir=desc&limit=2&page=2");
+    const second = await list({ sort: "investments", sortDir: "desc", limit: 2, page: 2 });
     expect(second.items.map((i) => i.id)).toEqual([ids.gamma, ids.alpha]);
     expect(second.total).toBe(4);
-    expect((await list("?sort=login&sortDir=asc")).items.map((i) => i.login.slice(0, 4))).toEqual([
+    expect((await list({ sort: "login", sortDir: "asc" })).items.map((i) => i.login.slice(0, 4))).toEqual([
       "Alph",
       "beta",
       "delt",
       "gamm",
     ]);
-    expect((await list("?sort=profit&sortDir=asc")).items[0]?.id).toBe(ids.alpha);
-    const search = await list("?search=ALPHA");
+    expect((await list({ sort: "profit", sortDir: "asc" })).items[0]?.id).toBe(ids.alpha);
+    const search = await list({ search: "ALPHA" });
     expect(search.items.map((i) => i.id)).toEqual([ids.alpha]);
     expect(search.total).toBe(1);
     expect(search.totals.referrals).toBe(4);
-    const line2 = await list("?line=2");
+    const line2 = await list({ line: 2 });
     expect(line2.items.map((i) => i.id)).toEqual([ids.gamma]);
-    expect((await list("?line=3&search=zzz")).total).toBe(0);
+    expect((await list({ line: 3, search: "zzz" })).total).toBe(0);
     const bad = await call(server, "GET", "/user/referrals?sort=balance", undefined, { token: top.token });
     expect(bad.status).toBe(400);
   });
@@ -213,7 +210,7 @@ describe("GET /user/referrals", () => {
     const stranger = await newPartner(server.handle.db, clock, houseId);
     const foreign = await injectRoute(server, routes.referral, { token: stranger.token, params: { id: ids.gamma } });
     expect(foreign.status).toBe(404);
-    expect((await list("", stranger.token)).total).toBe(0);
+    expect((await list({}, stranger.token)).total).toBe(0);
   });
 
   it("stays fast with 5 000 referrals (printed)", async () => {
@@ -261,14 +258,20 @@ describe("GET /user/referrals", () => {
     for (let i = 0; i < deposits.length; i += 500) await db.insert(schema.deposits).values(deposits.slice(i, i + 500));
 
     const timings: Record<string, number> = {};
-    for (const query of ["", "?sort=investments&sortDir=desc", "?search=x1&line=3", "?page=40&limit=100&sort=login"]) {
+    const queries: [string, RouteRequest<typeof routes.referrals>["query"]][] = [
+      ["default", {}],
+      ["?sort=investments&sortDir=desc", { sort: "investments", sortDir: "desc" }],
+      ["?search=x1&line=3", { search: "x1", line: 3 }],
+      ["?page=40&limit=100&sort=login", { page: 40, limit: 100, sort: "login" }],
+    ];
+    for (const [label, query] of queries) {
       const started = performance.now();
       const page = await list(query, root.token);
-      timings[query || "default"] = Math.round(performance.now() - started);
+      timings[label] = Math.round(performance.now() - started);
       expect(page.totals.referrals).toBe(5000);
       expect(page.totals.byLine.map((l) => l.count)).toEqual([50, 950, 4000]);
     }
-    const sorted = await list("?sort=investments&sortDir=desc&limit=5", root.token);
+    const sorted = await list({ sort: "investments", sortDir: "desc", limit: 5 }, root.token);
     expect(sorted.items[0]?.personalInvestments.USDT).toBe("909");
     console.log(`[kassa] referrals of a 5 000-member tree on PGlite (ms per call): ${JSON.stringify(timings)}`);
     for (const ms of Object.values(timings)) expect(ms).toBeLessThan(3000);
