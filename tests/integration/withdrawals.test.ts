@@ -7,7 +7,8 @@
  * Rerun the race on PostgreSQL: TEST_DATABASE_URL=postgres://… npx vitest run --project integration tests/integration/withdrawals.test.ts
  */
 import { performance } from "node:perf_hooks";
-import { routes, Withdrawal, WithdrawalRequestReply, WithdrawalsReply } from "@contract";
+import { routes, Withdrawal, WithdrawalRequestReply } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
@@ -15,11 +16,11 @@ import { openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
 import { openDeposit } from "../../server/src/services/deposits";
 import {
-  call,
   callRoute,
   createTestServer,
   injectRoute,
   lastCode,
+  type RouteRequest,
   TEST_OPERATOR_TOKEN,
   type TestServer,
 } from "./helpers";
@@ -72,13 +73,13 @@ const request = (s: TestServer, investor: Investor, amount: string, paymentSyste
   injectRoute(s, routes.requestWithdrawal, { token: investor.token, body: { paymentSystemId, amount } });
 const validate = (investor: Investor, withdrawalId: string, code: string) =>
   injectRoute(server, routes.validateWithdrawal, { token: investor.token, body: { withdrawalId, code } });
-const operator = (method: "GET" | "POST", url: string, payload?: unknown) =>
-  server.app.inject({
-    method,
-    url: `/api/operator${url}`,
-    headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  });
+/** The operator's decision on a withdrawal (`POST /operator/withdrawals/:id/:action`). */
+const decide = (
+  id: string,
+  action: "inspect" | "success" | "reject" | "error",
+  body: RouteRequest<typeof operatorRoutes.processWithdrawal>["body"] = {},
+) =>
+  injectRoute(server, operatorRoutes.processWithdrawal, { token: TEST_OPERATOR_TOKEN, params: { id, action }, body });
 const wrong = (code: string) => (code === "000000" ? "111111" : "000000");
 
 describe("wallets", () => {
@@ -254,22 +255,18 @@ describe("operator moves", () => {
     }
     const [paid, rejected, failed] = made as [string, string, string];
     expect((await balanceOf(server, investor)).USDT).toBe("400");
-    expect((await operator("POST", `/withdrawals/${paid}/inspect`, {})).json()).toMatchObject({
+    expect((await decide(paid, "inspect")).body).toMatchObject({
       status: "on_inspection",
     });
-    expect((await operator("POST", `/withdrawals/${paid}/success`, {})).statusCode).toBe(400); // needs the hash
-    const success = (await operator("POST", `/withdrawals/${paid}/success`, { txHash: "0xabcdef0123456789" })).json();
+    expect((await decide(paid, "success")).status).toBe(400); // needs the hash
+    const success = (await decide(paid, "success", { txHash: "0xabcdef0123456789" })).body;
     expect(success).toMatchObject({ status: "success", txHash: "0xabcdef0123456789" });
-    expect(
-      (await operator("POST", `/withdrawals/${rejected}/reject`, { note: "wallet flagged" })).json(),
-    ).toMatchObject({ status: "rejected" });
-    expect((await operator("POST", `/withdrawals/${failed}/error`, {})).json()).toMatchObject({ status: "error" });
+    expect((await decide(rejected, "reject", { note: "wallet flagged" })).body).toMatchObject({ status: "rejected" });
+    expect((await decide(failed, "error")).body).toMatchObject({ status: "error" });
     expect((await balanceOf(server, investor)).USDT).toBe("900"); // 200 and 300 back
-    const again = await operator("POST", `/withdrawals/${rejected}/error`, {});
-    expect(again.json()).toMatchObject({ code: "UPDATE_FAILED" });
-    expect((await operator("POST", "/withdrawals/00000000-0000-4000-8000-000000000000/inspect", {})).statusCode).toBe(
-      404,
-    );
+    const again = await decide(rejected, "error");
+    expect(again.body).toMatchObject({ code: "UPDATE_FAILED" });
+    expect((await decide("00000000-0000-4000-8000-000000000000", "inspect")).status).toBe(404);
     const reversals = await server.handle.db
       .select()
       .from(schema.operations)
@@ -277,18 +274,21 @@ describe("operator moves", () => {
     expect(reversals.map((o) => Number(o.amount)).sort((a, b) => a - b)).toEqual([-300, -200, -100, 200, 300]);
     await expectLedgerConsistent(server.handle.db);
 
-    const list = async (q: string) =>
-      WithdrawalsReply.parse(
-        (await call(server, "GET", `/funds/payments${q}`, undefined, { token: investor.token })).body,
-      );
-    expect((await list("")).total).toBe(3);
-    expect((await list("?status=success")).items.map((w) => w.id)).toEqual([paid]);
-    expect((await list("?status=error&currency=USDT")).items.map((w) => w.id)).toEqual([failed]);
-    expect((await list("?currency=BTC")).total).toBe(0);
+    const list = (query: RouteRequest<typeof routes.withdrawals>["query"] = {}) =>
+      callRoute(server, "withdrawals", { token: investor.token, query });
+    expect((await list()).total).toBe(3);
+    expect((await list({ status: "success" })).items.map((w) => w.id)).toEqual([paid]);
+    expect((await list({ status: "error", currency: "USDT" })).items.map((w) => w.id)).toEqual([failed]);
+    expect((await list({ currency: "BTC" })).total).toBe(0);
     const today = clock.now().toISOString().slice(0, 10);
-    expect((await list(`?from=${today}&to=${today}&limit=2`)).items).toHaveLength(2);
-    expect((await list("?to=2000-01-01")).total).toBe(0);
-    const ops = (await operator("GET", "/withdrawals?status=success")).json() as { id: string }[];
+    expect((await list({ from: today, to: today, limit: 2 })).items).toHaveLength(2);
+    expect((await list({ to: "2000-01-01" })).total).toBe(0);
+    const ops = (
+      await injectRoute(server, operatorRoutes.withdrawals, {
+        token: TEST_OPERATOR_TOKEN,
+        query: { status: "success" },
+      })
+    ).body as unknown as { id: string }[];
     expect(ops.map((w) => w.id)).toContain(paid);
   });
 });
