@@ -6,7 +6,7 @@
  * switches the call off.
  */
 
-import { routes } from "@contract";
+import { type Language, routes } from "@contract";
 import { SessionReply } from "@contract/auth";
 import { sign } from "@telegram-apps/init-data-node";
 import { eq, sql } from "drizzle-orm";
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
 import { setSetting } from "../../server/src/services/settings";
-import { call, callRoute, createTestServer, injectRoute, type TestServer } from "./helpers";
+import { callRoute, createTestServer, injectRoute, type TestServer } from "./helpers";
 
 const BOT_TOKEN = "7000000001:AAF-test-token-for-kassa-integration-tests";
 const OTHER_BOT_TOKEN = "7000000002:AAF-another-bots-token-0000000000";
@@ -57,14 +57,15 @@ afterAll(async () => {
   await server?.close();
 });
 
-const telegram = (raw: string, inviter?: string, language?: string) =>
-  call(server, "POST", inviter ? `/auth/telegram/${inviter}` : "/auth/telegram", {
-    initData: raw,
-    ...(language ? { language } : {}),
-  });
+const telegram = (raw: string, inviter?: string, language?: Language) => {
+  const body = { initData: raw, ...(language ? { language } : {}) };
+  return inviter
+    ? injectRoute(server, routes.telegramAuthInvited, { params: { inviter }, body })
+    : injectRoute(server, routes.telegramAuth, { body });
+};
 
 async function profile(token: string) {
-  return (await injectRoute(server, routes.userDataByType, { token, params: { type: "profile" } })).body;
+  return callRoute(server, "userDataByType", { token, params: { type: "profile" } });
 }
 
 async function countTelegramUsers(id: number) {

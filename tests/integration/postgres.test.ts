@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { PlansReply, routes } from "@contract";
+import { routes } from "@contract";
 import { RegisterBody, SessionReply } from "@contract/auth";
 import { sign } from "@telegram-apps/init-data-node";
 import { sql } from "drizzle-orm";
@@ -50,9 +50,8 @@ describe.skipIf(!url)(`PostgreSQL${url ? "" : ` (skipped: ${reason})`}`, () => {
 
   it("runs the migrations and serves the seeded plans", async () => {
     expect(handle.kind).toBe("postgres");
-    const res = await server.app.inject({ method: "GET", url: "/api/settings_other/plans/available" });
-    expect(res.statusCode).toBe(200);
-    expect(PlansReply.parse(res.json()).map((p) => [p.id, p.dailyYieldPercent, p.maxAmount])).toEqual([
+    const plans = await callRoute(server, "plansAvailable");
+    expect(plans.map((p) => [p.id, p.dailyYieldPercent, p.maxAmount])).toEqual([
       ["start", "1", "1000"],
       ["standard", "1.5", "10000"],
       ["premium", "2", "100000"],
