@@ -2,14 +2,7 @@
  * Balance, current currency, statistics, exchange rate and exchange, and the operations list, as
  * the app calls them; replies checked against the contract's schemas.
  */
-import {
-  BalanceReply,
-  ExchangeRateReply,
-  ExchangeReply,
-  exchangeResult,
-  type OperationsReply,
-  routes,
-} from "@contract";
+import { BalanceReply, ExchangeRateReply, ExchangeReply, exchangeResult, routes } from "@contract";
 import { operatorRoutes } from "@contract/operator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
@@ -37,8 +30,8 @@ describe("balance, statistics, exchange and operations", () => {
   });
 
   it("needs a session", async () => {
-    for (const url of ["/user/balance", "/user/statistics", "/user/exchange-rate", "/user/operations/"]) {
-      expect((await call(server, "GET", url)).status).toBe(401);
+    for (const route of [routes.balance, routes.statistics, routes.exchangeRate, routes.operations]) {
+      expect((await injectRoute(server, route)).status, route.path).toBe(401);
     }
   });
 
@@ -176,6 +169,7 @@ describe("balance, statistics, exchange and operations", () => {
     expect(all.items[0]).toMatchObject({ type: "refill", currency: "ETH", amount: "0.25" });
     expect(all.items.some((o) => o.amount === "50")).toBe(false);
 
+    // The path without its trailing slash answers the same (sent raw: the contract's path has it).
     const noSlash = await call(server, "GET", "/user/operations", undefined, { token: alice.token });
     expect(noSlash.body).toEqual(all);
 
@@ -191,19 +185,17 @@ describe("balance, statistics, exchange and operations", () => {
     expect(refills.items[0]?.currency).toBe("TON");
 
     // Days are whole UTC days, inclusive at both ends.
-    const day = (
-      await injectRoute(server, routes.operations, {
-        token: alice.token,
-        query: { from: "2026-05-02", to: "2026-05-02" },
-      })
-    ).body as OperationsReply;
+    const day = await callRoute(server, "operations", {
+      token: alice.token,
+      query: { from: "2026-05-02", to: "2026-05-02" },
+    });
     expect(day.items.map((o) => o.currency)).toEqual(["TON"]);
-    const since = (
-      await injectRoute(server, routes.operations, { token: alice.token, query: { from: "2026-05-02T09:00:00Z" } })
-    ).body as OperationsReply;
+    const since = await callRoute(server, "operations", {
+      token: alice.token,
+      query: { from: "2026-05-02T09:00:00Z" },
+    });
     expect(since.total).toBe(2);
-    const until = (await injectRoute(server, routes.operations, { token: alice.token, query: { to: "2026-05-01" } }))
-      .body as OperationsReply;
+    const until = await callRoute(server, "operations", { token: alice.token, query: { to: "2026-05-01" } });
     expect(until.total).toBe(5);
 
     const bobs = await callRoute(server, "operations", { token: bob.token });
