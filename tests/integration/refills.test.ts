@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import { Refill, routes } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock, systemClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
@@ -23,13 +24,17 @@ import {
 } from "./helpers";
 import { balanceOf, expectLedgerConsistent, type Investor, newInvestor } from "./money";
 
-const operator = (server: TestServer, method: "GET" | "POST", url: string, payload?: unknown) =>
-  server.app.inject({
-    method,
-    url: `/api/operator${url}`,
-    headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  });
+/** The operator confirms (with the amount credited, or the one requested) or rejects a refill. */
+const confirmRefill = (
+  server: TestServer,
+  id: string,
+  body: RouteRequest<typeof operatorRoutes.confirmRefill>["body"] = {},
+) => injectRoute(server, operatorRoutes.confirmRefill, { token: TEST_OPERATOR_TOKEN, params: { id }, body });
+const rejectRefill = (
+  server: TestServer,
+  id: string,
+  body: RouteRequest<typeof operatorRoutes.rejectRefill>["body"] = {},
+) => injectRoute(server, operatorRoutes.rejectRefill, { token: TEST_OPERATOR_TOKEN, params: { id }, body });
 
 describe("refills", () => {
   const clock = fixedClock("2026-05-01T09:00:00Z");
@@ -133,7 +138,7 @@ describe("refills", () => {
     });
     expect(patched).toMatchObject({ id: mine.id, txHash: hash, status: "waiting" });
 
-    await operator(server, "POST", `/refills/${mine.id}/reject`, { note: "nothing arrived" });
+    await rejectRefill(server, mine.id, { note: "nothing arrived" });
     const late = await injectRoute(server, routes.updateRefill, {
       token: alice.token,
       body: { txHash: hash },
@@ -146,9 +151,9 @@ describe("refills", () => {
   it("credits the confirmed amount once, with a refill operation", async () => {
     const refill = Refill.parse((await create(alice, { paymentSystemId: "usdt-erc20", amount: "100" })).body);
     clock.advance(3_600_000);
-    const confirmed = await operator(server, "POST", `/refills/${refill.id}/confirm`, { amount: "99.5" });
-    expect(confirmed.statusCode).toBe(200);
-    expect(confirmed.json()).toMatchObject({
+    const confirmed = await confirmRefill(server, refill.id, { amount: "99.5" });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({
       status: "replenished",
       amountRequested: "100",
       amountCredited: "99.5",
@@ -156,11 +161,11 @@ describe("refills", () => {
     });
     expect((await balanceOf(server, alice)).USDT).toBe("99.5");
 
-    const again = await operator(server, "POST", `/refills/${refill.id}/confirm`, {});
-    expect(again.statusCode).toBe(400);
-    expect(again.json()).toMatchObject({ code: "UPDATE_FAILED", params: { error: "the refill is replenished" } });
-    const reject = await operator(server, "POST", `/refills/${refill.id}/reject`, {});
-    expect(reject.statusCode).toBe(400);
+    const again = await confirmRefill(server, refill.id);
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ code: "UPDATE_FAILED", params: { error: "the refill is replenished" } });
+    const reject = await rejectRefill(server, refill.id);
+    expect(reject.status).toBe(400);
     expect((await balanceOf(server, alice)).USDT).toBe("99.5");
 
     const ops = await callRoute(server, "operations", { token: alice.token });
@@ -175,30 +180,34 @@ describe("refills", () => {
   it("credits the amount requested when the operator gives none; rejects leave the balance alone", async () => {
     const a = Refill.parse((await create(bob, { paymentSystemId: "ton", amount: "3.000000001" })).body);
     const b = Refill.parse((await create(bob, { paymentSystemId: "ton", amount: "4" })).body);
-    expect((await operator(server, "POST", `/refills/${a.id}/confirm`, {})).json()).toMatchObject({
+    expect((await confirmRefill(server, a.id)).body).toMatchObject({
       amountCredited: "3.000000001",
     });
-    expect((await operator(server, "POST", `/refills/${b.id}/reject`, {})).json()).toMatchObject({
+    expect((await rejectRefill(server, b.id)).body).toMatchObject({
       status: "rejected",
       amountCredited: null,
     });
     expect((await balanceOf(server, bob)).TON).toBe("3.000000001");
-    const missing = await operator(server, "POST", "/refills/00000000-0000-4000-8000-000000000000/confirm", {});
-    expect(missing.statusCode).toBe(404);
+    const missing = await confirmRefill(server, "00000000-0000-4000-8000-000000000000");
+    expect(missing.status).toBe(404);
     const zero = await create(bob, { paymentSystemId: "ton", amount: "1" });
-    const refused = await operator(server, "POST", `/refills/${zero.body.id as string}/confirm`, { amount: "0" });
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ code: "VALIDATION_FAILED", fields: { amount: "amountBelowMinimum" } });
+    const refused = await confirmRefill(server, zero.body.id as string, { amount: "0" });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { amount: "amountBelowMinimum" } });
   });
 
   it("lists refills of every user for the operator", async () => {
-    const res = await operator(server, "GET", "/refills?status=waiting");
-    expect(res.statusCode).toBe(200);
-    const rows = res.json() as { login: string; status: string }[];
+    const res = await injectRoute(server, operatorRoutes.refills, {
+      token: TEST_OPERATOR_TOKEN,
+      query: { status: "waiting" },
+    });
+    expect(res.status).toBe(200);
+    const rows = res.body as unknown as { login: string; status: string }[];
     expect(rows.length).toBeGreaterThan(2);
     expect(new Set(rows.map((r) => r.status))).toEqual(new Set(["waiting"]));
     expect(rows.map((r) => r.login)).toContain(bob.login);
-    expect((await server.app.inject({ method: "GET", url: "/api/operator/refills" })).statusCode).toBe(404);
+    // Without the operator's token the route is not there.
+    expect((await injectRoute(server, operatorRoutes.refills)).status).toBe(404);
   });
 });
 
