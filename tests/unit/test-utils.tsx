@@ -1,7 +1,7 @@
 /**
  * Renders the app the way `main.tsx` does, with the real providers (jotai store, query client,
  * telegram-ui root, i18n, alerts) and the real routes in a memory router. Only the network is fake:
- * `stubApi` answers `fetch` by path.
+ * `stubRoutes` answers `fetch` by the contract's route names, with replies typed by each route.
  */
 import { type Profile, type RouteName, type RouteResponse, routes, type User } from "@contract";
 import { render } from "@testing-library/react";
@@ -64,20 +64,6 @@ export async function ensureI18n(): Promise<void> {
 export interface JsonReply {
   status?: number;
   body: unknown;
-}
-
-/** Answers `fetch` by API path; anything else is a 404 in the contract's error shape. */
-export function stubApi(routes: Record<string, JsonReply | ((request: Request) => JsonReply)>) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(new URL(String(input), "http://localhost"), init);
-    const path = new URL(request.url).pathname.replace(/^\/api/, "");
-    const handler = routes[path];
-    const reply = typeof handler === "function" ? handler(request) : handler;
-    const { status = 200, body } = reply ?? { status: 404, body: { code: "NOT_FOUND", message: "Not found" } };
-    return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-  });
-  vi.stubGlobal("fetch", fetchMock);
-  return fetchMock;
 }
 
 /** A contract route's reply: its typed body (200), or an error status with the error body. */
