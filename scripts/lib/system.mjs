@@ -33,9 +33,3 @@ export function ensureSystemPackages({ needPostgres = true } = {}) {
     env,
   });
 }
-
-export function run(cmd, args, options = {}) {
-  const started = Date.now();
-  const result = spawnSync(cmd, args, { stdio: "inherit", ...options });
-  return { ok: result.status === 0, status: result.status, seconds: (Date.now() - started) / 1000 };
-}

@@ -28,9 +28,7 @@ import { dirname, join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { TestProject } from "vitest/node";
-// @ts-expect-error: a plain ES module of the test scripts, without types.
 import { startPostgres } from "../../scripts/lib/postgres.mjs";
-// @ts-expect-error: as above.
 import { findPostgresBin } from "../../scripts/lib/system.mjs";
 import { systemClock } from "../../server/src/clock";
 import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";

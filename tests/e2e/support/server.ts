@@ -4,7 +4,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-// @ts-expect-error: a plain ES module of the scripts, without types.
 import { buildIsStale } from "../../../scripts/lib/freshness.mjs";
 
 export interface RunningServer {

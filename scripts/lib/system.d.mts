@@ -1,0 +1,4 @@
+/** Types of system.mjs: the Debian packages the tests need beyond npm. */
+export const CHROMIUM_PATH: string;
+export function findPostgresBin(): string | null;
+export function ensureSystemPackages(options?: { needPostgres?: boolean }): void;
