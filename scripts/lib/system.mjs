@@ -1,6 +1,6 @@
 // What the tests need beyond npm: Debian's Chromium and PostgreSQL. Installed when missing (as root),
 // otherwise the run stops with the one command to type.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
