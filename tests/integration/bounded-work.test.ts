@@ -7,11 +7,14 @@ import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/src/app";
+import { systemClock } from "../../server/src/clock";
 import type { KassaApp } from "../../server/src/context";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { seedDemo } from "../../server/src/demo/seed";
 import { rowsOf } from "../../server/src/services/partners";
+import { ensureDefaultSettings } from "../../server/src/services/settings";
 import { TEST_OPERATOR_TOKEN, testEnv } from "./helpers";
-import { freshPostgres, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
+import { freshPostgres, newInvestor, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
 
 /** Statements of other sessions still running `pg_sleep` (the slow queries of this file). */
 async function sleepers(observer: DatabaseHandle): Promise<number> {
@@ -46,6 +49,8 @@ describe.skipIf(!TEST_DATABASE_URL)(
       database = await freshPostgres("bounded");
       handle = await openDatabase({ databaseUrl: database.url, statementTimeoutMs: TIMEOUT_MS });
       observer = await openDatabase({ databaseUrl: database.url, migrate: false });
+      await ensureDefaultSettings(handle.db, systemClock);
+      await seedDemo(handle.db, systemClock);
       app = await buildApp({ env: testEnv(), db: handle.db, logger: false, operatorToken: TEST_OPERATOR_TOKEN });
       // A route that keeps the database busy for 30 s unless its statement is cut.
       app.get("/api/test/slow", async () => {
@@ -93,6 +98,26 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(freedIn).toBeLessThan(TIMEOUT_MS / 2);
       const after = await handle.db.execute(sql`select 1 as one`);
       expect(rowsOf<{ one: number }>(after)[0]?.one).toBe(1);
+    });
+
+    it("keeps serving after clients abandon requests that write in transactions", async () => {
+      const investor = await newInvestor(handle.db, systemClock);
+      const aborted = Array.from({ length: 40 }, async (_, i) => {
+        const client = new AbortController();
+        const request = fetch(`${base}/api/funds/refills`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${investor.token}`, "content-type": "application/json" },
+          body: JSON.stringify({ paymentSystemId: "usdt-trc20", amount: "10" }),
+          signal: client.signal,
+        }).catch(() => null);
+        setTimeout(() => client.abort(), i % 8);
+        return request;
+      });
+      await Promise.all(aborted);
+      const started = Date.now();
+      const res = await fetch(`${base}/api/funds/refills`, { headers: { authorization: `Bearer ${investor.token}` } });
+      expect(res.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
     });
 
     it("answers a request whose statement timed out with an error, and stays free", async () => {

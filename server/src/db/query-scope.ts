@@ -39,7 +39,11 @@ function track(query: CancellableQuery): void {
   });
 }
 
-/** The postgres.js client (and the transactions it begins) with its statements cancellable by scope. */
+/**
+ * The postgres.js client with its statements cancellable by scope. Statements inside a transaction
+ * are left alone: a transaction ends by its own statements (or the statement timeout) and rolls
+ * back whole; cancelling inside one from outside left postgres.js's reserved connection stuck.
+ */
 export function cancellable<T extends Sql>(client: T): T {
   return new Proxy(client, {
     get(target, property, receiver) {
@@ -49,15 +53,6 @@ export function cancellable<T extends Sql>(client: T): T {
           const query = target.unsafe(...args);
           track(query as unknown as CancellableQuery);
           return query;
-        };
-      }
-      if (property === "begin" || property === "savepoint") {
-        return (...args: unknown[]) => {
-          const callback = args.pop() as (tx: Sql) => unknown;
-          return (value as (...a: unknown[]) => unknown).apply(target, [
-            ...args,
-            (tx: Sql) => callback(cancellable(tx)),
-          ]);
         };
       }
       return typeof value === "function" ? value.bind(target) : value;
