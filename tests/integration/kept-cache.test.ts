@@ -65,6 +65,11 @@ describe("kept in memory, on PGlite", () => {
     await fund(db, systemClock, investor.id, "USDT", "25");
     expect(await usdt(server, investor.token)).toBe("25");
 
+    const me = async () => (await call(server, "GET", "/user/me", undefined, { token: investor.token })).body;
+    expect((await me()).login).toBe(investor.login);
+    await db.execute(sql`update users set full_name = 'Renamed By SQL' where id = ${investor.id}`);
+    expect(JSON.stringify(await me())).toContain("Renamed By SQL");
+
     await db.execute(sql`update sessions set revoked_at = now() where user_id = ${investor.id}`);
     expect(await status(server, "/user/me", investor.token)).toBe(401);
   });
@@ -120,6 +125,17 @@ describe.skipIf(!TEST_DATABASE_URL)(
       await fund(a.handle.db, systemClock, investor.id, "USDT", "40");
       expect(await usdt(a, investor.token)).toBe("40");
       await eventually(async () => (await usdt(b, investor.token)) === "40");
+    });
+
+    it("shows the current currency set through one instance on the other", async () => {
+      const investor = await newInvestor(a.handle.db, systemClock);
+      const current = async (server: TestServer) =>
+        (await call(server, "GET", "/user/balance", undefined, { token: investor.token })).body.currentCurrency;
+      expect(await current(b)).toBe("USDT");
+      const set = await call(a, "POST", "/user/balance", { currency: "BTC" }, { token: investor.token });
+      expect(set.body.currentCurrency).toBe("BTC");
+      expect(await current(a)).toBe("BTC");
+      await eventually(async () => (await current(b)) === "BTC");
     });
 
     it("moves the pulse on the other instance when an operation is written", async () => {

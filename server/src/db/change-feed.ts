@@ -1,12 +1,13 @@
 /**
  * What the server keeps in memory between requests — the settings (the maintenance flag among
- * them), live sessions and each user's pulse — and how it learns that they changed, on PGlite and
+ * them), live sessions and per user the row, the pulse, the balances and the unread count — and how it learns that they changed, on PGlite and
  * across several instances on one PostgreSQL.
  *
  * Triggers of the database (migration `0009_change_feed`) send `NOTIFY kassa_changes` with the key
  * that changed when a transaction that changed it commits: `settings` (any write of the settings
  * table), `session:<id>` (a session revoked, its expiry moved, deleted), `user:<id>` (an operation
- * or a notification of that user), `*` (a table emptied: everything). Every instance LISTENs and drops what it kept under that key,
+ * or a notification of that user, or its row updated; migration `0010_user_changes`), `*` (a table
+ * emptied: everything). Every instance LISTENs and drops what it kept under that key,
  * whoever wrote it: this instance, another one, the operator's command line, a hand-written SQL
  * statement. On PGlite (one process) the notification arrives before the writing statement
  * returns; on PostgreSQL a moment after the commit (the writing instance also drops its own copy
@@ -185,6 +186,8 @@ export interface Kept {
   pulse: KeptCache<unknown>;
   balances: KeptCache<unknown>;
   unread: KeptCache<number>;
+  /** Per user id: the user's row (every update of it announces `user:<id>`). */
+  users: KeptCache<unknown>;
 }
 
 const registry = new WeakMap<object, Kept>();
@@ -217,6 +220,7 @@ export async function startKept(db: Database): Promise<Kept> {
     pulse: new KeptCache(feed, 50_000, 60_000, user),
     balances: new KeptCache(feed, 50_000, 60_000, user),
     unread: new KeptCache(feed, 50_000, 60_000, user),
+    users: new KeptCache(feed, 50_000, 60_000, user),
   };
   feed.onChange((key) => {
     if (key === null || key === "*") {
@@ -225,6 +229,7 @@ export async function startKept(db: Database): Promise<Kept> {
       kept.pulse.clear();
       kept.balances.clear();
       kept.unread.clear();
+      kept.users.clear();
     } else if (key === "settings") kept.settings.clear();
     else if (key.startsWith("session:")) kept.sessions.clear();
     else if (key.startsWith("user:")) {
@@ -232,6 +237,7 @@ export async function startKept(db: Database): Promise<Kept> {
       kept.pulse.invalidate(id);
       kept.balances.invalidate(id);
       kept.unread.invalidate(id);
+      kept.users.invalidate(id);
     }
   });
   registry.set(db, kept);

@@ -14,6 +14,7 @@ import type { CodeSentReply } from "@contract/auth";
 import { isTooSimple } from "@contract/validation";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
+import { userChanging } from "../db/change-feed";
 import { sessions, users } from "../db/schema";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "../security/password";
@@ -54,6 +55,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(body.password);
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
+    userChanging(user.id);
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
     await tx
       .update(sessions)
@@ -115,6 +117,7 @@ export async function updateProfile(
   let updated: UserRow = user;
   if (Object.keys(changes).length > 0) {
     try {
+      userChanging(user.id);
       const [row] = await deps.db.update(users).set(changes).where(eq(users.id, user.id)).returning();
       if (!row) throw updateFailed("account not found");
       updated = row;
@@ -156,6 +159,7 @@ export async function confirmPhoneChange(
   if (!user.pendingPhone) throw new AppError("CODE_INVALID");
   await verifyCode(deps, user.id, "phone", code, user.pendingPhone, "target");
   try {
+    userChanging(user.id);
     const [row] = await deps.db
       .update(users)
       .set({ phone: user.pendingPhone, phoneConfirmedAt: deps.clock.now(), pendingPhone: null })
@@ -210,6 +214,7 @@ export async function setSecurity(
   if (codeChannel !== undefined && !availableChannels(user)[codeChannel]) {
     throw new AppError("VALIDATION_FAILED", { fields: { codeChannel: "required" }, params: { reason: "unavailable" } });
   }
+  userChanging(user.id);
   const [row] = await deps.db
     .update(users)
     .set({

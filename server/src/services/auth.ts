@@ -24,6 +24,7 @@ import type {
 import { isTooSimple, LoginField } from "@contract/validation";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
+import { userChanging } from "../db/change-feed";
 import { passwordResetTokens, users, verificationCodes } from "../db/schema";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "../security/password";
@@ -319,6 +320,7 @@ export async function confirmPhone(
   const user = await currentUser(deps, auth);
   if (!user.phone || user.phoneConfirmedAt) throw new AppError("CODE_INVALID");
   await verifyCode(deps, user.id, "phone", code, user.phone);
+  userChanging(user.id);
   const [confirmed] = await deps.db
     .update(users)
     .set({ phoneConfirmedAt: deps.clock.now() })
@@ -402,6 +404,7 @@ export async function setPasswordWithToken(deps: ServiceContext, body: SetPasswo
       .where(and(eq(passwordResetTokens.id, token.id), isNull(passwordResetTokens.consumedAt)))
       .returning({ id: passwordResetTokens.id });
     if (!used) throw new AppError("CODE_INVALID");
+    userChanging(user.id);
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
     // Any other reset token or code of this user is void now.
     await tx

@@ -12,6 +12,7 @@ import {
   type StatisticsReply,
 } from "@contract";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { deposits, operationTotals, referralLineTotals, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -35,6 +36,7 @@ export async function getBalance(db: Database, userId: string): Promise<BalanceR
 
 /** `POST /user/balance`: the currency the cabinet shows first. */
 export async function setCurrentCurrency(db: Database, userId: string, currency: Currency): Promise<BalanceReply> {
+  userChanging(userId);
   await db.update(users).set({ currentCurrency: currency }).where(eq(users.id, userId));
   return getBalance(db, userId);
 }

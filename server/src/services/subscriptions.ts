@@ -8,6 +8,7 @@
 import { type Currency, compareAmounts, DAY_MS, type SubscriptionReply } from "@contract";
 import { eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
+import { userChanging } from "../db/change-feed";
 import { subscriptionOptions, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
@@ -41,6 +42,7 @@ export async function subscribe(
     }
     const from = user.subscriptionUntil && user.subscriptionUntil > now ? user.subscriptionUntil : now;
     const until = new Date(from.getTime() + option.durationDays * DAY_MS);
+    userChanging(userId);
     const [updated] = await tx.update(users).set({ subscriptionUntil: until }).where(eq(users.id, userId)).returning();
     if (!updated) throw new Error("user vanished while locked");
     await notify(tx, userId, "subscription_activated", { until: until.toISOString(), optionId: option.id }, now);

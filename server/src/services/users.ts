@@ -10,8 +10,15 @@ import { notifications, users, verificationRequests } from "../db/schema";
 export type UserRow = typeof users.$inferSelect;
 
 export async function findUserById(db: Database, id: string): Promise<UserRow | undefined> {
+  const kept = keptOf(db);
+  if (kept) return (await kept.users.get(id, () => readUser(db, id))) as UserRow | undefined;
+  return readUser(db, id);
+}
+
+/** The row from the table; the app keeps it (frozen, shared) until the row changes. */
+async function readUser(db: Database, id: string): Promise<UserRow | undefined> {
   const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
-  return rows[0];
+  return rows[0] ? Object.freeze(rows[0]) : undefined;
 }
 
 /** By login, regardless of letter case. */

@@ -14,6 +14,7 @@ import {
 } from "@contract";
 import { and, desc, eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
+import { userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { users, verificationRequests } from "../db/schema";
 import { AppError } from "../errors";
@@ -77,6 +78,7 @@ export async function setAvatar(
   if (!file) throw new AppError("IMAGE_UPDATE_FAILED", { params: { reason: "missing" } });
   const [before] = await deps.db.select({ avatarFile: users.avatarFile }).from(users).where(eq(users.id, userId));
   const name = await storeImage(deps.env.UPLOAD_DIR, AVATAR_FOLDER, file);
+  userChanging(userId);
   const [row] = await deps.db.update(users).set({ avatarFile: name }).where(eq(users.id, userId)).returning();
   if (!row) {
     await removeImage(deps.env.UPLOAD_DIR, AVATAR_FOLDER, name);

@@ -26,6 +26,7 @@ import {
 } from "@contract";
 import { and, count, desc, eq, gte, inArray, lt, lte, ne, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
+import { userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import {
   deposits,
@@ -98,6 +99,7 @@ async function lockAfterVoidedCodes(deps: Pick<ServiceContext, "db" | "clock">, 
       );
     if ((voided?.n ?? 0) < WITHDRAWAL_LOCK_VOIDED_CODES) return null;
     const until = new Date(now.getTime() + WITHDRAWAL_LOCK_MS);
+    userChanging(userId);
     await tx.update(users).set({ withdrawalsLockedUntil: until }).where(eq(users.id, userId));
     await notify(
       tx,

@@ -21,6 +21,7 @@ import { eq, sql } from "drizzle-orm";
 import { Bot, BotError, type Context, InlineKeyboard } from "grammy";
 import type { LanguageCode, Update } from "grammy/types";
 import type { Clock } from "../clock";
+import { userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
 import type { Env } from "../env";
@@ -195,6 +196,7 @@ export class KassaBot {
     bot.callbackQuery(/^lang:(\w\w)$/, async (ctx) => {
       const language = languageOf(ctx.match[1]);
       const user = await findUserByTelegramId(this.db, ctx.from.id);
+      if (user) userChanging(user.id);
       if (user) await this.db.update(users).set({ language }).where(eq(users.id, user.id));
       await ctx.answerCallbackQuery();
       await ctx.editMessageText(botText(language, "language.set"));
