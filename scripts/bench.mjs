@@ -298,6 +298,13 @@ async function latency(url, who, amount = 200, slow = false) {
   return { p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, n: r.requests.total };
 }
 
+/** The whale's `next` after page `page` (20 a page): where a keyset deep page starts. */
+async function cursorAfterPage(api, page) {
+  const res = await fetch(`${api}/user/operations/?page=${page}&limit=20`, { headers: auth("whale") });
+  const body = await res.json();
+  return body.next ?? "";
+}
+
 const ROWS = [];
 const results = new Map();
 function record(db, key, value) {
@@ -341,6 +348,11 @@ async function measure(db, server, hello) {
     ["operations BTC page 1, whale", "/user/operations/?currency=BTC&limit=20", "whale"],
     ["operations no-match filter, whale", "/user/operations/?type=bonus&limit=20", "whale"],
     ["operations deep page (offset 40,000), whale", "/user/operations/?page=2001&limit=20", "whale"],
+    [
+      "operations deep page by keyset (after page 2000), whale",
+      `/user/operations/?limit=20&after=${await cursorAfterPage(api, 2000)}`,
+      "whale",
+    ],
     ["operations page 1, leader", "/user/operations/?limit=20", "lead"],
     ["referrals page 1 + totals, leader", "/user/referrals?limit=50", "lead"],
     ["referrals by investments", "/user/referrals?limit=50&sort=investments", "lead"],

@@ -82,6 +82,8 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     logger: options.logger ?? { level: env.LOG_LEVEL },
     // Our own ids, not the client's: a log line is always traceable to one request.
     genReqId: () => randomUUID(),
+    // One log line per request (below), not Fastify's two ("incoming request", "request completed").
+    disableRequestLogging: true,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
     // The client address that rate limits count by; behind a proxy set TRUST_PROXY.
@@ -137,6 +139,13 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   registerIdempotency(app, API_PREFIX);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
+  });
+  app.addHook("onResponse", (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      "request",
+    );
+    done();
   });
 
   await registerSecurity(app, env);
