@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -13,8 +14,21 @@ const ISOLATED_UNIT_TESTS = ["tests/unit/i18n.test.ts"];
 /** The API server a dev build talks to (`npm run dev` starts it beside Vite). */
 const devApi = process.env.KASSA_DEV_API ?? "http://127.0.0.1:8787";
 
+/**
+ * A build is a production build whatever NODE_ENV the shell passes on (the e2e setup runs under vitest's
+ * `test`, `npm start` may run with `development` for the server): with another value Vite bundles React's
+ * development build, three times the size of the first screen's react-dom.
+ */
+const productionBuild: Plugin = {
+  name: "kassa:production-build",
+  apply: "build",
+  config() {
+    process.env.NODE_ENV = "production";
+  },
+};
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), productionBuild],
   resolve: {
     alias: [
       { find: /^@contract$/, replacement: r("./contract/index.ts") },
@@ -75,6 +89,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
+          // Each file has its own databases: two at a time.
+          maxWorkers: 2,
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           // The migrated databases every test server starts from, and a PostgreSQL when none is given.
@@ -94,7 +110,9 @@ export default defineConfig({
           globalSetup: ["tests/e2e/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Two workers, each with its own server (tests/e2e/global-setup.ts): a worker's files run one
+          // after another, as they change their server's state.
+          maxWorkers: 2,
           // A real server and browser on a busy 2-core machine: a reply with an argon2 check and a
           // text namespace loaded on first use can take more than vitest's default 1 s of polling.
           expect: { poll: { timeout: 10_000 } },

@@ -68,7 +68,7 @@ try {
     step(
       "integration tests (vitest: the server on PGlite and PostgreSQL)",
       bin("vitest"),
-      ["run", "--project", "integration", "--maxWorkers", "2"],
+      ["run", "--project", "integration"],
       env,
     ),
     endToEnd,

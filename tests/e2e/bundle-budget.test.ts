@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 
 const BUDGET = { jsBytes: 150_000, cssBytes: 15_000, jsGoalBytes: 100_000 };
@@ -39,7 +40,7 @@ describe("bundle budget of the login screen", () => {
         }),
       );
     });
-    await page.goto(`${inject("baseURL")}/login`, { waitUntil: "networkidle" });
+    await page.goto(`${base()}/login`, { waitUntil: "networkidle" });
     await expect.poll(() => page.locator("[data-screen='login']").count(), { timeout: 15_000 }).toBe(1);
     await page.waitForLoadState("networkidle");
     await Promise.all(pending);

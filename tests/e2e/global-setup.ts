@@ -1,18 +1,38 @@
 import type { TestProject } from "vitest/node";
-import { ensureBuilt, startServer } from "./support/server";
+import { ensureBuilt, type RunningServer, startServer } from "./support/server";
+
+/** One server per e2e worker: the files of a worker run one after another against their own server. */
+export const E2E_WORKERS = 2;
 
 declare module "vitest" {
   export interface ProvidedContext {
-    baseURL: string;
-    serverEnv: Record<string, string>;
+    /** The run's servers, one per worker (`support/app.ts` picks the worker's own). */
+    e2eServers: { baseURL: string; env: Record<string, string> }[];
   }
 }
 
-/** One real server for the end-to-end run: the production build, the API and an embedded database. */
+/**
+ * Real servers for the end-to-end run: the production build (rebuilt when older than its sources),
+ * the API and an embedded database each. A file changes its server's state (maintenance, the
+ * development clock, settings): with a server per worker, files that run at the same time never see
+ * each other's changes.
+ */
 export default async function setup(project: TestProject) {
   ensureBuilt();
-  const server = await startServer();
-  project.provide("baseURL", server.baseURL);
-  project.provide("serverEnv", server.env);
-  return () => server.stop();
+  const servers: RunningServer[] = [];
+  const stop = () => Promise.all(servers.map((server) => server.stop()));
+  try {
+    for (const server of await Promise.allSettled(Array.from({ length: E2E_WORKERS }, () => startServer()))) {
+      if (server.status === "rejected") throw server.reason;
+      servers.push(server.value);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  project.provide(
+    "e2eServers",
+    servers.map((server) => ({ baseURL: server.baseURL, env: server.env })),
+  );
+  return stop;
 }

@@ -4,13 +4,13 @@
  * goes away by itself.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { LANGUAGES, text } from "./support/locales";
 
 let browser: Browser;
-const base = () => inject("baseURL");
 
 beforeAll(async () => {
   browser = await launchChromium();

@@ -12,7 +12,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import {
@@ -135,7 +136,7 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
           version: client.version,
           fullscreen: client.fullscreen,
         });
-      await page.goto(`${inject("baseURL")}/${launch()}`);
+      await page.goto(`${base()}/${launch()}`);
       await onScreen(page, "cabinet");
       await waitForPosted(page, "web_app_ready");
 
@@ -221,7 +222,7 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
         await expect.poll(() => kept.get("kassa_refresh_token") ?? "", { timeout: 15_000 }).toMatch(/\S+/);
         await context.clearCookies();
         await page.evaluate(() => localStorage.clear());
-        await page.goto(`${inject("baseURL")}/${launch()}`);
+        await page.goto(`${base()}/${launch()}`);
         await onScreen(page, "cabinet");
         expect(signIns).toHaveLength(1);
       }

@@ -7,8 +7,8 @@
  * a ready, expanded app.
  */
 import type { Browser, Frame } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { readNotifications, signUpThroughApi } from "./support/app";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base, readNotifications, signUpThroughApi } from "./support/app";
 import { kassaCli } from "./support/cli";
 import { DARK_THEME, LIGHT_THEME, signedInitData } from "./support/telegram-client";
 import { APP_ORIGIN, launchChromiumAsTelegramWeb, openTelegramWeb, waitForFramePosted } from "./support/telegram-web";
@@ -36,7 +36,7 @@ const tgUser = (id: number) => ({ id, first_name: "Wen", username: `wen${id}`, l
 describe("inside Telegram Web (cross-site iframe, third-party rules on)", { timeout: 150_000 }, () => {
   it("Web A: Telegram sign-in, then reopening with fresh or stale init data reuses the kept session", async () => {
     await kassaCli("settings", "set", "telegramAuthAvailable", "true");
-    const web = await openTelegramWeb(browser, inject("baseURL"), "a");
+    const web = await openTelegramWeb(browser, base(), "a");
     // What the app's own site keeps at the top level is not what its frame under Telegram sees.
     const top = await web.context.newPage();
     await top.goto(`${APP_ORIGIN}/api/health`);
@@ -92,7 +92,7 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
     await kassaCli("settings", "set", "telegramAuthAvailable", "false");
     const investor = await signUpThroughApi();
     await readNotifications(investor.token);
-    const web = await openTelegramWeb(browser, inject("baseURL"), "k", LIGHT_THEME);
+    const web = await openTelegramWeb(browser, base(), "k", LIGHT_THEME);
     const launch = () => ({
       initData: signedInitData(tgUser(900_000_000 + Math.floor(Math.random() * 1e8)), DEV_BOT_TOKEN),
       platform: "webk" as const,

@@ -3,7 +3,8 @@
  * says it is ready, follows the theme live, and drives Telegram's Back button from its navigation.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import {
@@ -43,7 +44,7 @@ describe("inside Telegram (simulated client)", () => {
       { id: 700001, first_name: "Tess", username: "tess", language_code: "en" },
       DEV_BOT_TOKEN,
     );
-    await page.goto(`${inject("baseURL")}/login${launchHash({ initData, theme: LIGHT_THEME, platform: "android" })}`);
+    await page.goto(`${base()}/login${launchHash({ initData, theme: LIGHT_THEME, platform: "android" })}`);
     await page.locator("[data-screen='login']").waitFor();
 
     await waitForPosted(page, "web_app_ready");

@@ -2,7 +2,16 @@
 import type { Page } from "playwright-core";
 import { inject } from "vitest";
 
-export const base = () => inject("baseURL");
+/** This worker's server (tests/e2e/global-setup.ts starts one per worker). */
+export function e2eServer(): { baseURL: string; env: Record<string, string> } {
+  const servers = inject("e2eServers");
+  const worker = Number(process.env.VITEST_POOL_ID ?? "1");
+  const server = servers[(worker - 1) % servers.length];
+  if (!server) throw new Error("no e2e server: run the e2e project, whose global setup starts them");
+  return server;
+}
+
+export const base = () => e2eServer().baseURL;
 
 export async function screen(page: Page, name: string, timeout = 15_000) {
   await page.locator(`[data-screen='${name}']`).first().waitFor({ state: "visible", timeout });

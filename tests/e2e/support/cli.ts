@@ -4,8 +4,8 @@
  * so they find the server through its data folder and reach it over HTTP. No Node process and
  * TypeScript loader per command (seconds each); the spawned entry is proved by the integration tests.
  */
-import { inject } from "vitest";
 import { runCli } from "../../../server/src/cli/program";
+import { e2eServer } from "./app";
 
 /** The command's standard output; a non-zero exit throws with what it wrote to standard error. */
 export async function kassaWith(env: Record<string, string>, ...args: string[]): Promise<string> {
@@ -24,7 +24,7 @@ export async function kassaWith(env: Record<string, string>, ...args: string[]):
   return stdout;
 }
 
-/** `kassaWith` against the run's shared server. */
+/** `kassaWith` against this worker's server. */
 export function kassaCli(...args: string[]): Promise<string> {
-  return kassaWith(inject("serverEnv"), ...args);
+  return kassaWith(e2eServer().env, ...args);
 }
