@@ -6,7 +6,12 @@
  * tests call `inject`.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  LogController,
+} from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Clock, offsetClock, systemClock } from "./clock";
 import type { KassaApp } from "./context";
@@ -83,7 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     // Our own ids, not the client's: a log line is always traceable to one request.
     genReqId: () => randomUUID(),
     // One log line per request (below), not Fastify's two ("incoming request", "request completed").
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
     // The client address that rate limits count by; behind a proxy set TRUST_PROXY.
