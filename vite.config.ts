@@ -69,7 +69,7 @@ export default defineConfig({
           exclude: ISOLATED_UNIT_TESTS,
           environment: "jsdom",
           setupFiles: ["tests/unit/setup.ts"],
-          testTimeout: 20_000,
+          testTimeout: 30_000,
           // The files share one module graph and one document: a fresh one per file cost more time
           // than the tests themselves. tests/unit/setup.ts puts back what a test may leave behind.
           isolate: false,
@@ -82,7 +82,7 @@ export default defineConfig({
           include: ISOLATED_UNIT_TESTS,
           environment: "jsdom",
           setupFiles: ["tests/unit/setup.ts"],
-          testTimeout: 20_000,
+          testTimeout: 30_000,
         },
       },
       {

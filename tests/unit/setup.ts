@@ -17,8 +17,10 @@ import { resetAutoSignInAttempt } from "@/features/auth/model/telegram-auto-sign
 import { cookieTokenStore, setTokenStore } from "@/lib/session";
 import { setTelegramBridge } from "@/tma/bridge";
 
-// Queries that wait (findBy…, waitFor) get 5 s: the unit tests share two cores with the rest of the run.
-configure({ asyncUtilTimeout: 5000 });
+// Queries that wait (findBy…, waitFor) get 15 s: the unit tests share two cores with the rest of the
+// run (types, integration, the browser), and a worker's first visit to a lazy screen transforms its
+// modules then (seen taking more than 5 s on a loaded machine).
+configure({ asyncUtilTimeout: 15_000 });
 
 // React 19 wants this flag to run act() without warnings in a test environment.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
