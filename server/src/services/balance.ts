@@ -18,11 +18,13 @@ import { deposits, operationTotals, referralLineTotals, users } from "../db/sche
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
 import { getBalances, zeroAmounts } from "./ledger";
+import { findUserById } from "./users";
 
 async function currentCurrency(db: Database, userId: string): Promise<Currency> {
-  const [row] = await db.select({ currency: users.currentCurrency }).from(users).where(eq(users.id, userId)).limit(1);
+  // The user's row as the app keeps it (services/users.ts), not a read of its own.
+  const row = await findUserById(db, userId);
   if (!row) throw new AppError("SESSION_TIMEOUT");
-  const parsed = CurrencySchema.safeParse(row.currency);
+  const parsed = CurrencySchema.safeParse(row.currentCurrency);
   return parsed.success ? parsed.data : DEFAULT_CURRENCY;
 }
 
