@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
+import type { ChunkingContext } from "rolldown";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
@@ -10,6 +11,37 @@ const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
  * fallback files were skipped) is shared by every instance, so these get a module graph of their own.
  */
 const ISOLATED_UNIT_TESTS = ["tests/unit/i18n.test.ts"];
+
+/**
+ * Where a launch starts: the entry with the login (the first screen, whose budget this must not touch), and the
+ * cabinet's frame and first screen. Other entry screens may load the cabinet's launch chunk for what they share.
+ */
+const ENTRY_ROOTS = [/src[\\/]main\.tsx$/, /src[\\/]app[\\/]routes[\\/]login\.tsx$/];
+const CABINET_ROOTS = [/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/, /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/];
+
+/** Whether `id` is imported (statically, through any chain) by a module that `roots` matches. */
+function importedFrom(id: string, roots: RegExp[], ctx: ChunkingContext, seen = new Set<string>()): boolean {
+  if (roots.some((root) => root.test(id))) return true;
+  if (seen.has(id)) return false;
+  seen.add(id);
+  return (ctx.getModuleInfo(id)?.importers ?? []).some((importer) => importedFrom(importer, roots, ctx, seen));
+}
+
+/** `cabinet-launch` for code the cabinet's frame or first screen imports and no entry screen does. */
+function cabinetLaunchChunk(id: string, ctx: ChunkingContext): string | null {
+  if (/\.css$|locales[\\/]/.test(id)) return null;
+  if (!importedFrom(id, CABINET_ROOTS, ctx) || importedFrom(id, ENTRY_ROOTS, ctx)) return null;
+  return "cabinet-launch";
+}
+
+const CABINET_TEXTS =
+  /locales[\\/](\w+)[\\/](nav|errors|validation|money|cabinet|exchange|subscription|operations|enums)\.json$/;
+
+/** `texts-cabinet-<language>` for the namespaces the cabinet's frame and first screen read. */
+function cabinetTextsChunk(id: string): string | null {
+  const language = CABINET_TEXTS.exec(id)?.[1];
+  return language ? `texts-cabinet-${language}` : null;
+}
 
 /** The API server a dev build talks to (`npm run dev` starts it beside Vite). */
 const devApi = process.env.KASSA_DEV_API ?? "http://127.0.0.1:8787";
@@ -54,6 +86,18 @@ export default defineConfig({
               name: "form-kit",
               test: /src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus)|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?$/,
             },
+            // The cabinet's launch in one file rather than dozens: its frame, its first screen and what only
+            // they use (docs/architecture.md#how-a-launch-flows). Over HTTP/1.1 a browser fetches six files at
+            // a time; at a phone's round trip every six more cost one more.
+            {
+              name: cabinetLaunchChunk,
+              debugName: "cabinet-launch",
+              priority: 1,
+              includeDependenciesRecursively: false,
+            },
+            // The texts of the cabinet's frame and first screen, one file per language (common stays on its own:
+            // the login reads it too).
+            { name: cabinetTextsChunk, debugName: "texts-cabinet", includeDependenciesRecursively: false },
           ],
         },
       },

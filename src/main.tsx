@@ -4,9 +4,11 @@ import "./styles/contrast.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createApp } from "@/app/app";
+import { dropLaunchData, prefetchLaunchData, startLaunch } from "@/app/launch";
 import { initI18n } from "@/config/i18n";
 import { startParamPath } from "@/config/paths";
 import { checkKeptToken, refreshCurrentUser } from "@/features/auth/api/session";
+import { createQueryClient } from "@/lib/query-client";
 import { readSavedSession, restoreSession } from "@/lib/session";
 import { isInsideTelegram, setTelegramBridge } from "@/tma/bridge";
 import { detectTelegramLaunch, dropDevMockParam } from "@/tma/launch";
@@ -14,6 +16,17 @@ import { detectTelegramLaunch, dropDevMockParam } from "@/tma/launch";
 async function start(): Promise<void> {
   const launch = detectTelegramLaunch();
   dropDevMockParam();
+  // A launch with a start parameter (`startapp=withdrawal_<id>`, a chat button) opens its screen; the
+  // guards take a signed-out user through sign-in and on to it. Only at launch, from the app's start.
+  const target = launch?.fresh ? startParamPath(launch.startParam) : undefined;
+  if (target && window.location.pathname === "/") {
+    window.history.replaceState(window.history.state, "", `${target}${window.location.hash}`);
+  }
+  // The screen's code, its texts and the maintenance flag start now, side by side, beside the Telegram
+  // boot and the session's restore (src/app/launch.ts).
+  const queryClient = createQueryClient();
+  const screen = startLaunch(queryClient);
+  void initI18n({ telegramLanguage: launch?.languageCode, namespaces: screen.namespaces });
   if (launch) {
     try {
       // Only a Telegram launch downloads the SDK.
@@ -24,29 +37,24 @@ async function start(): Promise<void> {
       console.error("[kassa] Telegram start failed; running as the web app", error);
     }
   }
-  // A launch with a start parameter (`startapp=withdrawal_<id>`, a chat button) opens its screen; the
-  // guards take a signed-out user through sign-in and on to it. Only at launch, from the app's start.
-  const target = launch?.fresh ? startParamPath(launch.startParam) : undefined;
-  if (target && window.location.pathname === "/") {
-    window.history.replaceState(window.history.state, "", `${target}${window.location.hash}`);
-  }
-  void initI18n({ telegramLanguage: launch?.languageCode });
-  if (isInsideTelegram()) {
-    // Inside Telegram the kept token is checked before it counts: a good one is the session (no new
-    // Telegram sign-in at each launch); a refused one is dropped quietly and the login screen signs in
-    // with the fresh init data.
-    void restoreSession({ read: () => readSavedSession({ checkToken: checkKeptToken }) });
-  } else {
-    // A restored user may be out of date (confirmed elsewhere, renamed): refresh it in the background.
-    // A 401 there ends the session ('Session timed out', then login and back).
-    void restoreSession().then((outcome) => {
-      if (outcome === "signed-in") void refreshCurrentUser();
-    });
-  }
+  // With a kept token the first screen's data is asked for at once, beside the session's check.
+  const onToken = (token: string) => prefetchLaunchData(queryClient, screen, token);
+  const restored = isInsideTelegram()
+    ? // Inside Telegram the kept token is checked before it counts: a good one is the session (no new
+      // Telegram sign-in at each launch); a refused one is dropped quietly and the login screen signs in
+      // with the fresh init data.
+      restoreSession({ read: () => readSavedSession({ checkToken: checkKeptToken, onToken }) })
+    : restoreSession({ read: () => readSavedSession({ onToken }) });
+  void restored.then((outcome) => {
+    if (outcome !== "signed-in") dropLaunchData(queryClient, screen);
+    // On the web a restored user may be out of date (confirmed elsewhere, renamed): refresh it in the
+    // background. A 401 there ends the session ('Session timed out', then login and back).
+    else if (!isInsideTelegram()) void refreshCurrentUser();
+  });
 
   const container = document.getElementById("root");
   if (!container) throw new Error("index.html has no #root");
-  createRoot(container).render(<StrictMode>{createApp()}</StrictMode>);
+  createRoot(container).render(<StrictMode>{createApp(queryClient)}</StrictMode>);
 }
 
 void start();

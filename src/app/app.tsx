@@ -1,3 +1,4 @@
+import type { QueryClient } from "@tanstack/react-query";
 import type { ReactElement } from "react";
 import { BrowserRouter } from "react-router";
 import { createQueryClient } from "@/lib/query-client";
@@ -6,10 +7,9 @@ import { AppShell } from "./shell";
 
 /**
  * Builds the app once the page's address is final (after the Telegram start), since the router reads
- * the location when it mounts.
+ * the location when it mounts. The launch may have started queries in `queryClient` already.
  */
-export function createApp(): ReactElement {
-  const queryClient = createQueryClient();
+export function createApp(queryClient: QueryClient = createQueryClient()): ReactElement {
   return (
     <BrowserRouter>
       <AppShell store={appStore} queryClient={queryClient} />

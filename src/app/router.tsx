@@ -10,28 +10,102 @@ import { paths } from "@/config/paths";
 import { RedirectSignedIn, RequirePhonePending, RequireSession } from "./guards";
 import { PublicLayout, RootLayout } from "./layouts/root-layout";
 
-const LoginRoute = lazyScreen(() => import("./routes/login").then((m) => ({ default: m.LoginRoute })));
-const RegisterRoute = lazyScreen(() => import("./routes/register").then((m) => ({ default: m.RegisterRoute })));
-const ForgotPasswordRoute = lazyScreen(() =>
-  import("./routes/forgot-password").then((m) => ({ default: m.ForgotPasswordRoute })),
-);
+/** Each screen's code; `preloadScreens` starts the launch's screens from the entry, beside everything else. */
+const load = {
+  login: () => import("./routes/login"),
+  register: () => import("./routes/register"),
+  forgotPassword: () => import("./routes/forgot-password"),
+  phoneVerification: () => import("./routes/phone-verification"),
+  terms: () => import("./routes/terms"),
+  // The cabinet's frame loads with the first cabinet screen.
+  cabinetLayout: () => import("./layouts/cabinet-layout"),
+  cabinet: () => import("./routes/cabinet"),
+  refill: () => import("./routes/refill"),
+  deposits: () => import("./routes/deposits"),
+  partners: () => import("./routes/partners"),
+  withdrawal: () => import("./routes/withdrawal"),
+  operations: () => import("./routes/operations"),
+  settings: () => import("./routes/settings"),
+  news: () => import("./routes/news"),
+  newsItem: () => import("./routes/news-item"),
+  more: () => import("./routes/more"),
+  notFound: () => import("./routes/not-found"),
+};
+type ScreenName = keyof typeof load;
+
+const LoginRoute = lazyScreen(() => load.login().then((m) => ({ default: m.LoginRoute })));
+const RegisterRoute = lazyScreen(() => load.register().then((m) => ({ default: m.RegisterRoute })));
+const ForgotPasswordRoute = lazyScreen(() => load.forgotPassword().then((m) => ({ default: m.ForgotPasswordRoute })));
 const PhoneVerificationRoute = lazyScreen(() =>
-  import("./routes/phone-verification").then((m) => ({ default: m.PhoneVerificationRoute })),
+  load.phoneVerification().then((m) => ({ default: m.PhoneVerificationRoute })),
 );
-const TermsRoute = lazyScreen(() => import("./routes/terms").then((m) => ({ default: m.TermsRoute })));
-// The cabinet's frame loads with the first cabinet screen.
-const CabinetLayout = lazyScreen(() => import("./layouts/cabinet-layout").then((m) => ({ default: m.CabinetLayout })));
-const CabinetRoute = lazyScreen(() => import("./routes/cabinet").then((m) => ({ default: m.CabinetRoute })));
-const RefillRoute = lazyScreen(() => import("./routes/refill").then((m) => ({ default: m.RefillRoute })));
-const DepositsRoute = lazyScreen(() => import("./routes/deposits").then((m) => ({ default: m.DepositsRoute })));
-const PartnersRoute = lazyScreen(() => import("./routes/partners").then((m) => ({ default: m.PartnersRoute })));
-const WithdrawalRoute = lazyScreen(() => import("./routes/withdrawal").then((m) => ({ default: m.WithdrawalRoute })));
-const OperationsRoute = lazyScreen(() => import("./routes/operations").then((m) => ({ default: m.OperationsRoute })));
-const SettingsRoute = lazyScreen(() => import("./routes/settings").then((m) => ({ default: m.SettingsRoute })));
-const NewsRoute = lazyScreen(() => import("./routes/news").then((m) => ({ default: m.NewsRoute })));
-const NewsItemRoute = lazyScreen(() => import("./routes/news-item").then((m) => ({ default: m.NewsItemRoute })));
-const MoreRoute = lazyScreen(() => import("./routes/more").then((m) => ({ default: m.MoreRoute })));
-const NotFoundRoute = lazyScreen(() => import("./routes/not-found").then((m) => ({ default: m.NotFoundRoute })));
+const TermsRoute = lazyScreen(() => load.terms().then((m) => ({ default: m.TermsRoute })));
+const CabinetLayout = lazyScreen(() => load.cabinetLayout().then((m) => ({ default: m.CabinetLayout })));
+const CabinetRoute = lazyScreen(() => load.cabinet().then((m) => ({ default: m.CabinetRoute })));
+const RefillRoute = lazyScreen(() => load.refill().then((m) => ({ default: m.RefillRoute })));
+const DepositsRoute = lazyScreen(() => load.deposits().then((m) => ({ default: m.DepositsRoute })));
+const PartnersRoute = lazyScreen(() => load.partners().then((m) => ({ default: m.PartnersRoute })));
+const WithdrawalRoute = lazyScreen(() => load.withdrawal().then((m) => ({ default: m.WithdrawalRoute })));
+const OperationsRoute = lazyScreen(() => load.operations().then((m) => ({ default: m.OperationsRoute })));
+const SettingsRoute = lazyScreen(() => load.settings().then((m) => ({ default: m.SettingsRoute })));
+const NewsRoute = lazyScreen(() => load.news().then((m) => ({ default: m.NewsRoute })));
+const NewsItemRoute = lazyScreen(() => load.newsItem().then((m) => ({ default: m.NewsItemRoute })));
+const MoreRoute = lazyScreen(() => load.more().then((m) => ({ default: m.MoreRoute })));
+const NotFoundRoute = lazyScreen(() => load.notFound().then((m) => ({ default: m.NotFoundRoute })));
+
+/** Screens by exact path; `/register/<inviter>`, `/terms/<doc>` and `/news/<id>` by their first segment. */
+const PUBLIC_SCREENS: Record<string, ScreenName> = {
+  [paths.login]: "login",
+  "/register": "register",
+  [paths.forgotPassword]: "forgotPassword",
+  [paths.phoneVerification]: "phoneVerification",
+  "/terms": "terms",
+};
+const CABINET_SCREENS: Record<string, ScreenName> = {
+  [paths.cabinet]: "cabinet",
+  [paths.refill]: "refill",
+  [paths.deposits]: "deposits",
+  [paths.partners]: "partners",
+  [paths.withdrawal]: "withdrawal",
+  [paths.operations]: "operations",
+  [paths.settings]: "settings",
+  [paths.news]: "news",
+  [paths.more]: "more",
+};
+/** Entry screens a signed-in user is taken past, to the cabinet. */
+const SIGNED_OUT_ONLY: readonly ScreenName[] = ["login", "register", "forgotPassword"];
+
+/**
+ * The screen a launch at `pathname` shows: a signed-in user on an entry screen goes on to the cabinet, a
+ * signed-out one on a cabinet screen to the login (the guards' rules).
+ */
+export function launchScreen(pathname: string, signedIn: boolean): { screen: ScreenName; cabinet: boolean } {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  const first = `/${path.split("/")[1] ?? ""}`;
+  const nested = path !== first;
+  const cabinetScreen = nested ? (first === "/news" ? "newsItem" : undefined) : CABINET_SCREENS[path];
+  const publicScreen = nested
+    ? first === "/register" || first === "/terms"
+      ? PUBLIC_SCREENS[first]
+      : undefined
+    : PUBLIC_SCREENS[path];
+  if (signedIn && (cabinetScreen || (publicScreen && SIGNED_OUT_ONLY.includes(publicScreen))))
+    return { screen: cabinetScreen ?? "cabinet", cabinet: true };
+  if (cabinetScreen) return { screen: "login", cabinet: false };
+  return { screen: publicScreen ?? "notFound", cabinet: false };
+}
+
+/**
+ * Starts downloading the code of the screen a launch shows (and the cabinet's frame), so it comes in one wave
+ * beside the texts and the data instead of one lazy chunk after another. A failure is left to the screen's own
+ * load, which tries again.
+ */
+export function preloadScreens(pathname: string, signedIn: boolean): void {
+  const { screen, cabinet } = launchScreen(pathname, signedIn);
+  const loads: Promise<unknown>[] = [load[screen]()];
+  if (cabinet) loads.push(load.cabinetLayout());
+  for (const loading of loads) loading.catch(() => undefined);
+}
 
 export function AppRoutes() {
   return (

@@ -181,8 +181,13 @@ function applyDocumentLanguage(language: string): void {
   if (typeof document !== "undefined") document.documentElement.lang = language;
 }
 
-/** Starts i18next in the detected language; returns when the start namespace is loaded. */
-export function initI18n(options: { telegramLanguage?: string; instance?: I18n } = {}): Promise<unknown> {
+/**
+ * Starts i18next in the detected language; returns when the start namespaces are loaded: `common` and the
+ * launch screen's `namespaces`, all downloaded at once.
+ */
+export function initI18n(
+  options: { telegramLanguage?: string; instance?: I18n; namespaces?: readonly Namespace[] } = {},
+): Promise<unknown> {
   const instance = options.instance ?? i18next;
   activeLanguage = detectLanguage({
     saved: readSavedLanguage(),
@@ -201,7 +206,11 @@ export function initI18n(options: { telegramLanguage?: string; instance?: I18n }
       .use(resourcesToBackend(loadLocaleFile))
       .use(initReactI18next)
       // i18next adds namespaces to `ns` as they load: each instance gets its own array.
-      .init({ ...i18nOptions, ns: [...i18nOptions.ns], lng: activeLanguage })
+      .init({
+        ...i18nOptions,
+        ns: [...new Set([...i18nOptions.ns, ...(options.namespaces ?? [])])],
+        lng: activeLanguage,
+      })
   );
 }
 

@@ -8,6 +8,7 @@ import type { z as zc } from "zod";
 import { resolveApiBaseUrl } from "@/config/env";
 import { loginPath } from "@/config/paths";
 import { loadContract } from "./contract";
+import { earlyRoute } from "./early-routes";
 import { intentKeys } from "./idempotency";
 import { currentLocationPath, navigateTo } from "./navigation";
 import { expireSession, getSessionToken } from "./session";
@@ -137,12 +138,30 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
   }
 }
 
+let launchToken: string | undefined;
+
+/**
+ * Runs `start` with `token` as the bearer of the calls it sends at once (synchronously): a launch's
+ * first requests, sent with the kept token while the session is still being restored. Like a call's own
+ * `token`, a 401 to them says nothing of the session (the restore decides).
+ */
+export function withLaunchToken<T>(token: string, start: () => T): T {
+  const previous = launchToken;
+  launchToken = token;
+  try {
+    return start();
+  } finally {
+    launchToken = previous;
+  }
+}
+
 /** Makes one HTTP call and returns the parsed JSON body (undefined when empty). */
 export async function apiRequest(options: RequestOptions): Promise<unknown> {
   const { method, path, query, body, formData, timeoutMs = API_TIMEOUT_MS, signal } = options;
   const url = buildUrl(options.baseUrl ?? resolveApiBaseUrl(), path, query);
-  const sessionToken = options.token === undefined ? getSessionToken() : null;
-  const token = options.token ?? sessionToken;
+  const ownToken = options.token ?? launchToken;
+  const sessionToken = ownToken === undefined ? getSessionToken() : null;
+  const token = ownToken ?? sessionToken;
 
   const headers: Record<string, string> = { ...options.headers, Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -261,29 +280,47 @@ export async function callApi<N extends RouteName>(
     timeoutMs?: number;
     token?: string;
   };
-  let contract: Awaited<ReturnType<typeof loadContract>>;
-  try {
-    contract = await loadContract();
-  } catch (error) {
+  const contractLoad = loadContract().catch((error: unknown) => {
     throw new ApiError({ kind: "network", message: `The contract could not be loaded for ${name}`, cause: error });
-  }
-  const route: RouteDef = contract.routes[name];
-  const path = contract.buildPath(route.path, call.params);
-  // A money call carries the key of the user's intent (kept while the same input is retried).
-  const idempotencyKey = route.idempotent
-    ? intentKeys.keyFor(name, { params: call.params, body: call.body })
-    : undefined;
-  const data = await apiRequest({
-    method: route.method,
-    path,
-    query: call.query,
-    body: call.body,
-    signal: call.signal,
-    timeoutMs: call.timeoutMs,
-    token: call.token,
-    headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : undefined,
   });
-  if (idempotencyKey) intentKeys.succeeded(name, idempotencyKey);
+  // A launch's calls go out at once, while the contract downloads beside them (lib/early-routes.ts).
+  const early = call.params === undefined ? earlyRoute(name) : undefined;
+  let data: unknown;
+  let route: RouteDef;
+  let path: string;
+  if (early) {
+    // Whichever fails first is the error; the other is awaited only after, so neither goes unhandled.
+    contractLoad.catch(() => undefined);
+    data = await apiRequest({
+      method: early.method,
+      path: early.path,
+      query: call.query,
+      signal: call.signal,
+      timeoutMs: call.timeoutMs,
+      token: call.token,
+    });
+    route = (await contractLoad).routes[name];
+    path = early.path;
+  } else {
+    const contract = await contractLoad;
+    route = contract.routes[name];
+    path = contract.buildPath(route.path, call.params);
+    // A money call carries the key of the user's intent (kept while the same input is retried).
+    const idempotencyKey = route.idempotent
+      ? intentKeys.keyFor(name, { params: call.params, body: call.body })
+      : undefined;
+    data = await apiRequest({
+      method: route.method,
+      path,
+      query: call.query,
+      body: call.body,
+      signal: call.signal,
+      timeoutMs: call.timeoutMs,
+      token: call.token,
+      headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : undefined,
+    });
+    if (idempotencyKey) intentKeys.succeeded(name, idempotencyKey);
+  }
   const checked = route.response.safeParse(data);
   if (!checked.success) {
     throw new ApiError({

@@ -184,6 +184,11 @@ export interface ReadSavedSessionOptions {
    * user, if there is one.
    */
   checkToken?: (token: string) => Promise<TokenCheck>;
+  /**
+   * Called with the kept token as soon as it is read, before it is checked: the launch sends the first
+   * screen's calls with it beside the check (a refused token fails them too, and the restore drops them).
+   */
+  onToken?: (token: string) => void;
 }
 
 async function savedUser(): Promise<User | null> {
@@ -218,6 +223,7 @@ export async function readSavedSession(options: ReadSavedSessionOptions = {}): P
     refreshToken = null;
   }
   if (!refreshToken) return null;
+  options.onToken?.(refreshToken);
   if (options.checkToken) {
     const check = await options.checkToken(refreshToken);
     if (check.status === "valid") return { refreshToken, user: check.user };

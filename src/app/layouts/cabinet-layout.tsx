@@ -1,5 +1,6 @@
+import { useIsFetching } from "@tanstack/react-query";
 import { useAtomValue } from "jotai";
-import { type ReactNode, Suspense, useEffect } from "react";
+import { type ReactNode, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
@@ -37,6 +38,8 @@ export function CabinetLayout() {
   const user = useAtomValue(userAtom);
   const live = useLiveRefresh();
   useDraftsAcrossSignIn();
+  const [screenShown, setScreenShown] = useState(false);
+  const settled = useSettled(screenShown);
   // The alert's code comes now, so an action failing offline later can still say so.
   useEffect(() => {
     void import("@/components/alert-snackbar").catch(() => undefined);
@@ -46,8 +49,12 @@ export function CabinetLayout() {
       <PullToRefresh onRefresh={() => void live.refresh()} refreshing={live.refreshing} />
       {/* A failing cabinet screen (or dialog) keeps the side bar or tab bar around its error. */}
       <RouteErrorBoundary>
-        <Suspense fallback={null}>{user && user.notifications.unread > 0 ? <NotificationDialog /> : null}</Suspense>
+        {/* The notification sheet opens over the screen once its figures are in, never before them. */}
+        <Suspense fallback={null}>
+          {settled && user && user.notifications.unread > 0 ? <NotificationDialog /> : null}
+        </Suspense>
         <Suspense fallback={<ContentSpinner />}>
+          <Shown onShown={setScreenShown} />
           <Outlet />
         </Suspense>
       </RouteErrorBoundary>
@@ -77,6 +84,30 @@ export function CabinetLayout() {
   function wrap(frame: ReactNode) {
     return <LiveRefreshContext.Provider value={live}>{frame}</LiveRefreshContext.Provider>;
   }
+}
+
+/** Commits with the screen beside it (same Suspense boundary): its code and texts are in. */
+function Shown({ onShown }: { onShown(shown: true): void }) {
+  useEffect(() => onShown(true), [onShown]);
+  return null;
+}
+
+/** How long nothing is in flight before the screen counts as settled (its own calls start at its first render). */
+const SETTLE_MS = 200;
+
+/**
+ * True for good once the first screen is shown and none of its calls is in flight: what is not needed for the
+ * figures on screen (the notification sheet) waits for this.
+ */
+function useSettled(screenShown: boolean): boolean {
+  const fetching = useIsFetching();
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (settled || !screenShown || fetching > 0) return;
+    const timer = setTimeout(() => setSettled(true), SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [settled, screenShown, fetching]);
+  return settled;
 }
 
 /**

@@ -1,20 +1,25 @@
 import { useQuery } from "@tanstack/react-query";
 import { List, Title } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
-import { useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { lazyScreen } from "@/components/lazy-screen";
 import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
 import { RefreshControl } from "@/components/refresh-control";
 import { paths } from "@/config/paths";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { BalanceCard, StatsBar } from "@/features/balance/components/balance-card";
-import { ExchangeDialog } from "@/features/balance/components/exchange-dialog";
 import { RecentOperations } from "@/features/operations/components/operations-list";
 import { SubscriptionCard } from "@/features/subscription/components/subscription-card";
 import { userAtom } from "@/lib/session";
 import { useLiveRefreshControl } from "../live-refresh";
+
+// The exchange dialog (its form, the contract's exchange arithmetic, telegram-ui's sheet library) is not
+// needed for the balance: its code comes once the balance is on screen.
+const loadExchangeDialog = () => import("@/features/balance/components/exchange-dialog");
+const ExchangeDialog = lazyScreen(() => loadExchangeDialog().then((m) => ({ default: m.ExchangeDialog })));
 
 /**
  * Cabinet: welcome, the balance with its currency, the amount on deposit, the balances bar, recent
@@ -29,6 +34,10 @@ export function CabinetRoute() {
   const [exchanging, setExchanging] = useState(false);
   const live = useLiveRefreshControl();
   const balance = useQuery(balanceQueries.balance());
+  const balanceShown = balance.data !== undefined;
+  useEffect(() => {
+    if (balanceShown) void loadExchangeDialog().catch(() => undefined);
+  }, [balanceShown]);
   return (
     <Page screen="cabinet" title={t("title")}>
       <div className="screen-title-row">
@@ -49,7 +58,11 @@ export function CabinetRoute() {
           more={<LinkCell to={paths.operations}>{t("allOperations")}</LinkCell>}
         />
       </List>
-      <ExchangeDialog open={exchanging} onClose={() => setExchanging(false)} />
+      {exchanging ? (
+        <Suspense fallback={null}>
+          <ExchangeDialog open onClose={() => setExchanging(false)} />
+        </Suspense>
+      ) : null}
     </Page>
   );
 }

@@ -1,8 +1,12 @@
 import type { Operation } from "@contract";
-import { useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { lazyScreen } from "@/components/lazy-screen";
 import { compareAmounts, useMoneyFormat } from "@/lib/money";
-import { OperationDetails } from "./operation-details";
+
+// The details sheet (and telegram-ui's sheet library) is not needed to show the list: its code comes after.
+const loadDetails = () => import("./operation-details");
+const OperationDetails = lazyScreen(() => loadDetails().then((m) => ({ default: m.OperationDetails })));
 
 /**
  * One ledger entry: its kind, when, and the signed amount (credits green, debits red); the crypto case
@@ -14,6 +18,10 @@ export function OperationRow({ operation, caseName }: { operation: Operation; ca
   const [open, setOpen] = useState(false);
   const sign = compareAmounts(operation.amount, 0);
   const exchange = operation.details?.exchange;
+  // Once a row shows, the sheet's code comes too, so a tap opens it at once (offline as well).
+  useEffect(() => {
+    void loadDetails().catch(() => undefined);
+  }, []);
   return (
     <>
       <button
@@ -44,7 +52,11 @@ export function OperationRow({ operation, caseName }: { operation: Operation; ca
           {operation.details?.days ? <span>{t("days", { days: operation.details.days })}</span> : null}
         </span>
       </button>
-      {open ? <OperationDetails operation={operation} caseName={caseName} onClose={() => setOpen(false)} /> : null}
+      {open ? (
+        <Suspense fallback={null}>
+          <OperationDetails operation={operation} caseName={caseName} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,13 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
 import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
-import { useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { lazyScreen } from "@/components/lazy-screen";
 import { compareAmounts, useMoneyFormat } from "@/lib/money";
 import { userAtom } from "@/lib/session";
 import { subscriptionQueries } from "../api/subscription-queries";
 import { isPostponed, postpone } from "../model/later";
-import { type SubscriptionEntryProps, SubscriptionSheet } from "./subscription-sheet";
+import type { SubscriptionEntryProps } from "./subscription-sheet";
+
+// The sheet's code (and telegram-ui's sheet library) is not needed to show the card: it comes after it.
+const loadSheet = () => import("./subscription-sheet");
+const SubscriptionSheet = lazyScreen(() => loadSheet().then((m) => ({ default: m.SubscriptionSheet })));
 
 /**
  * The prompt to activate a subscription (docs/cabinet-rules.md#product), on the Cabinet only: one compact card
@@ -26,6 +31,11 @@ export function SubscriptionCard({ balances, onRefill }: SubscriptionEntryProps)
     (best, o) => (best === undefined || compareAmounts(o.price, best.price) < 0 ? o : best),
     undefined,
   );
+  const offered = Boolean(user && !user.subscription.active && !postponed && cheapest);
+  // Once the card shows, its sheet's code comes too, so "Activate" opens it at once (offline as well).
+  useEffect(() => {
+    if (offered) void loadSheet().catch(() => undefined);
+  }, [offered]);
   // The sheet stays open after the payment, to say until when the subscription runs.
   if (!user || (!confirming && (user.subscription.active || postponed || !cheapest))) return null;
 
@@ -60,7 +70,9 @@ export function SubscriptionCard({ balances, onRefill }: SubscriptionEntryProps)
         </Section>
       )}
       {confirming ? (
-        <SubscriptionSheet balances={balances} onClose={() => setConfirming(false)} onRefill={onRefill} />
+        <Suspense fallback={null}>
+          <SubscriptionSheet balances={balances} onClose={() => setConfirming(false)} onRefill={onRefill} />
+        </Suspense>
       ) : null}
     </>
   );

@@ -1,0 +1,402 @@
+// `npm run bench:launch`: how fast the app launches on a slow phone. Starts the server as `npm start`
+// does (building what is stale), signs the demo investor in through the API, then opens the app in
+// Debian's Chromium under a phone profile: 390×844, 150 ms round trip, 1.6 Mbps down, 750 kbps up and
+// the CPU 4× slower (Chrome DevTools Protocol: Network.emulateNetworkConditions,
+// Emulation.setCPUThrottlingRate). For each case it measures a cold launch (a fresh browser profile,
+// empty cache) and a warm one (the same profile again, the cache filled), and prints one table:
+//
+// - cabinet (signed in, `/`): navigation → the balance figure on screen;
+// - login (signed out, `/login`): navigation → the login screen;
+// - template (optional): another app's production build, served from a folder the same way (gzip,
+//   hashed files under /assets cached for good, the rest revalidated): navigation → its first screen with
+//   text. Give the folder as `BENCH_TEMPLATE_DIR=<folder>` or `-- --template <folder>`.
+//
+// Per case: the median time, FCP and LCP (the browser's paint entries), the requests, the JS files and
+// their gzip size (the body gzipped at level 9, as the bundle budget counts it) and the "waves": how many
+// dependent round trips lead to the figure. A request depends on the latest request that finished before
+// it started; the chain is walked back from the figure (and from the cabinet's `GET /user/balance`) to the
+// document, which counts as the first wave. This is a timing heuristic, the same for every case.
+//
+// Options (environment): BENCH_RUNS (launches of each kind per case, default 3), BENCH_CASES
+// (`cabinet,login,template`), CHROMIUM_PATH (default /usr/bin/chromium). Not a test: nothing fails on a
+// figure; the load average is printed with the table, since a busy machine is a slower phone.
+import { spawn } from "node:child_process";
+import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import { createServer as createNetServer } from "node:net";
+import { loadavg } from "node:os";
+import { extname, join, normalize, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+
+process.chdir(resolve(import.meta.dirname, ".."));
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const argTemplate = process.argv.indexOf("--template");
+const TEMPLATE_DIR = argTemplate > 0 ? process.argv[argTemplate + 1] : process.env.BENCH_TEMPLATE_DIR;
+const CASES = (process.env.BENCH_CASES ?? "cabinet,login,template").split(",");
+const PROFILE = { latencyMs: 150, downBps: 1_600_000, upBps: 750_000, cpu: 4 };
+const DEMO = { login: "demo", password: "demo2026pass" };
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const srv = createNetServer();
+    srv.on("error", fail);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => done(port));
+    });
+  });
+}
+
+async function waitFor(url, child, ms = 180_000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+/** Kassa as `npm start` runs it, on a free port with an in-memory database and the demo data. */
+async function startKassa() {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: "memory",
+      SEED_DEMO: "true",
+      LOG_LEVEL: "warn",
+      TELEGRAM_BOT: "off",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/api/health`, child);
+  const stop = () =>
+    new Promise((done) => {
+      if (child.exitCode !== null) return done();
+      child.once("exit", done);
+      child.kill("SIGTERM");
+    });
+  return { base, stop };
+}
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".woff2": "font/woff2",
+};
+
+/** Another app's build folder, served as Kassa's server serves its own (gzip, the same cache rules). */
+async function serveFolder(dir) {
+  const root = resolve(dir);
+  const gz = new Map();
+  const find = (path) => {
+    // A build made for a sub-path (GitHub Pages) asks for /<base>/…: try the path, then without its first part.
+    const parts = path.split("/").filter(Boolean);
+    for (const candidate of [parts, parts.slice(1)]) {
+      const file = normalize(join(root, ...candidate));
+      if (file.startsWith(root) && existsSync(file) && statSync(file).isFile()) return file;
+    }
+    return join(root, "index.html");
+  };
+  const server = createServer((req, res) => {
+    const file = find(decodeURIComponent(new URL(req.url, "http://x").pathname));
+    const type = TYPES[extname(file)] ?? "application/octet-stream";
+    res.setHeader("content-type", type);
+    res.setHeader(
+      "cache-control",
+      file.includes(`${root}/assets/`) ? "public, max-age=31536000, immutable" : "no-cache",
+    );
+    if (/javascript|css|html|svg|json/.test(type) && /gzip/.test(req.headers["accept-encoding"] ?? "")) {
+      if (!gz.has(file)) gz.set(file, gzipSync(readFileSync(file)));
+      res.setHeader("content-encoding", "gzip");
+      res.end(gz.get(file));
+      return;
+    }
+    createReadStream(file).pipe(res);
+  });
+  const port = await freePort();
+  await new Promise((r) => server.listen(port, "127.0.0.1", r));
+  return { base: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => server.close(r)) };
+}
+
+/** Records, from before the page's scripts run, when the figure first shows. */
+function watchFor(condition) {
+  const check = new Function(`return (${condition})`);
+  const mark = () => {
+    if (window.__shownAt === undefined && check()) window.__shownAt = performance.now();
+  };
+  new MutationObserver(mark).observe(document, { childList: true, subtree: true, characterData: true });
+  window.__lcp = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__lcp = entry.startTime;
+  }).observe({ type: "largest-contentful-paint", buffered: true });
+}
+
+const CONDITIONS = {
+  cabinet: `/\\d/.test(document.querySelector("[data-testid='balance']")?.textContent ?? "")`,
+  login: `document.querySelector("[data-screen='login'] input") !== null`,
+  template: `(document.getElementById("root")?.innerText ?? "").trim() !== ""`,
+};
+
+/** Walks back from `at` (CDP seconds): each step, the request that finished last before it started. */
+function chain(requests, at) {
+  const steps = [];
+  let point = at;
+  for (;;) {
+    const parent = requests
+      .filter((r) => r.end !== undefined && r.end <= point && !r.failed)
+      .sort((a, b) => b.end - a.end)[0];
+    if (!parent) break;
+    steps.unshift(parent);
+    if (parent.type === "Document") break;
+    point = parent.start;
+  }
+  return steps;
+}
+
+async function launch(page, cdp, url, cold) {
+  const requests = new Map();
+  const onSent = (e) => {
+    if (e.type === "Other" || e.request.url.startsWith("data:")) return;
+    requests.set(e.requestId, { id: e.requestId, url: e.request.url, type: e.type, start: e.timestamp });
+  };
+  const onResponse = (e) => {
+    const r = requests.get(e.requestId);
+    if (r) r.fromCache = e.response.fromDiskCache || e.response.fromPrefetchCache || e.response.status === 304;
+  };
+  const onCache = (e) => {
+    const r = requests.get(e.requestId);
+    if (r) r.fromCache = true;
+  };
+  const bodies = [];
+  const onFinished = (e) => {
+    const r = requests.get(e.requestId);
+    if (!r) return;
+    r.end = e.timestamp;
+    r.transfer = e.encodedDataLength;
+    if (cold && r.type === "Script")
+      bodies.push(
+        cdp
+          .send("Network.getResponseBody", { requestId: e.requestId })
+          .then((b) => {
+            r.gzip = gzipSync(Buffer.from(b.body, b.base64Encoded ? "base64" : "utf8"), { level: 9 }).length;
+          })
+          .catch(() => undefined),
+      );
+  };
+  const onFailed = (e) => {
+    const r = requests.get(e.requestId);
+    if (r) r.failed = true;
+  };
+  cdp.on("Network.requestWillBeSent", onSent);
+  cdp.on("Network.responseReceived", onResponse);
+  cdp.on("Network.requestServedFromCache", onCache);
+  cdp.on("Network.loadingFinished", onFinished);
+  cdp.on("Network.loadingFailed", onFailed);
+  await page.goto(url, { waitUntil: "commit" });
+  await page.waitForFunction(() => window.__shownAt !== undefined, undefined, { timeout: 60_000, polling: 100 });
+  // Let late paints settle before reading LCP; the chunks and calls of the screen are all in by then.
+  await page.waitForTimeout(1500);
+  const shown = await page.evaluate(() => ({
+    shownAt: window.__shownAt,
+    lcp: window.__lcp,
+    fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0,
+  }));
+  await Promise.all(bodies);
+  for (const [event, handler] of [
+    ["Network.requestWillBeSent", onSent],
+    ["Network.responseReceived", onResponse],
+    ["Network.requestServedFromCache", onCache],
+    ["Network.loadingFinished", onFinished],
+    ["Network.loadingFailed", onFailed],
+  ])
+    cdp.off(event, handler);
+  const list = [...requests.values()];
+  const doc = list.find((r) => r.type === "Document");
+  const figureAt = doc.start + shown.shownAt / 1000;
+  if (process.env.BENCH_TRACE && cold) {
+    // Every request of the launch: when it started and ended (ms after the document's), what, how big.
+    const ms = (t) => String(Math.round((t - doc.start) * 1000)).padStart(5);
+    for (const r of list.sort((a, b) => a.start - b.start))
+      console.log(
+        `${ms(r.start)} ${r.end ? ms(r.end) : "    —"} ${String(r.gzip ?? r.transfer ?? "").padStart(6)} ${r.type.padEnd(8)} ${new URL(r.url).pathname}`,
+      );
+    console.log(`${ms(figureAt)} figure`);
+  }
+  const before = list.filter((r) => r.start <= figureAt);
+  const js = before.filter((r) => r.type === "Script" && !r.fromCache);
+  const balance = list.find((r) => /\/api\/user\/balance(\?|$)/.test(r.url));
+  return {
+    ms: shown.shownAt,
+    fcp: shown.fcp,
+    lcp: Math.max(shown.lcp, shown.fcp),
+    requests: before.length,
+    network: before.filter((r) => !r.fromCache).length,
+    jsFiles: js.length,
+    jsGzip: js.reduce((n, r) => n + (r.gzip ?? 0), 0),
+    waves: chain(list, figureAt).length,
+    balanceWaves: balance ? chain(list, balance.start).length + 1 : undefined,
+    balanceSentMs: balance ? (balance.start - doc.start) * 1000 : undefined,
+  };
+}
+
+async function throttle(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: PROFILE.latencyMs,
+    downloadThroughput: PROFILE.downBps / 8,
+    uploadThroughput: PROFILE.upBps / 8,
+  });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: PROFILE.cpu });
+  return cdp;
+}
+
+async function measure(browser, name, url, setup) {
+  const cold = [];
+  const warm = [];
+  for (let i = 0; i < RUNS; i++) {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      locale: "en-US",
+    });
+    await setup?.(context);
+    await context.addInitScript(watchFor, CONDITIONS[name]);
+    const page = await context.newPage();
+    const cdp = await throttle(page);
+    cold.push(await launch(page, cdp, url, true));
+    await page.goto("about:blank");
+    warm.push(await launch(page, cdp, url, false));
+    await context.close();
+  }
+  return { name, cold, warm };
+}
+
+const median = (values) => {
+  const sorted = values.filter((v) => v !== undefined).sort((a, b) => a - b);
+  if (!sorted.length) return undefined;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const s = (ms) => (ms === undefined ? "—" : `${(ms / 1000).toFixed(2)} s`);
+const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
+
+async function main() {
+  const results = [];
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+  const kassa = CASES.some((c) => c !== "template") ? await startKassa() : undefined;
+  try {
+    if (kassa && CASES.includes("cabinet")) {
+      const reply = await fetch(`${kassa.base}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(DEMO),
+      });
+      if (!reply.ok) throw new Error(`the demo login answered ${reply.status}`);
+      const session = await reply.json();
+      results.push(
+        await measure(browser, "cabinet", `${kassa.base}/`, async (context) => {
+          await context.addCookies([{ name: "kassa_token", value: session.refreshToken, url: kassa.base }]);
+          await context.addInitScript(
+            ([user]) => {
+              if (!localStorage.getItem("kassa.user")) localStorage.setItem("kassa.user", user);
+              localStorage.setItem("kassa.language", "en");
+            },
+            [JSON.stringify(session.user)],
+          );
+        }),
+      );
+    }
+    if (kassa && CASES.includes("login")) {
+      results.push(
+        await measure(browser, "login", `${kassa.base}/login`, (context) =>
+          context.addInitScript(() => localStorage.setItem("kassa.language", "en")),
+        ),
+      );
+    }
+    if (TEMPLATE_DIR && CASES.includes("template")) {
+      const template = await serveFolder(TEMPLATE_DIR);
+      try {
+        results.push(await measure(browser, "template", `${template.base}/`));
+      } finally {
+        await template.stop();
+      }
+    }
+  } finally {
+    await browser.close();
+    await kassa?.stop();
+  }
+
+  const rows = [
+    [
+      "case",
+      "cold → figure",
+      "warm → figure",
+      "FCP cold",
+      "LCP cold",
+      "waves (to figure / balance sent)",
+      "requests cold",
+      "JS cold (gzip, files)",
+    ],
+  ];
+  for (const { name, cold, warm } of results) {
+    const bw = median(cold.map((r) => r.balanceWaves));
+    rows.push([
+      name,
+      s(median(cold.map((r) => r.ms))),
+      s(median(warm.map((r) => r.ms))),
+      s(median(cold.map((r) => r.fcp))),
+      s(median(cold.map((r) => r.lcp))),
+      `${median(cold.map((r) => r.waves))}${bw === undefined ? "" : ` / ${bw} (at ${s(median(cold.map((r) => r.balanceSentMs)))})`}`,
+      String(median(cold.map((r) => r.requests))),
+      `${kb(median(cold.map((r) => r.jsGzip)))}, ${median(cold.map((r) => r.jsFiles))}`,
+    ]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+  console.log(
+    `\nLaunch on a phone profile (390×844, ${PROFILE.latencyMs} ms RTT, ${PROFILE.downBps / 1e6} Mbps down, ${PROFILE.upBps / 1e3} kbps up, CPU ${PROFILE.cpu}× slower), median of ${RUNS}:`,
+  );
+  console.log(line(rows[0]));
+  console.log(line(widths.map((w) => "-".repeat(w))));
+  for (const r of rows.slice(1)) console.log(line(r));
+  console.log(
+    `load average: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(", ")}`,
+  );
+  if (process.env.BENCH_JSON) console.log(JSON.stringify(results, null, 2));
+}
+
+await main();

@@ -1,0 +1,83 @@
+/**
+ * What a launch starts from the entry chunk, side by side instead of one after another
+ * (docs/architecture.md#how-a-launch-flows): the code of the screen it will show (and the cabinet's frame),
+ * that screen's texts, the maintenance flag and, with a kept session, the first screen's data, sent with the
+ * kept token while the session is still being checked.
+ */
+import type { QueryClient, QueryKey } from "@tanstack/react-query";
+import type { Namespace } from "@/config/i18n";
+import { balanceQueries } from "@/features/balance/api/balance-queries";
+import { notificationQueries } from "@/features/notifications/api/notification-queries";
+import { operationQueries } from "@/features/operations/api/operation-queries";
+import { settingsQueries } from "@/features/settings/api/settings-queries";
+import { subscriptionQueries } from "@/features/subscription/api/subscription-queries";
+import { withLaunchToken } from "@/lib/api-client";
+import { USER_STORAGE_KEY } from "@/lib/session";
+import { launchScreen, preloadScreens } from "./router";
+
+/** The texts every cabinet screen loads with its frame (the layout, the tab bar, failures and form checks). */
+const CABINET_FRAME_NAMESPACES: readonly Namespace[] = ["common", "nav", "errors", "validation", "money"];
+
+/** The texts of the screens a launch most often shows; the others load theirs when they render. */
+const SCREEN_NAMESPACES: Partial<Record<ReturnType<typeof launchScreen>["screen"], readonly Namespace[]>> = {
+  login: ["auth"],
+  cabinet: ["cabinet", "exchange", "subscription", "operations", "enums"],
+};
+
+export interface Launch {
+  /** The screen the launch will show, after the guards. */
+  screen: ReturnType<typeof launchScreen>["screen"];
+  /** Whether it is a cabinet screen (a kept session was found). */
+  cabinet: boolean;
+  /** The texts to load with i18next's start. */
+  namespaces: Namespace[];
+}
+
+/** A user saved by the last visit: the launch then prepares the cabinet (the restore may still say no). */
+function hasSavedUser(): boolean {
+  try {
+    return localStorage.getItem(USER_STORAGE_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts the screen's code and the maintenance flag, and says which texts to load with i18next. Call
+ * once the page's address is final.
+ */
+export function startLaunch(queryClient: QueryClient, pathname: string = window.location.pathname): Launch {
+  const { screen, cabinet } = launchScreen(pathname, hasSavedUser());
+  preloadScreens(pathname, cabinet);
+  void queryClient.prefetchQuery(settingsQueries.technicalWork());
+  const namespaces = new Set<Namespace>(["common"]);
+  if (cabinet) for (const namespace of CABINET_FRAME_NAMESPACES) namespaces.add(namespace);
+  for (const namespace of SCREEN_NAMESPACES[screen] ?? []) namespaces.add(namespace);
+  return { screen, cabinet, namespaces: [...namespaces] };
+}
+
+/** The queries the launch's screen reads first (the cabinet's balance, figures, last operations…). */
+function launchQueries(launch: Launch): { queryKey: QueryKey }[] {
+  if (!launch.cabinet) return [];
+  const frame = [notificationQueries.pulse()];
+  if (launch.screen !== "cabinet") return frame;
+  return [
+    balanceQueries.balance(),
+    balanceQueries.statistics(),
+    operationQueries.recent(),
+    subscriptionQueries.options(),
+    ...frame,
+  ];
+}
+
+/** Sends the launch screen's first calls with the kept token, beside the session's restore. */
+export function prefetchLaunchData(queryClient: QueryClient, launch: Launch, token: string): void {
+  withLaunchToken(token, () => {
+    for (const query of launchQueries(launch)) void queryClient.prefetchQuery(query);
+  });
+}
+
+/** The restore did not sign in: what was fetched with the kept token is not for anyone to see. */
+export function dropLaunchData(queryClient: QueryClient, launch: Launch): void {
+  for (const { queryKey } of launchQueries(launch)) queryClient.removeQueries({ queryKey, exact: true });
+}

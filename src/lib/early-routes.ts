@@ -1,0 +1,25 @@
+/**
+ * The method and path of the calls a launch makes, known without the contract's code: `callApi` sends
+ * these at once and checks the reply when the contract (zod) has loaded, instead of waiting for it
+ * before sending. The reply is still checked against the route's schema before anyone sees it.
+ *
+ * The types tie each entry to the contract's route table (a change of path or method fails to
+ * compile); `tests/unit/early-routes.test.ts` holds them equal at run time and keeps money calls out.
+ */
+import type { RouteName, Routes } from "@contract";
+
+type EarlyRoute<N extends RouteName> = { method: Routes[N]["method"]; path: Routes[N]["path"] };
+
+export const EARLY_ROUTES: { [N in RouteName]?: EarlyRoute<N> } = {
+  currentUser: { method: "GET", path: "/user/me" },
+  balance: { method: "GET", path: "/user/balance" },
+  statistics: { method: "GET", path: "/user/statistics" },
+  operations: { method: "GET", path: "/user/operations/" },
+  subscriptionOptions: { method: "GET", path: "/settings/subscription/options" },
+  pulse: { method: "GET", path: "/user/pulse" },
+  notifications: { method: "GET", path: "/notification" },
+};
+
+export function earlyRoute(name: RouteName): { method: string; path: string } | undefined {
+  return EARLY_ROUTES[name];
+}
