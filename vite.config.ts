@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { ChunkingContext } from "rolldown";
@@ -59,8 +60,56 @@ const productionBuild: Plugin = {
   },
 };
 
+/**
+ * A cabinet launch's second wave, beside the entry chunk instead of after it: `assets/launch-<hash>.js`, a small
+ * module that `index.html` loads before the entry. With a saved user on the web at the cabinet's start it
+ * announces the cabinet's chunks and texts (module preload) and sends the first screen's calls with the kept
+ * token; the API client takes those replies (`lib/early-replies.ts`) instead of asking again. Files are named
+ * after the build, so the file is written here with their names.
+ */
+const launchPreload: Plugin = {
+  name: "kassa:launch-preload",
+  apply: "build",
+  enforce: "post",
+  generateBundle(_options, bundle) {
+    const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
+    const entry = chunks.find((chunk) => chunk.isEntry);
+    const html = bundle["index.html"];
+    if (!entry || html?.type !== "asset") return;
+    const loaded = new Set([entry.fileName, ...entry.imports]);
+    const by = (facade: RegExp) => chunks.find((chunk) => chunk.facadeModuleId && facade.test(chunk.facadeModuleId));
+    const code = new Set<string>();
+    const css = new Set<string>();
+    const collect = (fileName: string | undefined) => {
+      const chunk = fileName ? bundle[fileName] : undefined;
+      if (chunk?.type !== "chunk" || loaded.has(chunk.fileName) || code.has(chunk.fileName)) return;
+      code.add(chunk.fileName);
+      for (const file of chunk.viteMetadata?.importedCss ?? []) css.add(file);
+      for (const file of chunk.imports) collect(file);
+    };
+    collect(by(/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/)?.fileName);
+    collect(by(/src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/)?.fileName);
+    const texts: Record<string, string[]> = {};
+    for (const chunk of chunks) {
+      const language =
+        /locales[\\/](\w+)[\\/]common\.json$/.exec(chunk.facadeModuleId ?? "")?.[1] ??
+        /^texts-cabinet-(\w+)$/.exec(chunk.name)?.[1];
+      if (language) texts[language] = [...(texts[language] ?? []), chunk.fileName];
+    }
+    const source = readFileSync(r("./src/app/launch-preload.js"), "utf8")
+      .replace(/^\s*\/\/.*\n/gm, "")
+      .replace("/* FILES */ {}", JSON.stringify({ code: [...code], css: [...css], texts }));
+    const ref = this.emitFile({ type: "asset", name: "launch.js", source });
+    const fileName = this.getFileName(ref);
+    html.source = String(html.source).replace(
+      /<script type="module"/,
+      `<script type="module" crossorigin src="/${fileName}"></script>\n    <script type="module"`,
+    );
+  },
+};
+
 export default defineConfig({
-  plugins: [react(), productionBuild],
+  plugins: [react(), productionBuild, launchPreload],
   resolve: {
     alias: [
       { find: /^@contract$/, replacement: r("./contract/index.ts") },

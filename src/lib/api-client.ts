@@ -8,6 +8,7 @@ import type { z as zc } from "zod";
 import { resolveApiBaseUrl } from "@/config/env";
 import { loginPath } from "@/config/paths";
 import { loadContract } from "./contract";
+import { takeEarlyReply } from "./early-replies";
 import { earlyRoute } from "./early-routes";
 import { intentKeys } from "./idempotency";
 import { currentLocationPath, navigateTo } from "./navigation";
@@ -186,13 +187,11 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
   let response: Response;
   let text: string;
   try {
-    response = await fetch(url, {
-      method,
-      headers,
-      body: payload,
-      signal: controller.signal,
-      credentials: "same-origin",
-    });
+    const send = () =>
+      fetch(url, { method, headers, body: payload, signal: controller.signal, credentials: "same-origin" });
+    // A launch's first calls may have left before this code loaded (lib/early-replies.ts).
+    const early = takeEarlyReply(method, url, token ?? null);
+    response = await (early ? early.catch(send) : send());
     text = await response.text();
   } catch (error) {
     if (timedOut) {

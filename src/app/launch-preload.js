@@ -1,0 +1,63 @@
+// Loaded by index.html before the entry chunk (vite.config.ts, `launchPreload`), so a cabinet launch's second
+// wave goes out beside the entry instead of after it: with a saved user on the web at the cabinet's start, it
+// announces the cabinet's code and texts (module preload) and sends the first screen's calls with the kept
+// token. The API client takes those replies (`src/lib/early-replies.ts`). Plain JavaScript without imports: the
+// build writes the file names in. Whatever goes wrong here, the entry does the same a wave later.
+const FILES = /* FILES */ {};
+const LANGUAGES = ["en", "ru", "de", "kk"];
+
+try {
+  start();
+} catch {
+  // No storage, an odd browser: the entry chunk starts everything itself.
+}
+
+function start() {
+  if (location.pathname !== "/" || !localStorage.getItem("kassa.user")) return;
+  for (const file of FILES.code) link("modulepreload", file);
+  for (const file of FILES.css) link("preload", file, "style");
+  // Inside Telegram the kept token lives in the client's storage and is checked first: the entry does that.
+  const telegram = /tgWebApp/.test(location.hash + location.search) || sessionStorage.getItem("kassa.tgLaunch");
+  if (telegram) return;
+  for (const file of FILES.texts[language()] ?? []) link("modulepreload", file);
+  const cookie = /(?:^|;\s*)kassa_token=([^;]+)/.exec(document.cookie)?.[1];
+  if (!cookie) return;
+  const token = decodeURIComponent(cookie);
+  const meta = document.querySelector('meta[name="kassa:api-url"]')?.getAttribute("content")?.trim();
+  const base = (meta || "/api").replace(/\/+$/, "");
+  const send = (path, bearer) => {
+    const url = `${base}${path}`;
+    const headers = { Accept: "application/json" };
+    if (bearer) headers.Authorization = `Bearer ${bearer}`;
+    return { url, token: bearer, reply: fetch(url, { headers, credentials: "same-origin" }) };
+  };
+  window.__kassaEarlyReplies = [
+    send("/settings/technical_work", null),
+    send("/user/balance?type=balance", token),
+    send("/user/statistics", token),
+    send("/user/operations/?page=1&limit=5", token),
+    send("/settings/subscription/options", token),
+    send("/user/pulse", token),
+  ];
+}
+
+function link(rel, href, as) {
+  const element = document.createElement("link");
+  element.rel = rel;
+  element.href = `/${href}`;
+  element.crossOrigin = "";
+  if (as) element.as = as;
+  document.head.appendChild(element);
+}
+
+/** As `detectLanguage` in src/config/i18n.ts: the saved choice, else the browser's, else Russian. */
+function language() {
+  const saved = localStorage.getItem("kassa.language");
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const code of navigator.languages ?? []) {
+    const primary = code.trim().toLowerCase().split(/[-_]/)[0];
+    const mapped = primary === "kz" ? "kk" : primary;
+    if (LANGUAGES.includes(mapped)) return mapped;
+  }
+  return "ru";
+}

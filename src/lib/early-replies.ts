@@ -1,0 +1,33 @@
+/**
+ * Replies to the first calls of a cabinet launch, sent by `src/app/launch-preload.js` beside the entry chunk
+ * (before this code had even downloaded). A call takes the one for its method, URL and bearer token once,
+ * within the launch's first seconds; otherwise it goes out as usual. A failed early call is simply made again.
+ */
+interface EarlyReply {
+  url: string;
+  token: string | null;
+  reply: Promise<Response>;
+}
+
+declare global {
+  interface Window {
+    __kassaEarlyReplies?: EarlyReply[];
+  }
+}
+
+/** An early reply older than this is not used (the figures would be old). */
+export const EARLY_REPLY_MAX_AGE_MS = 10_000;
+
+export function takeEarlyReply(method: string, url: string, token: string | null): Promise<Response> | undefined {
+  if (typeof window === "undefined" || method !== "GET") return undefined;
+  const early = window.__kassaEarlyReplies;
+  if (!early?.length) return undefined;
+  if (performance.now() > EARLY_REPLY_MAX_AGE_MS) {
+    early.length = 0;
+    return undefined;
+  }
+  const index = early.findIndex((reply) => reply.url === url && reply.token === token);
+  if (index < 0) return undefined;
+  const [taken] = early.splice(index, 1);
+  return taken?.reply;
+}
