@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { ensureBuilt, type RunningServer, startServer } from "./support/server";
+import { ensureBuilt, ensureServerBuilt, type RunningServer, startServer } from "./support/server";
 
 /** One server per e2e worker: the files of a worker run one after another against their own server. */
 export const E2E_WORKERS = 2;
@@ -12,13 +12,14 @@ declare module "vitest" {
 }
 
 /**
- * Real servers for the end-to-end run: the production build (rebuilt when older than its sources),
- * the API and an embedded database each. A file changes its server's state (maintenance, the
+ * Real servers for the end-to-end run, as `npm start` runs them: the production build and the server's
+ * built JavaScript (each rebuilt when older than its sources), the API and an embedded database each. A file changes its server's state (maintenance, the
  * development clock, settings): with a server per worker, files that run at the same time never see
  * each other's changes.
  */
 export default async function setup(project: TestProject) {
   ensureBuilt();
+  await ensureServerBuilt();
   const servers: RunningServer[] = [];
   const stop = () => Promise.all(servers.map((server) => server.stop()));
   try {

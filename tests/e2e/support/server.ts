@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildIsStale } from "../../../scripts/lib/freshness.mjs";
+import { buildServer, SERVER_ENTRY, serverBuildIsStale } from "../../../scripts/lib/server-build.mjs";
 
 export interface RunningServer {
   baseURL: string;
@@ -31,6 +32,11 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** The server's built JavaScript, built when missing or older than its sources. */
+export async function ensureServerBuilt() {
+  if (serverBuildIsStale()) await buildServer();
 }
 
 /** The production build the tests load: built when missing or older than its sources. */
@@ -86,10 +92,11 @@ export async function startServer(
     SESSION_TTL_DAYS: "365",
     ...extraEnv,
   };
-  const child = spawn("node_modules/.bin/tsx", ["server/src/main.ts"], {
+  // The server as `npm start` runs it: built JavaScript (global-setup.ts builds it when stale).
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "inherit", "inherit"],
-    // Its own process group, so kill() reaches tsx's child (the server itself) too.
+    // Its own process group, so kill() reaches whatever the server started too.
     detached: true,
   });
   const baseURL = `http://127.0.0.1:${port}`;
@@ -110,10 +117,10 @@ export async function startServer(
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
-      // The whole group at once: tsx and the server it runs die together, as in a power cut.
+      // The whole group at once, as in a power cut.
       if (child.pid) process.kill(-child.pid, "SIGKILL");
       await exited;
-      // The server itself (tsx's child) dies on its own schedule: wait until no live member is left.
+      // Wait until no live member of the group is left.
       if (child.pid) await groupGone(child.pid);
     },
   };
