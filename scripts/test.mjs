@@ -7,12 +7,14 @@
 //   integration ──┤   then a summary with every step's time
 //   build ─► end-to-end in Chromium (includes the bundle budget)
 //
-// A throw-away PostgreSQL serves the integration and end-to-end tests.
+// A throw-away PostgreSQL serves the integration and end-to-end tests; the server's built JavaScript
+// is made first, once, for both.
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPostgres } from "./lib/postgres.mjs";
+import { buildServer, serverBuildIsStale } from "./lib/server-build.mjs";
 import { ensureSystemPackages, findPostgresBin } from "./lib/system.mjs";
 
 const started = Date.now();
@@ -55,6 +57,13 @@ try {
   pg = await startPostgres(findPostgresBin());
   console.log(`[kassa] PostgreSQL for the tests is up (${pg.url.replace(/\/\/[^@]*@/, "//")}); load ${load()}`);
   const env = { TEST_DATABASE_URL: pg.url };
+  // The server as npm start runs it (built JavaScript), built once here: the integration and the
+  // end-to-end tests start it as processes of their own, and would otherwise both build it at once.
+  if (serverBuildIsStale()) {
+    const begun = Date.now();
+    await buildServer();
+    console.log(`[kassa] server built (esbuild, ${((Date.now() - begun) / 1000).toFixed(1)} s)`);
+  }
 
   const endToEnd = step("production build (vite)", bin("vite"), ["build", "--logLevel", "warn"]).then((built) =>
     built && existsSync("dist/index.html")

@@ -8,6 +8,9 @@
  *   started here for the run): a migrated template database; `freshPostgres` creates each test's
  *   database from it with `CREATE DATABASE … TEMPLATE`.
  *
+ * - The server's built JavaScript, when missing or older than its sources, for the tests that start
+ *   it as a process of its own.
+ *
  * The teardown removes all of it, whatever the tests did.
  */
 import { createHash } from "node:crypto";
@@ -29,6 +32,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { TestProject } from "vitest/node";
 import { startPostgres } from "../../scripts/lib/postgres.mjs";
+import { buildServer, serverBuildIsStale } from "../../scripts/lib/server-build.mjs";
 import { findPostgresBin } from "../../scripts/lib/system.mjs";
 import { systemClock } from "../../server/src/clock";
 import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
@@ -129,6 +133,8 @@ export default async function setup(project: TestProject) {
       url = pg.url;
       process.env.TEST_DATABASE_URL = url;
     }
+    // The server as npm start runs it, for the tests that start it as a process (two-instances).
+    if (serverBuildIsStale()) await buildServer();
     const [templates, pgTemplate] = await Promise.all([pgliteTemplates(dir), url ? postgresTemplate(url) : null]);
     if (pgTemplate) cleanups.push(() => pgTemplate.drop());
     project.provide("pgliteTemplates", templates);

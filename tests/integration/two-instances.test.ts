@@ -9,10 +9,12 @@
  *   "accruals run" log line across both, each deposit-day once, the ledger consistent).
  * Runs when TEST_DATABASE_URL is set (npm test sets it). Figures are printed.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { fixedClock, systemClock } from "../../server/src/clock";
 import { type AdvisoryLock, advisoryLockKey } from "../../server/src/db/advisory-lock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
@@ -54,7 +56,8 @@ function freePort(): Promise<number> {
 
 async function startInstance(name: string, databaseUrl: string): Promise<Instance> {
   const port = await freePort();
-  const child: ChildProcess = spawn("node_modules/.bin/tsx", ["server/src/main.ts"], {
+  // The server as npm start runs it: its built JavaScript (global-setup.ts builds it when stale).
+  const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
     env: {
       ...process.env,
       NODE_ENV: "development",
