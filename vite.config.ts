@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { ChunkingContext } from "rolldown";
+import { minifySync } from "rolldown/utils";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
@@ -18,7 +19,11 @@ const ISOLATED_UNIT_TESTS = ["tests/unit/i18n.test.ts"];
  * cabinet's frame and first screen. Other entry screens may load the cabinet's launch chunk for what they share.
  */
 const ENTRY_ROOTS = [/src[\\/]main\.tsx$/, /src[\\/]app[\\/]routes[\\/]login\.tsx$/];
-const CABINET_ROOTS = [/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/, /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/];
+const CABINET_ROOTS = [
+  /src[\\/]app[\\/]launch-data\.ts$/,
+  /src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/,
+  /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/,
+];
 
 /** Whether `id` is imported (statically, through any chain) by a module that `roots` matches. */
 function importedFrom(id: string, roots: RegExp[], ctx: ChunkingContext, seen = new Set<string>()): boolean {
@@ -96,9 +101,11 @@ const launchPreload: Plugin = {
         /^texts-cabinet-(\w+)$/.exec(chunk.name)?.[1];
       if (language) texts[language] = [...(texts[language] ?? []), chunk.fileName];
     }
-    const source = readFileSync(r("./src/app/launch-preload.js"), "utf8")
-      .replace(/^\s*\/\/.*\n/gm, "")
-      .replace("/* FILES */ {}", JSON.stringify({ code: [...code], css: [...css], texts }));
+    const launcher = readFileSync(r("./src/app/launch-preload.js"), "utf8").replace(
+      "/* FILES */ {}",
+      JSON.stringify({ code: [...code], css: [...css], texts }),
+    );
+    const source = minifySync("launch.js", launcher, { mangle: { toplevel: true } }).code;
     const ref = this.emitFile({ type: "asset", name: "launch.js", source });
     const fileName = this.getFileName(ref);
     html.source = String(html.source).replace(

@@ -4,7 +4,7 @@ import "./styles/contrast.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createApp } from "@/app/app";
-import { dropLaunchData, prefetchLaunchData, startLaunch } from "@/app/launch";
+import { startLaunch } from "@/app/launch";
 import { initI18n } from "@/config/i18n";
 import { startParamPath } from "@/config/paths";
 import { checkKeptToken, refreshCurrentUser } from "@/features/auth/api/session";
@@ -37,8 +37,12 @@ async function start(): Promise<void> {
       console.error("[kassa] Telegram start failed; running as the web app", error);
     }
   }
-  // With a kept token the first screen's data is asked for at once, beside the session's check.
-  const onToken = (token: string) => prefetchLaunchData(queryClient, screen, token);
+  // With a kept token the first screen's data is asked for at once, beside the session's check. Its code comes
+  // with the cabinet's (announced above), so the login's first screen does not carry it.
+  const launchData = screen.cabinet ? import("@/app/launch-data") : undefined;
+  launchData?.catch(() => undefined);
+  const onToken = (token: string) =>
+    void launchData?.then((data) => data.prefetchLaunchData(queryClient, screen, token)).catch(() => undefined);
   const restored = isInsideTelegram()
     ? // Inside Telegram the kept token is checked before it counts: a good one is the session (no new
       // Telegram sign-in at each launch); a refused one is dropped quietly and the login screen signs in
@@ -46,7 +50,8 @@ async function start(): Promise<void> {
       restoreSession({ read: () => readSavedSession({ checkToken: checkKeptToken, onToken }) })
     : restoreSession({ read: () => readSavedSession({ onToken }) });
   void restored.then((outcome) => {
-    if (outcome !== "signed-in") dropLaunchData(queryClient, screen);
+    if (outcome !== "signed-in")
+      void launchData?.then((data) => data.dropLaunchData(queryClient, screen)).catch(() => undefined);
     // On the web a restored user may be out of date (confirmed elsewhere, renamed): refresh it in the
     // background. A 401 there ends the session ('Session timed out', then login and back).
     else if (!isInsideTelegram()) void refreshCurrentUser();

@@ -2,16 +2,11 @@
  * What a launch starts from the entry chunk, side by side instead of one after another
  * (docs/architecture.md#how-a-launch-flows): the code of the screen it will show (and the cabinet's frame),
  * that screen's texts, the maintenance flag and, with a kept session, the first screen's data, sent with the
- * kept token while the session is still being checked.
+ * kept token while the session is still being checked (`launch-data.ts`, loaded with the cabinet's code).
  */
-import type { QueryClient, QueryKey } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import type { Namespace } from "@/config/i18n";
-import { balanceQueries } from "@/features/balance/api/balance-queries";
-import { notificationQueries } from "@/features/notifications/api/notification-queries";
-import { operationQueries } from "@/features/operations/api/operation-queries";
 import { settingsQueries } from "@/features/settings/api/settings-queries";
-import { subscriptionQueries } from "@/features/subscription/api/subscription-queries";
-import { withLaunchToken } from "@/lib/api-client";
 import { USER_STORAGE_KEY } from "@/lib/session";
 import { launchScreen, preloadScreens } from "./router";
 
@@ -54,30 +49,4 @@ export function startLaunch(queryClient: QueryClient, pathname: string = window.
   if (cabinet) for (const namespace of CABINET_FRAME_NAMESPACES) namespaces.add(namespace);
   for (const namespace of SCREEN_NAMESPACES[screen] ?? []) namespaces.add(namespace);
   return { screen, cabinet, namespaces: [...namespaces] };
-}
-
-/** The queries the launch's screen reads first (the cabinet's balance, figures, last operations…). */
-function launchQueries(launch: Launch): { queryKey: QueryKey }[] {
-  if (!launch.cabinet) return [];
-  const frame = [notificationQueries.pulse()];
-  if (launch.screen !== "cabinet") return frame;
-  return [
-    balanceQueries.balance(),
-    balanceQueries.statistics(),
-    operationQueries.recent(),
-    subscriptionQueries.options(),
-    ...frame,
-  ];
-}
-
-/** Sends the launch screen's first calls with the kept token, beside the session's restore. */
-export function prefetchLaunchData(queryClient: QueryClient, launch: Launch, token: string): void {
-  withLaunchToken(token, () => {
-    for (const query of launchQueries(launch)) void queryClient.prefetchQuery(query);
-  });
-}
-
-/** The restore did not sign in: what was fetched with the kept token is not for anyone to see. */
-export function dropLaunchData(queryClient: QueryClient, launch: Launch): void {
-  for (const { queryKey } of launchQueries(launch)) queryClient.removeQueries({ queryKey, exact: true });
 }

@@ -7,10 +7,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base } from "./support/app";
+import { base, signUpThroughApi, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 
 const BUDGET = { jsBytes: 150_000, cssBytes: 15_000, jsGoalBytes: 100_000 };
+/** The cabinet's cold launch, signed in: the JS downloaded until the balance shows, and in how many files. */
+const CABINET_BUDGET = { jsBytes: 202_000, jsFiles: 26 };
 
 let browser: Browser;
 beforeAll(async () => {
@@ -70,5 +72,57 @@ describe("bundle budget of the login screen", () => {
     expect(figures.cssGzipBytes).toBeLessThanOrEqual(BUDGET.cssBytes);
     // The SDK chunk is only for launches inside Telegram.
     expect(files.filter((f) => /telegram-apps|sdk/i.test(f.url))).toEqual([]);
+  });
+});
+
+describe("bundle budget of the cabinet's launch", () => {
+  it("downloads at most 202 KB of JS (gzip) in at most 26 files before the balance shows, the sheets after it", async () => {
+    const investor = await signUpThroughApi();
+    const context = await phoneContext(browser);
+    await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
+    await useSession(context, investor);
+    // When the balance first shows, in the page's own clock (before any effect of that render ran).
+    await context.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (document.querySelector("[data-testid='balance']")) {
+          (window as { balanceShownAt?: number }).balanceShownAt = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const page = await context.newPage();
+    const bodies = new Map<string, number>();
+    const pending: Promise<void>[] = [];
+    page.on("response", (response) => {
+      if (response.request().resourceType() !== "script") return;
+      const path = new URL(response.url()).pathname;
+      pending.push(response.body().then((body) => void bodies.set(path, gzipSync(body).length)));
+    });
+    await page.goto(`${base()}/`);
+    await page.locator("[data-testid='balance']").first().waitFor({ timeout: 15_000 });
+    await page.waitForLoadState("networkidle");
+    await Promise.all(pending);
+    // The scripts the page asked for before the balance showed.
+    const startedBefore = await page.evaluate(() => {
+      const shownAt = (window as { balanceShownAt?: number }).balanceShownAt ?? 0;
+      return performance
+        .getEntriesByType("resource")
+        .filter((entry) => entry.startTime < shownAt && new URL(entry.name).pathname.endsWith(".js"))
+        .map((entry) => new URL(entry.name).pathname);
+    });
+    await context.close();
+    const files = [...bodies].map(([url, gzip]) => ({ url, gzip, beforeBalance: startedBefore.includes(url) }));
+
+    const launch = files.filter((f) => f.beforeBalance);
+    const jsGzipBytes = launch.reduce((n, f) => n + f.gzip, 0);
+    const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
+    console.log(
+      `[budget] cabinet launch, gzip: JS ${kb(jsGzipBytes)} of ${kb(CABINET_BUDGET.jsBytes)}, ${launch.length} files of ${CABINET_BUDGET.jsFiles}`,
+    );
+    expect(launch.length).toBeGreaterThan(0);
+    expect(jsGzipBytes).toBeLessThanOrEqual(CABINET_BUDGET.jsBytes);
+    expect(launch.length).toBeLessThanOrEqual(CABINET_BUDGET.jsFiles);
+    // telegram-ui's sheet (Modal) is not needed to show the balance: it comes after it.
+    expect(launch.filter((f) => /Modal/.test(f.url))).toEqual([]);
   });
 });

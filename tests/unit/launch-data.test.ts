@@ -6,7 +6,7 @@
 import { type RouteDef, type RouteName, routes } from "@contract";
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
-import { dropLaunchData, prefetchLaunchData } from "@/app/launch";
+import { dropLaunchData, prefetchLaunchData } from "@/app/launch-data";
 import { launchScreen } from "@/app/router";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { callApi } from "@/lib/api-client";
