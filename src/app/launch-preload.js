@@ -29,7 +29,7 @@ function start() {
     const url = `${base}${path}`;
     const headers = { Accept: "application/json" };
     if (bearer) headers.Authorization = `Bearer ${bearer}`;
-    return { url, token: bearer, reply: fetch(url, { headers, credentials: "same-origin" }) };
+    return { url, token: bearer, at: performance.now(), reply: fetch(url, { headers, credentials: "same-origin" }) };
   };
   window.__kassaEarlyReplies = [
     send("/settings/technical_work", null),

@@ -1,11 +1,13 @@
 /**
  * Replies to the first calls of a cabinet launch, sent by `src/app/launch-preload.js` beside the entry chunk
  * (before this code had even downloaded). A call takes the one for its method, URL and bearer token once,
- * within the launch's first seconds; otherwise it goes out as usual. A failed early call is simply made again.
+ * within 10 s of its sending; otherwise it goes out as usual. A failed early call is simply made again.
  */
 interface EarlyReply {
   url: string;
   token: string | null;
+  /** When it was sent (`performance.now()`). */
+  at: number;
   reply: Promise<Response>;
 }
 
@@ -22,11 +24,10 @@ export function takeEarlyReply(method: string, url: string, token: string | null
   if (typeof window === "undefined" || method !== "GET") return undefined;
   const early = window.__kassaEarlyReplies;
   if (!early?.length) return undefined;
-  if (performance.now() > EARLY_REPLY_MAX_AGE_MS) {
-    early.length = 0;
-    return undefined;
-  }
-  const index = early.findIndex((reply) => reply.url === url && reply.token === token);
+  const now = performance.now();
+  const index = early.findIndex(
+    (reply) => reply.url === url && reply.token === token && now - reply.at <= EARLY_REPLY_MAX_AGE_MS,
+  );
   if (index < 0) return undefined;
   const [taken] = early.splice(index, 1);
   return taken?.reply;

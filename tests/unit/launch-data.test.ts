@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import { dropLaunchData, prefetchLaunchData } from "@/app/launch-data";
 import { launchScreen } from "@/app/router";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
-import { callApi } from "@/lib/api-client";
+import { apiRequest, callApi } from "@/lib/api-client";
+import { EARLY_REPLY_MAX_AGE_MS } from "@/lib/early-replies";
 import { EARLY_ROUTES } from "@/lib/early-routes";
 import { clearSession, isSignedInAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
@@ -19,6 +20,13 @@ const BALANCE = {
   type: "balance",
   currentCurrency: "USDT",
   currencies: { USDT: "12.50", BTC: "0", ETH: "0", TON: "0" },
+} as const;
+const STATISTICS = {
+  currentCurrency: "USDT",
+  earned: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
+  referrals: 0,
+  activeDeposits: 0,
+  amountOnDeposit: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
 } as const;
 const TIMED_OUT = { status: 401, body: { code: "SESSION_TIMEOUT", message: "Session timed out" } };
 
@@ -77,5 +85,57 @@ describe("the launch's first calls", () => {
     expect(launchScreen("/register/demo", false)).toEqual({ screen: "register", cabinet: false });
     expect(launchScreen("/terms/offer", true)).toEqual({ screen: "terms", cabinet: false });
     expect(launchScreen("/nowhere", false)).toEqual({ screen: "notFound", cabinet: false });
+  });
+});
+
+describe("the launcher's early replies", () => {
+  const early = (url: string, token: string | null, reply: Promise<Response>, at = performance.now()) => ({
+    url,
+    token,
+    at,
+    reply,
+  });
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json" } });
+
+  it("a call takes the reply sent for its URL and token once, then asks the server itself", async () => {
+    const fetchMock = stubRoutes({ statistics: { body: STATISTICS } });
+    window.__kassaEarlyReplies = [
+      early("/api/user/statistics", "other", Promise.resolve(json({ from: "another token" }))),
+      early("/api/user/statistics", "kept", Promise.resolve(json(STATISTICS))),
+    ];
+    try {
+      await expect(apiRequest({ method: "GET", path: "/user/statistics", token: "kept" })).resolves.toEqual(STATISTICS);
+      expect(fetchMock).not.toHaveBeenCalled();
+      await apiRequest({ method: "GET", path: "/user/statistics", token: "kept" });
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      // The other token's reply is never given to this one.
+      expect(window.__kassaEarlyReplies).toHaveLength(1);
+    } finally {
+      window.__kassaEarlyReplies = undefined;
+    }
+  });
+
+  it("a failed early call is made again", async () => {
+    const fetchMock = stubRoutes({ statistics: { body: STATISTICS } });
+    window.__kassaEarlyReplies = [early("/api/user/statistics", "kept", Promise.reject(new TypeError("offline")))];
+    try {
+      await expect(apiRequest({ method: "GET", path: "/user/statistics", token: "kept" })).resolves.toEqual(STATISTICS);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    } finally {
+      window.__kassaEarlyReplies = undefined;
+    }
+  });
+
+  it("a reply older than 10 s is not used", async () => {
+    const fetchMock = stubRoutes({ statistics: { body: STATISTICS } });
+    const old = performance.now() - EARLY_REPLY_MAX_AGE_MS - 1;
+    window.__kassaEarlyReplies = [early("/api/user/statistics", "kept", Promise.resolve(json({ old: true })), old)];
+    try {
+      await expect(apiRequest({ method: "GET", path: "/user/statistics", token: "kept" })).resolves.toEqual(STATISTICS);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    } finally {
+      window.__kassaEarlyReplies = undefined;
+    }
   });
 });
