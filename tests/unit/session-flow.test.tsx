@@ -2,6 +2,7 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { refreshCurrentUser } from "@/features/auth/api/session";
+import { alertsAtom } from "@/lib/alerts";
 import { isSignedInAtom, signIn, TOKEN_COOKIE, USER_STORAGE_KEY, userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { DEMO_PROFILE, DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
@@ -62,6 +63,10 @@ describe("a 401 anywhere", () => {
     await waitFor(() => expect(screenName()).toBe("login"));
     expect(`${router.state.location.pathname}${router.state.location.search}`).toBe("/login?next=%2Fdeposits");
     await waitFor(() => expect(screen.getByRole("alert").textContent).toContain("Session timed out"));
+    // The form says it too, after the alert has gone (on a slow phone the alert may end before the
+    // login screen has loaded).
+    act(() => appStore.set(alertsAtom, []));
+    await waitFor(() => expect(screen.getByTestId("form-error").textContent).toContain("Session timed out"));
 
     fireEvent.change(input("login") as HTMLInputElement, { target: { value: "demo" } });
     fireEvent.change(input("password") as HTMLInputElement, { target: { value: "demo2026pass" } });

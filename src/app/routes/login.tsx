@@ -24,6 +24,13 @@ const TelegramLogin = lazyScreen(() =>
   import("@/features/auth/components/telegram-login").then((m) => ({ default: m.TelegramLogin })),
 );
 
+/**
+ * Why the login shows after a session timed out. The alert that says it lasts 3 s from the moment the
+ * 401 came back, which on a slow phone can be before this screen's code has arrived: the form says it
+ * too, until the user signs in again.
+ */
+const SESSION_TIMED_OUT: FormError = { message: { ns: "errors", key: "SESSION_TIMEOUT" } };
+
 /** The product, the password form, what else the context offers (Telegram), links and the language. */
 function PasswordSignIn({ notice = null, extra }: { notice?: FormError | null; extra?: ReactNode }) {
   const { t } = useTranslation(["auth", "common"]);
@@ -34,7 +41,10 @@ function PasswordSignIn({ notice = null, extra }: { notice?: FormError | null; e
     <>
       <BrandHeader />
       <List>
-        <LoginForm initialLogin={prefilledLogin(location.state) ?? expiredLogin ?? undefined} notice={notice} />
+        <LoginForm
+          initialLogin={prefilledLogin(location.state) ?? expiredLogin ?? undefined}
+          notice={notice ?? (expiredLogin ? SESSION_TIMED_OUT : null)}
+        />
         {extra}
         <Section>
           <LinkCell to={registerPath()} description={t("login.noAccount")}>
