@@ -28,6 +28,7 @@ import { loadavg } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./lib/system.mjs";
 
 process.chdir(resolve(import.meta.dirname, ".."));
 
@@ -302,18 +303,9 @@ const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 async function main() {
   const results = [];
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
+    args: CHROMIUM_ARGS,
   });
   const kassa = CASES.some((c) => c !== "template") ? await startKassa() : undefined;
   try {

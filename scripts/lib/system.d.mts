@@ -1,4 +1,5 @@
 /** Types of system.mjs: the Debian packages the tests need beyond npm. */
 export const CHROMIUM_PATH: string;
+export const CHROMIUM_ARGS: string[];
 export function findPostgresBin(): string | null;
 export function ensureSystemPackages(options?: { needPostgres?: boolean }): void;

@@ -5,6 +5,18 @@ import { existsSync, readdirSync } from "node:fs";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/** Headless Chromium's switches here: no sandbox as root, and no background calls a closed machine refuses. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
 export function findPostgresBin() {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = "/usr/lib/postgresql";

@@ -1,23 +1,12 @@
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../../scripts/lib/system.mjs";
 
 /** Debian's Chromium, headless, with the background networking a closed machine refuses turned off. */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-      ...extraArgs,
-    ],
+    args: [...CHROMIUM_ARGS, ...extraArgs],
   });
 }
 
