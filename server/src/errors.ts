@@ -134,6 +134,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.warn({ err: error, sqlState: sqlState(error) }, "request refused by the database");
       return sendError(reply, "VALIDATION_FAILED");
     }
+    if (sqlState(error) === "57014" && (request.raw.socket?.destroyed || reply.raw.destroyed)) {
+      // query_canceled with the client gone: its statements were cancelled on purpose
+      // (plugins/query-scope.ts) and nobody waits for the reply. Not a failure of the server.
+      request.log.info({ sqlState: "57014" }, "request abandoned by its client, its statements cancelled");
+      return sendError(reply, "INTERNAL");
+    }
     request.log.error({ err: error }, "request failed");
     return sendError(reply, "INTERNAL");
   });

@@ -44,6 +44,13 @@ describe.skipIf(!TEST_DATABASE_URL)(
     let observer: DatabaseHandle;
     let app: KassaApp;
     let base: string;
+    interface LogLine {
+      level: number;
+      msg: string;
+      url?: string;
+    }
+    const logs: LogLine[] = [];
+    const linesAbout = (msg: string) => logs.filter((line) => line.msg.startsWith(msg));
 
     beforeAll(async () => {
       database = await freshPostgres("bounded");
@@ -51,7 +58,13 @@ describe.skipIf(!TEST_DATABASE_URL)(
       observer = await openDatabase({ databaseUrl: database.url, migrate: false });
       await ensureDefaultSettings(handle.db, systemClock);
       await seedDemo(handle.db, systemClock);
-      app = await buildApp({ env: testEnv(), db: handle.db, logger: false, operatorToken: TEST_OPERATOR_TOKEN });
+      app = await buildApp({
+        env: testEnv(),
+        db: handle.db,
+        // The log lines, to tell an abandoned request from a failed one.
+        logger: { level: "info", stream: { write: (line: string) => logs.push(JSON.parse(line) as LogLine) } },
+        operatorToken: TEST_OPERATOR_TOKEN,
+      });
       // A route that keeps the database busy for 30 s unless its statement is cut.
       app.get("/api/test/slow", async () => {
         await handle.db.execute(sql`select pg_sleep(30)`);
@@ -88,6 +101,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
     });
 
     it("cancels a request's statement when its client goes away", async () => {
+      logs.length = 0;
       const client = new AbortController();
       const request = fetch(`${base}/api/test/slow`, { signal: client.signal }).catch((e: unknown) => e);
       await until(async () => (await sleepers(observer)) === 1, 5000);
@@ -98,6 +112,10 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(freedIn).toBeLessThan(TIMEOUT_MS / 2);
       const after = await handle.db.execute(sql`select 1 as one`);
       expect(rowsOf<{ one: number }>(after)[0]?.one).toBe(1);
+      // Logged as what it is: the client's choice (info), not a failure of the server (error).
+      await until(async () => linesAbout("request abandoned").length === 1, 5000);
+      expect(linesAbout("request abandoned").map((line) => line.level)).toEqual([30]);
+      expect(linesAbout("request failed")).toEqual([]);
     });
 
     it("keeps serving after clients abandon requests that write in transactions", async () => {
@@ -121,6 +139,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
     });
 
     it("answers a request whose statement timed out with an error, and stays free", async () => {
+      logs.length = 0;
       const started = Date.now();
       const res = await fetch(`${base}/api/test/slow`);
       expect(res.status).toBe(500);
@@ -128,6 +147,9 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
       expect(took).toBeLessThan(TIMEOUT_MS + 3000);
       expect(await sleepers(observer)).toBe(0);
+      // A statement that ran out of time with its client still there is a failure, logged as one.
+      expect(linesAbout("request failed").map((line) => line.level)).toEqual([50]);
+      expect(linesAbout("request abandoned")).toEqual([]);
     });
   },
 );
