@@ -21,7 +21,7 @@ import { ChannelCodeSender, type CodeSender } from "./delivery/code-sender";
 import { DevCodeSender, DevOutbox } from "./delivery/dev-outbox";
 import { TelegramCodeSender } from "./delivery/telegram-code-sender";
 import type { Env } from "./env";
-import { registerErrorHandler, sendError } from "./errors";
+import { AppError, registerErrorHandler, sendError } from "./errors";
 import { registerAuth } from "./plugins/auth";
 import { decorateContext } from "./plugins/context";
 import { registerDocs } from "./plugins/docs";
@@ -47,6 +47,7 @@ import { userPartnersRoutes } from "./routes/user/partners";
 import { userSettingsRoutes } from "./routes/user/settings";
 import { userUploadRoutes } from "./routes/user/uploads";
 import { userWalletsRoutes } from "./routes/user/wallets";
+import { MAX_BODY_DEPTH, nestsDeeperThan } from "./security/body-depth";
 import { createLimiter } from "./security/rate-limit";
 import { getSetting } from "./services/settings";
 import { KassaBot } from "./telegram/bot";
@@ -200,13 +201,18 @@ function defaultCodeSender(env: Env, clock: Clock, outbox: DevOutbox | null, log
 /**
  * A POST without a body but with `content-type: application/json` (logout, phone resend) is a
  * request without a body, not malformed JSON. Everything else goes to Fastify's own parser, with
- * its prototype-poisoning protection.
+ * its prototype-poisoning protection, and a body nested deeper than MAX_BODY_DEPTH is refused
+ * there, before anything walks it.
  */
 function acceptEmptyJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     if (typeof body === "string" && body.trim() === "") return done(null, undefined);
-    return parseJson(request, body as string, done);
+    return parseJson(request, body as string, (error, parsed) => {
+      if (error) return done(error, undefined);
+      if (nestsDeeperThan(parsed, MAX_BODY_DEPTH)) return done(new AppError("VALIDATION_FAILED"), undefined);
+      return done(null, parsed);
+    });
   });
 }
 
