@@ -116,6 +116,20 @@ describe("POST /api/auth/telegram", () => {
     for (const replay of replays) expect(replay.body.refreshToken).toBe(first.refreshToken);
     expect(await sessionCount()).toBe(1);
 
+    // The same signature in other letter cases (Telegram's hash is accepted in any case) is the same
+    // init data, not a new proof: it must not mint a session per variant.
+    const hash = new URLSearchParams(raw).get("hash") ?? "";
+    const variants = [hash.toUpperCase(), hash.replace(/[a-f]/, (c) => c.toUpperCase())].map((h) =>
+      raw.replace(`hash=${hash}`, `hash=${h}`),
+    );
+    expect(variants.every((v) => v !== raw)).toBe(true);
+    for (const variant of variants) {
+      const replay = await telegram(variant);
+      expect(replay.status).toBe(200);
+      expect(replay.body.refreshToken).toBe(first.refreshToken);
+    }
+    expect(await sessionCount()).toBe(1);
+
     // Signed out: the same init data does not revive the revoked session; it gets a new one.
     await callRoute(server, "logout", { token: first.refreshToken });
     const after = SessionReply.parse((await telegram(raw)).body);

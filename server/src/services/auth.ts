@@ -255,8 +255,9 @@ export async function telegramSignIn(
   if (!result.ok) throw telegramRefused(result.reason);
   const tgUser = result.data.user;
   if (!tgUser) throw telegramRefused("user_missing");
-  // The signature identifies this init data: its replays share one session.
-  const proof = `telegram:${result.data.fields.hash}`;
+  // The signature identifies this init data: its replays share one session. It is hex, accepted in
+  // any letter case, so it is keyed in one: a case variant is the same proof, not a new session.
+  const proof = `telegram:${result.data.fields.hash?.toLowerCase()}`;
 
   const existing = await findUserByTelegramId(deps.db, tgUser.id);
   if (existing) return signIn(deps, existing, meta, proof);
