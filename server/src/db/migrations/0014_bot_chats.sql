@@ -1,0 +1,2 @@
+-- Reserved: the change that needs this migration fills it in.
+SELECT 1;
