@@ -36,8 +36,8 @@ export const ERRORS = {
   CODE_EXPIRED: { status: 410, message: "The verification code is out of date" },
   CODE_INVALID: { status: 400, message: "The code is not valid" },
   WITHDRAWAL_FAILED: { status: 400, message: "An error occurred, try again later" },
-  // Withdrawal codes guessed (docs/decisions.md#withdrawal-code-guessing): locked for a day after repeated
-  // voided codes
+  // Withdrawal codes guessed (docs/decisions.md#withdrawal-code-guessing): locked for a day after too many
+  // wrong codes within a day
   WITHDRAWALS_LOCKED: { status: 403, message: "Withdrawals are locked for 24 hours after repeated wrong codes" },
   // Session
   SESSION_TIMEOUT: { status: 401, message: "Session timed out" },

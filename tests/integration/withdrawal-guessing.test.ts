@@ -1,16 +1,16 @@
 /**
  * Withdrawal codes cannot be guessed (docs/decisions.md#withdrawal-code-guessing). The attack: request an
- * application → 5 wrong codes (the code is voided) → cancel → a new application, over and over.
- * Wrong codes are counted per user and per client address across applications, so the loop meets
- * 429 after RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT (10 an hour); three voided codes within a day lock
- * the user's withdrawals for 24 h (403 WITHDRAWALS_LOCKED) and the user gets a notification. A right
- * code costs nothing of the budget. Figures are printed.
+ * application → wrong codes (5, voiding the code, or 4, keeping it alive) → cancel → a new application,
+ * over and over. Wrong codes are counted per user and per client address across applications, so the
+ * loop meets 429 after RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT (10 an hour); the 15th wrong code within a
+ * day, whatever ended the applications, locks the user's withdrawals for 24 h (403 WITHDRAWALS_LOCKED)
+ * and the user gets a notification. A right code costs nothing of the budget. Figures are printed.
  */
 import { routes } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { DEFAULT_RATE_LIMITS } from "../../server/src/env";
-import { WITHDRAWAL_LOCK_VOIDED_CODES } from "../../server/src/services/withdrawals";
+import { WITHDRAWAL_WRONG_CODES_PER_DAY } from "../../server/src/services/withdrawals";
 import { callRoute, createTestServer, injectRoute, lastCode, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, type Investor, withdrawalReadyInvestor } from "./money";
 
@@ -50,14 +50,15 @@ const wrongFor = (code: string, n: number) => {
  * The finding's loop: apply, 5 wrong codes, cancel, again, until a reply is neither 400 nor 200.
  * Returns the wrong codes the server answered CODE_MISMATCH to and the reply that stopped it.
  */
-async function guessLoop(investor: Investor, ip: string, maxRounds: number) {
+async function guessLoop(investor: Investor, ip: string | (() => string), maxRounds: number, perApplication = 5) {
+  const address = typeof ip === "string" ? () => ip : ip;
   let wrong = 0;
   for (let round = 0; round < maxRounds; round++) {
-    const app = await apply(investor, ip);
+    const app = await apply(investor, address());
     if (app.status !== 200) return { wrong, stop: app };
     const code = await lastCode(server, investor.login, "withdrawal");
-    for (let i = 0; i < 5; i++) {
-      const res = await validate(investor, app.id, wrongFor(code, wrong * 7 + i), ip);
+    for (let i = 0; i < perApplication; i++) {
+      const res = await validate(investor, app.id, wrongFor(code, wrong * 7 + i), address());
       if (res.status !== 400) {
         await cancel(investor, app.id);
         return { wrong, stop: res };
@@ -143,7 +144,7 @@ describe("withdrawal code guessing", () => {
     expect((await validate(investor, app.id, code, ip)).status).toBe(410); // its 10 minutes are over
   });
 
-  it(`locks withdrawals for 24 h after ${WITHDRAWAL_LOCK_VOIDED_CODES} voided codes within a day, and tells the user`, async () => {
+  it(`locks withdrawals for 24 h at the ${WITHDRAWAL_WRONG_CODES_PER_DAY}th wrong code within a day, and tells the user`, async () => {
     const investor = await eligible();
     const ip = freshIp();
     let total = 0;
@@ -157,7 +158,7 @@ describe("withdrawal code guessing", () => {
       clock.advance(HOUR + 1000);
     }
     console.log(`[kassa] withdrawal guessing over hours: ${total} wrong codes, then ${stop.status} ${stop.body.code}`);
-    expect(total).toBe(5 * WITHDRAWAL_LOCK_VOIDED_CODES - 1);
+    expect(total).toBe(WITHDRAWAL_WRONG_CODES_PER_DAY - 1);
     expect(stop.status).toBe(403);
     expect(stop.body).toMatchObject({
       code: "WITHDRAWALS_LOCKED",
@@ -184,5 +185,45 @@ describe("withdrawal code guessing", () => {
     expect(again.status).toBe(200);
     const code = await lastCode(server, investor.login, "withdrawal");
     expect((await validate(investor, again.id, code, freshIp())).status).toBe(200);
+  });
+
+  /**
+   * The finding's loop: 4 wrong codes (the code stays alive, none is voided), cancel, apply again;
+   * at each 429 the attacker waits an hour. Over one day on the test clock, every wrong code judged
+   * (CODE_MISMATCH, or the one answered WITHDRAWALS_LOCKED) is counted.
+   */
+  async function guessesInADay(ipFor: () => string) {
+    const investor = await eligible();
+    const start = clock.now().getTime();
+    let judged = 0;
+    let stop: Awaited<ReturnType<typeof guessLoop>>["stop"] | undefined;
+    while (clock.now().getTime() - start < 24 * HOUR) {
+      const round = await guessLoop(investor, ipFor, 30, 4);
+      judged += round.wrong;
+      stop = round.stop;
+      if (stop.status === 403 && stop.body.code === "WITHDRAWALS_LOCKED") {
+        judged += 1; // the wrong code that spent the budget was judged too
+        break;
+      }
+      expect(stop.status).toBe(429);
+      clock.advance(HOUR + 1000);
+    }
+    // Locked for the rest of the day, whatever the address.
+    expect(await apply(investor, ipFor())).toMatchObject({ status: 403, body: { code: "WITHDRAWALS_LOCKED" } });
+    clock.advance(24 * HOUR);
+    return { judged, stop };
+  }
+
+  it("counts wrong codes per day whatever ends the application (4 wrong, cancel, again)", async () => {
+    const oneAddress = freshIp();
+    const fromOne = await guessesInADay(() => oneAddress);
+    const firstOfMany = ipCounter;
+    const fromMany = await guessesInADay(freshIp);
+    console.log(
+      `[kassa] withdrawal code guesses per account per day (4 wrong, cancel, again): ${fromOne.judged} from one address, ${fromMany.judged} from ${ipCounter - firstOfMany} addresses`,
+    );
+    expect(fromOne.judged).toBe(WITHDRAWAL_WRONG_CODES_PER_DAY);
+    expect(fromMany.judged).toBe(WITHDRAWAL_WRONG_CODES_PER_DAY);
+    expect(fromMany.stop).toMatchObject({ status: 403, body: { code: "WITHDRAWALS_LOCKED" } });
   });
 });

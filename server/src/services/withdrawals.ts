@@ -46,7 +46,7 @@ import { isUuid } from "./deposit-rows";
 import { post } from "./ledger";
 import { notify } from "./notifications";
 import { getSetting } from "./settings";
-import { lockUser } from "./users";
+import { lockUser, type UserRow } from "./users";
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -54,11 +54,15 @@ export type WithdrawalRow = typeof withdrawals.$inferSelect;
 export const MAX_AWAITING_WITHDRAWALS = 5;
 
 /**
- * Withdrawal codes voided (every try wrong) within a day after which the user's withdrawals are
- * locked for a day: WITHDRAWALS_LOCKED, and the user is told (a notification, and the chat).
+ * Wrong withdrawal codes a user may enter within a day, whatever ends each application (a voided
+ * code, a cancel, an expiry): the one that spends the budget locks the user's withdrawals for
+ * WITHDRAWAL_LOCK_MS (WITHDRAWALS_LOCKED, and the user is told by a notification and in the chat).
+ * Counted from the codes themselves (their wrong tries), so cancelling and applying again resets nothing.
  */
-export const WITHDRAWAL_LOCK_VOIDED_CODES = 3;
+export const WITHDRAWAL_WRONG_CODES_PER_DAY = 15;
 export const WITHDRAWAL_LOCK_MS = 24 * 3600_000;
+
+const lockedError = (until: Date) => new AppError("WITHDRAWALS_LOCKED", { params: { until: until.toISOString() } });
 
 /** 403 WITHDRAWALS_LOCKED while the user's withdrawals are locked. */
 async function assertWithdrawalsOpen(deps: Pick<ServiceContext, "db" | "clock">, userId: string): Promise<void> {
@@ -67,49 +71,41 @@ async function assertWithdrawalsOpen(deps: Pick<ServiceContext, "db" | "clock">,
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
-  if (user?.until && user.until.getTime() > deps.clock.now().getTime()) {
-    throw new AppError("WITHDRAWALS_LOCKED", { params: { until: user.until.toISOString() } });
-  }
+  if (user?.until && user.until.getTime() > deps.clock.now().getTime()) throw lockedError(user.until);
 }
 
 /**
- * After a wrong code that voided its code: with WITHDRAWAL_LOCK_VOIDED_CODES voided within a day,
- * the withdrawals lock for WITHDRAWAL_LOCK_MS and the user is told. Returns the lock's end, or null.
+ * The wrong withdrawal codes of `user` within the last day (since the end of the last lock, when
+ * that is later): the wrong tries of every withdrawal code issued since then.
  */
-async function lockAfterVoidedCodes(deps: Pick<ServiceContext, "db" | "clock">, userId: string): Promise<Date | null> {
-  const settings = await getSetting(deps.db, "codes");
-  const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
-    const user = await lockUser(tx, userId);
-    if (!user) return null;
-    if (user.withdrawalsLockedUntil && user.withdrawalsLockedUntil.getTime() > now.getTime()) {
-      return user.withdrawalsLockedUntil;
-    }
-    const since = new Date(Math.max(now.getTime() - WITHDRAWAL_LOCK_MS, user.withdrawalsLockedUntil?.getTime() ?? 0));
-    const [voided] = await tx
-      .select({ n: count() })
-      .from(verificationCodes)
-      .where(
-        and(
-          eq(verificationCodes.userId, userId),
-          eq(verificationCodes.purpose, "withdrawal"),
-          gte(verificationCodes.attempts, settings.maxAttempts),
-          gte(verificationCodes.createdAt, since),
-        ),
-      );
-    if ((voided?.n ?? 0) < WITHDRAWAL_LOCK_VOIDED_CODES) return null;
-    const until = new Date(now.getTime() + WITHDRAWAL_LOCK_MS);
-    userChanging(userId);
-    await tx.update(users).set({ withdrawalsLockedUntil: until }).where(eq(users.id, userId));
-    await notify(
-      tx,
-      userId,
-      "withdrawals_locked",
-      { lockedUntil: until.toISOString().slice(0, 16).replace("T", " ") },
-      now,
+async function wrongCodesToday(tx: Database, user: UserRow, now: Date): Promise<number> {
+  const since = new Date(Math.max(now.getTime() - WITHDRAWAL_LOCK_MS, user.withdrawalsLockedUntil?.getTime() ?? 0));
+  const [row] = await tx
+    .select({ n: sql<number>`coalesce(sum(${verificationCodes.attempts}), 0)::int` })
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.userId, user.id),
+        eq(verificationCodes.purpose, "withdrawal"),
+        gte(verificationCodes.createdAt, since),
+      ),
     );
-    return until;
-  });
+  return Number(row?.n ?? 0);
+}
+
+/** Locks the user's withdrawals for WITHDRAWAL_LOCK_MS from `now` and tells the user. Returns the lock's end. */
+async function lockWithdrawals(tx: Database, userId: string, now: Date): Promise<Date> {
+  const until = new Date(now.getTime() + WITHDRAWAL_LOCK_MS);
+  userChanging(userId);
+  await tx.update(users).set({ withdrawalsLockedUntil: until }).where(eq(users.id, userId));
+  await notify(
+    tx,
+    userId,
+    "withdrawals_locked",
+    { lockedUntil: until.toISOString().slice(0, 16).replace("T", " ") },
+    now,
+  );
+  return until;
 }
 
 /**
@@ -269,8 +265,9 @@ async function ownWithdrawal(db: Database, userId: string, id: string): Promise<
  * too (the call reveals nothing about other users' applications).
  * Guessing is bounded across applications (cancelling and applying again resets nothing): wrong
  * codes per user and per client address (RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT / _IP, 429
- * RATE_LIMITED), and WITHDRAWAL_LOCK_VOIDED_CODES voided codes within a day lock the user's
- * withdrawals for a day (403 WITHDRAWALS_LOCKED, the user told).
+ * RATE_LIMITED), and the WITHDRAWAL_WRONG_CODES_PER_DAY-th wrong code within a day locks the
+ * user's withdrawals for a day (403 WITHDRAWALS_LOCKED, the user told). A user's entries are
+ * judged one at a time (under the user's row lock), so parallel guesses cannot pass the day's budget.
  */
 export async function validateWithdrawal(
   deps: ServiceContext,
@@ -302,14 +299,29 @@ export async function validateWithdrawal(
       .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.userId, userId)))
       .limit(1);
     if (row?.status !== "awaiting_code") throw new AppError("CODE_INVALID");
-    await verifyCode(deps, userId, "withdrawal", code, withdrawalId, "target");
-  } catch (error) {
-    wrong = error instanceof AppError && error.code === "CODE_MISMATCH";
-    if (wrong && (error as AppError).params?.attemptsLeft === "0") {
-      const until = await lockAfterVoidedCodes(deps, userId);
-      if (until) throw new AppError("WITHDRAWALS_LOCKED", { params: { until: until.toISOString() } });
-    }
-    throw error;
+    // The refusal is returned, not thrown, so the wrong try it counted is committed with the lock.
+    const refusal = await db.transaction(async (tx): Promise<AppError | null> => {
+      const user = await lockUser(tx, userId);
+      if (!user) return new AppError("SESSION_TIMEOUT");
+      const now = deps.clock.now();
+      if (user.withdrawalsLockedUntil && user.withdrawalsLockedUntil.getTime() > now.getTime()) {
+        return lockedError(user.withdrawalsLockedUntil);
+      }
+      if ((await wrongCodesToday(tx, user, now)) >= WITHDRAWAL_WRONG_CODES_PER_DAY) {
+        return lockedError(await lockWithdrawals(tx, userId, now));
+      }
+      try {
+        await verifyCode({ ...deps, db: tx }, userId, "withdrawal", code, withdrawalId, "target");
+        return null;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        if (error.code !== "CODE_MISMATCH") return error;
+        wrong = true;
+        if ((await wrongCodesToday(tx, user, now)) < WITHDRAWAL_WRONG_CODES_PER_DAY) return error;
+        return lockedError(await lockWithdrawals(tx, userId, now));
+      }
+    });
+    if (refusal) throw refusal;
   } finally {
     if (!wrong) {
       await deps.limiter.refund(accountKey, limits.withdrawalCodeAccount);

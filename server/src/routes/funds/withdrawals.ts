@@ -48,7 +48,8 @@ export async function withdrawalRoutes(app: KassaApp) {
         "410 CODE_EXPIRED ('The verification code is out of date'); used, voided after 5 wrong tries, absent, " +
         "or the application not awaiting a code → 400 CODE_INVALID ('The code is not valid'). Wrong codes are " +
         "limited per user and per client address across applications (429 RATE_LIMITED with Retry-After); " +
-        "three voided codes within a day lock the user's withdrawals for 24 hours (403 WITHDRAWALS_LOCKED, " +
+        "the 15th wrong code within a day (whatever ended the applications) locks the user's withdrawals for " +
+        "24 hours (403 WITHDRAWALS_LOCKED, " +
         "params.until; the user gets a notification).",
     },
     ({ ctx, auth, body, request }) =>
