@@ -666,18 +666,34 @@ export const chatOutbox = pgTable(
     sentAt: timestamptz("sent_at"),
     failedAt: timestamptz("failed_at"),
     lastError: text("last_error"),
+    /** Queueing order: a chat gets its messages in this order, one at a time. */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
   },
   (t) => [
     index("chat_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+    index("chat_outbox_waiting_idx")
+      .on(t.userId, t.seq)
+      .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
     check("chat_outbox_kind_known", sql`${t.kind} in (${sqlList(NOTIFICATION_KINDS)})`),
   ],
 );
 
 /** Bot updates already handled (`update_id`): a repeated delivery (webhook retry, restart) is skipped. */
-export const telegramUpdates = pgTable("telegram_updates", {
-  updateId: bigint("update_id", { mode: "number" }).primaryKey(),
-  receivedAt: timestamptz("received_at").notNull(),
-});
+export const telegramUpdates = pgTable(
+  "telegram_updates",
+  {
+    updateId: bigint("update_id", { mode: "number" }).primaryKey(),
+    receivedAt: timestamptz("received_at").notNull(),
+    /** The update as the webhook received it, until it is handled (polled updates are handled at once). */
+    payload: jsonb("payload").$type<Record<string, unknown>>(),
+    /** When a handler took it; null: stored by the webhook, not handled yet. */
+    handledAt: timestamptz("handled_at"),
+  },
+  (t) => [
+    index("telegram_updates_waiting_idx").on(t.updateId).where(sql`${t.handledAt} is null`),
+    index("telegram_updates_received_idx").on(t.receivedAt),
+  ],
+);
 
 /**
  * Leases: work that one process at a time may do (the bot's long polling and chat outbox). A process

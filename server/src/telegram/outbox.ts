@@ -2,12 +2,13 @@
  * The chat outbox worker: sends the notifications `notify()` queued in `chat_outbox` to the user's
  * Telegram chat, in the account's language of the moment, with a `web_app` button to the screen
  * concerned. Each row is marked sent once Telegram took it; a failure is retried with exponential
- * backoff (a 429 waits `retry_after`); a blocked bot (403) marks the user and ends the row, as do an
- * unlinked account and chat notifications turned off. A message whose send was cut short by a crash
+ * backoff capped at five minutes for 72 hours from queueing (a 429 waits `retry_after` and pauses
+ * every send); a blocked bot (403) marks the user and ends the row, as do an unlinked account and
+ * chat notifications turned off. A chat gets its messages in order, one at a time, paced (`PACE`). A message whose send was cut short by a crash
  * (sent, not yet marked) may go out twice: delivery is at least once, never lost.
  */
 import { type Language, parseStartParam } from "@contract";
-import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import { and, asc, count, eq, isNull, lte, min, sql } from "drizzle-orm";
 import { GrammyError, HttpError, InlineKeyboard } from "grammy";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
@@ -30,15 +31,102 @@ export interface OutboxLog {
   warn(obj: object, msg: string): void;
 }
 
-export const OUTBOX_BATCH = 20;
-export const OUTBOX_MAX_ATTEMPTS = 12;
+/** Rows read per pass: per chat at most `PACE.chat.burst`, oldest first. */
+export const OUTBOX_BATCH = 200;
+/** A message is tried this long after it was queued (then given up, with its last error kept). */
+export const OUTBOX_GIVE_UP_MS = 72 * 3_600_000;
 const BACKOFF_BASE_MS = 5_000;
-const BACKOFF_MAX_MS = 3_600_000;
+const BACKOFF_MAX_MS = 5 * 60_000;
+/** The longest a pass waits for the overall pace; a longer wait ends the pass (the next one goes on). */
+const PASS_MAX_WAIT_MS = 1_000;
 
-/** The wait before attempt `attempts + 1`: 5 s, 10 s, 20 s, … up to an hour. */
+/** The wait before attempt `attempts + 1`: 5 s, 10 s, 20 s, … up to five minutes. */
 export function backoffMs(attempts: number): number {
   return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
 }
+
+/**
+ * How fast the outbox writes: per chat about one message a second after a short burst, and overall
+ * below Telegram's broadcast limit (about 30 a second), so a mass event does not earn 429s.
+ */
+export const PACE = {
+  chat: { perSecond: 1, burst: 3 },
+  overall: { perSecond: 25, burst: 3 },
+} as const;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/** Token buckets (overall and per chat) on the server's clock; a 429 pauses them all. */
+export class Pacer {
+  private readonly overall: Bucket;
+  private readonly chats = new Map<number, Bucket>();
+  private pausedUntil = 0;
+
+  constructor(private readonly pace: { chat: Rate; overall: Rate } = PACE) {
+    this.overall = { tokens: pace.overall.burst, at: 0 };
+  }
+
+  /** Milliseconds until `chatId` may get its next message (0: now). */
+  chatWait(chatId: number, now: number): number {
+    const bucket = this.chats.get(chatId);
+    return bucket ? waitFor(bucket, this.pace.chat, now) : 0;
+  }
+
+  /** Milliseconds until any next message may go (0: now). */
+  overallWait(now: number): number {
+    return Math.max(this.pausedUntil - now, waitFor(this.overall, this.pace.overall, now));
+  }
+
+  /** Counts one message to `chatId` sent at `now`. */
+  take(chatId: number, now: number): void {
+    refill(this.overall, this.pace.overall, now);
+    this.overall.tokens -= 1;
+    let bucket = this.chats.get(chatId);
+    if (!bucket) {
+      if (this.chats.size >= 10_000) this.forgetIdle(now);
+      bucket = { tokens: this.pace.chat.burst, at: now };
+      this.chats.set(chatId, bucket);
+    }
+    refill(bucket, this.pace.chat, now);
+    bucket.tokens -= 1;
+  }
+
+  /** Telegram asked to wait (429 `retry_after`): nothing goes out before `until`. */
+  pause(until: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+  }
+
+  /** Chats whose bucket is full again are no different from chats never seen. */
+  private forgetIdle(now: number): void {
+    for (const [chatId, bucket] of this.chats) {
+      refill(bucket, this.pace.chat, now);
+      if (bucket.tokens >= this.pace.chat.burst) this.chats.delete(chatId);
+    }
+  }
+}
+
+interface Rate {
+  perSecond: number;
+  burst: number;
+}
+
+function refill(bucket: Bucket, rate: Rate, now: number): void {
+  if (now > bucket.at) {
+    bucket.tokens = Math.min(rate.burst, bucket.tokens + ((now - bucket.at) * rate.perSecond) / 1000);
+    bucket.at = now;
+  }
+}
+
+function waitFor(bucket: Bucket, rate: Rate, now: number): number {
+  refill(bucket, rate, now);
+  return bucket.tokens >= 1 ? 0 : Math.ceil(((1 - bucket.tokens) * 1000) / rate.perSecond);
+}
+
+/** The pace of this process's deliveries when the caller brings none (one deliverer per process). */
+const processPacer = new Pacer();
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -78,12 +166,44 @@ export interface OutboxDeps {
   sender: ChatSender;
   miniAppUrl: string;
   log: OutboxLog;
+  /** The pace kept across passes; by default the process's own. */
+  pacer?: Pacer;
+  /** Waits for the overall pace (a test moves its clock instead). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Ends the pass early (the bot stopping). */
+  stopped?: () => boolean;
 }
 
-/** Sends what is due now; returns how many rows were sent. */
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const waiting = and(isNull(chatOutbox.sentAt), isNull(chatOutbox.failedAt));
+
+/**
+ * Sends what is due now, paced, and returns how many rows were sent. Each chat gets its messages in
+ * the order they were queued, one at a time: a row waits until the one before it was sent or given
+ * up, so a retried message is never overtaken. Telegram down (5xx, no answer) ends the pass.
+ */
 export async function deliverDue(deps: OutboxDeps): Promise<number> {
   const { db, clock } = deps;
+  const pacer = deps.pacer ?? processPacer;
+  const sleep = deps.sleep ?? realSleep;
+  // Per chat the first `burst` waiting rows, when the first of them (the chat's head) is due.
+  const ranked = db.$with("ranked").as(
+    db
+      .select({
+        id: chatOutbox.id,
+        place: sql<number>`row_number() over (partition by ${chatOutbox.userId} order by ${chatOutbox.seq})`.as(
+          "place",
+        ),
+        headDue:
+          sql<Date>`first_value(${chatOutbox.nextAttemptAt}) over (partition by ${chatOutbox.userId} order by ${chatOutbox.seq})`.as(
+            "head_due",
+          ),
+      })
+      .from(chatOutbox)
+      .where(waiting),
+  );
   const due = await db
+    .with(ranked)
     .select({
       row: chatOutbox,
       telegramId: users.telegramId,
@@ -91,15 +211,20 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
       chatNotifications: users.chatNotifications,
       botBlockedAt: users.botBlockedAt,
     })
-    .from(chatOutbox)
+    .from(ranked)
+    .innerJoin(chatOutbox, eq(chatOutbox.id, ranked.id))
     .innerJoin(users, eq(users.id, chatOutbox.userId))
-    .where(and(isNull(chatOutbox.sentAt), isNull(chatOutbox.failedAt), lte(chatOutbox.nextAttemptAt, clock.now())))
-    .orderBy(asc(chatOutbox.nextAttemptAt), asc(chatOutbox.createdAt))
+    .where(and(lte(ranked.place, PACE.chat.burst), sql`${ranked.headDue} <= ${clock.now().toISOString()}`))
+    .orderBy(asc(chatOutbox.seq))
     .limit(OUTBOX_BATCH);
 
   let sent = 0;
+  // Chats that get nothing more in this pass: their previous message failed or waits, or their pace is spent.
+  const held = new Set<string>();
   for (const item of due) {
+    if (deps.stopped?.()) break;
     const { row } = item;
+    if (held.has(row.userId)) continue;
     const giveUp = (reason: string) =>
       db.update(chatOutbox).set({ failedAt: clock.now(), lastError: reason }).where(eq(chatOutbox.id, row.id));
     if (item.telegramId === null) {
@@ -114,6 +239,18 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
       await giveUp("the user blocked the bot");
       continue;
     }
+    let now = clock.now().getTime();
+    if (row.nextAttemptAt.getTime() > now || pacer.chatWait(item.telegramId, now) > 0) {
+      held.add(row.userId);
+      continue;
+    }
+    const wait = pacer.overallWait(now);
+    if (wait > PASS_MAX_WAIT_MS) break;
+    if (wait > 0) {
+      await sleep(wait);
+      now = clock.now().getTime();
+    }
+    pacer.take(item.telegramId, now);
     const language = userLanguage(item);
     const { title, body } = renderNotification(row.kind, row.params, language);
     try {
@@ -123,7 +260,10 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
         link_preview_options: { is_disabled: true },
       });
     } catch (error) {
-      await failed(deps, row, item.telegramId, error);
+      held.add(row.userId);
+      const outcome = await failed(deps, row, item.telegramId, error);
+      if (outcome.retryAfterMs !== undefined) pacer.pause(clock.now().getTime() + outcome.retryAfterMs);
+      if (outcome.telegramDown) break;
       continue;
     }
     await db
@@ -140,25 +280,25 @@ async function failed(
   row: typeof chatOutbox.$inferSelect,
   telegramId: number,
   error: unknown,
-): Promise<void> {
+): Promise<{ retryAfterMs?: number; telegramDown: boolean }> {
   const { db, clock } = deps;
   const now = clock.now();
   const attempts = row.attempts + 1;
   const description = error instanceof GrammyError ? `${error.error_code}: ${error.description}` : String(error);
   if (error instanceof GrammyError && error.error_code === 403) {
-    // Blocked (or deactivated): no retry; the user is marked until a my_chat_member update says otherwise.
+    // Blocked (or deactivated): no retry; the user is marked until they write to the bot again.
     await db.update(users).set({ botBlockedAt: now }).where(eq(users.telegramId, telegramId));
     await db
       .update(chatOutbox)
       .set({ attempts, failedAt: now, lastError: description })
       .where(eq(chatOutbox.id, row.id));
     deps.log.info({ outboxId: row.id }, "the user blocked the bot: chat notification dropped");
-    return;
+    return { telegramDown: false };
   }
   const permanent = error instanceof GrammyError && error.error_code === 400;
   const retryAfter = error instanceof GrammyError ? error.parameters.retry_after : undefined;
   const wait = retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempts);
-  const giveUp = permanent || attempts >= OUTBOX_MAX_ATTEMPTS;
+  const giveUp = permanent || now.getTime() - row.createdAt.getTime() >= OUTBOX_GIVE_UP_MS;
   await db
     .update(chatOutbox)
     .set({
@@ -168,8 +308,26 @@ async function failed(
       failedAt: giveUp ? now : null,
     })
     .where(eq(chatOutbox.id, row.id));
+  const telegramDown = error instanceof HttpError || (error instanceof GrammyError && error.error_code >= 500);
   deps.log.warn(
     { outboxId: row.id, attempts, error: description, network: error instanceof HttpError, giveUp },
-    "chat notification not sent",
+    giveUp ? "chat notification given up" : "chat notification not sent",
   );
+  return { ...(retryAfter !== undefined ? { retryAfterMs: retryAfter * 1000 } : {}), telegramDown };
+}
+
+/** What waits in the outbox: how many messages, and how long the oldest has waited (readiness, CLI). */
+export async function outboxBacklog(
+  db: Database,
+  now: Date,
+): Promise<{ waiting: number; oldestWaitingSeconds: number | null }> {
+  const [row] = await db
+    .select({ waiting: count(), oldest: min(chatOutbox.createdAt) })
+    .from(chatOutbox)
+    .where(waiting);
+  const oldest = row?.oldest ? new Date(row.oldest) : null;
+  return {
+    waiting: row?.waiting ?? 0,
+    oldestWaitingSeconds: oldest ? Math.max(0, Math.floor((now.getTime() - oldest.getTime()) / 1000)) : null,
+  };
 }
