@@ -19,13 +19,22 @@ export type SortDir = z.infer<typeof SortDir>;
 /**
  * `GET /user/referrals`. `search`: a login substring, any letter case. `line`: one line only
  * (1 … the number of lines in the `referralLines` setting). Sorting by `investments` or `profit`
- * orders by the USD value at the current exchange rates (ties by login).
+ * orders by the USD value at the current exchange rates; `createdAt` by registration. Ties sort by
+ * login (A to Z for the money sorts and `line`, in the sort's direction for `createdAt`).
  */
 export const ReferralsQuery = PageQuery.extend({
   sort: ReferralSort.default("createdAt"),
   sortDir: SortDir.default("desc"),
   search: text().trim().max(64).optional(),
   line: z.coerce.number().int().min(1).max(10).optional(),
+  /**
+   * The previous page's `next` (a member's id): the page starts after that member in this order
+   * (keyset paging, as fast deep in a large team as on page 1). `page` then only numbers the page.
+   */
+  after: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)
+    .optional(),
 });
 export type ReferralsQuery = z.infer<typeof ReferralsQuery>;
 
@@ -61,7 +70,11 @@ export const ReferralTotals = z.object({
 });
 export type ReferralTotals = z.infer<typeof ReferralTotals>;
 
-export const ReferralsReply = pageOf(Referral).extend({ totals: ReferralTotals });
+export const ReferralsReply = pageOf(Referral).extend({
+  totals: ReferralTotals,
+  /** Pass as `after` for the page that follows; null on the last page. */
+  next: z.string().nullable().optional(),
+});
 export type ReferralsReply = z.infer<typeof ReferralsReply>;
 
 /** `GET /user/referral/:id`: one member of the caller's downline; anyone else is 404. */

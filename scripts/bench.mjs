@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { freePort, startPostgres } from "./lib/postgres.mjs";
@@ -305,6 +306,13 @@ async function cursorAfterPage(api, page) {
   return body.next ?? "";
 }
 
+/** The leader's `next` after page `page` (50 a page, by investments): where a keyset page starts. */
+async function referralCursorAfterPage(api, page) {
+  const res = await fetch(`${api}/user/referrals?page=${page}&limit=50&sort=investments`, { headers: auth("lead") });
+  const body = await res.json();
+  return body.next ?? "";
+}
+
 const ROWS = [];
 const results = new Map();
 function record(db, key, value) {
@@ -356,9 +364,20 @@ async function measure(db, server, hello) {
     ["operations page 1, leader", "/user/operations/?limit=20", "lead"],
     ["referrals page 1 + totals, leader", "/user/referrals?limit=50", "lead"],
     ["referrals by investments", "/user/referrals?limit=50&sort=investments", "lead"],
+    ["referrals by investments, smallest first", "/user/referrals?limit=50&sort=investments&sortDir=asc", "lead"],
+    ["referrals by profit", "/user/referrals?limit=50&sort=profit", "lead"],
     ["referrals by profit, line 3", "/user/referrals?limit=50&sort=profit&line=3", "lead"],
+    ["referrals by line", "/user/referrals?limit=50&sort=line&sortDir=desc", "lead"],
+    ["referrals by login Z–A, line 2", "/user/referrals?limit=50&sort=login&sortDir=desc&line=2", "lead"],
+    ["referrals by registration, oldest first", "/user/referrals?limit=50&sort=createdAt&sortDir=asc", "lead"],
     ["referrals search 'm3_12'", "/user/referrals?limit=50&search=m3_12", "lead"],
+    ["referrals search 'm2_1' by investments", "/user/referrals?limit=50&search=m2_1&sort=investments", "lead"],
     ["referrals by login, page 100", "/user/referrals?limit=50&sort=login&sortDir=asc&page=100", "lead"],
+    [
+      "referrals by investments, keyset page 101",
+      `/user/referrals?limit=50&sort=investments&after=${await referralCursorAfterPage(api, 100)}`,
+      "lead",
+    ],
   ];
   for (const [name, path, who] of lat) {
     const referrals = name.startsWith("referrals");
@@ -378,7 +397,7 @@ async function runPglite() {
     await server.stop();
     console.log("[bench] pglite: seeding…");
     const t = Date.now();
-    const pg = await PGlite.create({ dataDir });
+    const pg = await PGlite.create({ dataDir, extensions: { pg_trgm } });
     await pg.exec(seedSql(SIZES.pglite));
     await pg.close();
     console.log(`[bench] pglite: seeded in ${((Date.now() - t) / 1000).toFixed(0)} s`);

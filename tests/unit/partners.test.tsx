@@ -197,7 +197,7 @@ describe("partners table", () => {
     await screen.findAllByTestId("referral-row");
     expect(queries[0]?.get("sort")).toBe("createdAt");
     expect(queries[0]?.get("sortDir")).toBe("desc");
-    expect(queries[0]?.get("page")).toBe("1");
+    expect(queries[0]?.has("after")).toBe(false);
     fireEvent.change(document.querySelector("select[name='line']") as HTMLSelectElement, { target: { value: "2" } });
     await waitFor(() => expect(queries.at(-1)?.get("line")).toBe("2"));
     fireEvent.change(document.querySelector("select[name='sort']") as HTMLSelectElement, {
@@ -212,6 +212,26 @@ describe("partners table", () => {
       target: { value: "profit" },
     });
     await waitFor(() => expect(queries.at(-1)?.get("sort")).toBe("profit"));
+  });
+
+  it("asks for the next page after the last member of the page before (keyset paging)", async () => {
+    const first = [referral(1), referral(2)];
+    const second = [referral(3), referral(4, 2)];
+    const queries: URLSearchParams[] = [];
+    stubRoutes({
+      setting: { status: 404, body: { code: "NOT_FOUND", message: "Not found" } },
+      bonus: { body: BONUSES },
+      referrals: (request) => {
+        const query = new URL(request.url).searchParams;
+        queries.push(query);
+        const items = query.get("after") === first[1]?.id ? second : first;
+        const next = items === first ? (first[1]?.id ?? null) : null;
+        return { body: { items, total: 4, page: 1, limit: 50, totals: TOTALS, next } };
+      },
+    });
+    await renderApp({ path: "/partners", user: DEMO_USER });
+    await waitFor(() => expect(screen.getAllByTestId("referral-row")).toHaveLength(4));
+    expect(queries.map((q) => q.get("after"))).toEqual([null, first[1]?.id]);
   });
 
   it("renders only the visible part of a long list", async () => {

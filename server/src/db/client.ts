@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -127,14 +128,16 @@ async function openPostgres(
 async function openPglite(dataDir: string, runMigrations: boolean, initialData?: Blob): Promise<DatabaseHandle> {
   let lock: DataDirLock | undefined;
   let client: PGlite;
+  // pg_trgm: the trigram index of logins the partners table's search uses (migration 0011).
+  const extensions = { pg_trgm };
   if (dataDir === "memory") {
-    client = await PGlite.create(initialData ? { loadDataDir: initialData } : {});
+    client = await PGlite.create(initialData ? { loadDataDir: initialData, extensions } : { extensions });
   } else {
     lock = acquireDataDirLock(dataDir);
     try {
       fs.mkdirSync(dataDir, { recursive: true });
       const fresh = initialData && !holdsDatabase(dataDir);
-      client = await PGlite.create(fresh ? { dataDir, loadDataDir: initialData } : { dataDir });
+      client = await PGlite.create(fresh ? { dataDir, loadDataDir: initialData, extensions } : { dataDir, extensions });
     } catch (error) {
       lock.release();
       throw error;

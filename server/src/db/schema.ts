@@ -175,6 +175,8 @@ export const users = pgTable(
     uniqueIndex("users_login_lower_unique").on(sql`lower(${t.login})`),
     uniqueIndex("users_email_lower_unique").on(sql`lower(${t.email})`),
     index("users_inviter_idx").on(t.inviterId),
+    /** The partners table's login search (`like '%…%'`, pg_trgm; migration 0011). */
+    index("users_login_trgm_idx").using("gin", sql`lower(${t.login}) gin_trgm_ops`),
     check("users_code_channel_known", sql`${t.codeChannel} in ('telegram', 'email', 'sms')`),
     check("users_current_currency_known", sql`${t.currentCurrency} in (${sqlList(CURRENCY_CODES)})`),
   ],
@@ -755,14 +757,23 @@ export const referralLinks = pgTable(
     prBtc: amount("pr_btc").notNull().default("0"),
     prEth: amount("pr_eth").notNull().default("0"),
     prTon: amount("pr_ton").notNull().default("0"),
+    /**
+     * The USD value of the four `inv_*` and of the four `pr_*` at the `exchangeRates` setting's rates,
+     * kept by the same triggers and again when the rates change: the money sorts walk an index.
+     */
+    invUsd: numeric("inv_usd").notNull().default("0"),
+    prUsd: numeric("pr_usd").notNull().default("0"),
   },
   (t) => [
     primaryKey({ columns: [t.ancestorId, t.memberId] }),
     index("referral_links_member_idx").on(t.memberId),
-    index("referral_links_login_idx").on(t.ancestorId, sql`lower(${t.login})`),
+    // One index per order of the list, each within one ancestor's line (server/README.md, "Kept totals").
     index("referral_links_line_idx").on(t.ancestorId, t.line, sql`lower(${t.login})`),
-    index("referral_links_registered_idx").on(t.ancestorId, t.registeredAt),
-    index("referral_links_line_registered_idx").on(t.ancestorId, t.line, t.registeredAt),
+    index("referral_links_line_registered_idx").on(t.ancestorId, t.line, t.registeredAt, sql`lower(${t.login})`),
+    index("referral_links_line_inv_idx").on(t.ancestorId, t.line, t.invUsd, sql`lower(${t.login})`),
+    index("referral_links_line_inv_desc_idx").on(t.ancestorId, t.line, sql`(-${t.invUsd})`, sql`lower(${t.login})`),
+    index("referral_links_line_pr_idx").on(t.ancestorId, t.line, t.prUsd, sql`lower(${t.login})`),
+    index("referral_links_line_pr_desc_idx").on(t.ancestorId, t.line, sql`(-${t.prUsd})`, sql`lower(${t.login})`),
   ],
 );
 

@@ -31,7 +31,7 @@ import {
   roundDown,
   toDecimalString,
 } from "@contract";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { paidBonuses, referralEarnings, referralTurnover, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -228,19 +228,6 @@ const LINK_COLUMNS = sql.raw(
     CURRENCY_CODES.map((c) => `l.pr_${c.toLowerCase()}::text as pr_${c.toLowerCase()}`).join(", "),
 );
 
-/** USD value of a member's four kept amounts (for sorting), at the given rates. */
-function usdValue(prefix: "inv" | "pr", rates: Record<Currency, string>) {
-  return sql.raw(
-    CURRENCY_CODES.map((c) => `l.${prefix}_${c.toLowerCase()} * ${money(rates[c]).toString()}`).join(" + "),
-  );
-}
-
-const SORT_COLUMNS = {
-  login: sql.raw("lower(l.login)"),
-  line: sql.raw("l.line"),
-  createdAt: sql.raw("l.registered_at"),
-};
-
 const toReferral = (r: ReferralRow) => ({
   id: r.id,
   login: r.login,
@@ -250,48 +237,157 @@ const toReferral = (r: ReferralRow) => ({
   registeredAt: iso(r.created_at),
 });
 
+/** The member a keyset page starts after (`after`): its place in every order. */
+interface Cursor {
+  line: number;
+  /** `registered_at` as the database prints it (microseconds kept). */
+  at: string;
+  login: string;
+  inv: string;
+  pr: string;
+}
+
 /**
- * `GET /user/referrals` (see contract/partners.ts). One page of the caller's kept closure rows
- * (`referral_links`, through an index for every sort but the two money ones) and the kept totals:
- * nothing is aggregated over the downline, whatever its size.
+ * One order of the list: what each line's index range is read by (`inner`, the columns of one of
+ * the `referral_links_line_*` indexes after ancestor and line), how the lines' rows merge
+ * (`outer`, over the selected `s1`, `s2`), and the rows after a cursor within one line (null: the
+ * whole line; false: none of it).
+ */
+interface Order {
+  keys: SQL;
+  inner: SQL;
+  outer: SQL;
+  after(c: Cursor, line: number | null): SQL | null | false;
+}
+
+function orderOf(sort: ReferralsQuery["sort"], desc: boolean): Order {
+  const dir = sql.raw(desc ? "desc" : "asc");
+  const cmp = sql.raw(desc ? "<" : ">");
+  switch (sort) {
+    case "login":
+      return {
+        keys: sql`null::int as s1, lower(l.login) as s2`,
+        inner: sql`lower(l.login) ${dir}`,
+        outer: sql`s2 ${dir}`,
+        after: (c) => sql`lower(l.login) ${cmp} ${c.login}`,
+      };
+    case "line":
+      // Lines in the sort's direction, each by login A to Z.
+      return {
+        keys: sql`l.line as s1, lower(l.login) as s2`,
+        inner: sql`lower(l.login) asc`,
+        outer: sql`s1 ${dir}, s2 asc`,
+        after: (c, line) => {
+          if (line === null)
+            return sql`(l.line ${cmp} ${c.line} or (l.line = ${c.line} and lower(l.login) > ${c.login}))`;
+          if (line === c.line) return sql`lower(l.login) > ${c.login}`;
+          return (desc ? line < c.line : line > c.line) ? null : false;
+        },
+      };
+    case "createdAt":
+      return {
+        keys: sql`l.registered_at as s1, lower(l.login) as s2`,
+        inner: sql`l.registered_at ${dir}, lower(l.login) ${dir}`,
+        outer: sql`s1 ${dir}, s2 ${dir}`,
+        after: (c) => sql`(l.registered_at, lower(l.login)) ${cmp} (${c.at}::timestamptz, ${c.login})`,
+      };
+    case "investments":
+    case "profit": {
+      // Largest first reads the negated value upwards, so ties still go A to Z by login.
+      const column = sql.raw(sort === "investments" ? "l.inv_usd" : "l.pr_usd");
+      const key = desc ? sql`(-${column})` : column;
+      return {
+        keys: sql`${key} as s1, lower(l.login) as s2`,
+        inner: sql`${key} asc, lower(l.login) asc`,
+        outer: sql`s1 asc, s2 asc`,
+        after: (c) => {
+          const value = sort === "investments" ? c.inv : c.pr;
+          const bound = desc ? sql`(-(${value}::numeric))` : sql`${value}::numeric`;
+          return sql`(${key}, lower(l.login)) > (${bound}, ${c.login})`;
+        },
+      };
+    }
+  }
+}
+
+/** A login search as a LIKE pattern: the text anywhere, any letter case, `%`, `_` and `\\` literal. */
+const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * `GET /user/referrals` (see contract/partners.ts). The caller's kept closure rows (`referral_links`)
+ * and kept totals; nothing is aggregated over the downline, whatever its size. Without a search,
+ * each line is one range of the index of the asked order, read only as far as the page needs, and
+ * the lines' ranges are merged; a search starts from the trigram index of the logins and reads
+ * only the matching members' rows. `after` (a member) starts the page after it: keyset paging.
  */
 export async function listReferrals(db: Database, callerId: string, query: ReferralsQuery): Promise<ReferralsReply> {
   const lines = await getSetting(db, "referralLines");
   const depth = lines.length;
   const lineTotals = await keptLineTotals(db, callerId);
   const totals = await referralTotals(db, callerId, depth, lineTotals);
-  const empty = { items: [], total: 0, page: query.page, limit: query.limit, totals };
+  const empty = { items: [], total: 0, page: query.page, limit: query.limit, totals, next: null };
   if (depth === 0 || (query.line !== undefined && query.line > depth)) return empty;
 
-  const { rates } = await getSetting(db, "exchangeRates");
-  const orderBy =
-    query.sort === "investments"
-      ? usdValue("inv", rates)
-      : query.sort === "profit"
-        ? usdValue("pr", rates)
-        : SORT_COLUMNS[query.sort];
-  const dir = sql.raw(query.sortDir === "asc" ? "asc" : "desc");
-  const search = query.search ? `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const lineCondition = query.line !== undefined ? sql`l.line = ${query.line}` : sql`l.line <= ${depth}`;
-  const where = sql`l.ancestor_id = ${callerId} and ${lineCondition}
-      ${search ? sql`and lower(l.login) like ${search}` : sql``}`;
+  const cursor = query.after ? await cursorOf(db, callerId, query.after, depth) : null;
+  const order = orderOf(query.sort, query.sortDir === "desc");
+  // One row more than the page tells whether another page follows.
+  const take = query.limit + 1;
+  const skip = cursor ? 0 : (query.page - 1) * query.limit;
+  const select = sql`select ${LINK_COLUMNS}, ${order.keys} from referral_links l`;
 
-  const result = await db.execute(sql`
-    select ${LINK_COLUMNS} from referral_links l where ${where}
-    order by ${orderBy} ${dir}, lower(l.login) asc, l.member_id asc
-    limit ${query.limit} offset ${(query.page - 1) * query.limit}`);
-  const rows = rowsOf<ReferralRow>(result);
+  let rows: ReferralRow[];
   let total: number;
-  if (search) {
+  if (query.search) {
+    const like = likePattern(query.search);
+    const lineCondition = query.line !== undefined ? sql`l.line = ${query.line}` : sql`l.line <= ${depth}`;
+    const where = sql`l.ancestor_id = ${callerId} and ${lineCondition}
+        and l.member_id in (select u.id from ${users} u where lower(u.login) like ${like})`;
+    const after = cursor ? order.after(cursor, null) : null;
+    const result = await db.execute(sql`
+      select * from (${select} where ${where} ${after ? sql`and ${after}` : sql``}) p
+       order by ${order.outer} limit ${take} offset ${skip}`);
+    rows = rowsOf<ReferralRow>(result);
     const counted = await db.execute(sql`select count(*)::int as total from referral_links l where ${where}`);
     total = Number(rowsOf<{ total: number }>(counted)[0]?.total ?? 0);
   } else {
+    const parts: SQL[] = [];
+    for (const line of query.line !== undefined ? [query.line] : Array.from({ length: depth }, (_, i) => i + 1)) {
+      const after = cursor ? order.after(cursor, line) : null;
+      if (after === false) continue;
+      parts.push(sql`(${select} where l.ancestor_id = ${callerId} and l.line = ${line}
+          ${after ? sql`and ${after}` : sql``} order by ${order.inner} limit ${skip + take})`);
+    }
+    if (parts.length === 0) rows = [];
+    else {
+      const result = await db.execute(sql`
+        select * from (${sql.join(parts, sql` union all `)}) p order by ${order.outer} limit ${take} offset ${skip}`);
+      rows = rowsOf<ReferralRow>(result);
+    }
     total =
       query.line !== undefined
         ? (totals.byLine[query.line - 1]?.count ?? 0)
         : totals.byLine.reduce((n, line) => n + line.count, 0);
   }
-  return { items: rows.map(toReferral), total, page: query.page, limit: query.limit, totals };
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toReferral),
+    total,
+    page: query.page,
+    limit: query.limit,
+    totals,
+    next: rows.length > query.limit && last ? last.id : null,
+  };
+}
+
+/** The caller's member `after` where every order places it; a member not in the caller's lines is refused. */
+async function cursorOf(db: Database, callerId: string, memberId: string, depth: number): Promise<Cursor> {
+  const result = await db.execute(sql`
+    select line, registered_at::text as at, lower(login) as login, inv_usd::text as inv, pr_usd::text as pr
+      from referral_links where ancestor_id = ${callerId} and member_id = ${memberId} and line <= ${depth}`);
+  const row = rowsOf<Cursor>(result)[0];
+  if (!row) throw new AppError("VALIDATION_FAILED", { fields: { after: "required" } });
+  return { ...row, line: Number(row.line) };
 }
 
 interface LineTotalRow {

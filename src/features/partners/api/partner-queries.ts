@@ -29,7 +29,8 @@ export const partnerQueries = {
       queryFn: ({ pageParam, signal }) =>
         callApi("referrals", {
           query: {
-            page: pageParam,
+            // Keyset paging: each page starts after the previous page's last member.
+            after: pageParam,
             limit: REFERRALS_PAGE_LIMIT,
             sort: filter.sort,
             sortDir: filter.sortDir,
@@ -38,8 +39,8 @@ export const partnerQueries = {
           },
           signal,
         }),
-      initialPageParam: 1,
-      getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: (last) => last.next ?? undefined,
       // A new search or sort keeps the old rows on screen until the new ones arrive.
       placeholderData: keepPreviousData,
     }),
