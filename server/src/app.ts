@@ -48,6 +48,7 @@ import { userSettingsRoutes } from "./routes/user/settings";
 import { userUploadRoutes } from "./routes/user/uploads";
 import { userWalletsRoutes } from "./routes/user/wallets";
 import { MAX_BODY_DEPTH, nestsDeeperThan } from "./security/body-depth";
+import { capConnectionsPerAddress, proxyMatcher } from "./security/connection-cap";
 import { createLimiter } from "./security/rate-limit";
 import { getSetting } from "./services/settings";
 import { KassaBot } from "./telegram/bot";
@@ -92,22 +93,33 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
-    // The client address that rate limits count by; behind a proxy set TRUST_PROXY.
-    trustProxy: trustProxyOption(env.TRUST_PROXY),
+    // The client address that rate limits count by (and the protocol HSTS depends on): the
+    // socket's, or X-Forwarded-For's only on a connection from a proxy listed in TRUST_PROXY.
+    trustProxy: env.TRUST_PROXY,
     // A request (headers and body) must arrive within REQUEST_TIMEOUT_SECONDS, however slowly its
-    // bytes trickle in; an idle keep-alive connection closes after KEEP_ALIVE_TIMEOUT_SECONDS.
+    // bytes trickle in; its headers within HEADERS_TIMEOUT_SECONDS; an idle keep-alive connection
+    // closes after KEEP_ALIVE_TIMEOUT_SECONDS.
     requestTimeout: env.REQUEST_TIMEOUT_SECONDS * 1000,
     keepAliveTimeout: env.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     // A connection silent this long is closed, whatever state it is in.
     connectionTimeout: Math.max(env.REQUEST_TIMEOUT_SECONDS, env.KEEP_ALIVE_TIMEOUT_SECONDS) * 1000,
     http: {
-      headersTimeout: Math.min(env.REQUEST_TIMEOUT_SECONDS, 30) * 1000,
-      // Node checks the two timeouts above at this interval (30 s by default).
-      connectionsCheckingInterval: Math.min(env.REQUEST_TIMEOUT_SECONDS * 1000, 5000) / 2,
+      headersTimeout: env.HEADERS_TIMEOUT_SECONDS * 1000,
+      // Node checks the two timeouts above at this interval (30 s by default): a slow header is
+      // cut within a second of its time.
+      connectionsCheckingInterval: Math.min(env.HEADERS_TIMEOUT_SECONDS * 500, 1000),
+    },
+    // A URL Fastify cannot decode (a bad %-escape) gets the catalogue's 400, not Fastify's own body.
+    frameworkErrors: (error, request, reply) => {
+      request.log.info({ err: error }, "request refused");
+      if (error.statusCode === 400 || error.code === "FST_ERR_BAD_URL") return sendError(reply, "VALIDATION_FAILED");
+      return sendError(reply, "INTERNAL");
     },
   }).withTypeProvider<ZodTypeProvider>();
-  // Connections beyond the cap are closed as they arrive (one client cannot hold them all).
+  // Connections beyond the cap are closed as they arrive; one address may hold no more than
+  // MAX_CONNECTIONS_PER_ADDRESS of them, so a single host cannot take every slot.
   app.server.maxConnections = env.MAX_CONNECTIONS;
+  capConnectionsPerAddress(app.server, env.MAX_CONNECTIONS_PER_ADDRESS, proxyMatcher(env.TRUST_PROXY));
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -155,7 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   });
 
   await registerSecurity(app, env);
-  await registerDocs(app, SERVER_VERSION, { production: env.NODE_ENV === "production" });
+  if (env.API_DOCS) await registerDocs(app, SERVER_VERSION, { production: env.NODE_ENV === "production" });
 
   await app.register(
     async (api) => {
@@ -214,10 +226,4 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
       return done(null, parsed);
     });
   });
-}
-
-/** TRUST_PROXY as Fastify takes it: a number of hops becomes "trust the nearest n proxies". */
-function trustProxyOption(value: Env["TRUST_PROXY"]): false | string | ((address: string, hop: number) => boolean) {
-  if (typeof value === "number") return (_address, hop) => hop < value;
-  return value;
 }

@@ -2,6 +2,7 @@
  * The server's configuration, read from environment variables and checked once at start.
  * Every variable, its default and its meaning is listed in server/README.md.
  */
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -46,23 +47,68 @@ const rateLimit = z
     return { max: max ?? 0, windowSeconds: windowSeconds ?? 0 };
   });
 
+/** The named ranges proxy-addr (Fastify's trustProxy) knows, as subnets. */
+export const NAMED_PROXY_RANGES: Record<string, string[]> = {
+  loopback: ["127.0.0.0/8", "::1/128"],
+  linklocal: ["169.254.0.0/16", "fe80::/10"],
+  uniquelocal: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"],
+};
+
+/** One entry of TRUST_PROXY: an address, an address/prefix, or a named range. */
+function isProxyEntry(entry: string): boolean {
+  if (entry in NAMED_PROXY_RANGES) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
 /**
- * A number of proxy hops, or a comma-separated list of proxy addresses (CIDR allowed); `false`/`0`
- * believe no proxy. A bare `true` (believe every X-Forwarded-For entry) is refused: anyone could
- * then name any address and step around every per-address limit.
+ * The addresses of the proxies in front (a comma-separated list; CIDR and the names loopback,
+ * linklocal, uniquelocal allowed): X-Forwarded-For and X-Forwarded-Proto are believed only on a
+ * connection from one of them. `false`/`0` believe nobody. Refused: `true` (anyone could name any
+ * address and step around every per-address limit) and a number of hops (the nearest hop is
+ * believed whoever it is, so a client that reaches the instance directly could do the same).
  */
 const trustProxy = z
   .string()
   .trim()
-  .refine((v) => !TRUE_WORDS.includes(v.toLowerCase()) || v === "1", {
-    message:
-      "must be a number of proxy hops (1 behind one reverse proxy) or the proxies' addresses (10.0.0.0/8,127.0.0.1), never true",
-  })
-  .transform((v): false | number | string => {
-    if (/^\d+$/.test(v)) return Number(v) === 0 ? false : Number(v);
-    if (FALSE_WORDS.includes(v.toLowerCase())) return false;
-    return v;
+  .transform((v, ctx): false | string => {
+    if (v === "0" || FALSE_WORDS.includes(v.toLowerCase())) return false;
+    const entries = v
+      .split(",")
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean);
+    if (entries.length === 0 || !entries.every(isProxyEntry)) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "must list the proxies' addresses (10.0.0.0/8,127.0.0.1; or loopback), never true or a number of hops: only a connection from a listed proxy may name the client's address",
+      });
+      return z.NEVER;
+    }
+    return entries.join(",");
   });
+
+/** Bits of entropy a CODE_SECRET must show at least (an estimate from its own characters). */
+export const CODE_SECRET_MIN_BITS = 88;
+
+/**
+ * An estimate of a secret's entropy from its characters alone: the Shannon entropy of their
+ * frequencies times the length, and nothing for a string that only repeats a shorter one. 32
+ * random hex digits score about 110 bits (under 92 about once in 200,000 draws), 32 random base64
+ * characters about 140; "a" × 32 and "password" × 4 score 0.
+ */
+export function estimatedEntropyBits(secret: string): number {
+  const n = secret.length;
+  if (n === 0 || /^(.+?)\1+$/s.test(secret)) return 0;
+  const counts = new Map<string, number>();
+  for (const char of secret) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let perChar = 0;
+  for (const count of counts.values()) perChar -= (count / n) * Math.log2(count / n);
+  return perChar * n;
+}
 
 /** Loopback addresses: the only ones a server with development routes may listen on. */
 export function isLoopbackHost(host: string): boolean {
@@ -112,12 +158,23 @@ const RawEnv = z.object({
   LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
   OPERATOR_TOKEN: optional(z.string().trim().min(16, "must be at least 16 characters")),
   SESSION_TTL_DAYS: optional(z.coerce.number().int().min(1).max(365)),
-  CODE_SECRET: optional(z.string().trim().min(32, "must be at least 32 characters")),
+  CODE_SECRET: optional(
+    z
+      .string()
+      .trim()
+      .min(32, "must be at least 32 characters")
+      .refine((v) => estimatedEntropyBits(v) >= CODE_SECRET_MIN_BITS, {
+        message: `is not random enough (at least ${CODE_SECRET_MIN_BITS} bits by estimate; make one with: openssl rand -base64 32)`,
+      }),
+  ),
   ACCRUAL_INTERVAL_SECONDS: optional(z.coerce.number().int().min(0).max(86_400)),
   REQUEST_TIMEOUT_SECONDS: optional(z.coerce.number().int().min(1).max(3600)),
   STATEMENT_TIMEOUT_MS: optional(z.coerce.number().int().min(0).max(3_600_000)),
   KEEP_ALIVE_TIMEOUT_SECONDS: optional(z.coerce.number().int().min(1).max(600)),
   MAX_CONNECTIONS: optional(z.coerce.number().int().min(1).max(1_000_000)),
+  MAX_CONNECTIONS_PER_ADDRESS: optional(z.coerce.number().int().min(1).max(1_000_000)),
+  HEADERS_TIMEOUT_SECONDS: optional(z.coerce.number().int().min(1).max(600)),
+  API_DOCS: optional(flag),
   TRUST_PROXY: optional(trustProxy),
   RATE_LIMIT_LOGIN_ACCOUNT: optional(rateLimit),
   RATE_LIMIT_LOGIN_IP: optional(rateLimit),
@@ -127,6 +184,7 @@ const RawEnv = z.object({
   RATE_LIMIT_CODE_ENTRY_IP: optional(rateLimit),
   RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT: optional(rateLimit),
   RATE_LIMIT_WITHDRAWAL_CODE_IP: optional(rateLimit),
+  RATE_LIMIT_UPLOAD_ACCOUNT: optional(rateLimit),
 });
 
 /** The limits of sign-in and code calls (server/README.md, "Rate limits"). */
@@ -147,6 +205,8 @@ export interface RateLimits {
   withdrawalCodeAccount: RateLimitRule | null;
   /** Wrong withdrawal codes per IP address, across users and applications. */
   withdrawalCodeIp: RateLimitRule | null;
+  /** Image uploads (avatar, verification photos) per user. */
+  uploadAccount: RateLimitRule | null;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -158,6 +218,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   codeEntryIp: { max: 30, windowSeconds: 900 },
   withdrawalCodeAccount: { max: 10, windowSeconds: 3600 },
   withdrawalCodeIp: { max: 20, windowSeconds: 3600 },
+  uploadAccount: { max: 20, windowSeconds: 3600 },
 };
 
 export type NodeEnv = "development" | "production" | "test";
@@ -206,10 +267,13 @@ export interface Env {
    */
   CODE_SECRET: string | undefined;
   /**
-   * Whose X-Forwarded-For to believe for the client address (rate limits): false (nobody), a
-   * number of proxy hops, or a list of proxy addresses. Never `true`.
+   * The proxies whose X-Forwarded-For (the client address the rate limits count by) and
+   * X-Forwarded-Proto are believed: false (nobody) or a comma-separated list of addresses, CIDRs
+   * and named ranges. Never `true`, never a number of hops.
    */
-  TRUST_PROXY: false | number | string;
+  TRUST_PROXY: false | string;
+  /** Whether `/api/docs` (Swagger UI and the OpenAPI document) is served; off in production by default. */
+  API_DOCS: boolean;
   /** Whole-request limit (headers and body), seconds; slower requests are cut off with 408. */
   REQUEST_TIMEOUT_SECONDS: number;
   /**
@@ -221,6 +285,13 @@ export interface Env {
   KEEP_ALIVE_TIMEOUT_SECONDS: number;
   /** Open connections this process accepts at once; more are closed on arrival. */
   MAX_CONNECTIONS: number;
+  /**
+   * Open connections one client address may hold at once; more from it are closed on arrival.
+   * Connections from a TRUST_PROXY address are not counted (the proxy must cap its clients).
+   */
+  MAX_CONNECTIONS_PER_ADDRESS: number;
+  /** How long a request's headers may take to arrive, seconds (at most REQUEST_TIMEOUT_SECONDS). */
+  HEADERS_TIMEOUT_SECONDS: number;
   RATE_LIMITS: RateLimits;
   /** How often the server runs the accruals (seconds); 0 switches the scheduler off. */
   ACCRUAL_INTERVAL_SECONDS: number;
@@ -303,11 +374,14 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     SESSION_TTL_DAYS: raw.SESSION_TTL_DAYS ?? 30,
     CODE_SECRET: raw.CODE_SECRET,
     TRUST_PROXY: raw.TRUST_PROXY ?? false,
+    API_DOCS: raw.API_DOCS ?? !production,
     ACCRUAL_INTERVAL_SECONDS: raw.ACCRUAL_INTERVAL_SECONDS ?? 60,
     REQUEST_TIMEOUT_SECONDS: raw.REQUEST_TIMEOUT_SECONDS ?? 60,
     STATEMENT_TIMEOUT_MS: raw.STATEMENT_TIMEOUT_MS ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     KEEP_ALIVE_TIMEOUT_SECONDS: raw.KEEP_ALIVE_TIMEOUT_SECONDS ?? 5,
     MAX_CONNECTIONS: raw.MAX_CONNECTIONS ?? 1000,
+    MAX_CONNECTIONS_PER_ADDRESS: raw.MAX_CONNECTIONS_PER_ADDRESS ?? 64,
+    HEADERS_TIMEOUT_SECONDS: Math.min(raw.HEADERS_TIMEOUT_SECONDS ?? 10, raw.REQUEST_TIMEOUT_SECONDS ?? 60),
     RATE_LIMITS: {
       loginAccount: pick(raw.RATE_LIMIT_LOGIN_ACCOUNT, DEFAULT_RATE_LIMITS.loginAccount),
       loginIp: pick(raw.RATE_LIMIT_LOGIN_IP, DEFAULT_RATE_LIMITS.loginIp),
@@ -317,6 +391,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       codeEntryIp: pick(raw.RATE_LIMIT_CODE_ENTRY_IP, DEFAULT_RATE_LIMITS.codeEntryIp),
       withdrawalCodeAccount: pick(raw.RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT, DEFAULT_RATE_LIMITS.withdrawalCodeAccount),
       withdrawalCodeIp: pick(raw.RATE_LIMIT_WITHDRAWAL_CODE_IP, DEFAULT_RATE_LIMITS.withdrawalCodeIp),
+      uploadAccount: pick(raw.RATE_LIMIT_UPLOAD_ACCOUNT, DEFAULT_RATE_LIMITS.uploadAccount),
     },
   };
 }

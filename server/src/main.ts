@@ -127,7 +127,8 @@ async function main(): Promise<void> {
 
   const database = handle.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite at ${env.DATA_DIR}`;
   console.log(`Kassa is running at http://localhost:${port}`);
-  console.log(`  API docs: http://localhost:${port}/api/docs   database: ${database}`);
+  const docs = env.API_DOCS ? `API docs: http://localhost:${port}/api/docs   ` : "";
+  console.log(`  ${docs}database: ${database}`);
   if (env.STATIC_DIR === null) {
     console.log("  STATIC_DIR is empty: only the API is served.");
   } else if (!hasBuiltApp(env.STATIC_DIR)) {

@@ -1,7 +1,9 @@
 /** The server's configuration: defaults that make `npm start` work anywhere, and production's demands. */
+
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RATE_LIMITS, DEV_BOT_TOKEN, EnvError, loadEnv } from "../../server/src/env";
+import { DEFAULT_RATE_LIMITS, DEV_BOT_TOKEN, EnvError, estimatedEntropyBits, loadEnv } from "../../server/src/env";
 
 const PRODUCTION = {
   NODE_ENV: "production",
@@ -34,11 +36,14 @@ describe("loadEnv", () => {
       SESSION_TTL_DAYS: 30,
       CODE_SECRET: undefined,
       TRUST_PROXY: false,
+      API_DOCS: true,
       ACCRUAL_INTERVAL_SECONDS: 60,
       REQUEST_TIMEOUT_SECONDS: 60,
       STATEMENT_TIMEOUT_MS: 15_000,
       KEEP_ALIVE_TIMEOUT_SECONDS: 5,
       MAX_CONNECTIONS: 1000,
+      MAX_CONNECTIONS_PER_ADDRESS: 64,
+      HEADERS_TIMEOUT_SECONDS: 10,
       RATE_LIMITS: {
         loginAccount: { max: 5, windowSeconds: 900 },
         loginIp: { max: 30, windowSeconds: 900 },
@@ -48,6 +53,7 @@ describe("loadEnv", () => {
         codeEntryIp: { max: 30, windowSeconds: 900 },
         withdrawalCodeAccount: { max: 10, windowSeconds: 3600 },
         withdrawalCodeIp: { max: 20, windowSeconds: 3600 },
+        uploadAccount: { max: 20, windowSeconds: 3600 },
       },
     });
     expect(env.RATE_LIMITS).toEqual(DEFAULT_RATE_LIMITS);
@@ -81,7 +87,11 @@ describe("loadEnv", () => {
         OPERATOR_TOKEN: "a-long-operator-secret",
         SESSION_TTL_DAYS: "7",
         CODE_SECRET: "a-production-code-secret-of-32-chars+",
-        TRUST_PROXY: "1",
+        TRUST_PROXY: "10.0.0.5",
+        API_DOCS: "on",
+        MAX_CONNECTIONS_PER_ADDRESS: "16",
+        HEADERS_TIMEOUT_SECONDS: "5",
+        RATE_LIMIT_UPLOAD_ACCOUNT: "3/60",
         RATE_LIMIT_LOGIN_ACCOUNT: "3/600",
         RATE_LIMIT_LOGIN_IP: "1000/900",
         RATE_LIMIT_REGISTER_IP: "off",
@@ -102,7 +112,10 @@ describe("loadEnv", () => {
       OPERATOR_TOKEN: "a-long-operator-secret",
       SESSION_TTL_DAYS: 7,
       CODE_SECRET: "a-production-code-secret-of-32-chars+",
-      TRUST_PROXY: 1,
+      TRUST_PROXY: "10.0.0.5",
+      API_DOCS: true,
+      MAX_CONNECTIONS_PER_ADDRESS: 16,
+      HEADERS_TIMEOUT_SECONDS: 5,
       RATE_LIMITS: {
         loginAccount: { max: 3, windowSeconds: 600 },
         loginIp: { max: 1000, windowSeconds: 900 },
@@ -111,17 +124,40 @@ describe("loadEnv", () => {
         codeRequestAccount: DEFAULT_RATE_LIMITS.codeRequestAccount,
         codeRequestIp: null,
         codeEntryIp: { max: 100, windowSeconds: 60 },
+        uploadAccount: { max: 3, windowSeconds: 60 },
       },
     });
-    expect(loadEnv({ TRUST_PROXY: "10.0.0.0/8,127.0.0.1" }).TRUST_PROXY).toBe("10.0.0.0/8,127.0.0.1");
+    expect(loadEnv({ TRUST_PROXY: "10.0.0.0/8, 127.0.0.1" }).TRUST_PROXY).toBe("10.0.0.0/8,127.0.0.1");
+    expect(loadEnv({ TRUST_PROXY: "loopback,fd00::/8,::1" }).TRUST_PROXY).toBe("loopback,fd00::/8,::1");
     expect(loadEnv({ TRUST_PROXY: "0" }).TRUST_PROXY).toBe(false);
+    // The headers' time never exceeds the whole request's; the docs are off in production unless asked.
+    expect(loadEnv({ REQUEST_TIMEOUT_SECONDS: "3" }).HEADERS_TIMEOUT_SECONDS).toBe(3);
+    expect(loadEnv(PRODUCTION).API_DOCS).toBe(false);
   });
 
-  it("refuses TRUST_PROXY=true, which would let anyone name their own address past every per-address limit", () => {
-    for (const value of ["true", "TRUE", "yes", "on"]) {
-      expect(() => loadEnv({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY must be a number of proxy hops/);
+  it("believes X-Forwarded-For only from listed proxy addresses: never true, never a number of hops", () => {
+    // A hop count believes whoever connects, so a client reaching the instance directly names its own address.
+    for (const value of ["true", "TRUE", "yes", "on", "1", "2", "10.0.0.0/33", "proxy.internal", "10.0.0.1,x"]) {
+      expect(() => loadEnv({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY must list the proxies' addresses/);
     }
-    expect(loadEnv({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+  });
+
+  it("refuses a CODE_SECRET that is long but not random", () => {
+    for (const weak of ["a".repeat(32), "password".repeat(4), "0123456789abcdef".repeat(2), "ab".repeat(40)]) {
+      expect(estimatedEntropyBits(weak), weak).toBeLessThan(88);
+      expect(() => loadEnv({ ...PRODUCTION, CODE_SECRET: weak }), weak).toThrow(/CODE_SECRET is not random enough/);
+    }
+    // What the README suggests (openssl rand -base64 32, or -hex 32) passes, and so do 32 random hex digits.
+    for (let i = 0; i < 50; i++) {
+      for (const secret of [
+        randomBytes(32).toString("base64"),
+        randomBytes(32).toString("hex"),
+        randomBytes(16).toString("hex"),
+        randomBytes(24).toString("base64url"),
+      ]) {
+        expect(loadEnv({ ...PRODUCTION, CODE_SECRET: secret }).CODE_SECRET).toBe(secret);
+      }
+    }
   });
 
   it("refuses a non-loopback HOST outside production (the development routes and the demo account)", () => {

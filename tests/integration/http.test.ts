@@ -1,12 +1,13 @@
 /**
- * What the server does around the API: the OpenAPI document, security headers, and serving the
- * built app with SPA fallback and the right cache headers.
+ * What the server does around the API: the OpenAPI document (off in production unless API_DOCS),
+ * security headers (HSTS only over https), the catalogue's body for a URL Fastify cannot decode,
+ * and serving the built app with SPA fallback and the right cache headers.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { routes } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, injectRoute, type TestServer, tempDir } from "./helpers";
+import { createTestServer, injectRoute, TEST_CODE_SECRET, type TestServer, tempDir } from "./helpers";
 
 const INDEX_HTML =
   '<!doctype html><html><head><script type="module" src="/assets/app-4f3a2b1c.js"></script></head><body><div id="root"></div></body></html>';
@@ -112,6 +113,68 @@ describe("security headers", () => {
     });
     expect(res.headers["content-encoding"]).toBe("gzip");
   });
+});
+
+describe("in production", () => {
+  let production: TestServer;
+  let documented: TestServer;
+
+  beforeAll(async () => {
+    const env = {
+      NODE_ENV: "production",
+      TELEGRAM_BOT_TOKEN: "7000000001:AAF-real-looking-token-000000000",
+      CODE_SECRET: TEST_CODE_SECRET,
+      TELEGRAM_BOT: "off",
+      TRUST_PROXY: "10.0.0.5",
+    };
+    production = await createTestServer({ seed: false, env });
+    documented = await createTestServer({ seed: false, handle: production.handle, env: { ...env, API_DOCS: "on" } });
+  });
+
+  afterAll(async () => {
+    await documented?.close();
+    await production?.close();
+  });
+
+  it("serves no API document unless API_DOCS turns it on", async () => {
+    for (const url of ["/api/docs", "/api/docs/json", "/api/docs/static/index.html"]) {
+      const res = await production.app.inject({ method: "GET", url });
+      expect([url, res.statusCode, res.json()]).toEqual([url, 404, { code: "NOT_FOUND", message: "Not found" }]);
+    }
+    expect((await documented.app.inject({ method: "GET", url: "/api/docs/json" })).statusCode).toBe(200);
+  });
+
+  it("sends Strict-Transport-Security only on a request that came over https", async () => {
+    const plain = await production.app.inject({ method: "GET", url: "/api/health", remoteAddress: "192.0.2.9" });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers["strict-transport-security"]).toBeUndefined();
+    // A client cannot claim https itself; the proxy in TRUST_PROXY can.
+    const claimed = await production.app.inject({
+      method: "GET",
+      url: "/api/health",
+      remoteAddress: "192.0.2.9",
+      headers: { "x-forwarded-proto": "https" },
+    });
+    expect(claimed.headers["strict-transport-security"]).toBeUndefined();
+    const proxied = await production.app.inject({
+      method: "GET",
+      url: "/api/health",
+      remoteAddress: "10.0.0.5",
+      headers: { "x-forwarded-proto": "https", "x-forwarded-for": "192.0.2.9" },
+    });
+    expect(proxied.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+  });
+});
+
+describe("a URL Fastify cannot decode", () => {
+  it.each(["/api/settings_other/%E0%A4%A", "/api/user/avatar/%zz", "/%"])(
+    "%s gets the catalogue's 400 VALIDATION_FAILED",
+    async (url) => {
+      const res = await server.app.inject({ method: "GET", url });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: "VALIDATION_FAILED", message: "Check the marked fields" });
+    },
+  );
 });
 
 describe("the built app", () => {

@@ -106,7 +106,8 @@ describe("GET /api/dev/telegram-launch", () => {
     production = await createTestServer({
       seed: false,
       handle: dev.handle,
-      env: { NODE_ENV: "production", TELEGRAM_BOT_TOKEN: BOT_TOKEN, CODE_SECRET: TEST_CODE_SECRET },
+      // The API document is off in production unless API_DOCS turns it on; here it is on, to see what it shows.
+      env: { NODE_ENV: "production", TELEGRAM_BOT_TOKEN: BOT_TOKEN, CODE_SECRET: TEST_CODE_SECRET, API_DOCS: "on" },
     });
   });
 

@@ -2,12 +2,17 @@
  * Security headers and compression. The Mini App is shown inside Telegram's web clients in an
  * iframe, so framing is allowed for Telegram's origins (CSP frame-ancestors; no X-Frame-Options,
  * which cannot express that). telegram-ui sets inline styles, hence 'unsafe-inline' for styles
- * only; scripts come from this origin alone.
+ * only; scripts come from this origin alone. Strict-Transport-Security goes out in production and
+ * only on a request that came over https (its own TLS, or X-Forwarded-Proto from a proxy listed in
+ * TRUST_PROXY): a browser ignores it over plain http, and sending it there says nothing true.
  */
 import compress from "@fastify/compress";
 import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
 import type { Env } from "../env";
+
+/** The HSTS header helmet would send by default: a year, subdomains included. */
+export const HSTS_HEADER = "max-age=31536000; includeSubDomains";
 
 export const TELEGRAM_FRAME_ANCESTORS = ["https://web.telegram.org", "https://*.telegram.org"];
 
@@ -40,7 +45,12 @@ export async function registerSecurity(app: FastifyInstance, env: Env): Promise<
     crossOriginEmbedderPolicy: false,
     // Same-origin-allow-popups keeps Telegram's and wallets' popups working.
     crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
-    hsts: env.NODE_ENV === "production",
+    hsts: false,
   });
+  if (env.NODE_ENV === "production") {
+    app.addHook("onSend", async (request, reply) => {
+      if (request.protocol === "https") reply.header("strict-transport-security", HSTS_HEADER);
+    });
+  }
   await app.register(compress, { global: true, threshold: 1024 });
 }

@@ -1,0 +1,119 @@
+/**
+ * One host cannot starve the rest: over real sockets, one address keeps opening connections and
+ * sending its headers a byte at a time (reopening each one as it is cut) while another address
+ * asks for the health check. The attacker holds at most MAX_CONNECTIONS_PER_ADDRESS connections,
+ * its slow headers are cut after HEADERS_TIMEOUT_SECONDS, and every health check is answered.
+ * Linux routes all of 127.0.0.0/8 to loopback, so 127.0.0.2 is a second client address.
+ */
+import http from "node:http";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestServer, type TestServer } from "./helpers";
+
+const ATTACKER = "127.0.0.1";
+const NEIGHBOUR = "127.0.0.2";
+const PER_ADDRESS = 10;
+
+let server: TestServer;
+let port: number;
+const held = new Map<string, number>();
+
+beforeAll(async () => {
+  server = await createTestServer({
+    seed: false,
+    env: {
+      MAX_CONNECTIONS: "40",
+      MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
+      HEADERS_TIMEOUT_SECONDS: "2",
+      REQUEST_TIMEOUT_SECONDS: "60",
+    },
+  });
+  // Connections the server kept (the cap destroys the others as they arrive, before this listener).
+  server.app.server.on("connection", (socket: net.Socket) => {
+    if (socket.destroyed) return;
+    const address = socket.remoteAddress ?? "";
+    held.set(address, (held.get(address) ?? 0) + 1);
+    socket.once("close", () => held.set(address, (held.get(address) ?? 1) - 1));
+  });
+  await server.app.listen({ host: "127.0.0.1", port: 0 });
+  port = (server.app.server.address() as net.AddressInfo).port;
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+/** A connection from `localAddress` that sends a request line and then one header byte every 300 ms. */
+function slowHeaders(localAddress: string, onClose: (ms: number, connected: boolean) => void): net.Socket {
+  const started = Date.now();
+  let connected = false;
+  const socket = net.connect({ port, host: "127.0.0.1", localAddress });
+  let timer: NodeJS.Timeout | undefined;
+  socket.on("connect", () => {
+    connected = true;
+    socket.write("GET /api/health HTTP/1.1\r\nHost: kassa\r\nX-Slow: ");
+    timer = setInterval(() => {
+      if (!socket.destroyed) socket.write("a");
+    }, 300);
+  });
+  socket.on("error", () => {});
+  socket.on("close", () => {
+    clearInterval(timer);
+    onClose(Date.now() - started, connected);
+  });
+  return socket;
+}
+
+function health(localAddress: string): Promise<number> {
+  return new Promise((resolve) => {
+    const request = http.get(
+      { host: "127.0.0.1", port, path: "/api/health", localAddress, agent: false, timeout: 10_000 },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    request.on("timeout", () => request.destroy());
+    request.on("error", () => resolve(0));
+  });
+}
+
+describe("one address sending slow headers", () => {
+  it("holds no more than its share of connections while other addresses are served", async () => {
+    const sockets = new Set<net.Socket>();
+    const cutAfter: number[] = [];
+    let attacking = true;
+    // 200 at once, and each one reopened as soon as it is closed, for the length of the test.
+    const open = () => {
+      const socket = slowHeaders(ATTACKER, (ms, connected) => {
+        sockets.delete(socket);
+        if (connected) cutAfter.push(ms);
+        if (attacking) setTimeout(open, 20);
+      });
+      sockets.add(socket);
+    };
+    for (let i = 0; i < 200; i++) open();
+
+    const statuses: number[] = [];
+    let heldMost = 0;
+    try {
+      const until = Date.now() + 6000;
+      while (Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        statuses.push(await health(NEIGHBOUR));
+        heldMost = Math.max(heldMost, held.get(ATTACKER) ?? 0);
+      }
+    } finally {
+      attacking = false;
+      for (const socket of sockets) socket.destroy();
+    }
+    // Every health check from the other address was answered.
+    expect(statuses.length).toBeGreaterThan(10);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    expect(heldMost).toBeLessThanOrEqual(PER_ADDRESS);
+    // The ones let in were cut for their slow headers after about 2 s, 9 s at most on a loaded machine (not the 30 s they used to get).
+    const slow = cutAfter.filter((ms) => ms > 1000);
+    expect(slow.length).toBeGreaterThan(0);
+    expect(Math.max(...slow)).toBeLessThan(9000);
+  });
+});
