@@ -104,6 +104,28 @@ function route<const R extends RouteDef>(def: R): R {
 const auth = "operator";
 const tags = ["operator"];
 
+/** A chat message waiting in the bot's outbox (`kassa outbox list`). */
+export const ChatOutboxItem = z.object({
+  id: z.string(),
+  login: z.string(),
+  kind: z.string(),
+  createdAt: z.string(),
+  attempts: z.number().int(),
+  nextAttemptAt: z.string(),
+  lastError: z.string().nullable(),
+});
+export type ChatOutboxItem = z.infer<typeof ChatOutboxItem>;
+export const ChatOutboxQuery = z.object({ limit: Limit });
+export const ChatOutboxReply = z.object({
+  waiting: z.number().int(),
+  oldestWaitingSeconds: z.number().int().nullable(),
+  /** Oldest first. */
+  items: z.array(ChatOutboxItem),
+});
+export type ChatOutboxReply = z.infer<typeof ChatOutboxReply>;
+/** Without `id`: every waiting message. */
+export const ChatOutboxRetryRequest = z.object({ id: z.uuid().optional() });
+export const ChatOutboxRetryReply = z.object({ retried: z.number().int() });
 export const operatorRoutes = {
   maintenance: route({
     method: "POST",
@@ -202,6 +224,22 @@ export const operatorRoutes = {
     response: OperatorVerification,
   }),
   addNews: route({ method: "POST", path: "/operator/news", auth, tags, body: NewsAddRequest, response: NewsItem }),
+  chatOutbox: route({
+    method: "GET",
+    path: "/operator/chat-outbox",
+    auth,
+    tags,
+    query: ChatOutboxQuery,
+    response: ChatOutboxReply,
+  }),
+  retryChatOutbox: route({
+    method: "POST",
+    path: "/operator/chat-outbox/retry",
+    auth,
+    tags,
+    body: ChatOutboxRetryRequest,
+    response: ChatOutboxRetryReply,
+  }),
   /** The public news list, which the CLI reads through the same client. */
   news: routes.news,
 } as const;

@@ -13,7 +13,8 @@ import { chatOutbox, users } from "../../server/src/db/schema";
 import { notify } from "../../server/src/services/notifications";
 import { type ChatSender, deliverDue, OUTBOX_GIVE_UP_MS, Pacer } from "../../server/src/telegram/outbox";
 import { type BotApiStandIn, startBotApiStandIn } from "../e2e/support/bot-api";
-import { createTestServer, type TestServer } from "./helpers";
+import { kassa } from "./cli";
+import { createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 
 const PUBLIC_URL = "https://kassa.example";
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -204,4 +205,35 @@ describe("chat outbox delivery", () => {
     const busyAmounts = sent.filter((s) => s.chatId === busy.telegramId).map((s) => /(\d+) USDT/.exec(s.text)?.[1]);
     expect(busyAmounts).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 1)));
   }, 120_000);
+
+  it("readiness and the operator CLI show the backlog and its oldest age; `kassa outbox retry` sends now", async () => {
+    const chat = await chatUser();
+    await credited(chat.id, "41");
+    await credited(chat.id, "42");
+    api.override("sendMessage", () => ({ status: 500, body: { ok: false, error_code: 500, description: "boom" } }));
+    await pass(new Pacer());
+    clock.advance(10 * MINUTE);
+    const ready = await server.app.inject({ method: "GET", url: "/api/health/ready" });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ ok: true, database: "up", chatOutbox: { waiting: 2, oldestWaitingSeconds: 600 } });
+
+    const url = await server.app.listen({ host: "127.0.0.1", port: 0 });
+    const cli = (...args: string[]) => kassa(["--server", url, "--token", TEST_OPERATOR_TOKEN, ...args], {});
+    const list = await cli("outbox", "list");
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain("2 chat message(s) waiting, the oldest for 10 min 00 s.");
+    expect(list.stdout).toMatch(/refill_credited .* tries 1 .* last error: 500: boom/);
+    console.log(`kassa outbox list:\n${list.stdout}`);
+
+    // The head waits out its back-off (5 s, then longer); `retry` makes both due now.
+    api.override("sendMessage", null);
+    clock.advance(-10 * MINUTE + SECOND);
+    expect(await pass(new Pacer())).toBe(0);
+    const retry = await cli("outbox", "retry");
+    expect(retry.stdout).toContain("2 chat message(s) due now");
+    expect(await pass(new Pacer())).toBe(2);
+    expect((await cli("outbox", "retry", randomUUID())).code).not.toBe(0);
+    const empty = await server.app.inject({ method: "GET", url: "/api/health/ready" });
+    expect(empty.json()).toMatchObject({ chatOutbox: { waiting: 0, oldestWaitingSeconds: null } });
+  });
 });

@@ -15,7 +15,12 @@ import {
   type TechnicalWorkReply,
   type VerificationStatus,
 } from "@contract";
-import { type ClockChangeRequest, type MaintenanceRequest, operatorRoutes } from "@contract/operator";
+import {
+  type ChatOutboxReply,
+  type ClockChangeRequest,
+  type MaintenanceRequest,
+  operatorRoutes,
+} from "@contract/operator";
 import type { z } from "zod";
 import { systemClock } from "../clock";
 import { type DatabaseHandle, DatabaseMissingError, openDatabase } from "../db/client";
@@ -42,6 +47,7 @@ import {
   type OperatorWithdrawalAction,
   processWithdrawal,
 } from "../services/withdrawals";
+import { listWaiting, retryWaiting } from "../telegram/outbox";
 
 export interface Operator {
   /** How the command reached the data, for the operator's information. */
@@ -72,6 +78,8 @@ export interface Operator {
   decideVerification(user: string, decision: "approve" | "deny", note?: string): Promise<OperatorVerification>;
   addNews(input: NewsInput): Promise<NewsItem>;
   listNews(): Promise<NewsItem[]>;
+  chatOutbox(limit?: number): Promise<ChatOutboxReply>;
+  retryChatOutbox(id?: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -117,6 +125,8 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv): 
       decideVerification({ db, clock: await clock() }, user, decision === "approve" ? "success" : "denied", note),
     addNews: async (input) => addNews(db, await clock(), input),
     listNews: async () => (await listNews(db)) as NewsItem[],
+    chatOutbox: async (limit = 100) => listWaiting(db, (await clock()).now(), limit),
+    retryChatOutbox: async (id) => retryWaiting(db, (await clock()).now(), id),
     close: () => handle.close(),
   };
 }
@@ -207,6 +217,8 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
     addNews: (input) => call(routes.addNews, { body: input }),
     // Without `lang` the list carries every language.
     listNews: async () => (await call(routes.news)) as NewsItem[],
+    chatOutbox: (limit) => call(routes.chatOutbox, { query: { limit } }),
+    retryChatOutbox: async (id) => (await call(routes.retryChatOutbox, { body: { id } })).retried,
     close: async () => {},
   };
 }

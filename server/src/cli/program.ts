@@ -73,6 +73,16 @@ function printWithdrawal(out: (line: string) => void, w: OperatorWithdrawal): vo
   );
 }
 
+/** `3 h 05 min`, `4 min 10 s`, `12 s`. */
+export function waitedFor(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h > 0) return `${h} h ${String(m).padStart(2, "0")} min`;
+  if (m > 0) return `${m} min ${String(s).padStart(2, "0")} s`;
+  return `${s} s`;
+}
+
 function parsePositiveInt(value: string): number {
   if (!/^[1-9]\d{0,5}$/.test(value)) throw new InvalidArgumentError("a positive whole number");
   return Number(value);
@@ -368,6 +378,38 @@ export function createCli(io: CliIo = processIo): Command {
       await withOperator(async (operator) => {
         const v = await operator.decideVerification(user, "deny", options.note);
         io.out(`Verification of ${v.login} is ${v.status} (via ${operator.via}).`);
+      });
+    });
+
+  const outbox = program.command("outbox").description("the bot's chat outbox (notifications waiting for Telegram)");
+  outbox
+    .command("list")
+    .description("messages waiting to be sent, oldest first, with how many wait and the oldest one's age")
+    .option("--limit <n>", "at most this many (default 100)", parsePositiveInt)
+    .action(async (options: { limit?: number }) => {
+      await withOperator(async (operator) => {
+        const backlog = await operator.chatOutbox(options.limit);
+        io.out(
+          backlog.waiting === 0
+            ? "No chat messages waiting."
+            : `${backlog.waiting} chat message(s) waiting, the oldest for ${waitedFor(backlog.oldestWaitingSeconds ?? 0)}.`,
+        );
+        for (const m of backlog.items) {
+          io.out(
+            `${m.id}  ${m.login.padEnd(16)} ${m.kind.padEnd(22)} queued ${m.createdAt}  tries ${m.attempts}  next ${m.nextAttemptAt}${m.lastError ? `  last error: ${m.lastError}` : ""}`,
+          );
+        }
+      });
+    });
+  outbox
+    .command("retry")
+    .description("send waiting messages now instead of at their next back-off (all, or the one given)")
+    .argument("[id]", "one message's id (from outbox list)")
+    .action(async (id: string | undefined) => {
+      await withOperator(async (operator) => {
+        const retried = await operator.retryChatOutbox(id);
+        if (id !== undefined && retried === 0) throw new OperatorError(`no waiting chat message ${id}`);
+        io.out(`${retried} chat message(s) due now (via ${operator.via}).`);
       });
     });
 

@@ -2,15 +2,24 @@
  * Health calls, added beside the cabinet's (docs/decisions.md#several-instances) for load balancers,
  * orchestrators and start scripts: `GET /api/health` is liveness (the process answers; it touches nothing else,
  * so a database outage does not get healthy instances restarted), `GET /api/health/ready` is readiness (the
- * database answers within READY_TIMEOUT_MS: 200, else 503 and the proxy sends no traffic here).
+ * database answers within READY_TIMEOUT_MS: 200, else 503 and the proxy sends no traffic here). With the bot,
+ * readiness also shows the chat outbox's backlog: how many messages wait and the oldest one's age.
  */
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { KassaApp } from "../context";
+import { outboxBacklog } from "../telegram/outbox";
 import { defineRoute } from "./define";
 
 export const HealthReply = z.object({ ok: z.literal(true) });
-export const ReadyReply = z.object({ ok: z.boolean(), database: z.enum(["up", "down"]) });
+export const ReadyReply = z.object({
+  ok: z.boolean(),
+  database: z.enum(["up", "down"]),
+  /** With the bot: messages waiting in the chat outbox and how long the oldest has waited. */
+  chatOutbox: z
+    .object({ waiting: z.number().int().nonnegative(), oldestWaitingSeconds: z.number().int().nullable() })
+    .optional(),
+});
 
 /** How long readiness waits for the database. */
 export const READY_TIMEOUT_MS = 3000;
@@ -27,7 +36,7 @@ export async function healthRoutes(app: KassaApp) {
     ready,
     {
       summary: "Readiness: the database answers",
-      description: `200 { ok: true, database: "up" } when a query returns within ${READY_TIMEOUT_MS / 1000} s; 503 { ok: false, database: "down" } otherwise.`,
+      description: `200 { ok: true, database: "up" } when a query returns within ${READY_TIMEOUT_MS / 1000} s; 503 { ok: false, database: "down" } otherwise. With the bot, chatOutbox says how many chat messages wait and how long the oldest has waited (a backlog does not make the server unready).`,
     },
     async ({ ctx, reply }) => {
       let timer: NodeJS.Timeout | undefined;
@@ -35,8 +44,12 @@ export async function healthRoutes(app: KassaApp) {
         timer = setTimeout(() => reject(new Error("database did not answer in time")), READY_TIMEOUT_MS);
       });
       try {
-        await Promise.race([ctx.db.execute(sql`select 1`), timeout]);
-        return { ok: true, database: "up" as const };
+        if (!app.bot) {
+          await Promise.race([ctx.db.execute(sql`select 1`), timeout]);
+          return { ok: true, database: "up" as const };
+        }
+        const chatOutbox = await Promise.race([outboxBacklog(ctx.db, ctx.clock.now()), timeout]);
+        return { ok: true, database: "up" as const, chatOutbox };
       } catch (error) {
         ctx.log.warn({ err: error }, "not ready: the database does not answer");
         // Sent as text: the route's 5xx schema is the error body, and this is not an error of the caller.

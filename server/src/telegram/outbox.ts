@@ -8,6 +8,7 @@
  * (sent, not yet marked) may go out twice: delivery is at least once, never lost.
  */
 import { type Language, parseStartParam } from "@contract";
+import type { ChatOutboxReply } from "@contract/operator";
 import { and, asc, count, eq, isNull, lte, min, sql } from "drizzle-orm";
 import { GrammyError, HttpError, InlineKeyboard } from "grammy";
 import type { Clock } from "../clock";
@@ -330,4 +331,37 @@ export async function outboxBacklog(
     waiting: row?.waiting ?? 0,
     oldestWaitingSeconds: oldest ? Math.max(0, Math.floor((now.getTime() - oldest.getTime()) / 1000)) : null,
   };
+}
+
+/** The waiting messages, oldest first, with the backlog's figures (`kassa outbox list`). */
+export async function listWaiting(db: Database, now: Date, limit: number): Promise<ChatOutboxReply> {
+  const rows = await db
+    .select({ row: chatOutbox, login: users.login })
+    .from(chatOutbox)
+    .innerJoin(users, eq(users.id, chatOutbox.userId))
+    .where(waiting)
+    .orderBy(asc(chatOutbox.seq))
+    .limit(limit);
+  return {
+    ...(await outboxBacklog(db, now)),
+    items: rows.map(({ row, login }) => ({
+      id: row.id,
+      login,
+      kind: row.kind,
+      createdAt: row.createdAt.toISOString(),
+      attempts: row.attempts,
+      nextAttemptAt: row.nextAttemptAt.toISOString(),
+      lastError: row.lastError,
+    })),
+  };
+}
+
+/** Makes waiting messages (one, or all) due now instead of at their next back-off; returns how many. */
+export async function retryWaiting(db: Database, now: Date, id?: string): Promise<number> {
+  const rows = await db
+    .update(chatOutbox)
+    .set({ nextAttemptAt: now })
+    .where(and(waiting, id === undefined ? undefined : eq(chatOutbox.id, id)))
+    .returning({ id: chatOutbox.id });
+  return rows.length;
 }

@@ -18,6 +18,7 @@ import { confirmRefill, listRefillsForOperator, rejectRefill } from "../../servi
 import { getSetting, isSettingKey, type SettingKey, setMaintenance, setSetting } from "../../services/settings";
 import { decideVerification, listVerifications } from "../../services/verification";
 import { listWithdrawalsForOperator, processWithdrawal } from "../../services/withdrawals";
+import { listWaiting, retryWaiting } from "../../telegram/outbox";
 import { defineRoute } from "../define";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
@@ -153,5 +154,19 @@ export async function operatorRoutes(app: KassaApp, options: { token: string }) 
     routes.addNews,
     { summary: "Publish a news item (languages not given are English, or the first given)" },
     ({ ctx, body }) => addNews(ctx.db, ctx.clock, body),
+  );
+
+  defineRoute(
+    app,
+    routes.chatOutbox,
+    { summary: "Chat messages waiting in the bot's outbox, oldest first, with the backlog's size and age" },
+    ({ ctx, query }) => listWaiting(ctx.db, ctx.clock.now(), query.limit),
+  );
+
+  defineRoute(
+    app,
+    routes.retryChatOutbox,
+    { summary: "Make waiting chat messages (one, or all) due now instead of at their next back-off" },
+    async ({ ctx, body }) => ({ retried: await retryWaiting(ctx.db, ctx.clock.now(), body.id) }),
   );
 }
