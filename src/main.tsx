@@ -41,20 +41,29 @@ async function start(): Promise<void> {
   // with the cabinet's (announced above), so the login's first screen does not carry it.
   const launchData = screen.cabinet ? import("@/app/launch-data") : undefined;
   launchData?.catch(() => undefined);
-  const onToken = (token: string) =>
-    void launchData?.then((data) => data.prefetchLaunchData(queryClient, screen, token)).catch(() => undefined);
+  let fetched: Promise<void> | undefined;
+  const onToken = (token: string) => {
+    fetched = launchData?.then((data) => data.prefetchLaunchData(queryClient, screen, token));
+    fetched?.catch(() => undefined);
+  };
   const restored = isInsideTelegram()
     ? // Inside Telegram the kept token is checked before it counts: a good one is the session (no new
       // Telegram sign-in at each launch); a refused one is dropped quietly and the login screen signs in
       // with the fresh init data.
       restoreSession({ read: () => readSavedSession({ checkToken: checkKeptToken, onToken }) })
     : restoreSession({ read: () => readSavedSession({ onToken }) });
-  void restored.then((outcome) => {
-    if (outcome !== "signed-in")
+  void restored.then(async (outcome) => {
+    if (outcome !== "signed-in") {
       void launchData?.then((data) => data.dropLaunchData(queryClient, screen)).catch(() => undefined);
+      return;
+    }
+    // Once the first screen is painted: the contract's code loads and checks what the launch showed.
+    const replies = fetched;
+    if (launchData && replies)
+      await launchData.then((data) => data.checkLaunchData(queryClient, screen, replies)).catch(() => undefined);
     // On the web a restored user may be out of date (confirmed elsewhere, renamed): refresh it in the
-    // background. A 401 there ends the session ('Session timed out', then login and back).
-    else if (!isInsideTelegram()) void refreshCurrentUser();
+    // background, after the launch's paint. A 401 there ends the session ('Session timed out', then login and back).
+    if (!isInsideTelegram()) void refreshCurrentUser();
   });
 
   const container = document.getElementById("root");

@@ -1,37 +1,104 @@
 /**
  * A launch's first calls for the cabinet (see `launch.ts`), kept out of the entry chunk: this module loads with
  * the cabinet's code (the `cabinet-launch` chunk), which the launch announces at once.
+ *
+ * Their replies show as they come: the contract's code (zod, about 37 KB gzip) is not on a launch's way. Once
+ * the screen has painted them, `checkLaunchData` loads the contract and checks each against its route's schema;
+ * one that does not fit is dropped and asked again the usual way (whose check then fails it as any call's).
  */
+import type { RouteName } from "@contract";
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { notificationQueries } from "@/features/notifications/api/notification-queries";
 import { operationQueries } from "@/features/operations/api/operation-queries";
 import { subscriptionQueries } from "@/features/subscription/api/subscription-queries";
 import { withLaunchToken } from "@/lib/api-client";
+import { loadContract } from "@/lib/contract";
+import { EARLY_REPLY_MAX_AGE_MS } from "@/lib/early-replies";
 import type { Launch } from "./launch";
 
+interface LaunchQuery {
+  query: { queryKey: QueryKey };
+  /** The contract's route the reply comes from (its schema checks it). */
+  route: RouteName;
+}
+
 /** The queries the launch's screen reads first (the cabinet's balance, figures, last operations…). */
-function launchQueries(launch: Launch): { queryKey: QueryKey }[] {
+export function launchQueries(launch: Launch): LaunchQuery[] {
   if (!launch.cabinet) return [];
-  const frame = [notificationQueries.pulse()];
+  const frame: LaunchQuery[] = [{ query: notificationQueries.pulse(), route: "pulse" }];
   if (launch.screen !== "cabinet") return frame;
   return [
-    balanceQueries.balance(),
-    balanceQueries.statistics(),
-    operationQueries.recent(),
-    subscriptionQueries.options(),
+    { query: balanceQueries.balance(), route: "balance" },
+    { query: balanceQueries.statistics(), route: "statistics" },
+    { query: operationQueries.recent(), route: "operations" },
+    { query: subscriptionQueries.options(), route: "subscriptionOptions" },
     ...frame,
   ];
 }
 
-/** Sends the launch screen's first calls with the kept token, beside the session's restore. */
-export function prefetchLaunchData(queryClient: QueryClient, launch: Launch, token: string): void {
-  withLaunchToken(token, () => {
-    for (const query of launchQueries(launch)) void queryClient.prefetchQuery(query);
-  });
+/**
+ * Sends the launch screen's first calls with the kept token, beside the session's restore; resolves once all
+ * have answered (or failed). The screen that mounts with their replies does not ask again: a reply the launch
+ * fetched stays fresh for as long as an early reply may be used.
+ */
+export function prefetchLaunchData(queryClient: QueryClient, launch: Launch, token: string): Promise<void> {
+  const queries = launchQueries(launch);
+  for (const { query } of queries)
+    queryClient.setQueryDefaults(query.queryKey, {
+      // Only the first reply (the launch's); after a refetch the screen's own rules apply again.
+      staleTime: (cached) => (cached.state.dataUpdateCount <= 1 ? EARLY_REPLY_MAX_AGE_MS : 0),
+    });
+  const fetched = withLaunchToken(token, () => queries.map(({ query }) => queryClient.prefetchQuery(query)));
+  return Promise.all(fetched).then(() => undefined);
 }
 
 /** The restore did not sign in: what was fetched with the kept token is not for anyone to see. */
 export function dropLaunchData(queryClient: QueryClient, launch: Launch): void {
-  for (const { queryKey } of launchQueries(launch)) queryClient.removeQueries({ queryKey, exact: true });
+  for (const { query } of launchQueries(launch)) queryClient.removeQueries({ queryKey: query.queryKey, exact: true });
+}
+
+/** How long the check waits for the screen to show the launch's data before it checks anyway. */
+export const LAUNCH_CHECK_WAIT_MS = 5_000;
+
+/** Once the screen shows the first of `queries` (a component reads it) and the browser has painted since. */
+function painted(queryClient: QueryClient, queries: LaunchQuery[]): Promise<void> {
+  const first = queries[0]?.query.queryKey;
+  const cache = queryClient.getQueryCache();
+  const shown = () =>
+    first === undefined || (cache.find({ queryKey: first, exact: true })?.getObserversCount() ?? 0) > 0;
+  return new Promise<void>((resolve) => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      unsubscribe();
+      clearTimeout(timer);
+      const next = typeof requestAnimationFrame === "function" ? requestAnimationFrame : (f: () => void) => f();
+      // The frame after the one that shows it: its paint is done by then.
+      next(() => setTimeout(resolve, 0));
+    };
+    const unsubscribe = cache.subscribe((event) => {
+      if (event.type === "observerAdded" && shown()) finish();
+    });
+    const timer = setTimeout(finish, LAUNCH_CHECK_WAIT_MS);
+    if (shown()) finish();
+  });
+}
+
+/**
+ * After the launch's first paint, checks its replies against the contract (loaded now, beside the sheets' code).
+ * `fetched` is what `prefetchLaunchData` returned.
+ */
+export async function checkLaunchData(queryClient: QueryClient, launch: Launch, fetched: Promise<void>): Promise<void> {
+  const queries = launchQueries(launch);
+  await fetched;
+  await painted(queryClient, queries);
+  const { routes } = await loadContract();
+  for (const { query, route } of queries) {
+    const data = queryClient.getQueryData(query.queryKey);
+    if (data === undefined || routes[route].response.safeParse(data).success) continue;
+    console.error(`[kassa] the launch's ${route} reply does not match the contract; asking again`);
+    await queryClient.resetQueries({ queryKey: query.queryKey, exact: true });
+  }
 }

@@ -144,7 +144,9 @@ let launchToken: string | undefined;
 /**
  * Runs `start` with `token` as the bearer of the calls it sends at once (synchronously): a launch's
  * first requests, sent with the kept token while the session is still being restored. Like a call's own
- * `token`, a 401 to them says nothing of the session (the restore decides).
+ * `token`, a 401 to them says nothing of the session (the restore decides). Their replies come back as
+ * received, without waiting for the contract's code (zod): the launch checks them once its first screen
+ * is painted (`app/launch-data.ts`).
  */
 export function withLaunchToken<T>(token: string, start: () => T): T {
   const previous = launchToken;
@@ -279,11 +281,16 @@ export async function callApi<N extends RouteName>(
     timeoutMs?: number;
     token?: string;
   };
+  // A launch's calls go out at once, while the contract downloads beside them (lib/early-routes.ts).
+  const early = call.params === undefined ? earlyRoute(name) : undefined;
+  if (early && launchToken !== undefined) {
+    // A launch's first calls: the launch checks their replies after its first paint (see `withLaunchToken`).
+    const { query, signal, timeoutMs, token } = call;
+    return (await apiRequest({ ...early, query, signal, timeoutMs, token })) as RouteResponse<N>;
+  }
   const contractLoad = loadContract().catch((error: unknown) => {
     throw new ApiError({ kind: "network", message: `The contract could not be loaded for ${name}`, cause: error });
   });
-  // A launch's calls go out at once, while the contract downloads beside them (lib/early-routes.ts).
-  const early = call.params === undefined ? earlyRoute(name) : undefined;
   let data: unknown;
   let route: RouteDef;
   let path: string;

@@ -4,19 +4,11 @@
  * JS `number`. Formatting follows the interface language with `Intl.NumberFormat`, fed the decimal
  * STRING (Intl formats strings exactly), with the currency's display precision, truncated.
  *
- * It imports the contract's run-time code (and so zod): only the cabinet's lazy screens import it.
+ * It imports the contract's money code without zod (`money-math`, `enum-values`): the cabinet's first screen uses it.
  */
-import {
-  addAmounts,
-  CURRENCIES,
-  CURRENCY_CODES,
-  type Currency,
-  compareAmounts,
-  currencyScale,
-  money,
-  roundDownTo,
-  toDecimalString,
-} from "@contract";
+import type { Currency } from "@contract";
+import { CURRENCIES, CURRENCY_CODES } from "@contract/enum-values";
+import { addAmounts, compareAmounts, currencyScale, money, roundDownTo, toDecimalString } from "@contract/money-math";
 import { useTranslation } from "react-i18next";
 import { formatDate, formatDateTime } from "./dates";
 import "./money.css";

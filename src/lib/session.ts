@@ -9,8 +9,8 @@
 import type { User } from "@contract";
 import { atom } from "jotai";
 import { alerts } from "./alerts";
-import { loadContract } from "./contract";
 import { deleteCookie, isFramed, isSecureContextUrl, readCookie, writeCookie } from "./cookies";
+import { keptUser } from "./kept-user";
 import { type AppStore, appStore } from "./store";
 
 export const USER_STORAGE_KEY = "kassa.user";
@@ -199,21 +199,17 @@ async function savedUser(): Promise<User | null> {
     raw = null;
   }
   if (!raw) return null;
-  // The contract (its User schema) loads only when there is something to restore, never on a first visit.
-  const { User: UserSchema } = await loadContract();
-  let saved: unknown;
+  // Checked as the contract's User schema would, without its code (zod): a launch reads it before anything shows.
   try {
-    saved = JSON.parse(raw);
+    return keptUser(JSON.parse(raw));
   } catch {
     return null;
   }
-  const parsed = UserSchema.safeParse(saved);
-  return parsed.success ? parsed.data : null;
 }
 
 /**
  * Reads what the last visit saved; a missing half or a user that no longer fits the schema means none.
- * Rejects only when the check itself could not be loaded.
+ * Rejects only when the kept token could not be checked (`checkToken` failed).
  */
 export async function readSavedSession(options: ReadSavedSessionOptions = {}): Promise<Session | null> {
   let refreshToken: string | null;

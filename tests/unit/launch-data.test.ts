@@ -4,14 +4,15 @@
  * the screen a launch prepares follows the guards' rules.
  */
 import { type RouteDef, type RouteName, routes } from "@contract";
-import { QueryClient } from "@tanstack/react-query";
+import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
-import { dropLaunchData, prefetchLaunchData } from "@/app/launch-data";
+import { checkLaunchData, dropLaunchData, launchQueries, prefetchLaunchData } from "@/app/launch-data";
 import { launchScreen } from "@/app/router";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { apiRequest, callApi } from "@/lib/api-client";
 import { EARLY_REPLY_MAX_AGE_MS } from "@/lib/early-replies";
 import { EARLY_ROUTES } from "@/lib/early-routes";
+import { createQueryClient } from "@/lib/query-client";
 import { clearSession, isSignedInAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { stubRoutes } from "./test-utils";
@@ -75,6 +76,64 @@ describe("the launch's first calls", () => {
     expect(appStore.get(isSignedInAtom)).toBe(false);
     dropLaunchData(client, launch);
     expect(client.getQueryData(balanceQueries.balance().queryKey)).toBeUndefined();
+  });
+
+  it("come from the route each is checked against", async () => {
+    const fetchMock = stubRoutes({});
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    for (const { query, route } of launchQueries({ screen: "cabinet", cabinet: true, namespaces: [] })) {
+      fetchMock.mockClear();
+      await client.prefetchQuery(query as never);
+      const [input, init] = fetchMock.mock.calls[0] ?? [];
+      expect({
+        route,
+        method: init?.method ?? "GET",
+        path: new URL(String(input), "http://localhost").pathname,
+      }).toEqual({
+        route,
+        method: routes[route].method,
+        path: `/api${routes[route].path}`,
+      });
+    }
+  });
+
+  it("show as they come, are not asked again when the screen mounts, and are checked after the paint", async () => {
+    clearSession();
+    const fetchMock = stubRoutes({
+      balance: { body: BALANCE },
+      statistics: { body: { ...STATISTICS, referrals: "not a number" } },
+      operations: { body: { items: [], total: 0, page: 1, limit: 5 } },
+      subscriptionOptions: { body: [] },
+      pulse: { body: { version: "1", unread: 0 } },
+    });
+    const client = createQueryClient();
+    client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
+    const launch = { screen: "cabinet" as const, cabinet: true, namespaces: [] };
+    const fetched = prefetchLaunchData(client, launch, "kept");
+    await fetched;
+    // Shown as received, before the contract has checked them (the statistics do not fit it).
+    expect(client.getQueryData(balanceQueries.statistics().queryKey)).toMatchObject({ referrals: "not a number" });
+    const sent = fetchMock.mock.calls.length;
+    // The screen mounts: the launch's replies are fresh, nothing is asked again.
+    const observers = [balanceQueries.balance(), balanceQueries.statistics()].map((query) => {
+      const observer = new QueryObserver(client, query);
+      return observer.subscribe(() => undefined);
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(fetchMock.mock.calls.length).toBe(sent);
+      await checkLaunchData(client, launch, fetched);
+      // The reply that does not fit is dropped and asked again, checked this time; the others stay.
+      await expect
+        .poll(() => client.getQueryState(balanceQueries.statistics().queryKey))
+        .toMatchObject({ status: "error", data: undefined, error: { kind: "parse" } });
+      expect(client.getQueryData(balanceQueries.balance().queryKey)).toEqual(BALANCE);
+      const asked = fetchMock.mock.calls.map(([input]) => new URL(String(input), "http://localhost").pathname);
+      expect(asked.slice(sent)).toEqual(["/api/user/statistics"]);
+    } finally {
+      for (const unsubscribe of observers) unsubscribe();
+      client.clear();
+    }
   });
 
   it("a signed-in user is taken from an entry screen to the cabinet, a signed-out one from the cabinet to the login", () => {

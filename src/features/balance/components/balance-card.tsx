@@ -1,4 +1,5 @@
-import { CURRENCY_CODES, type Currency } from "@contract";
+import type { Currency } from "@contract";
+import { CURRENCY_CODES } from "@contract/enum-values";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, SegmentedControl, Skeleton } from "@telegram-apps/telegram-ui";
 import { useSyncExternalStore } from "react";

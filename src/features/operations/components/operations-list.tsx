@@ -1,4 +1,4 @@
-import { CURRENCY_CODES, LEDGER_OPERATION_TYPES } from "@contract";
+import { CURRENCY_CODES, LEDGER_OPERATION_TYPES } from "@contract/enum-values";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
 import { type ReactNode, useState } from "react";

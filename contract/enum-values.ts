@@ -1,0 +1,63 @@
+/**
+ * The enumerations' values, without zod: `enums.ts` re-exports them beside their schemas. Code that only shows
+ * or counts them (the cabinet's first screen, money formatting) imports this file, so zod stays off its way
+ * (docs/architecture.md#how-a-launch-flows).
+ */
+import type { Currency, Language } from "./enums";
+
+export const LANGUAGES = ["en", "ru", "de", "kk"] as const;
+/** Russian is the fallback language (docs/cabinet-rules.md#limits). */
+export const FALLBACK_LANGUAGE: Language = "ru";
+
+/**
+ * Currencies the cabinet keeps balances in. `scale` is how many decimals are kept (and stored),
+ * `display` how many the interface shows (docs/decisions.md#d3-money).
+ */
+export const CURRENCIES = {
+  USDT: { scale: 6, display: 2 },
+  BTC: { scale: 8, display: 8 },
+  ETH: { scale: 8, display: 6 },
+  TON: { scale: 9, display: 4 },
+} as const;
+export const CURRENCY_CODES = Object.keys(CURRENCIES) as (keyof typeof CURRENCIES)[];
+/** The default currency (docs/cabinet-rules.md#limits). */
+export const DEFAULT_CURRENCY: Currency = "USDT";
+
+export const BALANCE_TYPES = ["balance"] as const;
+export const DEFAULT_BALANCE_TYPE = "balance";
+
+/** The cabinet's operation types (docs/cabinet-rules.md#entities); the ledger has more kinds (below). */
+export const OPERATION_TYPES = ["accrual", "referral", "matching", "bonus", "plan"] as const;
+
+/**
+ * Every kind of ledger entry (an operation changes one balance): the cabinet's five plus the kinds the
+ * money rules need. `plan` debits a deposit's principal, `deposit_return` gives it back (at the end
+ * of the plan or on early close), `accrual` pays the held daily income, `refill` credits a confirmed
+ * refill, `exchange` is either side of a currency exchange; `withdrawal` and `subscription` belong
+ * to later slices.
+ */
+export const LEDGER_OPERATION_TYPES = [
+  ...OPERATION_TYPES,
+  "refill",
+  "exchange",
+  "deposit_return",
+  "withdrawal",
+  "subscription",
+] as const;
+/** Income kinds: what `GET /user/statistics` counts as earned. */
+export const EARNING_OPERATION_TYPES = ["accrual", "referral", "matching", "bonus"] as const;
+
+/** A deposit runs (`active`), ran its full term and paid out (`completed`), or was closed early (`closed`). */
+export const DEPOSIT_STATUSES = ["active", "completed", "closed"] as const;
+
+/** Risk level of a crypto case (a curated bundle of plans). */
+export const RISK_LEVELS = ["low", "medium", "high"] as const;
+
+export const REFILL_STATUSES = ["waiting", "replenished", "rejected"] as const;
+
+export const WITHDRAWAL_STATUSES = ["pending", "success", "rejected", "on_inspection", "error"] as const;
+
+export const VERIFICATION_STATUSES = ["in_process", "success", "denied"] as const;
+
+/** How verification codes reach the user (Settings → security). */
+export const CODE_CHANNELS = ["telegram", "email", "sms"] as const;
