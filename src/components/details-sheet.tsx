@@ -2,10 +2,11 @@
  * The details of one item (an operation, a refill, a withdrawal, a deposit, a referral) in a bottom
  * sheet: a title, label/value pairs, long values (addresses, hashes) in full with a copy button.
  */
-import { Button, Modal } from "@telegram-apps/telegram-ui";
+import { Button } from "@telegram-apps/telegram-ui";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { haptics } from "@/tma/hooks";
+import { Sheet } from "./sheet";
 import "./details-sheet.css";
 
 export function DetailsSheet({
@@ -21,15 +22,7 @@ export function DetailsSheet({
 }) {
   const { t } = useTranslation("common");
   return (
-    <Modal
-      open
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
-      header={<Modal.Header />}
-      data-testid={testId}
-      aria-describedby={undefined}
-    >
+    <Sheet onClose={onClose} data-testid={testId}>
       <div className="details-sheet">
         <h2 className="details-title">{title}</h2>
         {children}
@@ -39,7 +32,7 @@ export function DetailsSheet({
           </Button>
         </div>
       </div>
-    </Modal>
+    </Sheet>
   );
 }
 

@@ -21,11 +21,11 @@ import {
   postEvent,
   request,
   supports,
-  swipeBehavior,
   themeParams,
 } from "@telegram-apps/sdk-react";
 import { framedTokenStore, setTokenStore } from "@/lib/session";
 import type { Appearance, TelegramBridge } from "./bridge";
+import { installCopyFallback } from "./clipboard";
 import { SDK_LAUNCH_PARAMS_KEY, type TelegramLaunch } from "./launch";
 import { type BridgeKeyValue, telegramTokenStore } from "./token-store";
 
@@ -109,9 +109,28 @@ function offered(method: MethodName, version: string | undefined): boolean {
   }
 }
 
-/** Telegram's SecureStorage or DeviceStorage as a key-value store, or null when the client's version lacks it. */
-function bridgeStorage(kind: "secure" | "device", version: string | undefined): BridgeKeyValue | null {
+/**
+ * Which clients keep which of Telegram's storages (Bot API 9.0): SecureStorage is the phone's Keychain
+ * or Keystore (iOS, Android); DeviceStorage is the client's own store (the phones and the desktop
+ * clients). Telegram Web K and A have neither (Web K never answers, Web A refuses), so they are not
+ * asked: a question nobody answers would hold the session's restore, and with it the first screen.
+ */
+const STORAGE_PLATFORMS: Record<"secure" | "device", readonly string[]> = {
+  secure: ["ios", "android"],
+  device: ["ios", "android", "tdesktop", "macos"],
+};
+
+/**
+ * Telegram's SecureStorage or DeviceStorage as a key-value store, or null when the client lacks it
+ * (its platform does not keep it, or its version is older than the storage).
+ */
+function bridgeStorage(
+  kind: "secure" | "device",
+  platform: string,
+  version: string | undefined,
+): BridgeKeyValue | null {
   const prefix = kind === "secure" ? "secure_storage" : "device_storage";
+  if (!STORAGE_PLATFORMS[kind].includes(platform)) return null;
   if (!offered(`web_app_${prefix}_get_key`, version)) return null;
   const answer = (method: MethodName, params: Record<string, unknown>) => {
     const reqId = createRequestId();
@@ -221,12 +240,22 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
 
   // The viewport (size, safe areas) is asked of the client; the app never waits for the answer.
   trackViewport(launch);
-  swipeBehavior.mount.ifAvailable();
+  // Vertical swipes (folding the app by a swipe down) are on from the start, as Telegram asks; the hooks
+  // turn them off only while a money form or a sheet is open (hooks.ts, `applyBottomBar`). Posted
+  // directly: the SDK's swipe component starts from "off" at every fresh launch.
+  const swipes = offered("web_app_setup_swipe_behavior", launch.version);
+  const setVerticalSwipes = (enabled: boolean) => {
+    if (swipes) postEvent("web_app_setup_swipe_behavior", { allow_vertical_swipe: enabled });
+  };
+  setVerticalSwipes(true);
+  // Telegram Web's frame grants no clipboard-write: a copy there takes the fallback (clipboard.ts).
+  installCopyFallback();
 
   // The refresh token goes where this client keeps it best (see token-store.ts).
-  const tiers = [bridgeStorage("secure", launch.version), bridgeStorage("device", launch.version)].filter(
-    (tier): tier is BridgeKeyValue => tier !== null,
-  );
+  const tiers = [
+    bridgeStorage("secure", launch.platform, launch.version),
+    bridgeStorage("device", launch.platform, launch.version),
+  ].filter((tier): tier is BridgeKeyValue => tier !== null);
   setTokenStore(telegramTokenStore(launch.devMock ? [] : tiers, framedTokenStore()));
 
   const appearance = (): Appearance => (themeParams.isDark() ? "dark" : "light");
@@ -280,10 +309,7 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
       on("visibility_changed", (event) => {
         if (event.is_visible) listener();
       }),
-    setVerticalSwipes: (enabled) => {
-      if (enabled) swipeBehavior.enableVertical.ifAvailable();
-      else swipeBehavior.disableVertical.ifAvailable();
-    },
+    setVerticalSwipes,
     openTelegramLink: (url) => {
       const [opened] = openTelegramLink.ifAvailable(url);
       if (!opened) window.open(url, "_blank", "noopener");

@@ -3,11 +3,12 @@
  * unconditionally.
  */
 import { atom, useAtomValue, useStore } from "jotai";
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import {
   type Appearance,
   getTelegramBridge,
   type ImpactStyle,
+  type MainButtonParams,
   type NotificationType,
   type TelegramBridge,
 } from "./bridge";
@@ -83,6 +84,112 @@ export function useMainButtonShown(): boolean {
   return useAtomValue(mainButtonShownAtom);
 }
 
+/**
+ * The open sheets, bottom first. While one is open it owns the bottom bar (only a Main button asked
+ * for inside the top sheet shows) and Telegram's Back closes it before anything else.
+ */
+const openSheets: { id: symbol; close: () => void }[] = [];
+const sheetListeners = new Set<() => void>();
+
+/** The sheet a component is rendered in (null: the screen itself). */
+export const SheetContext = createContext<symbol | null>(null);
+
+function sheetsChanged(): void {
+  for (const listener of sheetListeners) listener();
+  const bridge = getTelegramBridge();
+  if (bridge) applyBottomBar(bridge);
+}
+
+/** Registers a sheet while it is mounted; returns its id for `SheetContext`. */
+export function useSheetRegistration(onClose: () => void): symbol {
+  const [id] = useState(() => Symbol("sheet"));
+  const close = useRef(onClose);
+  close.current = onClose;
+  // A layout effect: the sheet is on the stack before the Main buttons inside it register (effects).
+  useLayoutEffect(() => {
+    openSheets.push({ id, close: () => close.current() });
+    sheetsChanged();
+    return () => {
+      const at = openSheets.findIndex((sheet) => sheet.id === id);
+      if (at >= 0) openSheets.splice(at, 1);
+      sheetsChanged();
+    };
+  }, [id]);
+  return id;
+}
+
+/** How many sheets are open; live. */
+export function useOpenSheetCount(): number {
+  return useSyncExternalStore(
+    (listener) => {
+      sheetListeners.add(listener);
+      return () => sheetListeners.delete(listener);
+    },
+    () => openSheets.length,
+  );
+}
+
+/** Closes the top sheet; false when none is open. */
+export function closeTopSheet(): boolean {
+  const top = openSheets.at(-1);
+  if (!top) return false;
+  top.close();
+  return true;
+}
+
+interface MainButtonOwner {
+  sheet: symbol | null;
+  order: number;
+  text: string;
+  enabled: boolean;
+  loading: boolean;
+  visible: boolean;
+  click: () => void;
+}
+
+/** Every mounted `useMainButton`; the bar shows the newest visible one of the top sheet (or the screen). */
+const owners = new Map<symbol, MainButtonOwner>();
+let ownerOrder = 0;
+const clickInstalled = new WeakSet<TelegramBridge>();
+const lastBar = new WeakMap<TelegramBridge, string>();
+const lastSwipes = new WeakMap<TelegramBridge, boolean>();
+
+function currentOwner(): MainButtonOwner | undefined {
+  const layer = openSheets.at(-1)?.id ?? null;
+  let found: MainButtonOwner | undefined;
+  for (const owner of owners.values()) {
+    if (owner.sheet === layer && owner.visible && (!found || owner.order > found.order)) found = owner;
+  }
+  return found;
+}
+
+/**
+ * Puts the one Main button that owns the bottom bar on it (or hides it), and sets vertical swipes:
+ * on everywhere but while a money form (a Main button) or a sheet (it is dragged down to close) is open.
+ */
+function applyBottomBar(bridge: TelegramBridge): void {
+  const owner = currentOwner();
+  const params: MainButtonParams = owner
+    ? {
+        text: owner.text,
+        isEnabled: owner.enabled && !owner.loading,
+        isLoaderVisible: owner.loading,
+        isVisible: true,
+      }
+    : { isVisible: false, isLoaderVisible: false };
+  const key = JSON.stringify(params);
+  if (lastBar.get(bridge) !== key) {
+    lastBar.set(bridge, key);
+    bridge.mainButton.set(params);
+  }
+  const formOpen = Array.from(owners.values()).some((o) => o.visible);
+  const swipes = !formOpen && openSheets.length === 0;
+  if (lastSwipes.get(bridge) !== swipes) {
+    lastSwipes.set(bridge, swipes);
+    bridge.setVerticalSwipes(swipes);
+  }
+}
+
 export interface MainButtonOptions {
   text: string;
   onClick: () => void;
@@ -95,7 +202,8 @@ export interface MainButtonOptions {
  * Telegram's Main button for a form's primary action: text, loader, enabled state and click; hidden
  * again when the screen unmounts. Returns whether it is in use, so the screen renders its own button on
  * the web. While it is shown the form is open: vertical swipes only scroll (a swipe must not fold the
- * app mid-entry) and the cabinet's tab bar steps aside (`mainButtonShownAtom`).
+ * app mid-entry) and the cabinet's tab bar steps aside (`mainButtonShownAtom`). While a sheet is open
+ * only a Main button inside it shows: a screen's button waits under the sheet and does not answer.
  */
 export function useMainButton({
   text,
@@ -105,33 +213,35 @@ export function useMainButton({
   visible = true,
 }: MainButtonOptions): boolean {
   const bridge = getTelegramBridge();
+  const sheet = useContext(SheetContext);
+  const [id] = useState(() => Symbol("main-button"));
   const handler = useRef(onClick);
   handler.current = onClick;
 
   useEffect(() => {
-    bridge?.mainButton.set({ text, isEnabled: enabled && !loading, isLoaderVisible: loading, isVisible: visible });
-  }, [bridge, text, enabled, loading, visible]);
+    if (!bridge) return;
+    if (!clickInstalled.has(bridge)) {
+      clickInstalled.add(bridge);
+      bridge.mainButton.onClick(() => currentOwner()?.click());
+    }
+    const order = owners.get(id)?.order ?? ++ownerOrder;
+    owners.set(id, { sheet, order, text, enabled, loading, visible, click: () => handler.current() });
+    applyBottomBar(bridge);
+  }, [bridge, id, sheet, text, enabled, loading, visible]);
 
   useEffect(() => {
     if (!bridge) return;
-    const off = bridge.mainButton.onClick(() => handler.current());
     return () => {
-      off();
-      bridge.mainButton.set({ isVisible: false, isLoaderVisible: false });
+      owners.delete(id);
+      applyBottomBar(bridge);
     };
-  }, [bridge]);
+  }, [bridge, id]);
 
   const store = useStore();
   useEffect(() => {
     if (!bridge || !visible) return;
-    const shown = store.get(mainButtonsShownAtom) + 1;
-    store.set(mainButtonsShownAtom, shown);
-    if (shown === 1) bridge.setVerticalSwipes(false);
-    return () => {
-      const left = Math.max(0, store.get(mainButtonsShownAtom) - 1);
-      store.set(mainButtonsShownAtom, left);
-      if (left === 0) bridge.setVerticalSwipes(true);
-    };
+    store.set(mainButtonsShownAtom, store.get(mainButtonsShownAtom) + 1);
+    return () => store.set(mainButtonsShownAtom, Math.max(0, store.get(mainButtonsShownAtom) - 1));
   }, [bridge, store, visible]);
 
   return bridge !== null;

@@ -88,6 +88,95 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
     await web.context.close();
   });
 
+  for (const client of ["k", "a"] as const) {
+    it(`Web ${client.toUpperCase()}: ready at once, swipes on from launch, Copy without clipboard-write, sheets own the bottom bar and Back`, async () => {
+      await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+      const web = await openTelegramWeb(browser, base(), client);
+      const platform = client === "k" ? "webk" : "weba";
+      const id = 600_000_000 + Math.floor(Math.random() * 1e8);
+      // Both clients report a Bot API past 9.0 (SecureStorage, DeviceStorage), which neither keeps.
+      const frame = await web.mount({ initData: signedInitData(tgUser(id), DEV_BOT_TOKEN), platform, version: "9.1" });
+      await onScreen(frame, "cabinet");
+
+      // Ready within 600 ms of the frame's first message; no storage the client lacks is asked for.
+      const ready = await waitForFramePosted(web, "web_app_ready");
+      const first = (await web.events())[0];
+      expect.soft((ready.t ?? 0) - (first?.t ?? 0), `web_app_ready after ${first?.eventType}`).toBeLessThan(600);
+      const events = await web.events();
+      expect.soft(events.filter((e) => /storage/.test(e.eventType)).map((e) => e.eventType)).toEqual([]);
+      // Vertical swipes are on from launch (not only after a money form was left).
+      const swipes = () =>
+        web
+          .events()
+          .then((all) =>
+            all
+              .filter((e) => e.eventType === "web_app_setup_swipe_behavior")
+              .map((e) => (e.eventData as { allow_vertical_swipe: boolean }).allow_vertical_swipe),
+          );
+      expect.soft(await swipes(), "swipes at launch").toEqual([true]);
+
+      // The Exchange sheet over the cabinet: Back shows (never Close) and closes the sheet, not the app.
+      await frame.locator("[data-testid='open-exchange']").click();
+      await frame.locator("[data-testid='exchange-dialog']").waitFor();
+      await waitForFramePosted(web, "web_app_setup_back_button", (d) => visible(d) === true);
+      await web.send("back_button_pressed");
+      await frame.locator("[data-testid='exchange-dialog']").waitFor({ state: "detached" });
+      await onScreen(frame, "cabinet");
+      await waitForFramePosted(web, "web_app_setup_back_button", (d) => visible(d) === false);
+      expect((await web.events()).some((e) => e.eventType === "web_app_close")).toBe(false);
+
+      // A refill: the form's Main button gets the address; the sheet then owns the bottom bar.
+      await frame.locator("[data-testid='tab-refill']").click();
+      await onScreen(frame, "refill");
+      await waitForFramePosted(web, "web_app_setup_main_button", (d) => visible(d) === true);
+      await frame.locator("select[name='paymentSystemId']").selectOption("usdt-trc20");
+      await frame.locator("input[name='amount']").fill("50");
+      await web.send("main_button_pressed");
+      await frame.locator("[data-testid='wallet-dialog']").waitFor();
+      const lastMain = async () =>
+        (await web.events()).filter((e) => e.eventType === "web_app_setup_main_button").at(-1)?.eventData;
+      await expect.poll(async () => visible(await lastMain()), { timeout: 10_000 }).toBe(false);
+      const refills = () => web.requests.filter((r) => r === "POST /api/funds/refills").length;
+      expect(refills()).toBe(1);
+      await web.send("main_button_pressed");
+      await frame.waitForTimeout(300);
+      expect(refills()).toBe(1);
+
+      // Copy in a frame without clipboard-write: the address reaches the clipboard, and the button says so.
+      await web.page.evaluate(() => navigator.clipboard.writeText("before"));
+      const address = (await frame.locator("[data-testid='refill-address']").textContent())?.trim();
+      await frame.locator("[data-testid='copy-address']").click();
+      await expect.poll(() => web.clipboard(), { timeout: 10_000 }).toBe(address);
+      await expect.poll(() => frame.locator("[data-testid='copy-address']").textContent()).toMatch(/copied/i);
+
+      // Back closes the sheet and leaves the screen as it was, its Main button back.
+      await waitForFramePosted(web, "web_app_setup_back_button", (d) => visible(d) === true);
+      await web.send("back_button_pressed");
+      await frame.locator("[data-testid='wallet-dialog']").waitFor({ state: "detached" });
+      await onScreen(frame, "refill");
+      await expect.poll(async () => visible(await lastMain()), { timeout: 10_000 }).toBe(true);
+
+      // The referral link: Copy, and Share (Web A copies, since it closes the app on a t.me link).
+      await web.send("back_button_pressed");
+      await onScreen(frame, "cabinet");
+      await frame.locator("[data-testid='tab-more']").click();
+      await onScreen(frame, "more");
+      await frame.locator("a[href='/partners']").first().click();
+      await onScreen(frame, "partners");
+      const link = (await frame.locator("[data-testid='referral-link-web']").textContent())?.trim();
+      await web.page.evaluate(() => navigator.clipboard.writeText("before"));
+      await frame.locator("[data-testid='copy-referral-link'][data-link='web']").click();
+      await expect.poll(() => web.clipboard(), { timeout: 10_000 }).toBe(link);
+      if (client === "a") {
+        await web.page.evaluate(() => navigator.clipboard.writeText("before"));
+        await frame.locator("[data-testid='share-referral-link'][data-link='web']").click();
+        await expect.poll(() => web.clipboard(), { timeout: 10_000 }).toBe(link);
+      }
+      if (SHOTS) await web.page.screenshot({ path: `${SHOTS}/telegram-web${client}-partners.png` });
+      await web.context.close();
+    });
+  }
+
   it("Web K: password sign-in kept after the frame is re-inserted; Back, Main button, theme; ready without safe-area answers", async () => {
     await kassaCli("settings", "set", "telegramAuthAvailable", "false");
     const investor = await signUpThroughApi();

@@ -7,13 +7,14 @@ import { BrandHeader } from "@/components/brand-header";
 import { ContentSpinner } from "@/components/content-spinner";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { lazyScreen } from "@/components/lazy-screen";
+import { ManualCopySheet } from "@/components/manual-copy-sheet";
 import { PullToRefresh } from "@/components/pull-to-refresh";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { onSessionExpiring } from "@/lib/api-client";
 import { restoreDraft, saveDraft, takeDraft } from "@/lib/drafts";
 import { userAtom } from "@/lib/session";
 import { useMediaQuery } from "@/lib/use-media-query";
-import { useMainButtonShown } from "@/tma/hooks";
+import { useMainButtonShown, useTelegram } from "@/tma/hooks";
 import { LiveRefreshContext, useLiveRefresh } from "../live-refresh";
 import { BottomTabBar, SideBar } from "./navigation";
 
@@ -32,6 +33,7 @@ export const WIDE_LAYOUT_QUERY = "(min-width: 960px)";
 export function CabinetLayout() {
   const wide = useMediaQuery(WIDE_LAYOUT_QUERY);
   const mainButtonShown = useMainButtonShown();
+  const telegram = useTelegram();
   // Every screen's failures and form checks speak through these: loaded with the frame, so an action
   // that fails later (offline) never waits for, or misses, their texts.
   const { t } = useTranslation(["common", "errors", "validation", "money"]);
@@ -46,7 +48,10 @@ export function CabinetLayout() {
   }, []);
   const content = (
     <main className="cabinet-content">
-      <PullToRefresh onRefresh={() => void live.refresh()} refreshing={live.refreshing} />
+      {/* Inside Telegram a pull down from the top belongs to Telegram (vertical swipes fold the app, on
+          from launch); the header's Refresh refreshes there. */}
+      {telegram ? null : <PullToRefresh onRefresh={() => void live.refresh()} refreshing={live.refreshing} />}
+      {telegram ? <ManualCopySheet /> : null}
       {/* A failing cabinet screen (or dialog) keeps the side bar or tab bar around its error. */}
       <RouteErrorBoundary>
         {/* The notification sheet opens over the screen once its figures are in, never before them. */}

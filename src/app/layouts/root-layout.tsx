@@ -3,7 +3,7 @@ import { Outlet, useLocation, useNavigate, useNavigationType } from "react-route
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { SpinnerScreen } from "@/components/spinner-screen";
 import { isTopLevelPath, paths } from "@/config/paths";
-import { useBackButton, useMainButtonShown } from "@/tma/hooks";
+import { closeTopSheet, useBackButton, useMainButtonShown, useOpenSheetCount } from "@/tma/hooks";
 
 const PUBLIC_PATHS = [paths.login, "/register", paths.forgotPassword, paths.phoneVerification];
 
@@ -23,18 +23,21 @@ function isPublicPath(pathname: string): boolean {
 /**
  * Telegram's Back button mirrors in-app navigation: shown below the top level, and it goes back. A
  * cabinet screen whose form shows the Main button has no tab bar meanwhile (one bottom bar at a time),
- * so Back is the way out of it there too.
+ * so Back is the way out of it there too. An open sheet comes first: Back shows (never Telegram's
+ * Close, which would close the whole app) and closes the top sheet, the screen staying where it is.
  */
 function useRouterBackButton(): void {
   const location = useLocation();
   const navigate = useNavigate();
   const mainButtonShown = useMainButtonShown();
+  const sheetOpen = useOpenSheetCount() > 0;
   const onBack = useCallback(() => {
+    if (closeTopSheet()) return;
     if (location.key !== "default") navigate(-1);
     else navigate(parentOf(location.pathname), { replace: true });
   }, [location.key, location.pathname, navigate]);
   const formWithoutTabBar = mainButtonShown && location.pathname !== paths.cabinet && !isPublicPath(location.pathname);
-  useBackButton(!isTopLevelPath(location.pathname) || formWithoutTabBar, onBack);
+  useBackButton(sheetOpen || !isTopLevelPath(location.pathname) || formWithoutTabBar, onBack);
 }
 
 /**

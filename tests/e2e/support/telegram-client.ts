@@ -11,6 +11,8 @@ import type { BrowserContext, Page } from "playwright-core";
 export interface PostedEvent {
   eventType: string;
   eventData: unknown;
+  /** When the client received it (`performance.now()` of the page that records it). */
+  t?: number;
 }
 
 export const LIGHT_THEME = {
@@ -143,7 +145,7 @@ export async function installTelegramClient(
   await context.addInitScript(
     ({ themeParams, safeArea, contentSafeArea, hasKeychain, hasDeviceStorage }) => {
       const w = window as unknown as Record<string, unknown> & {
-        __tgEvents: { eventType: string; eventData: unknown }[];
+        __tgEvents: { eventType: string; eventData: unknown; t: number }[];
         __tgStorageMirror?: (kind: string, key: string, value: string | null) => Promise<void>;
         Telegram?: { WebView?: { receiveEvent?: (type: string, data?: unknown) => void } };
       };
@@ -153,7 +155,7 @@ export async function installTelegramClient(
       w.TelegramWebviewProxy = {
         postEvent(eventType: string, eventData?: string) {
           const data = eventData ? JSON.parse(eventData) : null;
-          w.__tgEvents.push({ eventType, eventData: data });
+          w.__tgEvents.push({ eventType, eventData: data, t: performance.now() });
           switch (eventType) {
             case "web_app_request_theme":
               reply("theme_changed", { theme_params: themeParams });

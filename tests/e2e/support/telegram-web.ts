@@ -2,8 +2,11 @@
  * Telegram Web (K and A) as it hosts a Mini App: a page on https://web.telegram.org that embeds the
  * app in a cross-site <iframe> (the sandbox and allow attributes both clients use), passes the launch
  * parameters in the URL (start parameter in the query, the rest in the fragment) and talks to it by
- * postMessage with JSON strings `{eventType, eventData}`. Like Web K it never answers the safe-area
- * requests, and neither client answers the storage calls of Bot API 9.0.
+ * postMessage with JSON strings `{eventType, eventData}`. Each client answers as its own code does:
+ * Web K answers neither the safe-area requests nor the storage and biometry calls (Bot API 9.0, 7.2);
+ * Web A answers the safe areas, refuses both storages (`*_storage_failed`, UNSUPPORTED) and says
+ * biometrics are not available. Both frames are created with `allow="camera; microphone; geolocation;"`:
+ * no `clipboard-write`, so the Clipboard API is refused inside them.
  *
  * Both sites are served through the browser context's routing: the parent page from here, the app
  * (`https://kassa.example`) proxied to the real e2e server. So the app is a different *site* on https,
@@ -52,7 +55,9 @@ const PARENT_PAGE = `<!doctype html>
 <script>
   // Web K and Web A create the frame with these attributes.
   const SANDBOX = "allow-scripts allow-same-origin allow-popups allow-forms allow-modals allow-storage-access-by-user-activation";
-  const tg = (window.tg = { events: [], theme: {}, frame: null, answerSafeArea: false });
+  // Web A (/a/) answers the safe areas and refuses the storages and biometrics; Web K (/k/) is silent.
+  const webA = location.pathname.startsWith("/a");
+  const tg = (window.tg = { events: [], theme: {}, frame: null, answerSafeArea: webA });
   tg.send = (eventType, eventData) => {
     if (tg.frame && tg.frame.contentWindow) tg.frame.contentWindow.postMessage(JSON.stringify({ eventType, eventData }), "*");
   };
@@ -75,7 +80,7 @@ const PARENT_PAGE = `<!doctype html>
     let message;
     try { message = JSON.parse(event.data); } catch { return; }
     const { eventType, eventData } = message;
-    tg.events.push({ eventType, eventData: eventData ?? null });
+    tg.events.push({ eventType, eventData: eventData ?? null, t: performance.now() });
     const rect = tg.frame.getBoundingClientRect();
     switch (eventType) {
       case "web_app_request_theme":
@@ -90,6 +95,14 @@ const PARENT_PAGE = `<!doctype html>
       case "web_app_request_content_safe_area":
         if (tg.answerSafeArea) tg.send("content_safe_area_changed", { top: 0, bottom: 0, left: 0, right: 0 });
         break;
+      case "web_app_biometry_get_info":
+        if (webA) tg.send("biometry_info_received", { available: false });
+        break;
+      default:
+        if (webA && /^web_app_(secure|device)_storage_/.test(eventType)) {
+          const kind = eventType.includes("secure") ? "secure" : "device";
+          tg.send(kind + "_storage_failed", { req_id: eventData && eventData.req_id, error: "UNSUPPORTED" });
+        }
     }
   });
 </script></body></html>`;
@@ -110,6 +123,8 @@ export interface TelegramWeb {
   unmount(): Promise<void>;
   send(eventType: string, eventData?: unknown): Promise<void>;
   events(): Promise<PostedEvent[]>;
+  /** What the system clipboard holds now, read by the Telegram Web page. */
+  clipboard(): Promise<string>;
   setTheme(theme: Record<string, string>): Promise<void>;
 }
 
@@ -137,6 +152,8 @@ export async function openTelegramWeb(
       if (!/disposed|closed|EPIPE|Target page/i.test(String(error))) throw error;
     }
   });
+  // The tests read what the app copied from Telegram Web's own page, which may read the clipboard.
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: TELEGRAM_WEB });
   const page = await context.newPage();
   await page.goto(`${TELEGRAM_WEB}/${client}/`);
   await page.evaluate((t) => {
@@ -185,6 +202,7 @@ export async function openTelegramWeb(
       );
     },
     events: () => page.evaluate(() => (window as unknown as { tg: { events: PostedEvent[] } }).tg.events),
+    clipboard: () => page.evaluate(() => navigator.clipboard.readText()),
     async setTheme(next) {
       await page.evaluate((t) => {
         (window as unknown as { tg: { theme: unknown } }).tg.theme = t;

@@ -8,12 +8,13 @@ import {
   exchangeQuote,
 } from "@contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Button, Cell, Modal, Section } from "@telegram-apps/telegram-ui";
+import { Button, Cell, Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
+import { Sheet } from "@/components/sheet";
 import { amountError, amountRule } from "@/lib/form/amount-rule";
 import { type FieldErrorText, validationError } from "@/lib/form/field-errors";
 import { type FormError, formErrorOf, type Translate, textOfMessage } from "@/lib/form/messages";
@@ -30,17 +31,9 @@ const AS_TYPED = ["amount"] as const;
 export function ExchangeDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   if (!open) return null;
   return (
-    <Modal
-      open
-      onOpenChange={(next) => {
-        if (!next) onClose();
-      }}
-      header={<Modal.Header />}
-      data-testid="exchange-dialog"
-      aria-describedby={undefined}
-    >
+    <Sheet onClose={onClose} data-testid="exchange-dialog">
       <ExchangeForm onClose={onClose} />
-    </Modal>
+    </Sheet>
   );
 }
 

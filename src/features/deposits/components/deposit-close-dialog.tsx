@@ -1,8 +1,9 @@
 import { type Deposit, type DepositCloseReply, depositCloseOutcome } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Button, Cell, Modal, Section } from "@telegram-apps/telegram-ui";
+import { Button, Cell, Section } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Sheet } from "@/components/sheet";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics } from "@/tma/hooks";
 import { depositMutations } from "../api/deposit-queries";
@@ -56,15 +57,7 @@ export function DepositCloseDialog({ deposit, onDone }: DepositCloseDialogProps)
   };
 
   return (
-    <Modal
-      open
-      onOpenChange={(open) => {
-        if (!open) dismiss();
-      }}
-      header={<Modal.Header />}
-      data-testid="close-dialog"
-      aria-describedby={undefined}
-    >
+    <Sheet onClose={dismiss} data-testid="close-dialog">
       <div className="money-dialog">
         <h2 className="money-dialog-title">{result ? t("close.doneTitle") : t("close.title")}</h2>
         <p className="money-dialog-text">
@@ -108,6 +101,6 @@ export function DepositCloseDialog({ deposit, onDone }: DepositCloseDialogProps)
           )}
         </div>
       </div>
-    </Modal>
+    </Sheet>
   );
 }

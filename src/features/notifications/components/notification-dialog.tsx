@@ -1,9 +1,10 @@
 import type { Notification } from "@contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Button, Modal } from "@telegram-apps/telegram-ui";
+import { Button } from "@telegram-apps/telegram-ui";
 import { useSetAtom } from "jotai";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Sheet } from "@/components/sheet";
 import { currentLanguage } from "@/config/i18n";
 import { formatDateTime } from "@/lib/dates";
 import { updateUserAtom } from "@/lib/session";
@@ -47,15 +48,7 @@ export function NotificationDialog() {
   const otherDialog = useOtherDialogOpen();
   if (!shown || !open || otherDialog) return null;
   return (
-    <Modal
-      open
-      onOpenChange={(next) => {
-        if (!next) close();
-      }}
-      header={<Modal.Header />}
-      data-testid="notification-dialog"
-      aria-describedby={undefined}
-    >
+    <Sheet onClose={close} data-testid="notification-dialog">
       <div className="notification-dialog">
         <h2 className="money-dialog-title">{t("title")}</h2>
         <ul className="notification-list">
@@ -71,7 +64,7 @@ export function NotificationDialog() {
           {t("close")}
         </Button>
       </div>
-    </Modal>
+    </Sheet>
   );
 }
 

@@ -1,12 +1,13 @@
 import { type Refill, RefillUpdateBody } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Button, Cell, Modal, Section } from "@telegram-apps/telegram-ui";
+import { Button, Cell, Section } from "@telegram-apps/telegram-ui";
 import { QRCodeSVG } from "qrcode.react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CopyableValue } from "@/components/details-sheet";
 import { FormErrorBanner } from "@/components/form/form-footer";
 import { TextField } from "@/components/form/text-field";
+import { Sheet } from "@/components/sheet";
 import { serverFieldErrors, validationError } from "@/lib/form/field-errors";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { codeOf } from "@/lib/form/rules";
@@ -28,17 +29,9 @@ function hashErrors({ txHash }: { txHash: string }) {
 export function WalletDialog({ refill, onClose }: { refill: Refill | null; onClose(): void }) {
   if (!refill) return null;
   return (
-    <Modal
-      open
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
-      header={<Modal.Header />}
-      data-testid="wallet-dialog"
-      aria-describedby={undefined}
-    >
+    <Sheet onClose={onClose} data-testid="wallet-dialog">
       <WalletDialogBody key={refill.id} initial={refill} onClose={onClose} />
-    </Modal>
+    </Sheet>
   );
 }
 

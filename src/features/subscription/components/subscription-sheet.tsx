@@ -1,10 +1,11 @@
 import type { Currency, SubscriptionOption } from "@contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Button, Modal, Section } from "@telegram-apps/telegram-ui";
+import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useAtomValue, useSetAtom } from "jotai";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Detail, DetailList } from "@/components/details-sheet";
+import { Sheet } from "@/components/sheet";
 import { currentLanguage } from "@/config/i18n";
 import { useApiErrorText } from "@/lib/error-text";
 import { amountAttributes, compareAmounts, subtractAmounts, useMoneyFormat } from "@/lib/money";
@@ -28,17 +29,9 @@ export interface SubscriptionEntryProps {
 
 export function SubscriptionSheet({ balances, onClose, onRefill }: SubscriptionEntryProps & { onClose(): void }) {
   return (
-    <Modal
-      open
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
-      header={<Modal.Header />}
-      data-testid="subscription-sheet"
-      aria-describedby={undefined}
-    >
+    <Sheet onClose={onClose} data-testid="subscription-sheet">
       <SubscriptionConfirm balances={balances} onClose={onClose} onRefill={onRefill} />
-    </Modal>
+    </Sheet>
   );
 }
 
