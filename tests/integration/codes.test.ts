@@ -263,6 +263,8 @@ describe("code delivery failures", () => {
         NODE_ENV: "production",
         TELEGRAM_BOT_TOKEN: "7000000001:AAF-test-token-for-kassa-integration-tests",
         CODE_SECRET: TEST_CODE_SECRET,
+        // The docs are off in production unless switched on; on, they must not list the outbox.
+        API_DOCS: "true",
       },
     });
     try {
