@@ -16,6 +16,7 @@ import { localUrl, removeRuntimeInfo, writeRuntimeInfo } from "./operator/runtim
 import { hasBuiltApp } from "./plugins/static-app";
 import { type AccrualScheduler, startAccrualScheduler } from "./scheduler";
 import { ensureDefaultSettings } from "./services/settings";
+import { sweepOrphanUploads } from "./services/uploads";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -102,7 +103,13 @@ async function main(): Promise<void> {
       log: app.log,
       kind: handle.kind,
       limiter: app.limiter,
+      uploadDir: env.UPLOAD_DIR,
     });
+  } else {
+    // Without the scheduler, uploaded files nothing references are still removed once, at start.
+    void sweepOrphanUploads({ db: handle.db, uploadDir: env.UPLOAD_DIR }).catch((error: unknown) =>
+      app.log.error({ err: error }, "sweep of orphan uploads failed"),
+    );
   }
 
   // The chat bot (a real token, or a local Bot API server): getMe, its commands and menu, webhook or

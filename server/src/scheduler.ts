@@ -1,7 +1,8 @@
 /**
  * The background jobs, at start and then every `intervalSeconds` (ACCRUAL_INTERVAL_SECONDS, 60 by
  * default): the accruals, then the sweeper (withdrawal applications whose code expired are
- * cancelled and their funds returned; rate-limit counters whose window ended are dropped). Runs never
+ * cancelled and their funds returned; rate-limit counters whose window ended are dropped; uploaded
+ * files that nothing references are removed, services/uploads.ts). Runs never
  * overlap within the process; across instances on one PostgreSQL each job runs under its advisory
  * lock (db/advisory-lock.ts), so one instance at a time does it and the others skip that turn. The
  * accruals' own locking and UNIQUE(deposit_id, day_index) keep each deposit-day single regardless.
@@ -12,6 +13,7 @@ import { type Exclusive, runExclusive } from "./db/advisory-lock";
 import type { Database, DatabaseKind } from "./db/client";
 import type { Limiter } from "./security/rate-limit";
 import { type AccrualRun, runAccruals } from "./services/accruals";
+import { sweepOrphanUploads } from "./services/uploads";
 import { expireWithdrawals } from "./services/withdrawals";
 
 export interface SweepRun {
@@ -19,6 +21,8 @@ export interface SweepRun {
   withdrawalsExpired: number;
   /** Rate-limit counters dropped. */
   rateLimitsPurged: number;
+  /** Uploaded files removed because nothing references them. */
+  uploadsRemoved: number;
 }
 
 /** One turn of the jobs: each ran here (`ran: true`), or another instance held its lock. */
@@ -43,13 +47,21 @@ export interface SchedulerOptions {
   kind?: DatabaseKind;
   /** The server's limiter, whose stale counters the sweeper drops. */
   limiter?: Limiter;
+  /** UPLOAD_DIR, whose unreferenced files the sweeper removes. */
+  uploadDir?: string;
 }
 
 /** The sweeper's work, once (the scheduler runs it under its lock). */
-export async function sweep(deps: { db: Database; clock: Clock; limiter?: Limiter | undefined }): Promise<SweepRun> {
+export async function sweep(deps: {
+  db: Database;
+  clock: Clock;
+  limiter?: Limiter | undefined;
+  uploadDir?: string | undefined;
+}): Promise<SweepRun> {
   const withdrawalsExpired = await expireWithdrawals(deps);
   const rateLimitsPurged = deps.limiter ? await deps.limiter.purgeExpired() : 0;
-  return { withdrawalsExpired, rateLimitsPurged };
+  const uploadsRemoved = deps.uploadDir ? await sweepOrphanUploads({ db: deps.db, uploadDir: deps.uploadDir }) : 0;
+  return { withdrawalsExpired, rateLimitsPurged, uploadsRemoved };
 }
 
 export function startAccrualScheduler(options: SchedulerOptions): AccrualScheduler {
@@ -78,8 +90,8 @@ export function startAccrualScheduler(options: SchedulerOptions): AccrualSchedul
       return run;
     });
     const swept = await job("sweeper", async () => {
-      const run = await sweep({ db, clock, limiter: options.limiter });
-      if (run.withdrawalsExpired > 0) log.info({ sweep: run }, "expired withdrawal applications returned");
+      const run = await sweep({ db, clock, limiter: options.limiter, uploadDir: options.uploadDir });
+      if (run.withdrawalsExpired > 0 || run.uploadsRemoved > 0) log.info({ sweep: run }, "sweep run");
       return run;
     });
     return { accruals, sweep: swept };

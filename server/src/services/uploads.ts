@@ -3,11 +3,26 @@
  * `file-type`), never by the file name or the declared type. The upload plugin (`plugins/uploads.ts`) parses
  * the request; the services get its files and fields. Files are stored under UPLOAD_DIR (outside any served
  * folder) with generated names of 128 random bits, written with mode 0600 via a temporary name and a rename.
+ *
+ * A file replaced by a new upload (`replaceImage`) is removed only after the row points at the new one, and
+ * the row is changed under its lock, so parallel uploads each remove exactly the file they replaced and
+ * leave the last one. Files nothing references (a crash between writing a file and its row, a temporary file
+ * of an upload cut off) are removed by `sweepOrphanUploads`, which the scheduler runs at start and then
+ * with the sweeper; a file younger than the grace period is left alone, as its row may be on its way.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { isNotNull } from "drizzle-orm";
 import { fileTypeFromBuffer } from "file-type";
+import type { Database } from "../db/client";
+import { users, verificationRequests } from "../db/schema";
+
+export const AVATAR_FOLDER = "avatars";
+export const VERIFICATION_FOLDER = "verification";
+
+/** How old an unreferenced file must be before the sweep removes it: far beyond any upload's request. */
+export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
 export interface ImageFile {
   field: string;
@@ -24,6 +39,8 @@ export interface ParsedUpload {
 /** 128 random bits, hex, and the extension: unguessable, nothing of the user's name in it. */
 const STORED_NAME = /^[0-9a-f]{32}\.(jpg|png)$/;
 export const isStoredName = (name: string) => STORED_NAME.test(name);
+/** The temporary name a file is written under before its rename. */
+const TEMP_NAME = /^\.[0-9a-f]{32}\.(jpg|png)\.tmp$/;
 
 export async function imageKind(buffer: Buffer): Promise<Pick<ImageFile, "ext" | "mime"> | null> {
   const type = await fileTypeFromBuffer(buffer);
@@ -52,4 +69,73 @@ export async function removeImage(uploadDir: string, folder: string, name: strin
 /** The path of a stored file, or null for a name that is not one of ours. */
 export function storedPath(uploadDir: string, folder: string, name: string): string | null {
   return isStoredName(name) ? path.join(uploadDir, folder, name) : null;
+}
+
+/**
+ * Stores `file` under a new name, then lets `swap` point the row at it (inside its transaction, under the
+ * row's lock) and return the name it replaced; the replaced file is removed only after that. When `swap`
+ * fails the new file is removed and the old one stays.
+ */
+export async function replaceImage<T>(
+  uploadDir: string,
+  folder: string,
+  file: ImageFile,
+  swap: (name: string) => Promise<{ replaced: string | null; result: T }>,
+): Promise<T> {
+  const name = await storeImage(uploadDir, folder, file);
+  let swapped: { replaced: string | null; result: T };
+  try {
+    swapped = await swap(name);
+  } catch (error) {
+    await removeImage(uploadDir, folder, name);
+    throw error;
+  }
+  if (swapped.replaced !== name) await removeImage(uploadDir, folder, swapped.replaced);
+  return swapped.result;
+}
+
+/** The stored names every row points at, per folder. */
+async function referencedUploads(db: Database): Promise<Record<string, Set<string>>> {
+  const avatars = await db.select({ name: users.avatarFile }).from(users).where(isNotNull(users.avatarFile));
+  const requests = await db
+    .select({
+      documentPhoto: verificationRequests.documentPhoto,
+      loginPhoto: verificationRequests.loginPhoto,
+      walletPhoto: verificationRequests.walletPhoto,
+    })
+    .from(verificationRequests);
+  return {
+    [AVATAR_FOLDER]: new Set(avatars.map((row) => row.name as string)),
+    [VERIFICATION_FOLDER]: new Set(requests.flatMap((row) => [row.documentPhoto, row.loginPhoto, row.walletPhoto])),
+  };
+}
+
+/**
+ * Removes the files of UPLOAD_DIR that no row references (and temporary files left by an upload cut
+ * off) once they are older than `graceMs` (an hour). Only names of our own form are touched. Returns how
+ * many.
+ */
+export async function sweepOrphanUploads(deps: { db: Database; uploadDir: string; graceMs?: number }): Promise<number> {
+  // The machine's time, not the injected clock: file times are the machine's, and a development
+  // clock moved ahead must not make an upload in flight look old.
+  const before = Date.now() - (deps.graceMs ?? ORPHAN_GRACE_MS);
+  // Listed before the rows are read: a file written after the listing is not looked at, and a row
+  // written after the read points at a file younger than the grace period.
+  const listed: Record<string, string[]> = {};
+  for (const folder of [AVATAR_FOLDER, VERIFICATION_FOLDER]) {
+    listed[folder] = await fs.readdir(path.join(deps.uploadDir, folder)).catch(() => []);
+  }
+  const referenced = await referencedUploads(deps.db);
+  let removed = 0;
+  for (const [folder, names] of Object.entries(listed)) {
+    for (const name of names) {
+      if (!(isStoredName(name) && !referenced[folder]?.has(name)) && !TEMP_NAME.test(name)) continue;
+      const file = path.join(deps.uploadDir, folder, name);
+      const stat = await fs.stat(file).catch(() => null);
+      if (!stat?.isFile() || stat.mtimeMs > before) continue;
+      await fs.rm(file, { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
 }

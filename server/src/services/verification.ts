@@ -21,11 +21,10 @@ import { AppError } from "../errors";
 import { isUuid } from "./deposit-rows";
 import { notify } from "./notifications";
 import type { ParsedUpload } from "./uploads";
-import { removeImage, storeImage } from "./uploads";
+import { AVATAR_FOLDER, removeImage, replaceImage, storeImage, VERIFICATION_FOLDER } from "./uploads";
 import { lockUser } from "./users";
 
-export const AVATAR_FOLDER = "avatars";
-export const VERIFICATION_FOLDER = "verification";
+export { AVATAR_FOLDER, VERIFICATION_FOLDER };
 
 type RequestRow = typeof verificationRequests.$inferSelect;
 
@@ -68,7 +67,11 @@ export async function getVerification(db: Database, userId: string): Promise<Ver
   return toState(await latestRequest(db, userId));
 }
 
-/** Stores the avatar under a new random name and removes the previous file. */
+/**
+ * Stores the avatar under a new random name, points the user at it under the user's row lock, and
+ * only then removes the file it replaced: of parallel uploads each removes the one before it, and
+ * the last one's file is the only one left.
+ */
 export async function setAvatar(
   deps: Pick<ServiceContext, "db" | "env">,
   userId: string,
@@ -76,16 +79,16 @@ export async function setAvatar(
 ): Promise<typeof users.$inferSelect> {
   const file = upload.files.get("avatar");
   if (!file) throw new AppError("IMAGE_UPDATE_FAILED", { params: { reason: "missing" } });
-  const [before] = await deps.db.select({ avatarFile: users.avatarFile }).from(users).where(eq(users.id, userId));
-  const name = await storeImage(deps.env.UPLOAD_DIR, AVATAR_FOLDER, file);
-  userChanging(userId);
-  const [row] = await deps.db.update(users).set({ avatarFile: name }).where(eq(users.id, userId)).returning();
-  if (!row) {
-    await removeImage(deps.env.UPLOAD_DIR, AVATAR_FOLDER, name);
-    throw new AppError("SESSION_TIMEOUT");
-  }
-  await removeImage(deps.env.UPLOAD_DIR, AVATAR_FOLDER, before?.avatarFile ?? null);
-  return row;
+  return replaceImage(deps.env.UPLOAD_DIR, AVATAR_FOLDER, file, (name) =>
+    deps.db.transaction(async (tx) => {
+      const before = await lockUser(tx, userId);
+      if (!before) throw new AppError("SESSION_TIMEOUT");
+      userChanging(userId);
+      const [row] = await tx.update(users).set({ avatarFile: name }).where(eq(users.id, userId)).returning();
+      if (!row) throw new AppError("SESSION_TIMEOUT");
+      return { replaced: before.avatarFile, result: row };
+    }),
+  );
 }
 
 const requestFailed = (reason: string, fields?: Record<string, "required" | "imageType" | "imageSize">) =>

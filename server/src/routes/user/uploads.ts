@@ -17,6 +17,12 @@ import { userView } from "../../services/users";
 import { AVATAR_FOLDER, getVerification, requestVerification, setAvatar } from "../../services/verification";
 import { defineRoute } from "../define";
 
+/**
+ * The key of a user's uploads under RATE_LIMIT_UPLOAD_ACCOUNT (20 an hour): counted before the body
+ * is read, so a refused upload costs the server no disk, and its connection is closed unread.
+ */
+const uploadKey = (userId: string) => `upload:${userId}`;
+
 const VERIFICATION_TEXT_FIELDS = ["fullName", "dateOfBirth", "familyStatus", "documentNumber"] as const;
 const MULTIPART = ["multipart/form-data"];
 
@@ -73,12 +79,14 @@ export async function userUploadRoutes(app: KassaApp) {
       description:
         "JPEG or PNG by content (not the name or declared type), at most 5 MB, exactly one file and " +
         "no other field; else 400 IMAGE_UPDATE_FAILED ('Error updating image', params.reason " +
-        "type | size | count | missing | field | malformed).",
+        "type | size | count | missing | field | malformed). At most 20 uploads an hour per user " +
+        "(RATE_LIMIT_UPLOAD_ACCOUNT, shared with verification), else 429 RATE_LIMITED.",
       consumes: MULTIPART,
       // Room for one 5 MB image and the multipart framing; larger requests are refused before parsing.
       bodyLimit: IMAGE_MAX_BYTES + 64 * 1024,
     },
     async ({ ctx, auth, request }) => {
+      await ctx.limiter.consume(uploadKey(auth.userId), ctx.env.RATE_LIMITS.uploadAccount);
       const upload = await readImageUpload(request, { files: [AVATAR_FILE_FIELD], failure: "IMAGE_UPDATE_FAILED" });
       const row = await setAvatar(ctx, auth.userId, upload);
       return { user: await userView(ctx.db, ctx.clock, row) };
@@ -120,6 +128,7 @@ export async function userUploadRoutes(app: KassaApp) {
       bodyLimit: VERIFICATION_FILE_FIELDS.length * IMAGE_MAX_BYTES + 64 * 1024,
     },
     async ({ ctx, auth, request }) => {
+      await ctx.limiter.consume(uploadKey(auth.userId), ctx.env.RATE_LIMITS.uploadAccount);
       const upload = await readImageUpload(request, {
         files: VERIFICATION_FILE_FIELDS,
         fields: VERIFICATION_TEXT_FIELDS,
