@@ -17,6 +17,7 @@ import { hasBuiltApp } from "./plugins/static-app";
 import { type AccrualScheduler, startAccrualScheduler } from "./scheduler";
 import { ensureDefaultSettings } from "./services/settings";
 import { sweepOrphanUploads } from "./services/uploads";
+import { miniAppAddressProblem } from "./telegram/conversation";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -33,6 +34,9 @@ async function main(): Promise<void> {
     if (error instanceof EnvError) fail(error.message);
     throw error;
   }
+  // The bot's buttons open the Mini App, which Telegram opens only over https (telegram/conversation.ts).
+  const botAddress = miniAppAddressProblem(env);
+  if (botAddress) fail(botAddress);
 
   let handle: Awaited<ReturnType<typeof openDatabase>>;
   try {

@@ -71,7 +71,7 @@ describe("the chat bot (Bot API stand-in)", () => {
     const reply = await api.waitForCall("sendMessage", (c) => c.params.chat_id === INVITED.id);
     const button = (reply.params.reply_markup as { inline_keyboard: { text: string; web_app: { url: string } }[][] })
       .inline_keyboard[0]?.[0];
-    expect(button?.text).toBe("Register");
+    expect(button?.text).toBe("Sign up");
     expect(button?.web_app.url).toBe(`${base()}/?startapp=ref_demo`);
     await api.waitForCall("setChatMenuButton", (c) => c.params.chat_id === INVITED.id);
     console.log(

@@ -75,9 +75,18 @@ describe("chat bot", () => {
     expect(commands.map((c) => c.params.language_code ?? "default").sort()).toEqual(["default", ...LANGUAGES].sort());
     const byLanguage = Object.fromEntries(commands.map((c) => [c.params.language_code ?? "default", c.params]));
     const names = (p: Record<string, unknown>) => (p.commands as { command: string }[]).map((c) => c.command);
-    expect(names(byLanguage.en ?? {})).toEqual(["start", "cabinet", "balance", "language", "help"]);
+    expect(names(byLanguage.en ?? {})).toEqual([
+      "start",
+      "cabinet",
+      "balance",
+      "invite",
+      "settings",
+      "language",
+      "support",
+      "help",
+    ]);
     expect((byLanguage.de?.commands as { description: string }[] | undefined)?.[2]?.description).toBe(
-      "Mein Guthaben zeigen",
+      "Guthaben anzeigen",
     );
     expect(byLanguage.default?.commands).toEqual(byLanguage.ru?.commands);
     for (const method of ["setMyName", "setMyDescription", "setMyShortDescription"]) {
@@ -119,12 +128,12 @@ describe("chat bot", () => {
     expect(sent[0]?.params).toMatchObject({
       chat_id: 4242,
       text: expect.stringContaining("demo invited you"),
-      reply_markup: { inline_keyboard: [[{ text: "Register", web_app: { url: `${PUBLIC_URL}/?startapp=ref_demo` } }]] },
+      reply_markup: { inline_keyboard: [[{ text: "Sign up", web_app: { url: `${PUBLIC_URL}/?startapp=ref_demo` } }]] },
     });
     // This chat's menu button in the user's language.
     expect(api.callsOf("setChatMenuButton")[0]?.params).toMatchObject({
       chat_id: 4242,
-      menu_button: { text: "Cabinet" },
+      menu_button: { text: "Account" },
     });
   });
 
@@ -133,7 +142,7 @@ describe("chat bot", () => {
     expect((await webhook({ update_id: 3, ...textUpdate({ id: 77, first_name: "A" }, "/help") })).statusCode).toBe(200);
     api.override("sendMessage", null);
     await webhook({ update_id: 4, ...textUpdate({ id: 77, first_name: "A", language_code: "de" }, "/help") });
-    expect(api.callsOf("sendMessage").at(-1)?.params.text).toContain("/balance zeigt das Guthaben");
+    expect(api.callsOf("sendMessage").at(-1)?.params.text).toContain("/balance zeigt Ihr Guthaben");
   });
 
   it("/balance answers from the ledger for a linked account and offers the Mini App to anyone else", async () => {
@@ -162,7 +171,9 @@ describe("chat bot", () => {
       parse_mode: "HTML",
       text: "<b>Refill credited</b>\n25 USDT has been credited to your balance.",
       reply_markup: {
-        inline_keyboard: [[{ text: "Open refills", web_app: { url: `${PUBLIC_URL}/?startapp=refill_${refillId}` } }]],
+        inline_keyboard: [
+          [{ text: "View the refill", web_app: { url: `${PUBLIC_URL}/?startapp=refill_${refillId}` } }],
+        ],
       },
     });
     // The in-app notification says the same, from the same locale file.

@@ -7,6 +7,8 @@ import {
   CURRENCY_CODES,
   DEPOSIT_STATUSES,
   FAMILY_STATUSES,
+  LANGUAGES,
+  type Language,
   LEDGER_OPERATION_TYPES,
   type LocalizedText,
   NOTIFICATION_KINDS,
@@ -24,6 +26,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -645,6 +648,11 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
 
+/** What only the chat hears of (never the in-app list): a news item, the daily accruals. */
+export const CHAT_ONLY_KINDS = ["news", "accruals_digest"] as const;
+export const CHAT_KINDS = [...NOTIFICATION_KINDS, ...CHAT_ONLY_KINDS] as const;
+export type ChatKind = (typeof CHAT_KINDS)[number];
+
 /**
  * Chat notifications waiting for the bot (a durable outbox): written by `notify()` in the event's
  * transaction, sent by the outbox worker with retries and backoff, `sent_at` set once Telegram took
@@ -658,7 +666,7 @@ export const chatOutbox = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind").$type<NotificationKind>().notNull(),
+    kind: text("kind").$type<ChatKind>().notNull(),
     params: jsonb("params").$type<Record<string, string>>().notNull(),
     /** The Mini App start parameter of the message's button (`withdrawal_<id>`), or null for the cabinet. */
     startParam: text("start_param"),
@@ -673,10 +681,8 @@ export const chatOutbox = pgTable(
   },
   (t) => [
     index("chat_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
-    index("chat_outbox_waiting_idx")
-      .on(t.userId, t.seq)
-      .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
-    check("chat_outbox_kind_known", sql`${t.kind} in (${sqlList(NOTIFICATION_KINDS)})`),
+    index("chat_outbox_waiting_idx").on(t.userId, t.seq).where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+    check("chat_outbox_kind_known", sql`${t.kind} in (${sqlList(CHAT_KINDS)})`),
   ],
 );
 
@@ -694,6 +700,31 @@ export const telegramUpdates = pgTable(
   (t) => [
     index("telegram_updates_waiting_idx").on(t.updateId).where(sql`${t.handledAt} is null`),
     index("telegram_updates_received_idx").on(t.receivedAt),
+  ],
+);
+
+/**
+ * The bot's private chats (the id is the user's Telegram id): the language chosen with /language,
+ * also without an account; the language the chat's menu button was last set in (set once, again
+ * only when the language changes); the opt-ins to news and to the daily accruals, and the UTC day
+ * of the last accruals message queued.
+ */
+export const botChats = pgTable(
+  "bot_chats",
+  {
+    chatId: bigint("chat_id", { mode: "number" }).primaryKey(),
+    language: text("language").$type<Language>(),
+    menuLanguage: text("menu_language").$type<Language>(),
+    news: boolean("news").notNull().default(false),
+    digest: boolean("digest").notNull().default(false),
+    digestDay: date("digest_day", { mode: "string" }),
+    updatedAt: timestamptz("updated_at").notNull(),
+  },
+  (t) => [
+    index("bot_chats_news_idx").on(t.chatId).where(sql`${t.news}`),
+    index("bot_chats_digest_idx").on(t.chatId).where(sql`${t.digest}`),
+    check("bot_chats_language_known", sql`${t.language} in (${sqlList(LANGUAGES)})`),
+    check("bot_chats_menu_language_known", sql`${t.menuLanguage} in (${sqlList(LANGUAGES)})`),
   ],
 );
 

@@ -10,6 +10,7 @@ import type { Database } from "../db/client";
 import { news } from "../db/schema";
 import { AppError } from "../errors";
 import { plainText, sanitizeNewsHtml } from "../security/sanitize";
+import { queueNews } from "../telegram/broadcasts";
 
 type NewsRow = typeof news.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -56,10 +57,16 @@ function fill(text: Partial<LocalizedText>, what: string): LocalizedText {
 
 /** Operator: publishes a news item (sanitised on read). */
 export async function addNews(db: Database, clock: Clock, input: NewsInput): Promise<NewsItem> {
-  const [row] = await db
-    .insert(news)
-    .values({ title: fill(input.title, "title"), body: fill(input.body, "body"), publishedAt: clock.now() })
-    .returning();
-  if (!row) throw new Error("news not stored");
+  const at = clock.now();
+  const row = await db.transaction(async (tx) => {
+    const [stored] = await tx
+      .insert(news)
+      .values({ title: fill(input.title, "title"), body: fill(input.body, "body"), publishedAt: at })
+      .returning();
+    if (!stored) throw new Error("news not stored");
+    // The chats that asked for news hear of it (telegram/broadcasts.ts), with the item or not at all.
+    await queueNews(tx, stored, at);
+    return stored;
+  });
   return toNewsItem(row, undefined) as NewsItem;
 }

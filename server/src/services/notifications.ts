@@ -17,7 +17,7 @@ import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
 import { keptOf, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
-import { chatOutbox, notifications, operations, users } from "../db/schema";
+import { type ChatKind, chatOutbox, notifications, operations, users } from "../db/schema";
 import { botText, hasBotText } from "../telegram/texts";
 import { unreadCount, userLanguage } from "./users";
 
@@ -25,7 +25,7 @@ type Params = Record<string, string>;
 type Template = { title: string; body: string };
 
 /** The title and body of one notification in `language`, from `locales/<lng>/bot.json`. */
-export function renderNotification(kind: NotificationKind, params: Params, language: Language): Template {
+export function renderNotification(kind: ChatKind, params: Params, language: Language): Template {
   const values = { ...params };
   if (kind === "withdrawal_status" && params.status) {
     const key = `withdrawalStatus.${params.status}`;

@@ -2,7 +2,8 @@
  * A stand-in for Telegram's Bot API: a local HTTP server on a free port that answers the methods the
  * bot calls (`/bot<token>/<method>`), records every call, and feeds updates through `getUpdates`
  * (long polling) or not at all (webhook tests post updates themselves). A method can be made to fail
- * (429 with `retry_after`, 403) or to hang, as Telegram might.
+ * (429 with `retry_after`, 403) or to hang, as Telegram might. As Telegram does, it refuses a message
+ * with a `web_app` button to a group or channel (a negative chat id): those buttons are for private chats.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -53,7 +54,7 @@ function sentMessage(params: Record<string, unknown>) {
   return {
     message_id: messageId++,
     date: Math.floor(Date.now() / 1000),
-    chat: { id: Number(params.chat_id), type: "private" },
+    chat: { id: Number(params.chat_id), type: Number(params.chat_id) < 0 ? "supergroup" : "private" },
     from: BOT_USER,
     text: params.text,
   };
@@ -115,7 +116,7 @@ export async function startBotApiStandIn(): Promise<BotApiStandIn> {
       const call: RecordedCall = { method, params, at: Date.now(), status: 0 };
       // getUpdates is the poll itself, not a call worth recording each time it comes back empty.
       if (method !== "getUpdates") calls.push(call);
-      const answer = overrides.get(method)?.(params, call);
+      const answer = overrides.get(method)?.(params, call) ?? refusedOutsidePrivate(method, params);
       if (answer === "hang") {
         hung.add(() => request.socket.destroy());
         return;
@@ -164,6 +165,47 @@ export async function startBotApiStandIn(): Promise<BotApiStandIn> {
       for (const drop of hung) drop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Telegram's answer to a `web_app` button sent to a group or channel (negative chat ids). */
+function refusedOutsidePrivate(method: string, params: Record<string, unknown>): Answer | undefined {
+  if (!["sendMessage", "editMessageText", "editMessageReplyMarkup"].includes(method)) return undefined;
+  if (!(Number(params.chat_id) < 0) || !JSON.stringify(params.reply_markup ?? "").includes('"web_app"'))
+    return undefined;
+  return { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: BUTTON_TYPE_INVALID" } };
+}
+
+type From = { id: number; first_name: string; language_code?: string };
+
+/** A text message in a group (a negative chat id), e.g. `/balance` or `/balance@KassaTestBot`. */
+export function groupUpdate(from: From, chatId: number, text: string) {
+  const update = textUpdate(from, text);
+  return { message: { ...update.message, chat: { id: chatId, type: "supergroup", title: "Investors" } } };
+}
+
+/** A photo (no text) in the user's private chat. */
+export function photoUpdate(from: From) {
+  const { text: _, ...message } = textUpdate(from, "").message;
+  return { message: { ...message, photo: [{ file_id: "photo-1", file_unique_id: "p1", width: 90, height: 90 }] } };
+}
+
+/** A tap on an inline button with `data` under a message the bot sent to the user's private chat. */
+export function callbackUpdate(from: From, data: string) {
+  return {
+    callback_query: {
+      id: String(Math.floor(Math.random() * 1e12)),
+      from: { ...from, is_bot: false },
+      chat_instance: "ci-1",
+      data,
+      message: {
+        message_id: 1,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: from.id, type: "private", first_name: from.first_name },
+        from: BOT_USER,
+        text: "…",
+      },
     },
   };
 }
