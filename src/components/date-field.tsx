@@ -2,12 +2,14 @@ import { Input } from "@telegram-apps/telegram-ui";
 import { useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "@/lib/dates";
+import { useUiPlatform } from "@/tma/hooks";
 
 /**
  * A date field that reads in the app's language ("25.11.2026", "25 нояб. 2026 г.", "Nov 25, 2026"):
  * the browser's own date input shows the browser's format (US order in an English browser, whatever
  * the cabinet's language). The native input still does the work — it lies, transparent, over the
- * shown text, so a tap opens the platform's date picker and the keyboard edits it as usual.
+ * shown text, so a tap opens the platform's date picker and the keyboard edits it as usual. In
+ * telegram-ui's iOS look the input draws no header, so the label is shown above it, as `TextField` does.
  */
 export function DateField({
   name,
@@ -32,10 +34,16 @@ export function DateField({
   const { i18n } = useTranslation();
   const native = useRef<HTMLInputElement>(null);
   const errorId = useId();
+  const ios = useUiPlatform() === "ios";
   // Local noon: the same calendar day in every time zone.
   const shown = value ? formatDate(`${value}T12:00:00`, i18n.resolvedLanguage ?? i18n.language) : "";
   return (
     <div className="form-field" data-testid={`date-field-${name}`}>
+      {ios ? (
+        <span className="field-label" aria-hidden="true">
+          {label}
+        </span>
+      ) : null}
       <div className="date-field">
         <Input
           header={label}

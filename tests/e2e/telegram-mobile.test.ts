@@ -128,7 +128,8 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
       const launch = () =>
         launchHash({
           initData: signedInitData(
-            { id, first_name: "Mo", username: `mo${id}`, language_code: LANGUAGE },
+            // A long name with no space to break at: the greeting must not push Refresh off the screen.
+            { id, first_name: `Maximilianus${id}Konstantinopolski`, username: `mo${id}`, language_code: LANGUAGE },
             DEV_BOT_TOKEN,
           ),
           theme: client.theme,
@@ -154,6 +155,16 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
       // The content starts below the notch and, in fullscreen, below Telegram's own buttons.
       const top = await page.locator("main.cabinet-content").evaluate((el) => el.getBoundingClientRect().top);
       expect(top).toBeGreaterThanOrEqual(client.safeArea.top + client.contentSafeArea.top);
+      // Refresh stays on screen beside a long greeting, here and at 384 and 412 px.
+      for (const width of [client.width, 384, 412]) {
+        await page.setViewportSize({ width, height: 720 });
+        const refresh = await page
+          .locator("[data-testid='refresh-control']")
+          .first()
+          .evaluate((el) => ({ right: el.getBoundingClientRect().right, width: document.documentElement.clientWidth }));
+        expect(refresh.right, `Refresh at ${width} px`).toBeLessThanOrEqual(refresh.width);
+      }
+      await page.setViewportSize({ width: client.width, height: 720 });
       // Every currency segment shows its whole code, the selected (bold) one too.
       const clipped = await page
         .locator("[data-testid^='currency-option-']")
@@ -178,7 +189,10 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
         fields.push(...(await accessibleNames(page)));
         // The amount's and the form's first select's labels can be seen, on the iOS look too
         // (telegram-ui shows no header there).
-        for (const control of ["input[name='amount']", "form select"]) {
+        // The withdrawal history's date filters too: in the iOS look telegram-ui draws no header.
+        const dates = screen === "withdrawal" ? ["input[name='from']", "input[name='to']"] : [];
+        for (const control of dates) await page.locator(control).first().waitFor({ state: "attached" });
+        for (const control of ["input[name='amount']", "form select", ...dates]) {
           const label = await page.locator(control).first().getAttribute("aria-label");
           const seen = await page
             .locator(control)
