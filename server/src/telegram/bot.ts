@@ -1,45 +1,39 @@
 /**
- * Kassa's chat bot (grammY), in the server process. It greets `/start` in the user's language with a
- * `web_app` button (`/start ref_<login>` carries the inviter into the Mini App's registration), answers
- * `/cabinet`, `/balance` (from the ledger, for an account linked through Telegram sign-in), `/language`
- * and `/help`, and notes who blocked it. On start it sets its commands, names and descriptions in the
- * four languages (Russian, the product's fallback, as the default for every other language) and the
- * menu button that opens the Mini App. Every update is handled once (`update_id` kept); a failing
- * handler is logged and the bot goes on; Bot API calls honour 429 `retry_after` (auto-retry).
+ * Kassa's chat bot (grammY), in the server process. What it says is in `conversation.ts` (private
+ * chats only); here it notes who blocked it, and on start sets its commands (for private chats),
+ * names and descriptions in the four languages (Russian, the product's fallback, as the default for
+ * every other language) and the default menu button that opens the Mini App. Every update is
+ * handled once (`update_id` kept); a failing handler is logged and the bot goes on; Bot API calls
+ * honour 429 `retry_after` (auto-retry). The lease holder also sends the chat outbox and queues the
+ * daily accruals (`broadcasts.ts`).
  */
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import {
-  CURRENCY_CODES,
-  FALLBACK_LANGUAGE,
-  inviterFromStartParam,
-  LANGUAGES,
-  type Language,
-  parseStartParam,
-} from "@contract";
+import { FALLBACK_LANGUAGE, LANGUAGES, type Language } from "@contract";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { eq } from "drizzle-orm";
-import { Bot, BotError, type Context, InlineKeyboard } from "grammy";
+import { Bot, BotError } from "grammy";
 import type { LanguageCode, Update } from "grammy/types";
 import type { Clock } from "../clock";
-import { userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
 import type { Env } from "../env";
-import { getBalances } from "../services/ledger";
-import { findUserByTelegramId, userLanguage } from "../services/users";
+import { queueDigests } from "./broadcasts";
+import { BOT_COMMANDS, miniAppAddressProblem, registerConversation } from "./conversation";
 import { releaseLease, resultRows, tryLease } from "./lease";
-import { deliverDue, miniAppUrl, type OutboxLog, webAppKeyboard } from "./outbox";
+import { deliverDue, miniAppUrl, type OutboxLog } from "./outbox";
 import { persist, retryServerErrorOnce } from "./persist";
 import { botText } from "./texts";
 import { takeUpdateSql } from "./updates";
 
+export { BOT_COMMANDS, languageOf, miniAppAddressProblem } from "./conversation";
+
 export const WEBHOOK_PATH = "/telegram/webhook";
 export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
-export const BOT_COMMANDS = ["start", "cabinet", "balance", "language", "help"] as const;
 const LEASE_NAME = "telegram-bot";
 const LEASE_TTL_MS = 30_000;
 const LEASE_RENEW_MS = 10_000;
 const OUTBOX_INTERVAL_MS = 1_000;
+const DIGEST_INTERVAL_MS = 60_000;
 
 export interface BotLog extends OutboxLog {
   error(obj: object, msg: string): void;
@@ -68,12 +62,6 @@ export function secretMatches(given: string | undefined, secret: string): boolea
   return timingSafeEqual(a, b);
 }
 
-/** A Telegram `language_code` as one of ours; Russian (the fallback) otherwise. */
-export function languageOf(code: string | undefined): Language {
-  const short = code?.slice(0, 2).toLowerCase();
-  return (LANGUAGES as readonly string[]).includes(short ?? "") ? (short as Language) : FALLBACK_LANGUAGE;
-}
-
 export class KassaBot {
   readonly bot: Bot;
   readonly secret: string;
@@ -81,6 +69,7 @@ export class KassaBot {
   private initialized: Promise<void> | null = null;
   private leaseTimer: NodeJS.Timeout | null = null;
   private outboxTimer: NodeJS.Timeout | null = null;
+  private digestTimer: NodeJS.Timeout | null = null;
   private holdsLease = false;
   private polling = false;
   private stopped = false;
@@ -151,94 +140,16 @@ export class KassaBot {
       await this.db.update(users).set({ botBlockedAt: blocked }).where(eq(users.telegramId, ctx.myChatMember.from.id));
     });
 
-    bot.command("start", async (ctx) => {
-      const language = await this.languageFor(ctx);
-      const payload = typeof ctx.match === "string" ? ctx.match.trim() : "";
-      const target = parseStartParam(payload);
-      const inviter = inviterFromStartParam(payload);
-      const lines = [botText(language, "start.greeting", { name: ctx.from?.first_name ?? "" })];
-      if (inviter) lines.push(botText(language, "start.invited", { inviter }));
-      await ctx.reply(lines.join("\n\n"), {
-        reply_markup: webAppKeyboard(language, this.options.env.MINI_APP_URL, target ? payload : null),
-      });
-      await this.setChatMenu(ctx, language);
-    });
-
-    bot.command("cabinet", async (ctx) => {
-      const language = await this.languageFor(ctx);
-      await ctx.reply(botText(language, "cabinet"), {
-        reply_markup: webAppKeyboard(language, this.options.env.MINI_APP_URL, null),
-      });
-    });
-
-    bot.command("balance", async (ctx) => {
-      const user = ctx.from ? await findUserByTelegramId(this.db, ctx.from.id) : undefined;
-      const language = user ? userLanguage(user) : languageOf(ctx.from?.language_code);
-      const keyboard = webAppKeyboard(language, this.options.env.MINI_APP_URL, null);
-      if (!user) {
-        await ctx.reply(botText(language, "balance.notLinked"), { reply_markup: keyboard });
-        return;
-      }
-      const balances = await getBalances(this.db, user.id);
-      const lines = CURRENCY_CODES.filter((c) => Number(balances[c]) !== 0).map((c) => `${balances[c]} ${c}`);
-      const text =
-        lines.length > 0
-          ? `${botText(language, "balance.title")}\n${lines.join("\n")}`
-          : botText(language, "balance.empty");
-      await ctx.reply(text, { reply_markup: keyboard });
-    });
-
-    bot.command("language", async (ctx) => {
-      const language = await this.languageFor(ctx);
-      const keyboard = new InlineKeyboard();
-      for (const lng of LANGUAGES) keyboard.text(botText(lng, "language.name"), `lang:${lng}`);
-      await ctx.reply(botText(language, "language.prompt"), { reply_markup: keyboard });
-    });
-
-    bot.callbackQuery(/^lang:(\w\w)$/, async (ctx) => {
-      const language = languageOf(ctx.match[1]);
-      const user = await findUserByTelegramId(this.db, ctx.from.id);
-      if (user) userChanging(user.id);
-      if (user) await this.db.update(users).set({ language }).where(eq(users.id, user.id));
-      await ctx.answerCallbackQuery();
-      await ctx.editMessageText(botText(language, "language.set"));
-      await this.setChatMenu(ctx, language);
-    });
-
-    bot.command("help", async (ctx) => {
-      const language = await this.languageFor(ctx);
-      await ctx.reply(botText(language, "help"), {
-        reply_markup: webAppKeyboard(language, this.options.env.MINI_APP_URL, null),
-      });
-    });
+    registerConversation(bot, this.options);
 
     bot.catch((error) => this.logHandlerError(error));
   }
 
-  /** The linked account's language, else the Telegram client's (Russian when it is none of ours). */
-  private async languageFor(ctx: Context): Promise<Language> {
-    if (!ctx.from) return FALLBACK_LANGUAGE;
-    const user = await findUserByTelegramId(this.db, ctx.from.id);
-    return user ? userLanguage(user) : languageOf(ctx.from.language_code);
-  }
-
-  /** This chat's menu button in its language (the default one is Russian). */
-  private async setChatMenu(ctx: Context, language: Language): Promise<void> {
-    if (ctx.chat?.type !== "private") return;
-    await ctx.api.setChatMenuButton({
-      chat_id: ctx.chat.id,
-      menu_button: {
-        type: "web_app",
-        text: botText(language, "menuButton"),
-        web_app: { url: miniAppUrl(this.options.env.MINI_APP_URL, null) },
-      },
-    });
-  }
-
   /**
    * Commands, names and descriptions in the four languages (Russian also as the default, for every
-   * other client language) and the default menu button. Names and descriptions are read first and
-   * set only when they differ: Telegram limits how often they may change.
+   * other client language) and the default menu button. The commands are for private chats (scope
+   * `all_private_chats`); the default scope's are deleted, so groups list none. Names and
+   * descriptions are read first and set only when they differ: Telegram limits how often they may change.
    */
   async configure(): Promise<void> {
     const { api } = this.bot;
@@ -250,8 +161,9 @@ export class KassaBot {
       const lc = code ? { language_code: code } : {};
       await api.setMyCommands(
         BOT_COMMANDS.map((command) => ({ command, description: botText(language, `commands.${command}`) })),
-        lc,
+        { scope: { type: "all_private_chats" }, ...lc },
       );
+      await api.deleteMyCommands(lc);
       const name = botText(language, "name");
       if ((await api.getMyName(lc)).name !== name) await api.setMyName(name, lc);
       const description = botText(language, "description");
@@ -275,6 +187,8 @@ export class KassaBot {
    */
   async start(): Promise<void> {
     const { env, log } = this.options;
+    const problem = miniAppAddressProblem(env);
+    if (problem) throw new Error(problem);
     await this.init();
     // A 429 (or Telegram down) during the set-up waits and runs it again, until it is done.
     void persist(() => this.configure(), { log, what: "bot configuration", stopped: () => this.stopped }).catch(
@@ -289,6 +203,18 @@ export class KassaBot {
     await this.tickLease();
     this.leaseTimer = setInterval(() => void this.tickLease(), LEASE_RENEW_MS);
     this.outboxTimer = setInterval(() => void this.deliver(), OUTBOX_INTERVAL_MS);
+    this.digestTimer = setInterval(() => void this.queueDigests(), DIGEST_INTERVAL_MS);
+  }
+
+  /** The daily accruals of the chats that asked for them (only in the lease holder). */
+  async queueDigests(): Promise<number> {
+    if (!this.holdsLease || this.stopped) return 0;
+    try {
+      return await queueDigests(this.options.db, this.options.clock.now());
+    } catch (error) {
+      this.options.log.warn({ err: error }, "daily accruals not queued");
+      return 0;
+    }
   }
 
   private async tickLease(): Promise<void> {
@@ -342,6 +268,7 @@ export class KassaBot {
     this.stopped = true;
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     if (this.outboxTimer) clearInterval(this.outboxTimer);
+    if (this.digestTimer) clearInterval(this.digestTimer);
     if (this.polling) await this.bot.stop().catch(() => undefined);
     if (this.holdsLease && this.options.env.DATABASE_URL)
       await releaseLease(this.options.db, LEASE_NAME, this.holder).catch(() => undefined);
