@@ -252,6 +252,29 @@ export const passwordResetTokens = pgTable(
   (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
 );
 
+/** What `guess_failures` counts: wrong password-reset codes in a row (docs/decisions.md#guessing-budgets). */
+export const GUESS_KINDS = ["password_reset"] as const;
+export type GuessKind = (typeof GUESS_KINDS)[number];
+
+/**
+ * Wrong guesses in a row per account and kind, whichever form, identifier or address they came
+ * through; a right one (or the owner signing in) clears the row. At the kind's limit it is locked.
+ */
+export const guessFailures = pgTable(
+  "guess_failures",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<GuessKind>().notNull(),
+    failures: integer("failures").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.kind] }),
+    check("guess_failures_kind_known", sql`${t.kind} in (${sqlList(GUESS_KINDS)})`),
+  ],
+);
+
 // -------------------------------------------------------------------------------------------------
 // Money (docs/decisions.md#d3-money, #d6-funds). Every change of a balance is one row of `operations`, written in the
 // same transaction as the change, so a balance always equals the sum of its operations.

@@ -22,6 +22,8 @@ export interface Limiter {
   retryAfter(key: string, rule: RateLimitRule | null): Promise<number>;
   /** Counts one event for `key`. */
   hit(key: string, rule: RateLimitRule | null): Promise<void>;
+  /** Counts one event for `key` (atomically) and returns the events counted in its window, this one included. */
+  count(key: string, rule: RateLimitRule): Promise<number>;
   /** Refuses with 429 RATE_LIMITED when `key` has used up `rule`, else counts one event (atomically). */
   consume(key: string, rule: RateLimitRule | null): Promise<void>;
   /** Gives back one event counted by `consume` or `hit` (an entry that turned out right). */
@@ -234,6 +236,10 @@ class FlexibleLimiter implements Limiter {
   async hit(key: string, rule: RateLimitRule | null): Promise<void> {
     if (!rule) return;
     await this.limiter(rule).penalty(key, 1);
+  }
+
+  async count(key: string, rule: RateLimitRule): Promise<number> {
+    return (await this.limiter(rule).penalty(key, 1)).consumedPoints;
   }
 
   async consume(key: string, rule: RateLimitRule | null): Promise<void> {

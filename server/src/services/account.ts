@@ -16,12 +16,19 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { userChanging } from "../db/change-feed";
 import { sessions, users } from "../db/schema";
+import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "../security/password";
 import { currentUser, type RequestMeta } from "./auth";
 import { issueCode, verifyCode } from "./codes";
 import { type AuthSession, sessionsRevoked } from "./sessions";
 import { getProfile, type UserRow, uniqueViolation, userView } from "./users";
+
+/**
+ * New phones an account may try a day (each answer, PHONE_TAKEN or a code sent, tells whether the
+ * number has an account): beyond it 429 RATE_LIMITED, so a session is no directory of phones.
+ */
+export const PHONE_CHANGE_TRIES: RateLimitRule = { max: 10, windowSeconds: 86_400 };
 
 // ---------------------------------------------------------------------------------------------
 // Password change
@@ -78,7 +85,7 @@ function updateFailed(error: string, cause?: unknown): AppError {
 
 /**
  * `PATCH /user-data` and `POST /user/profile`. Full name, city and country are stored at once. A
- * phone other than the current one is checked free (PHONE_TAKEN), kept as `pending_phone` and a
+ * phone other than the current one (PHONE_CHANGE_TRIES a day) is checked free (PHONE_TAKEN), kept as `pending_phone` and a
  * code (purpose `phone`, target the new number) goes out through the user's channel; the phone
  * switches on `confirmPhoneChange`. The current phone given again changes nothing.
  */
@@ -99,6 +106,7 @@ export async function updateProfile(
 
   const newPhone = body.phone !== undefined && body.phone !== user.phone ? body.phone : null;
   if (newPhone) {
+    await deps.limiter.consume(`phone-change:${user.id}`, PHONE_CHANGE_TRIES);
     const [holder] = await deps.db
       .select({ id: users.id })
       .from(users)

@@ -25,7 +25,8 @@ import { isTooSimple, LoginField } from "@contract/validation";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { userChanging } from "../db/change-feed";
-import { passwordResetTokens, users, verificationCodes } from "../db/schema";
+import { guessFailures, passwordResetTokens, users, verificationCodes } from "../db/schema";
+import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "../security/password";
 import { rateLimited } from "../security/rate-limit";
@@ -53,6 +54,35 @@ export interface RequestMeta {
 
 /** A password-reset token lives this long after the code was validated. */
 export const RESET_TOKEN_TTL_SECONDS = 15 * 60;
+
+/**
+ * Wrong passwords per account from any address (docs/decisions.md#guessing-budgets), beside the
+ * limits per address: the first `free` within a day are judged as they come; after each later one
+ * the account's next try waits, a minute at first, doubling up to an hour. The owner is never held
+ * back longer than that wait, and Telegram sign-in and the password reset are not held back at all
+ * (a password set by the reset clears the count, as a successful login does).
+ */
+export const LOGIN_ACCOUNT_GUESSES = { free: 10, windowSeconds: 86_400, firstWaitSeconds: 60, maxWaitSeconds: 3600 };
+
+/**
+ * Wrong password-reset codes per account, whichever form (login or e-mail typed) and channel: at
+ * most `perHour`, and after `lockAfter` in a row (NIST SP 800-63B 5.2.2) the reset is locked (no code
+ * sent, none accepted) until the owner signs in with the password or Telegram.
+ */
+export const RESET_CODE_GUESSES = { perHour: { max: 10, windowSeconds: 3600 } as RateLimitRule, lockAfter: 100 };
+
+/** Telegram sign-ins per client address and per Telegram user (every call counts, replays too). */
+export const TELEGRAM_SIGN_IN_LIMITS: { ip: RateLimitRule; user: RateLimitRule } = {
+  ip: { max: 60, windowSeconds: 900 },
+  user: { max: 20, windowSeconds: 900 },
+};
+
+/**
+ * Registration answers that tell an e-mail or a phone is taken (EMAIL_TAKEN, PHONE_TAKEN), from all
+ * addresses together: beyond it such a registration is 429 RATE_LIMITED, so the form is no
+ * directory of who has an account.
+ */
+export const REGISTER_TAKEN_ANSWERS: RateLimitRule = { max: 30, windowSeconds: 3600 };
 
 const key = (value: string) => value.trim().toLowerCase();
 
@@ -90,16 +120,37 @@ function hashForUnknownUsers(): Promise<string> {
   return dummyHash;
 }
 
+/** The key of an account's guessing counters: its id, or the typed login when there is no such account. */
+const accountOf = (user: UserRow | undefined, typed: string) => (user ? user.id : `typed:${key(typed)}`);
+
+/** The wait after the `failures`-th wrong password of an account (0 while within the free ones). */
+export function loginWaitSeconds(failures: number): number {
+  const { free, firstWaitSeconds, maxWaitSeconds } = LOGIN_ACCOUNT_GUESSES;
+  if (failures <= free) return 0;
+  return Math.min(firstWaitSeconds * 2 ** Math.min(failures - free - 1, 30), maxWaitSeconds);
+}
+
+const loginFailuresRule: RateLimitRule = {
+  max: Number.MAX_SAFE_INTEGER,
+  windowSeconds: LOGIN_ACCOUNT_GUESSES.windowSeconds,
+};
+const loginTurnRule = (seconds: number): RateLimitRule => ({ max: 1, windowSeconds: seconds });
+
 export async function login(deps: ServiceContext, body: LoginBody, meta: RequestMeta): Promise<SessionReply> {
   const limits = deps.env.RATE_LIMITS;
   const accountKey = `login-account:${meta.ip}:${key(body.login)}`;
   const ipKey = `login-ip:${meta.ip}`;
-  // Each try takes a point of both budgets atomically before the password is checked, so parallel
+  const user = await findUserByLoginOrEmail(deps.db, body.login);
+  const account = accountOf(user, body.login);
+  const failuresKey = `login-failures:${account}`;
+  const turnKey = `login-turn:${account}`;
+  // Each try takes a point of every budget atomically before the password is checked, so parallel
   // tries (on one instance or several) cannot all pass a check made before any failure was counted.
-  // A refused try (429) takes no point of the budget that did not refuse it; a success gives both back.
+  // A refused try (429) takes no point of the budgets that did not refuse it; a success gives them back.
   const wait = Math.max(
     await deps.limiter.retryAfter(accountKey, limits.loginAccount),
     await deps.limiter.retryAfter(ipKey, limits.loginIp),
+    await deps.limiter.retryAfter(turnKey, loginTurnRule(LOGIN_ACCOUNT_GUESSES.maxWaitSeconds)),
   );
   if (wait > 0) throw rateLimited(wait);
   await deps.limiter.consume(accountKey, limits.loginAccount);
@@ -109,14 +160,39 @@ export async function login(deps: ServiceContext, body: LoginBody, meta: Request
     await deps.limiter.refund(accountKey, limits.loginAccount);
     throw error;
   }
+  // Past the free failures, a try takes the account's one turn, which opens again after the wait.
+  const failures = await deps.limiter.count(failuresKey, loginFailuresRule);
+  const turnWait = loginWaitSeconds(failures);
+  if (turnWait > 0) {
+    try {
+      await deps.limiter.consume(turnKey, loginTurnRule(turnWait));
+    } catch (error) {
+      await deps.limiter.refund(failuresKey, loginFailuresRule);
+      await deps.limiter.refund(accountKey, limits.loginAccount);
+      await deps.limiter.refund(ipKey, limits.loginIp);
+      throw error;
+    }
+  }
 
-  const user = await findUserByLoginOrEmail(deps.db, body.login);
   const passwordHash = user?.passwordHash ?? (await hashForUnknownUsers());
   const matches = await verifyPassword(passwordHash, body.password);
   if (!user?.passwordHash || !matches) throw new AppError("INVALID_CREDENTIALS");
   await deps.limiter.reset(accountKey);
   await deps.limiter.refund(ipKey, limits.loginIp);
+  await forgetLoginFailures(deps, user.id);
+  await clearGuessFailures(deps, user.id);
   return signIn(deps, user, meta);
+}
+
+/** The account's wrong passwords are forgotten (a successful login, a password set by the reset). */
+async function forgetLoginFailures(deps: ServiceContext, userId: string): Promise<void> {
+  await deps.limiter.reset(`login-failures:${userId}`);
+  await deps.limiter.reset(`login-turn:${userId}`);
+}
+
+/** The owner proved themselves (signed in): wrong reset codes in a row are forgotten, a locked reset opens. */
+async function clearGuessFailures(deps: Pick<ServiceContext, "db">, userId: string): Promise<void> {
+  await deps.db.delete(guessFailures).where(eq(guessFailures.userId, userId));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,8 +213,11 @@ async function assertFree(deps: ServiceContext, body: Pick<RegisterBody, "login"
       sql`lower(${users.login}) = lower(${body.login}) or lower(${users.email}) = lower(${body.email}) or ${users.phone} = ${body.phone}`,
     );
   if (taken?.login) throw new AppError("LOGIN_TAKEN");
-  if (taken?.email) throw new AppError("EMAIL_TAKEN");
-  if (taken?.phone) throw new AppError("PHONE_TAKEN");
+  if (!taken?.email && !taken?.phone) return;
+  // Whether an e-mail or a phone has an account is told a limited number of times an hour, in all.
+  await deps.limiter.consume("register-taken", REGISTER_TAKEN_ANSWERS);
+  if (taken.email) throw new AppError("EMAIL_TAKEN");
+  throw new AppError("PHONE_TAKEN");
 }
 
 export async function register(
@@ -246,6 +325,7 @@ export async function telegramSignIn(
 ): Promise<SessionReply> {
   // Switched off: the call answers as if it did not exist.
   if (!(await getSetting(deps.db, "telegramAuthAvailable"))) throw new AppError("NOT_FOUND");
+  await deps.limiter.consume(`telegram-ip:${meta.ip}`, TELEGRAM_SIGN_IN_LIMITS.ip);
   const result = validateInitData(
     body.initData,
     deps.env.TELEGRAM_BOT_TOKEN,
@@ -255,12 +335,16 @@ export async function telegramSignIn(
   if (!result.ok) throw telegramRefused(result.reason);
   const tgUser = result.data.user;
   if (!tgUser) throw telegramRefused("user_missing");
+  await deps.limiter.consume(`telegram-user:${tgUser.id}`, TELEGRAM_SIGN_IN_LIMITS.user);
   // The signature identifies this init data: its replays share one session. It is hex, accepted in
   // any letter case, so it is keyed in one: a case variant is the same proof, not a new session.
   const proof = `telegram:${result.data.fields.hash?.toLowerCase()}`;
 
   const existing = await findUserByTelegramId(deps.db, tgUser.id);
-  if (existing) return signIn(deps, existing, meta, proof);
+  if (existing) {
+    await clearGuessFailures(deps, existing.id);
+    return signIn(deps, existing, meta, proof);
+  }
 
   const inviter = await telegramInviter(deps, inviterFromPath, result.data.startParam);
   const fullName = [tgUser.first_name, tgUser.last_name].filter(Boolean).join(" ").trim().slice(0, 120) || null;
@@ -350,7 +434,10 @@ export async function requestPasswordReset(
   await deps.limiter.consume(`reset-wait:${key(identifier)}`, { max: 1, windowSeconds: settings.resendSeconds });
 
   const user = await findUserByLoginOrEmail(deps.db, identifier);
-  if (user) await issueCode(deps, user, "password_reset", { whenWaiting: "skip", background: true });
+  // A locked reset sends nothing; the reply stays the same.
+  if (user && !(await resetLocked(deps, user.id))) {
+    await issueCode(deps, user, "password_reset", { whenWaiting: "skip", background: true });
+  }
   return {
     message: SUCCESS_MESSAGES.CODE_SENT,
     resendAfterSeconds: settings.resendSeconds,
@@ -358,7 +445,47 @@ export async function requestPasswordReset(
   };
 }
 
-/** Exchanges a valid reset code for a single-use reset token. An unknown login is CODE_INVALID, like a login without a code. */
+/** Whether the account's password reset is locked (RESET_CODE_GUESSES.lockAfter wrong codes in a row). */
+async function resetLocked(deps: Pick<ServiceContext, "db">, userId: string): Promise<boolean> {
+  const [row] = await deps.db
+    .select({ failures: guessFailures.failures })
+    .from(guessFailures)
+    .where(and(eq(guessFailures.userId, userId), eq(guessFailures.kind, "password_reset")))
+    .limit(1);
+  return (row?.failures ?? 0) >= RESET_CODE_GUESSES.lockAfter;
+}
+
+/**
+ * Takes one of the account's wrong reset codes in a row before the code is checked (atomically, so
+ * parallel guesses cannot pass the lock). False when the reset is locked.
+ */
+async function reserveResetGuess(deps: Pick<ServiceContext, "db">, userId: string): Promise<boolean> {
+  const reserved = await deps.db
+    .insert(guessFailures)
+    .values({ userId, kind: "password_reset", failures: 1 })
+    .onConflictDoUpdate({
+      target: [guessFailures.userId, guessFailures.kind],
+      set: { failures: sql`${guessFailures.failures} + 1` },
+      setWhere: sql`${guessFailures.failures} < ${RESET_CODE_GUESSES.lockAfter}`,
+    })
+    .returning({ failures: guessFailures.failures });
+  return reserved.length > 0;
+}
+
+/** Gives back a reserved guess that was not a wrong code. */
+async function releaseResetGuess(deps: Pick<ServiceContext, "db">, userId: string): Promise<void> {
+  await deps.db
+    .update(guessFailures)
+    .set({ failures: sql`greatest(${guessFailures.failures} - 1, 0)` })
+    .where(and(eq(guessFailures.userId, userId), eq(guessFailures.kind, "password_reset")));
+}
+
+/**
+ * Exchanges a valid reset code for a single-use reset token. An unknown login is CODE_INVALID, like a
+ * login without a code, and so is a locked reset. Wrong codes count per account whichever identifier
+ * was typed (RESET_CODE_GUESSES): 429 RATE_LIMITED past the hour's budget; a right code costs nothing
+ * and clears the count in a row.
+ */
 export async function validatePasswordReset(
   deps: ServiceContext,
   identifier: string,
@@ -368,7 +495,22 @@ export async function validatePasswordReset(
   await deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
   const user = await findUserByLoginOrEmail(deps.db, identifier);
   if (!user) throw new AppError("CODE_INVALID");
-  await verifyCode(deps, user.id, "password_reset", code);
+  const budgetKey = `reset-code-account:${user.id}`;
+  await deps.limiter.consume(budgetKey, RESET_CODE_GUESSES.perHour);
+  let wrong = false;
+  try {
+    if (!(await reserveResetGuess(deps, user.id))) throw new AppError("CODE_INVALID");
+    try {
+      await verifyCode(deps, user.id, "password_reset", code);
+    } catch (error) {
+      wrong = error instanceof AppError && error.code === "CODE_MISMATCH";
+      if (!wrong) await releaseResetGuess(deps, user.id);
+      throw error;
+    }
+  } finally {
+    if (!wrong) await deps.limiter.refund(budgetKey, RESET_CODE_GUESSES.perHour);
+  }
+  await clearGuessFailures(deps, user.id);
   const resetToken = newToken();
   const now = deps.clock.now();
   await deps.db.insert(passwordResetTokens).values({
@@ -425,4 +567,6 @@ export async function setPasswordWithToken(deps: ServiceContext, body: SetPasswo
     await revokeAllSessions(tx, deps.clock, user.id);
   });
   sessionsRevoked(deps.db);
+  // The owner proved themselves: the new password is not held back by the guesses before it.
+  await forgetLoginFailures(deps, user.id);
 }

@@ -24,7 +24,8 @@ const TELEGRAM_DESCRIPTION =
   "Validates Telegram init data (HMAC with the bot token, auth_date age). The first sign-in creates the " +
   "account, invited by the path's login, else start_param ref_<login>, else the default inviter. Switched " +
   "off (telegramAuthAvailable false): 404 NOT_FOUND. Invalid, tampered or expired init data: 400 " +
-  "VERIFICATION_FAILED with params.reason (never 401, which means a session timed out).";
+  "VERIFICATION_FAILED with params.reason (never 401, which means a session timed out). Limited per client " +
+  "address (60 in 15 minutes) and per Telegram user (20 in 15 minutes): 429 RATE_LIMITED with Retry-After.";
 
 export async function authRoutes(app: KassaApp) {
   defineRoute(
@@ -34,7 +35,8 @@ export async function authRoutes(app: KassaApp) {
       summary: "Sign in with login (or e-mail) and password",
       description:
         "Wrong password and unknown login get the same 400 INVALID_CREDENTIALS. Failed attempts are limited per " +
-        "address and login and per address (429 RATE_LIMITED with Retry-After).",
+        "address and login, per address, and per account from any address: after 10 in a day each try waits, a " +
+        "minute at first, doubling up to an hour (429 RATE_LIMITED with Retry-After).",
     },
     ({ ctx, body, request }) => login(ctx, body, requestMeta(request)),
   );
@@ -46,7 +48,8 @@ export async function authRoutes(app: KassaApp) {
       summary: "Register, invited by the login in the path",
       description:
         "An unknown inviter is 400 REGISTRATION_FAILED with fields.inviter; a taken login, e-mail or phone is 409 " +
-        "LOGIN_TAKEN / EMAIL_TAKEN / PHONE_TAKEN. Signs the new user in and sends a phone code " +
+        "LOGIN_TAKEN / EMAIL_TAKEN / PHONE_TAKEN (a taken e-mail or phone is told at most 30 times an hour in " +
+        "all, 429 RATE_LIMITED beyond). Signs the new user in and sends a phone code " +
         "(phoneConfirmationRequired: true).",
     },
     ({ ctx, params, body, request }) => register(ctx, params.inviter, body, requestMeta(request)),
@@ -96,7 +99,12 @@ export async function authRoutes(app: KassaApp) {
   defineRoute(
     app,
     routes.resetPasswordValidate,
-    { summary: "Exchange the reset code for a reset token (single use, 15 minutes)" },
+    {
+      summary: "Exchange the reset code for a reset token (single use, 15 minutes)",
+      description:
+        "Wrong codes count per account whether the login or the e-mail is typed: 429 RATE_LIMITED after 10 an " +
+        "hour; after 100 in a row the reset is locked (no code sent, CODE_INVALID) until the owner signs in.",
+    },
     ({ ctx, body, request }) => validatePasswordReset(ctx, body.login, body.code, requestMeta(request)),
   );
 
