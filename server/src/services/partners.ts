@@ -338,17 +338,22 @@ export async function listReferrals(db: Database, callerId: string, query: Refer
   let rows: ReferralRow[];
   let total: number;
   if (query.search) {
-    const like = likePattern(query.search);
     const lineCondition = query.line !== undefined ? sql`l.line = ${query.line}` : sql`l.line <= ${depth}`;
-    const where = sql`l.ancestor_id = ${callerId} and ${lineCondition}
-        and l.member_id in (select u.id from ${users} u where lower(u.login) like ${like})`;
+    const matching = await searchRows(db, callerId, query.search, lineCondition);
     const after = cursor ? order.after(cursor, null) : null;
+    // Every match is counted (the window) before the page is cut at the cursor.
     const result = await db.execute(sql`
-      select * from (${select} where ${where} ${after ? sql`and ${after}` : sql``}) p
-       order by ${order.outer} limit ${take} offset ${skip}`);
-    rows = rowsOf<ReferralRow>(result);
-    const counted = await db.execute(sql`select count(*)::int as total from referral_links l where ${where}`);
-    total = Number(rowsOf<{ total: number }>(counted)[0]?.total ?? 0);
+      select * from (select ${LINK_COLUMNS}, ${order.keys}, count(*) over () as total,
+                            ${after ?? sql`true`} as past
+                       from ${matching}) p
+       where p.past order by ${order.outer} limit ${take} offset ${skip}`);
+    rows = rowsOf<ReferralRow & { total: number }>(result);
+    const first = rows[0] as (ReferralRow & { total: number }) | undefined;
+    if (first) total = Number(first.total);
+    else {
+      const counted = await db.execute(sql`select count(*)::int as total from ${matching}`);
+      total = Number(rowsOf<{ total: number }>(counted)[0]?.total ?? 0);
+    }
   } else {
     const parts: SQL[] = [];
     for (const line of query.line !== undefined ? [query.line] : Array.from({ length: depth }, (_, i) => i + 1)) {
@@ -378,6 +383,30 @@ export async function listReferrals(db: Database, callerId: string, query: Refer
     totals,
     next: rows.length > query.limit && last ? last.id : null,
   };
+}
+
+/** Up to this many logins matching a search are looked up one by one in the caller's rows. */
+const SEARCH_LOOKUPS = 2000;
+
+/**
+ * The caller's closure rows whose login contains `search`, as a FROM item named `l`. The trigram
+ * index finds the matching users of the whole database first; up to SEARCH_LOOKUPS of them are
+ * looked up in the caller's rows by key (a few milliseconds for a thousand), more (a text of one
+ * or two letters, or a common one) reads the caller's rows of the lines and filters them.
+ */
+async function searchRows(db: Database, callerId: string, search: string, lineCondition: SQL): Promise<SQL> {
+  const like = likePattern(search);
+  const found = rowsOf<{ id: string }>(
+    await db.execute(sql`select u.id from ${users} u where lower(u.login) like ${like} limit ${SEARCH_LOOKUPS + 1}`),
+  );
+  if (found.length > SEARCH_LOOKUPS)
+    return sql`(select * from referral_links l
+                 where l.ancestor_id = ${callerId} and ${lineCondition} and lower(l.login) like ${like}) l`;
+  // Ids are uuids: the array literal needs no quoting.
+  const ids = `{${found.map((r) => r.id).join(",")}}`;
+  return sql`(select l.* from unnest(${ids}::uuid[]) m(id)
+                cross join lateral (select * from referral_links l
+                                     where l.ancestor_id = ${callerId} and l.member_id = m.id and ${lineCondition}) l) l`;
 }
 
 /** The caller's member `after` where every order places it; a member not in the caller's lines is refused. */
