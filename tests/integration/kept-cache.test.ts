@@ -73,6 +73,21 @@ describe("kept in memory, on PGlite", () => {
     await db.execute(sql`update sessions set revoked_at = now() where user_id = ${investor.id}`);
     expect(await status(server, "/user/me", investor.token)).toBe(401);
   });
+
+  it("refuses a refill on a payment system closed by plain SQL at once, and takes it when reopened", async () => {
+    const db = server.handle.db;
+    const investor = await newInvestor(db, systemClock);
+    const refill = async () =>
+      (await call(server, "POST", "/funds/refills", { paymentSystemId: "usdt-trc20", amount: "5" }, investor)).status;
+    expect(await refill()).toBe(200);
+    await db.execute(sql`update payment_systems set refill_enabled = false where id = 'usdt-trc20'`);
+    try {
+      expect(await refill()).toBe(400);
+    } finally {
+      await db.execute(sql`update payment_systems set refill_enabled = true where id = 'usdt-trc20'`);
+    }
+    expect(await refill()).toBe(200);
+  });
 });
 
 describe.skipIf(!TEST_DATABASE_URL)(
@@ -116,6 +131,20 @@ describe.skipIf(!TEST_DATABASE_URL)(
         await setMaintenance(a.handle.db, systemClock, { enabled: false });
       }
       await eventually(async () => (await status(b, "/user/balance", investor.token)) === 200);
+    });
+
+    it("refuses a refill on the other instance once a payment system is closed through one", async () => {
+      const investor = await newInvestor(a.handle.db, systemClock);
+      const refill = async (server: TestServer) =>
+        (await call(server, "POST", "/funds/refills", { paymentSystemId: "usdt-trc20", amount: "5" }, investor)).status;
+      expect(await refill(b)).toBe(200);
+      await a.handle.db.execute(sql`update payment_systems set refill_enabled = false where id = 'usdt-trc20'`);
+      try {
+        await eventually(async () => (await refill(b)) === 400);
+      } finally {
+        await a.handle.db.execute(sql`update payment_systems set refill_enabled = true where id = 'usdt-trc20'`);
+      }
+      await eventually(async () => (await refill(b)) === 200);
     });
 
     it("shows a refill confirmed through one instance in the balance on both", async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock, systemClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
+import { IDEMPOTENCY_KEY_TTL_MS } from "../../server/src/plugins/idempotency";
 import { kassa, kassaProcess } from "./cli";
 import {
   call,
@@ -208,6 +209,36 @@ describe("refills", () => {
     expect(rows.map((r) => r.login)).toContain(bob.login);
     // Without the operator's token the route is not there.
     expect((await injectRoute(server, operatorRoutes.refills)).status).toBe(404);
+  });
+
+  it("claims an Idempotency-Key once: a repeat replays, another body is 422, a day later the key is new", async () => {
+    const carol = await newInvestor(server.handle.db, clock);
+    const send = (amount: string) =>
+      call(
+        server,
+        "POST",
+        "/funds/refills",
+        { paymentSystemId: "usdt-trc20", amount },
+        { token: carol.token, headers: { "idempotency-key": "refill-intent-0001" } },
+      );
+    const first = await send("10");
+    expect(first.status).toBe(200);
+    const again = await send("10");
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+    expect(again.body.id).toBe(first.body.id);
+    expect((await send("11")).status).toBe(422);
+    const created = clock.now();
+    clock.advance(IDEMPOTENCY_KEY_TTL_MS + 1000);
+    try {
+      const later = await send("11");
+      expect(later.status).toBe(200);
+      expect(later.headers["idempotent-replayed"]).toBeUndefined();
+      expect(later.body.id).not.toBe(first.body.id);
+      expect(later.body.amountRequested).toBe("11");
+      expect((await send("11")).body.id).toBe(later.body.id);
+    } finally {
+      clock.set(created);
+    }
   });
 });
 

@@ -5,7 +5,8 @@
  *
  * Triggers of the database (migration `0009_change_feed`) send `NOTIFY kassa_changes` with the key
  * that changed when a transaction that changed it commits: `settings` (any write of the settings
- * table), `session:<id>` (a session revoked, its expiry moved, deleted), `user:<id>` (an operation
+ * table), `catalog` (any write of the payment systems), `session:<id>` (a session revoked, its
+ * expiry moved, deleted), `user:<id>` (an operation
  * or a notification of that user, or its row updated; migration `0010_user_changes`), `*` (a table
  * emptied: everything). Every instance LISTENs and drops what it kept under that key,
  * whoever wrote it: this instance, another one, the operator's command line, a hand-written SQL
@@ -188,6 +189,8 @@ export interface Kept {
   unread: KeptCache<number>;
   /** Per user id: the user's row (every update of it announces `user:<id>`). */
   users: KeptCache<unknown>;
+  /** The payment systems (any write of the table announces `catalog`; migration `0011_partner_totals`). */
+  catalog: KeptCache<unknown>;
 }
 
 const registry = new WeakMap<object, Kept>();
@@ -221,6 +224,7 @@ export async function startKept(db: Database): Promise<Kept> {
     balances: new KeptCache(feed, 50_000, 60_000, user),
     unread: new KeptCache(feed, 50_000, 60_000, user),
     users: new KeptCache(feed, 50_000, 60_000, user),
+    catalog: new KeptCache(feed, 10, 60_000, () => "catalog"),
   };
   feed.onChange((key) => {
     if (key === null || key === "*") {
@@ -230,7 +234,9 @@ export async function startKept(db: Database): Promise<Kept> {
       kept.balances.clear();
       kept.unread.clear();
       kept.users.clear();
+      kept.catalog.clear();
     } else if (key === "settings") kept.settings.clear();
+    else if (key === "catalog") kept.catalog.clear();
     else if (key.startsWith("session:")) kept.sessions.clear();
     else if (key.startsWith("user:")) {
       const id = key.slice(5);

@@ -76,14 +76,16 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
     const now = app.clock.now();
     const fingerprint = fingerprintOf(request);
     const mine = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, header));
-    // A key past its day is forgotten: the same string starts a new intent.
-    await app.db
-      .delete(idempotencyKeys)
-      .where(and(mine, lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS))));
+    // One statement claims a new key, or a key past its day (forgotten: the same string starts a new
+    // intent); a live key is left as it is and claims nothing.
     const claimed = await app.db
       .insert(idempotencyKeys)
       .values({ userId, key: header, fingerprint, createdAt: now })
-      .onConflictDoNothing()
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.userId, idempotencyKeys.key],
+        set: { fingerprint, createdAt: now, status: null, reply: null, completedAt: null },
+        setWhere: lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS)),
+      })
       .returning({ key: idempotencyKeys.key });
     if (claimed.length > 0) {
       request.idempotencyClaim = { userId, key: header };

@@ -15,6 +15,7 @@ import {
 } from "@contract";
 import { and, count, desc, eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
+import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { paymentSystems, refills, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -22,7 +23,6 @@ import { AppError } from "../errors";
 import { isUuid } from "./deposit-rows";
 import { post } from "./ledger";
 import { notify } from "./notifications";
-import { lockUser } from "./users";
 
 /** A user may have this many refills waiting at once (a guard against piles of abandoned ones). */
 export const MAX_WAITING_REFILLS = 20;
@@ -56,7 +56,7 @@ export async function createRefill(
   body: RefillCreateBody,
 ): Promise<Refill> {
   const { db } = deps;
-  const [system] = await db.select().from(paymentSystems).where(eq(paymentSystems.id, body.paymentSystemId)).limit(1);
+  const system = (await paymentSystemsOf(db)).get(body.paymentSystemId);
   if (!system?.refillEnabled) throw new AppError("VALIDATION_FAILED", { fields: { paymentSystemId: "required" } });
   const currency = system.currency as Currency;
   if (compareAmounts(body.amount, 0) < 0)
@@ -66,14 +66,21 @@ export async function createRefill(
     throw new AppError("VALIDATION_FAILED", { fields: { amount: "amountBelowMinimum" } });
   }
   const row = await db.transaction(async (tx) => {
-    // The cap counts under the user's row lock: concurrent requests of one user queue here.
-    if (!(await lockUser(tx, userId))) throw new AppError("SESSION_TIMEOUT");
-    const [waiting] = await tx
+    // The cap counts under the user's row lock: concurrent requests of one user queue here. The
+    // three statements go out together (one round trip on PostgreSQL) and run in this order, so the
+    // count sees every refill committed before the lock; over the cap the transaction rolls back.
+    const locked = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update")
+      .then((rows) => rows.length > 0);
+    const waiting = tx
       .select({ n: count() })
       .from(refills)
-      .where(and(eq(refills.userId, userId), eq(refills.status, "waiting")));
-    if ((waiting?.n ?? 0) >= MAX_WAITING_REFILLS) throw new AppError("RATE_LIMITED");
-    const [created] = await tx
+      .where(and(eq(refills.userId, userId), eq(refills.status, "waiting")))
+      .then((rows) => rows[0]?.n ?? 0);
+    const inserted = tx
       .insert(refills)
       .values({
         userId,
@@ -87,10 +94,22 @@ export async function createRefill(
         createdAt: deps.clock.now(),
       })
       .returning();
+    const [present, before, [created]] = await Promise.all([locked, waiting, inserted]);
+    if (!present) throw new AppError("SESSION_TIMEOUT");
+    if (before >= MAX_WAITING_REFILLS) throw new AppError("RATE_LIMITED");
     return created;
   });
   if (!row) throw new Error("refill not recorded");
   return toRefill(row);
+}
+
+type PaymentSystemRow = typeof paymentSystems.$inferSelect;
+
+/** The payment systems by id, kept in memory until the table changes (db/change-feed.ts, `catalog`). */
+async function paymentSystemsOf(db: Database): Promise<ReadonlyMap<string, PaymentSystemRow>> {
+  const read = async () => new Map((await db.select().from(paymentSystems)).map((row) => [row.id, row]));
+  const kept = keptOf(db);
+  return kept ? ((await kept.catalog.get("paymentSystems", read)) as Map<string, PaymentSystemRow>) : read();
 }
 
 /** The caller's refills, newest first. */

@@ -69,3 +69,13 @@ CREATE INDEX "referral_links_line_inv_desc_idx" ON "referral_links" USING btree 
 CREATE INDEX "referral_links_line_pr_idx" ON "referral_links" USING btree ("ancestor_id","line","pr_usd",lower("login"));--> statement-breakpoint
 CREATE INDEX "referral_links_line_pr_desc_idx" ON "referral_links" USING btree ("ancestor_id","line",(-"pr_usd"),lower("login"));--> statement-breakpoint
 CREATE INDEX "users_login_trgm_idx" ON "users" USING gin (lower("login") gin_trgm_ops);
+--> statement-breakpoint
+-- The change feed (server/src/db/change-feed.ts): a write of the payment systems announces `catalog`,
+-- so every instance drops the list it keeps (a refill reads it from memory).
+CREATE FUNCTION "kassa_notify_catalog"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('kassa_changes', 'catalog');
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER "payment_systems_notify" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "payment_systems"
+  FOR EACH STATEMENT EXECUTE FUNCTION "kassa_notify_catalog"();
