@@ -394,12 +394,9 @@ describe("the bot's conversation", () => {
 
   it("records the Bot API calls for /start, a group command and one notification in each language", async () => {
     const transcript: string[] = [];
+    // One line per call: the method, Telegram's status and the parameters as sent.
     const show = (calls: RecordedCall[]) =>
-      JSON.stringify(
-        calls.map(({ method, status, params }) => ({ method, status, params })),
-        null,
-        2,
-      );
+      calls.map(({ method, status, params }) => `${method} ${status} ${JSON.stringify(params)}`).join("\n");
     await server.handle.db.update(chatOutbox).set({ failedAt: new Date() });
     const deps = { db: server.handle.db, clock: systemClock };
     for (const language of LANGUAGES as readonly Language[]) {
