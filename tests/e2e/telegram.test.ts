@@ -34,6 +34,28 @@ const cssVar = (page: Page, name: string) =>
 const backVisible = (data: unknown) => (data as { is_visible?: boolean } | null)?.is_visible;
 
 describe("inside Telegram (simulated client)", () => {
+  it("a stale launch without a kept session says to reopen from the bot and offers the password", async () => {
+    await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+    const context = await phoneContext(browser);
+    await installTelegramClient(context, LIGHT_THEME);
+    const page = await context.newPage();
+    // Init data 25 hours old (a Mini App left open, or reopened from an old message), nothing kept.
+    const initData = signedInitData(
+      { id: 700_000_000 + Math.floor(Math.random() * 1e8), first_name: "Old", language_code: "en" },
+      DEV_BOT_TOKEN,
+      new Date(Date.now() - 25 * 60 * 60 * 1000),
+    );
+    await page.goto(`${base()}/${launchHash({ initData, theme: LIGHT_THEME, platform: "android" })}`);
+    await page.locator("[data-screen='login']").waitFor();
+    const notice = page.locator("[data-testid='form-error']");
+    await expect.poll(() => notice.textContent(), { timeout: 15_000 }).toMatch(/open it again from the bot/i);
+    // The password sign-in is there; a Telegram button that would send the same stale data is not.
+    expect(await page.locator("input[name='login']").isVisible()).toBe(true);
+    expect(await page.locator("input[name='password']").isVisible()).toBe(true);
+    expect(await page.locator("[data-testid='telegram-sign-in']").count()).toBe(0);
+    await context.close();
+  });
+
   it("posts ready, follows the theme live and mirrors navigation on the Back button", async () => {
     // With Telegram sign-in off the login screen stays put, so navigation can be observed from it.
     await kassaCli("settings", "set", "telegramAuthAvailable", "false");

@@ -38,8 +38,9 @@ export function TelegramLogin({ available, renderPasswordSignIn }: TelegramLogin
     );
   }
 
+  // Stale init data: the same data again would be refused again; the notice says to reopen from the bot.
   const button =
-    telegram.status === "offered" ? (
+    telegram.status === "offered" && !telegram.stale ? (
       <div className="form-actions">
         <Button
           type="button"
@@ -55,5 +56,8 @@ export function TelegramLogin({ available, renderPasswordSignIn }: TelegramLogin
         </Button>
       </div>
     ) : null;
-  return <>{renderPasswordSignIn(telegram.error, button)}</>;
+  // Stale init data: say what to do — reopen the app from the bot, or use the password form below.
+  const notice =
+    telegram.stale && telegram.error ? { ...telegram.error, note: { text: t("login.telegramStale") } } : telegram.error;
+  return <>{renderPasswordSignIn(notice, button)}</>;
 }

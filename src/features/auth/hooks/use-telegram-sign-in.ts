@@ -4,6 +4,7 @@ import { useSetAtom } from "jotai";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toSupportedLanguage } from "@/config/i18n";
+import { isApiError } from "@/lib/api-client";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { signInAtom } from "@/lib/session";
 import { haptics, useTelegram } from "@/tma/hooks";
@@ -34,6 +35,12 @@ export interface TelegramSignIn {
   pending: boolean;
   /** Why the last attempt failed. */
   error: FormError | null;
+  /**
+   * The server refused the launch's init data (too old: a Mini App kept open, or reopened from an old
+   * message). Trying again sends the same data, so the way on is to reopen the app from the bot, or the
+   * password.
+   */
+  stale: boolean;
   /** Signs in through Telegram now (the button). */
   start(): void;
 }
@@ -95,6 +102,7 @@ export function useTelegramSignIn(available: boolean | undefined): TelegramSignI
 
   // One object per failure: the form shows it until the user's next attempt, not on every render.
   const failure = mutation.error;
+  const stale = isApiError(failure) && failure.code === "VERIFICATION_FAILED";
   const error = useMemo(() => (failure ? formErrorOf(failure) : null), [failure]);
-  return { status, pending: manual && mutation.isPending, error, start };
+  return { status, pending: manual && mutation.isPending, error, stale, start };
 }
