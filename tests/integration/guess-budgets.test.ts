@@ -249,6 +249,32 @@ describe("wrong reset codes per account", () => {
     }
   });
 
+  it("refuses even the right code once the reset is locked, and takes it again after a sign-in", async () => {
+    const user = await investor();
+    const [row] = await server.handle.db.select().from(schema.users).where(eq(schema.users.login, user.login));
+    if (!row) throw new Error("no account");
+    // 99 wrong codes in a row already (the day-long loop above walks them one by one).
+    await server.handle.db
+      .insert(schema.guessFailures)
+      .values({ userId: row.id, kind: "password_reset", failures: RESET_CODE_GUESSES.lockAfter - 1 });
+    const ip = freshIp();
+    expect((await injectRoute(server, routes.resetPassword, { ip, body: { login: user.login } })).status).toBe(200);
+    const code = await lastCode(server, user.login, "password_reset");
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+    const validate = (login: string, guess: string) =>
+      injectRoute(server, routes.resetPasswordValidate, { ip: freshIp(), body: { login, code: guess } });
+    expect((await validate(user.email, wrong)).body).toMatchObject({
+      code: "CODE_MISMATCH",
+      params: { attemptsLeft: "4" },
+    });
+    // The 100th in a row locked it: the live, right code is refused, by login and by e-mail.
+    expect((await validate(user.login, code)).body.code).toBe("CODE_INVALID");
+    expect((await validate(user.email, code)).body.code).toBe("CODE_INVALID");
+    expect((await signIn(user.login, PASSWORD, freshIp())).status).toBe(200);
+    expect((await validate(user.login, code)).status).toBe(200);
+    clock.advance(HOUR);
+  });
+
   it("answers 429 after 10 wrong codes an hour per account, typed as login or e-mail, from any address", async () => {
     const user = await investor();
     let wrong = 0;
