@@ -117,6 +117,9 @@ describe("the bot's conversation", () => {
       expect(JSON.stringify(replies)).not.toContain("web_app");
       // Nothing went to the member's private chat either.
       expect(sentTo(telegramId)).toHaveLength(0);
+      // In the private chat the balance is there, as an exact decimal the language's way.
+      await send(textUpdate(investorFrom, "/balance"));
+      expect(lastTo(telegramId)?.params.text).toBe("Your balance:\n25.00 USDT");
     });
 
     it("says nothing in a group to plain text, another bot's command or an unknown command; a button there is answered", async () => {

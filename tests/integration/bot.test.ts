@@ -156,7 +156,7 @@ describe("chat bot", () => {
       ...textUpdate({ id: telegramId, first_name: "Inv", language_code: "ru" }, "/balance"),
     });
     // The account's language (en), not the client's.
-    expect(api.callsOf("sendMessage").at(-1)?.params.text).toMatch(/^Your balance:\n25 USDT$/);
+    expect(api.callsOf("sendMessage").at(-1)?.params.text).toMatch(/^Your balance:\n25\.00 USDT$/);
   });
 
   it("a credited refill goes to the chat once, with a web_app button to that refill", async () => {

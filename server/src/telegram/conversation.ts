@@ -24,11 +24,12 @@ import type { Clock } from "../clock";
 import { userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { botChats, users } from "../db/schema";
+import { normalizeDecimal } from "../decimal";
 import type { Env } from "../env";
 import { getBalances } from "../services/ledger";
 import { getSetting } from "../services/settings";
 import { findUserByLogin, findUserByTelegramId, type UserRow, userLanguage } from "../services/users";
-import { digestDay } from "./broadcasts";
+import { digestDay, formatAmount } from "./broadcasts";
 import { escapeHtml, miniAppUrl, webAppKeyboard } from "./outbox";
 import { botText } from "./texts";
 
@@ -198,7 +199,10 @@ export function registerConversation(bot: Bot, deps: ConversationDeps): void {
       return;
     }
     const balances = await getBalances(db, user.id);
-    const lines = CURRENCY_CODES.filter((c) => !/^-?0*(\.0*)?$/.test(balances[c])).map((c) => `${balances[c]} ${c}`);
+    // Exact decimals, written as the language writes them (1,234.56 or 1 234,56).
+    const lines = CURRENCY_CODES.filter((c) => normalizeDecimal(balances[c]) !== "0").map(
+      (c) => `${formatAmount(balances[c], language)} ${c}`,
+    );
     const text =
       lines.length > 0
         ? `${botText(language, "balance.title")}\n${lines.join("\n")}`
