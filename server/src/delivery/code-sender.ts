@@ -1,7 +1,10 @@
 /**
  * How a verification code reaches its user (docs/decisions.md#d5-codes): through the user's channel (their
  * security setting). Development and tests use the outbox sender; production routes each channel
- * to its provider, and a channel without one fails (502 CODE_SEND_FAILED at the call).
+ * to its provider, and a channel without one fails (502 CODE_SEND_FAILED at the call). A provider
+ * that refuses for a while (429, 5xx, no answer) is tried again within the code's life; one that
+ * cannot deliver (a blocked bot, no provider) hands the code to the user's next channel, and the
+ * sender says which channel took it.
  */
 import type { CodeChannel, Language } from "@contract";
 import type { CodePurpose } from "../db/schema";
@@ -16,28 +19,96 @@ export interface CodeDelivery {
   purpose: CodePurpose;
   code: string;
   expiresInSeconds: number;
+  /** How long the sender may keep trying (seconds); by default `SEND_PATIENCE_MS`, the caller waits. */
+  patienceSeconds?: number;
 }
 
 export interface CodeSender {
-  /** Resolves once the provider accepted the message; rejects (any error) when it did not. */
-  send(delivery: CodeDelivery): Promise<void>;
+  /**
+   * Resolves once a provider accepted the message, with the channel it went through when the sender
+   * knows it; rejects (any error) when none did.
+   */
+  send(delivery: CodeDelivery): Promise<CodeChannel | undefined> | Promise<void>;
 }
 
 export class CodeSendError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** Worth trying again: the provider was busy or down (429, 5xx, no answer), not refusing this message. */
+  readonly transient: boolean;
+  /** The wait the provider asked for (429 `retry_after`). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    message: string,
+    options?: { cause?: unknown; transient?: boolean; retryAfterSeconds?: number | undefined },
+  ) {
     super(message, options);
     this.name = "CodeSendError";
+    this.transient = options?.transient ?? false;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }
 
-/** Routes each channel to its provider; a channel without one fails. */
-export class ChannelCodeSender implements CodeSender {
-  constructor(private readonly providers: Partial<Record<CodeChannel, CodeSender>>) {}
+/** How long a code's sending may wait for a busy or failing provider while the user waits for the reply. */
+export const SEND_PATIENCE_MS = 15_000;
+const FIRST_RETRY_MS = 1_000;
+const CHANNEL_ORDER: readonly CodeChannel[] = ["telegram", "email", "sms"];
 
-  async send(delivery: CodeDelivery): Promise<void> {
-    const provider = this.providers[delivery.channel];
-    if (!provider) throw new CodeSendError(`no provider is configured for the ${delivery.channel} channel`);
-    await provider.send(delivery);
+/** Whether the user has an address on `channel` (a Telegram chat, an e-mail, a phone number). */
+function reachable(delivery: CodeDelivery, channel: CodeChannel): boolean {
+  if (channel === "telegram") return delivery.telegramId !== null;
+  if (channel === "email") return delivery.email !== null;
+  return delivery.phone !== null;
+}
+
+/**
+ * Routes each channel to its provider. The user's channel first: a busy or failing provider is tried
+ * again (after its `retry_after`, else 1 s, 2 s, 4 s, …) while the code lives and the patience
+ * lasts; a provider that cannot deliver, or that stayed down, hands the code to the next channel the
+ * user has an address on and a provider exists for. Resolves with the channel that took the code.
+ */
+export class ChannelCodeSender implements CodeSender {
+  constructor(
+    private readonly providers: Partial<Record<CodeChannel, CodeSender>>,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  ) {}
+
+  async send(delivery: CodeDelivery): Promise<CodeChannel> {
+    const deadline =
+      Date.now() +
+      Math.min(delivery.expiresInSeconds * 1000, (delivery.patienceSeconds ?? SEND_PATIENCE_MS / 1000) * 1000);
+    const channels = [delivery.channel, ...CHANNEL_ORDER.filter((c) => c !== delivery.channel)].filter(
+      (c, i) => i === 0 || (this.providers[c] !== undefined && reachable(delivery, c)),
+    );
+    let failure: unknown;
+    for (const channel of channels) {
+      const provider = this.providers[channel];
+      if (!provider) {
+        failure ??= new CodeSendError(`no provider is configured for the ${channel} channel`);
+        continue;
+      }
+      try {
+        await this.sendPatiently(provider, { ...delivery, channel }, deadline);
+        return channel;
+      } catch (error) {
+        // The first channel's reason is the one worth reporting.
+        failure ??= error;
+      }
+    }
+    throw failure;
+  }
+
+  private async sendPatiently(provider: CodeSender, delivery: CodeDelivery, deadline: number): Promise<void> {
+    for (let retry = FIRST_RETRY_MS; ; retry *= 2) {
+      try {
+        await provider.send(delivery);
+        return;
+      } catch (error) {
+        if (!(error instanceof CodeSendError) || !error.transient) throw error;
+        const wait = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : retry;
+        if (Date.now() + wait > deadline) throw error;
+        await this.sleep(wait);
+      }
+    }
   }
 }
 

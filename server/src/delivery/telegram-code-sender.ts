@@ -39,13 +39,22 @@ export class TelegramCodeSender implements CodeSender {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
-      throw new CodeSendError("the Bot API did not answer", { cause: error });
+      throw new CodeSendError("the Bot API did not answer", { cause: error, transient: true });
     }
-    const body = (await response.json().catch(() => null)) as { ok?: boolean; description?: string } | null;
+    const body = (await response.json().catch(() => null)) as {
+      ok?: boolean;
+      description?: string;
+      parameters?: { retry_after?: number };
+    } | null;
     if (!response.ok || body?.ok !== true) {
       // The description says why (blocked by the user, chat not found); the token never appears in it.
+      // Busy (429) and down (5xx) are worth another try; the rest (403 blocked, 400) would only repeat.
       throw new CodeSendError(
         `the Bot API refused the message (${response.status}: ${body?.description ?? "no body"})`,
+        {
+          transient: response.status === 429 || response.status >= 500,
+          retryAfterSeconds: body?.parameters?.retry_after,
+        },
       );
     }
   }

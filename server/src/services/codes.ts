@@ -103,6 +103,8 @@ export async function issueCode(
     purpose,
     code,
     expiresInSeconds: settings.ttlSeconds,
+    // Nobody waits for a background send: it may keep trying for half the code's life.
+    ...(options.background ? { patienceSeconds: Math.floor(settings.ttlSeconds / 2) } : {}),
   });
   const withdraw = async (error: unknown) => {
     deps.log.warn({ err: error, login: user.login, purpose, channel: user.codeChannel }, "code not sent");
@@ -111,20 +113,23 @@ export async function issueCode(
   };
   if (options.background) {
     delivery.catch((error: unknown) => withdraw(error).catch(() => {}));
-  } else {
+  }
+  // Where the code went: the user's channel, or the one the sender fell back to.
+  let channel = user.codeChannel;
+  if (!options.background) {
     try {
-      await delivery;
+      channel = (await delivery) || channel;
     } catch (error) {
       await withdraw(error);
       throw new AppError("CODE_SEND_FAILED", { cause: error });
     }
   }
-  const destination = maskedDestination(user);
+  const destination = maskedDestination({ ...user, codeChannel: channel });
   return {
     message: SUCCESS_MESSAGES.CODE_SENT,
     resendAfterSeconds: settings.resendSeconds,
     expiresInSeconds: settings.ttlSeconds,
-    channel: user.codeChannel,
+    channel,
     ...(destination ? { destination } : {}),
   };
 }
