@@ -25,6 +25,7 @@ import {
 } from "../../server/src/services/auth";
 import {
   createTestServer,
+  TEST_CODE_SECRET,
   injectRoute,
   lastCode,
   outbox,
@@ -33,6 +34,7 @@ import {
   registration,
   type TestServer,
 } from "./helpers";
+import { freshPostgres, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
 
 const BOT_TOKEN = "7000000001:AAF-test-token-for-kassa-integration-tests";
 const HOUR = 3600_000;
@@ -390,3 +392,73 @@ describe("taken phones and e-mails are no directory", () => {
     });
   });
 });
+
+describe.skipIf(!TEST_DATABASE_URL)(
+  `parallel guesses on PostgreSQL${TEST_DATABASE_URL ? "" : ` (skipped: ${POSTGRES_SKIP_REASON})`}`,
+  () => {
+    let pg: TestServer;
+    let database: Awaited<ReturnType<typeof freshPostgres>>;
+
+    beforeAll(async () => {
+      database = await freshPostgres("guessing");
+      pg = await createTestServer({
+        clock,
+        env: { DATABASE_URL: database.url, CODE_SECRET: TEST_CODE_SECRET, TELEGRAM_BOT_TOKEN: BOT_TOKEN },
+      });
+    }, 60_000);
+
+    afterAll(async () => {
+      await pg?.close();
+      await database?.drop();
+    });
+
+    it("judges the free wrong passwords and one turn of 30 sent at once from 30 addresses", async () => {
+      const { body } = await registerUser(pg, {}, "kassa", { ip: freshIp() });
+      const tries = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          injectRoute(pg, routes.login, { ip: freshIp(), body: { login: body.login, password: `wrong${i}Guess` } }),
+        ),
+      );
+      const statuses = tries.map((t) => t.status);
+      console.log(
+        `[kassa] PostgreSQL: 30 wrong passwords at once for one account from 30 addresses → ${statuses.filter((s) => s === 400).length} × 400, ${statuses.filter((s) => s === 429).length} × 429`,
+      );
+      expect(statuses.filter((s) => s === 400)).toHaveLength(LOGIN_ACCOUNT_GUESSES.free + 1);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(30 - LOGIN_ACCOUNT_GUESSES.free - 1);
+      clock.advance(DAY);
+    });
+
+    it("lets no reset guess past the lock when they arrive at once", async () => {
+      const { body } = await registerUser(pg, {}, "kassa", { ip: freshIp() });
+      const [row] = await pg.handle.db.select().from(schema.users).where(eq(schema.users.login, body.login));
+      if (!row) throw new Error("no account");
+      await pg.handle.db
+        .insert(schema.guessFailures)
+        .values({ userId: row.id, kind: "password_reset", failures: RESET_CODE_GUESSES.lockAfter - 2 });
+      expect((await injectRoute(pg, routes.resetPassword, { ip: freshIp(), body: { login: body.login } })).status).toBe(
+        200,
+      );
+      const code = await lastCode(pg, body.login, "password_reset");
+      const tries = await Promise.all(
+        [1, 2, 3, 4, 5, 6, 7, 8].map((n) =>
+          injectRoute(pg, routes.resetPasswordValidate, {
+            ip: freshIp(),
+            body: {
+              login: n % 2 ? body.login : body.email,
+              code: String((Number(code) + n) % 1_000_000).padStart(6, "0"),
+            },
+          }),
+        ),
+      );
+      const codes = tries.map((t) => String(t.body.code));
+      expect(codes.filter((c) => c === "CODE_MISMATCH")).toHaveLength(2);
+      expect(codes.filter((c) => c === "CODE_INVALID")).toHaveLength(6);
+      const [failures] = await pg.handle.db
+        .select()
+        .from(schema.guessFailures)
+        .where(eq(schema.guessFailures.userId, row.id));
+      expect(failures?.failures).toBe(RESET_CODE_GUESSES.lockAfter);
+      clock.advance(DAY);
+    });
+  },
+);
