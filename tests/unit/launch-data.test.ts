@@ -101,7 +101,7 @@ describe("the launch's first calls", () => {
     clearSession();
     const fetchMock = stubRoutes({
       balance: { body: BALANCE },
-      statistics: { body: { ...STATISTICS, referrals: "not a number" } },
+      statistics: { body: { ...STATISTICS, referrals: "not a number" } as never },
       operations: { body: { items: [], total: 0, page: 1, limit: 5 } },
       subscriptionOptions: { body: [] },
       pulse: { body: { version: "1", unread: 0 } },
@@ -115,10 +115,10 @@ describe("the launch's first calls", () => {
     expect(client.getQueryData(balanceQueries.statistics().queryKey)).toMatchObject({ referrals: "not a number" });
     const sent = fetchMock.mock.calls.length;
     // The screen mounts: the launch's replies are fresh, nothing is asked again.
-    const observers = [balanceQueries.balance(), balanceQueries.statistics()].map((query) => {
-      const observer = new QueryObserver(client, query);
-      return observer.subscribe(() => undefined);
-    });
+    const observers = [
+      new QueryObserver(client, balanceQueries.balance()).subscribe(() => undefined),
+      new QueryObserver(client, balanceQueries.statistics()).subscribe(() => undefined),
+    ];
     try {
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(fetchMock.mock.calls.length).toBe(sent);
