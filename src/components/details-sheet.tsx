@@ -13,11 +13,14 @@ export function DetailsSheet({
   title,
   onClose,
   testId,
+  action,
   children,
 }: {
   title: string;
   onClose(): void;
   testId: string;
+  /** What can be done with the item now (e.g. "Enter the code"), above Close. */
+  action?: ReactNode;
   children: ReactNode;
 }) {
   const { t } = useTranslation("common");
@@ -27,6 +30,7 @@ export function DetailsSheet({
         <h2 className="details-title">{title}</h2>
         {children}
         <div className="details-actions">
+          {action}
           <Button size="l" stretched mode="bezeled" onClick={onClose} data-testid="details-close">
             {t("close")}
           </Button>

@@ -46,9 +46,14 @@ beforeAll(async () => {
   partner = await signUpThroughApi(investor.login);
   const refill = await api("POST", "/funds/refills", investor.token, { paymentSystemId: "usdt-trc20", amount: "300" });
   await kassaCli("refill", "confirm", refill.id as string);
-  await api("PATCH", "/user-data/wallets/update", investor.token, {
-    wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }],
-  });
+  const wallets = [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }];
+  const saved = await api("PATCH", "/user-data/wallets/update", investor.token, { wallets });
+  // A new address may need a code (sent like a withdrawal's): then the same wallets with the code.
+  if (saved.walletCode)
+    await api("PATCH", "/user-data/wallets/update", investor.token, {
+      wallets,
+      code: await codeFromOutbox(investor.login, "withdrawal"),
+    });
   const deposit = await api("POST", "/funds/deposits", investor.token, {
     planId: "start",
     currency: "USDT",
@@ -120,6 +125,28 @@ describe("details", () => {
     await page.goto(`${base()}/withdrawal?application=${withdrawalId}`);
     await sheet("withdrawal-details").waitFor();
     expect(await sheet("withdrawal-details-wallet").innerText()).toBe(TRC20_WALLET);
+    expect(await sheet("withdrawal-details-resume").count()).toBe(0);
+    await closeSheet("withdrawal-details");
+  });
+
+  it("a deep link to a withdrawal awaiting its code offers the code; one no longer listed says so", async () => {
+    const requested = await api("POST", "/funds/payments/request", investor.token, {
+      paymentSystemId: "usdt-trc20",
+      amount: "20",
+    });
+    const awaiting = (requested.withdrawal as { id: string }).id;
+    await page.goto(`${base()}/withdrawal?application=${awaiting}`);
+    await sheet("withdrawal-details").waitFor();
+    await sheet("withdrawal-details-resume").click();
+    await sheet("withdrawal-details").waitFor({ state: "detached" });
+    await page.locator("input[name='code']").first().waitFor();
+    expect(await page.locator("[data-testid='withdrawal-not-listed']").count()).toBe(0);
+
+    await page.goto(`${base()}/withdrawal?application=${crypto.randomUUID()}`);
+    await screen(page, "withdrawal");
+    await expect
+      .poll(() => page.locator("[data-testid='withdrawal-not-listed']").textContent(), { timeout: 15_000 })
+      .toBe(text("en", "withdrawal", "history.notListed"));
   });
 
   it("a deposit opens with its plan figures and dates, also by deep link", async () => {

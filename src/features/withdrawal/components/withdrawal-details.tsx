@@ -1,10 +1,22 @@
 import type { Withdrawal } from "@contract";
+import { Button } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { CopyableValue, Detail, DetailList, DetailsSheet } from "@/components/details-sheet";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 
-/** One withdrawal in full: status, amount, fee, what arrives, the whole address, the transaction, dates. */
-export function WithdrawalDetails({ withdrawal, onClose }: { withdrawal: Withdrawal; onClose(): void }) {
+/**
+ * One withdrawal in full: status, amount, fee, what arrives, the whole address, the transaction, dates;
+ * one still awaiting its code offers "Enter the code" (the code step).
+ */
+export function WithdrawalDetails({
+  withdrawal,
+  onClose,
+  onResume,
+}: {
+  withdrawal: Withdrawal;
+  onClose(): void;
+  onResume(): void;
+}) {
   const { t } = useTranslation(["withdrawal", "enums"]);
   const format = useMoneyFormat();
   const { currency } = withdrawal;
@@ -14,7 +26,18 @@ export function WithdrawalDetails({ withdrawal, onClose }: { withdrawal: Withdra
     </span>
   );
   return (
-    <DetailsSheet title={t("details.title")} onClose={onClose} testId="withdrawal-details">
+    <DetailsSheet
+      title={t("details.title")}
+      onClose={onClose}
+      testId="withdrawal-details"
+      action={
+        withdrawal.awaitingCode ? (
+          <Button size="l" stretched onClick={onResume} data-testid="withdrawal-details-resume">
+            {t("history.enterCode")}
+          </Button>
+        ) : null
+      }
+    >
       <DetailList>
         <Detail label={t("history.status")}>
           {withdrawal.awaitingCode ? (

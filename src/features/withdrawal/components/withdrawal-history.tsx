@@ -40,11 +40,24 @@ export function WithdrawalHistory({
   useEffect(() => {
     if (openId && deepLinked) setOpenedId(openId);
   }, [openId, deepLinked]);
+  // A deep link to an application not on the first page: the next pages are read until it is found;
+  // one the whole list does not hold (no longer listed) is said so.
+  const searching = Boolean(openId) && !deepLinked && !filtered && list.isSuccess;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  useEffect(() => {
+    if (searching && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [searching, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const notListed = searching && !hasNextPage;
   const set = <K extends keyof WithdrawalFilter>(key: K, value: string) =>
     setFilter((f) => ({ ...f, [key]: (value || undefined) as WithdrawalFilter[K] }));
 
   return (
     <Section header={t("history.header")}>
+      {notListed ? (
+        <p className="form-error" role="status" data-testid="withdrawal-not-listed">
+          {t("history.notListed")}
+        </p>
+      ) : null}
       <div className="money-filters withdrawal-filters">
         <FilterSelect
           name="currency"
@@ -97,7 +110,16 @@ export function WithdrawalHistory({
           />
         )}
       />
-      {opened ? <WithdrawalDetails withdrawal={opened} onClose={() => setOpenedId(null)} /> : null}
+      {opened ? (
+        <WithdrawalDetails
+          withdrawal={opened}
+          onClose={() => setOpenedId(null)}
+          onResume={() => {
+            setOpenedId(null);
+            onResume(opened);
+          }}
+        />
+      ) : null}
     </Section>
   );
 }
