@@ -69,7 +69,10 @@ export const LOGIN_ACCOUNT_GUESSES = { free: 10, windowSeconds: 86_400, firstWai
  * most `perHour`, and after `lockAfter` in a row (NIST SP 800-63B 5.2.2) the reset is locked (no code
  * sent, none accepted) until the owner signs in with the password or Telegram.
  */
-export const RESET_CODE_GUESSES = { perHour: { max: 10, windowSeconds: 3600 } as RateLimitRule, lockAfter: 100 };
+export const RESET_CODE_GUESSES: { perHour: RateLimitRule; lockAfter: number } = {
+  perHour: { max: 10, windowSeconds: 3600 },
+  lockAfter: 100,
+};
 
 /** Telegram sign-ins per client address and per Telegram user (every call counts, replays too). */
 export const TELEGRAM_SIGN_IN_LIMITS: { ip: RateLimitRule; user: RateLimitRule } = {
