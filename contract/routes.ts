@@ -71,7 +71,7 @@ import {
 } from "./settings";
 import { User } from "./user";
 import { VerificationState } from "./verification";
-import { WalletsReply, WalletsUpdateBody } from "./wallets";
+import { WalletsReply, WalletsUpdateBody, WalletsUpdateReply } from "./wallets";
 import {
   Withdrawal,
   WithdrawalRequestBody,
@@ -413,7 +413,7 @@ export const routes = {
     auth: true,
     tags: ["user"],
     body: WalletsUpdateBody,
-    response: WalletsReply,
+    response: WalletsUpdateReply,
   }),
 
   // Withdrawals (docs/decisions.md#d6-withdrawals, #d5-codes)

@@ -1,10 +1,12 @@
 /**
  * The user's withdrawal wallets, one per payment system (Settings → payment systems;
- * docs/cabinet-rules.md#screens).
+ * docs/cabinet-rules.md#screens). A new or changed address is stored only with a code sent to the
+ * user's code channel: a stolen session alone cannot redirect the next withdrawal.
  */
 import { z } from "zod";
+import { CodeSentReply } from "./auth";
 import type { ValidationCode } from "./errors";
-import { text } from "./validation";
+import { CodeField, text } from "./validation";
 
 /** Field code of an address that does not fit the payment system's format (`fields["wallets.<i>.address"]`). */
 export const WALLET_ADDRESS_FORMAT: ValidationCode = "addressFormat";
@@ -14,7 +16,11 @@ export type Wallet = z.infer<typeof Wallet>;
 export const WalletsReply = z.array(Wallet);
 export type WalletsReply = z.infer<typeof WalletsReply>;
 
-/** `PATCH /user-data/wallets/update`: sets the given wallets; an empty address removes that wallet. */
+/**
+ * `PATCH /user-data/wallets/update`: sets the given wallets; an empty address removes that wallet.
+ * When an entry adds or changes an address, the first call stores nothing and sends a code; the same
+ * wallets sent again with that `code` are stored. Removals and unchanged addresses need no code.
+ */
 export const WalletsUpdateBody = z.object({
   wallets: z
     .array(
@@ -24,5 +30,14 @@ export const WalletsUpdateBody = z.object({
       }),
     )
     .max(50),
+  /** The code sent for exactly these wallets. */
+  code: CodeField.optional(),
 });
 export type WalletsUpdateBody = z.infer<typeof WalletsUpdateBody>;
+
+/**
+ * The reply of `PATCH /user-data/wallets/update`: the wallets as stored now, and `walletCode` when
+ * the change waits for its code (nothing was stored; the code went to the user's channel).
+ */
+export const WalletsUpdateReply = z.object({ wallets: WalletsReply, walletCode: CodeSentReply.nullable() });
+export type WalletsUpdateReply = z.infer<typeof WalletsUpdateReply>;

@@ -162,6 +162,12 @@ describe("withdrawal", () => {
 
     await page.locator("input[name='wallet']").fill(TRC20_WALLET);
     await page.locator("[data-testid='save-wallet']").click();
+    // A new address is stored with the code sent for it, entered in the sheet that opens.
+    const walletCode = page.locator("form[data-step='code']", {
+      has: page.locator("[data-testid='wallet-code-note']"),
+    });
+    await walletCode.locator("input[name='code']").fill(await codeFromOutbox(investor.login, "withdrawal"));
+    await walletCode.locator("[data-testid='submit']").click();
     await expect
       .poll(async () => (await apiGet<{ address: string }[]>("/user-data/wallets", investor.token))[0]?.address)
       .toBe(TRC20_WALLET);

@@ -14,13 +14,14 @@ import { openDatabase } from "../../server/src/db/client";
 import { openDeposit } from "../../server/src/services/deposits";
 import { MAX_WAITING_REFILLS } from "../../server/src/services/refills";
 import { MAX_AWAITING_WITHDRAWALS } from "../../server/src/services/withdrawals";
-import { callRoute, createTestServer, injectRoute, type TestServer, tempDir } from "./helpers";
+import { createTestServer, injectRoute, type TestServer, tempDir } from "./helpers";
 import {
   expectLedgerConsistent,
   freshPostgres,
   fund,
   newInvestor,
   POSTGRES_SKIP_REASON,
+  saveWallets,
   TEST_DATABASE_URL,
 } from "./money";
 
@@ -65,10 +66,7 @@ async function capsHold(server: TestServer, backend: string) {
 
   // Withdrawals: 30 at once, enough money for all of them.
   const saver = await newInvestor(db, clock);
-  await callRoute(server, "updateWallets", {
-    token: saver.token,
-    body: { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] },
-  });
+  await saveWallets(server, saver, [{ paymentSystemId: "usdt-trc20", address: TRC20 }]);
   await fund(db, clock, saver.id, "USDT", "5000");
   await openDeposit({ db, clock }, saver.id, { planId: "start", currency: "USDT", amount: "100", autoInvest: false });
   const withdrawals = await Promise.all(

@@ -4,7 +4,7 @@
  * disposable PostgreSQL database per test file.
  */
 import { randomUUID } from "node:crypto";
-import type { Currency } from "@contract";
+import { type Currency, routes } from "@contract";
 import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import type { Clock } from "../../server/src/clock";
@@ -14,7 +14,7 @@ import { openDeposit } from "../../server/src/services/deposits";
 import { auditLedger } from "../../server/src/services/ledger";
 import { confirmRefill, createRefill } from "../../server/src/services/refills";
 import { createSession } from "../../server/src/services/sessions";
-import { callRoute, type TestServer } from "./helpers";
+import { callRoute, injectRoute, lastCode, type TestServer } from "./helpers";
 
 export interface Investor {
   id: string;
@@ -119,6 +119,25 @@ export async function freshPostgres(name: string): Promise<{ url: string; drop()
   };
 }
 
+/**
+ * Saves withdrawal wallets as the app does: `PATCH /user-data/wallets/update`, and when a new or
+ * changed address asks for a code, the same call again with the code from the development outbox.
+ * Returns the stored wallets; a refusal throws with its status and body.
+ */
+export async function saveWallets(
+  server: TestServer,
+  investor: Investor,
+  wallets: { paymentSystemId: string; address: string }[],
+): Promise<{ paymentSystemId: string; address: string }[]> {
+  let res = await injectRoute(server, routes.updateWallets, { token: investor.token, body: { wallets } });
+  if (res.status === 200 && res.body.walletCode) {
+    const code = await lastCode(server, investor.login, "withdrawal");
+    res = await injectRoute(server, routes.updateWallets, { token: investor.token, body: { wallets, code } });
+  }
+  if (res.status !== 200) throw new Error(`wallets: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.wallets as { paymentSystemId: string; address: string }[];
+}
+
 /** A valid TRC20 address for withdrawal tests. */
 export const TRC20_WALLET = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
 
@@ -128,10 +147,7 @@ export const TRC20_WALLET = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
  */
 export async function withdrawalReadyInvestor(server: TestServer, clock: Clock): Promise<Investor> {
   const investor = await newInvestor(server.handle.db, clock);
-  await callRoute(server, "updateWallets", {
-    token: investor.token,
-    body: { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }] },
-  });
+  await saveWallets(server, investor, [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }]);
   await fund(server.handle.db, clock, investor.id, "USDT", "600");
   await openDeposit({ db: server.handle.db, clock }, investor.id, {
     planId: "start",

@@ -21,6 +21,7 @@ import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
 import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/demo/seed";
 import { openDeposit } from "../../server/src/services/deposits";
+import { updateWallets } from "../../server/src/services/wallets";
 import { TEST_CODE_SECRET } from "./helpers";
 import {
   expectLedgerConsistent,
@@ -284,8 +285,10 @@ describe.skipIf(!TEST_DATABASE_URL)(
         amount: "100",
         autoInvest: false,
       });
-      const wallets = { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] };
-      expect((await api(a, "PATCH", "/user-data/wallets/update", wallets, investor.token)).status).toBe(200);
+      // Stored directly: a new wallet's own code is tested in wallet-code.test.ts.
+      await updateWallets({ db: handle.db, clock: systemClock }, investor.id, {
+        wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }],
+      });
       const apply = (instance: Instance) =>
         api(
           instance,

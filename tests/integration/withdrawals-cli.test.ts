@@ -8,7 +8,7 @@ import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/r
 import { openDeposit } from "../../server/src/services/deposits";
 import { kassa as kassaIn } from "./cli";
 import { callRoute, createTestServer, lastCode, TEST_OPERATOR_TOKEN, tempDir } from "./helpers";
-import { balanceOf, expectLedgerConsistent, fund, newInvestor } from "./money";
+import { balanceOf, expectLedgerConsistent, fund, newInvestor, saveWallets } from "./money";
 
 const kassa = (args: string[], dataDir: string) => kassaIn(args, { DATA_DIR: dataDir });
 
@@ -27,10 +27,9 @@ it("lists, inspects, pays and rejects withdrawals through the running server", a
     writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
     const db = handle.db;
     const investor = await newInvestor(db, systemClock);
-    await callRoute(server, "updateWallets", {
-      token: investor.token,
-      body: { wallets: [{ paymentSystemId: "ton", address: "UQOCX54f-k-0H-0Ng9fPd0hmx2mrCiI0kX1Ul0icVKV6QGBE" }] },
-    });
+    await saveWallets(server, investor, [
+      { paymentSystemId: "ton", address: "UQOCX54f-k-0H-0Ng9fPd0hmx2mrCiI0kX1Ul0icVKV6QGBE" },
+    ]);
     await fund(db, systemClock, investor.id, "USDT", "100");
     await openDeposit({ db, clock: systemClock }, investor.id, {
       planId: "start",

@@ -32,6 +32,7 @@ import {
   type Investor,
   newInvestor,
   POSTGRES_SKIP_REASON,
+  saveWallets,
   TEST_DATABASE_URL,
 } from "./money";
 
@@ -47,18 +48,12 @@ afterAll(async () => {
 });
 
 const setWallet = (investor: Investor, paymentSystemId: string, address: string) =>
-  injectRoute(server, routes.updateWallets, {
-    token: investor.token,
-    body: { wallets: [{ paymentSystemId, address }] },
-  });
+  saveWallets(server, investor, [{ paymentSystemId, address }]);
 
 /** Wallet, a confirmed refill of `funded` USDT and a 100 USDT deposit: ready to withdraw `funded − 100`. */
 async function eligible(s: TestServer, funded = "600"): Promise<Investor> {
   const investor = await newInvestor(s.handle.db, clock);
-  await callRoute(s, "updateWallets", {
-    token: investor.token,
-    body: { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }] },
-  });
+  await saveWallets(s, investor, [{ paymentSystemId: "usdt-trc20", address: TRC20 }]);
   await fund(s.handle.db, clock, investor.id, "USDT", funded);
   await openDeposit({ db: s.handle.db, clock }, investor.id, {
     planId: "start",
@@ -101,23 +96,20 @@ describe("wallets", () => {
       fields: { "wallets.1.address": "addressFormat", "wallets.2.paymentSystemId": "required" },
     });
     expect((await injectRoute(server, routes.wallets, { token: investor.token })).body).toEqual([]);
-    const ok = await callRoute(server, "updateWallets", {
-      token: investor.token,
-      body: {
-        wallets: [
-          { paymentSystemId: "usdt-trc20", address: TRC20 },
-          { paymentSystemId: "eth", address: "0x52908400098527886E0F7030069857D2E4169EE7" },
-        ],
-      },
-    });
+    const ok = await saveWallets(server, investor, [
+      { paymentSystemId: "usdt-trc20", address: TRC20 },
+      { paymentSystemId: "eth", address: "0x52908400098527886E0F7030069857D2E4169EE7" },
+    ]);
     expect(ok).toEqual([
       { paymentSystemId: "usdt-trc20", address: TRC20 },
       { paymentSystemId: "eth", address: "0x52908400098527886E0F7030069857D2E4169EE7" },
     ]);
-    expect((await setWallet(investor, "eth", "")).body).toEqual([{ paymentSystemId: "usdt-trc20", address: TRC20 }]);
-    expect((await setWallet(investor, "usdt-trc20", "T123")).body).toMatchObject({
-      fields: { "wallets.0.address": "addressFormat" },
+    expect(await setWallet(investor, "eth", "")).toEqual([{ paymentSystemId: "usdt-trc20", address: TRC20 }]);
+    const refused = await injectRoute(server, routes.updateWallets, {
+      token: investor.token,
+      body: { wallets: [{ paymentSystemId: "usdt-trc20", address: "T123" }] },
     });
+    expect(refused.body).toMatchObject({ fields: { "wallets.0.address": "addressFormat" } });
   });
 });
 

@@ -102,7 +102,7 @@ function setup(options: Setup = {}) {
           },
         }),
     wallets: { body: options.wallets ?? [{ paymentSystemId: "usdt-trc20", address: WALLET }] },
-    updateWallets: () => options.updateWallets?.(sent.at(-1)?.body) ?? { body: [] },
+    updateWallets: () => options.updateWallets?.(sent.at(-1)?.body) ?? { body: { wallets: [], walletCode: null } },
     withdrawals: (request) => {
       historyQueries.push(new URL(request.url).search);
       const items = options.history ?? [PAID];
@@ -360,6 +360,53 @@ describe("withdrawal form", () => {
 });
 
 describe("withdrawal wallet", () => {
+  it("a new address asks for the code sent for it in a sheet, and is stored with that code", async () => {
+    const NEW = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
+    const { sent } = setup({
+      wallets: [],
+      updateWallets: (body) =>
+        (body as { code?: string }).code
+          ? { body: { wallets: [{ paymentSystemId: "usdt-trc20", address: NEW }], walletCode: null } }
+          : { body: { wallets: [], walletCode: { ...CODE_SENT, channel: "email", destination: "d***@example.com" } } },
+    });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await form();
+    const input = await waitFor(() => {
+      const found = document.querySelector<HTMLInputElement>("input[name='wallet']");
+      if (!found) throw new Error("no wallet field yet");
+      return found;
+    });
+    fireEvent.change(input, { target: { value: NEW } });
+    fireEvent.click(screen.getByTestId("save-wallet"));
+
+    // The code step, in a sheet: which address in which network, and where the code went.
+    const note = await screen.findByTestId("wallet-code-note");
+    expect(note.textContent).toBe(
+      `We sent a 6-digit code. Enter it to save ${NEW} as your TRC20 wallet for withdrawals.`,
+    );
+    const step = note.closest("form") as HTMLFormElement;
+    expect(step.getAttribute("data-step")).toBe("code");
+    expect(step.closest("form[data-step='request']")).toBeNull();
+    expect(within(step).getByTestId("code-destination").textContent).toBe(
+      "The code was sent by e-mail to d***@example.com.",
+    );
+    expect(sent.at(-1)).toEqual({
+      path: "/user-data/wallets/update",
+      body: { wallets: [{ paymentSystemId: "usdt-trc20", address: NEW }] },
+    });
+
+    fireEvent.change(within(step).getByRole("textbox", { name: /code/i }), { target: { value: "123 456" } });
+    fireEvent.click(within(step).getByTestId("submit"));
+    await screen.findByText("Wallet saved. A message about the change went to where your codes arrive.");
+    expect(sent.at(-1)).toEqual({
+      path: "/user-data/wallets/update",
+      body: { wallets: [{ paymentSystemId: "usdt-trc20", address: NEW }], code: "123456" },
+    });
+    // The code's submit did not send the withdrawal form around the wallet.
+    expect(sent.some((request) => request.path === "/funds/payments/request")).toBe(false);
+    await waitFor(() => expect(screen.queryByTestId("wallet-code-note")).toBeNull());
+  });
+
   it("without a wallet offers an inline field; a refused address is marked next to it", async () => {
     const { sent } = setup({
       wallets: [],

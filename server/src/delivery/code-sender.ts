@@ -23,12 +23,25 @@ export interface CodeDelivery {
   patienceSeconds?: number;
 }
 
+/** A message without a code through the user's channel: something changed on the account. */
+export interface ChannelNotice {
+  login: string;
+  channel: CodeChannel;
+  telegramId: number | null;
+  email: string | null;
+  phone: string | null;
+  /** The whole message, in the user's language. */
+  text: string;
+}
+
 export interface CodeSender {
   /**
    * Resolves once a provider accepted the message, with the channel it went through when the sender
    * knows it; rejects (any error) when none did.
    */
   send(delivery: CodeDelivery): Promise<CodeChannel | undefined> | Promise<void>;
+  /** Sends a notice the same way; rejects when it was not accepted (a sender without notices rejects). */
+  tell?(notice: ChannelNotice): Promise<void>;
 }
 
 export class CodeSendError extends Error {
@@ -109,6 +122,12 @@ export class ChannelCodeSender implements CodeSender {
         await this.sleep(wait);
       }
     }
+  }
+
+  async tell(notice: ChannelNotice): Promise<void> {
+    const provider = this.providers[notice.channel];
+    if (!provider?.tell) throw new CodeSendError(`no provider sends notices on the ${notice.channel} channel`);
+    await provider.tell(notice);
   }
 }
 

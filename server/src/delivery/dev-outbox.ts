@@ -7,7 +7,7 @@ import type { CodeChannel } from "@contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock";
 import type { CodePurpose } from "../db/schema";
-import type { CodeDelivery, CodeSender } from "./code-sender";
+import type { ChannelNotice, CodeDelivery, CodeSender } from "./code-sender";
 
 export interface OutboxEntry {
   login: string;
@@ -18,8 +18,28 @@ export interface OutboxEntry {
   createdAt: string;
 }
 
+/** A notice (no code) as the development sender kept it. */
+export interface NoticeEntry {
+  login: string;
+  channel: CodeChannel;
+  text: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
 export class DevOutbox {
   private readonly entries: OutboxEntry[] = [];
+  private readonly noticeEntries: NoticeEntry[] = [];
+
+  addNotice(entry: NoticeEntry): void {
+    this.noticeEntries.unshift(entry);
+    if (this.noticeEntries.length > this.limit) this.noticeEntries.length = this.limit;
+  }
+
+  /** The notices sent to `login` (any letter case), newest first. */
+  notices(login: string): NoticeEntry[] {
+    return this.noticeEntries.filter((e) => e.login.toLowerCase() === login.toLowerCase());
+  }
 
   constructor(private readonly limit = 500) {}
 
@@ -49,5 +69,11 @@ export class DevCodeSender implements CodeSender {
     const { login, purpose, code, channel } = delivery;
     this.outbox.add({ login, purpose, code, channel, createdAt: this.clock.now().toISOString() });
     this.log.info({ login, purpose, channel, code }, "verification code (development outbox, not sent)");
+  }
+
+  async tell(notice: ChannelNotice): Promise<void> {
+    const { login, channel, text } = notice;
+    this.outbox.addNotice({ login, channel, text, createdAt: this.clock.now().toISOString() });
+    this.log.info({ login, channel, text }, "notice (development outbox, not sent)");
   }
 }

@@ -3,7 +3,7 @@
  * users who started it or signed in through the Mini App, and only accounts linked to Telegram
  * have a chat to write to.
  */
-import { type CodeDelivery, CodeSendError, type CodeSender, codeMessageText } from "./code-sender";
+import { type ChannelNotice, type CodeDelivery, CodeSendError, type CodeSender, codeMessageText } from "./code-sender";
 
 export interface TelegramCodeSenderOptions {
   botToken: string;
@@ -24,18 +24,22 @@ export class TelegramCodeSender implements CodeSender {
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }
 
-  async send(delivery: CodeDelivery): Promise<void> {
-    if (delivery.telegramId === null) throw new CodeSendError("the account is not linked to Telegram");
+  send(delivery: CodeDelivery): Promise<void> {
+    return this.sendMessage(delivery.telegramId, codeMessageText(delivery));
+  }
+
+  tell(notice: ChannelNotice): Promise<void> {
+    return this.sendMessage(notice.telegramId, notice.text);
+  }
+
+  private async sendMessage(chatId: number | null, text: string): Promise<void> {
+    if (chatId === null) throw new CodeSendError("the account is not linked to Telegram");
     let response: Response;
     try {
       response = await this.fetch(`${this.apiBase}/bot${this.options.botToken}/sendMessage`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          chat_id: delivery.telegramId,
-          text: codeMessageText(delivery),
-          protect_content: true,
-        }),
+        body: JSON.stringify({ chat_id: chatId, text, protect_content: true }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {

@@ -1,13 +1,33 @@
 /**
  * The user's withdrawal wallets: one address per payment system, checked against the system's
- * `address_pattern`. An empty address removes the wallet.
+ * `address_pattern`. An empty address removes the wallet. A new or changed address is stored only
+ * with a code sent to the user's code channel (a stolen session alone cannot redirect the next
+ * withdrawal), and the user is then told through that channel (and in the Telegram chat, when the
+ * account is linked to it) that a wallet changed.
  */
-import { type ValidationCode, WALLET_ADDRESS_FORMAT, type WalletsReply, type WalletsUpdateBody } from "@contract";
+import { createHash } from "node:crypto";
+import {
+  type CodeChannel,
+  type CodeSentReply,
+  type ValidationCode,
+  WALLET_ADDRESS_FORMAT,
+  type WalletsReply,
+  type WalletsUpdateBody,
+  type WalletsUpdateReply,
+} from "@contract";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Clock } from "../clock";
+import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
 import { paymentSystems, wallets } from "../db/schema";
 import { AppError } from "../errors";
+import { botText } from "../telegram/texts";
+import type { RequestMeta } from "./auth";
+import { issueCode } from "./codes";
+import { findUserById, type UserRow, userLanguage } from "./users";
+import { assertWithdrawalsOpen, enterWithdrawalCode } from "./withdrawals";
+
+type PaymentSystemRow = typeof paymentSystems.$inferSelect;
 
 export async function listWallets(db: Database, userId: string): Promise<WalletsReply> {
   return db
@@ -28,16 +48,10 @@ export function addressMatches(pattern: string, address: string): boolean {
 }
 
 /**
- * `PATCH /user-data/wallets/update`: every entry is checked first (unknown payment system →
- * `wallets.<i>.paymentSystemId: required`; an address not in its format → `wallets.<i>.address:
- * addressFormat`), then all are applied in one transaction. Wallets not named stay as they are.
+ * Every entry checked (unknown payment system → `wallets.<i>.paymentSystemId: required`; an address
+ * not in its format → `wallets.<i>.address: addressFormat`); returns the systems named.
  */
-export async function updateWallets(
-  deps: { db: Database; clock: Clock },
-  userId: string,
-  body: WalletsUpdateBody,
-): Promise<WalletsReply> {
-  const { db } = deps;
+async function checkEntries(db: Database, body: WalletsUpdateBody): Promise<PaymentSystemRow[]> {
   const ids = [...new Set(body.wallets.map((w) => w.paymentSystemId))];
   const systems = ids.length === 0 ? [] : await db.select().from(paymentSystems).where(inArray(paymentSystems.id, ids));
   const fields: Record<string, ValidationCode> = {};
@@ -48,7 +62,21 @@ export async function updateWallets(
       fields[`wallets.${i}.address`] = WALLET_ADDRESS_FORMAT;
   });
   if (Object.keys(fields).length > 0) throw new AppError("VALIDATION_FAILED", { fields });
+  return systems;
+}
 
+/**
+ * Stores the wallets as given, with no code: for the server's own callers (the demo seed, tests'
+ * set-up). Every entry is checked first, then all are applied in one transaction; wallets not named
+ * stay as they are.
+ */
+export async function updateWallets(
+  deps: { db: Database; clock: Clock },
+  userId: string,
+  body: Pick<WalletsUpdateBody, "wallets">,
+): Promise<WalletsReply> {
+  const { db } = deps;
+  await checkEntries(db, body);
   const now = deps.clock.now();
   await db.transaction(async (tx) => {
     for (const w of body.wallets) {
@@ -66,4 +94,92 @@ export async function updateWallets(
     }
   });
   return listWallets(db, userId);
+}
+
+/**
+ * What a code for these new or changed addresses confirms: a digest of exactly them, so a code sent
+ * for one address does not store another (a withdrawal code's target is the application's id).
+ */
+export function walletCodeTarget(changes: readonly { paymentSystemId: string; address: string }[]): string {
+  const canonical = [...changes]
+    .map((w) => [w.paymentSystemId, w.address])
+    .sort(([a = ""], [b = ""]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `wallet:${createHash("sha256").update(JSON.stringify(canonical)).digest("hex")}`;
+}
+
+/**
+ * `PATCH /user-data/wallets/update`. Entries are checked as `updateWallets` does. Removals and
+ * unchanged addresses are stored at once. When an entry adds or changes an address, the call without
+ * `code` stores nothing and sends a code (purpose `withdrawal`, for exactly these addresses) through
+ * the user's code channel: `walletCode` in the reply; the resend wait, RATE_LIMIT_CODE_REQUEST_* and
+ * a withdrawal lock apply. The same wallets with `code` are stored once the code is right; its
+ * entries share the withdrawal codes' budgets (RATE_LIMIT_WITHDRAWAL_CODE_*, the day's wrong codes
+ * that lock withdrawals). Then the user is told through the code channel that a wallet changed.
+ */
+export async function changeWallets(
+  deps: ServiceContext,
+  userId: string,
+  body: WalletsUpdateBody,
+  meta: RequestMeta,
+): Promise<WalletsUpdateReply> {
+  const systems = await checkEntries(deps.db, body);
+  const current = await listWallets(deps.db, userId);
+  const changes = body.wallets.filter(
+    (w) => w.address !== "" && current.find((c) => c.paymentSystemId === w.paymentSystemId)?.address !== w.address,
+  );
+  if (changes.length === 0) return { wallets: await updateWallets(deps, userId, body), walletCode: null };
+
+  const user = await findUserById(deps.db, userId);
+  if (!user) throw new AppError("SESSION_TIMEOUT");
+  const target = walletCodeTarget(changes);
+  if (body.code === undefined) {
+    await assertWithdrawalsOpen(deps, userId);
+    const limits = deps.env.RATE_LIMITS;
+    await deps.limiter.check(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+    await deps.limiter.check(`code-request-account:${userId}`, limits.codeRequestAccount);
+    const sent = (await issueCode(deps, user, "withdrawal", {
+      target,
+      scope: "target",
+      whenWaiting: "refuse",
+    })) as CodeSentReply;
+    await deps.limiter.hit(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
+    await deps.limiter.hit(`code-request-account:${userId}`, limits.codeRequestAccount);
+    return { wallets: current, walletCode: sent };
+  }
+
+  await enterWithdrawalCode(deps, userId, meta, body.code, target);
+  const stored = await updateWallets(deps, userId, body);
+  await tellWalletChanged(deps, user, changes, systems);
+  return { wallets: stored, walletCode: null };
+}
+
+/**
+ * Tells the user through the code channel, and through the Telegram chat when the account is linked
+ * and the channel is another one, that these wallets changed. The change is stored already: a
+ * notice that could not be sent is logged, not an error of the call.
+ */
+async function tellWalletChanged(
+  deps: Pick<ServiceContext, "codeSender" | "log">,
+  user: UserRow,
+  changes: readonly { paymentSystemId: string; address: string }[],
+  systems: readonly PaymentSystemRow[],
+): Promise<void> {
+  const tell = deps.codeSender.tell?.bind(deps.codeSender);
+  if (!tell) return;
+  const language = userLanguage(user);
+  const list = changes
+    .map((w) => {
+      const system = systems.find((s) => s.id === w.paymentSystemId);
+      return `${system ? `${system.currency} (${system.network})` : w.paymentSystemId}: ${w.address}`;
+    })
+    .join("\n");
+  const text = botText(language, "walletChanged.text", { wallets: list });
+  const channels: CodeChannel[] = [user.codeChannel];
+  if (user.telegramId !== null && user.codeChannel !== "telegram") channels.push("telegram");
+  for (const channel of channels) {
+    const { login, telegramId, email, phone } = user;
+    await tell({ login, channel, telegramId, email, phone, text }).catch((error: unknown) =>
+      deps.log.warn({ err: error, login, channel }, "wallet change notice not sent"),
+    );
+  }
 }

@@ -65,7 +65,7 @@ export const WITHDRAWAL_LOCK_MS = 24 * 3600_000;
 const lockedError = (until: Date) => new AppError("WITHDRAWALS_LOCKED", { params: { until: until.toISOString() } });
 
 /** 403 WITHDRAWALS_LOCKED while the user's withdrawals are locked. */
-async function assertWithdrawalsOpen(deps: Pick<ServiceContext, "db" | "clock">, userId: string): Promise<void> {
+export async function assertWithdrawalsOpen(deps: Pick<ServiceContext, "db" | "clock">, userId: string): Promise<void> {
   const [user] = await deps.db
     .select({ until: users.withdrawalsLockedUntil })
     .from(users)
@@ -259,6 +259,68 @@ async function ownWithdrawal(db: Database, userId: string, id: string): Promise<
 }
 
 /**
+ * One entry of a withdrawal-purpose code (a withdrawal's, or a withdrawal wallet's: `target` names
+ * which) under the budgets every such entry shares: RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT / _IP, and the
+ * day's WITHDRAWAL_WRONG_CODES_PER_DAY, whose last wrong code locks the user's withdrawals. Resolves
+ * when the code was right (it is used up); `precheck` runs first, inside the budgets.
+ */
+export async function enterWithdrawalCode(
+  deps: ServiceContext,
+  userId: string,
+  meta: RequestMeta,
+  code: string,
+  target: string,
+  precheck: () => Promise<void> = async () => {},
+): Promise<void> {
+  const { db } = deps;
+  const limits = deps.env.RATE_LIMITS;
+  const accountKey = `withdrawal-code-account:${userId}`;
+  const ipKey = `withdrawal-code-ip:${meta.ip}`;
+  await assertWithdrawalsOpen(deps, userId);
+  // Each entry takes a point of both budgets atomically (parallel guesses cannot slip past a
+  // check); all but a wrong code give it back.
+  await deps.limiter.consume(accountKey, limits.withdrawalCodeAccount);
+  try {
+    await deps.limiter.consume(ipKey, limits.withdrawalCodeIp);
+  } catch (error) {
+    await deps.limiter.refund(accountKey, limits.withdrawalCodeAccount);
+    throw error;
+  }
+  let wrong = false;
+  try {
+    await precheck();
+    // The refusal is returned, not thrown, so the wrong try it counted is committed with the lock.
+    const refusal = await db.transaction(async (tx): Promise<AppError | null> => {
+      const user = await lockUser(tx, userId);
+      if (!user) return new AppError("SESSION_TIMEOUT");
+      const now = deps.clock.now();
+      if (user.withdrawalsLockedUntil && user.withdrawalsLockedUntil.getTime() > now.getTime()) {
+        return lockedError(user.withdrawalsLockedUntil);
+      }
+      if ((await wrongCodesToday(tx, user, now)) >= WITHDRAWAL_WRONG_CODES_PER_DAY) {
+        return lockedError(await lockWithdrawals(tx, userId, now));
+      }
+      try {
+        await verifyCode({ ...deps, db: tx }, userId, "withdrawal", code, target, "target");
+        return null;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        if (error.code !== "CODE_MISMATCH") return error;
+        wrong = true;
+        if ((await wrongCodesToday(tx, user, now)) < WITHDRAWAL_WRONG_CODES_PER_DAY) return error;
+        return lockedError(await lockWithdrawals(tx, userId, now));
+      }
+    });
+    if (refusal) throw refusal;
+  } finally {
+    if (!wrong) {
+      await deps.limiter.refund(accountKey, limits.withdrawalCodeAccount);
+      await deps.limiter.refund(ipKey, limits.withdrawalCodeIp);
+    }
+  }
+}
+
+/**
  * `POST /funds/payments/validate`. The code of that application: wrong → CODE_MISMATCH (with
  * `attemptsLeft`), too old → CODE_EXPIRED, used, voided (5 wrong tries), absent or the
  * application no longer awaiting it → CODE_INVALID. Another user's or an unknown id → CODE_INVALID
@@ -277,21 +339,7 @@ export async function validateWithdrawal(
   meta: RequestMeta,
 ): Promise<Withdrawal> {
   const { db } = deps;
-  const limits = deps.env.RATE_LIMITS;
-  const accountKey = `withdrawal-code-account:${userId}`;
-  const ipKey = `withdrawal-code-ip:${meta.ip}`;
-  await assertWithdrawalsOpen(deps, userId);
-  // Each entry takes a point of both budgets atomically (parallel guesses cannot slip past a
-  // check); all but a wrong code give it back.
-  await deps.limiter.consume(accountKey, limits.withdrawalCodeAccount);
-  try {
-    await deps.limiter.consume(ipKey, limits.withdrawalCodeIp);
-  } catch (error) {
-    await deps.limiter.refund(accountKey, limits.withdrawalCodeAccount);
-    throw error;
-  }
-  let wrong = false;
-  try {
+  await enterWithdrawalCode(deps, userId, meta, code, withdrawalId, async () => {
     if (!isUuid(withdrawalId)) throw new AppError("CODE_INVALID");
     const [row] = await db
       .select({ status: withdrawals.status })
@@ -299,35 +347,7 @@ export async function validateWithdrawal(
       .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.userId, userId)))
       .limit(1);
     if (row?.status !== "awaiting_code") throw new AppError("CODE_INVALID");
-    // The refusal is returned, not thrown, so the wrong try it counted is committed with the lock.
-    const refusal = await db.transaction(async (tx): Promise<AppError | null> => {
-      const user = await lockUser(tx, userId);
-      if (!user) return new AppError("SESSION_TIMEOUT");
-      const now = deps.clock.now();
-      if (user.withdrawalsLockedUntil && user.withdrawalsLockedUntil.getTime() > now.getTime()) {
-        return lockedError(user.withdrawalsLockedUntil);
-      }
-      if ((await wrongCodesToday(tx, user, now)) >= WITHDRAWAL_WRONG_CODES_PER_DAY) {
-        return lockedError(await lockWithdrawals(tx, userId, now));
-      }
-      try {
-        await verifyCode({ ...deps, db: tx }, userId, "withdrawal", code, withdrawalId, "target");
-        return null;
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        if (error.code !== "CODE_MISMATCH") return error;
-        wrong = true;
-        if ((await wrongCodesToday(tx, user, now)) < WITHDRAWAL_WRONG_CODES_PER_DAY) return error;
-        return lockedError(await lockWithdrawals(tx, userId, now));
-      }
-    });
-    if (refusal) throw refusal;
-  } finally {
-    if (!wrong) {
-      await deps.limiter.refund(accountKey, limits.withdrawalCodeAccount);
-      await deps.limiter.refund(ipKey, limits.withdrawalCodeIp);
-    }
-  }
+  });
   const now = deps.clock.now();
   const [confirmed] = await db
     .update(withdrawals)

@@ -1,10 +1,15 @@
-import { type PaymentSystem, WalletsUpdateBody } from "@contract";
+import { type CodeSentReply, type PaymentSystem, type Wallet, WalletsUpdateBody } from "@contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, Skeleton } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CodeDestination } from "@/components/code-destination";
+import { CodeStep } from "@/components/form/code-step";
 import { type FieldError, TextField } from "@/components/form/text-field";
+import { Sheet } from "@/components/sheet";
+import { pushAlert } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
+import { startCodeCooldown } from "@/lib/code-cooldown";
 import { validationError } from "@/lib/form/field-errors";
 import { messageOfError } from "@/lib/form/messages";
 import { codeOf } from "@/lib/form/rules";
@@ -23,7 +28,9 @@ function walletErrors({ wallet }: { wallet: string }) {
 
 /**
  * The wallet a withdrawal in `system` goes to: the saved address, or an inline field to add one
- * (`PATCH /user-data/wallets/update`); a refused address is marked next to the field.
+ * (`PATCH /user-data/wallets/update`); a refused address is marked next to the field. A new or
+ * changed address is stored only with the code the server sent for it: the kit's `CodeStep` asks
+ * for it in a sheet (the field sits inside the withdrawal form, and forms do not nest).
  */
 export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
   const { t } = useTranslation("withdrawal");
@@ -34,6 +41,8 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
   const address = form.values.wallet;
   // The server's word when it is no field rule (no connection, a refusal of the call), until the address changes.
   const [refusal, setRefusal] = useState<FieldError>(null);
+  // The address waiting for its code, and where the code went.
+  const [pending, setPending] = useState<{ wallet: Wallet; sent: CodeSentReply } | null>(null);
   const saved = wallets.data?.find((wallet) => wallet.paymentSystemId === system.id && wallet.address !== "");
   useClosingConfirmation(address.trim() !== "");
 
@@ -68,6 +77,28 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
       </div>
     );
 
+  const finish = () => {
+    form.reset();
+    setEditing(false);
+    setPending(null);
+  };
+
+  const codeSheet = pending ? (
+    <Sheet onClose={() => setPending(null)} data-testid="wallet-code">
+      {/* The submit of the code's form must not reach the withdrawal form around this component. */}
+      <div onSubmit={(event) => event.stopPropagation()}>
+        <WalletCodeStep
+          system={system}
+          wallet={pending.wallet}
+          sent={pending.sent}
+          onResent={(sent) => setPending({ wallet: pending.wallet, sent })}
+          onConfirmed={finish}
+          onBack={() => setPending(null)}
+        />
+      </div>
+    </Sheet>
+  ) : null;
+
   const submit = () => {
     const value = address.trim();
     if (save.isPending) return;
@@ -76,26 +107,27 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
       haptics.notify("error");
       return;
     }
-    save.mutate(
-      { paymentSystemId: system.id, address: value },
-      {
-        onSuccess: () => {
-          haptics.notify("success");
-          form.reset();
-          setEditing(false);
-        },
-        onError: (error) => {
-          haptics.notify("error");
-          const code = isApiError(error) ? walletAddressError(error.fields) : undefined;
-          if (code === "addressFormat" || code === "required") form.setServerErrors({ wallet: validationError(code) });
-          else setRefusal(messageOfError(error));
-        },
+    const wallet = { paymentSystemId: system.id, address: value };
+    save.mutate(wallet, {
+      onSuccess: (reply) => {
+        haptics.notify("success");
+        if (reply.walletCode) {
+          startCodeCooldown("withdrawal", walletSubject(wallet), reply.walletCode.resendAfterSeconds);
+          setPending({ wallet, sent: reply.walletCode });
+        } else finish();
       },
-    );
+      onError: (error) => {
+        haptics.notify("error");
+        const code = isApiError(error) ? walletAddressError(error.fields) : undefined;
+        if (code === "addressFormat" || code === "required") form.setServerErrors({ wallet: validationError(code) });
+        else setRefusal(messageOfError(error));
+      },
+    });
   };
 
   return (
     <div className="wallet-editor">
+      {codeSheet}
       {!saved ? <p className="field-hint wallet-missing">{t("wallet.missing", { network: system.network })}</p> : null}
       <TextField
         label={t("wallet.address")}
@@ -137,5 +169,61 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
         ) : null}
       </div>
     </div>
+  );
+}
+
+/** What the wait for a new wallet code is kept under: the payment system and the address. */
+const walletSubject = (wallet: Wallet) => `wallet:${wallet.paymentSystemId}:${wallet.address}`;
+
+/**
+ * The code that stores a new or changed withdrawal address: the kit's `CodeStep`, saying which
+ * address in which network it confirms and where the code went; a new code after the wait.
+ */
+export function WalletCodeStep({
+  system,
+  wallet,
+  sent,
+  onResent,
+  onConfirmed,
+  onBack,
+}: {
+  system: PaymentSystem;
+  wallet: Wallet;
+  sent: CodeSentReply;
+  onResent(sent: CodeSentReply): void;
+  onConfirmed(): void;
+  onBack(): void;
+}) {
+  const { t } = useTranslation("withdrawal");
+  return (
+    <CodeStep
+      purpose="withdrawal"
+      subject={walletSubject(wallet)}
+      className="money-form wallet-code-step"
+      header={t("wallet.codeHeader")}
+      submitText={t("wallet.codeSubmit")}
+      confirm={walletMutations.confirm(wallet)}
+      onConfirmed={() => {
+        pushAlert({ tone: "success", replace: true, text: { ns: "withdrawal", key: "wallet.changed" } });
+        onConfirmed();
+      }}
+      resend={walletMutations.resend(wallet)}
+      onResent={onResent}
+      intro={
+        <>
+          <p className="withdrawal-code-note" data-testid="wallet-code-note">
+            {t("wallet.codeSent", { address: wallet.address, network: system.network })}
+          </p>
+          <CodeDestination sent={sent} />
+        </>
+      }
+      actions={({ confirming }) => (
+        <div className="form-actions">
+          <Button type="button" mode="plain" size="m" stretched disabled={confirming} onClick={onBack}>
+            {t("code.back")}
+          </Button>
+        </div>
+      )}
+    />
   );
 }
