@@ -206,6 +206,30 @@ describe("chat outbox delivery", () => {
     expect(busyAmounts).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 1)));
   }, 120_000);
 
+  it("a 429 pauses every chat for its retry_after, then the refused message goes first", async () => {
+    const pacer = new Pacer();
+    const [first, second] = [await chatUser(), await chatUser()];
+    await credited(first.id, "51");
+    await credited(second.id, "52");
+    let refused = 0;
+    api.override("sendMessage", () =>
+      refused++ === 0
+        ? {
+            status: 429,
+            body: { ok: false, error_code: 429, description: "Too Many Requests", parameters: { retry_after: 3 } },
+          }
+        : undefined,
+    );
+    const refusedAt = clock.now().getTime();
+    for (let i = 0; i < 10 && (await waitingCount()) > 0; i++) {
+      await pass(pacer);
+      clock.advance(SECOND);
+    }
+    const delivered = sent.filter((s) => s.ok);
+    expect(delivered.map((s) => s.chatId)).toEqual([first.telegramId, second.telegramId]);
+    for (const s of delivered) expect(s.at - refusedAt).toBeGreaterThanOrEqual(3 * SECOND);
+  });
+
   it("readiness and the operator CLI show the backlog and its oldest age; `kassa outbox retry` sends now", async () => {
     const chat = await chatUser();
     await credited(chat.id, "41");

@@ -95,6 +95,11 @@ export class Pacer {
     bucket.tokens -= 1;
   }
 
+  /** Whether a 429 holds every send at `now`. */
+  paused(now: number): boolean {
+    return this.pausedUntil > now;
+  }
+
   /** Telegram asked to wait (429 `retry_after`): nothing goes out before `until`. */
   pause(until: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, until);
@@ -245,6 +250,8 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
       held.add(row.userId);
       continue;
     }
+    // After a 429 the next pass starts afresh (the refused message, due again, goes first).
+    if (pacer.paused(now)) break;
     const wait = pacer.overallWait(now);
     if (wait > PASS_MAX_WAIT_MS) break;
     if (wait > 0) {
