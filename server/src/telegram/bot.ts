@@ -255,6 +255,8 @@ export class KassaBot {
         sender: this.bot.api,
         miniAppUrl: this.options.env.MINI_APP_URL,
         log: this.options.log,
+        // A pass ends as soon as this process stops or loses the lease: one deliverer at a time.
+        stopped: () => this.stopped || !this.holdsLease,
       });
     } catch (error) {
       this.options.log.warn({ err: error }, "chat outbox pass failed");
