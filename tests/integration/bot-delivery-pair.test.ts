@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../server/src/db/schema";
 import { notify } from "../../server/src/services/notifications";
 import { PACE } from "../../server/src/telegram/outbox";
-import { type BotApiStandIn, startBotApiStandIn } from "../e2e/support/bot-api";
+import { type BotApiStandIn, peakPerSecond, startBotApiStandIn } from "../e2e/support/bot-api";
 import { createTestServer, TEST_CODE_SECRET, type TestServer } from "./helpers";
 import { freshPostgres, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
 
@@ -78,16 +78,8 @@ describe.skipIf(!TEST_DATABASE_URL)(
         all.filter((c) => c.params.chat_id === chatId).map((c) => /(\d+) USDT/.exec(String(c.params.text))?.[1]);
       expect(amounts(busy.telegramId)).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
       for (const chat of crowd) expect(amounts(chat.telegramId)).toEqual(["1", "2"]);
-      const peak = (times: number[]) => {
-        let best = 0;
-        for (let i = 0, j = 0; j < times.length; j++) {
-          while ((times[j] ?? 0) - (times[i] ?? 0) >= 1000) i++;
-          best = Math.max(best, j - i + 1);
-        }
-        return best;
-      };
-      const busyPeak = peak(all.filter((c) => c.params.chat_id === busy.telegramId).map((c) => c.at));
-      const pairPeak = peak(all.map((c) => c.at));
+      const busyPeak = peakPerSecond(all.filter((c) => c.params.chat_id === busy.telegramId).map((c) => c.at));
+      const pairPeak = peakPerSecond(all.map((c) => c.at));
       console.log(`two bots on one database: ${total} messages, busy chat peak ${busyPeak}/s, pair peak ${pairPeak}/s`);
       expect(busyPeak).toBeLessThanOrEqual(PACE.chat.burst + 1);
       expect(pairPeak).toBeLessThan(30);

@@ -12,7 +12,7 @@ import { fixedClock } from "../../server/src/clock";
 import { chatOutbox, users } from "../../server/src/db/schema";
 import { notify } from "../../server/src/services/notifications";
 import { type ChatSender, deliverDue, OUTBOX_GIVE_UP_MS, Pacer } from "../../server/src/telegram/outbox";
-import { type BotApiStandIn, startBotApiStandIn } from "../e2e/support/bot-api";
+import { type BotApiStandIn, peakPerSecond, startBotApiStandIn } from "../e2e/support/bot-api";
 import { kassa } from "./cli";
 import { createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 
@@ -171,14 +171,6 @@ describe("chat outbox delivery", () => {
       clock.advance(SECOND);
     }
     expect(sent.filter((s) => s.ok)).toHaveLength(500);
-    const peak = (times: number[]) => {
-      let best = 0;
-      for (let i = 0, j = 0; j < times.length; j++) {
-        while ((times[j] ?? 0) - (times[i] ?? 0) >= SECOND) i++;
-        best = Math.max(best, j - i + 1);
-      }
-      return best;
-    };
     const all = sent.map((s) => s.at);
     const busyTimes = sent.filter((s) => s.chatId === busy.telegramId).map((s) => s.at);
     const seconds = ((all.at(-1) ?? started) - started) / SECOND;
@@ -186,13 +178,13 @@ describe("chat outbox delivery", () => {
     const crowdSeconds = ((sent.filter((s) => crowdIds.has(s.chatId)).at(-1)?.at ?? started) - started) / SECOND;
     const busySeconds = ((busyTimes.at(-1) ?? 0) - (busyTimes[0] ?? 0)) / SECOND;
     const figures = {
-      overallPeakPerSecond: peak(all),
+      overallPeakPerSecond: peakPerSecond(all),
       /** The 480 messages of the 240 chats with two each. */
       overallMeanPerSecond: Number((480 / crowdSeconds).toFixed(1)),
-      busyChatPeakPerSecond: peak(busyTimes),
+      busyChatPeakPerSecond: peakPerSecond(busyTimes),
       busyChatMeanPerSecond: Number(((busyTimes.length - 1) / busySeconds).toFixed(2)),
       otherChatsPeakPerSecond: Math.max(
-        ...crowd.map((c) => peak(sent.filter((s) => s.chatId === c.telegramId).map((s) => s.at))),
+        ...crowd.map((c) => peakPerSecond(sent.filter((s) => s.chatId === c.telegramId).map((s) => s.at))),
       ),
       secondsForAll: seconds,
     };

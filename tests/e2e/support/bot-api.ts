@@ -226,3 +226,13 @@ export function textUpdate(from: { id: number; first_name: string; language_code
     },
   };
 }
+
+/** The most messages within any one second of `times` (milliseconds, ascending): a pace's peak. */
+export function peakPerSecond(times: number[]): number {
+  let best = 0;
+  for (let i = 0, j = 0; j < times.length; j++) {
+    while ((times[j] ?? 0) - (times[i] ?? 0) >= 1000) i++;
+    best = Math.max(best, j - i + 1);
+  }
+  return best;
+}
