@@ -21,7 +21,7 @@ import { ChannelCodeSender, type CodeSender } from "./delivery/code-sender";
 import { DevCodeSender, DevOutbox } from "./delivery/dev-outbox";
 import { TelegramCodeSender } from "./delivery/telegram-code-sender";
 import type { Env } from "./env";
-import { AppError, registerErrorHandler, sendError } from "./errors";
+import { AppError, errorBody, registerErrorHandler, sendError } from "./errors";
 import { registerAuth } from "./plugins/auth";
 import { decorateContext } from "./plugins/context";
 import { registerDocs } from "./plugins/docs";
@@ -42,6 +42,7 @@ import { operatorRoutes } from "./routes/operator";
 import { settingsRoutes } from "./routes/settings";
 import { telegramRoutes } from "./routes/telegram";
 import { userRoutes } from "./routes/user";
+import { userHomeRoutes } from "./routes/user/home";
 import { userMoneyRoutes } from "./routes/user/money";
 import { userPartnersRoutes } from "./routes/user/partners";
 import { userSettingsRoutes } from "./routes/user/settings";
@@ -109,10 +110,15 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       // cut within a second of its time.
       connectionsCheckingInterval: Math.min(env.HEADERS_TIMEOUT_SECONDS * 500, 1000),
     },
-    // A URL Fastify cannot decode (a bad %-escape) gets the catalogue's 400, not Fastify's own body.
+    // What the router refuses before any route (a bad %-escape 400, a parameter over its length
+    // 414) gets the catalogue's body with the router's status, not Fastify's own body.
     frameworkErrors: (error, request, reply) => {
-      request.log.info({ err: error }, "request refused");
-      if (error.statusCode === 400 || error.code === "FST_ERR_BAD_URL") return sendError(reply, "VALIDATION_FAILED");
+      const status = error.statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        request.log.info({ err: error }, "request refused");
+        return reply.code(status).type("application/json; charset=utf-8").send(errorBody("VALIDATION_FAILED"));
+      }
+      request.log.error({ err: error }, "request failed");
       return sendError(reply, "INTERNAL");
     },
   }).withTypeProvider<ZodTypeProvider>();
@@ -176,6 +182,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       await api.register(authRoutes);
       await api.register(userRoutes);
       await api.register(userMoneyRoutes);
+      await api.register(userHomeRoutes);
       await api.register(userPartnersRoutes);
       await api.register(userWalletsRoutes);
       await api.register(userSettingsRoutes);

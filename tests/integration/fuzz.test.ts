@@ -3,11 +3,13 @@
  * documents gets generated requests — random and hostile strings (NUL, lone surrogates, control characters,
  * RTL, 10,000 characters, SQL and HTML), odd numbers (negative, huge, exponent forms, NaN-like text), wrong
  * types, missing and extra fields, bodies over the limit and nested 10,000 deep, bad path parameters and query
- * strings — unauthenticated, as an investor and as the operator. No reply may be a 5xx, and no reply to
+ * strings — unauthenticated, as an investor and as the operator; some with a valid Idempotency-Key, and every
+ * money POST of the contract (its `idempotent` routes) also gets bodies nested thousands of levels deep,
+ * alone and inside plausible fields, under valid keys. No reply may be a 5xx, and no reply to
  * investor A may carry investor B's marker. A seeded generator: a failure prints its seed and reproduces
  * (`FUZZ_SEED=<seed>`). The figures are printed: requests and replies per status.
  */
-import { routes } from "@contract";
+import { type RouteDef, routes } from "@contract";
 import { operatorRoutes } from "@contract/operator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, injectRoute, registerUser, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
@@ -262,6 +264,59 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** The money POSTs: the contract's routes flagged `idempotent` (each takes an Idempotency-Key). */
+const MONEY_POSTS = Object.entries(routes).filter(([, def]) => "idempotent" in def && def.idempotent) as [
+  string,
+  RouteDef,
+][];
+
+describe("deep bodies under idempotency keys", () => {
+  it("answers every money POST's deep body, with a valid key, without a 5xx", async () => {
+    expect(MONEY_POSTS.length).toBeGreaterThanOrEqual(4);
+    const { pick } = generator(prng(SEED));
+    const objects = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+    const arrays = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    const bodies = [
+      arrays(10_000),
+      objects(4_000),
+      objects(40),
+      `{"amount":${objects(4_000)},"currency":"USDT"}`,
+      `{"code":"123456","withdrawalId":${arrays(5_000)}}`,
+      `{"planId":"start","currency":"USDT","amount":"10","autoInvest":${arrays(3_000)}}`,
+    ];
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    let sent = 0;
+    for (const [name, def] of MONEY_POSTS) {
+      for (const body of bodies) {
+        for (const token of [tokenA, undefined]) {
+          sent += 1;
+          const id = pick(["00000000-0000-4000-8000-000000000000", "x", "%00", "1".repeat(300)]);
+          const url = `/api${def.path.replace(/:([a-zA-Z]+)/g, encodeURIComponent(id))}`;
+          const res = await server.app.inject({
+            method: def.method as "POST",
+            url,
+            headers: {
+              "content-type": "application/json",
+              "idempotency-key": `deep-${SEED}-${name}-${sent}`,
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+            },
+            remoteAddress: `10.200.${sent >> 8}.${sent & 255}`,
+            payload: body,
+          });
+          statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+          if (res.statusCode >= 500) failures.push(`${res.statusCode} ${name} ${body.slice(0, 60)} → ${res.body}`);
+        }
+      }
+    }
+    console.log(
+      `[kassa] fuzz, deep bodies (seed ${SEED}): ${sent} requests to ${MONEY_POSTS.length} money POSTs — ` +
+        [...statuses.entries()].map(([status, n]) => `${status}: ${n}`).join(", "),
+    );
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+});
+
 describe("fuzzing every operation of the OpenAPI document", () => {
   it("answers every generated request without a 5xx and never shows A what belongs to B", async () => {
     const doc = (server.app as unknown as { swagger(): Parameters<typeof operationsOf>[0] }).swagger();
@@ -284,7 +339,13 @@ describe("fuzzing every operation of the OpenAPI document", () => {
         headers: {
           "content-type": contentType,
           ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(gen.chance(0.05) ? { "idempotency-key": String(gen.pick(["", "\u0000", "x".repeat(500), "k1"])) } : {}),
+          ...(gen.chance(0.1)
+            ? {
+                "idempotency-key": gen.chance(0.5)
+                  ? `fuzz-key-${SEED}-${requests}`
+                  : String(gen.pick(["", "\u0000", "x".repeat(500), "k1"])),
+              }
+            : {}),
         },
         // Spread over many addresses, so the per-address limits do not answer everything with 429.
         remoteAddress: `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`,
