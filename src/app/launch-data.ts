@@ -14,7 +14,7 @@ import { operationQueries } from "@/features/operations/api/operation-queries";
 import { subscriptionQueries } from "@/features/subscription/api/subscription-queries";
 import { withLaunchToken } from "@/lib/api-client";
 import { loadContract } from "@/lib/contract";
-import { EARLY_REPLY_MAX_AGE_MS } from "@/lib/early-replies";
+import { keepLaunchReplyFresh } from "@/lib/early-replies";
 import type { Launch } from "./launch";
 
 interface LaunchQuery {
@@ -39,16 +39,11 @@ export function launchQueries(launch: Launch): LaunchQuery[] {
 
 /**
  * Sends the launch screen's first calls with the kept token, beside the session's restore; resolves once all
- * have answered (or failed). The screen that mounts with their replies does not ask again: a reply the launch
- * fetched stays fresh for as long as an early reply may be used.
+ * have answered (or failed). The screen that mounts with their replies does not ask again (`keepLaunchReplyFresh`).
  */
 export function prefetchLaunchData(queryClient: QueryClient, launch: Launch, token: string): Promise<void> {
   const queries = launchQueries(launch);
-  for (const { query } of queries)
-    queryClient.setQueryDefaults(query.queryKey, {
-      // Only the first reply (the launch's); after a refetch the screen's own rules apply again.
-      staleTime: (cached) => (cached.state.dataUpdateCount <= 1 ? EARLY_REPLY_MAX_AGE_MS : 0),
-    });
+  for (const { query } of queries) keepLaunchReplyFresh(queryClient, query.queryKey);
   const fetched = withLaunchToken(token, () => queries.map(({ query }) => queryClient.prefetchQuery(query)));
   return Promise.all(fetched).then(() => undefined);
 }

@@ -7,6 +7,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { Namespace } from "@/config/i18n";
 import { settingsQueries } from "@/features/settings/api/settings-queries";
+import { keepLaunchReplyFresh } from "@/lib/early-replies";
 import { USER_STORAGE_KEY } from "@/lib/session";
 import { launchScreen, preloadScreens } from "./router";
 
@@ -44,6 +45,7 @@ function hasSavedUser(): boolean {
 export function startLaunch(queryClient: QueryClient, pathname: string = window.location.pathname): Launch {
   const { screen, cabinet } = launchScreen(pathname, hasSavedUser());
   preloadScreens(pathname, cabinet);
+  keepLaunchReplyFresh(queryClient, settingsQueries.technicalWork().queryKey);
   void queryClient.prefetchQuery(settingsQueries.technicalWork());
   const namespaces = new Set<Namespace>(["common"]);
   if (cabinet) for (const namespace of CABINET_FRAME_NAMESPACES) namespaces.add(namespace);

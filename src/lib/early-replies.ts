@@ -3,6 +3,8 @@
  * (before this code had even downloaded). A call takes the one for its method, URL and bearer token once,
  * within 10 s of its sending; otherwise it goes out as usual. A failed early call is simply made again.
  */
+import type { Query, QueryClient, QueryKey } from "@tanstack/react-query";
+
 interface EarlyReply {
   url: string;
   token: string | null;
@@ -31,4 +33,15 @@ export function takeEarlyReply(method: string, url: string, token: string | null
   if (index < 0) return undefined;
   const [taken] = early.splice(index, 1);
   return taken?.reply;
+}
+
+/**
+ * A query the launch fetches is not asked again by the screen that mounts with its reply: the launch's reply (the
+ * query's first) stays fresh for as long as an early reply may be used; after a refetch the screen's own rules
+ * apply again.
+ */
+export function keepLaunchReplyFresh(queryClient: QueryClient, queryKey: QueryKey): void {
+  queryClient.setQueryDefaults(queryKey, {
+    staleTime: (query: Query) => (query.state.dataUpdateCount <= 1 ? EARLY_REPLY_MAX_AGE_MS : 0),
+  });
 }

@@ -61,6 +61,11 @@ describe("the kept user's check without zod", () => {
     );
   });
 
+  it("takes every language of the contract and no other", () => {
+    for (const language of [...LANGUAGES, "xx", "EN", "kz", ""])
+      expect(keptUser({ ...DEMO_USER, language }) !== null).toBe(User.safeParse({ ...DEMO_USER, language }).success);
+  });
+
   it("takes the demo user and drops fields the contract does not have", () => {
     expect(keptUser({ ...DEMO_USER, password: "x", notifications: { unread: 2, extra: 1 } })).toEqual({
       ...DEMO_USER,

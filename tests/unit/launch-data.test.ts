@@ -6,9 +6,11 @@
 import { type RouteDef, type RouteName, routes } from "@contract";
 import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
+import { startLaunch } from "@/app/launch";
 import { checkLaunchData, dropLaunchData, launchQueries, prefetchLaunchData } from "@/app/launch-data";
 import { launchScreen } from "@/app/router";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
+import { settingsQueries } from "@/features/settings/api/settings-queries";
 import { apiRequest, callApi } from "@/lib/api-client";
 import { EARLY_REPLY_MAX_AGE_MS } from "@/lib/early-replies";
 import { EARLY_ROUTES } from "@/lib/early-routes";
@@ -134,6 +136,25 @@ describe("the launch's first calls", () => {
       for (const unsubscribe of observers) unsubscribe();
       client.clear();
     }
+  });
+
+  it("the maintenance flag the launch asked for is not asked again when the gate mounts", async () => {
+    const fetchMock = stubRoutes({});
+    const client = createQueryClient();
+    startLaunch(client, "/login");
+    const flag = settingsQueries.technicalWork().queryKey;
+    await expect.poll(() => client.getQueryData(flag)).toBeDefined();
+    const unsubscribe = new QueryObserver(client, settingsQueries.technicalWork()).subscribe(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    unsubscribe();
+    expect(fetchMock.mock.calls.filter(([input]) => String(input).includes("technical_work"))).toHaveLength(1);
+    // A refetch (the MAINTENANCE code, say) makes it the gate's own again: no longer kept fresh.
+    const staleTime = client.getQueryDefaults(flag).staleTime as (query: unknown) => number;
+    const query = client.getQueryCache().find({ queryKey: flag });
+    expect(staleTime(query)).toBe(EARLY_REPLY_MAX_AGE_MS);
+    await client.refetchQueries({ queryKey: flag });
+    expect(staleTime(query)).toBe(0);
+    client.clear();
   });
 
   it("a signed-in user is taken from an entry screen to the cabinet, a signed-out one from the cabinet to the login", () => {
