@@ -108,10 +108,17 @@ const launchPreload: Plugin = {
     const source = minifySync("launch.js", launcher, { mangle: { toplevel: true } }).code;
     const ref = this.emitFile({ type: "asset", name: "launch.js", source });
     const fileName = this.getFileName(ref);
-    html.source = String(html.source).replace(
-      /<script type="module"/,
-      `<script type="module" crossorigin src="/${fileName}"></script>\n    <script type="module"`,
-    );
+    html.source = String(html.source)
+      .replace(
+        /<script type="module"/,
+        `<script type="module" async crossorigin src="/${fileName}"></script>\n    <script type="module"`,
+      )
+      // The entry's stylesheet does not block the first paint (the boot screen's own style is inline): it is
+      // preloaded, and the entry applies it before its first render (`src/main.tsx`).
+      .replace(
+        /<link rel="stylesheet"( crossorigin)? href="([^"]+)">/g,
+        '<link rel="preload" as="style"$1 href="$2" data-kassa-styles>',
+      );
   },
 };
 

@@ -13,7 +13,37 @@ import { readSavedSession, restoreSession } from "@/lib/session";
 import { isInsideTelegram, setTelegramBridge } from "@/tma/bridge";
 import { detectTelegramLaunch, dropDevMockParam } from "@/tma/launch";
 
+declare global {
+  interface Window {
+    /** Set once the entry runs: the launcher (`app/launch-preload.js`), if it comes later, leaves the launch to it. */
+    __kassaStarted?: boolean;
+  }
+}
+
+/**
+ * The built page preloads the entry's stylesheet instead of blocking its first paint on it (vite.config.ts): it
+ * applies here, and the first render waits for it. A dev page has none (Vite injects the styles itself).
+ */
+function applyStyles(): Promise<unknown> {
+  const preloaded = document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="style"][data-kassa-styles]');
+  return Promise.all(
+    [...preloaded].map(
+      (preload) =>
+        new Promise((resolve) => {
+          const sheet = document.createElement("link");
+          sheet.rel = "stylesheet";
+          sheet.crossOrigin = preload.crossOrigin;
+          sheet.href = preload.href;
+          sheet.onload = sheet.onerror = resolve;
+          preload.after(sheet);
+        }),
+    ),
+  );
+}
+
 async function start(): Promise<void> {
+  window.__kassaStarted = true;
+  const styles = applyStyles();
   const launch = detectTelegramLaunch();
   dropDevMockParam();
   // A launch with a start parameter (`startapp=withdrawal_<id>`, a chat button) opens its screen; the
@@ -66,6 +96,7 @@ async function start(): Promise<void> {
     if (!isInsideTelegram()) void refreshCurrentUser();
   });
 
+  await styles;
   const container = document.getElementById("root");
   if (!container) throw new Error("index.html has no #root");
   createRoot(container).render(<StrictMode>{createApp(queryClient)}</StrictMode>);

@@ -13,13 +13,19 @@ try {
 }
 
 function start() {
-  if (location.pathname !== "/" || !localStorage.getItem("kassa.user")) return;
-  for (const file of FILES.code) link("modulepreload", file);
-  for (const file of FILES.css) link("preload", file, "style");
+  // Loaded `async`, it runs as soon as it arrives (a stylesheet does not hold it back), which is almost always
+  // before the entry; if the entry started first (both cached), it has made these calls itself.
+  if (window.__kassaStarted || location.pathname !== "/" || !localStorage.getItem("kassa.user")) return;
   // Inside Telegram the kept token lives in the client's storage and is checked first: the entry does that.
   const telegram = /tgWebApp/.test(location.hash + location.search) || sessionStorage.getItem("kassa.tgLaunch");
-  if (telegram) return;
-  for (const file of FILES.texts[language()] ?? []) link("modulepreload", file);
+  // The calls first, then the code: the browser opens at most six connections to a host, in this order.
+  if (!telegram) sendCalls();
+  for (const file of FILES.code) link("modulepreload", file);
+  for (const file of FILES.css) link("preload", file, "style");
+  if (!telegram) for (const file of FILES.texts[language()] ?? []) link("modulepreload", file);
+}
+
+function sendCalls() {
   const cookie = /(?:^|;\s*)kassa_token=([^;]+)/.exec(document.cookie)?.[1];
   if (!cookie) return;
   const token = decodeURIComponent(cookie);
