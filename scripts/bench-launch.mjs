@@ -17,22 +17,30 @@
 // it started; the chain is walked back from the figure (and from the cabinet's `GET /user/balance`) to the
 // document, which counts as the first wave. This is a timing heuristic, the same for every case.
 //
+// Then Lighthouse's mobile performance audit of each case (its default mobile profile: the same 150 ms, 1.6 Mbps
+// and 4× CPU, simulated), in Debian's Chromium with a fresh profile (the cabinet's session put in first, without
+// loading the app): the score, FCP, LCP, TBT, and the audits that cost time (render-blocking files, unused JS).
+//
 // Options (environment): BENCH_RUNS (launches of each kind per case, default 3), BENCH_CASES
-// (`cabinet,login,template`), CHROMIUM_PATH (default /usr/bin/chromium). Not a test: nothing fails on a
-// figure; the load average is printed with the table, since a busy machine is a slower phone.
+// (`cabinet,login,template`), BENCH_LIGHTHOUSE (runs per case, default 1; 0 skips it), CHROMIUM_PATH (default
+// /usr/bin/chromium). Not a test: nothing fails on a figure; the load average is printed with the table, since a
+// busy machine is a slower phone.
 import { spawn } from "node:child_process";
-import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
-import { loadavg } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
+import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./lib/system.mjs";
 
 process.chdir(resolve(import.meta.dirname, ".."));
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE ?? 1);
+const lighthouseVersion = JSON.parse(readFileSync("node_modules/lighthouse/package.json", "utf8")).version;
 const argTemplate = process.argv.indexOf("--template");
 const TEMPLATE_DIR = argTemplate > 0 ? process.argv[argTemplate + 1] : process.env.BENCH_TEMPLATE_DIR;
 const CASES = (process.env.BENCH_CASES ?? "cabinet,login,template").split(",");
@@ -291,6 +299,58 @@ async function measure(browser, name, url, setup) {
   return { name, cold, warm };
 }
 
+/**
+ * Lighthouse's mobile performance audit of `url` in a fresh Chromium profile; `setup` puts a session in first
+ * (cookies, local storage on a page of the origin that is not the app, so nothing of it is cached).
+ */
+async function audit(url, setup) {
+  const dir = mkdtempSync(join(tmpdir(), "kassa-lighthouse-"));
+  const port = await freePort();
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`],
+  });
+  try {
+    await setup?.(context);
+    const result = await lighthouse(url, {
+      port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance"],
+      // The profile is fresh (an empty cache); resetting it would drop the session put in above.
+      disableStorageReset: true,
+    });
+    const lhr = result?.lhr;
+    if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
+    const metric = (id) => lhr.audits[id]?.numericValue;
+    const saving = (id) => {
+      const details = lhr.audits[id]?.details;
+      const items = details?.items ?? [];
+      return { items: items.length, ms: details?.overallSavingsMs ?? 0, bytes: details?.overallSavingsBytes ?? 0 };
+    };
+    return {
+      score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+      fcp: metric("first-contentful-paint"),
+      lcp: metric("largest-contentful-paint"),
+      tbt: metric("total-blocking-time"),
+      si: metric("speed-index"),
+      cls: metric("cumulative-layout-shift"),
+      blocking: saving("render-blocking-resources"),
+      unusedJs: saving("unused-javascript"),
+      // For BENCH_JSON.
+      finalUrl: lhr.finalDisplayedUrl,
+      unusedJsFiles: (lhr.audits["unused-javascript"]?.details?.items ?? []).map((item) => [
+        item.url,
+        item.wastedBytes,
+      ]),
+    };
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const median = (values) => {
   const sorted = values.filter((v) => v !== undefined).sort((a, b) => a - b);
   if (!sorted.length) return undefined;
@@ -300,14 +360,35 @@ const median = (values) => {
 const s = (ms) => (ms === undefined ? "—" : `${(ms / 1000).toFixed(2)} s`);
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 
+/** Local storage for the app's origin, written on a page of the origin that is not the app (its API's health). */
+async function keepInStorage(context, base, items) {
+  const page = await context.newPage();
+  await page.goto(`${base}/api/health`);
+  await page.evaluate((entries) => {
+    for (const [key, value] of entries) localStorage.setItem(key, value);
+  }, Object.entries(items));
+  await page.close();
+}
+
+/** Lighthouse `LIGHTHOUSE_RUNS` times, the median score (and that run's figures). */
+async function audits(url, setup) {
+  const runs = [];
+  for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await audit(url, setup));
+  return runs.sort((a, b) => a.score - b.score)[Math.floor(runs.length / 2)];
+}
+
 async function main() {
   const results = [];
+  const lighthouseResults = [];
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
   });
   const kassa = CASES.some((c) => c !== "template") ? await startKassa() : undefined;
+  const lighthouseCase = async (name, url, setup) => {
+    if (LIGHTHOUSE_RUNS > 0) lighthouseResults.push({ name, ...(await audits(url, setup)) });
+  };
   try {
     if (kassa && CASES.includes("cabinet")) {
       const reply = await fetch(`${kassa.base}/api/auth/login`, {
@@ -317,18 +398,24 @@ async function main() {
       });
       if (!reply.ok) throw new Error(`the demo login answered ${reply.status}`);
       const session = await reply.json();
+      const cookie = { name: "kassa_token", value: session.refreshToken, url: kassa.base };
+      const user = JSON.stringify(session.user);
       results.push(
         await measure(browser, "cabinet", `${kassa.base}/`, async (context) => {
-          await context.addCookies([{ name: "kassa_token", value: session.refreshToken, url: kassa.base }]);
+          await context.addCookies([cookie]);
           await context.addInitScript(
             ([user]) => {
               if (!localStorage.getItem("kassa.user")) localStorage.setItem("kassa.user", user);
               localStorage.setItem("kassa.language", "en");
             },
-            [JSON.stringify(session.user)],
+            [user],
           );
         }),
       );
+      await lighthouseCase("cabinet", `${kassa.base}/`, async (context) => {
+        await context.addCookies([cookie]);
+        await keepInStorage(context, kassa.base, { "kassa.user": user, "kassa.language": "en" });
+      });
     }
     if (kassa && CASES.includes("login")) {
       results.push(
@@ -336,11 +423,15 @@ async function main() {
           context.addInitScript(() => localStorage.setItem("kassa.language", "en")),
         ),
       );
+      await lighthouseCase("login", `${kassa.base}/login`, (context) =>
+        keepInStorage(context, kassa.base, { "kassa.language": "en" }),
+      );
     }
     if (TEMPLATE_DIR && CASES.includes("template")) {
       const template = await serveFolder(TEMPLATE_DIR);
       try {
         results.push(await measure(browser, "template", `${template.base}/`));
+        await lighthouseCase("template", `${template.base}/`);
       } finally {
         await template.stop();
       }
@@ -383,12 +474,46 @@ async function main() {
   console.log(line(rows[0]));
   console.log(line(widths.map((w) => "-".repeat(w))));
   for (const r of rows.slice(1)) console.log(line(r));
+  if (lighthouseResults.length) {
+    const table = [
+      [
+        "case",
+        "score",
+        "FCP",
+        "LCP",
+        "TBT",
+        "Speed Index",
+        "CLS",
+        "render-blocking (files, ms)",
+        "unused JS (files, KB)",
+      ],
+      ...lighthouseResults.map((r) => [
+        r.name,
+        String(r.score),
+        s(r.fcp),
+        s(r.lcp),
+        `${Math.round(r.tbt)} ms`,
+        s(r.si),
+        r.cls.toFixed(3),
+        `${r.blocking.items}, ${Math.round(r.blocking.ms)} ms`,
+        `${r.unusedJs.items}, ${kb(r.unusedJs.bytes)}`,
+      ]),
+    ];
+    const w = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
+    const row = (r) => `| ${r.map((c, i) => c.padEnd(w[i])).join(" | ")} |`;
+    console.log(
+      `\nLighthouse ${lighthouseVersion}, mobile performance (simulated throttling), median of ${LIGHTHOUSE_RUNS}:`,
+    );
+    console.log(row(table[0]));
+    console.log(row(w.map((n) => "-".repeat(n))));
+    for (const r of table.slice(1)) console.log(row(r));
+  }
   console.log(
     `load average: ${loadavg()
       .map((n) => n.toFixed(2))
       .join(", ")}`,
   );
-  if (process.env.BENCH_JSON) console.log(JSON.stringify(results, null, 2));
+  if (process.env.BENCH_JSON) console.log(JSON.stringify({ results, lighthouse: lighthouseResults }, null, 2));
 }
 
 await main();
