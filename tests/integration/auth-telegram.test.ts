@@ -152,9 +152,17 @@ describe("POST /api/auth/telegram", () => {
     }
   });
 
+  it("takes the username without its underscores when that is a free login", async () => {
+    const underscore = tgUser({ username: "nurlan_b_2026" });
+    expect((await telegram(initData(underscore))).body.user).toMatchObject({ login: "nurlanb2026" });
+    // The same name again (another Telegram account): taken, so tg<id>.
+    const again = tgUser({ username: "nurlan_b2026" });
+    expect((await telegram(initData(again))).body.user).toMatchObject({ login: `tg${again.id}` });
+  });
+
   it("falls back to tg<id> when the username is not a valid login or is taken", async () => {
-    const underscore = tgUser({ username: "aigerim_t" });
-    expect((await telegram(initData(underscore))).body.user).toMatchObject({ login: `tg${underscore.id}` });
+    const short = tgUser({ username: "a_b_c" });
+    expect((await telegram(initData(short))).body.user).toMatchObject({ login: `tg${short.id}` });
     const taken = tgUser({ username: "DEMO" });
     expect((await telegram(initData(taken))).body.user).toMatchObject({ login: `tg${taken.id}` });
     const none = tgUser();

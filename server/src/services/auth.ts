@@ -288,10 +288,16 @@ function telegramLanguage(tgUser: TelegramUser, fallback: Language | undefined):
   return fallback ?? FALLBACK_LANGUAGE;
 }
 
-/** The Telegram username when it is a valid login and free, else `tg<id>` (with a suffix if taken). */
+/**
+ * The Telegram username when it is a valid login and free; a username with underscores (which logins do not
+ * allow) without them ("aigerim_t" → "aigerimt") when that is valid and free; else `tg<id>` (with a suffix
+ * if taken).
+ */
 async function loginForTelegramUser(deps: ServiceContext, tgUser: TelegramUser): Promise<string> {
   const candidates: string[] = [];
-  if (tgUser.username && LoginField.safeParse(tgUser.username).success) candidates.push(tgUser.username);
+  for (const name of tgUser.username ? [tgUser.username, tgUser.username.replaceAll("_", "")] : []) {
+    if (!candidates.includes(name) && LoginField.safeParse(name).success) candidates.push(name);
+  }
   candidates.push(`tg${tgUser.id}`);
   for (let n = 2; n <= 5; n++) candidates.push(`tg${tgUser.id}n${n}`);
   for (const candidate of candidates) {
