@@ -4,6 +4,7 @@
  */
 import {
   backButton,
+  biometry,
   closingBehavior,
   createRequestId,
   emitEvent,
@@ -23,11 +24,18 @@ import {
   supports,
   themeParams,
 } from "@telegram-apps/sdk-react";
+import i18next from "i18next";
 import { framedTokenStore, setTokenStore } from "@/lib/session";
 import type { Appearance, TelegramBridge } from "./bridge";
 import { installCopyFallback } from "./clipboard";
 import { SDK_LAUNCH_PARAMS_KEY, type TelegramLaunch } from "./launch";
-import { type BridgeKeyValue, telegramTokenStore } from "./token-store";
+import {
+  type BiometricLock,
+  type BiometricVault,
+  type BridgeKeyValue,
+  lockableTokenStore,
+  telegramTokenStore,
+} from "./token-store";
 
 const NO_INSETS = { top: 0, bottom: 0, left: 0, right: 0 };
 
@@ -159,6 +167,49 @@ function bridgeStorage(
   };
 }
 
+/** Clients whose BiometricManager may offer Face ID, Touch ID or a fingerprint (Bot API 7.2). */
+const BIOMETRIC_PLATFORMS = ["ios", "android"];
+
+/** What the client's biometric prompt says the app asks for (in the app's language once it is loaded). */
+const biometricReason = () => i18next.t("common:biometricReason", { defaultValue: "Unlock Kassa" });
+
+/**
+ * Telegram's BiometricManager (the SDK's `biometry`) as the token store's vault, or null on a client
+ * that offers none: Telegram Web and the desktop clients are not asked (Web K would never answer).
+ */
+function biometricVault(platform: string, version: string | undefined): BiometricVault | null {
+  if (!BIOMETRIC_PLATFORMS.includes(platform) || !offered("web_app_biometry_get_info", version)) return null;
+  // Asked once; a client that does not answer in time counts as offering none.
+  let mounting: Promise<ReturnType<typeof biometry.state> | null> | null = null;
+  const mounted = () => {
+    mounting ??= Promise.race([
+      Promise.resolve(biometry.mount(undefined)).then(() => biometry.state()),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), STORAGE_ANSWER_TIMEOUT_MS)),
+    ]).catch(() => null);
+    return mounting;
+  };
+  return {
+    info: async () => {
+      const state = await mounted();
+      return state ? { available: state.available, type: state.type, tokenSaved: state.tokenSaved } : null;
+    },
+    requestAccess: async () => {
+      await mounted();
+      return biometry.requestAccess({ reason: biometricReason() });
+    },
+    authenticate: async () => {
+      await mounted();
+      const answer = await biometry.authenticate({ reason: biometricReason() });
+      return answer.status === "authorized" && answer.token ? answer.token : null;
+    },
+    save: async (token) => {
+      await mounted();
+      const status = await biometry.updateToken({ token, reason: biometricReason() });
+      return status === (token ? "updated" : "removed");
+    },
+  };
+}
+
 const INSET_SIDES = ["top", "bottom", "left", "right"] as const;
 
 function setInsetVars(prefix: string, insets: Partial<Record<(typeof INSET_SIDES)[number], number>>): void {
@@ -256,7 +307,15 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
     bridgeStorage("secure", launch.platform, launch.version),
     bridgeStorage("device", launch.platform, launch.version),
   ].filter((tier): tier is BridgeKeyValue => tier !== null);
-  setTokenStore(telegramTokenStore(launch.devMock ? [] : tiers, framedTokenStore()));
+  const kept = telegramTokenStore(launch.devMock ? [] : tiers, framedTokenStore());
+  // Where the client offers biometrics, the investor may lock the kept session behind them (Settings).
+  const vault = launch.devMock ? null : biometricVault(launch.platform, launch.version);
+  let biometricLock: BiometricLock | undefined;
+  if (vault) {
+    const lockable = lockableTokenStore(kept, vault);
+    biometricLock = lockable.lock;
+    setTokenStore(lockable.store);
+  } else setTokenStore(kept);
 
   const appearance = (): Appearance => (themeParams.isDark() ? "dark" : "light");
 
@@ -310,6 +369,7 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
         if (event.is_visible) listener();
       }),
     setVerticalSwipes,
+    biometricLock,
     openTelegramLink: (url) => {
       const [opened] = openTelegramLink.ifAvailable(url);
       if (!opened) window.open(url, "_blank", "noopener");

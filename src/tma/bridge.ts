@@ -3,6 +3,8 @@
  * SDK, loaded only inside Telegram) fills it in; outside Telegram there is no bridge and the hooks in
  * `hooks.ts` do nothing.
  */
+import type { BiometricLock } from "./token-store";
+
 export type Appearance = "light" | "dark";
 export type NotificationType = "success" | "error" | "warning";
 export type ImpactStyle = "light" | "medium" | "heavy" | "rigid" | "soft";
@@ -42,6 +44,8 @@ export interface TelegramBridge {
   share(url: string, text: string): boolean;
   /** Vertical swipes may fold the Mini App (true) or only scroll it (false). */
   setVerticalSwipes(enabled: boolean): void;
+  /** The biometric lock of the kept session, on clients that may offer biometrics (Telegram's BiometricManager). */
+  biometricLock?: BiometricLock;
 }
 
 let bridge: TelegramBridge | null = null;

@@ -73,3 +73,93 @@ export function telegramTokenStore(tiers: readonly BridgeKeyValue[], fallback: T
     },
   };
 }
+
+/** Telegram's BiometricManager as the token store uses it (boot.ts fills it in from the SDK). */
+export interface BiometricVault {
+  /** What the client says about biometrics; null when it offers none (or never answered). */
+  info(): Promise<{ available: boolean; type: string; tokenSaved: boolean } | null>;
+  /** Asks the user to let the app use biometrics; true when granted. */
+  requestAccess(): Promise<boolean>;
+  /** The kept token after Face ID / fingerprint; null when refused or failed. */
+  authenticate(): Promise<string | null>;
+  /** Keeps `token` in the biometric token store ("" removes it); true when the client kept it. */
+  save(token: string): Promise<boolean>;
+}
+
+export interface BiometricLock {
+  /** Biometrics the client offers ("face", "finger", ""), or null when it offers none. */
+  offered(): Promise<{ type: string; locked: boolean } | null>;
+  /** Turns the lock on (the token moves to the biometric store) or off (it moves back); false if refused. */
+  setLocked(on: boolean): Promise<boolean>;
+}
+
+/**
+ * The biometric lock over a token store. While it is on, the kept session's token lives only in
+ * Telegram's biometric token store and a launch reads it after Face ID / fingerprint; refused or failed,
+ * the read finds no token and the user signs in again. Signing out removes the token from the
+ * biometric store, so a next launch has nothing to unlock (the lock is off from then on).
+ */
+export function lockableTokenStore(
+  inner: TokenStore,
+  vault: BiometricVault,
+): { store: TokenStore; lock: BiometricLock } {
+  let current: string | null = null;
+  let known: Promise<{ available: boolean; type: string; tokenSaved: boolean } | null> | null = null;
+  let locked: boolean | null = null;
+  const info = () => {
+    known ??= vault.info().catch(() => null);
+    return known;
+  };
+  const isLocked = async () => {
+    if (locked === null) {
+      const answer = await info();
+      locked = Boolean(answer?.available && answer.tokenSaved);
+    }
+    return locked;
+  };
+
+  const store: TokenStore = {
+    kind: () => (locked ? "telegram-biometric" : inner.kind()),
+    async read() {
+      current = (await isLocked()) ? await vault.authenticate().catch(() => null) : await inner.read();
+      return current;
+    },
+    async write(token) {
+      current = token;
+      if (!(await isLocked())) return inner.write(token);
+      if (token) {
+        if (await vault.save(token).catch(() => false)) return;
+        // The client refused to keep it: the session is not lost, it is kept the usual way.
+        locked = false;
+        return inner.write(token);
+      }
+      // Signed out (or the kept token refused): nothing stays in the biometric store. The lock stays on
+      // for this page, so signing in again keeps the new session behind it.
+      await vault.save("").catch(() => false);
+    },
+  };
+
+  const lock: BiometricLock = {
+    async offered() {
+      const answer = await info();
+      return answer?.available ? { type: answer.type, locked: await isLocked() } : null;
+    },
+    async setLocked(on) {
+      if (on === (await isLocked())) return true;
+      if (on) {
+        const token = current ?? (await inner.read().catch(() => null));
+        if (!token || !(await vault.requestAccess().catch(() => false))) return false;
+        if (!(await vault.save(token).catch(() => false))) return false;
+        locked = true;
+        current = token;
+        await inner.write(null).catch(() => undefined);
+        return true;
+      }
+      if (current) await inner.write(current);
+      await vault.save("").catch(() => false);
+      locked = false;
+      return true;
+    },
+  };
+  return { store, lock };
+}

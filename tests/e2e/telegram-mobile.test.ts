@@ -243,4 +243,103 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
       await context.close();
     });
   }
+
+  it("iOS biometric lock: the token waits for Face ID; refused, signing in again; off, kept as before; no biometrics, no switch", async () => {
+    const keychain = new Map<string, string>();
+    const context = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
+    await installTelegramClient(context, LIGHT_THEME, { keychain, biometrics: { available: true, grant: true } });
+    const page = await context.newPage();
+    const signIns: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/api/auth/telegram"))
+        signIns.push(request.url());
+    });
+    const id = 710_000_000 + Math.floor(Math.random() * 1e8);
+    const launch = () =>
+      launchHash({
+        initData: signedInitData({ id, first_name: "Bio", username: `bio${id}`, language_code: "en" }, DEV_BOT_TOKEN),
+        platform: "ios",
+        version: "9.0",
+      });
+    const lockSwitch = page.locator("[data-testid='biometric-lock']");
+    const lockCell = page.locator("label:has([data-testid='biometric-lock'])").first();
+    const biometricToken = () => page.evaluate(() => sessionStorage.getItem("tg-biometry-token"));
+    // The Mini App closed and opened again (a new document, not a change of the address's fragment).
+    const reopen = async () => {
+      await page.goto("about:blank");
+      await page.goto(`${base()}/${launch()}`);
+      await onScreen(page, "cabinet");
+    };
+    const openSettings = async () => {
+      await page.locator("[data-testid='tab-more']").click();
+      await page.locator("a[href='/settings']").first().click();
+      await onScreen(page, "settings");
+      await lockSwitch.waitFor({ state: "attached", timeout: 15_000 });
+    };
+    await page.goto(`${base()}/${launch()}`);
+    await onScreen(page, "cabinet");
+    await expect.poll(() => keychain.get("kassa_refresh_token") ?? "", { timeout: 15_000 }).toMatch(/\S+/);
+
+    // On: the token leaves the keychain for the biometric token store.
+    await openSettings();
+    expect(await lockSwitch.isChecked()).toBe(false);
+    await lockCell.click();
+    await expect.poll(() => lockSwitch.isChecked(), { timeout: 15_000 }).toBe(true);
+    expect(keychain.has("kassa_refresh_token")).toBe(false);
+    expect(await biometricToken()).toMatch(/\S+/);
+
+    // Reopened: Face ID is asked, and the same session goes on (no new sign-in).
+    await context.clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await reopen();
+    await waitForPosted(page, "web_app_biometry_request_auth");
+    expect(signIns).toHaveLength(1);
+
+    // Face ID fails: no kept session, so the user signs in again (Telegram sign-in here).
+    await page.evaluate(() => sessionStorage.setItem("tg-biometry-refuse", "1"));
+    await reopen();
+    expect(signIns).toHaveLength(2);
+
+    // Off: the token goes back to the keychain and a launch asks for no Face ID.
+    await page.evaluate(() => sessionStorage.removeItem("tg-biometry-refuse"));
+    await openSettings();
+    await expect.poll(() => lockSwitch.isChecked(), { timeout: 15_000 }).toBe(true);
+    await lockCell.click();
+    await expect.poll(() => lockSwitch.isChecked(), { timeout: 15_000 }).toBe(false);
+    await expect.poll(() => keychain.get("kassa_refresh_token") ?? "", { timeout: 15_000 }).toMatch(/\S+/);
+    expect(await biometricToken()).toBeNull();
+    await reopen();
+    expect((await postedEvents(page)).some((e) => e.eventType === "web_app_biometry_request_auth")).toBe(false);
+    expect(signIns).toHaveLength(2);
+    await context.close();
+
+    // Access refused by the user: the switch stays off and says why. No biometrics: no switch.
+    for (const biometrics of [
+      { available: true, grant: false },
+      { available: false, grant: false },
+    ]) {
+      const other = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
+      await installTelegramClient(other, LIGHT_THEME, { keychain: new Map(), biometrics });
+      const phone = await other.newPage();
+      const user = 720_000_000 + Math.floor(Math.random() * 1e8);
+      const hash = launchHash({
+        initData: signedInitData({ id: user, first_name: "Bio", language_code: "en" }, DEV_BOT_TOKEN),
+        platform: "ios",
+        version: "9.0",
+      });
+      await phone.goto(`${base()}/settings${hash}`);
+      await onScreen(phone, "settings");
+      await phone.locator("[data-section='security'] input[name='chatNotifications']").waitFor({ state: "attached" });
+      const toggle = phone.locator("[data-testid='biometric-lock']");
+      if (!biometrics.available) {
+        expect(await toggle.count()).toBe(0);
+      } else {
+        await toggle.waitFor({ state: "attached" });
+        await phone.locator("label:has([data-testid='biometric-lock'])").first().click();
+        await phone.locator("[data-testid='biometric-lock-refused']").waitFor();
+        expect(await toggle.isChecked()).toBe(false);
+      }
+      await other.close();
+    }
+  });
 });

@@ -124,6 +124,13 @@ export interface ClientOptions {
   keychain?: Map<string, string>;
   /** Telegram's DeviceStorage (Bot API 9.0, the desktop clients' store), kept like the keychain. */
   deviceStorage?: Map<string, string>;
+  /**
+   * Telegram's BiometricManager (Bot API 7.2), as the phone clients answer it: `available` false is a
+   * phone without biometrics (the default); `grant` is the user's answer when the app asks for access.
+   * The biometric token is kept outside the page like the keychain (session storage, `tg-biometry-token`);
+   * `sessionStorage["tg-biometry-refuse"] = "1"` makes the next Face ID fail.
+   */
+  biometrics?: { available: boolean; grant: boolean };
 }
 
 /** Installs the bridge before any script of the page runs. */
@@ -143,7 +150,7 @@ export async function installTelegramClient(
     });
   }
   await context.addInitScript(
-    ({ themeParams, safeArea, contentSafeArea, hasKeychain, hasDeviceStorage }) => {
+    ({ themeParams, safeArea, contentSafeArea, hasKeychain, hasDeviceStorage, biometrics }) => {
       const w = window as unknown as Record<string, unknown> & {
         __tgEvents: { eventType: string; eventData: unknown; t: number }[];
         __tgStorageMirror?: (kind: string, key: string, value: string | null) => Promise<void>;
@@ -152,11 +159,54 @@ export async function installTelegramClient(
       w.__tgEvents = [];
       const reply = (eventType: string, eventData?: unknown) =>
         setTimeout(() => w.Telegram?.WebView?.receiveEvent?.(eventType, eventData), 0);
+      const biometryInfo = () =>
+        biometrics.available
+          ? {
+              available: true,
+              type: "face",
+              access_requested: sessionStorage.getItem("tg-biometry-requested") === "1",
+              access_granted: sessionStorage.getItem("tg-biometry-granted") === "1",
+              token_saved: Boolean(sessionStorage.getItem("tg-biometry-token")),
+              device_id: "test-phone",
+            }
+          : { available: false };
       w.TelegramWebviewProxy = {
         postEvent(eventType: string, eventData?: string) {
           const data = eventData ? JSON.parse(eventData) : null;
           w.__tgEvents.push({ eventType, eventData: data, t: performance.now() });
+          const granted = () => biometrics.available && sessionStorage.getItem("tg-biometry-granted") === "1";
           switch (eventType) {
+            case "web_app_biometry_get_info":
+              reply("biometry_info_received", biometryInfo());
+              break;
+            case "web_app_biometry_request_access":
+              if (biometrics.available) {
+                sessionStorage.setItem("tg-biometry-requested", "1");
+                if (biometrics.grant) sessionStorage.setItem("tg-biometry-granted", "1");
+              }
+              reply("biometry_info_received", biometryInfo());
+              break;
+            case "web_app_biometry_request_auth": {
+              const refused = sessionStorage.getItem("tg-biometry-refuse") === "1";
+              reply(
+                "biometry_auth_requested",
+                granted() && !refused
+                  ? { status: "authorized", token: sessionStorage.getItem("tg-biometry-token") ?? "" }
+                  : { status: "failed" },
+              );
+              break;
+            }
+            case "web_app_biometry_update_token": {
+              const token = (data as { token?: string } | null)?.token ?? "";
+              if (!granted()) {
+                reply("biometry_token_updated", { status: "failed" });
+                break;
+              }
+              if (token) sessionStorage.setItem("tg-biometry-token", token);
+              else sessionStorage.removeItem("tg-biometry-token");
+              reply("biometry_token_updated", { status: token ? "updated" : "removed" });
+              break;
+            }
             case "web_app_request_theme":
               reply("theme_changed", { theme_params: themeParams });
               break;
@@ -208,6 +258,7 @@ export async function installTelegramClient(
       contentSafeArea: options.contentSafeArea ?? NO_INSETS,
       hasKeychain: Boolean(keychain),
       hasDeviceStorage: Boolean(deviceStorage),
+      biometrics: options.biometrics ?? { available: false, grant: false },
     },
   );
 }

@@ -13,6 +13,7 @@ import { codeOf } from "@/lib/form/rules";
 import { useForm } from "@/lib/form/use-form";
 import { haptics } from "@/tma/hooks";
 import { securityMutations, securityQueries } from "../api/security-queries";
+import { BiometricLockCell } from "./biometric-lock-cell";
 
 /** How verification codes reach the user; only channels the user has confirmed can be chosen. */
 export function SecuritySection() {
@@ -38,6 +39,7 @@ export function SecuritySection() {
       {settings.data ? (
         <ChatNotificationsCell linked={settings.data.chatLinked} on={settings.data.chatNotifications} />
       ) : null}
+      <BiometricLockCell />
     </Section>
   );
 }
