@@ -77,7 +77,7 @@ describe("codes through the chat", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ message: "Request successfully sent", channel: "telegram" });
     expect(to(inv.telegramId).map((c) => c.status)).toEqual([429, 200]);
-    expect(to(inv.telegramId)[1]?.params.text).toMatch(/Kassa: code \d{6} \(phone confirmation\)/);
+    expect(to(inv.telegramId)[1]?.params.text).toMatch(/Kassa: your phone confirmation code is <code>\d{6}<\/code>/);
   });
 
   it("a 500 is tried again (1 s, 2 s) and the code arrives", async () => {
@@ -119,6 +119,6 @@ describe("codes through the chat", () => {
       (c) => c.params.chat_id === inv.telegramId && c.status === 200,
       15_000,
     );
-    expect(sent.params.text).toMatch(/Kassa: code \d{6} \(password reset\)/);
+    expect(sent.params.text).toMatch(/Kassa: your password reset code is <code>\d{6}<\/code>/);
   }, 30_000);
 });

@@ -302,8 +302,15 @@ describe("code delivery failures", () => {
     await sender.send(delivery);
     expect(requests).toHaveLength(1);
     expect(requests[0]?.url).toBe("https://api.telegram.org/bot7000000001:AAF-token/sendMessage");
-    expect(requests[0]?.body).toMatchObject({ chat_id: 424242, protect_content: true });
-    expect(requests[0]?.body.text).toBe("Kassa: код 042917 (сброс пароля). Действует 10 мин. Никому его не сообщайте.");
+    // The code sits in <code> (HTML), so the chat copies it with a tap; the text is the catalogue's.
+    expect(requests[0]?.body).toMatchObject({ chat_id: 424242, protect_content: true, parse_mode: "HTML" });
+    expect(requests[0]?.body.text).toBe(
+      "Kassa: код <code>042917</code> (сброс пароля). Действует 10 мин. Никому его не сообщайте.",
+    );
+    await sender.send({ ...delivery, language: "de", purpose: "withdrawal", expiresInSeconds: 300 });
+    expect(requests[1]?.body.text).toBe(
+      "Kassa: Ihr Code für die Auszahlung lautet <code>042917</code>. Er gilt 5 Min. Geben Sie ihn niemandem weiter.",
+    );
   });
 
   it("fails a Telegram code the Bot API refuses, or for an account without Telegram", async () => {

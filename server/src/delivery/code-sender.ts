@@ -8,6 +8,7 @@
  */
 import type { CodeChannel, Language } from "@contract";
 import type { CodePurpose } from "../db/schema";
+import { botText } from "../telegram/texts";
 
 export interface CodeDelivery {
   login: string;
@@ -131,26 +132,13 @@ export class ChannelCodeSender implements CodeSender {
   }
 }
 
-const PURPOSES: Record<Language, Record<CodePurpose, string>> = {
-  en: { phone: "phone confirmation", password_reset: "password reset", withdrawal: "withdrawal" },
-  ru: { phone: "подтверждение телефона", password_reset: "сброс пароля", withdrawal: "вывод средств" },
-  de: { phone: "Telefonbestätigung", password_reset: "Passwort zurücksetzen", withdrawal: "Auszahlung" },
-  kk: { phone: "телефонды растау", password_reset: "құпия сөзді қалпына келтіру", withdrawal: "қаражат шығару" },
-};
-
-/** The message text in the user's language. */
+/**
+ * The message in the user's language (`code` in locales/<lng>/bot.json), as Telegram HTML: the code
+ * sits in `<code>`, so the chat copies it with a tap. The code is digits and the purpose comes from
+ * the catalogue, so nothing needs escaping.
+ */
 export function codeMessageText(delivery: CodeDelivery): string {
-  const minutes = Math.max(1, Math.round(delivery.expiresInSeconds / 60));
-  const purpose = PURPOSES[delivery.language][delivery.purpose];
-  const { code } = delivery;
-  switch (delivery.language) {
-    case "ru":
-      return `Kassa: код ${code} (${purpose}). Действует ${minutes} мин. Никому его не сообщайте.`;
-    case "de":
-      return `Kassa: Code ${code} (${purpose}). Gültig ${minutes} Min. Geben Sie ihn niemandem weiter.`;
-    case "kk":
-      return `Kassa: код ${code} (${purpose}). ${minutes} мин жарамды. Оны ешкімге айтпаңыз.`;
-    default:
-      return `Kassa: code ${code} (${purpose}). Valid for ${minutes} min. Never share it with anyone.`;
-  }
+  const minutes = String(Math.max(1, Math.round(delivery.expiresInSeconds / 60)));
+  const purpose = botText(delivery.language, `code.purpose.${delivery.purpose}`);
+  return botText(delivery.language, "code.message", { code: delivery.code, purpose, minutes });
 }

@@ -25,21 +25,26 @@ export class TelegramCodeSender implements CodeSender {
   }
 
   send(delivery: CodeDelivery): Promise<void> {
-    return this.sendMessage(delivery.telegramId, codeMessageText(delivery));
+    return this.sendMessage(delivery.telegramId, codeMessageText(delivery), "HTML");
   }
 
   tell(notice: ChannelNotice): Promise<void> {
     return this.sendMessage(notice.telegramId, notice.text);
   }
 
-  private async sendMessage(chatId: number | null, text: string): Promise<void> {
+  private async sendMessage(chatId: number | null, text: string, parseMode?: "HTML"): Promise<void> {
     if (chatId === null) throw new CodeSendError("the account is not linked to Telegram");
     let response: Response;
     try {
       response = await this.fetch(`${this.apiBase}/bot${this.options.botToken}/sendMessage`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ chat_id: chatId, text, protect_content: true }),
+        body: JSON.stringify({
+          chat_id: chatId,
+          text,
+          protect_content: true,
+          ...(parseMode ? { parse_mode: parseMode } : {}),
+        }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
