@@ -125,19 +125,26 @@ async function openPostgres(
   };
 }
 
+/** PGlite's `shared_buffers` (see openPglite). */
+export const PGLITE_SHARED_BUFFERS = "32MB";
+
 async function openPglite(dataDir: string, runMigrations: boolean, initialData?: Blob): Promise<DatabaseHandle> {
   let lock: DataDirLock | undefined;
   let client: PGlite;
   // pg_trgm: the trigram index of logins the partners table's search uses (migration 0011).
+  // shared_buffers: PostgreSQL's default (128 MB) lives inside the process's own memory here; 32 MB
+  // holds the pages the cabinet's calls touch, and the rest is read through the file system's cache.
   const extensions = { pg_trgm };
+  const startParams = [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+  const options = { extensions, startParams };
   if (dataDir === "memory") {
-    client = await PGlite.create(initialData ? { loadDataDir: initialData, extensions } : { extensions });
+    client = await PGlite.create(initialData ? { loadDataDir: initialData, ...options } : options);
   } else {
     lock = acquireDataDirLock(dataDir);
     try {
       fs.mkdirSync(dataDir, { recursive: true });
       const fresh = initialData && !holdsDatabase(dataDir);
-      client = await PGlite.create(fresh ? { dataDir, loadDataDir: initialData, extensions } : { dataDir, extensions });
+      client = await PGlite.create(fresh ? { dataDir, loadDataDir: initialData, ...options } : { dataDir, ...options });
     } catch (error) {
       lock.release();
       throw error;
