@@ -341,12 +341,16 @@ export async function listReferrals(db: Database, callerId: string, query: Refer
     const lineCondition = query.line !== undefined ? sql`l.line = ${query.line}` : sql`l.line <= ${depth}`;
     const matching = await searchRows(db, callerId, query.search, lineCondition);
     const after = cursor ? order.after(cursor, null) : null;
-    // Every match is counted (the window) before the page is cut at the cursor.
+    // Every match is counted (the window) before the page is cut at the cursor; only the page's
+    // rows are then read whole.
     const result = await db.execute(sql`
-      select * from (select ${LINK_COLUMNS}, ${order.keys}, count(*) over () as total,
-                            ${after ?? sql`true`} as past
-                       from ${matching}) p
-       where p.past order by ${order.outer} limit ${take} offset ${skip}`);
+      with page as (
+        select * from (select l.member_id, ${order.keys}, count(*) over () as total, ${after ?? sql`true`} as past
+                         from ${matching}) p
+         where p.past order by ${order.outer} limit ${take} offset ${skip})
+      select ${LINK_COLUMNS}, page.s1, page.s2, page.total
+        from page join referral_links l on l.ancestor_id = ${callerId} and l.member_id = page.member_id
+       order by ${order.outer}`);
     rows = rowsOf<ReferralRow & { total: number }>(result);
     const first = rows[0] as (ReferralRow & { total: number }) | undefined;
     if (first) total = Number(first.total);
@@ -402,11 +406,13 @@ async function searchRows(db: Database, callerId: string, search: string, lineCo
   if (found.length > SEARCH_LOOKUPS)
     return sql`(select * from referral_links l
                  where l.ancestor_id = ${callerId} and ${lineCondition} and lower(l.login) like ${like}) l`;
-  // Ids are uuids: the array literal needs no quoting.
+  // Ids are uuids: the array literal needs no quoting. `offset 0` keeps the lookup per id (a join
+  // the planner may otherwise turn into a scan of all the caller's rows).
   const ids = `{${found.map((r) => r.id).join(",")}}`;
   return sql`(select l.* from unnest(${ids}::uuid[]) m(id)
                 cross join lateral (select * from referral_links l
-                                     where l.ancestor_id = ${callerId} and l.member_id = m.id and ${lineCondition}) l) l`;
+                                     where l.ancestor_id = ${callerId} and l.member_id = m.id and ${lineCondition}
+                                     offset 0) l) l`;
 }
 
 /** The caller's member `after` where every order places it; a member not in the caller's lines is refused. */
