@@ -228,6 +228,7 @@ async function startServer(env) {
     pid: child.pid,
     coldStartMs: Date.now() - started,
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       try {
         process.kill(-child.pid, "SIGTERM");
@@ -261,13 +262,18 @@ function cannon(opts) {
 
 const auth = (who) => ({ authorization: `Bearer ${TOKENS[who]}` });
 
-async function throughput(url, { connections = 32, who, method = "GET", body, rotate = false } = {}) {
+let nextKey = 0;
+
+async function throughput(url, { connections = 32, who, method = "GET", body, rotate = false, keyed = false } = {}) {
   const rotating = {
     requests: [
       {
         setupRequest(req) {
           nextWriter = (nextWriter % WRITERS) + 1;
-          return { ...req, headers: { ...req.headers, authorization: `Bearer ${writerTokenJs(nextWriter)}` } };
+          const headers = { ...req.headers, authorization: `Bearer ${writerTokenJs(nextWriter)}` };
+          // A new intent each time, as the app sends one (server/src/plugins/idempotency.ts).
+          if (keyed) headers["idempotency-key"] = `bench-${process.pid}-${++nextKey}`;
+          return { ...req, headers };
         },
       },
     ],
@@ -338,6 +344,11 @@ async function measure(db, server, hello) {
       "refill POST (c=32)",
       await throughput(`${api}/funds/refills`, { method: "POST", body: refill, rotate: true }),
     );
+    record(
+      db,
+      "refill POST with Idempotency-Key (c=32)",
+      await throughput(`${api}/funds/refills`, { method: "POST", body: refill, rotate: true, keyed: true }),
+    );
     const deposit = { planId: "bench", currency: "USDT", amount: "10" };
     record(
       db,
@@ -402,7 +413,7 @@ async function runPglite() {
     await pg.close();
     console.log(`[bench] pglite: seeded in ${((Date.now() - t) / 1000).toFixed(0)} s`);
     server = await startServer({ DATA_DIR: dataDir });
-    return await runAgainst("pglite", server);
+    return await runAgainst("pglite", server, (env) => startServer({ DATA_DIR: dataDir, ...env }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -423,13 +434,13 @@ async function runPostgres() {
     await sql.end();
     console.log(`[bench] postgres: seeded ${n} operations in ${((Date.now() - t) / 1000).toFixed(0)} s`);
     server = await startServer({ DATABASE_URL: pg.url });
-    return await runAgainst("postgres", server);
+    return await runAgainst("postgres", server, (env) => startServer({ DATABASE_URL: pg.url, ...env }));
   } finally {
     pg.stop();
   }
 }
 
-async function runAgainst(db, server) {
+async function runAgainst(db, server, restart) {
   const hello = await startHello();
   try {
     await new Promise((r) => setTimeout(r, 2000));
@@ -437,6 +448,23 @@ async function runAgainst(db, server) {
     record(db, "server RSS idle (MB, process tree)", treeRssMb(server.pid));
     const loaded = await measure(db, server, hello);
     record(db, "server RSS after load (MB, process tree)", loaded);
+    await server.stop();
+    // What the request log costs: the same calls on a server started with LOG_LEVEL=warn (no line
+    // per request) and again with the default (info), a round each in turn.
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const level of ["warn", "info"]) {
+        const again = await restart({ LOG_LEVEL: level });
+        try {
+          const api = `${again.base}/api`;
+          const label = level === "warn" ? "request log off" : "request log on";
+          await throughput(`${api}/health`); // warm-up
+          record(db, `/api/health, ${label} (c=32)`, await throughput(`${api}/health`));
+          record(db, `/user/pulse, ${label} (c=32)`, await throughput(`${api}/user/pulse`, { who: "fresh" }));
+        } finally {
+          await again.stop();
+        }
+      }
+    }
   } finally {
     hello.stop();
     await server.stop();
@@ -477,3 +505,15 @@ console.log(
 console.log(`| what | ${DBS.join(" | ")} |`);
 console.log(`|---|${DBS.map(() => "---").join("|")}|`);
 for (const row of ROWS) console.log(`| ${row} | ${DBS.map((db) => cell(results.get(`${db}|${row}`))).join(" | ")} |`);
+// The request log's cost: throughput without it against with it, medians of the same rounds.
+for (const db of DBS) {
+  const cost = (path) => {
+    const rate = (label) => median((results.get(`${db}|${path}, request log ${label} (c=32)`) ?? []).map((x) => x.rps));
+    const off = rate("off");
+    const on = rate("on");
+    return off && on ? `${Math.round((1 - on / off) * 100)} %` : "?";
+  };
+  console.log(
+    `${db}: the request log costs ${cost("/api/health")} of /api/health's throughput, ${cost("/user/pulse")} of pulse's`,
+  );
+}
