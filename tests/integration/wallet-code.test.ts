@@ -5,8 +5,10 @@
  * wrong codes share the withdrawal codes' budgets.
  */
 import { routes } from "@contract";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
+import { users } from "../../server/src/db/schema";
 import { createTestServer, injectRoute, lastCode, outbox, type TestServer } from "./helpers";
 import { type Investor, newInvestor, TRC20_WALLET } from "./money";
 
@@ -90,6 +92,30 @@ describe("a withdrawal wallet", () => {
     const removed = await save(investor, [{ paymentSystemId: "usdt-trc20", address: "" }]);
     expect(removed.body).toEqual({ wallets: [], walletCode: null });
     expect((await outbox(server, investor.login)).length).toBe(sentBefore);
+  });
+
+  it("tells through the code channel and, when the account is linked to Telegram, in the chat as well", async () => {
+    const investor = await newInvestor(server.handle.db, systemClock);
+    await server.handle.db
+      .update(users)
+      .set({
+        email: `${investor.login}@example.com`,
+        emailConfirmedAt: new Date(),
+        codeChannel: "email",
+        telegramId: 700_000_000 + Math.floor(Math.random() * 1e8),
+        language: "ru",
+      })
+      .where(eq(users.id, investor.id));
+    const wallet = [{ paymentSystemId: "ton", address: TON_WALLET }];
+    const asked = await save(investor, wallet);
+    expect(asked.body).toMatchObject({ walletCode: { channel: "email" } });
+    await save(investor, wallet, await lastCode(server, investor.login, "withdrawal"));
+    const told = notices(investor);
+    expect(told.map((n) => n.channel).sort()).toEqual(["email", "telegram"]);
+    for (const notice of told) {
+      expect(notice.text).toContain("кошелёк для вывода средств изменён");
+      expect(notice.text).toContain(TON_WALLET);
+    }
   });
 
   it("asks for a new code only after the resend wait", async () => {
