@@ -256,6 +256,9 @@ function trackViewport(launch: TelegramLaunch): void {
   }
 }
 
+/** How long a hidden Back button waits before Telegram is told (a show in the meantime cancels it). */
+const BACK_HIDE_DELAY_MS = 400;
+
 /** Web A closes the Mini App on every `web_app_open_tg_link`; it has no share path that keeps it open. */
 export function closesOnTelegramLink(platform: string): boolean {
   return platform === "weba";
@@ -318,6 +321,7 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
   } else setTokenStore(kept);
 
   const appearance = (): Appearance => (themeParams.isDark() ? "dark" : "light");
+  let backHide: ReturnType<typeof setTimeout> | undefined;
 
   return {
     platform: launch.platform,
@@ -332,8 +336,11 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
     },
     backButton: {
       setVisible: (visible) => {
+        clearTimeout(backHide);
         if (visible) backButton.show.ifAvailable();
-        else backButton.hide.ifAvailable();
+        // Hidden a moment later: a screen that is still coming in (a reload, its form not yet shown) says
+        // "hidden" and then "shown" at once, and Telegram's Back would flicker off and on.
+        else backHide = setTimeout(() => backButton.hide.ifAvailable(), BACK_HIDE_DELAY_MS);
       },
       onClick: (listener) => {
         const [added, off] = backButton.onClick.ifAvailable(listener);

@@ -91,6 +91,8 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
   for (const client of ["k", "a"] as const) {
     it(`Web ${client.toUpperCase()}: ready at once, swipes on from launch, Copy without clipboard-write, sheets own the bottom bar and Back`, async () => {
       await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+      const published = await kassaCli("news", "add", "--title-en", "Quarter report", "--body-en", "<p>Figures</p>");
+      const newsId = /News (\S+) published/.exec(published)?.[1];
       const web = await openTelegramWeb(browser, base(), client);
       const platform = client === "k" ? "webk" : "weba";
       const id = 600_000_000 + Math.floor(Math.random() * 1e8);
@@ -156,10 +158,44 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
       await onScreen(frame, "refill");
       await expect.poll(async () => visible(await lastMain()), { timeout: 10_000 }).toBe(true);
 
+      // A reload of the form's screen: Back stays on (no "hidden" then "shown" again).
+      const beforeReload = (await web.events()).length;
+      await frame.evaluate(() => window.location.reload());
+      await expect
+        .poll(async () => (await web.events()).slice(beforeReload).some((e) => e.eventType === "web_app_ready"), {
+          timeout: 15_000,
+        })
+        .toBe(true);
+      await onScreen(frame, "refill");
+      await frame.locator("input[name='amount']").waitFor();
+      await frame.waitForTimeout(800);
+      const backAfterReload = (await web.events())
+        .slice(beforeReload)
+        .filter((e) => e.eventType === "web_app_setup_back_button")
+        .map((e) => visible(e.eventData));
+      expect.soft(backAfterReload, "Back after a reload").not.toContain(false);
+
       // The referral link: Copy, and Share (Web A copies, since it closes the app on a t.me link).
       await web.send("back_button_pressed");
       await onScreen(frame, "cabinet");
       await frame.locator("[data-testid='tab-more']").click();
+      await onScreen(frame, "more");
+      // The lines between a section's rows take the theme's section_separator_color.
+      const separator = await frame
+        .locator("section hr")
+        .first()
+        .evaluate((el) => getComputedStyle(el).borderBottomColor.replace(/\s/g, ""));
+      expect.soft(separator, "section separator").toBe("rgb(227,227,232)");
+      // A news item: Telegram's Back leads to the list, so the page shows no "← All news" of its own.
+      await frame.locator("a[href='/news']").first().click();
+      await onScreen(frame, "news");
+      await frame.locator(`[data-news-id='${newsId}']`).click();
+      await frame.locator("[data-testid='news-title']").waitFor();
+      await waitForFramePosted(web, "web_app_setup_back_button", (d) => visible(d) === true);
+      expect.soft(await frame.locator("[data-testid='news-back']").count(), "in-page back on a news item").toBe(0);
+      await web.send("back_button_pressed");
+      await onScreen(frame, "news");
+      await web.send("back_button_pressed");
       await onScreen(frame, "more");
       await frame.locator("a[href='/partners']").first().click();
       await onScreen(frame, "partners");

@@ -8,16 +8,18 @@ import { paths } from "@/config/paths";
 import { isApiError } from "@/lib/api-client";
 import { formatDate } from "@/lib/dates";
 import { useApiErrorText } from "@/lib/error-text";
+import { useTelegram } from "@/tma/hooks";
 import { newsQueries } from "../api/news-queries";
 import { NewsBody } from "./news-body";
 
-/** One news item; works on its own when opened by a deep link. */
+/** One news item; works on its own when opened by a deep link. On the web a link leads back to the list. */
 export function NewsArticle({ id }: { id: string }) {
   const { t, i18n } = useTranslation(["news", "common"]);
   const language = currentLanguage(i18n);
   const errorText = useApiErrorText();
   const item = useQuery(newsQueries.one(id, language));
-  const back = (
+  // Inside Telegram its own Back button leads to the list: no second one in the page.
+  const back = useTelegram() ? null : (
     <Link to={paths.news} className="news-back" data-testid="news-back">
       {t("back")}
     </Link>
