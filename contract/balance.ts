@@ -95,6 +95,9 @@ export const OperationDetails = z.object({
   forfeited: NonNegativeDecimal.optional(),
   /** Auto-investment: the deposit the payout went into. */
   reinvestedInto: z.string().optional(),
+  /** Withdrawal and its return: the application and its payment system. */
+  withdrawalId: z.string().optional(),
+  paymentSystemId: z.string().optional(),
   /** Exchange: the other side. */
   exchange: z
     .object({ from: Currency, to: Currency, debited: NonNegativeDecimal, received: NonNegativeDecimal })

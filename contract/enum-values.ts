@@ -33,8 +33,9 @@ export const OPERATION_TYPES = ["accrual", "referral", "matching", "bonus", "pla
  * Every kind of ledger entry (an operation changes one balance): the cabinet's five plus the kinds the
  * money rules need. `plan` debits a deposit's principal, `deposit_return` gives it back (at the end
  * of the plan or on early close), `accrual` pays the held daily income, `refill` credits a confirmed
- * refill, `exchange` is either side of a currency exchange; `withdrawal` and `subscription` belong
- * to later slices.
+ * refill, `exchange` is either side of a currency exchange, `withdrawal` reserves an application's
+ * amount and `withdrawal_return` gives it back (the application cancelled, rejected or failed),
+ * `subscription` pays a subscription.
  */
 export const LEDGER_OPERATION_TYPES = [
   ...OPERATION_TYPES,
@@ -42,6 +43,7 @@ export const LEDGER_OPERATION_TYPES = [
   "exchange",
   "deposit_return",
   "withdrawal",
+  "withdrawal_return",
   "subscription",
 ] as const;
 /** Income kinds: what `GET /user/statistics` counts as earned. */

@@ -552,8 +552,8 @@ export { WITHDRAWAL_ROW_STATUSES, type WithdrawalRowStatus };
 
 /**
  * Withdrawal applications (docs/decisions.md#d6-withdrawals). The amount leaves the balance (a `withdrawal`
- * operation) when the application is made; cancelled, rejected and error give it back with a reversing
- * `withdrawal` operation.
+ * operation) when the application is made; cancelled, rejected and error give it back with a
+ * `withdrawal_return` operation.
  */
 export const withdrawals = pgTable(
   "withdrawals",
@@ -865,4 +865,23 @@ export const operationTotals = pgTable(
     credited: amount("credited").notNull().default("0"),
   },
   (t) => [primaryKey({ columns: [t.userId, t.currency, t.type] })],
+);
+
+/**
+ * Income by day (`GET /user/income`; server/README.md, "Home: statements, overview, income, inbox"): per user,
+ * UTC day and currency, the daily accruals that fell due (a deposit closed early takes its days back) and the
+ * partner income paid (referral, matching, turnover bonuses). Kept by triggers (migration 0015_home).
+ */
+export const incomeDays = pgTable(
+  "income_days",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    currency: text("currency").notNull(),
+    accruals: amount("accruals").notNull().default("0"),
+    bonuses: amount("bonuses").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.currency] })],
 );

@@ -51,6 +51,8 @@ function details(row: Row): OperationDetails | undefined {
   if (row.reinvestedInto && (row.op.type === "accrual" || row.op.type === "deposit_return")) {
     d.reinvestedInto = row.reinvestedInto;
   }
+  if (typeof meta.withdrawalId === "string") d.withdrawalId = meta.withdrawalId;
+  if (typeof meta.paymentSystemId === "string") d.paymentSystemId = meta.paymentSystemId;
   if (row.op.type === "exchange" && typeof meta.from === "string" && typeof meta.to === "string") {
     d.exchange = {
       from: meta.from as Currency,

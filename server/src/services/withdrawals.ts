@@ -368,8 +368,8 @@ export async function resendWithdrawalCode(deps: ServiceContext, userId: string,
 }
 
 /**
- * Moves an application from one of `from` to `to` and gives its amount back with a reversing
- * `withdrawal` operation, in one transaction (the row locked). Returns null when it is in
+ * Moves an application from one of `from` to `to` and gives its amount back with a
+ * `withdrawal_return` operation, in one transaction (the row locked). Returns null when it is in
  * another status.
  */
 async function returnFunds(
@@ -396,9 +396,9 @@ async function returnFunds(
     await post(tx, {
       userId: row.userId,
       currency: row.currency as Currency,
-      type: "withdrawal",
+      type: "withdrawal_return",
       amount: normalizeDecimal(row.amount),
-      meta: { withdrawalId: row.id, reversal: true, status: to },
+      meta: { withdrawalId: row.id, paymentSystemId: row.paymentSystemId, reversal: true, status: to },
       at: now,
     });
     if (extra.notify) await notifyWithdrawal(tx, updated, now);
