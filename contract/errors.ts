@@ -85,6 +85,8 @@ export const VALIDATION_CODES = [
   "termsNotAccepted",
   "addressFormat",
   "textCharacters",
+  "periodOrder",
+  "periodTooLong",
 ] as const;
 export const ValidationCode = z.enum(VALIDATION_CODES);
 export type ValidationCode = z.infer<typeof ValidationCode>;

@@ -9,8 +9,10 @@
  * Evaluated as one division, debited × rate(from) × (100 − feePercent) / (rate(to) × 100), so the
  * only rounding is the final truncation to the target currency's scale.
  */
+
+import Big from "big.js";
 import type { Currency } from "./enums";
-import { compareAmounts, money, roundDown } from "./money-math";
+import { compareAmounts, money, roundDown, toDecimalString } from "./money-math";
 
 export interface ExchangeRates {
   /** USD price of one coin, per currency (decimal strings, > 0). */
@@ -51,4 +53,20 @@ export function exchangeAmountIssue(input: ExchangeQuoteInput): "amountNegative"
   const quote = exchangeQuote(input);
   if (compareAmounts(quote.debited, 0) <= 0 || compareAmounts(quote.received, 0) <= 0) return "amountBelowMinimum";
   return null;
+}
+
+/** Significant digits a shown exchange rate keeps. */
+export const RATE_SIGNIFICANT_DIGITS = 6;
+
+/**
+ * An exchange rate as shown: rounded half-up to `digits` significant digits, never dropping a digit of
+ * the whole part ("0.181818181" → "0.181818", "65432.789" → "65432.8", "123456789.5" → "123456790").
+ * Exact decimal in and out, never a JS number. For showing only: the exchange itself uses the full rates.
+ */
+export function displayRate(value: string, digits: number = RATE_SIGNIFICANT_DIGITS): string {
+  const big = money(value);
+  if (big.eq(0)) return "0";
+  // big.js keeps the exponent in `e`: the number of whole digits is e + 1 for values of 1 or more.
+  const wholeDigits = big.abs().gte(1) ? big.e + 1 : 0;
+  return toDecimalString(big.prec(Math.max(digits, wholeDigits), Big.roundHalfUp));
 }

@@ -15,9 +15,22 @@ export const NOTIFICATION_KINDS = [
 export const NotificationKind = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof NotificationKind>;
 
+/**
+ * What a notification concerns, so the app opens its screen: the refill, withdrawal or deposit (by id), or
+ * the settings (a verification decided); null when nothing in particular (a subscription, a withdrawal lock).
+ * The same targets as the Mini App's start parameters (contract/start-param.ts).
+ */
+export const NotificationTarget = z.discriminatedUnion("kind", [
+  z.object({ kind: z.enum(["refill", "withdrawal", "deposit"]), id: z.string() }),
+  z.object({ kind: z.literal("settings") }),
+]);
+export type NotificationTarget = z.infer<typeof NotificationTarget>;
+
 export const Notification = z.object({
   id: z.string(),
   kind: NotificationKind,
+  /** What it concerns (absent from older servers). */
+  target: NotificationTarget.nullable().optional(),
   title: z.string(),
   body: z.string(),
   /** ISO 8601. */
@@ -33,6 +46,33 @@ export const NotificationsReply = z.object({
   unread: z.number().int().nonnegative(),
 });
 export type NotificationsReply = z.infer<typeof NotificationsReply>;
+
+/**
+ * `GET /notification/inbox?limit=20[&after=…]`: every notification, read and unread, newest first, a page at a
+ * time (keyset paging: pass the reply's `next` as `after`).
+ */
+export const NotificationsInboxQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  after: z
+    .string()
+    .regex(/^\d{1,20}\.[0-9a-f-]{36}$/)
+    .optional(),
+});
+export type NotificationsInboxQuery = z.infer<typeof NotificationsInboxQuery>;
+
+export const NotificationsInboxReply = z.object({
+  items: z.array(Notification),
+  /** Unread notifications of all, not only of this page. */
+  unread: z.number().int().nonnegative(),
+  /** Every notification of the caller. */
+  total: z.number().int().nonnegative(),
+  /** Pass as `after` for the next page; null on the last. */
+  next: z.string().nullable(),
+});
+export type NotificationsInboxReply = z.infer<typeof NotificationsInboxReply>;
+
+/** `POST /notification/:id/read`: one notification, the caller's own (another's or an unknown id is 404). */
+export const NotificationIdParams = z.object({ id: z.string() });
 
 /** `ids` absent: every notification of the user is marked read. */
 export const NotificationsReadBody = z.object({ ids: z.array(z.uuid()).max(500).optional() });

@@ -46,7 +46,16 @@ import {
   RefillsReply,
   RefillUpdateBody,
 } from "./funds";
-import { NotificationsReadBody, NotificationsReadReply, NotificationsReply, PulseReply } from "./notifications";
+import { IncomeQuery, IncomeReply, OverviewReply, StatementQuery, StatementReply } from "./home";
+import {
+  NotificationIdParams,
+  NotificationsInboxQuery,
+  NotificationsInboxReply,
+  NotificationsReadBody,
+  NotificationsReadReply,
+  NotificationsReply,
+  PulseReply,
+} from "./notifications";
 import { BonusReply, ReferralDetail, ReferralsQuery, ReferralsReply } from "./partners";
 import {
   AvatarReply,
@@ -302,6 +311,35 @@ export const routes = {
     tags: ["user"],
     query: OperationsQuery,
     response: OperationsReply,
+  }),
+  /**
+   * Added: the caller's operations of a period (UTC days, both included, at most a year) as a CSV file
+   * (`text/csv; charset=utf-8`, an attachment), oldest first (contract/home.ts).
+   */
+  statement: route({
+    method: "GET",
+    path: "/user/operations/statement",
+    auth: true,
+    tags: ["user", "service"],
+    query: StatementQuery,
+    response: StatementReply,
+  }),
+  /** Added: everything the caller holds in USDT at the operator's rates, each currency's line beneath. */
+  overview: route({
+    method: "GET",
+    path: "/user/overview",
+    auth: true,
+    tags: ["user", "service"],
+    response: OverviewReply,
+  }),
+  /** Added: accruals and partner income by day, in USDT, for the cabinet's chart. */
+  income: route({
+    method: "GET",
+    path: "/user/income",
+    auth: true,
+    tags: ["user", "service"],
+    query: IncomeQuery,
+    response: IncomeReply,
   }),
   /** The caller's operations on deposits opened through a crypto case. */
   caseOperations: route({
@@ -593,6 +631,24 @@ export const routes = {
     auth: true,
     tags: ["notifications"],
     body: NotificationsReadBody,
+    response: NotificationsReadReply,
+  }),
+  /** Added: the inbox, every notification read and unread, a page at a time, with what each concerns. */
+  notificationsInbox: route({
+    method: "GET",
+    path: "/notification/inbox",
+    auth: true,
+    tags: ["notifications", "service"],
+    query: NotificationsInboxQuery,
+    response: NotificationsInboxReply,
+  }),
+  /** Added: marks one of the caller's notifications read (another's or an unknown id is 404). */
+  readNotification: route({
+    method: "POST",
+    path: "/notification/:id/read",
+    auth: true,
+    tags: ["notifications", "service"],
+    params: NotificationIdParams,
     response: NotificationsReadReply,
   }),
   news: route({

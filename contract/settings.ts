@@ -61,6 +61,11 @@ export const PaymentSystem = z.object({
   maxWithdrawal: NonNegativeDecimal,
   /** Withdrawal fee in percent of the amount. */
   withdrawalFeePercent: NonNegativeDecimal,
+  /**
+   * The network's block explorer page of a transaction, `{tx}` standing for the hash (set by the operator,
+   * the `explorers` setting); null when none is set. `explorerLink` (contract/home.ts) fills it in.
+   */
+  explorerUrl: z.string().nullable().optional(),
 });
 export type PaymentSystem = z.infer<typeof PaymentSystem>;
 export const PaymentSystemsReply = z.array(PaymentSystem);

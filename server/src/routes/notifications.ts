@@ -1,7 +1,13 @@
 /** Notifications (docs/cabinet-rules.md#api-calls); only ever the caller's own. */
 import { routes } from "@contract";
 import type { KassaApp } from "../context";
-import { listNotifications, markNotificationsRead, pulse } from "../services/notifications";
+import {
+  listNotifications,
+  markNotificationRead,
+  markNotificationsRead,
+  notificationsInbox,
+  pulse,
+} from "../services/notifications";
 import { defineRoute } from "./define";
 
 export async function notificationRoutes(app: KassaApp) {
@@ -23,6 +29,25 @@ export async function notificationRoutes(app: KassaApp) {
       },
     },
     ({ ctx, auth, body }) => markNotificationsRead(ctx.db, ctx.clock, auth.userId, body.ids),
+  );
+
+  defineRoute(
+    app,
+    routes.notificationsInbox,
+    {
+      summary: "The inbox (added): every notification, read and unread, newest first, a page at a time",
+      description:
+        "Each item says what it concerns (`target`: a refill, withdrawal or deposit by id, or the settings), so the " +
+        "app opens that screen. `unread` counts all unread; `next` is the following page's `after` (keyset paging).",
+    },
+    ({ ctx, auth, query }) => notificationsInbox(ctx.db, auth.userId, query),
+  );
+
+  defineRoute(
+    app,
+    routes.readNotification,
+    { summary: "Mark one of the caller's notifications read (added); another's or an unknown id is 404" },
+    ({ ctx, auth, params }) => markNotificationRead(ctx.db, ctx.clock, auth.userId, params.id),
   );
 
   defineRoute(

@@ -7,6 +7,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { paymentSystems, plans, subscriptionOptions } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
+import { getSetting } from "./settings";
 
 /** Plans a deposit may be opened on now, in display order. */
 export async function listAvailablePlans(db: Database): Promise<Plan[]> {
@@ -22,8 +23,10 @@ export async function listAvailablePlans(db: Database): Promise<Plan[]> {
   }));
 }
 
+/** Payment systems in display order, each with its block explorer template (the `explorers` setting) or null. */
 export async function listPaymentSystems(db: Database): Promise<PaymentSystem[]> {
   const rows = await db.select().from(paymentSystems).orderBy(asc(paymentSystems.sort), asc(paymentSystems.id));
+  const explorers: Record<string, string> = await getSetting(db, "explorers");
   return rows.map((s) => ({
     id: s.id,
     name: s.name,
@@ -34,6 +37,7 @@ export async function listPaymentSystems(db: Database): Promise<PaymentSystem[]>
     minWithdrawal: normalizeDecimal(s.minWithdrawal),
     maxWithdrawal: normalizeDecimal(s.maxWithdrawal),
     withdrawalFeePercent: normalizeDecimal(s.withdrawalFeePercent),
+    explorerUrl: Object.hasOwn(explorers, s.id) ? (explorers[s.id] ?? null) : null,
   }));
 }
 

@@ -10,15 +10,20 @@ import {
   type Language,
   type Notification,
   type NotificationKind,
+  type NotificationsInboxQuery,
+  type NotificationsInboxReply,
   type NotificationsReply,
+  type NotificationTarget,
   type PulseReply,
 } from "@contract";
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
 import { keptOf, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { type ChatKind, chatOutbox, notifications, operations, users } from "../db/schema";
+import { AppError } from "../errors";
 import { botText, hasBotText } from "../telegram/texts";
+import { isUuid } from "./deposit-rows";
 import { unreadCount, userLanguage } from "./users";
 
 type Params = Record<string, string>;
@@ -43,12 +48,11 @@ export function renderNotification(kind: ChatKind, params: Params, language: Lan
 }
 
 /**
- * The screen a notification's chat button opens, as a Mini App start parameter (contract rule):
- * the refill, withdrawal or deposit concerned, the settings for a verification, else the cabinet.
+ * What a notification concerns: the refill, withdrawal or deposit, the settings for a verification, else
+ * nothing in particular (the inbox opens it; the chat button opens the same screen).
  */
-export function notificationStartParam(kind: NotificationKind, params: Params): string | null {
-  const item = (k: "refill" | "withdrawal" | "deposit", id: string | undefined) =>
-    id ? formatStartParam({ kind: k, id }) : null;
+export function notificationTarget(kind: NotificationKind, params: Params): NotificationTarget | null {
+  const item = (k: "refill" | "withdrawal" | "deposit", id: string | undefined) => (id ? { kind: k, id } : null);
   switch (kind) {
     case "refill_credited":
     case "refill_rejected":
@@ -59,11 +63,20 @@ export function notificationStartParam(kind: NotificationKind, params: Params): 
       return item("deposit", params.depositId);
     case "verification_success":
     case "verification_denied":
-      return formatStartParam({ kind: "settings" });
+      return { kind: "settings" };
     case "subscription_activated":
     case "withdrawals_locked":
       return null;
   }
+}
+
+/**
+ * The screen a notification's chat button opens, as a Mini App start parameter (contract rule):
+ * the refill, withdrawal or deposit concerned, the settings for a verification, else the cabinet.
+ */
+export function notificationStartParam(kind: NotificationKind, params: Params): string | null {
+  const target = notificationTarget(kind, params);
+  return target ? formatStartParam(target) : null;
 }
 
 /**
@@ -108,14 +121,72 @@ export async function listNotifications(db: Database, userId: string): Promise<N
     .where(eq(notifications.userId, userId))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(LIST_LIMIT);
-  const items: Notification[] = rows.map((row) => ({
+  const items = rows.map((row) => toNotification(row, language));
+  return { items, unread: await unreadCount(db, userId) };
+}
+
+function toNotification(row: typeof notifications.$inferSelect, language: Language): Notification {
+  return {
     id: row.id,
     kind: row.kind,
+    target: notificationTarget(row.kind, row.params),
     ...renderNotification(row.kind, row.params, language),
     createdAt: row.createdAt.toISOString(),
     readAt: row.readAt?.toISOString() ?? null,
-  }));
-  return { items, unread: await unreadCount(db, userId) };
+  };
+}
+
+/**
+ * `GET /notification/inbox`: every notification of the caller, read and unread, newest first, a page at a
+ * time. Keyset paging over (created_at, id) on the user's index: a deep page costs what the first does.
+ */
+export async function notificationsInbox(
+  db: Database,
+  userId: string,
+  query: NotificationsInboxQuery,
+): Promise<NotificationsInboxReply> {
+  const [user] = await db.select({ language: users.language }).from(users).where(eq(users.id, userId));
+  const language = userLanguage(user ?? { language: "" });
+  let cursor: SQL | undefined;
+  if (query.after) {
+    const [micros, id] = query.after.split(/\.(.*)/s);
+    cursor = sql`(${notifications.createdAt}, ${notifications.id}) <
+      (timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond', ${id}::uuid)`;
+  }
+  const rows = await db
+    .select({
+      row: notifications,
+      micros: sql<string>`(extract(epoch from ${notifications.createdAt}) * 1000000)::bigint::text`,
+    })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), cursor))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  const [total] = await db.select({ n: count() }).from(notifications).where(eq(notifications.userId, userId));
+  return {
+    items: page.map((r) => toNotification(r.row, language)),
+    unread: await unreadCount(db, userId),
+    total: total?.n ?? 0,
+    next: rows.length > query.limit && last ? `${last.micros}.${last.row.id}` : null,
+  };
+}
+
+/** `POST /notification/:id/read`: one of the caller's notifications; another's or an unknown id is 404. */
+export async function markNotificationRead(
+  db: Database,
+  clock: Clock,
+  userId: string,
+  id: string,
+): Promise<{ unread: number }> {
+  if (!isUuid(id)) throw new AppError("NOT_FOUND");
+  const [row] = await db
+    .select({ readAt: notifications.readAt })
+    .from(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)));
+  if (!row) throw new AppError("NOT_FOUND");
+  return markNotificationsRead(db, clock, userId, [id]);
 }
 
 /** Marks the caller's `ids` (all when absent) read; ids of other users' notifications change nothing. */

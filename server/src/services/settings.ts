@@ -6,6 +6,7 @@
 
 import {
   Currency,
+  EXPLORER_TX_PLACEHOLDER,
   type LocalizedText,
   NonNegativeDecimal,
   PUBLIC_SETTING_KEYS,
@@ -46,6 +47,16 @@ export type ExchangeRatesSetting = z.infer<typeof ExchangeRatesSetting>;
 /** One turnover bonus: paid once when the downline's turnover in `currency` reaches `turnover`. */
 export const TurnoverBonus = z.object({ turnover: PositiveDecimal, award: PositiveDecimal, currency: Currency });
 export type TurnoverBonus = z.infer<typeof TurnoverBonus>;
+
+/**
+ * A block explorer's page of a transaction: an https URL with `{tx}` where the hash goes
+ * (`https://tronscan.org/#/transaction/{tx}`).
+ */
+export const ExplorerTemplate = z
+  .string()
+  .max(300)
+  .regex(/^https:\/\/[^\s"'<>]+$/, { message: "https URL" })
+  .refine((v) => v.includes(EXPLORER_TX_PLACEHOLDER), { message: "{tx}" });
 
 /** Development only: how far the server's clock runs ahead of the real one (`kassa clock advance`). */
 export const DevClockSetting = z.object({ offsetSeconds: z.number().int().nonnegative() });
@@ -97,6 +108,21 @@ export const SETTINGS = {
     public: false,
     schema: ExchangeRatesSetting,
     default: { rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" }, feePercent: "1" },
+  }),
+  /**
+   * Block explorer per payment system id (server/README.md, "Home: statements, overview, income, inbox"): the
+   * app links a refill's or withdrawal's transaction hash there. A payment system without one shows no link.
+   */
+  explorers: def({
+    public: false,
+    schema: z.record(z.string().min(1).max(64), ExplorerTemplate),
+    default: {
+      "usdt-trc20": "https://tronscan.org/#/transaction/{tx}",
+      "usdt-erc20": "https://etherscan.io/tx/{tx}",
+      btc: "https://mempool.space/tx/{tx}",
+      eth: "https://etherscan.io/tx/{tx}",
+      ton: "https://tonviewer.com/transaction/{tx}",
+    },
   }),
   /** Ignored in production. Change it with `kassa clock advance|reset`, which also tells a running server. */
   devClock: def({ public: false, schema: DevClockSetting, default: { offsetSeconds: 0 } }),

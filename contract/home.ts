@@ -1,0 +1,120 @@
+/**
+ * The investor's home (server/README.md, "Home: statements, overview, income, inbox"): the statement of a
+ * period as CSV, the whole picture in USDT, the income by day for the chart, and the block explorer link of a
+ * transaction. Every amount is a decimal string.
+ */
+import { z } from "zod";
+import { Currency } from "./enums";
+import { Decimal, NonNegativeDecimal } from "./money";
+
+/** The longest period a statement covers, in days (both ends counted). */
+export const STATEMENT_MAX_DAYS = 366;
+
+/**
+ * `GET /user/operations/statement?from=2026-01-01&to=2026-12-31[&currency=USDT]`: the caller's operations of
+ * the days `from` … `to` (UTC, both included, at most STATEMENT_MAX_DAYS), oldest first, as a CSV file.
+ */
+export const StatementQuery = z
+  .object({ from: z.iso.date(), to: z.iso.date(), currency: Currency.optional() })
+  .refine((q) => q.from <= q.to, { path: ["to"], error: "periodOrder" })
+  .refine((q) => Date.parse(q.to) - Date.parse(q.from) < STATEMENT_MAX_DAYS * 86_400_000, {
+    path: ["to"],
+    error: "periodTooLong",
+  });
+export type StatementQuery = z.infer<typeof StatementQuery>;
+
+/** The statement's columns, in order (the file's header row). */
+export const STATEMENT_COLUMNS = [
+  "date",
+  "operation_id",
+  "type",
+  "description",
+  "currency",
+  "amount",
+  "deposit_id",
+  "refill_id",
+  "withdrawal_id",
+  "tx_hash",
+] as const;
+
+/** The reply is a `text/csv; charset=utf-8` attachment, not JSON. */
+export const StatementReply = z.string();
+
+/** The currency the whole picture and the income chart are told in. */
+export const HOME_CURRENCY = "USDT" as const;
+
+/** One currency's line of the whole picture. */
+export const OverviewLine = z.object({
+  currency: Currency,
+  /** On the balance, in the currency. */
+  balance: NonNegativeDecimal,
+  /** Principal of the active deposits, in the currency. */
+  onDeposit: NonNegativeDecimal,
+  /** balance + onDeposit in USDT at the operator's rates. */
+  totalUsdt: NonNegativeDecimal,
+});
+export type OverviewLine = z.infer<typeof OverviewLine>;
+
+/**
+ * `GET /user/overview`: everything the caller holds, told in USDT at the operator's exchange rates (USD price
+ * of each coin ÷ USD price of USDT, no exchange fee), each currency's own line beneath. USDT values are rounded
+ * half-up to 6 decimals, each line on its own; the totals are the sums of the lines.
+ */
+export const OverviewReply = z.object({
+  currency: z.literal(HOME_CURRENCY),
+  /** Balance and deposits together. */
+  totalUsdt: NonNegativeDecimal,
+  balanceUsdt: NonNegativeDecimal,
+  onDepositUsdt: NonNegativeDecimal,
+  lines: z.array(OverviewLine),
+  /** The rates used: USD price of one coin (the `GET /user/exchange-rate` values). */
+  rates: z.object({ USDT: Decimal, BTC: Decimal, ETH: Decimal, TON: Decimal }),
+});
+export type OverviewReply = z.infer<typeof OverviewReply>;
+
+export const INCOME_PERIODS = ["7d", "30d", "all"] as const;
+export const IncomePeriod = z.enum(INCOME_PERIODS);
+export type IncomePeriod = z.infer<typeof IncomePeriod>;
+
+/** `GET /user/income?period=7d|30d|all` (7d by default). */
+export const IncomeQuery = z.object({ period: IncomePeriod.default("7d") });
+export type IncomeQuery = z.infer<typeof IncomeQuery>;
+
+export const IncomeDay = z.object({
+  /** The UTC day, `YYYY-MM-DD`. */
+  day: z.iso.date(),
+  /** Daily accruals of the deposits that fell due that day, in USDT. */
+  accruals: NonNegativeDecimal,
+  /** Partner income (referral, matching, turnover bonuses) paid that day, in USDT. */
+  bonuses: NonNegativeDecimal,
+});
+export type IncomeDay = z.infer<typeof IncomeDay>;
+
+export const IncomeTotals = z.object({ accruals: NonNegativeDecimal, bonuses: NonNegativeDecimal });
+
+/**
+ * The income chart: one entry per UTC day, oldest first, every day of the period present (zeros included):
+ * 7d and 30d end today; `all` runs from the first day with income (an empty list without any). Amounts are in
+ * USDT at today's rates (rounded half-up to 6 decimals per day); `byCurrency` gives the period's exact totals
+ * in each currency, for the chart's text alternative.
+ */
+export const IncomeReply = z.object({
+  period: IncomePeriod,
+  currency: z.literal(HOME_CURRENCY),
+  days: z.array(IncomeDay),
+  total: IncomeTotals,
+  byCurrency: z.object({ USDT: IncomeTotals, BTC: IncomeTotals, ETH: IncomeTotals, TON: IncomeTotals }),
+});
+export type IncomeReply = z.infer<typeof IncomeReply>;
+
+/** The `{tx}` placeholder of a payment system's block explorer template. */
+export const EXPLORER_TX_PLACEHOLDER = "{tx}";
+
+/**
+ * The block explorer page of a transaction: the payment system's `explorerUrl` template with `{tx}` replaced
+ * by the hash (URL-encoded); null without a template or a hash.
+ */
+export function explorerLink(template: string | null | undefined, txHash: string | null | undefined): string | null {
+  if (!template || !txHash) return null;
+  return template.split(EXPLORER_TX_PLACEHOLDER).join(encodeURIComponent(txHash));
+}

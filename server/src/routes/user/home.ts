@@ -1,0 +1,59 @@
+/**
+ * The investor's home (added beside the cabinet's calls; server/README.md, "Home: statements, overview,
+ * income, inbox"): the statement of a period as CSV, the whole picture in USDT and the income by day.
+ * Always the caller's own data: the user comes from the session, never from the request.
+ */
+import { routes } from "@contract";
+import type { KassaApp } from "../../context";
+import { getIncome, getOverview } from "../../services/income";
+import { statementFileName, statementStream } from "../../services/statements";
+import { defineRoute } from "../define";
+
+export async function userHomeRoutes(app: KassaApp) {
+  defineRoute(
+    app,
+    routes.statement,
+    {
+      summary: "The caller's operations of a period as a CSV file (added)",
+      description:
+        "`from` and `to` are UTC days, both included, at most 366 days apart (else 400 VALIDATION_FAILED: " +
+        "periodOrder / periodTooLong on `to`); `currency` narrows it. The reply is `text/csv; charset=utf-8`, an " +
+        "attachment, oldest first: a header row, then date (ISO 8601, UTC), operation_id, type, description " +
+        "(in the caller's language), currency, amount (exact, signed), deposit_id, refill_id, withdrawal_id, " +
+        "tx_hash. Text a spreadsheet would run as a formula is prefixed with an apostrophe. Streamed in batches.",
+    },
+    async ({ ctx, auth, query, reply }) => {
+      reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${statementFileName(query)}"`)
+        .header("cache-control", "no-store");
+      return reply.send(statementStream(ctx.db, auth.userId, query)) as unknown as string;
+    },
+  );
+
+  defineRoute(
+    app,
+    routes.overview,
+    {
+      summary: "Everything the caller holds in USDT at the operator's rates, each currency's line beneath (added)",
+      description:
+        "Per currency: the balance, the principal of active deposits and their USDT value (amount × rate ÷ " +
+        "rate(USDT), no exchange fee, rounded half-up to 6 decimals); the totals are the sums of the lines.",
+    },
+    ({ ctx, auth }) => getOverview(ctx.db, auth.userId),
+  );
+
+  defineRoute(
+    app,
+    routes.income,
+    {
+      summary: "Accruals and partner income by UTC day, in USDT, for the cabinet's chart (added)",
+      description:
+        "period 7d (default), 30d or all. Every day of the period is listed, oldest first, zeros included " +
+        "(`all`: from the first day with income). accruals: the deposits' daily accruals by the day each fell " +
+        "due (a deposit closed early drops its days: that income was forfeited); bonuses: referral, matching " +
+        "and turnover bonuses by the day paid. USDT at today's rates; `byCurrency` has the exact totals.",
+    },
+    ({ ctx, auth, query }) => getIncome(ctx.db, ctx.clock, auth.userId, query.period),
+  );
+}

@@ -1,0 +1,151 @@
+/**
+ * Statements (`GET /user/operations/statement`): the caller's operations of a period as a CSV file, for the
+ * investor's own books. Only the caller's rows; the period is at most a year (contract/home.ts), and the rows
+ * are read and written a batch at a time (keyset over the user's index, oldest first), so a long ledger costs
+ * a steady trickle of memory, never the whole period at once.
+ *
+ * The file: UTF-8 with a byte order mark (spreadsheets then read Cyrillic right), RFC 4180 (comma, CRLF,
+ * quotes doubled), a header row of STATEMENT_COLUMNS, dates ISO 8601 in UTC, amounts exact signed decimals.
+ * A text cell that a spreadsheet would take for a formula (starting with = + - @, a tab or a carriage
+ * return) gets a leading apostrophe and quotes, as OWASP advises against CSV injection; an amount is a plain
+ * number and stays one.
+ */
+import { readFileSync } from "node:fs";
+import { Readable } from "node:stream";
+import { DAY_MS, FALLBACK_LANGUAGE, LANGUAGES, type Language, STATEMENT_COLUMNS, type StatementQuery } from "@contract";
+import { and, asc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { operations, refills, users, withdrawals } from "../db/schema";
+import { normalizeDecimal } from "../decimal";
+import { userLanguage } from "./users";
+
+/** Rows read per query: the most the statement holds in memory at once. */
+export const STATEMENT_BATCH = 500;
+
+const LOCALES_DIR = new URL("../../../locales/", import.meta.url);
+
+/** The operation kinds' names per language (`ledgerOperationType` of locales/<lng>/enums.json). */
+const TYPE_NAMES = Object.fromEntries(
+  LANGUAGES.map((language) => {
+    const tree = JSON.parse(readFileSync(new URL(`${language}/enums.json`, LOCALES_DIR), "utf8")) as {
+      ledgerOperationType?: Record<string, string>;
+    };
+    return [language, tree.ledgerOperationType ?? {}];
+  }),
+) as Record<Language, Record<string, string>>;
+
+function typeName(language: Language, type: string): string {
+  return TYPE_NAMES[language][type] ?? TYPE_NAMES[FALLBACK_LANGUAGE][type] ?? type;
+}
+
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV cell: formula-looking text defused (see the module comment), quoted when it needs to be. */
+export function csvCell(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "";
+  let text = value;
+  let quote = /[",\r\n]/.test(text);
+  if (FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) {
+    text = `'${text}`;
+    quote = true;
+  }
+  return quote ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const csvLine = (cells: (string | null | undefined)[]) => `${cells.map(csvCell).join(",")}\r\n`;
+
+/** The file's name: `kassa-statement-<from>-<to>[-<currency>].csv`. */
+export function statementFileName(query: StatementQuery): string {
+  return `kassa-statement-${query.from}-${query.to}${query.currency ? `-${query.currency}` : ""}.csv`;
+}
+
+type StatementRow = {
+  id: string;
+  seq: number;
+  micros: string;
+  createdAt: Date;
+  type: string;
+  currency: string;
+  amount: string;
+  depositId: string | null;
+  refillId: string | null;
+  withdrawalId: string | null;
+  refillTx: string | null;
+  withdrawalTx: string | null;
+};
+
+/** The next STATEMENT_BATCH rows after `after`, oldest first. */
+function readBatch(
+  db: Database,
+  base: SQL[],
+  withdrawalId: SQL<string | null>,
+  after: { micros: string; seq: number } | null,
+): Promise<StatementRow[]> {
+  const cursor: SQL | undefined = after
+    ? sql`(${operations.createdAt}, ${operations.seq}) >
+        (timestamptz 'epoch' + ${after.micros}::bigint * interval '1 microsecond', ${after.seq}::bigint)`
+    : undefined;
+  return db
+    .select({
+      id: operations.id,
+      seq: operations.seq,
+      micros: sql<string>`(extract(epoch from ${operations.createdAt}) * 1000000)::bigint::text`,
+      createdAt: operations.createdAt,
+      type: operations.type,
+      currency: operations.currency,
+      amount: operations.amount,
+      depositId: operations.depositId,
+      refillId: operations.refillId,
+      withdrawalId,
+      refillTx: refills.txHash,
+      withdrawalTx: withdrawals.txHash,
+    })
+    .from(operations)
+    .leftJoin(refills, eq(refills.id, operations.refillId))
+    .leftJoin(withdrawals, sql`${withdrawals.id} = (${withdrawalId})::uuid`)
+    .where(and(...base, cursor))
+    .orderBy(asc(operations.createdAt), asc(operations.seq))
+    .limit(STATEMENT_BATCH);
+}
+
+/** The lines of the file, header first, read a batch at a time. */
+export async function* statementLines(db: Database, userId: string, query: StatementQuery): AsyncGenerator<string> {
+  const [user] = await db.select({ language: users.language }).from(users).where(eq(users.id, userId));
+  const language = userLanguage(user ?? { language: "" });
+  const from = new Date(`${query.from}T00:00:00.000Z`);
+  const until = new Date(Date.parse(`${query.to}T00:00:00.000Z`) + DAY_MS);
+  const base: SQL[] = [eq(operations.userId, userId), gte(operations.createdAt, from), lt(operations.createdAt, until)];
+  if (query.currency) base.push(eq(operations.currency, query.currency));
+  const withdrawalId = sql<string | null>`${operations.meta}->>'withdrawalId'`;
+
+  yield `\uFEFF${csvLine([...STATEMENT_COLUMNS])}`;
+  let after: { micros: string; seq: number } | null = null;
+  for (;;) {
+    const rows: StatementRow[] = await readBatch(db, base, withdrawalId, after);
+    let chunk = "";
+    for (const row of rows) {
+      chunk += csvLine([
+        row.createdAt.toISOString(),
+        row.id,
+        row.type,
+        typeName(language, row.type),
+        row.currency,
+        normalizeDecimal(row.amount),
+        row.depositId,
+        row.refillId,
+        row.withdrawalId,
+        row.refillTx ?? row.withdrawalTx,
+      ]);
+    }
+    if (chunk) yield chunk;
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < STATEMENT_BATCH) return;
+    after = { micros: last.micros, seq: last.seq };
+  }
+}
+
+/** The statement as a stream of UTF-8 text, read from the database as the client takes it. */
+export function statementStream(db: Database, userId: string, query: StatementQuery): Readable {
+  return Readable.from(statementLines(db, userId, query), { objectMode: false, highWaterMark: 1 });
+}
