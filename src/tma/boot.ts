@@ -257,7 +257,7 @@ function trackViewport(launch: TelegramLaunch): void {
 }
 
 /** How long a hidden Back button waits before Telegram is told (a show in the meantime cancels it). */
-const BACK_HIDE_DELAY_MS = 400;
+export const BACK_HIDE_DELAY_MS = 400;
 
 /** Web A closes the Mini App on every `web_app_open_tg_link`; it has no share path that keeps it open. */
 export function closesOnTelegramLink(platform: string): boolean {
