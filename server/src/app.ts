@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyServerOptions,
   LogController,
 } from "fastify";
@@ -116,7 +117,8 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
         request.log.info({ err: error }, "request refused");
-        return reply.code(status).type("application/json; charset=utf-8").send(errorBody("VALIDATION_FAILED"));
+        const plain: FastifyReply = reply;
+        return plain.code(status).type("application/json; charset=utf-8").send(errorBody("VALIDATION_FAILED"));
       }
       request.log.error({ err: error }, "request failed");
       return sendError(reply, "INTERNAL");
