@@ -14,7 +14,7 @@ import { closeDeposit, openDeposit } from "../../server/src/services/deposits";
 import { notify } from "../../server/src/services/notifications";
 import { rowsOf } from "../../server/src/services/partners";
 import { confirmRefill, createRefill } from "../../server/src/services/refills";
-import { STATEMENT_BATCH } from "../../server/src/services/statements";
+import { csvCell, STATEMENT_BATCH } from "../../server/src/services/statements";
 import {
   callRoute,
   createTestServer,
@@ -438,5 +438,19 @@ describe.each(databases)("the investor's home on $name", ({ url }) => {
       ),
     );
     expect(rows).toHaveLength(mine?.n ?? -1);
+  });
+});
+
+describe("statement cells", () => {
+  it("defuses every start a spreadsheet reads as a formula, and leaves plain numbers alone", () => {
+    expect(csvCell("=1+1")).toBe(`"'=1+1"`);
+    expect(csvCell("+A1")).toBe(`"'+A1"`);
+    expect(csvCell("-A1")).toBe(`"'-A1"`);
+    expect(csvCell("@SUM(A1)")).toBe(`"'@SUM(A1)"`);
+    expect(csvCell("\tx")).toBe(`"'\tx"`);
+    expect(csvCell("\rx")).toBe(`"'\rx"`);
+    expect(csvCell("-20.5")).toBe("-20.5");
+    expect(csvCell('say "hi", then')).toBe(`"say ""hi"", then"`);
+    expect(csvCell(null)).toBe("");
   });
 });
