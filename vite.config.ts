@@ -66,11 +66,11 @@ const productionBuild: Plugin = {
 };
 
 /**
- * A cabinet launch's second wave, beside the entry chunk instead of after it: `assets/launch-<hash>.js`, a small
- * module that `index.html` loads before the entry. With a saved user on the web at the cabinet's start it
- * announces the cabinet's chunks and texts (module preload) and sends the first screen's calls with the kept
- * token; the API client takes those replies (`lib/early-replies.ts`) instead of asking again. Files are named
- * after the build, so the file is written here with their names.
+ * A launch's second wave, beside the entry chunk instead of after it: `assets/launch-<hash>.js`, a small module
+ * that `index.html` loads before the entry. It announces (module preload) the code and texts of the screen the
+ * launch will show: the cabinet's, with a saved user on the web at the cabinet's start, where it also sends the
+ * first screen's calls with the kept token (the API client takes those replies, `lib/early-replies.ts`); the
+ * login's, without one. Files are named after the build, so the file is written here with their names.
  */
 const launchPreload: Plugin = {
   name: "kassa:launch-preload",
@@ -83,27 +83,43 @@ const launchPreload: Plugin = {
     if (!entry || html?.type !== "asset") return;
     const loaded = new Set([entry.fileName, ...entry.imports]);
     const by = (facade: RegExp) => chunks.find((chunk) => chunk.facadeModuleId && facade.test(chunk.facadeModuleId));
-    const code = new Set<string>();
-    const css = new Set<string>();
-    const collect = (fileName: string | undefined) => {
-      const chunk = fileName ? bundle[fileName] : undefined;
-      if (chunk?.type !== "chunk" || loaded.has(chunk.fileName) || code.has(chunk.fileName)) return;
-      code.add(chunk.fileName);
-      for (const file of chunk.viteMetadata?.importedCss ?? []) css.add(file);
-      for (const file of chunk.imports) collect(file);
+    /** The chunks (and their CSS) of `roots` and what they import, less what the entry loads anyway. */
+    const screen = (...roots: RegExp[]) => {
+      const code = new Set<string>();
+      const css = new Set<string>();
+      const collect = (fileName: string | undefined) => {
+        const chunk = fileName ? bundle[fileName] : undefined;
+        if (chunk?.type !== "chunk" || loaded.has(chunk.fileName) || code.has(chunk.fileName)) return;
+        code.add(chunk.fileName);
+        for (const file of chunk.viteMetadata?.importedCss ?? []) css.add(file);
+        for (const file of chunk.imports) collect(file);
+      };
+      for (const root of roots) collect(by(root)?.fileName);
+      return { code: [...code], css: [...css] };
     };
-    collect(by(/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/)?.fileName);
-    collect(by(/src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/)?.fileName);
-    const texts: Record<string, string[]> = {};
-    for (const chunk of chunks) {
-      const language =
-        /locales[\\/](\w+)[\\/]common\.json$/.exec(chunk.facadeModuleId ?? "")?.[1] ??
-        /^texts-cabinet-(\w+)$/.exec(chunk.name)?.[1];
-      if (language) texts[language] = [...(texts[language] ?? []), chunk.fileName];
-    }
+    /** Per language, the files of the namespaces `pattern` matches (by module, or a group's chunk name). */
+    const texts = (pattern: RegExp, group?: RegExp) => {
+      const files: Record<string, string[]> = {};
+      for (const chunk of chunks) {
+        const language =
+          pattern.exec(chunk.facadeModuleId ?? "")?.[1] ?? (group ? group.exec(chunk.name)?.[1] : undefined);
+        if (language) files[language] = [...(files[language] ?? []), chunk.fileName];
+      }
+      return files;
+    };
+    const files = {
+      cabinet: {
+        ...screen(/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/, /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/),
+        texts: texts(/locales[\\/](\w+)[\\/]common\.json$/, /^texts-cabinet-(\w+)$/),
+      },
+      login: {
+        ...screen(/src[\\/]app[\\/]routes[\\/]login\.tsx$/),
+        texts: texts(/locales[\\/](\w+)[\\/](?:common|auth)\.json$/),
+      },
+    };
     const launcher = readFileSync(r("./src/app/launch-preload.js"), "utf8").replace(
       "/* FILES */ {}",
-      JSON.stringify({ code: [...code], css: [...css], texts }),
+      JSON.stringify(files),
     );
     const source = minifySync("launch.js", launcher, { mangle: { toplevel: true } }).code;
     const ref = this.emitFile({ type: "asset", name: "launch.js", source });

@@ -1,8 +1,9 @@
-// Loaded by index.html before the entry chunk (vite.config.ts, `launchPreload`), so a cabinet launch's second
-// wave goes out beside the entry instead of after it: with a saved user on the web at the cabinet's start, it
-// announces the cabinet's code and texts (module preload) and sends the first screen's calls with the kept
-// token. The API client takes those replies (`src/lib/early-replies.ts`). Plain JavaScript without imports: the
-// build writes the file names in. Whatever goes wrong here, the entry does the same a wave later.
+// Loaded by index.html before the entry chunk (vite.config.ts, `launchPreload`), so a launch's second wave goes out
+// beside the entry instead of after it: it announces the code and texts (module preload) of the screen the launch
+// will show. With a saved user on the web at the cabinet's start, that is the cabinet, and it also sends the first
+// screen's calls with the kept token (the API client takes those replies, `src/lib/early-replies.ts`); without a
+// saved user at the start or the login, the login. Plain JavaScript without imports: the build writes the file
+// names in. Whatever goes wrong here, the entry does the same a wave later.
 const FILES = /* FILES */ {};
 const LANGUAGES = ["en", "ru", "de", "kk"];
 
@@ -14,15 +15,21 @@ try {
 
 function start() {
   // Loaded `async`, it runs as soon as it arrives (a stylesheet does not hold it back), which is almost always
-  // before the entry; if the entry started first (both cached), it has made these calls itself.
-  if (window.__kassaStarted || location.pathname !== "/" || !localStorage.getItem("kassa.user")) return;
-  // Inside Telegram the kept token lives in the client's storage and is checked first: the entry does that.
+  // before the entry; if the entry started first (both cached), it has asked for all of this itself.
+  if (window.__kassaStarted) return;
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  const saved = localStorage.getItem("kassa.user") !== null;
+  const screen =
+    saved && path === "/" ? FILES.cabinet : !saved && (path === "/" || path === "/login") ? FILES.login : null;
+  if (!screen) return;
+  // Inside Telegram the kept token lives in the client's storage and is checked first, and the language may be
+  // the client's: the entry sees to those.
   const telegram = /tgWebApp/.test(location.hash + location.search) || sessionStorage.getItem("kassa.tgLaunch");
   // The calls first, then the code: the browser opens at most six connections to a host, in this order.
-  if (!telegram) sendCalls();
-  for (const file of FILES.code) link("modulepreload", file);
-  for (const file of FILES.css) link("preload", file, "style");
-  if (!telegram) for (const file of FILES.texts[language()] ?? []) link("modulepreload", file);
+  if (saved && !telegram) sendCalls();
+  for (const file of screen.code) link("modulepreload", file);
+  for (const file of screen.css) link("preload", file, "style");
+  if (!telegram) for (const file of screen.texts[language()] ?? []) link("modulepreload", file);
 }
 
 function sendCalls() {
