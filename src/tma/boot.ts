@@ -27,6 +27,7 @@ import {
 import i18next from "i18next";
 import { framedTokenStore, setTokenStore } from "@/lib/session";
 import type { Appearance, TelegramBridge } from "./bridge";
+import { buttonFill } from "./button-fill";
 import { installCopyFallback } from "./clipboard";
 import { SDK_LAUNCH_PARAMS_KEY, type TelegramLaunch } from "./launch";
 import {
@@ -258,6 +259,8 @@ function trackViewport(launch: TelegramLaunch): void {
 
 /** How long a hidden Back button waits before Telegram is told (a show in the meantime cancels it). */
 export const BACK_HIDE_DELAY_MS = 400;
+/** How long after the boot a hidden Back button still waits (the first screen coming in). */
+const BACK_STARTUP_MS = 3000;
 
 /** Web A closes the Mini App on every `web_app_open_tg_link`; it has no share path that keeps it open. */
 export function closesOnTelegramLink(platform: string): boolean {
@@ -282,12 +285,20 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
   themeParams.bindCssVars.ifAvailable();
   miniApp.mountSync.ifAvailable();
   miniApp.bindCssVars.ifAvailable();
+  // In-page primary buttons match Telegram's Main button where its colours read (button-fill.ts).
+  const fillButtons = () => {
+    const fill = buttonFill(themeParams.buttonColor(), themeParams.buttonTextColor());
+    if (fill) document.documentElement.style.setProperty("--kassa-button-fill", fill);
+    else document.documentElement.style.removeProperty("--kassa-button-fill");
+  };
+  fillButtons();
+  themeParams.state.sub(fillButtons);
   // The client's own header and the space around the page match the app's page background; its
   // bottom bar (behind the Main button) keeps the theme's bottom-bar colour.
   try {
     miniApp.setHeaderColor.ifAvailable("secondary_bg_color");
     miniApp.setBackgroundColor.ifAvailable("secondary_bg_color");
-    if (themeParams.state().bottomBarBgColor) miniApp.setBottomBarColor.ifAvailable("bottom_bar_bg_color");
+    if (themeParams.bottomBarBgColor()) miniApp.setBottomBarColor.ifAvailable("bottom_bar_bg_color");
   } catch (error) {
     console.warn("[kassa] header and background colours not set", error);
   }
@@ -322,6 +333,7 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
 
   const appearance = (): Appearance => (themeParams.isDark() ? "dark" : "light");
   let backHide: ReturnType<typeof setTimeout> | undefined;
+  const bootedAt = performance.now();
 
   return {
     platform: launch.platform,
@@ -339,8 +351,12 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
         clearTimeout(backHide);
         if (visible) backButton.show.ifAvailable();
         // Hidden a moment later: a screen that is still coming in (a reload, its form not yet shown) says
-        // "hidden" and then "shown" at once, and Telegram's Back would flicker off and on.
-        else backHide = setTimeout(() => backButton.hide.ifAvailable(), BACK_HIDE_DELAY_MS);
+        // "hidden" and then "shown" again, and Telegram's Back would flicker off and on. While the app
+        // starts (its first screen's code and data loading) the hide waits for the start to be over.
+        else {
+          const starting = BACK_STARTUP_MS - (performance.now() - bootedAt);
+          backHide = setTimeout(() => backButton.hide.ifAvailable(), Math.max(BACK_HIDE_DELAY_MS, starting));
+        }
       },
       onClick: (listener) => {
         const [added, off] = backButton.onClick.ifAvailable(listener);

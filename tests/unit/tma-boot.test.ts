@@ -3,7 +3,7 @@
  * through `window.TelegramWebviewProxy.postEvent`, events come in through
  * `window.Telegram.WebView.receiveEvent`.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { BACK_HIDE_DELAY_MS, bootTelegram } from "@/tma/boot";
 import type { TelegramBridge } from "@/tma/bridge";
 import { detectTelegramLaunch } from "@/tma/launch";
@@ -84,7 +84,9 @@ describe("Telegram boot with the real SDK", () => {
     expect(postedOf("web_app_ready")).toHaveLength(1);
   });
 
-  it("shows and hides the Back button and hears it pressed; a hide a show follows at once is never told", async () => {
+  it("shows and hides the Back button and hears it pressed; a hide a show follows at once is never told", {
+    timeout: 10_000,
+  }, async () => {
     expect(postedOf("web_app_setup_back_button")).toEqual([{ is_visible: false }]);
     let pressed = 0;
     bridge.backButton.setVisible(true);
@@ -99,7 +101,11 @@ describe("Telegram boot with the real SDK", () => {
     await new Promise((resolve) => setTimeout(resolve, BACK_HIDE_DELAY_MS + 50));
     expect(postedOf("web_app_setup_back_button").slice(-1)).toEqual([{ is_visible: true }]);
     bridge.backButton.setVisible(false);
-    await new Promise((resolve) => setTimeout(resolve, BACK_HIDE_DELAY_MS + 50));
+    await vi.waitFor(
+      () =>
+        expect(postedOf("web_app_setup_back_button").slice(-2)).toEqual([{ is_visible: true }, { is_visible: false }]),
+      { timeout: 5000 },
+    );
     expect(pressed).toBe(1);
     expect(postedOf("web_app_setup_back_button").slice(-2)).toEqual([{ is_visible: true }, { is_visible: false }]);
   });
