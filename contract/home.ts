@@ -111,6 +111,16 @@ export type IncomeReply = z.infer<typeof IncomeReply>;
 export const EXPLORER_TX_PLACEHOLDER = "{tx}";
 
 /**
+ * A block explorer's page of a transaction, as the operator sets it: an https URL with `{tx}` where the
+ * hash goes (`https://tronscan.org/#/transaction/{tx}`).
+ */
+export const ExplorerTemplate = z
+  .string()
+  .max(300)
+  .regex(/^https:\/\/[^\s"'<>]+$/, { message: "https URL" })
+  .refine((v) => v.includes(EXPLORER_TX_PLACEHOLDER), { message: "{tx}" });
+
+/**
  * The block explorer page of a transaction: the payment system's `explorerUrl` template with `{tx}` replaced
  * by the hash (URL-encoded); null without a template or a hash.
  */

@@ -8,9 +8,10 @@ import { z } from "zod";
 import { NewsItem } from "./content";
 import { RefillStatus, VerificationStatus } from "./enums";
 import { IdParams, Refill, TxHashField } from "./funds";
+import { ExplorerTemplate } from "./home";
 import { NonNegativeDecimal } from "./money";
 import { type RouteDef, routes } from "./routes";
-import { LocalizedText, TechnicalWorkReply } from "./settings";
+import { LocalizedText, PaymentSystem, TechnicalWorkReply } from "./settings";
 import { VerificationState } from "./verification";
 import { Withdrawal } from "./withdrawals";
 
@@ -126,6 +127,9 @@ export type ChatOutboxReply = z.infer<typeof ChatOutboxReply>;
 /** Without `id`: every waiting message. */
 export const ChatOutboxRetryRequest = z.object({ id: z.uuid().optional() });
 export const ChatOutboxRetryReply = z.object({ retried: z.number().int() });
+/** `PUT /operator/payment-systems/:id/explorer`: the block explorer of one payment system; null removes it. */
+export const ExplorerParams = z.object({ id: z.string().min(1).max(64) });
+export const ExplorerRequest = z.object({ template: ExplorerTemplate.nullable() });
 export const operatorRoutes = {
   maintenance: route({
     method: "POST",
@@ -239,6 +243,16 @@ export const operatorRoutes = {
     tags,
     body: ChatOutboxRetryRequest,
     response: ChatOutboxRetryReply,
+  }),
+  /** The block explorer of one payment system (the `explorers` setting); an unknown system is 404. */
+  setExplorer: route({
+    method: "PUT",
+    path: "/operator/payment-systems/:id/explorer",
+    auth,
+    tags,
+    params: ExplorerParams,
+    body: ExplorerRequest,
+    response: PaymentSystem,
   }),
   /** The public news list, which the CLI reads through the same client. */
   news: routes.news,

@@ -8,6 +8,7 @@
 import {
   ApiErrorBody,
   type NewsItem,
+  type PaymentSystem,
   type Refill,
   type RefillStatus,
   type RouteDef,
@@ -29,6 +30,7 @@ import type { WithdrawalRowStatus } from "../db/schema";
 import type { Env, NodeEnv } from "../env";
 import { readRuntimeInfo } from "../operator/runtime";
 import { type AccrualRun, runAccruals } from "../services/accruals";
+import { setExplorer } from "../services/catalog";
 import {
   type DevClockShift,
   type DevClockState,
@@ -55,6 +57,7 @@ export interface Operator {
   maintenance(change: MaintenanceRequest): Promise<TechnicalWorkReply>;
   getSetting(key: SettingKey): Promise<unknown>;
   setSetting(key: SettingKey, value: unknown): Promise<unknown>;
+  setExplorer(paymentSystemId: string, template: string | null): Promise<PaymentSystem>;
   listRefills(filter: { status?: RefillStatus | undefined; limit?: number | undefined }): Promise<OperatorRefill[]>;
   confirmRefill(id: string, amount?: string): Promise<Refill>;
   rejectRefill(id: string, note?: string): Promise<Refill>;
@@ -101,6 +104,7 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv): 
     maintenance: (change) => setMaintenance(db, systemClock, change),
     getSetting: (key) => getSetting(db, key),
     setSetting: (key, value) => setSetting(db, systemClock, key, value),
+    setExplorer: (id, template) => setExplorer(db, systemClock, id, template),
     listRefills: (filter) => listRefillsForOperator(db, filter),
     confirmRefill: async (id, amount) => confirmRefill({ db, clock: await clock() }, id, amount),
     rejectRefill: async (id, note) => rejectRefill({ db, clock: await clock() }, id, note),
@@ -199,6 +203,8 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
     maintenance: (change) => call(routes.maintenance, { body: change }),
     getSetting: async (key) => (await call(routes.getSetting, { params: { key } })).value,
     setSetting: async (key, value) => (await call(routes.setSetting, { params: { key }, body: { value } })).value,
+    setExplorer: (id, template) =>
+      call(routes.setExplorer, { params: { id }, body: { template } }, { notFound: `no payment system ${id}` }),
     listRefills: (filter) => call(routes.refills, { query: filter }),
     confirmRefill: (id, amount) =>
       call(routes.confirmRefill, { params: { id }, body: { amount } }, { notFound: `no refill ${id}` }),

@@ -233,6 +233,31 @@ export function createCli(io: CliIo = processIo): Command {
       });
     });
 
+  const explorer = program
+    .command("explorer")
+    .description("block explorers: where the app links a payment system's transaction hashes");
+  explorer
+    .command("set")
+    .description("set a payment system's explorer: an https URL with {tx} where the hash goes")
+    .argument("<paymentSystem>", "payment system id, e.g. usdt-trc20")
+    .argument("<template>", "e.g. 'https://tronscan.org/#/transaction/{tx}'")
+    .action(async (id: string, template: string) => {
+      await withOperator(async (operator) => {
+        const system = await operator.setExplorer(id, template);
+        io.out(`${system.id}: transactions link to ${system.explorerUrl} (via ${operator.via}).`);
+      });
+    });
+  explorer
+    .command("remove")
+    .description("remove a payment system's explorer (its hashes show without a link)")
+    .argument("<paymentSystem>", "payment system id")
+    .action(async (id: string) => {
+      await withOperator(async (operator) => {
+        const system = await operator.setExplorer(id, null);
+        io.out(`${system.id}: no explorer (via ${operator.via}).`);
+      });
+    });
+
   const refill = program.command("refill").description("users' refills");
   refill
     .command("list")

@@ -4,10 +4,12 @@
  */
 import type { PaymentSystem, Plan, SubscriptionOption } from "@contract";
 import { asc, eq } from "drizzle-orm";
+import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import { paymentSystems, plans, subscriptionOptions } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
-import { getSetting } from "./settings";
+import { AppError } from "../errors";
+import { getSetting, setSetting } from "./settings";
 
 /** Plans a deposit may be opened on now, in display order. */
 export async function listAvailablePlans(db: Database): Promise<Plan[]> {
@@ -39,6 +41,31 @@ export async function listPaymentSystems(db: Database): Promise<PaymentSystem[]>
     withdrawalFeePercent: normalizeDecimal(s.withdrawalFeePercent),
     explorerUrl: Object.hasOwn(explorers, s.id) ? (explorers[s.id] ?? null) : null,
   }));
+}
+
+/**
+ * Sets (or, with null, removes) the block explorer of one payment system in the `explorers` setting; an
+ * unknown payment system is 404 NOT_FOUND. Returns the payment system as the app sees it.
+ */
+export async function setExplorer(
+  db: Database,
+  clock: Clock,
+  paymentSystemId: string,
+  template: string | null,
+): Promise<PaymentSystem> {
+  const [system] = await db
+    .select({ id: paymentSystems.id })
+    .from(paymentSystems)
+    .where(eq(paymentSystems.id, paymentSystemId));
+  const missing = () => new AppError("NOT_FOUND", { params: { paymentSystem: paymentSystemId } });
+  if (!system) throw missing();
+  const explorers: Record<string, string> = { ...(await getSetting(db, "explorers")) };
+  if (template === null) delete explorers[system.id];
+  else explorers[system.id] = template;
+  await setSetting(db, clock, "explorers", explorers);
+  const updated = (await listPaymentSystems(db)).find((s) => s.id === system.id);
+  if (!updated) throw missing();
+  return updated;
 }
 
 export async function listSubscriptionOptions(db: Database): Promise<SubscriptionOption[]> {

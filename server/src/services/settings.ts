@@ -6,7 +6,7 @@
 
 import {
   Currency,
-  EXPLORER_TX_PLACEHOLDER,
+  ExplorerTemplate,
   type LocalizedText,
   NonNegativeDecimal,
   PUBLIC_SETTING_KEYS,
@@ -47,16 +47,6 @@ export type ExchangeRatesSetting = z.infer<typeof ExchangeRatesSetting>;
 /** One turnover bonus: paid once when the downline's turnover in `currency` reaches `turnover`. */
 export const TurnoverBonus = z.object({ turnover: PositiveDecimal, award: PositiveDecimal, currency: Currency });
 export type TurnoverBonus = z.infer<typeof TurnoverBonus>;
-
-/**
- * A block explorer's page of a transaction: an https URL with `{tx}` where the hash goes
- * (`https://tronscan.org/#/transaction/{tx}`).
- */
-export const ExplorerTemplate = z
-  .string()
-  .max(300)
-  .regex(/^https:\/\/[^\s"'<>]+$/, { message: "https URL" })
-  .refine((v) => v.includes(EXPLORER_TX_PLACEHOLDER), { message: "{tx}" });
 
 /** Development only: how far the server's clock runs ahead of the real one (`kassa clock advance`). */
 export const DevClockSetting = z.object({ offsetSeconds: z.number().int().nonnegative() });

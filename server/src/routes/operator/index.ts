@@ -11,6 +11,7 @@ import type { KassaApp } from "../../context";
 import { AppError } from "../../errors";
 import { bearerToken } from "../../plugins/auth";
 import { runAccruals } from "../../services/accruals";
+import { setExplorer } from "../../services/catalog";
 import { devClockState, shiftDevClock } from "../../services/dev-clock";
 import { auditLedger } from "../../services/ledger";
 import { addNews } from "../../services/news";
@@ -57,6 +58,18 @@ export async function operatorRoutes(app: KassaApp, options: { token: string }) 
       const key = settingKey(params.key);
       return { key, value: await setSetting(ctx.db, ctx.clock, key, body.value) };
     },
+  );
+
+  defineRoute(
+    app,
+    routes.setExplorer,
+    {
+      summary: "Set (or with null remove) one payment system's block explorer template",
+      description:
+        "An https URL with {tx} where the transaction hash goes; the app links refill and withdrawal hashes " +
+        "there. An unknown payment system is 404.",
+    },
+    ({ ctx, params, body }) => setExplorer(ctx.db, ctx.clock, params.id, body.template),
   );
 
   defineRoute(
