@@ -155,6 +155,13 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
       // The content starts below the notch and, in fullscreen, below Telegram's own buttons.
       const top = await page.locator("main.cabinet-content").evaluate((el) => el.getBoundingClientRect().top);
       expect(top).toBeGreaterThanOrEqual(client.safeArea.top + client.contentSafeArea.top);
+      // In the iOS look the cabinet's own blocks are rounded like telegram-ui's iOS sections (one shape per screen).
+      if (client.platform === "ios") {
+        const corners = await page
+          .locator(".balance-hero-wrap, .stats-bar")
+          .evaluateAll((blocks) => blocks.map((el) => getComputedStyle(el).borderTopLeftRadius));
+        expect(corners).toEqual(["12px", "12px"]);
+      }
       // Refresh stays on screen beside a long greeting, here and at 384 and 412 px.
       for (const width of [client.width, 384, 412]) {
         await page.setViewportSize({ width, height: 720 });
