@@ -11,13 +11,15 @@ export const NOTIFICATION_KINDS = [
   "verification_denied",
   "subscription_activated",
   "withdrawals_locked",
+  "wallet_changed",
 ] as const;
 export const NotificationKind = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof NotificationKind>;
 
 /**
  * What a notification concerns, so the app opens its screen: the refill, withdrawal or deposit (by id), or
- * the settings (a verification decided); null when nothing in particular (a subscription, a withdrawal lock).
+ * the settings (a verification decided, a withdrawal wallet changed); null when nothing in particular (a
+ * subscription, a withdrawal lock).
  * The same targets as the Mini App's start parameters (contract/start-param.ts).
  */
 export const NotificationTarget = z.discriminatedUnion("kind", [

@@ -492,6 +492,18 @@ export const routes = {
     query: WithdrawalsQuery,
     response: WithdrawalsReply,
   }),
+  /**
+   * Added: one of the caller's withdrawals, with its transaction hash and payment system (what a history row
+   * opens); another user's, a cancelled one or an unknown id is 404.
+   */
+  withdrawal: route({
+    method: "GET",
+    path: "/funds/payments/:id",
+    auth: true,
+    tags: ["funds", "service"],
+    params: IdParams,
+    response: Withdrawal,
+  }),
   /** Added: a new code for an application awaiting one, after the resend wait. */
   resendWithdrawalCode: route({
     method: "POST",

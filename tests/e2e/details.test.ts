@@ -48,11 +48,11 @@ beforeAll(async () => {
   await kassaCli("refill", "confirm", refill.id as string);
   const wallets = [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }];
   const saved = await api("PATCH", "/user-data/wallets/update", investor.token, { wallets });
-  // A new address may need a code (sent like a withdrawal's): then the same wallets with the code.
+  // A new address may need a code (its own purpose, `wallet`): then the same wallets with the code.
   if (saved.walletCode)
     await api("PATCH", "/user-data/wallets/update", investor.token, {
       wallets,
-      code: await codeFromOutbox(investor.login, "withdrawal"),
+      code: await codeFromOutbox(investor.login, "wallet"),
     });
   const deposit = await api("POST", "/funds/deposits", investor.token, {
     planId: "start",

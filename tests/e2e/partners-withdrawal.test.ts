@@ -166,7 +166,7 @@ describe("withdrawal", () => {
     const walletCode = page.locator("form[data-step='code']", {
       has: page.locator("[data-testid='wallet-code-note']"),
     });
-    await walletCode.locator("input[name='code']").fill(await codeFromOutbox(investor.login, "withdrawal"));
+    await walletCode.locator("input[name='code']").fill(await codeFromOutbox(investor.login, "wallet"));
     await walletCode.locator("[data-testid='submit']").click();
     await expect
       .poll(async () => (await apiGet<{ address: string }[]>("/user-data/wallets", investor.token))[0]?.address)

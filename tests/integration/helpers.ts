@@ -197,7 +197,7 @@ export async function callRoute<N extends RouteName>(
 
 export interface OutboxEntry {
   login: string;
-  purpose: "phone" | "password_reset" | "withdrawal";
+  purpose: "phone" | "password_reset" | "withdrawal" | "wallet";
   code: string;
   channel: string;
   createdAt: string;

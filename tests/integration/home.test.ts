@@ -410,6 +410,39 @@ describe.each(databases)("the investor's home on $name", ({ url }) => {
     expect(debit.items[0]?.details?.withdrawalId).toBe(ops.items[0]?.details?.withdrawalId);
   });
 
+  it("opens one of the caller's withdrawals with its hash and payment system, nobody else's and no cancelled one", async () => {
+    const one = (who: Investor, id: string) =>
+      injectRoute(server, routes.withdrawal, { token: who.token, params: { id } });
+    const cancelledId = (await callRoute(server, "operations", { token: alice.token, query: { type: "withdrawal" } }))
+      .items[0]?.details?.withdrawalId;
+    expect((await one(alice, cancelledId ?? "")).status).toBe(404);
+    // A paid application, as the operator leaves it.
+    const [paid] = await server.handle.db
+      .insert(schema.withdrawals)
+      .values({
+        userId: alice.id,
+        paymentSystemId: "usdt-trc20",
+        currency: "USDT",
+        network: "TRC20",
+        wallet: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE",
+        amount: "30",
+        fee: "0",
+        amountToReceive: "30",
+        status: "success",
+        txHash: "9f2c0ffee",
+        createdAt: clock.now(),
+        processedAt: clock.now(),
+      })
+      .returning({ id: schema.withdrawals.id });
+    const id = paid?.id ?? "";
+    const mine = await callRoute(server, "withdrawal", { token: alice.token, params: { id } });
+    expect(mine).toMatchObject({ id, status: "success", txHash: "9f2c0ffee", paymentSystemId: "usdt-trc20" });
+    const system = (await callRoute(server, "paymentSystems")).find((s) => s.id === mine.paymentSystemId);
+    expect(explorerLink(system?.explorerUrl, mine.txHash)).toBe("https://tronscan.org/#/transaction/9f2c0ffee");
+    expect((await one(bob, id)).status).toBe(404);
+    expect((await one(alice, "nope")).status).toBe(404);
+  });
+
   it("gives each payment system the block explorer the operator sets", async () => {
     const systems = await callRoute(server, "paymentSystems");
     const trc20 = systems.find((s) => s.id === "usdt-trc20");

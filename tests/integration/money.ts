@@ -131,7 +131,7 @@ export async function saveWallets(
 ): Promise<{ paymentSystemId: string; address: string }[]> {
   let res = await injectRoute(server, routes.updateWallets, { token: investor.token, body: { wallets } });
   if (res.status === 200 && res.body.walletCode) {
-    const code = await lastCode(server, investor.login, "withdrawal");
+    const code = await lastCode(server, investor.login, "wallet");
     res = await injectRoute(server, routes.updateWallets, { token: investor.token, body: { wallets, code } });
   }
   if (res.status !== 200) throw new Error(`wallets: ${res.status} ${JSON.stringify(res.body)}`);

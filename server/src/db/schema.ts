@@ -206,7 +206,8 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
 
-export const CODE_PURPOSES = ["phone", "password_reset", "withdrawal"] as const;
+/** What a code confirms; `wallet`: a new or changed withdrawal wallet (its message says so). */
+export const CODE_PURPOSES = ["phone", "password_reset", "withdrawal", "wallet"] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
 
 /**
@@ -232,7 +233,7 @@ export const verificationCodes = pgTable(
   },
   (t) => [
     index("verification_codes_user_purpose_idx").on(t.userId, t.purpose, t.createdAt),
-    check("verification_codes_purpose_known", sql`${t.purpose} in ('phone', 'password_reset', 'withdrawal')`),
+    check("verification_codes_purpose_known", sql`${t.purpose} in (${sqlList(CODE_PURPOSES)})`),
   ],
 );
 

@@ -48,8 +48,9 @@ export function renderNotification(kind: ChatKind, params: Params, language: Lan
 }
 
 /**
- * What a notification concerns: the refill, withdrawal or deposit, the settings for a verification, else
- * nothing in particular (the inbox opens it; the chat button opens the same screen).
+ * What a notification concerns: the refill, withdrawal or deposit, the settings for a verification or a
+ * changed withdrawal wallet, else nothing in particular (the inbox opens it; the chat button opens the
+ * same screen).
  */
 export function notificationTarget(kind: NotificationKind, params: Params): NotificationTarget | null {
   const item = (k: "refill" | "withdrawal" | "deposit", id: string | undefined) => (id ? { kind: k, id } : null);
@@ -63,6 +64,7 @@ export function notificationTarget(kind: NotificationKind, params: Params): Noti
       return item("deposit", params.depositId);
     case "verification_success":
     case "verification_denied":
+    case "wallet_changed":
       return { kind: "settings" };
     case "subscription_activated":
     case "withdrawals_locked":

@@ -2,12 +2,11 @@
  * The user's withdrawal wallets: one address per payment system, checked against the system's
  * `address_pattern`. An empty address removes the wallet. A new or changed address is stored only
  * with a code sent to the user's code channel (a stolen session alone cannot redirect the next
- * withdrawal), and the user is then told through that channel (and in the Telegram chat, when the
- * account is linked to it) that a wallet changed.
+ * withdrawal), and the user is then told that a wallet changed: through that channel, and by a
+ * `wallet_changed` notification (in the app, and in the Telegram chat through the chat outbox).
  */
 import { createHash } from "node:crypto";
 import {
-  type CodeChannel,
   type CodeSentReply,
   type ValidationCode,
   WALLET_ADDRESS_FORMAT,
@@ -24,6 +23,7 @@ import { AppError } from "../errors";
 import { botText } from "../telegram/texts";
 import type { RequestMeta } from "./auth";
 import { issueCode } from "./codes";
+import { notify } from "./notifications";
 import { findUserById, type UserRow, userLanguage } from "./users";
 import { assertWithdrawalsOpen, enterWithdrawalCode } from "./withdrawals";
 
@@ -78,27 +78,35 @@ export async function updateWallets(
   const { db } = deps;
   await checkEntries(db, body);
   const now = deps.clock.now();
-  await db.transaction(async (tx) => {
-    for (const w of body.wallets) {
-      if (w.address === "") {
-        await tx.delete(wallets).where(and(eq(wallets.userId, userId), eq(wallets.paymentSystemId, w.paymentSystemId)));
-      } else {
-        await tx
-          .insert(wallets)
-          .values({ userId, paymentSystemId: w.paymentSystemId, address: w.address, updatedAt: now })
-          .onConflictDoUpdate({
-            target: [wallets.userId, wallets.paymentSystemId],
-            set: { address: w.address, updatedAt: now },
-          });
-      }
-    }
-  });
+  await db.transaction((tx) => storeWallets(tx, userId, body.wallets, now));
   return listWallets(db, userId);
+}
+
+/** Applies checked entries inside the caller's transaction: an empty address removes the wallet. */
+async function storeWallets(
+  tx: Database,
+  userId: string,
+  entries: WalletsUpdateBody["wallets"],
+  now: Date,
+): Promise<void> {
+  for (const w of entries) {
+    if (w.address === "") {
+      await tx.delete(wallets).where(and(eq(wallets.userId, userId), eq(wallets.paymentSystemId, w.paymentSystemId)));
+    } else {
+      await tx
+        .insert(wallets)
+        .values({ userId, paymentSystemId: w.paymentSystemId, address: w.address, updatedAt: now })
+        .onConflictDoUpdate({
+          target: [wallets.userId, wallets.paymentSystemId],
+          set: { address: w.address, updatedAt: now },
+        });
+    }
+  }
 }
 
 /**
  * What a code for these new or changed addresses confirms: a digest of exactly them, so a code sent
- * for one address does not store another (a withdrawal code's target is the application's id).
+ * for one address does not store another.
  */
 export function walletCodeTarget(changes: readonly { paymentSystemId: string; address: string }[]): string {
   const canonical = [...changes]
@@ -110,7 +118,7 @@ export function walletCodeTarget(changes: readonly { paymentSystemId: string; ad
 /**
  * `PATCH /user-data/wallets/update`. Entries are checked as `updateWallets` does. Removals and
  * unchanged addresses are stored at once. When an entry adds or changes an address, the call without
- * `code` stores nothing and sends a code (purpose `withdrawal`, for exactly these addresses) through
+ * `code` stores nothing and sends a code (purpose `wallet`, for exactly these addresses) through
  * the user's code channel: `walletCode` in the reply; the resend wait, RATE_LIMIT_CODE_REQUEST_* and
  * a withdrawal lock apply. The same wallets with `code` are stored once the code is right; its
  * entries share the withdrawal codes' budgets (RATE_LIMIT_WITHDRAWAL_CODE_*, the day's wrong codes
@@ -137,7 +145,7 @@ export async function changeWallets(
     const limits = deps.env.RATE_LIMITS;
     await deps.limiter.check(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
     await deps.limiter.check(`code-request-account:${userId}`, limits.codeRequestAccount);
-    const sent = (await issueCode(deps, user, "withdrawal", {
+    const sent = (await issueCode(deps, user, "wallet", {
       target,
       scope: "target",
       whenWaiting: "refuse",
@@ -147,16 +155,33 @@ export async function changeWallets(
     return { wallets: current, walletCode: sent };
   }
 
-  await enterWithdrawalCode(deps, userId, meta, body.code, target);
-  const stored = await updateWallets(deps, userId, body);
+  await enterWithdrawalCode(deps, userId, meta, body.code, { purpose: "wallet", target });
+  const now = deps.clock.now();
+  // The notification (in the app, and in the chat through the outbox) exists exactly when the change does.
+  await deps.db.transaction(async (tx) => {
+    await storeWallets(tx, userId, body.wallets, now);
+    const [date = "", time = ""] = now.toISOString().slice(0, 16).split("T");
+    await notify(tx, userId, "wallet_changed", { systems: systemNames(changes, systems), date, time }, now);
+  });
   await tellWalletChanged(deps, user, changes, systems);
-  return { wallets: stored, walletCode: null };
+  return { wallets: await listWallets(deps.db, userId), walletCode: null };
 }
 
+/** `USDT (TRC20)` for each entry's payment system (its id when unknown). */
+function systemName(entry: { paymentSystemId: string }, systems: readonly PaymentSystemRow[]): string {
+  const system = systems.find((s) => s.id === entry.paymentSystemId);
+  return system ? `${system.currency} (${system.network})` : entry.paymentSystemId;
+}
+
+const systemNames = (changes: readonly { paymentSystemId: string }[], systems: readonly PaymentSystemRow[]) =>
+  changes.map((w) => systemName(w, systems)).join(", ");
+
 /**
- * Tells the user through the code channel, and through the Telegram chat when the account is linked
- * and the channel is another one, that these wallets changed. The change is stored already: a
- * notice that could not be sent is logged, not an error of the call.
+ * Tells the user through the code channel that these wallets changed (with the new addresses). The
+ * Telegram chat hears of it once: through the chat outbox (the `wallet_changed` notification) when
+ * the account is linked with chat notifications on, so the code channel's message goes there only
+ * when the outbox does not. The change is stored already: a notice that could not be sent is logged,
+ * not an error of the call.
  */
 async function tellWalletChanged(
   deps: Pick<ServiceContext, "codeSender" | "log">,
@@ -166,20 +191,12 @@ async function tellWalletChanged(
 ): Promise<void> {
   const tell = deps.codeSender.tell?.bind(deps.codeSender);
   if (!tell) return;
-  const language = userLanguage(user);
-  const list = changes
-    .map((w) => {
-      const system = systems.find((s) => s.id === w.paymentSystemId);
-      return `${system ? `${system.currency} (${system.network})` : w.paymentSystemId}: ${w.address}`;
-    })
-    .join("\n");
-  const text = botText(language, "walletChanged.text", { wallets: list });
-  const channels: CodeChannel[] = [user.codeChannel];
-  if (user.telegramId !== null && user.codeChannel !== "telegram") channels.push("telegram");
-  for (const channel of channels) {
-    const { login, telegramId, email, phone } = user;
-    await tell({ login, channel, telegramId, email, phone, text }).catch((error: unknown) =>
-      deps.log.warn({ err: error, login, channel }, "wallet change notice not sent"),
-    );
-  }
+  const channel = user.codeChannel;
+  if (channel === "telegram" && user.telegramId !== null && user.chatNotifications) return;
+  const list = changes.map((w) => `${systemName(w, systems)}: ${w.address}`).join("\n");
+  const text = botText(userLanguage(user), "walletChanged.text", { wallets: list });
+  const { login, telegramId, email, phone } = user;
+  await tell({ login, channel, telegramId, email, phone, text }).catch((error: unknown) =>
+    deps.log.warn({ err: error, login, channel }, "wallet change notice not sent"),
+  );
 }

@@ -29,6 +29,7 @@ import type { ServiceContext } from "../context";
 import { userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import {
+  type CodePurpose,
   deposits,
   paymentSystems,
   refills,
@@ -76,7 +77,7 @@ export async function assertWithdrawalsOpen(deps: Pick<ServiceContext, "db" | "c
 
 /**
  * The wrong withdrawal codes of `user` within the last day (since the end of the last lock, when
- * that is later): the wrong tries of every withdrawal code issued since then.
+ * that is later): the wrong tries of every withdrawal and withdrawal wallet code issued since then.
  */
 async function wrongCodesToday(tx: Database, user: UserRow, now: Date): Promise<number> {
   const since = new Date(Math.max(now.getTime() - WITHDRAWAL_LOCK_MS, user.withdrawalsLockedUntil?.getTime() ?? 0));
@@ -86,7 +87,7 @@ async function wrongCodesToday(tx: Database, user: UserRow, now: Date): Promise<
     .where(
       and(
         eq(verificationCodes.userId, user.id),
-        eq(verificationCodes.purpose, "withdrawal"),
+        inArray(verificationCodes.purpose, WITHDRAWAL_CODE_PURPOSES),
         gte(verificationCodes.createdAt, since),
       ),
     );
@@ -258,18 +259,22 @@ async function ownWithdrawal(db: Database, userId: string, id: string): Promise<
   return row;
 }
 
+/** The codes that guard money leaving: a withdrawal's, and a withdrawal wallet's. They share one budget. */
+export const WITHDRAWAL_CODE_PURPOSES = ["withdrawal", "wallet"] as const satisfies readonly CodePurpose[];
+
 /**
- * One entry of a withdrawal-purpose code (a withdrawal's, or a withdrawal wallet's: `target` names
- * which) under the budgets every such entry shares: RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT / _IP, and the
- * day's WITHDRAWAL_WRONG_CODES_PER_DAY, whose last wrong code locks the user's withdrawals. Resolves
- * when the code was right (it is used up); `precheck` runs first, inside the budgets.
+ * One entry of a withdrawal's code (purpose `withdrawal`, `target` the application) or a withdrawal
+ * wallet's (purpose `wallet`, `target` the addresses) under the budgets every such entry shares:
+ * RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT / _IP, and the day's WITHDRAWAL_WRONG_CODES_PER_DAY (wrong tries
+ * of both purposes), whose last wrong code locks the user's withdrawals. Resolves when the code was
+ * right (it is used up); `precheck` runs first, inside the budgets.
  */
 export async function enterWithdrawalCode(
   deps: ServiceContext,
   userId: string,
   meta: RequestMeta,
   code: string,
-  target: string,
+  { purpose, target }: { purpose: (typeof WITHDRAWAL_CODE_PURPOSES)[number]; target: string },
   precheck: () => Promise<void> = async () => {},
 ): Promise<void> {
   const { db } = deps;
@@ -301,7 +306,7 @@ export async function enterWithdrawalCode(
         return lockedError(await lockWithdrawals(tx, userId, now));
       }
       try {
-        await verifyCode({ ...deps, db: tx }, userId, "withdrawal", code, target, "target");
+        await verifyCode({ ...deps, db: tx }, userId, purpose, code, target, "target");
         return null;
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
@@ -339,7 +344,7 @@ export async function validateWithdrawal(
   meta: RequestMeta,
 ): Promise<Withdrawal> {
   const { db } = deps;
-  await enterWithdrawalCode(deps, userId, meta, code, withdrawalId, async () => {
+  await enterWithdrawalCode(deps, userId, meta, code, { purpose: "withdrawal", target: withdrawalId }, async () => {
     if (!isUuid(withdrawalId)) throw new AppError("CODE_INVALID");
     const [row] = await db
       .select({ status: withdrawals.status })

@@ -31,7 +31,7 @@ export function uniquePhone() {
 }
 
 /** The newest code the development outbox holds for a login and purpose. */
-export async function codeFromOutbox(login: string, purpose: "phone" | "password_reset" | "withdrawal") {
+export async function codeFromOutbox(login: string, purpose: "phone" | "password_reset" | "withdrawal" | "wallet") {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const res = await fetch(`${base()}/api/dev/outbox?login=${encodeURIComponent(login)}&purpose=${purpose}`);

@@ -36,8 +36,8 @@ export async function devRoutes(app: KassaApp) {
       summary: "Verification codes the server would have sent, newest first",
       description:
         "Outside production codes are not delivered: they go to the server log and to this outbox (the last " +
-        "500, in memory). `login` filters by recipient (any letter case), `purpose` by phone, password_reset or " +
-        "withdrawal. Absent in production.",
+        "500, in memory). `login` filters by recipient (any letter case), `purpose` by phone, password_reset, " +
+        "withdrawal or wallet (a withdrawal wallet's change). Absent in production.",
     },
     ({ query, reply }) => {
       reply.header("cache-control", "no-store");

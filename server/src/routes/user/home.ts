@@ -5,6 +5,7 @@
  */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
+import { getOwnWithdrawal } from "../../services/history";
 import { getIncome, getOverview } from "../../services/income";
 import { statementFileName, statementStream } from "../../services/statements";
 import { defineRoute } from "../define";
@@ -55,5 +56,17 @@ export async function userHomeRoutes(app: KassaApp) {
         "and turnover bonuses by the day paid. USDT at today's rates; `byCurrency` has the exact totals.",
     },
     ({ ctx, auth, query }) => getIncome(ctx.db, ctx.clock, auth.userId, query.period),
+  );
+
+  defineRoute(
+    app,
+    routes.withdrawal,
+    {
+      summary: "One of the caller's withdrawals, with its transaction hash and payment system (added)",
+      description:
+        "What a history row opens: `txHash` (set when paid) and `paymentSystemId`, whose `explorerUrl` " +
+        "(GET /payment-systems) links the hash. Another user's, a cancelled one or an unknown id is 404.",
+    },
+    ({ ctx, auth, params }) => getOwnWithdrawal(ctx.db, auth.userId, params.id),
   );
 }
