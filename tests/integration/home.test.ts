@@ -462,6 +462,18 @@ describe.each(databases)("the investor's home on $name", ({ url }) => {
     expect((await set({ btc: "javascript:alert(1)//{tx}" })).status).toBe(400);
   });
 
+  it("gives one account at most 30 statements an hour", async () => {
+    const hal = await newInvestor(server.handle.db, clock);
+    const query = { from: "2026-01-01", to: "2026-12-31" };
+    for (let i = 0; i < 30; i++) expect((await statement(hal, query)).status).toBe(200);
+    const refused = await statement(hal, query);
+    expect(refused).toMatchObject({ status: 429, body: { code: "RATE_LIMITED" } });
+    // Another account is not held back by it.
+    expect((await statement(bob, query)).status).toBe(200);
+    clock.advance(3600_000);
+    expect((await statement(hal, query)).status).toBe(200);
+  });
+
   it("keeps every user's operations apart in the statement of a shared day", async () => {
     const rows = parseCsv((await statementText(bob, { from: day1, to: day2 })).text.slice(1)).slice(1);
     expect(rows.map((r) => r[STATEMENT_COLUMNS.indexOf("refill_id")])).toEqual([bobRefill]);

@@ -17,10 +17,17 @@ import { and, asc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { operations, refills, users, withdrawals } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
+import type { RateLimitRule } from "../env";
 import { userLanguage } from "./users";
 
 /** Rows read per query: the most the statement holds in memory at once. */
 export const STATEMENT_BATCH = 500;
+
+/**
+ * Statements per account and hour: a year's file of a long ledger costs seconds of database time, so one
+ * account cannot keep the database busy with them (429 RATE_LIMITED with Retry-After beyond that).
+ */
+export const STATEMENT_LIMIT: RateLimitRule = { max: 30, windowSeconds: 3600 };
 
 const LOCALES_DIR = new URL("../../../locales/", import.meta.url);
 

@@ -7,7 +7,7 @@ import { routes } from "@contract";
 import type { KassaApp } from "../../context";
 import { getOwnWithdrawal } from "../../services/history";
 import { getIncome, getOverview } from "../../services/income";
-import { statementFileName, statementStream } from "../../services/statements";
+import { STATEMENT_LIMIT, statementFileName, statementStream } from "../../services/statements";
 import { defineRoute } from "../define";
 
 export async function userHomeRoutes(app: KassaApp) {
@@ -21,9 +21,11 @@ export async function userHomeRoutes(app: KassaApp) {
         "periodOrder / periodTooLong on `to`); `currency` narrows it. The reply is `text/csv; charset=utf-8`, an " +
         "attachment, oldest first: a header row, then date (ISO 8601, UTC), operation_id, type, description " +
         "(in the caller's language), currency, amount (exact, signed), deposit_id, refill_id, withdrawal_id, " +
-        "tx_hash. Text a spreadsheet would run as a formula is prefixed with an apostrophe. Streamed in batches.",
+        "tx_hash. Text a spreadsheet would run as a formula is prefixed with an apostrophe. Streamed in batches. " +
+        "At most 30 statements per account and hour (429 RATE_LIMITED).",
     },
     async ({ ctx, auth, query, reply }) => {
+      await ctx.limiter.consume(`statement-account:${auth.userId}`, STATEMENT_LIMIT);
       reply
         .header("content-type", "text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="${statementFileName(query)}"`)
