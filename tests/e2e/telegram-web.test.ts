@@ -166,6 +166,7 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
       expect.soft(fillContrast, "primary button contrast").toBeGreaterThanOrEqual(4.5);
       expect.soft(fillContrast, "primary button contrast").toBeLessThan(4.75);
 
+      if (SHOTS) await web.page.screenshot({ path: `${SHOTS}/telegram-web${client}-wallet-sheet.png` });
       // Copy in a frame without clipboard-write: the address reaches the clipboard, and the button says so.
       await web.page.evaluate(() => navigator.clipboard.writeText("before"));
       const address = (await frame.locator("[data-testid='refill-address']").textContent())?.trim();
@@ -231,6 +232,34 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
         await expect.poll(() => web.clipboard(), { timeout: 10_000 }).toBe(link);
       }
       if (SHOTS) await web.page.screenshot({ path: `${SHOTS}/telegram-web${client}-partners.png` });
+
+      // Both ways of copying refused (a stricter client): the text is shown selected with a hint, and the
+      // button does not say "Copied".
+      const telegramLink = (await frame.locator("[data-testid='referral-link-telegram']").textContent())?.trim();
+      await web.page.evaluate(() => navigator.clipboard.writeText("before"));
+      await frame.evaluate(() => {
+        document.execCommand = () => false;
+      });
+      const copyTelegram = frame.locator("[data-testid='copy-referral-link'][data-link='telegram']");
+      await copyTelegram.click();
+      const manual = frame.locator("[data-testid='manual-copy-text']");
+      await manual.waitFor();
+      await expect
+        .poll(() =>
+          manual.evaluate((el) => {
+            const area = el as HTMLTextAreaElement;
+            return area.value.slice(area.selectionStart, area.selectionEnd);
+          }),
+        )
+        .toBe(telegramLink);
+      expect(await copyTelegram.textContent()).not.toMatch(/copied/i);
+      expect(await web.clipboard()).toBe("before");
+      if (SHOTS) await web.page.screenshot({ path: `${SHOTS}/telegram-web${client}-copy-by-hand.png` });
+      // It is a sheet like the others: Back closes it.
+      await waitForFramePosted(web, "web_app_setup_back_button", (d) => visible(d) === true);
+      await web.send("back_button_pressed");
+      await frame.locator("[data-testid='manual-copy']").waitFor({ state: "detached" });
+      await onScreen(frame, "partners");
       await web.context.close();
     });
   }
