@@ -139,7 +139,10 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
         });
       await page.goto(`${base()}/${launch()}`);
       await onScreen(page, "cabinet");
-      await waitForPosted(page, "web_app_ready");
+      // Ready within 600 ms of the app's first message to the client (the first paint, not the session).
+      const ready = await waitForPosted(page, "web_app_ready");
+      const first = (await postedEvents(page))[0];
+      expect((ready.t ?? 0) - (first?.t ?? 0), `web_app_ready after ${first?.eventType}`).toBeLessThan(600);
 
       // The tab bar ends above the home indicator, its labels included.
       const { bottom, labelBottom, viewport } = await page.locator(".tab-bar").evaluate((bar) => {
