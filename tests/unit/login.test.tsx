@@ -172,7 +172,7 @@ describe("login inside Telegram", () => {
     expect(calls(fetchMock, "/auth/telegram")).toHaveLength(0);
   });
 
-  it("falls back to the form with the error shown, and offers to try Telegram again", async () => {
+  it("stale init data: the form, with what to do (reopen from the bot, or the password), and no Telegram retry", async () => {
     const fake = fakeBridge();
     setTelegramBridge(fake.bridge);
     api({
@@ -183,10 +183,23 @@ describe("login inside Telegram", () => {
       },
     });
     await renderApp({ path: "/login" });
-    await waitFor(() => expect(formError()).toBe("Verification error"));
+    await waitFor(() => expect(formError()).toMatch(/^Verification error/));
+    expect(formError()).toMatch(/open it again from the bot's chat, or sign in with your login and password/);
     expect(input("login")).toBeTruthy();
-    expect(screen.getByTestId("telegram-sign-in")).toBeTruthy();
+    // The same init data would be refused again: no button that sends it.
+    expect(screen.queryByTestId("telegram-sign-in")).toBeNull();
     expect(fake.bridge.haptics.notify).toHaveBeenCalledWith("error");
+  });
+
+  it("another failure falls back to the form with the error shown, and offers to try Telegram again", async () => {
+    setTelegramBridge(fakeBridge().bridge);
+    api({
+      telegramAuthAvailable: FLAG_ON,
+      telegramAuth: { status: 429, body: { code: "RATE_LIMITED", message: "Too many requests" } },
+    });
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(screen.getByTestId("telegram-sign-in")).toBeTruthy());
+    expect(input("login")).toBeTruthy();
   });
 
   it("shows the password form when Telegram sign-in is off, and never calls it", async () => {
