@@ -40,6 +40,20 @@ export const STATEMENT_COLUMNS = [
 /** The reply is a `text/csv; charset=utf-8` attachment, not JSON. */
 export const StatementReply = z.string();
 
+/** How long a statement link opens the file, in seconds. */
+export const STATEMENT_LINK_SECONDS = 300;
+
+/**
+ * `POST /user/operations/statement/link` (the StatementQuery as its body): a link that opens the same file
+ * without the session header for STATEMENT_LINK_SECONDS, for a download the app cannot send headers with
+ * (Telegram's `downloadFile`). `url` is relative to the API base.
+ */
+export const StatementLinkReply = z.object({ url: z.string(), expiresAt: z.string() });
+export type StatementLinkReply = z.infer<typeof StatementLinkReply>;
+
+/** `GET /user/operations/statement/file?link=…`: the file of a statement link. */
+export const StatementFileQuery = z.object({ link: z.string().min(1).max(600) });
+
 /** The currency the whole picture and the income chart are told in. */
 export const HOME_CURRENCY = "USDT" as const;
 

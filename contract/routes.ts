@@ -46,7 +46,15 @@ import {
   RefillsReply,
   RefillUpdateBody,
 } from "./funds";
-import { IncomeQuery, IncomeReply, OverviewReply, StatementQuery, StatementReply } from "./home";
+import {
+  IncomeQuery,
+  IncomeReply,
+  OverviewReply,
+  StatementFileQuery,
+  StatementLinkReply,
+  StatementQuery,
+  StatementReply,
+} from "./home";
 import {
   NotificationIdParams,
   NotificationsInboxQuery,
@@ -322,6 +330,24 @@ export const routes = {
     auth: true,
     tags: ["user", "service"],
     query: StatementQuery,
+    response: StatementReply,
+  }),
+  /** Added: a link that opens the same statement file for 5 minutes without the session header. */
+  statementLink: route({
+    method: "POST",
+    path: "/user/operations/statement/link",
+    auth: true,
+    tags: ["user", "service"],
+    body: StatementQuery,
+    response: StatementLinkReply,
+  }),
+  /** Added: the statement file of a link (no session header: the signed link is the permission). */
+  statementFile: route({
+    method: "GET",
+    path: "/user/operations/statement/file",
+    auth: false,
+    tags: ["user", "service"],
+    query: StatementFileQuery,
     response: StatementReply,
   }),
   /** Added: everything the caller holds in USDT at the operator's rates, each currency's line beneath. */

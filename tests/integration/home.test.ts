@@ -474,6 +474,33 @@ describe.each(databases)("the investor's home on $name", ({ url }) => {
     expect((await statement(hal, query)).status).toBe(200);
   });
 
+  it("opens the same file through a signed link for five minutes, without the session header", async () => {
+    const query = { from: day1, to: day2 };
+    const link = await callRoute(server, "statementLink", { token: alice.token, body: query });
+    expect(Date.parse(link.expiresAt) - clock.now().getTime()).toBe(300_000);
+    const open = (url: string) => server.app.inject({ method: "GET", url: `/api${url}` });
+    const viaLink = await open(link.url);
+    expect(viaLink.statusCode).toBe(200);
+    expect(viaLink.headers["content-disposition"]).toBe(`attachment; filename="kassa-statement-${day1}-${day2}.csv"`);
+    expect(viaLink.body).toBe((await statementText(alice, query)).text);
+
+    // Altered: another user's id or another period under Alice's signature, or a cut signature.
+    const token = new URL(link.url, "http://x").searchParams.get("link") ?? "";
+    const [payload = "", signature = ""] = token.split(".");
+    const decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    const forge = (value: unknown) =>
+      `${routes.statementFile.path}?link=${Buffer.from(JSON.stringify(value)).toString("base64url")}.${signature}`;
+    expect((await open(forge({ ...decoded, u: bob.id }))).statusCode).toBe(404);
+    expect((await open(forge({ ...decoded, q: { from: "2025-05-02", to: day2 } }))).statusCode).toBe(404);
+    expect((await open(`${routes.statementFile.path}?link=${payload}.${signature.slice(0, -2)}`)).statusCode).toBe(404);
+    expect((await open(`${routes.statementFile.path}?link=garbage`)).statusCode).toBe(404);
+    // No session: the link call itself needs one.
+    expect((await injectRoute(server, routes.statementLink, { body: query })).status).toBe(401);
+
+    clock.advance(300_001);
+    expect((await open(link.url)).statusCode).toBe(404);
+  });
+
   it("keeps every user's operations apart in the statement of a shared day", async () => {
     const rows = parseCsv((await statementText(bob, { from: day1, to: day2 })).text.slice(1)).slice(1);
     expect(rows.map((r) => r[STATEMENT_COLUMNS.indexOf("refill_id")])).toEqual([bobRefill]);

@@ -10,14 +10,26 @@
  * return) gets a leading apostrophe and quotes, as OWASP advises against CSV injection; an amount is a plain
  * number and stays one.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
-import { DAY_MS, FALLBACK_LANGUAGE, LANGUAGES, type Language, STATEMENT_COLUMNS, type StatementQuery } from "@contract";
+import {
+  DAY_MS,
+  FALLBACK_LANGUAGE,
+  LANGUAGES,
+  type Language,
+  routes,
+  STATEMENT_COLUMNS,
+  STATEMENT_LINK_SECONDS,
+  type StatementLinkReply,
+  StatementQuery,
+} from "@contract";
 import { and, asc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { operations, refills, users, withdrawals } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import type { RateLimitRule } from "../env";
+import { AppError } from "../errors";
 import { userLanguage } from "./users";
 
 /** Rows read per query: the most the statement holds in memory at once. */
@@ -155,4 +167,50 @@ export async function* statementLines(db: Database, userId: string, query: State
 /** The statement as a stream of UTF-8 text, read from the database as the client takes it. */
 export function statementStream(db: Database, userId: string, query: StatementQuery): Readable {
   return Readable.from(statementLines(db, userId, query), { objectMode: false, highWaterMark: 1 });
+}
+
+/** The link's signature: HMAC-SHA256 under the server's code secret, kept apart from the codes' by a prefix. */
+function linkSignature(secret: string, payload: string): Buffer {
+  return createHmac("sha256", secret).update(`statement-link:${payload}`).digest();
+}
+
+interface LinkPayload {
+  /** The user. */
+  u: string;
+  q: StatementQuery;
+  /** Expiry, in ms since the epoch. */
+  e: number;
+}
+
+/**
+ * A link to the caller's statement of `query`, valid STATEMENT_LINK_SECONDS: the user, the period and the
+ * expiry, signed. It opens that file and nothing else; whoever holds it in that time can download it.
+ */
+export function statementLink(secret: string, now: Date, userId: string, query: StatementQuery): StatementLinkReply {
+  const expires = now.getTime() + STATEMENT_LINK_SECONDS * 1000;
+  const payload = Buffer.from(JSON.stringify({ u: userId, q: query, e: expires } satisfies LinkPayload)).toString(
+    "base64url",
+  );
+  const link = `${payload}.${linkSignature(secret, payload).toString("base64url")}`;
+  const url = `${routes.statementFile.path}?${new URLSearchParams({ link })}`;
+  return { url, expiresAt: new Date(expires).toISOString() };
+}
+
+/** The user and period of a link; a forged, altered or expired link is 404 NOT_FOUND. */
+export function openStatementLink(secret: string, now: Date, link: string): { userId: string; query: StatementQuery } {
+  const [payload = "", signature = ""] = link.split(".");
+  const expected = linkSignature(secret, payload);
+  const given = Buffer.from(signature, "base64url");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError("NOT_FOUND");
+  let parsed: Partial<LinkPayload>;
+  try {
+    parsed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Partial<LinkPayload>;
+  } catch {
+    throw new AppError("NOT_FOUND");
+  }
+  const query = StatementQuery.safeParse(parsed.q);
+  if (typeof parsed.u !== "string" || typeof parsed.e !== "number" || !query.success || parsed.e < now.getTime()) {
+    throw new AppError("NOT_FOUND");
+  }
+  return { userId: parsed.u, query: query.data };
 }

@@ -3,14 +3,31 @@
  * income, inbox"): the statement of a period as CSV, the whole picture in USDT and the income by day.
  * Always the caller's own data: the user comes from the session, never from the request.
  */
-import { routes } from "@contract";
-import type { KassaApp } from "../../context";
+import { routes, type StatementQuery } from "@contract";
+import type { FastifyReply } from "fastify";
+import type { KassaApp, ServiceContext } from "../../context";
 import { getOwnWithdrawal } from "../../services/history";
 import { getIncome, getOverview } from "../../services/income";
-import { STATEMENT_LIMIT, statementFileName, statementStream } from "../../services/statements";
+import {
+  openStatementLink,
+  STATEMENT_LIMIT,
+  statementFileName,
+  statementLink,
+  statementStream,
+} from "../../services/statements";
 import { defineRoute } from "../define";
 
 export async function userHomeRoutes(app: KassaApp) {
+  /** Sends the statement file of `userId` (after the account's statement budget). */
+  async function sendStatement(ctx: ServiceContext, reply: FastifyReply, userId: string, query: StatementQuery) {
+    await ctx.limiter.consume(`statement-account:${userId}`, STATEMENT_LIMIT);
+    reply
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="${statementFileName(query)}"`)
+      .header("cache-control", "no-store");
+    return reply.send(statementStream(ctx.db, userId, query)) as unknown as string;
+  }
+
   defineRoute(
     app,
     routes.statement,
@@ -24,13 +41,32 @@ export async function userHomeRoutes(app: KassaApp) {
         "tx_hash. Text a spreadsheet would run as a formula is prefixed with an apostrophe. Streamed in batches. " +
         "At most 30 statements per account and hour (429 RATE_LIMITED).",
     },
-    async ({ ctx, auth, query, reply }) => {
-      await ctx.limiter.consume(`statement-account:${auth.userId}`, STATEMENT_LIMIT);
-      reply
-        .header("content-type", "text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="${statementFileName(query)}"`)
-        .header("cache-control", "no-store");
-      return reply.send(statementStream(ctx.db, auth.userId, query)) as unknown as string;
+    ({ ctx, auth, query, reply }) => sendStatement(ctx, reply, auth.userId, query),
+  );
+
+  defineRoute(
+    app,
+    routes.statementLink,
+    {
+      summary: "A link that opens the same statement file for 5 minutes without the session header (added)",
+      description:
+        "For a download the app cannot send headers with (Telegram's downloadFile). The body is the statement's " +
+        "query; `url` is relative to the API base and signed with the server's secret: it opens that file of the " +
+        "caller and nothing else, until `expiresAt`.",
+    },
+    ({ ctx, auth, body }) => statementLink(ctx.codeSecret, ctx.clock.now(), auth.userId, body),
+  );
+
+  defineRoute(
+    app,
+    routes.statementFile,
+    {
+      summary: "The statement file of a link (added; the signed link is the permission)",
+      description: "A forged, altered or expired link is 404. Counts toward the account's 30 statements an hour.",
+    },
+    async ({ ctx, query, reply }) => {
+      const opened = openStatementLink(ctx.codeSecret, ctx.clock.now(), query.link);
+      return sendStatement(ctx, reply, opened.userId, opened.query);
     },
   );
 
