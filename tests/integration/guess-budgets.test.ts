@@ -2,8 +2,9 @@
  * Guessing budgets per account (docs/decisions.md#guessing-budgets), whatever the number of client
  * addresses: wrong passwords (a progressive wait per account that never locks the owner out for
  * long: Telegram sign-in and the password reset keep working), wrong reset codes (one budget across
- * the login and e-mail forms, the reset locked after 100 in a row until the owner signs in), the
- * Telegram sign-in (per address and per Telegram user), the phone check of Settings (per account)
+ * the login and e-mail forms, the reset locked after 100 in a row until the owner signs in), wrong
+ * phone-confirmation codes (a day's budget per account, both confirmation forms), the Telegram
+ * sign-in (per address and per Telegram user), the phone check of Settings (per account)
  * and the registration's "taken" answers (in all). The guesses per account in a day on the test
  * clock, from one address and from many, are printed and asserted.
  */
@@ -23,15 +24,16 @@ import {
   RESET_CODE_GUESSES,
   TELEGRAM_SIGN_IN_LIMITS,
 } from "../../server/src/services/auth";
+import { PHONE_CODE_GUESSES } from "../../server/src/services/codes";
 import {
   createTestServer,
-  TEST_CODE_SECRET,
   injectRoute,
   lastCode,
   outbox,
   type RouteResult,
   registerUser,
   registration,
+  TEST_CODE_SECRET,
   type TestServer,
 } from "./helpers";
 import { freshPostgres, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
@@ -299,6 +301,93 @@ describe("wrong reset codes per account", () => {
     expect(wrong).toBe(RESET_CODE_GUESSES.perHour.max);
     expect(stop).toMatchObject({ status: 429, body: { code: "RATE_LIMITED" } });
     clock.advance(DAY);
+  });
+});
+
+/**
+ * Wrong phone-confirmation codes for one signed-in account for a day, as a guesser would send them:
+ * a new code whenever the last one is voided (5 wrong tries) or expired, and on 429 the wait that
+ * Retry-After says. Counts the tries judged (CODE_MISMATCH); stops early past `cap`.
+ */
+async function phoneGuessesInADay(user: { token: string; login: string }, ipFor: () => string, cap = 1000) {
+  const start = clock.now().getTime();
+  let judged = 0;
+  let code = await lastCode(server, user.login, "phone");
+  while (clock.now().getTime() - start < DAY && judged <= cap) {
+    const guess = String((Number(code) + 1 + judged) % 1_000_000).padStart(6, "0");
+    const res = await injectRoute(server, routes.phoneConfirm, {
+      token: user.token,
+      ip: ipFor(),
+      body: { code: guess },
+    });
+    if (res.body.code === "CODE_MISMATCH") {
+      judged += 1;
+      continue;
+    }
+    if (res.status === 429) {
+      clock.advance(retryAfterMs(res));
+      continue;
+    }
+    expect(res.body.code).toMatch(/^CODE_(INVALID|EXPIRED)$/);
+    const resent = await injectRoute(server, routes.phoneResend, { token: user.token, ip: ipFor() });
+    if (resent.status === 429) clock.advance(retryAfterMs(resent));
+    else code = await lastCode(server, user.login, "phone");
+  }
+  return judged;
+}
+
+describe("wrong phone codes per account", () => {
+  it(`judges ${PHONE_CODE_GUESSES.max} a day from one address and from many, on both confirmation forms`, async () => {
+    const oneAddress = freshIp();
+    const one = await registerUser(server, {}, "kassa", { ip: oneAddress });
+    const fromOne = await phoneGuessesInADay({ token: one.token, login: one.body.login }, () => oneAddress);
+    const many = await registerUser(server, {}, "kassa", { ip: freshIp() });
+    const first = ipCounter;
+    const fromMany = await phoneGuessesInADay({ token: many.token, login: many.body.login }, freshIp);
+    console.log(
+      `[kassa] phone code guesses per account per day: ${fromOne} from one address, ${fromMany} from ${ipCounter - first} addresses`,
+    );
+    expect(fromOne).toBe(PHONE_CODE_GUESSES.max);
+    expect(fromMany).toBe(PHONE_CODE_GUESSES.max);
+
+    // The same budget on the Settings form: a new number's code is refused unjudged while it lasts.
+    const fresh = await registerUser(server, {}, "kassa", { ip: freshIp() });
+    const owner = { token: fresh.token, login: fresh.body.login };
+    for (let i = 0; i < PHONE_CODE_GUESSES.max; i++) {
+      const res = await injectRoute(server, routes.phoneConfirm, {
+        token: owner.token,
+        ip: freshIp(),
+        body: { code: "000000" },
+      });
+      if (res.body.code !== "CODE_MISMATCH") {
+        await injectRoute(server, routes.phoneResend, { token: owner.token, ip: freshIp() });
+        clock.advance(61_000);
+        i -= 1;
+      }
+    }
+    const newPhone = registration().phone;
+    const changed = await injectRoute(server, routes.updateUserData, {
+      token: owner.token,
+      ip: freshIp(),
+      body: { phone: newPhone },
+    });
+    expect(changed.status).toBe(200);
+    const right = await lastCode(server, owner.login, "phone");
+    const refused = await injectRoute(server, routes.confirmPhoneChange, {
+      token: owner.token,
+      ip: freshIp(),
+      body: { code: right },
+    });
+    expect(refused).toMatchObject({ status: 429, body: { code: "RATE_LIMITED" } });
+    // A day later the owner confirms with a new code.
+    clock.advance(DAY);
+    await injectRoute(server, routes.updateUserData, { token: owner.token, ip: freshIp(), body: { phone: newPhone } });
+    const ok = await injectRoute(server, routes.confirmPhoneChange, {
+      token: owner.token,
+      ip: freshIp(),
+      body: { code: await lastCode(server, owner.login, "phone") },
+    });
+    expect(ok.status).toBe(200);
   });
 });
 

@@ -20,7 +20,7 @@ import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "../security/password";
 import { currentUser, type RequestMeta } from "./auth";
-import { issueCode, verifyCode } from "./codes";
+import { enterPhoneCode, issueCode } from "./codes";
 import { type AuthSession, sessionsRevoked } from "./sessions";
 import { getProfile, type UserRow, uniqueViolation, userView } from "./users";
 
@@ -165,7 +165,7 @@ export async function confirmPhoneChange(
   await deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
   const user = await currentUser(deps, auth);
   if (!user.pendingPhone) throw new AppError("CODE_INVALID");
-  await verifyCode(deps, user.id, "phone", code, user.pendingPhone, "target");
+  await enterPhoneCode(deps, user.id, code, user.pendingPhone, "target");
   try {
     userChanging(user.id);
     const [row] = await deps.db

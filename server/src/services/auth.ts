@@ -32,7 +32,7 @@ import { hashPassword, verifyPassword } from "../security/password";
 import { rateLimited } from "../security/rate-limit";
 import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
 import { type InitDataRefusal, type TelegramUser, validateInitData } from "../telegram/init-data";
-import { issueCode, verifyCode } from "./codes";
+import { enterPhoneCode, issueCode, verifyCode } from "./codes";
 import { type AuthSession, createSession, revokeAllSessions, sessionForProof, sessionsRevoked } from "./sessions";
 import { getSetting } from "./settings";
 import {
@@ -413,7 +413,7 @@ export async function confirmPhone(
   await deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
   const user = await currentUser(deps, auth);
   if (!user.phone || user.phoneConfirmedAt) throw new AppError("CODE_INVALID");
-  await verifyCode(deps, user.id, "phone", code, user.phone);
+  await enterPhoneCode(deps, user.id, code, user.phone);
   userChanging(user.id);
   const [confirmed] = await deps.db
     .update(users)

@@ -1,5 +1,6 @@
 /**
- * One-time codes (docs/decisions.md#d5-codes) for phone confirmation, password reset and (later) withdrawals:
+ * One-time codes (docs/decisions.md#d5-codes) for phone confirmation, password reset, withdrawals and
+ * withdrawal wallet changes:
  * 6 digits from a CSPRNG, stored as an HMAC under a server-side key, single use, valid `ttlSeconds`,
  * a new one only after `resendSeconds`, voided by `maxAttempts` wrong tries (the `codes` setting).
  * Only the newest code of a user and purpose counts.
@@ -10,6 +11,7 @@ import type { CodeSentReply } from "@contract/auth";
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { type CodePurpose, users, verificationCodes } from "../db/schema";
+import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
 import { rateLimited } from "../security/rate-limit";
 import { getSetting } from "./settings";
@@ -212,4 +214,37 @@ export async function verifyCode(
     .returning({ id: verificationCodes.id });
   // Another request used it (or voided it) in between.
   if (!used) throw new AppError("CODE_INVALID");
+}
+
+/**
+ * Wrong phone-confirmation codes per account (docs/decisions.md#guessing-budgets): a day's budget,
+ * whichever number and client address, shared by every instance on PostgreSQL. A phone code is
+ * guessed by a signed-in session, so a count "in a row until the owner signs in" (the reset's) would
+ * not bind the guesser; a day's budget does, and holds the owner back a day at most.
+ */
+export const PHONE_CODE_GUESSES: RateLimitRule = { max: 20, windowSeconds: 86_400 };
+
+/**
+ * One entry of a phone-confirmation code (`verifyCode` for purpose `phone`) under the account's
+ * PHONE_CODE_GUESSES: each entry takes a point first (parallel guesses cannot slip past), and all but
+ * a wrong code give it back; past the budget 429 RATE_LIMITED, unjudged.
+ */
+export async function enterPhoneCode(
+  deps: Pick<ServiceContext, "db" | "clock" | "codeSecret" | "limiter">,
+  userId: string,
+  code: string,
+  target: string,
+  scope: "user" | "target" = "user",
+): Promise<void> {
+  const key = `phone-code-account:${userId}`;
+  await deps.limiter.consume(key, PHONE_CODE_GUESSES);
+  let wrong = false;
+  try {
+    await verifyCode(deps, userId, "phone", code, target, scope);
+  } catch (error) {
+    wrong = error instanceof AppError && error.code === "CODE_MISMATCH";
+    throw error;
+  } finally {
+    if (!wrong) await deps.limiter.refund(key, PHONE_CODE_GUESSES);
+  }
 }
