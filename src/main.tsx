@@ -82,18 +82,19 @@ async function start(): Promise<void> {
       // with the fresh init data.
       restoreSession({ read: () => readSavedSession({ checkToken: checkKeptToken, onToken }) })
     : restoreSession({ read: () => readSavedSession({ onToken }) });
-  void restored.then(async (outcome) => {
+  void restored.then((outcome) => {
     if (outcome !== "signed-in") {
       void launchData?.then((data) => data.dropLaunchData(queryClient, screen)).catch(() => undefined);
       return;
     }
+    // On the web a restored user may be out of date (confirmed elsewhere, renamed): refresh it in the
+    // background (its reply is checked without the contract, lib/early-routes.ts). A 401 there ends the
+    // session ('Session timed out', then login and back).
+    if (!isInsideTelegram()) void refreshCurrentUser();
     // Once the first screen is painted: the contract's code loads and checks what the launch showed.
     const replies = fetched;
     if (launchData && replies)
-      await launchData.then((data) => data.checkLaunchData(queryClient, screen, replies)).catch(() => undefined);
-    // On the web a restored user may be out of date (confirmed elsewhere, renamed): refresh it in the
-    // background, after the launch's paint. A 401 there ends the session ('Session timed out', then login and back).
-    if (!isInsideTelegram()) void refreshCurrentUser();
+      void launchData.then((data) => data.checkLaunchData(queryClient, screen, replies)).catch(() => undefined);
   });
 
   await styles;

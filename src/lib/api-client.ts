@@ -9,7 +9,7 @@ import { resolveApiBaseUrl } from "@/config/env";
 import { loginPath } from "@/config/paths";
 import { loadContract } from "./contract";
 import { takeEarlyReply } from "./early-replies";
-import { earlyRoute } from "./early-routes";
+import { earlyRoute, quickCheck } from "./early-routes";
 import { intentKeys } from "./idempotency";
 import { currentLocationPath, navigateTo } from "./navigation";
 import { expireSession, getSessionToken } from "./session";
@@ -283,10 +283,23 @@ export async function callApi<N extends RouteName>(
   };
   // A launch's calls go out at once, while the contract downloads beside them (lib/early-routes.ts).
   const early = call.params === undefined ? earlyRoute(name) : undefined;
-  if (early && launchToken !== undefined) {
-    // A launch's first calls: the launch checks their replies after its first paint (see `withLaunchToken`).
+  const quick = early ? quickCheck(name) : undefined;
+  if (early && (quick || launchToken !== undefined)) {
+    // Without the contract's code: a launch's first calls, whose replies the launch checks after its first
+    // paint (see `withLaunchToken`), and the calls whose replies have a check of their own (the current user).
     const { query, signal, timeoutMs, token } = call;
-    return (await apiRequest({ ...early, query, signal, timeoutMs, token })) as RouteResponse<N>;
+    const reply = await apiRequest({ ...early, query, signal, timeoutMs, token });
+    if (!quick) return reply as RouteResponse<N>;
+    const checked = quick(reply);
+    if (checked === null) {
+      throw new ApiError({
+        kind: "parse",
+        status: 200,
+        body: reply,
+        message: `${early.method} ${early.path} answered with a reply that does not match the contract`,
+      });
+    }
+    return checked as RouteResponse<N>;
   }
   const contractLoad = loadContract().catch((error: unknown) => {
     throw new ApiError({ kind: "network", message: `The contract could not be loaded for ${name}`, cause: error });

@@ -6,7 +6,8 @@
  * The types tie each entry to the contract's route table (a change of path or method fails to
  * compile); `tests/unit/early-routes.test.ts` holds them equal at run time and keeps money calls out.
  */
-import type { RouteName, Routes } from "@contract";
+import type { RouteName, RouteResponse, Routes } from "@contract";
+import { keptUser } from "./kept-user";
 
 type EarlyRoute<N extends RouteName> = { method: Routes[N]["method"]; path: Routes[N]["path"] };
 
@@ -22,4 +23,17 @@ export const EARLY_ROUTES: { [N in RouteName]?: EarlyRoute<N> } = {
 
 export function earlyRoute(name: RouteName): { method: string; path: string } | undefined {
   return EARLY_ROUTES[name];
+}
+
+/**
+ * Replies checked without the contract's code, by a check that says exactly what the route's schema says
+ * (`lib/kept-user.ts` and its property test): the current user, which a launch asks for at once (the web's
+ * refresh of the kept user, Telegram's check of the kept token), before zod has any reason to load.
+ */
+const QUICK_CHECKS: { [N in RouteName]?: (reply: unknown) => RouteResponse<N> | null } = {
+  currentUser: keptUser,
+};
+
+export function quickCheck(name: RouteName): ((reply: unknown) => unknown) | undefined {
+  return QUICK_CHECKS[name];
 }

@@ -17,7 +17,7 @@ import { EARLY_ROUTES } from "@/lib/early-routes";
 import { createQueryClient } from "@/lib/query-client";
 import { clearSession, isSignedInAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { stubRoutes } from "./test-utils";
+import { DEMO_USER, stubRoutes } from "./test-utils";
 
 const BALANCE = {
   type: "balance",
@@ -45,6 +45,13 @@ describe("the early routes", () => {
       expect(route.idempotent ?? false).toBe(false);
       expect("params" in route).toBe(false);
     }
+  });
+
+  it("the current user's reply is checked without the contract, as its User schema would", async () => {
+    stubRoutes({ currentUser: { body: { ...DEMO_USER, extra: 1 } as never } });
+    await expect(callApi("currentUser")).resolves.toEqual(DEMO_USER);
+    stubRoutes({ currentUser: { body: { ...DEMO_USER, notifications: { unread: -1 } } as never } });
+    await expect(callApi("currentUser")).rejects.toMatchObject({ kind: "parse" });
   });
 
   it("still check the reply against the contract", async () => {
