@@ -12,6 +12,7 @@ import { paths } from "@/config/paths";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { BalanceCard, StatsBar } from "@/features/balance/components/balance-card";
 import { RecentOperations } from "@/features/operations/components/operations-list";
+import { OverviewCard } from "@/features/overview/components/overview-card";
 import { SubscriptionCard } from "@/features/subscription/components/subscription-card";
 import { userAtom } from "@/lib/session";
 import { useLiveRefreshControl } from "../live-refresh";
@@ -22,7 +23,7 @@ const loadExchangeDialog = () => import("@/features/balance/components/exchange-
 const ExchangeDialog = lazyScreen(() => loadExchangeDialog().then((m) => ({ default: m.ExchangeDialog })));
 
 /**
- * Cabinet: welcome, the balance with its currency, the amount on deposit, the balances bar, recent
+ * Cabinet: welcome, the whole picture in USDT with each currency beneath, the balance with its currency, the amount on deposit, the balances bar, recent
  * operations; for a user without a subscription, its compact prompt (here only, not on every screen).
  */
 export function CabinetRoute() {
@@ -49,6 +50,7 @@ export function CabinetRoute() {
         {live ? <RefreshControl onRefresh={() => void live.refresh()} refreshing={live.refreshing} /> : null}
       </div>
       <List>
+        <OverviewCard />
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
         <StatsBar />
         <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
