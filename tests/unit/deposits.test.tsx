@@ -192,3 +192,36 @@ describe("deposit list and close", () => {
     await waitFor(() => expect(screen.getByTestId("form-error").textContent).toBe("Deposit closing error"));
   });
 });
+
+describe("deposit list: mine first", () => {
+  it("comes before the form, and its card's action reads 'Close early'", async () => {
+    stubDeposits();
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    const row = await screen.findByTestId("deposit-row");
+    const amount = await amountField();
+    // The list precedes the form in the document.
+    expect(row.compareDocumentPosition(amount) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(row).getByTestId("deposit-close").textContent).toBe("Close early");
+    expect(within(row).getByRole("progressbar").getAttribute("aria-label")).toBe("Day 7 of 30");
+  });
+
+  it("a deposit closed early shows what was returned and what was forfeited, not income 'accrued and held'", async () => {
+    const closed: Deposit = {
+      ...ACTIVE,
+      status: "closed",
+      closedAt: "2026-01-08T00:00:00.000Z",
+      returned: "250",
+      forfeited: "21",
+    };
+    stubDeposits({ deposits: page([closed]) });
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    const row = await screen.findByTestId("deposit-row");
+    expect(within(row).getByTestId("deposit-returned").getAttribute("data-amount")).toBe("250");
+    expect(within(row).getByTestId("deposit-forfeited").getAttribute("data-amount")).toBe("21");
+    expect(within(row).getByText("Returned to the balance")).toBeTruthy();
+    expect(within(row).getByText("Forfeited")).toBeTruthy();
+    expect(within(row).queryByText("Accrued and held")).toBeNull();
+    expect(within(row).queryByTestId("deposit-accrued")).toBeNull();
+    expect(within(row).queryByTestId("deposit-close")).toBeNull();
+  });
+});

@@ -12,8 +12,8 @@ import { DepositForm } from "@/features/deposits/components/deposit-form";
 import { DepositList } from "@/features/deposits/components/deposit-list";
 
 /**
- * Deposits: the crypto cases, opening a deposit on a plan (narrowed to the chosen case's plans, with
- * the computed result), and the user's own deposits.
+ * Deposits: the user's own deposits first, then the crypto cases and opening a deposit on a plan (narrowed
+ * to the chosen case's plans, with the computed result).
  */
 export function DepositsRoute() {
   const { t } = useTranslation(["deposits", "common"]);
@@ -28,6 +28,7 @@ export function DepositsRoute() {
   return (
     <Page screen="deposits" title={t("title")}>
       <List>
+        <DepositList openId={params.get("deposit")} />
         <QuerySection
           query={plans}
           loading={<FormSkeleton header={t("form.header")} />}
@@ -43,7 +44,6 @@ export function DepositsRoute() {
             </>
           )}
         </QuerySection>
-        <DepositList openId={params.get("deposit")} />
       </List>
     </Page>
   );

@@ -108,17 +108,34 @@ function DepositRow({
           <dt>{t("list.dailyIncome")}</dt>
           <dd>{amount("deposit-daily-income", deposit.dailyIncome)}</dd>
         </div>
-        <div>
-          <dt>{t("list.accrued")}</dt>
-          <dd>{amount("deposit-accrued", deposit.accruedHeld)}</dd>
-        </div>
+        {deposit.status === "closed" ? (
+          // Closed early: the principal came back and the held income was given up; nothing is held any more.
+          <>
+            <div>
+              <dt>{t("list.returned")}</dt>
+              <dd>{amount("deposit-returned", deposit.returned ?? deposit.amount)}</dd>
+            </div>
+            <div>
+              <dt>{t("list.forfeited")}</dt>
+              <dd>{amount("deposit-forfeited", deposit.forfeited ?? deposit.accruedHeld)}</dd>
+            </div>
+          </>
+        ) : (
+          <div>
+            <dt>{deposit.status === "active" ? t("list.accrued") : t("list.accruedPaid")}</dt>
+            <dd>{amount("deposit-accrued", deposit.accruedHeld)}</dd>
+          </div>
+        )}
         <div>
           <dt>{deposit.status === "active" ? t("list.endsAt") : t("list.closedAt")}</dt>
           <dd>{format.date(deposit.closedAt ?? deposit.endsAt)}</dd>
         </div>
       </dl>
       <div className="deposit-progress">
-        <Progress value={percent} aria-label={t("list.days")} />
+        <Progress
+          value={percent}
+          aria-label={t("list.progress", { days: deposit.daysAccrued, total: deposit.durationDays })}
+        />
         <span data-testid="deposit-days" data-days-accrued={deposit.daysAccrued}>
           {`${deposit.daysAccrued} / ${deposit.durationDays}`}
         </span>
@@ -131,7 +148,7 @@ function DepositRow({
           onClick={onClose}
           data-testid="deposit-close"
         >
-          {t("list.close")}
+          {t("list.closeEarly")}
         </Button>
       ) : null}
     </div>
