@@ -1,19 +1,19 @@
 import { useIsFetching } from "@tanstack/react-query";
 import { useAtomValue } from "jotai";
-import { type ReactNode, Suspense, useEffect, useState } from "react";
+import { type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
 import { ContentSpinner } from "@/components/content-spinner";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { lazyScreen } from "@/components/lazy-screen";
-import { ManualCopySheet } from "@/components/manual-copy-sheet";
 import { PullToRefresh } from "@/components/pull-to-refresh";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { onSessionExpiring } from "@/lib/api-client";
 import { restoreDraft, saveDraft, takeDraft } from "@/lib/drafts";
 import { userAtom } from "@/lib/session";
 import { useMediaQuery } from "@/lib/use-media-query";
+import { manualCopyText, subscribeManualCopy } from "@/tma/clipboard";
 import { useMainButtonShown, useTelegram } from "@/tma/hooks";
 import { LiveRefreshContext, useLiveRefresh } from "../live-refresh";
 import { BottomTabBar, SideBar } from "./navigation";
@@ -22,6 +22,22 @@ import { BottomTabBar, SideBar } from "./navigation";
 const NotificationDialog = lazyScreen(() =>
   import("@/features/notifications/components/notification-dialog").then((m) => ({ default: m.NotificationDialog })),
 );
+
+// Loaded only when a copy inside Telegram was refused both ways (src/tma/clipboard.ts).
+const ManualCopySheet = lazyScreen(() =>
+  import("@/components/manual-copy-sheet").then((m) => ({ default: m.ManualCopySheet })),
+);
+
+/** The copy-by-hand sheet, once there is text to copy by hand; its code (a sheet) comes only then. */
+function ManualCopyHost() {
+  const text = useSyncExternalStore(subscribeManualCopy, manualCopyText);
+  if (text === null) return null;
+  return (
+    <Suspense fallback={null}>
+      <ManualCopySheet />
+    </Suspense>
+  );
+}
 
 /** Side bar from this width up, tab bar below it. */
 export const WIDE_LAYOUT_QUERY = "(min-width: 960px)";
@@ -51,7 +67,7 @@ export function CabinetLayout() {
       {/* Inside Telegram a pull down from the top belongs to Telegram (vertical swipes fold the app, on
           from launch); the header's Refresh refreshes there. */}
       {telegram ? null : <PullToRefresh onRefresh={() => void live.refresh()} refreshing={live.refreshing} />}
-      {telegram ? <ManualCopySheet /> : null}
+      {telegram ? <ManualCopyHost /> : null}
       {/* A failing cabinet screen (or dialog) keeps the side bar or tab bar around its error. */}
       <RouteErrorBoundary>
         {/* The notification sheet opens over the screen once its figures are in, never before them. */}
