@@ -89,6 +89,7 @@ describe("money", () => {
   it("opens a deposit whose preview equals what the server creates, accrues it as time passes, and closes it early for exactly the stated amounts", async () => {
     await page.goto(`${base()}/deposits`);
     await screen(page, "deposits");
+    await page.locator("[data-testid='open-deposit']").click();
     await page.locator("select[name='planId']").selectOption("start");
     await page.locator("input[name='amount']").fill("123.45");
     await expect
@@ -99,6 +100,16 @@ describe("money", () => {
       totalAtEnd: (await amountOf("[data-testid='preview-total-at-end']")) as string,
     };
     await page.locator("[data-testid='submit']").first().click();
+    // The confirmation states what the preview said; only its button opens the deposit.
+    const confirmation = page.locator("[data-testid='deposit-confirmation']");
+    await confirmation.waitFor();
+    expect(
+      same(
+        await confirmation.locator("[data-testid='confirm-daily-income']").getAttribute("data-amount"),
+        preview.dailyIncome,
+      ),
+    ).toBe(true);
+    await confirmation.locator("[data-testid='deposit-confirm']").click();
     const row = page.locator("[data-testid='deposit-row']").first();
     await row.waitFor();
 
@@ -140,6 +151,7 @@ describe("money", () => {
   it("refuses a deposit the balance cannot pay with 'Not enough funds' as it is typed, and keeps the amount", async () => {
     await page.goto(`${base()}/deposits`);
     await screen(page, "deposits");
+    await page.locator("[data-testid='open-deposit']").click();
     await page.locator("select[name='planId']").selectOption("start");
     await page.locator("input[name='amount']").fill("1000");
     // Said as the user types, next to the field, with no result computed; a tap sends nothing.

@@ -193,6 +193,16 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
       for (const screen of ["refill", "deposits", "withdrawal"]) {
         await page.locator(`[data-testid='tab-${screen}']`).click();
         await onScreen(page, screen);
+        if (screen === "deposits") {
+          // Deposits shows the investor's deposits first; its Main button ("Open a deposit") opens the form's sheet.
+          const mainShown = async () =>
+            (
+              (await postedEvents(page)).filter((e) => e.eventType === "web_app_setup_main_button").at(-1)
+                ?.eventData as Shown
+            )?.is_visible === true;
+          await expect.poll(mainShown, { timeout: 15_000 }).toBe(true);
+          await sendTelegramEvent(page, "main_button_pressed");
+        }
         await page.locator("input[name='amount']").first().waitFor({ timeout: 15_000 });
         await expect.poll(() => page.locator(".tab-bar").count(), { timeout: 15_000 }).toBe(0);
         fields.push(...(await accessibleNames(page)));
@@ -223,6 +233,11 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
           await page.screenshot({
             path: join(SHOTS, `telegram-${client.platform}-${client.width}-${LANGUAGE}-refill.png`),
           });
+        if (screen === "deposits") {
+          // Back closes the sheet first, then leads out of the screen.
+          await sendTelegramEvent(page, "back_button_pressed");
+          await expect.poll(() => page.locator("input[name='amount']").count(), { timeout: 15_000 }).toBe(0);
+        }
         // Telegram's Back is shown now (the last word on it; a hide told late may have been cancelled).
         const backShown = async () =>
           (

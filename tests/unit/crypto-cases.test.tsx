@@ -88,6 +88,7 @@ describe("crypto cases on Deposits", () => {
   it("lists the cases that have plans on offer, with risk level and plans", async () => {
     depositsApi([]);
     await renderApp({ path: "/deposits", user: DEMO_USER });
+    fireEvent.click(await screen.findByTestId("open-deposit"));
     const cards = await screen.findAllByTestId("crypto-case");
     expect(cards.map((card) => card.getAttribute("data-case-id"))).toEqual(["steady", "growth"]);
     const growth = cards[1] as HTMLElement;
@@ -105,6 +106,7 @@ describe("crypto cases on Deposits", () => {
     const posts: unknown[] = [];
     depositsApi(posts);
     await renderApp({ path: "/deposits", user: DEMO_USER });
+    fireEvent.click(await screen.findByTestId("open-deposit"));
     await screen.findAllByTestId("crypto-case");
     expect(planOptions()).toEqual(["start", "standard", "premium"]);
     expect(screen.queryByTestId("deposit-case")).toBeNull();
@@ -121,13 +123,22 @@ describe("crypto cases on Deposits", () => {
       target: { value: "100" },
     });
     fireEvent.click(screen.getByTestId("submit"));
+    fireEvent.click(await screen.findByTestId("deposit-confirm"));
     await screen.findByTestId("form-success");
     await waitFor(() =>
       expect(posts).toEqual([
         { planId: "premium", currency: "USDT", amount: "100", autoInvest: false, caseId: "growth" },
       ]),
     );
+  });
 
+  it("'Every plan' undoes the case's narrowing", async () => {
+    depositsApi([]);
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    fireEvent.click(await screen.findByTestId("open-deposit"));
+    const growth = (await screen.findAllByTestId("crypto-case"))[1] as HTMLElement;
+    fireEvent.click(growth.querySelector("input[type='radio']") as HTMLInputElement);
+    await waitFor(() => expect(planOptions()).toEqual(["standard", "premium"]));
     fireEvent.click(screen.getByText("Every plan"));
     await waitFor(() => expect(planOptions()).toEqual(["start", "standard", "premium"]));
     expect(screen.queryByTestId("deposit-case")).toBeNull();
@@ -143,6 +154,7 @@ describe("crypto cases on Deposits", () => {
   it("speaks the interface language", async () => {
     depositsApi([]);
     await renderApp({ path: "/deposits", user: DEMO_USER });
+    fireEvent.click(await screen.findByTestId("open-deposit"));
     await screen.findAllByTestId("crypto-case");
     await setLanguage("ru");
     await waitFor(() => expect(screen.getByText("Криптокейсы")).toBeTruthy());

@@ -54,7 +54,9 @@ function stubDeposits(extra: Parameters<typeof stubRoutes>[0] = {}) {
   });
 }
 
+/** Opens the "Open a deposit" sheet and returns its amount field. */
 async function amountField(): Promise<HTMLInputElement> {
+  if (!document.querySelector("input[name='amount']")) fireEvent.click(await screen.findByTestId("open-deposit"));
   return waitFor(() => {
     const input = document.querySelector<HTMLInputElement>("input[name='amount']");
     if (!input) throw new Error("no amount field yet");
@@ -126,8 +128,9 @@ describe("deposit form", () => {
     const amount = await amountField();
     fireEvent.change(amount, { target: { value: "900,5" } });
     fireEvent.click(screen.getByTestId("submit"));
+    fireEvent.click(await screen.findByTestId("deposit-confirm"));
     await waitFor(() => expect(screen.getByTestId("form-error").textContent).toBe("Not enough funds"));
-    expect(amount.value).toBe("900,5");
+    expect((await amountField()).value).toBe("900,5");
     expect(posted).toEqual([{ planId: "p-start", currency: "USDT", amount: "900.5", autoInvest: false }]);
   });
 
@@ -141,12 +144,14 @@ describe("deposit form", () => {
     const amount = await amountField();
     fireEvent.change(amount, { target: { value: "100" } });
     fireEvent.click(screen.getByTestId("submit"));
+    fireEvent.click(await screen.findByTestId("deposit-confirm"));
     await waitFor(() => expect(screen.getByTestId("form-error").textContent).toBe("Deposit creation error"));
     reply = {
       status: 400,
       body: { code: "VALIDATION_FAILED", message: "Check the marked fields", fields: { amount: "amountAboveMaximum" } },
     };
     fireEvent.click(screen.getByTestId("submit"));
+    fireEvent.click(await screen.findByTestId("deposit-confirm"));
     await waitFor(() =>
       expect(document.querySelector("[data-field-error='amount']")?.textContent).toBe(
         "The amount is above the maximum of 5,000.00 USDT",
@@ -194,13 +199,15 @@ describe("deposit list and close", () => {
 });
 
 describe("deposit list: mine first", () => {
-  it("comes before the form, and its card's action reads 'Close early'", async () => {
+  it("comes first with one 'Open a deposit' after it, and its card's action reads 'Close early'", async () => {
     stubDeposits();
     await renderApp({ path: "/deposits", user: DEMO_USER });
     const row = await screen.findByTestId("deposit-row");
-    const amount = await amountField();
-    // The list precedes the form in the document.
-    expect(row.compareDocumentPosition(amount) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const open = screen.getByTestId("open-deposit");
+    expect(open.textContent).toBe("Open a deposit");
+    // The form is not on the screen until asked for; the list precedes the action.
+    expect(document.querySelector("input[name='amount']")).toBeNull();
+    expect(row.compareDocumentPosition(open) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(within(row).getByTestId("deposit-close").textContent).toBe("Close early");
     expect(within(row).getByRole("progressbar").getAttribute("aria-label")).toBe("Day 7 of 30");
   });
@@ -223,5 +230,55 @@ describe("deposit list: mine first", () => {
     expect(within(row).queryByText("Accrued and held")).toBeNull();
     expect(within(row).queryByTestId("deposit-accrued")).toBeNull();
     expect(within(row).queryByTestId("deposit-close")).toBeNull();
+  });
+});
+
+describe("opening a deposit: the confirmation", () => {
+  it("states the amount, the daily and total income and the end date, and sends nothing before it is agreed", async () => {
+    const posted: unknown[] = [];
+    stubDeposits({
+      createDeposit: (request) => {
+        void request.json().then((body) => posted.push(body));
+        return { body: { ...ACTIVE, id: "d2", amount: "777.777777", daysAccrued: 0, accruedHeld: "0" } };
+      },
+    });
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    const amount = await amountField();
+    fireEvent.change(amount, { target: { value: "777,777777" } });
+    fireEvent.click(screen.getByTestId("submit"));
+    const confirmation = await screen.findByTestId("deposit-confirmation");
+    const expected = depositTerms({
+      amount: "777.777777",
+      dailyYieldPercent: PLAN.dailyYieldPercent,
+      durationDays: PLAN.durationDays,
+      currency: PLAN.currency,
+    });
+    const figure = (id: string) => within(confirmation).getByTestId(id);
+    expect(figure("confirm-amount").getAttribute("data-amount")).toBe("777.777777");
+    expect(figure("confirm-amount").textContent).toBe("777.777777 USDT");
+    expect(figure("confirm-daily-income").getAttribute("data-amount")).toBe(expected.dailyIncome);
+    expect(figure("confirm-daily-income").textContent).toBe("9.333333 USDT");
+    expect(figure("confirm-total-income").getAttribute("data-amount")).toBe(expected.totalAccrued);
+    expect(figure("confirm-total-at-end").getAttribute("data-amount")).toBe(expected.totalAtEnd);
+    const endsAt = new Date(figure("confirm-ends-at").getAttribute("data-date") ?? "").getTime();
+    expect(Math.abs(endsAt - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
+    expect(within(confirmation).getByText(/777\.777777 USDT leaves your USDT balance only when you tap/)).toBeTruthy();
+    // Nothing is debited yet.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(posted).toEqual([]);
+
+    // "Change" goes back to the form with the amount as typed; still nothing sent.
+    fireEvent.click(within(confirmation).getByTestId("deposit-change"));
+    expect((await amountField()).value).toBe("777,777777");
+    expect(posted).toEqual([]);
+
+    fireEvent.click(screen.getByTestId("submit"));
+    fireEvent.click(await screen.findByTestId("deposit-confirm"));
+    await waitFor(() =>
+      expect(posted).toEqual([{ planId: "p-start", currency: "USDT", amount: "777.777777", autoInvest: false }]),
+    );
+    // Opened: the sheet closes and the screen says so.
+    await waitFor(() => expect(screen.queryByTestId("deposit-sheet")).toBeNull());
+    expect(screen.getByTestId("form-success").textContent).toBe("The deposit is open");
   });
 });

@@ -138,9 +138,12 @@ describe("deposit form in Telegram", () => {
       { method: "POST", path: "/funds/deposits", gate: hold.opened },
     );
     await renderApp({ path: "/deposits", user: DEMO_USER });
+    // The screen's one primary action opens the sheet; the sheet's form then has the Main button.
+    await waitFor(() => expect(mainButton().text).toBe("Open a deposit"));
+    pressMain();
     const amount = await field("amount");
 
-    expect(mainButton().text).toBe("Open the deposit");
+    await waitFor(() => expect(mainButton().text).toBe("Continue"));
     expect(screen.queryByTestId("submit")).toBeNull();
     expect(closingConfirmation()).toBe(false);
 
@@ -148,11 +151,17 @@ describe("deposit form in Telegram", () => {
     expect(closingConfirmation()).toBe(true);
 
     pressMain();
+    // The confirmation first: nothing is sent until its Main button is pressed.
+    await screen.findByTestId("deposit-confirmation");
+    await waitFor(() => expect(mainButton().text).toBe("Open the deposit"));
+    expect(posts).toEqual([]);
+    pressMain();
     await waitFor(() => expect(mainButton().loading).toBe(true));
     await hold.open();
     await screen.findByTestId("form-success");
+    await waitFor(() => expect(posts).toHaveLength(1));
     expect(posts).toEqual([{ planId: "p-start", currency: "USDT", amount: "100", autoInvest: false }]);
-    expect(mainButton().loading).toBe(false);
+    expect(mainButton()).toMatchObject({ text: "Open a deposit", loading: false });
     expect(telegram.notify).toHaveBeenCalledWith("success");
     expect(telegram.notify).not.toHaveBeenCalledWith("error");
     expect(closingConfirmation()).toBe(false);
@@ -161,7 +170,11 @@ describe("deposit form in Telegram", () => {
   it("after 'Not enough funds' the Main button is usable again, the input stays guarded, haptics say error", async () => {
     stubRoutes(routes(NOT_ENOUGH));
     await renderApp({ path: "/deposits", user: DEMO_USER });
+    await waitFor(() => expect(mainButton().text).toBe("Open a deposit"));
+    pressMain();
     fireEvent.change(await field("amount"), { target: { value: "100" } });
+    pressMain();
+    await screen.findByTestId("deposit-confirmation");
     pressMain();
     await screen.findByText("Not enough funds");
     expect(mainButton()).toMatchObject({ loading: false, enabled: true });
@@ -173,6 +186,8 @@ describe("deposit form in Telegram", () => {
   it("an invalid amount is refused before any request, with error haptics", async () => {
     const fetchMock = stubRoutes(routes({ body: OPENED }));
     await renderApp({ path: "/deposits", user: DEMO_USER });
+    await waitFor(() => expect(mainButton().text).toBe("Open a deposit"));
+    pressMain();
     fireEvent.change(await field("amount"), { target: { value: "10" } });
     pressMain();
     expect(telegram.notify).toHaveBeenCalledWith("error");
@@ -182,6 +197,8 @@ describe("deposit form in Telegram", () => {
   it("clearing the amount turns the closing confirmation off", async () => {
     stubRoutes(routes({ body: OPENED }));
     await renderApp({ path: "/deposits", user: DEMO_USER });
+    await waitFor(() => expect(mainButton().text).toBe("Open a deposit"));
+    pressMain();
     const amount = await field("amount");
     fireEvent.change(amount, { target: { value: "75" } });
     expect(closingConfirmation()).toBe(true);

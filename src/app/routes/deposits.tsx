@@ -1,50 +1,98 @@
 import { useQuery } from "@tanstack/react-query";
-import { List } from "@telegram-apps/telegram-ui";
+import { Button, List } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
+import { FormErrorBanner } from "@/components/form/form-footer";
 import { Page } from "@/components/page";
 import { FormSkeleton, QuerySection } from "@/components/query-section";
+import { Sheet } from "@/components/sheet";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { depositQueries } from "@/features/deposits/api/deposit-queries";
 import { CryptoCaseList, casePlans } from "@/features/deposits/components/crypto-case-list";
 import { DepositForm } from "@/features/deposits/components/deposit-form";
 import { DepositList } from "@/features/deposits/components/deposit-list";
+import { useMainButton } from "@/tma/hooks";
 
 /**
- * Deposits: the user's own deposits first, then the crypto cases and opening a deposit on a plan (narrowed
- * to the chosen case's plans, with the computed result).
+ * Deposits: the user's own deposits first, and one primary action, "Open a deposit" (Telegram's Main button
+ * inside Telegram), that opens a sheet: the crypto case, the plan (narrowed to the case's plans), the amount
+ * with the computed result, then a confirmation stating what is debited and earned; nothing is sent before it.
  */
 export function DepositsRoute() {
+  const { t } = useTranslation(["deposits", "common"]);
+  const [params] = useSearchParams();
+  const [opening, setOpening] = useState(false);
+  const [opened, setOpened] = useState(false);
+  const open = () => {
+    setOpened(false);
+    setOpening(true);
+  };
+  const inTelegram = useMainButton({ text: t("open"), onClick: open });
+  return (
+    <Page screen="deposits" title={t("title")}>
+      <List>
+        <FormErrorBanner error={null} success={opened ? t("form.created") : null} />
+        <DepositList openId={params.get("deposit")} />
+        {inTelegram ? null : (
+          <div className="form-actions">
+            <Button size="l" stretched onClick={open} data-testid="open-deposit">
+              {t("open")}
+            </Button>
+          </div>
+        )}
+      </List>
+      {opening ? (
+        <OpenDepositSheet
+          onClose={() => setOpening(false)}
+          onOpened={() => {
+            setOpening(false);
+            setOpened(true);
+          }}
+        />
+      ) : null}
+    </Page>
+  );
+}
+
+function OpenDepositSheet({ onClose, onOpened }: { onClose(): void; onOpened(): void }) {
   const { t } = useTranslation(["deposits", "common"]);
   const plans = useQuery(depositQueries.plans());
   const cases = useQuery(depositQueries.cryptoCases());
   const balance = useQuery(balanceQueries.balance());
   const [caseId, setCaseId] = useState<string | null>(null);
-  const [params] = useSearchParams();
+  const [confirming, setConfirming] = useState(false);
   // Without the cases (still loading, or failed) every plan is on offer, as before cases existed.
   const cryptoCase = cases.data?.find((c) => c.id === caseId) ?? null;
   const offered = plans.data && cryptoCase ? casePlans(cryptoCase, plans.data) : plans.data;
   return (
-    <Page screen="deposits" title={t("title")}>
-      <List>
-        <DepositList openId={params.get("deposit")} />
-        <QuerySection
-          query={plans}
-          loading={<FormSkeleton header={t("form.header")} />}
-          isEmpty={() => !offered || offered.length === 0}
-          empty={t("form.noPlans")}
-        >
-          {(all) => (
-            <>
-              {cases.data ? (
-                <CryptoCaseList cases={cases.data} plans={all} selectedId={caseId} onSelect={setCaseId} />
-              ) : null}
-              <DepositForm plans={offered ?? all} balances={balance.data?.currencies} cryptoCase={cryptoCase} />
-            </>
-          )}
-        </QuerySection>
-      </List>
-    </Page>
+    <Sheet onClose={onClose} data-testid="deposit-sheet" aria-label={t("sheetTitle")}>
+      <div className="money-dialog">
+        <h2 className="money-dialog-title">{t("sheetTitle")}</h2>
+        <List>
+          <QuerySection
+            query={plans}
+            loading={<FormSkeleton header={t("form.header")} />}
+            isEmpty={() => !offered || offered.length === 0}
+            empty={t("form.noPlans")}
+          >
+            {(all) => (
+              <>
+                {cases.data && !confirming ? (
+                  <CryptoCaseList cases={cases.data} plans={all} selectedId={caseId} onSelect={setCaseId} />
+                ) : null}
+                <DepositForm
+                  plans={offered ?? all}
+                  balances={balance.data?.currencies}
+                  cryptoCase={cryptoCase}
+                  onOpened={onOpened}
+                  onConfirmingChange={setConfirming}
+                />
+              </>
+            )}
+          </QuerySection>
+        </List>
+      </div>
+    </Sheet>
   );
 }

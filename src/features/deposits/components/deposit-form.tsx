@@ -2,6 +2,7 @@ import {
   type CryptoCase,
   type CurrencyAmounts,
   compareAmounts,
+  type DepositCreateBody,
   type DepositTerms,
   depositAmountIssue,
   depositTerms,
@@ -9,7 +10,7 @@ import {
   type ValidationCode,
 } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Cell, Section, Switch } from "@telegram-apps/telegram-ui";
+import { Button, Cell, Section, Switch } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
@@ -24,7 +25,7 @@ import { localizedText } from "@/lib/localized";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { depositMutations } from "../api/deposit-queries";
-import { DepositPreview } from "./deposit-preview";
+import { DepositConfirmation, DepositPreview } from "./deposit-preview";
 
 export interface DepositFormProps {
   plans: readonly Plan[];
@@ -32,9 +33,15 @@ export interface DepositFormProps {
   balances: CurrencyAmounts | undefined;
   /** The crypto case the deposit opens through (`plans` are then its plans), or none. */
   cryptoCase?: CryptoCase | null;
+  /** Called once the deposit is opened (the sheet then closes); without it the form says so itself. */
+  onOpened?(): void;
+  /** Told when the confirmation shows or goes (the sheet hides the case choice under it). */
+  onConfirmingChange?(confirming: boolean): void;
 }
 
 type DepositValues = { planId: string; amount: string; autoInvest: boolean };
+/** What the confirmation states and, once agreed, what is sent. */
+type Confirming = { body: DepositCreateBody; terms: DepositTerms };
 /** The amount's rule shows as it is typed ('Not enough funds' too). */
 const AS_TYPED = ["amount"] as const;
 
@@ -43,12 +50,17 @@ const AS_TYPED = ["amount"] as const;
  * computed as the user types with the contract's `depositTerms`, the function the server opens the
  * deposit with, and the amount rule (`depositAmountIssue`) shows under the field.
  */
-export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormProps) {
+export function DepositForm({ plans, balances, cryptoCase = null, onOpened, onConfirmingChange }: DepositFormProps) {
   const { t } = useTranslation(["deposits", "validation", "money", "errors"]);
   const format = useMoneyFormat();
   const formRef = useRef<HTMLFormElement>(null);
   const [formError, setFormError] = useState<FormError | null>(null);
   const [opened, setOpened] = useState(false);
+  const [confirming, setConfirmingState] = useState<Confirming | null>(null);
+  const setConfirming = (next: Confirming | null) => {
+    setConfirmingState(next);
+    onConfirmingChange?.(next !== null);
+  };
   const create = useMutation(depositMutations.create());
   const planOf = (id: string) => plans.find((p) => p.id === id) ?? plans[0];
   const figuresOf = (p: Plan): AmountFigures => ({
@@ -98,43 +110,94 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
   const pending = create.isPending;
   useClosingConfirmation(form.values.amount.trim() !== "" && !opened);
 
+  /** Sends what the confirmation stated: the only place a deposit is asked for. */
+  const openDeposit = ({ body }: Confirming) => {
+    if (!plan) return;
+    create.mutate(body, {
+      onSuccess: () => {
+        haptics.notify("success");
+        form.reset({ planId: plan.id, amount: "", autoInvest: form.values.autoInvest });
+        setConfirming(null);
+        if (onOpened) onOpened();
+        else setOpened(true);
+      },
+      onError: (error) => {
+        haptics.notify("error");
+        // Back to the form, with the server's word on it and the amount as typed.
+        setConfirming(null);
+        const fieldCode = isApiError(error) ? error.fields?.amount : undefined;
+        if (fieldCode) form.setServerErrors({ amount: amountError(fieldCode as ValidationCode, figuresOf(plan)) });
+        else setFormError(formErrorOf(error));
+      },
+    });
+  };
+
+  /**
+   * The form's submit checks the amount and shows the confirmation (nothing is sent yet); the
+   * confirmation's submit opens the deposit.
+   */
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (pending || !plan) return;
+    if (confirming) {
+      openDeposit(confirming);
+      return;
+    }
     setOpened(false);
     const errors = form.check();
-    if (errors.amount || !checked || !("value" in checked)) {
+    if (errors.amount || !checked || !("value" in checked) || !terms) {
       haptics.notify("error");
       formRef.current?.querySelector<HTMLInputElement>("input[name='amount']")?.focus();
       return;
     }
     setFormError(null);
     form.setServerErrors({});
-    create.mutate(
-      {
+    haptics.selection();
+    setConfirming({
+      body: {
         planId: plan.id,
         currency: plan.currency,
         amount: checked.value,
         autoInvest: form.values.autoInvest,
         ...(cryptoCase ? { caseId: cryptoCase.id } : {}),
       },
-      {
-        onSuccess: () => {
-          haptics.notify("success");
-          form.reset({ planId: plan.id, amount: "", autoInvest: form.values.autoInvest });
-          setOpened(true);
-        },
-        onError: (error) => {
-          haptics.notify("error");
-          const fieldCode = isApiError(error) ? error.fields?.amount : undefined;
-          if (fieldCode) form.setServerErrors({ amount: amountError(fieldCode as ValidationCode, figuresOf(plan)) });
-          else setFormError(formErrorOf(error));
-        },
-      },
-    );
+      terms,
+    });
   };
 
   if (!plan) return null;
+
+  if (confirming)
+    return (
+      <form ref={formRef} className="money-form" onSubmit={submit} noValidate data-testid="deposit-confirmation">
+        <DepositConfirmation
+          terms={confirming.terms}
+          currency={plan.currency}
+          plan={planName(plan, format.lng)}
+          autoInvest={confirming.body.autoInvest}
+        />
+        <FormFooter
+          error={formError}
+          form={formRef}
+          submitText={t("confirm.submit")}
+          submitTestId="deposit-confirm"
+          pending={pending}
+          secondary={
+            <Button
+              size="l"
+              stretched
+              mode="bezeled"
+              type="button"
+              disabled={pending}
+              onClick={() => setConfirming(null)}
+              data-testid="deposit-change"
+            >
+              {t("confirm.change")}
+            </Button>
+          }
+        />
+      </form>
+    );
 
   return (
     <form ref={formRef} className="money-form" onSubmit={submit} noValidate>
@@ -226,7 +289,7 @@ export function DepositForm({ plans, balances, cryptoCase = null }: DepositFormP
         error={formError}
         success={opened ? t("form.created") : null}
         form={formRef}
-        submitText={t("form.submit")}
+        submitText={t("form.next")}
         pending={pending}
       />
     </form>
