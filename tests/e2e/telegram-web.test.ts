@@ -103,7 +103,9 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
       // Ready within 600 ms of the frame's first message; no storage the client lacks is asked for.
       const ready = await waitForFramePosted(web, "web_app_ready");
       const first = (await web.events())[0];
-      expect.soft((ready.t ?? 0) - (first?.t ?? 0), `web_app_ready after ${first?.eventType}`).toBeLessThan(600);
+      const readyMs = (ready.t ?? 0) - (first?.t ?? 0);
+      console.log(`[ready] ${platform}: web_app_ready ${readyMs.toFixed(0)} ms after ${first?.eventType}`);
+      expect.soft(readyMs, `web_app_ready after ${first?.eventType}`).toBeLessThan(600);
       const events = await web.events();
       expect.soft(events.filter((e) => /storage/.test(e.eventType)).map((e) => e.eventType)).toEqual([]);
       // Vertical swipes are on from launch (not only after a money form was left).
