@@ -7,6 +7,7 @@ import {
   biometry,
   closingBehavior,
   createRequestId,
+  downloadFile,
   emitEvent,
   hapticFeedback,
   init,
@@ -400,6 +401,13 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
     openLink: (url) => {
       const [opened] = openLink.ifAvailable(url);
       if (!opened) window.open(url, "_blank", "noopener,noreferrer");
+    },
+    downloadFile: async (url, fileName) => {
+      if (!downloadFile.isAvailable()) return false;
+      // The client shows its prompt; whether the user takes the file or declines is theirs (not awaited:
+      // a client that never answers must not leave the app waiting).
+      downloadFile(url, fileName).catch(() => undefined);
+      return true;
     },
     share: (url, text) => {
       if (closesOnTelegramLink(launch.platform)) return false;

@@ -123,4 +123,14 @@ describe("Telegram boot with the real SDK", () => {
       is_active: true,
     });
   });
+
+  it("hands a file's https link and name to the client's download prompt (Mini Apps 8.0)", async () => {
+    const url = "https://kassa.example/api/user/operations/statement/file?link=signed.abc";
+    expect(await bridge.downloadFile?.(url, "kassa-statement-2026-10-01-2026-10-31.csv")).toBe(true);
+    expect(postedOf("web_app_request_file_download").at(-1)).toEqual({
+      url,
+      file_name: "kassa-statement-2026-10-01-2026-10-31.csv",
+    });
+    receive("file_download_requested", { status: "downloading" });
+  });
 });
