@@ -1,5 +1,7 @@
 /** The cabinet's whole picture in USDT and its income chart, as an investor sees them. */
-import { screen, within } from "@testing-library/react";
+
+import type { Deposit, IncomePeriod, IncomeReply } from "@contract";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
@@ -38,11 +40,66 @@ const OVERVIEW: RouteReply<"overview"> = {
   },
 };
 
+const ZERO = { accruals: "0", bonuses: "0" };
+function incomeOf(period: IncomePeriod): IncomeReply {
+  if (period === "7d")
+    return {
+      period,
+      currency: "USDT",
+      days: [
+        { day: "2026-01-01", accruals: "1.5", bonuses: "0" },
+        { day: "2026-01-02", accruals: "1.5", bonuses: "0.25" },
+      ],
+      // Exact beyond a double: 0.1 + 0.2 style sums must not show.
+      total: { accruals: "3.000001", bonuses: "0.25" },
+      byCurrency: {
+        USDT: { accruals: "3", bonuses: "0.25" },
+        BTC: { accruals: "0.00000001", bonuses: "0" },
+        ETH: ZERO,
+        TON: ZERO,
+      },
+    };
+  return {
+    period,
+    currency: "USDT",
+    days: [{ day: "2026-01-01", accruals: "40", bonuses: "2" }],
+    total: { accruals: "40", bonuses: "2" },
+    byCurrency: { USDT: ZERO, BTC: ZERO, ETH: ZERO, TON: { accruals: "7.123456789", bonuses: "0.5" } },
+  };
+}
+
+const ACTIVE: Deposit = {
+  id: "d1",
+  planId: "p",
+  planName: { en: "Start", ru: "Старт", de: "Start", kk: "Старт" },
+  caseId: null,
+  currency: "USDT",
+  amount: "250",
+  dailyYieldPercent: "1.2",
+  durationDays: 30,
+  dailyIncome: "3",
+  totalAtEnd: "340",
+  accruedHeld: "21",
+  daysAccrued: 7,
+  startedAt: "2026-01-01T00:00:00.000Z",
+  endsAt: "2026-01-31T00:00:00.000Z",
+  status: "active",
+  autoInvest: false,
+  closedAt: null,
+  returned: null,
+  forfeited: null,
+  reinvestedInto: null,
+};
+
 function cabinetApi(extra: Parameters<typeof stubRoutes>[0] = {}) {
   return stubRoutes({
     balance: BALANCE,
     statistics: STATISTICS,
     overview: OVERVIEW,
+    income: (request) => ({
+      body: incomeOf((new URL(request.url).searchParams.get("period") ?? "7d") as IncomePeriod),
+    }),
+    deposits: { body: { items: [ACTIVE], total: 1, page: 1, limit: 10 } },
     operations: { body: { items: [], total: 0, page: 1, limit: 5 } },
     ...extra,
   });
@@ -63,5 +120,52 @@ describe("cabinet: the whole picture", () => {
     expect(within(btc).getByTestId("overview-line-usdt").textContent).toBe("≈ 0.50 USDT");
     expect(within(btc).getByText("of which on deposit 0.00000001 BTC")).toBeTruthy();
     expect(screen.getByText("Balance 90,071,992,547,409.43 USDT · on deposit 0.50 USDT")).toBeTruthy();
+  });
+});
+
+describe("cabinet: the income chart", () => {
+  it("says the period's totals as text, has a table of each currency's exact income, and switches the period", async () => {
+    const fetchMock = cabinetApi();
+    await renderApp({ path: "/", user: DEMO_USER });
+    const chart = await screen.findByTestId("income-chart");
+    expect(chart.getAttribute("role")).toBe("img");
+    expect(chart.getAttribute("aria-label")).toBe("Last 7 days: accruals 3.00 USDT, partner bonuses 0.25 USDT");
+    expect(screen.getByTestId("income-total").getAttribute("data-amount")).toBe("3.250001");
+    // Two days: two columns, the second stacked with its bonus.
+    expect(chart.querySelectorAll("rect.income-bar-accruals")).toHaveLength(2);
+    expect(chart.querySelectorAll("rect.income-bar-bonuses")).toHaveLength(1);
+    const table = screen.getByTestId("income-table");
+    expect([...table.querySelectorAll("tbody tr")].map((row) => row.textContent)).toEqual([
+      "USDT3.00 USDT0.25 USDT",
+      "BTC0.00000001 BTC0.00000000 BTC",
+    ]);
+    // Asked for after the balance was on screen.
+    const asked = fetchMock.mock.calls.map(([url]) => new URL(String(url), "http://localhost").pathname);
+    expect(asked.indexOf("/api/user/income")).toBeGreaterThan(asked.indexOf("/api/user/balance"));
+
+    fireEvent.click(screen.getByTestId("income-period-30d"));
+    await waitFor(() =>
+      expect(screen.getByTestId("income-chart").getAttribute("aria-label")).toBe(
+        "Last 30 days: accruals 40.00 USDT, partner bonuses 2.00 USDT",
+      ),
+    );
+    expect(screen.getByTestId("income-period-30d").getAttribute("aria-pressed")).toBe("true");
+    expect([...screen.getByTestId("income-table").querySelectorAll("tbody tr")].map((row) => row.textContent)).toEqual([
+      "TON7.123456789 TON0.5000 TON",
+    ]);
+    const periods = fetchMock.mock.calls
+      .map(([url]) => new URL(String(url), "http://localhost"))
+      .filter((url) => url.pathname === "/api/user/income")
+      .map((url) => url.searchParams.get("period"));
+    expect(periods).toEqual(["7d", "30d"]);
+  });
+
+  it("shows each active deposit's progress through its term as a bar", async () => {
+    cabinetApi();
+    await renderApp({ path: "/", user: DEMO_USER });
+    const deposit = await screen.findByTestId("active-deposit");
+    const bar = within(deposit).getByRole("progressbar");
+    expect(bar.getAttribute("aria-label")).toBe("Day 7 of 30");
+    expect(bar.getAttribute("aria-valuenow")).toBe("23");
   });
 });

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { List, Title } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
-import { Suspense, useEffect, useState } from "react";
+import { Component, type ReactNode, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { lazyScreen } from "@/components/lazy-screen";
@@ -21,9 +21,23 @@ import { useLiveRefreshControl } from "../live-refresh";
 // needed for the balance: its code comes once the balance is on screen.
 const loadExchangeDialog = () => import("@/features/balance/components/exchange-dialog");
 const ExchangeDialog = lazyScreen(() => loadExchangeDialog().then((m) => ({ default: m.ExchangeDialog })));
+// The income chart and the deposits' progress come after the balance, in their own chunk.
+const CabinetExtras = lazyScreen(() => import("@/features/income/cabinet-extras"));
+
+/** A part of the screen that may go missing (its code failed to load) without taking the screen with it. */
+class Optional extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
 
 /**
- * Cabinet: welcome, the whole picture in USDT with each currency beneath, the balance with its currency, the amount on deposit, the balances bar, recent
+ * Cabinet: welcome, the whole picture in USDT with each currency beneath, the balance with its currency,
+ * the figures, then (once the balance shows, in a chunk of its own) the income chart and the active deposits, the amount on deposit, the balances bar, recent
  * operations; for a user without a subscription, its compact prompt (here only, not on every screen).
  */
 export function CabinetRoute() {
@@ -53,6 +67,13 @@ export function CabinetRoute() {
         <OverviewCard />
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
         <StatsBar />
+        {balanceShown ? (
+          <Optional>
+            <Suspense fallback={null}>
+              <CabinetExtras />
+            </Suspense>
+          </Optional>
+        ) : null}
         <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
         <RecentOperations
           header={t("recentOperations")}
