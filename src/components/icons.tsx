@@ -1,7 +1,11 @@
 /** Line icons for navigation, drawn on a 24-unit grid in the current text colour. */
 import type { ReactNode, SVGProps } from "react";
 
-function Icon({ children, size = 28, ...props }: SVGProps<SVGSVGElement> & { size?: number; children: ReactNode }) {
+export function Icon({
+  children,
+  size = 28,
+  ...props
+}: SVGProps<SVGSVGElement> & { size?: number; children: ReactNode }) {
   return (
     <svg
       width={size}
