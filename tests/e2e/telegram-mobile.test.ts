@@ -65,6 +65,16 @@ const accessibleNames = (page: Page) =>
 
 type Shown = { is_visible?: boolean } | null;
 
+/** The Telegram sign-ins (`POST /api/auth/telegram…`) the page makes from now on. */
+function telegramSignIns(page: Page): string[] {
+  const signIns: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/api/auth/telegram"))
+      signIns.push(request.url());
+  });
+  return signIns;
+}
+
 interface Client {
   platform: "ios" | "android" | "tdesktop";
   version: string;
@@ -119,11 +129,7 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
       const context = await phoneContext(browser, { viewport: { width: client.width, height: 720 } });
       await installTelegramClient(context, client.theme, client);
       const page = await context.newPage();
-      const signIns: string[] = [];
-      page.on("request", (request) => {
-        if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/api/auth/telegram"))
-          signIns.push(request.url());
-      });
+      const signIns = telegramSignIns(page);
       const id = 700_000_000 + Math.floor(Math.random() * 1e8);
       const launch = () =>
         launchHash({
@@ -277,11 +283,7 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
     const context = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
     await installTelegramClient(context, LIGHT_THEME, { keychain, biometrics: { available: true, grant: true } });
     const page = await context.newPage();
-    const signIns: string[] = [];
-    page.on("request", (request) => {
-      if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/api/auth/telegram"))
-        signIns.push(request.url());
-    });
+    const signIns = telegramSignIns(page);
     const id = 710_000_000 + Math.floor(Math.random() * 1e8);
     const launch = () =>
       launchHash({

@@ -6,13 +6,14 @@ import { Page } from "@/components/page";
 import { depositQueries } from "@/features/deposits/api/deposit-queries";
 import { CaseOperationsList } from "@/features/operations/components/case-operations-list";
 import { OperationsList } from "@/features/operations/components/operations-list";
+import { StatementButton } from "@/features/statements/components/statement-button";
 import { haptics } from "@/tma/hooks";
 
 type View = "all" | "cases";
 
 /**
- * Operations: every ledger entry with currency and kind filters, or (`?view=cases`) the operations of
- * deposits opened through a crypto case, each with the case's name.
+ * Operations: every ledger entry by day with currency and kind filters, or (`?view=cases`) the operations
+ * of deposits opened through a crypto case, each with the case's name; and a period's statement as a file.
  */
 export function OperationsRoute() {
   const { t } = useTranslation("operations");
@@ -40,6 +41,9 @@ export function OperationsRoute() {
             </SegmentedControl.Item>
           ))}
         </SegmentedControl>
+      </div>
+      <div className="operations-actions">
+        <StatementButton />
       </div>
       <List>{view === "cases" ? <CaseOperationsList cases={cases.data ?? []} /> : <OperationsList />}</List>
     </Page>

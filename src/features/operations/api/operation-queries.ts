@@ -4,10 +4,12 @@
  */
 import type { Currency, LedgerOperationType } from "@contract";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { withdrawalKeys } from "@/features/withdrawal/api/withdrawal-queries";
 import { callApi } from "@/lib/api-client";
 import { moneyKeys } from "@/lib/query-keys";
 
 export const OPERATIONS_PAGE_LIMIT = 20;
+const PAYMENT_SYSTEMS_STALE_MS = 5 * 60_000;
 export const RECENT_OPERATIONS_LIMIT = 5;
 
 export interface OperationFilter {
@@ -58,5 +60,21 @@ export const operationQueries = {
       queryKey: [...moneyKeys.operations, "recent"] as const,
       queryFn: ({ signal }) => callApi("operations", { query: { page: 1, limit: RECENT_OPERATIONS_LIMIT }, signal }),
       select: (reply) => reply.items,
+    }),
+
+  /** Every payment system with its block explorer's template (`explorerUrl`), refills' and withdrawals' alike. */
+  paymentSystems: () =>
+    queryOptions({
+      queryKey: ["payment-systems", "all"] as const,
+      queryFn: ({ signal }) => callApi("paymentSystems", { signal }),
+      staleTime: PAYMENT_SYSTEMS_STALE_MS,
+    }),
+
+  /** The withdrawal an operation belongs to (`GET /funds/payments/:id`): its status and transaction hash. */
+  withdrawal: (id: string) =>
+    queryOptions({
+      queryKey: [...withdrawalKeys.all, "one", id] as const,
+      queryFn: ({ signal }) => callApi("withdrawal", { params: { id }, signal }),
+      retry: false,
     }),
 };

@@ -1,9 +1,32 @@
 import type { Operation } from "@contract";
+import { displayRate } from "@contract/exchange-math";
+import { explorerLink } from "@contract/home";
+import { money } from "@contract/money-math";
+import { useQuery } from "@tanstack/react-query";
+import { Button } from "@telegram-apps/telegram-ui";
+import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
 import { CopyableValue, Detail, DetailList, DetailsSheet } from "@/components/details-sheet";
+import { paths } from "@/config/paths";
+import { refillQueries } from "@/features/refills/api/refill-queries";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
+import { openExternalLink } from "@/tma/hooks";
+import { operationQueries } from "../api/operation-queries";
 
-/** Everything the ledger keeps about one operation: kind, signed amount, when, and what it belongs to. */
+const PARTNER_KINDS = new Set<Operation["type"]>(["referral", "matching", "bonus"]);
+
+/** The rate an exchange gave, as shown: what one coin of `from` became, about six significant digits. */
+export function exchangeRateOf(exchange: { debited: string; received: string }): string | null {
+  if (money(exchange.debited).eq(0)) return null;
+  return displayRate(money(exchange.received).div(exchange.debited).toFixed());
+}
+
+/**
+ * Everything the ledger keeps about one operation (kind, signed amount, when, what it belongs to) and,
+ * for a withdrawal or a refill, its transaction linked to the network's block explorer; its action opens
+ * what it belongs to: the deposit, the withdrawal, the refill, the partners.
+ */
 export function OperationDetails({
   operation,
   caseName,
@@ -15,13 +38,51 @@ export function OperationDetails({
 }) {
   const { t } = useTranslation(["operations", "enums"]);
   const format = useMoneyFormat();
+  const navigate = useNavigate();
   const details = operation.details;
   const exchange = details?.exchange;
+  const rate = exchange ? exchangeRateOf(exchange) : null;
+  const withdrawal = useQuery({
+    ...operationQueries.withdrawal(details?.withdrawalId ?? ""),
+    enabled: Boolean(details?.withdrawalId),
+  });
+  const refill = useQuery({ ...refillQueries.one(details?.refillId ?? ""), enabled: Boolean(details?.refillId) });
+  const txHash = withdrawal.data?.txHash ?? refill.data?.txHash ?? null;
+  const paymentSystemId = withdrawal.data?.paymentSystemId ?? refill.data?.paymentSystemId ?? details?.paymentSystemId;
+
+  const target: { path: string; label: string } | null = details?.depositId
+    ? { path: `${paths.deposits}?deposit=${encodeURIComponent(details.depositId)}`, label: t("open.deposit") }
+    : details?.withdrawalId && withdrawal.isSuccess
+      ? {
+          path: `${paths.withdrawal}?application=${encodeURIComponent(details.withdrawalId)}`,
+          label: t("open.withdrawal"),
+        }
+      : details?.refillId
+        ? { path: `${paths.refill}?refill=${encodeURIComponent(details.refillId)}`, label: t("open.refill") }
+        : PARTNER_KINDS.has(operation.type)
+          ? { path: paths.partners, label: t("open.partners") }
+          : null;
+
   return (
     <DetailsSheet
       title={t(`ledgerOperationType.${operation.type}`, { ns: "enums" })}
       onClose={onClose}
       testId="operation-details"
+      action={
+        target ? (
+          <Button
+            size="l"
+            stretched
+            onClick={() => {
+              onClose();
+              void navigate(target.path);
+            }}
+            data-testid="operation-details-open"
+          >
+            {target.label}
+          </Button>
+        ) : null
+      }
     >
       <DetailList>
         <Detail label={t("details.amount")} testId="operation-details-amount">
@@ -38,6 +99,11 @@ export function OperationDetails({
             <Detail label={t("details.received")}>
               {format.amount(exchange.received, exchange.to, { exact: true })}
             </Detail>
+            {rate ? (
+              <Detail label={t("details.rate")} testId="operation-details-rate">
+                {t("details.rateValue", { from: exchange.from, to: exchange.to, value: format.decimal(rate) })}
+              </Detail>
+            ) : null}
           </>
         ) : null}
         {details?.days ? <Detail label={t("details.days")}>{details.days}</Detail> : null}
@@ -47,6 +113,25 @@ export function OperationDetails({
           </Detail>
         ) : null}
         {caseName ? <Detail label={t("details.case")}>{caseName}</Detail> : null}
+        {withdrawal.data ? (
+          <>
+            <Detail label={t("details.status")} testId="operation-details-status">
+              {t(`withdrawalStatus.${withdrawal.data.status}`, { ns: "enums" })}
+            </Detail>
+            <Detail label={t("details.network")}>{withdrawal.data.network}</Detail>
+          </>
+        ) : null}
+        {refill.data ? (
+          <Detail label={t("details.status")} testId="operation-details-status">
+            {t(`refillStatus.${refill.data.status}`, { ns: "enums" })}
+          </Detail>
+        ) : null}
+        {txHash ? (
+          <Detail label={t("details.txHash")}>
+            <CopyableValue value={txHash} testId="operation-details-tx-hash" />
+            <ExplorerLink paymentSystemId={paymentSystemId} txHash={txHash} />
+          </Detail>
+        ) : null}
         {details?.depositId ? (
           <Detail label={t("details.deposit")}>
             <CopyableValue value={details.depositId} />
@@ -67,5 +152,32 @@ export function OperationDetails({
         </Detail>
       </DetailList>
     </DetailsSheet>
+  );
+}
+
+/**
+ * The transaction on its network's block explorer (the operator's template for the payment system): in
+ * Telegram through the client's `openLink`, on the web in a new tab. Nothing without a template.
+ */
+function ExplorerLink({ paymentSystemId, txHash }: { paymentSystemId: string | undefined; txHash: string }) {
+  const { t } = useTranslation("operations");
+  const systems = useQuery({ ...operationQueries.paymentSystems(), enabled: Boolean(paymentSystemId) });
+  const system = systems.data?.find((s) => s.id === paymentSystemId);
+  const href = explorerLink(system?.explorerUrl, txHash);
+  if (!href) return null;
+  const open = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (openExternalLink(href)) event.preventDefault();
+  };
+  return (
+    <a
+      className="operation-explorer"
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      onClick={open}
+      data-testid="operation-details-explorer"
+    >
+      {t("details.explorer")}
+    </a>
   );
 }

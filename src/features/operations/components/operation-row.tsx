@@ -2,17 +2,29 @@ import type { Operation } from "@contract";
 import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { lazyScreen } from "@/components/lazy-screen";
+import { formatTime } from "@/lib/dates";
 import { compareAmounts, useMoneyFormat } from "@/lib/money";
+import { OperationIcon } from "./operation-icon";
+import "../operations.css";
 
 // The details sheet (and telegram-ui's sheet library) is not needed to show the list: its code comes after.
 const loadDetails = () => import("./operation-details");
 const OperationDetails = lazyScreen(() => loadDetails().then((m) => ({ default: m.OperationDetails })));
 
 /**
- * One ledger entry: its kind, when, and the signed amount (credits green, debits red); the crypto case
- * if named. A tap opens its details.
+ * One ledger entry: its kind's icon and name, when, and the signed amount (credits green, debits red);
+ * the crypto case if named. Under a day's heading (`timeOnly`) it shows the time alone. A tap opens its
+ * details, and from there what it belongs to.
  */
-export function OperationRow({ operation, caseName }: { operation: Operation; caseName?: string }) {
+export function OperationRow({
+  operation,
+  caseName,
+  timeOnly = false,
+}: {
+  operation: Operation;
+  caseName?: string;
+  timeOnly?: boolean;
+}) {
   const { t } = useTranslation(["operations", "enums"]);
   const format = useMoneyFormat();
   const [open, setOpen] = useState(false);
@@ -26,7 +38,7 @@ export function OperationRow({ operation, caseName }: { operation: Operation; ca
     <>
       <button
         type="button"
-        className="money-row"
+        className="money-row operation-row"
         onClick={() => setOpen(true)}
         aria-haspopup="dialog"
         data-testid="operation-row"
@@ -35,21 +47,26 @@ export function OperationRow({ operation, caseName }: { operation: Operation; ca
         data-currency={operation.currency}
         data-amount={operation.amount}
       >
-        <span className="money-row-head">
-          <span>{t(`ledgerOperationType.${operation.type}`, { ns: "enums" })}</span>
-          <span className={sign > 0 ? "amount-positive" : sign < 0 ? "amount-negative" : undefined}>
-            {format.amount(operation.amount, operation.currency, { signed: true })}
+        <OperationIcon type={operation.type} />
+        <span className="operation-row-body">
+          <span className="money-row-head">
+            <span>{t(`ledgerOperationType.${operation.type}`, { ns: "enums" })}</span>
+            <span className={sign > 0 ? "amount-positive" : sign < 0 ? "amount-negative" : undefined}>
+              {format.amount(operation.amount, operation.currency, { signed: true })}
+            </span>
           </span>
-        </span>
-        {caseName ? (
-          <span className="operation-case" data-testid="operation-case" data-case-id={operation.details?.caseId}>
-            {caseName}
+          {caseName ? (
+            <span className="operation-case" data-testid="operation-case" data-case-id={operation.details?.caseId}>
+              {caseName}
+            </span>
+          ) : null}
+          <span className="money-row-sub">
+            <time dateTime={operation.createdAt}>
+              {timeOnly ? formatTime(operation.createdAt, format.lng) : format.dateTime(operation.createdAt)}
+            </time>
+            {exchange ? <span>{t("exchangeDetail", { from: exchange.from, to: exchange.to })}</span> : null}
+            {operation.details?.days ? <span>{t("days", { days: operation.details.days })}</span> : null}
           </span>
-        ) : null}
-        <span className="money-row-sub">
-          <time dateTime={operation.createdAt}>{format.dateTime(operation.createdAt)}</time>
-          {exchange ? <span>{t("exchangeDetail", { from: exchange.from, to: exchange.to })}</span> : null}
-          {operation.details?.days ? <span>{t("days", { days: operation.details.days })}</span> : null}
         </span>
       </button>
       {open ? (

@@ -5,15 +5,19 @@ import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FilterSelect } from "@/components/form/filter-select";
 import { PagedList, QuerySection } from "@/components/query-section";
+import { formatDay } from "@/lib/dates";
+import { useMoneyFormat } from "@/lib/money";
 import { type OperationFilter, operationQueries } from "../api/operation-queries";
+import { groupByDay, type OperationDay, relativeDay } from "../model/day-groups";
 import { OperationRow } from "./operation-row";
 
-/** Every operation, newest first, with currency and kind filters; more load on demand. */
+/** Every operation, newest first, under a heading per day, with currency and kind filters; more load on demand. */
 export function OperationsList() {
   const { t } = useTranslation(["operations", "enums", "common"]);
   const [filter, setFilter] = useState<OperationFilter>({});
   const list = useInfiniteQuery(operationQueries.list(filter));
   const operations = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const days = groupByDay(operations);
   return (
     <Section>
       <div className="money-filters">
@@ -37,15 +41,32 @@ export function OperationsList() {
       </div>
       <PagedList
         query={list}
-        items={operations}
+        items={days}
         empty={t("empty")}
         filtered={Boolean(filter.currency || filter.type)}
         noMatch={t("noMatch")}
         loadMore={t("loadMore")}
         testId="operations-list"
-        renderItem={(operation) => <OperationRow key={operation.id} operation={operation} />}
+        renderItem={(day) => <DayGroup key={day.day} day={day} />}
       />
     </Section>
+  );
+}
+
+/** One day's operations under its sticky heading: "Today", "Yesterday", else the date in the user's language. */
+function DayGroup({ day }: { day: OperationDay }) {
+  const { t } = useTranslation("operations");
+  const { lng } = useMoneyFormat();
+  const relative = relativeDay(day.day);
+  // Local noon: the same calendar day whatever the time zone's offset.
+  const label = relative ? t(`day.${relative}`) : formatDay(`${day.day}T12:00:00`, lng);
+  return (
+    <section className="operation-day-group" aria-label={label} data-testid="operation-day" data-day={day.day}>
+      <h2 className="operation-day">{label}</h2>
+      {day.operations.map((operation) => (
+        <OperationRow key={operation.id} operation={operation} timeOnly />
+      ))}
+    </section>
   );
 }
 
