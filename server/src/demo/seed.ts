@@ -223,7 +223,7 @@ export const DEMO_NEWS = [
     body: text(
       "Your cabinet is ready: top up your balance, choose a plan and follow every accrual in one place.",
       "Ваш кабинет готов: пополните баланс, выберите тариф и следите за каждым начислением в одном месте.",
-      "Ihr Kabinett ist bereit: Laden Sie Ihr Guthaben auf, wählen Sie einen Tarif und verfolgen Sie jede Gutschrift an einem Ort.",
+      "Ihr Konto ist bereit: Laden Sie Ihr Guthaben auf, wählen Sie einen Tarif und verfolgen Sie jede Gutschrift an einem Ort.",
       "Кабинетіңіз дайын: балансты толтырыңыз, тарифті таңдаңыз және әр есептеуді бір жерден бақылаңыз.",
     ),
   },
