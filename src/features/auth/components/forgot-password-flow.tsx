@@ -15,6 +15,7 @@ import { startCodeCooldown } from "@/lib/code-cooldown";
 import { requiredError, serverFieldErrors } from "@/lib/form/field-errors";
 import { focusField } from "@/lib/form/focus";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { usePasswordRulesText } from "@/lib/form/password-rules-text";
 import { newPasswordErrors } from "@/lib/form/rules";
 import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { haptics } from "@/tma/hooks";
@@ -135,6 +136,7 @@ const PASSWORD_FIELDS = ["password", "passwordRepeat"] as const;
 /** Step 3: the new password (the rules of registration) → saved; back to sign-in with the login filled. */
 function PasswordStep({ login, resetToken, onRestart }: { login: string; resetToken: string; onRestart(): void }) {
   const { t } = useTranslation("auth");
+  const passwordRules = usePasswordRulesText();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   // An e-mail is not a login: only a login can be part of the password.
@@ -186,7 +188,7 @@ function PasswordStep({ login, resetToken, onRestart }: { login: string; resetTo
           label={t("fields.newPassword")}
           placeholder={t("placeholders.newPassword")}
           autoComplete="new-password"
-          hint={t("register.passwordHint")}
+          hint={passwordRules}
         />
         <PasswordField
           {...form.field("passwordRepeat")}

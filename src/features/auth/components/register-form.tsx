@@ -15,6 +15,7 @@ import { DEFAULT_RESEND_SECONDS, startCodeCooldown } from "@/lib/code-cooldown";
 import { type FieldErrorText, serverFieldErrors } from "@/lib/form/field-errors";
 import { focusField } from "@/lib/form/focus";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { usePasswordRulesText } from "@/lib/form/password-rules-text";
 import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { signInAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
@@ -45,6 +46,7 @@ export interface RegisterFormProps {
  */
 export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
   const { t, i18n } = useTranslation("auth");
+  const passwordRules = usePasswordRulesText();
   const formRef = useRef<HTMLFormElement>(null);
   const form = useForm<RegisterValues>({
     initial: EMPTY_REGISTRATION,
@@ -178,7 +180,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
           label={t("fields.password")}
           placeholder={t("placeholders.newPassword")}
           autoComplete="new-password"
-          hint={t("register.passwordHint")}
+          hint={passwordRules}
         />
         <PasswordField
           {...form.field("passwordRepeat")}

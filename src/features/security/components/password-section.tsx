@@ -10,6 +10,7 @@ import { isApiError } from "@/lib/api-client";
 import { requiredError, serverFieldErrors } from "@/lib/form/field-errors";
 import { focusField } from "@/lib/form/focus";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
+import { usePasswordRulesText } from "@/lib/form/password-rules-text";
 import { newPasswordErrors } from "@/lib/form/rules";
 import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { userAtom } from "@/lib/session";
@@ -26,6 +27,7 @@ const EMPTY: Values = { oldPassword: "", password: "", passwordRepeat: "" };
  */
 export function PasswordSection() {
   const { t } = useTranslation("settings");
+  const passwordRules = usePasswordRulesText();
   const login = useAtomValue(userAtom)?.login;
   const change = useMutation(securityMutations.changePassword());
   const formRef = useRef<HTMLFormElement>(null);
@@ -99,7 +101,7 @@ export function PasswordSection() {
   );
 
   return (
-    <Section header={t("password.header")} footer={t("password.rules")} data-section="password">
+    <Section header={t("password.header")} footer={passwordRules} data-section="password">
       <form ref={formRef} className="settings-form" onSubmit={submit} noValidate>
         {field("oldPassword", t("password.old"), "current-password")}
         {field("password", t("password.new"), "new-password")}
