@@ -230,7 +230,7 @@ describe("the bot's conversation", () => {
     expect(lastTo(from.id)?.params.text).toMatch(/^\/cabinet öffnet Ihr Konto/);
     await send(textUpdate(from, "/start"));
     expect(lastTo(from.id)?.params.text).toBe(
-      "Willkommen bei Kassa, Dana! Ihr Konto öffnen Sie direkt hier in Telegram.",
+      "Willkommen bei Kassa, Dana. Ihr Konto öffnen Sie direkt hier in Telegram.",
     );
     expect(buttons(lastTo(from.id))).toEqual([{ text: "Konto öffnen", web_app: { url: MINI_APP } }]);
     const [chat] = await server.handle.db.select().from(botChats).where(eq(botChats.chatId, from.id));
@@ -253,7 +253,7 @@ describe("the bot's conversation", () => {
       const stranger = newChat("en");
       await send(textUpdate(stranger, "/start ref_Kassa_Support"));
       const reply = lastTo(stranger.id);
-      expect(reply?.params.text).toBe("Welcome to Kassa, Dana! Your account opens right here in Telegram.");
+      expect(reply?.params.text).toBe("Welcome to Kassa, Dana. Your account opens right here in Telegram.");
       expect(buttons(reply)).toEqual([{ text: "Open my account", web_app: { url: MINI_APP } }]);
 
       const invited = newChat("en");
