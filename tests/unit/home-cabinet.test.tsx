@@ -1,6 +1,6 @@
 /** The cabinet's whole picture in USDT and its income chart, as an investor sees them. */
 
-import type { Deposit, IncomePeriod, IncomeReply } from "@contract";
+import { type Deposit, INCOME_PERIODS, type IncomePeriod, type IncomeReply } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
@@ -129,6 +129,10 @@ describe("cabinet: the income chart", () => {
     await renderApp({ path: "/", user: DEMO_USER });
     const chart = await screen.findByTestId("income-chart");
     expect(chart.getAttribute("role")).toBe("img");
+    // The contract's periods, in its order.
+    expect(
+      [...document.querySelectorAll("[data-testid^='income-period-']")].map((el) => el.getAttribute("data-testid")),
+    ).toEqual(INCOME_PERIODS.map((p) => `income-period-${p}`));
     expect(chart.getAttribute("aria-label")).toBe("Last 7 days: accruals 3.00 USDT, partner bonuses 0.25 USDT");
     expect(screen.getByTestId("income-total").getAttribute("data-amount")).toBe("3.250001");
     // Two days: two columns, the second stacked with its bonus.

@@ -12,7 +12,6 @@ import { paths } from "@/config/paths";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { BalanceCard, StatsBar } from "@/features/balance/components/balance-card";
 import { RecentOperations } from "@/features/operations/components/operations-list";
-import { OverviewCard } from "@/features/overview/components/overview-card";
 import { SubscriptionCard } from "@/features/subscription/components/subscription-card";
 import { userAtom } from "@/lib/session";
 import { useLiveRefreshControl } from "../live-refresh";
@@ -21,8 +20,11 @@ import { useLiveRefreshControl } from "../live-refresh";
 // needed for the balance: its code comes once the balance is on screen.
 const loadExchangeDialog = () => import("@/features/balance/components/exchange-dialog");
 const ExchangeDialog = lazyScreen(() => loadExchangeDialog().then((m) => ({ default: m.ExchangeDialog })));
-// The income chart and the deposits' progress come after the balance, in their own chunk.
-const CabinetExtras = lazyScreen(() => import("@/features/income/cabinet-extras"));
+// The whole picture in USDT, the income chart and the deposits' progress come after the balance, in one chunk
+// of their own (the cabinet's launch chunk has a budget: docs/decisions.md#bundle-budget).
+const loadExtras = () => import("@/features/income/cabinet-extras");
+const CabinetExtras = lazyScreen(loadExtras);
+const OverviewCard = lazyScreen(() => loadExtras().then((m) => ({ default: m.OverviewCard })));
 
 /** A part of the screen that may go missing (its code failed to load) without taking the screen with it. */
 class Optional extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -36,9 +38,10 @@ class Optional extends Component<{ children: ReactNode }, { failed: boolean }> {
 }
 
 /**
- * Cabinet: welcome, the whole picture in USDT with each currency beneath, the balance with its currency,
- * the figures, then (once the balance shows, in a chunk of its own) the income chart and the active deposits, the amount on deposit, the balances bar, recent
- * operations; for a user without a subscription, its compact prompt (here only, not on every screen).
+ * Cabinet: welcome, the balance with its currency and the amount on deposit, the balances bar, recent
+ * operations; for a user without a subscription, its compact prompt (here only, not on every screen). Once the
+ * balance shows, in a chunk of its own: the whole picture in USDT above it (each currency beneath), the income
+ * chart and the active deposits' progress below the figures.
  */
 export function CabinetRoute() {
   // The dialogs' texts load with the screen: opened later (offline, say), they must not suspend the
@@ -50,8 +53,12 @@ export function CabinetRoute() {
   const live = useLiveRefreshControl();
   const balance = useQuery(balanceQueries.balance());
   const balanceShown = balance.data !== undefined;
+  // Set after the balance's render is committed: the chart's chunk is asked for once the balance is on screen.
+  const [extrasWanted, setExtrasWanted] = useState(false);
   useEffect(() => {
-    if (balanceShown) void loadExchangeDialog().catch(() => undefined);
+    if (!balanceShown) return;
+    void loadExchangeDialog().catch(() => undefined);
+    setExtrasWanted(true);
   }, [balanceShown]);
   return (
     <Page screen="cabinet" title={t("title")}>
@@ -64,10 +71,16 @@ export function CabinetRoute() {
         {live ? <RefreshControl onRefresh={() => void live.refresh()} refreshing={live.refreshing} /> : null}
       </div>
       <List>
-        <OverviewCard />
+        {extrasWanted ? (
+          <Optional>
+            <Suspense fallback={null}>
+              <OverviewCard />
+            </Suspense>
+          </Optional>
+        ) : null}
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
         <StatsBar />
-        {balanceShown ? (
+        {extrasWanted ? (
           <Optional>
             <Suspense fallback={null}>
               <CabinetExtras />

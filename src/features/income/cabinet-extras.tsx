@@ -1,9 +1,12 @@
 /**
  * What the cabinet shows once the balance is on screen, in a chunk of its own (not the cabinet's launch
- * chunk): the income chart and the active deposits' progress.
+ * chunk): the whole picture in USDT (above the balance), the income chart and the active deposits' progress.
  */
 import { ActiveDeposits } from "@/features/deposits/components/active-deposits";
 import { IncomeChart } from "./components/income-chart";
+
+export { OverviewCard } from "@/features/overview/components/overview-card";
+
 import "./income.css";
 
 export default function CabinetExtras() {

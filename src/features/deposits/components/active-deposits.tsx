@@ -3,9 +3,9 @@ import { Progress } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { LinkCell } from "@/components/link-cell";
 import { paths } from "@/config/paths";
+import { localizedText } from "@/lib/localized";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { depositQueries } from "../api/deposit-queries";
-import { planName } from "./deposit-form";
 
 /**
  * The cabinet's active deposits (the first page): each with its amount, the income held so far and a bar of
@@ -26,7 +26,7 @@ export function ActiveDeposits() {
         {deposits.map((deposit) => (
           <li key={deposit.id} className="active-deposit" data-testid="active-deposit" data-deposit-id={deposit.id}>
             <div className="active-deposit-head">
-              <span>{planName({ name: deposit.planName }, format.lng)}</span>
+              <span>{localizedText(deposit.planName, format.lng)}</span>
               <span {...amountAttributes(deposit.amount, deposit.currency)}>
                 {format.amount(deposit.amount, deposit.currency)}
               </span>

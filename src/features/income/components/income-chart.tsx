@@ -1,17 +1,18 @@
-import {
-  addAmounts,
-  CURRENCY_CODES,
-  compareAmounts,
-  HOME_CURRENCY,
-  INCOME_PERIODS,
-  type IncomeDay,
-  type IncomePeriod,
-} from "@contract";
+import type { IncomeDay, IncomePeriod } from "@contract";
+import { CURRENCY_CODES } from "@contract/enum-values";
+import { addAmounts, compareAmounts } from "@contract/money-math";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { SegmentedControl, Skeleton } from "@telegram-apps/telegram-ui";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { overviewQueries } from "@/features/overview/api/overview-queries";
+import { incomeQueries } from "../api-income";
+
+/** The chart's currency (the contract's HOME_CURRENCY). */
+const HOME_CURRENCY = "USDT";
+
+/** The chart's periods, in the contract's order (INCOME_PERIODS, kept here without its schemas). */
+const INCOME_PERIODS: readonly IncomePeriod[] = ["7d", "30d", "all"];
+
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics } from "@/tma/hooks";
 
@@ -30,7 +31,7 @@ export function IncomeChart() {
   const { t } = useTranslation("cabinet");
   const format = useMoneyFormat();
   const [period, setPeriod] = useState<IncomePeriod>("7d");
-  const income = useQuery({ ...overviewQueries.income(period), placeholderData: keepPreviousData });
+  const income = useQuery({ ...incomeQueries.income(period), placeholderData: keepPreviousData });
   const data = income.data;
   const titleId = useId();
   if (income.isError && !data) return null;

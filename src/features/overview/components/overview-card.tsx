@@ -1,10 +1,14 @@
-import { addAmounts, compareAmounts, HOME_CURRENCY } from "@contract";
+import type { Currency } from "@contract";
+import { addAmounts, compareAmounts } from "@contract/money-math";
 import { useQuery } from "@tanstack/react-query";
 import { Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { overviewQueries } from "../api/overview-queries";
 import "../overview.css";
+
+/** The currency the whole picture is told in (the contract's HOME_CURRENCY, kept here without its schemas). */
+const HOME_CURRENCY: Currency = "USDT";
 
 /**
  * The whole picture (`GET /user/overview`): everything the investor holds, balance and deposits, told in
