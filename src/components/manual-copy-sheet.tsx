@@ -3,14 +3,14 @@
  * so the text is shown selected, with a hint to copy it with the device's own Copy.
  */
 import { Button } from "@telegram-apps/telegram-ui";
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { dismissManualCopy, manualCopyText, subscribeManualCopy } from "@/tma/clipboard";
+import { dismissManualCopy, useManualCopyText } from "@/tma/hooks";
 import { Sheet } from "./sheet";
 import "./details-sheet.css";
 
 export function ManualCopySheet() {
-  const text = useSyncExternalStore(subscribeManualCopy, manualCopyText);
+  const text = useManualCopyText();
   if (text === null) return null;
   return <ManualCopy key={text} text={text} />;
 }

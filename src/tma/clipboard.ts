@@ -6,28 +6,7 @@
  * refused too, a sheet shows the text selected with a hint to copy it by hand (`ManualCopySheet`), and
  * the call still rejects, so the caller never says "Copied" for a copy that did not happen.
  */
-
-let manualText: string | null = null;
-const listeners = new Set<() => void>();
-
-function changed(next: string | null): void {
-  manualText = next;
-  for (const listener of listeners) listener();
-}
-
-/** The text waiting to be copied by hand, or null. */
-export function manualCopyText(): string | null {
-  return manualText;
-}
-
-export function subscribeManualCopy(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-export function dismissManualCopy(): void {
-  changed(null);
-}
+import { requestManualCopy } from "./hooks";
 
 /**
  * Copies `text` through a selection and `execCommand("copy")`, which a frame without `clipboard-write`
@@ -72,7 +51,7 @@ export function installCopyFallback(): void {
       }
     }
     if (copyBySelection(text)) return;
-    changed(text);
+    requestManualCopy(text);
     throw refusal;
   };
   try {

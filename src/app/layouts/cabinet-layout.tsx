@@ -1,6 +1,6 @@
 import { useIsFetching } from "@tanstack/react-query";
 import { useAtomValue } from "jotai";
-import { type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from "react";
+import { type ReactNode, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
@@ -13,8 +13,7 @@ import { onSessionExpiring } from "@/lib/api-client";
 import { restoreDraft, saveDraft, takeDraft } from "@/lib/drafts";
 import { userAtom } from "@/lib/session";
 import { useMediaQuery } from "@/lib/use-media-query";
-import { manualCopyText, subscribeManualCopy } from "@/tma/clipboard";
-import { useMainButtonShown, useTelegram } from "@/tma/hooks";
+import { useMainButtonShown, useManualCopyText, useTelegram } from "@/tma/hooks";
 import { LiveRefreshContext, useLiveRefresh } from "../live-refresh";
 import { BottomTabBar, SideBar } from "./navigation";
 
@@ -30,8 +29,7 @@ const ManualCopySheet = lazyScreen(() =>
 
 /** The copy-by-hand sheet, once there is text to copy by hand; its code (a sheet) comes only then. */
 function ManualCopyHost() {
-  const text = useSyncExternalStore(subscribeManualCopy, manualCopyText);
-  if (text === null) return null;
+  if (useManualCopyText() === null) return null;
   return (
     <Suspense fallback={null}>
       <ManualCopySheet />
