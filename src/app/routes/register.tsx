@@ -9,17 +9,20 @@ import { Page } from "@/components/page";
 import { paths } from "@/config/paths";
 import { RegisterForm } from "@/features/auth/components/register-form";
 import { settingsQueries } from "@/features/settings/api/settings-queries";
+import { useReferral } from "@/lib/referral";
 import { useTelegram } from "@/tma/hooks";
 
 /**
  * Registration. Who invites (docs/decisions.md#d4-identity-and-sessions): the path's login
- * (`/register/<login>`), else the Telegram start parameter `ref_<login>`, else the `defaultInviter` setting.
+ * (`/register/<login>`), else the Telegram start parameter `ref_<login>`, else a web link's `?ref=<login>` (this
+ * URL's, or kept from the link the visitor came by: `useReferral`), else the `defaultInviter` setting.
  */
 export function RegisterRoute() {
   const { t } = useTranslation("auth");
   const { inviter: fromPath } = useParams();
   const fromTelegram = inviterFromStartParam(useTelegram()?.startParam);
-  const referral = fromPath ?? fromTelegram;
+  const fromLink = useReferral();
+  const referral = fromPath ?? fromTelegram ?? fromLink;
   const fallback = useQuery({ ...settingsQueries.defaultInviter(), enabled: !referral });
   const inviter = referral ?? (fallback.isError ? null : fallback.data);
 

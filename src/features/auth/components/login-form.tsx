@@ -9,6 +9,7 @@ import { requiredError, serverFieldErrors } from "@/lib/form/field-errors";
 import { focusField } from "@/lib/form/focus";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
+import { useReferral } from "@/lib/referral";
 import { signInAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { login } from "../api/login";
@@ -40,6 +41,9 @@ export interface LoginFormProps {
  */
 export function LoginForm({ initialLogin = "", notice = null }: LoginFormProps) {
   const { t } = useTranslation("auth");
+  // A visitor of an invitation link lands here first (`/login?next=/?ref=<login>`): the registration they may
+  // go on to keeps the inviter.
+  useReferral();
   const formRef = useRef<HTMLFormElement>(null);
   const form = useForm<LoginValues>({ initial: { login: initialLogin, password: "" }, validate: validateLogin });
   const [formError, setFormError] = useState<FormError | null>(notice);

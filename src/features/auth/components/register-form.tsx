@@ -17,6 +17,7 @@ import { focusField } from "@/lib/form/focus";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { usePasswordRulesText } from "@/lib/form/password-rules-text";
 import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
+import { forgetReferral } from "@/lib/referral";
 import { signInAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { register } from "../api/register";
@@ -123,6 +124,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
           startCodeCooldown("phone", session.user.id, DEFAULT_RESEND_SECONDS);
           setPhoneCodeSent(session.phoneCode ?? null);
           form.reset(EMPTY_REGISTRATION);
+          forgetReferral();
           startSession(session);
         },
         onError: failed,

@@ -1,0 +1,76 @@
+/**
+ * An invitation link on the web, in Chromium against the real server: `/?ref=<login>` sends a signed-out visitor
+ * to the login screen, and the registration they go on to names that inviter, survives a reload, and makes the
+ * account under them (not under the default inviter).
+ */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  apiGet,
+  base,
+  codeFromOutbox,
+  fill,
+  PASSWORD,
+  screen,
+  signUpThroughApi,
+  submit,
+  uniqueLogin,
+  uniquePhone,
+} from "./support/app";
+import { launchChromium, phoneContext } from "./support/browser";
+import { text } from "./support/locales";
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("an invitation link", () => {
+  it("/?ref=<login>: the account made through the login screen and a reload of the registration has that inviter", async () => {
+    const inviter = (await signUpThroughApi()).login;
+    const context = await phoneContext(browser, { locale: "en-US" });
+    await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
+    const page = await context.newPage();
+
+    await page.goto(`${base()}/?ref=${inviter}`);
+    await screen(page, "login");
+    await page.getByText(text("en", "auth", "login.register"), { exact: true }).click();
+    await screen(page, "register");
+    const cell = page.locator("[data-testid='inviter']");
+    await cell.filter({ hasText: inviter }).waitFor({ timeout: 10_000 });
+    // A reload of the registration, whose URL no longer names the inviter, keeps it.
+    await page.reload();
+    await screen(page, "register");
+    await cell.filter({ hasText: inviter }).waitFor({ timeout: 10_000 });
+
+    const login = uniqueLogin();
+    await fill(page, "login", login);
+    await fill(page, "fullName", "Ada Invited");
+    await fill(page, "email", `${login}@example.com`);
+    await fill(page, "phone", uniquePhone());
+    await fill(page, "password", PASSWORD);
+    await fill(page, "passwordRepeat", PASSWORD);
+    await page.locator("input[name='acceptTerms']").check({ force: true });
+    await submit(page);
+    await screen(page, "phone-verification");
+    await fill(page, "code", await codeFromOutbox(login, "phone"));
+    await submit(page);
+    await screen(page, "cabinet");
+    await context.close();
+
+    // The server's word: the new account's inviter.
+    const res = await fetch(`${base()}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login, password: PASSWORD }),
+    });
+    expect(res.ok).toBe(true);
+    const { refreshToken } = (await res.json()) as { refreshToken: string };
+    const profile = await apiGet<{ login: string; inviter: string | null }>("/user-data/byType", refreshToken);
+    expect(profile).toMatchObject({ login, inviter });
+  });
+});
