@@ -5,18 +5,7 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  apiGet,
-  base,
-  codeFromOutbox,
-  fill,
-  PASSWORD,
-  screen,
-  signUpThroughApi,
-  submit,
-  uniqueLogin,
-  uniquePhone,
-} from "./support/app";
+import { apiGet, base, completeRegistration, PASSWORD, screen, signUpThroughApi } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { text } from "./support/locales";
 
@@ -47,19 +36,7 @@ describe("an invitation link", () => {
     await screen(page, "register");
     await cell.filter({ hasText: inviter }).waitFor({ timeout: 10_000 });
 
-    const login = uniqueLogin();
-    await fill(page, "login", login);
-    await fill(page, "fullName", "Ada Invited");
-    await fill(page, "email", `${login}@example.com`);
-    await fill(page, "phone", uniquePhone());
-    await fill(page, "password", PASSWORD);
-    await fill(page, "passwordRepeat", PASSWORD);
-    await page.locator("input[name='acceptTerms']").check({ force: true });
-    await submit(page);
-    await screen(page, "phone-verification");
-    await fill(page, "code", await codeFromOutbox(login, "phone"));
-    await submit(page);
-    await screen(page, "cabinet");
+    const login = await completeRegistration(page);
     await context.close();
 
     // The server's word: the new account's inviter.

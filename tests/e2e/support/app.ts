@@ -114,11 +114,16 @@ export async function apiGet<T>(path: string, token: string): Promise<T> {
 
 /** Registers a new investor through `/register/<inviter>` in the UI and confirms the phone; returns the login. */
 export async function registerThroughUi(page: Page, inviter: string) {
-  const login = uniqueLogin();
   await page.goto(`${base()}/register/${inviter}`);
   await screen(page, "register");
   // The screen names who invites.
   await page.locator("[data-testid='inviter']").filter({ hasText: inviter }).waitFor({ timeout: 10_000 });
+  return completeRegistration(page);
+}
+
+/** On the registration screen: fills in a new investor, registers, confirms the phone; returns the login. */
+export async function completeRegistration(page: Page) {
+  const login = uniqueLogin();
   await fill(page, "login", login);
   await fill(page, "fullName", "Ada Investor");
   await fill(page, "email", `${login}@example.com`);
