@@ -5,8 +5,9 @@ import { EMPTY_REGISTRATION, registerDraftAtom } from "@/features/auth/model/reg
 import { initialFormState } from "@/lib/form/use-form";
 import { referralFromSearch } from "@/lib/referral";
 import { appStore } from "@/lib/store";
+import { setTelegramBridge } from "@/tma/bridge";
 import { oneSetting } from "./route-stubs";
-import { renderApp, stubRoutes } from "./test-utils";
+import { fakeBridge, renderApp, stubRoutes } from "./test-utils";
 
 const inviter = () => screen.findByTestId("inviter").then((cell) => cell.textContent);
 
@@ -16,7 +17,10 @@ beforeEach(() => {
   // The default inviter: what the registration falls back to without a link.
   stubRoutes({ setting: oneSetting("defaultInviter", "kassa") });
 });
-afterEach(() => sessionStorage.clear());
+afterEach(() => {
+  sessionStorage.clear();
+  setTelegramBridge(null);
+});
 
 describe("an invitation link", () => {
   it("/?ref=<login>: through the login screen to the registration, the inviter is the link's", async () => {
@@ -33,6 +37,12 @@ describe("an invitation link", () => {
     first.unmount();
     await renderApp({ path: "/register" });
     expect(await inviter()).toContain("bob42");
+  });
+
+  it("inside Telegram: the start parameter ref_<login> is the registration's inviter", async () => {
+    setTelegramBridge(fakeBridge("android", { startParam: "ref_tgfriend" }).bridge);
+    await renderApp({ path: "/register" });
+    expect(await inviter()).toContain("tgfriend");
   });
 
   it("without a link the default inviter stays", async () => {
