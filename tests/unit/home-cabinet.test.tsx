@@ -153,7 +153,7 @@ describe("cabinet: the income chart", () => {
         "Last 30 days: accruals 40.00 USDT, partner bonuses 2.00 USDT",
       ),
     );
-    expect(screen.getByTestId("income-period-30d").getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByTestId("income-period-30d").getAttribute("aria-selected")).toBe("true");
     expect([...screen.getByTestId("income-table").querySelectorAll("tbody tr")].map((row) => row.textContent)).toEqual([
       "TON7.123456789 TON0.5000 TON",
     ]);

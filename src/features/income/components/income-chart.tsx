@@ -80,7 +80,7 @@ export function IncomeChart() {
             <SegmentedControl.Item
               key={code}
               selected={code === period}
-              aria-pressed={code === period}
+              aria-selected={code === period}
               onClick={() => choose(code)}
               className="income-period"
               data-testid={`income-period-${code}`}
