@@ -230,6 +230,12 @@ describe("deposit list: mine first", () => {
     expect(within(row).queryByText("Accrued and held")).toBeNull();
     expect(within(row).queryByTestId("deposit-accrued")).toBeNull();
     expect(within(row).queryByTestId("deposit-close")).toBeNull();
+    // Its details say the same.
+    fireEvent.click(within(row).getByTestId("deposit-open"));
+    const details = await screen.findByTestId("deposit-details");
+    expect(within(details).queryByText("Accrued and held")).toBeNull();
+    expect(within(details).queryByTestId("deposit-details-accrued")).toBeNull();
+    expect(within(details).getByText("Held accruals given up")).toBeTruthy();
   });
 });
 

@@ -34,8 +34,15 @@ export function DepositDetails({
         <Detail label={t("list.amount")}>{money(deposit.amount, "deposit-details-amount")}</Detail>
         <Detail label={t("details.dailyYield")}>{`${format.decimal(deposit.dailyYieldPercent)} %`}</Detail>
         <Detail label={t("list.dailyIncome")}>{money(deposit.dailyIncome)}</Detail>
-        <Detail label={t("details.totalAtEnd")}>{money(deposit.totalAtEnd, "deposit-details-total")}</Detail>
-        <Detail label={t("list.accrued")}>{money(deposit.accruedHeld, "deposit-details-accrued")}</Detail>
+        {/* Closed early: the held income was forfeited (said below), so neither the end's total nor 'accrued and held'. */}
+        {deposit.status === "closed" ? null : (
+          <>
+            <Detail label={t("details.totalAtEnd")}>{money(deposit.totalAtEnd, "deposit-details-total")}</Detail>
+            <Detail label={deposit.status === "active" ? t("list.accrued") : t("list.accruedPaid")}>
+              {money(deposit.accruedHeld, "deposit-details-accrued")}
+            </Detail>
+          </>
+        )}
         <Detail label={t("list.days")}>{`${deposit.daysAccrued} / ${deposit.durationDays}`}</Detail>
         <Detail label={t("details.autoInvest")}>{deposit.autoInvest ? t("details.yes") : t("details.no")}</Detail>
         <Detail label={t("details.startedAt")}>{format.dateTime(deposit.startedAt)}</Detail>
