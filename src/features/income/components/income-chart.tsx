@@ -109,25 +109,29 @@ export function IncomeChart() {
               </span>
             </li>
           </ul>
-          <table className="visually-hidden" data-testid="income-table">
-            <caption>{summary}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("income.currency")}</th>
-                <th scope="col">{t("income.accruals")}</th>
-                <th scope="col">{t("income.bonuses")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {currencies.map((code) => (
-                <tr key={code} data-currency={code}>
-                  <th scope="row">{code}</th>
-                  <td>{format.amount(shown.byCurrency[code].accruals, code, { exact: true })}</td>
-                  <td>{format.amount(shown.byCurrency[code].bonuses, code, { exact: true })}</td>
+          {/* Hidden in a box: a table keeps the width of its content whatever its own width says, and
+              a 500 px table widened the page at 320 px, pushing the fixed tab bar off the screen. */}
+          <div className="visually-hidden">
+            <table data-testid="income-table">
+              <caption>{summary}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("income.currency")}</th>
+                  <th scope="col">{t("income.accruals")}</th>
+                  <th scope="col">{t("income.bonuses")}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {currencies.map((code) => (
+                  <tr key={code} data-currency={code}>
+                    <th scope="row">{code}</th>
+                    <td>{format.amount(shown.byCurrency[code].accruals, code, { exact: true })}</td>
+                    <td>{format.amount(shown.byCurrency[code].bonuses, code, { exact: true })}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       ) : (
         <Skeleton visible>
