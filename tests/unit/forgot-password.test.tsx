@@ -48,7 +48,7 @@ describe("forgot password", () => {
     await renderApp({ path: "/forgot-password" });
     await waitFor(() => expect(step()).toBe("request"));
     fireEvent.click(screen.getByTestId("submit"));
-    await waitFor(() => expect(fieldError("login")).toBe("Please fill out this field."));
+    await waitFor(() => expect(fieldError("login")).toBe("Please fill out this field!"));
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith("/auth/reset-password"))).toBe(false);
   });
 

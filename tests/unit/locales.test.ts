@@ -85,7 +85,7 @@ describe("validation, success and enums namespaces", () => {
   it("validation has each contract validation code, 'required' as the cabinet rules word it", () => {
     const english = load("en", "validation");
     expect(Object.keys(english).sort()).toEqual([...VALIDATION_CODES].sort());
-    expect(english.required).toBe("Please fill out this field.");
+    expect(english.required).toBe("Please fill out this field!");
   });
 
   it("success has the catalogue's success messages", () => {

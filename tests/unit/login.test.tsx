@@ -35,13 +35,13 @@ beforeEach(() => resetAutoSignInAttempt());
 afterEach(() => setTelegramBridge(null));
 
 describe("login on the web", () => {
-  it("says 'Please fill out this field.' next to each empty field and sends nothing", async () => {
+  it("says 'Please fill out this field!' next to each empty field and sends nothing", async () => {
     const fetchMock = api({});
     await renderApp({ path: "/login" });
     await waitFor(() => expect(input("login")).toBeTruthy());
     fireEvent.click(screen.getByTestId("submit"));
-    await waitFor(() => expect(fieldError("login")).toBe("Please fill out this field."));
-    expect(fieldError("password")).toBe("Please fill out this field.");
+    await waitFor(() => expect(fieldError("login")).toBe("Please fill out this field!"));
+    expect(fieldError("password")).toBe("Please fill out this field!");
     expect(calls(fetchMock, "/auth/login")).toHaveLength(0);
     // The error goes once the field is filled and left.
     type("login", "demo");

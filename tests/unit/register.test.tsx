@@ -59,11 +59,11 @@ afterEach(() => setTelegramBridge(null));
 
 describe("registration rules, shown when a field is left", () => {
   const cases: [field: string, value: string, message: string][] = [
-    ["login", "", "Please fill out this field."],
+    ["login", "", "Please fill out this field!"],
     ["login", "abc", "The login must be at least 4 characters long"],
     ["login", "ab cd", "Use Latin letters and digits only, without spaces"],
     ["login", "логин", "Use Latin letters and digits only, without spaces"],
-    ["fullName", "  ", "Please fill out this field."],
+    ["fullName", "  ", "Please fill out this field!"],
     ["email", "aigerim@", "Enter a valid email address"],
     ["phone", "87011234567", "Enter the phone number as a plus sign followed by digits"],
     ["phone", "+7 701 123", "Enter the phone number as a plus sign followed by digits"],
@@ -98,7 +98,7 @@ describe("registration rules, shown when a field is left", () => {
     fireEvent.click(screen.getByTestId("submit"));
     await waitFor(() => expect(fieldError("acceptTerms")).toBe("Accept the public offer and the user agreement"));
     for (const field of ["login", "fullName", "email", "phone", "password", "passwordRepeat"]) {
-      expect(fieldError(field), field).toBe("Please fill out this field.");
+      expect(fieldError(field), field).toBe("Please fill out this field!");
     }
     expect(document.activeElement?.getAttribute("name")).toBe("login");
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes("/auth/register"))).toBe(false);

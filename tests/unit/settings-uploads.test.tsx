@@ -162,7 +162,7 @@ describe("verification", () => {
     fireEvent.click(within(verification).getByTestId("submit-verification"));
     expect(verification.querySelector('[data-field-error="dateOfBirth"]')?.textContent).toBe("You must be at least 18");
     expect(verification.querySelector('[data-field-error="documentNumber"]')?.textContent).toBe(
-      "Please fill out this field.",
+      "Please fill out this field!",
     );
     expect(verification.querySelector('[data-field-error="fullName"]')).toBeNull();
     expect(sentTo("/user-data/verification")).toEqual([]);
