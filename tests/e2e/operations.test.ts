@@ -5,8 +5,10 @@
  * the screen). With E2E_SCREENSHOTS=<dir>, screenshots of them in light and dark, at 320 and 390 px, in de
  * and ru.
  */
+
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, readNotifications, screen, signInWithPassword } from "./support/app";
@@ -168,6 +170,23 @@ describe("the history and its statement", () => {
     );
     expect(type?.y ?? 0).toBeGreaterThan((currency?.y ?? 0) + (currency?.height ?? 0) - 1);
     await context.close();
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it("axe-core finds nothing serious on the operations screen and its sheets, light and dark", async () => {
+    const problems: string[] = [];
+    for (const scheme of ["light", "dark"] as const) {
+      const context = await phoneContext(browser, { colorScheme: scheme });
+      const page = await context.newPage();
+      await signInAsDemo(page);
+      await walkOperations(page, "en", async (step) => {
+        const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+        for (const v of result.violations)
+          if (v.impact === "serious" || v.impact === "critical")
+            problems.push(`${scheme} ${step}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+      });
+      await context.close();
+    }
     expect(problems).toEqual([]);
   }, 300_000);
 
