@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, readNotifications, screen } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
+import { settle } from "./support/fit";
 import type { Lng } from "./support/locales";
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
@@ -39,19 +40,10 @@ async function signInAsDemo(context: BrowserContext, page: Page) {
   await page.evaluate((u) => localStorage.setItem("kassa.user", JSON.stringify(u)), user);
 }
 
-/** No skeleton or spinner left, then two frames for layout. */
-async function settle(page: Page) {
-  await page.waitForFunction(
-    () => !document.querySelector(".tgui-skeleton, [role='progressbar']:not([aria-valuenow]), .content-spinner"),
-    null,
-    { timeout: 20_000 },
-  );
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
 /**
  * Every visible element with text of its own inside the screen and any open sheet: its text must fit its
- * box (a label cut by an ellipsis measures wider than its box) and stay on the screen.
+ * box and every clipping box around it (a segment or a button clips a label that is itself unclipped), and
+ * stay on the screen. Stricter than support/fit's cutTexts, which looks at the element's own box only.
  */
 async function cutTexts(page: Page) {
   return page.evaluate(() => {
