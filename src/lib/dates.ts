@@ -4,7 +4,7 @@
  */
 
 /** Whether Intl knows the month names of `lng` (root data says "M01"). */
-function hasDateNames(lng: string): boolean {
+export function hasDateNames(lng: string): boolean {
   return !/M\d/.test(new Intl.DateTimeFormat(lng, { month: "long" }).format(new Date(Date.UTC(2020, 0, 15))));
 }
 
@@ -29,21 +29,4 @@ export function formatDate(iso: string, lng: string): string {
 
 export function formatDateTime(iso: string, lng: string): string {
   return dateFormat(lng, true).format(new Date(iso));
-}
-
-/**
- * A day as a list's heading in `lng`: the day and the month in words, the year only when it is not this
- * year's ("25 ноября", "25. November 2025"); without ICU data for `lng`, the numeric date.
- */
-export function formatDay(iso: string, lng: string, now: Date = new Date()): string {
-  const date = new Date(iso);
-  if (!hasDateNames(lng)) return formatDate(iso, lng);
-  const thisYear = date.getFullYear() === now.getFullYear();
-  return new Intl.DateTimeFormat(lng, { day: "numeric", month: "long", year: thisYear ? undefined : "numeric" }).format(
-    date,
-  );
-}
-
-export function formatTime(iso: string, lng: string): string {
-  return new Intl.DateTimeFormat(hasDateNames(lng) ? lng : "ru", { timeStyle: "short" }).format(new Date(iso));
 }

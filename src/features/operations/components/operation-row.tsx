@@ -2,8 +2,8 @@ import type { Operation } from "@contract";
 import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { lazyScreen } from "@/components/lazy-screen";
-import { formatTime } from "@/lib/dates";
 import { compareAmounts, useMoneyFormat } from "@/lib/money";
+import { formatTime } from "../model/day-format";
 import { OperationIcon } from "./operation-icon";
 import "../operations.css";
 

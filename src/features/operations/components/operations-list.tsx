@@ -5,9 +5,9 @@ import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FilterSelect } from "@/components/form/filter-select";
 import { PagedList, QuerySection } from "@/components/query-section";
-import { formatDay } from "@/lib/dates";
 import { useMoneyFormat } from "@/lib/money";
 import { type OperationFilter, operationQueries } from "../api/operation-queries";
+import { formatDay } from "../model/day-format";
 import { groupByDay, type OperationDay, relativeDay } from "../model/day-groups";
 import { OperationRow } from "./operation-row";
 
