@@ -22,7 +22,7 @@ const loadExchangeDialog = () => import("@/features/balance/components/exchange-
 const ExchangeDialog = lazyScreen(() => loadExchangeDialog().then((m) => ({ default: m.ExchangeDialog })));
 // The whole picture in USDT, the income chart and the deposits' progress come after the balance, in one chunk
 // of their own (the cabinet's launch chunk has a budget: docs/decisions.md#bundle-budget).
-const loadExtras = () => import("@/features/income/cabinet-extras");
+const loadExtras = () => import("./cabinet-extras");
 const CabinetExtras = lazyScreen(loadExtras);
 const OverviewCard = lazyScreen(() => loadExtras().then((m) => ({ default: m.OverviewCard })));
 
