@@ -322,6 +322,23 @@ describe("the statement", () => {
     expect((sheet.querySelector("input[name='to']") as HTMLInputElement).value).toBe("2024-12-31");
   });
 
+  it("on the web a session that has ended leads to sign-in, as any call does", async () => {
+    const asked = statementApi(
+      () =>
+        new Response(JSON.stringify({ code: "UNAUTHORIZED", message: "Unauthorized" }), {
+          status: 401,
+          headers: { "Content-Type": "application/json" },
+        }),
+    );
+    const { router } = await renderApp({ path: "/operations", user: DEMO_USER });
+    fireEvent.click(await screen.findByTestId("statement-open"));
+    const sheet = await screen.findByTestId("statement-sheet");
+    fireEvent.click(within(sheet).getByTestId("statement-submit"));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    expect(new URLSearchParams(router.state.location.search).get("next")).toBe("/operations");
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+  });
+
   it("in Telegram asks for the signed link and hands it to the client's download prompt", async () => {
     const fake = fakeBridge();
     const downloadFile = vi.fn(async (_url: string, _name: string) => true);

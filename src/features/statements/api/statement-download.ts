@@ -6,7 +6,7 @@
  */
 import type { Currency, ErrorCode } from "@contract";
 import { resolveApiBaseUrl } from "@/config/env";
-import { API_TIMEOUT_MS, ApiError, callApi } from "@/lib/api-client";
+import { API_TIMEOUT_MS, ApiError, apiRequest, callApi } from "@/lib/api-client";
 import { getSessionToken } from "@/lib/session";
 import { getTelegramBridge } from "@/tma/bridge";
 import { openExternalLink } from "@/tma/hooks";
@@ -59,6 +59,9 @@ export async function fetchStatement(period: StatementPeriod): Promise<{ blob: B
       cause: error,
     });
   }
+  // A session that has ended: the app's one request path says so as every call does (the session
+  // expires, the screen's input is kept, the login screen opens), and raises its error.
+  if (response.status === 401) await apiRequest({ method: "GET", path, query: Object.fromEntries(queryOf(period)) });
   if (!response.ok) {
     const text = await response.text().catch(() => "");
     let body: unknown = text;
