@@ -180,6 +180,39 @@ describe("the history", () => {
     expect(within(sheet).queryByTestId("operation-details-explorer")).toBeNull();
   });
 
+  it("keeps the sheet when what the operation belongs to cannot be read (a server fault)", async () => {
+    let asked = 0;
+    historyApi(
+      [
+        {
+          id: "o1",
+          type: "withdrawal_return",
+          currency: "USDT",
+          amount: "20",
+          createdAt: today(2),
+          details: { withdrawalId: "w1", paymentSystemId: "usdt-trc20" },
+        },
+      ],
+      {
+        withdrawal: () => {
+          asked += 1;
+          return { status: 500, body: { code: "INTERNAL", message: "Internal error" } };
+        },
+      },
+    );
+    await renderApp({ path: "/operations", user: DEMO_USER });
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.click(rows()[0] as HTMLElement);
+    const sheet = await screen.findByTestId("operation-details");
+    // The query's first try and its two retries have failed; the screen has had the moment to answer.
+    await waitFor(() => expect(asked).toBe(3));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.getByTestId("operation-details")).toBe(sheet);
+    expect(within(sheet).getByTestId("operation-details-id").textContent).toBe("o1");
+    expect(within(sheet).queryByTestId("operation-details-open")).toBeNull();
+    expect(screen.getAllByTestId("operation-row")).toHaveLength(1);
+  });
+
   it("opens a deposit's operation on the deposit", async () => {
     historyApi([
       {

@@ -75,6 +75,5 @@ export const operationQueries = {
     queryOptions({
       queryKey: [...withdrawalKeys.all, "one", id] as const,
       queryFn: ({ signal }) => callApi("withdrawal", { params: { id }, signal }),
-      retry: false,
     }),
 };

@@ -42,11 +42,18 @@ export function OperationDetails({
   const details = operation.details;
   const exchange = details?.exchange;
   const rate = exchange ? exchangeRateOf(exchange) : null;
+  // What the operation belongs to adds to the sheet; when it cannot be read (a cancelled application is
+  // 404, a server fault) the sheet shows the operation alone, never the route's error screen.
   const withdrawal = useQuery({
     ...operationQueries.withdrawal(details?.withdrawalId ?? ""),
     enabled: Boolean(details?.withdrawalId),
+    throwOnError: false,
   });
-  const refill = useQuery({ ...refillQueries.one(details?.refillId ?? ""), enabled: Boolean(details?.refillId) });
+  const refill = useQuery({
+    ...refillQueries.one(details?.refillId ?? ""),
+    enabled: Boolean(details?.refillId),
+    throwOnError: false,
+  });
   const txHash = withdrawal.data?.txHash ?? refill.data?.txHash ?? null;
   const paymentSystemId = withdrawal.data?.paymentSystemId ?? refill.data?.paymentSystemId ?? details?.paymentSystemId;
 
@@ -161,7 +168,11 @@ export function OperationDetails({
  */
 function ExplorerLink({ paymentSystemId, txHash }: { paymentSystemId: string | undefined; txHash: string }) {
   const { t } = useTranslation("operations");
-  const systems = useQuery({ ...operationQueries.paymentSystems(), enabled: Boolean(paymentSystemId) });
+  const systems = useQuery({
+    ...operationQueries.paymentSystems(),
+    enabled: Boolean(paymentSystemId),
+    throwOnError: false,
+  });
   const system = systems.data?.find((s) => s.id === paymentSystemId);
   const href = explorerLink(system?.explorerUrl, txHash);
   if (!href) return null;
