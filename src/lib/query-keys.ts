@@ -9,4 +9,5 @@ export const moneyKeys = {
   operations: ["operations"],
   deposits: ["deposits"],
   refills: ["refills"],
+  withdrawals: ["withdrawals"],
 } as const;

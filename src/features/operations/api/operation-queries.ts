@@ -4,7 +4,6 @@
  */
 import type { Currency, LedgerOperationType } from "@contract";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import { withdrawalKeys } from "@/features/withdrawal/api/withdrawal-queries";
 import { callApi } from "@/lib/api-client";
 import { moneyKeys } from "@/lib/query-keys";
 
@@ -73,7 +72,14 @@ export const operationQueries = {
   /** The withdrawal an operation belongs to (`GET /funds/payments/:id`): its status and transaction hash. */
   withdrawal: (id: string) =>
     queryOptions({
-      queryKey: [...withdrawalKeys.all, "one", id] as const,
+      queryKey: [...moneyKeys.withdrawals, "one", id] as const,
       queryFn: ({ signal }) => callApi("withdrawal", { params: { id }, signal }),
+    }),
+
+  /** The refill an operation belongs to (`GET /funds/refills/:id`), under the refills' own key for one. */
+  refill: (id: string) =>
+    queryOptions({
+      queryKey: [...moneyKeys.refills, "one", id] as const,
+      queryFn: ({ signal }) => callApi("refill", { params: { id }, signal }),
     }),
 };

@@ -9,7 +9,6 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { CopyableValue, Detail, DetailList, DetailsSheet } from "@/components/details-sheet";
 import { paths } from "@/config/paths";
-import { refillQueries } from "@/features/refills/api/refill-queries";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { openExternalLink } from "@/tma/hooks";
 import { operationQueries } from "../api/operation-queries";
@@ -50,7 +49,7 @@ export function OperationDetails({
     throwOnError: false,
   });
   const refill = useQuery({
-    ...refillQueries.one(details?.refillId ?? ""),
+    ...operationQueries.refill(details?.refillId ?? ""),
     enabled: Boolean(details?.refillId),
     throwOnError: false,
   });

@@ -12,7 +12,7 @@ import { moneyKeys } from "@/lib/query-keys";
 export const WITHDRAWALS_PAGE_LIMIT = 10;
 const PAYMENT_SYSTEMS_STALE_MS = 5 * 60_000;
 
-export const withdrawalKeys = { all: ["withdrawals"] } as const;
+export const withdrawalKeys = { all: moneyKeys.withdrawals } as const;
 
 /** Everything a withdrawal step changes: the balance, the statistics, the operations and this history. */
 export const WITHDRAWAL_INVALIDATES = [
