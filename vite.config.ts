@@ -166,7 +166,7 @@ export default defineConfig({
             // invitation's reader too, which the login and the registration share.
             {
               name: "form-kit",
-              test: /(src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus)|lib[\\/]referral|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?|src[\\/]components[\\/](link-cell|brand-header|kassa-mark|language-switcher)\.tsx|telegram-ui[\\/]dist[\\/]components[\\/](Blocks[\\/](Section|Cell)|Navigation[\\/]SegmentedControl|Typography[\\/]Title)[\\/].*\.js)$/,
+              test: /(src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus)|lib[\\/]referral|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?|src[\\/]components[\\/](link-cell|brand-header|kassa-mark|language-switcher)\.tsx|telegram-ui[\\/]dist[\\/]components[\\/](Blocks[\\/](Section|Cell|List)|Navigation[\\/]SegmentedControl|Typography[\\/]Title)[\\/].*\.js)$/,
             },
             // The cabinet's launch in one file rather than dozens: its frame, its first screen and what only
             // they use (docs/architecture.md#how-a-launch-flows). Over HTTP/1.1 a browser fetches six files at
