@@ -171,7 +171,13 @@ describe("refills", () => {
 
     const ops = await callRoute(server, "operations", { token: alice.token });
     expect(ops.items).toEqual([
-      expect.objectContaining({ type: "refill", currency: "USDT", amount: "99.5", details: { refillId: refill.id } }),
+      expect.objectContaining({
+        type: "refill",
+        currency: "USDT",
+        amount: "99.5",
+        // The payment system names the block explorer the history links the transaction to.
+        details: { refillId: refill.id, paymentSystemId: refill.paymentSystemId },
+      }),
     ]);
     const seen = await callRoute(server, "refill", { token: alice.token, params: { id: refill.id } });
     expect(seen).toMatchObject({ status: "replenished", amountCredited: "99.5" });
