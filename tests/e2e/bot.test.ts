@@ -127,7 +127,7 @@ describe("the chat bot (Bot API stand-in)", () => {
     const delivered = api.calls.filter((c) => toInvestor(c) && c.status === 200);
     expect(delivered).toHaveLength(1);
     expect(sent.params).toMatchObject({
-      text: "<b>Пополнение зачислено</b>\nНа ваш баланс зачислено 25 USDT.",
+      text: "<b>Пополнение зачислено</b>\nНа ваш баланс зачислено 25,00 USDT.",
       parse_mode: "HTML",
       reply_markup: {
         inline_keyboard: [

@@ -249,7 +249,7 @@ describe("notifications", () => {
     const [first] = list.items as { id: string; kind: string; title: string; body: string }[];
     expect(first).toMatchObject({ kind: "refill_credited", title: "Пополнение зачислено" });
     if (!first) throw new Error("no notification");
-    expect(first.body).toContain("50 USDT");
+    expect(first.body).toBe("На ваш баланс зачислено 50,00 USDT.");
     const me = await callRoute(server, "currentUser", { token: investor.token });
     expect((me.notifications as { unread: number }).unread).toBe(1);
 
@@ -298,7 +298,7 @@ describe("notifications", () => {
     await runAccruals(db, systemClock, { userId: investor.id });
     const after = await callRoute(server, "notifications", { token: investor.token });
     const ended = (after.items as { kind: string; body: string }[]).find((n) => n.kind === "deposit_ended");
-    expect(ended?.body).toContain("3 USDT"); // 30 × 0.1 income
+    expect(ended?.body).toContain("3,00 USDT"); // 30 × 0.1 income, written the Russian way
     await expectLedgerConsistent(db);
 
     const all = await callRoute(server, "readNotifications", { token: investor.token });

@@ -23,9 +23,10 @@ import { loadEnv } from "../../server/src/env";
 import { addNews } from "../../server/src/services/news";
 import { confirmRefill, createRefill } from "../../server/src/services/refills";
 import { setSetting } from "../../server/src/services/settings";
-import { formatAmount, queueDigests } from "../../server/src/telegram/broadcasts";
+import { queueDigests } from "../../server/src/telegram/broadcasts";
 import { miniAppAddressProblem } from "../../server/src/telegram/conversation";
 import { deliverDue, Pacer } from "../../server/src/telegram/outbox";
+import { formatAmount } from "../../server/src/telegram/texts";
 import {
   BOT_USER,
   type BotApiStandIn,

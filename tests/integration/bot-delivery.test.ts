@@ -122,7 +122,7 @@ describe("chat outbox delivery", () => {
     for (const chat of chats) {
       const delivered = sent
         .filter((s) => s.ok && s.chatId === chat.telegramId)
-        .map((s) => /(\d+) USDT/.exec(s.text)?.[1]);
+        .map((s) => /(\d+)[.,]00 USDT/.exec(s.text)?.[1]);
       expect(delivered, `chat ${chat.telegramId}`).toEqual(queued.get(chat.telegramId));
     }
     const given = await server.handle.db.select().from(chatOutbox);
@@ -194,7 +194,7 @@ describe("chat outbox delivery", () => {
     expect(figures.busyChatPeakPerSecond).toBeLessThanOrEqual(4);
     expect(figures.busyChatMeanPerSecond).toBeLessThanOrEqual(1.2);
     // Each chat's messages in order.
-    const busyAmounts = sent.filter((s) => s.chatId === busy.telegramId).map((s) => /(\d+) USDT/.exec(s.text)?.[1]);
+    const busyAmounts = sent.filter((s) => s.chatId === busy.telegramId).map((s) => /(\d+)[.,]00 USDT/.exec(s.text)?.[1]);
     expect(busyAmounts).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 1)));
   }, 120_000);
 

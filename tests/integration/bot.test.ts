@@ -169,7 +169,7 @@ describe("chat bot", () => {
     expect(sent[0]?.params).toMatchObject({
       chat_id: telegramId,
       parse_mode: "HTML",
-      text: "<b>Refill credited</b>\n25 USDT has been credited to your balance.",
+      text: "<b>Refill credited</b>\n25.00 USDT has been credited to your balance.",
       reply_markup: {
         inline_keyboard: [
           [{ text: "View the refill", web_app: { url: `${PUBLIC_URL}/?startapp=refill_${refillId}` } }],
@@ -180,7 +180,7 @@ describe("chat bot", () => {
     const list = await callRoute(server, "notifications", { token: investor.token });
     expect((list.items as unknown[])[0]).toMatchObject({
       title: "Refill credited",
-      body: "25 USDT has been credited to your balance.",
+      body: "25.00 USDT has been credited to your balance.",
     });
   });
 

@@ -22,7 +22,7 @@ import { keptOf, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { type ChatKind, chatOutbox, notifications, operations, users } from "../db/schema";
 import { AppError } from "../errors";
-import { botText, hasBotText } from "../telegram/texts";
+import { botText, formatAmount, hasBotText } from "../telegram/texts";
 import { isUuid } from "./deposit-rows";
 import { unreadCount, userLanguage } from "./users";
 
@@ -41,6 +41,11 @@ export function renderNotification(kind: ChatKind, params: Params, language: Lan
     if (key.endsWith(`_${language}`)) values[key.slice(0, -language.length - 1)] = value;
   }
   if (params.until) values.until = params.until.slice(0, 10);
+  // Money as people of the language write it ("25.00", "1 234,56"), from the exact decimal kept.
+  for (const key of ["amount", "income"]) {
+    const value = params[key];
+    if (value !== undefined && /^-?\d+(\.\d+)?$/.test(value)) values[key] = formatAmount(value, language);
+  }
   return {
     title: botText(language, `notifications.${kind}.title`, values),
     body: botText(language, `notifications.${kind}.body`, values),

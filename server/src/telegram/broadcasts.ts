@@ -11,7 +11,7 @@ import { botChats, chatOutbox, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { plainText, sanitizeNewsHtml } from "../security/sanitize";
 import { resultRows } from "./lease";
-import { botText } from "./texts";
+import { botText, formatAmount } from "./texts";
 
 /** The longest excerpt of a news body in the chat; the button opens the whole item. */
 export const NEWS_EXCERPT_CHARS = 280;
@@ -70,26 +70,6 @@ export async function queueNews(
     );
   }
   return chats.length;
-}
-
-const SEPARATORS: Record<Language, { group: string; decimal: string }> = {
-  en: { group: ",", decimal: "." },
-  de: { group: ".", decimal: "," },
-  ru: { group: "\u00a0", decimal: "," },
-  kk: { group: "\u00a0", decimal: "," },
-};
-
-/**
- * An amount as people of `language` write it, from its exact decimal string (never a number):
- * digits grouped by thousands, at least two decimals (`1,234.56`, `1 234,56`, `0.00012345`).
- */
-export function formatAmount(value: string, language: Language): string {
-  const exact = normalizeDecimal(value);
-  const negative = exact.startsWith("-");
-  const [int = "0", frac = ""] = (negative ? exact.slice(1) : exact).split(".");
-  const { group, decimal } = SEPARATORS[language];
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, group);
-  return `${negative ? "-" : ""}${grouped}${decimal}${frac.padEnd(2, "0")}`;
 }
 
 /** `YYYY-MM-DD` of the UTC day before `now`: the day a digest sent at `now` is about. */

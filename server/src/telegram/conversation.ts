@@ -29,9 +29,9 @@ import type { Env } from "../env";
 import { getBalances } from "../services/ledger";
 import { getSetting } from "../services/settings";
 import { findUserByLogin, findUserByTelegramId, type UserRow, userLanguage } from "../services/users";
-import { digestDay, formatAmount } from "./broadcasts";
+import { digestDay } from "./broadcasts";
 import { escapeHtml, miniAppUrl, webAppKeyboard } from "./outbox";
-import { botText } from "./texts";
+import { botText, formatAmount } from "./texts";
 
 export const BOT_COMMANDS = [
   "start",

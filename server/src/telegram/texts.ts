@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language } from "@contract";
+import { normalizeDecimal } from "../decimal";
 
 type Tree = { [key: string]: string | Tree };
 
@@ -38,4 +39,24 @@ export function botText(language: Language, key: string, values: Record<string, 
 /** Whether bot.json has `key` (e.g. a withdrawal status). */
 export function hasBotText(language: Language, key: string): boolean {
   return lookup(CATALOGUES[language], key) !== undefined;
+}
+
+const SEPARATORS: Record<Language, { group: string; decimal: string }> = {
+  en: { group: ",", decimal: "." },
+  de: { group: ".", decimal: "," },
+  ru: { group: "\u00a0", decimal: "," },
+  kk: { group: "\u00a0", decimal: "," },
+};
+
+/**
+ * An amount as people of `language` write it, from its exact decimal string (never a number):
+ * digits grouped by thousands, at least two decimals (`1,234.56`, `1 234,56`, `0.00012345`).
+ */
+export function formatAmount(value: string, language: Language): string {
+  const exact = normalizeDecimal(value);
+  const negative = exact.startsWith("-");
+  const [int = "0", frac = ""] = (negative ? exact.slice(1) : exact).split(".");
+  const { group, decimal } = SEPARATORS[language];
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return `${negative ? "-" : ""}${grouped}${decimal}${frac.padEnd(2, "0")}`;
 }
