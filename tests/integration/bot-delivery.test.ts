@@ -194,7 +194,9 @@ describe("chat outbox delivery", () => {
     expect(figures.busyChatPeakPerSecond).toBeLessThanOrEqual(4);
     expect(figures.busyChatMeanPerSecond).toBeLessThanOrEqual(1.2);
     // Each chat's messages in order.
-    const busyAmounts = sent.filter((s) => s.chatId === busy.telegramId).map((s) => /(\d+)[.,]00 USDT/.exec(s.text)?.[1]);
+    const busyAmounts = sent
+      .filter((s) => s.chatId === busy.telegramId)
+      .map((s) => /(\d+)[.,]00 USDT/.exec(s.text)?.[1]);
     expect(busyAmounts).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 1)));
   }, 120_000);
 
