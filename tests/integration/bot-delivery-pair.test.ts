@@ -75,7 +75,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       const all = sent();
       expect(all).toHaveLength(total);
       const amounts = (chatId: number) =>
-        all.filter((c) => c.params.chat_id === chatId).map((c) => /(\d+) USDT/.exec(String(c.params.text))?.[1]);
+        all.filter((c) => c.params.chat_id === chatId).map((c) => /(\d+)[.,]00 USDT/.exec(String(c.params.text))?.[1]);
       expect(amounts(busy.telegramId)).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
       for (const chat of crowd) expect(amounts(chat.telegramId)).toEqual(["1", "2"]);
       const busyPeak = peakPerSecond(all.filter((c) => c.params.chat_id === busy.telegramId).map((c) => c.at));
