@@ -53,8 +53,12 @@ export function dropLaunchData(queryClient: QueryClient, launch: Launch): void {
   for (const { query } of launchQueries(launch)) queryClient.removeQueries({ queryKey: query.queryKey, exact: true });
 }
 
-/** How long the check waits for the screen to show the launch's data before it checks anyway. */
-export const LAUNCH_CHECK_WAIT_MS = 5_000;
+/**
+ * How long the check waits for the screen to show the launch's data before it checks anyway (the user
+ * went elsewhere). Long enough for a slow phone's cabinet code: checking earlier would load the contract
+ * beside the code the balance still waits for.
+ */
+export const LAUNCH_CHECK_WAIT_MS = 15_000;
 
 /** Once the screen shows the first of `queries` (a component reads it) and the browser has painted since. */
 function painted(queryClient: QueryClient, queries: LaunchQuery[]): Promise<void> {
