@@ -3,13 +3,28 @@ import { z } from "zod";
 import { CodeChannel } from "./enums";
 import { NewPasswordField, PasswordField, text } from "./validation";
 
-/** One channel and whether the user may choose it (only channels the user has confirmed). */
-export const SecurityChannel = z.object({ channel: CodeChannel, available: z.boolean() });
+/**
+ * One channel and whether the user may choose it (only channels the user has confirmed), with the user's
+ * address on it masked (`a***@example.com`, `+7******4567`; none for Telegram or without an address).
+ */
+export const SecurityChannel = z.object({
+  channel: CodeChannel,
+  available: z.boolean(),
+  destination: z.string().optional(),
+});
 export type SecurityChannel = z.infer<typeof SecurityChannel>;
 
 /** `GET` / `PATCH /user/settings/security`. */
 export const SecuritySettings = z.object({
+  /** The channel the user chose. */
   codeChannel: CodeChannel,
+  /**
+   * Where the next code really goes: the chosen channel when the server can deliver there, else the
+   * channel it falls back to; null when no channel of the user can take a code now.
+   */
+  codesGoTo: CodeChannel.nullable(),
+  /** The address on `codesGoTo`, masked as in `channels`. */
+  destination: z.string().optional(),
   /** Every channel, in the order telegram, email, sms. */
   channels: z.array(SecurityChannel),
   /** Notifications also go to the Telegram chat (only for an account linked to Telegram). */

@@ -10,7 +10,9 @@ import { operatorRoutes } from "@contract/operator";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
+import { ChannelCodeSender } from "../../server/src/delivery/code-sender";
 import * as schema from "../../server/src/db/schema";
+import { securitySettings } from "../../server/src/services/account";
 import { runAccruals } from "../../server/src/services/accruals";
 import { addNews } from "../../server/src/services/news";
 import { processWithdrawal } from "../../server/src/services/withdrawals";
@@ -167,12 +169,17 @@ describe("security setting", () => {
   it("offers confirmed channels only and refuses the others", async () => {
     const { token, body } = await registerUser(server);
     const initial = await callRoute(server, "securitySettings", { token });
+    const email = `${body.email.slice(0, 1)}***${body.email.slice(body.email.lastIndexOf("@"))}`;
+    const phone = `${body.phone.slice(0, 2)}${"*".repeat(body.phone.length - 6)}${body.phone.slice(-4)}`;
+    // The development outbox takes every code under the chosen channel: codes go to the e-mail.
     expect(initial).toEqual({
       codeChannel: "email",
+      codesGoTo: "email",
+      destination: email,
       channels: [
         { channel: "telegram", available: false },
-        { channel: "email", available: false },
-        { channel: "sms", available: false },
+        { channel: "email", available: false, destination: email },
+        { channel: "sms", available: false, destination: phone },
       ],
       chatNotifications: true,
       chatLinked: false,
@@ -185,11 +192,28 @@ describe("security setting", () => {
       body: { code: await lastCode(server, body.login, "phone") },
     });
     const chosen = await callRoute(server, "updateSecuritySettings", { token, body: { codeChannel: "sms" } });
-    expect(chosen).toMatchObject({ codeChannel: "sms" });
+    expect(chosen).toMatchObject({ codeChannel: "sms", codesGoTo: "sms", destination: phone });
     expect((chosen.channels as { channel: string; available: boolean }[])[2]).toEqual({
       channel: "sms",
       available: true,
+      destination: phone,
     });
+  });
+
+  it("says where codes really go when the server has no provider for the chosen channel", async () => {
+    const { token, body } = await registerUser(server);
+    const [row] = await server.handle.db.select().from(schema.users).where(eq(schema.users.login, body.login));
+    if (!row) throw new Error("no user");
+    const telegramOnly = new ChannelCodeSender({ telegram: { send: async () => {} } });
+    // E-mail chosen, no e-mail provider, no Telegram chat: no channel can take a code.
+    expect(securitySettings(row, telegramOnly)).toMatchObject({ codeChannel: "email", codesGoTo: null });
+    expect(securitySettings(row, telegramOnly).destination).toBeUndefined();
+    // Linked to Telegram: the sender falls back to the chat, and Settings says so.
+    const linked = { ...row, telegramId: 777_000_001 };
+    expect(securitySettings(linked, telegramOnly)).toMatchObject({ codeChannel: "email", codesGoTo: "telegram" });
+    expect(securitySettings(linked, telegramOnly).destination).toBeUndefined();
+    // The route the server answers with uses the same choice as its sender.
+    expect(await callRoute(server, "securitySettings", { token })).toMatchObject({ codesGoTo: "email" });
   });
 });
 

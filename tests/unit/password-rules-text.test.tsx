@@ -25,6 +25,7 @@ describe("the password rules", () => {
       securitySettings: {
         body: {
           codeChannel: "email",
+          codesGoTo: "email",
           channels: [{ channel: "email", available: true }],
           chatNotifications: true,
           chatLinked: true,

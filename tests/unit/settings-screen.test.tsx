@@ -8,6 +8,7 @@ import { DEMO_PROFILE, DEMO_USER, type RouteReply, renderApp, stubRoutes } from 
 
 const SECURITY: SecuritySettings = {
   codeChannel: "email",
+  codesGoTo: "email",
   channels: [
     { channel: "telegram", available: false },
     { channel: "email", available: true },

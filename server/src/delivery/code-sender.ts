@@ -24,6 +24,9 @@ export interface CodeDelivery {
   patienceSeconds?: number;
 }
 
+/** Whom a code is for: the chosen channel and the addresses the user has. */
+export type CodeRecipient = Pick<CodeDelivery, "channel" | "telegramId" | "email" | "phone">;
+
 /** A message without a code through the user's channel: something changed on the account. */
 export interface ChannelNotice {
   login: string;
@@ -43,6 +46,11 @@ export interface CodeSender {
   send(delivery: CodeDelivery): Promise<CodeChannel | undefined> | Promise<void>;
   /** Sends a notice the same way; rejects when it was not accepted (a sender without notices rejects). */
   tell?(notice: ChannelNotice): Promise<void>;
+  /**
+   * The channel a code for `recipient` would go through now, as `send` chooses it (null: none can take
+   * it), so Settings can say where codes really go. A sender without it delivers on the chosen channel.
+   */
+  route?(recipient: CodeRecipient): CodeChannel | null;
 }
 
 export class CodeSendError extends Error {
@@ -68,7 +76,7 @@ const FIRST_RETRY_MS = 1_000;
 const CHANNEL_ORDER: readonly CodeChannel[] = ["telegram", "email", "sms"];
 
 /** Whether the user has an address on `channel` (a Telegram chat, an e-mail, a phone number). */
-function reachable(delivery: CodeDelivery, channel: CodeChannel): boolean {
+function reachable(delivery: CodeRecipient, channel: CodeChannel): boolean {
   if (channel === "telegram") return delivery.telegramId !== null;
   if (channel === "email") return delivery.email !== null;
   return delivery.phone !== null;
@@ -109,6 +117,12 @@ export class ChannelCodeSender implements CodeSender {
       }
     }
     throw failure;
+  }
+
+  /** The first channel `send` would try that has a provider and an address: the chosen one, else the fallback. */
+  route(recipient: CodeRecipient): CodeChannel | null {
+    const channels = [recipient.channel, ...CHANNEL_ORDER.filter((c) => c !== recipient.channel)];
+    return channels.find((c) => this.providers[c] !== undefined && reachable(recipient, c)) ?? null;
   }
 
   private async sendPatiently(provider: CodeSender, delivery: CodeDelivery, deadline: number): Promise<void> {

@@ -7,7 +7,7 @@ import type { CodeChannel } from "@contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock";
 import type { CodePurpose } from "../db/schema";
-import type { ChannelNotice, CodeDelivery, CodeSender } from "./code-sender";
+import type { ChannelNotice, CodeDelivery, CodeRecipient, CodeSender } from "./code-sender";
 
 export interface OutboxEntry {
   login: string;
@@ -69,6 +69,11 @@ export class DevCodeSender implements CodeSender {
     const { login, purpose, code, channel } = delivery;
     this.outbox.add({ login, purpose, code, channel, createdAt: this.clock.now().toISOString() });
     this.log.info({ login, purpose, channel, code }, "verification code (development outbox, not sent)");
+  }
+
+  /** The outbox takes every code, under the user's chosen channel. */
+  route(recipient: CodeRecipient): CodeChannel {
+    return recipient.channel;
   }
 
   async tell(notice: ChannelNotice): Promise<void> {

@@ -16,11 +16,12 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { userChanging } from "../db/change-feed";
 import { sessions, users } from "../db/schema";
+import type { CodeSender } from "../delivery/code-sender";
 import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "../security/password";
 import { currentUser, type RequestMeta } from "./auth";
-import { enterPhoneCode, issueCode } from "./codes";
+import { enterPhoneCode, issueCode, maskedDestination } from "./codes";
 import { type AuthSession, sessionsRevoked } from "./sessions";
 import { getProfile, type UserRow, uniqueViolation, userView } from "./users";
 
@@ -194,18 +195,35 @@ export function availableChannels(row: UserRow): Record<CodeChannel, boolean> {
   };
 }
 
-export function securitySettings(row: UserRow): SecuritySettings {
+/**
+ * The setting as Settings shows it: the chosen channel, where codes really go (`sender.route`, the same
+ * choice the sender makes: the chosen channel, or its fallback when the server has no provider or the
+ * user no address there), and each channel with its masked address.
+ */
+export function securitySettings(row: UserRow, sender: Pick<CodeSender, "route">): SecuritySettings {
   const available = availableChannels(row);
+  const recipient = { channel: row.codeChannel, telegramId: row.telegramId, email: row.email, phone: row.phone };
+  const codesGoTo = sender.route ? sender.route(recipient) : row.codeChannel;
+  const masked = (channel: CodeChannel) => maskedDestination({ ...row, codeChannel: channel });
+  const destination = codesGoTo ? masked(codesGoTo) : undefined;
   return {
     codeChannel: row.codeChannel,
-    channels: CODE_CHANNELS.map((channel) => ({ channel, available: available[channel] })),
+    codesGoTo,
+    ...(destination ? { destination } : {}),
+    channels: CODE_CHANNELS.map((channel) => {
+      const address = masked(channel);
+      return { channel, available: available[channel], ...(address ? { destination: address } : {}) };
+    }),
     chatNotifications: row.chatNotifications,
     chatLinked: row.telegramId !== null,
   };
 }
 
-export async function getSecurity(deps: Pick<ServiceContext, "db">, auth: AuthSession): Promise<SecuritySettings> {
-  return securitySettings(await currentUser(deps, auth));
+export async function getSecurity(
+  deps: Pick<ServiceContext, "db" | "codeSender">,
+  auth: AuthSession,
+): Promise<SecuritySettings> {
+  return securitySettings(await currentUser(deps, auth), deps.codeSender);
 }
 
 /**
@@ -213,7 +231,7 @@ export async function getSecurity(deps: Pick<ServiceContext, "db">, auth: AuthSe
  * VALIDATION_FAILED on `codeChannel`.
  */
 export async function setSecurity(
-  deps: Pick<ServiceContext, "db">,
+  deps: Pick<ServiceContext, "db" | "codeSender">,
   auth: AuthSession,
   body: { codeChannel?: CodeChannel | undefined; chatNotifications?: boolean | undefined },
 ): Promise<SecuritySettings> {
@@ -231,5 +249,5 @@ export async function setSecurity(
     })
     .where(eq(users.id, user.id))
     .returning();
-  return securitySettings(row ?? user);
+  return securitySettings(row ?? user, deps.codeSender);
 }
