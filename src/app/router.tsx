@@ -26,6 +26,7 @@ const load = {
   withdrawal: () => import("./routes/withdrawal"),
   operations: () => import("./routes/operations"),
   settings: () => import("./routes/settings"),
+  settingsScreen: () => import("./routes/settings-screen"),
   news: () => import("./routes/news"),
   newsItem: () => import("./routes/news-item"),
   more: () => import("./routes/more"),
@@ -48,12 +49,16 @@ const PartnersRoute = lazyScreen(() => load.partners().then((m) => ({ default: m
 const WithdrawalRoute = lazyScreen(() => load.withdrawal().then((m) => ({ default: m.WithdrawalRoute })));
 const OperationsRoute = lazyScreen(() => load.operations().then((m) => ({ default: m.OperationsRoute })));
 const SettingsRoute = lazyScreen(() => load.settings().then((m) => ({ default: m.SettingsRoute })));
+const SettingsScreenRoute = lazyScreen(() => load.settingsScreen().then((m) => ({ default: m.SettingsScreenRoute })));
 const NewsRoute = lazyScreen(() => load.news().then((m) => ({ default: m.NewsRoute })));
 const NewsItemRoute = lazyScreen(() => load.newsItem().then((m) => ({ default: m.NewsItemRoute })));
 const MoreRoute = lazyScreen(() => load.more().then((m) => ({ default: m.MoreRoute })));
 const NotFoundRoute = lazyScreen(() => load.notFound().then((m) => ({ default: m.NotFoundRoute })));
 
-/** Screens by exact path; `/register/<inviter>`, `/terms/<doc>` and `/news/<id>` by their first segment. */
+/**
+ * Screens by exact path; `/register/<inviter>`, `/terms/<doc>`, `/news/<id>` and `/settings/<screen>` by their
+ * first segment.
+ */
 const PUBLIC_SCREENS: Record<string, ScreenName> = {
   [paths.login]: "login",
   "/register": "register",
@@ -72,6 +77,11 @@ const CABINET_SCREENS: Record<string, ScreenName> = {
   [paths.news]: "news",
   [paths.more]: "more",
 };
+/** Cabinet screens below a first segment: `/news/<id>`, `/settings/<screen>`. */
+const NESTED_CABINET_SCREENS: Record<string, ScreenName> = {
+  "/news": "newsItem",
+  [paths.settings]: "settingsScreen",
+};
 /** Entry screens a signed-in user is taken past, to the cabinet. */
 const SIGNED_OUT_ONLY: readonly ScreenName[] = ["login", "register", "forgotPassword"];
 
@@ -83,7 +93,7 @@ export function launchScreen(pathname: string, signedIn: boolean): { screen: Scr
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
   const first = `/${path.split("/")[1] ?? ""}`;
   const nested = path !== first;
-  const cabinetScreen = nested ? (first === "/news" ? "newsItem" : undefined) : CABINET_SCREENS[path];
+  const cabinetScreen = nested ? NESTED_CABINET_SCREENS[first] : CABINET_SCREENS[path];
   const publicScreen = nested
     ? first === "/register" || first === "/terms"
       ? PUBLIC_SCREENS[first]
@@ -131,6 +141,7 @@ export function AppRoutes() {
             <Route path={paths.withdrawal} element={<WithdrawalRoute />} />
             <Route path={paths.operations} element={<OperationsRoute />} />
             <Route path={paths.settings} element={<SettingsRoute />} />
+            <Route path={paths.settingsScreen} element={<SettingsScreenRoute />} />
             <Route path={paths.news} element={<NewsRoute />} />
             <Route path={paths.newsItem} element={<NewsItemRoute />} />
             <Route path={paths.more} element={<MoreRoute />} />

@@ -14,6 +14,7 @@ export const paths = {
   withdrawal: "/withdrawal",
   operations: "/operations",
   settings: "/settings",
+  settingsScreen: "/settings/:screen",
   news: "/news",
   newsItem: "/news/:id",
   more: "/more",
@@ -36,6 +37,27 @@ export function termsPath(doc: TermsDoc): string {
 
 export function isTermsDoc(value: unknown): value is TermsDoc {
   return typeof value === "string" && (TERMS_DOCS as readonly string[]).includes(value);
+}
+
+/** The screens under Settings' list, each at `/settings/<screen>`, in the list's order. */
+export const SETTINGS_SCREENS = [
+  "profile",
+  "security",
+  "password",
+  "wallets",
+  "verification",
+  "subscription",
+  "notifications",
+  "language",
+] as const;
+export type SettingsScreen = (typeof SETTINGS_SCREENS)[number];
+
+export function isSettingsScreen(value: unknown): value is SettingsScreen {
+  return typeof value === "string" && (SETTINGS_SCREENS as readonly string[]).includes(value);
+}
+
+export function settingsPath(screen: SettingsScreen): string {
+  return `/settings/${screen}`;
 }
 
 export function newsItemPath(id: string): string {

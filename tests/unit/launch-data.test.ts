@@ -169,6 +169,9 @@ describe("the launch's first calls", () => {
     expect(launchScreen("/login", true)).toEqual({ screen: "cabinet", cabinet: true });
     expect(launchScreen("/news/7", true)).toEqual({ screen: "newsItem", cabinet: true });
     expect(launchScreen("/settings/", false)).toEqual({ screen: "login", cabinet: false });
+    // A screen under Settings' list starts its own code, not the list's.
+    expect(launchScreen("/settings/profile", true)).toEqual({ screen: "settingsScreen", cabinet: true });
+    expect(launchScreen("/settings/profile", false)).toEqual({ screen: "login", cabinet: false });
     expect(launchScreen("/register/demo", false)).toEqual({ screen: "register", cabinet: false });
     expect(launchScreen("/terms/offer", true)).toEqual({ screen: "terms", cabinet: false });
     expect(launchScreen("/nowhere", false)).toEqual({ screen: "notFound", cabinet: false });

@@ -192,7 +192,7 @@ describe("subscription: no surprise charges", () => {
 
   it("Settings shows the status with its end date, and activates through the same confirmation", async () => {
     const sent = setup("50", paid("2027-01-01T00:00:00.000Z"));
-    await renderApp({ path: "/settings", user: DEMO_USER });
+    await renderApp({ path: "/settings/subscription", user: DEMO_USER });
     const status = await screen.findByTestId("subscription-status");
     expect(status.textContent).toContain("Not active");
     fireEvent.click(within(status).getByTestId("subscription-open"));

@@ -32,7 +32,7 @@ describe("the password rules", () => {
         },
       },
     });
-    await renderApp({ path: "/settings", user: DEMO_USER });
+    await renderApp({ path: "/settings/password", user: DEMO_USER });
     await waitFor(() => expect(document.querySelector('[data-section="password"]')?.textContent).toContain(RULES));
   });
 });

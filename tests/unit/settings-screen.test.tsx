@@ -1,24 +1,34 @@
-/** Settings: profile data with the phone code, the password rules and refusals, the code channel. */
+/**
+ * Settings as a list of screens: each cell's status and the screen it opens; the profile (with the phone code,
+ * saved by the Main button inside Telegram), the password, where codes really go and the channel choice, the
+ * chat notifications, the wallets and the language.
+ */
 import type { SecuritySettings } from "@contract";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { i18next } from "@/config/i18n";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_PROFILE, DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
+import { type MainButtonParams, setTelegramBridge } from "@/tma/bridge";
+import { DEMO_PROFILE, DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 const SECURITY: SecuritySettings = {
   codeChannel: "email",
   codesGoTo: "email",
+  destination: "d***@example.com",
   channels: [
     { channel: "telegram", available: false },
-    { channel: "email", available: true },
-    { channel: "sms", available: true },
+    { channel: "email", available: true, destination: "d***@example.com" },
+    { channel: "sms", available: true, destination: "+7******0000" },
   ],
   chatNotifications: true,
   chatLinked: true,
 };
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  setTelegramBridge(null);
+  vi.unstubAllGlobals();
+});
 
 function section(name: string): HTMLElement {
   const found = document.querySelector<HTMLElement>(`[data-section="${name}"]`);
@@ -32,21 +42,66 @@ function input(scope: HTMLElement, name: string): HTMLInputElement {
   return found;
 }
 
-async function open(routes: Parameters<typeof stubRoutes>[0] = {}) {
+function cell(name: string): HTMLElement {
+  const found = document.querySelector<HTMLElement>(`[data-settings-cell="${name}"]`);
+  if (!found) throw new Error(`no cell ${name}`);
+  return found;
+}
+
+async function open(path: string, routes: Parameters<typeof stubRoutes>[0] = {}) {
   const fetchMock = stubRoutes({
     userData: { body: DEMO_PROFILE },
     securitySettings: { body: SECURITY },
     ...routes,
   });
-  await renderApp({ path: "/settings", user: DEMO_USER });
-  await screen.findByDisplayValue("Almaty");
-  return fetchMock;
+  const view = await renderApp({ path, user: DEMO_USER });
+  return { fetchMock, ...view };
 }
+
+const openProfile = async (routes: Parameters<typeof stubRoutes>[0] = {}) => {
+  const view = await open("/settings/profile", routes);
+  await screen.findByDisplayValue("Almaty");
+  return view;
+};
+
+describe("settings: the list", () => {
+  it("shows each screen's status in one line and opens the screen it names", async () => {
+    const { router } = await open("/settings", {
+      wallets: { body: [{ paymentSystemId: "usdt-trc20", address: "TWalletAddress0001" }] },
+      userData: { body: { ...DEMO_PROFILE, verificationStatus: "in_process" } },
+    });
+    await waitFor(() => expect(cell("security").textContent).toContain("Codes: E-mail · d***@example.com"));
+    expect(cell("profile").textContent).toContain("Demo Investor");
+    await waitFor(() => expect(cell("wallets").textContent).toContain("Wallets: 1"));
+    await waitFor(() => expect(cell("verification").textContent).toContain("In process"));
+    expect(cell("subscription").textContent).toContain("Not active");
+    expect(cell("notifications").textContent).toContain("In the Telegram chat");
+    expect(cell("language").textContent).toContain("English");
+    // The old single page's sections are gone from the list.
+    expect(document.querySelector('input[name="city"]')).toBeNull();
+
+    fireEvent.click(cell("profile"));
+    await screen.findByDisplayValue("Almaty");
+    expect(router.state.location.pathname).toBe("/settings/profile");
+    expect(document.querySelector('[data-screen="settings-profile"]')).toBeTruthy();
+    expect(document.title).toContain("Profile");
+    router.navigate(-1);
+    fireEvent.click(await waitFor(() => cell("security")));
+    await screen.findByTestId("codes-go-to");
+    expect(router.state.location.pathname).toBe("/settings/security");
+  });
+
+  it("leads an unknown screen back to the list", async () => {
+    const { router } = await open("/settings/nothing-here");
+    await waitFor(() => expect(router.state.location.pathname).toBe("/settings"));
+    expect(await waitFor(() => cell("profile"))).toBeTruthy();
+  });
+});
 
 describe("settings: profile", () => {
   it("saves the data, and a new phone waits for its code before the user object changes", async () => {
     const bodies: unknown[] = [];
-    await open({
+    await openProfile({
       updateUserData: (request) => {
         void request.json().then((b) => bodies.push(b));
         return {
@@ -73,12 +128,29 @@ describe("settings: profile", () => {
     await waitFor(() => expect(appStore.get(userAtom)?.phone).toBe("+77019999999"));
   });
 
+  it("says a field's rule from the first submit on, not on leaving it", async () => {
+    const sent: unknown[] = [];
+    await openProfile({
+      updateUserData: (request) => {
+        void request.json().then((b) => sent.push(b));
+        return { body: { profile: DEMO_PROFILE, user: DEMO_USER, phoneCode: null } };
+      },
+    });
+    const profile = section("profile");
+    fireEvent.change(input(profile, "phone"), { target: { value: "8701" } });
+    fireEvent.blur(input(profile, "phone"));
+    expect(profile.querySelector('[data-field-error="phone"]')).toBeNull();
+    fireEvent.click(within(profile).getByTestId("submit-profile"));
+    expect((await within(profile).findByText(/plus sign/)).getAttribute("data-field-error")).toBe("phone");
+    expect(sent).toHaveLength(0);
+  });
+
   it("checks the phone format and shows a taken phone and an update error", async () => {
     let reply: RouteReply<"updateUserData"> = {
       status: 409,
       body: { code: "PHONE_TAKEN", message: "This Phone Number is already registered" },
     };
-    await open({ updateUserData: () => reply });
+    await openProfile({ updateUserData: () => reply });
     const profile = section("profile");
     fireEvent.change(input(profile, "phone"), { target: { value: "8701" } });
     fireEvent.click(within(profile).getByTestId("submit-profile"));
@@ -94,10 +166,36 @@ describe("settings: profile", () => {
   });
 });
 
+describe("settings: profile inside Telegram", () => {
+  it("saves with the Main button, and the page has no save button of its own", async () => {
+    const fake = fakeBridge();
+    setTelegramBridge(fake.bridge);
+    const sent: unknown[] = [];
+    await openProfile({
+      updateUserData: (request) => {
+        void request.json().then((b) => sent.push(b));
+        return { body: { profile: { ...DEMO_PROFILE, city: "Astana" }, user: DEMO_USER, phoneCode: null } };
+      },
+    });
+    const mainButton = () => {
+      const state: MainButtonParams = {};
+      for (const [params] of fake.bridge.mainButton.set.mock.calls) Object.assign(state, params);
+      return state;
+    };
+    await waitFor(() => expect(mainButton()).toMatchObject({ isVisible: true, text: "Save", isEnabled: true }));
+    expect(screen.queryByTestId("submit-profile")).toBeNull();
+    fireEvent.change(input(section("profile"), "city"), { target: { value: "Astana" } });
+    act(() => fake.pressMain());
+    await waitFor(() => expect(sent).toEqual([{ fullName: "Demo Investor", city: "Astana", country: "Kazakhstan" }]));
+    await waitFor(() => expect(within(section("profile")).getByTestId("form-success").textContent).toBe("Saved"));
+    expect(fake.bridge.haptics.notify).toHaveBeenCalledWith("success");
+  });
+});
+
 describe("settings: password", () => {
   it("checks the rules here and shows the server's refusal of the old password", async () => {
     const sent: unknown[] = [];
-    await open({
+    await open("/settings/password", {
       changePassword: (request) => {
         void request.json().then((b) => sent.push(b));
         return {
@@ -106,7 +204,7 @@ describe("settings: password", () => {
         };
       },
     });
-    const password = section("password");
+    const password = await waitFor(() => section("password"));
     fireEvent.change(input(password, "oldPassword"), { target: { value: "demo2026pass" } });
     fireEvent.change(input(password, "password"), { target: { value: "Strong2026x" } });
     fireEvent.change(input(password, "passwordRepeat"), { target: { value: "Strong2026y" } });
@@ -121,58 +219,98 @@ describe("settings: password", () => {
       (await within(password).findByText("You entered the old password incorrectly.")).getAttribute("data-field-error"),
     ).toBe("oldPassword");
   });
-});
 
-describe("settings: security", () => {
-  it("offers only confirmed channels and saves the choice", async () => {
-    const sent: unknown[] = [];
-    await open({
-      updateSecuritySettings: (request) => {
-        void request.json().then((b) => sent.push(b));
-        return { body: { ...SECURITY, codeChannel: "sms" } };
-      },
-    });
-    const security = section("security");
-    await waitFor(() => expect(security.querySelectorAll('input[name="codeChannel"]')).toHaveLength(3));
-    const radios = [...security.querySelectorAll<HTMLInputElement>('input[name="codeChannel"]')];
-    expect(radios.map((r) => r.disabled)).toEqual([true, false, false]);
-    fireEvent.click(radios[2] as HTMLInputElement);
-    fireEvent.click(within(security).getByTestId("submit-security"));
-    await waitFor(() => expect(sent).toEqual([{ codeChannel: "sms" }]));
-    expect(section("language").querySelector(".language-switcher")).toBeTruthy();
+  it("is opened from Security", async () => {
+    const { router } = await open("/settings/security");
+    fireEvent.click(await waitFor(() => cell("password")));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/settings/password"));
+    await waitFor(() => section("password"));
   });
 });
 
-describe("settings: chat notifications", () => {
+describe("settings: security", () => {
+  it("says where codes go and which channels are confirmed; a tap on a confirmed one saves it", async () => {
+    const sent: unknown[] = [];
+    await open("/settings/security", {
+      updateSecuritySettings: (request) => {
+        void request.json().then((b) => sent.push(b));
+        return { body: { ...SECURITY, codeChannel: "sms", codesGoTo: "sms", destination: "+7******0000" } };
+      },
+    });
+    const goesTo = await screen.findByTestId("codes-go-to");
+    expect(goesTo.textContent).toBe("E-mail · d***@example.com");
+    const security = section("security");
+    const rows = [...security.querySelectorAll<HTMLElement>("[data-channel]")];
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringContaining("Not linked"),
+      expect.stringContaining("Confirmed"),
+      expect.stringContaining("Confirmed"),
+    ]);
+    const radios = [...security.querySelectorAll<HTMLInputElement>('input[name="codeChannel"]')];
+    expect(radios.map((r) => r.disabled)).toEqual([true, false, false]);
+    expect(radios.map((r) => r.checked)).toEqual([false, true, false]);
+    fireEvent.click(radios[2] as HTMLInputElement);
+    await waitFor(() => expect(sent).toEqual([{ codeChannel: "sms" }]));
+    await waitFor(() => expect(screen.getByTestId("codes-go-to").textContent).toBe("SMS · +7******0000"));
+  });
+
+  it("says so when the chosen channel cannot take codes and they go elsewhere, or nowhere", async () => {
+    const unconfirmed = {
+      ...SECURITY,
+      codesGoTo: "telegram" as const,
+      destination: undefined,
+      channels: [
+        { channel: "telegram" as const, available: true },
+        { channel: "email" as const, available: false, destination: "d***@example.com" },
+        { channel: "sms" as const, available: false },
+      ],
+    };
+    let reply: RouteReply<"securitySettings"> = { body: unconfirmed };
+    const { queryClient } = await open("/settings/security", { securitySettings: () => reply });
+    const goesTo = await screen.findByTestId("codes-go-to");
+    expect(goesTo.textContent).toBe("Telegram");
+    expect(document.body.textContent).toContain(
+      "You chose E-mail, but codes cannot be sent there, so they go to Telegram.",
+    );
+    const hints = screen.getByTestId("confirm-hints");
+    expect(within(hints).getByTestId("add-phone").getAttribute("href")).toBe("/settings/profile");
+    reply = { body: { ...unconfirmed, codesGoTo: null } };
+    await act(() => queryClient.invalidateQueries());
+    await waitFor(() => expect(screen.getByTestId("codes-go-to").textContent).toBe("No channel can take codes now"));
+    expect(document.body.textContent).toContain("no other channel of yours can take them");
+  });
+});
+
+describe("settings: notifications", () => {
   it("switches the Telegram chat notifications off at once", async () => {
     const sent: unknown[] = [];
-    await open({
+    await open("/settings/notifications", {
       updateSecuritySettings: (request) => {
         void request.json().then((b) => sent.push(b));
         return { body: { ...SECURITY, chatNotifications: false } };
       },
     });
-    const security = section("security");
-    const toggle = await waitFor(() => input(security, "chatNotifications"));
+    const notifications = await waitFor(() => section("notifications"));
+    const toggle = await waitFor(() => input(notifications, "chatNotifications"));
     expect(toggle.checked).toBe(true);
     fireEvent.click(toggle);
     await waitFor(() => expect(sent).toEqual([{ chatNotifications: false }]));
-    await waitFor(() => expect(input(security, "chatNotifications").checked).toBe(false));
+    await waitFor(() => expect(input(notifications, "chatNotifications").checked).toBe(false));
   });
 
-  it("is off and disabled for an account not linked to Telegram, saying how to link it", async () => {
-    await open({ securitySettings: { body: { ...SECURITY, chatLinked: false } } });
-    const security = section("security");
-    const toggle = await waitFor(() => input(security, "chatNotifications"));
+  it("is off and disabled for an account not linked to Telegram, saying why", async () => {
+    await open("/settings/notifications", { securitySettings: { body: { ...SECURITY, chatLinked: false } } });
+    const notifications = await waitFor(() => section("notifications"));
+    const toggle = await waitFor(() => input(notifications, "chatNotifications"));
     expect(toggle.checked).toBe(false);
     expect(toggle.disabled).toBe(true);
-    expect(security.textContent).toContain("Sign in with Telegram once");
+    expect(notifications.textContent).toContain("not linked to Telegram");
   });
 });
 
 describe("settings: wallets", () => {
   it("shows the withdrawal wallet of each payment system open for withdrawals", async () => {
-    await open({
+    await open("/settings/wallets", {
       paymentSystems: {
         body: [
           {
@@ -190,8 +328,22 @@ describe("settings: wallets", () => {
       },
       wallets: { body: [{ paymentSystemId: "usdt-trc20", address: "TWalletAddress0001" }] },
     });
-    const wallets = section("wallets");
+    const wallets = await waitFor(() => section("wallets"));
     expect((await within(wallets).findByTestId("wallet-address")).textContent).toBe("TWalletAddress0001");
     expect(wallets.querySelector('[data-payment-system="usdt-trc20"]')).toBeTruthy();
+  });
+});
+
+describe("settings: language", () => {
+  it("switches the language with a tap, and the list says the new one", async () => {
+    const { router } = await open("/settings/language");
+    const list = await screen.findByTestId("language-list");
+    const german = list.querySelector<HTMLInputElement>('input[value="de"]');
+    expect(list.querySelector<HTMLInputElement>('input[value="en"]')?.checked).toBe(true);
+    fireEvent.click(german as HTMLInputElement);
+    await waitFor(() => expect(i18next.language).toBe("de"));
+    router.navigate("/settings");
+    await waitFor(() => expect(cell("language").textContent).toContain("Deutsch"));
+    await act(() => i18next.changeLanguage("en"));
   });
 });

@@ -59,14 +59,17 @@ function fileInput(scope: HTMLElement, name: string): HTMLInputElement {
   return scope.querySelector<HTMLInputElement>(`input[name="${name}"]`) as HTMLInputElement;
 }
 
-async function open(routes: Parameters<typeof stubRoutes>[0]) {
+/** Settings' `screen` (`profile` holds the avatar, `verification` the request). */
+async function open(screen: "profile" | "verification", routes: Parameters<typeof stubRoutes>[0]) {
   const fetchMock = stubRoutes({
     userData: { body: PROFILE },
     userDataVerification: { body: NONE },
     ...routes,
   });
-  await renderApp({ path: "/settings", user: { ...DEMO_USER, subscription: { active: true, until: null } } });
-  await waitFor(() => expect(document.querySelector('[data-section="avatar"]')).toBeTruthy());
+  await renderApp({ path: `/settings/${screen}`, user: { ...DEMO_USER, subscription: { active: true, until: null } } });
+  await waitFor(() =>
+    expect(document.querySelector(`[data-section="${screen === "profile" ? "avatar" : screen}"]`)).toBeTruthy(),
+  );
   /** The multipart bodies sent to `path`. */
   return (path: string) =>
     fetchMock.mock.calls.filter(([input]) => String(input).endsWith(path)).map(([, init]) => init?.body as FormData);
@@ -74,7 +77,7 @@ async function open(routes: Parameters<typeof stubRoutes>[0]) {
 
 describe("avatar", () => {
   it("refuses a wrong type or a big file before sending, previews a good one and uploads it", async () => {
-    const sentTo = await open({
+    const sentTo = await open("profile", {
       updateAvatar: { body: { user: { ...DEMO_USER, avatarUrl: "/media/avatars/u1.png" } } },
     });
     const avatar = section("avatar");
@@ -94,7 +97,7 @@ describe("avatar", () => {
   });
 
   it("says 'Error updating image' when the server refuses it", async () => {
-    await open({
+    await open("profile", {
       updateAvatar: { status: 400, body: { code: "IMAGE_UPDATE_FAILED", message: "Error updating image" } },
     });
     const avatar = section("avatar");
@@ -117,7 +120,7 @@ describe("verification", () => {
   }
 
   it("checks the form, sends it with the three photos and shows the status", async () => {
-    const sentTo = await open({
+    const sentTo = await open("verification", {
       requestVerification: { body: { ...NONE, status: "in_process", fullName: "Demo Investor" } },
     });
     const verification = section("verification");
@@ -150,7 +153,7 @@ describe("verification", () => {
   });
 
   it("says the rules at their fields: an adult's date of birth, the document number's characters; nothing is sent", async () => {
-    const sentTo = await open({ requestVerification: { body: { ...NONE, status: "in_process" } } });
+    const sentTo = await open("verification", { requestVerification: { body: { ...NONE, status: "in_process" } } });
     const verification = section("verification");
     await within(verification).findByTestId("verification-status");
     await fill(verification);
@@ -169,7 +172,7 @@ describe("verification", () => {
   });
 
   it("says 'Error sending verification request' when the server refuses", async () => {
-    await open({
+    await open("verification", {
       requestVerification: {
         status: 400,
         body: { code: "VERIFICATION_REQUEST_FAILED", message: "Error sending verification request" },

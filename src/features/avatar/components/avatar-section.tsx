@@ -11,10 +11,13 @@ import { updateUserAtom, userAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { avatarMutations, imageFileIssue } from "../api/avatar-upload";
 
-/** The avatar: a JPEG or PNG of at most 5 MB, checked and previewed before it is uploaded. */
 /** A refused image says 'Error updating image' (docs/cabinet-rules.md#messages). */
 const IMAGE_UPDATE_FAILED: FormError = { message: { ns: "errors", key: "IMAGE_UPDATE_FAILED" } };
 
+/**
+ * The avatar: a JPEG or PNG of at most 5 MB, checked and previewed before it is uploaded, with its own
+ * secondary button (the profile's save is the screen's primary action).
+ */
 export function AvatarSection() {
   const { t } = useTranslation(["settings", "validation", "errors"]);
   const user = useAtomValue(userAtom);
@@ -106,7 +109,8 @@ export function AvatarSection() {
         <div className="form-actions">
           <Button
             type="submit"
-            size="l"
+            size="m"
+            mode="bezeled"
             stretched
             loading={upload.isPending}
             disabled={!file}

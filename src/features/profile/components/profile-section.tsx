@@ -5,10 +5,9 @@ import { useSetAtom } from "jotai";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CodeDestination } from "@/components/code-destination";
-import { FormErrorBanner } from "@/components/form/form-footer";
+import { FormFooter } from "@/components/form/form-footer";
 import { type FieldError, TextField } from "@/components/form/text-field";
 import { Placeholder } from "@/components/placeholder";
-import { SectionSaved } from "@/components/settings-field";
 import { currentLanguage } from "@/config/i18n";
 import { isApiError } from "@/lib/api-client";
 import { formatDate } from "@/lib/dates";
@@ -22,7 +21,10 @@ import { updateUserAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { profileMutations, profileQueries } from "../api/profile-queries";
 
-/** Settings data: full name, city, country, phone (a new one is confirmed by a code); registration date read-only. */
+/**
+ * Settings data: full name, city, country, phone (a new one is confirmed by a code); registration date
+ * read-only. Saved with Telegram's Main button inside Telegram, a button on the web.
+ */
 export function ProfileSection() {
   const { t } = useTranslation(["settings", "common"]);
   const errorText = useApiErrorText();
@@ -87,8 +89,10 @@ function ProfileForm({ profile }: { profile: Profile }) {
   // The server's word on the code (a wrong or expired code, no connection), until the code changes.
   const [codeRefusal, setCodeRefusal] = useState<FieldError>(null);
 
+  // No check on leaving a field: the rules show from the first submit on.
   const field = (name: keyof ProfileValues) => ({
     ...form.field(name),
+    onBlur: undefined,
     onValueChange: (value: string) => {
       form.set(name, value);
       setFormError(null);
@@ -214,13 +218,14 @@ function ProfileForm({ profile }: { profile: Profile }) {
           <dd data-testid="registered-at">{formatDate(profile.registeredAt, currentLanguage(i18n))}</dd>
         </div>
       </dl>
-      <FormErrorBanner error={formError} />
-      <div className="form-actions">
-        <Button type="submit" size="l" stretched loading={update.isPending} data-testid="submit-profile">
-          {t("save")}
-        </Button>
-      </div>
-      <SectionSaved text={saved} />
+      <FormFooter
+        form={formRef}
+        submitText={t("save")}
+        pending={update.isPending}
+        error={formError}
+        success={saved}
+        submitTestId="submit-profile"
+      />
     </form>
   );
 }

@@ -1,11 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
-import { Button, Section } from "@telegram-apps/telegram-ui";
+import { Section } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
 import { type FormEvent, useCallback, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormErrorBanner } from "@/components/form/form-footer";
+import { FormFooter } from "@/components/form/form-footer";
 import { PasswordField } from "@/components/form/password-field";
-import { SectionSaved } from "@/components/settings-field";
 import { isApiError } from "@/lib/api-client";
 import { requiredError, serverFieldErrors } from "@/lib/form/field-errors";
 import { focusField } from "@/lib/form/focus";
@@ -23,7 +22,7 @@ const EMPTY: Values = { oldPassword: "", password: "", passwordRepeat: "" };
 
 /**
  * Password change (the form kit): the old one must be right, the new one follows the field rules
- * (docs/cabinet-rules.md#field-rules) and is typed twice.
+ * (docs/cabinet-rules.md#field-rules) and is typed twice. Sent with Telegram's Main button inside Telegram.
  */
 export function PasswordSection() {
   const { t } = useTranslation("settings");
@@ -84,6 +83,7 @@ export function PasswordSection() {
     });
   };
 
+  // No check on leaving a field: its rules show from the first submit on.
   const field = (name: (typeof FIELDS)[number], label: string, autoComplete: string) => (
     <PasswordField
       name={name}
@@ -96,7 +96,6 @@ export function PasswordSection() {
         setFormError(null);
         setSaved(null);
       }}
-      onBlur={() => form.blur(name)}
     />
   );
 
@@ -106,13 +105,14 @@ export function PasswordSection() {
         {field("oldPassword", t("password.old"), "current-password")}
         {field("password", t("password.new"), "new-password")}
         {field("passwordRepeat", t("password.repeat"), "new-password")}
-        <FormErrorBanner error={formError} />
-        <div className="form-actions">
-          <Button type="submit" size="l" stretched loading={change.isPending} data-testid="submit-password">
-            {t("password.submit")}
-          </Button>
-        </div>
-        <SectionSaved text={saved} />
+        <FormFooter
+          form={formRef}
+          submitText={t("password.submit")}
+          pending={change.isPending}
+          error={formError}
+          success={saved}
+          submitTestId="submit-password"
+        />
       </form>
     </Section>
   );

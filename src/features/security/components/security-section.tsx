@@ -1,135 +1,169 @@
-import { CodeChannel, type SecuritySettings } from "@contract";
+import type { CodeChannel, SecurityChannel, SecuritySettings } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Cell, Radio, Section, Skeleton, Switch } from "@telegram-apps/telegram-ui";
-import { type FormEvent, useState } from "react";
+import { Cell, Radio, Section, Switch } from "@telegram-apps/telegram-ui";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormErrorBanner } from "@/components/form/form-footer";
-import { Placeholder } from "@/components/placeholder";
-import { SectionSaved } from "@/components/settings-field";
-import { useApiErrorText } from "@/lib/error-text";
-import { validationError } from "@/lib/form/field-errors";
+import { QuerySection } from "@/components/query-section";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
-import { codeOf } from "@/lib/form/rules";
-import { useForm } from "@/lib/form/use-form";
 import { haptics } from "@/tma/hooks";
 import { securityMutations, securityQueries } from "../api/security-queries";
-import { BiometricLockCell } from "./biometric-lock-cell";
 
-/** How verification codes reach the user; only channels the user has confirmed can be chosen. */
-export function SecuritySection() {
-  const { t } = useTranslation(["settings", "common"]);
-  const errorText = useApiErrorText();
+/**
+ * How a channel may be confirmed, where the app has a way: the links the screen composing this one gives.
+ * In the cabinet a phone is confirmed already (an unconfirmed one is asked for before the cabinet opens).
+ */
+export interface ChannelConfirmLinks {
+  /** No phone yet: where one is added (the profile; a new phone is confirmed by its code). */
+  addPhone: ReactNode;
+}
+
+/**
+ * Where verification codes go, said as the server really does it: the channel codes reach now (the
+ * chosen one, or the one the server falls back to, or none), then every channel with its address and
+ * whether it is confirmed. A confirmed channel is chosen with a tap and saved at once; an unconfirmed
+ * phone links to where it is confirmed.
+ */
+export function CodeChannelSection({ links }: { links: ChannelConfirmLinks }) {
   const settings = useQuery(securityQueries.settings());
-
   return (
-    <Section header={t("security.header")} footer={t("security.hint")} data-section="security">
-      {settings.isPending ? (
-        <Skeleton visible>
-          <div className="skeleton-block" />
-        </Skeleton>
-      ) : settings.isError ? (
-        <Placeholder description={errorText(settings.error)}>
-          <Button size="s" onClick={() => void settings.refetch()}>
-            {t("retry", { ns: "common" })}
-          </Button>
-        </Placeholder>
-      ) : (
-        <ChannelForm settings={settings.data} />
-      )}
-      {settings.data ? (
-        <ChatNotificationsCell linked={settings.data.chatLinked} on={settings.data.chatNotifications} />
-      ) : null}
-      <BiometricLockCell />
-    </Section>
+    <QuerySection query={settings} empty="" isEmpty={() => false}>
+      {(data) => <ChannelChoice settings={data} links={links} />}
+    </QuerySection>
   );
 }
 
-/** The channel choice: one of the contract's channels, and one the user has confirmed. */
-function ChannelForm({ settings }: { settings: SecuritySettings }) {
-  const { t } = useTranslation(["settings", "common"]);
+/** The channel's name and, where it has one, its address: "E-mail a***@example.com". */
+export function useChannelText() {
+  const { t } = useTranslation("settings");
+  return (channel: CodeChannel, destination: string | undefined) =>
+    destination
+      ? t("security.channelAt", { channel: t(`security.channels.${channel}`), destination })
+      : t(`security.channels.${channel}`);
+}
+
+/** One line on where codes go now, for the list of Settings and the screen's summary. */
+export function useCodesGoToText() {
+  const { t } = useTranslation("settings");
+  const channelText = useChannelText();
+  return (settings: SecuritySettings) =>
+    settings.codesGoTo
+      ? t("security.goesTo", { channel: channelText(settings.codesGoTo, settings.destination) })
+      : t("security.nowhere");
+}
+
+function ChannelChoice({ settings, links }: { settings: SecuritySettings; links: ChannelConfirmLinks }) {
+  const { t } = useTranslation("settings");
   const queryClient = useQueryClient();
   const save = useMutation(securityMutations.setChannel());
-  const form = useForm<{ codeChannel: CodeChannel }>({
-    initial: { codeChannel: settings.codeChannel },
-    validate: ({ codeChannel }) => {
-      const code =
-        codeOf(CodeChannel, codeChannel) ??
-        (settings.channels.some((c) => c.channel === codeChannel && c.available) ? undefined : "required");
-      return code ? { codeChannel: validationError(code) } : {};
-    },
-  });
-  const [formError, setFormError] = useState<FormError | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const selected = form.values.codeChannel;
+  const [error, setError] = useState<FormError | null>(null);
+  const channelText = useChannelText();
+  const chosen = save.isPending && save.variables ? save.variables : settings.codeChannel;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (save.isPending || form.check().codeChannel) return;
-    save.mutate(selected, {
+  const choose = (channel: CodeChannel) => {
+    if (save.isPending || channel === settings.codeChannel) return;
+    setError(null);
+    haptics.selection();
+    save.mutate(channel, {
       onSuccess: (reply) => {
         haptics.notify("success");
         queryClient.setQueryData(securityQueries.settings().queryKey, reply);
-        form.reset({ codeChannel: reply.codeChannel });
-        setSaved(t("saved"));
       },
-      onError: (error) => {
+      onError: (failure) => {
         haptics.notify("error");
-        setFormError(formErrorOf(error));
+        setError(formErrorOf(failure));
       },
     });
   };
 
+  // The chosen channel cannot take codes and the server sends them elsewhere (or nowhere): said plainly.
+  const detour = settings.codesGoTo !== settings.codeChannel;
   return (
-    <form className="settings-form" onSubmit={submit} noValidate>
-      <fieldset className="settings-channels">
-        <legend className="visually-hidden">{t("security.header")}</legend>
-        {settings.channels.map(({ channel, available }) => (
-          <Cell
-            key={channel}
-            Component="label"
-            disabled={!available}
-            before={
-              <Radio
-                name="codeChannel"
-                value={channel}
-                aria-label={t(`security.channels.${channel}`)}
-                checked={selected === channel}
-                disabled={!available}
-                onChange={() => {
-                  form.set("codeChannel", channel);
-                  setSaved(null);
-                  setFormError(null);
-                }}
-              />
-            }
-            description={available ? undefined : t("security.unavailable")}
-          >
-            {t(`security.channels.${channel}`)}
-          </Cell>
-        ))}
-      </fieldset>
-      <FormErrorBanner error={formError} />
-      <div className="form-actions">
-        <Button
-          type="submit"
-          size="l"
-          stretched
-          loading={save.isPending}
-          disabled={selected === settings.codeChannel || form.errors.codeChannel !== undefined}
-          data-testid="submit-security"
-        >
-          {t("save")}
-        </Button>
-      </div>
-      <SectionSaved text={saved} />
-    </form>
+    <>
+      <Section header={t("security.codesHeader")} footer={detour ? detourText() : t("security.hint")}>
+        <Cell className="static-cell" multiline data-testid="codes-go-to" data-channel={settings.codesGoTo ?? "none"}>
+          {settings.codesGoTo ? channelText(settings.codesGoTo, settings.destination) : t("security.nowhere")}
+        </Cell>
+      </Section>
+      <Section header={t("security.channelsHeader")} data-section="security">
+        <fieldset className="settings-channels" data-testid="code-channels">
+          <legend className="visually-hidden">{t("security.channelsHeader")}</legend>
+          {settings.channels.map((item) => (
+            <Cell
+              key={item.channel}
+              Component="label"
+              multiline
+              disabled={!item.available}
+              before={
+                <Radio
+                  name="codeChannel"
+                  value={item.channel}
+                  aria-label={t(`security.channels.${item.channel}`)}
+                  checked={chosen === item.channel}
+                  disabled={!item.available || save.isPending}
+                  onChange={() => choose(item.channel)}
+                />
+              }
+              subtitle={stateText(item)}
+              data-channel={item.channel}
+              data-confirmed={item.available}
+            >
+              {channelText(item.channel, item.destination)}
+            </Cell>
+          ))}
+        </fieldset>
+        <ConfirmHint settings={settings} links={links} />
+        <FormErrorBanner error={error} />
+      </Section>
+    </>
+  );
+
+  function detourText(): string {
+    const mine = t(`security.channels.${settings.codeChannel}`);
+    return settings.codesGoTo
+      ? t("security.detour", { chosen: mine, channel: t(`security.channels.${settings.codesGoTo}`) })
+      : t("security.detourNowhere", { chosen: mine });
+  }
+
+  function stateText(item: SecurityChannel): string {
+    if (item.channel === "telegram") return item.available ? t("security.linked") : t("security.notLinked");
+    if (!item.destination) return t(item.channel === "sms" ? "security.noPhone" : "security.noEmail");
+    return item.available ? t("security.confirmed") : t("security.unavailable");
+  }
+}
+
+/** What the investor can do about channels that are not confirmed, where the app offers a way. */
+function ConfirmHint({ settings, links }: { settings: SecuritySettings; links: ChannelConfirmLinks }) {
+  const { t } = useTranslation("settings");
+  const sms = settings.channels.find((c) => c.channel === "sms");
+  const telegram = settings.channels.find((c) => c.channel === "telegram");
+  const lines: ReactNode[] = [];
+  if (sms && !sms.available) lines.push(<li key="sms">{links.addPhone}</li>);
+  if (telegram && !telegram.available) lines.push(<li key="telegram">{t("security.telegramHow")}</li>);
+  if (lines.length === 0) return null;
+  return (
+    <ul className="settings-confirm-hints" data-testid="confirm-hints">
+      {lines}
+    </ul>
   );
 }
 
 /**
- * Notifications in the Telegram chat (the bot): on or off at once. An account not linked to Telegram
- * has no chat to write to: the switch is off and says how to link it.
+ * Notifications in the Telegram chat (the bot: money moves and the operator's news): on or off at
+ * once. An account not linked to Telegram has no chat to write to: the switch is off and says so.
  */
+export function ChatNotificationsSection() {
+  const { t } = useTranslation("settings");
+  const settings = useQuery(securityQueries.settings());
+  return (
+    <Section header={t("notifications.header")} footer={t("notifications.hint")} data-section="notifications">
+      <QuerySection query={settings} empty="" isEmpty={() => false}>
+        {(data) => <ChatNotificationsCell linked={data.chatLinked} on={data.chatNotifications} />}
+      </QuerySection>
+    </Section>
+  );
+}
+
 function ChatNotificationsCell({ linked, on }: { linked: boolean; on: boolean }) {
   const { t } = useTranslation("settings");
   const queryClient = useQueryClient();

@@ -10,9 +10,9 @@ import {
 } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormErrorBanner } from "@/components/form/form-footer";
+import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { Placeholder } from "@/components/placeholder";
@@ -105,6 +105,7 @@ function VerificationForm() {
   const { t } = useTranslation(["settings", "validation", "errors"]);
   const queryClient = useQueryClient();
   const send = useMutation(verificationMutations.request());
+  const formRef = useRef<HTMLFormElement>(null);
   const form = useForm<TextValues>({
     initial: { fullName: "", dateOfBirth: "", familyStatus: "", documentNumber: "" },
     validate: textErrors,
@@ -117,8 +118,10 @@ function VerificationForm() {
 
   const text = (error: FieldErrorText | undefined) =>
     error ? textOfMessage(t as unknown as Translate, error) : undefined;
+  // No check on leaving a field: the rules show from the first submit on.
   const field = (name: TextName) => ({
     ...form.field(name),
+    onBlur: undefined,
     error: text(form.errors[name]),
     onValueChange: (value: string) => {
       form.set(name, value);
@@ -191,7 +194,7 @@ function VerificationForm() {
   };
 
   return (
-    <form className="settings-form" onSubmit={submit} noValidate>
+    <form ref={formRef} className="settings-form" onSubmit={submit} noValidate>
       <TextField label={t("verification.fullName")} autoComplete="name" {...field("fullName")} />
       <TextField label={t("verification.dateOfBirth")} type="date" {...field("dateOfBirth")} />
       <div className="form-field">
@@ -243,12 +246,13 @@ function VerificationForm() {
           aria-label={t("verification.submit")}
         />
       ) : null}
-      <FormErrorBanner error={formError} />
-      <div className="form-actions">
-        <Button type="submit" size="l" stretched loading={send.isPending} data-testid="submit-verification">
-          {t("verification.submit")}
-        </Button>
-      </div>
+      <FormFooter
+        form={formRef}
+        submitText={t("verification.submit")}
+        pending={send.isPending}
+        error={formError}
+        submitTestId="submit-verification"
+      />
     </form>
   );
 }
