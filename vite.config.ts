@@ -33,9 +33,18 @@ function importedFrom(id: string, roots: RegExp[], ctx: ChunkingContext, seen = 
   return (ctx.getModuleInfo(id)?.importers ?? []).some((importer) => importedFrom(importer, roots, ctx, seen));
 }
 
+/**
+ * Library modules only signed-in screens use (the tab bar, the refresh button, paged lists, the fetching
+ * indicator). The libraries' index files, which the entry imports too, re-export them, so the walk above counts
+ * them as the entry's; each then became a file of a few hundred bytes that every cabinet launch asked for.
+ */
+const CABINET_LIBRARY =
+  /telegram-ui[\\/]dist[\\/]components[\\/](Layout[\\/](Tabbar|FixedLayout)|Blocks[\\/]IconButton)[\\/]|(query-core|react-query)[\\/]build[\\/]modern[\\/](infiniteQueryObserver|useInfiniteQuery|infiniteQueryOptions|useIsFetching)\.js$/;
+
 /** `cabinet-launch` for code the cabinet's frame or first screen imports and no entry screen does. */
 function cabinetLaunchChunk(id: string, ctx: ChunkingContext): string | null {
   if (/\.css$|locales[\\/]/.test(id)) return null;
+  if (CABINET_LIBRARY.test(id)) return importedFrom(id, CABINET_ROOTS, ctx) ? "cabinet-launch" : null;
   if (!importedFrom(id, CABINET_ROOTS, ctx) || importedFrom(id, ENTRY_ROOTS, ctx)) return null;
   return "cabinet-launch";
 }
