@@ -1,10 +1,23 @@
 /**
  * Bounded work on PostgreSQL: the statements a request runs belong to the request. The app's
  * onRequest hook runs the rest of the request inside `runInQueryScope(signal)`; `cancellable()`
- * wraps the postgres.js client so that every statement started inside a scope is cancelled
- * (PostgreSQL's cancel request) when the scope's signal aborts: the client went away before its
- * reply, or the request ran out of time. PGlite runs each statement to its end in this process's
- * own thread; there the bound is that every query the app runs reads a bounded number of rows.
+ * wraps the postgres.js client so that when a request is abandoned (its client went away before
+ * the reply, or it ran out of time) a statement of it still running on the server after a short
+ * grace is cancelled there (PostgreSQL's cancel request), and a statement or transaction it would
+ * start after is refused (`query_canceled`, 57014) before it reaches the pool. What it already
+ * started ends as it ends, and the request sees that outcome: a write that committed is answered
+ * as committed (its Idempotency-Key keeps the reply). PGlite runs each statement to its
+ * end in this process's own thread; there the bound is that every query the app runs reads a
+ * bounded number of rows.
+ *
+ * What is never done: cancelling a postgres.js query that is not running on a connection yet.
+ * postgres.js (3.4) marks such a query cancelled and, when the pool hands it to a connection
+ * later — an idle one, or one still opening with the query as its first — sends nothing and parks
+ * the connection as "full" (or "connecting") for good: nothing ever answers on it again. Ten of
+ * those and every query of the instance waited forever, also calls served from memory that
+ * touched the database once, while PostgreSQL showed every connection idle (server/README.md,
+ * "Performance"). A statement the pool has not started yet is left to run; the statement
+ * timeout bounds it.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Sql } from "postgres";
@@ -16,33 +29,62 @@ export function runInQueryScope<T>(signal: AbortSignal, fn: () => T): T {
   return scope.run(signal, fn);
 }
 
-interface CancellableQuery {
+/**
+ * Runs `fn` with its statements outside the request's scope: they run to their end even when the
+ * request is abandoned (the Idempotency-Key's claim and its stored reply must not be lost halfway).
+ */
+export function outsideQueryScope<T>(fn: () => T): T {
+  return scope.exit(fn);
+}
+
+/** How long a statement still running after its request was abandoned is given before it is cancelled. */
+export const CANCEL_GRACE_MS = 50;
+
+/** The error a statement of an abandoned request rejects with (SQLSTATE query_canceled, as PostgreSQL's own). */
+export class StatementAbandonedError extends Error {
+  readonly code = "57014";
+  constructor() {
+    super("canceling statement: its request was abandoned");
+    this.name = "StatementAbandonedError";
+  }
+}
+
+/** The parts of a postgres.js query used here (`active`: the statement its connection runs now). */
+interface PendingQuery {
+  active?: boolean;
   cancel(): unknown;
   then(onDone: () => void, onFailed: () => void): unknown;
 }
 
-function track(query: CancellableQuery): void {
-  const signal = scope.getStore();
-  if (!signal) return;
-  if (signal.aborted) {
-    query.cancel();
-    return;
-  }
-  const cancel = () => query.cancel();
-  signal.addEventListener("abort", cancel, { once: true });
+/** Cancels `query` on the server when `signal` aborts while the query still runs there. */
+function track(query: PendingQuery, signal: AbortSignal): void {
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    // Only a statement its connection is running may be cancelled (see the module comment); one
+    // that ends within the grace was short anyway, and its cancel request could hit the next.
+    timer = setTimeout(() => {
+      if (query.active) query.cancel();
+    }, CANCEL_GRACE_MS);
+    timer.unref();
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
   // Attached after the caller chose how to read the rows (drizzle calls `.values()` first): a
-  // postgres.js query starts when it is awaited, and a finished one is never cancelled (its
-  // connection may already run another statement).
+  // postgres.js query starts when it is awaited.
   queueMicrotask(() => {
-    const done = () => signal.removeEventListener("abort", cancel);
+    const done = () => {
+      signal.removeEventListener("abort", onAbort);
+      clearTimeout(timer);
+    };
     query.then(done, done);
   });
 }
 
 /**
- * The postgres.js client with its statements cancellable by scope. Statements inside a transaction
- * are left alone: a transaction ends by its own statements (or the statement timeout) and rolls
- * back whole; cancelling inside one from outside left postgres.js's reserved connection stuck.
+ * The postgres.js client with its statements bound to the request's scope. A transaction is left
+ * alone once it runs: it ends by its own statements (or the statement timeout) and rolls back
+ * whole; cancelling inside one from outside leaves postgres.js's reserved connection stuck. A
+ * transaction an abandoned request would start is refused, and one whose request is abandoned
+ * while it waits for a connection rolls back as soon as it gets one, having run nothing.
  */
 export function cancellable<T extends Sql>(client: T): T {
   return new Proxy(client, {
@@ -50,9 +92,24 @@ export function cancellable<T extends Sql>(client: T): T {
       const value = Reflect.get(target, property, receiver);
       if (property === "unsafe") {
         return (...args: Parameters<Sql["unsafe"]>) => {
+          const signal = scope.getStore();
+          if (signal?.aborted) throw new StatementAbandonedError();
           const query = target.unsafe(...args);
-          track(query as unknown as CancellableQuery);
+          if (signal) track(query as unknown as PendingQuery, signal);
           return query;
+        };
+      }
+      if (property === "begin") {
+        return (...args: unknown[]) => {
+          const signal = scope.getStore();
+          if (!signal) return (target.begin as (...a: unknown[]) => unknown)(...args);
+          if (signal.aborted) return Promise.reject(new StatementAbandonedError());
+          const fn = args[args.length - 1] as (sql: unknown) => unknown;
+          const guarded = (sql: unknown) => {
+            if (signal.aborted) throw new StatementAbandonedError();
+            return fn(sql);
+          };
+          return (target.begin as (...a: unknown[]) => unknown)(...args.slice(0, -1), guarded);
         };
       }
       return typeof value === "function" ? value.bind(target) : value;

@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { DAY_MS, routes } from "@contract";
 import { and, eq, lt } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
+import { outsideQueryScope } from "../db/query-scope";
 import { idempotencyKeys } from "../db/schema";
 import { AppError } from "../errors";
 import { requireUser } from "./auth";
@@ -78,15 +79,20 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
     const mine = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, header));
     // One statement claims a new key, or a key past its day (forgotten: the same string starts a new
     // intent); a live key is left as it is and claims nothing.
-    const claimed = await app.db
-      .insert(idempotencyKeys)
-      .values({ userId, key: header, fingerprint, createdAt: now })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.userId, idempotencyKeys.key],
-        set: { fingerprint, createdAt: now, status: null, reply: null, completedAt: null },
-        setWhere: lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS)),
-      })
-      .returning({ key: idempotencyKeys.key });
+    // Outside the request's query scope (db/query-scope.ts), as the reply's storing below: a claim
+    // made is always settled, even when the client leaves meanwhile.
+    const claimed = await outsideQueryScope(
+      async () =>
+        await app.db
+          .insert(idempotencyKeys)
+          .values({ userId, key: header, fingerprint, createdAt: now })
+          .onConflictDoUpdate({
+            target: [idempotencyKeys.userId, idempotencyKeys.key],
+            set: { fingerprint, createdAt: now, status: null, reply: null, completedAt: null },
+            setWhere: lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS)),
+          })
+          .returning({ key: idempotencyKeys.key }),
+    );
     if (claimed.length > 0) {
       request.idempotencyClaim = { userId, key: header };
       return;
@@ -104,15 +110,19 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
     request.idempotencyClaim = null;
     const mine = and(eq(idempotencyKeys.userId, held.userId), eq(idempotencyKeys.key, held.key));
     const ok = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === "string";
-    if (ok) {
-      await app.db
-        .update(idempotencyKeys)
-        .set({ status: reply.statusCode, reply: payload, completedAt: app.clock.now() })
-        .where(mine);
-    } else {
-      // Refused or failed: nothing was spent, the same intent may run again.
-      await app.db.delete(idempotencyKeys).where(mine);
-    }
+    // Stored even when the client has gone (it retries with the same key and gets this reply);
+    // the request's abandonment must not cancel it (db/query-scope.ts).
+    await outsideQueryScope(async () => {
+      if (ok) {
+        await app.db
+          .update(idempotencyKeys)
+          .set({ status: reply.statusCode, reply: payload, completedAt: app.clock.now() })
+          .where(mine);
+      } else {
+        // Refused or failed: nothing was spent, the same intent may run again.
+        await app.db.delete(idempotencyKeys).where(mine);
+      }
+    });
     return payload;
   };
 

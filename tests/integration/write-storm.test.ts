@@ -1,0 +1,196 @@
+/**
+ * A storm of money writes on PostgreSQL, over real sockets, with the app's pool of connections:
+ * many deposits and refills of one investor (and of a few) at once, each with its Idempotency-Key,
+ * some of their clients giving up mid-flight as a load generator does at the end of a run. Every
+ * request that was waited for gets an answer within a bound, and afterwards the instance still
+ * answers: `/api/health`, an authenticated read, a new write.
+ *
+ * It hung before: a statement a request started after its client had gone (the key's reply stored
+ * after the deposit's transaction) was cancelled before postgres.js had sent it, and postgres.js
+ * then parked the connection it handed that statement to as "full" for good; after ten of them
+ * every query of the instance waited forever (db/query-scope.ts).
+ */
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../../server/src/clock";
+import { createTestServer, TEST_CODE_SECRET, type TestServer } from "./helpers";
+import {
+  expectLedgerConsistent,
+  freshPostgres,
+  fund,
+  type Investor,
+  newInvestor,
+  POSTGRES_SKIP_REASON,
+  TEST_DATABASE_URL,
+} from "./money";
+
+/** The longest a request that is waited for may take to be answered. */
+const ANSWER_WITHIN_MS = 10_000;
+
+interface Outcome {
+  status: number;
+  code?: string;
+  ms: number;
+}
+
+describe.skipIf(!TEST_DATABASE_URL)(
+  `write storm${TEST_DATABASE_URL ? "" : ` (skipped: ${POSTGRES_SKIP_REASON})`}`,
+  () => {
+    let database: Awaited<ReturnType<typeof freshPostgres>>;
+    let server: TestServer;
+    let base: string;
+
+    beforeAll(async () => {
+      database = await freshPostgres("storm");
+      server = await createTestServer({
+        // Every client here comes from one address: the per-address cap on open connections (64)
+        // would close the storm's sockets before the server ever saw their requests.
+        env: { DATABASE_URL: database.url, CODE_SECRET: TEST_CODE_SECRET, MAX_CONNECTIONS_PER_ADDRESS: "1000" },
+      });
+      await server.app.listen({ port: 0, host: "127.0.0.1" });
+      base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}/api`;
+    });
+
+    afterAll(async () => {
+      await server?.close();
+      await database?.drop();
+    });
+
+    /** One call over a socket; `giveUpAfterMs` closes it early (then null: nobody saw the answer). */
+    async function send(
+      investor: Investor,
+      method: "GET" | "POST",
+      path: string,
+      body?: unknown,
+      options: { key?: string; giveUpAfterMs?: number } = {},
+    ): Promise<Outcome | null> {
+      const started = Date.now();
+      const headers: Record<string, string> = { authorization: `Bearer ${investor.token}` };
+      if (body !== undefined) {
+        headers["content-type"] = "application/json";
+        headers["idempotency-key"] = options.key ?? newKey();
+      }
+      try {
+        const res = await fetch(`${base}${path}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(options.giveUpAfterMs ?? ANSWER_WITHIN_MS),
+        });
+        const reply = (await res.json()) as { code?: string };
+        return { status: res.status, code: reply.code, ms: Date.now() - started };
+      } catch (error) {
+        if (options.giveUpAfterMs !== undefined) return null; // abandoned on purpose
+        const cause = (error as { cause?: unknown }).cause;
+        return { status: 0, code: `${String(error)} (${String(cause)})`, ms: Date.now() - started };
+      }
+    }
+
+    const deposit = { planId: "start", currency: "USDT", amount: "10" };
+    let keys = 0;
+    const newKey = () => `storm-${process.pid}-${++keys}`;
+    const refill = { paymentSystemId: "usdt-trc20", amount: "50" };
+
+    interface Abandoned {
+      investor: Investor;
+      path: string;
+      body: unknown;
+      key: string;
+    }
+
+    /**
+     * `n` deposits and `n` refills of each investor at once, each with its own key; every other
+     * client gives up after 20-120 ms. The answers waited for, and the calls given up.
+     */
+    async function storm(investors: Investor[], n: number): Promise<{ answered: Outcome[]; abandoned: Abandoned[] }> {
+      const calls: Promise<Outcome | null>[] = [];
+      const abandoned: Abandoned[] = [];
+      for (const investor of investors) {
+        for (let i = 0; i < n; i++) {
+          for (const [path, body] of [
+            ["/funds/deposits", deposit],
+            ["/funds/refills", refill],
+          ] as const) {
+            const key = newKey();
+            if (i % 2 === 0) {
+              abandoned.push({ investor, path, body, key });
+              calls.push(send(investor, "POST", path, body, { key, giveUpAfterMs: 20 + ((i * 7) % 100) }));
+            } else calls.push(send(investor, "POST", path, body, { key }));
+          }
+        }
+      }
+      const answered = (await Promise.all(calls)).filter((outcome): outcome is Outcome => outcome !== null);
+      return { answered, abandoned };
+    }
+
+    /**
+     * A client that gave up sends its call again with the same key, as the app does after a
+     * dropped connection: once the first run has ended it gets that run's reply, or a new run
+     * when the first one changed nothing. Never a key stuck "in flight".
+     */
+    async function expectRetriesSettle(abandoned: Abandoned[]): Promise<void> {
+      const started = Date.now();
+      for (const call of abandoned) {
+        let outcome = await send(call.investor, "POST", call.path, call.body, { key: call.key });
+        while (outcome?.code === "IDEMPOTENCY_IN_FLIGHT" && Date.now() - started < ANSWER_WITHIN_MS) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          outcome = await send(call.investor, "POST", call.path, call.body, { key: call.key });
+        }
+        expect(outcome?.code).not.toBe("IDEMPOTENCY_IN_FLIGHT");
+        expect(outcome?.status).toBeGreaterThan(0);
+        expect(outcome?.status).toBeLessThan(500);
+      }
+    }
+
+    /** Health, an authenticated read and a new write, each answered well within the bound. */
+    async function expectStillAnswering(investor: Investor): Promise<void> {
+      const health = await fetch(`${base}/health`, { signal: AbortSignal.timeout(3000) });
+      expect(health.status).toBe(200);
+      for (const [method, path, body] of [
+        ["GET", "/user/me", undefined],
+        ["GET", "/funds/deposits", undefined],
+        ["POST", "/funds/deposits", deposit],
+      ] as const) {
+        const outcome = await send(investor, method, path, body);
+        expect({ path, status: outcome?.status }).toEqual({ path, status: 200 });
+        expect(outcome?.ms).toBeLessThan(3000);
+      }
+    }
+
+    /** Every waited-for request answered in time, none of them with a server fault. */
+    function expectAnswered(outcomes: Outcome[]): void {
+      const unanswered = outcomes.filter((o) => o.status === 0);
+      expect(unanswered).toEqual([]);
+      for (const o of outcomes) expect(o.ms).toBeLessThan(ANSWER_WITHIN_MS);
+      // Refused by a rule (the waiting refills' cap, a key still in flight) is an answer; a fault is not.
+      const faults = outcomes.filter((o) => o.status >= 500);
+      expect(faults).toEqual([]);
+    }
+
+    it("answers 32 deposits and 32 refills of one investor at once, clients leaving mid-flight", async () => {
+      const { db } = server.handle;
+      const investor = await newInvestor(db, systemClock);
+      await fund(db, systemClock, investor.id, "USDT", "100000");
+      const first = await storm([investor], 32);
+      expectAnswered(first.answered);
+      await expectStillAnswering(investor);
+      await expectRetriesSettle(first.abandoned);
+      // A second storm on the same instance: nothing the first one left behind holds it.
+      const second = await storm([investor], 32);
+      expectAnswered(second.answered);
+      await expectStillAnswering(investor);
+      await expectLedgerConsistent(db);
+    }, 60_000);
+
+    it("answers the writes of a few investors at once, clients leaving mid-flight", async () => {
+      const { db } = server.handle;
+      const investors = await Promise.all(Array.from({ length: 4 }, () => newInvestor(db, systemClock)));
+      for (const investor of investors) await fund(db, systemClock, investor.id, "USDT", "100000");
+      const { answered, abandoned } = await storm(investors, 12);
+      expectAnswered(answered);
+      for (const investor of investors) await expectStillAnswering(investor);
+      await expectRetriesSettle(abandoned);
+      await expectLedgerConsistent(db);
+    }, 60_000);
+  },
+);
