@@ -1,13 +1,14 @@
 /**
  * `npm run screenshots`: every screen at 390×844, light and dark, from the real server and the
- * production build, into artifacts/screenshots/ — to look at what we built. `--readme` also renders
- * docs/screenshots/login.png (light and dark side by side) for the README.
+ * production build, into artifacts/screenshots/ — to look at what we built. `--readme` also renders the
+ * README's pictures: docs/screenshots/login.png (light and dark side by side) and docs/screenshots/home.png
+ * (the cabinet, the deposits and the settings, light above and dark below).
  * SCREENSHOT_LANGUAGE takes one language or several (`de,ru`); SCREENSHOT_WIDTH another phone width
  * (`320`); SCREENSHOT_PATHS only some screens (`/,/settings`).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { launchChromium, phoneContext } from "../tests/e2e/support/browser";
 import { ensureBuilt, startServer } from "../tests/e2e/support/server";
 
@@ -43,6 +44,25 @@ async function signIn(context: BrowserContext, baseURL: string) {
 
 const name = (path: string) => (path === "/" ? "cabinet" : path.slice(1).replaceAll("/", "-"));
 
+/**
+ * One picture of screens already taken: each row of `rows` in light, then each in dark, every shot `width`
+ * px wide on a grey ground, into `target`.
+ */
+async function composite(browser: Browser, rows: string[][], width: number, target: string) {
+  const img = (screen: string, scheme: string) =>
+    `data:image/png;base64,${readFileSync(join(OUT, `${screen}-${LANGUAGE}-${scheme}.png`)).toString("base64")}`;
+  const lines = (["light", "dark"] as const).flatMap((scheme) =>
+    rows.map((row) => row.map((screen) => `<img src="${img(screen, scheme)}" width="${width}">`).join("")),
+  );
+  const single = rows.length === 1 && rows[0]?.length === 1;
+  const html = `<style>body{margin:0;background:#8e8e93;padding:24px;display:flex;align-items:flex-start;flex-direction:${single ? "row" : "column"};gap:24px;width:max-content}
+    div{display:flex;align-items:flex-start;gap:24px}img{border-radius:24px;display:block;height:auto}</style>${lines.map((l) => `<div>${l}</div>`).join("")}`;
+  const page = await browser.newPage({ viewport: { width: 400, height: 400 } });
+  await page.setContent(html);
+  await page.screenshot({ path: target, fullPage: true });
+  await page.close();
+}
+
 async function main() {
   ensureBuilt();
   mkdirSync(OUT, { recursive: true });
@@ -71,13 +91,8 @@ async function main() {
         }
       }
     if (process.argv.includes("--readme")) {
-      const img = (scheme: string) =>
-        `data:image/png;base64,${readFileSync(join(OUT, `login-${LANGUAGE}-${scheme}.png`)).toString("base64")}`;
-      const html = `<body style="margin:0;background:#8e8e93;display:flex;gap:24px;padding:24px">
-        <img src="${img("light")}" width="390" style="border-radius:24px"><img src="${img("dark")}" width="390" style="border-radius:24px"></body>`;
-      const page = await browser.newPage({ viewport: { width: 852, height: 892 } });
-      await page.setContent(html);
-      await page.screenshot({ path: "docs/screenshots/login.png" });
+      await composite(browser, [["login"]], 390, "docs/screenshots/login.png");
+      await composite(browser, [["cabinet", "deposits", "settings"]], 300, "docs/screenshots/home.png");
     }
     writeFileSync(join(OUT, "README.txt"), "Made by npm run screenshots; not committed.\n");
     console.log(`[screenshots] written to ${OUT}`);
