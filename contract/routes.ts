@@ -76,7 +76,7 @@ import {
   SubscriptionReply,
   UserDataTypeParams,
 } from "./profile";
-import { ChangePasswordBody, SecuritySettings, SecurityUpdateBody } from "./security";
+import { ChangePasswordBody, EmailConfirmBody, SecuritySettings, SecurityUpdateBody } from "./security";
 import {
   PaymentSystemsReply,
   PlansReply,
@@ -603,6 +603,23 @@ export const routes = {
     auth: true,
     tags: ["user", "settings"],
     body: SecurityUpdateBody,
+    response: SecuritySettings,
+  }),
+  /** Added: a code to the e-mail only, to confirm it as a channel for codes. */
+  requestEmailCode: route({
+    method: "POST",
+    path: "/user/settings/security/email",
+    auth: true,
+    tags: ["user", "settings"],
+    response: CodeSentReply,
+  }),
+  /** Added: the e-mail's code; the e-mail is confirmed and may be chosen for codes. */
+  confirmEmail: route({
+    method: "POST",
+    path: "/user/settings/security/email/confirm",
+    auth: true,
+    tags: ["user", "settings"],
+    body: EmailConfirmBody,
     response: SecuritySettings,
   }),
   /** Multipart, one file in the field `avatar` (JPEG or PNG by content, at most 5 MB). */

@@ -1,7 +1,7 @@
 /** The security setting of the Settings screen: how verification codes reach the user. */
 import { z } from "zod";
 import { CodeChannel } from "./enums";
-import { NewPasswordField, PasswordField, text } from "./validation";
+import { CodeField, NewPasswordField, PasswordField, text } from "./validation";
 
 /**
  * One channel and whether the user may choose it (only channels the user has confirmed), with the user's
@@ -42,6 +42,10 @@ export const SecurityUpdateBody = z
     path: ["codeChannel"],
   });
 export type SecurityUpdateBody = z.infer<typeof SecurityUpdateBody>;
+
+/** `POST /user/settings/security/email/confirm`: the code sent to the e-mail. */
+export const EmailConfirmBody = z.object({ code: CodeField });
+export type EmailConfirmBody = z.infer<typeof EmailConfirmBody>;
 
 /**
  * `PATCH /user/password`. The repeat is compared by the server (NEW_PASSWORDS_MISMATCH,

@@ -10,8 +10,8 @@ import { operatorRoutes } from "@contract/operator";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
-import { ChannelCodeSender } from "../../server/src/delivery/code-sender";
 import * as schema from "../../server/src/db/schema";
+import { ChannelCodeSender } from "../../server/src/delivery/code-sender";
 import { securitySettings } from "../../server/src/services/account";
 import { runAccruals } from "../../server/src/services/accruals";
 import { addNews } from "../../server/src/services/news";
@@ -21,6 +21,7 @@ import {
   createTestServer,
   injectRoute,
   lastCode,
+  outbox,
   registerUser,
   TEST_OPERATOR_TOKEN,
   type TestServer,
@@ -214,6 +215,74 @@ describe("security setting", () => {
     expect(securitySettings(linked, telegramOnly).destination).toBeUndefined();
     // The route the server answers with uses the same choice as its sender.
     expect(await callRoute(server, "securitySettings", { token })).toMatchObject({ codesGoTo: "email" });
+  });
+});
+
+describe("confirming the e-mail", () => {
+  it("sends a code to the e-mail only; the right code confirms it and it may then be chosen", async () => {
+    const { token, body } = await registerUser(server);
+    const sent = await callRoute(server, "requestEmailCode", { token });
+    expect(sent).toMatchObject({ channel: "email", destination: expect.stringMatching(/^i\*\*\*@example\.com$/) });
+    const entry = (await outbox(server, body.login)).find((e) => e.purpose === "email");
+    expect(entry?.channel).toBe("email");
+    // A second request within the wait is refused; a wrong code counts and leaves the e-mail unconfirmed.
+    expect((await injectRoute(server, routes.requestEmailCode, { token })).status).toBe(429);
+    const wrong = await injectRoute(server, routes.confirmEmail, {
+      token,
+      body: { code: entry?.code === "000000" ? "111111" : "000000" },
+    });
+    expect(wrong.body).toMatchObject({ code: "CODE_MISMATCH" });
+    const before = await callRoute(server, "securitySettings", { token });
+    expect(before.channels.find((c) => c.channel === "email")?.available).toBe(false);
+    const confirmed = await callRoute(server, "confirmEmail", { token, body: { code: entry?.code ?? "" } });
+    expect(confirmed.channels.find((c) => c.channel === "email")?.available).toBe(true);
+    expect((await callRoute(server, "userData", { token })).emailConfirmed).toBe(true);
+    // Used once: the same code again is refused.
+    const again = await injectRoute(server, routes.confirmEmail, { token, body: { code: entry?.code ?? "" } });
+    expect(again.body).toMatchObject({ code: "CODE_INVALID" });
+    expect(await callRoute(server, "updateSecuritySettings", { token, body: { codeChannel: "email" } })).toMatchObject({
+      codeChannel: "email",
+      codesGoTo: "email",
+    });
+  });
+
+  it("never lets a code that confirms the e-mail reach the user another way", async () => {
+    const sends: string[] = [];
+    const telegramOnly = new ChannelCodeSender({
+      telegram: {
+        send: async (delivery) => {
+          sends.push(delivery.channel);
+        },
+      },
+    });
+    // Linked to Telegram, no e-mail provider: an ordinary code falls back to the chat, this one is not sent.
+    await expect(
+      telegramOnly.send({
+        login: "someone",
+        language: "en",
+        channel: "email",
+        telegramId: 1,
+        email: "someone@example.com",
+        phone: null,
+        purpose: "email",
+        code: "123456",
+        expiresInSeconds: 600,
+        only: true,
+      }),
+    ).rejects.toThrow();
+    expect(sends).toEqual([]);
+    await telegramOnly.send({
+      login: "someone",
+      language: "en",
+      channel: "email",
+      telegramId: 1,
+      email: "someone@example.com",
+      phone: null,
+      purpose: "phone",
+      code: "123456",
+      expiresInSeconds: 600,
+    });
+    expect(sends).toEqual(["telegram"]);
   });
 });
 

@@ -206,8 +206,11 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
 
-/** What a code confirms; `wallet`: a new or changed withdrawal wallet (its message says so). */
-export const CODE_PURPOSES = ["phone", "password_reset", "withdrawal", "wallet"] as const;
+/**
+ * What a code confirms; `wallet`: a new or changed withdrawal wallet (its message says so); `email`: the
+ * investor's e-mail, as a channel for codes (sent to the e-mail only).
+ */
+export const CODE_PURPOSES = ["phone", "password_reset", "withdrawal", "wallet", "email"] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
 
 /**

@@ -22,6 +22,8 @@ export interface CodeDelivery {
   expiresInSeconds: number;
   /** How long the sender may keep trying (seconds); by default `SEND_PATIENCE_MS`, the caller waits. */
   patienceSeconds?: number;
+  /** On `channel` or not at all: a code that confirms the channel must not reach the user another way. */
+  only?: boolean;
 }
 
 /** Whom a code is for: the chosen channel and the addresses the user has. */
@@ -98,9 +100,11 @@ export class ChannelCodeSender implements CodeSender {
     const deadline =
       Date.now() +
       Math.min(delivery.expiresInSeconds * 1000, (delivery.patienceSeconds ?? SEND_PATIENCE_MS / 1000) * 1000);
-    const channels = [delivery.channel, ...CHANNEL_ORDER.filter((c) => c !== delivery.channel)].filter(
-      (c, i) => i === 0 || (this.providers[c] !== undefined && reachable(delivery, c)),
-    );
+    const channels = delivery.only
+      ? [delivery.channel]
+      : [delivery.channel, ...CHANNEL_ORDER.filter((c) => c !== delivery.channel)].filter(
+          (c, i) => i === 0 || (this.providers[c] !== undefined && reachable(delivery, c)),
+        );
     let failure: unknown;
     for (const channel of channels) {
       const provider = this.providers[channel];

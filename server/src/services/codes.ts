@@ -1,12 +1,12 @@
 /**
- * One-time codes (docs/decisions.md#d5-codes) for phone confirmation, password reset, withdrawals and
- * withdrawal wallet changes:
+ * One-time codes (docs/decisions.md#d5-codes) for phone confirmation, password reset, withdrawals,
+ * withdrawal wallet changes and the e-mail's confirmation:
  * 6 digits from a CSPRNG, stored as an HMAC under a server-side key, single use, valid `ttlSeconds`,
  * a new one only after `resendSeconds`, voided by `maxAttempts` wrong tries (the `codes` setting).
  * Only the newest code of a user and purpose counts.
  */
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
-import { SUCCESS_MESSAGES } from "@contract";
+import { type CodeChannel, SUCCESS_MESSAGES } from "@contract";
 import type { CodeSentReply } from "@contract/auth";
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
@@ -35,6 +35,11 @@ export interface IssueOptions {
    * hold back another withdrawal's). By default per user and purpose.
    */
   scope?: "user" | "target";
+  /**
+   * Sent on this channel only, never falling back to another (the code confirms the channel). By default
+   * the user's channel, with the sender's fallback.
+   */
+  channel?: CodeChannel;
 }
 
 function codeHash(secret: string, id: string, purpose: CodePurpose, code: string): string {
@@ -98,7 +103,8 @@ export async function issueCode(
   const delivery = deps.codeSender.send({
     login: user.login,
     language: userLanguage(user),
-    channel: user.codeChannel,
+    channel: options.channel ?? user.codeChannel,
+    ...(options.channel ? { only: true } : {}),
     telegramId: user.telegramId,
     email: user.email,
     phone: user.phone,
@@ -109,7 +115,10 @@ export async function issueCode(
     ...(options.background ? { patienceSeconds: Math.floor(settings.ttlSeconds / 2) } : {}),
   });
   const withdraw = async (error: unknown) => {
-    deps.log.warn({ err: error, login: user.login, purpose, channel: user.codeChannel }, "code not sent");
+    deps.log.warn(
+      { err: error, login: user.login, purpose, channel: options.channel ?? user.codeChannel },
+      "code not sent",
+    );
     // A code nobody received must not hold back the next request.
     await db.delete(verificationCodes).where(eq(verificationCodes.id, id));
   };
@@ -117,7 +126,7 @@ export async function issueCode(
     delivery.catch((error: unknown) => withdraw(error).catch(() => {}));
   }
   // Where the code went: the user's channel, or the one the sender fell back to.
-  let channel = user.codeChannel;
+  let channel = options.channel ?? user.codeChannel;
   if (!options.background) {
     try {
       channel = (await delivery) || channel;

@@ -5,7 +5,15 @@
  */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
-import { changePassword, confirmPhoneChange, getSecurity, setSecurity, updateProfile } from "../../services/account";
+import {
+  changePassword,
+  confirmEmail,
+  confirmPhoneChange,
+  getSecurity,
+  requestEmailCode,
+  setSecurity,
+  updateProfile,
+} from "../../services/account";
 import { requestMeta } from "../auth";
 import { defineRoute } from "../define";
 
@@ -63,5 +71,19 @@ export async function userSettingsRoutes(app: KassaApp) {
         "Choose where verification codes go (a confirmed channel only) and whether notifications also go to the Telegram chat",
     },
     ({ ctx, auth, body }) => setSecurity(ctx, auth, body),
+  );
+
+  defineRoute(
+    app,
+    routes.requestEmailCode,
+    { summary: "Send a code to the e-mail only, to confirm it as a channel for codes (added)" },
+    ({ ctx, auth, request }) => requestEmailCode(ctx, auth, requestMeta(request)),
+  );
+
+  defineRoute(
+    app,
+    routes.confirmEmail,
+    { summary: "Confirm the e-mail with its code; it may then be chosen for codes (added)" },
+    ({ ctx, auth, body, request }) => confirmEmail(ctx, auth, body.code, requestMeta(request)),
   );
 }
