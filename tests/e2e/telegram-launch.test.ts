@@ -1,0 +1,90 @@
+/**
+ * A launch inside Telegram with a kept session: the cabinet's first calls (the kept token's check, the balance…)
+ * leave beside the code, not after it. Inside Telegram the token lives in the client's storage (SecureStorage on
+ * a phone, DeviceStorage on the desktop, the framed store on Telegram Web); reading it must not wait for the SDK's
+ * code or the cabinet's. The cabinet's launch chunk is held back here until the balance has been asked for (or
+ * 5 s have passed): the balance has to be asked for while the cabinet's code is still on its way.
+ */
+import type { Browser, Request } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base, signUpThroughApi, useSession } from "./support/app";
+import { launchChromium, phoneContext } from "./support/browser";
+import { installTelegramClient, LIGHT_THEME, launchHash, signedInitData } from "./support/telegram-client";
+
+const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
+/** How long the cabinet's launch chunk is held back at most. */
+const HOLD_MS = 5_000;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const CLIENTS = [
+  { platform: "ios", version: "9.0", store: "secure" },
+  { platform: "tdesktop", version: "9.0", store: "device" },
+  { platform: "weba", version: "9.0", store: "framed" },
+] as const;
+
+describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
+  for (const client of CLIENTS) {
+    it(`${client.platform}: asks for the balance while the cabinet's code is still loading`, async () => {
+      const investor = await signUpThroughApi();
+      const context = await phoneContext(browser);
+      await installTelegramClient(context, LIGHT_THEME, {
+        ...(client.store === "secure" ? { keychain: new Map() } : {}),
+        ...(client.store === "device" ? { deviceStorage: new Map() } : {}),
+      });
+      await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
+      if (client.store === "framed") await useSession(context, investor);
+      else {
+        // Where the simulated client keeps its storage (support/telegram-client.ts), and the saved user.
+        await context.addInitScript(
+          ({ slot, token, user }) => {
+            sessionStorage.setItem(slot, token);
+            localStorage.setItem("kassa.user", JSON.stringify(user));
+          },
+          { slot: `tg-${client.store}:kassa_refresh_token`, token: investor.token, user: investor.user },
+        );
+      }
+      const page = await context.newPage();
+      const requests: { path: string; at: number }[] = [];
+      const balanceAsked = new Promise<void>((resolve) => {
+        page.on("request", (request: Request) => {
+          const path = new URL(request.url()).pathname;
+          requests.push({ path, at: Date.now() });
+          if (path === "/api/user/balance") resolve();
+        });
+      });
+      // The cabinet's launch chunk (its frame, first screen and the launch's data code) waits for the balance.
+      let released: "balance" | "timeout" | undefined;
+      await page.route(/\/assets\/cabinet-launch-[^/]+\.js$/, async (route) => {
+        released ??= await Promise.race([
+          balanceAsked.then(() => "balance" as const),
+          new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), HOLD_MS)),
+        ]);
+        await route.continue();
+      });
+      const initData = signedInitData(
+        { id: 700_000_000 + Math.floor(Math.random() * 1e8), first_name: "Kept", language_code: "en" },
+        DEV_BOT_TOKEN,
+      );
+      await page.goto(
+        `${base()}/${launchHash({ initData, theme: LIGHT_THEME, platform: client.platform, version: client.version })}`,
+      );
+      await page.locator("[data-testid='balance']").first().waitFor({ timeout: 30_000 });
+
+      const paths = requests.map((r) => r.path);
+      expect(released, `the cabinet's code was held until ${released}; requests: ${paths.join(", ")}`).toBe("balance");
+      // The calls are sent once: the screens take the launch's replies (the token's check among them).
+      expect(paths.filter((p) => p === "/api/user/balance")).toHaveLength(1);
+      expect(paths.filter((p) => p === "/api/user/me")).toHaveLength(1);
+      // No Telegram sign-in: the kept session counted.
+      expect(paths.filter((p) => p.startsWith("/api/auth/telegram"))).toEqual([]);
+      await context.close();
+    });
+  }
+});
