@@ -223,7 +223,7 @@ describe("confirming the e-mail", () => {
     const { token, body } = await registerUser(server);
     const sent = await callRoute(server, "requestEmailCode", { token });
     expect(sent).toMatchObject({ channel: "email", destination: expect.stringMatching(/^i\*\*\*@example\.com$/) });
-    const entry = (await outbox(server, body.login)).find((e) => e.purpose === "email");
+    const entry = (await outbox(server, body.login)).find((e) => (e.purpose as string) === "email");
     expect(entry?.channel).toBe("email");
     // A second request within the wait is refused; a wrong code counts and leaves the e-mail unconfirmed.
     expect((await injectRoute(server, routes.requestEmailCode, { token })).status).toBe(429);

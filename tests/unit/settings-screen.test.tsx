@@ -83,7 +83,7 @@ describe("settings: the list", () => {
     fireEvent.click(cell("profile"));
     await screen.findByDisplayValue("Almaty");
     expect(router.state.location.pathname).toBe("/settings/profile");
-    expect(document.querySelector('[data-screen="settings-profile"]')).toBeTruthy();
+    expect(document.querySelector('[data-settings-screen="profile"]')).toBeTruthy();
     expect(document.title).toContain("Profile");
     router.navigate(-1);
     fireEvent.click(await waitFor(() => cell("security")));
@@ -278,6 +278,67 @@ describe("settings: security", () => {
     await act(() => queryClient.invalidateQueries());
     await waitFor(() => expect(screen.getByTestId("codes-go-to").textContent).toBe("No channel can take codes now"));
     expect(document.body.textContent).toContain("no other channel of yours can take them");
+  });
+});
+
+describe("settings: confirming the e-mail", () => {
+  it("sends a code to the e-mail, takes it in a sheet, and the e-mail is then confirmed", async () => {
+    const unconfirmed: SecuritySettings = {
+      ...SECURITY,
+      channels: [
+        { channel: "telegram", available: false },
+        { channel: "email", available: false, destination: "d***@example.com" },
+        { channel: "sms", available: true, destination: "+7******0000" },
+      ],
+    };
+    const codes: unknown[] = [];
+    await open("/settings/security", {
+      securitySettings: { body: unconfirmed },
+      requestEmailCode: {
+        body: {
+          message: "Request successfully sent",
+          resendAfterSeconds: 60,
+          expiresInSeconds: 600,
+          channel: "email",
+          destination: "d***@example.com",
+        },
+      },
+      confirmEmail: (request) => {
+        void request.json().then((b) => codes.push(b));
+        return { body: SECURITY };
+      },
+    });
+    const email = () => section("security").querySelector<HTMLElement>('[data-channel="email"]');
+    await waitFor(() => expect(email()?.textContent).toContain("Not confirmed"));
+    fireEvent.click(screen.getByTestId("confirm-email"));
+    const sheet = await screen.findByTestId("email-code");
+    expect(sheet.textContent).toContain("d***@example.com");
+    fireEvent.change(input(sheet, "code"), { target: { value: "123456" } });
+    fireEvent.click(within(sheet).getByTestId("submit"));
+    await waitFor(() => expect(codes).toEqual([{ code: "123456" }]));
+    await waitFor(() => expect(screen.queryByTestId("email-code")).toBeNull());
+    await waitFor(() => expect(email()?.textContent).toContain("Confirmed"));
+    expect(within(section("security")).getByTestId("form-success").textContent).toBe("The e-mail is confirmed");
+    expect(screen.queryByTestId("confirm-email")).toBeNull();
+  });
+
+  it("says 'Code sending error' when the server cannot send to the e-mail", async () => {
+    await open("/settings/security", {
+      securitySettings: {
+        body: {
+          ...SECURITY,
+          channels: [
+            { channel: "telegram", available: false },
+            { channel: "email", available: false, destination: "d***@example.com" },
+            { channel: "sms", available: true },
+          ],
+        },
+      },
+      requestEmailCode: { status: 502, body: { code: "CODE_SEND_FAILED", message: "Code sending error" } },
+    });
+    fireEvent.click(await screen.findByTestId("confirm-email"));
+    expect((await screen.findByTestId("form-error")).textContent).toContain("Code sending error");
+    expect(screen.queryByTestId("email-code")).toBeNull();
   });
 });
 

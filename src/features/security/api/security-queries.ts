@@ -25,6 +25,19 @@ export const securityMutations = {
       mutationFn: (codeChannel: CodeChannel) => callApi("updateSecuritySettings", { body: { codeChannel } }),
       meta: { invalidates: [securityKeys.all, ["profile"]] },
     }),
+  /** A code to the e-mail only, which confirms it as a channel. */
+  requestEmailCode: () =>
+    mutationOptions({
+      mutationKey: [...securityKeys.all, "email-code"],
+      mutationFn: () => callApi("requestEmailCode", {}),
+    }),
+  /** The e-mail's code: the e-mail is confirmed; the reply is the security settings. */
+  confirmEmail: () =>
+    mutationOptions({
+      mutationKey: [...securityKeys.all, "email-confirm"],
+      mutationFn: (code: string) => callApi("confirmEmail", { body: { code } }),
+      meta: { invalidates: [securityKeys.all, ["profile"]] },
+    }),
   setChatNotifications: () =>
     mutationOptions({
       mutationKey: [...securityKeys.all, "chat"],

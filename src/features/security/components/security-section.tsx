@@ -1,10 +1,14 @@
-import type { CodeChannel, SecurityChannel, SecuritySettings } from "@contract";
+import type { CodeChannel, CodeSentReply, SecurityChannel, SecuritySettings } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Cell, Radio, Section, Switch } from "@telegram-apps/telegram-ui";
+import { Button, Cell, Radio, Section, Switch } from "@telegram-apps/telegram-ui";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CodeDestination } from "@/components/code-destination";
+import { CodeStep } from "@/components/form/code-step";
 import { FormErrorBanner } from "@/components/form/form-footer";
 import { QuerySection } from "@/components/query-section";
+import { Sheet } from "@/components/sheet";
+import { startCodeCooldown } from "@/lib/code-cooldown";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { haptics } from "@/tma/hooks";
 import { securityMutations, securityQueries } from "../api/security-queries";
@@ -57,6 +61,7 @@ function ChannelChoice({ settings, links }: { settings: SecuritySettings; links:
   const queryClient = useQueryClient();
   const save = useMutation(securityMutations.setChannel());
   const [error, setError] = useState<FormError | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const channelText = useChannelText();
   const chosen = save.isPending && save.variables ? save.variables : settings.codeChannel;
 
@@ -112,8 +117,12 @@ function ChannelChoice({ settings, links }: { settings: SecuritySettings; links:
             </Cell>
           ))}
         </fieldset>
-        <ConfirmHint settings={settings} links={links} />
-        <FormErrorBanner error={error} />
+        <ConfirmHint
+          settings={settings}
+          links={links}
+          onEmailConfirmed={() => setNotice(t("security.emailConfirmed"))}
+        />
+        <FormErrorBanner error={error} success={notice} />
       </Section>
     </>
   );
@@ -133,20 +142,104 @@ function ChannelChoice({ settings, links }: { settings: SecuritySettings; links:
 }
 
 /** What the investor can do about channels that are not confirmed, where the app offers a way. */
-function ConfirmHint({ settings, links }: { settings: SecuritySettings; links: ChannelConfirmLinks }) {
+function ConfirmHint({
+  settings,
+  links,
+  onEmailConfirmed,
+}: {
+  settings: SecuritySettings;
+  links: ChannelConfirmLinks;
+  onEmailConfirmed(): void;
+}) {
   const { t } = useTranslation("settings");
   const sms = settings.channels.find((c) => c.channel === "sms");
+  const email = settings.channels.find((c) => c.channel === "email");
   const telegram = settings.channels.find((c) => c.channel === "telegram");
   const lines: ReactNode[] = [];
   if (sms && !sms.available) lines.push(<li key="sms">{links.addPhone}</li>);
   if (telegram && !telegram.available) lines.push(<li key="telegram">{t("security.telegramHow")}</li>);
-  if (lines.length === 0) return null;
+  const confirmEmail =
+    email && !email.available && email.destination ? (
+      <EmailConfirm address={email.destination} onConfirmed={onEmailConfirmed} />
+    ) : null;
+  if (lines.length === 0 && !confirmEmail) return null;
   return (
-    <ul className="settings-confirm-hints" data-testid="confirm-hints">
-      {lines}
-    </ul>
+    <>
+      {confirmEmail}
+      {lines.length > 0 ? (
+        <ul className="settings-confirm-hints" data-testid="confirm-hints">
+          {lines}
+        </ul>
+      ) : null}
+    </>
   );
 }
+
+/**
+ * The e-mail's confirmation: a code goes to the e-mail only (never another channel), and the kit's code
+ * step takes it in a sheet; the e-mail is then confirmed and may be chosen.
+ */
+function EmailConfirm({ address, onConfirmed }: { address: string; onConfirmed(): void }) {
+  const { t } = useTranslation("settings");
+  const queryClient = useQueryClient();
+  const request = useMutation(securityMutations.requestEmailCode());
+  const [sent, setSent] = useState<CodeSentReply | null>(null);
+  const [error, setError] = useState<FormError | null>(null);
+  const start = () => {
+    if (request.isPending) return;
+    setError(null);
+    request.mutate(undefined, {
+      onSuccess: (reply) => {
+        startCodeCooldown(EMAIL_CODE_PURPOSE, EMAIL_SUBJECT, reply.resendAfterSeconds);
+        setSent(reply);
+      },
+      onError: (failure) => {
+        haptics.notify("error");
+        setError(formErrorOf(failure));
+      },
+    });
+  };
+  return (
+    <div className="settings-email-confirm">
+      <Button
+        type="button"
+        size="s"
+        mode="bezeled"
+        loading={request.isPending}
+        onClick={start}
+        data-testid="confirm-email"
+      >
+        {t("security.confirmEmail")}
+      </Button>
+      <FormErrorBanner error={error} />
+      {sent ? (
+        <Sheet onClose={() => setSent(null)} data-testid="email-code">
+          <CodeStep
+            purpose={EMAIL_CODE_PURPOSE}
+            subject={EMAIL_SUBJECT}
+            className="settings-form"
+            header={t("security.confirmEmail")}
+            submitText={t("security.emailCodeSubmit")}
+            confirm={securityMutations.confirmEmail()}
+            onConfirmed={(reply) => {
+              haptics.notify("success");
+              queryClient.setQueryData(securityQueries.settings().queryKey, reply);
+              setSent(null);
+              onConfirmed();
+            }}
+            resend={securityMutations.requestEmailCode()}
+            onResent={setSent}
+            intro={<CodeDestination sent={sent ?? { channel: "email", destination: address }} signedIn />}
+          />
+        </Sheet>
+      ) : null}
+    </div>
+  );
+}
+
+/** The wait for a new e-mail code is kept under the phone's purpose (the kit's purposes), for the e-mail. */
+const EMAIL_CODE_PURPOSE = "phone";
+const EMAIL_SUBJECT = "email";
 
 /**
  * Notifications in the Telegram chat (the bot: money moves and the operator's news): on or off at
