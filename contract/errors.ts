@@ -11,6 +11,9 @@ export const ERRORS = {
   NOT_FOUND: { status: 404, message: "Not found" },
   INTERNAL: { status: 500, message: "An error occurred, try again later" },
   MAINTENANCE: { status: 503, message: "Technical work is in progress" },
+  // The database could not take the request in time (a row it needs stayed held by another request past
+  // the lock timeout); nothing changed, and the reply's Retry-After says when to try again
+  BUSY: { status: 503, message: "An error occurred, try again later" },
   // Login
   INVALID_CREDENTIALS: { status: 400, message: "Incorrect login or password" },
   // Rate limit

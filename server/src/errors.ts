@@ -134,6 +134,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.warn({ err: error, sqlState: sqlState(error) }, "request refused by the database");
       return sendError(reply, "VALIDATION_FAILED");
     }
+    if (sqlState(error) === "55P03") {
+      // lock_not_available: a row the request needs stayed held by another transaction past the
+      // lock timeout (db/client.ts); its transaction rolled back, so the same request may run again.
+      request.log.warn({ sqlState: "55P03" }, "request refused: a row it needs stayed locked");
+      return sendError(reply.header("retry-after", "1"), "BUSY");
+    }
     if (sqlState(error) === "57014" && (request.raw.socket?.destroyed || reply.raw.destroyed)) {
       // query_canceled with the client gone: its statements were cancelled on purpose
       // (plugins/query-scope.ts) and nobody waits for the reply. Not a failure of the server.

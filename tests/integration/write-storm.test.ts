@@ -9,11 +9,20 @@
  * after the deposit's transaction) was cancelled before postgres.js had sent it, and postgres.js
  * then parked the connection it handed that statement to as "full" for good; after ten of them
  * every query of the instance waited forever (db/query-scope.ts).
+ *
+ * And no wait of the app's connections is unbounded: a write waiting for a row another
+ * transaction holds gives up at the lock timeout with 503 BUSY (and Retry-After), and a
+ * transaction left idle is ended by PostgreSQL, its connection back in the pool.
  */
 import type { AddressInfo } from "node:net";
+import { routes } from "@contract";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
-import { createTestServer, TEST_CODE_SECRET, type TestServer } from "./helpers";
+import { runExclusive } from "../../server/src/db/advisory-lock";
+import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { createTestServer, injectRoute, TEST_CODE_SECRET, type TestServer } from "./helpers";
 import {
   expectLedgerConsistent,
   freshPostgres,
@@ -192,5 +201,96 @@ describe.skipIf(!TEST_DATABASE_URL)(
       await expectRetriesSettle(abandoned);
       await expectLedgerConsistent(db);
     }, 60_000);
+  },
+);
+
+describe.skipIf(!TEST_DATABASE_URL)(
+  `bounded waits${TEST_DATABASE_URL ? "" : ` (skipped: ${POSTGRES_SKIP_REASON})`}`,
+  () => {
+    const LOCK_TIMEOUT_MS = 400;
+    const IDLE_IN_TRANSACTION_MS = 400;
+    let database: Awaited<ReturnType<typeof freshPostgres>>;
+    let handle: DatabaseHandle;
+    let server: TestServer;
+    let other: postgres.Sql;
+
+    beforeAll(async () => {
+      database = await freshPostgres("bounds");
+      handle = await openDatabase({
+        databaseUrl: database.url,
+        lockTimeoutMs: LOCK_TIMEOUT_MS,
+        idleInTransactionMs: IDLE_IN_TRANSACTION_MS,
+      });
+      server = await createTestServer({
+        handle,
+        env: { DATABASE_URL: database.url, CODE_SECRET: TEST_CODE_SECRET },
+      });
+      // Another session (an operator's SQL, another instance), holding rows the app needs.
+      other = postgres(database.url, { max: 1, onnotice: () => {} });
+    });
+
+    afterAll(async () => {
+      await other?.end({ timeout: 1 });
+      await server?.close();
+      await handle?.close();
+      await database?.drop();
+    });
+
+    it("answers 503 BUSY with Retry-After when a row stays locked past the lock timeout, and runs once it is free", async () => {
+      const investor = await newInvestor(handle.db, systemClock);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const holder = other.begin(async (tx) => {
+        await tx`select id from users where id = ${investor.id} for update`;
+        locked();
+        await released;
+      });
+      await holding;
+      const body = { paymentSystemId: "usdt-trc20", amount: "50" };
+      const started = Date.now();
+      const refused = await injectRoute(server, routes.createRefill, { token: investor.token, body });
+      const took = Date.now() - started;
+      release();
+      await holder;
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ code: "BUSY", message: "An error occurred, try again later" });
+      expect(refused.headers["retry-after"]).toBe("1");
+      expect(took).toBeGreaterThanOrEqual(LOCK_TIMEOUT_MS - 50);
+      expect(took).toBeLessThan(LOCK_TIMEOUT_MS + 3000);
+      // Nothing of the refused call was kept; the same call runs now that the row is free.
+      const again = await injectRoute(server, routes.createRefill, { token: investor.token, body });
+      expect(again.status).toBe(200);
+      const list = await injectRoute(server, routes.refills, { token: investor.token, query: {} });
+      expect((list.body as { total: number }).total).toBe(1);
+    });
+
+    it("ends a transaction left idle, frees its rows, and the pool answers after", async () => {
+      const investor = await newInvestor(handle.db, systemClock);
+      const stuck = handle.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from users where id = ${investor.id} for update`);
+        await new Promise((resolve) => setTimeout(resolve, IDLE_IN_TRANSACTION_MS * 4));
+        await tx.execute(sql`select 1`);
+      });
+      await expect(stuck).rejects.toThrow();
+      // The row is free again: another session takes it at once.
+      const [row] = await other`select id from users where id = ${investor.id} for update nowait`;
+      expect(row?.id).toBe(investor.id);
+      const res = await injectRoute(server, routes.currentUser, { token: investor.token });
+      expect(res.status).toBe(200);
+    });
+
+    it("keeps a job's advisory lock for as long as its work runs, however long it sits idle", async () => {
+      const work = () => new Promise<string>((resolve) => setTimeout(resolve, IDLE_IN_TRANSACTION_MS * 3, "done"));
+      const first = runExclusive(handle.db, "postgres", "sweeper", work);
+      await new Promise((resolve) => setTimeout(resolve, IDLE_IN_TRANSACTION_MS * 2));
+      expect(await runExclusive(handle.db, "postgres", "sweeper", async () => "again")).toEqual({ ran: false });
+      expect(await first).toEqual({ ran: true, value: "done" });
+    });
   },
 );

@@ -31,6 +31,8 @@ export async function runExclusive<T>(
 ): Promise<Exclusive<T>> {
   if (kind !== "postgres") return { ran: true, value: await work() };
   return db.transaction(async (tx) => {
+    // This transaction sits idle while the work runs on other connections, as long as it takes.
+    await tx.execute(sql`set local idle_in_transaction_session_timeout = 0`);
     const result = await tx.execute(
       sql`select pg_try_advisory_xact_lock(${NAMESPACE}::int, ${ADVISORY_LOCKS[lock]}::int) as got`,
     );

@@ -56,7 +56,24 @@ export interface OpenDatabaseOptions {
    * (`statement_timeout`; 0 or unset: no limit). Migrations run without it.
    */
   statementTimeoutMs?: number | undefined;
+  /**
+   * PostgreSQL only: the longest a statement of the app's connections waits for a row or table
+   * another transaction holds (`lock_timeout`; default DEFAULT_LOCK_TIMEOUT_MS, 0: no limit). Past
+   * it the statement fails with 55P03 and the request is answered 503 BUSY (errors.ts).
+   */
+  lockTimeoutMs?: number | undefined;
+  /**
+   * PostgreSQL only: the longest a transaction of the app's connections may sit idle between its
+   * statements (`idle_in_transaction_session_timeout`; default DEFAULT_IDLE_IN_TRANSACTION_MS, 0: no
+   * limit). Past it PostgreSQL ends the session: its locks and the pool's connection are freed.
+   */
+  idleInTransactionMs?: number | undefined;
 }
+
+/** `lock_timeout` of the app's connections: a write queued behind the same user's others waits this long at most. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
+/** `idle_in_transaction_session_timeout` of the app's connections: no transaction of the app waits on anything this long. */
+export const DEFAULT_IDLE_IN_TRANSACTION_MS = 60_000;
 
 /** `existingOnly` was asked and there is no Kassa database where the configuration points. */
 export class DatabaseMissingError extends Error {
@@ -81,22 +98,34 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   const runMigrations = options.migrate ?? true;
   const existingOnly = options.existingOnly ?? false;
   if (options.databaseUrl)
-    return openPostgres(options.databaseUrl, runMigrations, existingOnly, options.statementTimeoutMs ?? 0);
+    return openPostgres(options.databaseUrl, runMigrations, existingOnly, {
+      statement_timeout: options.statementTimeoutMs ?? 0,
+      lock_timeout: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+      idle_in_transaction_session_timeout: options.idleInTransactionMs ?? DEFAULT_IDLE_IN_TRANSACTION_MS,
+    });
   const dataDir = options.dataDir ?? "memory";
   if (existingOnly && (dataDir === "memory" || !holdsDatabase(dataDir))) throw new DatabaseMissingError(dataDir);
   return openPglite(dataDir, runMigrations, options.initialData);
+}
+
+/** The time limits of the app's PostgreSQL connections, in milliseconds (0: none). */
+interface PostgresLimits {
+  statement_timeout: number;
+  lock_timeout: number;
+  idle_in_transaction_session_timeout: number;
 }
 
 async function openPostgres(
   url: string,
   runMigrations: boolean,
   existingOnly: boolean,
-  statementTimeoutMs: number,
+  limits: PostgresLimits,
 ): Promise<DatabaseHandle> {
   // Notices ("relation already exists, skipping") are noise in the logs. JIT compilation is off:
   // the app's statements are short, and compiling them cost more than it saved (server/README.md,
-  // "Database").
-  const connection = { jit: "off", statement_timeout: statementTimeoutMs };
+  // "Database"). The limits bound every wait of a statement or a transaction, so no request holds
+  // a connection of the pool for ever (server/README.md, "Performance").
+  const connection = { jit: "off", ...limits };
   if (runMigrations || existingOnly) {
     const setup = postgres(url, { max: 1, onnotice: () => {}, connection: { jit: "off" } });
     try {

@@ -79,12 +79,73 @@ function track(query: PendingQuery, signal: AbortSignal): void {
   });
 }
 
+/** A statement of a transaction that has already ended (its connection closed under it). */
+export class TransactionEndedError extends Error {
+  constructor() {
+    super("the transaction has ended: its connection closed");
+    this.name = "TransactionEndedError";
+  }
+}
+
+/** postgres.js's codes of a statement lost with its connection. */
+const CONNECTION_LOST = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED"]);
+
+/**
+ * Runs a transaction's callback so that nothing more reaches its connection once that connection
+ * has closed under it (PostgreSQL ended the session: idle_in_transaction_session_timeout, a
+ * restart). postgres.js (3.4) rejects the transaction at once but lets the callback go on; a
+ * statement the callback sends afterwards, or the rollback postgres.js sends when the callback
+ * fails, goes to the closed connection, where postgres.js throws from a timer: an uncaught
+ * exception that stops the process. So once the connection is lost, further statements are
+ * refused, and the callback's own end is never handed back to postgres.js.
+ */
+function untilConnectionLost(sql: Sql, fn: (sql: Sql) => unknown, transaction: Promise<unknown>): Promise<unknown> {
+  let lost = false;
+  const end = () => {
+    lost = true;
+  };
+  transaction.then(end, end);
+  const guarded = new Proxy(sql, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property === "unsafe") {
+        return (...args: Parameters<Sql["unsafe"]>) => {
+          if (lost) throw new TransactionEndedError();
+          const query = target.unsafe(...args);
+          // Registered before the caller's own reaction (a microtask later, after `.values()`),
+          // so the loss is known before the callback sees the statement fail.
+          queueMicrotask(() => {
+            query.then(undefined, (error: unknown) => {
+              if (CONNECTION_LOST.has((error as { code?: unknown })?.code as string)) lost = true;
+            });
+          });
+          return query;
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return new Promise((resolve, reject) => {
+    Promise.resolve()
+      .then(() => fn(guarded))
+      .then(
+        (value) => {
+          if (!lost) resolve(value);
+        },
+        (error: unknown) => {
+          if (!lost) reject(error);
+        },
+      );
+  });
+}
+
 /**
  * The postgres.js client with its statements bound to the request's scope. A transaction is left
  * alone once it runs: it ends by its own statements (or the statement timeout) and rolls back
  * whole; cancelling inside one from outside leaves postgres.js's reserved connection stuck. A
  * transaction an abandoned request would start is refused, and one whose request is abandoned
- * while it waits for a connection rolls back as soon as it gets one, having run nothing.
+ * while it waits for a connection rolls back as soon as it gets one, having run nothing. Every
+ * transaction (in a request or not) stops at the loss of its connection (`untilConnectionLost`).
  */
 export function cancellable<T extends Sql>(client: T): T {
   return new Proxy(client, {
@@ -102,14 +163,15 @@ export function cancellable<T extends Sql>(client: T): T {
       if (property === "begin") {
         return (...args: unknown[]) => {
           const signal = scope.getStore();
-          if (!signal) return (target.begin as (...a: unknown[]) => unknown)(...args);
-          if (signal.aborted) return Promise.reject(new StatementAbandonedError());
-          const fn = args[args.length - 1] as (sql: unknown) => unknown;
-          const guarded = (sql: unknown) => {
-            if (signal.aborted) throw new StatementAbandonedError();
-            return fn(sql);
+          if (signal?.aborted) return Promise.reject(new StatementAbandonedError());
+          const fn = args[args.length - 1] as (sql: Sql) => unknown;
+          let transaction: Promise<unknown> | undefined;
+          const inside = (sql: Sql) => {
+            if (signal?.aborted) throw new StatementAbandonedError();
+            return untilConnectionLost(sql, fn, transaction as Promise<unknown>);
           };
-          return (target.begin as (...a: unknown[]) => unknown)(...args.slice(0, -1), guarded);
+          transaction = (target.begin as (...a: unknown[]) => Promise<unknown>)(...args.slice(0, -1), inside);
+          return transaction;
         };
       }
       return typeof value === "function" ? value.bind(target) : value;
