@@ -1,9 +1,15 @@
-// The server as built JavaScript: one ES module bundled from server/src by esbuild (the packages
-// stay in node_modules), with the migrations beside it. `npm start` runs it in its own process,
+// The server as built JavaScript: ES modules bundled from server/src by esbuild (the packages
+// stay in node_modules), with the migrations beside them. `npm start` runs it in its own process,
 // so no TypeScript is transpiled at run time. The bundle sits at the same depth as the sources
 // (server/build/js/ like server/src/db/), so the paths it resolves from its own file (the
 // locales, the migrations) hold.
-import { cpSync, existsSync, rmSync, statSync } from "node:fs";
+//
+// Split into chunks: what main.ts and app.ts import with `import()` (the app's code once the
+// socket listens, the bot only when there is one) is a file of its own, so its packages load only
+// when it is imported (grammy not at all without the bot). A server imports its chunks in its
+// first seconds; a rebuild keeps the previous build's files beside its own (files.json), so a
+// server starting from the previous build still finds them.
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { newest } from "./freshness.mjs";
 
@@ -17,12 +23,27 @@ export function serverBuildIsStale() {
   return SOURCES.some((s) => newest(s) > built);
 }
 
+const MANIFEST = join(SERVER_BUILD_DIR, "files.json");
+
+function builtFiles() {
+  try {
+    return JSON.parse(readFileSync(MANIFEST, "utf8")).files ?? [];
+  } catch {
+    return [];
+  }
+}
+
 export async function buildServer() {
   const { build } = await import("esbuild");
-  rmSync(SERVER_BUILD_DIR, { recursive: true, force: true });
-  await build({
+  const previous = builtFiles();
+  const result = await build({
     entryPoints: ["server/src/main.ts"],
-    outfile: SERVER_ENTRY,
+    outdir: SERVER_BUILD_DIR,
+    entryNames: "[name]",
+    chunkNames: "[name]-[hash]",
+    outExtension: { ".js": ".mjs" },
+    splitting: true,
+    metafile: true,
     bundle: true,
     platform: "node",
     format: "esm",
@@ -32,5 +53,11 @@ export async function buildServer() {
     sourcemap: true,
     logLevel: "warning",
   });
+  const files = Object.keys(result.metafile.outputs).map((output) => output.slice(SERVER_BUILD_DIR.length + 1));
+  const keep = new Set([...files, ...previous, "files.json", "migrations"]);
+  for (const entry of readdirSync(SERVER_BUILD_DIR))
+    if (!keep.has(entry)) rmSync(join(SERVER_BUILD_DIR, entry), { recursive: true, force: true });
+  writeFileSync(MANIFEST, JSON.stringify({ files }, null, 2));
+  rmSync(join(SERVER_BUILD_DIR, "migrations"), { recursive: true, force: true });
   cpSync("server/src/db/migrations", join(SERVER_BUILD_DIR, "migrations"), { recursive: true });
 }

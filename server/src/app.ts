@@ -21,6 +21,7 @@ import type { Database } from "./db/client";
 import { ChannelCodeSender, type CodeSender } from "./delivery/code-sender";
 import { DevCodeSender, DevOutbox } from "./delivery/dev-outbox";
 import { TelegramCodeSender } from "./delivery/telegram-code-sender";
+import { capConnections, httpTimeouts } from "./early-server";
 import type { Env } from "./env";
 import { AppError, errorBody, registerErrorHandler, sendError } from "./errors";
 import { registerAuth } from "./plugins/auth";
@@ -41,7 +42,6 @@ import { healthRoutes } from "./routes/health";
 import { notificationRoutes } from "./routes/notifications";
 import { operatorRoutes } from "./routes/operator";
 import { settingsRoutes } from "./routes/settings";
-import { telegramRoutes } from "./routes/telegram";
 import { userRoutes } from "./routes/user";
 import { userHomeRoutes } from "./routes/user/home";
 import { userMoneyRoutes } from "./routes/user/money";
@@ -50,10 +50,9 @@ import { userSettingsRoutes } from "./routes/user/settings";
 import { userUploadRoutes } from "./routes/user/uploads";
 import { userWalletsRoutes } from "./routes/user/wallets";
 import { MAX_BODY_DEPTH, nestsDeeperThan } from "./security/body-depth";
-import { capConnectionsPerAddress, proxyMatcher } from "./security/connection-cap";
 import { createLimiter } from "./security/rate-limit";
 import { getSetting } from "./services/settings";
-import { KassaBot } from "./telegram/bot";
+import type { KassaBot } from "./telegram/bot";
 
 export const API_PREFIX = "/api";
 export const SERVER_VERSION = "0.1.0";
@@ -74,6 +73,11 @@ export interface BuildAppOptions {
   codeSender?: CodeSender;
   /** The chat bot; by default one when `env.TELEGRAM_BOT_ENABLED` (main.ts starts it), else none. */
   bot?: KassaBot | null;
+  /**
+   * The HTTP server to serve on instead of one Fastify creates (Fastify's `serverFactory`): main.ts
+   * passes the one already listening since the start (early-server.ts), with its timeouts set.
+   */
+  serverFactory?: FastifyServerOptions["serverFactory"];
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
@@ -87,8 +91,10 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   const clock = devClock ?? options.clock ?? systemClock;
   const operatorToken = options.operatorToken ?? env.OPERATOR_TOKEN;
 
+  const timeouts = httpTimeouts(env);
   const app = Fastify({
     logger: options.logger ?? { level: env.LOG_LEVEL },
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     // Our own ids, not the client's: a log line is always traceable to one request.
     genReqId: () => randomUUID(),
     // One log line per request (below), not Fastify's two ("incoming request", "request completed").
@@ -98,18 +104,13 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     // The client address that rate limits count by (and the protocol HSTS depends on): the
     // socket's, or X-Forwarded-For's only on a connection from a proxy listed in TRUST_PROXY.
     trustProxy: env.TRUST_PROXY,
-    // A request (headers and body) must arrive within REQUEST_TIMEOUT_SECONDS, however slowly its
-    // bytes trickle in; its headers within HEADERS_TIMEOUT_SECONDS; an idle keep-alive connection
-    // closes after KEEP_ALIVE_TIMEOUT_SECONDS.
-    requestTimeout: env.REQUEST_TIMEOUT_SECONDS * 1000,
-    keepAliveTimeout: env.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
-    // A connection silent this long is closed, whatever state it is in.
-    connectionTimeout: Math.max(env.REQUEST_TIMEOUT_SECONDS, env.KEEP_ALIVE_TIMEOUT_SECONDS) * 1000,
+    // The connection timeouts (early-server.ts): a server passed in has them set already.
+    requestTimeout: timeouts.requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeout,
+    connectionTimeout: timeouts.connectionTimeout,
     http: {
-      headersTimeout: env.HEADERS_TIMEOUT_SECONDS * 1000,
-      // Node checks the two timeouts above at this interval (30 s by default): a slow header is
-      // cut within a second of its time.
-      connectionsCheckingInterval: Math.min(env.HEADERS_TIMEOUT_SECONDS * 500, 1000),
+      headersTimeout: timeouts.headersTimeout,
+      connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
     },
     // What the router refuses before any route (a bad %-escape 400, a parameter over its length
     // 414) gets the catalogue's body with the router's status, not Fastify's own body.
@@ -124,10 +125,8 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       return sendError(reply, "INTERNAL");
     },
   }).withTypeProvider<ZodTypeProvider>();
-  // Connections beyond the cap are closed as they arrive; one address may hold no more than
-  // MAX_CONNECTIONS_PER_ADDRESS of them, so a single host cannot take every slot.
-  app.server.maxConnections = env.MAX_CONNECTIONS;
-  capConnectionsPerAddress(app.server, env.MAX_CONNECTIONS_PER_ADDRESS, proxyMatcher(env.TRUST_PROXY));
+  // The connection caps (a server passed in has them already).
+  if (!options.serverFactory) capConnections(app.server, env);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -144,11 +143,13 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     devOutbox,
     devClock,
   });
+  // The bot's modules (and its library, grammy) are imported only when there is a bot: a server
+  // without one never loads them (tests/integration/lean-start.test.ts).
   const bot =
     options.bot !== undefined
       ? options.bot
       : env.TELEGRAM_BOT_ENABLED
-        ? new KassaBot({ env, db, clock, log: app.log })
+        ? new (await import("./telegram/bot")).KassaBot({ env, db, clock, log: app.log })
         : null;
   app.decorate("bot", bot);
   // Settings, sessions and pulses kept in memory until the database says they changed.
@@ -194,7 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       await api.register(cryptoCasesRoutes);
       await api.register(contentRoutes);
       await api.register(notificationRoutes);
-      if (bot) await api.register(telegramRoutes, { bot });
+      if (bot) await api.register((await import("./routes/telegram")).telegramRoutes, { bot });
       if (env.NODE_ENV !== "production") await api.register(devRoutes);
       if (operatorToken) await api.register(operatorRoutes, { token: operatorToken });
     },

@@ -1,23 +1,19 @@
 /**
- * Starts the Kassa server: configuration → database (locked, migrated) → default settings →
- * demo data (when enabled and the database is empty) → app → listen. Stops cleanly on SIGINT and
- * SIGTERM: the server stops taking requests, the database closes and its lock is released.
+ * Starts the Kassa server: configuration → listen (liveness answers, everything else waits:
+ * early-server.ts) → database (locked, migrated), while the app's code loads → default settings →
+ * demo data (when enabled and the database is empty) → app, which takes the socket over. Stops
+ * cleanly on SIGINT and SIGTERM: the server stops taking requests, the database closes and its
+ * lock is released.
+ *
+ * Only what listening needs is imported up front; the rest is imported once the socket listens,
+ * the database module first so that PGlite opens (reads its files, compiles its WebAssembly)
+ * while the app's modules load (server/README.md, "Performance").
  */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { DAY_MS } from "@contract";
-import { buildApp } from "./app";
-import { systemClock } from "./clock";
-import { openDatabase } from "./db/client";
 import { DataDirLockedError } from "./db/lock";
-import { DEMO_LOGIN, DEMO_PASSWORD, hasDemoUser, seedDemo } from "./demo/seed";
+import { createEarlyServer } from "./early-server";
 import { EnvError, loadEnv } from "./env";
-import { localUrl, removeRuntimeInfo, writeRuntimeInfo } from "./operator/runtime";
-import { hasBuiltApp } from "./plugins/static-app";
-import { type AccrualScheduler, startAccrualScheduler } from "./scheduler";
-import { ensureDefaultSettings } from "./services/settings";
-import { sweepOrphanUploads } from "./services/uploads";
-import { miniAppAddressProblem } from "./telegram/conversation";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -35,32 +31,70 @@ async function main(): Promise<void> {
     throw error;
   }
   // The bot's buttons open the Mini App, which Telegram opens only over https (telegram/conversation.ts).
-  const botAddress = miniAppAddressProblem(env);
-  if (botAddress) fail(botAddress);
+  if (env.TELEGRAM_BOT_ENABLED) {
+    const botAddress = (await import("./telegram/conversation")).miniAppAddressProblem(env);
+    if (botAddress) fail(botAddress);
+  }
 
-  let handle: Awaited<ReturnType<typeof openDatabase>>;
+  const early = createEarlyServer(env);
   try {
-    handle = await openDatabase({
+    await early.listen(env.HOST, env.PORT);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
+      fail(`port ${env.PORT} is in use: stop what uses it or set PORT`);
+    throw error;
+  }
+
+  const opening = import("./db/client").then(({ openDatabase }) =>
+    openDatabase({
       databaseUrl: env.DATABASE_URL,
       dataDir: env.DATA_DIR,
       statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
-    });
+    }),
+  );
+  const code = Promise.all([
+    import("@contract"),
+    import("./app"),
+    import("./clock"),
+    import("./demo/seed"),
+    import("./operator/runtime"),
+    import("./plugins/static-app"),
+    import("./scheduler"),
+    import("./services/settings"),
+    import("./services/uploads"),
+  ]);
+  // Awaited below, after the database: a failure to open it is the one to report.
+  code.catch(() => {});
+  let handle: Awaited<typeof opening>;
+  try {
+    handle = await opening;
   } catch (error) {
     if (error instanceof DataDirLockedError) fail(error.message);
     throw error;
   }
+  const [
+    { DAY_MS },
+    { buildApp },
+    { systemClock },
+    { DEMO_LOGIN, DEMO_PASSWORD, hasDemoUser, seedDemo },
+    { localUrl, removeRuntimeInfo, writeRuntimeInfo },
+    { hasBuiltApp },
+    { startAccrualScheduler },
+    { ensureDefaultSettings },
+    { sweepOrphanUploads },
+  ] = await code;
 
   await ensureDefaultSettings(handle.db, systemClock);
   const seeded = env.SEED_DEMO ? await seedDemo(handle.db, systemClock) : false;
   const demoAvailable = seeded || (env.SEED_DEMO && (await hasDemoUser(handle.db)));
 
   const operatorToken = env.OPERATOR_TOKEN ?? randomBytes(32).toString("base64url");
-  const app = await buildApp({ env, db: handle.db, operatorToken });
+  const app = await buildApp({ env, db: handle.db, operatorToken, serverFactory: early.serverFactory });
 
   // The embedded database folder is this process's alone; the CLI reaches it through us.
   const runtimeDir = handle.kind === "pglite" && env.DATA_DIR !== "memory" ? env.DATA_DIR : undefined;
 
-  let scheduler: AccrualScheduler | null = null;
+  let scheduler: ReturnType<typeof startAccrualScheduler> | null = null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -76,7 +110,10 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       await app.bot?.stop();
+      // The server is the early one (Fastify does not close a server it did not listen on).
+      const serverClosed = early.close();
       await app.close();
+      await serverClosed;
       await scheduler?.stop();
     } finally {
       if (runtimeDir) removeRuntimeInfo(runtimeDir);
@@ -87,15 +124,8 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
-  try {
-    await app.listen({ host: env.HOST, port: env.PORT });
-  } catch (error) {
-    await app.close().catch(() => {});
-    await handle.close();
-    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
-      fail(`port ${env.PORT} is in use: stop what uses it or set PORT`);
-    throw error;
-  }
+  await app.ready();
+  early.handOver();
 
   // Accruals and the sweeper at start and then every ACCRUAL_INTERVAL_SECONDS (0: never; `kassa
   // accruals run` still works). On PostgreSQL each job takes its advisory lock: one instance at a time.

@@ -4,8 +4,6 @@
  * production the document leaves out the operator routes (and the development ones do not exist):
  * it is public, and an attacker needs no map of the operator's door.
  */
-import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
 
@@ -17,6 +15,11 @@ export async function registerDocs(
   options: { production?: boolean } = {},
 ): Promise<void> {
   const hideOperator = options.production ?? false;
+  // Imported only when API_DOCS is on.
+  const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([
+    import("@fastify/swagger"),
+    import("@fastify/swagger-ui"),
+  ]);
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",

@@ -6,7 +6,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -18,6 +17,8 @@ export function hasBuiltApp(dir: string): boolean {
 }
 
 export async function registerStaticApp(app: FastifyInstance, dir: string): Promise<void> {
+  // Imported only when there is an app to serve: an API-only server never loads it.
+  const { default: fastifyStatic } = await import("@fastify/static");
   const assetsDir = `${path.join(dir, "assets")}${path.sep}`;
   await app.register(fastifyStatic, {
     root: dir,

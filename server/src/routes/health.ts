@@ -3,12 +3,14 @@
  * orchestrators and start scripts: `GET /api/health` is liveness (the process answers; it touches nothing else,
  * so a database outage does not get healthy instances restarted), `GET /api/health/ready` is readiness (the
  * database answers within READY_TIMEOUT_MS: 200, else 503 and the proxy sends no traffic here). With the bot,
- * readiness also shows the chat outbox's backlog: how many messages wait and the oldest one's age.
+ * readiness also shows the chat outbox's backlog: how many messages wait and the oldest one's age. While the
+ * server starts, before this route exists, early-server.ts answers both the same way.
  */
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { KassaApp } from "../context";
-import { outboxBacklog } from "../telegram/outbox";
+import { READY_TIMEOUT_MS } from "../early-server";
+import { outboxBacklog } from "../telegram/outbox-backlog";
 import { defineRoute } from "./define";
 
 export const HealthReply = z.object({ ok: z.literal(true) });
@@ -20,9 +22,6 @@ export const ReadyReply = z.object({
     .object({ waiting: z.number().int().nonnegative(), oldestWaitingSeconds: z.number().int().nullable() })
     .optional(),
 });
-
-/** How long readiness waits for the database. */
-export const READY_TIMEOUT_MS = 3000;
 
 /** Not in the contract: the app never calls them. */
 const health = { method: "GET", path: "/health", auth: false, tags: ["service"], response: HealthReply } as const;

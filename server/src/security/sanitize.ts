@@ -5,10 +5,21 @@
  * textarea, whose content goes too; every other attribute (event handlers, style, class, id) is
  * dropped; javascript:, data:, vbscript: and relative hrefs are removed.
  */
+import { createRequire } from "node:module";
 import { NEWS_ALLOWED_TAGS } from "@contract";
-import sanitizeHtml from "sanitize-html";
+import type SanitizeHtml from "sanitize-html";
 
-const OPTIONS: sanitizeHtml.IOptions = {
+/**
+ * sanitize-html is required at the first news read or write, not when the server starts: loading it
+ * (and its HTML parser) cost about 100 ms of every start, and most starts serve no news for a while.
+ */
+let loaded: typeof SanitizeHtml | undefined;
+function sanitizeHtml(html: string, options: SanitizeHtml.IOptions): string {
+  loaded ??= createRequire(import.meta.url)("sanitize-html") as typeof SanitizeHtml;
+  return loaded(html, options);
+}
+
+const OPTIONS: SanitizeHtml.IOptions = {
   allowedTags: [...NEWS_ALLOWED_TAGS],
   allowedAttributes: { a: ["href", "rel", "target"] },
   allowedSchemes: ["http", "https"],

@@ -14,7 +14,6 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isNotNull } from "drizzle-orm";
-import { fileTypeFromBuffer } from "file-type";
 import type { Database } from "../db/client";
 import { users, verificationRequests } from "../db/schema";
 
@@ -43,6 +42,8 @@ export const isStoredName = (name: string) => STORED_NAME.test(name);
 const TEMP_NAME = /^\.[0-9a-f]{32}\.(jpg|png)\.tmp$/;
 
 export async function imageKind(buffer: Buffer): Promise<Pick<ImageFile, "ext" | "mime"> | null> {
+  // Imported at the first upload (then kept by the module cache), not at start: most starts take none.
+  const { fileTypeFromBuffer } = await import("file-type");
   const type = await fileTypeFromBuffer(buffer);
   if (type?.mime === "image/jpeg") return { ext: "jpg", mime: "image/jpeg" };
   if (type?.mime === "image/png") return { ext: "png", mime: "image/png" };

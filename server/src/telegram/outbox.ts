@@ -8,15 +8,17 @@
  * (sent, not yet marked) may go out twice: delivery is at least once, never lost.
  */
 import { type Language, parseStartParam } from "@contract";
-import type { ChatOutboxReply } from "@contract/operator";
-import { and, asc, count, eq, isNull, lte, min, sql } from "drizzle-orm";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { GrammyError, HttpError, InlineKeyboard } from "grammy";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import { chatOutbox, users } from "../db/schema";
 import { renderNotification } from "../services/notifications";
 import { userLanguage } from "../services/users";
+import { waiting } from "./outbox-backlog";
 import { botText } from "./texts";
+
+export { listWaiting, outboxBacklog, retryWaiting } from "./outbox-backlog";
 
 /** What the worker needs of the bot: `bot.api.sendMessage`. */
 export interface ChatSender {
@@ -181,7 +183,6 @@ export interface OutboxDeps {
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const waiting = and(isNull(chatOutbox.sentAt), isNull(chatOutbox.failedAt));
 
 /**
  * Sends what is due now, paced, and returns how many rows were sent. Each chat gets its messages in
@@ -322,53 +323,4 @@ async function failed(
     giveUp ? "chat notification given up" : "chat notification not sent",
   );
   return { ...(retryAfter !== undefined ? { retryAfterMs: retryAfter * 1000 } : {}), telegramDown };
-}
-
-/** What waits in the outbox: how many messages, and how long the oldest has waited (readiness, CLI). */
-export async function outboxBacklog(
-  db: Database,
-  now: Date,
-): Promise<{ waiting: number; oldestWaitingSeconds: number | null }> {
-  const [row] = await db
-    .select({ waiting: count(), oldest: min(chatOutbox.createdAt) })
-    .from(chatOutbox)
-    .where(waiting);
-  const oldest = row?.oldest ? new Date(row.oldest) : null;
-  return {
-    waiting: row?.waiting ?? 0,
-    oldestWaitingSeconds: oldest ? Math.max(0, Math.floor((now.getTime() - oldest.getTime()) / 1000)) : null,
-  };
-}
-
-/** The waiting messages, oldest first, with the backlog's figures (`kassa outbox list`). */
-export async function listWaiting(db: Database, now: Date, limit: number): Promise<ChatOutboxReply> {
-  const rows = await db
-    .select({ row: chatOutbox, login: users.login })
-    .from(chatOutbox)
-    .innerJoin(users, eq(users.id, chatOutbox.userId))
-    .where(waiting)
-    .orderBy(asc(chatOutbox.seq))
-    .limit(limit);
-  return {
-    ...(await outboxBacklog(db, now)),
-    items: rows.map(({ row, login }) => ({
-      id: row.id,
-      login,
-      kind: row.kind,
-      createdAt: row.createdAt.toISOString(),
-      attempts: row.attempts,
-      nextAttemptAt: row.nextAttemptAt.toISOString(),
-      lastError: row.lastError,
-    })),
-  };
-}
-
-/** Makes waiting messages (one, or all) due now instead of at their next back-off; returns how many. */
-export async function retryWaiting(db: Database, now: Date, id?: string): Promise<number> {
-  const rows = await db
-    .update(chatOutbox)
-    .set({ nextAttemptAt: now })
-    .where(and(waiting, id === undefined ? undefined : eq(chatOutbox.id, id)))
-    .returning({ id: chatOutbox.id });
-  return rows.length;
 }

@@ -96,7 +96,9 @@ export async function startServer(
     detached: true,
   });
   const baseURL = `http://127.0.0.1:${port}`;
-  await waitForHealth(`${baseURL}/api/health`, child, 120_000);
+  // Readiness, not liveness: liveness answers from the first moments of a start, before the
+  // database is open (server/src/early-server.ts).
+  await waitForHealth(`${baseURL}/api/health/ready`, child, 120_000);
   return {
     baseURL,
     dataDir,

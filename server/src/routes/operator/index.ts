@@ -19,7 +19,7 @@ import { confirmRefill, listRefillsForOperator, rejectRefill } from "../../servi
 import { getSetting, isSettingKey, type SettingKey, setMaintenance, setSetting } from "../../services/settings";
 import { decideVerification, listVerifications } from "../../services/verification";
 import { listWithdrawalsForOperator, processWithdrawal } from "../../services/withdrawals";
-import { listWaiting, retryWaiting } from "../../telegram/outbox";
+import { listWaiting, retryWaiting } from "../../telegram/outbox-backlog";
 import { defineRoute } from "../define";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();

@@ -1,0 +1,61 @@
+/**
+ * The chat outbox's backlog as the readiness check, the operator's routes and the CLI read it. Apart
+ * from the outbox's delivery (outbox.ts) so that reading it does not load the bot's library (grammy):
+ * a server without the bot never loads it.
+ */
+import type { ChatOutboxReply } from "@contract/operator";
+import { and, asc, count, eq, isNull, min } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { chatOutbox, users } from "../db/schema";
+
+/** Rows neither sent nor given up. */
+export const waiting = and(isNull(chatOutbox.sentAt), isNull(chatOutbox.failedAt));
+
+/** What waits in the outbox: how many messages, and how long the oldest has waited (readiness, CLI). */
+export async function outboxBacklog(
+  db: Database,
+  now: Date,
+): Promise<{ waiting: number; oldestWaitingSeconds: number | null }> {
+  const [row] = await db
+    .select({ waiting: count(), oldest: min(chatOutbox.createdAt) })
+    .from(chatOutbox)
+    .where(waiting);
+  const oldest = row?.oldest ? new Date(row.oldest) : null;
+  return {
+    waiting: row?.waiting ?? 0,
+    oldestWaitingSeconds: oldest ? Math.max(0, Math.floor((now.getTime() - oldest.getTime()) / 1000)) : null,
+  };
+}
+
+/** The waiting messages, oldest first, with the backlog's figures (`kassa outbox list`). */
+export async function listWaiting(db: Database, now: Date, limit: number): Promise<ChatOutboxReply> {
+  const rows = await db
+    .select({ row: chatOutbox, login: users.login })
+    .from(chatOutbox)
+    .innerJoin(users, eq(users.id, chatOutbox.userId))
+    .where(waiting)
+    .orderBy(asc(chatOutbox.seq))
+    .limit(limit);
+  return {
+    ...(await outboxBacklog(db, now)),
+    items: rows.map(({ row, login }) => ({
+      id: row.id,
+      login,
+      kind: row.kind,
+      createdAt: row.createdAt.toISOString(),
+      attempts: row.attempts,
+      nextAttemptAt: row.nextAttemptAt.toISOString(),
+      lastError: row.lastError,
+    })),
+  };
+}
+
+/** Makes waiting messages (one, or all) due now instead of at their next back-off; returns how many. */
+export async function retryWaiting(db: Database, now: Date, id?: string): Promise<number> {
+  const rows = await db
+    .update(chatOutbox)
+    .set({ nextAttemptAt: now })
+    .where(and(waiting, id === undefined ? undefined : eq(chatOutbox.id, id)))
+    .returning({ id: chatOutbox.id });
+  return rows.length;
+}

@@ -1,0 +1,167 @@
+/**
+ * The server's start as `npm start` runs it (its built JavaScript, global-setup.ts builds it when
+ * stale), server/README.md "Performance": packages a start does not need are not loaded — the bot's
+ * (grammy) without a bot, the app's file server without a built app, the API docs' without API_DOCS,
+ * sanitize-html until a news item is read, file-type until an upload — and liveness answers while
+ * the database is still opening, readiness saying 503 until it answers.
+ *
+ * What the process loads is read from Node's own module debug log (NODE_DEBUG=module,esm: every file
+ * the CommonJS and ES module loaders load), by the package's folder in node_modules.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer, type Server } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
+
+const OPERATOR_TOKEN = "lean-start-operator-token-0123456789";
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  loaded(pkg: string): boolean;
+}
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function start(env: Record<string, string>, debugModules = false): Promise<Started> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      STATIC_DIR: "",
+      SEED_DEMO: "false",
+      TELEGRAM_BOT: "off",
+      API_DOCS: "false",
+      ACCRUAL_INTERVAL_SECONDS: "0",
+      OPERATOR_TOKEN,
+      ...(debugModules ? { NODE_DEBUG: "module,esm" } : {}),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return {
+    child,
+    url: `http://127.0.0.1:${port}/api`,
+    output: () => output,
+    loaded: (pkg) => output.includes(`node_modules/${pkg}/`),
+  };
+}
+
+/** Polls `url` until it answers `status` (each try gives up after `patience` ms). */
+async function until(server: Started, path: string, status: number, patience = 1000, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (server.child.exitCode !== null) throw new Error(`the server exited:\n${server.output().slice(-3000)}`);
+    try {
+      const res = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(patience) });
+      if (res.status === status) return res;
+    } catch {
+      // not listening yet, or held
+    }
+    if (Date.now() > deadline) throw new Error(`${path} never answered ${status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("a lean start", () => {
+  it("loads neither the bot's, the file server's, the docs' nor the news' and uploads' packages until they are used", async () => {
+    const server = await start({ DATA_DIR: "memory" }, true);
+    await until(server, "/health/ready", 200);
+    // The log does see packages: the ones every start needs.
+    expect(server.loaded("fastify")).toBe(true);
+    expect(server.loaded("@electric-sql/pglite")).toBe(true);
+    for (const pkg of [
+      "grammy",
+      "@grammyjs/auto-retry",
+      "@fastify/static",
+      "@fastify/swagger",
+      "sanitize-html",
+      "file-type",
+    ])
+      expect({ pkg, loaded: server.loaded(pkg) }).toEqual({ pkg, loaded: false });
+
+    // A news item read: sanitize-html is loaded then.
+    const added = await fetch(`${server.url}/operator/news`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: { en: "Fish & Chips" }, body: { en: "<p>Hello<script>x()</script></p>" } }),
+    });
+    expect(added.status).toBe(200);
+    const news = await fetch(`${server.url}/content/news?lang=en`);
+    expect(news.status).toBe(200);
+    expect(JSON.stringify(await news.json())).toContain("<p>Hello</p>");
+    // (the log arrives through a pipe: give it a moment)
+    await expect.poll(() => server.loaded("sanitize-html"), { timeout: 5000 }).toBe(true);
+    expect(server.loaded("grammy")).toBe(false);
+  }, 90_000);
+
+  describe("while the database does not answer yet", () => {
+    let silent: Server | undefined;
+    afterEach(async () => {
+      await new Promise((r) => silent?.close(r));
+    });
+
+    it("answers liveness, says not ready, and holds the other calls", async () => {
+      // A "PostgreSQL" that takes the connection and never answers: opening the database waits.
+      const held = new Set<import("node:net").Socket>();
+      silent = createServer((socket) => {
+        held.add(socket);
+        socket.on("close", () => held.delete(socket));
+      });
+      await new Promise<void>((r) => silent?.listen(0, "127.0.0.1", r));
+      const address = silent.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      const server = await start({
+        DATABASE_URL: `postgres://kassa:kassa@127.0.0.1:${port}/kassa`,
+        CODE_SECRET: "lean-start-code-secret-lean-start-code-secret",
+      });
+
+      const live = await until(server, "/health", 200);
+      expect(await live.json()).toEqual({ ok: true });
+      expect(held.size).toBeGreaterThan(0);
+
+      const asked = Date.now();
+      const ready = await fetch(`${server.url}/health/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ ok: false, database: "down" });
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(2500);
+
+      // A call that needs the database waits for it instead of failing.
+      const settings = await fetch(`${server.url}/settings/technical_work`, { signal: AbortSignal.timeout(1000) }).then(
+        (res) => res.status,
+        (error: Error) => error.name,
+      );
+      expect(settings).toBe("TimeoutError");
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      for (const socket of held) socket.destroy();
+    }, 60_000);
+  });
+});
