@@ -187,6 +187,8 @@ export default defineConfig({
       { find: /^@contract$/, replacement: r("./contract/index.ts") },
       { find: /^@contract\/(.*)$/, replacement: `${r("./contract")}/$1` },
       { find: /^@\/(.*)$/, replacement: `${r("./src")}/$1` },
+      // telegram-ui's Section header renders an h1; ours is the same header as an h2 (src/components/section-header.tsx).
+      { find: /^\.\/components\/SectionHeader\/SectionHeader$/, replacement: r("./src/components/section-header.tsx") },
     ],
   },
   server: {
