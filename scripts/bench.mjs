@@ -234,6 +234,7 @@ async function startServer(env) {
     base,
     pid: child.pid,
     coldStartMs,
+    coldReadyMs: Date.now() - started,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
@@ -454,6 +455,7 @@ async function runAgainst(db, server, restart) {
   try {
     await new Promise((r) => setTimeout(r, 2000));
     record(db, "cold start to health (ms)", server.coldStartMs);
+    record(db, "cold start to ready (ms)", server.coldReadyMs);
     record(db, "server RSS idle (MB, process tree)", treeRssMb(server.pid));
     const loaded = await measure(db, server, hello);
     record(db, "server RSS after load (MB, process tree)", loaded);

@@ -1,0 +1,162 @@
+// `npm run bench:start`: the server's cold start with an existing build — from `node
+// scripts/start.mjs` (what `npm start` runs) to the first 200 of `GET /api/health` (liveness) and of
+// `GET /api/health/ready` (the database answers), and the process tree's RSS then — on PGlite (a
+// folder created and migrated by a first start that is not counted) and on a throw-away
+// PostgreSQL. Each is started BENCH_STARTS times (7), in turn; it prints the median, min and max
+// beside the load average. Not a test: nothing here passes or fails.
+//
+// Knobs (environment): BENCH_DB=pglite,postgres, BENCH_STARTS, BENCH_SERVER_DIR (the checkout
+// whose server is started, default this one), BENCH_BEFORE (another checkout, e.g. a worktree of
+// an older commit, started in turn with this one: a before and after on the same machine load).
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { freePort, startPostgres } from "./lib/postgres.mjs";
+import { buildServer, serverBuildIsStale } from "./lib/server-build.mjs";
+import { findPostgresBin } from "./lib/system.mjs";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const SERVER_DIR = resolve(process.env.BENCH_SERVER_DIR ?? ROOT);
+const BEFORE_DIR = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : null;
+const STARTS = Number(process.env.BENCH_STARTS ?? 7);
+const DBS = (process.env.BENCH_DB ?? "pglite,postgres").split(",").map((s) => s.trim());
+
+function treeRssMb(rootPid) {
+  const children = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {}
+  }
+  let kb = 0;
+  const walk = (pid) => {
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      if (m) kb += Number(m[1]);
+    } catch {}
+    for (const c of children.get(pid) ?? []) walk(c);
+  };
+  walk(rootPid);
+  return Math.round(kb / 1024);
+}
+
+// Each try gives up after `patience` ms: a server still starting holds the request (readiness
+// answers 503 only after 3 s), and polling again finds the moment it is ready.
+async function waitFor(url, started, patience, ms = 60_000) {
+  while (Date.now() - started < ms) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(patience) });
+      if (res.ok) return Date.now() - started;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+/** One start: ms to liveness, ms to readiness, RSS of the tree once ready. */
+async function start(dir, env) {
+  const port = await freePort();
+  const started = Date.now();
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      CODE_SECRET: "bench-code-secret-bench-code-secret-0123",
+      TELEGRAM_BOT_TOKEN: "123456:bench-token-not-a-real-one",
+      TELEGRAM_BOT: "off",
+      SEED_DEMO: "false",
+      ACCRUAL_INTERVAL_SECONDS: "0",
+      STATIC_DIR: "",
+      LOG_LEVEL: "warn",
+      PORT: String(port),
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const exited = new Promise((r) => child.once("exit", r));
+  try {
+    const base = `http://127.0.0.1:${port}/api`;
+    const live = await waitFor(`${base}/health`, started, 1000);
+    const ready = await waitFor(`${base}/health/ready`, started, 100);
+    return { live, ready, rss: treeRssMb(child.pid) };
+  } finally {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const row = (name, xs, unit) =>
+  `| ${name.padEnd(41)} | ${`${median(xs)} ${unit}`.padEnd(9)} | ${`${Math.min(...xs)}–${Math.max(...xs)}`.padEnd(11)} |`;
+
+async function main() {
+  if (!process.env.BENCH_SERVER_DIR && serverBuildIsStale()) {
+    console.log("[bench:start] building the server…");
+    await buildServer();
+  }
+  const load0 = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+  const targets = [];
+  const cleanup = [];
+  const servers = BEFORE_DIR
+    ? [
+        ["before", BEFORE_DIR],
+        ["after", SERVER_DIR],
+      ]
+    : [["", SERVER_DIR]];
+  try {
+    for (const [label, serverDir] of servers) {
+      const named = (db) => (label ? `${db} ${label}` : db);
+      if (DBS.includes("pglite")) {
+        const dir = mkdtempSync(join(tmpdir(), "kassa-start-"));
+        cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+        const env = { DATA_DIR: join(dir, "pglite") };
+        await start(serverDir, env); // creates and migrates the folder (and builds): not counted
+        targets.push({ name: named("PGlite"), dir: serverDir, env, live: [], ready: [], rss: [] });
+      }
+      if (DBS.includes("postgres")) {
+        const bin = findPostgresBin();
+        if (!bin) throw new Error("PostgreSQL binaries not found (set PG_BIN)");
+        const pg = await startPostgres(bin);
+        cleanup.push(() => pg.stop());
+        const env = { DATABASE_URL: pg.url };
+        await start(serverDir, env); // migrates: not counted
+        targets.push({ name: named("PostgreSQL"), dir: serverDir, env, live: [], ready: [], rss: [] });
+      }
+    }
+    for (let i = 0; i < STARTS; i++) {
+      for (const t of targets) {
+        const r = await start(t.dir, t.env);
+        t.live.push(r.live);
+        t.ready.push(r.ready);
+        t.rss.push(r.rss);
+      }
+    }
+  } finally {
+    for (const c of cleanup) c();
+  }
+  const load1 = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+  console.log(`\nCold start with an existing build, ${STARTS} starts each (median, min–max)`);
+  console.log(`load average ${load0} at the start, ${load1} at the end\n`);
+  console.log(`| ${"what".padEnd(41)} | median    | min–max     |`);
+  console.log(`| ${"-".repeat(41)} | --------- | ----------- |`);
+  for (const t of targets) {
+    console.log(row(`${t.name}: cold start to health`, t.live, "ms"));
+    console.log(row(`${t.name}: cold start to ready`, t.ready, "ms"));
+    console.log(row(`${t.name}: RSS when ready (tree)`, t.rss, "MB"));
+  }
+}
+
+await main();
