@@ -30,6 +30,7 @@ const load = {
   news: () => import("./routes/news"),
   newsItem: () => import("./routes/news-item"),
   more: () => import("./routes/more"),
+  notifications: () => import("./routes/notifications"),
   notFound: () => import("./routes/not-found"),
 };
 type ScreenName = keyof typeof load;
@@ -53,6 +54,7 @@ const SettingsScreenRoute = lazyScreen(() => load.settingsScreen().then((m) => (
 const NewsRoute = lazyScreen(() => load.news().then((m) => ({ default: m.NewsRoute })));
 const NewsItemRoute = lazyScreen(() => load.newsItem().then((m) => ({ default: m.NewsItemRoute })));
 const MoreRoute = lazyScreen(() => load.more().then((m) => ({ default: m.MoreRoute })));
+const NotificationsRoute = lazyScreen(() => load.notifications().then((m) => ({ default: m.NotificationsRoute })));
 const NotFoundRoute = lazyScreen(() => load.notFound().then((m) => ({ default: m.NotFoundRoute })));
 
 /**
@@ -76,6 +78,7 @@ const CABINET_SCREENS: Record<string, ScreenName> = {
   [paths.settings]: "settings",
   [paths.news]: "news",
   [paths.more]: "more",
+  [paths.notifications]: "notifications",
 };
 /** Cabinet screens below a first segment: `/news/<id>`, `/settings/<screen>`. */
 const NESTED_CABINET_SCREENS: Record<string, ScreenName> = {
@@ -145,6 +148,7 @@ export function AppRoutes() {
             <Route path={paths.news} element={<NewsRoute />} />
             <Route path={paths.newsItem} element={<NewsItemRoute />} />
             <Route path={paths.more} element={<MoreRoute />} />
+            <Route path={paths.notifications} element={<NotificationsRoute />} />
           </Route>
         </Route>
         <Route path="*" element={<NotFoundRoute />} />

@@ -18,6 +18,7 @@ export const paths = {
   news: "/news",
   newsItem: "/news/:id",
   more: "/more",
+  notifications: "/notifications",
 } as const;
 
 export type PathName = keyof typeof paths;

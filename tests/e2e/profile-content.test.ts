@@ -228,10 +228,12 @@ describe("profile and content", () => {
     await kassaCli("verification", "approve", investor.login);
     await page.goto(`${base()}/`);
     await screen(page, "cabinet");
-    const dialog = page.locator("[data-testid='notification-dialog']");
-    await dialog.waitFor({ timeout: 15_000 });
-    await expect.poll(() => dialog.locator("[data-testid='notification']").count()).toBeGreaterThan(0);
-    await dialog.locator("[data-testid='notification-close']").click();
+    // The bell counts it; the inbox lists it, and a tap reads it and opens the settings.
+    const bell = page.locator("[data-testid='notification-bell']");
+    await expect.poll(() => bell.getAttribute("data-count"), { timeout: 15_000 }).toBe("1");
+    await bell.click();
+    await page.locator("[data-testid='notification'][data-kind='verification_success']").click();
+    await screen(page, "settings");
     await expect.poll(async () => (await apiGet<{ unread: number }>("/notification", investor.token)).unread).toBe(0);
     await openSettings();
     await expect
@@ -270,11 +272,8 @@ describe("profile and content", () => {
 
     await page.goto(`${base()}/`);
     await screen(page, "cabinet");
-    // The credited refill is announced first.
-    const dialog = page.locator("[data-testid='notification-dialog']");
-    await dialog.waitFor({ timeout: 15_000 });
-    await dialog.locator("[data-testid='notification-close']").click();
-    await dialog.waitFor({ state: "detached" });
+    // The credited refill waits in the inbox behind the bell; nothing covers the prompt.
+    await expect.poll(() => page.locator("[data-testid='notification-bell']").getAttribute("data-count")).toBe("1");
     const prompt = page.locator("[data-testid='subscription-prompt']");
     await prompt.waitFor();
     await prompt.locator("[data-testid='activate-subscription']").click();

@@ -1,5 +1,5 @@
-/** The notification dialog for unread notifications, and the subscription: card, confirmation, "Later", status. */
-import type { Notification, SubscriptionOption } from "@contract";
+/** The subscription: card, confirmation, "Later", status. (The notifications: notification-inbox.test.tsx.) */
+import type { SubscriptionOption } from "@contract";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isPostponed, postpone } from "@/features/subscription/model/later";
@@ -11,15 +11,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
   sessionStorage.clear();
   localStorage.clear();
-});
-
-const NOTE = (id: string, readAt: string | null): Notification => ({
-  id,
-  kind: "refill_credited",
-  title: `Refill ${id}`,
-  body: "100 USDT credited",
-  createdAt: "2026-01-05T10:00:00.000Z",
-  readAt,
 });
 
 const OPTIONS: SubscriptionOption[] = [
@@ -38,33 +29,6 @@ const OPTIONS: SubscriptionOption[] = [
     durationDays: 365,
   },
 ];
-
-describe("notification dialog", () => {
-  it("shows the unread notifications, marks them read and updates the user object in place", async () => {
-    const read: unknown[] = [];
-    stubRoutes({
-      notifications: { body: { items: [NOTE("a1", null), NOTE("a2", "2026-01-04T00:00:00.000Z")], unread: 1 } },
-      readNotifications: (request) => {
-        void request.json().then((b) => read.push(b));
-        return { body: { unread: 0 } };
-      },
-    });
-    await renderApp({
-      path: "/news",
-      user: { ...DEMO_USER, subscription: { active: true, until: null }, notifications: { unread: 1 } },
-    });
-    const dialog = await screen.findByTestId("notification-dialog");
-    expect(
-      within(dialog)
-        .getAllByTestId("notification")
-        .map((n) => n.textContent),
-    ).toEqual([expect.stringContaining("Refill a1")]);
-    await waitFor(() => expect(read).toEqual([{ ids: ["a1"] }]));
-    fireEvent.click(within(dialog).getByTestId("notification-close"));
-    await waitFor(() => expect(appStore.get(userAtom)?.notifications.unread).toBe(0));
-    await waitFor(() => expect(screen.queryByTestId("notification-dialog")).toBeNull());
-  });
-});
 
 const BALANCES = (usdt: string): RouteReply<"balance"> => ({
   body: {

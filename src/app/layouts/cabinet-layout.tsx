@@ -1,23 +1,26 @@
-import { useIsFetching } from "@tanstack/react-query";
-import { useAtomValue } from "jotai";
-import { type ReactNode, Suspense, useEffect, useState } from "react";
+import { useIsFetching, useQuery } from "@tanstack/react-query";
+import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
 import { ContentSpinner } from "@/components/content-spinner";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { lazyScreen } from "@/components/lazy-screen";
+import { PageHeaderContext } from "@/components/page";
 import { PullToRefresh } from "@/components/pull-to-refresh";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
+import { notificationQueries } from "@/features/notifications/api/notification-queries";
 import { onSessionExpiring } from "@/lib/api-client";
 import { restoreDraft, saveDraft, takeDraft } from "@/lib/drafts";
-import { userAtom } from "@/lib/session";
 import { useMediaQuery } from "@/lib/use-media-query";
 import { useMainButtonShown, useManualCopyText, useTelegram } from "@/tma/hooks";
 import { LiveRefreshContext, useLiveRefresh } from "../live-refresh";
+import { CabinetHeader, WIDE_LAYOUT_QUERY } from "./cabinet-header";
 import { BottomTabBar, SideBar } from "./navigation";
 
-// Loaded only for a user it concerns: unread notifications.
+export { WIDE_LAYOUT_QUERY };
+
+// Loaded only when a notification arrives while the cabinet is open.
 const NotificationDialog = lazyScreen(() =>
   import("@/features/notifications/components/notification-dialog").then((m) => ({ default: m.NotificationDialog })),
 );
@@ -37,9 +40,6 @@ function ManualCopyHost() {
   );
 }
 
-/** Side bar from this width up, tab bar below it. */
-export const WIDE_LAYOUT_QUERY = "(min-width: 960px)";
-
 /**
  * The signed-in frame: a side bar on wide screens, a tab bar on phones. Inside Telegram, while a form
  * shows Telegram's Main button, the tab bar steps aside: one bottom bar at a time.
@@ -51,8 +51,8 @@ export function CabinetLayout() {
   // Every screen's failures and form checks speak through these: loaded with the frame, so an action
   // that fails later (offline) never waits for, or misses, their texts.
   const { t } = useTranslation(["common", "errors", "validation", "money"]);
-  const user = useAtomValue(userAtom);
   const live = useLiveRefresh();
+  const [arrived, seenArrivals] = useArrivals();
   useDraftsAcrossSignIn();
   const [screenShown, setScreenShown] = useState(false);
   const settled = useSettled(screenShown);
@@ -68,9 +68,10 @@ export function CabinetLayout() {
       {telegram ? <ManualCopyHost /> : null}
       {/* A failing cabinet screen (or dialog) keeps the side bar or tab bar around its error. */}
       <RouteErrorBoundary>
-        {/* The notification sheet opens over the screen once its figures are in, never before them. */}
+        {/* A notification that arrives while the cabinet is open is shown in a sheet, over a screen whose figures
+            are in; what was unread at launch waits in the inbox behind the header's bell. */}
         <Suspense fallback={null}>
-          {settled && user && user.notifications.unread > 0 ? <NotificationDialog /> : null}
+          {settled && arrived > 0 ? <NotificationDialog count={arrived} onClose={seenArrivals} /> : null}
         </Suspense>
         <Suspense fallback={<ContentSpinner />}>
           <Shown onShown={setScreenShown} />
@@ -101,8 +102,30 @@ export function CabinetLayout() {
   );
 
   function wrap(frame: ReactNode) {
-    return <LiveRefreshContext.Provider value={live}>{frame}</LiveRefreshContext.Provider>;
+    return (
+      <LiveRefreshContext.Provider value={live}>
+        <PageHeaderContext.Provider value={CabinetHeader}>{frame}</PageHeaderContext.Provider>
+      </LiveRefreshContext.Provider>
+    );
   }
+}
+
+/**
+ * How many notifications arrived since the cabinet opened, by the unread count of the live refresh's pulse (read
+ * from its cache, not polled again): a count that rises between two pulses is news. The first pulse only sets
+ * the mark, so what was unread at launch is not announced; reading in the inbox lowers the mark with the count.
+ */
+function useArrivals(): [number, () => void] {
+  const { data } = useQuery({ ...notificationQueries.pulse(), enabled: false });
+  const mark = useRef<number | undefined>(undefined);
+  const [arrived, setArrived] = useState(0);
+  useEffect(() => {
+    if (!data) return;
+    const before = mark.current;
+    mark.current = data.unread;
+    if (before !== undefined && data.unread > before) setArrived((n) => n + data.unread - before);
+  }, [data]);
+  return [arrived, useCallback(() => setArrived(0), [])];
 }
 
 /** Commits with the screen beside it (same Suspense boundary): its code and texts are in. */

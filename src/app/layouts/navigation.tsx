@@ -73,7 +73,9 @@ function isActive(to: string, pathname: string): boolean {
   return to === paths.cabinet ? pathname === to : pathname === to || pathname.startsWith(`${to}/`);
 }
 
-function activeTab(pathname: string): string {
+/** The tab a screen belongs to: its own, else More's (the inbox, opened from the header's bell, is none of them). */
+function activeTab(pathname: string): string | undefined {
+  if (pathname === paths.notifications) return undefined;
   const direct = TAB_BAR_ITEMS.find((item) => item.key !== "more" && isActive(item.to, pathname));
   return direct ? direct.to : paths.more;
 }

@@ -8,8 +8,9 @@ import { closeTopSheet, useBackButton, useMainButtonShown, useOpenSheetCount } f
 const PUBLIC_PATHS = [paths.login, "/register", paths.forgotPassword, paths.phoneVerification];
 
 /** Where Back leads when the screen was opened directly (no in-app history to go back through). */
-function parentOf(pathname: string): string {
+export function parentOf(pathname: string): string {
   if (pathname.startsWith("/news/")) return paths.news;
+  if (pathname.startsWith(`${paths.settings}/`)) return paths.settings;
   if (pathname.startsWith("/terms/")) return "/register";
   if (isPublicPath(pathname)) return paths.login;
   if ([paths.partners, paths.operations, paths.settings, paths.news].includes(pathname as never)) return paths.more;

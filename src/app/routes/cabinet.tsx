@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { List, Title } from "@telegram-apps/telegram-ui";
+import { List } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
 import { Component, type ReactNode, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -61,15 +61,14 @@ export function CabinetRoute() {
     setExtrasWanted(true);
   }, [balanceShown]);
   return (
-    <Page screen="cabinet" title={t("title")}>
-      <div className="screen-title-row">
-        {user ? (
-          <Title level="2" weight="2" Component="h1" className="screen-greeting" data-testid="welcome">
-            {t("welcome", { login: user.fullName || user.login })}
-          </Title>
-        ) : null}
-        {live ? <RefreshControl onRefresh={() => void live.refresh()} refreshing={live.refreshing} /> : null}
-      </div>
+    <Page
+      screen="cabinet"
+      title={t("title")}
+      heading={
+        user ? <span data-testid="welcome">{t("welcome", { login: user.fullName || user.login })}</span> : undefined
+      }
+      actions={live ? <RefreshControl onRefresh={() => void live.refresh()} refreshing={live.refreshing} /> : null}
+    >
       <List>
         {extrasWanted ? (
           <Optional>

@@ -10,7 +10,7 @@ export function MoreRoute() {
   return (
     <Page screen="more" title={t("more")}>
       <List>
-        <Section header={t("more")}>
+        <Section>
           <NavCells items={MORE_ITEMS} />
           <BotLinkCell />
         </Section>

@@ -9,7 +9,7 @@ export function NewsItemRoute() {
   const { t } = useTranslation("news");
   const { id = "" } = useParams();
   return (
-    <Page screen="news-item" title={t("itemTitle")}>
+    <Page screen="news-item" title={t("itemTitle")} heading={null}>
       <List>
         <NewsArticle key={id} id={id} />
       </List>

@@ -82,7 +82,7 @@ async function postJson(path: string, body: unknown, token?: string) {
  * A new investor made through the API itself (registration, then the phone code from the outbox), for
  * tests whose subject is not sign-in.
  */
-export async function signUpThroughApi(inviter = "demo"): Promise<ApiSession> {
+export async function signUpThroughApi(inviter = "demo", language = "en"): Promise<ApiSession> {
   const login = uniqueLogin("inv");
   const password = PASSWORD;
   const reply = await postJson(`/auth/register/${inviter}`, {
@@ -93,7 +93,7 @@ export async function signUpThroughApi(inviter = "demo"): Promise<ApiSession> {
     password,
     passwordRepeat: password,
     acceptTerms: true,
-    language: "en",
+    language,
   });
   const token = reply.refreshToken as string;
   const confirmed = await postJson("/auth/phone/confirm", { code: await codeFromOutbox(login, "phone") }, token);

@@ -1,6 +1,8 @@
-/** The notification dialog's data: the list and marking read. Keys start with `notifications`. */
-import type { NotificationsReadBody } from "@contract";
-import { mutationOptions, queryOptions } from "@tanstack/react-query";
+/**
+ * The notifications' data the cabinet's frame needs: the pulse. Keys start with `notifications`; the inbox's and
+ * the sheet's calls are in `inbox-queries.ts`, loaded with them.
+ */
+import { queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
 
 export const notificationKeys = { all: ["notifications"] } as const;
@@ -22,19 +24,5 @@ export const notificationQueries = {
       // A missed poll is no news; the next one comes in 3 s.
       retry: false,
       throwOnError: false,
-    }),
-
-  list: () =>
-    queryOptions({
-      queryKey: [...notificationKeys.all, "list"] as const,
-      queryFn: ({ signal }) => callApi("notifications", { signal }),
-    }),
-};
-
-export const notificationMutations = {
-  read: () =>
-    mutationOptions({
-      mutationKey: [...notificationKeys.all, "read"],
-      mutationFn: (body: NotificationsReadBody) => callApi("readNotifications", { body }),
     }),
 };

@@ -1,67 +1,85 @@
 import type { Notification } from "@contract";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "@telegram-apps/telegram-ui";
 import { useSetAtom } from "jotai";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
 import { Sheet } from "@/components/sheet";
-import { currentLanguage } from "@/config/i18n";
-import { formatDateTime } from "@/lib/dates";
+import { paths } from "@/config/paths";
 import { updateUserAtom } from "@/lib/session";
-import { notificationMutations, notificationQueries } from "../api/notification-queries";
+import { inboxMutations, inboxQueries, setPulseUnread } from "../api/inbox-queries";
+import { notificationKeys } from "../api/notification-queries";
+import { notificationPath } from "../lib/target";
+import { NotificationRow } from "./notification-row";
 
 /**
- * The notification dialog (docs/cabinet-rules.md#screens): mounted while the user object counts unread
- * notifications. It shows the unread ones, marks exactly those read, and writes the server's new count into the
- * user object in place (docs/cabinet-rules.md#sessions), which unmounts it once the user closes it.
+ * The notification sheet (docs/cabinet-rules.md#screens): what arrived while the cabinet is open (`count`, the
+ * newest unread), over the screen. Shown is read: it marks exactly those read and, on closing, writes the
+ * server's new count into the user object (docs/cabinet-rules.md#sessions) and the bell. Each stays in the inbox,
+ * and each opens the screen it concerns.
  */
-export function NotificationDialog() {
-  const { t, i18n } = useTranslation("notifications");
-  const language = currentLanguage(i18n);
+export function NotificationDialog({ count, onClose }: { count: number; onClose(): void }) {
+  const { t } = useTranslation("notifications");
+  const client = useQueryClient();
+  const navigate = useNavigate();
   const updateUser = useSetAtom(updateUserAtom);
-  const list = useQuery(notificationQueries.list());
-  const read = useMutation(notificationMutations.read());
+  const list = useQuery(inboxQueries.list());
+  const read = useMutation(inboxMutations.read());
   const [shown, setShown] = useState<Notification[] | null>(null);
-  const [open, setOpen] = useState(true);
   const [pendingUnread, setPendingUnread] = useState<number | null>(null);
   const marked = useRef(false);
 
   useEffect(() => {
-    // Only a list fetched now counts: a cached one may predate the notification that opened the dialog.
+    // Only a list fetched now counts: a cached one may predate the notification that opened the sheet.
     if (!list.data || !list.isFetchedAfterMount || marked.current) return;
-    const unread = list.data.items.filter((n) => n.readAt === null);
-    if (unread.length === 0) {
-      updateUser({ notifications: { unread: 0 } });
+    marked.current = true;
+    const arrived = list.data.items.filter((n) => n.readAt === null).slice(0, count);
+    if (arrived.length === 0) {
+      onClose();
       return;
     }
-    marked.current = true;
-    setShown(unread);
-    read.mutate({ ids: unread.map((n) => n.id) }, { onSuccess: (reply) => setPendingUnread(reply.unread) });
-  }, [list.data, list.isFetchedAfterMount, read, updateUser]);
+    setShown(arrived);
+    read.mutate({ ids: arrived.map((n) => n.id) }, { onSuccess: (reply) => setPendingUnread(reply.unread) });
+  }, [list.data, list.isFetchedAfterMount, read, count, onClose]);
 
-  const close = () => {
-    setOpen(false);
-    // The count changes only now, so the dialog does not vanish under the user's eyes.
-    updateUser({ notifications: { unread: pendingUnread ?? 0 } });
+  const close = (then?: string) => {
+    // The count changes only now, so the bell does not move under the sheet.
+    if (pendingUnread !== null) {
+      updateUser({ notifications: { unread: pendingUnread } });
+      setPulseUnread(client, pendingUnread);
+    }
+    void client.invalidateQueries({ queryKey: [...notificationKeys.all, "inbox"] });
+    onClose();
+    if (then) navigate(then);
   };
 
   const otherDialog = useOtherDialogOpen();
-  if (!shown || !open || otherDialog) return null;
+  if (!shown || otherDialog) return null;
   return (
-    <Sheet onClose={close} data-testid="notification-dialog">
+    <Sheet onClose={() => close()} data-testid="notification-dialog" aria-label={t("title")}>
       <div className="notification-dialog">
         <h2 className="money-dialog-title">{t("title")}</h2>
-        <ul className="notification-list">
+        <div className="notification-list">
           {shown.map((n) => (
-            <li key={n.id} className="notification" data-testid="notification" data-kind={n.kind}>
-              <strong>{n.title}</strong>
-              <p>{n.body}</p>
-              <time dateTime={n.createdAt}>{formatDateTime(n.createdAt, language)}</time>
-            </li>
+            <NotificationRow
+              key={n.id}
+              notification={{ ...n, readAt: n.readAt ?? n.createdAt }}
+              onOpen={() => close(notificationPath(n))}
+            />
           ))}
-        </ul>
-        <Button size="l" stretched onClick={close} data-testid="notification-close">
+        </div>
+        <Button size="l" stretched onClick={() => close()} data-testid="notification-close">
           {t("close")}
+        </Button>
+        <Button
+          size="l"
+          mode="plain"
+          stretched
+          onClick={() => close(paths.notifications)}
+          data-testid="notification-all"
+        >
+          {t("all")}
         </Button>
       </div>
     </Sheet>

@@ -1,0 +1,57 @@
+import { Title } from "@telegram-apps/telegram-ui";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation, useNavigate } from "react-router";
+import type { PageHeaderProps } from "@/components/page";
+import { isTopLevelPath, paths } from "@/config/paths";
+import { NotificationBell } from "@/features/notifications/components/notification-bell";
+import { useMediaQuery } from "@/lib/use-media-query";
+import { useTelegram } from "@/tma/hooks";
+import { parentOf } from "./root-layout";
+
+/** Side bar from this width up, tab bar below it. */
+export const WIDE_LAYOUT_QUERY = "(min-width: 960px)";
+
+/**
+ * A cabinet screen's header: the screen's title as its one `h1`, its own actions, and the notification bell.
+ * On the web, a screen below the top level gets a back link (inside Telegram, Telegram's Back button does it);
+ * with the side bar, only where the side bar does not lead (a news item, the inbox), since the rest are in it.
+ */
+export function CabinetHeader({ title, heading, actions }: PageHeaderProps) {
+  const { t } = useTranslation("nav");
+  const { pathname, key } = useLocation();
+  const navigate = useNavigate();
+  const telegram = useTelegram();
+  const wide = useMediaQuery(WIDE_LAYOUT_QUERY);
+  const parent = parentOf(pathname);
+  const back = !telegram && !isTopLevelPath(pathname) && (!wide || parent !== paths.more);
+  const shown = heading === undefined ? title : heading;
+  return (
+    <header className="page-header">
+      {back ? (
+        <Link
+          to={parent}
+          className="page-back"
+          data-testid="page-back"
+          onClick={(event) => {
+            // Back to where the user came from in the app, as Telegram's Back button does; opened directly, the
+            // link's own target (the screen above).
+            if (key === "default") return;
+            event.preventDefault();
+            navigate(-1);
+          }}
+        >
+          {t("back")}
+        </Link>
+      ) : null}
+      <div className="page-title-row">
+        {shown === null ? null : (
+          <Title level="2" weight="2" Component="h1" className="page-title">
+            {shown}
+          </Title>
+        )}
+        {actions}
+        {pathname === paths.notifications ? null : <NotificationBell />}
+      </div>
+    </header>
+  );
+}
