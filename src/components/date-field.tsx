@@ -1,15 +1,15 @@
 import { Input } from "@telegram-apps/telegram-ui";
 import { useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { FieldLabel } from "@/components/form/text-field";
 import { formatDate } from "@/lib/dates";
-import { useUiPlatform } from "@/tma/hooks";
 
 /**
  * A date field that reads in the app's language ("25.11.2026", "25 нояб. 2026 г.", "Nov 25, 2026"):
  * the browser's own date input shows the browser's format (US order in an English browser, whatever
  * the cabinet's language). The native input still does the work — it lies, transparent, over the
- * shown text, so a tap opens the platform's date picker and the keyboard edits it as usual. In
- * telegram-ui's iOS look the input draws no header, so the label is shown above it, as `TextField` does.
+ * shown text, so a tap opens the platform's date picker and the keyboard edits it as usual.
+ * The label is the form kit's `<label for>` of the native input, placed as `TextField` places its own.
  */
 export function DateField({
   name,
@@ -34,19 +34,14 @@ export function DateField({
   const { i18n } = useTranslation();
   const native = useRef<HTMLInputElement>(null);
   const errorId = useId();
-  const ios = useUiPlatform() === "ios";
+  const id = useId();
   // Local noon: the same calendar day in every time zone.
   const shown = value ? formatDate(`${value}T12:00:00`, i18n.resolvedLanguage ?? i18n.language) : "";
   return (
-    <div className="form-field" data-testid={`date-field-${name}`}>
-      {ios ? (
-        <span className="field-label" aria-hidden="true">
-          {label}
-        </span>
-      ) : null}
+    <div className="form-field" data-testid={`date-field-${name}`} data-invalid={error ? "true" : undefined}>
+      <FieldLabel htmlFor={id}>{label}</FieldLabel>
       <div className="date-field">
         <Input
-          header={label}
           value={shown}
           placeholder={placeholder}
           readOnly
@@ -57,10 +52,10 @@ export function DateField({
         />
         <input
           ref={native}
+          id={id}
           className="date-field-native"
           type="date"
           name={name}
-          aria-label={label}
           value={value}
           min={min}
           max={max}

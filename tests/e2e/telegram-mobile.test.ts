@@ -220,7 +220,12 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
         const dates = screen === "withdrawal" ? ["input[name='from']", "input[name='to']"] : [];
         for (const control of dates) await page.locator(control).first().waitFor({ state: "attached" });
         for (const control of ["input[name='amount']", "form select", ...dates]) {
-          const label = await page.locator(control).first().getAttribute("aria-label");
+          const label = await page
+            .locator(control)
+            .first()
+            .evaluate(
+              (el) => (el as HTMLInputElement).labels?.[0]?.textContent?.trim() ?? el.getAttribute("aria-label"),
+            );
           const seen = await page
             .locator(control)
             .first()
@@ -231,7 +236,7 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
                 return box.width > 0 && box.height > 0 && style.visibility !== "hidden" && style.display !== "none";
               };
               const field = el.closest(".form-field, .select-field") ?? el.parentElement?.parentElement ?? el;
-              return Array.from(field.querySelectorAll(".field-label, h6"))
+              return Array.from(field.querySelectorAll(".field-label, .field-title"))
                 .filter(visible)
                 .map((node) => node.textContent?.trim());
             });

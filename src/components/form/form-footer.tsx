@@ -42,7 +42,15 @@ export function FormFooter({
   const submit = inTelegram ? (
     <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
   ) : (
-    <Button type="submit" size="l" stretched loading={pending} disabled={disabled} data-testid={submitTestId}>
+    <Button
+      type="submit"
+      size="l"
+      stretched
+      className="form-submit"
+      loading={pending}
+      disabled={disabled}
+      data-testid={submitTestId}
+    >
       {submitText}
     </Button>
   );

@@ -1,22 +1,20 @@
 /**
- * telegram-ui's `Select` with its label on every platform (docs/decisions.md#accessibility): like `Input`, it
- * shows its `header` only in the base look, so in the iOS look (iOS and macOS clients) the label is shown above
- * it, as `TextField` does, and the select is named by it (`aria-label`) either way.
+ * telegram-ui's `Select` with a real label on every platform (docs/decisions.md#accessibility): like `TextField`,
+ * its label is a `<label for>` — in the frame's notch in the base look, above it in the iOS look — instead of
+ * telegram-ui's header (an `h6` heading, and shown in the base look only).
  */
 import { Select as TelegramSelect } from "@telegram-apps/telegram-ui";
-import type { ComponentProps } from "react";
-import { useUiPlatform } from "@/tma/hooks";
+import { type ComponentProps, useId } from "react";
+import { FieldLabel } from "./text-field";
 
-export function Select({ header, ...props }: ComponentProps<typeof TelegramSelect>) {
-  const ios = useUiPlatform() === "ios";
-  const label = typeof header === "string" ? header : undefined;
-  if (!ios || label === undefined) return <TelegramSelect header={header} aria-label={label} {...props} />;
+export function Select({ header, id: givenId, ...props }: ComponentProps<typeof TelegramSelect>) {
+  const ownId = useId();
+  const id = givenId ?? ownId;
+  if (header === undefined || header === null) return <TelegramSelect id={id} {...props} />;
   return (
-    <div className="select-field">
-      <span className="field-label" aria-hidden="true">
-        {label}
-      </span>
-      <TelegramSelect header={header} aria-label={label} {...props} />
+    <div className="form-field select-field">
+      <FieldLabel htmlFor={id}>{header}</FieldLabel>
+      <TelegramSelect id={id} {...props} />
     </div>
   );
 }

@@ -1,9 +1,10 @@
 /**
  * The one text field of every form (docs/decisions.md#the-form-kit; #accessibility: every field labelled on every
- * platform). telegram-ui's `Input` shows its header only in the base look; in the iOS look (iOS and
- * macOS clients) the label is shown above the input. Either way the input is named by its label, its
- * error (or, without one, its hint) sits right under it and is tied to it for screen readers, and
- * `data-field-error` names the contract's field for tests.
+ * platform). Its label is a `<label for>`, not telegram-ui's header (an `h6`, which screen readers announced
+ * as a heading and then again as the field's name): in the base look it sits in the frame's notch where
+ * telegram-ui draws its header, in the iOS look (iOS and macOS clients) above the input. The input is named
+ * by that label, its error (or, without one, its hint) sits right under it and is tied to it for screen
+ * readers, and `data-field-error` names the contract's field for tests.
  */
 import { Input } from "@telegram-apps/telegram-ui";
 import { type InputHTMLAttributes, type ReactNode, Suspense, useId } from "react";
@@ -36,6 +37,20 @@ export interface TextFieldProps extends NativeProps {
 /** The texts a field or form error may need; loaded when the user starts typing, not with the screen. */
 const MESSAGE_NAMESPACES = ["validation", "errors"];
 
+/**
+ * A field's label, tied to its control by `for`: in the frame's notch (base look) or above the field (iOS
+ * look). The field's wrapper (`.form-field`) colours it as telegram-ui coloured its header: the link colour
+ * while the field has the focus, the destructive colour when it is invalid.
+ */
+export function FieldLabel({ htmlFor, id, children }: { htmlFor: string; id?: string; children: ReactNode }) {
+  const ios = useUiPlatform() === "ios";
+  return (
+    <label className={ios ? "field-label" : "field-title"} htmlFor={htmlFor} id={id}>
+      {children}
+    </label>
+  );
+}
+
 export function TextField({
   name,
   label,
@@ -49,22 +64,22 @@ export function TextField({
   ...input
 }: TextFieldProps) {
   const { i18n } = useTranslation();
-  const ios = useUiPlatform() === "ios";
   const id = useId();
   const noteId = `${id}-note`;
+  const labelId = `${id}-label`;
   const noted = Boolean(error) || Boolean(hint);
   return (
-    <div className="form-field">
-      {ios ? (
-        <span className="field-label" aria-hidden="true">
-          {label}
-        </span>
-      ) : null}
+    <div className="form-field" data-invalid={error ? "true" : undefined}>
+      <FieldLabel htmlFor={id} id={labelId}>
+        {label}
+      </FieldLabel>
       <Input
         {...input}
+        id={id}
         name={name}
-        header={label}
-        aria-label={label}
+        // Named by the label alone: the frame around the input is a <label> too, holding the field's
+        // extras (a currency code, the password switch), which must not join the name.
+        aria-labelledby={labelId}
         value={value}
         after={after}
         status={error ? "error" : undefined}

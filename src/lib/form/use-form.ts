@@ -1,8 +1,9 @@
 /**
  * Form state without a form library (the login screen's budget has no room for one): values, which
- * fields the user has left, and the errors to show. A field's own rule shows once the user has left
- * it (blur) or tried to submit; an error the server gave for a field shows until that field changes.
- * Nothing the user typed is ever reset by an error.
+ * fields the user has left, whether a submit was tried, and the errors to show. The rules speak after
+ * the first submit (then as the user types); before it, only about a field the user has filled and left
+ * (a login too short, an email without its @) — never about a field left empty. An error the server
+ * gave for a field shows until that field changes. Nothing the user typed is ever reset by an error.
  */
 import { atom, type PrimitiveAtom, useAtom } from "jotai";
 import { useCallback, useMemo, useState } from "react";
@@ -14,11 +15,18 @@ export type FieldErrors<V extends FormValues> = Partial<Record<keyof V & string,
 export interface FormState<V extends FormValues> {
   values: V;
   touched: Partial<Record<keyof V & string, boolean>>;
+  /** A submit was tried: every rule speaks from now on. */
+  submitted?: boolean;
   server: FieldErrors<V>;
 }
 
 export function initialFormState<V extends FormValues>(values: V): FormState<V> {
-  return { values, touched: {}, server: {} };
+  return { values, touched: {}, submitted: false, server: {} };
+}
+
+/** Something typed or ticked: an empty text or an unticked box is nothing yet. */
+function filled(value: string | boolean | undefined): boolean {
+  return value !== "" && value !== false && value !== undefined;
 }
 
 export interface UseFormOptions<V extends FormValues> {
@@ -29,7 +37,7 @@ export interface UseFormOptions<V extends FormValues> {
   state?: PrimitiveAtom<FormState<V>>;
   /**
    * Fields whose rule shows as the user types, once they hold something (an amount: 'Not enough
-   * funds' as it is typed); empty, their rule waits for leaving the field or a submit, as any other.
+   * funds' as it is typed); empty, their rule waits for a submit, as any other.
    */
   asTyped?: readonly (keyof V & string)[];
 }
@@ -40,7 +48,7 @@ export interface Form<V extends FormValues> {
   errors: FieldErrors<V>;
   set<K extends keyof V & string>(name: K, value: V[K]): void;
   blur(name: keyof V & string): void;
-  /** Marks every field as visited (a submit attempt) and returns the client-side errors. */
+  /** A submit attempt: every rule speaks from now on; returns the client-side errors. */
   check(): FieldErrors<V>;
   /** Shows the server's errors next to their fields. */
   setServerErrors(errors: FieldErrors<V>): void;
@@ -68,7 +76,7 @@ export function useForm<V extends FormValues>({ initial, validate, state, asType
   const errors = useMemo(() => {
     const shown: FieldErrors<V> = {};
     for (const name of Object.keys(form.values) as (keyof V & string)[]) {
-      const live = form.touched[name] || (asTyped?.includes(name) && form.values[name] !== "");
+      const live = form.submitted || ((form.touched[name] || asTyped?.includes(name)) && filled(form.values[name]));
       const error = (live ? clientErrors[name] : undefined) ?? form.server[name];
       if (error) shown[name] = error;
     }
@@ -94,7 +102,7 @@ export function useForm<V extends FormValues>({ initial, validate, state, asType
 
   const check = useCallback(() => {
     const touched = Object.fromEntries(Object.keys(form.values).map((name) => [name, true])) as FormState<V>["touched"];
-    setForm((current) => ({ ...current, touched }));
+    setForm((current) => ({ ...current, touched, submitted: true }));
     return validate(form.values);
   }, [form.values, setForm, validate]);
 

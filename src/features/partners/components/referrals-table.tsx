@@ -1,10 +1,11 @@
 import { REFERRAL_SORTS, type Referral, type ReferralSort, type ReferralsReply, type SortDir } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
-import { Button, Input, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Select } from "@/components/form/select";
+import { TextField } from "@/components/form/text-field";
 import { Placeholder } from "@/components/placeholder";
 import { useApiErrorText } from "@/lib/error-text";
 import { useMoneyFormat } from "@/lib/money";
@@ -50,22 +51,20 @@ export function ReferralsTable({ onTotals }: { onTotals(totals: ReferralsReply["
   return (
     <Section header={t("table.header")}>
       <div className="referral-filters">
-        <Input
+        <TextField
           name="search"
           type="search"
-          header={t("table.search")}
-          aria-label={t("table.search")}
+          label={t("table.search")}
           placeholder={t("table.searchPlaceholder")}
           autoComplete="off"
           autoCapitalize="off"
           spellCheck={false}
           value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
+          onValueChange={setSearchText}
         />
         <div className="money-filters">
           <Select
             header={t("table.line")}
-            aria-label={t("table.line")}
             name="line"
             value={line === undefined ? "" : String(line)}
             onChange={(event) => setLine(event.target.value ? Number(event.target.value) : undefined)}
@@ -79,7 +78,6 @@ export function ReferralsTable({ onTotals }: { onTotals(totals: ReferralsReply["
           </Select>
           <Select
             header={t("table.sort")}
-            aria-label={t("table.sort")}
             name="sort"
             value={sort}
             onChange={(event) => {
