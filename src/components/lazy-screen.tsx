@@ -1,46 +1,33 @@
 /**
- * Lazy screens and dialogs that survive a bad connection (docs/decisions.md#a-bad-connection). The chunk's
- * download is tried three times (waiting 0.5 s, then 1.5 s); if it still fails the error reaches the route's
- * error boundary, whose "Try again" calls `retryFailedChunks()`: every screen whose chunk failed gets a new
- * `React.lazy` (which otherwise keeps a failed import for good) and downloads again.
+ * Lazy screens and dialogs that survive a bad connection (docs/decisions.md#a-bad-connection). A chunk whose
+ * download fails is tried once more at once; if that fails too, or nothing answers within `LOAD_DEADLINE_MS`,
+ * the error reaches the route's error boundary, which says so. The download goes on in the background
+ * (`retryInBackground`: at once when the browser is back online); once it comes, every screen whose chunk
+ * failed gets a new `React.lazy` (which otherwise keeps a failed import for good) and the boundary shows it.
+ * "Try again" on the error screen does the same at once (`retryFailedChunks()`).
  */
 import { type ComponentProps, type ComponentType, type LazyExoticComponent, lazy, useSyncExternalStore } from "react";
+import { recoveries, retryInBackground, withDeadline } from "@/lib/load-faults";
 
-export const CHUNK_RETRY_WAITS_MS = [500, 1500] as const;
+/** The pause before the second try of a download that failed at once. */
+export const CHUNK_RETRY_WAIT_MS = 300;
 
 /** A screen's code could not be downloaded. */
 export class ChunkLoadError extends Error {
   override readonly name = "ChunkLoadError";
 }
 
-let generation = 0;
-const listeners = new Set<() => void>();
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-const getGeneration = () => generation;
-
-/** Lets every failed lazy screen try its download again on its next render. */
+/** Lets every failed lazy screen try its download again on its next render (and the error screen go). */
 export function retryFailedChunks(): void {
-  generation += 1;
-  for (const listener of listeners) listener();
+  recoveries.add(1);
 }
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function importWithRetry<T>(load: () => Promise<T>, waits: readonly number[] = CHUNK_RETRY_WAITS_MS) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await load();
-    } catch (error) {
-      const pause = waits[attempt];
-      if (pause === undefined) throw new ChunkLoadError("A screen's code could not be downloaded", { cause: error });
-      await wait(pause);
-    }
-  }
+/** `load()`, tried a second time after a short pause if it fails; a failure (or no answer in time) is a `ChunkLoadError`. */
+export function importOrFail<T>(load: () => Promise<T>, pause: number = CHUNK_RETRY_WAIT_MS): Promise<T> {
+  const tries = load().catch(() => new Promise((resolve) => setTimeout(resolve, pause)).then(load));
+  return withDeadline(tries).catch((error: unknown) => {
+    throw new ChunkLoadError("A screen's code could not be downloaded", { cause: error });
+  });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the same constraint as React.lazy's.
@@ -52,13 +39,14 @@ export function lazyScreen<T extends ComponentType<any>>(
   let Screen: LazyExoticComponent<T> | null = null;
   // biome-ignore lint/correctness/noComponentHookFactories: made once per screen at module level, as React.lazy is.
   function LazyScreen(props: ComponentProps<T>) {
-    const current = useSyncExternalStore(subscribe, getGeneration, getGeneration);
+    const current = useSyncExternalStore(recoveries.subscribe, recoveries.get, recoveries.get);
     if (Screen === null || (failed && current !== madeAt)) {
       madeAt = current;
       failed = false;
       Screen = lazy(() =>
-        importWithRetry(load).catch((error: unknown) => {
+        importOrFail(load).catch((error: unknown) => {
           failed = true;
+          retryInBackground(load, load, retryFailedChunks);
           throw error;
         }),
       );

@@ -11,13 +11,21 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-const isOffline = () => typeof navigator !== "undefined" && navigator.onLine === false;
+const isOnline = () => typeof navigator === "undefined" || navigator.onLine !== false;
 
-/** A banner while the browser is offline (docs/decisions.md#a-bad-connection); its text ships in the entry chunk. */
+/** Whether the browser says it is online; live. */
+export function useOnline(): boolean {
+  return useSyncExternalStore(subscribe, isOnline, () => true);
+}
+
+/**
+ * The one place that says the app is offline (docs/decisions.md#a-bad-connection): a quiet strip at the top, as
+ * Telegram's own "Waiting for network", on every screen; its text ships in the entry chunk. Marks of figures
+ * that could not be refreshed stay away meanwhile, so offline is not said twice.
+ */
 export function OfflineBanner() {
   useTranslation("common", { useSuspense: false });
-  const offline = useSyncExternalStore(subscribe, isOffline, () => false);
-  if (!offline) return null;
+  if (useOnline()) return null;
   return (
     <div className="offline-banner" role="status" data-testid="offline-banner">
       {fallbackText("offline")}

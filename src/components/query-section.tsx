@@ -9,6 +9,7 @@ import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useApiErrorText } from "@/lib/error-text";
+import { useOnline } from "./offline-banner";
 import { Placeholder } from "./placeholder";
 
 export function LoadingBlock() {
@@ -46,9 +47,10 @@ function ErrorWithRetry({ error, onRetry }: { error: unknown; onRetry(): void })
   );
 }
 
-/** "Could not refresh": the rows shown are the last ones loaded. */
+/** "Could not refresh": the rows shown are the last ones loaded. Offline, the offline banner alone says it. */
 function StaleMark() {
   const { t } = useTranslation("money");
+  if (!useOnline()) return null;
   return (
     <p className="stale-mark" data-testid="stale" role="status">
       {t("stale")}

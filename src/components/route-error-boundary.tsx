@@ -9,22 +9,26 @@ import {
 } from "react";
 import { useLocation } from "react-router";
 import { subscribeTranslationFailures, translationFailures } from "@/config/i18n";
+import { recoveries } from "@/lib/load-faults";
 // In the entry chunk on purpose: the error screen must show when downloads fail (docs/decisions.md#a-bad-connection).
-import { RouteError, TranslationsUnavailableError } from "./route-error";
+import { isDownloadFailure, RouteError, TranslationsUnavailableError } from "./route-error";
 
 interface BoundaryProps {
   /** A new value (the next navigation) clears a caught error. */
   resetKey: string;
+  /** A new value (a failed download has come) clears a caught download failure. */
+  recoveries: number;
   children: ReactNode;
 }
 
 interface BoundaryState {
   error: unknown;
   caughtAt: string | null;
+  recoveries: number;
 }
 
 class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
-  override state: BoundaryState = { error: null, caughtAt: null };
+  override state: BoundaryState = { error: null, caughtAt: null, recoveries: 0 };
 
   static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
     return { error: error ?? new Error("A screen failed without an error value") };
@@ -32,9 +36,11 @@ class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
 
   static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
     if (state.error === null) return null;
-    // Remember where it broke; leaving that place (a navigation) gives the screen another chance.
-    if (state.caughtAt === null) return { caughtAt: props.resetKey };
+    // Remember where it broke; leaving that place (a navigation) gives the screen another chance, and so
+    // does the download that failed coming in the background.
+    if (state.caughtAt === null) return { caughtAt: props.resetKey, recoveries: props.recoveries };
     if (state.caughtAt !== props.resetKey) return { error: null, caughtAt: null };
+    if (state.recoveries !== props.recoveries && isDownloadFailure(state.error)) return { error: null, caughtAt: null };
     return null;
   }
 
@@ -64,11 +70,19 @@ function countDepth(depth: number, delta: number): void {
   for (const listener of depthListeners) listener();
 }
 
-/** Throws (to its boundary) while a translation file of the language could not be downloaded. */
-function TranslationGuard({ depth }: { depth: number }) {
+/**
+ * Throws (to its boundary) while a translation file of the language could not be downloaded and a screen waits:
+ * its spinner is up, or a tap's navigation has not shown its screen yet (the router renders it in a transition,
+ * the last screen staying meanwhile). A part of a shown screen that waits for its texts (the cabinet's deposits)
+ * does not take the screen with it; it shows once the file comes.
+ */
+function TranslationGuard({ depth, pathname }: { depth: number; pathname: string }) {
   const failed = useSyncExternalStore(subscribeTranslationFailures, translationFailures, translationFailures);
   const innermost = useSyncExternalStore(subscribeDepths, deepest, deepest);
-  if (failed.length > 0 && innermost === depth) {
+  // Read as the failure is reported (this renders then): the screen spinners (`SpinnerScreen`, `ContentSpinner`)
+  // share the class; the address changes at the tap, the router's location once the screen shows.
+  const waiting = () => document.querySelector(".spinner-screen") !== null || window.location.pathname !== pathname;
+  if (failed.length > 0 && innermost === depth && waiting()) {
     throw new TranslationsUnavailableError(`Translations not downloaded: ${failed.join(", ")}`);
   }
   return null;
@@ -82,6 +96,7 @@ function TranslationGuard({ depth }: { depth: number }) {
 export function RouteErrorBoundary({ children }: { children: ReactNode }) {
   const location = useLocation();
   const depth = useContext(DepthContext) + 1;
+  const recovered = useSyncExternalStore(recoveries.subscribe, recoveries.get, recoveries.get);
   // Counted outside the boundary, so a boundary showing its error still counts as the innermost.
   useEffect(() => {
     countDepth(depth, 1);
@@ -89,8 +104,8 @@ export function RouteErrorBoundary({ children }: { children: ReactNode }) {
   }, [depth]);
   return (
     <DepthContext.Provider value={depth}>
-      <ErrorBoundary resetKey={location.key}>
-        <TranslationGuard depth={depth} />
+      <ErrorBoundary resetKey={location.key} recoveries={recovered}>
+        <TranslationGuard depth={depth} pathname={location.pathname} />
         {children}
       </ErrorBoundary>
     </DepthContext.Provider>

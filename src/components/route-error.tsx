@@ -15,12 +15,17 @@ export class TranslationsUnavailableError extends Error {
 }
 
 /** A screen's code could not be downloaded (offline, or a new release replaced the files). */
-function isChunkLoadFailure(error: unknown): boolean {
+export function isChunkLoadFailure(error: unknown): boolean {
   return (
     error instanceof ChunkLoadError ||
     (error instanceof TypeError &&
       /dynamically imported module|module script failed|Failed to fetch|preload/i.test(String(error.message)))
   );
+}
+
+/** A screen's code or texts could not be downloaded: retried in the background, the screen then shows by itself. */
+export function isDownloadFailure(error: unknown): boolean {
+  return isChunkLoadFailure(error) || error instanceof TranslationsUnavailableError;
 }
 
 /**
@@ -38,9 +43,7 @@ function useErrorDetail(error: unknown): string {
       if (text) return text;
     }
   }
-  if (isChunkLoadFailure(error) || error instanceof TranslationsUnavailableError) {
-    return fallbackText("apiError.network");
-  }
+  if (isDownloadFailure(error)) return fallbackText("loadFailed");
   return fallbackText("errorBoundary.text");
 }
 
@@ -50,7 +53,7 @@ function useErrorDetail(error: unknown): string {
  */
 export function RouteError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   // Re-render when translations arrive (no suspending: this screen must show without them).
-  useTranslation("common", { useSuspense: false });
+  const { ready } = useTranslation("common", { useSuspense: false });
   const { reset } = useQueryErrorResetBoundary();
   const detail = useErrorDetail(error);
   const [retrying, setRetrying] = useState(false);
@@ -68,17 +71,28 @@ export function RouteError({ error, onRetry }: { error: unknown; onRetry: () => 
   };
 
   const title = fallbackText("errorBoundary.title");
+  const content = (
+    <Placeholder
+      header={title}
+      description={detail}
+      action={
+        <Button size="l" loading={retrying} onClick={() => void retry()} data-testid="error-retry">
+          {fallbackText("retry")}
+        </Button>
+      }
+    />
+  );
+  // The screen frame waits for the common texts (it suspends); before they come (a cold start whose texts
+  // failed) the message shows on its own.
+  if (!ready)
+    return (
+      <div data-screen="error" className="page" role="alert">
+        {content}
+      </div>
+    );
   return (
     <Page screen="error" title={title} role="alert">
-      <Placeholder
-        header={title}
-        description={detail}
-        action={
-          <Button size="l" loading={retrying} onClick={() => void retry()} data-testid="error-retry">
-            {fallbackText("retry")}
-          </Button>
-        }
-      />
+      {content}
     </Page>
   );
 }

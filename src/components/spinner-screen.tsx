@@ -6,7 +6,8 @@ import { useMiniAppReady } from "@/tma/hooks";
  * just to show this for a moment. Screens use telegram-ui's Spinner (`ContentSpinner`).
  *
  * Inside Telegram it is the first thing painted, so it tells the client the app is ready: the client's
- * own placeholder goes at once, not after the session's restore and the first screen's data.
+ * own placeholder goes at once, not after the session's restore and the first screen's data. While it is up (its
+ * class), a download that failed is said at once (the route's error boundary).
  */
 export function SpinnerScreen({ label }: { label?: string }) {
   useMiniAppReady();

@@ -7,6 +7,7 @@ import type { Language } from "@contract";
 import i18next, { type CustomTypeOptions, type i18n as I18n, type InitOptions, type ReadCallback } from "i18next";
 import resourcesToBackend from "i18next-resources-to-backend";
 import { initReactI18next } from "react-i18next";
+import { recoveries, retryInBackground, withDeadline } from "@/lib/load-faults";
 
 /** The interface languages (the contract's `LANGUAGES`; a unit test keeps the two equal). */
 export const SUPPORTED_LANGUAGES = ["en", "ru", "de", "kk"] as const satisfies readonly Language[];
@@ -123,24 +124,66 @@ function loadLocaleFile(language: string, namespace: string, done: ReadCallback)
     done(new Error(`No translations for ${language}/${namespace}`), false);
     return;
   }
-  load().then(
-    (module) => done(null, module.default),
-    // `true` as data tells i18next the failure may pass: it retries (I18N_MAX_RETRIES, I18N_RETRY_TIMEOUT_MS).
-    (error: unknown) => done(error instanceof Error ? error : String(error), true),
+  withDeadline(load()).then(
+    (module) => {
+      done(null, module.default);
+      namespaceLoaded(namespace);
+    },
+    (error: unknown) => {
+      // Said at once (the route's error boundary), not after i18next's retries; they and ours go on meanwhile.
+      reportFailedNamespace(language, namespace);
+      // `true` as data tells i18next the failure may pass: it retries (I18N_MAX_RETRIES, I18N_RETRY_TIMEOUT_MS).
+      done(error instanceof Error ? error : String(error), true);
+    },
   );
 }
 
 /**
- * Namespaces whose file could not be downloaded even after the retries (docs/decisions.md#a-bad-connection).
- * The route's error boundary shows the error screen (with the embedded texts) instead of a screen of raw keys,
- * and its "Try again" downloads them again (`retryFailedTranslations`).
+ * Namespaces whose file could not be downloaded, or did not answer within the deadline
+ * (docs/decisions.md#a-bad-connection). The route's error boundary shows the error screen (with the embedded
+ * texts) instead of a screen of raw keys. The file is downloaded again in the background until it comes (at
+ * once when the browser is back online); the namespace then leaves the list and the screen shows.
  */
 let failedNamespaces: readonly string[] = [];
 const failureListeners = new Set<() => void>();
+let activeInstance: I18n = i18next;
 
 function setFailedNamespaces(next: readonly string[]): void {
   failedNamespaces = next;
   for (const listener of failureListeners) listener();
+}
+
+function reportFailedNamespace(language: string, namespace: string): void {
+  // A late failure of a file another try has loaded meanwhile changes nothing.
+  const loaded = activeInstance.getDataByLanguage(language)?.[namespace];
+  if (language !== activeLanguage || Object.keys(loaded ?? {}).length > 0) return;
+  // A new list each time, also when the namespace is on it already: a screen that began waiting for it since
+  // then hears of the failure too.
+  setFailedNamespaces([...failedNamespaces.filter((failed) => failed !== namespace), namespace]);
+  retryInBackground(`locale|${namespace}`, () => reloadNamespace(namespace), noop);
+}
+
+const noop = () => undefined;
+
+function namespaceLoaded(namespace: string): void {
+  if (!failedNamespaces.includes(namespace)) return;
+  setFailedNamespaces(failedNamespaces.filter((failed) => failed !== namespace));
+  recoveries.add(1);
+}
+
+/**
+ * Downloads a namespace's file again, beside i18next's own retries (which, for the files of the start, also
+ * hold i18next's start until they end).
+ */
+async function reloadNamespace(namespace: string): Promise<void> {
+  const language = activeLanguage;
+  const load = localeFiles[`../../locales/${language}/${namespace}.json`];
+  if (!load) return;
+  const module = await load();
+  activeInstance.addResourceBundle(language, namespace, module.default, true, true);
+  namespaceLoaded(namespace);
+  // What rendered without the texts (i18next had given up on the file) renders again, now with them.
+  activeInstance.emit("languageChanged", language);
 }
 
 export function subscribeTranslationFailures(listener: () => void): () => void {
@@ -152,12 +195,9 @@ export function translationFailures(): readonly string[] {
   return failedNamespaces;
 }
 
-/** Downloads the failed namespaces again; they leave the list once they load. */
-export async function retryFailedTranslations(instance: I18n = i18next): Promise<void> {
-  const namespaces = [...failedNamespaces];
-  if (!namespaces.length) return;
-  setFailedNamespaces([]);
-  await instance.reloadResources([activeLanguage], namespaces);
+/** Downloads the failed namespaces again now ("Try again"); they leave the list once they load. */
+export async function retryFailedTranslations(): Promise<void> {
+  await Promise.allSettled(failedNamespaces.map((namespace) => withDeadline(reloadNamespace(namespace))));
 }
 
 export const i18nOptions = {
@@ -196,11 +236,8 @@ export function initI18n(
   });
   applyDocumentLanguage(activeLanguage);
   instance.on("languageChanged", applyDocumentLanguage);
-  instance.on("failedLoading", (language: string, namespace: string) => {
-    if (language === activeLanguage && !failedNamespaces.includes(namespace)) {
-      setFailedNamespaces([...failedNamespaces, namespace]);
-    }
-  });
+  activeInstance = instance;
+  instance.on("failedLoading", reportFailedNamespace);
   return (
     instance
       .use(resourcesToBackend(loadLocaleFile))
@@ -229,6 +266,9 @@ export async function setLanguage(language: Language, instance: I18n = i18next):
   }
   await instance.changeLanguage(language);
 }
+
+/** The language being shown (or loading at the start), known before i18next has started. */
+export const shownLanguage = (): Language => activeLanguage;
 
 export function currentLanguage(instance: I18n = i18next): Language {
   return toSupportedLanguage(instance.resolvedLanguage ?? instance.language) ?? FALLBACK_LANGUAGE;

@@ -2,25 +2,11 @@ import type { Currency } from "@contract";
 import { CURRENCY_CODES } from "@contract/enum-values";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, SegmentedControl, Skeleton } from "@telegram-apps/telegram-ui";
-import { useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
+import { useOnline } from "@/components/offline-banner";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics } from "@/tma/hooks";
 import { balanceMutations, balanceQueries } from "../api/balance-queries";
-
-function subscribeOnline(listener: () => void): () => void {
-  window.addEventListener("online", listener);
-  window.addEventListener("offline", listener);
-  return () => {
-    window.removeEventListener("online", listener);
-    window.removeEventListener("offline", listener);
-  };
-}
-
-/** Whether the browser says it is online; live. */
-export function useOnline(): boolean {
-  return useSyncExternalStore(subscribeOnline, () => navigator.onLine);
-}
 
 export interface BalanceCardProps {
   onExchange(): void;
@@ -29,8 +15,8 @@ export interface BalanceCardProps {
 
 /**
  * The balance in the current currency with the currency switcher (`POST /user/balance`), the amount on
- * deposit, and the money actions. Figures shown while offline, or after a failed refresh, are marked
- * as possibly out of date.
+ * deposit, and the money actions. Figures a refresh failed to update are marked as possibly out of date; offline,
+ * the offline banner says so instead (once for the whole app).
  */
 export function BalanceCard({ onExchange, onRefill }: BalanceCardProps) {
   const { t } = useTranslation(["cabinet", "money"]);
@@ -40,10 +26,7 @@ export function BalanceCard({ onExchange, onRefill }: BalanceCardProps) {
   const setCurrency = useMutation(balanceMutations.setCurrency());
   const online = useOnline();
   const currency: Currency = setCurrency.isPending ? setCurrency.variables : (balance.data?.currentCurrency ?? "USDT");
-  const stale =
-    (!online && (balance.data !== undefined || statistics.data !== undefined)) ||
-    balance.isRefetchError ||
-    statistics.isRefetchError;
+  const stale = online && (balance.isRefetchError || statistics.isRefetchError);
 
   const choose = (code: Currency) => {
     if (code === currency) return;

@@ -1,0 +1,116 @@
+/**
+ * Faults said fast (docs/decisions.md#a-bad-connection): a download that fails is said at once, one that does not
+ * answer after a bounded wait; what failed is downloaded again in the background (at once on the browser's
+ * `online` event) and the route's error screen gives way to the screen without a tap.
+ */
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { AppRoot } from "@telegram-apps/telegram-ui";
+import { act, render, screen } from "@testing-library/react";
+import { Suspense } from "react";
+import { MemoryRouter } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ChunkLoadError, importOrFail, lazyScreen } from "@/components/lazy-screen";
+import { RouteErrorBoundary } from "@/components/route-error-boundary";
+import { FALLBACK_TEXTS } from "@/config/fallback-texts";
+import { BACKGROUND_RETRY_WAITS_MS, LOAD_DEADLINE_MS, retryInBackground, withDeadline } from "@/lib/load-faults";
+import { ensureI18n } from "./test-utils";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const never = () => new Promise<never>(() => undefined);
+
+describe("a download's deadline", () => {
+  it("answers as the download does when it comes in time, and fails when it does not", async () => {
+    vi.useFakeTimers();
+    await expect(withDeadline(Promise.resolve("code"))).resolves.toBe("code");
+    const stalled = withDeadline(never());
+    const outcome = stalled.catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(LOAD_DEADLINE_MS - 1);
+    let settled = false;
+    void outcome.then(() => {
+      settled = true;
+    });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(String(await outcome)).toContain(`No answer in ${LOAD_DEADLINE_MS} ms`);
+    expect(LOAD_DEADLINE_MS).toBeLessThan(3_000);
+  });
+
+  it("a screen's code that fails is tried once more, then said at once; a stalled one at the deadline", async () => {
+    vi.useFakeTimers();
+    const failing = vi.fn(() => Promise.reject(new TypeError("Failed to fetch dynamically imported module")));
+    const failed = importOrFail(failing, 300).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(await failed).toBeInstanceOf(ChunkLoadError);
+    expect(failing).toHaveBeenCalledTimes(2);
+
+    const stalled = importOrFail(never).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(LOAD_DEADLINE_MS);
+    expect(await stalled).toBeInstanceOf(ChunkLoadError);
+  });
+});
+
+describe("retrying in the background", () => {
+  it("tries after growing pauses, at once on the online event, and stops once it succeeds", async () => {
+    vi.useFakeTimers();
+    let up = false;
+    const attempt = vi.fn(() => (up ? Promise.resolve() : Promise.reject(new Error("offline"))));
+    const loaded = vi.fn();
+    const key = {};
+    retryInBackground(key, attempt, loaded);
+    retryInBackground(key, attempt, loaded); // one loop per key
+    expect(attempt).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(BACKGROUND_RETRY_WAITS_MS[0]);
+    expect(attempt).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(BACKGROUND_RETRY_WAITS_MS[0]);
+    expect(attempt).toHaveBeenCalledTimes(1); // the second pause is longer
+    up = true;
+    window.dispatchEvent(new Event("online"));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(attempt).toHaveBeenCalledTimes(2);
+    expect(loaded).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(60_000);
+    window.dispatchEvent(new Event("online"));
+    expect(attempt).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("the route's error screen for a screen whose code failed", () => {
+  it("says so with the entry's texts, and gives way to the screen by itself once the code comes", async () => {
+    await ensureI18n();
+    let up = false;
+    const load = vi.fn(() =>
+      up
+        ? Promise.resolve({ default: () => <p data-testid="the-screen">screen</p> })
+        : Promise.reject(new TypeError("Failed to fetch dynamically imported module")),
+    );
+    const Screen = lazyScreen(load);
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <AppRoot>
+          <MemoryRouter>
+            <RouteErrorBoundary>
+              <Suspense fallback={<p data-testid="spinner" />}>
+                <Screen />
+              </Suspense>
+            </RouteErrorBoundary>
+          </MemoryRouter>
+        </AppRoot>
+      </QueryClientProvider>,
+    );
+    const error = await screen.findByRole("alert", {}, { timeout: LOAD_DEADLINE_MS + 1_000 });
+    expect(error.textContent).toContain(FALLBACK_TEXTS.en.loadFailed);
+    expect(screen.queryByTestId("the-screen")).toBeNull();
+
+    // Back online: no tap, the background retry brings the screen.
+    up = true;
+    act(() => {
+      window.dispatchEvent(new Event("online"));
+    });
+    await screen.findByTestId("the-screen");
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+});
