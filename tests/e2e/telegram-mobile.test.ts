@@ -309,6 +309,8 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
       await page.locator("[data-testid='tab-more']").click();
       await page.locator("a[href='/settings']").first().click();
       await onScreen(page, "settings");
+      await page.locator("[data-settings-cell='security']").click();
+      await page.locator("[data-settings-screen='security']").waitFor();
       await lockSwitch.waitFor({ state: "attached", timeout: 15_000 });
     };
     await page.goto(`${base()}/${launch()}`);
@@ -362,9 +364,9 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
         platform: "ios",
         version: "9.0",
       });
-      await phone.goto(`${base()}/settings${hash}`);
-      await onScreen(phone, "settings");
-      await phone.locator("[data-section='security'] input[name='chatNotifications']").waitFor({ state: "attached" });
+      await phone.goto(`${base()}/settings/security${hash}`);
+      await phone.locator("[data-settings-screen='security']").waitFor();
+      await phone.locator("[data-section='security'] input[name='codeChannel']").first().waitFor({ state: "attached" });
       const toggle = phone.locator("[data-testid='biometric-lock']");
       if (!biometrics.available) {
         expect(await toggle.count()).toBe(0);

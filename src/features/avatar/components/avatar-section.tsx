@@ -16,7 +16,7 @@ const IMAGE_UPDATE_FAILED: FormError = { message: { ns: "errors", key: "IMAGE_UP
 
 /**
  * The avatar: a JPEG or PNG of at most 5 MB, checked and previewed before it is uploaded, with its own
- * secondary button (the profile's save is the screen's primary action).
+ * secondary button once an image is chosen (the profile's save is the screen's primary action).
  */
 export function AvatarSection() {
   const { t } = useTranslation(["settings", "validation", "errors"]);
@@ -106,19 +106,21 @@ export function AvatarSection() {
           </p>
         ) : null}
         <FormErrorBanner error={formError} />
-        <div className="form-actions">
-          <Button
-            type="submit"
-            size="m"
-            mode="bezeled"
-            stretched
-            loading={upload.isPending}
-            disabled={!file}
-            data-testid="submit-avatar"
-          >
-            {t("avatar.submit")}
-          </Button>
-        </div>
+        {/* The upload shows once an image is chosen: the profile's save is the screen's one primary action. */}
+        {file ? (
+          <div className="form-actions">
+            <Button
+              type="submit"
+              size="m"
+              mode="bezeled"
+              stretched
+              loading={upload.isPending}
+              data-testid="submit-avatar"
+            >
+              {t("avatar.submit")}
+            </Button>
+          </div>
+        ) : null}
         <SectionSaved text={saved} />
       </form>
     </Section>

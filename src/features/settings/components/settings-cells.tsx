@@ -1,6 +1,6 @@
 /**
  * Settings' list (Telegram's own settings as the model): one cell per screen, a coloured icon, the
- * screen's name and a one-line status under it, and the chevron.
+ * screen's name and a short status under it (wrapping on a narrow phone, never cut), and the chevron.
  */
 import { Navigation } from "@telegram-apps/telegram-ui";
 import type { ReactNode } from "react";
@@ -84,6 +84,8 @@ export function SettingsCell({
     <LinkCell
       to={to}
       className="settings-cell"
+      // A long status (an address at 320 px in German) wraps rather than being cut.
+      multiline
       before={before ?? <SettingsIcon name={icon} />}
       after={<Navigation />}
       subtitle={status ?? undefined}

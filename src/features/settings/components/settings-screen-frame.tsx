@@ -17,7 +17,8 @@ export function SettingsScreenFrame({
   children: ReactNode;
 }) {
   return (
-    <Page screen={screen} title={title} data-settings-screen={screen}>
+    // Every screen of Settings is the `settings` screen to the app's frame; `data-settings-screen` tells which.
+    <Page screen="settings" title={title} data-settings-screen={screen}>
       <List>{children}</List>
     </Page>
   );

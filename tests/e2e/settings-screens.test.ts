@@ -1,0 +1,202 @@
+/**
+ * Settings as a list of screens, on the real server: the list and every screen it opens at 390 and 320 px
+ * in Russian and German, nothing cut (the shared fit check); the profile saved with the page's button on
+ * the web and with Telegram's Main button inside a simulated client. With E2E_SCREENSHOTS=<dir>, the list
+ * and two screens at 320 px, light and dark, in German and Russian.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiSession, apiGet, base, useSession as keepSession, screen, signUpThroughApi } from "./support/app";
+import { launchChromium, phoneContext } from "./support/browser";
+import { kassaCli } from "./support/cli";
+import { cutTexts, settle } from "./support/fit";
+import { type Lng, text } from "./support/locales";
+import {
+  installTelegramClient,
+  LIGHT_THEME,
+  launchHash,
+  postedEvents,
+  sendTelegramEvent,
+  signedInitData,
+} from "./support/telegram-client";
+
+const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
+const SHOTS = process.env.E2E_SCREENSHOTS;
+/** The list's cells, in its order. */
+const CELLS = ["profile", "security", "wallets", "verification", "subscription", "notifications", "language"];
+
+let browser: Browser;
+let investor: ApiSession;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  investor = await signUpThroughApi();
+  await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function webPage(lng: Lng, width: number, colorScheme: "light" | "dark" = "light", height = 720) {
+  const context = await phoneContext(browser, {
+    viewport: { width, height },
+    colorScheme,
+    ...(SHOTS ? { deviceScaleFactor: 1 } : {}),
+  });
+  await context.addInitScript((l) => localStorage.setItem("kassa.language", l), lng);
+  await keepSession(context, investor);
+  return { context, page: await context.newPage() };
+}
+
+async function openList(page: Page) {
+  await page.goto(`${base()}/settings`);
+  await screen(page, "settings");
+  await page.locator("[data-settings-cell='profile']").waitFor();
+  await settle(page);
+}
+
+/** The screen on a tall phone: the whole of it above the tab bar. */
+async function shoot(page: Page, path: string) {
+  await settle(page);
+  await page.screenshot({ path });
+}
+
+/** Taps the list's cell of `name` and waits for its screen, settled. */
+async function openCell(page: Page, name: string) {
+  await page.locator(`[data-settings-cell='${name}']`).click();
+  await page.locator(`[data-settings-screen='${name}']`).waitFor({ timeout: 15_000 });
+  await settle(page);
+}
+
+describe("settings as a list of screens", () => {
+  for (const lng of ["ru", "de"] as const) {
+    for (const width of [390, 320]) {
+      it(`walks the list and every screen at ${width} px in ${lng}, nothing cut`, async () => {
+        const { context, page } = await webPage(lng, width);
+        try {
+          await openList(page);
+          const cells = await page
+            .locator("[data-settings-cell]")
+            .evaluateAll((els) => els.map((el) => el.getAttribute("data-settings-cell")));
+          expect(cells).toEqual(CELLS);
+          // Each cell's status is said (the security one once the server answered).
+          await expect
+            .poll(() => page.locator("[data-settings-cell='security']").innerText())
+            .toContain(text(lng, "settings", "security.channels.email"));
+          expect(await cutTexts(page), `list ${lng} ${width}`).toEqual([]);
+          for (const name of CELLS) {
+            await openCell(page, name);
+            expect(await page.title()).toContain(text(lng, "settings", `screens.${name}`));
+            expect(await cutTexts(page), `${name} ${lng} ${width}`).toEqual([]);
+            await page.goBack();
+            await page.locator("[data-settings-cell='profile']").waitFor();
+          }
+          // The password, one level down from Security.
+          await openCell(page, "security");
+          await page.locator("[data-settings-cell='password']").click();
+          await page.locator("[data-settings-screen='password']").waitFor();
+          await settle(page);
+          expect(await cutTexts(page), `password ${lng} ${width}`).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+
+  it("saves the profile with the page's button on the web", async () => {
+    const { context, page } = await webPage("de", 320);
+    try {
+      await openList(page);
+      await openCell(page, "profile");
+      const city = page.locator("[data-section='profile'] input[name='city']");
+      await city.fill("Karaganda");
+      await page.locator("[data-testid='submit-profile']").click();
+      await expect
+        .poll(() => page.locator("[data-section='profile'] [data-testid='form-success']").innerText())
+        .toBe(text("de", "settings", "saved"));
+      await expect
+        .poll(async () => (await apiGet<{ city: string | null }>("/user-data/byType/profile", investor.token)).city)
+        .toBe("Karaganda");
+      // Back to the list, which opens at /settings as before.
+      await page.goBack();
+      await page.locator("[data-settings-cell='profile']").waitFor();
+      expect(new URL(page.url()).pathname).toBe("/settings");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("saves the profile with Telegram's Main button inside Telegram, and Back leads to the list", async () => {
+    const context = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
+    await installTelegramClient(context, LIGHT_THEME);
+    const page = await context.newPage();
+    try {
+      const id = 730_000_000 + Math.floor(Math.random() * 1e8);
+      const hash = launchHash({
+        initData: signedInitData({ id, first_name: "Lena", language_code: "ru" }, DEV_BOT_TOKEN),
+        platform: "android",
+      });
+      await page.goto(`${base()}/settings${hash}`);
+      await page.locator("[data-settings-cell='profile']").waitFor({ timeout: 20_000 });
+      await page.locator("[data-settings-cell='profile']").click();
+      await page.locator("[data-settings-screen='profile']").waitFor({ timeout: 15_000 });
+      const city = page.locator("[data-section='profile'] input[name='city']");
+      await city.waitFor();
+      // No save button on the page: the Main button says "Save" and is the submit.
+      expect(await page.locator("[data-testid='submit-profile']").count()).toBe(0);
+      const mainButton = async () =>
+        (await postedEvents(page)).filter((e) => e.eventType === "web_app_setup_main_button").at(-1)?.eventData as
+          | { is_visible?: boolean; text?: string }
+          | undefined;
+      await expect.poll(async () => (await mainButton())?.is_visible, { timeout: 15_000 }).toBe(true);
+      expect((await mainButton())?.text).toBe(text("ru", "settings", "save"));
+      await city.fill("Shymkent");
+      await sendTelegramEvent(page, "main_button_pressed");
+      await expect
+        .poll(() => page.locator("[data-section='profile'] [data-testid='form-success']").innerText(), {
+          timeout: 15_000,
+        })
+        .toBe(text("ru", "settings", "saved"));
+      // Telegram's Back leads to the list.
+      await sendTelegramEvent(page, "back_button_pressed");
+      await page.locator("[data-settings-cell='profile']").waitFor({ timeout: 15_000 });
+      expect(new URL(page.url()).pathname).toBe("/settings");
+      // An account made in Telegram: its codes go to the Telegram chat, and the list says so.
+      await expect
+        .poll(() => page.locator("[data-settings-cell='security']").innerText())
+        .toContain(text("ru", "settings", "security.channels.telegram"));
+      await page.locator("[data-settings-cell='profile']").click();
+      await expect.poll(() => city.inputValue(), { timeout: 15_000 }).toBe("Shymkent");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it.runIf(SHOTS)(
+    "takes the screenshots: list, profile and security at 320 px, light and dark, de and ru",
+    async () => {
+      const dir = SHOTS as string;
+      mkdirSync(dir, { recursive: true });
+      for (const lng of ["de", "ru"] as const) {
+        for (const scheme of ["light", "dark"] as const) {
+          const { context, page } = await webPage(lng, 320, scheme, 1000);
+          try {
+            await openList(page);
+            await shoot(page, join(dir, `settings-${lng}-${scheme}-list.png`));
+            for (const name of ["profile", "security"]) {
+              await openCell(page, name);
+              await shoot(page, join(dir, `settings-${lng}-${scheme}-${name}.png`));
+              await page.goBack();
+              await page.locator("[data-settings-cell='profile']").waitFor();
+            }
+          } finally {
+            await context.close();
+          }
+        }
+      }
+    },
+  );
+});
