@@ -29,7 +29,7 @@ export function SettingsScreenRoute() {
   const { t } = useTranslation("settings");
   if (!isSettingsScreen(screen)) return <Navigate to={paths.settings} replace />;
   return (
-    <SettingsScreenFrame key={screen} screen={`settings-${screen}`} title={t(`screens.${screen}`)}>
+    <SettingsScreenFrame key={screen} screen={screen} title={t(`screens.${screen}`)}>
       <ScreenSections screen={screen} />
     </SettingsScreenFrame>
   );
