@@ -125,6 +125,8 @@ const launchPreload: Plugin = {
         ...screen(/src[\\/]app[\\/]routes[\\/]login\.tsx$/),
         texts: texts(/locales[\\/](\w+)[\\/](?:common|auth)\.json$/),
       },
+      // Inside Telegram every launch boots the SDK (src/tma/boot.ts): announced beside the entry, not after it.
+      telegram: screen(/src[\\/]tma[\\/]boot\.ts$/),
     };
     const launcher = readFileSync(r("./src/app/launch-preload.js"), "utf8").replace(
       "/* FILES */ {}",

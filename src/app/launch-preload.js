@@ -4,8 +4,9 @@
 // calls with the kept token (the API client takes those replies, `src/lib/early-replies.ts`): on the web the token
 // is the cookie; inside Telegram it is read where `src/tma/token-store.ts` keeps it (the client's SecureStorage or
 // DeviceStorage, asked over the bridge without the SDK, else the framed store), and the kept token's check
-// (`GET /user/me`) goes with the calls. Without a saved user at the start or the login, the login. Plain JavaScript
-// without imports: the build writes the file names in. Whatever goes wrong here, the entry does the same later.
+// (`GET /user/me`) goes with the calls. Without a saved user at the start or the login, the login. Inside Telegram
+// it also announces the SDK's code (`src/tma/boot.ts`), which every launch there boots. Plain JavaScript without
+// imports: the build writes the file names in. Whatever goes wrong here, the entry does the same later.
 const FILES = /* FILES */ {};
 const LANGUAGES = ["en", "ru", "de", "kk"];
 /** Who waits for an event from the Telegram client (`bridgeGet`). */
@@ -35,7 +36,8 @@ function start() {
       (token) => sendCalls(token, true),
       () => undefined,
     );
-  for (const file of screen.code) link("modulepreload", file);
+  // Inside Telegram the SDK's code too: the session is restored once it has booted.
+  for (const file of [...screen.code, ...(telegram ? FILES.telegram.code : [])]) link("modulepreload", file);
   for (const file of screen.css) link("preload", file, "style");
   for (const file of screen.texts[language(telegram?.language)] ?? []) link("modulepreload", file);
 }

@@ -3,7 +3,8 @@
  * leave beside the code, not after it. Inside Telegram the token lives in the client's storage (SecureStorage on
  * a phone, DeviceStorage on the desktop, the framed store on Telegram Web); reading it must not wait for the SDK's
  * code or the cabinet's. The cabinet's launch chunk is held back here until the balance has been asked for (or
- * 5 s have passed): the balance has to be asked for while the cabinet's code is still on its way.
+ * 5 s have passed): the balance has to be asked for while the cabinet's code is still on its way. And the SDK's
+ * code, which every Telegram launch boots, is asked for beside the entry chunk (held back until then), not after.
  */
 import type { Browser, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,6 +69,20 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
         ]);
         await route.continue();
       });
+      // The entry chunk waits for the SDK's chunk to be asked for: the launcher announces it beside the entry.
+      let sdkAsked: "boot" | "timeout" | undefined;
+      const bootAsked = new Promise<void>((resolve) => {
+        page.on("request", (request: Request) => {
+          if (/\/assets\/boot-[^/]+\.js$/.test(request.url())) resolve();
+        });
+      });
+      await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+        sdkAsked ??= await Promise.race([
+          bootAsked.then(() => "boot" as const),
+          new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), HOLD_MS)),
+        ]);
+        await route.continue();
+      });
       const initData = signedInitData(
         { id: 700_000_000 + Math.floor(Math.random() * 1e8), first_name: "Kept", language_code: "en" },
         DEV_BOT_TOKEN,
@@ -79,6 +94,7 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
 
       const paths = requests.map((r) => r.path);
       expect(released, `the cabinet's code was held until ${released}; requests: ${paths.join(", ")}`).toBe("balance");
+      expect(sdkAsked, `the entry was held until ${sdkAsked}; requests: ${paths.join(", ")}`).toBe("boot");
       // The calls are sent once: the screens take the launch's replies (the token's check among them).
       expect(paths.filter((p) => p === "/api/user/balance")).toHaveLength(1);
       expect(paths.filter((p) => p === "/api/user/me")).toHaveLength(1);
