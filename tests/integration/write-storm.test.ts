@@ -10,7 +10,8 @@
  * then parked the connection it handed that statement to as "full" for good; after ten of them
  * every query of the instance waited forever (db/query-scope.ts).
  *
- * And no wait of the app's connections is unbounded: a write waiting for a row another
+ * And no wait of the app's connections is unbounded (and a statement costs one round trip, as a
+ * prepared statement of its connection): a write waiting for a row another
  * transaction holds gives up at the lock timeout with 503 BUSY (and Retry-After), and a
  * transaction left idle is ended by PostgreSQL, its connection back in the pool.
  */
@@ -283,6 +284,16 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(row?.id).toBe(investor.id);
       const res = await injectRoute(server, routes.currentUser, { token: investor.token });
       expect(res.status).toBe(200);
+    });
+
+    it("runs the app's statements as prepared statements of their connection, planned with their values", async () => {
+      // A statement sees its own connection's prepared statements, itself among them once named.
+      const mine = sql`select count(*)::int as n, current_setting('plan_cache_mode') as mode
+        from pg_prepared_statements where statement like ${"%pg_prepared_statements%"}`;
+      const outside = (await handle.db.execute(mine)) as unknown as { n: number; mode: string }[];
+      expect(outside[0]).toEqual({ n: 1, mode: "force_custom_plan" });
+      const inside = (await handle.db.transaction((tx) => tx.execute(mine))) as unknown as { n: number }[];
+      expect(inside[0]?.n).toBe(1);
     });
 
     it("keeps a job's advisory lock for as long as its work runs, however long it sits idle", async () => {

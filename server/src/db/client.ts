@@ -125,7 +125,8 @@ async function openPostgres(
   // the app's statements are short, and compiling them cost more than it saved (server/README.md,
   // "Database"). The limits bound every wait of a statement or a transaction, so no request holds
   // a connection of the pool for ever (server/README.md, "Performance").
-  const connection = { jit: "off", ...limits };
+  // Statements are prepared per connection (db/query-scope.ts) and still planned with their values.
+  const connection = { jit: "off", plan_cache_mode: "force_custom_plan", ...limits };
   if (runMigrations || existingOnly) {
     const setup = postgres(url, { max: 1, onnotice: () => {}, connection: { jit: "off" } });
     try {

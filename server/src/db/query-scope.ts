@@ -79,6 +79,19 @@ function track(query: PendingQuery, signal: AbortSignal): void {
   });
 }
 
+/**
+ * A statement as a prepared statement of its connection. Drizzle sends every statement unnamed,
+ * and postgres.js then asks the server for its parameter types before each one (Parse, Describe,
+ * wait, then Bind, Execute): two round trips a statement, and nothing pipelined behind it. Named,
+ * the description is kept per connection after its first use: one round trip, pipelined (a
+ * refill's transaction went from eight round trips to three). The app's statements come in a
+ * bounded number of shapes (values are always parameters), so each connection keeps a bounded
+ * set; `plan_cache_mode = force_custom_plan` (db/client.ts) keeps planning each with its values.
+ */
+function prepared(sql: Sql, [query, parameters, options]: Parameters<Sql["unsafe"]>) {
+  return sql.unsafe(query, parameters ?? [], { ...options, prepare: true });
+}
+
 /** A statement of a transaction that has already ended (its connection closed under it). */
 export class TransactionEndedError extends Error {
   constructor() {
@@ -111,7 +124,7 @@ function untilConnectionLost(sql: Sql, fn: (sql: Sql) => unknown, transaction: P
       if (property === "unsafe") {
         return (...args: Parameters<Sql["unsafe"]>) => {
           if (lost) throw new TransactionEndedError();
-          const query = target.unsafe(...args);
+          const query = prepared(target, args);
           // Registered before the caller's own reaction (a microtask later, after `.values()`),
           // so the loss is known before the callback sees the statement fail.
           queueMicrotask(() => {
@@ -155,7 +168,7 @@ export function cancellable<T extends Sql>(client: T): T {
         return (...args: Parameters<Sql["unsafe"]>) => {
           const signal = scope.getStore();
           if (signal?.aborted) throw new StatementAbandonedError();
-          const query = target.unsafe(...args);
+          const query = prepared(target, args);
           if (signal) track(query as unknown as PendingQuery, signal);
           return query;
         };
