@@ -87,7 +87,7 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
       <h2 className="money-dialog-title">{t("wallet.title")}</h2>
       <p className="money-dialog-text">{t("wallet.note", { amount: requested, network: refill.network })}</p>
       <div className="wallet-qr" data-testid="refill-qr" role="img" aria-label={t("wallet.qr")}>
-        <QRCodeSVG value={refill.address} size={176} marginSize={0} />
+        <QRCodeSVG value={refill.address} size={176} marginSize={0} aria-hidden="true" />
       </div>
       <Section>
         <Cell className="static-cell" subtitle={t("wallet.address")} multiline>
