@@ -117,25 +117,81 @@ describe("cabinet", () => {
   });
 });
 
+/** Whether the app asked the server to exchange. */
+const exchangePosted = (fetchMock: ReturnType<typeof cabinetApi>) =>
+  fetchMock.mock.calls.some(([url]) => new URL(String(url), "http://x").pathname.endsWith("/user/exchange"));
+
+async function openExchange(to: Currency, amountTyped: string) {
+  await renderApp({ path: "/", user: DEMO_USER });
+  await screen.findByTestId("balance");
+  fireEvent.click(screen.getByTestId("open-exchange"));
+  const dialog = await screen.findByTestId("exchange-dialog");
+  fireEvent.change(dialog.querySelector("select[name='to']") as HTMLSelectElement, { target: { value: to } });
+  fireEvent.change(dialog.querySelector("input[name='amount']") as HTMLInputElement, {
+    target: { value: amountTyped },
+  });
+  return dialog;
+}
+
 describe("exchange dialog", () => {
   it("shows the exact result before confirming, and 'Not enough funds' keeping the amount", async () => {
     cabinetApi({
       exchange: { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } },
     });
-    await renderApp({ path: "/", user: DEMO_USER });
-    await screen.findByTestId("balance");
-    fireEvent.click(screen.getByTestId("open-exchange"));
-    const dialog = await screen.findByTestId("exchange-dialog");
-    fireEvent.change(dialog.querySelector("select[name='to']") as HTMLSelectElement, { target: { value: "TON" } });
-    const amount = dialog.querySelector("input[name='amount']") as HTMLInputElement;
-    fireEvent.change(amount, { target: { value: "99" } });
+    const dialog = await openExchange("TON", "99");
     // 99 × 1 × 0.99 / 5.5 = 17.82, truncated to TON's 9 decimals.
     await waitFor(() =>
       expect(within(dialog).getByTestId("exchange-result").getAttribute("data-amount")).toBe("17.82"),
     );
-    fireEvent.click(within(dialog).getByTestId("exchange-confirm"));
+    fireEvent.click(within(dialog).getByTestId("exchange-next"));
+    fireEvent.click(await within(dialog).findByTestId("exchange-confirm"));
     await waitFor(() => expect(within(dialog).getByTestId("form-error").textContent).toBe("Not enough funds"));
+    expect((dialog.querySelector("input[name='amount']") as HTMLInputElement).value).toBe("99");
+  });
+
+  it("Continue states what is debited and credited at which rate and sends nothing; Back keeps the input; Exchange sends it", async () => {
+    const fetchMock = cabinetApi({
+      exchange: {
+        body: {
+          from: "USDT",
+          to: "TON",
+          debited: "99",
+          received: "17.82",
+          rates: { from: "1", to: "5.5" },
+          feePercent: "1",
+          currencies: { USDT: "1135.5678", BTC: "0.015", ETH: "0", TON: "27.82" },
+        },
+      },
+    });
+    const dialog = await openExchange("TON", "99");
+    // 1 USDT = 1 / 5.5 TON = 0.181818… shown with six significant digits.
+    await waitFor(() => expect(within(dialog).getByTestId("exchange-rate").textContent).toBe("1 USDT = 0.181818 TON"));
+    fireEvent.click(within(dialog).getByTestId("exchange-next"));
+    const confirmation = await within(dialog).findByTestId("exchange-confirmation");
+    expect(within(confirmation).getByTestId("confirm-debited").getAttribute("data-amount")).toBe("99");
+    expect(within(confirmation).getByTestId("confirm-debited").textContent).toBe("99.00 USDT");
+    expect(within(confirmation).getByTestId("confirm-received").getAttribute("data-amount")).toBe("17.82");
+    expect(within(confirmation).getByTestId("confirm-received").textContent).toBe("17.8200 TON");
+    expect(within(confirmation).getByTestId("confirm-rate").textContent).toBe("1 USDT = 0.181818 TON");
+    expect(confirmation.textContent).toContain("1 %");
+    expect(confirmation.textContent).toContain("99.00 USDT leaves your USDT balance only when you tap Exchange.");
+    expect(exchangePosted(fetchMock)).toBe(false);
+
+    // Back: the form again, as typed, still nothing sent.
+    fireEvent.click(within(confirmation).getByTestId("exchange-back"));
+    const amount = dialog.querySelector("input[name='amount']") as HTMLInputElement;
     expect(amount.value).toBe("99");
+    expect((dialog.querySelector("select[name='to']") as HTMLSelectElement).value).toBe("TON");
+    expect(exchangePosted(fetchMock)).toBe(false);
+
+    fireEvent.click(within(dialog).getByTestId("exchange-next"));
+    fireEvent.click(await within(dialog).findByTestId("exchange-confirm"));
+    await within(dialog).findByTestId("form-success");
+    const posted = fetchMock.mock.calls.find(([url]) =>
+      new URL(String(url), "http://x").pathname.endsWith("/user/exchange"),
+    );
+    const body = (posted?.[1] as RequestInit | undefined)?.body;
+    expect(JSON.parse(String(body))).toEqual({ from: "USDT", to: "TON", amount: "99" });
   });
 });
 
@@ -154,10 +210,9 @@ describe("exchange limits", () => {
     fireEvent.change(amount, { target: { value: "1234.5679" } });
     expect(dialog.querySelector("[data-field-error='amount']")?.textContent).toBe("Not enough funds");
     expect(within(dialog).getByTestId("exchange-result").textContent).toBe("—");
-    fireEvent.click(within(dialog).getByTestId("exchange-confirm"));
-    expect(
-      fetchMock.mock.calls.some(([url]) => new URL(String(url), "http://x").pathname.endsWith("/user/exchange")),
-    ).toBe(false);
+    fireEvent.click(within(dialog).getByTestId("exchange-next"));
+    expect(within(dialog).queryByTestId("exchange-confirmation")).toBeNull();
+    expect(exchangePosted(fetchMock)).toBe(false);
     fireEvent.click(within(dialog).getByTestId("exchange-max"));
     expect(amount.value).toBe("1234.5678");
     expect(dialog.querySelector("[data-field-error='amount']")).toBeNull();

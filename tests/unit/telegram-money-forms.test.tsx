@@ -318,16 +318,20 @@ describe("exchange dialog in Telegram", () => {
     return dialog;
   }
 
-  it("confirms with the Main button once there is a quote, loader while pending, success haptics", async () => {
+  it("continues and then confirms with the Main button once there is a quote, loader while pending, success haptics", async () => {
     const hold = gate();
     stubWithHold(routes(EXCHANGED), { method: "POST", path: "/user/exchange", gate: hold.opened });
     const dialog = await openDialog();
-    expect(mainButton()).toMatchObject({ text: "Exchange", enabled: false });
-    expect(within(dialog).queryByTestId("exchange-confirm")).toBeNull();
+    expect(mainButton()).toMatchObject({ text: "Continue", enabled: false });
+    expect(within(dialog).queryByTestId("exchange-next")).toBeNull();
 
     fireEvent.change(await field("amount", dialog), { target: { value: "99" } });
     await waitFor(() => expect(mainButton().enabled).toBe(true));
     expect(closingConfirmation()).toBe(true);
+    pressMain();
+    await within(dialog).findByTestId("exchange-confirmation");
+    await waitFor(() => expect(mainButton()).toMatchObject({ text: "Exchange", enabled: true }));
+    expect(within(dialog).queryByTestId("exchange-confirm")).toBeNull();
     pressMain();
     await waitFor(() => expect(mainButton().loading).toBe(true));
     await hold.open();
@@ -343,7 +347,10 @@ describe("exchange dialog in Telegram", () => {
     fireEvent.change(await field("amount", dialog), { target: { value: "99" } });
     await waitFor(() => expect(mainButton().enabled).toBe(true));
     pressMain();
+    await within(dialog).findByTestId("exchange-confirmation");
+    pressMain();
     await within(dialog).findByText("Not enough funds");
+    expect((await field("amount", dialog)).value).toBe("99");
     expect(mainButton()).toMatchObject({ loading: false, enabled: true });
     expect(telegram.notify).toHaveBeenCalledWith("error");
     expect(closingConfirmation()).toBe(true);

@@ -3,10 +3,13 @@ import {
   type Currency,
   compareAmounts,
   ExchangeBody,
+  type ExchangeQuote,
   type ExchangeQuoteInput,
   exchangeAmountIssue,
   exchangeQuote,
 } from "@contract";
+import { displayRate } from "@contract/exchange-math";
+import { money } from "@contract/money-math";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, Cell, Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
@@ -27,7 +30,10 @@ type ExchangeValues = { from: Currency; to: Currency; amount: string };
 /** The amount's rule shows as it is typed ('Not enough funds' too). */
 const AS_TYPED = ["amount"] as const;
 
-/** The exchange dialog: from/to, amount, the live rate and the exact result (`exchangeQuote`) before confirming. */
+/**
+ * The exchange dialog: from/to, amount, the live rate and the exact result (`exchangeQuote`); Continue shows what
+ * will be debited and credited at which rate, and only its Exchange sends anything (as a deposit's confirmation).
+ */
 export function ExchangeDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   if (!open) return null;
   return (
@@ -46,6 +52,10 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [formError, setFormError] = useState<FormError | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  /** The confirmation shown (nothing sent yet): what the form's Continue checked. */
+  const [confirming, setConfirming] = useState<{ body: ExchangeValues; quote: ExchangeQuote; rate: string } | null>(
+    null,
+  );
   const initialFrom = balance.data?.currentCurrency ?? "USDT";
 
   /** The amount as typed: its exact value and quote input, or the error under the field. */
@@ -92,39 +102,125 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
       ? textOfMessage(t as unknown as Translate, form.errors.amount)
       : null;
 
+  /** What one coin of `from` buys of `to` before the fee, about six significant digits (for showing only). */
+  const rateValue =
+    rate.data && !same ? displayRate(money(rate.data.rates[from]).div(rate.data.rates[to]).toFixed()) : null;
+  const rateText = (value: string, pair: { from: Currency; to: Currency }) =>
+    t("rateValue", { from: pair.from, value: `${format.decimal(value)} ${pair.to}` });
+
+  /** Sends what the confirmation stated: the only place an exchange is asked for. */
+  const send = ({ body }: NonNullable<typeof confirming>) => {
+    exchange.mutate(body, {
+      onSuccess: (reply) => {
+        haptics.notify("success");
+        form.set("amount", "");
+        setConfirming(null);
+        setDone(
+          t("done", {
+            debited: format.amount(reply.debited, reply.from, { exact: true }),
+            received: format.amount(reply.received, reply.to, { exact: true }),
+          }),
+        );
+      },
+      onError: (error) => {
+        haptics.notify("error");
+        // Back to the form, with the server's word on it and the amount as typed.
+        setConfirming(null);
+        setFormError(formErrorOf(error));
+      },
+    });
+  };
+
+  /** The form's submit shows the confirmation (nothing is sent yet); the confirmation's submit exchanges. */
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (pending) return;
-    if (!quote || !checked || !("input" in checked)) {
+    if (confirming) {
+      send(confirming);
+      return;
+    }
+    if (!quote || !checked || !("input" in checked) || rateValue === null) {
       haptics.notify("error");
       return;
     }
     setFormError(null);
-    exchange.mutate(
-      { from, to, amount: checked.input.amount },
-      {
-        onSuccess: (reply) => {
-          haptics.notify("success");
-          form.set("amount", "");
-          setDone(
-            t("done", {
-              debited: format.amount(reply.debited, reply.from, { exact: true }),
-              received: format.amount(reply.received, reply.to, { exact: true }),
-            }),
-          );
-        },
-        onError: (error) => {
-          haptics.notify("error");
-          setFormError(formErrorOf(error));
-        },
-      },
-    );
+    haptics.selection();
+    setConfirming({ body: { from, to, amount: checked.input.amount }, quote, rate: rateValue });
   };
 
-  const rateValue =
-    rate.data && !same
-      ? exchangeQuote({ from, to, amount: "1", rates: rate.data.rates, feePercent: "0" }).received
-      : null;
+  if (confirming) {
+    const { body, quote: stated } = confirming;
+    const amountCell = (testId: string, value: string, currency: Currency) => (
+      <span data-testid={testId} {...amountAttributes(value, currency)}>
+        {format.amount(value, currency, { exact: true })}
+      </span>
+    );
+    return (
+      <form
+        ref={formRef}
+        className="money-dialog money-form"
+        onSubmit={submit}
+        noValidate
+        data-testid="exchange-confirmation"
+      >
+        <h2 className="money-dialog-title">{t("title")}</h2>
+        <Section
+          header={t("confirmation.title")}
+          footer={t("confirmation.note", {
+            debited: format.amount(stated.debited, body.from, { exact: true }),
+            from: body.from,
+          })}
+        >
+          <Cell className="static-cell" multiline after={amountCell("confirm-debited", stated.debited, body.from)}>
+            {t("debited")}
+          </Cell>
+          <Cell
+            className="static-cell"
+            multiline
+            after={
+              <span data-testid="confirm-rate" data-rate={confirming.rate}>
+                {rateText(confirming.rate, body)}
+              </span>
+            }
+          >
+            {t("rate")}
+          </Cell>
+          {rate.data ? (
+            <Cell
+              className="static-cell"
+              multiline
+              after={t("feeValue", { fee: format.decimal(rate.data.feePercent) })}
+            >
+              {t("fee")}
+            </Cell>
+          ) : null}
+          <Cell className="static-cell" multiline after={amountCell("confirm-received", stated.received, body.to)}>
+            {t("result")}
+          </Cell>
+        </Section>
+        <FormFooter
+          error={formError}
+          form={formRef}
+          submitText={t("confirm")}
+          submitTestId="exchange-confirm"
+          pending={pending}
+          secondary={
+            <Button
+              size="l"
+              stretched
+              mode="bezeled"
+              type="button"
+              disabled={pending}
+              onClick={() => setConfirming(null)}
+              data-testid="exchange-back"
+            >
+              {t("confirmation.back")}
+            </Button>
+          }
+        />
+      </form>
+    );
+  }
 
   return (
     <form ref={formRef} className="money-dialog money-form" onSubmit={submit} noValidate>
@@ -189,8 +285,8 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
           className="static-cell"
           after={
             rateValue !== null ? (
-              <span data-testid="exchange-rate">
-                {t("rateValue", { from, value: format.amount(rateValue, to, { exact: true }) })}
+              <span data-testid="exchange-rate" data-rate={rateValue}>
+                {rateText(rateValue, { from, to })}
               </span>
             ) : rate.isError ? (
               t("rateUnavailable")
@@ -222,10 +318,10 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
         error={formError}
         success={done}
         form={formRef}
-        submitText={t("confirm")}
+        submitText={t("next")}
         pending={pending}
         disabled={quote === null}
-        submitTestId="exchange-confirm"
+        submitTestId="exchange-next"
         secondary={
           <Button size="l" stretched mode="plain" onClick={onClose}>
             {t("close", { ns: "common" })}
