@@ -40,27 +40,6 @@ export function isTermsDoc(value: unknown): value is TermsDoc {
   return typeof value === "string" && (TERMS_DOCS as readonly string[]).includes(value);
 }
 
-/** The screens under Settings' list, each at `/settings/<screen>`, in the list's order. */
-export const SETTINGS_SCREENS = [
-  "profile",
-  "security",
-  "password",
-  "wallets",
-  "verification",
-  "subscription",
-  "notifications",
-  "language",
-] as const;
-export type SettingsScreen = (typeof SETTINGS_SCREENS)[number];
-
-export function isSettingsScreen(value: unknown): value is SettingsScreen {
-  return typeof value === "string" && (SETTINGS_SCREENS as readonly string[]).includes(value);
-}
-
-export function settingsPath(screen: SettingsScreen): string {
-  return `/settings/${screen}`;
-}
-
 export function newsItemPath(id: string): string {
   return `/news/${encodeURIComponent(id)}`;
 }

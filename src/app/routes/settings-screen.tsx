@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link, Navigate, useNavigate, useParams } from "react-router";
 import { LinkCell } from "@/components/link-cell";
 import { QuerySection } from "@/components/query-section";
-import { isSettingsScreen, paths, type SettingsScreen, settingsPath } from "@/config/paths";
+import { paths } from "@/config/paths";
 import { AvatarSection } from "@/features/avatar/components/avatar-section";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { ProfileSection } from "@/features/profile/components/profile-section";
@@ -18,6 +18,7 @@ import { SubscriptionSection } from "@/features/subscription/components/subscrip
 import { VerificationSection } from "@/features/verification/components/verification-section";
 import { WithdrawalWallet } from "@/features/wallets/components/withdrawal-wallet";
 import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries";
+import { isSettingsScreen, type SettingsScreen, settingsPath } from "./settings-paths";
 
 /**
  * One screen of Settings' list (`/settings/<screen>`): its title and its sections; a form's save is on

@@ -4,7 +4,6 @@ import { useAtomValue } from "jotai";
 import { useTranslation } from "react-i18next";
 import { Page } from "@/components/page";
 import { currentLanguage } from "@/config/i18n";
-import { settingsPath } from "@/config/paths";
 import { profileQueries } from "@/features/profile/api/profile-queries";
 import { securityQueries } from "@/features/security/api/security-queries";
 import { useCodesGoToText } from "@/features/security/components/security-section";
@@ -12,6 +11,7 @@ import { SettingsCell } from "@/features/settings/components/settings-cells";
 import { walletQueries } from "@/features/wallets/api/wallet-queries";
 import { useMoneyFormat } from "@/lib/money";
 import { userAtom } from "@/lib/session";
+import { settingsPath } from "./settings-paths";
 
 /**
  * Settings (docs/cabinet-rules.md#screens) as Telegram's own settings: a list of cells, each with a
