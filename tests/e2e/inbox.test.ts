@@ -127,6 +127,14 @@ describe("screen titles", () => {
     }
     expect(problems).toEqual([]);
 
+    // With the side bar (its product name is no heading) a screen still has one h1.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base()}/operations`);
+    await screen(page, "operations");
+    await page.locator(".side-bar").waitFor();
+    expect(await page.locator("h1").allInnerTexts()).toEqual([text("en", "operations", "title")]);
+    await page.setViewportSize({ width: 390, height: 844 });
+
     // Top-level screens have the tab bar; a screen under More has a back link to where the user came from.
     await page.goto(`${base()}/more`);
     await screen(page, "more");

@@ -84,7 +84,7 @@ export function CabinetLayout() {
     return wrap(
       <div className="cabinet cabinet-wide">
         <aside className="cabinet-aside">
-          <BrandHeader tagline={false} />
+          <BrandHeader tagline={false} heading={false} />
           <SideBar />
           <section className="aside-language" aria-label={t("language")}>
             <LanguageSwitcher />
