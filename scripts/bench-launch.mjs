@@ -6,6 +6,8 @@
 // empty cache) and a warm one (the same profile again, the cache filled), and prints one table:
 //
 // - cabinet (signed in, `/`): navigation → the balance figure on screen;
+// - telegram: the same inside Telegram's iOS client (simulated at its bridge, the session kept in its
+//   SecureStorage; no Lighthouse run);
 // - login (signed out, `/login`): navigation → the login screen;
 // - template (optional): another app's production build, served from a folder the same way (gzip,
 //   hashed files under /assets cached for good, the rest revalidated): navigation → its first screen with
@@ -22,7 +24,7 @@
 // loading the app): the score, FCP, LCP, TBT, and the audits that cost time (render-blocking files, unused JS).
 //
 // Options (environment): BENCH_RUNS (launches of each kind per case, default 3), BENCH_CASES
-// (`cabinet,login,template`), BENCH_LIGHTHOUSE (runs per case, default 1; 0 skips it), CHROMIUM_PATH (default
+// (`cabinet,telegram,login,template`), BENCH_LIGHTHOUSE (runs per case, default 1; 0 skips it), CHROMIUM_PATH (default
 // /usr/bin/chromium). Not a test: nothing fails on a figure; the load average is printed with the table, since a
 // busy machine is a slower phone.
 import { spawn } from "node:child_process";
@@ -43,7 +45,7 @@ const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE ?? 1);
 const lighthouseVersion = JSON.parse(readFileSync("node_modules/lighthouse/package.json", "utf8")).version;
 const argTemplate = process.argv.indexOf("--template");
 const TEMPLATE_DIR = argTemplate > 0 ? process.argv[argTemplate + 1] : process.env.BENCH_TEMPLATE_DIR;
-const CASES = (process.env.BENCH_CASES ?? "cabinet,login,template").split(",");
+const CASES = (process.env.BENCH_CASES ?? "cabinet,telegram,login,template").split(",");
 const PROFILE = { latencyMs: 150, downBps: 1_600_000, upBps: 750_000, cpu: 4 };
 const DEMO = { login: "demo", password: "demo2026pass" };
 
@@ -153,13 +155,50 @@ function watchFor(condition) {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window.__lcp = entry.startTime;
   }).observe({ type: "largest-contentful-paint", buffered: true });
+  // What moved, and when: the layout shifts (the elements named as tag, test id or classes).
+  const name = (node) =>
+    node?.nodeType !== 1
+      ? String(node?.nodeName ?? "?")
+      : `${node.nodeName.toLowerCase()}${node.dataset?.testid ? `[data-testid=${node.dataset.testid}]` : ""}${
+          node.classList?.length ? `.${[...node.classList].slice(0, 2).join(".")}` : ""
+        }`;
+  window.__shifts = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (!entry.hadRecentInput)
+        window.__shifts.push({
+          value: entry.value,
+          at: entry.startTime,
+          sources: (entry.sources ?? []).map((source) => name(source.node)),
+        });
+  }).observe({ type: "layout-shift", buffered: true });
 }
 
 const CONDITIONS = {
   cabinet: `/\\d/.test(document.querySelector("[data-testid='balance']")?.textContent ?? "")`,
+  telegram: `/\\d/.test(document.querySelector("[data-testid='balance']")?.textContent ?? "")`,
   login: `document.querySelector("[data-screen='login'] input") !== null`,
   template: `(document.getElementById("root")?.innerText ?? "").trim() !== ""`,
 };
+
+/**
+ * Telegram's iOS client at the Mini App bridge, as far as a launch asks it: its SecureStorage holds the kept
+ * `token`, DeviceStorage is refused, no biometrics. Answers come a task later, as a client's do.
+ */
+function telegramClient(token) {
+  const reply = (type, data) => setTimeout(() => window.Telegram?.WebView?.receiveEvent?.(type, data), 0);
+  window.TelegramWebviewProxy = {
+    postEvent(type, json) {
+      const data = json ? JSON.parse(json) : {};
+      if (type === "web_app_secure_storage_get_key")
+        reply("secure_storage_key_received", { req_id: data.req_id, value: token, can_restore: false });
+      else if (type === "web_app_secure_storage_save_key") reply("secure_storage_key_saved", { req_id: data.req_id });
+      else if (type.startsWith("web_app_device_storage_"))
+        reply("device_storage_failed", { req_id: data.req_id, error: "UNSUPPORTED" });
+      else if (type === "web_app_biometry_get_info") reply("biometry_info_received", { available: false });
+    },
+  };
+}
 
 /** Walks back from `at` (CDP seconds): each step, the request that finished last before it started. */
 function chain(requests, at) {
@@ -223,6 +262,7 @@ async function launch(page, cdp, url, cold) {
   const shown = await page.evaluate(() => ({
     shownAt: window.__shownAt,
     lcp: window.__lcp,
+    shifts: window.__shifts,
     fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0,
   }));
   await Promise.all(bodies);
@@ -260,6 +300,7 @@ async function launch(page, cdp, url, cold) {
     waves: chain(list, figureAt).length,
     balanceWaves: balance ? chain(list, balance.start).length + 1 : undefined,
     balanceSentMs: balance ? (balance.start - doc.start) * 1000 : undefined,
+    shifts: shown.shifts ?? [],
   };
 }
 
@@ -297,6 +338,15 @@ async function measure(browser, name, url, setup) {
     await context.close();
   }
   return { name, cold, warm };
+}
+
+/** An element Lighthouse names, as its selector and the start of its markup. */
+function element(node) {
+  if (!node) return "—";
+  const snippet = String(node.snippet ?? "")
+    .replace(/\s+/g, " ")
+    .slice(0, 90);
+  return `${node.selector ?? "?"} ${snippet}`;
 }
 
 /**
@@ -338,6 +388,12 @@ async function audit(url, setup) {
       cls: metric("cumulative-layout-shift"),
       blocking: saving("render-blocking-resources"),
       unusedJs: saving("unused-javascript"),
+      // What the page's LCP was, and what moved (printed under the table).
+      lcpElement: element(lhr.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node),
+      shifts: (lhr.audits["layout-shifts"]?.details?.items ?? []).map((item) => ({
+        score: item.score,
+        element: element(item.node),
+      })),
       // For BENCH_JSON.
       finalUrl: lhr.finalDisplayedUrl,
       unusedJsFiles: (lhr.audits["unused-javascript"]?.details?.items ?? []).map((item) => [
@@ -417,6 +473,34 @@ async function main() {
         await keepInStorage(context, kassa.base, { "kassa.user": user, "kassa.language": "en" });
       });
     }
+    if (kassa && CASES.includes("telegram")) {
+      // The cabinet opened from Telegram's iOS client, the session kept in its SecureStorage.
+      const reply = await fetch(`${kassa.base}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(DEMO),
+      });
+      if (!reply.ok) throw new Error(`the demo login answered ${reply.status}`);
+      const session = await reply.json();
+      const hash = new URLSearchParams({
+        tgWebAppPlatform: "ios",
+        tgWebAppVersion: "9.0",
+        tgWebAppThemeParams: "{}",
+        tgWebAppData: "",
+      });
+      results.push(
+        await measure(browser, "telegram", `${kassa.base}/#${hash}`, async (context) => {
+          await context.addInitScript(telegramClient, session.refreshToken);
+          await context.addInitScript(
+            ([user]) => {
+              if (!localStorage.getItem("kassa.user")) localStorage.setItem("kassa.user", user);
+              localStorage.setItem("kassa.language", "en");
+            },
+            [JSON.stringify(session.user)],
+          );
+        }),
+      );
+    }
     if (kassa && CASES.includes("login")) {
       results.push(
         await measure(browser, "login", `${kassa.base}/login`, (context) =>
@@ -474,6 +558,17 @@ async function main() {
   console.log(line(rows[0]));
   console.log(line(widths.map((w) => "-".repeat(w))));
   for (const r of rows.slice(1)) console.log(line(r));
+  // The layout shifts of each case's first cold launch, largest first (Lighthouse's CLS counts the same kind).
+  for (const { name, cold } of results) {
+    const shifts = [...(cold[0]?.shifts ?? [])].sort((a, b) => b.value - a.value);
+    const total = shifts.reduce((n, shift) => n + shift.value, 0);
+    if (!shifts.length) continue;
+    const top = shifts
+      .slice(0, 3)
+      .map((shift) => `${shift.value.toFixed(3)} at ${s(shift.at)} (${shift.sources.join(", ")})`)
+      .join("; ");
+    console.log(`${name}: layout shift ${total.toFixed(3)} in ${shifts.length}: ${top}`);
+  }
   if (lighthouseResults.length) {
     const table = [
       [
@@ -507,6 +602,11 @@ async function main() {
     console.log(row(table[0]));
     console.log(row(w.map((n) => "-".repeat(n))));
     for (const r of table.slice(1)) console.log(row(r));
+    // What Lighthouse names (when its trace could say: not every headless Chromium gives it the elements).
+    for (const r of lighthouseResults) {
+      if (r.lcpElement !== "—") console.log(`${r.name}: LCP element ${r.lcpElement}`);
+      for (const shift of r.shifts) console.log(`${r.name}: layout shift ${shift.score.toFixed(3)} ${shift.element}`);
+    }
   }
   console.log(
     `load average: ${loadavg()
