@@ -9,9 +9,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { notificationPath } from "@/features/notifications/lib/target";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_USER, renderApp, stubRoutes } from "./test-utils";
+import { setTelegramBridge } from "@/tma/bridge";
+import { DEMO_USER, fakeBridge, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => {
+  setTelegramBridge(null);
   vi.unstubAllGlobals();
   sessionStorage.clear();
   localStorage.clear();
@@ -203,4 +205,31 @@ describe("notification sheet", () => {
       expect(screen.getByTestId("notification-bell").getAttribute("aria-label")).toBe("Notifications, 1 unread"),
     );
   }, 20_000);
+});
+
+describe("a screen's header", () => {
+  it("titles the screen with its one h1; on the web a screen under More has a Back link, in Telegram not", async () => {
+    inboxStub([], []);
+    const { router } = await renderApp({ path: "/news", user: USER(0) });
+    const title = await screen.findByRole("heading", { level: 1 });
+    expect(title.textContent).toBe("News");
+    const back = screen.getByTestId("page-back");
+    expect(back.textContent).toBe("Back");
+    // Opened directly, it leads to the screen above.
+    expect(back.getAttribute("href")).toBe("/more");
+    fireEvent.click(back);
+    await waitFor(() => expect(router.state.location.pathname).toBe("/more"));
+    await screen.findByRole("heading", { level: 1, name: "More" });
+    // A top-level screen has none.
+    expect(screen.queryByTestId("page-back")).toBeNull();
+  });
+
+  it("inside Telegram leaves the way back to Telegram's Back button", async () => {
+    setTelegramBridge(fakeBridge().bridge);
+    inboxStub([], []);
+    await renderApp({ path: "/news", user: USER(0) });
+    await screen.findByRole("heading", { level: 1, name: "News" });
+    expect(screen.queryByTestId("page-back")).toBeNull();
+    expect(screen.getByTestId("notification-bell")).toBeTruthy();
+  });
 });
