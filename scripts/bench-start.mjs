@@ -59,7 +59,7 @@ async function waitFor(url, started, patience, ms = 60_000) {
 }
 
 /** One start: ms to liveness, ms to readiness, RSS of the tree once ready. */
-async function start(dir, env) {
+async function start(dir, env, limitMs = 60_000) {
   const port = await freePort();
   const started = Date.now();
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
@@ -83,8 +83,8 @@ async function start(dir, env) {
   const exited = new Promise((r) => child.once("exit", r));
   try {
     const base = `http://127.0.0.1:${port}/api`;
-    const live = await waitFor(`${base}/health`, started, 1000);
-    const ready = await waitFor(`${base}/health/ready`, started, 100);
+    const live = await waitFor(`${base}/health`, started, 1000, limitMs);
+    const ready = await waitFor(`${base}/health/ready`, started, 100, limitMs);
     return { live, ready, rss: treeRssMb(child.pid) };
   } finally {
     try {
@@ -121,7 +121,7 @@ async function main() {
         const dir = mkdtempSync(join(tmpdir(), "kassa-start-"));
         cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
         const env = { DATA_DIR: join(dir, "pglite") };
-        await start(serverDir, env); // creates and migrates the folder (and builds): not counted
+        await start(serverDir, env, 600_000); // creates and migrates the folder (and builds): not counted
         targets.push({ name: named("PGlite"), dir: serverDir, env, live: [], ready: [], rss: [] });
       }
       if (DBS.includes("postgres")) {
@@ -130,7 +130,7 @@ async function main() {
         const pg = await startPostgres(bin);
         cleanup.push(() => pg.stop());
         const env = { DATABASE_URL: pg.url };
-        await start(serverDir, env); // migrates: not counted
+        await start(serverDir, env, 600_000); // migrates: not counted
         targets.push({ name: named("PostgreSQL"), dir: serverDir, env, live: [], ready: [], rss: [] });
       }
     }

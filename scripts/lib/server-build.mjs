@@ -17,13 +17,15 @@ export const SERVER_BUILD_DIR = "server/build/js";
 export const SERVER_ENTRY = join(SERVER_BUILD_DIR, "main.mjs");
 const SOURCES = ["server/src", "contract", "package-lock.json", "tsconfig.json", "server/tsconfig.json"];
 
+const MANIFEST = join(SERVER_BUILD_DIR, "files.json");
+
+/** Stale: missing, older than a source, or a file of it gone (two builds at once cleaning up). */
 export function serverBuildIsStale() {
-  if (!existsSync(SERVER_ENTRY)) return true;
+  if (!existsSync(SERVER_ENTRY) || !existsSync(MANIFEST)) return true;
   const built = statSync(SERVER_ENTRY).mtimeMs;
+  if (builtFiles().some((file) => !existsSync(join(SERVER_BUILD_DIR, file)))) return true;
   return SOURCES.some((s) => newest(s) > built);
 }
-
-const MANIFEST = join(SERVER_BUILD_DIR, "files.json");
 
 function builtFiles() {
   try {
