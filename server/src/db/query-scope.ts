@@ -125,12 +125,11 @@ function untilConnectionLost(sql: Sql, fn: (sql: Sql) => unknown, transaction: P
         return (...args: Parameters<Sql["unsafe"]>) => {
           if (lost) throw new TransactionEndedError();
           const query = prepared(target, args);
-          // Registered before the caller's own reaction (a microtask later, after `.values()`),
-          // so the loss is known before the callback sees the statement fail.
-          queueMicrotask(() => {
-            query.then(undefined, (error: unknown) => {
-              if (CONNECTION_LOST.has((error as { code?: unknown })?.code as string)) lost = true;
-            });
+          // Registered before the caller awaits it, so the loss is known before the callback sees
+          // the statement fail. (A postgres.js query is handed to its connection a microtask after
+          // its first `then`: drizzle's `.values()`, called right after, still comes first.)
+          query.then(undefined, (error: unknown) => {
+            if (CONNECTION_LOST.has((error as { code?: unknown })?.code as string)) lost = true;
           });
           return query;
         };
