@@ -160,10 +160,8 @@ function reportFailedNamespace(language: string, namespace: string): void {
   // A new list each time, also when the namespace is on it already: a screen that began waiting for it since
   // then hears of the failure too.
   setFailedNamespaces([...failedNamespaces.filter((failed) => failed !== namespace), namespace]);
-  retryInBackground(`locale|${namespace}`, () => reloadNamespace(namespace), noop);
+  retryInBackground(namespace, () => reloadNamespace(namespace));
 }
-
-const noop = () => undefined;
 
 function namespaceLoaded(namespace: string): void {
   if (!failedNamespaces.includes(namespace)) return;

@@ -10,10 +10,7 @@ export const BACKGROUND_RETRY_WAITS_MS = [1_000, 2_000, 4_000] as const;
 
 /** `loading`, or a rejection once `ms` have passed without an answer. */
 export function withDeadline<T>(loading: Promise<T>, ms: number = LOAD_DEADLINE_MS): Promise<T> {
-  return Promise.race([
-    loading,
-    new Promise<never>((_, reject) => setTimeout(reject, ms, new Error(`No answer in ${ms} ms`))),
-  ]);
+  return Promise.race([loading, new Promise<never>((_, reject) => setTimeout(reject, ms, new Error("stalled")))]);
 }
 
 /** A number that components read with `useSyncExternalStore(counter.subscribe, counter.get)`. */
@@ -45,7 +42,7 @@ const retrying = new Set<unknown>();
  * Runs `attempt` again in the background until it succeeds, then `onLoaded`: at once when the browser says it is
  * online again, else after the pauses above. One loop per `key`.
  */
-export function retryInBackground(key: unknown, attempt: () => Promise<unknown>, onLoaded: () => void): void {
+export function retryInBackground(key: unknown, attempt: () => Promise<unknown>, onLoaded?: () => void): void {
   if (retrying.has(key)) return;
   retrying.add(key);
   let tries = 1;
@@ -59,7 +56,7 @@ export function retryInBackground(key: unknown, attempt: () => Promise<unknown>,
       () => {
         retrying.delete(key);
         removeEventListener("online", run);
-        onLoaded();
+        onLoaded?.();
       },
       () => {
         busy = false;
