@@ -24,3 +24,15 @@ export function currentLocationPath(): string {
   const { pathname, search } = window.location;
   return `${pathname}${search}`;
 }
+
+/**
+ * Whether the app itself has an entry to go back to. The router numbers its entries (`idx` in the
+ * history's state: 0 for the page's first, one more for each push); its location key says less, since
+ * the launch's own replace (the launch parameters taken off the URL) gives the first entry a key too.
+ * A screen opened directly, from a link or Telegram's menu, has nothing in the app before it.
+ */
+export function hasInAppHistory(location: { key: string }): boolean {
+  const idx = (window.history.state as { idx?: unknown } | null)?.idx;
+  // A router that keeps its entries elsewhere (in memory) leaves the page's state alone: its key tells.
+  return typeof idx === "number" ? idx > 0 : location.key !== "default";
+}

@@ -20,6 +20,7 @@ import {
   postedEvents,
   sendTelegramEvent,
   signedInitData,
+  waitForPosted,
 } from "./support/telegram-client";
 
 const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
@@ -170,6 +171,23 @@ describe("settings as a list of screens", () => {
         .toContain(text("ru", "settings", "security.channels.telegram"));
       await page.locator("[data-settings-cell='profile']").click();
       await expect.poll(() => city.inputValue(), { timeout: 15_000 }).toBe("Shymkent");
+      // Opened directly (a link, the bot's menu) the screen has nothing in the app before it: Back leads to
+      // the list, not out of the app to the page before the launch.
+      // A new launch: another client's context, signed in by the init data alone.
+      const fresh = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
+      await installTelegramClient(fresh, LIGHT_THEME);
+      const direct = await fresh.newPage();
+      await direct.goto(`${base()}/settings/profile${hash}`);
+      await direct.locator("[data-settings-screen='profile']").waitFor({ timeout: 20_000 });
+      await waitForPosted(
+        direct,
+        "web_app_setup_back_button",
+        (d) => (d as { is_visible?: boolean }).is_visible === true,
+      );
+      await sendTelegramEvent(direct, "back_button_pressed");
+      await direct.locator("[data-settings-cell='profile']").waitFor({ timeout: 15_000 });
+      expect(new URL(direct.url()).pathname).toBe("/settings");
+      await fresh.close();
     } finally {
       await context.close();
     }

@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from "react-router";
 import type { PageHeaderProps } from "@/components/page";
 import { isTopLevelPath, paths } from "@/config/paths";
 import { NotificationBell } from "@/features/notifications/components/notification-bell";
+import { hasInAppHistory } from "@/lib/navigation";
 import { useMediaQuery } from "@/lib/use-media-query";
 import { useTelegram } from "@/tma/hooks";
 import { parentOf } from "./root-layout";
@@ -18,7 +19,8 @@ export const WIDE_LAYOUT_QUERY = "(min-width: 960px)";
  */
 export function CabinetHeader({ title, heading, actions }: PageHeaderProps) {
   const { t } = useTranslation("nav");
-  const { pathname, key } = useLocation();
+  const location = useLocation();
+  const { pathname } = location;
   const navigate = useNavigate();
   const telegram = useTelegram();
   const wide = useMediaQuery(WIDE_LAYOUT_QUERY);
@@ -35,7 +37,7 @@ export function CabinetHeader({ title, heading, actions }: PageHeaderProps) {
           onClick={(event) => {
             // Back to where the user came from in the app, as Telegram's Back button does; opened directly, the
             // link's own target (the screen above).
-            if (key === "default") return;
+            if (!hasInAppHistory(location)) return;
             event.preventDefault();
             navigate(-1);
           }}

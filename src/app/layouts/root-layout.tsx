@@ -3,6 +3,7 @@ import { Outlet, useLocation, useNavigate, useNavigationType } from "react-route
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { SpinnerScreen } from "@/components/spinner-screen";
 import { isTopLevelPath, paths } from "@/config/paths";
+import { hasInAppHistory } from "@/lib/navigation";
 import { closeTopSheet, useBackButton, useMainButtonShown, useOpenSheetCount } from "@/tma/hooks";
 
 const PUBLIC_PATHS = [paths.login, "/register", paths.forgotPassword, paths.phoneVerification];
@@ -34,9 +35,9 @@ function useRouterBackButton(): void {
   const sheetOpen = useOpenSheetCount() > 0;
   const onBack = useCallback(() => {
     if (closeTopSheet()) return;
-    if (location.key !== "default") navigate(-1);
+    if (hasInAppHistory(location)) navigate(-1);
     else navigate(parentOf(location.pathname), { replace: true });
-  }, [location.key, location.pathname, navigate]);
+  }, [location, navigate]);
   const formWithoutTabBar = mainButtonShown && location.pathname !== paths.cabinet && !isPublicPath(location.pathname);
   useBackButton(sheetOpen || !isTopLevelPath(location.pathname) || formWithoutTabBar, onBack);
 }

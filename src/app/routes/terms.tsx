@@ -4,6 +4,7 @@ import { useLocation, useNavigate, useParams } from "react-router";
 import { Page } from "@/components/page";
 import { isTermsDoc } from "@/config/paths";
 import { TermsDocument } from "@/features/auth/components/terms-document";
+import { hasInAppHistory } from "@/lib/navigation";
 import { NotFoundRoute } from "./not-found";
 
 /**
@@ -17,7 +18,7 @@ export function TermsRoute() {
   const navigate = useNavigate();
   if (!isTermsDoc(doc)) return <NotFoundRoute />;
   const back = () => {
-    if (location.key !== "default") void navigate(-1);
+    if (hasInAppHistory(location)) void navigate(-1);
     else void navigate("/register", { replace: true });
   };
   return (
