@@ -78,14 +78,14 @@ describe("a 401 anywhere", () => {
 
 describe("a session timeout keeps what was typed", () => {
   it("prefills the login, and after signing in again the form holds what the user had typed", async () => {
-    window.history.replaceState(null, "", "/settings");
+    window.history.replaceState(null, "", "/settings/profile");
     stubRoutes({
       telegramAuthAvailable: FLAG_OFF,
       currentUser: SESSION_TIMEOUT,
       login: { body: { refreshToken: "fresh", user: DEMO_USER, phoneConfirmationRequired: false } },
       userData: { body: DEMO_PROFILE },
     });
-    await renderApp({ path: "/settings", user: DEMO_USER });
+    await renderApp({ path: "/settings/profile", user: DEMO_USER });
     await waitFor(() => expect(input("city")).not.toBeNull());
     fireEvent.change(input("city") as HTMLInputElement, { target: { value: "Almaty, Abay Ave 10" } });
     fireEvent.change(input("fullName") as HTMLInputElement, { target: { value: "Aliya N." } });
