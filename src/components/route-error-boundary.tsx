@@ -5,6 +5,7 @@ import {
   type ReactNode,
   useContext,
   useEffect,
+  useReducer,
   useSyncExternalStore,
 } from "react";
 import { useLocation } from "react-router";
@@ -79,10 +80,16 @@ function countDepth(depth: number, delta: number): void {
 function TranslationGuard({ depth, pathname }: { depth: number; pathname: string }) {
   const failed = useSyncExternalStore(subscribeTranslationFailures, translationFailures, translationFailures);
   const innermost = useSyncExternalStore(subscribeDepths, deepest, deepest);
-  // Read as the failure is reported (this renders then): the screen spinners (`SpinnerScreen`, `ContentSpinner`)
-  // share the class; the address changes at the tap, the router's location once the screen shows.
+  const [, recheck] = useReducer((n: number) => n + 1, 0);
+  // The screen spinners (`SpinnerScreen`, `ContentSpinner`) share the class; the address changes at the tap, the
+  // router's location once the screen shows.
+  const failing = failed.length > 0 && innermost === depth;
   const waiting = () => document.querySelector(".spinner-screen") !== null || window.location.pathname !== pathname;
-  if (failed.length > 0 && innermost === depth && waiting()) {
+  // A render may come before the spinner is on screen (the navigation's own render): look again once committed.
+  useEffect(() => {
+    if (failing && waiting()) recheck();
+  });
+  if (failing && waiting()) {
     throw new TranslationsUnavailableError(`Translations not downloaded: ${failed.join(", ")}`);
   }
   return null;

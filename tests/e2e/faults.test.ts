@@ -114,9 +114,7 @@ describe("faults said fast", () => {
       `[kassa] stalled translation file: answer ${answeredIn} ms after the tap, ${stalledFor} ms after the stalled request`,
     );
     expect(fault.hits.length).toBeGreaterThan(0);
-    // Counted from the stalled request: before it the screen's code downloads and runs (its own fault is the
-    // test above), which a loaded test machine slows.
-    expect(stalledFor).toBeLessThanOrEqual(ANSWER_MS);
+    expect(answeredIn).toBeLessThanOrEqual(ANSWER_MS);
     await expectLoadFailureSaid(page);
     fault.heal();
     await screen(page, "partners", 15_000);
