@@ -370,7 +370,11 @@ async function measure(db, server, hello) {
     ["operations page 1, whale", "/user/operations/?limit=20", "whale"],
     ["operations BTC page 1, whale", "/user/operations/?currency=BTC&limit=20", "whale"],
     ["operations no-match filter, whale", "/user/operations/?type=bonus&limit=20", "whale"],
-    [`operations deep page (offset ${(deep * 20).toLocaleString("en-US")}), whale`, `/user/operations/?page=${deep + 1}&limit=20`, "whale"],
+    [
+      `operations deep page (offset ${(deep * 20).toLocaleString("en-US")}), whale`,
+      `/user/operations/?page=${deep + 1}&limit=20`,
+      "whale",
+    ],
     [
       `operations deep page by keyset (after page ${deep}), whale`,
       `/user/operations/?limit=20&after=${await cursorAfterPage(api, deep)}`,
