@@ -63,7 +63,7 @@ export async function cutTexts(page: Page): Promise<string[]> {
         continue;
       }
       if (el instanceof HTMLInputElement) {
-        if (!["text", "search", "email", "tel", "url", "number", ""].includes(el.type)) continue;
+        if (!["text", "search", "email", "tel", "url", "number", "password", ""].includes(el.type)) continue;
         if (el.value || !el.placeholder) continue;
         const text = measure(el, el.placeholder);
         if (text > room(el) + 1) say(`placeholder ${el.name}: ${el.placeholder}`, text, room(el));

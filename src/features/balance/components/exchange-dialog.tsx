@@ -35,9 +35,10 @@ const AS_TYPED = ["amount"] as const;
  * will be debited and credited at which rate, and only its Exchange sends anything (as a deposit's confirmation).
  */
 export function ExchangeDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const { t } = useTranslation("exchange");
   if (!open) return null;
   return (
-    <Sheet onClose={onClose} data-testid="exchange-dialog">
+    <Sheet onClose={onClose} data-testid="exchange-dialog" aria-label={t("title")}>
       <ExchangeForm onClose={onClose} />
     </Sheet>
   );

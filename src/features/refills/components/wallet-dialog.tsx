@@ -27,9 +27,10 @@ function hashErrors({ txHash }: { txHash: string }) {
  * network, and the transaction hash to add or correct while the refill waits.
  */
 export function WalletDialog({ refill, onClose }: { refill: Refill | null; onClose(): void }) {
+  const { t } = useTranslation("refill");
   if (!refill) return null;
   return (
-    <Sheet onClose={onClose} data-testid="wallet-dialog">
+    <Sheet onClose={onClose} data-testid="wallet-dialog" aria-label={t("wallet.title")}>
       <WalletDialogBody key={refill.id} initial={refill} onClose={onClose} />
     </Sheet>
   );
