@@ -9,7 +9,7 @@
 import type { User } from "@contract";
 import { atom } from "jotai";
 import { alerts } from "./alerts";
-import { deleteCookie, isFramed, isSecureContextUrl, readCookie, writeCookie } from "./cookies";
+import { deleteCookie, isSecureContextUrl, readCookie, writeCookie } from "./cookies";
 import { keptUser } from "./kept-user";
 import { type AppStore, appStore } from "./store";
 
@@ -18,7 +18,7 @@ export const TOKEN_COOKIE = "kassa_token";
 /** Saved-state restore timeout (docs/cabinet-rules.md#limits). */
 export const SESSION_RESTORE_TIMEOUT_MS = 5000;
 /** The cookie outlives a browser restart; the server decides whether the token is still good. */
-const TOKEN_COOKIE_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+export const TOKEN_COOKIE_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
 
 /** Where the refresh token is kept. `write(null)` forgets it. */
 export interface TokenStore {
@@ -38,42 +38,6 @@ export const cookieTokenStore: TokenStore = {
     else deleteCookie(TOKEN_COOKIE, { secure: isSecureContextUrl() });
   },
 };
-
-/** Where the framed store keeps its copy when cookies are refused altogether. */
-export const TOKEN_STORAGE_KEY = "kassa.token";
-
-/**
- * Inside Telegram without the client's own storage: a cookie that a cross-site frame keeps
- * (`SameSite=None; Secure; Partitioned` in a secure context, else the plain cookie) and a copy in
- * local storage (partitioned by the browser the same way), for clients that refuse frame cookies
- * (Telegram Desktop on Linux). Whichever survived is read.
- */
-export function framedTokenStore(win: Window = window): TokenStore {
-  const crossSite = isFramed(win) && win.isSecureContext === true;
-  const secure = isSecureContextUrl();
-  return {
-    kind: () => "framed",
-    read: async () => {
-      const fromCookie = readCookie(TOKEN_COOKIE);
-      if (fromCookie) return fromCookie;
-      try {
-        return localStorage.getItem(TOKEN_STORAGE_KEY);
-      } catch {
-        return null;
-      }
-    },
-    write: async (token) => {
-      if (token) writeCookie(TOKEN_COOKIE, token, { maxAgeSeconds: TOKEN_COOKIE_MAX_AGE_SECONDS, secure, crossSite });
-      else deleteCookie(TOKEN_COOKIE, { secure, crossSite });
-      try {
-        if (token) localStorage.setItem(TOKEN_STORAGE_KEY, token);
-        else localStorage.removeItem(TOKEN_STORAGE_KEY);
-      } catch {
-        // No storage at all: the cookie is all there is.
-      }
-    },
-  };
-}
 
 let tokenStore: TokenStore = cookieTokenStore;
 

@@ -26,7 +26,7 @@ import {
   themeParams,
 } from "@telegram-apps/sdk-react";
 import i18next from "i18next";
-import { framedTokenStore, setTokenStore } from "@/lib/session";
+import { setTokenStore } from "@/lib/session";
 import type { Appearance, TelegramBridge } from "./bridge";
 import { buttonFill } from "./button-fill";
 import { installCopyFallback } from "./clipboard";
@@ -35,6 +35,7 @@ import {
   type BiometricLock,
   type BiometricVault,
   type BridgeKeyValue,
+  framedTokenStore,
   lockableTokenStore,
   telegramTokenStore,
 } from "./token-store";

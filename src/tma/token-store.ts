@@ -5,14 +5,52 @@
  *    Android clients; it survives the webview's cookie and storage being cleared.
  * 2. Telegram's DeviceStorage (Bot API 9.0): the client's own persistent storage, where SecureStorage
  *    is missing (desktop clients).
- * 3. The framed store of `src/lib/session.ts`: a cookie a cross-site frame keeps plus a local-storage
+ * 3. The framed store (`framedTokenStore` below): a cookie a cross-site frame keeps plus a local-storage
  *    copy (Telegram Web hosts the app in an iframe and answers neither storage call).
  *
  * A tier counts when the client answers its first read; the token is then written there. A client
  * that does not know the call fails it or stays silent (Telegram Web): after a short wait the next
  * tier is tried. This module does not import the SDK: `boot.ts` gives it the two bridge storages.
  */
-import type { TokenStore } from "@/lib/session";
+import { deleteCookie, isFramed, isSecureContextUrl, readCookie, writeCookie } from "@/lib/cookies";
+import { TOKEN_COOKIE, TOKEN_COOKIE_MAX_AGE_SECONDS, type TokenStore } from "@/lib/session";
+
+/** Where the framed store keeps its copy when cookies are refused altogether. */
+export const TOKEN_STORAGE_KEY = "kassa.token";
+
+/**
+ * Inside Telegram without the client's own storage: a cookie that a cross-site frame keeps
+ * (`SameSite=None; Secure; Partitioned` in a secure context, else the plain cookie) and a copy in
+ * local storage (partitioned by the browser the same way), for clients that refuse frame cookies
+ * (Telegram Desktop on Linux). Whichever survived is read. Kept here, with the boot's code: the web's
+ * first screen does not carry it.
+ */
+export function framedTokenStore(win: Window = window): TokenStore {
+  const crossSite = isFramed(win) && win.isSecureContext === true;
+  const secure = isSecureContextUrl();
+  return {
+    kind: () => "framed",
+    read: async () => {
+      const fromCookie = readCookie(TOKEN_COOKIE);
+      if (fromCookie) return fromCookie;
+      try {
+        return localStorage.getItem(TOKEN_STORAGE_KEY);
+      } catch {
+        return null;
+      }
+    },
+    write: async (token) => {
+      if (token) writeCookie(TOKEN_COOKIE, token, { maxAgeSeconds: TOKEN_COOKIE_MAX_AGE_SECONDS, secure, crossSite });
+      else deleteCookie(TOKEN_COOKIE, { secure, crossSite });
+      try {
+        if (token) localStorage.setItem(TOKEN_STORAGE_KEY, token);
+        else localStorage.removeItem(TOKEN_STORAGE_KEY);
+      } catch {
+        // No storage at all: the cookie is all there is.
+      }
+    },
+  };
+}
 
 /** One of Telegram's key-value storages, as the bridge offers it. Rejects when the client refuses. */
 export interface BridgeKeyValue {

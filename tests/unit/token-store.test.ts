@@ -8,19 +8,19 @@ import { cookieString } from "@/lib/cookies";
 import {
   clearSession,
   cookieTokenStore,
-  framedTokenStore,
   getTokenStore,
   readSavedSession,
   setTokenStore,
-  TOKEN_STORAGE_KEY,
   type TokenStore,
   USER_STORAGE_KEY,
 } from "@/lib/session";
 import {
   type BiometricVault,
   type BridgeKeyValue,
+  framedTokenStore,
   lockableTokenStore,
   TELEGRAM_TOKEN_KEY,
+  TOKEN_STORAGE_KEY,
   telegramTokenStore,
 } from "@/tma/token-store";
 import { DEMO_USER } from "./test-utils";
