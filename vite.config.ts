@@ -91,7 +91,10 @@ const launchPreload: Plugin = {
     const html = bundle["index.html"];
     if (!entry || html?.type !== "asset") return;
     const loaded = new Set([entry.fileName, ...entry.imports]);
-    const by = (facade: RegExp) => chunks.find((chunk) => chunk.facadeModuleId && facade.test(chunk.facadeModuleId));
+    /** The chunk of a screen's module: its own, or the group's it was put in (then the chunk has no facade). */
+    const by = (root: RegExp) =>
+      chunks.find((chunk) => chunk.facadeModuleId && root.test(chunk.facadeModuleId)) ??
+      chunks.find((chunk) => chunk.moduleIds.some((id) => root.test(id)));
     /** The chunks (and their CSS) of `roots` and what they import, less what the entry loads anyway. */
     const screen = (...roots: RegExp[]) => {
       const code = new Set<string>();

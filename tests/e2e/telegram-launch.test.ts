@@ -4,7 +4,8 @@
  * a phone, DeviceStorage on the desktop, the framed store on Telegram Web); reading it must not wait for the SDK's
  * code or the cabinet's. The cabinet's launch chunk is held back here until the balance has been asked for (or
  * 5 s have passed): the balance has to be asked for while the cabinet's code is still on its way. And the SDK's
- * code, which every Telegram launch boots, is asked for beside the entry chunk (held back until then), not after.
+ * code, which every Telegram launch boots, and the cabinet's are asked for beside the entry chunk (held back
+ * until then), not after it.
  */
 import type { Browser, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,16 +70,19 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
         ]);
         await route.continue();
       });
-      // The entry chunk waits for the SDK's chunk to be asked for: the launcher announces it beside the entry.
-      let sdkAsked: "boot" | "timeout" | undefined;
-      const bootAsked = new Promise<void>((resolve) => {
-        page.on("request", (request: Request) => {
-          if (/\/assets\/boot-[^/]+\.js$/.test(request.url())) resolve();
+      // The entry chunk waits for the SDK's and the cabinet's code to be asked for: the launcher announces both
+      // beside the entry.
+      let announced: "both" | "timeout" | undefined;
+      const asked = (file: RegExp) =>
+        new Promise<void>((resolve) => {
+          page.on("request", (request: Request) => {
+            if (file.test(request.url())) resolve();
+          });
         });
-      });
+      const bothAsked = Promise.all([asked(/\/assets\/boot-[^/]+\.js$/), asked(/\/assets\/cabinet-launch-[^/]+\.js$/)]);
       await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-        sdkAsked ??= await Promise.race([
-          bootAsked.then(() => "boot" as const),
+        announced ??= await Promise.race([
+          bothAsked.then(() => "both" as const),
           new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), HOLD_MS)),
         ]);
         await route.continue();
@@ -94,7 +98,7 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
 
       const paths = requests.map((r) => r.path);
       expect(released, `the cabinet's code was held until ${released}; requests: ${paths.join(", ")}`).toBe("balance");
-      expect(sdkAsked, `the entry was held until ${sdkAsked}; requests: ${paths.join(", ")}`).toBe("boot");
+      expect(announced, `the entry was held until ${announced}; requests: ${paths.join(", ")}`).toBe("both");
       // The calls are sent once: the screens take the launch's replies (the token's check among them).
       expect(paths.filter((p) => p === "/api/user/balance")).toHaveLength(1);
       expect(paths.filter((p) => p === "/api/user/me")).toHaveLength(1);
