@@ -26,7 +26,7 @@ export function retryFailedChunks(): void {
 export function importOrFail<T>(load: () => Promise<T>, pause: number = CHUNK_RETRY_WAIT_MS): Promise<T> {
   const tries = load().catch(() => new Promise((resolve) => setTimeout(resolve, pause)).then(load));
   return withDeadline(tries).catch((error: unknown) => {
-    throw new ChunkLoadError("A screen's code could not be downloaded", { cause: error });
+    throw new ChunkLoadError("Screen code not downloaded", { cause: error });
   });
 }
 

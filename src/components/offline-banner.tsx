@@ -11,7 +11,7 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-const isOnline = () => typeof navigator === "undefined" || navigator.onLine !== false;
+const isOnline = () => navigator.onLine;
 
 /** Whether the browser says it is online; live. */
 export function useOnline(): boolean {

@@ -90,7 +90,7 @@ function TranslationGuard({ depth, pathname }: { depth: number; pathname: string
     if (failing && waiting()) recheck();
   });
   if (failing && waiting()) {
-    throw new TranslationsUnavailableError(`Translations not downloaded: ${failed.join(", ")}`);
+    throw new TranslationsUnavailableError(failed.join(", "));
   }
   return null;
 }

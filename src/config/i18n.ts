@@ -159,7 +159,7 @@ function reportFailedNamespace(language: string, namespace: string): void {
   if (language !== activeLanguage || Object.keys(loaded ?? {}).length > 0) return;
   // A new list each time, also when the namespace is on it already: a screen that began waiting for it since
   // then hears of the failure too.
-  setFailedNamespaces([...failedNamespaces.filter((failed) => failed !== namespace), namespace]);
+  setFailedNamespaces([...new Set(failedNamespaces).add(namespace)]);
   retryInBackground(namespace, () => reloadNamespace(namespace));
 }
 
