@@ -19,6 +19,7 @@ export async function settle(page: Page) {
  * Every visible text in the page — the screen, any open sheet or dialog, the tab bar and the header — must
  * show whole. A problem names the text and its width in the box that cuts it:
  *
+ * - a box that clips (`overflow: hidden`, an ellipsis) whose content is wider than it (scrollWidth > clientWidth);
  * - an element with text of its own whose glyphs run past the element itself (an ellipsis) or past any box
  *   around it that clips (a button, a segment, a tab, a row with `overflow: hidden`), or off the screen;
  * - a select whose chosen option is wider than the select's room for text (its padding and arrow taken off);
@@ -67,6 +68,14 @@ export async function cutTexts(page: Page): Promise<string[]> {
         if (el.value || !el.placeholder) continue;
         const text = measure(el, el.placeholder);
         if (text > room(el) + 1) say(`placeholder ${el.name}: ${el.placeholder}`, text, room(el));
+        continue;
+      }
+
+      // A box that clips holding more than it shows: its label ends in an ellipsis or is cut (a segment's or a
+      // tab's label is an inline span that Chrome measures only as far as the ellipsis).
+      const clip = getComputedStyle(el).overflowX;
+      if ((clip === "hidden" || clip === "clip") && el.scrollWidth > el.clientWidth + 1 && el.textContent?.trim()) {
+        say(el.textContent ?? "", el.scrollWidth, el.clientWidth);
         continue;
       }
 
