@@ -267,6 +267,13 @@ describe.skipIf(!TEST_DATABASE_URL)(
       // Nothing of the refused call was kept; the same call runs now that the row is free.
       const again = await injectRoute(server, routes.createRefill, { token: investor.token, body });
       expect(again.status).toBe(200);
+      // The refill made in one round trip reads as the stored one.
+      expect(again.body).toMatchObject({ status: "waiting", currency: "USDT", amountRequested: "50", txHash: null });
+      const stored = await injectRoute(server, routes.refill, {
+        token: investor.token,
+        params: { id: String(again.body.id) },
+      });
+      expect(stored.body).toEqual(again.body);
       const list = await injectRoute(server, routes.refills, { token: investor.token, query: {} });
       expect((list.body as { total: number }).total).toBe(1);
     });

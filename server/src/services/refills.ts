@@ -13,10 +13,11 @@ import {
   type RefillsReply,
   roundDown,
 } from "@contract";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
+import { inOneRoundTrip } from "../db/one-trip";
 import { paymentSystems, refills, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
@@ -65,10 +66,31 @@ export async function createRefill(
   if (compareAmounts(amount, 0) <= 0) {
     throw new AppError("VALIDATION_FAILED", { fields: { amount: "amountBelowMinimum" } });
   }
+  const createdAt = deps.clock.now();
+  const pipelined = await inOneRoundTrip(db, [
+    // The cap counts under the user's row lock: concurrent requests of one user queue on it. On
+    // PostgreSQL the lock and the conditional insert go out with BEGIN and COMMIT at once, one
+    // round trip (db/one-trip.ts); the insert starts after the lock was granted, so its count sees
+    // every refill committed before. Nothing inserted: over the cap (or the user is gone).
+    sql`select ${users.id} from ${users} where ${users.id} = ${userId} for update`,
+    sql`insert into ${refills} (user_id, payment_system_id, currency, network, address, amount_requested, tx_hash, status, created_at)
+      select ${userId}::uuid, ${system.id}, ${currency}, ${system.network}, ${system.address}, ${amount}::numeric,
+             ${body.txHash ?? null}::text, 'waiting', ${createdAt.toISOString()}::timestamptz
+       where exists (select 1 from ${users} where ${users.id} = ${userId})
+         and (select count(*) from ${refills} where ${refills.userId} = ${userId} and ${refills.status} = 'waiting')
+             < ${MAX_WAITING_REFILLS}
+      returning *`,
+  ]);
+  if (pipelined) {
+    const [present, inserted] = pipelined;
+    const created = inserted?.[0];
+    if (!present?.length) throw new AppError("SESSION_TIMEOUT");
+    if (!created) throw new AppError("RATE_LIMITED");
+    return toRefill(fromRow(created));
+  }
   const row = await db.transaction(async (tx) => {
-    // The cap counts under the user's row lock: concurrent requests of one user queue here. The
-    // three statements go out together (one round trip on PostgreSQL) and run in this order, so the
-    // count sees every refill committed before the lock; over the cap the transaction rolls back.
+    // PGlite: the same in one transaction; the three statements run in this order, so the count
+    // sees every refill committed before the lock; over the cap the transaction rolls back.
     const locked = tx
       .select({ id: users.id })
       .from(users)
@@ -91,7 +113,7 @@ export async function createRefill(
         amountRequested: amount,
         txHash: body.txHash ?? null,
         status: "waiting",
-        createdAt: deps.clock.now(),
+        createdAt,
       })
       .returning();
     const [present, before, [created]] = await Promise.all([locked, waiting, inserted]);
@@ -101,6 +123,18 @@ export async function createRefill(
   });
   if (!row) throw new Error("refill not recorded");
   return toRefill(row);
+}
+
+const REFILL_COLUMNS = Object.entries(getTableColumns(refills));
+
+/** A refills row as the driver returned it (column names, driver values) → the row as drizzle reads it. */
+function fromRow(raw: Record<string, unknown>): RefillRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of REFILL_COLUMNS) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as RefillRow;
 }
 
 type PaymentSystemRow = typeof paymentSystems.$inferSelect;
