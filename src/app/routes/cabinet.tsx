@@ -1,7 +1,7 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { List } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
-import { Component, type ReactNode, Suspense, useEffect, useState } from "react";
+import { Component, type CSSProperties, type ReactNode, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { lazyScreen } from "@/components/lazy-screen";
@@ -11,7 +11,9 @@ import { RefreshControl } from "@/components/refresh-control";
 import { paths } from "@/config/paths";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { BalanceCard, StatsBar } from "@/features/balance/components/balance-card";
+import { incomeQueries } from "@/features/income/api-income";
 import { RecentOperations } from "@/features/operations/components/operations-list";
+import { overviewQueries } from "@/features/overview/api/overview-queries";
 import { SubscriptionCard } from "@/features/subscription/components/subscription-card";
 import { userAtom } from "@/lib/session";
 import { useLiveRefreshControl } from "../live-refresh";
@@ -38,6 +40,28 @@ class Optional extends Component<{ children: ReactNode }, { failed: boolean }> {
 }
 
 /**
+ * Room kept for a part that comes after the balance (its code is a chunk of its own), so that its arrival
+ * pushes nothing already on screen down (a layout shift): the whole picture above the balance, a line per
+ * currency held; the income chart below the figures. Sizes in app.css, measured on the parts themselves.
+ */
+function Reserved({ part, lines = 0 }: { part: "overview" | "income"; lines?: number }) {
+  return (
+    <div
+      aria-hidden="true"
+      className={`cabinet-reserved cabinet-reserved-${part}`}
+      data-testid={`reserved-${part}`}
+      style={{ "--reserved-lines": lines } as CSSProperties}
+    />
+  );
+}
+
+/** Currencies with money on the balance (exact: a decimal string with a digit other than 0), at least one. */
+function heldCurrencies(currencies: Record<string, string> | undefined): number {
+  const held = Object.values(currencies ?? {}).filter((amount) => /[1-9]/.test(amount)).length;
+  return Math.max(1, held);
+}
+
+/**
  * Cabinet: welcome, the balance with its currency and the amount on deposit, the balances bar, recent
  * operations; for a user without a subscription, its compact prompt (here only, not on every screen). Once the
  * balance shows, in a chunk of its own: the whole picture in USDT above it (each currency beneath), the income
@@ -53,13 +77,18 @@ export function CabinetRoute() {
   const live = useLiveRefreshControl();
   const balance = useQuery(balanceQueries.balance());
   const balanceShown = balance.data !== undefined;
+  const lines = heldCurrencies(balance.data?.currencies);
   // Set after the balance's render is committed: the chart's chunk is asked for once the balance is on screen.
   const [extrasWanted, setExtrasWanted] = useState(false);
+  const queryClient = useQueryClient();
   useEffect(() => {
     if (!balanceShown) return;
     void loadExchangeDialog().catch(() => undefined);
+    // Their data beside their code, not after it: the parts then come in whole, in the room kept for them.
+    void queryClient.prefetchQuery(overviewQueries.overview());
+    void queryClient.prefetchQuery(incomeQueries.income("7d"));
     setExtrasWanted(true);
-  }, [balanceShown]);
+  }, [balanceShown, queryClient]);
   return (
     <Page
       screen="cabinet"
@@ -72,20 +101,24 @@ export function CabinetRoute() {
       <List>
         {extrasWanted ? (
           <Optional>
-            <Suspense fallback={null}>
+            <Suspense fallback={<Reserved part="overview" lines={lines} />}>
               <OverviewCard />
             </Suspense>
           </Optional>
-        ) : null}
+        ) : (
+          <Reserved part="overview" lines={lines} />
+        )}
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
         <StatsBar />
         {extrasWanted ? (
           <Optional>
-            <Suspense fallback={null}>
+            <Suspense fallback={<Reserved part="income" />}>
               <CabinetExtras />
             </Suspense>
           </Optional>
-        ) : null}
+        ) : (
+          <Reserved part="income" />
+        )}
         <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
         <RecentOperations
           header={t("recentOperations")}

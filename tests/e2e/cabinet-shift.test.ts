@@ -1,0 +1,72 @@
+/**
+ * The cabinet holds still while it fills in: the whole picture (above the balance) and the income chart come
+ * in a chunk of their own after the balance, into room kept for them, so nothing already on screen is pushed
+ * (Lighthouse's Cumulative Layout Shift, which weighs most in its score after the paint times). Measured with
+ * the browser's own layout-shift entries on the demo investor, who holds two currencies, a deposit and income.
+ */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiSession, base, useSession } from "./support/app";
+import { launchChromium, phoneContext } from "./support/browser";
+
+/** Lighthouse's "good" ends at 0.1. */
+const MAX_SHIFT = 0.1;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function demoSession(): Promise<ApiSession> {
+  const res = await fetch(`${base()}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
+  });
+  if (!res.ok) throw new Error(`demo sign-in answered ${res.status}`);
+  const { refreshToken, user } = (await res.json()) as { refreshToken: string; user: unknown };
+  return { login: "demo", token: refreshToken, user };
+}
+
+describe("the cabinet's launch", () => {
+  for (const width of [390, 320])
+    it(`shifts nothing on screen while its later parts come in (${width} px)`, async () => {
+      const context = await phoneContext(browser, { viewport: { width, height: 844 } });
+      await useSession(context, await demoSession());
+      await context.addInitScript(() => {
+        const shifts: { value: number; nodes: string[] }[] = [];
+        (window as unknown as { __shifts: typeof shifts }).__shifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as unknown as {
+            value: number;
+            hadRecentInput: boolean;
+            sources?: { node?: Node | null }[];
+          }[]) {
+            if (entry.hadRecentInput) continue;
+            const nodes = (entry.sources ?? []).map((s) => {
+              const el = s.node instanceof Element ? s.node : s.node?.parentElement;
+              return el ? `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 60) : "?";
+            });
+            shifts.push({ value: entry.value, nodes });
+          }
+        }).observe({ type: "layout-shift", buffered: true });
+      });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${base()}/`);
+        await page.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
+        await page.locator("[data-testid='income']").waitFor({ timeout: 20_000 });
+        await page.waitForLoadState("networkidle");
+        await page.waitForTimeout(500);
+        const shifts = (await page.evaluate("window.__shifts")) as { value: number; nodes: string[] }[];
+        const total = shifts.reduce((sum, s) => sum + s.value, 0);
+        console.log(`[cabinet-shift] ${width} px: cumulative layout shift ${total.toFixed(3)}`);
+        expect(total, JSON.stringify(shifts)).toBeLessThan(MAX_SHIFT);
+      } finally {
+        await context.close();
+      }
+    });
+});
