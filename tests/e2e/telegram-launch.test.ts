@@ -9,7 +9,7 @@
  */
 import type { Browser, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, signUpThroughApi, useSession } from "./support/app";
+import { base, signUpThroughApi, useSession as keepSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { installTelegramClient, LIGHT_THEME, launchHash, signedInitData } from "./support/telegram-client";
 
@@ -41,7 +41,7 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
         ...(client.store === "device" ? { deviceStorage: new Map() } : {}),
       });
       await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
-      if (client.store === "framed") await useSession(context, investor);
+      if (client.store === "framed") await keepSession(context, investor);
       else {
         // Where the simulated client keeps its storage (support/telegram-client.ts), and the saved user.
         await context.addInitScript(
