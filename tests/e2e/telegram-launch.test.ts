@@ -9,7 +9,7 @@
  */
 import type { Browser, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, signUpThroughApi, useSession as keepSession } from "./support/app";
+import { base, useSession as keepSession, signUpThroughApi } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { installTelegramClient, LIGHT_THEME, launchHash, signedInitData } from "./support/telegram-client";
 
