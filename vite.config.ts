@@ -12,7 +12,8 @@ const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
  * Unit tests that start i18next instances of their own: the language loader's module state (which
  * fallback files were skipped) is shared by every instance, so these get a module graph of their own.
  */
-const ISOLATED_UNIT_TESTS = ["tests/unit/i18n.test.ts"];
+/** Files that need a module graph of their own: the i18n set-up, and the launch, whose steps run once per page. */
+const ISOLATED_UNIT_TESTS = ["tests/unit/i18n.test.ts", "tests/unit/launch-data.test.ts"];
 
 /**
  * Where a launch starts: the entry with the login (the first screen, whose budget this must not touch), and the
