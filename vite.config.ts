@@ -9,10 +9,10 @@ import { defineConfig } from "vitest/config";
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 /**
- * Unit tests that start i18next instances of their own: the language loader's module state (which
- * fallback files were skipped) is shared by every instance, so these get a module graph of their own.
+ * Unit tests that get a module graph of their own: those that start i18next instances of their own (the
+ * language loader's module state, which fallback files were skipped, is shared by every instance), and the
+ * launch's, whose steps are once-a-page module state (in the shared graph its contract check timed out).
  */
-/** Files that need a module graph of their own: the i18n set-up, and the launch, whose steps run once per page. */
 const ISOLATED_UNIT_TESTS = ["tests/unit/i18n.test.ts", "tests/unit/launch-data.test.ts"];
 
 /**
