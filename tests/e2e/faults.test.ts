@@ -54,13 +54,18 @@ async function breakFilesContaining(target: Page | BrowserContext, marker: strin
   });
   const hits: number[] = [];
   const handler = async (route: Route) => {
-    const response = await route.fetch();
-    const body = await response.text();
-    if (healed || !body.includes(marker)) return route.fulfill({ response, body });
-    hits.push(Date.now());
-    if (fault === "abort") return route.abort("internetdisconnected");
-    await released;
-    return route.fulfill({ response, body });
+    try {
+      const response = await route.fetch();
+      const body = await response.text();
+      if (healed || !body.includes(marker)) return await route.fulfill({ response, body });
+      hits.push(Date.now());
+      if (fault === "abort") return await route.abort("internetdisconnected");
+      await released;
+      return await route.fulfill({ response, body });
+    } catch (error) {
+      // The test ended (its page or context closed) while a file was in flight: nothing left to answer.
+      if (!String(error).match(/disposed|closed|Target/)) throw error;
+    }
   };
   await target.route(pattern, handler);
   return {
