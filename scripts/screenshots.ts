@@ -22,6 +22,9 @@ const SIGNED_IN = [
   "/withdrawal",
   "/operations",
   "/settings",
+  "/settings/profile",
+  "/settings/security",
+  "/notifications",
   "/news",
   "/more",
 ];
