@@ -32,9 +32,19 @@ async function demoSession(): Promise<ApiSession> {
 }
 
 describe("the cabinet's launch", () => {
-  for (const width of [390, 320])
-    it(`shifts nothing on screen while its later parts come in (${width} px)`, async () => {
+  // The parts' data after their code as well (a slow network), not only before it.
+  for (const [width, dataDelayMs] of [
+    [390, 0],
+    [320, 0],
+    [390, 1500],
+  ] as const)
+    it(`shifts nothing on screen while its later parts come in (${width} px, their data ${dataDelayMs} ms late)`, async () => {
       const context = await phoneContext(browser, { viewport: { width, height: 844 } });
+      if (dataDelayMs > 0)
+        await context.route(/\/api\/user\/(overview|income)/, async (route) => {
+          await new Promise((resolve) => setTimeout(resolve, dataDelayMs));
+          await route.continue().catch(() => undefined);
+        });
       await useSession(context, await demoSession());
       await context.addInitScript(() => {
         const shifts: { value: number; nodes: string[] }[] = [];
@@ -63,7 +73,7 @@ describe("the cabinet's launch", () => {
         await page.waitForTimeout(500);
         const shifts = (await page.evaluate("window.__shifts")) as { value: number; nodes: string[] }[];
         const total = shifts.reduce((sum, s) => sum + s.value, 0);
-        console.log(`[cabinet-shift] ${width} px: cumulative layout shift ${total.toFixed(3)}`);
+        console.log(`[cabinet-shift] ${width} px, data ${dataDelayMs} ms late: layout shift ${total.toFixed(3)}`);
         expect(total, JSON.stringify(shifts)).toBeLessThan(MAX_SHIFT);
       } finally {
         await context.close();

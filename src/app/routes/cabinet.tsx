@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { List } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
 import { Component, type CSSProperties, type ReactNode, Suspense, useEffect, useState } from "react";
@@ -40,8 +40,9 @@ class Optional extends Component<{ children: ReactNode }, { failed: boolean }> {
 }
 
 /**
- * Room kept for a part that comes after the balance (its code is a chunk of its own), so that its arrival
- * pushes nothing already on screen down (a layout shift): the whole picture above the balance, a line per
+ * Room kept for a part that comes after the balance (its code is a chunk of its own, its data a call of its
+ * own), so that its arrival pushes nothing already on screen (a layout shift): kept until its data has come
+ * (or failed), whichever of code and data is last. The whole picture above the balance, a line per
  * currency held; the income chart below the figures. Sizes in app.css, measured on the parts themselves.
  */
 function Reserved({ part, lines = 0 }: { part: "overview" | "income"; lines?: number }) {
@@ -55,10 +56,31 @@ function Reserved({ part, lines = 0 }: { part: "overview" | "income"; lines?: nu
   );
 }
 
-/** Currencies with money on the balance (exact: a decimal string with a digit other than 0), at least one. */
+/** The part in its room: kept while its data has not come, and while its code has not (the fallback). */
+function Slot({
+  part,
+  lines = 0,
+  settled,
+  children,
+}: {
+  part: "overview" | "income";
+  lines?: number;
+  settled: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      className={settled ? undefined : `cabinet-reserved cabinet-reserved-${part}`}
+      style={settled ? undefined : ({ "--reserved-lines": lines } as CSSProperties)}
+    >
+      {children}
+    </div>
+  );
+}
+
+/** Currencies with money on the balance (exact: a decimal string with a digit other than 0). */
 function heldCurrencies(currencies: Record<string, string> | undefined): number {
-  const held = Object.values(currencies ?? {}).filter((amount) => /[1-9]/.test(amount)).length;
-  return Math.max(1, held);
+  return Object.values(currencies ?? {}).filter((amount) => /[1-9]/.test(amount)).length;
 }
 
 /**
@@ -80,15 +102,14 @@ export function CabinetRoute() {
   const lines = heldCurrencies(balance.data?.currencies);
   // Set after the balance's render is committed: the chart's chunk is asked for once the balance is on screen.
   const [extrasWanted, setExtrasWanted] = useState(false);
-  const queryClient = useQueryClient();
+  // Their data beside their code, not after it; their room is kept until it has come.
+  const overview = useQuery({ ...overviewQueries.overview(), enabled: balanceShown });
+  const income = useQuery({ ...incomeQueries.income("7d"), enabled: balanceShown });
   useEffect(() => {
     if (!balanceShown) return;
     void loadExchangeDialog().catch(() => undefined);
-    // Their data beside their code, not after it: the parts then come in whole, in the room kept for them.
-    void queryClient.prefetchQuery(overviewQueries.overview());
-    void queryClient.prefetchQuery(incomeQueries.income("7d"));
     setExtrasWanted(true);
-  }, [balanceShown, queryClient]);
+  }, [balanceShown]);
   return (
     <Page
       screen="cabinet"
@@ -99,26 +120,30 @@ export function CabinetRoute() {
       actions={live ? <RefreshControl onRefresh={() => void live.refresh()} refreshing={live.refreshing} /> : null}
     >
       <List>
-        {extrasWanted ? (
-          <Optional>
-            <Suspense fallback={<Reserved part="overview" lines={lines} />}>
-              <OverviewCard />
-            </Suspense>
-          </Optional>
-        ) : (
-          <Reserved part="overview" lines={lines} />
-        )}
+        <Slot part="overview" lines={lines} settled={overview.data !== undefined || overview.isError}>
+          {extrasWanted ? (
+            <Optional>
+              <Suspense fallback={<Reserved part="overview" lines={lines} />}>
+                <OverviewCard />
+              </Suspense>
+            </Optional>
+          ) : (
+            <Reserved part="overview" lines={lines} />
+          )}
+        </Slot>
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
         <StatsBar />
-        {extrasWanted ? (
-          <Optional>
-            <Suspense fallback={<Reserved part="income" />}>
-              <CabinetExtras />
-            </Suspense>
-          </Optional>
-        ) : (
-          <Reserved part="income" />
-        )}
+        <Slot part="income" settled={income.data !== undefined || income.isError}>
+          {extrasWanted ? (
+            <Optional>
+              <Suspense fallback={<Reserved part="income" />}>
+                <CabinetExtras />
+              </Suspense>
+            </Optional>
+          ) : (
+            <Reserved part="income" />
+          )}
+        </Slot>
         <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
         <RecentOperations
           header={t("recentOperations")}
