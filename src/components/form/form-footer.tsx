@@ -109,3 +109,33 @@ export function FormErrorBanner({ error, success }: { error: FormError | null | 
     </div>
   );
 }
+
+/**
+ * A money form's confirmation step: the submit that sends it (Telegram's Main button inside Telegram) and a
+ * way back to the form, which keeps what was typed; nothing is sent before the submit.
+ */
+export function ConfirmFooter({
+  backText,
+  backTestId,
+  onBack,
+  ...footer
+}: Omit<FormFooterProps, "secondary"> & { backText: string; backTestId: string; onBack: () => void }) {
+  return (
+    <FormFooter
+      {...footer}
+      secondary={
+        <Button
+          size="l"
+          stretched
+          mode="bezeled"
+          type="button"
+          disabled={footer.pending}
+          onClick={onBack}
+          data-testid={backTestId}
+        >
+          {backText}
+        </Button>
+      }
+    />
+  );
+}

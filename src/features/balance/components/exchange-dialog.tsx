@@ -14,7 +14,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, Cell, Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormFooter } from "@/components/form/form-footer";
+import { ConfirmFooter, FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { Sheet } from "@/components/sheet";
@@ -199,25 +199,15 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
             {t("result")}
           </Cell>
         </Section>
-        <FormFooter
+        <ConfirmFooter
           error={formError}
           form={formRef}
           submitText={t("confirm")}
           submitTestId="exchange-confirm"
           pending={pending}
-          secondary={
-            <Button
-              size="l"
-              stretched
-              mode="bezeled"
-              type="button"
-              disabled={pending}
-              onClick={() => setConfirming(null)}
-              data-testid="exchange-back"
-            >
-              {t("confirmation.back")}
-            </Button>
-          }
+          backText={t("confirmation.back")}
+          backTestId="exchange-back"
+          onBack={() => setConfirming(null)}
         />
       </form>
     );

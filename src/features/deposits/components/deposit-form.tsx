@@ -10,10 +10,10 @@ import {
   type ValidationCode,
 } from "@contract";
 import { useMutation } from "@tanstack/react-query";
-import { Button, Cell, Section, Switch } from "@telegram-apps/telegram-ui";
+import { Cell, Section, Switch } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormFooter } from "@/components/form/form-footer";
+import { ConfirmFooter, FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
@@ -176,25 +176,15 @@ export function DepositForm({ plans, balances, cryptoCase = null, onOpened, onCo
           plan={planName(plan, format.lng)}
           autoInvest={confirming.body.autoInvest}
         />
-        <FormFooter
+        <ConfirmFooter
           error={formError}
           form={formRef}
           submitText={t("confirm.submit")}
           submitTestId="deposit-confirm"
           pending={pending}
-          secondary={
-            <Button
-              size="l"
-              stretched
-              mode="bezeled"
-              type="button"
-              disabled={pending}
-              onClick={() => setConfirming(null)}
-              data-testid="deposit-change"
-            >
-              {t("confirm.change")}
-            </Button>
-          }
+          backText={t("confirm.change")}
+          backTestId="deposit-change"
+          onBack={() => setConfirming(null)}
         />
       </form>
     );
