@@ -9,10 +9,11 @@
 // whose server is started, default this one), BENCH_BEFORE (another checkout, e.g. a worktree of
 // an older commit, started in turn with this one: a before and after on the same machine load).
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort, startPostgres } from "./lib/postgres.mjs";
+import { treeRssMb } from "./lib/process-tree.mjs";
 import { buildServer, serverBuildIsStale } from "./lib/server-build.mjs";
 import { findPostgresBin } from "./lib/system.mjs";
 
@@ -21,29 +22,6 @@ const SERVER_DIR = resolve(process.env.BENCH_SERVER_DIR ?? ROOT);
 const BEFORE_DIR = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : null;
 const STARTS = Number(process.env.BENCH_STARTS ?? 7);
 const DBS = (process.env.BENCH_DB ?? "pglite,postgres").split(",").map((s) => s.trim());
-
-function treeRssMb(rootPid) {
-  const children = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(entry));
-    } catch {}
-  }
-  let kb = 0;
-  const walk = (pid) => {
-    try {
-      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      if (m) kb += Number(m[1]);
-    } catch {}
-    for (const c of children.get(pid) ?? []) walk(c);
-  };
-  walk(rootPid);
-  return Math.round(kb / 1024);
-}
 
 // Each try gives up after `patience` ms: a server still starting holds the request (readiness
 // answers 503 only after 3 s), and polling again finds the moment it is ready.

@@ -9,7 +9,7 @@
 // default this one: point it at a worktree of an older commit for a before/after).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -17,6 +17,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { freePort, startPostgres } from "./lib/postgres.mjs";
+import { treeRssMb } from "./lib/process-tree.mjs";
 import { findPostgresBin } from "./lib/system.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -165,29 +166,6 @@ analyze;
 
 // ---------------------------------------------------------------------------------------------
 // Processes
-
-function treeRssMb(rootPid) {
-  const children = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(entry));
-    } catch {}
-  }
-  let kb = 0;
-  const walk = (pid) => {
-    try {
-      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      if (m) kb += Number(m[1]);
-    } catch {}
-    for (const c of children.get(pid) ?? []) walk(c);
-  };
-  walk(rootPid);
-  return Math.round(kb / 1024);
-}
 
 async function waitFor(url, ms = 120_000) {
   const start = Date.now();
