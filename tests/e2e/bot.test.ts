@@ -13,9 +13,14 @@ import { type BotApiStandIn, startBotApiStandIn, textUpdate } from "./support/bo
 import { launchChromium, phoneContext } from "./support/browser";
 import { kassaWith } from "./support/cli";
 import { freePort, type RunningServer, startServer } from "./support/server";
-import { installTelegramClient, LIGHT_THEME, launchHash, signedInitData } from "./support/telegram-client";
+import {
+  DEV_BOT_TOKEN,
+  installTelegramClient,
+  LIGHT_THEME,
+  launchHash,
+  signedInitData,
+} from "./support/telegram-client";
 
-const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
 const INVITED = { id: 610_000_001, first_name: "Aliya", language_code: "en" };
 const INVESTOR = { id: 610_000_002, first_name: "Bolat", username: "bolat_tg", language_code: "ru" };
 

@@ -14,6 +14,7 @@ import { kassaCli } from "./support/cli";
 import { cutTexts, settle } from "./support/fit";
 import { type Lng, text } from "./support/locales";
 import {
+  DEV_BOT_TOKEN,
   installTelegramClient,
   LIGHT_THEME,
   launchHash,
@@ -23,7 +24,6 @@ import {
   waitForPosted,
 } from "./support/telegram-client";
 
-const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
 const SHOTS = process.env.E2E_SCREENSHOTS;
 /** The list's cells, in its order. */
 const CELLS = ["profile", "security", "wallets", "verification", "subscription", "notifications", "language"];

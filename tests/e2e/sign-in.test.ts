@@ -21,6 +21,7 @@ import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { type Lng, text } from "./support/locales";
 import {
+  DEV_BOT_TOKEN,
   installTelegramClient,
   LIGHT_THEME,
   launchHash,
@@ -28,7 +29,6 @@ import {
   waitForPosted,
 } from "./support/telegram-client";
 
-const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
 let browser: Browser;
 
 beforeAll(async () => {

@@ -11,9 +11,14 @@ import type { Browser, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, useSession as keepSession, signUpThroughApi } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
-import { installTelegramClient, LIGHT_THEME, launchHash, signedInitData } from "./support/telegram-client";
+import {
+  DEV_BOT_TOKEN,
+  installTelegramClient,
+  LIGHT_THEME,
+  launchHash,
+  signedInitData,
+} from "./support/telegram-client";
 
-const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
 /** How long the cabinet's launch chunk is held back at most. */
 const HOLD_MS = 5_000;
 let browser: Browser;

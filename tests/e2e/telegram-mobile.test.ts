@@ -18,6 +18,7 @@ import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import {
   DARK_THEME,
+  DEV_BOT_TOKEN,
   type Insets,
   installTelegramClient,
   LIGHT_THEME,
@@ -28,7 +29,6 @@ import {
   waitForPosted,
 } from "./support/telegram-client";
 
-const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
 const SHOTS = process.env.E2E_SCREENSHOTS;
 /** The Telegram user's language (`E2E_LANGUAGE=de` for German screens); the assertions hold in any. */
 const LANGUAGE = process.env.E2E_LANGUAGE ?? "en";

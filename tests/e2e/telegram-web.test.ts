@@ -10,10 +10,9 @@ import type { Browser, Frame } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, readNotifications, signUpThroughApi } from "./support/app";
 import { kassaCli } from "./support/cli";
-import { DARK_THEME, LIGHT_THEME, signedInitData } from "./support/telegram-client";
+import { DARK_THEME, DEV_BOT_TOKEN, LIGHT_THEME, signedInitData } from "./support/telegram-client";
 import { APP_ORIGIN, launchChromiumAsTelegramWeb, openTelegramWeb, waitForFramePosted } from "./support/telegram-web";
 
-const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** `E2E_SCREENSHOTS=<dir>`: also save Telegram Web with the app in its frame, light and dark. */
 const SHOTS = process.env.E2E_SCREENSHOTS;

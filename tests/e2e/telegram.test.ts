@@ -9,6 +9,7 @@ import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import {
   DARK_THEME,
+  DEV_BOT_TOKEN,
   installTelegramClient,
   LIGHT_THEME,
   launchHash,
@@ -18,7 +19,6 @@ import {
   waitForPosted,
 } from "./support/telegram-client";
 
-const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
 let browser: Browser;
 
 beforeAll(async () => {

@@ -15,6 +15,9 @@ export interface PostedEvent {
   t?: number;
 }
 
+/** The server's development bot token (server/src/env.ts), with which the e2e server signs and checks init data. */
+export const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
+
 export const LIGHT_THEME = {
   bg_color: "#ffffff",
   text_color: "#000000",
