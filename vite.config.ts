@@ -76,11 +76,11 @@ const productionBuild: Plugin = {
 };
 
 /**
- * A launch's second wave, beside the entry chunk instead of after it: `assets/launch-<hash>.js`, a small module
- * that `index.html` loads before the entry. It announces (module preload) the code and texts of the screen the
+ * A launch's second wave, beside the entry chunk instead of after it: a small module the build writes into
+ * `index.html` (inline, before the entry; the server allows it by its hash). It announces (module preload) the code and texts of the screen the
  * launch will show: the cabinet's, with a saved user on the web at the cabinet's start, where it also sends the
  * first screen's calls with the kept token (the API client takes those replies, `lib/early-replies.ts`); the
- * login's, without one. Files are named after the build, so the file is written here with their names.
+ * login's, without one. Files are named after the build, so the script is written here with their names.
  */
 const launchPreload: Plugin = {
   name: "kassa:launch-preload",
@@ -136,13 +136,15 @@ const launchPreload: Plugin = {
       "/* FILES */ {}",
       JSON.stringify(files),
     );
-    const source = minifySync("launch.js", launcher, { mangle: { toplevel: true } }).code;
-    const ref = this.emitFile({ type: "asset", name: "launch.js", source });
-    const fileName = this.getFileName(ref);
+    // Inline: as a file of its own it cost a round trip before its calls went out. `</` is escaped so nothing
+    // in it can close the script element; the server allows it by its hash (server/src/plugins/security.ts).
+    const source = minifySync("launch.js", launcher, { mangle: { toplevel: true } })
+      .code.trim()
+      .replace(/<\//g, "<\\/");
     html.source = String(html.source)
       .replace(
         /<script type="module"/,
-        `<script type="module" async crossorigin src="/${fileName}"></script>\n    <script type="module"`,
+        () => `<script type="module" async>${source}</script>\n    <script type="module"`,
       )
       // The entry's stylesheet does not block the first paint (the boot screen's own style is inline): it is
       // preloaded, and the entry applies it before its first render (`src/main.tsx`).

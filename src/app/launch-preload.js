@@ -1,4 +1,4 @@
-// Loaded by index.html before the entry chunk (vite.config.ts, `launchPreload`), so a launch's second wave goes out
+// Written into index.html by the build, inline before the entry chunk (vite.config.ts, `launchPreload`), so a launch's second wave goes out
 // beside the entry instead of after it: it announces the code and texts (module preload) of the screen the launch
 // will show. With a saved user at the cabinet's start, that is the cabinet, and it also sends the first screen's
 // calls with the kept token (the API client takes those replies, `src/lib/early-replies.ts`): on the web the token
@@ -19,8 +19,8 @@ try {
 }
 
 function start() {
-  // Loaded `async`, it runs as soon as it arrives (a stylesheet does not hold it back), which is almost always
-  // before the entry; if the entry started first (both cached), it has asked for all of this itself.
+  // Inline and `async`, it runs as the page is read (a stylesheet does not hold it back), before the entry; if the
+  // entry started first anyway, it has asked for all of this itself.
   if (window.__kassaStarted) return;
   const path = location.pathname.replace(/\/+$/, "") || "/";
   const saved = localStorage.getItem("kassa.user") !== null;

@@ -3,14 +3,16 @@
  * security headers (HSTS only over https), the catalogue's body for a URL Fastify cannot decode,
  * and serving the built app with SPA fallback and the right cache headers.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { routes } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, injectRoute, TEST_CODE_SECRET, type TestServer, tempDir } from "./helpers";
 
-const INDEX_HTML =
-  '<!doctype html><html><head><script type="module" src="/assets/app-4f3a2b1c.js"></script></head><body><div id="root"></div></body></html>';
+/** The launcher the build writes into index.html, inline (vite.config.ts): allowed by its hash. */
+const INLINE_SCRIPT = 'window.__launched = "</b>";';
+const INDEX_HTML = `<!doctype html><html><head><script type="module" async>${INLINE_SCRIPT}</script><script type="module" src="/assets/app-4f3a2b1c.js"></script></head><body><div id="root"></div></body></html>`;
 
 let server: TestServer;
 let dist: ReturnType<typeof tempDir>;
@@ -96,7 +98,9 @@ describe("security headers", () => {
     const res = await server.app.inject({ method: "GET", url: "/" });
     const csp = String(res.headers["content-security-policy"]);
     expect(csp).toContain("frame-ancestors 'self' https://web.telegram.org https://*.telegram.org");
-    expect(csp).toContain("script-src 'self'");
+    // This origin's files, and the built page's own inline script by its hash; never any inline script.
+    const hash = createHash("sha256").update(INLINE_SCRIPT).digest("base64");
+    expect(csp).toContain(`script-src 'self' 'sha256-${hash}';`);
     expect(csp).toContain("style-src 'self' 'unsafe-inline'");
     expect(csp).toContain("img-src 'self' data: blob:");
     expect(csp).toContain("connect-src 'self'");

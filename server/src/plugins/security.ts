@@ -2,10 +2,15 @@
  * Security headers and compression. The Mini App is shown inside Telegram's web clients in an
  * iframe, so framing is allowed for Telegram's origins (CSP frame-ancestors; no X-Frame-Options,
  * which cannot express that). telegram-ui sets inline styles, hence 'unsafe-inline' for styles
- * only; scripts come from this origin alone. Strict-Transport-Security goes out in production and
+ * only; scripts come from this origin alone, and the built index.html's own inline scripts (the launcher the
+ * build writes into it, `vite.config.ts`) by their SHA-256 hashes, computed from the file at start: any other
+ * inline script is refused. Strict-Transport-Security goes out in production and
  * only on a request that came over https (its own TLS, or X-Forwarded-Proto from a proxy listed in
  * TRUST_PROXY): a browser ignores it over plain http, and sending it there says nothing true.
  */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import compress from "@fastify/compress";
 import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
@@ -16,13 +21,33 @@ export const HSTS_HEADER = "max-age=31536000; includeSubDomains";
 
 export const TELEGRAM_FRAME_ANCESTORS = ["https://web.telegram.org", "https://*.telegram.org"];
 
+/**
+ * `'sha256-…'` for each inline script of the built app's index.html in `dir` (none without a built app): the
+ * hash of its text as it stands between the tags, which is what the browser hashes.
+ */
+export function inlineScriptHashes(dir: string | null): string[] {
+  if (dir === null) return [];
+  let html: string;
+  try {
+    html = fs.readFileSync(path.join(dir, "index.html"), "utf8");
+  } catch {
+    return [];
+  }
+  const hashes: string[] = [];
+  for (const [, attributes = "", text = ""] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\ssrc\s*=/i.test(attributes) || text === "") continue;
+    hashes.push(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+  }
+  return hashes;
+}
+
 export function contentSecurityPolicy(env: Env) {
   return {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
       baseUri: ["'self'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", ...inlineScriptHashes(env.STATIC_DIR)],
       scriptSrcAttr: ["'none'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
       // Telegram profile photos come from t.me.
