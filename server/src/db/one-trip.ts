@@ -7,29 +7,60 @@
  * back: nothing of it stays. The caller decides from the rows, not between the statements; a
  * transaction that needs to decide halfway uses `db.transaction`.
  *
+ * The statements are written once, with drizzle's `sql.placeholder(name)` where a value goes
+ * (`oneTripStatement`), and turned into SQL text then; a call only puts its values in the
+ * placeholders' places. Building the text with drizzle on every call cost more CPU than the
+ * driver's whole work for the statement (server/README.md, "Performance").
+ *
  * `null` on PGlite (one connection in this process: there is no round trip to save); the caller
  * then runs its usual transaction.
  */
-import type { SQL } from "drizzle-orm";
+import { Placeholder, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
 import type { Database } from "./client";
 
 const dialect = new PgDialect();
 
+/** A statement's SQL text and, per parameter, the placeholder whose value goes there (or a constant). */
+export interface OneTripStatement<K extends string = string> {
+  readonly text: string;
+  readonly params: readonly ({ placeholder: K } | { constant: unknown })[];
+}
+
+/** Turns a statement written with `sql.placeholder(name)` for its values into text, once. */
+export function oneTripStatement<K extends string>(statement: SQL): OneTripStatement<K> {
+  const query = dialect.sqlToQuery(statement);
+  return {
+    text: query.sql,
+    params: query.params.map((param) =>
+      param instanceof Placeholder ? { placeholder: param.name as K } : { constant: param },
+    ),
+  };
+}
+
 /** postgres.js's codes of a statement lost with its connection. */
 const CONNECTION_LOST = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED"]);
 
-export async function inOneRoundTrip(db: Database, statements: SQL[]): Promise<Record<string, unknown>[][] | null> {
+export async function inOneRoundTrip<K extends string>(
+  db: Database,
+  statements: readonly OneTripStatement<K>[],
+  values: Readonly<Record<K, unknown>>,
+): Promise<Record<string, unknown>[][] | null> {
   const client = (db as unknown as { $client?: Partial<Sql> }).$client;
   if (typeof client?.reserve !== "function") return null;
   const reserved = await client.reserve();
   const sent = [
     reserved.unsafe("begin"),
-    ...statements.map((statement) => {
-      const query = dialect.sqlToQuery(statement);
-      return reserved.unsafe(query.sql, query.params as never[], { prepare: true });
-    }),
+    ...statements.map((statement) =>
+      reserved.unsafe(
+        statement.text,
+        statement.params.map((param) =>
+          "placeholder" in param ? values[param.placeholder] : param.constant,
+        ) as never[],
+        { prepare: true },
+      ),
+    ),
     reserved.unsafe("commit"),
   ];
   const settled = await Promise.allSettled(sent);

@@ -17,7 +17,7 @@ import { and, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
-import { inOneRoundTrip } from "../db/one-trip";
+import { inOneRoundTrip, oneTripStatement } from "../db/one-trip";
 import { paymentSystems, refills, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
@@ -46,6 +46,25 @@ export function toRefill(row: RefillRow): Refill {
   };
 }
 
+/** The refill's transaction on PostgreSQL (db/one-trip.ts): the user's row locked, then the insert under the cap. */
+const CREATE_REFILL = [
+  oneTripStatement<"userId">(
+    sql`select ${users.id} from ${users} where ${users.id} = ${sql.placeholder("userId")} for update`,
+  ),
+  oneTripStatement<
+    "userId" | "paymentSystemId" | "currency" | "network" | "address" | "amount" | "txHash" | "createdAt"
+  >(
+    sql`insert into ${refills} (user_id, payment_system_id, currency, network, address, amount_requested, tx_hash, status, created_at)
+      select ${sql.placeholder("userId")}::uuid, ${sql.placeholder("paymentSystemId")}, ${sql.placeholder("currency")},
+             ${sql.placeholder("network")}, ${sql.placeholder("address")}, ${sql.placeholder("amount")}::numeric,
+             ${sql.placeholder("txHash")}::text, 'waiting', ${sql.placeholder("createdAt")}::timestamptz
+       where exists (select 1 from ${users} where ${users.id} = ${sql.placeholder("userId")})
+         and (select count(*) from ${refills} where ${refills.userId} = ${sql.placeholder("userId")} and ${refills.status} = 'waiting')
+             < ${MAX_WAITING_REFILLS}
+      returning *`,
+  ),
+];
+
 /**
  * `POST /funds/refills`. An unknown payment system, or one closed for refills, is 400
  * VALIDATION_FAILED on `paymentSystemId`; an amount that is zero on the currency's scale is
@@ -67,20 +86,20 @@ export async function createRefill(
     throw new AppError("VALIDATION_FAILED", { fields: { amount: "amountBelowMinimum" } });
   }
   const createdAt = deps.clock.now();
-  const pipelined = await inOneRoundTrip(db, [
-    // The cap counts under the user's row lock: concurrent requests of one user queue on it. On
-    // PostgreSQL the lock and the conditional insert go out with BEGIN and COMMIT at once, one
-    // round trip (db/one-trip.ts); the insert starts after the lock was granted, so its count sees
-    // every refill committed before. Nothing inserted: over the cap (or the user is gone).
-    sql`select ${users.id} from ${users} where ${users.id} = ${userId} for update`,
-    sql`insert into ${refills} (user_id, payment_system_id, currency, network, address, amount_requested, tx_hash, status, created_at)
-      select ${userId}::uuid, ${system.id}, ${currency}, ${system.network}, ${system.address}, ${amount}::numeric,
-             ${body.txHash ?? null}::text, 'waiting', ${createdAt.toISOString()}::timestamptz
-       where exists (select 1 from ${users} where ${users.id} = ${userId})
-         and (select count(*) from ${refills} where ${refills.userId} = ${userId} and ${refills.status} = 'waiting')
-             < ${MAX_WAITING_REFILLS}
-      returning *`,
-  ]);
+  // The cap counts under the user's row lock: concurrent requests of one user queue on it. On
+  // PostgreSQL the lock and the conditional insert go out with BEGIN and COMMIT at once, one round
+  // trip (db/one-trip.ts); the insert starts after the lock was granted, so its count sees every
+  // refill committed before. Nothing inserted: over the cap (or the user is gone).
+  const pipelined = await inOneRoundTrip(db, CREATE_REFILL, {
+    userId,
+    paymentSystemId: system.id,
+    currency,
+    network: system.network,
+    address: system.address,
+    amount,
+    txHash: body.txHash ?? null,
+    createdAt: createdAt.toISOString(),
+  });
   if (pipelined) {
     const [present, inserted] = pipelined;
     const created = inserted?.[0];
