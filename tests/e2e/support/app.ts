@@ -1,5 +1,5 @@
 /** Small helpers for driving the app the way a user does. */
-import type { Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 import { inject } from "vitest";
 
 /** This worker's server (tests/e2e/global-setup.ts starts one per worker). */
@@ -13,7 +13,8 @@ export function e2eServer(): { baseURL: string; env: Record<string, string> } {
 
 export const base = () => e2eServer().baseURL;
 
-export async function screen(page: Page, name: string, timeout = 15_000) {
+/** Waits for the screen `name`, in a page or in a frame (the app inside Telegram Web's iframe). */
+export async function screen(page: Page | Frame, name: string, timeout = 15_000) {
   await page.locator(`[data-screen='${name}']`).first().waitFor({ state: "visible", timeout });
 }
 
@@ -98,6 +99,17 @@ export async function signUpThroughApi(inviter = "demo", language = "en"): Promi
   const token = reply.refreshToken as string;
   const confirmed = await postJson("/auth/phone/confirm", { code: await codeFromOutbox(login, "phone") }, token);
   return { login, token, user: confirmed.user };
+}
+
+/**
+ * A Telegram user's session made through the API, as the Mini App makes it with its init data
+ * (`POST /auth/telegram`; the account is created on the first call). The same init data signed in again (the
+ * app in its frame) gets this same session back.
+ */
+export async function telegramSessionThroughApi(initData: string): Promise<ApiSession> {
+  const reply = await postJson("/auth/telegram", { initData });
+  const user = reply.user as { login: string };
+  return { login: user.login, token: reply.refreshToken as string, user };
 }
 
 /** Puts an API session into a browser context the way the app keeps it (cookie + saved user). */

@@ -115,6 +115,12 @@ export interface Insets {
 
 export const NO_INSETS: Insets = { top: 0, bottom: 0, left: 0, right: 0 };
 
+/** An iPhone in fullscreen: the notch and the home indicator, and Telegram's close and menu buttons over the content. */
+export const IPHONE_FULLSCREEN: Required<Pick<ClientOptions, "safeArea" | "contentSafeArea">> = {
+  safeArea: { top: 59, bottom: 34, left: 0, right: 0 },
+  contentSafeArea: { top: 46, bottom: 0, left: 0, right: 0 },
+};
+
 export interface ClientOptions {
   /** Device safe area (notch, home indicator) the client reports. */
   safeArea?: Insets;

@@ -229,3 +229,8 @@ export async function waitForFramePosted(
     await web.page.waitForTimeout(50);
   }
 }
+
+/** The data of the last event of `eventType` the frame posted (undefined before any): the client's current state. */
+export async function lastFramePosted<T = Record<string, unknown>>(web: TelegramWeb, eventType: string) {
+  return (await web.events()).filter((e) => e.eventType === eventType).at(-1)?.eventData as T | undefined;
+}
