@@ -5,6 +5,7 @@ import type { ChunkingContext } from "rolldown";
 import { minifySync } from "rolldown/utils";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
+import { CURRENCIES, LANGUAGES } from "./contract/enum-values";
 
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -132,10 +133,9 @@ const launchPreload: Plugin = {
       // Inside Telegram every launch boots the SDK (src/tma/boot.ts): announced beside the entry, not after it.
       telegram: screen(/src[\\/]tma[\\/]boot\.ts$/),
     };
-    const launcher = readFileSync(r("./src/app/launch-preload.js"), "utf8").replace(
-      "/* FILES */ {}",
-      JSON.stringify(files),
-    );
+    const launcher = readFileSync(r("./src/app/launch-preload.js"), "utf8")
+      .replace("/* FILES */ {}", JSON.stringify(files))
+      .replace("/* PAINT */ {}", JSON.stringify(earlyPaint()));
     // Inline: as a file of its own it cost a round trip before its calls went out. `</` is escaped so nothing
     // in it can close the script element; the server allows it by its hash (server/src/plugins/security.ts).
     const source = minifySync("launch.js", launcher, { mangle: { toplevel: true } })
@@ -154,6 +154,48 @@ const launchPreload: Plugin = {
       );
   },
 };
+
+/** The cabinet's texts the launcher's early balance block shows: `welcome` (the header), the card's two labels. */
+const EARLY_TEXTS = ["welcome", "balance", "amountOnDeposit"] as const;
+
+/**
+ * What the launcher needs to paint the cabinet's balance block as the app's first render shows it
+ * (`src/app/launch-preload.js`, `paintBalanceEarly`): the texts of each language (from `locales/*\/cabinet.json`,
+ * Russian filling a missing key, as i18next's fallback does), each currency's display precision (the contract's,
+ * as `formatAmount`), and telegram-ui's class names for its root (light and dark), the List and a level-2 Title of
+ * weight 2, read from its modules so an update of the library cannot leave them behind (the build fails instead).
+ */
+function earlyPaint() {
+  const cabinet = (language: string) =>
+    JSON.parse(readFileSync(r(`./locales/${language}/cabinet.json`), "utf8")) as Record<string, unknown>;
+  const russian = cabinet("ru");
+  const texts = Object.fromEntries(
+    LANGUAGES.map((language) => {
+      const own = cabinet(language);
+      return [language, Object.fromEntries(EARLY_TEXTS.map((key) => [key, own[key] ?? russian[key]]))];
+    }),
+  );
+  const ui = (module: string, pattern: RegExp) => {
+    const source = readFileSync(r(`./node_modules/@telegram-apps/telegram-ui/dist/components/${module}.js`), "utf8");
+    const match = pattern.exec(source);
+    if (!match) throw new Error(`launchPreload: telegram-ui's ${module} no longer has the classes it expects`);
+    return match.slice(1);
+  };
+  const [root = "", , dark = ""] = ui(
+    "Service/AppRoot/AppRoot",
+    /classNames\("(tgui-\w+)", platform === 'ios' && "(tgui-\w+)", appearance === 'dark' && "(tgui-\w+)"/,
+  );
+  const [list] = ui("Blocks/List/List", /classNames\("(tgui-\w+)", platform === 'ios'/);
+  const [weight2] = ui("Typography/Typography", /'2': "(tgui-\w+)"/);
+  const [typography, plain] = ui("Typography/Typography", /classNames\("(tgui-\w+)", plain && "(tgui-\w+)"/);
+  const [level2] = ui("Typography/Title/Title", /titleLevelStyles = \{[^}]*'2': "(tgui-\w+)"/);
+  const [title] = ui("Typography/Title/Title", /classNames\("(tgui-\w+)", titleLevelStyles/);
+  return {
+    texts,
+    display: Object.fromEntries(Object.entries(CURRENCIES).map(([code, { display }]) => [code, display])),
+    classes: { root, dark, list, title: [typography, plain, weight2, title, level2].join(" ") },
+  };
+}
 
 /** telegram-ui's Button and the Spinner module it imports for its `loading` state. */
 const BUTTON_MODULE = /@telegram-apps[\\/]telegram-ui[\\/]dist[\\/]components[\\/]Blocks[\\/]Button[\\/]Button\.js$/;

@@ -8,6 +8,11 @@
 // it also announces the SDK's code (`src/tma/boot.ts`), which every launch there boots. Plain JavaScript without
 // imports: the build writes the file names in. Whatever goes wrong here, the entry does the same later.
 const FILES = /* FILES */ {};
+/**
+ * What the early balance block shows and wears, written in by the build: per language the texts it needs
+ * (Russian filling what a language lacks), and telegram-ui's class names for its root, list and title.
+ */
+const PAINT = /* PAINT */ {};
 const LANGUAGES = ["en", "ru", "de", "kk"];
 /** Who waits for an event from the Telegram client (`bridgeGet`). */
 let bridgeListeners;
@@ -30,7 +35,7 @@ function start() {
   const telegram = telegramLaunch();
   // The calls first, then the code: the browser opens at most six connections to a host, in this order. Inside
   // Telegram the token comes from the client a moment later (a bridge round trip inside the phone).
-  if (saved && !telegram) sendCalls(readCookie(), false);
+  if (saved && !telegram && sendCalls(readCookie(), false)) paintBalanceEarly(screen.css);
   if (saved && telegram)
     keptTelegramToken(telegram).then(
       (token) => sendCalls(token, true),
@@ -43,7 +48,7 @@ function start() {
 }
 
 function sendCalls(token, telegram) {
-  if (!token) return;
+  if (!token) return false;
   const meta = document.querySelector('meta[name="kassa:api-url"]')?.getAttribute("content")?.trim();
   const base = (meta || "/api").replace(/\/+$/, "");
   const send = (path, bearer) => {
@@ -62,6 +67,190 @@ function sendCalls(token, telegram) {
     send("/settings/subscription/options", token),
     send("/user/pulse", token),
   ];
+  return true;
+}
+
+/**
+ * The cabinet's balance block, painted from the early replies before the app's code has run (on the web, at
+ * the cabinet's start, with the kept token): the same markup, classes and texts as the cabinet's first render
+ * above and in its balance card (`CabinetLayout`, `CabinetHeader`, `CabinetRoute`'s room for the overview,
+ * `BalanceCard`), the amounts formatted as `formatAmount` does, so that when the app renders, its figure is
+ * where this one was and reads the same. Only when the maintenance flag is off, both replies came back good
+ * and the stylesheets have loaded; never once the app has rendered. Hidden from screen readers (the app's
+ * render is the page); when the app's first render (a spinner while its screen loads) takes it out of `#root`,
+ * it stays over the app, out of the flow, until the app's own figure is there.
+ */
+function paintBalanceEarly(cabinetCss) {
+  const phone = !matchMedia("(min-width: 960px)").matches;
+  const user = JSON.parse(localStorage.getItem("kassa.user") ?? "null");
+  if (!phone || typeof user?.login !== "string") return;
+  // The replies' copies, taken before the app reads them.
+  const [work, balance, statistics] = [
+    "/settings/technical_work",
+    "/user/balance?type=balance",
+    "/user/statistics",
+  ].map((path) => {
+    const early = window.__kassaEarlyReplies.find((reply) => reply.url.endsWith(path));
+    return early.reply.then((response) => (response.status === 200 ? response.clone().json() : Promise.reject()));
+  });
+  const styles = [...document.querySelectorAll('link[rel="preload"][as="style"][data-kassa-styles]')]
+    .map((preload) => preload.getAttribute("href"))
+    .concat(cabinetCss.map((file) => `/${file}`))
+    .map(applyStyle);
+  Promise.all([work, balance, statistics, ...styles]).then(
+    ([work, balance, statistics]) => {
+      if (work?.enabled !== false) return;
+      const boot = document.querySelector("#root > [data-testid='boot']");
+      const block = boot && balanceBlock(user, balance, statistics);
+      if (block) keepUntilTheApp(boot.parentElement, boot, block);
+    },
+    () => undefined,
+  );
+}
+
+/** A stylesheet applied now, as the entry applies it (`src/main.tsx`): resolved once loaded, rejected if not. */
+function applyStyle(href) {
+  return new Promise((resolve, reject) => {
+    const sheet = document.createElement("link");
+    sheet.rel = "stylesheet";
+    sheet.crossOrigin = "";
+    sheet.href = href;
+    sheet.onload = resolve;
+    sheet.onerror = reject;
+    document.head.appendChild(sheet);
+  });
+}
+
+/** The painted frame down to the balance block, or null when a figure cannot be shown exactly as the app would. */
+function balanceBlock(user, balance, statistics) {
+  const lng = language();
+  const texts = PAINT.texts[lng];
+  const currency = balance?.currentCurrency;
+  const amount = format(balance?.currencies?.[currency], currency, lng);
+  const onDeposit = format(statistics?.amountOnDeposit?.[currency], currency, lng);
+  if (!texts || !amount || !onDeposit) return null;
+  const dark = matchMedia("(prefers-color-scheme: dark)").matches;
+  const held = Object.values(balance.currencies).filter((value) => /[1-9]/.test(value)).length;
+  const unread = user.notifications?.unread ?? 0;
+  const element = (tag, className, children = [], attributes = {}) => {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+    node.append(...children);
+    return node;
+  };
+  const room = (child) =>
+    element("div", "cabinet-reserved cabinet-reserved-overview", child ? [child] : [], {
+      style: `--reserved-lines: ${held}`,
+    });
+  const welcome = texts.welcome.replace("{{login}}", user.fullName || user.login);
+  return element(
+    "div",
+    `${PAINT.classes.root}${dark ? ` ${PAINT.classes.dark}` : ""} app-root`,
+    [
+      element("div", "cabinet cabinet-narrow", [
+        element("main", "cabinet-content", [
+          element("div", "page", [
+            element("header", "page-header", [
+              element("div", "page-title-row", [
+                element("h1", `${PAINT.classes.title} page-title`, [element("span", "", [welcome])]),
+                // The room of the header's Refresh (telegram-ui's IconButton, 40 px) and the bell.
+                element("span", "", [], { style: "flex: none; width: 40px; height: 40px" }),
+                element(
+                  "span",
+                  "notification-bell",
+                  [],
+                  unread > 0 ? { "data-count": unread > 99 ? "99+" : unread } : {},
+                ),
+              ]),
+            ]),
+            element("div", PAINT.classes.list, [
+              room(room()),
+              element("section", "balance-hero-wrap", [
+                element("div", "balance-hero", [
+                  element("span", "balance-hero-label", [texts.balance]),
+                  element("span", "balance-hero-amount", [amount], {
+                    "data-testid": "balance-painted",
+                    "data-amount": balance.currencies[currency],
+                    "data-currency": currency,
+                  }),
+                  element("span", "balance-hero-deposit", [
+                    `${texts.amountOnDeposit}: `,
+                    element("span", "", [onDeposit]),
+                  ]),
+                ]),
+              ]),
+            ]),
+          ]),
+        ]),
+      ]),
+    ],
+    {
+      "aria-hidden": "true",
+      inert: "",
+      "data-appearance": dark ? "dark" : "light",
+      "data-platform": "base",
+      "data-testid": "painted-cabinet",
+    },
+  );
+}
+
+/**
+ * As `formatAmount` (src/lib/money.ts): truncated to the currency's display precision and grouped the language's
+ * way by Intl, fed the decimal string. Null for what that function would show differently here (not a plain
+ * non-negative decimal, an unknown currency): then nothing is painted.
+ */
+function format(amount, currency, lng) {
+  const digits = PAINT.display[currency];
+  const match = typeof amount === "string" ? /^(\d+)(?:\.(\d+))?$/.exec(amount) : null;
+  if (digits === undefined || !match) return null;
+  const fraction = (match[2] ?? "").slice(0, digits);
+  const truncated = fraction ? `${match[1]}.${fraction}` : match[1];
+  const text = new Intl.NumberFormat(numberLocale(lng), {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(truncated);
+  return `${text} ${currency}`;
+}
+
+/** As src/lib/money.ts: a browser without Kazakh number data formats Kazakh as Russian. */
+function numberLocale(lng) {
+  if (lng !== "kk") return lng;
+  const probe = new Intl.NumberFormat(lng, { minimumFractionDigits: 1 }).format(1000.5);
+  return probe === "1,000.5" ? "ru" : lng;
+}
+
+/**
+ * Puts `block` in the place of the boot screen. The app's first render empties `#root`; until the app's own
+ * figure shows (or another screen does), the block stays where it was, over the app (fixed, out of the flow,
+ * nothing to click), then goes.
+ */
+function keepUntilTheApp(root, boot, block) {
+  boot.replaceWith(block);
+  const started = performance.now();
+  let overlay = null;
+  const done = () => {
+    observer.disconnect();
+    overlay?.remove();
+    block.remove();
+  };
+  const check = () => {
+    if (block.parentElement === root) return;
+    const screen = root.querySelector("[data-screen]");
+    // The app's own figure, another screen, or a cabinet that did not show a figure in time: the app's page.
+    if (root.querySelector("[data-testid='balance']") || (screen && screen.dataset.screen !== "cabinet")) return done();
+    if (performance.now() - started > 10_000) return done();
+    if (!overlay) {
+      overlay = document.createElement("div");
+      overlay.setAttribute("aria-hidden", "true");
+      overlay.style.cssText = "position: fixed; inset: 0; z-index: 2147483647; overflow: hidden; pointer-events: none";
+      overlay.append(block);
+      document.body.append(overlay);
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(root, { childList: true, subtree: true });
+  setTimeout(check, 10_000);
 }
 
 function readCookie() {

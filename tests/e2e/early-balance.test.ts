@@ -1,0 +1,207 @@
+/**
+ * The balance before the app's code: the launcher written into index.html (src/app/launch-preload.js) paints the
+ * cabinet's balance block from its early replies while the entry chunk is still on its way, at the place and in
+ * the words the app's first render then shows it (the same box, the same text), and the app takes over without
+ * a layout shift. Held back here: the entry chunk (until the painted figure is seen), and the data of the parts
+ * that come after the balance (their arrival is cabinet-shift.test.ts's subject, not the takeover's).
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiSession, apiGet, base, useSession } from "./support/app";
+import { launchChromium, phoneContext } from "./support/browser";
+
+const ENTRY_CHUNK = /\/assets\/index-[^/]+\.js$/;
+const LATER_PARTS = /\/api\/user\/(overview|income)/;
+
+let browser: Browser;
+let demo: ApiSession;
+beforeAll(async () => {
+  browser = await launchChromium();
+  const res = await fetch(`${base()}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
+  });
+  if (!res.ok) throw new Error(`demo sign-in answered ${res.status}`);
+  const { refreshToken, user } = (await res.json()) as { refreshToken: string; user: unknown };
+  demo = { login: "demo", token: refreshToken, user };
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  text: string;
+}
+
+interface Seen {
+  painted?: Box & { appStarted: boolean; ariaHidden: string | null };
+  app?: Box;
+  shifts: number[];
+  violations: string[];
+}
+
+/**
+ * A signed-in phone context whose page records, as they happen, the painted figure's box (and whether the
+ * entry had started), the app's first figure's box, the layout shifts and any CSP violation.
+ */
+async function launchContext(options: { width: number; language: string; scheme: "light" | "dark" }) {
+  const context = await phoneContext(browser, {
+    viewport: { width: options.width, height: 844 },
+    colorScheme: options.scheme,
+  });
+  // biome-ignore lint/correctness/useHookAtTopLevel: the e2e helper, not a React hook.
+  await useSession(context, demo);
+  await context.addInitScript((language) => {
+    localStorage.setItem("kassa.language", language);
+    const seen: Seen = { shifts: [], violations: [] };
+    (window as unknown as { __seen: Seen }).__seen = seen;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+        if (!entry.hadRecentInput) seen.shifts.push(entry.value);
+    }).observe({ type: "layout-shift", buffered: true });
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`),
+    );
+    const box = (element: Element): Box => {
+      const rect = element.getBoundingClientRect();
+      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height, text: element.textContent ?? "" };
+    };
+    new MutationObserver(() => {
+      const painted = document.querySelector("#root [data-testid='balance-painted']");
+      if (painted && !seen.painted)
+        seen.painted = {
+          ...box(painted),
+          appStarted: (window as unknown as { __kassaStarted?: boolean }).__kassaStarted === true,
+          ariaHidden: painted.closest("[aria-hidden]")?.getAttribute("aria-hidden") ?? null,
+        };
+      const app = document.querySelector("#root [data-testid='balance']");
+      if (app && !seen.app && /\d/.test(app.textContent ?? "")) seen.app = box(app);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  }, options.language);
+  return context;
+}
+
+/** Holds requests matching `pattern` until `release()` (or the context closes). */
+async function hold(context: BrowserContext, pattern: RegExp) {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await context.route(pattern, async (route) => {
+    await released;
+    await route.continue().catch(() => undefined);
+  });
+  return release;
+}
+
+/**
+ * A refused inline script (zod's probe for `new Function`, refused as `eval` once the contract loads, is not one:
+ * it is expected and zod falls back).
+ */
+const inlineScript = (violation: string) => violation.startsWith("script-src") && violation.includes(" inline ");
+
+const seen = (page: Page) => page.evaluate(() => (window as unknown as { __seen: Seen }).__seen);
+
+describe("the balance painted before the app's code", () => {
+  for (const [language, width, scheme] of [
+    ["en", 390, "light"],
+    ["en", 320, "dark"],
+    ["ru", 390, "dark"],
+    ["ru", 320, "light"],
+  ] as const)
+    it(`shows the server's figure before the code runs, where and as the app then shows it (${language}, ${width} px, ${scheme})`, async () => {
+      const context = await launchContext({ width, language, scheme });
+      const releaseEntry = await hold(context, ENTRY_CHUNK);
+      await hold(context, LATER_PARTS);
+      const page = await context.newPage();
+      try {
+        await page.goto(`${base()}/`, { waitUntil: "commit" });
+        await page.locator("#root [data-testid='balance-painted']").waitFor({ timeout: 15_000 });
+        const before = await seen(page);
+        releaseEntry();
+        await page.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });
+        await page.waitForTimeout(500);
+        const after = await seen(page);
+        const { painted, app } = after;
+        console.log(
+          `[early-balance] ${language} ${width} px ${scheme}: painted ${JSON.stringify(painted)}, app ${JSON.stringify(app)}, shift ${after.shifts.reduce((a, b) => a + b, 0).toFixed(4)}`,
+        );
+        // Painted while the app's code was held back: the entry had not run.
+        expect(before.painted?.appStarted).toBe(false);
+        expect(painted?.ariaHidden).toBe("true");
+        expect(painted && app).toBeTruthy();
+        if (!painted || !app) return;
+        // The same figure, in the same words, in the same box.
+        expect(painted.text).toBe(app.text);
+        expect(painted.text).toMatch(/\d/);
+        for (const side of ["x", "y", "width", "height"] as const)
+          expect(Math.abs(painted[side] - app[side]), side).toBeLessThanOrEqual(1);
+        expect(after.shifts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.02);
+        // The app's render is the page: no painted copy is left.
+        expect(await page.locator("[data-testid='painted-cabinet']").count()).toBe(0);
+        expect(after.violations.filter(inlineScript)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
+  // A failed reply (even one whose body reads as a balance), maintenance: the app's own screen, as before.
+  for (const [name, pattern, status, body, screen] of [
+    ["the balance call fails", /\/api\/user\/balance/, 503, "balance", "cabinet"],
+    ["the statistics call is refused (401)", /\/api\/user\/statistics/, 401, "statistics", "cabinet"],
+    ["maintenance is on", /\/api\/settings\/technical_work/, 200, "maintenance", "maintenance"],
+  ] as const)
+    it(`paints nothing when ${name}`, async () => {
+      const context = await launchContext({ width: 390, language: "en", scheme: "light" });
+      const json =
+        body === "maintenance"
+          ? { enabled: true, message: null, until: null }
+          : await apiGet(body === "balance" ? "/user/balance?type=balance" : "/user/statistics", demo.token);
+      await context.route(pattern, (route) => route.fulfill({ status, json }), { times: 1 });
+      const releaseEntry = await hold(context, ENTRY_CHUNK);
+      const page = await context.newPage();
+      try {
+        await page.goto(`${base()}/`, { waitUntil: "commit" });
+        // Time enough for the replies and the stylesheet (the painted figure comes well within it).
+        await page.waitForTimeout(2_000);
+        releaseEntry();
+        await page.locator(`[data-screen='${screen}']`).waitFor({ timeout: 20_000 });
+        expect((await seen(page)).painted).toBeUndefined();
+      } finally {
+        await context.close();
+      }
+    });
+
+  it("runs under the Content-Security-Policy, which still refuses any other inline script", async () => {
+    const context = await launchContext({ width: 390, language: "en", scheme: "light" });
+    const page = await context.newPage();
+    const console: string[] = [];
+    page.on("console", (message) => console.push(message.text()));
+    try {
+      const response = await page.goto(`${base()}/`);
+      expect(response?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'sha256-[^']+'/);
+      await page.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });
+      // The launcher ran (it sent the launch's calls) and nothing was refused.
+      expect(
+        await page.evaluate(() => Array.isArray((window as { __kassaEarlyReplies?: unknown }).__kassaEarlyReplies)),
+      ).toBe(true);
+      expect((await seen(page)).violations.filter(inlineScript)).toEqual([]);
+      expect(console.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
+      const ran = await page.evaluate(() => {
+        const script = document.createElement("script");
+        script.textContent = "window.__injected = true";
+        document.head.append(script);
+        return (window as unknown as { __injected?: boolean }).__injected === true;
+      });
+      expect(ran).toBe(false);
+      expect((await seen(page)).violations.filter(inlineScript)).toHaveLength(1);
+    } finally {
+      await context.close();
+    }
+  });
+});
