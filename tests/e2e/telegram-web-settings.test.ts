@@ -156,6 +156,15 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
         .poll(() => heading.innerText(), { timeout: 10_000 })
         .toBe(text("de", "settings", "screens.language"));
       expect(await frame.locator("input[name='language'][value='de']").isChecked()).toBe(true);
+      // Back still leads to the list after the reload, and Profile's Main button now says it in German.
+      await backShown(web, true);
+      await web.send("back_button_pressed");
+      await frame.locator("[data-settings-cell='profile']").waitFor({ timeout: 15_000 });
+      await frame.locator("[data-settings-cell='profile']").click();
+      await frame.locator("[data-section='profile'] input[name='city']").waitFor({ timeout: 15_000 });
+      await expect
+        .poll(async () => (await lastFramePosted<Button>(web, "web_app_setup_main_button"))?.text, { timeout: 10_000 })
+        .toBe(text("de", "settings", "save"));
 
       // Closed and opened again from the chat (Telegram still says "en"): the cabinet in German.
       await web.unmount();
