@@ -13,6 +13,7 @@ import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { deposits, idempotencyKeys, operations, refills } from "../../server/src/db/schema";
+import { IDEMPOTENCY_KEY_TTL_MS } from "../../server/src/plugins/idempotency";
 import { call, callRoute, createTestServer, injectRoute, TEST_CODE_SECRET, type TestServer } from "./helpers";
 import {
   balanceOf,
@@ -133,6 +134,36 @@ function suite(backend: string, open: () => Promise<{ server: TestServer; done()
     expect(theirs.status).toBe(200);
     expect(theirs.headers["idempotent-replayed"]).toBeUndefined();
     expect((await balanceOf(server, other)).USDT).toBe("80");
+  });
+
+  it(`${backend}: a key is kept a day; after it the same key starts a new intent`, async () => {
+    const investor = await newInvestor(server.handle.db, clock);
+    const key = randomUUID();
+    const body = { paymentSystemId: "usdt-trc20", amount: "5" };
+    const first = await injectRoute(server, routes.createRefill, { ...withKey(investor.token, key), body });
+    expect(first.status).toBe(200);
+    const age = async (ms: number) =>
+      server.handle.db
+        .update(idempotencyKeys)
+        .set({ createdAt: new Date(Date.now() - ms) })
+        .where(and(eq(idempotencyKeys.userId, investor.id), eq(idempotencyKeys.key, key)));
+    // Almost a day old: still the first reply.
+    await age(IDEMPOTENCY_KEY_TTL_MS - 60_000);
+    const kept = await injectRoute(server, routes.createRefill, { ...withKey(investor.token, key), body });
+    expect(kept.headers["idempotent-replayed"]).toBe("true");
+    expect(kept.body.id).toBe(first.body.id);
+    // Past its day: forgotten, the same key (even with another body) runs as new, and is kept again.
+    await age(IDEMPOTENCY_KEY_TTL_MS + 60_000);
+    const other = { paymentSystemId: "usdt-trc20", amount: "6" };
+    const anew = await injectRoute(server, routes.createRefill, { ...withKey(investor.token, key), body: other });
+    expect(anew.status).toBe(200);
+    expect(anew.headers["idempotent-replayed"]).toBeUndefined();
+    expect(anew.body.id).not.toBe(first.body.id);
+    const replayed = await injectRoute(server, routes.createRefill, { ...withKey(investor.token, key), body: other });
+    expect(replayed.headers["idempotent-replayed"]).toBe("true");
+    expect(replayed.body.id).toBe(anew.body.id);
+    const [made] = await server.handle.db.select({ n: count() }).from(refills).where(eq(refills.userId, investor.id));
+    expect(made?.n).toBe(2);
   });
 
   it(`${backend}: a refused first request releases its key; the same intent runs once funds arrive`, async () => {

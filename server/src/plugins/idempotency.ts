@@ -13,8 +13,9 @@
  */
 import { createHash } from "node:crypto";
 import { DAY_MS, routes } from "@contract";
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
+import type { Database } from "../db/client";
 import { outsideQueryScope } from "../db/query-scope";
 import { idempotencyKeys } from "../db/schema";
 import { AppError } from "../errors";
@@ -68,6 +69,7 @@ function appendHook<T>(existing: T | T[] | undefined, hook: T): T[] {
 export function registerIdempotency(app: FastifyInstance, prefix: string): void {
   const flagged = idempotentRoutes(prefix);
   app.decorateRequest("idempotencyClaim", null);
+  const statements = idempotencyStatements(app.db);
 
   const claim: preHandlerHookHandler = async function claimKey(request, reply) {
     const header = request.headers[IDEMPOTENCY_HEADER];
@@ -76,28 +78,24 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
     const { userId } = requireUser(request);
     const now = app.clock.now();
     const fingerprint = fingerprintOf(request);
-    const mine = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, header));
     // One statement claims a new key, or a key past its day (forgotten: the same string starts a new
     // intent); a live key is left as it is and claims nothing.
     // Outside the request's query scope (db/query-scope.ts), as the reply's storing below: a claim
     // made is always settled, even when the client leaves meanwhile.
-    const claimed = await outsideQueryScope(
-      async () =>
-        await app.db
-          .insert(idempotencyKeys)
-          .values({ userId, key: header, fingerprint, createdAt: now })
-          .onConflictDoUpdate({
-            target: [idempotencyKeys.userId, idempotencyKeys.key],
-            set: { fingerprint, createdAt: now, status: null, reply: null, completedAt: null },
-            setWhere: lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS)),
-          })
-          .returning({ key: idempotencyKeys.key }),
+    const claimed = await outsideQueryScope(() =>
+      statements.claim.execute({
+        userId,
+        key: header,
+        fingerprint,
+        now,
+        staleBefore: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS).toISOString(),
+      }),
     );
     if (claimed.length > 0) {
       request.idempotencyClaim = { userId, key: header };
       return;
     }
-    const [first] = await app.db.select().from(idempotencyKeys).where(mine);
+    const [first] = await statements.read.execute({ userId, key: header });
     if (first && first.fingerprint !== fingerprint) throw new AppError("IDEMPOTENCY_KEY_REUSED");
     // Still running (or released between our insert and select: the client may simply retry).
     if (!first || first.status === null || first.reply === null) throw new AppError("IDEMPOTENCY_IN_FLIGHT");
@@ -108,19 +106,20 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
     const held = request.idempotencyClaim;
     if (!held) return payload;
     request.idempotencyClaim = null;
-    const mine = and(eq(idempotencyKeys.userId, held.userId), eq(idempotencyKeys.key, held.key));
     const ok = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === "string";
     // Stored even when the client has gone (it retries with the same key and gets this reply);
     // the request's abandonment must not cancel it (db/query-scope.ts).
     await outsideQueryScope(async () => {
       if (ok) {
-        await app.db
-          .update(idempotencyKeys)
-          .set({ status: reply.statusCode, reply: payload, completedAt: app.clock.now() })
-          .where(mine);
+        await statements.store.execute({
+          ...held,
+          status: reply.statusCode,
+          reply: payload,
+          completedAt: app.clock.now().toISOString(),
+        });
       } else {
         // Refused or failed: nothing was spent, the same intent may run again.
-        await app.db.delete(idempotencyKeys).where(mine);
+        await statements.release.execute(held);
       }
     });
     return payload;
@@ -139,6 +138,47 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
       route.schema.description = route.schema.description ? `${route.schema.description}\n\n${note}` : note;
     }
   });
+}
+
+/**
+ * The plugin's statements, built by drizzle once (`prepare`) with placeholders for their values:
+ * an idempotent call runs two of them, and building each anew cost as much CPU as the driver's
+ * whole work for it (server/README.md, "Performance").
+ */
+function idempotencyStatements(db: Database) {
+  const userId = sql.placeholder("userId");
+  const key = sql.placeholder("key");
+  const mine = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
+  return {
+    claim: db
+      .insert(idempotencyKeys)
+      .values({ userId, key, fingerprint: sql.placeholder("fingerprint"), createdAt: sql.placeholder("now") })
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.userId, idempotencyKeys.key],
+        // The claim's own values (`excluded`): a stale key starts anew.
+        set: {
+          fingerprint: sql`excluded.fingerprint`,
+          createdAt: sql`excluded.created_at`,
+          status: null,
+          reply: null,
+          completedAt: null,
+        },
+        setWhere: lt(idempotencyKeys.createdAt, sql`${sql.placeholder("staleBefore")}::timestamptz`),
+      })
+      .returning({ key: idempotencyKeys.key })
+      .prepare("idempotency_claim"),
+    read: db.select().from(idempotencyKeys).where(mine).prepare("idempotency_read"),
+    store: db
+      .update(idempotencyKeys)
+      .set({
+        status: sql`${sql.placeholder("status")}::integer`,
+        reply: sql`${sql.placeholder("reply")}::text`,
+        completedAt: sql`${sql.placeholder("completedAt")}::timestamptz`,
+      })
+      .where(mine)
+      .prepare("idempotency_store"),
+    release: db.delete(idempotencyKeys).where(mine).prepare("idempotency_release"),
+  };
 }
 
 function replay(reply: FastifyReply, status: number, body: string): FastifyReply {
