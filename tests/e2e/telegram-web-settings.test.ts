@@ -10,7 +10,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiGet, base, screen, telegramSessionThroughApi } from "./support/app";
 import { phoneContext } from "./support/browser";
-import { kassaCli } from "./support/cli";
+import { creditedRefill, kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 import {
   DEV_BOT_TOKEN,
@@ -182,19 +182,8 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
   it("Web A: the bell counts the unread, a tapped notification opens its refill and is read on the server, Back returns through the sheet", async () => {
     const initData = signedInitData(newUser(850_000_000), DEV_BOT_TOKEN);
     const investor = await telegramSessionThroughApi(initData);
-    const refill = async (amount: string) => {
-      const res = await fetch(`${base()}/api/funds/refills`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${investor.token}` },
-        body: JSON.stringify({ paymentSystemId: "usdt-trc20", amount }),
-      });
-      expect(res.status).toBe(200);
-      const { id } = (await res.json()) as { id: string };
-      await kassaCli("refill", "confirm", id);
-      return id;
-    };
-    const older = await refill("30");
-    await refill("45");
+    const older = await creditedRefill(investor.token, "30");
+    await creditedRefill(investor.token, "45");
     type Inbox = { unread: number; items: { id: string; readAt: string | null; target: unknown }[] };
     const inbox = () => apiGet<Inbox>("/notification/inbox?limit=10", investor.token);
     expect((await inbox()).unread).toBe(2);

@@ -5,7 +5,7 @@
  * TypeScript loader per command (seconds each); the spawned entry is proved by the integration tests.
  */
 import { runCli } from "../../../server/src/cli/program";
-import { e2eServer } from "./app";
+import { base, e2eServer } from "./app";
 
 /** The command's standard output; a non-zero exit throws with what it wrote to standard error. */
 export async function kassaWith(env: Record<string, string>, ...args: string[]): Promise<string> {
@@ -27,4 +27,20 @@ export async function kassaWith(env: Record<string, string>, ...args: string[]):
 /** `kassaWith` against this worker's server. */
 export function kassaCli(...args: string[]): Promise<string> {
   return kassaWith(e2eServer().env, ...args);
+}
+
+/**
+ * A refill of `amount` USDT (TRC-20) made by the investor of `token` through the API and confirmed by the
+ * operator's CLI: the balance credited and a `refill_credited` notification written. Returns the refill's id.
+ */
+export async function creditedRefill(token: string, amount: string): Promise<string> {
+  const res = await fetch(`${base()}/api/funds/refills`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify({ paymentSystemId: "usdt-trc20", amount }),
+  });
+  if (res.status !== 200) throw new Error(`/funds/refills answered ${res.status}`);
+  const { id } = (await res.json()) as { id: string };
+  await kassaCli("refill", "confirm", id);
+  return id;
 }
