@@ -9,6 +9,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
+import { rowsOf } from "../../server/src/services/partners";
 import { setSetting } from "../../server/src/services/settings";
 import { call, callRoute, createTestServer, injectRoute, type RouteRequest, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, type Investor } from "./money";
@@ -199,6 +200,24 @@ describe("GET /user/referrals", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("matches `%`, `_` and `\\` in a search as themselves", async () => {
+    const db = server.handle.db;
+    const root = await newPartner(db, clock, houseId, "lit");
+    const tag = root.id.slice(0, 6);
+    // Sign-up logins are letters and digits; older or imported ones may hold any character.
+    const logins = [`lit_${tag}`, `litx${tag}`, `lit%${tag}`, `lit\\${tag}`];
+    await db
+      .insert(schema.users)
+      .values(logins.map((login) => ({ login, language: "en", inviterId: root.id, createdAt: new Date() })));
+    const found = async (search: string) =>
+      (await list({ search, sort: "login", sortDir: "asc" }, root.token)).items.map((i) => i.login);
+    expect(await found(`t_${tag}`)).toEqual([`lit_${tag}`]);
+    expect(await found(`t%${tag}`)).toEqual([`lit%${tag}`]);
+    expect(await found(`t\\${tag}`)).toEqual([`lit\\${tag}`]);
+    expect(await found("_")).toEqual([`lit_${tag}`]);
+    expect(await found("%")).toEqual([`lit%${tag}`]);
+  });
+
   it("opens one referral of the caller's own downline only", async () => {
     const res = await callRoute(server, "referral", { token: top.token, params: { id: ids.gamma } });
     expect(ReferralDetail.parse(res)).toMatchObject({ id: ids.gamma, line: 2, invited: 1 });
@@ -277,6 +296,14 @@ describe("GET /user/referrals", () => {
     for (const ms of Object.values(timings)) expect(ms).toBeLessThan(3000);
     const [n] = await db.select({ n: sql<number>`count(*)::int` }).from(schema.users);
     expect(n?.n).toBeGreaterThan(5000);
+    // A search finds its logins through the trigram index, not by reading every user: the index
+    // takes the 5 000 new logins in at once (a list of pending ones, merged only by a vacuum, PGlite
+    // never runs, made the planner scan the table instead).
+    await db.execute(sql`analyze users`);
+    const plan = rowsOf<{ "QUERY PLAN": string }>(
+      await db.execute(sql`explain select id from users where lower(login) like ${`%big3x12x${root.id.slice(0, 6)}%`}`),
+    ).map((r) => r["QUERY PLAN"]);
+    expect(plan.join("\n")).toContain("users_login_trgm_idx");
   });
 });
 

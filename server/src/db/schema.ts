@@ -178,8 +178,11 @@ export const users = pgTable(
     uniqueIndex("users_login_lower_unique").on(sql`lower(${t.login})`),
     uniqueIndex("users_email_lower_unique").on(sql`lower(${t.email})`),
     index("users_inviter_idx").on(t.inviterId),
-    /** The partners table's login search (`like '%…%'`, pg_trgm; migration 0011). */
-    index("users_login_trgm_idx").using("gin", sql`lower(${t.login}) gin_trgm_ops`),
+    /**
+     * The partners table's login search (`like '%…%'`, pg_trgm; migration 0011). New logins go into
+     * the index at once, not into a pending list only a vacuum would merge (migration 0019).
+     */
+    index("users_login_trgm_idx").using("gin", sql`lower(${t.login}) gin_trgm_ops`).with({ fastupdate: false }),
     check("users_code_channel_known", sql`${t.codeChannel} in ('telegram', 'email', 'sms')`),
     check("users_current_currency_known", sql`${t.currentCurrency} in (${sqlList(CURRENCY_CODES)})`),
   ],
