@@ -394,24 +394,23 @@ const SEARCH_LOOKUPS = 2000;
 
 /**
  * The caller's closure rows whose login contains `search`, as a FROM item named `l`. The trigram
- * index finds the matching users of the whole database first (it keeps no list of pending entries,
- * migration 0019, so the planner takes it); up to SEARCH_LOOKUPS of them are read in one scan of
- * the caller's range of the primary key (`member_id = any(…)`, a few milliseconds for a thousand),
- * more (a text of one or two letters, or a common one) reads the caller's rows of the lines and
- * filters them.
+ * index finds the matching users of the whole database (it keeps no list of pending entries,
+ * migration 0019, so the planner takes it). Up to SEARCH_LOOKUPS of them are read from the
+ * caller's range of the primary key in the same statement (`member_id = any(array(…))`, no ids
+ * sent back and forth); more (a text of one or two letters, or a common one) reads the caller's
+ * rows of the lines and filters them.
  */
 async function searchRows(db: Database, callerId: string, search: string, lineCondition: SQL): Promise<SQL> {
   const like = likePattern(search);
-  const found = rowsOf<{ id: string }>(
-    await db.execute(sql`select u.id from ${users} u where lower(u.login) like ${like} limit ${SEARCH_LOOKUPS + 1}`),
+  const matches = sql`select u.id from ${users} u where lower(u.login) like ${like}`;
+  const [counted] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from (${matches} limit ${SEARCH_LOOKUPS + 1}) m`),
   );
-  if (found.length > SEARCH_LOOKUPS)
+  if (Number(counted?.n ?? 0) > SEARCH_LOOKUPS)
     return sql`(select * from referral_links l
                  where l.ancestor_id = ${callerId} and ${lineCondition} and lower(l.login) like ${like}) l`;
-  // Ids are uuids: the array literal needs no quoting.
-  const ids = `{${found.map((r) => r.id).join(",")}}`;
   return sql`(select * from referral_links l
-               where l.ancestor_id = ${callerId} and l.member_id = any(${ids}::uuid[]) and ${lineCondition}) l`;
+               where l.ancestor_id = ${callerId} and l.member_id = any(array(${matches})) and ${lineCondition}) l`;
 }
 
 /** The caller's member `after` where every order places it; a member not in the caller's lines is refused. */
