@@ -135,7 +135,17 @@ const launchPreload: Plugin = {
     };
     const launcher = readFileSync(r("./src/app/launch-preload.js"), "utf8")
       .replace("/* FILES */ {}", JSON.stringify(files))
-      .replace("/* PAINT */ {}", JSON.stringify(earlyPaint()));
+      .replace("/* PAINT */ {}", () => {
+        const paint = earlyPaint();
+        // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's,
+        // then the cabinet's), so it paints styled without waiting for them behind the app's code.
+        const sheets = [...(entry.viteMetadata?.importedCss ?? []), ...files.cabinet.css].map((file) => {
+          const asset = bundle[file];
+          return asset?.type === "asset" ? String(asset.source) : "";
+        });
+        const classes = new Set([...PAINTED_CLASSES, ...Object.values(paint.classes).flatMap((c) => (c ?? "").split(" "))]);
+        return JSON.stringify({ ...paint, css: sheets.map((css) => rulesFor(css, classes)).join("") });
+      });
     // Inline: as a file of its own it cost a round trip before its calls went out. `</` is escaped so nothing
     // in it can close the script element; the server allows it by its hash (server/src/plugins/security.ts).
     const source = minifySync("launch.js", launcher, { mangle: { toplevel: true } })
@@ -195,6 +205,73 @@ function earlyPaint() {
     display: Object.fromEntries(Object.entries(CURRENCIES).map(([code, { display }]) => [code, display])),
     classes: { root, dark, list, title: [typography, plain, weight2, title, level2].join(" ") },
   };
+}
+
+/** The app's own classes the launcher's painted block wears (`balanceBlock` in src/app/launch-preload.js). */
+const PAINTED_CLASSES = [
+  "app-root",
+  "cabinet",
+  "cabinet-narrow",
+  "cabinet-content",
+  "page",
+  "page-header",
+  "page-title-row",
+  "page-title",
+  "notification-bell",
+  "cabinet-reserved",
+  "cabinet-reserved-overview",
+  "balance-hero-wrap",
+  "balance-hero",
+  "balance-hero-label",
+  "balance-hero-amount",
+  "balance-hero-deposit",
+];
+
+/**
+ * The rules of a built (minified) stylesheet that can style an element wearing only `classes`: a rule is kept
+ * when one of its selectors names no other class (rules without a class, such as `:root`'s variables, are
+ * kept); `@media` and `@supports` keep what they hold of those; other at-rules (keyframes, font faces) go.
+ */
+function rulesFor(css: string, classes: Set<string>): string {
+  let kept = "";
+  let at = 0;
+  while (at < css.length) {
+    const open = css.indexOf("{", at);
+    if (open < 0) break;
+    let depth = 1;
+    let end = open + 1;
+    for (; depth > 0 && end < css.length; end++) {
+      if (css[end] === "{") depth++;
+      else if (css[end] === "}") depth--;
+    }
+    const prelude = css.slice(at, open).trim();
+    const body = css.slice(open + 1, end - 1);
+    at = end;
+    if (/^@(media|supports)\b/.test(prelude)) {
+      const inner = rulesFor(body, classes);
+      if (inner) kept += `${prelude}{${inner}}`;
+    } else if (!prelude.startsWith("@") && selectors(prelude).some((selector) => namesOnly(selector, classes))) {
+      kept += `${prelude}{${body}}`;
+    }
+  }
+  return kept;
+}
+
+/** A selector list split at its top-level commas (not those inside `:is(…)`, `:not(…)`). */
+function selectors(list: string): string[] {
+  const parts = [""];
+  let depth = 0;
+  for (const char of list) {
+    if (char === "(") depth++;
+    if (char === ")") depth--;
+    if (char === "," && depth === 0) parts.push("");
+    else parts[parts.length - 1] += char;
+  }
+  return parts;
+}
+
+function namesOnly(selector: string, classes: Set<string>): boolean {
+  return [...selector.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].every(([, name]) => classes.has(name ?? ""));
 }
 
 /** telegram-ui's Button and the Spinner module it imports for its `loading` state. */

@@ -10,7 +10,9 @@
 const FILES = /* FILES */ {};
 /**
  * What the early balance block shows and wears, written in by the build: per language the texts it needs
- * (Russian filling what a language lacks), and telegram-ui's class names for its root, list and title.
+ * (Russian filling what a language lacks), each currency's display precision, telegram-ui's class names for its
+ * root, list and title, and the rules of the app's stylesheets that style those and the app's classes it wears
+ * (`css`), so that it paints before the stylesheets, which download beside the app's code, have come.
  */
 const PAINT = /* PAINT */ {};
 const LANGUAGES = ["en", "ru", "de", "kk"];
@@ -35,7 +37,7 @@ function start() {
   const telegram = telegramLaunch();
   // The calls first, then the code: the browser opens at most six connections to a host, in this order. Inside
   // Telegram the token comes from the client a moment later (a bridge round trip inside the phone).
-  if (saved && !telegram && sendCalls(readCookie(), false)) paintBalanceEarly(screen.css);
+  if (saved && !telegram && sendCalls(readCookie(), false)) paintBalanceEarly();
   if (saved && telegram)
     keptTelegramToken(telegram).then(
       (token) => sendCalls(token, true),
@@ -74,13 +76,13 @@ function sendCalls(token, telegram) {
  * The cabinet's balance block, painted from the early replies before the app's code has run (on the web, at
  * the cabinet's start, with the kept token): the same markup, classes and texts as the cabinet's first render
  * above and in its balance card (`CabinetLayout`, `CabinetHeader`, `CabinetRoute`'s room for the overview,
- * `BalanceCard`), the amounts formatted as `formatAmount` does, so that when the app renders, its figure is
- * where this one was and reads the same. Only when the maintenance flag is off, both replies came back good
- * and the stylesheets have loaded; never once the app has rendered. Hidden from screen readers (the app's
+ * `BalanceCard`), styled by the stylesheets' own rules for them (`PAINT.css`), the amounts formatted as
+ * `formatAmount` does, so that when the app renders, its figure is where this one was and reads the same. Only
+ * when the maintenance flag is off and both replies came back good; never once the app has rendered. Hidden from screen readers (the app's
  * render is the page); when the app's first render (a spinner while its screen loads) takes it out of `#root`,
  * it stays over the app, out of the flow, until the app's own figure is there.
  */
-function paintBalanceEarly(cabinetCss) {
+function paintBalanceEarly() {
   const phone = !matchMedia("(min-width: 960px)").matches;
   const user = JSON.parse(localStorage.getItem("kassa.user") ?? "null");
   if (!phone || typeof user?.login !== "string") return;
@@ -93,42 +95,35 @@ function paintBalanceEarly(cabinetCss) {
     const early = window.__kassaEarlyReplies.find((reply) => reply.url.endsWith(path));
     return early.reply.then((response) => (response.status === 200 ? response.clone().json() : Promise.reject()));
   });
-  const styles = [...document.querySelectorAll('link[rel="preload"][as="style"][data-kassa-styles]')]
-    .map((preload) => preload.getAttribute("href"))
-    .concat(cabinetCss.map((file) => `/${file}`))
-    .map(applyStyle);
-  Promise.all([work, balance, statistics, ...styles]).then(
-    ([work, balance, statistics]) => {
+  // The balance does not wait for the statistics (a heavier call): until they come, the amount on deposit is
+  // "…", as the card shows it.
+  Promise.all([work, balance]).then(
+    ([work, balance]) => {
       if (work?.enabled !== false) return;
       const boot = document.querySelector("#root > [data-testid='boot']");
-      const block = boot && balanceBlock(user, balance, statistics);
-      if (block) keepUntilTheApp(boot.parentElement, boot, block);
+      const block = boot && balanceBlock(user, balance);
+      if (!block) return;
+      keepUntilTheApp(boot.parentElement, boot, block);
+      statistics.then(
+        (statistics) => {
+          const currency = balance.currentCurrency;
+          const onDeposit = format(statistics?.amountOnDeposit?.[currency], currency, language());
+          if (onDeposit) block.querySelector("[data-testid='amount-on-deposit-painted']").textContent = onDeposit;
+        },
+        () => undefined,
+      );
     },
     () => undefined,
   );
 }
 
-/** A stylesheet applied now, as the entry applies it (`src/main.tsx`): resolved once loaded, rejected if not. */
-function applyStyle(href) {
-  return new Promise((resolve, reject) => {
-    const sheet = document.createElement("link");
-    sheet.rel = "stylesheet";
-    sheet.crossOrigin = "";
-    sheet.href = href;
-    sheet.onload = resolve;
-    sheet.onerror = reject;
-    document.head.appendChild(sheet);
-  });
-}
-
 /** The painted frame down to the balance block, or null when a figure cannot be shown exactly as the app would. */
-function balanceBlock(user, balance, statistics) {
+function balanceBlock(user, balance) {
   const lng = language();
   const texts = PAINT.texts[lng];
   const currency = balance?.currentCurrency;
   const amount = format(balance?.currencies?.[currency], currency, lng);
-  const onDeposit = format(statistics?.amountOnDeposit?.[currency], currency, lng);
-  if (!texts || !amount || !onDeposit) return null;
+  if (!texts || !amount) return null;
   const dark = matchMedia("(prefers-color-scheme: dark)").matches;
   const held = Object.values(balance.currencies).filter((value) => /[1-9]/.test(value)).length;
   const unread = user.notifications?.unread ?? 0;
@@ -148,6 +143,8 @@ function balanceBlock(user, balance, statistics) {
     "div",
     `${PAINT.classes.root}${dark ? ` ${PAINT.classes.dark}` : ""} app-root`,
     [
+      // The stylesheets' rules for what follows; they go with the block.
+      element("style", "", [PAINT.css]),
       element("div", "cabinet cabinet-narrow", [
         element("main", "cabinet-content", [
           element("div", "page", [
@@ -176,7 +173,7 @@ function balanceBlock(user, balance, statistics) {
                   }),
                   element("span", "balance-hero-deposit", [
                     `${texts.amountOnDeposit}: `,
-                    element("span", "", [onDeposit]),
+                    element("span", "", ["…"], { "data-testid": "amount-on-deposit-painted" }),
                   ]),
                 ]),
               ]),

@@ -11,6 +11,8 @@ import { type ApiSession, apiGet, base, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 
 const ENTRY_CHUNK = /\/assets\/index-[^/]+\.js$/;
+/** The entry chunk and every stylesheet: the painted block brings the rules it needs. */
+const CODE_AND_STYLES = /\/assets\/(index-[^/]+\.js|[^/]+\.css)$/;
 const LATER_PARTS = /\/api\/user\/(overview|income)/;
 
 let browser: Browser;
@@ -116,17 +118,26 @@ describe("the balance painted before the app's code", () => {
   ] as const)
     it(`shows the server's figure before the code runs, where and as the app then shows it (${language}, ${width} px, ${scheme})`, async () => {
       const context = await launchContext({ width, language, scheme });
-      const releaseEntry = await hold(context, ENTRY_CHUNK);
+      const releaseEntry = await hold(context, CODE_AND_STYLES);
       await hold(context, LATER_PARTS);
       const page = await context.newPage();
       try {
         await page.goto(`${base()}/`, { waitUntil: "commit" });
         await page.locator("#root [data-testid='balance-painted']").waitFor({ timeout: 15_000 });
         const before = await seen(page);
+        const region = before.painted && {
+          x: before.painted.x,
+          y: before.painted.y,
+          width: before.painted.width,
+          height: before.painted.height,
+        };
+        const paintedPixels = await page.screenshot({ clip: region });
         releaseEntry();
         await page.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });
         await page.waitForTimeout(500);
         const after = await seen(page);
+        // Pixel for pixel the same figure (the parts that would move it are held back).
+        expect(Buffer.compare(paintedPixels, await page.screenshot({ clip: region })), "the figure's pixels").toBe(0);
         const { painted, app } = after;
         console.log(
           `[early-balance] ${language} ${width} px ${scheme}: painted ${JSON.stringify(painted)}, app ${JSON.stringify(app)}, shift ${after.shifts.reduce((a, b) => a + b, 0).toFixed(4)}`,
@@ -153,7 +164,7 @@ describe("the balance painted before the app's code", () => {
   // A failed reply (even one whose body reads as a balance), maintenance: the app's own screen, as before.
   for (const [name, pattern, status, body, screen] of [
     ["the balance call fails", /\/api\/user\/balance/, 503, "balance", "cabinet"],
-    ["the statistics call is refused (401)", /\/api\/user\/statistics/, 401, "statistics", "cabinet"],
+    ["the balance call is refused (401)", /\/api\/user\/balance/, 401, "balance", "cabinet"],
     ["maintenance is on", /\/api\/settings\/technical_work/, 200, "maintenance", "maintenance"],
   ] as const)
     it(`paints nothing when ${name}`, async () => {
@@ -170,7 +181,7 @@ describe("the balance painted before the app's code", () => {
         // Time enough for the replies and the stylesheet (the painted figure comes well within it).
         await page.waitForTimeout(2_000);
         releaseEntry();
-        await page.locator(`[data-screen='${screen}']`).waitFor({ timeout: 20_000 });
+        await page.locator(`#root [data-screen='${screen}']`).waitFor({ timeout: 20_000 });
         expect((await seen(page)).painted).toBeUndefined();
       } finally {
         await context.close();

@@ -109,6 +109,19 @@ describe("security headers", () => {
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
   });
 
+  it("allow a new build's inline script without a restart", async () => {
+    const file = path.join(dist.dir, "index.html");
+    const script = "window.__launched = 2;";
+    fs.writeFileSync(file, INDEX_HTML.replace(INLINE_SCRIPT, script));
+    try {
+      const res = await server.app.inject({ method: "GET", url: "/" });
+      const hash = createHash("sha256").update(script).digest("base64");
+      expect(String(res.headers["content-security-policy"])).toContain(`script-src 'self' 'sha256-${hash}';`);
+    } finally {
+      fs.writeFileSync(file, INDEX_HTML);
+    }
+  });
+
   it("compress large replies", async () => {
     const res = await server.app.inject({
       method: "GET",

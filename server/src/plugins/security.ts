@@ -3,8 +3,8 @@
  * iframe, so framing is allowed for Telegram's origins (CSP frame-ancestors; no X-Frame-Options,
  * which cannot express that). telegram-ui sets inline styles, hence 'unsafe-inline' for styles
  * only; scripts come from this origin alone, and the built index.html's own inline scripts (the launcher the
- * build writes into it, `vite.config.ts`) by their SHA-256 hashes, computed from the file at start: any other
- * inline script is refused. Strict-Transport-Security goes out in production and
+ * build writes into it, `vite.config.ts`) by their SHA-256 hashes, read from the file (again whenever it
+ * changes, so a new build is allowed without a restart): any other inline script is refused. Strict-Transport-Security goes out in production and
  * only on a request that came over https (its own TLS, or X-Forwarded-Proto from a proxy listed in
  * TRUST_PROXY): a browser ignores it over plain http, and sending it there says nothing true.
  */
@@ -41,13 +41,36 @@ export function inlineScriptHashes(dir: string | null): string[] {
   return hashes;
 }
 
+/**
+ * The `script-src` sources of the built app's inline scripts, as of its index.html now: the file's hashes are
+ * read again only when its modification time or size has changed (a stat per response).
+ */
+export function inlineScriptSources(dir: string): () => string {
+  let seen = "";
+  let sources = "";
+  return () => {
+    let stamp = "";
+    try {
+      const stat = fs.statSync(path.join(dir, "index.html"));
+      stamp = `${stat.mtimeMs}:${stat.size}`;
+    } catch {
+      // No built app (yet): no inline script to allow.
+    }
+    if (stamp !== seen) {
+      seen = stamp;
+      sources = inlineScriptHashes(stamp ? dir : null).join(" ");
+    }
+    return sources;
+  };
+}
+
 export function contentSecurityPolicy(env: Env) {
   return {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
       baseUri: ["'self'"],
-      scriptSrc: ["'self'", ...inlineScriptHashes(env.STATIC_DIR)],
+      scriptSrc: ["'self'", ...(env.STATIC_DIR === null ? [] : [inlineScriptSources(env.STATIC_DIR)])],
       scriptSrcAttr: ["'none'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
       // Telegram profile photos come from t.me.
