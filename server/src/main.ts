@@ -45,13 +45,14 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const opening = import("./db/client").then(({ openDatabase }) =>
-    openDatabase({
-      databaseUrl: env.DATABASE_URL,
-      dataDir: env.DATA_DIR,
-      statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
-    }),
-  );
+  // The database opens first: its own work waits on its files and on the WebAssembly compile
+  // (V8's background threads), and the app's modules load meanwhile on this thread.
+  const { openDatabase } = await import("./db/client");
+  const opening = openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+  });
   const code = Promise.all([
     import("@contract"),
     import("./app"),

@@ -3,15 +3,24 @@
  * stale), server/README.md "Performance": packages a start does not need are not loaded — the bot's
  * (grammy) without a bot, the app's file server without a built app, the API docs' without API_DOCS,
  * sanitize-html until a news item is read, file-type until an upload — and liveness answers while
- * the database is still opening, readiness saying 503 until it answers.
+ * the database is still opening, readiness saying 503 until it answers. Only the database in use is
+ * loaded (PGlite or the PostgreSQL driver, never both), and the migrator only when a migration is
+ * missing.
  *
  * What the process loads is read from Node's own module debug log (NODE_DEBUG=module,esm: every file
  * the CommonJS and ES module loaders load), by the package's folder in node_modules.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
 import { createServer, type Server } from "node:net";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterEach, describe, expect, it } from "vitest";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
+import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
+import { pgliteTemplate, tempDir } from "./helpers";
+import { freshPostgres, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
 
 const OPERATOR_TOKEN = "lean-start-operator-token-0123456789";
 
@@ -21,6 +30,14 @@ interface Started {
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
   loaded(pkg: string): boolean;
+  /** Whether drizzle's migrator was loaded (from node_modules, or bundled: its own chunk). */
+  loadedMigrator(): boolean;
+  /**
+   * Resolves once the output has stopped growing: the module log is long and written
+   * asynchronously, so it runs seconds behind the start, and what a stopped server had not
+   * written yet is lost.
+   */
+  settled(): Promise<void>;
 }
 
 const children: ChildProcess[] = [];
@@ -72,6 +89,13 @@ async function start(env: Record<string, string>, debugModules = false): Promise
     url: `http://127.0.0.1:${port}/api`,
     output: () => output,
     loaded: (pkg) => output.includes(`node_modules/${pkg}/`),
+    loadedMigrator: () => /\/migrator[-.][\w]*\.?m?js/.test(output),
+    settled: async () => {
+      for (let length = -1; length !== output.length; ) {
+        length = output.length;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    },
   };
 }
 
@@ -122,6 +146,89 @@ describe("a lean start", () => {
     await expect.poll(() => server.loaded("sanitize-html"), { timeout: 5000 }).toBe(true);
     expect(server.loaded("grammy")).toBe(false);
   }, 90_000);
+
+  describe("the database in use, and nothing more", () => {
+    const folders: { remove(): void }[] = [];
+    afterEach(() => {
+      for (const folder of folders.splice(0)) folder.remove();
+    });
+
+    /** Stops a server as `kill` does and waits until it has exited: the PGlite folder's lock is free then. */
+    async function stop(server: Started) {
+      const closed = new Promise((r) => server.child.once("close", r));
+      if (server.child.exitCode === null) server.child.kill("SIGTERM");
+      await closed;
+    }
+
+    it("on an up-to-date PGlite folder: neither the PostgreSQL driver nor the migrator", async () => {
+      const folder = tempDir("kassa-lean-start-");
+      folders.push(folder);
+      const dataDir = path.join(folder.dir, "pglite");
+      await (await openDatabase({ dataDir, initialData: pgliteTemplate("migrated") })).close();
+
+      const server = await start({ DATA_DIR: dataDir }, true);
+      await until(server, "/health/ready", 200);
+      await server.settled();
+      await stop(server);
+      expect(server.loaded("@electric-sql/pglite")).toBe(true);
+      expect(server.loaded("postgres")).toBe(false);
+      expect(server.loadedMigrator()).toBe(false);
+    }, 90_000);
+
+    it("on a PGlite folder that lacks the newest migration: the migrator, and the migration applied", async () => {
+      const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as {
+        entries: { tag: string }[];
+      };
+      // The migrations but the newest, as a folder an older server left.
+      const older = tempDir("kassa-lean-migrations-");
+      const folder = tempDir("kassa-lean-start-");
+      folders.push(older, folder);
+      const entries = journal.entries.slice(0, -1);
+      fs.mkdirSync(path.join(older.dir, "meta"));
+      fs.writeFileSync(path.join(older.dir, "meta/_journal.json"), JSON.stringify({ ...journal, entries }));
+      for (const e of entries)
+        fs.copyFileSync(path.join(MIGRATIONS_FOLDER, `${e.tag}.sql`), path.join(older.dir, `${e.tag}.sql`));
+      const dataDir = path.join(folder.dir, "pglite");
+      const old = await openDatabase({ dataDir, migrate: false });
+      await migrate(old.db as never, { migrationsFolder: older.dir });
+      await old.close();
+
+      const server = await start({ DATA_DIR: dataDir }, true);
+      await until(server, "/health/ready", 200);
+      await server.settled();
+      await stop(server);
+      expect(server.loadedMigrator()).toBe(true);
+
+      const after = await openDatabase({ dataDir, migrate: false });
+      try {
+        const rows = await after.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+        expect((rows as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(journal.entries.length);
+      } finally {
+        await after.close();
+      }
+    }, 120_000);
+
+    it.skipIf(!TEST_DATABASE_URL)(
+      `on PostgreSQL: not PGlite${TEST_DATABASE_URL ? "" : ` (skipped: ${POSTGRES_SKIP_REASON})`}`,
+      async () => {
+        const database = await freshPostgres("lean_start");
+        try {
+          const server = await start(
+            { DATABASE_URL: database.url, CODE_SECRET: "lean-start-code-secret-lean-start-code-secret" },
+            true,
+          );
+          await until(server, "/health/ready", 200);
+          await server.settled();
+          await stop(server);
+          expect(server.loaded("postgres")).toBe(true);
+          expect(server.loaded("@electric-sql/pglite")).toBe(false);
+        } finally {
+          await database.drop();
+        }
+      },
+      90_000,
+    );
+  });
 
   describe("while the database does not answer yet", () => {
     let silent: Server | undefined;
