@@ -43,12 +43,15 @@ export type Profile = z.infer<typeof Profile>;
  * `PATCH /user-data` and `POST /user/profile`: the editable settings data. Absent fields stay as
  * they are; `null` or "" clears full name, city or country. The registration date is read-only.
  * A different phone is not stored at once: it waits as `pendingPhone` until its code is confirmed.
+ * `language` is the interface language the user chose: the server writes notifications, the bot's messages and
+ * the codes' texts in it.
  */
 export const ProfileUpdateBody = z.object({
   fullName: text().trim().max(200).nullable().optional(),
   city: text().trim().max(100).nullable().optional(),
   country: text().trim().max(100).nullable().optional(),
   phone: PhoneField.optional(),
+  language: Language.optional(),
 });
 export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;
 

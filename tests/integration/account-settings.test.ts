@@ -153,6 +153,40 @@ describe("settings data", () => {
     expect(confirmed.profile).toMatchObject({ phone: next, phoneConfirmed: true, pendingPhone: null });
   });
 
+  it("stores the chosen language: the reply, /user/me and the inbox's texts follow it; an unknown one is refused", async () => {
+    const db = server.handle.db;
+    const investor = await newInvestor(db, systemClock);
+    await fund(db, systemClock, investor.id, "USDT", "25");
+    const english = await callRoute(server, "notifications", { token: investor.token });
+    expect(english.items[0]).toMatchObject({ kind: "refill_credited", title: "Refill credited" });
+    // Read once, so the user as the session keeps it is cached before the change.
+    expect((await callRoute(server, "currentUser", { token: investor.token })).language).toBe("en");
+
+    const patched = await callRoute(server, "updateUserData", { token: investor.token, body: { language: "de" } });
+    expect(patched.user.language).toBe("de");
+    expect(patched.profile.language).toBe("de");
+    expect((await callRoute(server, "currentUser", { token: investor.token })).language).toBe("de");
+    const german = await callRoute(server, "notifications", { token: investor.token });
+    expect(german.items[0]).toMatchObject({
+      kind: "refill_credited",
+      title: "Aufladung gutgeschrieben",
+      body: "25,00 USDT wurden Ihrem Guthaben gutgeschrieben.",
+    });
+
+    // The other spelling of the call takes it too; other fields stay.
+    const kazakh = await callRoute(server, "updateProfile", { token: investor.token, body: { language: "kk" } });
+    expect(kazakh.profile).toMatchObject({ language: "kk", fullName: "Money Test" });
+    for (const route of [routes.updateUserData, routes.updateProfile]) {
+      const refused = await injectRoute(server, route, { token: investor.token, body: { language: "fr" as never } });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: "VALIDATION_FAILED", message: ERRORS.VALIDATION_FAILED.message });
+      expect(Object.keys((refused.body as { fields: Record<string, string> }).fields)).toEqual(["language"]);
+    }
+    expect(
+      (await callRoute(server, "userDataByType", { token: investor.token, params: { type: "profile" } })).language,
+    ).toBe("kk");
+  });
+
   it("answers 'Update error {error}' with params.error when the store fails", async () => {
     const { token } = await registerUser(server);
     const res = await injectRoute(server, routes.updateUserData, { token, body: { fullName: "x".repeat(201) } });

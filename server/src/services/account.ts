@@ -85,7 +85,8 @@ function updateFailed(error: string, cause?: unknown): AppError {
 }
 
 /**
- * `PATCH /user-data` and `POST /user/profile`. Full name, city and country are stored at once. A
+ * `PATCH /user-data` and `POST /user/profile`. Full name, city, country and the interface language (what
+ * notifications, the bot and the codes' texts are written in) are stored at once. A
  * phone other than the current one (PHONE_CHANGE_TRIES a day) is checked free (PHONE_TAKEN), kept as `pending_phone` and a
  * code (purpose `phone`, target the new number) goes out through the user's channel; the phone
  * switches on `confirmPhoneChange`. The current phone given again changes nothing.
@@ -104,6 +105,7 @@ export async function updateProfile(
   if (fullName !== undefined) changes.fullName = fullName;
   if (city !== undefined) changes.city = city;
   if (country !== undefined) changes.country = country;
+  if (body.language !== undefined && body.language !== user.language) changes.language = body.language;
 
   const newPhone = body.phone !== undefined && body.phone !== user.phone ? body.phone : null;
   if (newPhone) {
