@@ -1,5 +1,5 @@
 // The server as built JavaScript: ES modules bundled from server/src by esbuild (the packages
-// stay in node_modules), with the migrations beside them. `npm start` runs it in its own process,
+// stay in node_modules but drizzle-orm, below), with the migrations beside them. `npm start` runs it in its own process,
 // so no TypeScript is transpiled at run time. The bundle sits at the same depth as the sources
 // (server/build/js/ like server/src/db/), so the paths it resolves from its own file (the
 // locales, the migrations) hold.
@@ -35,6 +35,24 @@ function builtFiles() {
   }
 }
 
+// The packages stay in node_modules (imported from there at run time), all but drizzle-orm, which
+// is bundled: it is hundreds of small ES modules, and its package.json (180 kB, an entry for every
+// file in "exports") is read again for each of them when Node 24 loads them (its module-format
+// check), which cost more than loading every other package of the server together.
+const BUNDLED = /^drizzle-orm(\/|$)/;
+const packagesExternal = {
+  name: "packages-external",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData === "resolving") return undefined;
+      const { kind, resolveDir, importer } = args;
+      const resolved = await build.resolve(args.path, { kind, resolveDir, importer, pluginData: "resolving" });
+      if (resolved.errors.length > 0 || resolved.external || BUNDLED.test(args.path)) return resolved;
+      return resolved.path.includes("/node_modules/") ? { path: args.path, external: true } : resolved;
+    });
+  },
+};
+
 export async function buildServer() {
   const { build } = await import("esbuild");
   const previous = builtFiles();
@@ -50,7 +68,7 @@ export async function buildServer() {
     platform: "node",
     format: "esm",
     target: "node24",
-    packages: "external",
+    plugins: [packagesExternal],
     tsconfig: "server/tsconfig.json",
     sourcemap: true,
     logLevel: "warning",
