@@ -55,7 +55,7 @@ async function start(): Promise<void> {
   // The screen's code, its texts and the maintenance flag start now, side by side, beside the Telegram
   // boot and the session's restore (src/app/launch.ts).
   const queryClient = createQueryClient();
-  const screen = startLaunch(queryClient);
+  const screen = startLaunch(queryClient, window.location.pathname, { telegram: launch !== undefined });
   void initI18n({ telegramLanguage: launch?.languageCode, namespaces: screen.namespaces });
   if (launch) {
     try {

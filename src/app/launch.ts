@@ -39,14 +39,29 @@ function hasSavedUser(): boolean {
 }
 
 /**
- * Starts the screen's code and the maintenance flag, and says which texts to load with i18next. Call
- * once the page's address is final.
+ * The login offers to open the Mini App when Telegram sign-in is on (and, on the web, links to the bot by its
+ * name): both settings are asked for with the login's code, side by side, instead of one after the other once
+ * it renders. Until they have come the login keeps the offer's room (`routes/login.tsx`).
  */
-export function startLaunch(queryClient: QueryClient, pathname: string = window.location.pathname): Launch {
+function prefetchLoginSettings(queryClient: QueryClient, telegram: boolean): void {
+  void queryClient.prefetchQuery(settingsQueries.telegramAuthAvailable());
+  if (!telegram) void queryClient.prefetchQuery(settingsQueries.botUsername());
+}
+
+/**
+ * Starts the screen's code and the maintenance flag (and the login's settings), and says which texts to load
+ * with i18next. Call once the page's address is final; `telegram` for a launch inside Telegram.
+ */
+export function startLaunch(
+  queryClient: QueryClient,
+  pathname: string = window.location.pathname,
+  { telegram = false }: { telegram?: boolean } = {},
+): Launch {
   const { screen, cabinet } = launchScreen(pathname, hasSavedUser());
   preloadScreens(pathname, cabinet);
   keepLaunchReplyFresh(queryClient, settingsQueries.technicalWork().queryKey);
   void queryClient.prefetchQuery(settingsQueries.technicalWork());
+  if (screen === "login") prefetchLoginSettings(queryClient, telegram);
   const namespaces = new Set<Namespace>(["common"]);
   if (cabinet) for (const namespace of CABINET_FRAME_NAMESPACES) namespaces.add(namespace);
   for (const namespace of SCREEN_NAMESPACES[screen] ?? []) namespaces.add(namespace);

@@ -7,7 +7,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiSession, base, useSession } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { launchChromium, layoutShifts, phoneContext, recordLayoutShifts } from "./support/browser";
 
 /** Lighthouse's "good" ends at 0.1. */
 const MAX_SHIFT = 0.1;
@@ -46,24 +46,7 @@ describe("the cabinet's launch", () => {
           await route.continue().catch(() => undefined);
         });
       await useSession(context, await demoSession());
-      await context.addInitScript(() => {
-        const shifts: { value: number; nodes: string[] }[] = [];
-        (window as unknown as { __shifts: typeof shifts }).__shifts = shifts;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as unknown as {
-            value: number;
-            hadRecentInput: boolean;
-            sources?: { node?: Node | null }[];
-          }[]) {
-            if (entry.hadRecentInput) continue;
-            const nodes = (entry.sources ?? []).map((s) => {
-              const el = s.node instanceof Element ? s.node : s.node?.parentElement;
-              return el ? `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 60) : "?";
-            });
-            shifts.push({ value: entry.value, nodes });
-          }
-        }).observe({ type: "layout-shift", buffered: true });
-      });
+      await recordLayoutShifts(context);
       const page = await context.newPage();
       try {
         await page.goto(`${base()}/`);
@@ -71,8 +54,7 @@ describe("the cabinet's launch", () => {
         await page.locator("[data-testid='income']").waitFor({ timeout: 20_000 });
         await page.waitForLoadState("networkidle");
         await page.waitForTimeout(500);
-        const shifts = (await page.evaluate("window.__shifts")) as { value: number; nodes: string[] }[];
-        const total = shifts.reduce((sum, s) => sum + s.value, 0);
+        const { total, shifts } = await layoutShifts(page);
         console.log(`[cabinet-shift] ${width} px, data ${dataDelayMs} ms late: layout shift ${total.toFixed(3)}`);
         expect(total, JSON.stringify(shifts)).toBeLessThan(MAX_SHIFT);
       } finally {

@@ -17,6 +17,7 @@ import { EARLY_ROUTES } from "@/lib/early-routes";
 import { createQueryClient } from "@/lib/query-client";
 import { clearSession, isSignedInAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
+import { oneSetting } from "./route-stubs";
 import { DEMO_USER, stubRoutes } from "./test-utils";
 
 const BALANCE = {
@@ -143,6 +144,40 @@ describe("the launch's first calls", () => {
       for (const unsubscribe of observers) unsubscribe();
       client.clear();
     }
+  });
+
+  it("a login launch asks for the Telegram offer's settings beside the login's code, and the screen not again", async () => {
+    const asked = (fetchMock: ReturnType<typeof stubRoutes>) =>
+      fetchMock.mock.calls.map(([input]) => new URL(String(input), "http://localhost").pathname);
+    const web = stubRoutes({
+      telegramAuthAvailable: { body: { available: true } },
+      setting: oneSetting("botUsername", "KassaCabinetBot"),
+    });
+    const client = createQueryClient();
+    startLaunch(client, "/login");
+    expect(asked(web)).toEqual(
+      expect.arrayContaining(["/api/settings/telegramAuthAvailable", "/api/settings/botUsername"]),
+    );
+    await expect.poll(() => client.getQueryData(settingsQueries.botUsername().queryKey)).toBeDefined();
+    const observers = [settingsQueries.telegramAuthAvailable(), settingsQueries.botUsername()].map((query) =>
+      new QueryObserver(client, query).subscribe(() => undefined),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const unsubscribe of observers) unsubscribe();
+    expect(asked(web).filter((path) => /telegramAuthAvailable|botUsername/.test(path))).toEqual([
+      "/api/settings/telegramAuthAvailable",
+      "/api/settings/botUsername",
+    ]);
+    client.clear();
+    // Inside Telegram the login signs in by itself and links to no bot: only the flag.
+    const telegram = stubRoutes({});
+    startLaunch(createQueryClient(), "/login", { telegram: true });
+    expect(asked(telegram)).toContain("/api/settings/telegramAuthAvailable");
+    expect(asked(telegram)).not.toContain("/api/settings/botUsername");
+    // Nor does a cabinet launch ask for them.
+    const cabinet = stubRoutes({});
+    startLaunch(createQueryClient(), "/terms");
+    expect(asked(cabinet).filter((path) => /telegramAuthAvailable|botUsername/.test(path))).toEqual([]);
   });
 
   it("the maintenance flag the launch asked for is not asked again when the gate mounts", async () => {

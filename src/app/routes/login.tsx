@@ -12,7 +12,7 @@ import { Page } from "@/components/page";
 import { SpinnerScreen } from "@/components/spinner-screen";
 import { paths, registerPath } from "@/config/paths";
 import { LoginForm } from "@/features/auth/components/login-form";
-import { OpenInTelegramCell } from "@/features/auth/components/open-in-telegram-cell";
+import { OpenInTelegramCell, OpenInTelegramRoom } from "@/features/auth/components/open-in-telegram-cell";
 import { prefilledLogin } from "@/features/auth/model/sign-in-again";
 import { miniAppLink, settingsQueries } from "@/features/settings/api/settings-queries";
 import type { FormError } from "@/lib/form/messages";
@@ -90,6 +90,12 @@ export function LoginRoute() {
             available === true && bot.data ? (
               <Section>
                 <OpenInTelegramCell href={miniAppLink(bot.data)} />
+              </Section>
+            ) : // Room for it while the flag (on by default) or the bot's name is on its way: what is below the form
+            // keeps its place when the cell comes.
+            flag.isPending || (available === true && bot.isPending) ? (
+              <Section>
+                <OpenInTelegramRoom />
               </Section>
             ) : null
           }

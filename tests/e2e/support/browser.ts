@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../../scripts/lib/system.mjs";
 
 /** Debian's Chromium, headless, with the background networking a closed machine refuses turned off. */
@@ -20,4 +20,38 @@ export function phoneContext(browser: Browser, options: BrowserContextOptions = 
     locale: "en-US",
     ...options,
   });
+}
+
+/** A layout shift the browser reported (without recent input, as Lighthouse counts them) and what moved. */
+export interface LayoutShift {
+  value: number;
+  nodes: string[];
+}
+
+/** Records every page of `context`'s layout shifts from its start; read them with `layoutShifts(page)`. */
+export async function recordLayoutShifts(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const shifts: { value: number; nodes: string[] }[] = [];
+    (window as unknown as { __shifts: typeof shifts }).__shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as {
+        value: number;
+        hadRecentInput: boolean;
+        sources?: { node?: Node | null }[];
+      }[]) {
+        if (entry.hadRecentInput) continue;
+        const nodes = (entry.sources ?? []).map((s) => {
+          const el = s.node instanceof Element ? s.node : s.node?.parentElement;
+          return el ? `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 60) : "?";
+        });
+        shifts.push({ value: entry.value, nodes });
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+}
+
+/** The layout shifts `page` has had so far (`recordLayoutShifts`) and their sum. */
+export async function layoutShifts(page: Page): Promise<{ total: number; shifts: LayoutShift[] }> {
+  const shifts = (await page.evaluate("window.__shifts")) as LayoutShift[];
+  return { total: shifts.reduce((sum, s) => sum + s.value, 0), shifts };
 }

@@ -36,3 +36,27 @@ export function OpenInTelegramCell({ href }: { href: string }) {
     </Cell>
   );
 }
+
+/**
+ * The cell's room while the login does not yet know whether to offer it (the flag or the bot's name is on its
+ * way): the same cell, unseen and out of reach, so its own texts size it at any width and in any language, and
+ * the sections below it do not move down when it comes (a layout shift).
+ */
+export function OpenInTelegramRoom() {
+  const { t } = useTranslation("auth");
+  return (
+    <Cell
+      Component="div"
+      className="link-cell telegram-cell"
+      aria-hidden="true"
+      inert
+      style={{ visibility: "hidden" }}
+      before={<PaperPlaneIcon />}
+      description={t("login.openInTelegramHint")}
+      multiline
+      data-testid="open-in-telegram-room"
+    >
+      {t("login.openInTelegram")}
+    </Cell>
+  );
+}
