@@ -6,7 +6,7 @@
 import type { SecuritySettings } from "@contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { i18next } from "@/config/i18n";
+import { i18next, LANGUAGE_STORAGE_KEY } from "@/config/i18n";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { type MainButtonParams, setTelegramBridge } from "@/tma/bridge";
@@ -406,5 +406,76 @@ describe("settings: language", () => {
     router.navigate("/settings");
     await waitFor(() => expect(cell("language").textContent).toContain("Deutsch"));
     await act(() => i18next.changeLanguage("en"));
+  });
+
+  const chooseGerman = async () => {
+    const list = await screen.findByTestId("language-list");
+    fireEvent.click(list.querySelector<HTMLInputElement>('input[value="de"]') as HTMLInputElement);
+    await waitFor(() => expect(i18next.language).toBe("de"));
+  };
+  const germanReply = () => ({
+    body: {
+      profile: { ...DEMO_PROFILE, language: "de" as const },
+      user: { ...DEMO_USER, language: "de" as const },
+      phoneCode: null,
+    },
+  });
+
+  it("sends the chosen language to the server once, and the user object then says it", async () => {
+    const sent: unknown[] = [];
+    await open("/settings/language", {
+      updateUserData: (request) => {
+        void request.json().then((body) => sent.push(body));
+        return germanReply();
+      },
+    });
+    await chooseGerman();
+    await waitFor(() => expect(appStore.get(userAtom)?.language).toBe("de"));
+    await waitFor(() => expect(sent).toEqual([{ language: "de" }]));
+    // Nothing more goes: the server's language and the choice agree.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent).toHaveLength(1);
+  });
+
+  it("keeps the choice when the send fails and sends it again later", async () => {
+    let calls = 0;
+    await open("/settings/language", {
+      updateUserData: () => {
+        calls += 1;
+        if (calls === 1)
+          return { status: 500, body: { code: "INTERNAL", message: "An error occurred, try again later" } };
+        return germanReply();
+      },
+    });
+    await chooseGerman();
+    await waitFor(() => expect(calls).toBe(1));
+    // The failed send leaves the language applied here and the user object as the server has it.
+    expect(i18next.language).toBe("de");
+    expect(appStore.get(userAtom)?.language).toBe("en");
+    // The browser back online (or the pause's end) sends it again.
+    act(() => {
+      window.dispatchEvent(new Event("online"));
+    });
+    await waitFor(() => expect(appStore.get(userAtom)?.language).toBe("de"));
+    expect(calls).toBe(2);
+  });
+
+  it("sends nothing for a language nobody chose", async () => {
+    let calls = 0;
+    stubRoutes({
+      userData: { body: DEMO_PROFILE },
+      securitySettings: { body: SECURITY },
+      updateUserData: () => {
+        calls += 1;
+        return germanReply();
+      },
+    });
+    // The language shown (English, the browser's) is no choice: nothing is saved, and the account's stays.
+    expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBeNull();
+    await renderApp({ path: "/settings", user: { ...DEMO_USER, language: "kk" } });
+    await waitFor(() => expect(cell("language").textContent).toContain("English"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toBe(0);
+    expect(appStore.get(userAtom)?.language).toBe("kk");
   });
 });

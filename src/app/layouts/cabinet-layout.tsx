@@ -10,6 +10,7 @@ import { PageHeaderContext } from "@/components/page";
 import { PullToRefresh } from "@/components/pull-to-refresh";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { notificationQueries } from "@/features/notifications/api/notification-queries";
+import { useLanguageSync } from "@/features/settings/hooks/use-language-sync";
 import { onSessionExpiring } from "@/lib/api-client";
 import { restoreDraft, saveDraft, takeDraft } from "@/lib/drafts";
 import { useMediaQuery } from "@/lib/use-media-query";
@@ -54,6 +55,7 @@ export function CabinetLayout() {
   const live = useLiveRefresh();
   const [arrived, seenArrivals] = useArrivals();
   useDraftsAcrossSignIn();
+  useLanguageSync();
   const [screenShown, setScreenShown] = useState(false);
   const settled = useSettled(screenShown);
   // The alert's code comes now, so an action failing offline later can still say so.
