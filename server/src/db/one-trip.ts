@@ -12,6 +12,12 @@
  * placeholders' places. Building the text with drizzle on every call cost more CPU than the
  * driver's whole work for the statement (server/README.md, "Performance").
  *
+ * They are planned once per connection and that plan kept (`plan_cache_mode = force_generic_plan`
+ * for the transaction; the app's connections otherwise plan every statement with its values, see
+ * db/client.ts): a one-trip statement finds its rows by key, its plan is the same whatever the
+ * values, and planning it anew each time was a fifth of PostgreSQL's CPU per refill
+ * (server/README.md, "Performance").
+ *
  * `null` on PGlite (one connection in this process: there is no round trip to save); the caller
  * then runs its usual transaction.
  */
@@ -52,6 +58,7 @@ export async function inOneRoundTrip<K extends string>(
   const reserved = await client.reserve();
   const sent = [
     reserved.unsafe("begin"),
+    reserved.unsafe("set local plan_cache_mode = force_generic_plan"),
     ...statements.map((statement) =>
       reserved.unsafe(
         statement.text,
@@ -71,6 +78,6 @@ export async function inOneRoundTrip<K extends string>(
   if (!(typeof code === "string" && CONNECTION_LOST.has(code))) reserved.release();
   if (failed) throw failed.reason;
   return settled
-    .slice(1, -1)
+    .slice(2, -1)
     .map((result) => [...((result as PromiseFulfilledResult<unknown>).value as Record<string, unknown>[])]);
 }
