@@ -1,15 +1,24 @@
 // `npm run bench`: seeds a large cabinet by SQL (faithful to the schema: balance = Σ operations for
 // every user and currency) on PGlite and on a throw-away PostgreSQL, starts the server on each,
 // and measures its endpoints with autocannon beside `GET /api/health` and a bare Fastify hello in
-// the same run. Prints one table and the load average. Not a test: nothing here passes or fails.
+// the same run. Prints one table and the load average; beside each throughput the CPU time per
+// request of the server, PostgreSQL and autocannon (on a shared machine the throughput follows
+// what the other processes leave; the CPU a request costs much less so). Not a test: nothing here
+// passes or fails.
 //
 // Knobs (environment): BENCH_DB=pglite,postgres (which databases), BENCH_ROUNDS (interleaved
 // rounds, 3), BENCH_SECONDS (per throughput measurement, 5), BENCH_SIZE=full|small (small: a
 // quick look with a tenth of the data), BENCH_SERVER_DIR (the checkout whose server is measured,
-// default this one: point it at a worktree of an older commit for a before/after).
+// default this one: point it at a worktree of an older commit for a before/after), BENCH_ONLY=writes
+// (only the hello, /api/health and the refill rows: a quick before/after of the write path).
+//
+// The refill rows spread their writes over many investors (a user may have only 20 refills
+// waiting); each row has investors of its own, signed in before the row starts (one untimed
+// `GET /api/user/me` each), as an investor is by the cabinet's first call before a refill: the row
+// measures the write, not the first reading of 3,000 sessions from the database.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -26,6 +35,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const DBS = (process.env.BENCH_DB ?? "pglite,postgres").split(",").map((s) => s.trim());
 const SMALL = process.env.BENCH_SIZE === "small";
+const WRITES_ONLY = process.env.BENCH_ONLY === "writes";
 
 /** The sizes: PostgreSQL gets the full million operations, PGlite a tenth of the ledger. */
 const SIZES = {
@@ -63,7 +73,9 @@ const hash = (t) => createHash("sha256").update(t, "utf8").digest("hex");
 const WRITERS = 20000;
 const writerToken = (i) => `'w' || lpad((${i})::text, 10, '0') || md5('w' || (${i}))`;
 const writerTokenJs = (i) => `w${String(i).padStart(10, "0")}${createHash("md5").update(`w${i}`).digest("hex")}`;
-let nextWriter = 0;
+/** Each refill row's own investors: a slice of the writers (ROUNDS rounds of two refill rows, and one more with the request log off and on). */
+const WRITER_SLICE = Math.floor(WRITERS / (4 * ROUNDS));
+let nextSlice = 0;
 const TOKENS = { lead: token("lead"), whale: token("whale"), fresh: token("fresh"), writer: token("writer") };
 
 function seedSql(size) {
@@ -234,8 +246,39 @@ async function startHello() {
   const child = spawn(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT, stdio: "inherit" });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/`);
-  return { base, stop: () => child.kill("SIGTERM") };
+  return { base, pid: child.pid, stop: () => child.kill("SIGTERM") };
 }
+
+/** The CPU time (s) used so far by processes (and their children, as a PostgreSQL's backends), from /proc. */
+function cpuSeconds(roots) {
+  const stats = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {}
+  }
+  let ticks = 0;
+  for (const [pid, stat] of stats) if (roots.includes(pid) || roots.includes(stat.ppid)) ticks += stat.ticks;
+  return ticks / 100;
+}
+
+/** The postmaster of the PostgreSQL listening on `url`'s port (its command line names the port). */
+function postmasterOf(url) {
+  const port = new URL(url).port;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (args[0]?.endsWith("postgres") && args.includes("-p") && args.includes(port)) return Number(entry);
+    } catch {}
+  }
+  return null;
+}
+
+/** The processes whose CPU a row reports: the one serving, the database's (PostgreSQL), and this one (autocannon). */
+const cpuOf = { serving: null, database: null };
 
 // ---------------------------------------------------------------------------------------------
 // Measuring
@@ -250,13 +293,17 @@ const auth = (who) => ({ authorization: `Bearer ${TOKENS[who]}` });
 
 let nextKey = 0;
 
-async function throughput(url, { connections = 32, who, method = "GET", body, rotate = false, keyed = false } = {}) {
+async function throughput(
+  url,
+  { connections = 32, who, method = "GET", body, writers = null, keyed = false, amount = undefined } = {},
+) {
+  let next = 0;
   const rotating = {
     requests: [
       {
         setupRequest(req) {
-          nextWriter = (nextWriter % WRITERS) + 1;
-          const headers = { ...req.headers, authorization: `Bearer ${writerTokenJs(nextWriter)}` };
+          const writer = writers.first + (next++ % writers.count);
+          const headers = { ...req.headers, authorization: `Bearer ${writerTokenJs(writer)}` };
           // A new intent each time, as the app sends one (server/src/plugins/idempotency.ts).
           if (keyed) headers["idempotency-key"] = `bench-${process.pid}-${++nextKey}`;
           return { ...req, headers };
@@ -264,17 +311,36 @@ async function throughput(url, { connections = 32, who, method = "GET", body, ro
       },
     ],
   };
+  const served = cpuOf.serving ? [cpuOf.serving] : [];
+  const before = { serving: cpuSeconds(served), database: cpuOf.database ? cpuSeconds([cpuOf.database]) : 0 };
+  const own = process.cpuUsage();
   const r = await cannon({
-    ...(rotate ? rotating : {}),
+    ...(writers ? rotating : {}),
     url,
     connections,
-    duration: SECONDS,
+    ...(amount === undefined ? { duration: SECONDS } : { amount }),
     method,
     headers: { ...(who ? auth(who) : {}), ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   const bad = r.non2xx + r.errors + r.timeouts;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad };
+  // CPU milliseconds per request of the server, the database and the load generator.
+  const n = Math.max(1, r.requests.total);
+  const spent = process.cpuUsage(own);
+  const cpu = {
+    server: ((cpuSeconds(served) - before.serving) * 1000) / n,
+    database: cpuOf.database ? ((cpuSeconds([cpuOf.database]) - before.database) * 1000) / n : null,
+    load: (spent.user + spent.system) / 1000 / n,
+  };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad, cpu };
+}
+
+/** The next refill row's investors, signed in (each session read once, untimed). */
+async function signedInWriters(api) {
+  const writers = { first: 1 + nextSlice++ * WRITER_SLICE, count: WRITER_SLICE };
+  const warm = await throughput(`${api}/user/me`, { writers, amount: writers.count });
+  if (warm.bad) throw new Error(`signing in the refill row's investors: ${warm.bad} failed`);
+  return writers;
 }
 
 /** p50 of sequential calls (c=1), at most `amount` of them or SECONDS. */
@@ -318,25 +384,29 @@ async function measure(db, server, hello) {
   const api = `${server.base}/api`;
   for (let round = 1; round <= ROUNDS; round++) {
     console.log(`[bench] ${db}: round ${round}/${ROUNDS}`);
+    cpuOf.serving = hello.pid;
     record(db, "bare Fastify hello (c=32)", await throughput(`${hello.base}/`));
+    cpuOf.serving = server.pid;
     record(db, "/api/health (c=32)", await throughput(`${api}/health`));
-    record(db, "/user/me (c=32)", await throughput(`${api}/user/me`, { who: "fresh" }));
-    record(db, "/user/balance (c=32)", await throughput(`${api}/user/balance`, { who: "fresh" }));
-    record(db, "/user/pulse (c=32)", await throughput(`${api}/user/pulse`, { who: "fresh" }));
-    record(db, "/user/pulse (c=1)", await throughput(`${api}/user/pulse`, { who: "fresh", connections: 1 }));
+    if (!WRITES_ONLY) {
+      record(db, "/user/me (c=32)", await throughput(`${api}/user/me`, { who: "fresh" }));
+      record(db, "/user/balance (c=32)", await throughput(`${api}/user/balance`, { who: "fresh" }));
+      record(db, "/user/pulse (c=32)", await throughput(`${api}/user/pulse`, { who: "fresh" }));
+      record(db, "/user/pulse (c=1)", await throughput(`${api}/user/pulse`, { who: "fresh", connections: 1 }));
+    }
     const refill = { paymentSystemId: "bench-usdt", amount: "50" };
-    record(
-      db,
-      "refill POST (c=32)",
-      await throughput(`${api}/funds/refills`, { method: "POST", body: refill, rotate: true }),
-    );
+    const url = `${api}/funds/refills`;
+    const plain = await signedInWriters(api);
+    record(db, "refill POST (c=32)", await throughput(url, { method: "POST", body: refill, writers: plain }));
+    const keyed = await signedInWriters(api);
     record(
       db,
       "refill POST with Idempotency-Key (c=32)",
-      await throughput(`${api}/funds/refills`, { method: "POST", body: refill, rotate: true, keyed: true }),
+      await throughput(url, { method: "POST", body: refill, writers: keyed, keyed: true }),
     );
   }
   const rssLoaded = treeRssMb(server.pid);
+  if (WRITES_ONLY) return rssLoaded;
   // The deep pages: page 2000 of the whale's history, or its last full page when shorter (small runs).
   const deep = Math.min(2000, Math.floor(SIZES[db].whaleOps / 20) - 1);
   // Single-caller latencies of the big investors (p50 of sequential calls).
@@ -417,6 +487,7 @@ async function runPostgres() {
   const bin = findPostgresBin();
   if (!bin) throw new Error("PostgreSQL binaries not found (set PG_BIN)");
   const pg = await startPostgres(bin);
+  cpuOf.database = postmasterOf(pg.url);
   try {
     let server = await startServer({ DATABASE_URL: pg.url });
     await server.stop();
@@ -430,6 +501,7 @@ async function runPostgres() {
     server = await startServer({ DATABASE_URL: pg.url });
     return await runAgainst("postgres", server, (env) => startServer({ DATABASE_URL: pg.url, ...env }));
   } finally {
+    cpuOf.database = null;
     pg.stop();
   }
 }
@@ -449,12 +521,17 @@ async function runAgainst(db, server, restart) {
     for (let round = 1; round <= ROUNDS; round++) {
       for (const level of ["warn", "info"]) {
         const again = await restart({ LOG_LEVEL: level });
+        cpuOf.serving = again.pid;
         try {
           const api = `${again.base}/api`;
           const label = level === "warn" ? "request log off" : "request log on";
           await throughput(`${api}/health`); // warm-up
           record(db, `/api/health, ${label} (c=32)`, await throughput(`${api}/health`));
-          record(db, `/user/pulse, ${label} (c=32)`, await throughput(`${api}/user/pulse`, { who: "fresh" }));
+          if (!WRITES_ONLY)
+            record(db, `/user/pulse, ${label} (c=32)`, await throughput(`${api}/user/pulse`, { who: "fresh" }));
+          const writers = await signedInWriters(api);
+          const refill = { method: "POST", body: { paymentSystemId: "bench-usdt", amount: "50" }, writers };
+          record(db, `refill POST, ${label} (c=32)`, await throughput(`${api}/funds/refills`, refill));
         } finally {
           await again.stop();
         }
@@ -477,7 +554,9 @@ function cell(values) {
   if (typeof v === "number") return String(median(values));
   if ("rps" in v) {
     const bad = values.reduce((a, x) => a + x.bad, 0);
-    return `${Math.round(median(values.map((x) => x.rps)))} req/s, p99 ${median(values.map((x) => x.p99))} ms${bad ? `, ${bad} failed` : ""}`;
+    const ms = (part) => median(values.map((x) => x.cpu[part])).toFixed(2);
+    const cpu = `CPU ms/req: server ${ms("server")}${values[0].cpu.database === null ? "" : ` + PostgreSQL ${ms("database")}`} + autocannon ${ms("load")}`;
+    return `${Math.round(median(values.map((x) => x.rps)))} req/s, p99 ${median(values.map((x) => x.p99))} ms${bad ? `, ${bad} failed` : ""}; ${cpu}`;
   }
   const bad = values.reduce((a, x) => a + x.bad, 0);
   if (values.every((x) => x.n - x.bad <= 0)) return `no reply in 20 s (${bad} tried)`;
@@ -500,6 +579,14 @@ console.log(
 console.log(`| what | ${DBS.join(" | ")} |`);
 console.log(`|---|${DBS.map(() => "---").join("|")}|`);
 for (const row of ROWS) console.log(`| ${row} | ${DBS.map((db) => cell(results.get(`${db}|${row}`))).join(" | ")} |`);
+// The writes beside the reads of the same run: a refill's throughput as a share of /api/health's and the hello's.
+for (const db of DBS) {
+  const rate = (row) => median((results.get(`${db}|${row} (c=32)`) ?? []).map((x) => x.rps));
+  const share = (row, of) => `${Math.round((rate(row) / rate(of)) * 100)} %`;
+  console.log(
+    `${db}: refills ${share("refill POST", "/api/health")} of /api/health, ${share("refill POST", "bare Fastify hello")} of the hello; with a key ${share("refill POST with Idempotency-Key", "/api/health")} and ${share("refill POST with Idempotency-Key", "bare Fastify hello")}`,
+  );
+}
 // The request log's cost: throughput without it against with it, medians of the same rounds.
 for (const db of DBS) {
   const cost = (path) => {
@@ -509,6 +596,6 @@ for (const db of DBS) {
     return off && on ? `${Math.round((1 - on / off) * 100)} %` : "?";
   };
   console.log(
-    `${db}: the request log costs ${cost("/api/health")} of /api/health's throughput, ${cost("/user/pulse")} of pulse's`,
+    `${db}: the request log costs ${cost("/api/health")} of /api/health's throughput, ${WRITES_ONLY ? "" : `${cost("/user/pulse")} of pulse's, `}${cost("refill POST")} of the refill's`,
   );
 }
