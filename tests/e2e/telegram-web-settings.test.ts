@@ -2,9 +2,9 @@
  * Settings and the inbox where investors meet them: inside Telegram Web's cross-site iframe (Web A, and Web K
  * for the kept language, whose storage requests it never answers) and in the iPhone's webview in fullscreen.
  * Profile: Telegram's Back and Main buttons, the save read back from the server, a refused value kept with its
- * message; the language chosen survives the frame's reload in partitioned storage; the bell's count, a tapped
- * notification opening its screen and read on the server; the list's first cell and the save's message clear
- * of the iPhone's insets.
+ * message; the language chosen survives the frame's reload in partitioned storage and reaches the server (the
+ * inbox's notifications are then in it); the bell's count, a tapped notification opening its screen and read on
+ * the server; the list's first cell and the save's message clear of the iPhone's insets.
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -132,8 +132,14 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
   });
 
   for (const client of ["a", "k"] as const) {
-    it(`Web ${client.toUpperCase()}: Deutsch chosen in the language screen stays after the frame reloads and reopens`, async () => {
-      const { web, frame, initData } = await launch(client);
+    it(`Web ${client.toUpperCase()}: Deutsch chosen in the language screen stays after the frame reloads and reopens, and reaches the server`, async () => {
+      const initData = signedInitData(newUser(840_000_000), DEV_BOT_TOKEN);
+      // A notification written while the account's language is still Telegram's English.
+      const investor = await telegramSessionThroughApi(initData);
+      await creditedRefill(investor.token, "25");
+      const language = async () => (await apiGet<{ language: string }>("/user/me", investor.token)).language;
+      expect(await language()).toBe("en");
+      const { web, frame } = await launch(client, initData);
       await openSettings(frame);
       await frame.locator("[data-settings-cell='language']").click();
       await frame.locator("[data-settings-screen='language']").waitFor({ timeout: 15_000 });
@@ -148,6 +154,8 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
       await top.goto(`${APP_ORIGIN}/api/health`);
       expect(await top.evaluate(() => localStorage.getItem("kassa.language"))).toBeNull();
       await top.close();
+      // The choice went to the server at once.
+      await expect.poll(language, { timeout: 10_000 }).toBe("de");
 
       // The frame reloaded: the same screen, in German, Deutsch chosen.
       await frame.evaluate(() => location.reload());
@@ -175,6 +183,16 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
       await expect
         .poll(() => again.locator("[data-screen='more'] h1").first().innerText(), { timeout: 10_000 })
         .toBe(text("de", "nav", "more"));
+      // The inbox: its title and the notification written before the choice, both in German.
+      await again.locator("[data-testid='notification-bell']").click();
+      await screen(again, "notifications");
+      const title = again.locator("[data-testid='notification'][data-kind='refill_credited'] .notification-row-title");
+      await expect
+        .poll(() => title.first().innerText(), { timeout: 10_000 })
+        .toBe(text("de", "bot", "notifications.refill_credited.title"));
+      expect(await again.locator("[data-screen='notifications'] h1").first().innerText()).toBe(
+        text("de", "notifications", "title"),
+      );
       await web.context.close();
     });
   }
