@@ -1,7 +1,7 @@
 import "@telegram-apps/telegram-ui/dist/styles.css";
 import "./styles/app.css";
 import "./styles/contrast.css";
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { createApp } from "@/app/app";
 import { startLaunch } from "@/app/launch";
@@ -100,7 +100,11 @@ async function start(): Promise<void> {
   await styles;
   const container = document.getElementById("root");
   if (!container) throw new Error("index.html has no #root");
-  createRoot(container).render(<StrictMode>{createApp(queryClient)}</StrictMode>);
+  const root = createRoot(container);
+  // A transition: React renders the app in slices of a few milliseconds, giving the main thread back between
+  // them, instead of one task as long as the whole tree's render on a slow phone. The first paint waits for
+  // the screen's code, texts and data anyway (the launch fetched them side by side); nothing shows before it.
+  startTransition(() => root.render(<StrictMode>{createApp(queryClient)}</StrictMode>));
 }
 
 void start();
