@@ -93,7 +93,9 @@ async function startKassa() {
     stdio: ["ignore", "inherit", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/api/health`, child);
+  // Readiness, not liveness: liveness answers from the first moments of a start, before the database is open,
+  // and a case that opens the app first (the login) would time the server's start.
+  await waitFor(`${base}/api/health/ready`, child);
   const stop = () =>
     new Promise((done) => {
       if (child.exitCode !== null) return done();
