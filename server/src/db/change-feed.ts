@@ -17,7 +17,9 @@
  * A read that overlaps a change is not kept (its result may predate the change), so a cache never
  * holds something older than the last notification. When the feed is not listening (it has not
  * started, or its connection dropped and came back) nothing is kept and everything is dropped:
- * notifications may have been missed. Entries also expire after `ttlMs` as a last bound.
+ * notifications may have been missed. Entries also expire after `ttlMs` as a last bound; an
+ * expired entry is dropped when the cache next keeps something, so a cache's size follows the last
+ * minute's callers, up to its cap.
  */
 import type { Database } from "./client";
 
@@ -59,12 +61,20 @@ export class KeptCache<V> {
   }
 
   private set(key: string, value: V): void {
+    const now = performance.now();
     this.entries.delete(key);
-    this.entries.set(key, { value, at: performance.now() });
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+    this.entries.set(key, { value, at: now });
+    // The map is in the order the entries were kept (a value is kept again only once it expired),
+    // so the expired ones and those over the cap are at its front.
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size <= this.maxEntries && now - entry.at < this.ttlMs) break;
+      this.entries.delete(oldest);
     }
+  }
+
+  /** How many entries the cache holds. */
+  get size(): number {
+    return this.entries.size;
   }
 
   invalidate(key: string): void {
@@ -193,6 +203,19 @@ export interface Kept {
   catalog: KeptCache<unknown>;
 }
 
+/**
+ * How many sessions, and how many users' rows, pulses, balances and unread counts, each cache keeps
+ * at most; the longest kept go first. Bounded by count, so by bytes through what an entry weighs in
+ * V8's heap: a user who calls keeps an entry in each of the five, about 2.2–2.5 kB together with the
+ * demo's rows (a full row of every field about 6 kB). At 5,000 the caches hold about 12 MB at their
+ * fullest (`memory-bounds.test.ts`); at the 50,000 of before they held 32 MB for 15,000 users and
+ * about 110 MB full. 5,000 users calling within a minute still read from memory; past that the
+ * oldest are read from the database again.
+ */
+export const KEPT_PER_CACHE = 5_000;
+/** An entry is read again from the database at the latest this long after it was kept. */
+export const KEPT_TTL_MS = 60_000;
+
 const registry = new WeakMap<object, Kept>();
 const live = new Set<Kept>();
 
@@ -218,13 +241,13 @@ export async function startKept(db: Database): Promise<Kept> {
   const user = (id: string) => `user:${id}`;
   const kept: Kept = {
     feed,
-    settings: new KeptCache(feed, 100, 60_000, () => "settings"),
-    sessions: new KeptCache(feed, 50_000, 60_000, () => "session:*"),
-    pulse: new KeptCache(feed, 50_000, 60_000, user),
-    balances: new KeptCache(feed, 50_000, 60_000, user),
-    unread: new KeptCache(feed, 50_000, 60_000, user),
-    users: new KeptCache(feed, 50_000, 60_000, user),
-    catalog: new KeptCache(feed, 10, 60_000, () => "catalog"),
+    settings: new KeptCache(feed, 100, KEPT_TTL_MS, () => "settings"),
+    sessions: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, () => "session:*"),
+    pulse: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
+    balances: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
+    unread: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
+    users: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
+    catalog: new KeptCache(feed, 10, KEPT_TTL_MS, () => "catalog"),
   };
   feed.onChange((key) => {
     if (key === null || key === "*") {

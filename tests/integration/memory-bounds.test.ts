@@ -1,0 +1,92 @@
+/**
+ * What the server keeps in memory is bounded in bytes, not only in entries (server/README.md,
+ * "Performance"): the kept caches (db/change-feed.ts) filled past their caps with values shaped as
+ * the services keep them — a session's row, a user's full row, a pulse, balances, an unread count —
+ * hold no more than their budget of V8's heap, and an entry past its time is dropped.
+ */
+import { randomUUID } from "node:crypto";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChangeFeed, KEPT_PER_CACHE, type Kept, KeptCache, startKept, stopKept } from "../../server/src/db/change-feed";
+import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { users } from "../../server/src/db/schema";
+import { pgliteTemplate } from "./helpers";
+
+/** The most V8 heap the kept caches may hold together, full. */
+const KEPT_BUDGET_MB = 20;
+/** Three times as many users as each cache keeps now (their cap was 50,000 before). */
+const CALLERS = 15_000;
+
+v8.setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+function heapUsedMb(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 1048576;
+}
+
+/** A string of its own, as a value read from the database is (not a slice of another). */
+const own = (text: string): string => Buffer.from(text).toString();
+
+describe("the kept caches", () => {
+  let handle: DatabaseHandle;
+  let kept: Kept;
+  let userRow: Record<string, unknown>;
+
+  beforeAll(async () => {
+    handle = await openDatabase({ initialData: pgliteTemplate("seeded") });
+    kept = await startKept(handle.db);
+    const [row] = await handle.db.select().from(users).limit(1);
+    if (!row) throw new Error("the seeded template has no user");
+    userRow = row;
+  });
+  afterAll(async () => {
+    await stopKept(handle.db);
+    await handle.close();
+  });
+
+  it(`hold at most ${KEPT_BUDGET_MB} MB of the heap when more users call than they keep`, async () => {
+    const before = heapUsedMb();
+    for (let i = 0; i < CALLERS; i++) {
+      const userId = randomUUID();
+      const day = Date.now() - i * 1000;
+      await kept.sessions.get(own(`${userId}${userId}`.replaceAll("-", "")), async () => ({
+        id: randomUUID(),
+        userId: own(userId),
+        expiresAt: new Date(day + 30 * 86_400_000),
+        revokedAt: null,
+        lastUsedAt: new Date(day),
+      }));
+      await kept.users.get(own(userId), async () => {
+        const row: Record<string, unknown> = {};
+        for (const [field, value] of Object.entries(userRow))
+          row[field] = typeof value === "string" ? own(`${value}${i}`) : value instanceof Date ? new Date(day) : value;
+        row.id = own(userId);
+        return Object.freeze(row);
+      });
+      await kept.pulse.get(own(userId), async () => ({ version: own(`${day}-${i}`), unread: i % 7 }));
+      await kept.balances.get(own(userId), async () => ({ USDT: own(`${i}.125000`), BTC: own(`0.000${i}`) }));
+      await kept.unread.get(own(userId), async () => i % 7);
+    }
+    const held = heapUsedMb() - before;
+    expect(held).toBeLessThan(KEPT_BUDGET_MB);
+    const sizes = [kept.sessions, kept.users, kept.pulse, kept.balances, kept.unread].map((cache) => cache.size);
+    expect(Math.max(...sizes)).toBe(KEPT_PER_CACHE);
+  }, 30_000);
+});
+
+describe("a kept entry past its time", () => {
+  it("is dropped when the cache keeps the next one, not left until the cap pushes it out", async () => {
+    const feed = new ChangeFeed();
+    feed.listening = true;
+    const cache = new KeptCache<string>(feed, 1000, 50, () => "settings");
+    await cache.get("first", async () => "one");
+    await cache.get("second", async () => "two");
+    expect(cache.size).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    await cache.get("third", async () => "three");
+    expect(cache.size).toBe(1);
+  });
+});
