@@ -115,6 +115,8 @@ describe("the balance painted before the app's code", () => {
     ["en", 320, "dark"],
     ["ru", 390, "dark"],
     ["ru", 320, "light"],
+    ["de", 320, "dark"],
+    ["kk", 390, "light"],
   ] as const)
     it(`shows the server's figure before the code runs, where and as the app then shows it (${language}, ${width} px, ${scheme})`, async () => {
       const context = await launchContext({ width, language, scheme });
@@ -187,6 +189,22 @@ describe("the balance painted before the app's code", () => {
         await context.close();
       }
     });
+
+  it("paints nothing on a deep link (another screen than the cabinet's start)", async () => {
+    const context = await launchContext({ width: 390, language: "en", scheme: "light" });
+    const releaseEntry = await hold(context, ENTRY_CHUNK);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base()}/operations`, { waitUntil: "commit" });
+      await page.waitForTimeout(2_000);
+      releaseEntry();
+      await page.locator("#root [data-screen='operations']").waitFor({ timeout: 20_000 });
+      expect(await page.locator("[data-testid='painted-cabinet']").count()).toBe(0);
+      expect((await seen(page)).painted).toBeUndefined();
+    } finally {
+      await context.close();
+    }
+  });
 
   it("runs under the Content-Security-Policy, which still refuses any other inline script", async () => {
     const context = await launchContext({ width: 390, language: "en", scheme: "light" });
