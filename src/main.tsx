@@ -102,8 +102,8 @@ async function start(): Promise<void> {
   if (!container) throw new Error("index.html has no #root");
   const root = createRoot(container);
   // A transition: React renders the app in slices of a few milliseconds, giving the main thread back between
-  // them, instead of one task as long as the whole tree's render on a slow phone. The first paint waits for
-  // the screen's code, texts and data anyway (the launch fetched them side by side); nothing shows before it.
+  // them, instead of one task as long as the whole tree's render on a slow phone. What suspends (a screen's
+  // code, its texts) shows its fallback as before. Updates from the query cache still render in one go.
   startTransition(() => root.render(<StrictMode>{createApp(queryClient)}</StrictMode>));
 }
 
