@@ -1,8 +1,8 @@
 // The server as built JavaScript: ES modules bundled from server/src by esbuild (the packages
-// stay in node_modules but drizzle-orm, below), with the migrations beside them. `npm start` runs it in its own process,
-// so no TypeScript is transpiled at run time. The bundle sits at the same depth as the sources
-// (server/build/js/ like server/src/db/), so the paths it resolves from its own file (the
-// locales, the migrations) hold.
+// stay in node_modules but drizzle-orm, below), with the migrations beside them. `npm start`
+// runs it in its own process, so no TypeScript is transpiled at run time. The bundle sits at the
+// same depth as the sources (server/build/js/ like server/src/db/), so the paths it resolves from
+// its own file (the locales, the migrations) hold.
 //
 // Split into chunks: what main.ts and app.ts import with `import()` (the app's code once the
 // socket listens, the bot only when there is one) is a file of its own, so its packages load only
