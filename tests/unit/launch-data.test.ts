@@ -159,9 +159,10 @@ describe("the launch's first calls", () => {
       expect.arrayContaining(["/api/settings/telegramAuthAvailable", "/api/settings/botUsername"]),
     );
     await expect.poll(() => client.getQueryData(settingsQueries.botUsername().queryKey)).toBeDefined();
-    const observers = [settingsQueries.telegramAuthAvailable(), settingsQueries.botUsername()].map((query) =>
-      new QueryObserver(client, query).subscribe(() => undefined),
-    );
+    const observers = [
+      new QueryObserver(client, settingsQueries.telegramAuthAvailable()).subscribe(() => undefined),
+      new QueryObserver(client, settingsQueries.botUsername()).subscribe(() => undefined),
+    ];
     await new Promise((resolve) => setTimeout(resolve, 50));
     for (const unsubscribe of observers) unsubscribe();
     expect(asked(web).filter((path) => /telegramAuthAvailable|botUsername/.test(path))).toEqual([
