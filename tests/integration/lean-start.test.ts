@@ -119,6 +119,7 @@ describe("a lean start", () => {
   it("loads neither the bot's, the file server's, the docs' nor the news' and uploads' packages until they are used", async () => {
     const server = await start({ DATA_DIR: "memory" }, true);
     await until(server, "/health/ready", 200);
+    await server.settled();
     // The log does see packages: the ones every start needs.
     expect(server.loaded("fastify")).toBe(true);
     expect(server.loaded("@electric-sql/pglite")).toBe(true);
@@ -142,8 +143,8 @@ describe("a lean start", () => {
     const news = await fetch(`${server.url}/content/news?lang=en`);
     expect(news.status).toBe(200);
     expect(JSON.stringify(await news.json())).toContain("<p>Hello</p>");
-    // (the log arrives through a pipe: give it a moment)
-    await expect.poll(() => server.loaded("sanitize-html"), { timeout: 5000 }).toBe(true);
+    await server.settled();
+    expect(server.loaded("sanitize-html")).toBe(true);
     expect(server.loaded("grammy")).toBe(false);
   }, 90_000);
 
