@@ -39,6 +39,7 @@ import { extname, join, normalize, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
+import { startArguments } from "./lib/start-command.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./lib/system.mjs";
 
 process.chdir(resolve(import.meta.dirname, ".."));
@@ -80,7 +81,7 @@ async function waitFor(url, child, ms = 180_000) {
 /** Kassa as `npm start` runs it, on a free port with an in-memory database and the demo data. */
 async function startKassa() {
   const port = await freePort();
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+  const child = spawn(process.execPath, startArguments("."), {
     env: {
       ...process.env,
       HOST: "127.0.0.1",

@@ -15,6 +15,7 @@ import { join, resolve } from "node:path";
 import { freePort, startPostgres } from "./lib/postgres.mjs";
 import { treeRssMb } from "./lib/process-tree.mjs";
 import { buildServer, serverBuildIsStale } from "./lib/server-build.mjs";
+import { startArguments } from "./lib/start-command.mjs";
 import { findPostgresBin } from "./lib/system.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -40,7 +41,7 @@ async function waitFor(url, started, patience, ms = 60_000) {
 async function start(dir, env, limitMs = 60_000) {
   const port = await freePort();
   const started = Date.now();
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+  const child = spawn(process.execPath, startArguments(dir), {
     cwd: dir,
     env: {
       ...process.env,

@@ -27,6 +27,7 @@ import autocannon from "autocannon";
 import postgres from "postgres";
 import { freePort, startPostgres } from "./lib/postgres.mjs";
 import { treeRssMb } from "./lib/process-tree.mjs";
+import { startArguments } from "./lib/start-command.mjs";
 import { findPostgresBin } from "./lib/system.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -194,7 +195,7 @@ async function waitFor(url, ms = 120_000) {
 async function startServer(env) {
   const port = await freePort();
   const started = Date.now();
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+  const child = spawn(process.execPath, startArguments(SERVER_DIR), {
     cwd: SERVER_DIR,
     env: {
       ...process.env,
