@@ -11,6 +11,7 @@ import { CURRENCIES, CURRENCY_CODES } from "@contract/enum-values";
 import { addAmounts, compareAmounts, currencyScale, money, roundDownTo, toDecimalString } from "@contract/money-math";
 import { useTranslation } from "react-i18next";
 import { formatDate, formatDateTime } from "./dates";
+import { numberFormat } from "./intl";
 import "./money.css";
 
 export type { Currency };
@@ -42,13 +43,13 @@ export interface FormatAmountOptions {
 function numberLocale(lng: string): string {
   if (lng !== "kk") return lng;
   // Such a browser still claims the locale and formats with the root data: probe instead of asking.
-  const probe = new Intl.NumberFormat(lng, { minimumFractionDigits: 1 }).format(1000.5);
+  const probe = numberFormat(lng, { minimumFractionDigits: 1 }).format(1000.5);
   return probe === "1,000.5" ? "ru" : lng;
 }
 
 /** Formats an exact decimal string in `lng` with `digits` decimals (already truncated by the caller). */
 function formatDecimal(value: string, lng: string, digits: number, signed = false): string {
-  return new Intl.NumberFormat(numberLocale(lng), {
+  return numberFormat(numberLocale(lng), {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
     signDisplay: signed ? "exceptZero" : "auto",

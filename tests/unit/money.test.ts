@@ -1,5 +1,6 @@
 /** The money module: exact decimals in and out, formatted per language, typed input read strictly. */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { formatDate, formatDateTime } from "@/lib/dates";
 import {
   addAmounts,
   formatAmount,
@@ -50,6 +51,44 @@ describe("formatAmount", () => {
   it("formats plain decimals such as a yield", () => {
     expect(formatPlainDecimal("1.25", "de")).toBe("1,25");
     expect(formatPlainDecimal("3", "en")).toBe("3");
+  });
+});
+
+describe("formatters kept", () => {
+  const NumberFormat = Intl.NumberFormat;
+  const DateTime = Intl.DateTimeFormat;
+  afterEach(() => {
+    Intl.NumberFormat = NumberFormat;
+    Intl.DateTimeFormat = DateTime;
+  });
+
+  // A first screen formats hundreds of amounts and dates; each new Intl formatter costs milliseconds on a slow
+  // phone, so a language and its options build one formatter, whatever the amount.
+  it("builds one Intl formatter per language and options, not one per amount or date", () => {
+    const built = { number: 0, date: 0 };
+    Intl.NumberFormat = class extends NumberFormat {
+      constructor(...args: ConstructorParameters<typeof Intl.NumberFormat>) {
+        super(...args);
+        built.number++;
+      }
+    } as typeof Intl.NumberFormat;
+    Intl.DateTimeFormat = class extends DateTime {
+      constructor(...args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+        super(...args);
+        built.date++;
+      }
+    } as typeof Intl.DateTimeFormat;
+    const texts = new Set<string>();
+    for (const lng of ["en", "ru", "de", "kk"])
+      for (let i = 0; i < 100; i++) {
+        texts.add(formatAmount(`${i}.5`, "USDT", lng));
+        texts.add(formatAmount(`-${i}.25`, "BTC", lng, { signed: true }));
+        texts.add(formatDate(`2026-11-${String((i % 28) + 1).padStart(2, "0")}T10:00:00Z`, lng));
+        texts.add(formatDateTime(`2026-10-${String((i % 28) + 1).padStart(2, "0")}T10:00:00Z`, lng));
+      }
+    expect(texts.size).toBeGreaterThan(500);
+    expect(built.number).toBeLessThanOrEqual(16);
+    expect(built.date).toBeLessThanOrEqual(16);
   });
 });
 

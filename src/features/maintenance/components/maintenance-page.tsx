@@ -5,6 +5,7 @@ import { MaintenanceIcon } from "@/components/icons";
 import { Page } from "@/components/page";
 import { Placeholder } from "@/components/placeholder";
 import { toSupportedLanguage } from "@/config/i18n";
+import { dateTimeFormat } from "@/lib/intl";
 import { useBackButton } from "@/tma/hooks";
 
 export interface MaintenancePageProps {
@@ -17,7 +18,7 @@ export interface MaintenancePageProps {
 function formatUntil(until: string, language: Language): string | null {
   const date = new Date(until);
   if (Number.isNaN(date.getTime())) return null;
-  return new Intl.DateTimeFormat(language, { dateStyle: "long", timeStyle: "short" }).format(date);
+  return dateTimeFormat(language, { dateStyle: "long", timeStyle: "short" }).format(date);
 }
 
 /** Shown in place of the whole app while technical work is on. */

@@ -3,6 +3,7 @@
  * code): a day as a heading and a time of day.
  */
 import { formatDate, hasDateNames } from "@/lib/dates";
+import { dateTimeFormat } from "@/lib/intl";
 
 /**
  * A day as a list's heading in `lng`: the day and the month in words, the year only when it is not this
@@ -12,12 +13,10 @@ export function formatDay(iso: string, lng: string, now: Date = new Date()): str
   const date = new Date(iso);
   if (!hasDateNames(lng)) return formatDate(iso, lng);
   const thisYear = date.getFullYear() === now.getFullYear();
-  return new Intl.DateTimeFormat(lng, { day: "numeric", month: "long", year: thisYear ? undefined : "numeric" }).format(
-    date,
-  );
+  return dateTimeFormat(lng, { day: "numeric", month: "long", year: thisYear ? undefined : "numeric" }).format(date);
 }
 
 /** A time of day in `lng` ("14:05", "2:05 PM"). */
 export function formatTime(iso: string, lng: string): string {
-  return new Intl.DateTimeFormat(hasDateNames(lng) ? lng : "ru", { timeStyle: "short" }).format(new Date(iso));
+  return dateTimeFormat(hasDateNames(lng) ? lng : "ru", { timeStyle: "short" }).format(new Date(iso));
 }
