@@ -508,6 +508,8 @@ async function runPostgres() {
 }
 
 async function runAgainst(db, server, restart) {
+  // Each database is seeded with its own writers: their slices start again from the first.
+  nextSlice = 0;
   const hello = await startHello();
   try {
     await new Promise((r) => setTimeout(r, 2000));
