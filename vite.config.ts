@@ -143,7 +143,10 @@ const launchPreload: Plugin = {
           const asset = bundle[file];
           return asset?.type === "asset" ? String(asset.source) : "";
         });
-        const classes = new Set([...PAINTED_CLASSES, ...Object.values(paint.classes).flatMap((c) => (c ?? "").split(" "))]);
+        const classes = new Set([
+          ...PAINTED_CLASSES,
+          ...Object.values(paint.classes).flatMap((c) => (c ?? "").split(" ")),
+        ]);
         return JSON.stringify({ ...paint, css: sheets.map((css) => rulesFor(css, classes)).join("") });
       });
     // Inline: as a file of its own it cost a round trip before its calls went out. `</` is escaped so nothing
