@@ -516,7 +516,14 @@ async function runAgainst(db, server, restart) {
     record(db, "cold start to health (ms)", server.coldStartMs);
     record(db, "cold start to ready (ms)", server.coldReadyMs);
     record(db, "server RSS idle (MB, process tree)", treeRssMb(server.pid));
+    // The issue's measure: the tree 60 s into the rows' load (a sample taken while they run), beside the
+    // one after all of them (minutes of load, the deposits' queue included).
+    const at60 = setTimeout(
+      () => record(db, "server RSS after 60 s of load (MB, process tree)", treeRssMb(server.pid)),
+      60_000,
+    );
     const loaded = await measure(db, server, hello);
+    clearTimeout(at60);
     record(db, "server RSS after load (MB, process tree)", loaded);
     await server.stop();
     // What the request log costs: the same calls on a server started with LOG_LEVEL=warn (no line
