@@ -6,7 +6,7 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiSession, base, useSession } from "./support/app";
+import { base, demoSession, useSession } from "./support/app";
 import { launchChromium, layoutShifts, phoneContext, recordLayoutShifts } from "./support/browser";
 
 /** Lighthouse's "good" ends at 0.1. */
@@ -19,17 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function demoSession(): Promise<ApiSession> {
-  const res = await fetch(`${base()}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
-  });
-  if (!res.ok) throw new Error(`demo sign-in answered ${res.status}`);
-  const { refreshToken, user } = (await res.json()) as { refreshToken: string; user: unknown };
-  return { login: "demo", token: refreshToken, user };
-}
 
 describe("the cabinet's launch", () => {
   // The parts' data after their code as well (a slow network), not only before it.

@@ -7,7 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiSession, apiGet, base, useSession } from "./support/app";
+import { type ApiSession, apiGet, base, demoSession, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 
 const ENTRY_CHUNK = /\/assets\/index-[^/]+\.js$/;
@@ -19,14 +19,7 @@ let browser: Browser;
 let demo: ApiSession;
 beforeAll(async () => {
   browser = await launchChromium();
-  const res = await fetch(`${base()}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
-  });
-  if (!res.ok) throw new Error(`demo sign-in answered ${res.status}`);
-  const { refreshToken, user } = (await res.json()) as { refreshToken: string; user: unknown };
-  demo = { login: "demo", token: refreshToken, user };
+  demo = await demoSession();
 });
 afterAll(async () => {
   await browser?.close();

@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { base, readNotifications, screen } from "./support/app";
+import { base, demoSession, readNotifications, screen } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { settle } from "./support/fit";
 import type { Lng } from "./support/locales";
@@ -26,13 +26,7 @@ afterAll(async () => {
 async function signInAsDemo(context: BrowserContext, page: Page) {
   await page.goto(`${base()}/login`);
   await screen(page, "login");
-  const res = await fetch(`${base()}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
-  });
-  if (!res.ok) throw new Error(`demo sign-in answered ${res.status}`);
-  const { refreshToken, user } = (await res.json()) as { refreshToken: string; user: unknown };
+  const { token: refreshToken, user } = await demoSession();
   await readNotifications(refreshToken);
   await context.addCookies([{ name: "kassa_token", value: refreshToken, url: base() }]);
   await page.evaluate((u) => localStorage.setItem("kassa.user", JSON.stringify(u)), user);

@@ -163,3 +163,15 @@ export async function readNotifications(token: string) {
   });
   if (!res.ok) throw new Error(`/notification/read answered ${res.status}`);
 }
+
+/** The demo investor (`npm start`'s seed) signed in through the API. */
+export async function demoSession(): Promise<ApiSession> {
+  const res = await fetch(`${base()}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
+  });
+  if (!res.ok) throw new Error(`demo sign-in answered ${res.status}`);
+  const { refreshToken, user } = (await res.json()) as { refreshToken: string; user: unknown };
+  return { login: "demo", token: refreshToken, user };
+}
