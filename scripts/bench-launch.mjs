@@ -31,7 +31,16 @@
 // /usr/bin/chromium). Not a test: nothing fails on a figure; the load average is printed with the table, since a
 // busy machine is a slower phone.
 import { spawn } from "node:child_process";
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
@@ -390,6 +399,12 @@ async function audit(url, setup) {
     });
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
+    // BENCH_LHR_DIR keeps each run's whole report (its long tasks, main-thread work and trace-derived audits).
+    if (process.env.BENCH_LHR_DIR) {
+      mkdirSync(process.env.BENCH_LHR_DIR, { recursive: true });
+      const file = `${new URL(url).pathname.replace(/\W+/g, "_") || "_"}-${Date.now()}.json`;
+      writeFileSync(join(process.env.BENCH_LHR_DIR, file), JSON.stringify(lhr));
+    }
     const metric = (id) => lhr.audits[id]?.numericValue;
     const saving = (id) => {
       const details = lhr.audits[id]?.details;

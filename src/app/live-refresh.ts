@@ -12,7 +12,7 @@
  */
 import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAtomValue, useSetAtom } from "jotai";
-import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { notificationKeys, notificationQueries } from "@/features/notifications/api/notification-queries";
 import { partnerKeys } from "@/features/partners/api/partner-queries";
 import { withdrawalKeys } from "@/features/withdrawal/api/withdrawal-queries";
@@ -80,7 +80,9 @@ export function useLiveRefresh(): LiveRefresh {
   useBackToFront(() => {
     void refresh();
   });
-  return { refresh, refreshing };
+  // The same object while nothing in it changes: every screen reads it from the frame's context, and a new one
+  // at each of the frame's renders rendered the whole screen again.
+  return useMemo(() => ({ refresh, refreshing }), [refresh, refreshing]);
 }
 
 export interface LiveRefresh {

@@ -53,11 +53,9 @@ export function CabinetLayout() {
   // that fails later (offline) never waits for, or misses, their texts.
   const { t } = useTranslation(["common", "errors", "validation", "money"]);
   const live = useLiveRefresh();
-  const [arrived, seenArrivals] = useArrivals();
   useDraftsAcrossSignIn();
   useLanguageSync();
   const [screenShown, setScreenShown] = useState(false);
-  const settled = useSettled(screenShown);
   // The alert's code comes now, so an action failing offline later can still say so.
   useEffect(() => {
     void import("@/components/alert-snackbar").catch(() => undefined);
@@ -73,7 +71,7 @@ export function CabinetLayout() {
         {/* A notification that arrives while the cabinet is open is shown in a sheet, over a screen whose figures
             are in; what was unread at launch waits in the inbox behind the header's bell. */}
         <Suspense fallback={null}>
-          {settled && arrived > 0 ? <NotificationDialog count={arrived} onClose={seenArrivals} /> : null}
+          <Arrivals screenShown={screenShown} />
         </Suspense>
         <Suspense fallback={<ContentSpinner />}>
           <Shown onShown={setScreenShown} />
@@ -110,6 +108,17 @@ export function CabinetLayout() {
       </LiveRefreshContext.Provider>
     );
   }
+}
+
+/**
+ * The notification sheet for what arrived since the cabinet opened, once the first screen has settled. A
+ * component of its own: what it watches (every call in flight, the pulse) changes often during a launch, and
+ * each change renders this, not the frame and the screen in it.
+ */
+function Arrivals({ screenShown }: { screenShown: boolean }) {
+  const [arrived, seenArrivals] = useArrivals();
+  const settled = useSettled(screenShown);
+  return settled && arrived > 0 ? <NotificationDialog count={arrived} onClose={seenArrivals} /> : null;
 }
 
 /**

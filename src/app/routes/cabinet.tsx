@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { List } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
-import { Component, type CSSProperties, type ReactNode, Suspense, useEffect, useState } from "react";
+import { Component, type CSSProperties, type ReactNode, Suspense, startTransition, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { lazyScreen } from "@/components/lazy-screen";
@@ -16,6 +16,7 @@ import { RecentOperations } from "@/features/operations/components/operations-li
 import { overviewQueries } from "@/features/overview/api/overview-queries";
 import { SubscriptionCard } from "@/features/subscription/components/subscription-card";
 import { userAtom } from "@/lib/session";
+import { warmUp } from "@/lib/warm-up";
 import { useLiveRefreshControl } from "../live-refresh";
 
 // The exchange dialog (its form, the contract's exchange arithmetic, telegram-ui's sheet library) is not
@@ -78,6 +79,28 @@ function Slot({
   );
 }
 
+/**
+ * The slots with their data: asked for once the balance is on screen (`wanted`), beside their code rather than
+ * after it, and read here rather than by the screen, so a reply coming in renders its slot, not the screen.
+ */
+function OverviewSlot({ wanted, lines, children }: { wanted: boolean; lines: number; children: ReactNode }) {
+  const { data, isError } = useQuery({ ...overviewQueries.overview(), enabled: wanted });
+  return (
+    <Slot part="overview" lines={lines} settled={data !== undefined || isError}>
+      {children}
+    </Slot>
+  );
+}
+
+function IncomeSlot({ wanted, children }: { wanted: boolean; children: ReactNode }) {
+  const { data, isError } = useQuery({ ...incomeQueries.income("7d"), enabled: wanted });
+  return (
+    <Slot part="income" settled={data !== undefined || isError}>
+      {children}
+    </Slot>
+  );
+}
+
 /** Currencies with money on the balance (exact: a decimal string with a digit other than 0). */
 function heldCurrencies(currencies: Record<string, string> | undefined): number {
   return Object.values(currencies ?? {}).filter((amount) => /[1-9]/.test(amount)).length;
@@ -102,13 +125,11 @@ export function CabinetRoute() {
   const lines = heldCurrencies(balance.data?.currencies);
   // Set after the balance's render is committed: the chart's chunk is asked for once the balance is on screen.
   const [extrasWanted, setExtrasWanted] = useState(false);
-  // Their data beside their code, not after it; their room is kept until it has come.
-  const overview = useQuery({ ...overviewQueries.overview(), enabled: balanceShown });
-  const income = useQuery({ ...incomeQueries.income("7d"), enabled: balanceShown });
   useEffect(() => {
     if (!balanceShown) return;
-    void loadExchangeDialog().catch(() => undefined);
-    setExtrasWanted(true);
+    warmUp(loadExchangeDialog);
+    // A transition: the parts below the balance render in slices, not in the task that showed the balance.
+    startTransition(() => setExtrasWanted(true));
   }, [balanceShown]);
   return (
     <Page
@@ -120,7 +141,7 @@ export function CabinetRoute() {
       actions={live ? <RefreshControl onRefresh={() => void live.refresh()} refreshing={live.refreshing} /> : null}
     >
       <List>
-        <Slot part="overview" lines={lines} settled={overview.data !== undefined || overview.isError}>
+        <OverviewSlot lines={lines} wanted={balanceShown}>
           {extrasWanted ? (
             <Optional>
               <Suspense fallback={<Reserved part="overview" lines={lines} />}>
@@ -130,10 +151,10 @@ export function CabinetRoute() {
           ) : (
             <Reserved part="overview" lines={lines} />
           )}
-        </Slot>
+        </OverviewSlot>
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
         <StatsBar />
-        <Slot part="income" settled={income.data !== undefined || income.isError}>
+        <IncomeSlot wanted={balanceShown}>
           {extrasWanted ? (
             <Optional>
               <Suspense fallback={<Reserved part="income" />}>
@@ -143,7 +164,7 @@ export function CabinetRoute() {
           ) : (
             <Reserved part="income" />
           )}
-        </Slot>
+        </IncomeSlot>
         <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
         <RecentOperations
           header={t("recentOperations")}

@@ -12,5 +12,9 @@ export const incomeQueries = {
     queryOptions({
       queryKey: [...moneyKeys.balance, "income", period] as const,
       queryFn: ({ signal }) => callApi("income", { query: { period }, signal }),
+      // Fresh until the money moves (the invalidation above) or for a minute: the cabinet asks for the chart's
+      // data beside its code, and the chart, mounting when its code comes, read a reply a moment old as stale
+      // and asked again (two identical calls in every launch).
+      staleTime: 60_000,
     }),
 };

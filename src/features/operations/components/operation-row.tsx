@@ -3,6 +3,7 @@ import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { lazyScreen } from "@/components/lazy-screen";
 import { compareAmounts, useMoneyFormat } from "@/lib/money";
+import { warmUp } from "@/lib/warm-up";
 import { formatTime } from "../model/day-format";
 import { OperationIcon } from "./operation-icon";
 import "../operations.css";
@@ -31,9 +32,7 @@ export function OperationRow({
   const sign = compareAmounts(operation.amount, 0);
   const exchange = operation.details?.exchange;
   // Once a row shows, the sheet's code comes too, so a tap opens it at once (offline as well).
-  useEffect(() => {
-    void loadDetails().catch(() => undefined);
-  }, []);
+  useEffect(() => warmUp(loadDetails), []);
   return (
     <>
       <button

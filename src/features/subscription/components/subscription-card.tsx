@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { lazyScreen } from "@/components/lazy-screen";
 import { compareAmounts, useMoneyFormat } from "@/lib/money";
 import { userAtom } from "@/lib/session";
+import { warmUp } from "@/lib/warm-up";
 import { subscriptionQueries } from "../api/subscription-queries";
 import { isPostponed, postpone } from "../model/later";
 import type { SubscriptionEntryProps } from "./subscription-sheet";
@@ -34,7 +35,7 @@ export function SubscriptionCard({ balances, onRefill }: SubscriptionEntryProps)
   const offered = Boolean(user && !user.subscription.active && !postponed && cheapest);
   // Once the card shows, its sheet's code comes too, so "Activate" opens it at once (offline as well).
   useEffect(() => {
-    if (offered) void loadSheet().catch(() => undefined);
+    if (offered) warmUp(loadSheet);
   }, [offered]);
   // The sheet stays open after the payment, to say until when the subscription runs.
   if (!user || (!confirming && (user.subscription.active || postponed || !cheapest))) return null;

@@ -1,0 +1,67 @@
+/**
+ * What a launch's first seconds do on the main thread besides rendering: the frame's live refresh keeps its
+ * identity (every screen reads it from a context), and code wanted later loads one piece per idle moment.
+ */
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, renderHook } from "@testing-library/react";
+import { createStore, Provider } from "jotai";
+import type { ReactNode } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { useLiveRefresh } from "@/app/live-refresh";
+import { warmUp } from "@/lib/warm-up";
+
+describe("the frame's live refresh", () => {
+  it("is the same object across the frame's renders while nothing in it changes", async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>
+        <Provider store={createStore()}>{children}</Provider>
+      </QueryClientProvider>
+    );
+    const { result, rerender } = renderHook(() => useLiveRefresh(), { wrapper });
+    const first = result.current;
+    rerender();
+    rerender();
+    expect(result.current).toBe(first);
+    // A refresh does change it (the screens' refresh controls show it), and back.
+    let done: Promise<void> | undefined;
+    act(() => {
+      done = result.current.refresh();
+    });
+    expect(result.current.refreshing).toBe(true);
+    expect(result.current).not.toBe(first);
+    await act(async () => done);
+    expect(result.current.refreshing).toBe(false);
+    client.clear();
+  });
+});
+
+describe("warmUp", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("loads one piece of code per idle moment, each once however often it is asked for", async () => {
+    const idle: Array<() => void> = [];
+    vi.stubGlobal("requestIdleCallback", (callback: () => void) => idle.push(callback));
+    const sheet = vi.fn(() => Promise.resolve("sheet"));
+    const dialog = vi.fn(() => Promise.reject(new Error("offline")));
+    // Five rows of one list each ask for the same sheet; a dialog asks for its own.
+    for (let row = 0; row < 5; row++) warmUp(sheet);
+    warmUp(dialog);
+    expect(sheet).not.toHaveBeenCalled();
+    expect(idle).toHaveLength(1);
+    idle.shift()?.();
+    expect(sheet).toHaveBeenCalledTimes(1);
+    expect(dialog).not.toHaveBeenCalled();
+    expect(idle).toHaveLength(1);
+    idle.shift()?.();
+    expect(dialog).toHaveBeenCalledTimes(1);
+    expect(idle).toHaveLength(0);
+    // Asked for again later: already loaded (or failed: the component asks itself when it needs it).
+    warmUp(sheet);
+    warmUp(dialog);
+    expect(idle).toHaveLength(0);
+    expect(sheet).toHaveBeenCalledTimes(1);
+  });
+});
