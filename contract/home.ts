@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { Currency } from "./enums";
+import { EXPLORER_TX_PLACEHOLDER } from "./explorer";
 import { Decimal, NonNegativeDecimal } from "./money";
 
 /** The longest period a statement covers, in days (both ends counted). */
@@ -121,9 +122,6 @@ export const IncomeReply = z.object({
 });
 export type IncomeReply = z.infer<typeof IncomeReply>;
 
-/** The `{tx}` placeholder of a payment system's block explorer template. */
-export const EXPLORER_TX_PLACEHOLDER = "{tx}";
-
 /**
  * A block explorer's page of a transaction, as the operator sets it: an https URL with `{tx}` where the
  * hash goes (`https://tronscan.org/#/transaction/{tx}`).
@@ -134,11 +132,4 @@ export const ExplorerTemplate = z
   .regex(/^https:\/\/[^\s"'<>]+$/, { message: "https URL" })
   .refine((v) => v.includes(EXPLORER_TX_PLACEHOLDER), { message: "{tx}" });
 
-/**
- * The block explorer page of a transaction: the payment system's `explorerUrl` template with `{tx}` replaced
- * by the hash (URL-encoded); null without a template or a hash.
- */
-export function explorerLink(template: string | null | undefined, txHash: string | null | undefined): string | null {
-  if (!template || !txHash) return null;
-  return template.split(EXPLORER_TX_PLACEHOLDER).join(encodeURIComponent(txHash));
-}
+export { EXPLORER_TX_PLACEHOLDER, explorerLink } from "./explorer";

@@ -3,7 +3,7 @@
  * the cabinet's code (the `cabinet-launch` chunk), which the launch announces at once.
  *
  * Their replies show as they come: the contract's code (zod, about 37 KB gzip) is not on a launch's way. Once
- * the screen has painted them, `checkLaunchData` loads the contract and checks each against its route's schema;
+ * the screen has painted them, `checkLaunchData` has each checked against its route's schema (off the main thread);
  * one that does not fit is dropped and asked again the usual way (whose check then fails it as any call's).
  */
 import type { RouteName } from "@contract";
@@ -13,7 +13,6 @@ import { notificationQueries } from "@/features/notifications/api/notification-q
 import { operationQueries } from "@/features/operations/api/operation-queries";
 import { subscriptionQueries } from "@/features/subscription/api/subscription-queries";
 import { withLaunchToken } from "@/lib/api-client";
-import { loadContract } from "@/lib/contract";
 import { keepLaunchReplyFresh } from "@/lib/early-replies";
 import type { Launch } from "./launch";
 
@@ -86,17 +85,17 @@ function painted(queryClient: QueryClient, queries: LaunchQuery[]): Promise<void
 }
 
 /**
- * After the launch's first paint, checks its replies against the contract (loaded now, beside the sheets' code).
+ * After the launch's first paint, checks its replies against the contract (off the main thread: `reply-check.ts`).
  * `fetched` is what `prefetchLaunchData` returned.
  */
 export async function checkLaunchData(queryClient: QueryClient, launch: Launch, fetched: Promise<void>): Promise<void> {
   const queries = launchQueries(launch);
   await fetched;
   await painted(queryClient, queries);
-  const { routes } = await loadContract();
+  const { checkReply } = await import("@/lib/reply-check");
   for (const { query, route } of queries) {
     const data = queryClient.getQueryData(query.queryKey);
-    if (data === undefined || routes[route].response.safeParse(data).success) continue;
+    if (data === undefined || (await checkReply(route, data)).ok) continue;
     console.error(`[kassa] the launch's ${route} reply does not match the contract; asking again`);
     await queryClient.resetQueries({ queryKey: query.queryKey, exact: true });
   }

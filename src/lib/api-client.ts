@@ -301,35 +301,33 @@ export async function callApi<N extends RouteName>(
     }
     return checked as RouteResponse<N>;
   }
-  const contractLoad = loadContract().catch((error: unknown) => {
-    throw new ApiError({ kind: "network", message: `The contract could not be loaded for ${name}`, cause: error });
-  });
   let data: unknown;
-  let route: RouteDef;
+  let method: string;
   let path: string;
   if (early) {
-    // Whichever fails first is the error; the other is awaited only after, so neither goes unhandled.
-    contractLoad.catch(() => undefined);
+    // Known without the contract's code: the call goes out at once, and the reply is checked off the main thread.
+    ({ method, path } = early);
     data = await apiRequest({
-      method: early.method,
-      path: early.path,
+      method,
+      path,
       query: call.query,
       signal: call.signal,
       timeoutMs: call.timeoutMs,
       token: call.token,
     });
-    route = (await contractLoad).routes[name];
-    path = early.path;
   } else {
-    const contract = await contractLoad;
-    route = contract.routes[name];
+    const contract = await loadContract().catch((error: unknown) => {
+      throw new ApiError({ kind: "network", message: `The contract could not be loaded for ${name}`, cause: error });
+    });
+    const route: RouteDef = contract.routes[name];
+    method = route.method;
     path = contract.buildPath(route.path, call.params);
     // A money call carries the key of the user's intent (kept while the same input is retried).
     const idempotencyKey = route.idempotent
       ? intentKeys.keyFor(name, { params: call.params, body: call.body })
       : undefined;
     data = await apiRequest({
-      method: route.method,
+      method,
       path,
       query: call.query,
       body: call.body,
@@ -340,14 +338,20 @@ export async function callApi<N extends RouteName>(
     });
     if (idempotencyKey) intentKeys.succeeded(name, idempotencyKey);
   }
-  const checked = route.response.safeParse(data);
-  if (!checked.success) {
+  // The check's own code (it starts the worker) comes with the first reply to check, not with the launch's code.
+  const { checkReply, ReplyMismatch } = await import("./reply-check").catch((error: unknown) => {
+    throw new ApiError({ kind: "network", message: `The reply check could not be loaded for ${name}`, cause: error });
+  });
+  const checked = await checkReply(name, data).catch((error: unknown) => {
+    throw new ApiError({ kind: "network", message: `The contract could not be loaded for ${name}`, cause: error });
+  });
+  if (!checked.ok) {
     throw new ApiError({
       kind: "parse",
       status: 200,
       body: data,
-      message: `${route.method} ${path} answered with a reply that does not match the contract`,
-      cause: checked.error,
+      message: `${method} ${path} answered with a reply that does not match the contract`,
+      cause: new ReplyMismatch(checked.issues),
     });
   }
   return checked.data as RouteResponse<N>;

@@ -1,7 +1,9 @@
 /**
  * The method and path of the calls a launch makes, known without the contract's code: `callApi` sends
- * these at once and checks the reply when the contract (zod) has loaded, instead of waiting for it
- * before sending. The reply is still checked against the route's schema before anyone sees it.
+ * these at once and has the reply checked off the main thread (`reply-check.ts`), instead of loading the
+ * contract (zod) here first. The reply is still checked against the route's schema before anyone sees it.
+ * With the first screen's calls, those its later parts make as soon as the balance shows (the whole picture,
+ * the income chart, the deposits' progress), so a cabinet's launch never evaluates zod on the main thread.
  *
  * The types tie each entry to the contract's route table (a change of path or method fails to
  * compile); `tests/unit/early-routes.test.ts` holds them equal at run time and keeps money calls out.
@@ -19,6 +21,9 @@ export const EARLY_ROUTES: { [N in RouteName]?: EarlyRoute<N> } = {
   subscriptionOptions: { method: "GET", path: "/settings/subscription/options" },
   pulse: { method: "GET", path: "/user/pulse" },
   notifications: { method: "GET", path: "/notification" },
+  overview: { method: "GET", path: "/user/overview" },
+  income: { method: "GET", path: "/user/income" },
+  deposits: { method: "GET", path: "/funds/deposits" },
 };
 
 export function earlyRoute(name: RouteName): { method: string; path: string } | undefined {

@@ -6,7 +6,9 @@
  * and appends a `<link>` for every file the chunk needs, and the module is evaluated when it comes. Started from
  * the effects of one commit (the cabinet's first render starts five), all of that ran in the commit's task, which
  * on a phone four times slower than this machine was a long task (over 50 ms) right after the balance showed.
- * Queued, each load starts in its own idle moment, after what is on screen has rendered.
+ * Queued, each load starts in its own idle moment, and only once the launch has settled (the first screen shown
+ * and none of its calls in flight, `launchSettled`): a form's code brings zod with it, whose evaluation is a long
+ * task of its own, and it must not compete with the screen's first replies.
  */
 
 type Load = () => Promise<unknown>;
@@ -14,6 +16,11 @@ type Load = () => Promise<unknown>;
 const queued: Load[] = [];
 const started = new WeakSet<Load>();
 let scheduled = false;
+let settled = false;
+let fallback: ReturnType<typeof setTimeout> | undefined;
+
+/** How long warm-ups wait for the launch to settle before they go anyway (a screen that never says so). */
+export const SETTLE_FALLBACK_MS = 10_000;
 
 /** Runs `next` when the main thread is idle (or soon, where the browser has no idle callbacks: Safari). */
 function whenIdle(next: () => void): void {
@@ -31,6 +38,10 @@ function drain(): void {
 }
 
 function schedule(): void {
+  if (!settled) {
+    fallback ??= setTimeout(launchSettled, SETTLE_FALLBACK_MS);
+    return;
+  }
   if (scheduled) return;
   scheduled = true;
   whenIdle(drain);
@@ -42,4 +53,14 @@ export function warmUp(load: Load): void {
   started.add(load);
   queued.push(load);
   schedule();
+}
+
+/** The launch's first screen is shown and its calls have answered: what was queued may load now. */
+export function launchSettled(): void {
+  if (settled) return;
+  settled = true;
+  // For the launch's measurements (tests, benchmarks): when the first screen was done.
+  performance.mark?.("kassa:launch-settled");
+  clearTimeout(fallback);
+  if (queued.length > 0) schedule();
 }

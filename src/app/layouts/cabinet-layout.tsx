@@ -14,6 +14,7 @@ import { notificationQueries } from "@/features/notifications/api/notification-q
 import { onSessionExpiring } from "@/lib/api-client";
 import { restoreDraft, saveDraft, takeDraft } from "@/lib/drafts";
 import { useMediaQuery } from "@/lib/use-media-query";
+import { launchSettled } from "@/lib/warm-up";
 import { useMainButtonShown, useManualCopyText, useTelegram } from "@/tma/hooks";
 import { LiveRefreshContext, useLiveRefresh } from "../live-refresh";
 import { CabinetHeader, WIDE_LAYOUT_QUERY } from "./cabinet-header";
@@ -150,14 +151,17 @@ const SETTLE_MS = 200;
 
 /**
  * True for good once the first screen is shown and none of its calls is in flight: what is not needed for the
- * figures on screen (the notification sheet) waits for this.
+ * figures on screen (the notification sheet, the code warmed up for later: `lib/warm-up.ts`) waits for this.
  */
 function useSettled(screenShown: boolean): boolean {
   const fetching = useIsFetching();
   const [settled, setSettled] = useState(false);
   useEffect(() => {
     if (settled || !screenShown || fetching > 0) return;
-    const timer = setTimeout(() => setSettled(true), SETTLE_MS);
+    const timer = setTimeout(() => {
+      setSettled(true);
+      launchSettled();
+    }, SETTLE_MS);
     return () => clearTimeout(timer);
   }, [settled, screenShown, fetching]);
   return settled;

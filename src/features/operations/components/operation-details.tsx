@@ -1,6 +1,6 @@
 import type { Operation } from "@contract";
 import { displayRate } from "@contract/exchange-math";
-import { explorerLink } from "@contract/home";
+import { explorerLink } from "@contract/explorer";
 import { money } from "@contract/money-math";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "@telegram-apps/telegram-ui";

@@ -1,0 +1,110 @@
+/**
+ * Every reply is checked against the contract before anyone sees it, and a cabinet's launch does that off the main
+ * thread: the contract's code (zod and every schema) loads in a worker, so the page's own scripts never carry zod
+ * until a form needs it. A reply that does not match is still refused; without the worker (its code refused) the
+ * page checks by itself.
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base, demoSession, useSession } from "./support/app";
+import { launchChromium, phoneContext } from "./support/browser";
+
+/** A class name zod's build keeps as a string (its constructors register by name): present iff a file carries zod. */
+const ZOD_MARK = /["'`]ZodObject["'`]/;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The cabinet of the demo investor (two currencies, income, a deposit), the scripts its page and workers asked for. */
+async function openCabinet(setup?: (context: BrowserContext) => Promise<unknown>) {
+  const context = await phoneContext(browser);
+  await setup?.(context);
+  // biome-ignore lint/correctness/useHookAtTopLevel: the e2e helper, not a React hook.
+  await useSession(context, await demoSession());
+  const page = await context.newPage();
+  const scripts: string[] = [];
+  const workers: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(request.url());
+  });
+  page.on("worker", (worker) => workers.push(worker.url()));
+  await page.goto(`${base()}/`);
+  await page.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
+  return { context, page, scripts, workers };
+}
+
+async function carriesZod(page: Page, url: string): Promise<boolean> {
+  const text = await page.evaluate(async (src) => (await fetch(src)).text(), url);
+  return ZOD_MARK.test(text);
+}
+
+describe("the contract's check of replies", () => {
+  it("runs in a worker during a cabinet's launch: no script of the page carries zod until the launch has settled", async () => {
+    const { context, page, workers } = await openCabinet();
+    try {
+      await page.locator("[data-testid='income-chart']").waitFor({ timeout: 20_000 });
+      await page.waitForLoadState("networkidle");
+      const worker = workers.find((url) => /reply-check/.test(url));
+      expect(worker, workers.join(", ")).toBeTruthy();
+      expect(await carriesZod(page, worker as string)).toBe(true);
+      // What the page itself asked for before its first screen was done (then a form's code may come, with zod).
+      const { settledAt, scripts } = await page.evaluate(() => ({
+        settledAt: performance.getEntriesByName("kassa:launch-settled")[0]?.startTime,
+        scripts: performance
+          .getEntriesByType("resource")
+          .filter((entry) => (entry as PerformanceResourceTiming).initiatorType !== "fetch")
+          .map((entry) => ({ url: entry.name, at: entry.startTime })),
+      }));
+      expect(settledAt).toBeGreaterThan(0);
+      const during = scripts.filter(
+        ({ url, at }) =>
+          at < (settledAt as number) && /\/assets\/.*\.js$/.test(new URL(url).pathname) && url !== worker,
+      );
+      expect(during.length).toBeGreaterThan(3);
+      const withZod = [];
+      for (const { url } of during) if (await carriesZod(page, url)) withZod.push(url);
+      expect(withZod).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("still refuses a reply that does not match: the income chart does not show a malformed reply", async () => {
+    const { context, page } = await openCabinet((context) =>
+      context.route(/\/api\/user\/income/, (route) =>
+        route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ days: "none" }) }),
+      ),
+    );
+    try {
+      // The parts around it are in, the chart's room is given up, and no chart is drawn from what came.
+      await page.locator("[data-testid='reserved-income']").waitFor({ state: "detached", timeout: 20_000 });
+      await page.waitForLoadState("networkidle");
+      expect(await page.locator("[data-testid='income-chart']").count()).toBe(0);
+      expect(await page.locator("[data-testid='overview-total']").isVisible()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("falls back to the page when the worker's code does not come: the replies are checked and shown", async () => {
+    const { context, page, scripts } = await openCabinet((context) =>
+      context.route(/reply-check\.worker/, (route) => route.abort()),
+    );
+    try {
+      await page.locator("[data-testid='income-chart']").waitFor({ timeout: 20_000 });
+      await page.waitForLoadState("networkidle");
+      // The page loaded the contract itself.
+      const own = scripts.filter((url) => new URL(url).pathname.startsWith("/assets/") && !/reply-check/.test(url));
+      let zod = false;
+      for (const url of own) zod ||= await carriesZod(page, url);
+      expect(zod).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+});
