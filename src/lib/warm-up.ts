@@ -17,10 +17,16 @@ const queued: Load[] = [];
 const started = new WeakSet<Load>();
 let scheduled = false;
 let settled = false;
+let settling = false;
 let fallback: ReturnType<typeof setTimeout> | undefined;
 
 /** How long warm-ups wait for the launch to settle before they go anyway (a screen that never says so). */
 export const SETTLE_FALLBACK_MS = 10_000;
+/**
+ * And after it settled, a quiet moment more: the first seconds are when the investor reads and scrolls the
+ * cabinet, and a form's code (zod's evaluation, 30-55 ms on a phone four times slower) is not wanted before a tap.
+ */
+export const AFTER_SETTLE_MS = 3_000;
 
 /** Runs `next` when the main thread is idle (or soon, where the browser has no idle callbacks: Safari). */
 function whenIdle(next: () => void): void {
@@ -39,7 +45,7 @@ function drain(): void {
 
 function schedule(): void {
   if (!settled) {
-    fallback ??= setTimeout(launchSettled, SETTLE_FALLBACK_MS);
+    if (!settling) fallback ??= setTimeout(launchSettled, SETTLE_FALLBACK_MS);
     return;
   }
   if (scheduled) return;
@@ -55,12 +61,15 @@ export function warmUp(load: Load): void {
   schedule();
 }
 
-/** The launch's first screen is shown and its calls have answered: what was queued may load now. */
+/** The launch's first screen is shown and its calls have answered: what was queued loads `AFTER_SETTLE_MS` later. */
 export function launchSettled(): void {
-  if (settled) return;
-  settled = true;
+  if (settled || settling) return;
+  settling = true;
   // For the launch's measurements (tests, benchmarks): when the first screen was done.
   performance.mark?.("kassa:launch-settled");
   clearTimeout(fallback);
-  if (queued.length > 0) schedule();
+  setTimeout(() => {
+    settled = true;
+    if (queued.length > 0) schedule();
+  }, AFTER_SETTLE_MS);
 }

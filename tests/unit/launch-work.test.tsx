@@ -43,7 +43,7 @@ describe("warmUp", () => {
   it("loads one piece of code per idle moment once the launch has settled, each once however often it is asked for", async () => {
     // A fresh copy of the queue: other files of this run (one module graph) may have settled a launch already.
     vi.resetModules();
-    const { launchSettled, warmUp } = await import("@/lib/warm-up");
+    const { AFTER_SETTLE_MS, launchSettled, warmUp } = await import("@/lib/warm-up");
     const idle: Array<() => void> = [];
     vi.stubGlobal("requestIdleCallback", (callback: () => void) => idle.push(callback));
     const sheet = vi.fn(() => Promise.resolve("sheet"));
@@ -51,9 +51,14 @@ describe("warmUp", () => {
     // Five rows of one list each ask for the same sheet; a dialog asks for its own.
     for (let row = 0; row < 5; row++) warmUp(sheet);
     warmUp(dialog);
-    // Nothing while the launch's first screen is still busy.
+    // Nothing while the launch's first screen is still busy, nor in the moments after it settled.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     expect(idle).toHaveLength(0);
     launchSettled();
+    vi.advanceTimersByTime(AFTER_SETTLE_MS - 1);
+    expect(idle).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    vi.useRealTimers();
     expect(sheet).not.toHaveBeenCalled();
     expect(idle).toHaveLength(1);
     idle.shift()?.();
