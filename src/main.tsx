@@ -41,6 +41,17 @@ function applyStyles(): Promise<unknown> {
   );
 }
 
+/**
+ * Gives the main thread back between the start's steps: each (the screen's code announced, the texts, the session,
+ * the first render) is a task of its own rather than one long task a slow phone cannot paint or answer a tap
+ * during. `scheduler.yield` where the browser has it (the rest of the start goes first when it resumes).
+ */
+function yieldToMain(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === "function") return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 async function start(): Promise<void> {
   window.__kassaStarted = true;
   const styles = applyStyles();
@@ -56,7 +67,9 @@ async function start(): Promise<void> {
   // boot and the session's restore (src/app/launch.ts).
   const queryClient = createQueryClient();
   const screen = startLaunch(queryClient, window.location.pathname, { telegram: launch !== undefined });
+  await yieldToMain();
   void initI18n({ telegramLanguage: launch?.languageCode, namespaces: screen.namespaces });
+  await yieldToMain();
   if (launch) {
     try {
       // Only a Telegram launch downloads the SDK.
@@ -97,6 +110,7 @@ async function start(): Promise<void> {
       void launchData.then((data) => data.checkLaunchData(queryClient, screen, replies)).catch(() => undefined);
   });
 
+  await yieldToMain();
   await styles;
   const container = document.getElementById("root");
   if (!container) throw new Error("index.html has no #root");
