@@ -29,13 +29,16 @@ async function openCabinet(setup?: (context: BrowserContext) => Promise<unknown>
   const page = await context.newPage();
   const scripts: string[] = [];
   const workers: string[] = [];
+  const calls: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(request.url());
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith("/api/")) calls.push(pathname);
   });
   page.on("worker", (worker) => workers.push(worker.url()));
   await page.goto(`${base()}/`);
   await page.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
-  return { context, page, scripts, workers };
+  return { context, page, scripts, workers, calls };
 }
 
 async function carriesZod(page: Page, url: string): Promise<boolean> {
@@ -45,10 +48,16 @@ async function carriesZod(page: Page, url: string): Promise<boolean> {
 
 describe("the contract's check of replies", () => {
   it("runs in a worker during a cabinet's launch: no script of the page carries zod until the launch has settled", async () => {
-    const { context, page, workers } = await openCabinet();
+    const { context, page, workers, calls } = await openCabinet();
     try {
       await page.locator("[data-testid='income-chart']").waitFor({ timeout: 20_000 });
       await page.waitForLoadState("networkidle");
+      // Each of the screen's calls once: a part mounting when its code came asked again for what had just come.
+      for (const path of ["/api/user/balance", "/api/user/statistics", "/api/user/overview", "/api/user/income"])
+        expect(
+          calls.filter((call) => call === path),
+          path,
+        ).toHaveLength(1);
       const worker = workers.find((url) => /reply-check/.test(url));
       expect(worker, workers.join(", ")).toBeTruthy();
       expect(await carriesZod(page, worker as string)).toBe(true);

@@ -11,5 +11,8 @@ export const overviewQueries = {
     queryOptions({
       queryKey: [...moneyKeys.balance, "overview"] as const,
       queryFn: ({ signal }) => callApi("overview", { signal }),
+      // Fresh until the money moves (the invalidation above) or for a minute: the cabinet asks for it beside the
+      // card's code, and the card, mounting when its code came, read the reply as stale and asked again.
+      staleTime: 60_000,
     }),
 };
