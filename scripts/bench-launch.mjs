@@ -20,14 +20,18 @@
 // their gzip size (the body gzipped at level 9, as the bundle budget counts it) and the "waves": how many
 // dependent round trips lead to the figure. A request depends on the latest request that finished before
 // it started; the chain is walked back from the figure (and from the cabinet's `GET /user/balance`) to the
-// document, which counts as the first wave. This is a timing heuristic, the same for every case.
+// document, which counts as the first wave. This is a timing heuristic, the same for every case. "Blocking"
+// is the main thread's long tasks as the throttled browser reported them (PerformanceObserver `longtask`), each
+// task's time over 50 ms, from the first paint to 1.5 s after the app's figure: the blocking time of the real
+// 4× CPU, beside Lighthouse's simulated TBT below.
 //
 // Then Lighthouse's mobile performance audit of each case (its default mobile profile: the same 150 ms, 1.6 Mbps
 // and 4× CPU, simulated), in Debian's Chromium with a fresh profile (the cabinet's session put in first, without
 // loading the app): the score, FCP, LCP, TBT, and the audits that cost time (render-blocking files, unused JS).
 //
 // Options (environment): BENCH_RUNS (launches of each kind per case, default 3), BENCH_CASES
-// (`cabinet,telegram,login,template`), BENCH_LIGHTHOUSE (runs per case, default 1; 0 skips it), CHROMIUM_PATH (default
+// (`cabinet,telegram,login,template`), BENCH_LIGHTHOUSE (runs per case, default 1; 0 skips it), BENCH_LHR_DIR (keep
+// each Lighthouse report there), BENCH_TRACE (print each cold launch's requests), CHROMIUM_PATH (default
 // /usr/bin/chromium). Not a test: nothing fails on a figure; the load average is printed with the table, since a
 // busy machine is a slower phone.
 import { spawn } from "node:child_process";
@@ -172,6 +176,11 @@ function watchFor({ shown, app }) {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window.__lcp = entry.startTime;
   }).observe({ type: "largest-contentful-paint", buffered: true });
+  // The main thread's long tasks (over 50 ms) under the profile's real CPU throttle, for the blocking time.
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longTasks.push({ at: entry.startTime, ms: entry.duration });
+  }).observe({ type: "longtask", buffered: true });
   // What moved, and when: the layout shifts (the elements named as tag, test id or classes).
   const name = (node) =>
     node?.nodeType !== 1
@@ -288,6 +297,7 @@ async function launch(page, cdp, url, cold) {
     appAt: window.__appAt,
     lcp: window.__lcp,
     shifts: window.__shifts,
+    longTasks: window.__longTasks,
     fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0,
   }));
   await Promise.all(bodies);
@@ -327,6 +337,11 @@ async function launch(page, cdp, url, cold) {
     balanceWaves: balance ? chain(list, balance.start).length + 1 : undefined,
     balanceSentMs: balance ? (balance.start - doc.start) * 1000 : undefined,
     shifts: shown.shifts ?? [],
+    // Total blocking time as the browser saw it, from the first paint to 1.5 s after the app's figure: each long
+    // task's time over 50 ms (Lighthouse's TBT runs to its estimate of interactivity, on a simulated CPU).
+    blocking: (shown.longTasks ?? [])
+      .filter((task) => task.at >= shown.fcp && task.at <= shown.appAt + 1500)
+      .reduce((sum, task) => sum + Math.max(0, task.ms - 50), 0),
   };
 }
 
@@ -569,6 +584,7 @@ async function main() {
       "waves (to figure / balance sent)",
       "requests cold",
       "JS cold (gzip, files)",
+      "blocking cold / warm",
     ],
   ];
   for (const { name, cold, warm } of results) {
@@ -584,6 +600,7 @@ async function main() {
       `${median(cold.map((r) => r.waves))}${bw === undefined ? "" : ` / ${bw} (at ${s(median(cold.map((r) => r.balanceSentMs)))})`}`,
       String(median(cold.map((r) => r.requests))),
       `${kb(median(cold.map((r) => r.jsGzip)))}, ${median(cold.map((r) => r.jsFiles))}`,
+      `${Math.round(median(cold.map((r) => r.blocking)))} / ${Math.round(median(warm.map((r) => r.blocking)))} ms`,
     ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
