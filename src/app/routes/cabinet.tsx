@@ -125,6 +125,10 @@ export function CabinetRoute() {
   const lines = heldCurrencies(balance.data?.currencies);
   // Set after the balance's render is committed: the chart's chunk is asked for once the balance is on screen.
   const [extrasWanted, setExtrasWanted] = useState(false);
+  // What is below the fold on a phone (the subscription prompt, the last operations) mounts in a second commit:
+  // the first, which shows the balance, is then about half the DOM, its effects and its layout.
+  const [belowWanted, setBelowWanted] = useState(false);
+  useEffect(() => startTransition(() => setBelowWanted(true)), []);
   useEffect(() => {
     if (!balanceShown) return;
     warmUp(loadExchangeDialog);
@@ -165,12 +169,16 @@ export function CabinetRoute() {
             <Reserved part="income" />
           )}
         </IncomeSlot>
-        <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
-        <RecentOperations
-          header={t("recentOperations")}
-          empty={t("noOperations")}
-          more={<LinkCell to={paths.operations}>{t("allOperations")}</LinkCell>}
-        />
+        {belowWanted ? (
+          <>
+            <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
+            <RecentOperations
+              header={t("recentOperations")}
+              empty={t("noOperations")}
+              more={<LinkCell to={paths.operations}>{t("allOperations")}</LinkCell>}
+            />
+          </>
+        ) : null}
       </List>
       {exchanging ? (
         <Suspense fallback={null}>
