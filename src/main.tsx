@@ -63,6 +63,8 @@ async function start(): Promise<void> {
   if (target && window.location.pathname === "/") {
     window.history.replaceState(window.history.state, "", `${target}${window.location.hash}`);
   }
+  // The modules' own evaluation was this task: the launch's work goes in the next.
+  await yieldToMain();
   // The screen's code, its texts and the maintenance flag start now, side by side, beside the Telegram
   // boot and the session's restore (src/app/launch.ts).
   const queryClient = createQueryClient();
