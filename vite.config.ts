@@ -77,11 +77,14 @@ const productionBuild: Plugin = {
 };
 
 /**
- * A launch's second wave, beside the entry chunk instead of after it: a small module the build writes into
- * `index.html` (inline, before the entry; the server allows it by its hash). It announces (module preload) the code and texts of the screen the
- * launch will show: the cabinet's, with a saved user on the web at the cabinet's start, where it also sends the
- * first screen's calls with the kept token (the API client takes those replies, `lib/early-replies.ts`); the
- * login's, without one. Files are named after the build, so the script is written here with their names.
+ * A launch's calls and code, at their true priority: a small classic script the build writes into `index.html`
+ * (inline, at the top of the head; the server allows it by its hash) sends the first screen's calls with the kept
+ * token the moment the parser reaches it (the API client takes those replies, `lib/early-replies.ts`), announces
+ * (module preload) the code and texts of the screen the launch will show (the cabinet's with a saved user at the
+ * cabinet's start, the login's without one) and inserts the entry chunk: the page has no static entry tag, so
+ * the launcher asks for the entry, its imports and the screen's code and texts at low priority (the stylesheets a
+ * step below the highest) when it paints the balance itself (`src/app/launch-preload.js`). Files are named after
+ * the build, so the script is written here with their names.
  */
 const launchPreload: Plugin = {
   name: "kassa:launch-preload",
@@ -92,7 +95,10 @@ const launchPreload: Plugin = {
     const entry = chunks.find((chunk) => chunk.isEntry);
     const html = bundle["index.html"];
     if (!entry || html?.type !== "asset") return;
-    const loaded = new Set([entry.fileName, ...entry.imports]);
+    // The entry's tags Vite wrote (its script, the module preloads of what it imports, its stylesheets) leave the
+    // page: the launcher asks for those files itself.
+    const tags = entryTags(String(html.source), entry.fileName);
+    const loaded = new Set([entry.fileName, ...entry.imports, ...tags.code]);
     /** The chunk of a screen's module: its own, or the group's it was put in (then the chunk has no facade). */
     const by = (root: RegExp) =>
       chunks.find((chunk) => chunk.facadeModuleId && root.test(chunk.facadeModuleId)) ??
@@ -122,6 +128,7 @@ const launchPreload: Plugin = {
       return files;
     };
     const files = {
+      entry: { script: entry.fileName, code: tags.code, css: tags.css },
       cabinet: {
         ...screen(/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/, /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/),
         texts: texts(/locales[\\/](\w+)[\\/]common\.json$/, /^texts-cabinet-(\w+)$/),
@@ -149,24 +156,47 @@ const launchPreload: Plugin = {
         ]);
         return JSON.stringify({ ...paint, css: sheets.map((css) => rulesFor(css, classes)).join("") });
       });
-    // Inline: as a file of its own it cost a round trip before its calls went out. `</` is escaped so nothing
-    // in it can close the script element; the server allows it by its hash (server/src/plugins/security.ts).
-    const source = minifySync("launch.js", launcher, { mangle: { toplevel: true } })
+    // Inline: as a file of its own it cost a round trip before its calls went out. A classic script (a module or
+    // `async` one waits to be scheduled), wrapped so that its names stay its own. `</` is escaped so nothing in
+    // it can close the script element; the server allows it by its hash (server/src/plugins/security.ts).
+    const source = minifySync("launch.js", `(() => {\n"use strict";\n${launcher}\n})();`, {
+      mangle: { toplevel: true },
+    })
       .code.trim()
       .replace(/<\//g, "<\\/");
-    html.source = String(html.source)
-      .replace(
-        /<script type="module"/,
-        () => `<script type="module" async>${source}</script>\n    <script type="module"`,
-      )
-      // The entry's stylesheet does not block the first paint (the boot screen's own style is inline): it is
-      // preloaded, and the entry applies it before its first render (`src/main.tsx`).
-      .replace(
-        /<link rel="stylesheet"( crossorigin)? href="([^"]+)">/g,
-        '<link rel="preload" as="style"$1 href="$2" data-kassa-styles>',
-      );
+    // Right after the API's address (the launcher reads it): before the page's other tags, so its calls go out
+    // first.
+    const marker = /<meta name="kassa:api-url"[^>]*>\n?/;
+    if (!marker.test(tags.html)) throw new Error("launchPreload: index.html has no kassa:api-url meta");
+    html.source = tags.html.replace(marker, (meta) => `${meta.trimEnd()}\n    <script>${source}</script>\n`);
   },
 };
+
+/**
+ * The tags Vite wrote into the built page for the entry chunk `entry`: its module script, the module preloads of
+ * the chunks it imports and its stylesheets, and the page without them. The build fails when the script is not
+ * there (the launcher would insert an entry the page does not have).
+ */
+function entryTags(html: string, entry: string) {
+  const code: string[] = [];
+  const css: string[] = [];
+  let script = "";
+  const rest = html
+    .replace(/\s*<script type="module" crossorigin src="\/([^"]+)"><\/script>/g, (_tag, file: string) => {
+      script = file;
+      return "";
+    })
+    .replace(/\s*<link rel="modulepreload" crossorigin href="\/([^"]+)">/g, (_tag, file: string) => {
+      code.push(file);
+      return "";
+    })
+    .replace(/\s*<link rel="stylesheet" crossorigin href="\/([^"]+)">/g, (_tag, file: string) => {
+      css.push(file);
+      return "";
+    });
+  if (script !== entry) throw new Error(`launchPreload: the built page's entry script is not ${entry}`);
+  return { html: rest, code: [entry, ...code], css };
+}
 
 /** The cabinet's texts the launcher's early balance block shows: `welcome` (the header), the card's two labels. */
 const EARLY_TEXTS = ["welcome", "balance", "amountOnDeposit"] as const;

@@ -1,12 +1,19 @@
-// Written into index.html by the build, inline before the entry chunk (vite.config.ts, `launchPreload`), so a launch's second wave goes out
-// beside the entry instead of after it: it announces the code and texts (module preload) of the screen the launch
-// will show. With a saved user at the cabinet's start, that is the cabinet, and it also sends the first screen's
-// calls with the kept token (the API client takes those replies, `src/lib/early-replies.ts`): on the web the token
-// is the cookie; inside Telegram it is read where `src/tma/token-store.ts` keeps it (the client's SecureStorage or
-// DeviceStorage, asked over the bridge without the SDK, else the framed store), and the kept token's check
-// (`GET /user/me`) goes with the calls. Without a saved user at the start or the login, the login. Inside Telegram
-// it also announces the SDK's code (`src/tma/boot.ts`), which every launch there boots. Plain JavaScript without
-// imports: the build writes the file names in. Whatever goes wrong here, the entry does the same later.
+// Written into index.html by the build (vite.config.ts, `launchPreload`): a classic inline script at the top of the
+// head, so the launch's calls go out the moment the parser reaches it, before any file is asked for. It also
+// announces the code and texts (module preload) of the screen the launch will show, and inserts the app's entry
+// chunk itself (the page has no static entry tag): at its true priority. With a saved user at the cabinet's
+// start, the screen is the cabinet, and it sends the first screen's calls with the kept token (the API client takes
+// those replies, `src/lib/early-replies.ts`): on the web the token is the cookie; inside Telegram it is read where
+// `src/tma/token-store.ts` keeps it (the client's SecureStorage or DeviceStorage, asked over the bridge without the
+// SDK, else the framed store), and the kept token's check (`GET /user/me`) goes with the calls. Without a saved
+// user at the start or the login, the login. Inside Telegram it also announces the SDK's code (`src/tma/boot.ts`),
+// which every launch there boots. When it paints the balance itself (below), the code is asked for at low
+// priority: the first paint does not wait for it, and the small replies go first. Plain JavaScript without
+// imports: the build writes the file names in. Whatever goes wrong here, the entry is still inserted.
+/**
+ * The files, written in by the build: the entry chunk (`entry.script`), the code it imports and its stylesheets
+ * (`entry.code`, `entry.css`), and per screen its code, stylesheets and per language its texts.
+ */
 const FILES = /* FILES */ {};
 /**
  * What the early balance block shows and wears, written in by the build: per language the texts it needs
@@ -18,17 +25,20 @@ const PAINT = /* PAINT */ {};
 const LANGUAGES = ["en", "ru", "de", "kk"];
 /** Who waits for an event from the Telegram client (`bridgeGet`). */
 let bridgeListeners;
+/** Whether the launcher paints the balance itself: then the app's code is asked for at low priority. */
+let low = false;
+/** Whether the entry's files have been announced. */
+let announced = false;
 
 try {
   start();
 } catch {
   // No storage, an odd browser: the entry chunk starts everything itself.
+} finally {
+  startEntry();
 }
 
 function start() {
-  // Inline and `async`, it runs as the page is read (a stylesheet does not hold it back), before the entry; if the
-  // entry started first anyway, it has asked for all of this itself.
-  if (window.__kassaStarted) return;
   const path = location.pathname.replace(/\/+$/, "") || "/";
   const saved = localStorage.getItem("kassa.user") !== null;
   const screen =
@@ -37,20 +47,63 @@ function start() {
   const telegram = telegramLaunch();
   // The calls first, then the code: the browser opens at most six connections to a host, in this order. Inside
   // Telegram the token comes from the client a moment later (a bridge round trip inside the phone).
-  if (saved && !telegram && sendCalls(readCookie(), false)) paintBalanceEarly();
+  const more = saved && !telegram ? sendCalls(readCookie(), false) : null;
+  if (more) low = paintBalanceEarly();
   if (saved && telegram)
     keptTelegramToken(telegram).then(
-      (token) => sendCalls(token, true),
+      (token) => sendCalls(token, true)?.(),
       () => undefined,
     );
+  announceEntry();
+  more?.();
   // Inside Telegram the SDK's code too: the session is restored once it has booted.
   for (const file of [...screen.code, ...(telegram ? FILES.telegram.code : [])]) link("modulepreload", file);
   for (const file of screen.css) link("preload", file, "style");
   for (const file of screen.texts[language(telegram?.language)] ?? []) link("modulepreload", file);
 }
 
+/**
+ * The entry chunk, the code it imports and its stylesheet, asked for at once (the stylesheet is only preloaded:
+ * the first paint, the boot screen's or the painted balance's, does not wait for it; the entry applies it before
+ * its first render, `src/main.tsx`).
+ */
+function announceEntry() {
+  if (announced) return;
+  announced = true;
+  for (const file of FILES.entry.code) link("modulepreload", file);
+  for (const file of FILES.entry.css) link("preload", file, "style").dataset.kassaStyles = "";
+}
+
+/**
+ * The entry chunk's script, inserted once the page has been read (as the module script it replaces would run:
+ * the app renders into `#root`), after its files were announced. Runs whatever the launcher did before.
+ */
+function startEntry() {
+  try {
+    announceEntry();
+  } catch {
+    // The script below asks for the entry and its imports itself.
+  }
+  const insert = () => {
+    const script = document.createElement("script");
+    script.type = "module";
+    script.crossOrigin = "";
+    if (low) script.fetchPriority = "low";
+    script.src = `/${FILES.entry.script}`;
+    document.head.appendChild(script);
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", insert, { once: true });
+  else insert();
+}
+
+/**
+ * The first screen's calls with the kept token: at once those the painted balance needs (inside Telegram the
+ * token's check first); the others when the function it returns is called (null without a token). Over HTTP/1.1 a
+ * browser opens six connections to a host: the entry and its imports go between the two, so that they do not
+ * wait for all six calls.
+ */
 function sendCalls(token, telegram) {
-  if (!token) return false;
+  if (!token) return null;
   const meta = document.querySelector('meta[name="kassa:api-url"]')?.getAttribute("content")?.trim();
   const base = (meta || "/api").replace(/\/+$/, "");
   const send = (path, bearer) => {
@@ -65,11 +118,13 @@ function sendCalls(token, telegram) {
     send("/settings/technical_work", null),
     send("/user/balance?type=balance", token),
     send("/user/statistics", token),
-    send("/user/operations/?page=1&limit=5", token),
-    send("/settings/subscription/options", token),
-    send("/user/pulse", token),
   ];
-  return true;
+  return () =>
+    window.__kassaEarlyReplies.push(
+      send("/user/operations/?page=1&limit=5", token),
+      send("/settings/subscription/options", token),
+      send("/user/pulse", token),
+    );
 }
 
 /**
@@ -85,7 +140,7 @@ function sendCalls(token, telegram) {
 function paintBalanceEarly() {
   const phone = !matchMedia("(min-width: 960px)").matches;
   const user = JSON.parse(localStorage.getItem("kassa.user") ?? "null");
-  if (!phone || typeof user?.login !== "string") return;
+  if (!phone || typeof user?.login !== "string") return false;
   // The replies' copies, taken before the app reads them.
   const [work, balance, statistics] = [
     "/settings/technical_work",
@@ -115,6 +170,7 @@ function paintBalanceEarly() {
     },
     () => undefined,
   );
+  return true;
 }
 
 /** The painted frame down to the balance block, or null when a figure cannot be shown exactly as the app would. */
@@ -350,13 +406,16 @@ function chain(previous, next) {
     : next;
 }
 
+/** A preload of `href`, at low priority when the launcher paints the balance itself (`low`). */
 function link(rel, href, as) {
   const element = document.createElement("link");
   element.rel = rel;
-  element.href = `/${href}`;
   element.crossOrigin = "";
   if (as) element.as = as;
+  if (low) element.fetchPriority = "low";
+  element.href = `/${href}`;
   document.head.appendChild(element);
+  return element;
 }
 
 /** As `detectLanguage` in src/config/i18n.ts: the saved choice, else Telegram's, else the browser's, else Russian. */

@@ -11,6 +11,11 @@ import { type ApiSession, apiGet, base, demoSession, useSession } from "./suppor
 import { launchChromium, phoneContext } from "./support/browser";
 
 const ENTRY_CHUNK = /\/assets\/index-[^/]+\.js$/;
+/** The calls the painted balance waits for. */
+const FIGURE_CALLS = /\/api\/(settings\/technical_work|user\/(balance|statistics))/;
+/** The cabinet's first calls, which the launcher sends. */
+const LAUNCH_CALLS =
+  /\/api\/(settings\/technical_work|user\/(balance|statistics|operations|pulse)|settings\/subscription)/;
 /** The entry chunk and every stylesheet: the painted block brings the rules it needs. */
 const CODE_AND_STYLES = /\/assets\/(index-[^/]+\.js|[^/]+\.css)$/;
 const LATER_PARTS = /\/api\/user\/(overview|income)/;
@@ -226,4 +231,111 @@ describe("the balance painted before the app's code", () => {
       await context.close();
     }
   });
+});
+
+interface Sent {
+  url: string;
+  priority: string;
+}
+
+/** Every request `page` sends, in the order the browser sends them, with the priority it starts at (CDP). */
+async function recordRequests(context: BrowserContext, page: Page): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  const cdp = await context.newCDPSession(page);
+  cdp.on("Network.requestWillBeSent", (event) =>
+    sent.push({ url: event.request.url, priority: event.request.initialPriority }),
+  );
+  await cdp.send("Network.enable");
+  return sent;
+}
+
+/**
+ * The files the launch asks for (the launcher's preloads, the entry among them) are those the page's tags name
+ * once it has been read, before the entry runs and the app asks for more: recorded then (an init script's
+ * listener comes before the launcher's), read with `launchFiles`.
+ */
+async function recordLaunchFiles(context: BrowserContext) {
+  await context.addInitScript(() =>
+    document.addEventListener("DOMContentLoaded", () => {
+      (window as unknown as { __launchFiles: string[] }).__launchFiles = [
+        ...document.querySelectorAll<HTMLScriptElement | HTMLLinkElement>("script[src], link[rel$='preload']"),
+      ].map((tag) => (tag instanceof HTMLScriptElement ? tag.src : tag.href));
+    }),
+  );
+}
+
+const launchFiles = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __launchFiles: string[] }).__launchFiles);
+
+describe("the launch's calls and code, at their true priority", () => {
+  it("sends the balance's calls before the entry chunk and the cabinet's before its screen's code, and asks for the code at low priority when it paints the balance", async () => {
+    const context = await launchContext({ width: 390, language: "en", scheme: "light" });
+    await recordLaunchFiles(context);
+    const page = await context.newPage();
+    try {
+      const sent = await recordRequests(context, page);
+      await page.goto(`${base()}/`, { waitUntil: "commit" });
+      await page.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });
+      const order = sent.map(({ url, priority }) => `${new URL(url).pathname} ${priority}`).join("\n");
+      const entry = sent.findIndex(({ url }) => ENTRY_CHUNK.test(url));
+      const calls = sent.flatMap(({ url }, index) => (LAUNCH_CALLS.test(url) ? [index] : []));
+      const figureCalls = sent.flatMap(({ url }, index) => (FIGURE_CALLS.test(url) ? [index] : []));
+      const screenCode = sent.findIndex(({ url }) => /\/assets\/cabinet-launch-[^/]+\.js$/.test(url));
+      expect(entry, order).toBeGreaterThan(0);
+      // The painted figure's three calls before the entry; the six calls of the cabinet's first screen before its
+      // code (the entry and its imports go between them: over HTTP/1.1 six connections to a host).
+      expect(figureCalls.length, order).toBeGreaterThanOrEqual(3);
+      expect(Math.max(...figureCalls.slice(0, 3)), order).toBeLessThan(entry);
+      expect(calls.length, order).toBeGreaterThanOrEqual(6);
+      expect(screenCode, order).toBeGreaterThan(0);
+      expect(Math.max(...calls.slice(0, 6)), order).toBeLessThan(screenCode);
+      // The app's code the launch asks for (the entry, its imports, the cabinet's chunks and texts): low priority;
+      // its stylesheets below the highest (a preloaded stylesheet's default).
+      const announced = await launchFiles(page);
+      const launch = sent.filter(({ url }) => announced.includes(url));
+      const scripts = launch.filter(({ url }) => url.endsWith(".js"));
+      expect(scripts.length, order).toBeGreaterThanOrEqual(5);
+      expect(scripts.filter(({ url }) => ENTRY_CHUNK.test(url))).toHaveLength(1);
+      expect(
+        scripts.filter(({ priority }) => priority !== "Low").map(({ url }) => url),
+        order,
+      ).toEqual([]);
+      expect(
+        launch.filter(({ url, priority }) => url.endsWith(".css") && priority === "VeryHigh").map(({ url }) => url),
+        order,
+      ).toEqual([]);
+      expect((await seen(page)).painted, "the balance was painted early").toBeDefined();
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const [name, path, width, signedIn] of [
+    ["the login", "/login", 390, false],
+    ["the wide layout", "/", 1280, true],
+  ] as const)
+    it(`asks for the entry chunk at its default priority at ${name} (nothing painted early)`, async () => {
+      const context = signedIn
+        ? await launchContext({ width, language: "en", scheme: "light" })
+        : await phoneContext(browser, { viewport: { width, height: 844 } });
+      await recordLaunchFiles(context);
+      const page = await context.newPage();
+      try {
+        const sent = await recordRequests(context, page);
+        await page.goto(`${base()}${path}`, { waitUntil: "commit" });
+        await page
+          .locator(signedIn ? "[data-testid='balance']" : "[data-screen='login']")
+          .first()
+          .waitFor({
+            timeout: 20_000,
+          });
+        const entry = sent.find(({ url }) => ENTRY_CHUNK.test(url));
+        expect(entry, sent.map(({ url }) => url).join("\n")).toBeDefined();
+        expect(entry?.priority).not.toBe("Low");
+        const announced = await launchFiles(page);
+        expect(sent.filter(({ url, priority }) => announced.includes(url) && priority === "Low")).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
 });
