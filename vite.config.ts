@@ -206,7 +206,8 @@ const EARLY_TEXTS = ["welcome", "balance", "amountOnDeposit"] as const;
  * (`src/app/launch-preload.js`, `paintBalanceEarly`): the texts of each language (from `locales/*\/cabinet.json`,
  * Russian filling a missing key, as i18next's fallback does), each currency's display precision (the contract's,
  * as `formatAmount`), and telegram-ui's class names for its root (light and dark), the List and a level-2 Title of
- * weight 2, read from its modules so an update of the library cannot leave them behind (the build fails instead).
+ * weight 2 (the root's and the List's iOS look too, for a launch inside Telegram on an Apple client), read from its
+ * modules so an update of the library cannot leave them behind (the build fails instead).
  */
 function earlyPaint() {
   const cabinet = (language: string) =>
@@ -224,11 +225,14 @@ function earlyPaint() {
     if (!match) throw new Error(`launchPreload: telegram-ui's ${module} no longer has the classes it expects`);
     return match.slice(1);
   };
-  const [root = "", , dark = ""] = ui(
+  const [root = "", ios = "", dark = ""] = ui(
     "Service/AppRoot/AppRoot",
     /classNames\("(tgui-\w+)", platform === 'ios' && "(tgui-\w+)", appearance === 'dark' && "(tgui-\w+)"/,
   );
-  const [list] = ui("Blocks/List/List", /classNames\("(tgui-\w+)", platform === 'ios'/);
+  const [list = "", listIos = ""] = ui(
+    "Blocks/List/List",
+    /classNames\("(tgui-\w+)", platform === 'ios' && "(tgui-\w+)"/,
+  );
   const [weight2] = ui("Typography/Typography", /'2': "(tgui-\w+)"/);
   const [typography, plain] = ui("Typography/Typography", /classNames\("(tgui-\w+)", plain && "(tgui-\w+)"/);
   const [level2] = ui("Typography/Title/Title", /titleLevelStyles = \{[^}]*'2': "(tgui-\w+)"/);
@@ -236,7 +240,7 @@ function earlyPaint() {
   return {
     texts,
     display: Object.fromEntries(Object.entries(CURRENCIES).map(([code, { display }]) => [code, display])),
-    classes: { root, dark, list, title: [typography, plain, weight2, title, level2].join(" ") },
+    classes: { root, ios, dark, list, listIos, title: [typography, plain, weight2, title, level2].join(" ") },
   };
 }
 
@@ -258,6 +262,8 @@ const PAINTED_CLASSES = [
   "balance-hero-label",
   "balance-hero-amount",
   "balance-hero-deposit",
+  // Named beside the balance card in the iOS look's rule for its rounded shape (app.css).
+  "stats-bar",
 ];
 
 /**

@@ -7,8 +7,9 @@
 // `src/tma/token-store.ts` keeps it (the client's SecureStorage or DeviceStorage, asked over the bridge without the
 // SDK, else the framed store), and the kept token's check (`GET /user/me`) goes with the calls. Without a saved
 // user at the start or the login, the login. Inside Telegram it also announces the SDK's code (`src/tma/boot.ts`),
-// which every launch there boots. When it paints the balance itself (below), the code is asked for at low
-// priority: the first paint does not wait for it, and the small replies go first. Plain JavaScript without
+// which every launch there boots. It paints the cabinet's balance itself from those replies (below: on the web,
+// and inside Telegram once the kept token's check is good, in the client's look), and then the code is asked for
+// at low priority: the first paint does not wait for it, and the small replies go first. Plain JavaScript without
 // imports: the build writes the file names in. Whatever goes wrong here, the entry is still inserted.
 /**
  * The files, written in by the build: the entry chunk (`entry.script`), the code it imports and its stylesheets
@@ -23,8 +24,10 @@ const FILES = /* FILES */ {};
  */
 const PAINT = /* PAINT */ {};
 const LANGUAGES = ["en", "ru", "de", "kk"];
-/** Who waits for an event from the Telegram client (`bridgeGet`). */
+/** Who waits for an event from the Telegram client (`listenToTheClient`). */
 let bridgeListeners;
+/** The language the app will start in (`language`). */
+let lng;
 /** Whether the launcher paints the balance itself: then the app's code is asked for at low priority. */
 let low = false;
 /** Whether the entry's files have been announced. */
@@ -45,21 +48,33 @@ function start() {
     saved && path === "/" ? FILES.cabinet : !saved && (path === "/" || path === "/login") ? FILES.login : null;
   if (!screen) return;
   const telegram = telegramLaunch();
+  lng = language(telegram?.language);
   // The calls first, then the code: the browser opens at most six connections to a host, in this order. Inside
-  // Telegram the token comes from the client a moment later (a bridge round trip inside the phone).
+  // Telegram the token comes from the client a moment later (a bridge round trip inside the phone); the safe
+  // areas the painted block pads with are asked for meanwhile.
   const more = saved && !telegram ? sendCalls(readCookie(), false) : null;
-  if (more) low = paintBalanceEarly();
-  if (saved && telegram)
+  if (more) low = paintBalanceEarly(null);
+  if (saved && telegram) {
+    // The look is read (and the safe areas asked for) only where a balance may be painted: a phone's width.
+    const look = matchMedia("(min-width: 960px)").matches ? null : telegramLook(telegram);
+    // The token comes a moment later, but the code is announced now: at low priority where the balance will be
+    // painted if the replies are good (the calls, sent then, go before the code still waiting for a connection).
+    low = look !== null;
     keptTelegramToken(telegram).then(
-      (token) => sendCalls(token, true)?.(),
+      (token) => {
+        const more = sendCalls(token, true);
+        more?.();
+        if (more && look) paintBalanceEarly(look);
+      },
       () => undefined,
     );
+  }
   announceEntry();
   more?.();
   // Inside Telegram the SDK's code too: the session is restored once it has booted.
   for (const file of [...screen.code, ...(telegram ? FILES.telegram.code : [])]) link("modulepreload", file);
   for (const file of screen.css) link("preload", file, "style");
-  for (const file of screen.texts[language(telegram?.language)] ?? []) link("modulepreload", file);
+  for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
 }
 
 /**
@@ -128,41 +143,49 @@ function sendCalls(token, telegram) {
 }
 
 /**
- * The cabinet's balance block, painted from the early replies before the app's code has run (on the web, at
- * the cabinet's start, with the kept token): the same markup, classes and texts as the cabinet's first render
- * above and in its balance card (`CabinetLayout`, `CabinetHeader`, `CabinetRoute`'s room for the overview,
+ * The cabinet's balance block, painted from the early replies before the app's code has run (at the cabinet's
+ * start, with the kept token, on a phone's width): the same markup, classes and texts as the cabinet's first
+ * render above and in its balance card (`CabinetLayout`, `CabinetHeader`, `CabinetRoute`'s room for the overview,
  * `BalanceCard`), styled by the stylesheets' own rules for them (`PAINT.css`), the amounts formatted as
  * `formatAmount` does, so that when the app renders, its figure is where this one was and reads the same. Only
- * when the maintenance flag is off and both replies came back good; never once the app has rendered. Hidden from screen readers (the app's
- * render is the page); when the app's first render (a spinner while its screen loads) takes it out of `#root`,
- * it stays over the app, out of the flow, until the app's own figure is there.
+ * when the maintenance flag is off and the balance came back good (inside Telegram also the kept token's check:
+ * the app's user is that reply's, `src/main.tsx`); never once the app has rendered. Inside Telegram it wears the
+ * client's look (`look`, from `telegramLook`): the theme's colours, light or dark and the platform as the app
+ * takes them, and the safe areas it pads with. Hidden from screen readers (the app's render is the page); when
+ * the app's first render (a spinner while its screen loads) takes it out of `#root`, it stays over the app, out of
+ * the flow, until the app's own figure is there. Says whether it will try (then the app's code may come later).
  */
-function paintBalanceEarly() {
+function paintBalanceEarly(look) {
   const phone = !matchMedia("(min-width: 960px)").matches;
-  const user = JSON.parse(localStorage.getItem("kassa.user") ?? "null");
-  if (!phone || typeof user?.login !== "string") return false;
+  const saved = look ? null : JSON.parse(localStorage.getItem("kassa.user") ?? "null");
+  if (!phone || (!look && typeof saved?.login !== "string")) return false;
   // The replies' copies, taken before the app reads them.
-  const [work, balance, statistics] = [
+  const [work, balance, statistics, me] = [
     "/settings/technical_work",
     "/user/balance?type=balance",
     "/user/statistics",
+    "/user/me",
   ].map((path) => {
     const early = window.__kassaEarlyReplies.find((reply) => reply.url.endsWith(path));
-    return early.reply.then((response) => (response.status === 200 ? response.clone().json() : Promise.reject()));
+    if (!early) return Promise.resolve(null);
+    const body = early.reply.then((response) => (response.status === 200 ? response.clone().json() : Promise.reject()));
+    body.catch(() => undefined);
+    return body;
   });
   // The balance does not wait for the statistics (a heavier call): until they come, the amount on deposit is
   // "…", as the card shows it.
-  Promise.all([work, balance]).then(
-    ([work, balance]) => {
-      if (work?.enabled !== false) return;
+  Promise.all([work, balance, me, look?.insets]).then(
+    ([work, balance, me, insets]) => {
+      const user = look ? me : saved;
+      if (work?.enabled !== false || typeof user?.login !== "string") return;
       const boot = document.querySelector("#root > [data-testid='boot']");
-      const block = boot && balanceBlock(user, balance);
+      const block = boot && balanceBlock(user, balance, look && { ...look, insets });
       if (!block) return;
       keepUntilTheApp(boot.parentElement, boot, block);
       statistics.then(
         (statistics) => {
           const currency = balance.currentCurrency;
-          const onDeposit = format(statistics?.amountOnDeposit?.[currency], currency, language());
+          const onDeposit = format(statistics?.amountOnDeposit?.[currency], currency, lng);
           if (onDeposit) block.querySelector("[data-testid='amount-on-deposit-painted']").textContent = onDeposit;
         },
         () => undefined,
@@ -174,13 +197,13 @@ function paintBalanceEarly() {
 }
 
 /** The painted frame down to the balance block, or null when a figure cannot be shown exactly as the app would. */
-function balanceBlock(user, balance) {
-  const lng = language();
+function balanceBlock(user, balance, look) {
   const texts = PAINT.texts[lng];
   const currency = balance?.currentCurrency;
   const amount = format(balance?.currencies?.[currency], currency, lng);
   if (!texts || !amount) return null;
-  const dark = matchMedia("(prefers-color-scheme: dark)").matches;
+  const dark = look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches;
+  const ios = look?.platform === "ios";
   const held = Object.values(balance.currencies).filter((value) => /[1-9]/.test(value)).length;
   const unread = user.notifications?.unread ?? 0;
   const element = (tag, className, children = [], attributes = {}) => {
@@ -197,7 +220,7 @@ function balanceBlock(user, balance) {
   const welcome = texts.welcome.replace("{{login}}", user.fullName || user.login);
   return element(
     "div",
-    `${PAINT.classes.root}${dark ? ` ${PAINT.classes.dark}` : ""} app-root`,
+    `${PAINT.classes.root}${ios ? ` ${PAINT.classes.ios}` : ""}${dark ? ` ${PAINT.classes.dark}` : ""} app-root`,
     [
       // The stylesheets' rules for what follows; they go with the block.
       element("style", "", [PAINT.css]),
@@ -217,7 +240,7 @@ function balanceBlock(user, balance) {
                 ),
               ]),
             ]),
-            element("div", PAINT.classes.list, [
+            element("div", `${PAINT.classes.list}${ios ? ` ${PAINT.classes.listIos}` : ""}`, [
               room(room()),
               element("section", "balance-hero-wrap", [
                 element("div", "balance-hero", [
@@ -242,10 +265,100 @@ function balanceBlock(user, balance) {
       "aria-hidden": "true",
       inert: "",
       "data-appearance": dark ? "dark" : "light",
-      "data-platform": "base",
+      "data-platform": ios ? "ios" : "base",
       "data-testid": "painted-cabinet",
+      // Inside Telegram: the theme's colours and the safe areas, as the app has them by its first render.
+      ...(look
+        ? { "data-telegram": look.client, style: declarations({ ...look.colors, ...safeAreas(look.insets) }) }
+        : {}),
     },
   );
+}
+
+/** The safe areas the app pads with (app.css's `--safe-*`), from the client's answers (zero without one). */
+function safeAreas(insets) {
+  const side = (name, side) => Number(insets?.[name]?.[side]) || 0;
+  return {
+    "--safe-top": `${side("safe", "top") + side("content", "top")}px`,
+    "--safe-bottom": `${side("safe", "bottom") + side("content", "bottom")}px`,
+    "--safe-left": `${side("safe", "left")}px`,
+    "--safe-right": `${side("safe", "right")}px`,
+  };
+}
+
+function declarations(properties) {
+  return Object.entries(properties)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join("; ");
+}
+
+/**
+ * How the app looks inside Telegram by its first render (`src/tma/boot.ts`, `src/app/provider.tsx`): the theme's
+ * colours as the SDK binds them (`--tg-theme-*`, from the launch parameters), dark when the theme's background is
+ * dark or missing (the SDK's `themeParams.isDark`), telegram-ui's iOS look on the Apple clients (`uiPlatformOf`),
+ * and the safe areas the client reports (asked for here as the boot asks for them; none when it does not answer).
+ * Null for a theme whose colours it cannot read as the SDK would: then nothing is painted.
+ */
+function telegramLook(launch) {
+  let theme;
+  try {
+    theme = JSON.parse(launch.params.get("tgWebAppThemeParams") ?? "{}");
+  } catch {
+    return null;
+  }
+  if (!theme || typeof theme !== "object") return null;
+  const colors = {};
+  for (const [key, value] of Object.entries(theme)) {
+    const color = hexColor(value);
+    if (!color) return null;
+    colors[`--tg-theme-${key.replace(/_/g, "-")}`] = color;
+  }
+  const background = colors["--tg-theme-bg-color"];
+  return {
+    client: launch.platform,
+    platform: launch.platform === "ios" || launch.platform === "macos" ? "ios" : "base",
+    dark: !background || brightness(background) < 120,
+    colors,
+    insets: safeAreaAnswers(launch),
+  };
+}
+
+/** `#rgb` or `#rrggbb` as `#rrggbb` in lower case (as the SDK keeps theme colours), else null. */
+function hexColor(value) {
+  const match = typeof value === "string" ? /^#([\da-f]{3}|[\da-f]{6})$/i.exec(value.trim()) : null;
+  if (!match) return null;
+  const digits = match[1].toLowerCase();
+  return `#${digits.length === 3 ? [...digits].map((digit) => digit + digit).join("") : digits}`;
+}
+
+/** The SDK's `isColorDark` measure (dark below 120). */
+function brightness(color) {
+  const [red, green, blue] = [1, 3, 5].map((at) => Number.parseInt(color.slice(at, at + 2), 16));
+  return Math.sqrt(0.299 * red * red + 0.587 * green * green + 0.114 * blue * blue);
+}
+
+/**
+ * The client's safe areas (the device's, and Telegram's controls over the content in fullscreen), asked for as
+ * the boot asks for them (Bot API 8.0): each answer, or null when the client has not answered in 400 ms (Telegram
+ * Web K never does; the app then pads with none, as the boot sets them to zero first).
+ */
+function safeAreaAnswers(launch) {
+  if (Number(launch.version.split(".")[0]) < 8 || launch.devMock) return Promise.resolve(null);
+  const ask = (kind) =>
+    new Promise((resolve) => {
+      const done = (value) => {
+        bridgeListeners.delete(listener);
+        clearTimeout(timer);
+        resolve(value);
+      };
+      const listener = (eventType, eventData) => {
+        if (eventType === `${kind}_changed`) done(eventData);
+      };
+      listenToTheClient().add(listener);
+      const timer = setTimeout(() => done(null), 400);
+      if (!postEvent(`web_app_request_${kind}`)) done(null);
+    });
+  return Promise.all([ask("safe_area"), ask("content_safe_area")]).then(([safe, content]) => ({ safe, content }));
 }
 
 /**
@@ -336,6 +449,7 @@ function telegramLaunch() {
   const devMock =
     new URLSearchParams(location.search).get("tgDevMock") === "1" || sessionStorage.getItem("kassa.tgDevMock") === "1";
   return {
+    params,
     platform: params.get("tgWebAppPlatform") ?? "unknown",
     version: params.get("tgWebAppVersion") ?? "6.0",
     language,
@@ -368,16 +482,6 @@ async function keptTelegramToken(launch) {
 
 /** One of Telegram's storages asked for a key: its value (null when none), or undefined when refused or silent. */
 function bridgeGet(prefix, key) {
-  if (!bridgeListeners) {
-    bridgeListeners = new Set();
-    const receive = (eventType, eventData) => {
-      for (const listener of bridgeListeners) listener(eventType, eventData);
-    };
-    // Where the native clients deliver their events; the SDK, loaded later, keeps calling what it finds there.
-    window.Telegram ??= {};
-    window.Telegram.WebView ??= {};
-    window.Telegram.WebView.receiveEvent = chain(window.Telegram.WebView.receiveEvent, receive);
-  }
   const reqId = `launch-${Math.random().toString(36).slice(2)}`;
   return new Promise((resolve) => {
     const done = (value) => {
@@ -390,11 +494,56 @@ function bridgeGet(prefix, key) {
       if (eventType === `${prefix}_key_received`) done(eventData.value ?? null);
       else if (eventType === `${prefix}_failed`) done(undefined);
     };
-    bridgeListeners.add(listener);
+    listenToTheClient().add(listener);
     // As the boot's STORAGE_ANSWER_TIMEOUT_MS: a client that does not answer counts as not offering it.
     const timer = setTimeout(() => done(undefined), 800);
-    window.TelegramWebviewProxy.postEvent(`web_app_${prefix}_get_key`, JSON.stringify({ req_id: reqId, key }));
+    postEvent(`web_app_${prefix}_get_key`, { req_id: reqId, key });
   });
+}
+
+/**
+ * Who waits for the client's events: the native clients call `Telegram.WebView.receiveEvent` (the SDK, loaded
+ * later, keeps calling what it finds there), Telegram Web posts them to its frame as JSON strings.
+ */
+function listenToTheClient() {
+  if (bridgeListeners) return bridgeListeners;
+  const listeners = new Set();
+  bridgeListeners = listeners;
+  const receive = (eventType, eventData) => {
+    for (const listener of listeners) listener(eventType, eventData);
+  };
+  window.Telegram ??= {};
+  window.Telegram.WebView ??= {};
+  window.Telegram.WebView.receiveEvent = chain(window.Telegram.WebView.receiveEvent, receive);
+  window.addEventListener("message", (event) => {
+    if (event.source !== window.parent || typeof event.data !== "string") return;
+    try {
+      const { eventType, eventData } = JSON.parse(event.data);
+      if (typeof eventType === "string") receive(eventType, eventData);
+    } catch {
+      // Not the client's.
+    }
+  });
+  return listeners;
+}
+
+/**
+ * An event to the client, as the SDK posts it: the native clients' proxy, the desktop's `external.notify`, else
+ * Telegram Web's frame parent. False when there is no client to post to.
+ */
+function postEvent(eventType, eventData) {
+  const data = eventData === undefined ? "" : JSON.stringify(eventData);
+  if (typeof window.TelegramWebviewProxy?.postEvent === "function") {
+    window.TelegramWebviewProxy.postEvent(eventType, data);
+    return true;
+  }
+  if (typeof window.external?.notify === "function") {
+    window.external.notify(JSON.stringify({ eventType, eventData }));
+    return true;
+  }
+  if (window.parent === window) return false;
+  window.parent.postMessage(JSON.stringify({ eventType, eventData }), "https://web.telegram.org");
+  return true;
 }
 
 function chain(previous, next) {

@@ -1,0 +1,264 @@
+/**
+ * The balance before the app's code, inside Telegram: the launcher written into index.html
+ * (src/app/launch-preload.js) reads the kept token over the bridge, sends the kept token's check with the
+ * cabinet's calls and, once the check, the maintenance flag and the balance are good, paints the cabinet's frame
+ * down to the balance block as the app's first render there shows it: the theme's colours from the launch
+ * parameters, light or dark as the app takes them, telegram-ui's iOS look on an iPhone, the safe areas the client
+ * reports in fullscreen. Held back here: the entry chunk and the stylesheets (until the painted figure is seen),
+ * and the data of the parts after the balance. Clients: the iPhone's webview in fullscreen (the session in its
+ * SecureStorage) and Telegram Web A's cross-site frame (the session in the frame's partitioned storage).
+ */
+import type { Browser, BrowserContext, Frame, Page, Route } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base, screen, telegramSessionThroughApi } from "./support/app";
+import { phoneContext } from "./support/browser";
+import { creditedRefill, kassaCli } from "./support/cli";
+import {
+  DARK_THEME,
+  DEV_BOT_TOKEN,
+  IPHONE_FULLSCREEN,
+  installTelegramClient,
+  LIGHT_THEME,
+  launchHash,
+  signedInitData,
+} from "./support/telegram-client";
+import { launchChromiumAsTelegramWeb, openTelegramWeb } from "./support/telegram-web";
+
+/** The entry chunk and every stylesheet: the painted block brings the rules it needs. */
+const CODE_AND_STYLES = /\/assets\/(index-[^/]+\.js|[^/]+\.css)$/;
+const LATER_PARTS = /\/api\/user\/(overview|income)/;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromiumAsTelegramWeb();
+  await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  text: string;
+}
+
+interface Seen {
+  painted?: Box & { appStarted: boolean; ariaHidden: string | null; background: string; platform: string | null };
+  app?: Box;
+  shifts: number[];
+}
+
+/** Records in every frame of `context`, as it happens, the painted figure's box and look and the app's figure's. */
+async function recordFigures(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const seen: Seen = { shifts: [] };
+    (window as unknown as { __seen: Seen }).__seen = seen;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+        if (!entry.hadRecentInput) seen.shifts.push(entry.value);
+    }).observe({ type: "layout-shift", buffered: true });
+    const box = (element: Element): Box => {
+      const rect = element.getBoundingClientRect();
+      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height, text: element.textContent ?? "" };
+    };
+    new MutationObserver(() => {
+      const painted = document.querySelector("#root [data-testid='balance-painted']");
+      if (painted && !seen.painted) {
+        const root = painted.closest("[data-testid='painted-cabinet']");
+        seen.painted = {
+          ...box(painted),
+          appStarted: (window as unknown as { __kassaStarted?: boolean }).__kassaStarted === true,
+          ariaHidden: painted.closest("[aria-hidden]")?.getAttribute("aria-hidden") ?? null,
+          background: root ? getComputedStyle(root).backgroundColor : "",
+          platform: root?.getAttribute("data-platform") ?? null,
+        };
+      }
+      const app = document.querySelector("#root [data-testid='balance']");
+      if (app && !seen.app && /\d/.test(app.textContent ?? "")) seen.app = box(app);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+/** Holds requests matching `pattern` until `release()`; `then` passes them on (to a proxy registered before). */
+async function hold(context: BrowserContext, pattern: RegExp, then: (route: Route) => Promise<void>) {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await context.route(pattern, async (route) => {
+    await released;
+    await then(route).catch(() => undefined);
+  });
+  return release;
+}
+
+/** "#efeff3" as getComputedStyle gives it. */
+const rgb = (hex: string) => `rgb(${[1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16)).join(", ")})`;
+
+const seen = (target: Page | Frame) => target.evaluate(() => (window as unknown as { __seen: Seen }).__seen);
+
+/**
+ * Waits for the painted figure in `target` (the entry and stylesheets held), takes its pixels, lets the code go and
+ * checks the app's figure: the same text, in the same box, the same pixels; the painted block was hidden from
+ * screen readers, wore the theme's background and `platform`'s look, and is gone.
+ */
+async function expectTakeover(
+  page: Page,
+  target: Page | Frame,
+  release: () => void,
+  {
+    theme,
+    platform,
+    offset,
+  }: { theme: Record<string, string>; platform: "ios" | "base"; offset: { x: number; y: number } },
+) {
+  await target.locator("#root [data-testid='balance-painted']").waitFor({ timeout: 15_000 });
+  const before = await seen(target);
+  const region = before.painted && {
+    x: before.painted.x + offset.x,
+    y: before.painted.y + offset.y,
+    width: before.painted.width,
+    height: before.painted.height,
+  };
+  const paintedPixels = await page.screenshot({ clip: region });
+  release();
+  await target.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });
+  await page.waitForTimeout(500);
+  const after = await seen(target);
+  const { painted, app } = after;
+  console.log(
+    `[early-balance-telegram] ${platform}: painted ${JSON.stringify(painted)}, app ${JSON.stringify(app)}, shift ${after.shifts.reduce((a, b) => a + b, 0).toFixed(4)}`,
+  );
+  // Painted while the app's code was held back: the entry had not run.
+  expect(before.painted?.appStarted).toBe(false);
+  expect(painted?.ariaHidden).toBe("true");
+  expect(painted?.background).toBe(rgb(theme.secondary_bg_color ?? ""));
+  expect(painted?.platform).toBe(platform);
+  expect(painted && app).toBeTruthy();
+  if (!painted || !app) return;
+  expect(painted.text).toBe(app.text);
+  expect(painted.text).toMatch(/\d/);
+  for (const side of ["x", "y", "width", "height"] as const)
+    expect(Math.abs(painted[side] - app[side]), side).toBeLessThanOrEqual(1);
+  expect(Buffer.compare(paintedPixels, await page.screenshot({ clip: region })), "the figure's pixels").toBe(0);
+  expect(after.shifts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.02);
+  expect(await target.locator("[data-testid='painted-cabinet']").count()).toBe(0);
+}
+
+const telegramUser = (language: string) => {
+  const id = 870_000_000 + Math.floor(Math.random() * 1e8);
+  return { id, first_name: "Early", username: `early${id}`, language_code: language };
+};
+
+/** A Telegram user's init data and session, with a balance whose figure is grouped (1,234.50 USDT). */
+async function investor(language: string) {
+  const initData = signedInitData(telegramUser(language), DEV_BOT_TOKEN);
+  const session = await telegramSessionThroughApi(initData);
+  await creditedRefill(session.token, "1234.5");
+  return { initData, session };
+}
+
+/** An iPhone in fullscreen whose SecureStorage keeps a signed-in Telegram user's token, the user saved. */
+async function iphone(width: number, theme: Record<string, string>, language: string) {
+  const { initData, session } = await investor(language);
+  const context = await phoneContext(browser, { viewport: { width, height: 844 } });
+  await installTelegramClient(context, theme, { keychain: new Map(), ...IPHONE_FULLSCREEN });
+  await context.addInitScript(
+    ({ token, user }) => {
+      sessionStorage.setItem("tg-secure:kassa_refresh_token", token);
+      localStorage.setItem("kassa.user", JSON.stringify(user));
+    },
+    { token: session.token, user: session.user },
+  );
+  await recordFigures(context);
+  const url = `${base()}/${launchHash({ initData, theme, platform: "ios", version: "9.0", fullscreen: true })}`;
+  return { context, url, session };
+}
+
+describe("the balance painted inside Telegram before the app's code", { timeout: 90_000 }, () => {
+  for (const [language, width, theme] of [
+    ["en", 390, LIGHT_THEME],
+    ["ru", 320, DARK_THEME],
+  ] as const)
+    it(`iPhone in fullscreen (${language}, ${width} px, ${theme === DARK_THEME ? "dark" : "light"} theme): the figure in the app's box, clear of the insets`, async () => {
+      const { context, url } = await iphone(width, theme, language);
+      const release = await hold(context, CODE_AND_STYLES, (route) => route.continue());
+      await hold(context, LATER_PARTS, (route) => route.continue());
+      const page = await context.newPage();
+      // The priority each request starts at (CDP): the app's code waits behind the calls.
+      const priorities = new Map<string, string>();
+      const cdp = await context.newCDPSession(page);
+      cdp.on("Network.requestWillBeSent", (event) =>
+        priorities.set(new URL(event.request.url).pathname, event.request.initialPriority),
+      );
+      await cdp.send("Network.enable");
+      try {
+        await page.goto(url, { waitUntil: "commit" });
+        await expectTakeover(page, page, release, { theme, platform: "ios", offset: { x: 0, y: 0 } });
+        const entry = [...priorities].filter(([path]) => /^\/assets\/index-[^/]+\.js$/.test(path));
+        expect(entry).toEqual([[expect.any(String), "Low"]]);
+        expect(priorities.get("/api/user/balance")).toBe("High");
+        // Below the notch and Telegram's controls (59 + 46 px).
+        const { painted } = await seen(page);
+        expect(painted?.y).toBeGreaterThan(59 + 46);
+      } finally {
+        await context.close();
+      }
+    });
+
+  for (const [language, theme] of [
+    ["en", DARK_THEME],
+    ["ru", LIGHT_THEME],
+  ] as const)
+    it(`Telegram Web A's frame (${language}, ${theme === DARK_THEME ? "dark" : "light"} theme): the figure in the app's box`, async () => {
+      const { initData } = await investor(language);
+      const web = await openTelegramWeb(browser, base(), "a", theme);
+      await recordFigures(web.context);
+      try {
+        // The first launch signs in with the init data and keeps the session in the frame's storage.
+        const first = await web.mount({ initData, platform: "weba", version: "9.1" });
+        await screen(first, "cabinet");
+        await first.locator("[data-testid='balance']").first().waitFor({ timeout: 20_000 });
+        await web.unmount();
+        const release = await hold(web.context, CODE_AND_STYLES, (route) => route.fallback());
+        await hold(web.context, LATER_PARTS, (route) => route.fallback());
+        const frame = await web.mount({ initData, platform: "weba", version: "9.1" });
+        const host = await web.page.locator("#host iframe").boundingBox();
+        await expectTakeover(web.page, frame, release, {
+          theme,
+          platform: "base",
+          offset: { x: host?.x ?? 0, y: host?.y ?? 0 },
+        });
+      } finally {
+        await web.context.close();
+      }
+    });
+
+  it("paints nothing on a refused token, another path or the wide layout", async () => {
+    for (const [name, width, path, token] of [
+      ["refused token", 390, "/", "refused"],
+      ["another path", 390, "/operations", "kept"],
+      ["wide layout", 1280, "/", "kept"],
+    ] as const) {
+      const { context, url, session } = await iphone(width, LIGHT_THEME, "en");
+      if (token === "refused")
+        await context.addInitScript(() => sessionStorage.setItem("tg-secure:kassa_refresh_token", "not-a-kept-token"));
+      const release = await hold(context, CODE_AND_STYLES, (route) => route.continue());
+      const page = await context.newPage();
+      try {
+        await page.goto(url.replace(`${base()}/`, `${base()}${path}`), { waitUntil: "commit" });
+        // Time enough for the bridge, the replies and the paint (the painted figure comes well within it).
+        await page.waitForTimeout(2_000);
+        release();
+        await page.locator(`#root [data-screen]`).first().waitFor({ timeout: 20_000 });
+        expect((await seen(page)).painted, `${name} (${session.login})`).toBeUndefined();
+        expect(await page.locator("[data-testid='painted-cabinet']").count()).toBe(0);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
