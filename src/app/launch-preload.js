@@ -8,9 +8,10 @@
 // SDK, else the framed store), and the kept token's check (`GET /user/me`) goes with the calls. Without a saved
 // user at the start or the login, the login. Inside Telegram it also announces the SDK's code (`src/tma/boot.ts`),
 // which every launch there boots. It paints the cabinet's balance itself from those replies (below: on the web,
-// and inside Telegram once the kept token's check is good, in the client's look), and then the code is asked for
-// at low priority: the first paint does not wait for it, and the small replies go first. Plain JavaScript without
-// imports: the build writes the file names in. Whatever goes wrong here, the entry is still inserted.
+// and inside Telegram once the kept token's check is good, in the client's look); on the web the code is then
+// asked for at low priority: the first paint does not wait for it, and the small replies go first. Plain
+// JavaScript without imports: the build writes the file names in. Whatever goes wrong here, the entry is still
+// inserted.
 /**
  * The files, written in by the build: the entry chunk (`entry.script`), the code it imports and its stylesheets
  * (`entry.code`, `entry.css`), and per screen its code, stylesheets and per language its texts.
@@ -55,11 +56,10 @@ function start() {
   const more = saved && !telegram ? sendCalls(readCookie(), false) : null;
   if (more) low = paintBalanceEarly(null);
   if (saved && telegram) {
-    // The look is read (and the safe areas asked for) only where a balance may be painted: a phone's width.
+    // The look is read (and the safe areas asked for) only where a balance may be painted: a phone's width. The
+    // code keeps its default priority here: announced before the token has come, at low priority it waited for the
+    // calls sent then, and the app came 0.1-0.3 s later (bench:launch's telegram case).
     const look = matchMedia("(min-width: 960px)").matches ? null : telegramLook(telegram);
-    // The token comes a moment later, but the code is announced now: at low priority where the balance will be
-    // painted if the replies are good (the calls, sent then, go before the code still waiting for a connection).
-    low = look !== null;
     keptTelegramToken(telegram).then(
       (token) => {
         const more = sendCalls(token, true);

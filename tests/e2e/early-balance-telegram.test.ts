@@ -188,7 +188,7 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
       const release = await hold(context, CODE_AND_STYLES, (route) => route.continue());
       await hold(context, LATER_PARTS, (route) => route.continue());
       const page = await context.newPage();
-      // The priority each request starts at (CDP): the app's code waits behind the calls.
+      // The priority each request starts at (CDP): inside Telegram the app's code keeps its default one.
       const priorities = new Map<string, string>();
       const cdp = await context.newCDPSession(page);
       cdp.on("Network.requestWillBeSent", (event) =>
@@ -199,7 +199,7 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
         await page.goto(url, { waitUntil: "commit" });
         await expectTakeover(page, page, release, { theme, platform: "ios", offset: { x: 0, y: 0 } });
         const entry = [...priorities].filter(([path]) => /^\/assets\/index-[^/]+\.js$/.test(path));
-        expect(entry).toEqual([[expect.any(String), "Low"]]);
+        expect(entry).toEqual([[expect.any(String), "High"]]);
         expect(priorities.get("/api/user/balance")).toBe("High");
         // Below the notch and Telegram's controls (59 + 46 px).
         const { painted } = await seen(page);
