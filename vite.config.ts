@@ -6,6 +6,7 @@ import { minifySync } from "rolldown/utils";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { CURRENCIES, LANGUAGES } from "./contract/enum-values";
+import { laterCode } from "./scripts/lib/later-code.mjs";
 
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -347,7 +348,18 @@ const buttonSpinner: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [react(), productionBuild, buttonSpinner, launchPreload],
+  plugins: [
+    react(),
+    productionBuild,
+    buttonSpinner,
+    launchPreload,
+    // The dialogs and sheets the cabinet's first screen opens on a tap: downloaded ahead, evaluated on the tap.
+    laterCode({
+      exchange: /src[\\/]features[\\/]balance[\\/]components[\\/]exchange-dialog\.tsx$/,
+      details: /src[\\/]features[\\/]operations[\\/]components[\\/]operation-details\.tsx$/,
+      subscription: /src[\\/]features[\\/]subscription[\\/]components[\\/]subscription-sheet\.tsx$/,
+    }),
+  ],
   resolve: {
     alias: [
       { find: /^@contract$/, replacement: r("./contract/index.ts") },

@@ -1,75 +1,66 @@
 /**
- * Code that a screen will want soon but does not show yet (a sheet's chunk, the dialog behind a button): loaded
- * ahead, so a tap opens it at once, offline as well, but one load per task and only when the main thread is idle.
+ * Code that a screen will want on a tap (a dialog, a sheet) but does not show yet: ready ahead, so the tap opens it
+ * at once, offline as well, without running it while the screen is being read.
  *
- * Why not `void load()` in an effect: each dynamic import goes through the build's preload helper, which looks up
- * and appends a `<link>` for every file the chunk needs, and the module is evaluated when it comes. Started from
- * the effects of one commit (the cabinet's first render starts five), all of that ran in the commit's task, which
- * on a phone four times slower than this machine was a long task (over 50 ms) right after the balance showed.
- * Queued, each load starts in its own idle moment, and only once the launch has settled (the first screen shown
- * and none of its calls in flight, `launchSettled`): a form's code brings zod with it, whose evaluation is a long
- * task of its own, and it must not compete with the screen's first replies.
+ * In the built app its files are downloaded at once with module preload (the page lists them: `laterCode`,
+ * vite.config.ts) and run only when the tap imports them: a form's code brings zod, whose evaluation is a long
+ * task of its own (30-55 ms on a phone four times slower than this machine), and it belongs to the tap. Before,
+ * each was imported from an effect of the first commit, which ran five preload helpers and the modules in the task
+ * that showed the balance. Where the page has no list (the dev server, tests), `warm-up-queue.ts` runs the loads
+ * one per idle moment once the launch has settled; it is not on the launch's way to the balance.
  */
 
 type Load = () => Promise<unknown>;
 
-const queued: Load[] = [];
-const started = new WeakSet<Load>();
-let scheduled = false;
-let settled = false;
-let settling = false;
-let fallback: ReturnType<typeof setTimeout> | undefined;
+/** The keys of the built page's list of code wanted later (`laterCode` in vite.config.ts). */
+export type LaterCode = "exchange" | "details" | "subscription";
 
-/** How long warm-ups wait for the launch to settle before they go anyway (a screen that never says so). */
-export const SETTLE_FALLBACK_MS = 10_000;
+interface LaterFiles {
+  code: string[];
+  css: string[];
+}
+
+/** The built page's list of what each later piece of code is made of (written by the build); none in development. */
+function filesOf(key: LaterCode): LaterFiles | undefined {
+  const block = document.getElementById("kassa-later-code")?.textContent;
+  return block ? (JSON.parse(block) as Record<string, LaterFiles>)[key] : undefined;
+}
+
 /**
- * And after it settled, a quiet moment more: the first seconds are when the investor reads and scrolls the
- * cabinet, and a form's code (zod's evaluation, 30-55 ms on a phone four times slower) is not wanted before a tap.
+ * The files downloaded ahead without running them: module preload for the code (the browser fetches and parses it;
+ * it runs when the tap imports it, from the module map, offline as well), the stylesheets applied (they style only
+ * what is not there yet). At low priority, after what the screen shows. The import's own helper sees these links
+ * and does not ask again.
  */
-export const AFTER_SETTLE_MS = 3_000;
-
-/** Runs `next` when the main thread is idle (or soon, where the browser has no idle callbacks: Safari). */
-function whenIdle(next: () => void): void {
-  if (typeof requestIdleCallback === "function") requestIdleCallback(next, { timeout: 2_000 });
-  else setTimeout(next, 50);
-}
-
-function drain(): void {
-  scheduled = false;
-  const load = queued.shift();
-  if (!load) return;
-  // A failed download is not an error here: the component that needs the code asks again (and says so).
-  void load().catch(() => undefined);
-  if (queued.length > 0) schedule();
-}
-
-function schedule(): void {
-  if (!settled) {
-    if (!settling) fallback ??= setTimeout(launchSettled, SETTLE_FALLBACK_MS);
-    return;
+function preload({ code, css }: LaterFiles): void {
+  const present = new Set([...document.querySelectorAll("link")].map((link) => link.href));
+  for (const file of [...css, ...code]) {
+    const link = document.createElement("link");
+    link.href = `/${file}`;
+    if (present.has(link.href)) continue;
+    link.rel = file.endsWith(".css") ? "stylesheet" : "modulepreload";
+    link.fetchPriority = "low";
+    document.head.append(link);
   }
-  if (scheduled) return;
-  scheduled = true;
-  whenIdle(drain);
 }
 
-/** Loads `load`'s code in an idle moment, once per `load` (the same function from several rows is one load). */
-export function warmUp(load: Load): void {
-  if (started.has(load)) return;
-  started.add(load);
-  queued.push(load);
-  schedule();
+const queue = () => import("./warm-up-queue");
+
+/** Has `load`'s code ready for a tap: its files downloaded now where the page lists them (`key`), else queued. */
+export function warmUp(load: Load, key?: LaterCode): void {
+  const files = key ? filesOf(key) : undefined;
+  if (files) preload(files);
+  else
+    void queue().then(
+      (module) => module.warmUp(load),
+      () => undefined,
+    );
 }
 
-/** The launch's first screen is shown and its calls have answered: what was queued loads `AFTER_SETTLE_MS` later. */
+/** The launch's first screen is shown and its calls have answered (`warm-up-queue.ts`). */
 export function launchSettled(): void {
-  if (settled || settling) return;
-  settling = true;
-  // For the launch's measurements (tests, benchmarks): when the first screen was done.
-  performance.mark?.("kassa:launch-settled");
-  clearTimeout(fallback);
-  setTimeout(() => {
-    settled = true;
-    if (queued.length > 0) schedule();
-  }, AFTER_SETTLE_MS);
+  void queue().then(
+    (module) => module.launchSettled(),
+    () => undefined,
+  );
 }

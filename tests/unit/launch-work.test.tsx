@@ -43,7 +43,7 @@ describe("warmUp", () => {
   it("loads one piece of code per idle moment once the launch has settled, each once however often it is asked for", async () => {
     // A fresh copy of the queue: other files of this run (one module graph) may have settled a launch already.
     vi.resetModules();
-    const { AFTER_SETTLE_MS, launchSettled, warmUp } = await import("@/lib/warm-up");
+    const { AFTER_SETTLE_MS, launchSettled, warmUp } = await import("@/lib/warm-up-queue");
     const idle: Array<() => void> = [];
     vi.stubGlobal("requestIdleCallback", (callback: () => void) => idle.push(callback));
     const sheet = vi.fn(() => Promise.resolve("sheet"));

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { type UseQueryOptions, useQuery } from "@tanstack/react-query";
 import { List } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
 import { Component, type CSSProperties, type ReactNode, Suspense, startTransition, useEffect, useState } from "react";
@@ -57,18 +57,26 @@ function Reserved({ part, lines = 0 }: { part: "overview" | "income"; lines?: nu
   );
 }
 
-/** The part in its room: kept while its data has not come, and while its code has not (the fallback). */
-function Slot({
+/**
+ * The part in its room, kept while its data has not come and while its code has not (the fallback). Its data is
+ * asked for once the balance is on screen (`wanted`), beside its code rather than after it, and read here rather
+ * than by the screen, so a reply coming in renders the slot, not the screen.
+ */
+function Slot<T, K extends readonly unknown[]>({
   part,
   lines = 0,
-  settled,
+  query,
+  wanted,
   children,
 }: {
   part: "overview" | "income";
   lines?: number;
-  settled: boolean;
+  query: UseQueryOptions<T, Error, T, K>;
+  wanted: boolean;
   children: ReactNode;
 }) {
+  const { data, isError } = useQuery({ ...query, enabled: wanted });
+  const settled = data !== undefined || isError;
   return (
     <div
       className={settled ? undefined : `cabinet-reserved cabinet-reserved-${part}`}
@@ -76,28 +84,6 @@ function Slot({
     >
       {children}
     </div>
-  );
-}
-
-/**
- * The slots with their data: asked for once the balance is on screen (`wanted`), beside their code rather than
- * after it, and read here rather than by the screen, so a reply coming in renders its slot, not the screen.
- */
-function OverviewSlot({ wanted, lines, children }: { wanted: boolean; lines: number; children: ReactNode }) {
-  const { data, isError } = useQuery({ ...overviewQueries.overview(), enabled: wanted });
-  return (
-    <Slot part="overview" lines={lines} settled={data !== undefined || isError}>
-      {children}
-    </Slot>
-  );
-}
-
-function IncomeSlot({ wanted, children }: { wanted: boolean; children: ReactNode }) {
-  const { data, isError } = useQuery({ ...incomeQueries.income("7d"), enabled: wanted });
-  return (
-    <Slot part="income" settled={data !== undefined || isError}>
-      {children}
-    </Slot>
   );
 }
 
@@ -131,7 +117,7 @@ export function CabinetRoute() {
   useEffect(() => startTransition(() => setBelowWanted(true)), []);
   useEffect(() => {
     if (!balanceShown) return;
-    warmUp(loadExchangeDialog);
+    warmUp(loadExchangeDialog, "exchange");
     // A transition: the parts below the balance render in slices, not in the task that showed the balance.
     startTransition(() => setExtrasWanted(true));
   }, [balanceShown]);
@@ -145,7 +131,7 @@ export function CabinetRoute() {
       actions={live ? <RefreshControl onRefresh={() => void live.refresh()} refreshing={live.refreshing} /> : null}
     >
       <List>
-        <OverviewSlot lines={lines} wanted={balanceShown}>
+        <Slot part="overview" lines={lines} query={overviewQueries.overview()} wanted={balanceShown}>
           {extrasWanted ? (
             <Optional>
               <Suspense fallback={<Reserved part="overview" lines={lines} />}>
@@ -155,10 +141,10 @@ export function CabinetRoute() {
           ) : (
             <Reserved part="overview" lines={lines} />
           )}
-        </OverviewSlot>
+        </Slot>
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
         <StatsBar />
-        <IncomeSlot wanted={balanceShown}>
+        <Slot part="income" query={incomeQueries.income("7d")} wanted={balanceShown}>
           {extrasWanted ? (
             <Optional>
               <Suspense fallback={<Reserved part="income" />}>
@@ -168,7 +154,7 @@ export function CabinetRoute() {
           ) : (
             <Reserved part="income" />
           )}
-        </IncomeSlot>
+        </Slot>
         {belowWanted ? (
           <>
             <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />

@@ -32,7 +32,7 @@ export function OperationRow({
   const sign = compareAmounts(operation.amount, 0);
   const exchange = operation.details?.exchange;
   // Once a row shows, the sheet's code comes too, so a tap opens it at once (offline as well).
-  useEffect(() => warmUp(loadDetails), []);
+  useEffect(() => warmUp(loadDetails, "details"), []);
   return (
     <>
       <button

@@ -35,7 +35,7 @@ export function SubscriptionCard({ balances, onRefill }: SubscriptionEntryProps)
   const offered = Boolean(user && !user.subscription.active && !postponed && cheapest);
   // Once the card shows, its sheet's code comes too, so "Activate" opens it at once (offline as well).
   useEffect(() => {
-    if (offered) warmUp(loadSheet);
+    if (offered) warmUp(loadSheet, "subscription");
   }, [offered]);
   // The sheet stays open after the payment, to say until when the subscription runs.
   if (!user || (!confirming && (user.subscription.active || postponed || !cheapest))) return null;
