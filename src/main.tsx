@@ -15,7 +15,7 @@ import { detectTelegramLaunch, dropDevMockParam } from "@/tma/launch";
 
 declare global {
   interface Window {
-    /** Set once the entry runs: the launcher (`app/launch-preload.js`), if it comes later, leaves the launch to it. */
+    /** Set once the entry runs: the tests tell by it whether the launcher's painted balance came before the app. */
     __kassaStarted?: boolean;
   }
 }
