@@ -8,11 +8,12 @@
  * and the data of the parts after the balance. Clients: the iPhone's webview in fullscreen (the session in its
  * SecureStorage) and Telegram Web A's cross-site frame (the session in the frame's partitioned storage).
  */
-import type { Browser, BrowserContext, Frame, Page, Route } from "playwright-core";
+import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, screen, telegramSessionThroughApi } from "./support/app";
 import { phoneContext } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
+import { CODE_AND_STYLES, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
 import {
   DARK_THEME,
   DEV_BOT_TOKEN,
@@ -24,10 +25,6 @@ import {
 } from "./support/telegram-client";
 import { launchChromiumAsTelegramWeb, openTelegramWeb } from "./support/telegram-web";
 
-/** The entry chunk and every stylesheet: the painted block brings the rules it needs. */
-const CODE_AND_STYLES = /\/assets\/(index-[^/]+\.js|[^/]+\.css)$/;
-const LATER_PARTS = /\/api\/user\/(overview|income)/;
-
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchChromiumAsTelegramWeb();
@@ -37,68 +34,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  text: string;
-}
-
-interface Seen {
-  painted?: Box & { appStarted: boolean; ariaHidden: string | null; background: string; platform: string | null };
-  app?: Box;
-  shifts: number[];
-}
-
-/** Records in every frame of `context`, as it happens, the painted figure's box and look and the app's figure's. */
-async function recordFigures(context: BrowserContext) {
-  await context.addInitScript(() => {
-    const seen: Seen = { shifts: [] };
-    (window as unknown as { __seen: Seen }).__seen = seen;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
-        if (!entry.hadRecentInput) seen.shifts.push(entry.value);
-    }).observe({ type: "layout-shift", buffered: true });
-    const box = (element: Element): Box => {
-      const rect = element.getBoundingClientRect();
-      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height, text: element.textContent ?? "" };
-    };
-    new MutationObserver(() => {
-      const painted = document.querySelector("#root [data-testid='balance-painted']");
-      if (painted && !seen.painted) {
-        const root = painted.closest("[data-testid='painted-cabinet']");
-        seen.painted = {
-          ...box(painted),
-          appStarted: (window as unknown as { __kassaStarted?: boolean }).__kassaStarted === true,
-          ariaHidden: painted.closest("[aria-hidden]")?.getAttribute("aria-hidden") ?? null,
-          background: root ? getComputedStyle(root).backgroundColor : "",
-          platform: root?.getAttribute("data-platform") ?? null,
-        };
-      }
-      const app = document.querySelector("#root [data-testid='balance']");
-      if (app && !seen.app && /\d/.test(app.textContent ?? "")) seen.app = box(app);
-    }).observe(document, { childList: true, subtree: true, characterData: true });
-  });
-}
-
-/** Holds requests matching `pattern` until `release()`; `then` passes them on (to a proxy registered before). */
-async function hold(context: BrowserContext, pattern: RegExp, then: (route: Route) => Promise<void>) {
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await context.route(pattern, async (route) => {
-    await released;
-    await then(route).catch(() => undefined);
-  });
-  return release;
-}
-
 /** "#efeff3" as getComputedStyle gives it. */
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16)).join(", ")})`;
-
-const seen = (target: Page | Frame) => target.evaluate(() => (window as unknown as { __seen: Seen }).__seen);
 
 /**
  * Waits for the painted figure in `target` (the entry and stylesheets held), takes its pixels, lets the code go and
@@ -185,8 +122,8 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
   ] as const)
     it(`iPhone in fullscreen (${language}, ${width} px, ${theme === DARK_THEME ? "dark" : "light"} theme): the figure in the app's box, clear of the insets`, async () => {
       const { context, url } = await iphone(width, theme, language);
-      const release = await hold(context, CODE_AND_STYLES, (route) => route.continue());
-      await hold(context, LATER_PARTS, (route) => route.continue());
+      const release = await hold(context, CODE_AND_STYLES);
+      await hold(context, LATER_PARTS);
       const page = await context.newPage();
       // The priority each request starts at (CDP): inside Telegram the app's code keeps its default one.
       const priorities = new Map<string, string>();
@@ -246,7 +183,7 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
       const { context, url, session } = await iphone(width, LIGHT_THEME, "en");
       if (token === "refused")
         await context.addInitScript(() => sessionStorage.setItem("tg-secure:kassa_refresh_token", "not-a-kept-token"));
-      const release = await hold(context, CODE_AND_STYLES, (route) => route.continue());
+      const release = await hold(context, CODE_AND_STYLES);
       const page = await context.newPage();
       try {
         await page.goto(url.replace(`${base()}/`, `${base()}${path}`), { waitUntil: "commit" });

@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiSession, apiGet, base, demoSession, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
+import { CODE_AND_STYLES, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
 
 const ENTRY_CHUNK = /\/assets\/index-[^/]+\.js$/;
 /** The calls the painted balance waits for. */
@@ -17,8 +18,6 @@ const FIGURE_CALLS = /\/api\/(settings\/technical_work|user\/(balance|statistics
 const LAUNCH_CALLS =
   /\/api\/(settings\/technical_work|user\/(balance|statistics|operations|pulse)|settings\/subscription)/;
 /** The entry chunk and every stylesheet: the painted block brings the rules it needs. */
-const CODE_AND_STYLES = /\/assets\/(index-[^/]+\.js|[^/]+\.css)$/;
-const LATER_PARTS = /\/api\/user\/(overview|income)/;
 
 let browser: Browser;
 let demo: ApiSession;
@@ -29,21 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  text: string;
-}
-
-interface Seen {
-  painted?: Box & { appStarted: boolean; ariaHidden: string | null };
-  app?: Box;
-  shifts: number[];
-  violations: string[];
-}
 
 /**
  * A signed-in phone context whose page records, as they happen, the painted figure's box (and whether the
@@ -56,47 +40,9 @@ async function launchContext(options: { width: number; language: string; scheme:
   });
   // biome-ignore lint/correctness/useHookAtTopLevel: the e2e helper, not a React hook.
   await useSession(context, demo);
-  await context.addInitScript((language) => {
-    localStorage.setItem("kassa.language", language);
-    const seen: Seen = { shifts: [], violations: [] };
-    (window as unknown as { __seen: Seen }).__seen = seen;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
-        if (!entry.hadRecentInput) seen.shifts.push(entry.value);
-    }).observe({ type: "layout-shift", buffered: true });
-    document.addEventListener("securitypolicyviolation", (event) =>
-      seen.violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`),
-    );
-    const box = (element: Element): Box => {
-      const rect = element.getBoundingClientRect();
-      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height, text: element.textContent ?? "" };
-    };
-    new MutationObserver(() => {
-      const painted = document.querySelector("#root [data-testid='balance-painted']");
-      if (painted && !seen.painted)
-        seen.painted = {
-          ...box(painted),
-          appStarted: (window as unknown as { __kassaStarted?: boolean }).__kassaStarted === true,
-          ariaHidden: painted.closest("[aria-hidden]")?.getAttribute("aria-hidden") ?? null,
-        };
-      const app = document.querySelector("#root [data-testid='balance']");
-      if (app && !seen.app && /\d/.test(app.textContent ?? "")) seen.app = box(app);
-    }).observe(document, { childList: true, subtree: true, characterData: true });
-  }, options.language);
+  await context.addInitScript((language) => localStorage.setItem("kassa.language", language), options.language);
+  await recordFigures(context);
   return context;
-}
-
-/** Holds requests matching `pattern` until `release()` (or the context closes). */
-async function hold(context: BrowserContext, pattern: RegExp) {
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await context.route(pattern, async (route) => {
-    await released;
-    await route.continue().catch(() => undefined);
-  });
-  return release;
 }
 
 /**
@@ -104,8 +50,6 @@ async function hold(context: BrowserContext, pattern: RegExp) {
  * it is expected and zod falls back).
  */
 const inlineScript = (violation: string) => violation.startsWith("script-src") && violation.includes(" inline ");
-
-const seen = (page: Page) => page.evaluate(() => (window as unknown as { __seen: Seen }).__seen);
 
 describe("the balance painted before the app's code", () => {
   for (const [language, width, scheme] of [

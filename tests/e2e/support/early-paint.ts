@@ -1,0 +1,83 @@
+/**
+ * What the early-balance tests (web and Telegram) watch: the launcher's painted figure and the app's first figure
+ * as they appear, the layout shifts and CSP violations, and requests held back until the test lets them go.
+ */
+import type { BrowserContext, Frame, Page, Route } from "playwright-core";
+
+/** The entry chunk and every stylesheet: the painted block brings the rules it needs. */
+export const CODE_AND_STYLES = /\/assets\/(index-[^/]+\.js|[^/]+\.css)$/;
+/** The calls of the parts that come after the balance. */
+export const LATER_PARTS = /\/api\/user\/(overview|income)/;
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  text: string;
+}
+
+export interface Seen {
+  /** The painted figure when it first showed: whether the entry had run, how it was hidden and dressed. */
+  painted?: Box & { appStarted: boolean; ariaHidden: string | null; background: string; platform: string | null };
+  /** The app's own figure when it first showed a digit. */
+  app?: Box;
+  shifts: number[];
+  violations: string[];
+}
+
+/** Records in every frame of `context`, as it happens, what `Seen` says (read with `seen`). */
+export async function recordFigures(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const seen: Seen = { shifts: [], violations: [] };
+    (window as unknown as { __seen: Seen }).__seen = seen;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+        if (!entry.hadRecentInput) seen.shifts.push(entry.value);
+    }).observe({ type: "layout-shift", buffered: true });
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`),
+    );
+    const box = (element: Element): Box => {
+      const rect = element.getBoundingClientRect();
+      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height, text: element.textContent ?? "" };
+    };
+    new MutationObserver(() => {
+      const painted = document.querySelector("#root [data-testid='balance-painted']");
+      if (painted && !seen.painted) {
+        const root = painted.closest("[data-testid='painted-cabinet']");
+        seen.painted = {
+          ...box(painted),
+          appStarted: (window as unknown as { __kassaStarted?: boolean }).__kassaStarted === true,
+          ariaHidden: painted.closest("[aria-hidden]")?.getAttribute("aria-hidden") ?? null,
+          background: root ? getComputedStyle(root).backgroundColor : "",
+          platform: root?.getAttribute("data-platform") ?? null,
+        };
+      }
+      const app = document.querySelector("#root [data-testid='balance']");
+      if (app && !seen.app && /\d/.test(app.textContent ?? "")) seen.app = box(app);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+export const seen = (target: Page | Frame) => target.evaluate(() => (window as unknown as { __seen: Seen }).__seen);
+
+/**
+ * Holds requests matching `pattern` until `release()`; `then` passes them on (by default to the network; a proxy
+ * registered before takes `route.fallback()`).
+ */
+export async function hold(
+  context: BrowserContext,
+  pattern: RegExp,
+  then: (route: Route) => Promise<void> = (route) => route.continue(),
+): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await context.route(pattern, async (route) => {
+    await released;
+    await then(route).catch(() => undefined);
+  });
+  return release;
+}
