@@ -6,7 +6,7 @@ import { minifySync } from "rolldown/utils";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { CURRENCIES, LANGUAGES } from "./contract/enum-values";
-import { laterCode } from "./scripts/lib/later-code.mjs";
+import { chunkFiles, laterCode } from "./scripts/lib/later-code.mjs";
 
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -101,23 +101,8 @@ const launchPreload: Plugin = {
     const tags = entryTags(String(html.source), entry.fileName);
     const loaded = new Set([entry.fileName, ...entry.imports, ...tags.code]);
     /** The chunk of a screen's module: its own, or the group's it was put in (then the chunk has no facade). */
-    const by = (root: RegExp) =>
-      chunks.find((chunk) => chunk.facadeModuleId && root.test(chunk.facadeModuleId)) ??
-      chunks.find((chunk) => chunk.moduleIds.some((id) => root.test(id)));
     /** The chunks (and their CSS) of `roots` and what they import, less what the entry loads anyway. */
-    const screen = (...roots: RegExp[]) => {
-      const code = new Set<string>();
-      const css = new Set<string>();
-      const collect = (fileName: string | undefined) => {
-        const chunk = fileName ? bundle[fileName] : undefined;
-        if (chunk?.type !== "chunk" || loaded.has(chunk.fileName) || code.has(chunk.fileName)) return;
-        code.add(chunk.fileName);
-        for (const file of chunk.viteMetadata?.importedCss ?? []) css.add(file);
-        for (const file of chunk.imports) collect(file);
-      };
-      for (const root of roots) collect(by(root)?.fileName);
-      return { code: [...code], css: [...css] };
-    };
+    const screen = (...roots: RegExp[]) => chunkFiles(bundle, roots, loaded);
     /** Per language, the files of the namespaces `pattern` matches (by module, or a group's chunk name). */
     const texts = (pattern: RegExp, group?: RegExp) => {
       const files: Record<string, string[]> = {};

@@ -1,3 +1,9 @@
+import type { OutputBundle } from "rolldown";
 import type { Plugin } from "vite";
 
+export function chunkFiles(
+  bundle: OutputBundle,
+  roots: RegExp[],
+  loaded: Set<string>,
+): { code: string[]; css: string[] };
 export function laterCode(modules: Record<string, RegExp>): Plugin;

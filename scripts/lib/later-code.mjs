@@ -9,6 +9,40 @@
  * @param {Record<string, RegExp>} modules
  * @returns {import("vite").Plugin}
  */
+/**
+ * The chunks (and their stylesheets) of the modules `roots` match and every chunk they import, less `loaded`: the
+ * files a browser needs for those modules. A root's chunk is the one it is the facade of, or the group's it was put in.
+ *
+ * @param {import("rolldown").OutputBundle} bundle
+ * @param {RegExp[]} roots
+ * @param {Set<string>} loaded
+ * @returns {{ code: string[], css: string[] }}
+ */
+export function chunkFiles(bundle, roots, loaded) {
+  const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
+  const code = new Set();
+  const css = new Set();
+  const visit = (fileName) => {
+    const chunk = fileName ? bundle[fileName] : undefined;
+    if (chunk?.type !== "chunk" || loaded.has(fileName) || code.has(fileName)) return;
+    code.add(fileName);
+    for (const file of chunk.viteMetadata?.importedCss ?? []) css.add(file);
+    for (const file of chunk.imports) visit(file);
+  };
+  for (const root of roots) {
+    const chunk =
+      chunks.find((c) => c.facadeModuleId && root.test(c.facadeModuleId)) ??
+      chunks.find((c) => c.moduleIds.some((id) => root.test(id)));
+    if (!chunk) throw new Error(`no chunk holds ${root}`);
+    visit(chunk.fileName);
+  }
+  return { code: [...code], css: [...css] };
+}
+
+/**
+ * @param {Record<string, RegExp>} modules
+ * @returns {import("vite").Plugin}
+ */
 export function laterCode(modules) {
   return {
     name: "kassa:later-code",
@@ -17,28 +51,11 @@ export function laterCode(modules) {
     generateBundle(_options, bundle) {
       const html = bundle["index.html"];
       if (html?.type !== "asset") return;
-      const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
-      const entry = chunks.find((chunk) => chunk.isEntry);
+      const entry = Object.values(bundle).find((file) => file.type === "chunk" && file.isEntry);
       const loaded = new Set(entry ? [entry.fileName, ...entry.imports] : []);
       /** @type {Record<string, { code: string[], css: string[] }>} */
       const files = {};
-      for (const [key, pattern] of Object.entries(modules)) {
-        const root =
-          chunks.find((chunk) => chunk.facadeModuleId && pattern.test(chunk.facadeModuleId)) ??
-          chunks.find((chunk) => chunk.moduleIds.some((id) => pattern.test(id)));
-        if (!root) throw new Error(`laterCode: no chunk holds ${pattern} (${key})`);
-        const code = new Set();
-        const css = new Set();
-        const visit = (fileName) => {
-          const chunk = bundle[fileName];
-          if (chunk?.type !== "chunk" || loaded.has(fileName) || code.has(fileName)) return;
-          code.add(fileName);
-          for (const file of chunk.viteMetadata?.importedCss ?? []) css.add(file);
-          for (const file of chunk.imports) visit(file);
-        };
-        visit(root.fileName);
-        files[key] = { code: [...code], css: [...css] };
-      }
+      for (const [key, pattern] of Object.entries(modules)) files[key] = chunkFiles(bundle, [pattern], loaded);
       const block = `<script type="application/json" id="kassa-later-code">${JSON.stringify(files).replace(/</g, "\\u003c")}</script>`;
       const source = String(html.source);
       if (!source.includes("</body>")) throw new Error("laterCode: index.html has no </body>");
