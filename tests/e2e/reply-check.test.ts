@@ -4,10 +4,13 @@
  * it (the dialogs' code is downloaded ahead, not run). A reply that does not match is still refused; without the worker (its code refused) the
  * page checks by itself.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page, Worker } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, demoSession, useSession } from "./support/app";
+import { base, demoSession, screen, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
+import { kassaCli } from "./support/cli";
+import { DEV_BOT_TOKEN, signedInitData } from "./support/telegram-client";
+import { APP_ORIGIN, launchChromiumAsTelegramWeb, openTelegramWeb } from "./support/telegram-web";
 
 /** A class name zod's build keeps as a string (its constructors register by name): present iff a file carries zod. */
 const ZOD_MARK = /["'`]ZodObject["'`]/;
@@ -103,4 +106,41 @@ describe("the contract's check of replies", () => {
       await context.close();
     }
   });
+});
+
+describe("the contract's check of replies inside Telegram Web", () => {
+  let telegramBrowser: Browser;
+  beforeAll(async () => {
+    telegramBrowser = await launchChromiumAsTelegramWeb();
+    await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+  });
+  afterAll(async () => {
+    await telegramBrowser?.close();
+  });
+
+  for (const client of ["a", "k"] as const)
+    it(`runs in the Mini App's own worker in Web ${client.toUpperCase()}'s cross-site frame (storage partitioned)`, async () => {
+      const id = 860_000_000 + Math.floor(Math.random() * 1e8);
+      const initData = signedInitData(
+        { id, first_name: "Vera", username: `vera${id}`, language_code: "de" },
+        DEV_BOT_TOKEN,
+      );
+      const web = await openTelegramWeb(telegramBrowser, base(), client);
+      const workers: Worker[] = [];
+      web.page.on("worker", (worker) => workers.push(worker));
+      try {
+        const frame = await web.mount({ initData, platform: client === "a" ? "weba" : "webk", version: "9.1" });
+        await screen(frame, "cabinet");
+        // The whole picture's and the chart's rooms are given up once their checked replies are in.
+        await frame.locator("[data-testid='reserved-income']").waitFor({ state: "detached", timeout: 20_000 });
+        await frame.locator("[data-testid='balance']").first().waitFor();
+        // The frame's worker, from the app's origin, has loaded the contract and checks there (the page itself
+        // loads it too here: a new user's Telegram sign-in is a call whose route the contract gives).
+        const worker = workers.find((w) => w.url().startsWith(APP_ORIGIN) && /reply-check/.test(w.url()));
+        expect(worker, workers.map((w) => w.url()).join(", ")).toBeTruthy();
+        expect(await worker?.evaluate(() => "__zod_globalRegistry" in globalThis)).toBe(true);
+      } finally {
+        await web.context.close();
+      }
+    });
 });
