@@ -14,6 +14,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } fr
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPostgres } from "./lib/postgres.mjs";
+import { whatFailed } from "./lib/failures.mjs";
 import { buildServer, serverBuildIsStale } from "./lib/server-build.mjs";
 import { ensureSystemPackages, findPostgresBin } from "./lib/system.mjs";
 
@@ -46,7 +47,9 @@ function step(name, cmd, args, env = {}) {
       entry.ok = code === 0;
       entry.seconds = (Date.now() - begun) / 1000;
       console.log(`\n[kassa] ${entry.ok ? "■" : "✗"} ${name} (${entry.seconds.toFixed(1)} s, load ${load()})`);
-      process.stdout.write(readFileSync(file, "utf8"));
+      const output = readFileSync(file, "utf8");
+      process.stdout.write(output);
+      if (!entry.ok) entry.failures = whatFailed(output);
       resolve(entry.ok);
     });
   });
@@ -91,6 +94,9 @@ try {
 
 const failed = steps.some((s) => !s.ok);
 console.log("\n[kassa] summary");
-for (const s of steps) console.log(`  ${s.ok ? "ok  " : "FAIL"} ${s.name} (${s.seconds.toFixed(1)} s)`);
+for (const s of steps) {
+  console.log(`  ${s.ok ? "ok  " : "FAIL"} ${s.name} (${s.seconds.toFixed(1)} s)`);
+  for (const line of s.failures ?? []) console.log(`       ${line}`);
+}
 console.log(`  total ${((Date.now() - started) / 1000).toFixed(1)} s, load average ${load()}`);
 process.exit(failed ? 1 : 0);
