@@ -10,6 +10,7 @@ import { buildApp } from "../../server/src/app";
 import { systemClock } from "../../server/src/clock";
 import type { KassaApp } from "../../server/src/context";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { runInQueryScope } from "../../server/src/db/query-scope";
 import { seedDemo } from "../../server/src/demo/seed";
 import { rowsOf } from "../../server/src/services/partners";
 import { ensureDefaultSettings } from "../../server/src/services/settings";
@@ -136,6 +137,45 @@ describe.skipIf(!TEST_DATABASE_URL)(
       const res = await fetch(`${base}/api/funds/refills`, { headers: { authorization: `Bearer ${investor.token}` } });
       expect(res.status).toBe(200);
       expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
+    });
+
+    /** Cancels, once, the statement of another session that sleeps `seconds` (as a stray cancel request would). */
+    async function cancelSleeperOnce(seconds: string): Promise<boolean> {
+      const pattern = `%pg_sleep(${seconds})%`;
+      await until(async () => {
+        const result = await observer.db.execute(sql`
+          select count(*)::int as n from pg_stat_activity
+           where state = 'active' and query like ${pattern} and pid <> pg_backend_pid()`);
+        return Number(rowsOf<{ n: number }>(result)[0]?.n) === 1;
+      }, 5000);
+      const result = await observer.db.execute(sql`
+        select bool_or(pg_cancel_backend(pid)) as cancelled from pg_stat_activity
+         where state = 'active' and query like ${pattern} and pid <> pg_backend_pid()`);
+      return rowsOf<{ cancelled: boolean }>(result)[0]?.cancelled === true;
+    }
+
+    it("runs a statement again when a cancel meant for the statement before it hits it", async () => {
+      // A request still waited for: its scope is not abandoned, so the cancel was not meant for it.
+      // (A drizzle query starts when it is awaited: `then` here, inside the scope.)
+      const statement = runInQueryScope(new AbortController().signal, () =>
+        handle.db.execute(sql`select pg_sleep(0.41), 7 as n`).then((result) => result),
+      );
+      expect(await cancelSleeperOnce("0.41")).toBe(true);
+      expect(rowsOf<{ n: number }>(await statement)[0]?.n).toBe(7);
+    });
+
+    it("runs a transaction again from its start when a stray cancel hits it", async () => {
+      let runs = 0;
+      const transaction = runInQueryScope(new AbortController().signal, () =>
+        handle.db.transaction(async (tx) => {
+          runs++;
+          await tx.execute(sql`select pg_sleep(0.42)`);
+          return "committed";
+        }),
+      );
+      expect(await cancelSleeperOnce("0.42")).toBe(true);
+      expect(await transaction).toBe("committed");
+      expect(runs).toBe(2);
     });
 
     it("answers a request whose statement timed out with an error, and stays free", async () => {

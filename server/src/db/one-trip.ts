@@ -25,6 +25,7 @@ import { Placeholder, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
 import type { Database } from "./client";
+import { hitByStrayCancel } from "./query-scope";
 
 const dialect = new PgDialect();
 
@@ -55,6 +56,22 @@ export async function inOneRoundTrip<K extends string>(
 ): Promise<Record<string, unknown>[][] | null> {
   const client = (db as unknown as { $client?: Partial<Sql> }).$client;
   if (typeof client?.reserve !== "function") return null;
+  // Hit by a cancel meant for the statement before it on that connection (db/query-scope.ts): the
+  // transaction rolled back whole, and runs again.
+  for (let tries = 0; ; tries++) {
+    try {
+      return await once(client as Sql, statements, values);
+    } catch (error) {
+      if (tries >= 2 || !hitByStrayCancel(error, undefined)) throw error;
+    }
+  }
+}
+
+async function once<K extends string>(
+  client: Sql,
+  statements: readonly OneTripStatement<K>[],
+  values: Readonly<Record<K, unknown>>,
+): Promise<Record<string, unknown>[][]> {
   const reserved = await client.reserve();
   const sent = [
     reserved.unsafe("begin"),

@@ -18,6 +18,9 @@
  * touched the database once, while PostgreSQL showed every connection idle (server/README.md,
  * "Performance"). A statement the pool has not started yet is left to run; the statement
  * timeout bounds it.
+ *
+ * A cancel can also land on the statement after the one it was meant for (`hitByStrayCancel`): that
+ * statement, or its transaction, runs again.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Sql } from "postgres";
@@ -47,6 +50,73 @@ export class StatementAbandonedError extends Error {
     super("canceling statement: its request was abandoned");
     this.name = "StatementAbandonedError";
   }
+}
+
+/**
+ * A cancel request is sent from outside the connection and cancels whatever that connection's session
+ * runs when PostgreSQL gets it: a statement of an abandoned request that ended just before (still
+ * running when `track` looked, at the end of its grace) leaves the cancel to the next statement the pool
+ * gave that connection, another request's. The app never cancels a statement whose scope is not
+ * abandoned, so a statement cancelled "due to user request" with its own scope still on was hit by such
+ * a stray cancel: it (or its whole transaction, rolled back) runs once more rather than answering 500.
+ * Not PostgreSQL's statement timeout (the same code, 57014, "due to statement timeout").
+ */
+export function hitByStrayCancel(error: unknown, signal: AbortSignal | undefined): boolean {
+  if (signal?.aborted || error instanceof StatementAbandonedError) return false;
+  for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === "57014") return typeof message === "string" && /user request/.test(message);
+  }
+  return false;
+}
+
+/** How many times a statement or transaction hit by a stray cancel runs again. */
+const STRAY_CANCEL_RETRIES = 2;
+
+/**
+ * `first`, a postgres.js query as drizzle uses it (`.values()` then awaited), run again by `send` when a
+ * stray cancel hit it (`hitByStrayCancel`).
+ */
+function againOnStrayCancel<Q extends PromiseLike<unknown> & { values(): unknown }>(
+  first: Q,
+  send: () => Q,
+  signal: AbortSignal | undefined,
+): Q {
+  let arrayMode = false;
+  let outcome: Promise<unknown> | undefined;
+  const settle = () => {
+    outcome ??= (async () => {
+      let query = first;
+      for (let tries = 0; ; tries++) {
+        try {
+          return await query;
+        } catch (error) {
+          if (tries >= STRAY_CANCEL_RETRIES || !hitByStrayCancel(error, signal)) throw error;
+          query = send();
+          if (arrayMode) query.values();
+        }
+      }
+    })();
+    return outcome;
+  };
+  const wrapped: Q = new Proxy(first, {
+    get(target, property, receiver) {
+      if (property === "values")
+        return () => {
+          arrayMode = true;
+          target.values();
+          return wrapped;
+        };
+      if (property === "then")
+        return (onDone?: (value: unknown) => unknown, onFailed?: (error: unknown) => unknown) =>
+          settle().then(onDone, onFailed);
+      if (property === "catch") return (onFailed?: (error: unknown) => unknown) => settle().catch(onFailed);
+      if (property === "finally") return (onEnd?: () => void) => settle().finally(onEnd);
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return wrapped;
 }
 
 /** The parts of a postgres.js query used here (`active`: the statement its connection runs now). */
@@ -167,9 +237,12 @@ export function cancellable<T extends Sql>(client: T): T {
         return (...args: Parameters<Sql["unsafe"]>) => {
           const signal = scope.getStore();
           if (signal?.aborted) throw new StatementAbandonedError();
-          const query = prepared(target, args);
-          if (signal) track(query as unknown as PendingQuery, signal);
-          return query;
+          const send = () => {
+            const query = prepared(target, args);
+            if (signal) track(query as unknown as PendingQuery, signal);
+            return query;
+          };
+          return againOnStrayCancel(send(), send, signal);
         };
       }
       if (property === "begin") {
@@ -177,13 +250,25 @@ export function cancellable<T extends Sql>(client: T): T {
           const signal = scope.getStore();
           if (signal?.aborted) return Promise.reject(new StatementAbandonedError());
           const fn = args[args.length - 1] as (sql: Sql) => unknown;
-          let transaction: Promise<unknown> | undefined;
-          const inside = (sql: Sql) => {
-            if (signal?.aborted) throw new StatementAbandonedError();
-            return untilConnectionLost(sql, fn, transaction as Promise<unknown>);
+          const run = () => {
+            let transaction: Promise<unknown> | undefined;
+            const inside = (sql: Sql) => {
+              if (signal?.aborted) throw new StatementAbandonedError();
+              return untilConnectionLost(sql, fn, transaction as Promise<unknown>);
+            };
+            transaction = (target.begin as (...a: unknown[]) => Promise<unknown>)(...args.slice(0, -1), inside);
+            return transaction;
           };
-          transaction = (target.begin as (...a: unknown[]) => Promise<unknown>)(...args.slice(0, -1), inside);
-          return transaction;
+          // A transaction hit by a stray cancel rolled back whole: it runs again from its start.
+          return (async () => {
+            for (let tries = 0; ; tries++) {
+              try {
+                return await run();
+              } catch (error) {
+                if (tries >= STRAY_CANCEL_RETRIES || !hitByStrayCancel(error, signal)) throw error;
+              }
+            }
+          })();
         };
       }
       return typeof value === "function" ? value.bind(target) : value;
