@@ -11,7 +11,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
@@ -143,14 +143,26 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
           version: client.version,
           fullscreen: client.fullscreen,
         });
+      // Ready at the first paint, not after the session: the sign-in's reply is held until the app has told
+      // the client it is ready (Telegram keeps its own loader up until then), and released anyway after 15 s.
+      let readyBeforeSession: boolean | undefined;
+      const holdSignIn = async (route: Route) => {
+        readyBeforeSession ??= await waitForPosted(page, "web_app_ready", () => true, 15_000).then(
+          () => true,
+          () => false,
+        );
+        await route.continue();
+      };
+      await page.route("**/api/auth/telegram**", holdSignIn);
       await page.goto(`${base()}/${launch()}`);
       await onScreen(page, "cabinet");
-      // Ready within 600 ms of the app's first message to the client (the first paint, not the session).
+      await page.unroute("**/api/auth/telegram**", holdSignIn);
+      expect(readyBeforeSession, "web_app_ready while the session was still being made").toBe(true);
       const ready = await waitForPosted(page, "web_app_ready");
       const first = (await postedEvents(page))[0];
-      const readyMs = (ready.t ?? 0) - (first?.t ?? 0);
-      console.log(`[ready] ${client.platform}: web_app_ready ${readyMs.toFixed(0)} ms after ${first?.eventType}`);
-      expect(readyMs, `web_app_ready after ${first?.eventType}`).toBeLessThan(600);
+      console.log(
+        `[ready] ${client.platform}: web_app_ready ${((ready.t ?? 0) - (first?.t ?? 0)).toFixed(0)} ms after ${first?.eventType}`,
+      );
 
       // The tab bar ends above the home indicator, its labels included.
       const { bottom, labelBottom, viewport } = await page.locator(".tab-bar").evaluate((bar) => {
