@@ -13,8 +13,8 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { startPostgres } from "./lib/postgres.mjs";
 import { whatFailed } from "./lib/failures.mjs";
+import { startPostgres } from "./lib/postgres.mjs";
 import { buildServer, serverBuildIsStale } from "./lib/server-build.mjs";
 import { ensureSystemPackages, findPostgresBin } from "./lib/system.mjs";
 
