@@ -83,8 +83,8 @@ const productionBuild: Plugin = {
  * token the moment the parser reaches it (the API client takes those replies, `lib/early-replies.ts`), announces
  * (module preload) the code and texts of the screen the launch will show (the cabinet's with a saved user at the
  * cabinet's start, the login's without one) and inserts the entry chunk: the page has no static entry tag, so
- * the launcher asks for the entry, its imports and the screen's code and texts at low priority (the stylesheets a
- * step below the highest) when it paints the balance itself (`src/app/launch-preload.js`). Files are named after
+ * the launcher asks for the entry, its imports and the screen's code and texts once the balance it paints itself
+ * is on screen, when it paints one (`src/app/launch-preload.js`). Files are named after
  * the build, so the script is written here with their names.
  */
 const launchPreload: Plugin = {

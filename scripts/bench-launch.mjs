@@ -16,8 +16,9 @@
 //   hashed files under /assets cached for good, the rest revalidated): navigation → its first screen with
 //   text. Give the folder as `BENCH_TEMPLATE_DIR=<folder>` or `-- --template <folder>`.
 //
-// Per case: the median time, FCP and LCP (the browser's paint entries), the requests, the JS files and
-// their gzip size (the body gzipped at level 9, as the bundle budget counts it) and the "waves": how many
+// Per case: the median time, FCP and LCP (the browser's paint entries), the requests until the app's own screen
+// showed, the JS files among them and their gzip size (the body gzipped at level 9, as the bundle budget counts
+// it) and the "waves": how many
 // dependent round trips lead to the figure. A request depends on the latest request that finished before
 // it started; the chain is walked back from the figure (and from the cabinet's `GET /user/balance`) to the
 // document, which counts as the first wave. This is a timing heuristic, the same for every case. "Blocking"
@@ -321,7 +322,9 @@ async function launch(page, cdp, url, cold) {
       );
     console.log(`${ms(figureAt)} figure`);
   }
-  const before = list.filter((r) => r.start <= figureAt);
+  // What the app's own screen needed: the requests sent until it showed (the painted figure comes before the code).
+  const appAt = doc.start + Math.max(shown.shownAt, shown.appAt) / 1000;
+  const before = list.filter((r) => r.start <= appAt);
   const js = before.filter((r) => r.type === "Script" && !r.fromCache);
   const balance = list.find((r) => /\/api\/user\/balance(\?|$)/.test(r.url));
   return {

