@@ -132,15 +132,28 @@ const launchPreload: Plugin = {
         const paint = earlyPaint();
         // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's,
         // then the cabinet's), so it paints styled without waiting for them behind the app's code.
-        const sheets = [...(entry.viteMetadata?.importedCss ?? []), ...files.cabinet.css].map((file) => {
-          const asset = bundle[file];
-          return asset?.type === "asset" ? String(asset.source) : "";
-        });
+        const stylesheets = (screenCss: string[]) =>
+          [...(entry.viteMetadata?.importedCss ?? []), ...screenCss].map((file) => {
+            const asset = bundle[file];
+            return asset?.type === "asset" ? String(asset.source) : "";
+          });
+        const sheets = stylesheets(files.cabinet.css);
+        const { brandTitle, brandText, ...classNames } = paint.classes;
         const classes = new Set([
           ...PAINTED_CLASSES,
-          ...Object.values(paint.classes).flatMap((c) => (c ?? "").split(" ")),
+          ...Object.values(classNames).flatMap((c) => (c ?? "").split(" ")),
         ]);
-        return JSON.stringify({ ...paint, css: sheets.map((css) => rulesFor(css, classes)).join("") });
+        // And the login's header, from the entry's stylesheets and the login's.
+        const loginSheets = stylesheets(files.login.css);
+        const loginClasses = new Set([
+          ...LOGIN_PAINTED_CLASSES,
+          ...[paint.classes.root, paint.classes.dark, brandTitle, brandText].flatMap((c) => (c ?? "").split(" ")),
+        ]);
+        return JSON.stringify({
+          ...paint,
+          css: sheets.map((css) => rulesFor(css, classes)).join(""),
+          loginCss: loginSheets.map((css) => rulesFor(css, loginClasses)).join(""),
+        });
       });
     // Inline: as a file of its own it cost a round trip before its calls went out. A classic script (a module or
     // `async` one waits to be scheduled), wrapped so that its names stay its own. `</` is escaped so nothing in
@@ -219,16 +232,50 @@ function earlyPaint() {
     "Blocks/List/List",
     /classNames\("(tgui-\w+)", platform === 'ios' && "(tgui-\w+)"/,
   );
-  const [weight2] = ui("Typography/Typography", /'2': "(tgui-\w+)"/);
+  const [weight1, weight2, weight3] = ui(
+    "Typography/Typography",
+    /stylesWeight = \{\s*'1': "(tgui-\w+)",\s*'2': "(tgui-\w+)",\s*'3': "(tgui-\w+)"/,
+  );
   const [typography, plain] = ui("Typography/Typography", /classNames\("(tgui-\w+)", plain && "(tgui-\w+)"/);
-  const [level2] = ui("Typography/Title/Title", /titleLevelStyles = \{[^}]*'2': "(tgui-\w+)"/);
+  const [level1, level2] = ui(
+    "Typography/Title/Title",
+    /titleLevelStyles = \{\s*'1': "(tgui-\w+)",\s*'2': "(tgui-\w+)"/,
+  );
   const [title] = ui("Typography/Title/Title", /classNames\("(tgui-\w+)", titleLevelStyles/);
+  const [text] = ui("Typography/Text/Text", /classNames\("(tgui-\w+)", className\)/);
+  // The login's brand header (`BrandHeader`): the name and the tagline of each language (common.json).
+  const common = (language: string) =>
+    JSON.parse(readFileSync(r(`./locales/${language}/common.json`), "utf8")) as Record<string, unknown>;
+  const russianCommon = common("ru");
+  const loginTexts = Object.fromEntries(
+    LANGUAGES.map((language) => {
+      const own = common(language);
+      return [language, Object.fromEntries(LOGIN_TEXTS.map((key) => [key, own[key] ?? russianCommon[key]]))];
+    }),
+  );
   return {
     texts,
+    loginTexts,
     display: Object.fromEntries(Object.entries(CURRENCIES).map(([code, { display }]) => [code, display])),
-    classes: { root, ios, dark, list, listIos, title: [typography, plain, weight2, title, level2].join(" ") },
+    classes: {
+      root,
+      ios,
+      dark,
+      list,
+      listIos,
+      title: [typography, plain, weight2, title, level2].join(" "),
+      // `<Title level="1" weight="1">` and `<Text>` (weight 3 by default).
+      brandTitle: [typography, plain, weight1, title, level1].join(" "),
+      brandText: [typography, plain, weight3, text].join(" "),
+    },
   };
 }
+
+/** The login's texts the launcher's early brand header shows. */
+const LOGIN_TEXTS = ["appName", "tagline"] as const;
+
+/** The app's own classes the launcher's painted login header wears (`loginBlock` in src/app/launch-preload.js). */
+const LOGIN_PAINTED_CLASSES = ["app-root", "public-layout", "page", "public-page", "brand-header", "brand-tagline"];
 
 /** The app's own classes the launcher's painted block wears (`balanceBlock` in src/app/launch-preload.js). */
 const PAINTED_CLASSES = [

@@ -64,6 +64,9 @@ function start() {
   // areas the painted block pads with are asked for meanwhile.
   const more = saved && !telegram ? sendCalls(readCookie(), false) : null;
   if (more) painted = paintBalanceEarly(null);
+  // The login's header needs no reply: painted as soon as the page has been read (on the web; inside Telegram the
+  // sign-in is automatic).
+  if (screen === FILES.login && !telegram) painted = paintLoginEarly();
   if (saved && telegram) {
     // The look is read (and the safe areas asked for) only where a balance may be painted: a phone's width. The
     // code keeps its default priority here: announced before the token has come, at low priority it waited for the
@@ -204,7 +207,12 @@ function paintBalanceEarly(look) {
       const boot = document.querySelector("#root > [data-testid='boot']");
       const block = boot && balanceBlock(user, balance, look && { ...look, insets });
       if (!block) return shown();
-      keepUntilTheApp(boot.parentElement, boot, block);
+      keepUntilTheApp(boot.parentElement, boot, block, (root) => {
+        const screen = root.querySelector("[data-screen]");
+        return (
+          root.querySelector("[data-testid='balance']") !== null || (screen && screen.dataset.screen !== "cabinet")
+        );
+      });
       shown();
       statistics.then(
         (statistics) => {
@@ -220,6 +228,88 @@ function paintBalanceEarly(look) {
   return settled;
 }
 
+/**
+ * The login's brand header (`BrandHeader` at the top of `LoginRoute`: the mark, the name, the tagline), painted once
+ * the page has been read, as the app's first render of the login shows it, styled by the stylesheets' own rules for
+ * it (`PAINT.loginCss`): the login's largest text, on screen before the app's code has come. Kept over the app's
+ * first renders until a screen of the app shows. A promise settled a frame after it is on screen (or it will not
+ * be): the app's code is asked for then (`painted`). Null when there is nothing to paint it with.
+ */
+function paintLoginEarly() {
+  const texts = PAINT.loginTexts?.[lng];
+  if (!texts || !PAINT.loginCss) return null;
+  return new Promise((resolve) => {
+    const paint = () => {
+      try {
+        const boot = document.querySelector("#root > [data-testid='boot']");
+        if (boot)
+          keepUntilTheApp(boot.parentElement, boot, loginBlock(texts), (root) => root.querySelector("[data-screen]"));
+      } finally {
+        requestAnimationFrame(() => setTimeout(resolve));
+        setTimeout(resolve, PAINT_DEADLINE_MS);
+      }
+    };
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", paint, { once: true });
+    else paint();
+  });
+}
+
+function loginBlock(texts) {
+  const dark = matchMedia("(prefers-color-scheme: dark)").matches;
+  const svg = (tag, attributes, children = []) => {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+    node.append(...children);
+    return node;
+  };
+  // `KassaMark` at 64 px.
+  const mark = svg("svg", { width: 64, height: 64, viewBox: "0 0 64 64", "aria-hidden": "true", focusable: "false" }, [
+    svg("rect", { width: 64, height: 64, rx: 16, fill: "var(--tgui--button_color, #2481cc)" }),
+    svg("path", {
+      d: "M22 18v28M22 32l14-14M27 27l11 19",
+      stroke: "var(--tgui--button_text_color, #fff)",
+      "stroke-width": 5,
+      "stroke-linecap": "round",
+      "stroke-linejoin": "round",
+      fill: "none",
+    }),
+  ]);
+  return element(
+    "div",
+    `${PAINT.classes.root}${dark ? ` ${PAINT.classes.dark}` : ""} app-root`,
+    [
+      element("style", "", [PAINT.loginCss]),
+      element("div", "public-layout", [
+        element("div", "page public-page", [
+          element("header", "brand-header", [
+            mark,
+            element("h1", PAINT.classes.brandTitle, [texts.appName]),
+            element("span", `${PAINT.classes.brandText} brand-tagline`, [texts.tagline], {
+              "data-testid": "tagline-painted",
+            }),
+          ]),
+        ]),
+      ]),
+    ],
+    {
+      "aria-hidden": "true",
+      inert: "",
+      "data-appearance": dark ? "dark" : "light",
+      "data-platform": "base",
+      "data-testid": "painted-login",
+    },
+  );
+}
+
+/** An element of the painted blocks. */
+function element(tag, className, children = [], attributes = {}) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
 /** The painted frame down to the balance block, or null when a figure cannot be shown exactly as the app would. */
 function balanceBlock(user, balance, look) {
   const texts = PAINT.texts[lng];
@@ -230,13 +320,6 @@ function balanceBlock(user, balance, look) {
   const ios = look?.platform === "ios";
   const held = Object.values(balance.currencies).filter((value) => /[1-9]/.test(value)).length;
   const unread = user.notifications?.unread ?? 0;
-  const element = (tag, className, children = [], attributes = {}) => {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-    node.append(...children);
-    return node;
-  };
   const room = (child) =>
     element("div", "cabinet-reserved cabinet-reserved-overview", child ? [child] : [], {
       style: `--reserved-lines: ${held}`,
@@ -411,11 +494,11 @@ function numberLocale(lng) {
 }
 
 /**
- * Puts `block` in the place of the boot screen. The app's first render empties `#root`; until the app's own
- * figure shows (or another screen does), the block stays where it was, over the app (fixed, out of the flow,
- * nothing to click), then goes.
+ * Puts `block` in the place of the boot screen. The app's first render empties `#root`; until the app shows what
+ * the block stands for (`appShows(root)`: the cabinet's own figure or another screen, the login's screen), the
+ * block stays where it was, over the app (fixed, out of the flow, nothing to click), then goes.
  */
-function keepUntilTheApp(root, boot, block) {
+function keepUntilTheApp(root, boot, block, appShows) {
   boot.replaceWith(block);
   const started = performance.now();
   let overlay = null;
@@ -426,10 +509,8 @@ function keepUntilTheApp(root, boot, block) {
   };
   const check = () => {
     if (block.parentElement === root) return;
-    const screen = root.querySelector("[data-screen]");
-    // The app's own figure, another screen, or a cabinet that did not show a figure in time: the app's page.
-    if (root.querySelector("[data-testid='balance']") || (screen && screen.dataset.screen !== "cabinet")) return done();
-    if (performance.now() - started > 10_000) return done();
+    // What the block stands for is the app's now (`appShows`), or the app did not show it in time: the app's page.
+    if (appShows(root) || performance.now() - started > 10_000) return done();
     if (!overlay) {
       overlay = document.createElement("div");
       overlay.setAttribute("aria-hidden", "true");

@@ -252,7 +252,7 @@ describe("the launch's calls and code, at their true priority", () => {
     ["the login", "/login", 390, false],
     ["the wide layout", "/", 1280, true],
   ] as const)
-    it(`asks for the entry chunk at its default priority at ${name} (nothing painted early)`, async () => {
+    it(`asks for the entry chunk at its default priority at ${name}`, async () => {
       const context = signedIn
         ? await launchContext({ width, language: "en", scheme: "light" })
         : await phoneContext(browser, { viewport: { width, height: 844 } });

@@ -57,10 +57,11 @@ export function CabinetLayout() {
   useDraftsAcrossSignIn();
   useLanguageSync();
   const [screenShown, setScreenShown] = useState(false);
-  // The alert's code comes now, so an action failing offline later can still say so.
+  // The alert's code comes once the first screen is shown (not in the launch's way), so an action failing
+  // offline later can still say so.
   useEffect(() => {
-    void import("@/components/alert-snackbar").catch(() => undefined);
-  }, []);
+    if (screenShown) void import("@/components/alert-snackbar").catch(() => undefined);
+  }, [screenShown]);
   const content = (
     <main className="cabinet-content">
       {/* Inside Telegram a pull down from the top belongs to Telegram (vertical swipes fold the app, on
