@@ -46,10 +46,23 @@ function preload({ code, css }: LaterFiles): void {
 
 const queue = () => import("./warm-up-queue");
 
-/** Has `load`'s code ready for a tap: its files downloaded now where the page lists them (`key`), else queued. */
+/**
+ * `run` in a task of its own once the page is idle (at most `timeout` ms later): called from the effects of the
+ * commit that shows the balance, the preloads' links (each one starts a download, ~10 ms of a phone's main thread
+ * for a dialog's files) would lengthen the task that showed it.
+ */
+function whenIdle(run: () => void, timeout = 1000): void {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout });
+  else setTimeout(run, 0);
+}
+
+/**
+ * Has `load`'s code ready for a tap: its files downloaded where the page lists them (`key`), once the page is idle;
+ * else queued.
+ */
 export function warmUp(load: Load, key?: LaterCode): void {
   const files = key ? filesOf(key) : undefined;
-  if (files) preload(files);
+  if (files) whenIdle(() => preload(files));
   else
     void queue().then(
       (module) => module.warmUp(load),

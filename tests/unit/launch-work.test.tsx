@@ -74,4 +74,34 @@ describe("warmUp", () => {
     expect(idle).toHaveLength(0);
     expect(sheet).toHaveBeenCalledTimes(1);
   });
+  it("downloads a listed dialog's files ahead in an idle task of its own, not in the task that asked", async () => {
+    const { warmUp } = await import("@/lib/warm-up");
+    const idle: Array<() => void> = [];
+    vi.stubGlobal("requestIdleCallback", (callback: () => void) => idle.push(callback));
+    const list = document.createElement("script");
+    list.type = "application/json";
+    list.id = "kassa-later-code";
+    list.textContent = JSON.stringify({
+      exchange: { code: ["assets/exchange-dialog-test.js"], css: ["assets/exchange-dialog-test.css"] },
+    });
+    document.body.append(list);
+    const load = vi.fn(() => Promise.resolve());
+    const links = () =>
+      [...document.querySelectorAll("link")].filter((link) => link.href.includes("exchange-dialog-test"));
+    try {
+      warmUp(load, "exchange");
+      expect(links()).toHaveLength(0);
+      expect(idle).toHaveLength(1);
+      idle.shift()?.();
+      expect(links().map((link) => `${link.rel} ${link.fetchPriority}`)).toEqual([
+        "stylesheet low",
+        "modulepreload low",
+      ]);
+      // The code is only downloaded: it runs on the tap.
+      expect(load).not.toHaveBeenCalled();
+    } finally {
+      list.remove();
+      for (const link of links()) link.remove();
+    }
+  });
 });
