@@ -47,22 +47,13 @@ function preload({ code, css }: LaterFiles): void {
 const queue = () => import("./warm-up-queue");
 
 /**
- * `run` in a task of its own once the page is idle (at most `timeout` ms later): called from the effects of the
- * commit that shows the balance, the preloads' links (each one starts a download, ~10 ms of a phone's main thread
- * for a dialog's files) would lengthen the task that showed it.
- */
-function whenIdle(run: () => void, timeout = 1000): void {
-  if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout });
-  else setTimeout(run, 0);
-}
-
-/**
- * Has `load`'s code ready for a tap: its files downloaded where the page lists them (`key`), once the page is idle;
- * else queued.
+ * Has `load`'s code ready for a tap: its files downloaded where the page lists them (`key`), else queued.
  */
 export function warmUp(load: Load, key?: LaterCode): void {
   const files = key ? filesOf(key) : undefined;
-  if (files) whenIdle(() => preload(files));
+  // In a task of its own: called from the effects of the commit that shows the balance, the preloads' links
+  // (each one starts a download, ~10 ms of a phone's main thread for a dialog's files) would lengthen that task.
+  if (files) setTimeout(() => preload(files));
   else
     void queue().then(
       (module) => module.warmUp(load),

@@ -74,10 +74,8 @@ describe("warmUp", () => {
     expect(idle).toHaveLength(0);
     expect(sheet).toHaveBeenCalledTimes(1);
   });
-  it("downloads a listed dialog's files ahead in an idle task of its own, not in the task that asked", async () => {
+  it("downloads a listed dialog's files ahead in a task of its own, not in the task that asked", async () => {
     const { warmUp } = await import("@/lib/warm-up");
-    const idle: Array<() => void> = [];
-    vi.stubGlobal("requestIdleCallback", (callback: () => void) => idle.push(callback));
     const list = document.createElement("script");
     list.type = "application/json";
     list.id = "kassa-later-code";
@@ -88,11 +86,11 @@ describe("warmUp", () => {
     const load = vi.fn(() => Promise.resolve());
     const links = () =>
       [...document.querySelectorAll("link")].filter((link) => link.href.includes("exchange-dialog-test"));
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
     try {
       warmUp(load, "exchange");
       expect(links()).toHaveLength(0);
-      expect(idle).toHaveLength(1);
-      idle.shift()?.();
+      vi.advanceTimersByTime(0);
       expect(links().map((link) => `${link.rel} ${link.fetchPriority}`)).toEqual([
         "stylesheet low",
         "modulepreload low",
@@ -100,6 +98,7 @@ describe("warmUp", () => {
       // The code is only downloaded: it runs on the tap.
       expect(load).not.toHaveBeenCalled();
     } finally {
+      vi.useRealTimers();
       list.remove();
       for (const link of links()) link.remove();
     }
