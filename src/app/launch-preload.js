@@ -34,7 +34,7 @@ let lng;
 /** Whether the entry's files have been announced. */
 let announced = false;
 /**
- * On the web, with a balance to paint: settles once the painted balance is on screen (or will not be, or after
+ * On the web, with a balance to paint: settles once the painted balance has been painted (or will not be, or after
  * `PAINT_DEADLINE_MS`), and the app's code, its stylesheets and texts are asked for then. A page-load audit such as
  * Lighthouse's counts every file that finished before the largest paint as something that paint waited for; asked
  * for at once, the code's files finish first on a fast link and the audit's phone then "waits" for all of them. On
@@ -182,7 +182,7 @@ function paintBalanceEarly(look) {
   if (!phone || (!look && typeof saved?.login !== "string")) return null;
   let shown;
   const settled = new Promise((resolve) => {
-    shown = () => requestAnimationFrame(() => setTimeout(resolve));
+    shown = () => afterPaint(resolve);
     setTimeout(resolve, PAINT_DEADLINE_MS);
   });
   // The replies' copies, taken before the app reads them.
@@ -232,7 +232,7 @@ function paintBalanceEarly(look) {
  * The login's brand header (`BrandHeader` at the top of `LoginRoute`: the mark, the name, the tagline), painted once
  * the page has been read, as the app's first render of the login shows it, styled by the stylesheets' own rules for
  * it (`PAINT.loginCss`): the login's largest text, on screen before the app's code has come. Kept over the app's
- * first renders until a screen of the app shows. A promise settled a frame after it is on screen (or it will not
+ * first renders until a screen of the app shows. A promise settled once it has been painted (or it will not
  * be): the app's code is asked for then (`painted`). Null when there is nothing to paint it with.
  */
 function paintLoginEarly() {
@@ -245,7 +245,7 @@ function paintLoginEarly() {
         if (boot)
           keepUntilTheApp(boot.parentElement, boot, loginBlock(texts), (root) => root.querySelector("[data-screen]"));
       } finally {
-        requestAnimationFrame(() => setTimeout(resolve));
+        afterPaint(resolve);
         setTimeout(resolve, PAINT_DEADLINE_MS);
       }
     };
@@ -299,6 +299,14 @@ function loginBlock(texts) {
       "data-testid": "painted-login",
     },
   );
+}
+
+/**
+ * `then` once what was just put on the page has been painted: a frame's callbacks run before its paint, the next
+ * frame's after it.
+ */
+function afterPaint(then) {
+  requestAnimationFrame(() => requestAnimationFrame(() => then()));
 }
 
 /** An element of the painted blocks. */
