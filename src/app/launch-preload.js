@@ -25,6 +25,12 @@ const FILES = /* FILES */ {};
  */
 const PAINT = /* PAINT */ {};
 const LANGUAGES = ["en", "ru", "de", "kk"];
+/**
+ * How Intl writes numbers in each language (Unicode CLDR): the group separator and the decimal mark. Russian and
+ * Kazakh group with a no-break space (a browser without Kazakh number data formats Kazakh as Russian: the same).
+ * `tests/e2e/early-balance.test.ts` compares the painted figure with the app's, formatted by Intl, in all four.
+ */
+const NUMBER_MARKS = { en: [",", "."], de: [".", ","], ru: ["\u00a0", ","], kk: ["\u00a0", ","] };
 /** The longest the app's code waits for the painted balance (`painted`). */
 const PAINT_DEADLINE_MS = 1000;
 /** Who waits for an event from the Telegram client (`listenToTheClient`). */
@@ -214,6 +220,7 @@ function paintBalanceEarly(look) {
         );
       });
       shown();
+      afterPaint(warmIntl);
       statistics.then(
         (statistics) => {
           const currency = balance.currentCurrency;
@@ -477,28 +484,28 @@ function safeAreaAnswers(launch) {
 }
 
 /**
- * As `formatAmount` (src/lib/money.ts): truncated to the currency's display precision and grouped the language's
- * way by Intl, fed the decimal string. Null for what that function would show differently here (not a plain
- * non-negative decimal, an unknown currency): then nothing is painted.
+ * As `formatAmount` (src/lib/money.ts): truncated to the currency's display precision, grouped by three and
+ * separated the language's way, as Intl writes these languages (`NUMBER_MARKS`). Without Intl: the first
+ * `Intl.NumberFormat` of a page costs ~20 ms of main thread (its number data is set up), 80 ms on a phone four
+ * times slower, in the task that paints the balance; it is set up once the figure is painted instead
+ * (`warmIntl`), before the app's code, which formats with it, has come. Null for what that function would show
+ * differently here (not a plain non-negative decimal, an unknown currency): then nothing is painted.
  */
 function format(amount, currency, lng) {
   const digits = PAINT.display[currency];
   const match = typeof amount === "string" ? /^(\d+)(?:\.(\d+))?$/.exec(amount) : null;
-  if (digits === undefined || !match) return null;
-  const fraction = (match[2] ?? "").slice(0, digits);
-  const truncated = fraction ? `${match[1]}.${fraction}` : match[1];
-  const text = new Intl.NumberFormat(numberLocale(lng), {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(truncated);
-  return `${text} ${currency}`;
+  const marks = NUMBER_MARKS[lng];
+  if (digits === undefined || !match || !marks) return null;
+  const whole = match[1].replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+$)/g, marks[0]);
+  const fraction = (match[2] ?? "").slice(0, digits).padEnd(digits, "0");
+  return `${whole}${digits > 0 ? marks[1] + fraction : ""} ${currency}`;
 }
 
-/** As src/lib/money.ts: a browser without Kazakh number data formats Kazakh as Russian. */
-function numberLocale(lng) {
-  if (lng !== "kk") return lng;
-  const probe = new Intl.NumberFormat(lng, { minimumFractionDigits: 1 }).format(1000.5);
-  return probe === "1,000.5" ? "ru" : lng;
+/** Has the page's number formatting set up while nothing else runs (see `format`). */
+function warmIntl() {
+  const warm = () => new Intl.NumberFormat(lng).format(0);
+  if (typeof requestIdleCallback === "function") requestIdleCallback(warm, { timeout: 1000 });
+  else setTimeout(warm);
 }
 
 /**
