@@ -209,15 +209,19 @@ const EARLY_TEXTS = ["welcome", "balance", "amountOnDeposit"] as const;
  * modules so an update of the library cannot leave them behind (the build fails instead).
  */
 function earlyPaint() {
-  const cabinet = (language: string) =>
-    JSON.parse(readFileSync(r(`./locales/${language}/cabinet.json`), "utf8")) as Record<string, unknown>;
-  const russian = cabinet("ru");
-  const texts = Object.fromEntries(
-    LANGUAGES.map((language) => {
-      const own = cabinet(language);
-      return [language, Object.fromEntries(EARLY_TEXTS.map((key) => [key, own[key] ?? russian[key]]))];
-    }),
-  );
+  /** Per language, `keys` of the namespace `namespace` (Russian filling a missing key, as i18next's fallback does). */
+  const textsOf = (namespace: string, keys: readonly string[]) => {
+    const read = (language: string) =>
+      JSON.parse(readFileSync(r(`./locales/${language}/${namespace}.json`), "utf8")) as Record<string, unknown>;
+    const russian = read("ru");
+    return Object.fromEntries(
+      LANGUAGES.map((language) => {
+        const own = read(language);
+        return [language, Object.fromEntries(keys.map((key) => [key, own[key] ?? russian[key]]))];
+      }),
+    );
+  };
+  const texts = textsOf("cabinet", EARLY_TEXTS);
   const ui = (module: string, pattern: RegExp) => {
     const source = readFileSync(r(`./node_modules/@telegram-apps/telegram-ui/dist/components/${module}.js`), "utf8");
     const match = pattern.exec(source);
@@ -243,16 +247,8 @@ function earlyPaint() {
   );
   const [title] = ui("Typography/Title/Title", /classNames\("(tgui-\w+)", titleLevelStyles/);
   const [text] = ui("Typography/Text/Text", /classNames\("(tgui-\w+)", className\)/);
-  // The login's brand header (`BrandHeader`): the name and the tagline of each language (common.json).
-  const common = (language: string) =>
-    JSON.parse(readFileSync(r(`./locales/${language}/common.json`), "utf8")) as Record<string, unknown>;
-  const russianCommon = common("ru");
-  const loginTexts = Object.fromEntries(
-    LANGUAGES.map((language) => {
-      const own = common(language);
-      return [language, Object.fromEntries(LOGIN_TEXTS.map((key) => [key, own[key] ?? russianCommon[key]]))];
-    }),
-  );
+  // The login's brand header (`BrandHeader`): the name and the tagline of each language.
+  const loginTexts = textsOf("common", LOGIN_TEXTS);
   return {
     texts,
     loginTexts,
