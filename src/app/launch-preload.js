@@ -204,14 +204,15 @@ function paintBalanceEarly(look) {
     body.catch(() => undefined);
     return body;
   });
-  // The balance does not wait for the statistics (a heavier call): until they come, the amount on deposit is
-  // "…", as the card shows it.
-  Promise.all([work, balance, me, look?.insets]).then(
-    ([work, balance, me, insets]) => {
+  // The statistics too (sent with the balance, back a few milliseconds after it): the amount on deposit, and which
+  // currencies hold deposits, which the room kept for the whole picture counts. When they fail, the amount on deposit
+  // is "…", as the card shows it, and the room counts the balance alone, as the app's then does.
+  Promise.all([work, balance, me, look?.insets, statistics.catch(() => null)]).then(
+    ([work, balance, me, insets, statistics]) => {
       const user = look ? me : saved;
       if (work?.enabled !== false || typeof user?.login !== "string") return shown();
       const boot = document.querySelector("#root > [data-testid='boot']");
-      const block = boot && balanceBlock(user, balance, look && { ...look, insets });
+      const block = boot && balanceBlock(user, balance, statistics, look && { ...look, insets });
       if (!block) return shown();
       keepUntilTheApp(boot.parentElement, boot, block, (root) => {
         const screen = root.querySelector("[data-screen]");
@@ -221,14 +222,6 @@ function paintBalanceEarly(look) {
       });
       shown();
       afterPaint(warmIntl);
-      statistics.then(
-        (statistics) => {
-          const currency = balance.currentCurrency;
-          const onDeposit = format(statistics?.amountOnDeposit?.[currency], currency, lng);
-          if (onDeposit) block.querySelector("[data-testid='amount-on-deposit-painted']").textContent = onDeposit;
-        },
-        () => undefined,
-      );
     },
     () => shown(),
   );
@@ -326,18 +319,25 @@ function element(tag, className, children = [], attributes = {}) {
 }
 
 /** The painted frame down to the balance block, or null when a figure cannot be shown exactly as the app would. */
-function balanceBlock(user, balance, look) {
+function balanceBlock(user, balance, statistics, look) {
   const texts = PAINT.texts[lng];
   const currency = balance?.currentCurrency;
   const amount = format(balance?.currencies?.[currency], currency, lng);
   if (!texts || !amount) return null;
+  const onDeposit = format(statistics?.amountOnDeposit?.[currency], currency, lng) ?? "…";
   const dark = look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches;
   const ios = look?.platform === "ios";
-  const held = Object.values(balance.currencies).filter((value) => /[1-9]/.test(value)).length;
+  // As `heldOf` (src/app/routes/cabinet.tsx): a line per currency with money on the balance or on deposits, a row
+  // more on each with deposits.
+  const some = (value) => typeof value === "string" && /[1-9]/.test(value);
+  const deposited = statistics?.amountOnDeposit ?? {};
+  const currencies = [...new Set([...Object.keys(balance.currencies), ...Object.keys(deposited)])];
+  const lines = currencies.filter((code) => some(balance.currencies[code]) || some(deposited[code])).length;
+  const deposits = currencies.filter((code) => some(deposited[code])).length;
   const unread = user.notifications?.unread ?? 0;
   const room = (child) =>
     element("div", "cabinet-reserved cabinet-reserved-overview", child ? [child] : [], {
-      style: `--reserved-lines: ${held}`,
+      style: `--reserved-lines: ${lines}; --reserved-deposits: ${deposits}`,
     });
   const welcome = texts.welcome.replace("{{login}}", user.fullName || user.login);
   return element(
@@ -374,7 +374,7 @@ function balanceBlock(user, balance, look) {
                   }),
                   element("span", "balance-hero-deposit", [
                     `${texts.amountOnDeposit}: `,
-                    element("span", "", ["…"], { "data-testid": "amount-on-deposit-painted" }),
+                    element("span", "", [onDeposit], { "data-testid": "amount-on-deposit-painted" }),
                   ]),
                 ]),
               ]),

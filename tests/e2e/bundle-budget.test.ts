@@ -13,8 +13,12 @@ import { launchChromium, phoneContext } from "./support/browser";
 const BUDGET = { jsBytes: 145_000, cssBytes: 15_000, jsGoalBytes: 100_000 };
 /** zod's own names, which its minified code keeps. */
 const ZOD = /\$ZodType|ZodError/;
-/** The cabinet's cold launch, signed in: the JS downloaded until the balance shows, and in how many files. */
-const CABINET_BUDGET = { jsBytes: 169_000, jsFiles: 12 };
+/**
+ * The cabinet's cold launch, signed in: the JS downloaded until the balance shows, and in how many files. 169.0 KB
+ * until the room kept for the whole picture counted the currencies' deposit rows (from the statistics), so that
+ * its arrival shifts nothing: 0.1 KB more (the issue's limit is 170 KB).
+ */
+const CABINET_BUDGET = { jsBytes: 169_200, jsFiles: 12 };
 
 let browser: Browser;
 beforeAll(async () => {
@@ -78,7 +82,7 @@ describe("bundle budget of the login screen", () => {
 });
 
 describe("bundle budget of the cabinet's launch", () => {
-  it("downloads at most 169 KB of JS (gzip) in at most 12 files before the balance shows, the sheets and zod after it", async () => {
+  it("downloads at most 169.2 KB of JS (gzip) in at most 12 files before the balance shows, the sheets and zod after it", async () => {
     const investor = await signUpThroughApi();
     const context = await phoneContext(browser);
     await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));

@@ -6,11 +6,15 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, demoSession, useSession } from "./support/app";
+import { base, demoSession, signUpThroughApi, useSession } from "./support/app";
 import { launchChromium, layoutShifts, phoneContext, recordLayoutShifts } from "./support/browser";
 
-/** Lighthouse's "good" ends at 0.1. */
-const MAX_SHIFT = 0.1;
+/**
+ * Nothing on screen moves: what is left is rounding (Lighthouse's "good" ends at 0.1). The room kept for the whole
+ * picture counts its lines and their deposit rows (app.css); it was 22 px short for the demo investor's line with
+ * deposits (0.015-0.016).
+ */
+const MAX_SHIFT = 0.005;
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,14 +27,16 @@ afterAll(async () => {
 describe("the cabinet's launch", () => {
   // The parts' data after their code as well (a slow network), not only before it.
   // German and Russian: the longest texts, and the parts below the fold (a second commit) pushed further down.
-  for (const [language, width, dataDelayMs] of [
-    ["en", 390, 0],
-    ["en", 320, 0],
-    ["en", 390, 1500],
-    ["de", 320, 0],
-    ["ru", 390, 1500],
+  // And an investor who holds nothing yet: the whole picture without currency lines.
+  for (const [language, width, dataDelayMs, investor] of [
+    ["en", 390, 0, "demo"],
+    ["en", 320, 0, "demo"],
+    ["en", 390, 1500, "demo"],
+    ["de", 320, 0, "demo"],
+    ["ru", 390, 1500, "demo"],
+    ["en", 390, 0, "new"],
   ] as const)
-    it(`shifts nothing on screen while its later parts come in (${language}, ${width} px, their data ${dataDelayMs} ms late)`, async () => {
+    it(`shifts nothing on screen while its later parts come in (${investor} investor, ${language}, ${width} px, their data ${dataDelayMs} ms late)`, async () => {
       const context = await phoneContext(browser, { viewport: { width, height: 844 } });
       await context.addInitScript((lang) => localStorage.setItem("kassa.language", lang), language);
       if (dataDelayMs > 0)
@@ -38,7 +44,7 @@ describe("the cabinet's launch", () => {
           await new Promise((resolve) => setTimeout(resolve, dataDelayMs));
           await route.continue().catch(() => undefined);
         });
-      await useSession(context, await demoSession());
+      await useSession(context, investor === "demo" ? await demoSession() : await signUpThroughApi());
       await recordLayoutShifts(context);
       const page = await context.newPage();
       try {
@@ -49,7 +55,7 @@ describe("the cabinet's launch", () => {
         await page.waitForTimeout(500);
         const { total, shifts } = await layoutShifts(page);
         console.log(
-          `[cabinet-shift] ${language}, ${width} px, data ${dataDelayMs} ms late: layout shift ${total.toFixed(3)}`,
+          `[cabinet-shift] ${investor}, ${language}, ${width} px, data ${dataDelayMs} ms late: layout shift ${total.toFixed(4)}`,
         );
         expect(total, JSON.stringify(shifts)).toBeLessThan(MAX_SHIFT);
       } finally {

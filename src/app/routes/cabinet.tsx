@@ -40,19 +40,32 @@ class Optional extends Component<{ children: ReactNode }, { failed: boolean }> {
   }
 }
 
+/** What the whole picture will list: a line per currency held (balance or deposits), a second row on each with deposits. */
+interface Held {
+  lines: number;
+  deposits: number;
+}
+
+const NOTHING_HELD: Held = { lines: 0, deposits: 0 };
+
+/** The room's size, as app.css reads it. */
+const roomStyle = ({ lines, deposits }: Held) =>
+  ({ "--reserved-lines": lines, "--reserved-deposits": deposits }) as CSSProperties;
+
 /**
  * Room kept for a part that comes after the balance (its code is a chunk of its own, its data a call of its
  * own), so that its arrival pushes nothing already on screen (a layout shift): kept until its data has come
  * (or failed), whichever of code and data is last. The whole picture above the balance, a line per
- * currency held; the income chart below the figures. Sizes in app.css, measured on the parts themselves.
+ * currency held and a row more for each with deposits; the income chart below the figures. Sizes in app.css,
+ * measured on the parts themselves.
  */
-function Reserved({ part, lines = 0 }: { part: "overview" | "income"; lines?: number }) {
+function Reserved({ part, held = NOTHING_HELD }: { part: "overview" | "income"; held?: Held }) {
   return (
     <div
       aria-hidden="true"
       className={`cabinet-reserved cabinet-reserved-${part}`}
       data-testid={`reserved-${part}`}
-      style={{ "--reserved-lines": lines } as CSSProperties}
+      style={roomStyle(held)}
     />
   );
 }
@@ -64,13 +77,13 @@ function Reserved({ part, lines = 0 }: { part: "overview" | "income"; lines?: nu
  */
 function Slot<T, K extends readonly unknown[]>({
   part,
-  lines = 0,
+  held = NOTHING_HELD,
   query,
   wanted,
   children,
 }: {
   part: "overview" | "income";
-  lines?: number;
+  held?: Held;
   query: UseQueryOptions<T, Error, T, K>;
   wanted: boolean;
   children: ReactNode;
@@ -80,16 +93,25 @@ function Slot<T, K extends readonly unknown[]>({
   return (
     <div
       className={settled ? undefined : `cabinet-reserved cabinet-reserved-${part}`}
-      style={settled ? undefined : ({ "--reserved-lines": lines } as CSSProperties)}
+      style={settled ? undefined : roomStyle(held)}
     >
       {children}
     </div>
   );
 }
 
-/** Currencies with money on the balance (exact: a decimal string with a digit other than 0). */
-function heldCurrencies(currencies: Record<string, string> | undefined): number {
-  return Object.values(currencies ?? {}).filter((amount) => /[1-9]/.test(amount)).length;
+/**
+ * The whole picture's lines: the currencies with money on the balance or on deposits, and those with deposits
+ * (exact: a decimal string with a digit other than 0). Read from the balance and the statistics, which come with
+ * the launch; the launcher's painted room counts the same (`balanceBlock` in launch-preload.js).
+ */
+function heldOf(balances: Record<string, string> = {}, onDeposit: Record<string, string> = {}): Held {
+  const some = (amount: string | undefined) => /[1-9]/.test(amount ?? "");
+  const currencies = Object.keys({ ...balances, ...onDeposit });
+  return {
+    lines: currencies.filter((currency) => some(balances[currency]) || some(onDeposit[currency])).length,
+    deposits: currencies.filter((currency) => some(onDeposit[currency])).length,
+  };
 }
 
 /**
@@ -108,7 +130,8 @@ export function CabinetRoute() {
   const live = useLiveRefreshControl();
   const balance = useQuery(balanceQueries.balance());
   const balanceShown = balance.data !== undefined;
-  const lines = heldCurrencies(balance.data?.currencies);
+  const onDeposit = useQuery({ ...balanceQueries.statistics(), select: (statistics) => statistics.amountOnDeposit });
+  const held = heldOf(balance.data?.currencies, onDeposit.data);
   // Set after the balance's render is committed: the chart's chunk is asked for once the balance is on screen.
   const [extrasWanted, setExtrasWanted] = useState(false);
   // What is below the fold on a phone (the subscription prompt, the last operations) mounts in a second commit:
@@ -131,15 +154,15 @@ export function CabinetRoute() {
       actions={live ? <RefreshControl onRefresh={() => void live.refresh()} refreshing={live.refreshing} /> : null}
     >
       <List>
-        <Slot part="overview" lines={lines} query={overviewQueries.overview()} wanted={balanceShown}>
+        <Slot part="overview" held={held} query={overviewQueries.overview()} wanted={balanceShown}>
           {extrasWanted ? (
             <Optional>
-              <Suspense fallback={<Reserved part="overview" lines={lines} />}>
+              <Suspense fallback={<Reserved part="overview" held={held} />}>
                 <OverviewCard />
               </Suspense>
             </Optional>
           ) : (
-            <Reserved part="overview" lines={lines} />
+            <Reserved part="overview" held={held} />
           )}
         </Slot>
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />

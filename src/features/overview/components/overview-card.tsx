@@ -46,11 +46,10 @@ export function OverviewCard() {
         </Skeleton>
       )}
       {data ? (
+        // Two rows, whatever the amounts' length: the room kept for the card before it comes is sized for them.
         <span className="overview-split">
-          {t("overview.split", {
-            balance: format.amount(data.balanceUsdt, HOME_CURRENCY),
-            deposits: format.amount(data.onDepositUsdt, HOME_CURRENCY),
-          })}
+          <span>{t("overview.splitBalance", { amount: format.amount(data.balanceUsdt, HOME_CURRENCY) })}</span>
+          <span>{t("overview.splitDeposits", { amount: format.amount(data.onDepositUsdt, HOME_CURRENCY) })}</span>
         </span>
       ) : null}
       {held.length > 0 ? (
