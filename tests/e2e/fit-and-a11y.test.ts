@@ -269,7 +269,17 @@ describe("every screen fits the phone and passes axe-core", () => {
           for (const scheme of ["light", "dark"] as const) {
             await page.emulateMedia({ colorScheme: scheme });
             await page.locator(`[data-appearance='${scheme}']`).first().waitFor();
-            for (const v of await axeViolations(page)) violations.push(`${step} ${scheme}: ${v}`);
+            await settle(page);
+            // Looked at again a moment later before it counts: once in about ten runs on a loaded machine, axe read
+            // the tab bar's labels in the dark look against a background the screen did not keep (the same screen
+            // passed alone and on every other run). A real violation is there both times.
+            let found = await axeViolations(page);
+            if (found.length > 0) {
+              await page.waitForTimeout(500);
+              await settle(page);
+              found = await axeViolations(page);
+            }
+            for (const v of found) violations.push(`${step} ${scheme}: ${v}`);
           }
           await page.emulateMedia({ colorScheme: "light" });
         });
