@@ -35,7 +35,6 @@
 // each Lighthouse report there), BENCH_TRACE (print each cold launch's requests), CHROMIUM_PATH (default
 // /usr/bin/chromium). Not a test: nothing fails on a figure; the load average is printed with the table, since a
 // busy machine is a slower phone.
-import { spawn } from "node:child_process";
 import {
   createReadStream,
   existsSync,
@@ -47,13 +46,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createServer } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
-import { startArguments } from "./lib/start-command.mjs";
+import { freePort, startKassa } from "./lib/demo-server.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./lib/system.mjs";
 
 process.chdir(resolve(import.meta.dirname, ".."));
@@ -66,59 +64,6 @@ const TEMPLATE_DIR = argTemplate > 0 ? process.argv[argTemplate + 1] : process.e
 const CASES = (process.env.BENCH_CASES ?? "cabinet,telegram,login,template").split(",");
 const PROFILE = { latencyMs: 150, downBps: 1_600_000, upBps: 750_000, cpu: 4 };
 const DEMO = { login: "demo", password: "demo2026pass" };
-
-function freePort() {
-  return new Promise((done, fail) => {
-    const srv = createNetServer();
-    srv.on("error", fail);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => done(port));
-    });
-  });
-}
-
-async function waitFor(url, child, ms = 180_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
-/** Kassa as `npm start` runs it, on a free port with an in-memory database and the demo data. */
-async function startKassa() {
-  const port = await freePort();
-  const child = spawn(process.execPath, startArguments("."), {
-    env: {
-      ...process.env,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATA_DIR: "memory",
-      SEED_DEMO: "true",
-      LOG_LEVEL: "warn",
-      TELEGRAM_BOT: "off",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  // Readiness, not liveness: liveness answers from the first moments of a start, before the database is open,
-  // and a case that opens the app first (the login) would time the server's start.
-  await waitFor(`${base}/api/health/ready`, child);
-  const stop = () =>
-    new Promise((done) => {
-      if (child.exitCode !== null) return done();
-      child.once("exit", done);
-      child.kill("SIGTERM");
-    });
-  return { base, stop };
-}
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",

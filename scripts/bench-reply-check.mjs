@@ -4,13 +4,12 @@
 // (`src/lib/reply-check.ts`: the page only posts the reply; the round trip until the checked value is back), at
 // the launch benchmark's 4× slower CPU (BENCH_CPU to change it). Medians of 30 after one warm-up each. The built
 // app's own contract chunk and worker file are used (run `npm run build` first if the sources changed). Not a test.
-import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { startKassa } from "./lib/demo-server.mjs";
 import { buildIsStale } from "./lib/freshness.mjs";
-import { startArguments } from "./lib/start-command.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./lib/system.mjs";
 
 process.chdir(resolve(import.meta.dirname, ".."));
@@ -18,35 +17,17 @@ if (buildIsStale()) throw new Error("the build is older than the sources: run np
 const assets = readdirSync("dist/assets");
 const contract = assets.find((f) => /^contract-.*\.js$/.test(f));
 const worker = assets.find((f) => /^reply-check\.worker-.*\.js$/.test(f));
-const port = 19500 + Math.floor(Math.random() * 400);
-const child = spawn(process.execPath, startArguments("."), {
-  env: {
-    ...process.env,
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    DATA_DIR: "memory",
-    SEED_DEMO: "true",
-    LOG_LEVEL: "warn",
-    TELEGRAM_BOT: "off",
-  },
-  stdio: "ignore",
-});
-const base = `http://127.0.0.1:${port}`;
-for (;;) {
-  try {
-    if ((await fetch(base + "/api/health/ready")).ok) break;
-  } catch {}
-  await new Promise((r) => setTimeout(r, 200));
-}
+const kassa = await startKassa({ quiet: true });
+const base = kassa.base;
 const session = await (
-  await fetch(base + "/api/auth/login", {
+  await fetch(`${base}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
   })
 ).json();
 const one = await (
-  await fetch(base + "/api/user/operations/?page=1&limit=100", {
+  await fetch(`${base}/api/user/operations/?page=1&limit=100`, {
     headers: { authorization: `Bearer ${session.refreshToken}` },
   })
 ).json();
@@ -122,4 +103,4 @@ console.log(
     .join(", ")}`,
 );
 await browser.close();
-child.kill("SIGTERM");
+await kassa.stop();

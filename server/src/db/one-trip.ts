@@ -25,7 +25,7 @@ import { Placeholder, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
 import type { Database } from "./client";
-import { hitByStrayCancel } from "./query-scope";
+import { againOnStrayCancel } from "./query-scope";
 
 const dialect = new PgDialect();
 
@@ -58,13 +58,7 @@ export async function inOneRoundTrip<K extends string>(
   if (typeof client?.reserve !== "function") return null;
   // Hit by a cancel meant for the statement before it on that connection (db/query-scope.ts): the
   // transaction rolled back whole, and runs again.
-  for (let tries = 0; ; tries++) {
-    try {
-      return await once(client as Sql, statements, values);
-    } catch (error) {
-      if (tries >= 2 || !hitByStrayCancel(error, undefined)) throw error;
-    }
-  }
+  return againOnStrayCancel(() => once(client as Sql, statements, values), undefined);
 }
 
 async function once<K extends string>(

@@ -73,11 +73,25 @@ export function hitByStrayCancel(error: unknown, signal: AbortSignal | undefined
 /** How many times a statement or transaction hit by a stray cancel runs again. */
 const STRAY_CANCEL_RETRIES = 2;
 
+/** `run(attempt)`, run again when a stray cancel hit it (`hitByStrayCancel`), at most `STRAY_CANCEL_RETRIES` times. */
+export async function againOnStrayCancel<T>(
+  run: (attempt: number) => PromiseLike<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run(attempt);
+    } catch (error) {
+      if (attempt >= STRAY_CANCEL_RETRIES || !hitByStrayCancel(error, signal)) throw error;
+    }
+  }
+}
+
 /**
- * `first`, a postgres.js query as drizzle uses it (`.values()` then awaited), run again by `send` when a
- * stray cancel hit it (`hitByStrayCancel`).
+ * `first`, a postgres.js query as drizzle uses it (`.values()` then awaited), sent again by `send` when a stray
+ * cancel hit it.
  */
-function againOnStrayCancel<Q extends PromiseLike<unknown> & { values(): unknown }>(
+function queryAgainOnStrayCancel<Q extends PromiseLike<unknown> & { values(): unknown }>(
   first: Q,
   send: () => Q,
   signal: AbortSignal | undefined,
@@ -85,18 +99,12 @@ function againOnStrayCancel<Q extends PromiseLike<unknown> & { values(): unknown
   let arrayMode = false;
   let outcome: Promise<unknown> | undefined;
   const settle = () => {
-    outcome ??= (async () => {
-      let query = first;
-      for (let tries = 0; ; tries++) {
-        try {
-          return await query;
-        } catch (error) {
-          if (tries >= STRAY_CANCEL_RETRIES || !hitByStrayCancel(error, signal)) throw error;
-          query = send();
-          if (arrayMode) query.values();
-        }
-      }
-    })();
+    outcome ??= againOnStrayCancel((attempt) => {
+      if (attempt === 0) return first;
+      const query = send();
+      if (arrayMode) query.values();
+      return query;
+    }, signal);
     return outcome;
   };
   const wrapped: Q = new Proxy(first, {
@@ -242,7 +250,7 @@ export function cancellable<T extends Sql>(client: T): T {
             if (signal) track(query as unknown as PendingQuery, signal);
             return query;
           };
-          return againOnStrayCancel(send(), send, signal);
+          return queryAgainOnStrayCancel(send(), send, signal);
         };
       }
       if (property === "begin") {
@@ -260,15 +268,7 @@ export function cancellable<T extends Sql>(client: T): T {
             return transaction;
           };
           // A transaction hit by a stray cancel rolled back whole: it runs again from its start.
-          return (async () => {
-            for (let tries = 0; ; tries++) {
-              try {
-                return await run();
-              } catch (error) {
-                if (tries >= STRAY_CANCEL_RETRIES || !hitByStrayCancel(error, signal)) throw error;
-              }
-            }
-          })();
+          return againOnStrayCancel(run, signal);
         };
       }
       return typeof value === "function" ? value.bind(target) : value;

@@ -1,0 +1,58 @@
+// Kassa started for a benchmark as `npm start` runs it (its Node options and script, without npm's own process
+// in the tree), on a free port with an in-memory database and the demo data.
+import { spawn } from "node:child_process";
+import { createServer as createNetServer } from "node:net";
+import { startArguments } from "./start-command.mjs";
+
+export function freePort() {
+  return new Promise((done, fail) => {
+    const srv = createNetServer();
+    srv.on("error", fail);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => done(port));
+    });
+  });
+}
+
+export async function waitFor(url, child, ms = 180_000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+/** Kassa on a free port (its output shown unless `quiet`); `stop()` ends it. */
+export async function startKassa({ quiet = false } = {}) {
+  const port = await freePort();
+  const child = spawn(process.execPath, startArguments("."), {
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: "memory",
+      SEED_DEMO: "true",
+      LOG_LEVEL: "warn",
+      TELEGRAM_BOT: "off",
+    },
+    stdio: quiet ? "ignore" : ["ignore", "inherit", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  // Readiness, not liveness: liveness answers from the first moments of a start, before the database is open,
+  // and a case that opens the app first (the login) would time the server's start.
+  await waitFor(`${base}/api/health/ready`, child);
+  const stop = () =>
+    new Promise((done) => {
+      if (child.exitCode !== null) return done();
+      child.once("exit", done);
+      child.kill("SIGTERM");
+    });
+  return { base, stop };
+}
