@@ -205,6 +205,9 @@ describe("a bad network", () => {
     const investor = await signUpThroughApi();
     const page = await openCabinet(investor);
     await page.locator("[data-testid='balance']").first().waitFor();
+    // What the cabinet downloads ahead once the balance shows (the exchange dialog's code, the alert's) is in
+    // before the link goes: on a loaded machine the test went offline while it was still on its way.
+    await page.waitForLoadState("networkidle");
     await page.context().setOffline(true);
     const banner = page.locator("[data-testid='offline-banner']");
     await banner.waitFor();

@@ -84,7 +84,8 @@ describe("settings: the list", () => {
     await screen.findByDisplayValue("Almaty");
     expect(router.state.location.pathname).toBe("/settings/profile");
     expect(document.querySelector('[data-settings-screen="profile"]')).toBeTruthy();
-    expect(document.title).toContain("Profile");
+    // The title is set by the screen's effect, which may run after its first paint.
+    await waitFor(() => expect(document.title).toContain("Profile"));
     router.navigate(-1);
     fireEvent.click(await waitFor(() => cell("security")));
     await screen.findByTestId("codes-go-to");
