@@ -13,6 +13,7 @@ import {
   type TelegramBridge,
 } from "./bridge";
 import { uiPlatformOf } from "./launch";
+import type { LockState } from "./token-store";
 
 export function useTelegram(): TelegramBridge | null {
   return getTelegramBridge();
@@ -374,4 +375,16 @@ export function useManualCopyText(): string | null {
     },
     () => manualCopy,
   );
+}
+
+/** The states in which the locked screen shows instead of the app (kept here: the web's entry never loads the store). */
+export const LOCKED_STATES: readonly LockState[] = ["refused", "denied", "unavailable"];
+
+const noLock = () => () => {};
+const openState = (): LockState => "open";
+
+/** Where this launch stands with the biometric lock (`open` outside Telegram or without one); live. */
+export function useBiometricLockState(): LockState {
+  const lock = getTelegramBridge()?.biometricLock;
+  return useSyncExternalStore(lock ? lock.subscribe : noLock, lock ? lock.state : openState);
 }
