@@ -306,6 +306,7 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
         </Cell>
       </Section>
       <FormFooter
+        money
         error={formError}
         success={done}
         form={formRef}
