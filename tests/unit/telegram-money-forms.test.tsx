@@ -345,6 +345,22 @@ describe("exchange dialog in Telegram", () => {
     expect(closingConfirmation()).toBe(false);
   });
 
+  it("Telegram's Back on the confirmation returns to the form with the amount kept; on the form it closes the sheet", async () => {
+    stubRoutes(routes(EXCHANGED));
+    const dialog = await openDialog();
+    fireEvent.change(await field("amount", dialog), { target: { value: "99" } });
+    await waitFor(() => expect(mainButton().enabled).toBe(true));
+    pressMain();
+    await within(dialog).findByTestId("exchange-confirmation");
+    act(() => fake.pressBack());
+    await waitFor(() => expect(within(dialog).queryByTestId("exchange-confirmation")).toBeNull());
+    expect(screen.getByTestId("exchange-dialog")).toBe(dialog);
+    expect((await field("amount", dialog)).value).toBe("99");
+    await waitFor(() => expect(mainButton().text).toBe("Continue"));
+    act(() => fake.pressBack());
+    await waitFor(() => expect(screen.queryByTestId("exchange-dialog")).toBeNull());
+  });
+
   it("'Not enough funds' keeps the amount and the Main button usable, with error haptics", async () => {
     stubRoutes(routes(NOT_ENOUGH));
     const dialog = await openDialog();
