@@ -182,11 +182,16 @@ describe("Telegram boot with the real SDK", () => {
 
   it("hands a file's https link and name to the client's download prompt (Mini Apps 8.0)", async () => {
     const url = "https://kassa.example/api/user/operations/statement/file?link=signed.abc";
-    expect(await bridge.downloadFile?.(url, "kassa-statement-2026-10-01-2026-10-31.csv")).toBe(true);
+    const taken = bridge.downloadFile?.(url, "kassa-statement-2026-10-01-2026-10-31.csv");
     expect(postedOf("web_app_request_file_download").at(-1)).toEqual({
       url,
       file_name: "kassa-statement-2026-10-01-2026-10-31.csv",
     });
     receive("file_download_requested", { status: "downloading" });
+    expect(await taken).toBe("downloading");
+    // The user declines the client's prompt: the client answers `cancelled`.
+    const declined = bridge.downloadFile?.(url, "kassa-statement-2026-10-01-2026-10-31.csv");
+    receive("file_download_requested", { status: "cancelled" });
+    expect(await declined).toBe("cancelled");
   });
 });
