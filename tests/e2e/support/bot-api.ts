@@ -130,7 +130,9 @@ export async function startBotApiStandIn(): Promise<BotApiStandIn> {
       // getUpdates is the poll itself, not a call worth recording each time it comes back empty.
       if (method !== "getUpdates") calls.push(call);
       const answer =
-        overrides.get(method)?.(params, call) ?? refusedOutsidePrivate(method, params) ?? refusedTooLong(method, params);
+        overrides.get(method)?.(params, call) ??
+        refusedOutsidePrivate(method, params) ??
+        refusedTooLong(method, params);
       if (answer === "hang") {
         hung.add(() => request.socket.destroy());
         return;
