@@ -106,10 +106,13 @@ describe("the bot's conversation", () => {
       const refill = await createRefill(deps, investor.id, { paymentSystemId: "usdt-trc20", amount: "25" });
       await confirmRefill(deps, refill.id);
 
-      await send(groupUpdate(investorFrom, GROUP, "/balance"));
+      const command = groupUpdate(investorFrom, GROUP, "/balance");
+      await send(command);
       const replies = sentTo(GROUP);
       expect(replies).toHaveLength(1);
       expect(replies[0]?.status).toBe(200);
+      // A reply to the command, so the group sees whom it answers.
+      expect(replies[0]?.params.reply_parameters).toMatchObject({ message_id: command.message.message_id });
       expect(replies[0]?.params.text).toBe(
         "I only answer in a private chat, so that nothing about your account ends up in a group.",
       );

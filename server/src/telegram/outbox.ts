@@ -3,7 +3,8 @@
  * Telegram chat, in the account's language of the moment, with a `web_app` button to the screen
  * concerned. Each row is marked sent once Telegram took it; a failure is retried with exponential
  * backoff capped at five minutes for 72 hours from queueing (a 429 waits `retry_after` and pauses
- * every send); a blocked bot (403) marks the user and ends the row, as do an unlinked account and
+ * every send); a blocked bot (403) marks the user and ends the row (the account's own notices,
+ * `HELD_WHILE_BLOCKED`, wait for the investor to come back), as do an unlinked account and
  * chat notifications turned off. A chat gets its messages in order, one at a time, paced (`PACE`) on a
  * monotonic clock (a wall-clock step back or forward neither stops nor floods delivery). Chats do not
  * wait for each other: a send that takes longer than `SEND_GRACE_MS` goes on by itself (ended by the
@@ -49,6 +50,12 @@ const BACKOFF_MAX_MS = 5 * 60_000;
 const PASS_MAX_WAIT_MS = 1_000;
 /** The longest a pass waits for one send before it goes on to the next chat (the send goes on by itself). */
 export const SEND_GRACE_MS = 1_000;
+/** Notices about the account's safety and money, kept while the bot is blocked and sent when the investor is back. */
+export const HELD_WHILE_BLOCKED: ReadonlySet<string> = new Set([
+  "withdrawal_status",
+  "wallet_changed",
+  "withdrawals_locked",
+]);
 /** Telegram's longest message text. */
 export const MESSAGE_MAX_CHARS = 4096;
 
@@ -340,7 +347,9 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
       continue;
     }
     if (item.botBlockedAt !== null) {
-      await giveUp("the user blocked the bot");
+      // The account's own notices wait for the investor to come back (any sign of life unblocks);
+      // the rest would be stale by then.
+      if (!HELD_WHILE_BLOCKED.has(row.kind)) await giveUp("the user blocked the bot");
       continue;
     }
     const telegramId = item.telegramId;
@@ -416,11 +425,13 @@ async function failed(
   const attempts = row.attempts + 1;
   const description = error instanceof GrammyError ? `${error.error_code}: ${error.description}` : String(error);
   if (error instanceof GrammyError && error.error_code === 403) {
-    // Blocked (or deactivated): no retry; the user is marked until they write to the bot again.
+    // Blocked (or deactivated): no retry; the user is marked until they write to the bot again. An
+    // account notice waits for then (HELD_WHILE_BLOCKED).
     await db.update(users).set({ botBlockedAt: now }).where(eq(users.telegramId, telegramId));
+    const held = HELD_WHILE_BLOCKED.has(row.kind);
     await db
       .update(chatOutbox)
-      .set({ attempts, failedAt: now, lastError: description })
+      .set({ attempts, failedAt: held ? null : now, lastError: description })
       .where(eq(chatOutbox.id, row.id));
     deps.log.info({ outboxId: row.id }, "the user blocked the bot: chat notification dropped");
     return { telegramDown: false };
