@@ -20,7 +20,7 @@ describe("daily accruals message", () => {
   const clock = fixedClock("2026-03-02T09:00:00Z");
 
   beforeAll(async () => {
-    server = await createTestServer({ clock, seed: false });
+    server = await createTestServer({ clock });
   });
   afterAll(async () => {
     await server?.close();
