@@ -5,7 +5,7 @@
  * operator API refuses a news title too long for a headline.
  */
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { chatOutbox, users } from "../../server/src/db/schema";
@@ -82,7 +82,7 @@ describe("chat outbox limits", () => {
     const pacer = new Pacer();
     const inFlight = new ChatsInFlight();
     const busy = await chatUser();
-    const other = await chatUser();
+    const others = await Promise.all(Array.from({ length: 10 }, () => chatUser()));
     const credit = (userId: string, amount: string) =>
       notify(server.handle.db, userId, "refill_credited", { amount, currency: "USDT" }, clock.now());
     // The clock a day ahead (the development clock advanced), a message goes; then the clock is back.
@@ -91,10 +91,10 @@ describe("chat outbox limits", () => {
     expect(await pass(pacer, inFlight)).toBe(1);
     clock.set("2026-03-02T09:00:00Z");
     for (const amount of ["2", "3", "4", "5", "6"]) await credit(busy.id, amount);
-    for (let i = 0; i < 30; i++) await credit(other.id, String(100 + i));
+    for (const [i, other] of others.entries()) await credit(other.id, String(100 + i));
     const waiting = async () =>
       (await server.handle.db.select().from(chatOutbox)).filter((r) => r.sentAt === null && r.failedAt === null).length;
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + 200_000;
     while ((await waiting()) > 0 && Date.now() < deadline) {
       await pass(pacer, inFlight);
       await new Promise((r) => setTimeout(r, 200));
@@ -140,6 +140,8 @@ describe("chat outbox limits", () => {
   it("keeps the account's notices while the bot is blocked and sends them when the investor is back", async () => {
     const chat = await chatUser();
     const db = server.handle.db;
+    // Only this test's messages wait.
+    await db.update(chatOutbox).set({ failedAt: clock.now() }).where(isNull(chatOutbox.sentAt));
     await db.update(users).set({ botBlockedAt: clock.now() }).where(eq(users.id, chat.id));
     await notify(db, chat.id, "refill_credited", { amount: "3", currency: "USDT" }, clock.now());
     await notify(

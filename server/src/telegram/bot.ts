@@ -99,7 +99,8 @@ export class KassaBot {
   private holdsLease = false;
   private runner: RunnerHandle | null = null;
   private stopped = false;
-  private delivering = false;
+  /** The pass dispatching now (null: none); a pass whose sends are still under way no longer counts. */
+  private delivering: symbol | null = null;
   private started = false;
   private state: BotHealth["state"] = "starting";
   private problem: string | null = null;
@@ -366,10 +367,18 @@ export class KassaBot {
     return runner;
   }
 
-  /** One pass of the chat outbox (only in the lease holder). */
+  /**
+   * One pass of the chat outbox (only in the lease holder). The next pass may start once this one has
+   * dispatched its sends: a slow or hung send holds its own chat only. Resolves with the messages sent
+   * once every send of the pass has ended.
+   */
   async deliver(): Promise<number> {
     if (!this.holdsLease || this.delivering || this.stopped) return 0;
-    this.delivering = true;
+    const pass = Symbol("outbox pass");
+    this.delivering = pass;
+    const dispatched = () => {
+      if (this.delivering === pass) this.delivering = null;
+    };
     try {
       return await deliverDue({
         db: this.options.db,
@@ -379,12 +388,13 @@ export class KassaBot {
         log: this.options.log,
         // A pass ends as soon as this process stops or loses the lease: one deliverer at a time.
         stopped: () => this.stopped || !this.holdsLease,
+        onDispatched: dispatched,
       });
     } catch (error) {
       this.options.log.warn({ err: error }, "chat outbox pass failed");
       return 0;
     } finally {
-      this.delivering = false;
+      dispatched();
     }
   }
 

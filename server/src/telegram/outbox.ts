@@ -9,7 +9,7 @@
  * monotonic clock (a wall-clock step back or forward neither stops nor floods delivery). Chats do not
  * wait for each other: a send that takes longer than `SEND_GRACE_MS` goes on by itself (ended by the
  * client's per-call timeout) while the pass goes on to the other chats, and its chat is left out of
- * passes until it ends. A message whose send was cut short by a crash (sent, not yet marked) may go
+ * passes until it ends; the bot starts its next pass once this one has dispatched (`onDispatched`). A message whose send was cut short by a crash (sent, not yet marked) may go
  * out twice: delivery is at least once, never lost. A rendered message is cut to Telegram's 4,096
  * characters (`fitMessage`), never refused for its length.
  */
@@ -275,6 +275,11 @@ export interface OutboxDeps {
   inFlight?: ChatsInFlight;
   /** Overrides `SEND_GRACE_MS`. */
   sendGraceMs?: number;
+  /**
+   * Called when the pass has started every send it will (the slow ones still under way). The bot
+   * starts its next pass from then on; the returned promise settles when every send has ended.
+   */
+  onDispatched?: () => void;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -327,6 +332,7 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
   let sent = 0;
   // Chats that get nothing more in this pass: their previous message failed or waits, or their pace is spent.
   const held = new Set<string>();
+  const slow: Promise<{ ok: true } | { ok: false; telegramDown: boolean }>[] = [];
   for (const item of due) {
     if (deps.stopped?.()) break;
     const { row } = item;
@@ -399,9 +405,9 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
     ]);
     clearTimeout(timer);
     if (outcome === "slow") {
-      // Telegram is slow for this chat (or hangs): the others go on; this send ends by itself.
+      // Telegram is slow for this chat (or hangs, or a 429 is waited out): the others go on.
       held.add(row.userId);
-      deps.log.warn({ outboxId: row.id }, "chat notification: Telegram is slow to answer, the other chats go on");
+      slow.push(send);
       continue;
     }
     if (!outcome.ok) {
@@ -411,6 +417,9 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
     }
     sent++;
   }
+  deps.onDispatched?.();
+  // The slow sends, counted when they have ended (the bot does not wait for them: onDispatched).
+  for (const outcome of await Promise.all(slow)) if (outcome.ok) sent++;
   return sent;
 }
 
