@@ -164,8 +164,9 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   registerAuth(app);
   // Before the routes: it hooks the money routes the contract flags `idempotent` as they are added.
   registerIdempotency(app, API_PREFIX);
-  app.addHook("onSend", async (request, reply) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
+    done(null, payload);
   });
   app.addHook("onResponse", (request, reply, done) => {
     request.log.info(
