@@ -17,33 +17,102 @@
  * A read that overlaps a change is not kept (its result may predate the change), so a cache never
  * holds something older than the last notification. When the feed is not listening (it has not
  * started, or its connection dropped and came back) nothing is kept and everything is dropped:
- * notifications may have been missed. Entries also expire after `ttlMs` as a last bound; an
- * expired entry is dropped when the cache next keeps something, so a cache's size follows the last
- * minute's callers, up to its cap.
+ * notifications may have been missed. Entries also expire after `ttlMs` as a last bound. Each cache is
+ * bounded in bytes and keeps what was used most recently (`keptBudgetBytes`); a change drops exactly the
+ * entry it names (a session by its id, a user's by the user's id), never a whole cache.
  */
+import { randomUUID } from "node:crypto";
+import v8 from "node:v8";
+import { sql } from "drizzle-orm";
 import type { Database } from "./client";
 
 export const CHANGES_CHANNEL = "kassa_changes";
 
+/** What one kept entry costs beyond its key and value: the map's slot and the entry's own object. */
+const ENTRY_BYTES = 120;
+
+/**
+ * About how many bytes of V8's heap `value` takes, erring high: a string its characters and header, an
+ * object its header and a slot per field, a date an object of its own. Weighed once, when an entry is kept.
+ */
+export function weigh(value: unknown, depth = 0): number {
+  if (value === null || value === undefined || typeof value === "boolean") return 0;
+  if (typeof value === "string") return 24 + value.length * 2;
+  if (typeof value === "number" || typeof value === "bigint") return 16;
+  if (typeof value !== "object" || depth > 8) return 32;
+  if (value instanceof Date) return 48;
+  if (value instanceof Map) {
+    let bytes = 64;
+    for (const [k, v] of value) bytes += 32 + weigh(k, depth + 1) + weigh(v, depth + 1);
+    return bytes;
+  }
+  let bytes = 32;
+  for (const inner of Object.values(value)) bytes += 16 + weigh(inner, depth + 1);
+  return bytes;
+}
+
+interface Entry<V> {
+  value: V;
+  at: number;
+  bytes: number;
+  /** The change-feed key the entry moves with, when it is not the cache key's own (a session's id). */
+  tag: string | null;
+}
+
+export interface KeptCacheOptions<V> {
+  /** The most bytes (as `weigh` counts them, key and entry included) the cache keeps; the least recently used go first. */
+  maxBytes: number;
+  /** An entry is read again from the database at the latest this long after it was kept. */
+  ttlMs: number;
+  /** The change-feed key a cache key (with the value read for it) moves with. */
+  feedKey: (key: string, value: V) => string | null;
+  /**
+   * Whether the feed key comes from the value and not the key (sessions: kept by token hash, announced by id):
+   * the cache then indexes its entries by feed key to drop exactly the one announced.
+   */
+  byValue?: boolean;
+  /** Whether a value is worth keeping (a session token nobody holds is not: a stranger could fill the cache). */
+  keeps?: (value: V) => boolean;
+}
+
+/** The counters of one cache (readiness shows them): hits, reads from the database, and what it holds. */
+export interface KeptStats {
+  hits: number;
+  misses: number;
+  entries: number;
+  kB: number;
+}
+
 /** A key-value cache invalidated by the change feed (see the module comment). */
 export class KeptCache<V> {
-  private readonly entries = new Map<string, { value: V; at: number }>();
+  /** In order of use: the least recently used first. */
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly tagged = new Map<string, string>();
   private readonly reading = new Map<string, Set<{ stale: boolean }>>();
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly feed: ChangeFeed,
-    private readonly maxEntries: number,
-    private readonly ttlMs: number,
-    /** The change-feed key a cache key moves with. */
-    private readonly feedKey: (key: string) => string,
+    private readonly options: KeptCacheOptions<V>,
   ) {}
 
   /** The kept value of `key`, or the value `read` returns (kept when no change overlapped it). */
   async get(key: string, read: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
-    if (hit && performance.now() - hit.at < this.ttlMs) return hit.value;
-    // A change this process is making and the database has not announced yet: read, keep nothing.
-    const ticket = { stale: !this.feed.listening || this.feed.isChanging(this.feedKey(key)) };
+    if (hit) {
+      if (performance.now() - hit.at < this.options.ttlMs) {
+        this.hits++;
+        // Used now: to the back of the order.
+        this.entries.delete(key);
+        this.entries.set(key, hit);
+        return hit.value;
+      }
+      this.drop(key, hit);
+    }
+    this.misses++;
+    const ticket = { stale: !this.feed.listening };
     let tickets = this.reading.get(key);
     if (!tickets) {
       tickets = new Set();
@@ -52,7 +121,11 @@ export class KeptCache<V> {
     tickets.add(ticket);
     try {
       const value = await read();
-      if (!ticket.stale && this.feed.listening) this.set(key, value);
+      // A change this process is making and the database has not announced yet: keep nothing.
+      const feedKey = this.options.feedKey(key, value);
+      const changing = feedKey !== null && this.feed.isChanging(feedKey);
+      const worth = this.options.keeps ? this.options.keeps(value) : true;
+      if (!ticket.stale && !changing && worth && this.feed.listening) this.set(key, value, feedKey);
       return value;
     } finally {
       tickets.delete(ticket);
@@ -60,16 +133,26 @@ export class KeptCache<V> {
     }
   }
 
-  private set(key: string, value: V): void {
-    const now = performance.now();
-    this.entries.delete(key);
-    this.entries.set(key, { value, at: now });
-    // The map is in the order the entries were kept (a value is kept again only once it expired),
-    // so the expired ones and those over the cap are at its front.
-    for (const [oldest, entry] of this.entries) {
-      if (this.entries.size <= this.maxEntries && now - entry.at < this.ttlMs) break;
-      this.entries.delete(oldest);
+  private set(key: string, value: V, feedKey: string | null): void {
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    const tag = this.options.byValue ? feedKey : null;
+    const bytes = ENTRY_BYTES + weigh(key) + weigh(value) + (tag === null ? 0 : ENTRY_BYTES / 2 + weigh(tag));
+    const entry: Entry<V> = { value, at: performance.now(), bytes, tag };
+    this.entries.set(key, entry);
+    if (tag !== null) this.tagged.set(tag, key);
+    this.bytes += bytes;
+    // The least recently used go first, until the cache is within its bytes.
+    for (const [oldest, first] of this.entries) {
+      if (this.bytes <= this.options.maxBytes || oldest === key) break;
+      this.drop(oldest, first);
     }
+  }
+
+  private drop(key: string, entry: Entry<V>): void {
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+    if (entry.tag !== null && this.tagged.get(entry.tag) === key) this.tagged.delete(entry.tag);
   }
 
   /** How many entries the cache holds. */
@@ -77,13 +160,39 @@ export class KeptCache<V> {
     return this.entries.size;
   }
 
+  /** About how many bytes the cache holds (as `weigh` counts them). */
+  get weight(): number {
+    return this.bytes;
+  }
+
+  stats(): KeptStats {
+    return { hits: this.hits, misses: this.misses, entries: this.entries.size, kB: Math.round(this.bytes / 1024) };
+  }
+
+  /** Drops the entry of `key` (a cache whose feed key is its key's own). */
   invalidate(key: string): void {
-    this.entries.delete(key);
+    const entry = this.entries.get(key);
+    if (entry) this.drop(key, entry);
     for (const ticket of this.reading.get(key) ?? []) ticket.stale = true;
+  }
+
+  /**
+   * Drops the entry announced as `feedKey` (a cache indexed by value, `byValue`): exactly that one. A read in
+   * flight cannot be told apart before its value arrives, so none of them is kept.
+   */
+  invalidateFeedKey(feedKey: string): void {
+    const key = this.tagged.get(feedKey);
+    if (key !== undefined) {
+      const entry = this.entries.get(key);
+      if (entry) this.drop(key, entry);
+    }
+    for (const tickets of this.reading.values()) for (const ticket of tickets) ticket.stale = true;
   }
 
   clear(): void {
     this.entries.clear();
+    this.tagged.clear();
+    this.bytes = 0;
     for (const tickets of this.reading.values()) for (const ticket of tickets) ticket.stale = true;
   }
 }
@@ -92,6 +201,15 @@ type Listener = (key: string | null) => void;
 
 /** How long a change this process announced waits for the database's notification at most. */
 const CHANGING_MS = 5000;
+/** How long a sync notification (`reach`) may take to come back before the caches are dropped instead. */
+const SYNC_PATIENCE_MS = 2000;
+
+/** A WAL position (`16/B374D848`) as a number, or null when it is not one. */
+export function parseLsn(text: string): bigint | null {
+  const match = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i.exec(text);
+  if (!match) return null;
+  return (BigInt(`0x${match[1]}`) << 32n) | BigInt(`0x${match[2]}`);
+}
 
 /** The notifications of one database; `null` to listeners means "anything may have changed". */
 export class ChangeFeed {
@@ -122,9 +240,74 @@ export class ChangeFeed {
     return false;
   }
 
+  /**
+   * Read-your-writes across instances (PostgreSQL): the WAL position up to which this instance has heard every
+   * notification. A reply to a write carries the position after its commit (`Kassa-Seen`, plugins/read-your-writes.ts);
+   * a request that brings one this instance has not reached waits for `reach` first.
+   */
+  private reached = 0n;
+  private barrier: Promise<void> | null = null;
+  private readonly syncs = new Map<string, () => void>();
+  private db: Database | null = null;
+  /** Whether other processes may write (PostgreSQL): on PGlite every write is this process's, heard at once. */
+  shared = false;
+
+  /** The database's WAL position now, as `Kassa-Seen` carries it (after a write has committed). */
+  async position(): Promise<string | null> {
+    if (!this.shared || !this.db) return null;
+    const rows = await this.db.execute(sql`select pg_current_wal_lsn()::text as lsn`);
+    return (rows as unknown as { lsn: string }[])[0]?.lsn ?? null;
+  }
+
+  /**
+   * Returns once every change committed before WAL position `lsn` has been heard (and so dropped from the
+   * caches). Past what this instance reached, it sends a notification of its own and waits for it to come
+   * back: notifications arrive in commit order, so every earlier commit's have arrived before it. One such
+   * round trip at a time serves every request waiting.
+   */
+  async reach(lsn: string): Promise<void> {
+    const target = parseLsn(lsn);
+    if (target === null || !this.shared || !this.db) return;
+    for (let tries = 0; tries < 3 && target > this.reached; tries++) {
+      this.barrier ??= this.sync().finally(() => {
+        this.barrier = null;
+      });
+      await this.barrier;
+    }
+  }
+
+  private async sync(): Promise<void> {
+    const db = this.db;
+    if (!db || !this.listening) return;
+    const key = `sync:${randomUUID()}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<boolean>((resolve) => {
+      this.syncs.set(key, () => resolve(true));
+      timer = setTimeout(() => resolve(false), SYNC_PATIENCE_MS);
+    });
+    try {
+      const rows = await db.execute(
+        sql`select pg_current_wal_lsn()::text as lsn, pg_notify(${CHANGES_CHANNEL}, ${key}) as sent`,
+      );
+      const at = parseLsn((rows as unknown as { lsn: string }[])[0]?.lsn ?? "");
+      if (await heard) {
+        if (at !== null && at > this.reached) this.reached = at;
+      } else {
+        // The notification did not come back: what was missed is unknown, so nothing kept stays.
+        for (const listener of this.listeners) listener(null);
+      }
+    } finally {
+      clearTimeout(timer);
+      this.syncs.delete(key);
+    }
+  }
+
   private announced(key: string): void {
+    if (key.startsWith("sync:")) {
+      this.syncs.get(key)?.();
+      return;
+    }
     this.changingSince.delete(key);
-    if (key.startsWith("session:")) this.changingSince.delete("session:*");
     if (key === "*") this.changingSince.clear();
     this.changed(key);
   }
@@ -136,6 +319,8 @@ export class ChangeFeed {
   /** Starts listening on the database behind `db` (postgres.js or PGlite). */
   async start(db: Database): Promise<void> {
     const client = (db as unknown as { $client: unknown }).$client as ListenClient;
+    this.db = db;
+    this.shared = isPostgresJs(client);
     const deliver = (payload: string | undefined) => {
       if (payload) this.announced(payload);
     };
@@ -204,15 +389,17 @@ export interface Kept {
 }
 
 /**
- * How many sessions, and how many users' rows, pulses, balances and unread counts, each cache keeps
- * at most; the longest kept go first. Bounded by count, so by bytes through what an entry weighs in
- * V8's heap: a user who calls keeps an entry in each of the five, about 2.2–2.5 kB together with the
- * demo's rows (a full row of every field about 6 kB). At 5,000 the caches hold about 12 MB at their
- * fullest (`memory-bounds.test.ts`); at the 50,000 of before they held 32 MB for 15,000 users and
- * about 110 MB full. 5,000 users calling within a minute still read from memory; past that the
- * oldest are read from the database again.
+ * What the caches may hold together: a quarter of V8's heap limit (`--max-old-space-size`, which `npm start`
+ * sets), shared among them by what one user weighs in each (a session's row, a user's row, a pulse, balances,
+ * an unread count: about 0.5, 1.2, 0.2, 0.3 and 0.1 kB with the demo's rows). Kept by recent use: a user who
+ * called a minute ago stays, the least recently used go first when a cache is full. At `npm start`'s 192 MB
+ * that is 48 MB, about 100,000 users.
  */
-export const KEPT_PER_CACHE = 5_000;
+export function keptBudgetBytes(): number {
+  return Math.floor(v8.getHeapStatistics().heap_size_limit / 4);
+}
+/** Each cache's share of the budget. */
+export const KEPT_SHARES = { sessions: 0.22, users: 0.44, pulse: 0.1, balances: 0.16, unread: 0.06 } as const;
 /** An entry is read again from the database at the latest this long after it was kept. */
 export const KEPT_TTL_MS = 60_000;
 
@@ -234,20 +421,32 @@ export function keptOf(db: Database): Kept | undefined {
 }
 
 /** Sets up (once per handle) the caches of `db` and starts listening for changes. */
-export async function startKept(db: Database): Promise<Kept> {
+export async function startKept(db: Database, budgetBytes = keptBudgetBytes()): Promise<Kept> {
   const existing = registry.get(db);
   if (existing) return existing;
   const feed = new ChangeFeed();
   const user = (id: string) => `user:${id}`;
+  const perUser = <V>(share: number): KeptCacheOptions<V> => ({
+    maxBytes: Math.floor(budgetBytes * share),
+    ttlMs: KEPT_TTL_MS,
+    feedKey: user,
+  });
+  const small = <V>(key: string): KeptCacheOptions<V> => ({ maxBytes: 1 << 20, ttlMs: KEPT_TTL_MS, feedKey: () => key });
   const kept: Kept = {
     feed,
-    settings: new KeptCache(feed, 100, KEPT_TTL_MS, () => "settings"),
-    sessions: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, () => "session:*"),
-    pulse: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
-    balances: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
-    unread: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
-    users: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
-    catalog: new KeptCache(feed, 10, KEPT_TTL_MS, () => "catalog"),
+    settings: new KeptCache(feed, small("settings")),
+    sessions: new KeptCache<unknown>(feed, {
+      maxBytes: Math.floor(budgetBytes * KEPT_SHARES.sessions),
+      ttlMs: KEPT_TTL_MS,
+      feedKey: (_key, row) => (row ? `session:${(row as { id: string }).id}` : null),
+      byValue: true,
+      keeps: (row) => row !== null,
+    }),
+    pulse: new KeptCache(feed, perUser(KEPT_SHARES.pulse)),
+    balances: new KeptCache(feed, perUser(KEPT_SHARES.balances)),
+    unread: new KeptCache(feed, perUser<number>(KEPT_SHARES.unread)),
+    users: new KeptCache(feed, perUser(KEPT_SHARES.users)),
+    catalog: new KeptCache(feed, small("catalog")),
   };
   feed.onChange((key) => {
     if (key === null || key === "*") {
@@ -260,7 +459,7 @@ export async function startKept(db: Database): Promise<Kept> {
       kept.catalog.clear();
     } else if (key === "settings") kept.settings.clear();
     else if (key === "catalog") kept.catalog.clear();
-    else if (key.startsWith("session:")) kept.sessions.clear();
+    else if (key.startsWith("session:")) kept.sessions.invalidateFeedKey(key);
     else if (key.startsWith("user:")) {
       const id = key.slice(5);
       kept.pulse.invalidate(id);
@@ -273,6 +472,14 @@ export async function startKept(db: Database): Promise<Kept> {
   live.add(kept);
   await feed.start(db);
   return kept;
+}
+
+/** Each cache's counters, for readiness. */
+export function keptStats(db: Database): Record<string, KeptStats> | undefined {
+  const kept = registry.get(db);
+  if (!kept) return undefined;
+  const { feed: _feed, ...caches } = kept;
+  return Object.fromEntries(Object.entries(caches).map(([name, cache]) => [name, cache.stats()]));
 }
 
 /** Stops listening; the caches keep nothing after. */
