@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChangeFeed, type Kept, KeptCache, startKept, stopKept } from "../../server/src/db/change-feed";
+import { ChangeFeed, type Kept, KeptBudget, KeptCache, startKept, stopKept } from "../../server/src/db/change-feed";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { users } from "../../server/src/db/schema";
 import { pgliteTemplate } from "./helpers";
@@ -83,7 +83,11 @@ describe("a kept cache when full", () => {
   it("drops the least recently used entry, not the one read a moment ago", async () => {
     const feed = new ChangeFeed();
     feed.listening = true;
-    const cache = new KeptCache<string>(feed, { maxBytes: 2000, ttlMs: 60_000, feedKey: () => "settings" });
+    const cache = new KeptCache<string>(feed, {
+      budget: new KeptBudget(2000),
+      ttlMs: 60_000,
+      feedKey: () => "settings",
+    });
     let reads = 0;
     const read = (value: string) => async () => {
       reads++;

@@ -28,40 +28,75 @@ import type { Database } from "./client";
 
 export const CHANGES_CHANNEL = "kassa_changes";
 
-/** What one kept entry costs beyond its key and value: the map's slot and the entry's own object. */
-const ENTRY_BYTES = 120;
+/** What one kept entry costs beyond its key and value: the map's slot (with its growth room) and the entry's own object. */
+const ENTRY_BYTES = 136;
 
 /**
- * About how many bytes of V8's heap `value` takes, erring high: a string its characters and header, an
- * object its header and a slot per field, a date an object of its own. Weighed once, when an entry is kept.
+ * About how many bytes of V8's heap `value` takes, rounding up: a string its header and characters, an
+ * object its header and a slot per field, a date an object of its own. Weighed once, when an entry is kept
+ * (`memory-bounds.test.ts` holds the estimate against the heap actually used).
  */
 export function weigh(value: unknown, depth = 0): number {
   if (value === null || value === undefined || typeof value === "boolean") return 0;
-  if (typeof value === "string") return 24 + value.length * 2;
+  if (typeof value === "string") return 24 + Math.ceil(value.length / 8) * 8;
   if (typeof value === "number" || typeof value === "bigint") return 16;
   if (typeof value !== "object" || depth > 8) return 32;
-  if (value instanceof Date) return 48;
+  if (value instanceof Date) return 64;
   if (value instanceof Map) {
     let bytes = 64;
-    for (const [k, v] of value) bytes += 32 + weigh(k, depth + 1) + weigh(v, depth + 1);
+    for (const [k, v] of value) bytes += 48 + weigh(k, depth + 1) + weigh(v, depth + 1);
     return bytes;
   }
   let bytes = 32;
-  for (const inner of Object.values(value)) bytes += 16 + weigh(inner, depth + 1);
+  for (const inner of Object.values(value)) bytes += 8 + weigh(inner, depth + 1);
   return bytes;
+}
+
+/**
+ * One memory budget shared by several caches: when they hold more than it together, the least recently used
+ * entry of them all goes first, whichever cache holds it.
+ */
+export class KeptBudget {
+  total = 0;
+  private readonly caches: KeptCache<unknown>[] = [];
+
+  constructor(readonly maxBytes: number) {}
+
+  join(cache: KeptCache<unknown>): void {
+    this.caches.push(cache);
+  }
+
+  /** Drops the least recently used entries until the caches are within the budget (`keepKey` of `keep` last of all). */
+  trim(keep: KeptCache<unknown>, keepKey: string): void {
+    while (this.total > this.maxBytes) {
+      let oldest: KeptCache<unknown> | null = null;
+      let oldestUsed = Number.POSITIVE_INFINITY;
+      for (const cache of this.caches) {
+        const used = cache.leastRecentUse(cache === keep ? keepKey : null);
+        if (used < oldestUsed) {
+          oldestUsed = used;
+          oldest = cache;
+        }
+      }
+      if (!oldest) return;
+      oldest.dropLeastRecent(oldest === keep ? keepKey : null);
+    }
+  }
 }
 
 interface Entry<V> {
   value: V;
   at: number;
+  /** When it was last read (the caches' order of use). */
+  used: number;
   bytes: number;
   /** The change-feed key the entry moves with, when it is not the cache key's own (a session's id). */
   tag: string | null;
 }
 
 export interface KeptCacheOptions<V> {
-  /** The most bytes (as `weigh` counts them, key and entry included) the cache keeps; the least recently used go first. */
-  maxBytes: number;
+  /** The most bytes (as `weigh` counts them, key and entry included) the cache keeps, alone or with others; the least recently used go first. */
+  budget: KeptBudget;
   /** An entry is read again from the database at the latest this long after it was kept. */
   ttlMs: number;
   /** The change-feed key a cache key (with the value read for it) moves with. */
@@ -96,14 +131,18 @@ export class KeptCache<V> {
   constructor(
     private readonly feed: ChangeFeed,
     private readonly options: KeptCacheOptions<V>,
-  ) {}
+  ) {
+    options.budget.join(this as KeptCache<unknown>);
+  }
 
   /** The kept value of `key`, or the value `read` returns (kept when no change overlapped it). */
   async get(key: string, read: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
     if (hit) {
-      if (performance.now() - hit.at < this.options.ttlMs) {
+      const now = performance.now();
+      if (now - hit.at < this.options.ttlMs) {
         this.hits++;
+        hit.used = now;
         // Used now: to the back of the order.
         this.entries.delete(key);
         this.entries.set(key, hit);
@@ -138,20 +177,37 @@ export class KeptCache<V> {
     if (old) this.drop(key, old);
     const tag = this.options.byValue ? feedKey : null;
     const bytes = ENTRY_BYTES + weigh(key) + weigh(value) + (tag === null ? 0 : ENTRY_BYTES / 2 + weigh(tag));
-    const entry: Entry<V> = { value, at: performance.now(), bytes, tag };
+    const now = performance.now();
+    const entry: Entry<V> = { value, at: now, used: now, bytes, tag };
     this.entries.set(key, entry);
     if (tag !== null) this.tagged.set(tag, key);
     this.bytes += bytes;
-    // The least recently used go first, until the cache is within its bytes.
-    for (const [oldest, first] of this.entries) {
-      if (this.bytes <= this.options.maxBytes || oldest === key) break;
-      this.drop(oldest, first);
+    this.options.budget.total += bytes;
+    this.options.budget.trim(this as KeptCache<unknown>, key);
+  }
+
+  /** When this cache's least recently used entry was last read (not counting `except`); +∞ when none. */
+  leastRecentUse(except: string | null): number {
+    for (const [key, entry] of this.entries) {
+      if (key === except) continue;
+      return entry.used;
+    }
+    return Number.POSITIVE_INFINITY;
+  }
+
+  /** Drops this cache's least recently used entry (not `except`). */
+  dropLeastRecent(except: string | null): void {
+    for (const [key, entry] of this.entries) {
+      if (key === except) continue;
+      this.drop(key, entry);
+      return;
     }
   }
 
   private drop(key: string, entry: Entry<V>): void {
     this.entries.delete(key);
     this.bytes -= entry.bytes;
+    this.options.budget.total -= entry.bytes;
     if (entry.tag !== null && this.tagged.get(entry.tag) === key) this.tagged.delete(entry.tag);
   }
 
@@ -192,6 +248,7 @@ export class KeptCache<V> {
   clear(): void {
     this.entries.clear();
     this.tagged.clear();
+    this.options.budget.total -= this.bytes;
     this.bytes = 0;
     for (const tickets of this.reading.values()) for (const ticket of tickets) ticket.stale = true;
   }
@@ -389,17 +446,15 @@ export interface Kept {
 }
 
 /**
- * What the caches may hold together: a quarter of V8's heap limit (`--max-old-space-size`, which `npm start`
- * sets), shared among them by what one user weighs in each (a session's row, a user's row, a pulse, balances,
- * an unread count: about 0.5, 1.2, 0.2, 0.3 and 0.1 kB with the demo's rows). Kept by recent use: a user who
- * called a minute ago stays, the least recently used go first when a cache is full. At `npm start`'s 192 MB
- * that is 48 MB, about 100,000 users.
+ * What the caches may hold together: a third of V8's heap limit (`--max-old-space-size`, which `npm start`
+ * sets), one budget for the sessions and every user's row, pulse, balances and unread count. Kept by recent
+ * use: when the budget is full the least recently used entry of any of them goes first. At `npm start`'s
+ * 192 MB that is 64 MB: a session with the balances weighs about 1 kB, with the user's row about 2.5 kB, so
+ * 50,000 investors reading their balance within a minute stay in memory.
  */
-export function keptBudgetBytes(): number {
-  return Math.floor(v8.getHeapStatistics().heap_size_limit / 4);
+export function keptBudgetBytes(heapLimitBytes = v8.getHeapStatistics().heap_size_limit): number {
+  return Math.floor(heapLimitBytes / 3);
 }
-/** Each cache's share of the budget. */
-export const KEPT_SHARES = { sessions: 0.22, users: 0.44, pulse: 0.1, balances: 0.16, unread: 0.06 } as const;
 /** An entry is read again from the database at the latest this long after it was kept. */
 export const KEPT_TTL_MS = 60_000;
 
@@ -426,26 +481,27 @@ export async function startKept(db: Database, budgetBytes = keptBudgetBytes()): 
   if (existing) return existing;
   const feed = new ChangeFeed();
   const user = (id: string) => `user:${id}`;
-  const perUser = <V>(share: number): KeptCacheOptions<V> => ({
-    maxBytes: Math.floor(budgetBytes * share),
+  const budget = new KeptBudget(budgetBytes);
+  const perUser = <V>(): KeptCacheOptions<V> => ({ budget, ttlMs: KEPT_TTL_MS, feedKey: user });
+  const small = <V>(key: string): KeptCacheOptions<V> => ({
+    budget: new KeptBudget(1 << 20),
     ttlMs: KEPT_TTL_MS,
-    feedKey: user,
+    feedKey: () => key,
   });
-  const small = <V>(key: string): KeptCacheOptions<V> => ({ maxBytes: 1 << 20, ttlMs: KEPT_TTL_MS, feedKey: () => key });
   const kept: Kept = {
     feed,
     settings: new KeptCache(feed, small("settings")),
     sessions: new KeptCache<unknown>(feed, {
-      maxBytes: Math.floor(budgetBytes * KEPT_SHARES.sessions),
+      budget,
       ttlMs: KEPT_TTL_MS,
       feedKey: (_key, row) => (row ? `session:${(row as { id: string }).id}` : null),
       byValue: true,
       keeps: (row) => row !== null,
     }),
-    pulse: new KeptCache(feed, perUser(KEPT_SHARES.pulse)),
-    balances: new KeptCache(feed, perUser(KEPT_SHARES.balances)),
-    unread: new KeptCache(feed, perUser<number>(KEPT_SHARES.unread)),
-    users: new KeptCache(feed, perUser(KEPT_SHARES.users)),
+    pulse: new KeptCache(feed, perUser()),
+    balances: new KeptCache(feed, perUser()),
+    unread: new KeptCache(feed, perUser<number>()),
+    users: new KeptCache(feed, perUser()),
     catalog: new KeptCache(feed, small("catalog")),
   };
   feed.onChange((key) => {
