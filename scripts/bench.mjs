@@ -10,7 +10,12 @@
 // rounds, 3), BENCH_SECONDS (per throughput measurement, 5), BENCH_SIZE=full|small (small: a
 // quick look with a tenth of the data), BENCH_SERVER_DIR (the checkout whose server is measured,
 // default this one: point it at a worktree of an older commit for a before/after), BENCH_ONLY=writes
-// (only the hello, /api/health and the refill rows: a quick before/after of the write path).
+// (only the hello, /api/health and the refill rows: a quick before/after of the write path), BENCH_ONLY=aims
+// (only the rows the aims below the table are read from).
+//
+// Under the table each aim of the server's performance is printed beside its figure and ceiling, with the
+// load average: /api/health against the bare hello, the signed-in reads against /api/health, the balance of
+// 50,000 distinct investors (its cache hits read from readiness), the deposits' p99.
 //
 // The refill rows spread their writes over many investors (a user may have only 20 refills
 // waiting); each row has investors of its own, signed in before the row starts (one untimed
@@ -37,6 +42,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const DBS = (process.env.BENCH_DB ?? "pglite,postgres").split(",").map((s) => s.trim());
 const SMALL = process.env.BENCH_SIZE === "small";
 const WRITES_ONLY = process.env.BENCH_ONLY === "writes";
+const AIMS_ONLY = process.env.BENCH_ONLY === "aims";
+/** Distinct investors reading their balance within a minute (the caches' aim). */
+const READERS = 50_000;
+const readerToken = (i) => `'r' || lpad((${i})::text, 10, '0') || md5('r' || (${i}))`;
+const readerTokenJs = (i) => `r${String(i).padStart(10, "0")}${createHash("md5").update(`r${i}`).digest("hex")}`;
 
 /** The sizes: PostgreSQL gets the full million operations, PGlite a tenth of the ledger. */
 const SIZES = {
@@ -173,6 +183,15 @@ insert into sessions (user_id, token_hash, created_at, expires_at, last_used_at)
   select md5('w-' || i)::uuid, encode(sha256(convert_to(${writerToken("i")}, 'UTF8')), 'hex'), now(),
          now() + interval '30 days', now()
     from generate_series(1, ${WRITERS}) i;
+-- Readers: ${READERS} investors, each with a session and a balance.
+insert into users (id, login, created_at)
+  select md5('r-' || i)::uuid, 'reader_' || i, now() - interval '1 day' from generate_series(1, ${READERS}) i;
+insert into sessions (user_id, token_hash, created_at, expires_at, last_used_at)
+  select md5('r-' || i)::uuid, encode(sha256(convert_to(${readerToken("i")}, 'UTF8')), 'hex'), now(),
+         now() + interval '30 days', now()
+    from generate_series(1, ${READERS}) i;
+insert into balances (user_id, currency, amount, updated_at)
+  select md5('r-' || i)::uuid, 'USDT', i, now() from generate_series(1, ${READERS}) i;
 analyze;
 `;
 }
@@ -304,7 +323,7 @@ async function throughput(
       {
         setupRequest(req) {
           const writer = writers.first + (next++ % writers.count);
-          const headers = { ...req.headers, authorization: `Bearer ${writerTokenJs(writer)}` };
+          const headers = { ...req.headers, authorization: `Bearer ${(writers.tokenOf ?? writerTokenJs)(writer)}` };
           // A new intent each time, as the app sends one (server/src/plugins/idempotency.ts).
           if (keyed) headers["idempotency-key"] = `bench-${process.pid}-${++nextKey}`;
           return { ...req, headers };
@@ -395,6 +414,9 @@ async function measure(db, server, hello) {
       record(db, "/user/pulse (c=32)", await throughput(`${api}/user/pulse`, { who: "fresh" }));
       record(db, "/user/pulse (c=1)", await throughput(`${api}/user/pulse`, { who: "fresh", connections: 1 }));
     }
+    if (!WRITES_ONLY)
+      record(db, `/user/balance, ${READERS.toLocaleString("en-US")} investors (c=32)`, await manyReaders(api));
+    if (AIMS_ONLY) continue;
     const refill = { paymentSystemId: "bench-usdt", amount: "50" };
     const url = `${api}/funds/refills`;
     const plain = await signedInWriters(api);
@@ -408,6 +430,10 @@ async function measure(db, server, hello) {
   }
   const rssLoaded = treeRssMb(server.pid);
   if (WRITES_ONLY) return rssLoaded;
+  if (AIMS_ONLY) {
+    await deposits(db, api);
+    return rssLoaded;
+  }
   // The deep pages: page 2000 of the whale's history, or its last full page when shorter (small runs).
   const deep = Math.min(2000, Math.floor(SIZES[db].whaleOps / 20) - 1);
   // Single-caller latencies of the big investors (p50 of sequential calls).
@@ -452,7 +478,12 @@ async function measure(db, server, hello) {
     const r = await latency(`${api}${path}`, who, referrals ? 20 : 200, referrals);
     record(db, `${name} (c=1)`, { p50: r.p50, p99: r.p99, bad: r.bad, n: r.n });
   }
-  // Deposits of one investor, 32 at once: they queue on the investor's balance row.
+  await deposits(db, api);
+  return rssLoaded;
+}
+
+/** Deposits of one investor, 32 at once: they queue on the investor's balance row. */
+async function deposits(db, api) {
   const deposit = { planId: "bench", currency: "USDT", amount: "10" };
   for (let round = 1; round <= ROUNDS; round++)
     record(
@@ -460,7 +491,31 @@ async function measure(db, server, hello) {
       "deposit POST (c=32)",
       await throughput(`${api}/funds/deposits`, { who: "writer", method: "POST", body: deposit }),
     );
-  return rssLoaded;
+}
+
+/** The caches' counters of readiness, summed over the sessions' and the balances'. */
+async function cacheCounters(api) {
+  const body = await (await fetch(`${api}/health/ready`)).json();
+  const caches = body.caches ?? {};
+  const sum = (field) => (caches.sessions?.[field] ?? 0) + (caches.balances?.[field] ?? 0);
+  return { hits: sum("hits"), misses: sum("misses"), known: body.caches !== undefined };
+}
+
+/**
+ * `GET /user/balance` by READERS distinct investors in turn, twice (well within a minute): the first pass
+ * signs them in (untimed), the second is the row, with the share of its session and balance reads the caches
+ * answered (readiness' counters; "?" for a server without them).
+ */
+async function manyReaders(api) {
+  const readers = { first: 1, count: READERS, tokenOf: readerTokenJs };
+  const warm = await throughput(`${api}/user/balance`, { writers: readers, amount: READERS });
+  if (warm.bad) throw new Error(`the readers' first pass: ${warm.bad} failed`);
+  const before = await cacheCounters(api);
+  const r = await throughput(`${api}/user/balance`, { writers: readers, amount: READERS });
+  const after = await cacheCounters(api);
+  const hits = after.hits - before.hits;
+  const total = hits + after.misses - before.misses;
+  return { ...r, hitRate: after.known && total > 0 ? hits / total : null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -528,7 +583,7 @@ async function runAgainst(db, server, restart) {
     await server.stop();
     // What the request log costs: the same calls on a server started with LOG_LEVEL=warn (no line
     // per request) and again with the default (info), a round each in turn.
-    for (let round = 1; round <= ROUNDS; round++) {
+    for (let round = 1; round <= (AIMS_ONLY ? 0 : ROUNDS); round++) {
       for (const level of ["warn", "info"]) {
         const again = await restart({ LOG_LEVEL: level });
         cpuOf.serving = again.pid;
@@ -566,7 +621,11 @@ function cell(values) {
     const bad = values.reduce((a, x) => a + x.bad, 0);
     const ms = (part) => median(values.map((x) => x.cpu[part])).toFixed(2);
     const cpu = `CPU ms/req: server ${ms("server")}${values[0].cpu.database === null ? "" : ` + PostgreSQL ${ms("database")}`} + autocannon ${ms("load")}`;
-    return `${Math.round(median(values.map((x) => x.rps)))} req/s, p99 ${median(values.map((x) => x.p99))} ms${bad ? `, ${bad} failed` : ""}; ${cpu}`;
+    const hits =
+      values[0].hitRate === undefined
+        ? ""
+        : `; cache hits ${values[0].hitRate === null ? "?" : `${(median(values.map((x) => x.hitRate)) * 100).toFixed(1)} %`}`;
+    return `${Math.round(median(values.map((x) => x.rps)))} req/s, p99 ${median(values.map((x) => x.p99))} ms${bad ? `, ${bad} failed` : ""}; ${cpu}${hits}`;
   }
   const bad = values.reduce((a, x) => a + x.bad, 0);
   if (values.every((x) => x.n - x.bad <= 0)) return `no reply in 20 s (${bad} tried)`;
@@ -589,8 +648,48 @@ console.log(
 console.log(`| what | ${DBS.join(" | ")} |`);
 console.log(`|---|${DBS.map(() => "---").join("|")}|`);
 for (const row of ROWS) console.log(`| ${row} | ${DBS.map((db) => cell(results.get(`${db}|${row}`))).join(" | ")} |`);
-// The writes beside the reads of the same run: a refill's throughput as a share of /api/health's and the hello's.
+// The aims (issue 36), each beside its figure and ceiling, from this run. Shares of throughput and of CPU per
+// request (the CPU moves much less with the machine's other load than the throughput does).
+console.log(`\naims (load average now ${fmt(loadavg())}):`);
 for (const db of DBS) {
+  const rows = (row) => results.get(`${db}|${row}`) ?? [];
+  const rate = (row) => median(rows(row).map((x) => x.rps));
+  const cpu = (row) => median(rows(row).map((x) => x.cpu.server));
+  const aim = (what, figure, ceiling, met) =>
+    console.log(`  ${db}: ${what}: ${figure} — aim ${ceiling} — ${met ? "met" : "NOT met"}`);
+  const share = (row, of, floor) => {
+    if (!rows(row).length || !rows(of).length) return;
+    const byRate = rate(row) / rate(of);
+    const byCpu = cpu(of) / cpu(row);
+    aim(
+      `${row} against ${of}`,
+      `${Math.round(byRate * 100)} % of its req/s, ${Math.round(byCpu * 100)} % by server CPU per request (${cpu(row).toFixed(3)} vs ${cpu(of).toFixed(3)} ms)`,
+      `≥ ${floor * 100} %`,
+      byRate >= floor,
+    );
+  };
+  share("/api/health (c=32)", "bare Fastify hello (c=32)", 0.25);
+  for (const row of ["/user/me (c=32)", "/user/balance (c=32)", "/user/pulse (c=32)"])
+    share(row, "/api/health (c=32)", 0.8);
+  const many = `/user/balance, ${READERS.toLocaleString("en-US")} investors (c=32)`;
+  share(many, "/api/health (c=32)", 0.8);
+  const hitRates = rows(many)
+    .map((x) => x.hitRate)
+    .filter((x) => x !== null && x !== undefined);
+  if (rows(many).length)
+    aim(
+      `cache hits, ${READERS.toLocaleString("en-US")} investors`,
+      hitRates.length ? `${(median(hitRates) * 100).toFixed(1)} %` : "not counted by this server",
+      "≥ 95 %",
+      hitRates.length > 0 && median(hitRates) >= 0.95,
+    );
+  if (rows("deposit POST (c=32)").length) {
+    const p99 = median(rows("deposit POST (c=32)").map((x) => x.p99));
+    aim("deposit POST p99 (c=32)", `${p99} ms`, "≤ 250 ms", p99 <= 250);
+  }
+}
+// The writes beside the reads of the same run: a refill's throughput as a share of /api/health's and the hello's.
+for (const db of AIMS_ONLY ? [] : DBS) {
   const rate = (row) => median((results.get(`${db}|${row} (c=32)`) ?? []).map((x) => x.rps));
   const share = (row, of) => `${Math.round((rate(row) / rate(of)) * 100)} %`;
   console.log(
@@ -598,7 +697,7 @@ for (const db of DBS) {
   );
 }
 // The request log's cost: throughput without it against with it, medians of the same rounds.
-for (const db of DBS) {
+for (const db of AIMS_ONLY ? [] : DBS) {
   const cost = (path) => {
     const rate = (label) => median((results.get(`${db}|${path}, request log ${label} (c=32)`) ?? []).map((x) => x.rps));
     const off = rate("off");

@@ -30,6 +30,7 @@ import { registerDocs } from "./plugins/docs";
 import { registerIdempotency } from "./plugins/idempotency";
 import { registerMaintenance } from "./plugins/maintenance";
 import { registerQueryScope } from "./plugins/query-scope";
+import { registerReadYourWrites } from "./plugins/read-your-writes";
 import { registerSecurity } from "./plugins/security";
 import { hasBuiltApp, registerStaticApp, sendAppShell, wantsAppShell } from "./plugins/static-app";
 import { authRoutes } from "./routes/auth";
@@ -158,14 +159,17 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     await stopKept(db);
   });
   registerErrorHandler(app);
+  // Before the query scope: waiting for this instance's change feed is not a statement of the request.
+  registerReadYourWrites(app, db);
   // First of the hooks: everything after it runs in the request's query scope.
   registerQueryScope(app);
   registerMaintenance(app);
   registerAuth(app);
   // Before the routes: it hooks the money routes the contract flags `idempotent` as they are added.
   registerIdempotency(app, API_PREFIX);
-  app.addHook("onSend", async (request, reply) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
+    done(null, payload);
   });
   app.addHook("onResponse", (request, reply, done) => {
     request.log.info(

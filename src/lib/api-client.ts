@@ -158,6 +158,12 @@ export function withLaunchToken<T>(token: string, start: () => T): T {
   }
 }
 
+/**
+ * Read-your-writes across server instances: the position the server gave the last write of this session
+ * (`Kassa-Seen`), sent with each later call so that whichever instance answers has heard of that write first.
+ */
+let lastWrite: { token: string | null; seen: string } | null = null;
+
 /** Makes one HTTP call and returns the parsed JSON body (undefined when empty). */
 export async function apiRequest(options: RequestOptions): Promise<unknown> {
   const { method, path, query, body, formData, timeoutMs = API_TIMEOUT_MS, signal } = options;
@@ -168,6 +174,7 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
 
   const headers: Record<string, string> = { ...options.headers, Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (lastWrite && lastWrite.token === (token ?? null)) headers["Kassa-Seen"] = lastWrite.seen;
   let payload: BodyInit | undefined;
   if (formData) payload = formData;
   else if (body !== undefined) {
@@ -195,6 +202,8 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
     const early = takeEarlyReply(method, url, token ?? null);
     response = await (early ? early.catch(send) : send());
     text = await response.text();
+    const seen = response.headers.get("kassa-seen");
+    if (seen) lastWrite = { token: token ?? null, seen };
   } catch (error) {
     if (timedOut) {
       throw new ApiError({

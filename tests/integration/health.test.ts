@@ -16,7 +16,9 @@ describe("health and readiness", () => {
       expect(live.json()).toEqual({ ok: true });
       const ready = await server.app.inject({ method: "GET", url: "/api/health/ready" });
       expect(ready.statusCode).toBe(200);
-      expect(ready.json()).toEqual({ ok: true, database: "up" });
+      expect(ready.json()).toMatchObject({ ok: true, database: "up" });
+      // What each cache holds and how often it answered (db/change-feed.ts).
+      expect(ready.json().caches.sessions).toEqual({ hits: 0, misses: 0, entries: 0, kB: 0 });
 
       // The database goes away under the running server.
       await handle.close();

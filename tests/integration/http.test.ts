@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { routes } from "@contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestServer, injectRoute, TEST_CODE_SECRET, type TestServer, tempDir } from "./helpers";
 
 /** The launcher the build writes into index.html, inline (vite.config.ts): allowed by its hash. */
@@ -113,13 +113,43 @@ describe("security headers", () => {
     const file = path.join(dist.dir, "index.html");
     const script = "window.__launched = 2;";
     fs.writeFileSync(file, INDEX_HTML.replace(INLINE_SCRIPT, script));
+    const hash = createHash("sha256").update(script).digest("base64");
+    const allows = (h: string) => async () =>
+      String((await server.app.inject({ method: "GET", url: "/" })).headers["content-security-policy"]).includes(
+        `script-src 'self' 'sha256-${h}';`,
+      );
     try {
-      const res = await server.app.inject({ method: "GET", url: "/" });
-      const hash = createHash("sha256").update(script).digest("base64");
-      expect(String(res.headers["content-security-policy"])).toContain(`script-src 'self' 'sha256-${hash}';`);
+      // The server hears of the new file through its watch on the folder: a moment after it is written.
+      await vi.waitFor(async () => expect(await allows(hash)()).toBe(true), { timeout: 15_000, interval: 20 });
     } finally {
       fs.writeFileSync(file, INDEX_HTML);
     }
+    const first = createHash("sha256").update(INLINE_SCRIPT).digest("base64");
+    await vi.waitFor(async () => expect(await allows(first)()).toBe(true), { timeout: 15_000, interval: 20 });
+  });
+
+  it("are computed once, not per reply: a hundred replies read no file, and JSON carries no page headers", async () => {
+    const stat = vi.spyOn(fs, "statSync");
+    const read = vi.spyOn(fs, "readFileSync");
+    try {
+      for (let i = 0; i < 100; i++) {
+        const res = await server.app.inject({ method: "GET", url: "/api/health" });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers["x-content-type-options"]).toBe("nosniff");
+        // The page's rules (what may run, who may frame it) mean nothing on JSON: they go with HTML only.
+        expect(res.headers["content-security-policy"]).toBeUndefined();
+        expect(res.headers["cross-origin-opener-policy"]).toBeUndefined();
+      }
+      expect(stat).not.toHaveBeenCalled();
+      expect(read).not.toHaveBeenCalled();
+    } finally {
+      stat.mockRestore();
+      read.mockRestore();
+    }
+    const page = await server.app.inject({ method: "GET", url: "/deposits" });
+    expect(page.headers["content-type"]).toMatch(/text\/html/);
+    expect(String(page.headers["content-security-policy"])).toContain("frame-ancestors");
+    expect(page.headers["cross-origin-opener-policy"]).toBe("same-origin-allow-popups");
   });
 
   it("compress large replies", async () => {

@@ -1,22 +1,22 @@
 /**
- * What the server keeps in memory is bounded in bytes, not only in entries (server/README.md,
- * "Performance"): the kept caches (db/change-feed.ts) filled past their caps with values shaped as
- * the services keep them — a session's row, a user's full row, a pulse, balances, an unread count —
- * hold no more than their budget of V8's heap, and an entry past its time is dropped.
+ * What the server keeps in memory is bounded in bytes (server/README.md, "Performance"): the kept caches
+ * (db/change-feed.ts) filled past their budget with values shaped as the services keep them — a session's
+ * row, a user's full row, a pulse, balances, an unread count — hold no more than that budget of V8's heap,
+ * and keep what was used most recently.
  */
 import { randomUUID } from "node:crypto";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChangeFeed, KEPT_PER_CACHE, type Kept, KeptCache, startKept, stopKept } from "../../server/src/db/change-feed";
+import { ChangeFeed, type Kept, KeptBudget, KeptCache, startKept, stopKept } from "../../server/src/db/change-feed";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { users } from "../../server/src/db/schema";
 import { pgliteTemplate } from "./helpers";
 
-/** The most V8 heap the kept caches may hold together, full. */
-const KEPT_BUDGET_MB = 20;
-/** Three times as many users as each cache keeps now (their cap was 50,000 before). */
-const CALLERS = 15_000;
+/** The kept caches' budget here: what they may hold together, full. */
+const KEPT_BUDGET_MB = 16;
+/** More users than that budget keeps. */
+const CALLERS = 40_000;
 
 v8.setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -37,7 +37,7 @@ describe("the kept caches", () => {
 
   beforeAll(async () => {
     handle = await openDatabase({ initialData: pgliteTemplate("seeded") });
-    kept = await startKept(handle.db);
+    kept = await startKept(handle.db, KEPT_BUDGET_MB * 1048576);
     const [row] = await handle.db.select().from(users).limit(1);
     if (!row) throw new Error("the seeded template has no user");
     userRow = row;
@@ -72,21 +72,35 @@ describe("the kept caches", () => {
     }
     const held = heapUsedMb() - before;
     expect(held).toBeLessThan(KEPT_BUDGET_MB);
-    const sizes = [kept.sessions, kept.users, kept.pulse, kept.balances, kept.unread].map((cache) => cache.size);
-    expect(Math.max(...sizes)).toBe(KEPT_PER_CACHE);
-  }, 30_000);
+    const caches = [kept.sessions, kept.users, kept.pulse, kept.balances, kept.unread];
+    // Full: each dropped its least recently used to stay within its share.
+    for (const cache of caches) expect(cache.size).toBeLessThan(CALLERS);
+    expect(caches.reduce((sum, cache) => sum + cache.weight, 0)).toBeLessThanOrEqual(KEPT_BUDGET_MB * 1048576);
+  }, 120_000);
 });
 
-describe("a kept entry past its time", () => {
-  it("is dropped when the cache keeps the next one, not left until the cap pushes it out", async () => {
+describe("a kept cache when full", () => {
+  it("drops the least recently used entry, not the one read a moment ago", async () => {
     const feed = new ChangeFeed();
     feed.listening = true;
-    const cache = new KeptCache<string>(feed, 1000, 50, () => "settings");
-    await cache.get("first", async () => "one");
-    await cache.get("second", async () => "two");
-    expect(cache.size).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    await cache.get("third", async () => "three");
-    expect(cache.size).toBe(1);
+    const cache = new KeptCache<string>(feed, {
+      budget: new KeptBudget(2000),
+      ttlMs: 60_000,
+      feedKey: () => "settings",
+    });
+    let reads = 0;
+    const read = (value: string) => async () => {
+      reads++;
+      return value;
+    };
+    await cache.get("often", read("kept"));
+    for (let i = 0; i < 100; i++) {
+      await cache.get(`once-${i}`, read(`value ${i}`));
+      // Read again between the others: it stays kept.
+      await cache.get("often", read("kept"));
+    }
+    expect(reads).toBe(101);
+    expect(cache.size).toBeLessThan(20);
+    expect(cache.weight).toBeLessThanOrEqual(2000);
   });
 });

@@ -270,3 +270,25 @@ describe("API base URL", () => {
     expect(resolveApiBaseUrl("")).toBe("/api");
   });
 });
+
+describe("read-your-writes", () => {
+  it("sends back the position a write's reply carried, with the same session only", async () => {
+    const sent: (string | null)[] = [];
+    stubFetch((_url, init) => {
+      sent.push(new Headers(init.headers).get("kassa-seen"));
+      return new Response("{}", {
+        status: 200,
+        headers: {
+          "Content-Type": "application/json",
+          ...(init.method === "POST" ? { "Kassa-Seen": "0/1A2B3C" } : {}),
+        },
+      });
+    });
+    await apiRequest({ method: "GET", path: "/user/balance", token: "a".repeat(43) });
+    await apiRequest({ method: "POST", path: "/user/balance", body: { currency: "BTC" }, token: "a".repeat(43) });
+    await apiRequest({ method: "GET", path: "/user/balance", token: "a".repeat(43) });
+    // Another session (a sign-in as someone else) does not carry the first one's write.
+    await apiRequest({ method: "GET", path: "/user/balance", token: "b".repeat(43) });
+    expect(sent).toEqual([null, null, "0/1A2B3C", null]);
+  });
+});

@@ -17,33 +17,141 @@
  * A read that overlaps a change is not kept (its result may predate the change), so a cache never
  * holds something older than the last notification. When the feed is not listening (it has not
  * started, or its connection dropped and came back) nothing is kept and everything is dropped:
- * notifications may have been missed. Entries also expire after `ttlMs` as a last bound; an
- * expired entry is dropped when the cache next keeps something, so a cache's size follows the last
- * minute's callers, up to its cap.
+ * notifications may have been missed. Entries also expire after `ttlMs` as a last bound. Each cache is
+ * bounded in bytes and keeps what was used most recently (`keptBudgetBytes`); a change drops exactly the
+ * entry it names (a session by its id, a user's by the user's id), never a whole cache.
  */
+import { randomUUID } from "node:crypto";
+import v8 from "node:v8";
+import { sql } from "drizzle-orm";
 import type { Database } from "./client";
 
 export const CHANGES_CHANNEL = "kassa_changes";
 
+/** What one kept entry costs beyond its key and value: the map's slot (with its growth room) and the entry's own object. */
+const ENTRY_BYTES = 136;
+
+/**
+ * About how many bytes of V8's heap `value` takes, rounding up: a string its header and characters, an
+ * object its header and a slot per field, a date an object of its own. Weighed once, when an entry is kept
+ * (`memory-bounds.test.ts` holds the estimate against the heap actually used).
+ */
+export function weigh(value: unknown, depth = 0): number {
+  if (value === null || value === undefined || typeof value === "boolean") return 0;
+  if (typeof value === "string") return 24 + Math.ceil(value.length / 8) * 8;
+  if (typeof value === "number" || typeof value === "bigint") return 16;
+  if (typeof value !== "object" || depth > 8) return 32;
+  if (value instanceof Date) return 64;
+  if (value instanceof Map) {
+    let bytes = 64;
+    for (const [k, v] of value) bytes += 48 + weigh(k, depth + 1) + weigh(v, depth + 1);
+    return bytes;
+  }
+  let bytes = 32;
+  for (const inner of Object.values(value)) bytes += 8 + weigh(inner, depth + 1);
+  return bytes;
+}
+
+/**
+ * One memory budget shared by several caches: when they hold more than it together, the least recently used
+ * entry of them all goes first, whichever cache holds it.
+ */
+export class KeptBudget {
+  total = 0;
+  private readonly caches: KeptCache<unknown>[] = [];
+
+  constructor(readonly maxBytes: number) {}
+
+  join(cache: KeptCache<unknown>): void {
+    this.caches.push(cache);
+  }
+
+  /** Drops the least recently used entries until the caches are within the budget (`keepKey` of `keep` last of all). */
+  trim(keep: KeptCache<unknown>, keepKey: string): void {
+    while (this.total > this.maxBytes) {
+      let oldest: KeptCache<unknown> | null = null;
+      let oldestUsed = Number.POSITIVE_INFINITY;
+      for (const cache of this.caches) {
+        const used = cache.leastRecentUse(cache === keep ? keepKey : null);
+        if (used < oldestUsed) {
+          oldestUsed = used;
+          oldest = cache;
+        }
+      }
+      if (!oldest) return;
+      oldest.dropLeastRecent(oldest === keep ? keepKey : null);
+    }
+  }
+}
+
+interface Entry<V> {
+  value: V;
+  at: number;
+  /** When it was last read (the caches' order of use). */
+  used: number;
+  bytes: number;
+  /** The change-feed key the entry moves with, when it is not the cache key's own (a session's id). */
+  tag: string | null;
+}
+
+export interface KeptCacheOptions<V> {
+  /** The most bytes (as `weigh` counts them, key and entry included) the cache keeps, alone or with others; the least recently used go first. */
+  budget: KeptBudget;
+  /** An entry is read again from the database at the latest this long after it was kept. */
+  ttlMs: number;
+  /** The change-feed key a cache key (with the value read for it) moves with. */
+  feedKey: (key: string, value: V) => string | null;
+  /**
+   * Whether the feed key comes from the value and not the key (sessions: kept by token hash, announced by id):
+   * the cache then indexes its entries by feed key to drop exactly the one announced.
+   */
+  byValue?: boolean;
+  /** Whether a value is worth keeping (a session token nobody holds is not: a stranger could fill the cache). */
+  keeps?: (value: V) => boolean;
+}
+
+/** The counters of one cache (readiness shows them): hits, reads from the database, and what it holds. */
+export interface KeptStats {
+  hits: number;
+  misses: number;
+  entries: number;
+  kB: number;
+}
+
 /** A key-value cache invalidated by the change feed (see the module comment). */
 export class KeptCache<V> {
-  private readonly entries = new Map<string, { value: V; at: number }>();
+  /** In order of use: the least recently used first. */
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly tagged = new Map<string, string>();
   private readonly reading = new Map<string, Set<{ stale: boolean }>>();
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly feed: ChangeFeed,
-    private readonly maxEntries: number,
-    private readonly ttlMs: number,
-    /** The change-feed key a cache key moves with. */
-    private readonly feedKey: (key: string) => string,
-  ) {}
+    private readonly options: KeptCacheOptions<V>,
+  ) {
+    options.budget.join(this as KeptCache<unknown>);
+  }
 
   /** The kept value of `key`, or the value `read` returns (kept when no change overlapped it). */
   async get(key: string, read: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
-    if (hit && performance.now() - hit.at < this.ttlMs) return hit.value;
-    // A change this process is making and the database has not announced yet: read, keep nothing.
-    const ticket = { stale: !this.feed.listening || this.feed.isChanging(this.feedKey(key)) };
+    if (hit) {
+      const now = performance.now();
+      if (now - hit.at < this.options.ttlMs) {
+        this.hits++;
+        hit.used = now;
+        // Used now: to the back of the order.
+        this.entries.delete(key);
+        this.entries.set(key, hit);
+        return hit.value;
+      }
+      this.drop(key, hit);
+    }
+    this.misses++;
+    const ticket = { stale: !this.feed.listening };
     let tickets = this.reading.get(key);
     if (!tickets) {
       tickets = new Set();
@@ -52,7 +160,11 @@ export class KeptCache<V> {
     tickets.add(ticket);
     try {
       const value = await read();
-      if (!ticket.stale && this.feed.listening) this.set(key, value);
+      // A change this process is making and the database has not announced yet: keep nothing.
+      const feedKey = this.options.feedKey(key, value);
+      const changing = feedKey !== null && this.feed.isChanging(feedKey);
+      const worth = this.options.keeps ? this.options.keeps(value) : true;
+      if (!ticket.stale && !changing && worth && this.feed.listening) this.set(key, value, feedKey);
       return value;
     } finally {
       tickets.delete(ticket);
@@ -60,16 +172,43 @@ export class KeptCache<V> {
     }
   }
 
-  private set(key: string, value: V): void {
+  private set(key: string, value: V, feedKey: string | null): void {
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    const tag = this.options.byValue ? feedKey : null;
+    const bytes = ENTRY_BYTES + weigh(key) + weigh(value) + (tag === null ? 0 : ENTRY_BYTES / 2 + weigh(tag));
     const now = performance.now();
-    this.entries.delete(key);
-    this.entries.set(key, { value, at: now });
-    // The map is in the order the entries were kept (a value is kept again only once it expired),
-    // so the expired ones and those over the cap are at its front.
-    for (const [oldest, entry] of this.entries) {
-      if (this.entries.size <= this.maxEntries && now - entry.at < this.ttlMs) break;
-      this.entries.delete(oldest);
+    const entry: Entry<V> = { value, at: now, used: now, bytes, tag };
+    this.entries.set(key, entry);
+    if (tag !== null) this.tagged.set(tag, key);
+    this.bytes += bytes;
+    this.options.budget.total += bytes;
+    this.options.budget.trim(this as KeptCache<unknown>, key);
+  }
+
+  /** When this cache's least recently used entry was last read (not counting `except`); +∞ when none. */
+  leastRecentUse(except: string | null): number {
+    for (const [key, entry] of this.entries) {
+      if (key === except) continue;
+      return entry.used;
     }
+    return Number.POSITIVE_INFINITY;
+  }
+
+  /** Drops this cache's least recently used entry (not `except`). */
+  dropLeastRecent(except: string | null): void {
+    for (const [key, entry] of this.entries) {
+      if (key === except) continue;
+      this.drop(key, entry);
+      return;
+    }
+  }
+
+  private drop(key: string, entry: Entry<V>): void {
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+    this.options.budget.total -= entry.bytes;
+    if (entry.tag !== null && this.tagged.get(entry.tag) === key) this.tagged.delete(entry.tag);
   }
 
   /** How many entries the cache holds. */
@@ -77,13 +216,40 @@ export class KeptCache<V> {
     return this.entries.size;
   }
 
+  /** About how many bytes the cache holds (as `weigh` counts them). */
+  get weight(): number {
+    return this.bytes;
+  }
+
+  stats(): KeptStats {
+    return { hits: this.hits, misses: this.misses, entries: this.entries.size, kB: Math.round(this.bytes / 1024) };
+  }
+
+  /** Drops the entry of `key` (a cache whose feed key is its key's own). */
   invalidate(key: string): void {
-    this.entries.delete(key);
+    const entry = this.entries.get(key);
+    if (entry) this.drop(key, entry);
     for (const ticket of this.reading.get(key) ?? []) ticket.stale = true;
+  }
+
+  /**
+   * Drops the entry announced as `feedKey` (a cache indexed by value, `byValue`): exactly that one. A read in
+   * flight cannot be told apart before its value arrives, so none of them is kept.
+   */
+  invalidateFeedKey(feedKey: string): void {
+    const key = this.tagged.get(feedKey);
+    if (key !== undefined) {
+      const entry = this.entries.get(key);
+      if (entry) this.drop(key, entry);
+    }
+    for (const tickets of this.reading.values()) for (const ticket of tickets) ticket.stale = true;
   }
 
   clear(): void {
     this.entries.clear();
+    this.tagged.clear();
+    this.options.budget.total -= this.bytes;
+    this.bytes = 0;
     for (const tickets of this.reading.values()) for (const ticket of tickets) ticket.stale = true;
   }
 }
@@ -92,6 +258,15 @@ type Listener = (key: string | null) => void;
 
 /** How long a change this process announced waits for the database's notification at most. */
 const CHANGING_MS = 5000;
+/** How long a sync notification (`reach`) may take to come back before the caches are dropped instead. */
+const SYNC_PATIENCE_MS = 2000;
+
+/** A WAL position (`16/B374D848`) as a number, or null when it is not one. */
+export function parseLsn(text: string): bigint | null {
+  const match = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i.exec(text);
+  if (!match) return null;
+  return (BigInt(`0x${match[1]}`) << 32n) | BigInt(`0x${match[2]}`);
+}
 
 /** The notifications of one database; `null` to listeners means "anything may have changed". */
 export class ChangeFeed {
@@ -122,9 +297,74 @@ export class ChangeFeed {
     return false;
   }
 
+  /**
+   * Read-your-writes across instances (PostgreSQL): the WAL position up to which this instance has heard every
+   * notification. A reply to a write carries the position after its commit (`Kassa-Seen`, plugins/read-your-writes.ts);
+   * a request that brings one this instance has not reached waits for `reach` first.
+   */
+  private reached = 0n;
+  private barrier: Promise<void> | null = null;
+  private readonly syncs = new Map<string, () => void>();
+  private db: Database | null = null;
+  /** Whether other processes may write (PostgreSQL): on PGlite every write is this process's, heard at once. */
+  shared = false;
+
+  /** The database's WAL position now, as `Kassa-Seen` carries it (after a write has committed). */
+  async position(): Promise<string | null> {
+    if (!this.shared || !this.db) return null;
+    const rows = await this.db.execute(sql`select pg_current_wal_lsn()::text as lsn`);
+    return (rows as unknown as { lsn: string }[])[0]?.lsn ?? null;
+  }
+
+  /**
+   * Returns once every change committed before WAL position `lsn` has been heard (and so dropped from the
+   * caches). Past what this instance reached, it sends a notification of its own and waits for it to come
+   * back: notifications arrive in commit order, so every earlier commit's have arrived before it. One such
+   * round trip at a time serves every request waiting.
+   */
+  async reach(lsn: string): Promise<void> {
+    const target = parseLsn(lsn);
+    if (target === null || !this.shared || !this.db) return;
+    for (let tries = 0; tries < 3 && target > this.reached; tries++) {
+      this.barrier ??= this.sync().finally(() => {
+        this.barrier = null;
+      });
+      await this.barrier;
+    }
+  }
+
+  private async sync(): Promise<void> {
+    const db = this.db;
+    if (!db || !this.listening) return;
+    const key = `sync:${randomUUID()}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<boolean>((resolve) => {
+      this.syncs.set(key, () => resolve(true));
+      timer = setTimeout(() => resolve(false), SYNC_PATIENCE_MS);
+    });
+    try {
+      const rows = await db.execute(
+        sql`select pg_current_wal_lsn()::text as lsn, pg_notify(${CHANGES_CHANNEL}, ${key}) as sent`,
+      );
+      const at = parseLsn((rows as unknown as { lsn: string }[])[0]?.lsn ?? "");
+      if (await heard) {
+        if (at !== null && at > this.reached) this.reached = at;
+      } else {
+        // The notification did not come back: what was missed is unknown, so nothing kept stays.
+        for (const listener of this.listeners) listener(null);
+      }
+    } finally {
+      clearTimeout(timer);
+      this.syncs.delete(key);
+    }
+  }
+
   private announced(key: string): void {
+    if (key.startsWith("sync:")) {
+      this.syncs.get(key)?.();
+      return;
+    }
     this.changingSince.delete(key);
-    if (key.startsWith("session:")) this.changingSince.delete("session:*");
     if (key === "*") this.changingSince.clear();
     this.changed(key);
   }
@@ -136,6 +376,8 @@ export class ChangeFeed {
   /** Starts listening on the database behind `db` (postgres.js or PGlite). */
   async start(db: Database): Promise<void> {
     const client = (db as unknown as { $client: unknown }).$client as ListenClient;
+    this.db = db;
+    this.shared = isPostgresJs(client);
     const deliver = (payload: string | undefined) => {
       if (payload) this.announced(payload);
     };
@@ -204,15 +446,15 @@ export interface Kept {
 }
 
 /**
- * How many sessions, and how many users' rows, pulses, balances and unread counts, each cache keeps
- * at most; the longest kept go first. Bounded by count, so by bytes through what an entry weighs in
- * V8's heap: a user who calls keeps an entry in each of the five, about 2.2–2.5 kB together with the
- * demo's rows (a full row of every field about 6 kB). At 5,000 the caches hold about 12 MB at their
- * fullest (`memory-bounds.test.ts`); at the 50,000 of before they held 32 MB for 15,000 users and
- * about 110 MB full. 5,000 users calling within a minute still read from memory; past that the
- * oldest are read from the database again.
+ * What the caches may hold together: a third of V8's heap limit (`--max-old-space-size`, which `npm start`
+ * sets), one budget for the sessions and every user's row, pulse, balances and unread count. Kept by recent
+ * use: when the budget is full the least recently used entry of any of them goes first. At `npm start`'s
+ * 192 MB that is 64 MB: a session with the balances weighs about 1 kB, with the user's row about 2.5 kB, so
+ * 50,000 investors reading their balance within a minute stay in memory.
  */
-export const KEPT_PER_CACHE = 5_000;
+export function keptBudgetBytes(heapLimitBytes = v8.getHeapStatistics().heap_size_limit): number {
+  return Math.floor(heapLimitBytes / 3);
+}
 /** An entry is read again from the database at the latest this long after it was kept. */
 export const KEPT_TTL_MS = 60_000;
 
@@ -234,20 +476,33 @@ export function keptOf(db: Database): Kept | undefined {
 }
 
 /** Sets up (once per handle) the caches of `db` and starts listening for changes. */
-export async function startKept(db: Database): Promise<Kept> {
+export async function startKept(db: Database, budgetBytes = keptBudgetBytes()): Promise<Kept> {
   const existing = registry.get(db);
   if (existing) return existing;
   const feed = new ChangeFeed();
   const user = (id: string) => `user:${id}`;
+  const budget = new KeptBudget(budgetBytes);
+  const perUser = <V>(): KeptCacheOptions<V> => ({ budget, ttlMs: KEPT_TTL_MS, feedKey: user });
+  const small = <V>(key: string): KeptCacheOptions<V> => ({
+    budget: new KeptBudget(1 << 20),
+    ttlMs: KEPT_TTL_MS,
+    feedKey: () => key,
+  });
   const kept: Kept = {
     feed,
-    settings: new KeptCache(feed, 100, KEPT_TTL_MS, () => "settings"),
-    sessions: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, () => "session:*"),
-    pulse: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
-    balances: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
-    unread: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
-    users: new KeptCache(feed, KEPT_PER_CACHE, KEPT_TTL_MS, user),
-    catalog: new KeptCache(feed, 10, KEPT_TTL_MS, () => "catalog"),
+    settings: new KeptCache(feed, small("settings")),
+    sessions: new KeptCache<unknown>(feed, {
+      budget,
+      ttlMs: KEPT_TTL_MS,
+      feedKey: (_key, row) => (row ? `session:${(row as { id: string }).id}` : null),
+      byValue: true,
+      keeps: (row) => row !== null,
+    }),
+    pulse: new KeptCache(feed, perUser()),
+    balances: new KeptCache(feed, perUser()),
+    unread: new KeptCache(feed, perUser<number>()),
+    users: new KeptCache(feed, perUser()),
+    catalog: new KeptCache(feed, small("catalog")),
   };
   feed.onChange((key) => {
     if (key === null || key === "*") {
@@ -260,7 +515,7 @@ export async function startKept(db: Database): Promise<Kept> {
       kept.catalog.clear();
     } else if (key === "settings") kept.settings.clear();
     else if (key === "catalog") kept.catalog.clear();
-    else if (key.startsWith("session:")) kept.sessions.clear();
+    else if (key.startsWith("session:")) kept.sessions.invalidateFeedKey(key);
     else if (key.startsWith("user:")) {
       const id = key.slice(5);
       kept.pulse.invalidate(id);
@@ -273,6 +528,14 @@ export async function startKept(db: Database): Promise<Kept> {
   live.add(kept);
   await feed.start(db);
   return kept;
+}
+
+/** Each cache's counters, for readiness. */
+export function keptStats(db: Database): Record<string, KeptStats> | undefined {
+  const kept = registry.get(db);
+  if (!kept) return undefined;
+  const { feed: _feed, ...caches } = kept;
+  return Object.fromEntries(Object.entries(caches).map(([name, cache]) => [name, cache.stats()]));
 }
 
 /** Stops listening; the caches keep nothing after. */

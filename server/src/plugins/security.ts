@@ -3,23 +3,32 @@
  * iframe, so framing is allowed for Telegram's origins (CSP frame-ancestors; no X-Frame-Options,
  * which cannot express that). telegram-ui sets inline styles, hence 'unsafe-inline' for styles
  * only; scripts come from this origin alone, and the built index.html's own inline scripts (the launcher the
- * build writes into it, `vite.config.ts`) by their SHA-256 hashes, read from the file (again whenever it
- * changes, so a new build is allowed without a restart): any other inline script is refused. Strict-Transport-Security goes out in production and
- * only on a request that came over https (its own TLS, or X-Forwarded-Proto from a proxy listed in
- * TRUST_PROXY): a browser ignores it over plain http, and sending it there says nothing true.
+ * build writes into it, `vite.config.ts`) by their SHA-256 hashes: any other inline script is refused.
+ * Strict-Transport-Security goes out in production and only on a request that came over https (its own TLS,
+ * or X-Forwarded-Proto from a proxy listed in TRUST_PROXY): a browser ignores it over plain http, and sending
+ * it there says nothing true.
+ *
+ * The headers are helmet's, computed once (docs/architecture.md#security-headers): helmet's middleware runs
+ * against a recording response at start, and again when the built index.html changes (a watch on the
+ * folder, so a new build is allowed without a restart) — never per reply. The page's headers (the CSP, the
+ * cross-origin opener and agent-cluster rules, the legacy browser switches) go with HTML only; a JSON, image
+ * or script reply carries the few that mean something for it (nosniff, the resource and referrer policies).
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import compress from "@fastify/compress";
-import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
+import helmet, { type HelmetOptions } from "helmet";
 import type { Env } from "../env";
 
 /** The HSTS header helmet would send by default: a year, subdomains included. */
 export const HSTS_HEADER = "max-age=31536000; includeSubDomains";
 
 export const TELEGRAM_FRAME_ANCESTORS = ["https://web.telegram.org", "https://*.telegram.org"];
+
+/** The headers every reply carries; the rest of helmet's are the page's. */
+const EVERY_REPLY = new Set(["x-content-type-options", "cross-origin-resource-policy", "referrer-policy"]);
 
 /**
  * `'sha256-…'` for each inline script of the built app's index.html in `dir` (none without a built app): the
@@ -41,36 +50,13 @@ export function inlineScriptHashes(dir: string | null): string[] {
   return hashes;
 }
 
-/**
- * The `script-src` sources of the built app's inline scripts, as of its index.html now: the file's hashes are
- * read again only when its modification time or size has changed (a stat per response).
- */
-export function inlineScriptSources(dir: string): () => string {
-  let seen = "";
-  let sources = "";
-  return () => {
-    let stamp = "";
-    try {
-      const stat = fs.statSync(path.join(dir, "index.html"));
-      stamp = `${stat.mtimeMs}:${stat.size}`;
-    } catch {
-      // No built app (yet): no inline script to allow.
-    }
-    if (stamp !== seen) {
-      seen = stamp;
-      sources = inlineScriptHashes(stamp ? dir : null).join(" ");
-    }
-    return sources;
-  };
-}
-
-export function contentSecurityPolicy(env: Env) {
+export function contentSecurityPolicy(env: Env, inlineScripts: string[]) {
   return {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
       baseUri: ["'self'"],
-      scriptSrc: ["'self'", ...(env.STATIC_DIR === null ? [] : [inlineScriptSources(env.STATIC_DIR)])],
+      scriptSrc: ["'self'", ...inlineScripts],
       scriptSrcAttr: ["'none'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
       // Telegram profile photos come from t.me.
@@ -86,19 +72,66 @@ export function contentSecurityPolicy(env: Env) {
   };
 }
 
-export async function registerSecurity(app: FastifyInstance, env: Env): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: contentSecurityPolicy(env),
+/** What helmet's middleware sets on a response with these options, as a plain object (its names in lower case). */
+export function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: unknown) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+    getHeader(name: string) {
+      return headers[name.toLowerCase()];
+    },
+  };
+  let failed: unknown = null;
+  helmet(options)({} as never, recorder as never, (error?: unknown) => {
+    failed = error ?? null;
+  });
+  if (failed) throw failed;
+  return headers;
+}
+
+/** The headers of an HTML reply and of any other, as the built app in `staticDir` stands now. */
+export function securityHeaders(
+  env: Env,
+  staticDir: string | null,
+): { page: Record<string, string>; other: Record<string, string> } {
+  const all = helmetHeaders({
+    contentSecurityPolicy: contentSecurityPolicy(env, inlineScriptHashes(staticDir)),
     frameguard: false,
     crossOriginEmbedderPolicy: false,
     // Same-origin-allow-popups keeps Telegram's and wallets' popups working.
     crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
     hsts: false,
   });
-  if (env.NODE_ENV === "production") {
-    app.addHook("onSend", async (request, reply) => {
-      if (request.protocol === "https") reply.header("strict-transport-security", HSTS_HEADER);
-    });
+  const other = Object.fromEntries(Object.entries(all).filter(([name]) => EVERY_REPLY.has(name)));
+  return { page: all, other };
+}
+
+export async function registerSecurity(app: FastifyInstance, env: Env): Promise<void> {
+  const dir = env.STATIC_DIR;
+  let headers = securityHeaders(env, dir);
+  if (dir !== null) {
+    // A new build rewrites index.html: its inline scripts' hashes are read again then (and only then).
+    try {
+      const watcher = fs.watch(dir, { persistent: false }, (_event, file) => {
+        if (file === null || file === "index.html") headers = securityHeaders(env, dir);
+      });
+      watcher.on("error", () => {});
+      app.addHook("onClose", async () => watcher.close());
+    } catch {
+      // No folder to watch (no built app): nothing inline to allow.
+    }
   }
+  const production = env.NODE_ENV === "production";
+  app.addHook("onSend", (request, reply, payload, done) => {
+    const type = reply.getHeader("content-type");
+    reply.headers(typeof type === "string" && type.startsWith("text/html") ? headers.page : headers.other);
+    if (production && request.protocol === "https") reply.header("strict-transport-security", HSTS_HEADER);
+    done(null, payload);
+  });
   await app.register(compress, { global: true, threshold: 1024 });
 }

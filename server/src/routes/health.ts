@@ -12,6 +12,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { KassaApp } from "../context";
+import { keptStats } from "../db/change-feed";
 import { READY_TIMEOUT_MS } from "../early-server";
 import { outboxBacklog } from "../telegram/outbox-backlog";
 import { defineRoute } from "./define";
@@ -34,6 +35,13 @@ export const ReadyReply = z.object({
       outbox: z.enum(["running", "stopped"]),
     })
     .optional(),
+  /** What each in-memory cache holds and how often it answered (db/change-feed.ts): hits, database reads, entries, kB. */
+  caches: z
+    .record(
+      z.string(),
+      z.object({ hits: z.number().int(), misses: z.number().int(), entries: z.number().int(), kB: z.number().int() }),
+    )
+    .optional(),
 });
 
 /** Not in the contract: the app never calls them. */
@@ -48,7 +56,7 @@ export async function healthRoutes(app: KassaApp) {
     ready,
     {
       summary: "Readiness: the database answers",
-      description: `200 { ok: true, database: "up" } when a query returns within ${READY_TIMEOUT_MS / 1000} s; 503 { ok: false, database: "down" } otherwise. With the bot, chatOutbox says how many chat messages wait and how long the oldest has waited, and bot the state of its set-up with Telegram (neither makes the server unready: the cabinet works without Telegram; alert on bot.state "failing").`,
+      description: `200 { ok: true, database: "up" } when a query returns within ${READY_TIMEOUT_MS / 1000} s; 503 { ok: false, database: "down" } otherwise. With the bot, chatOutbox says how many chat messages wait and how long the oldest has waited, and bot the state of its set-up with Telegram (neither makes the server unready: the cabinet works without Telegram; alert on bot.state "failing"). caches counts each in-memory cache's hits, database reads, entries and kB since the start.`,
     },
     async ({ ctx, reply }) => {
       let timer: NodeJS.Timeout | undefined;
@@ -58,10 +66,10 @@ export async function healthRoutes(app: KassaApp) {
       try {
         if (!app.bot) {
           await Promise.race([ctx.db.execute(sql`select 1`), timeout]);
-          return { ok: true, database: "up" as const };
+          return { ok: true, database: "up" as const, caches: keptStats(ctx.db) };
         }
         const chatOutbox = await Promise.race([outboxBacklog(ctx.db, ctx.clock.now()), timeout]);
-        return { ok: true, database: "up" as const, chatOutbox, bot: app.bot.health() };
+        return { ok: true, database: "up" as const, chatOutbox, bot: app.bot.health(), caches: keptStats(ctx.db) };
       } catch (error) {
         ctx.log.warn({ err: error }, "not ready: the database does not answer");
         // Sent as text: the route's 5xx schema is the error body, and this is not an error of the caller.

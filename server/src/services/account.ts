@@ -62,15 +62,16 @@ export async function changePassword(
   await deps.limiter.reset(limitKey);
   const passwordHash = await hashPassword(body.password);
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  const revoked = await deps.db.transaction(async (tx) => {
     userChanging(user.id);
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
-    await tx
+    return tx
       .update(sessions)
       .set({ revokedAt: now })
-      .where(and(eq(sessions.userId, user.id), ne(sessions.id, auth.sessionId), sql`${sessions.revokedAt} is null`));
+      .where(and(eq(sessions.userId, user.id), ne(sessions.id, auth.sessionId), sql`${sessions.revokedAt} is null`))
+      .returning({ id: sessions.id });
   });
-  sessionsRevoked(deps.db);
+  sessionsRevoked(deps.db, revoked);
 }
 
 // ---------------------------------------------------------------------------------------------

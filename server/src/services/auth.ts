@@ -549,6 +549,7 @@ export async function setPasswordWithToken(deps: ServiceContext, body: SetPasswo
   }
 
   const passwordHash = await hashPassword(body.password);
+  let revoked: { id: string }[] = [];
   await deps.db.transaction(async (tx) => {
     const [used] = await tx
       .update(passwordResetTokens)
@@ -573,9 +574,9 @@ export async function setPasswordWithToken(deps: ServiceContext, body: SetPasswo
           isNull(verificationCodes.consumedAt),
         ),
       );
-    await revokeAllSessions(tx, deps.clock, user.id);
+    revoked = await revokeAllSessions(tx, deps.clock, user.id);
   });
-  sessionsRevoked(deps.db);
+  sessionsRevoked(deps.db, revoked);
   // The owner proved themselves: the new password is not held back by the guesses before it.
   await forgetLoginFailures(deps, user.id);
 }

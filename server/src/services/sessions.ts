@@ -124,22 +124,25 @@ export async function revokeSession(db: Database, clock: Clock, sessionId: strin
     .update(sessions)
     .set({ revokedAt: clock.now() })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
-  keptOf(db)?.feed.changing("session:*");
+  keptOf(db)?.feed.changing(`session:${sessionId}`);
 }
 
 /**
- * Tells this process's session cache that sessions were revoked inside a transaction that has
- * committed now (other instances hear the database's notification).
+ * Tells this process's session cache that these sessions were revoked inside a transaction that has
+ * committed now (other instances hear the database's notification): each is dropped, the others stay.
  */
-export function sessionsRevoked(db: Database): void {
-  keptOf(db)?.feed.changing("session:*");
+export function sessionsRevoked(db: Database, ids: readonly { id: string }[]): void {
+  const feed = keptOf(db)?.feed;
+  for (const { id } of ids) feed?.changing(`session:${id}`);
 }
 
-/** Signs the user out everywhere (after a password reset). */
-export async function revokeAllSessions(db: Database, clock: Clock, userId: string): Promise<void> {
-  await db
+/** Signs the user out everywhere (after a password reset); the sessions revoked. */
+export async function revokeAllSessions(db: Database, clock: Clock, userId: string): Promise<{ id: string }[]> {
+  const revoked = await db
     .update(sessions)
     .set({ revokedAt: clock.now() })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-  keptOf(db)?.feed.changing("session:*");
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  sessionsRevoked(db, revoked);
+  return revoked;
 }

@@ -1,0 +1,127 @@
+/**
+ * The kept caches (db/change-feed.ts) hold for 50,000 investors active within a minute, within the budget
+ * `npm start` gives them: every investor signs in and reads the balance, then each does it again — the second
+ * round is answered from memory (≥ 95 % hits, ≤ 0.05 database statements a request). Another investor's session
+ * changing (revoked, its expiry moved) drops that session alone: the others stay kept. Counted by what happens
+ * (hits, statements sent to the database), never by time.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../../server/src/clock";
+import { type Kept, keptBudgetBytes, startKept, stopKept } from "../../server/src/db/change-feed";
+import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { getBalances } from "../../server/src/services/ledger";
+import { findLiveSession, revokeSession } from "../../server/src/services/sessions";
+import { pgliteTemplate } from "./helpers";
+
+const INVESTORS = 50_000;
+
+/** The caches' budget under `npm start`: its share of the heap --max-old-space-size allows. */
+function npmStartBudget(): number {
+  const pkg = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const mb = Number(/--max-old-space-size=(\d+)/.exec(pkg.scripts.start)?.[1]);
+  expect(mb).toBeGreaterThan(0);
+  return keptBudgetBytes(mb * 1048576);
+}
+
+const token = (i: number) => `k${String(i).padStart(10, "0")}${createHash("md5").update(`k${i}`).digest("hex")}`;
+const tokenSql = (i: string) => `'k' || lpad((${i})::text, 10, '0') || md5('k' || (${i}))`;
+
+describe(`the kept caches with ${INVESTORS.toLocaleString("en-US")} investors`, () => {
+  let handle: DatabaseHandle;
+  let kept: Kept;
+  let statements = 0;
+
+  beforeAll(async () => {
+    handle = await openDatabase({ initialData: pgliteTemplate("migrated") });
+    const seed = [
+      `insert into users (id, login, created_at)
+        select md5('k-' || i)::uuid, 'kept_' || i, now() - interval '10 days' from generate_series(1, ${INVESTORS}) i`,
+      `insert into sessions (user_id, token_hash, created_at, expires_at, last_used_at)
+        select md5('k-' || i)::uuid, encode(sha256(convert_to(${tokenSql("i")}, 'UTF8')), 'hex'), now(),
+               now() + interval '30 days', now()
+          from generate_series(1, ${INVESTORS}) i`,
+      `insert into balances (user_id, currency, amount, updated_at)
+        select md5('k-' || i)::uuid, 'USDT', i, now() from generate_series(1, ${INVESTORS}) i`,
+    ];
+    for (const statement of seed) await handle.db.execute(sql.raw(statement));
+    kept = await startKept(handle.db, npmStartBudget());
+    // Every statement the services send from here on (PGlite's one entry point for drizzle's queries).
+    const client = (handle.db as unknown as { $client: { query: (...args: unknown[]) => Promise<unknown> } }).$client;
+    const query = client.query.bind(client);
+    client.query = (...args: unknown[]) => {
+      statements++;
+      return query(...args);
+    };
+  }, 1_200_000);
+  afterAll(async () => {
+    await stopKept(handle.db);
+    await handle.close();
+  });
+
+  /** One round: each investor's session and balance, as `GET /user/balance` reads them; the statements a request cost. */
+  async function round(): Promise<{ perRequest: number; hitRate: number }> {
+    const before = { statements, ...counters() };
+    for (let i = 1; i <= INVESTORS; i++) {
+      const session = await findLiveSession(handle.db, systemClock, token(i));
+      if (!session) throw new Error(`investor ${i} is not signed in`);
+      const balances = await getBalances(handle.db, session.userId);
+      if (balances.USDT !== String(i)) throw new Error(`investor ${i} sees ${balances.USDT}`);
+    }
+    const after = counters();
+    const hits = after.hits - before.hits;
+    return {
+      perRequest: (statements - before.statements) / INVESTORS,
+      hitRate: hits / (hits + after.misses - before.misses),
+    };
+  }
+  const counters = () => {
+    const s = kept.sessions.stats();
+    const b = kept.balances.stats();
+    return { hits: s.hits + b.hits, misses: s.misses + b.misses };
+  };
+
+  it("answer the second round from memory: ≥ 95 % hits, ≤ 0.05 statements a request", async () => {
+    const first = await round();
+    expect(first.perRequest).toBeGreaterThanOrEqual(1);
+    const second = await round();
+    expect(second.perRequest).toBeLessThanOrEqual(0.05);
+    expect(second.hitRate).toBeGreaterThanOrEqual(0.95);
+  }, 1_800_000);
+
+  it("drop only the session that changed: other investors' sessions stay kept", async () => {
+    // Unrelated sessions change, through the service and by plain SQL (the database announces each).
+    const rows = (
+      (await handle.db.execute(sql`select id from sessions order by id limit 10`)) as unknown as {
+        rows: { id: string }[];
+      }
+    ).rows;
+    for (const row of rows) {
+      await handle.db.execute(
+        sql`update sessions set expires_at = expires_at + interval '1 minute' where id = ${row.id}`,
+      );
+    }
+    const seventh = (
+      (await handle.db.execute(
+        sql`select id from sessions where token_hash = ${createHash("sha256").update(token(7)).digest("hex")}`,
+      )) as unknown as { rows: { id: string }[] }
+    ).rows[0];
+    if (!seventh) throw new Error("no session of investor 7");
+    await revokeSession(handle.db, systemClock, seventh.id);
+    expect(await findLiveSession(handle.db, systemClock, token(7))).toBeNull();
+
+    const sessionsBefore = kept.sessions.stats();
+    for (let i = 1; i <= INVESTORS; i++) {
+      if (i === 7) continue;
+      expect(await findLiveSession(handle.db, systemClock, token(i))).not.toBeNull();
+    }
+    const sessionsAfter = kept.sessions.stats();
+    // The ten moved sessions are read again; the other 49,989 come from memory.
+    expect(sessionsAfter.misses - sessionsBefore.misses).toBeLessThanOrEqual(20);
+  }, 1_800_000);
+});
