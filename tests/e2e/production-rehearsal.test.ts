@@ -60,7 +60,7 @@ let cert: Certificate;
 let botApi: BotApiStandIn;
 let mail: MailServer;
 let sms: SmsApiStandIn;
-let instances: Instance[] = [];
+const instances: Instance[] = [];
 let nginx: Nginx | undefined;
 let browser: Browser | undefined;
 let env: Record<string, string>;
@@ -133,7 +133,7 @@ beforeAll(async () => {
       KASSA_INSTANCE_1: `127.0.0.1:${ports[0]}`,
       KASSA_INSTANCE_2: `127.0.0.1:${ports[1]}`,
     };
-    nginx = await startNginx(join(dir, "nginx"), nginxVars, httpsPort);
+    nginx = await startNginx(nginxVars, httpsPort);
   });
   console.log(`[kassa] rehearsal: set-up total ${((Date.now() - begun) / 1000).toFixed(1)} s`);
 }, 240_000);
@@ -188,7 +188,9 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       const sentBefore = botApi.callsOf("sendMessage").length;
       expect(await botApi.sendToWebhook(textUpdate(from, "/start"), { ca: cert.cert })).toBe(200);
       await botApi.waitForCall("sendMessage", (c) => Number(c.params.chat_id) === from.id);
-      expect(await botApi.sendToWebhook(textUpdate(from, "/help"), { ca: cert.cert, secret: "forged-secret-0123456789" })).toBeGreaterThanOrEqual(400);
+      expect(
+        await botApi.sendToWebhook(textUpdate(from, "/help"), { ca: cert.cert, secret: "forged-secret-0123456789" }),
+      ).toBeGreaterThanOrEqual(400);
       expect(botApi.callsOf("sendMessage").length).toBe(sentBefore + 1);
     });
   });
@@ -309,22 +311,25 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
           if (killed) afterKill++;
         }
       };
-      await step("kill -9: a load of refills and deposits from four clients, one instance killed in the middle", async () => {
-        const load = Promise.all(["127.0.0.10", "127.0.0.11", "127.0.0.12", "127.0.0.13"].map(worker));
-        const waitFor = async (condition: () => boolean, what: string) => {
-          const deadline = Date.now() + 60_000;
-          while (!condition()) {
-            if (Date.now() > deadline) throw new Error(`${what} within 60 s`);
-            await new Promise((r) => setTimeout(r, 50));
-          }
-        };
-        await waitFor(() => acked.refills.size + acked.deposits.size >= 10, "no 10 writes acknowledged");
-        await instances[0]?.kill();
-        killed = true;
-        await waitFor(() => afterKill >= 10, "no 10 writes acknowledged after the kill");
-        stopped = true;
-        await load;
-      });
+      await step(
+        "kill -9: a load of refills and deposits from four clients, one instance killed in the middle",
+        async () => {
+          const load = Promise.all(["127.0.0.10", "127.0.0.11", "127.0.0.12", "127.0.0.13"].map(worker));
+          const waitFor = async (condition: () => boolean, what: string) => {
+            const deadline = Date.now() + 60_000;
+            while (!condition()) {
+              if (Date.now() > deadline) throw new Error(`${what} within 60 s`);
+              await new Promise((r) => setTimeout(r, 50));
+            }
+          };
+          await waitFor(() => acked.refills.size + acked.deposits.size >= 10, "no 10 writes acknowledged");
+          await instances[0]?.kill();
+          killed = true;
+          await waitFor(() => afterKill >= 10, "no 10 writes acknowledged after the kill");
+          stopped = true;
+          await load;
+        },
+      );
       await step("after the kill: every acknowledged write found, the ledger audit consistent", async () => {
         const refills = await kassa("refill", "list", "--limit", "1000");
         const missingRefills = [...acked.refills].filter((id) => !refills.includes(id));

@@ -6,12 +6,13 @@
  * 127.0.0.3 …), so nginx sees distinct clients.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { createConnection } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NGINX_PATH } from "../../../scripts/lib/system.mjs";
 import { startArguments } from "../../../scripts/lib/start-command.mjs";
+import { NGINX_PATH } from "../../../scripts/lib/system.mjs";
 import { groupGone, waitForHealth } from "./server";
 
 /** README.md's "Running in production" section. */
@@ -32,11 +33,11 @@ export function readmeEnvsubstVariables(): string {
 
 /** The names of the instances' environment README's production section lists (its `kassa.env` block). */
 export function readmeInstanceVariables(): string[] {
-  const block = /```sh\n# kassa\.env[^\n]*\n([\s\S]*?)```/.exec(productionSection());
+  const block = /```sh\n\s*# kassa\.env[^\n]*\n([\s\S]*?)```/.exec(productionSection());
   if (!block?.[1]) throw new Error("README's production section has no kassa.env block");
   return block[1]
     .split("\n")
-    .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
+    .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line.trim())?.[1])
     .filter((name): name is string => Boolean(name));
 }
 
@@ -88,7 +89,8 @@ export interface Nginx {
  * block of a main configuration of its own (as Debian's /etc/nginx/nginx.conf includes conf.d/*.conf),
  * and nginx run in the foreground until `stop()`. Resolves once its https port accepts connections.
  */
-export async function startNginx(dir: string, vars: Record<string, string>, httpsPort: number): Promise<Nginx> {
+export async function startNginx(vars: Record<string, string>, httpsPort: number): Promise<Nginx> {
+  const dir = mkdtempSync(join(tmpdir(), "kassa-nginx-"));
   // Root's workers run as nobody: they must reach the temporary folders.
   chmodSync(dir, 0o755);
   const site = join(dir, "kassa.conf");
@@ -137,11 +139,13 @@ http {
   return {
     errors,
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGQUIT");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill("SIGKILL");
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGQUIT");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -210,7 +214,7 @@ export interface Reply {
 
 /**
  * An https client of the proxy that connects from `localAddress` (any of 127.0.0.0/8) and trusts `ca`:
- * one client address per instance, with kept-alive connections, as a browser on one machine.
+ * one client address per instance, a connection per request.
  */
 export function httpsClient(origin: string, ca: string, localAddress = "127.0.0.1") {
   return (

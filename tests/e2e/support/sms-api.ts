@@ -48,7 +48,8 @@ export async function startSmsApiStandIn(tls: { cert: string; key: string }): Pr
   const server = createServer({ cert: tls.cert, key: tls.key }, (request, response) => {
     void (async () => {
       const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(request.url ?? "");
-      if (request.method !== "POST" || !match) return twilioError(response, 404, 20404, "The requested resource was not found");
+      if (request.method !== "POST" || !match)
+        return twilioError(response, 404, 20404, "The requested resource was not found");
       const expected = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`;
       if (match[1] !== accountSid || request.headers.authorization !== expected)
         return twilioError(response, 401, 20003, "Authenticate");
@@ -56,7 +57,8 @@ export async function startSmsApiStandIn(tls: { cert: string; key: string }): Pr
       const to = form.get("To") ?? "";
       const body = form.get("Body") ?? "";
       if (!to) return twilioError(response, 400, 21604, "A 'To' phone number is required.");
-      if (!/^\+[1-9]\d{6,14}$/.test(to)) return twilioError(response, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
+      if (!/^\+[1-9]\d{6,14}$/.test(to))
+        return twilioError(response, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
       if (!body) return twilioError(response, 400, 21602, "Message body is required.");
       const sid = `SM${randomBytes(16).toString("hex")}`;
       messages.push({ to, from: form.get("From") ?? "", body, sid });
