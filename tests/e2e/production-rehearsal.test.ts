@@ -168,7 +168,7 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
     expect(new Set(named)).toEqual(new Set(Object.keys(nginxVars)));
   });
 
-  it("serves only over TLS: plain http is sent to https, https answers with HSTS", async () => {
+  it("serves only over TLS: plain http is sent to https, https answers with HSTS", { timeout: 120_000 }, async () => {
     await step("TLS: http redirected, https with HSTS", async () => {
       const plain = await fetch(`http://127.0.0.1:${httpPort}/login?x=1`, { redirect: "manual" });
       expect(plain.status).toBe(301);
@@ -180,7 +180,9 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
     });
   });
 
-  it("takes the Telegram webhook through the proxy, with the secret Telegram sends back", async () => {
+  it("takes the Telegram webhook through the proxy, with the secret Telegram sends back", {
+    timeout: 120_000,
+  }, async () => {
     await step("webhook: setWebhook, an update through nginx, a forged one refused", async () => {
       const set = await botApi.waitForCall("setWebhook");
       expect(set.params.url).toBe(`${origin}/api/telegram/webhook`);
@@ -195,7 +197,9 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
     });
   });
 
-  it("counts rate limits by the client's address through the proxy, never the proxy's", async () => {
+  it("counts rate limits by the client's address through the proxy, never the proxy's", {
+    timeout: 180_000,
+  }, async () => {
     await step("rate limits: 127.0.0.2 and 127.0.0.3 have budgets of their own", async () => {
       const two = httpsClient(origin, cert.cert, "127.0.0.2");
       const three = httpsClient(origin, cert.cert, "127.0.0.3");
@@ -221,7 +225,9 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
     });
   });
 
-  it("holds the proxy's per-client request cap: one address flooding is refused, another is served", async () => {
+  it("holds the proxy's per-client request cap: one address flooding is refused, another is served", {
+    timeout: 120_000,
+  }, async () => {
     await step("nginx caps: a flood from 127.0.0.4 gets 429, 127.0.0.5 is served", async () => {
       const flood = httpsClient(origin, cert.cert, "127.0.0.4");
       let capped: Awaited<ReturnType<typeof flood>> | undefined;
@@ -250,7 +256,9 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       page = await context.newPage();
     });
 
-    it("signs in, refills, the operator confirms with the CLI, and the credit shows in the app", async () => {
+    it("signs in, refills, the operator confirms with the CLI, and the credit shows in the app", {
+      timeout: 240_000,
+    }, async () => {
       await step("web: sign in with login and password", async () => {
         await page.goto(`${origin}/login`);
         await screen(page, "login");
@@ -285,7 +293,9 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       });
     });
 
-    it("survives kill -9 of one instance under a load of money writes: the other takes the rest, nothing acknowledged is lost", async () => {
+    it("survives kill -9 of one instance under a load of money writes: the other takes the rest, nothing acknowledged is lost", {
+      timeout: 240_000,
+    }, async () => {
       const acked = { refills: new Set<string>(), deposits: new Set<string>() };
       let afterKill = 0;
       let killed = false;
