@@ -10,21 +10,20 @@
  * time is printed (`[kassa] rehearsal: …`).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getCACertificates, setDefaultCACertificates } from "node:tls";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres } from "../../scripts/lib/postgres.mjs";
 import { findPostgresBin } from "../../scripts/lib/system.mjs";
-import { fill, screen, submit } from "./support/app";
+import { fill, PASSWORD, screen, submit } from "./support/app";
 import { BOT_USER, type BotApiStandIn, startBotApiStandIn, textUpdate } from "./support/bot-api";
 import { launchChromium, phoneContext } from "./support/browser";
 import { kassaWith } from "./support/cli";
-import { type MailServer, startMailServer } from "./support/mail-server";
 import {
-  type Certificate,
   httpsClient,
   type Instance,
   type Nginx,
@@ -32,13 +31,31 @@ import {
   readmeInstanceVariables,
   startInstance,
   startNginx,
-  throwAwayCertificate,
 } from "./support/production";
 import { freePort } from "./support/server";
 import { type SmsApiStandIn, startSmsApiStandIn } from "./support/sms-api";
+import { type MailServer, startMailServer, throwAwayCertificate } from "./support/smtp";
 
 /** What the rehearsal sets beyond README's production environment: where the stand-ins are, and quieter logs. */
 const TEST_ONLY = ["PORT", "TELEGRAM_API_ROOT", "SMS_API_URL", "NODE_EXTRA_CA_CERTS", "LOG_LEVEL"];
+
+/** The one six-digit code in a message's text. */
+function codeIn(text: string): string {
+  const codes = text.match(/\b\d{6}\b/g) ?? [];
+  if (codes.length !== 1) throw new Error(`not one code in: ${text}`);
+  return codes[0] as string;
+}
+
+/** `find()`'s answer once it has one (polled, at most `timeoutMs`). */
+async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 const timings: string[] = [];
 async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
@@ -56,7 +73,8 @@ let dir: string;
 let ownPostgres: { url: string; stop(): void } | undefined;
 let adminUrl: string;
 let database: string;
-let cert: Certificate;
+/** The throw-away certificate (for 127.0.0.1) and where its files are. */
+let cert: { cert: string; key: string; certPath: string; keyPath: string };
 let botApi: BotApiStandIn;
 let mail: MailServer;
 let sms: SmsApiStandIn;
@@ -83,8 +101,18 @@ beforeAll(async () => {
     const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
     await admin.unsafe(`create database ${database}`);
     await admin.end();
-    cert = throwAwayCertificate(dir);
-    [botApi, mail, sms] = await Promise.all([startBotApiStandIn(), startMailServer(cert), startSmsApiStandIn(cert)]);
+    const pem = throwAwayCertificate();
+    cert = { ...pem, certPath: join(dir, "cert.pem"), keyPath: join(dir, "key.pem") };
+    writeFileSync(cert.certPath, pem.cert);
+    writeFileSync(cert.keyPath, pem.key, { mode: 0o600 });
+    // This process trusts it too, as the instances do through NODE_EXTRA_CA_CERTS: the operator's CLI runs
+    // in it and sends its notices to the SMTP server.
+    setDefaultCACertificates([...getCACertificates("default"), pem.cert]);
+    [botApi, mail, sms] = await Promise.all([
+      startBotApiStandIn(),
+      startMailServer({ tls: pem }),
+      startSmsApiStandIn(),
+    ]);
   });
 
   const httpsPort = await freePort();
@@ -108,8 +136,8 @@ beforeAll(async () => {
     MAIL_FROM: "Kassa <no-reply@kassa.example.com>",
     SMS_ACCOUNT_SID: sms.accountSid,
     SMS_AUTH_TOKEN: sms.authToken,
-    SMS_FROM: sms.from,
-    // The stand-ins, and the throw-away certificate the SMTP server and the SMS stand-in present.
+    SMS_FROM: "+15005550006",
+    // The stand-ins, and the throw-away certificate the SMTP server presents.
     TELEGRAM_API_ROOT: botApi.url,
     SMS_API_URL: sms.url,
     NODE_EXTRA_CA_CERTS: cert.certPath,
@@ -247,6 +275,12 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
     let page: Page;
     let token: string;
     const api = () => httpsClient(origin, cert.cert);
+    const investor = {
+      login: `web${randomBytes(4).toString("hex")}`,
+      email: "",
+      phone: `+7${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 10)}`,
+    };
+    investor.email = `${investor.login}@example.com`;
 
     beforeAll(async () => {
       browser = await launchChromium();
@@ -256,25 +290,61 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       page = await context.newPage();
     });
 
-    it("signs in, refills, the operator confirms with the CLI, and the credit shows in the app", {
+    it("registers on the web with the phone code by SMS, confirms the e-mail by e-mail, and signs in", {
       timeout: 240_000,
     }, async () => {
-      await step("web: sign in with login and password", async () => {
+      await step("web: registration, the phone code by SMS", async () => {
+        await page.goto(`${origin}/register/demo`);
+        await screen(page, "register", 30_000);
+        await fill(page, "login", investor.login);
+        await fill(page, "fullName", "Ada Investor");
+        await fill(page, "email", investor.email);
+        await fill(page, "phone", investor.phone);
+        await fill(page, "password", PASSWORD);
+        await fill(page, "passwordRepeat", PASSWORD);
+        await page.locator("input[name='acceptTerms']").check({ force: true });
+        await submit(page);
+        await screen(page, "phone-verification", 30_000);
+        const text = await waitFor(() => sms.messages.find((m) => m.to === investor.phone), "no SMS to the phone");
+        await fill(page, "code", codeIn(text.body));
+        await submit(page);
+        await screen(page, "cabinet", 30_000);
+      });
+      await step("web: the e-mail confirmed with the code sent to it", async () => {
+        await page.goto(`${origin}/settings/security`);
+        await page.locator("[data-testid='confirm-email']").click();
+        const sheet = page.locator("[data-testid='email-code']");
+        await sheet.waitFor();
+        const code = await mail.waitForMail((m) => m.to.includes(investor.email), 30_000);
+        await sheet.locator("input[name='code']").fill(codeIn(code.parsed.text ?? ""));
+        await sheet.locator("[data-testid='submit']").click();
+        await sheet.waitFor({ state: "detached", timeout: 30_000 });
+      });
+      await step("web: signed in with login and password in a new browser", async () => {
+        await context.close();
+        context = await phoneContext(browser as Browser, { ignoreHTTPSErrors: true });
+        await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
+        page = await context.newPage();
         await page.goto(`${origin}/login`);
-        await screen(page, "login");
-        await fill(page, "login", "demo");
-        await fill(page, "password", "demo2026pass");
+        await screen(page, "login", 30_000);
+        await fill(page, "login", investor.login);
+        await fill(page, "password", PASSWORD);
         await submit(page);
         await screen(page, "cabinet", 30_000);
         const cookie = (await context.cookies(origin)).find((c) => c.name === "kassa_token");
         expect(cookie?.secure).toBe(true);
         token = cookie?.value ?? "";
       });
-      const refillId = await step("web: a refill of 500 USDT asked for", async () => {
+    });
+
+    it("refills, the operator confirms with the CLI, and the credit shows in the app", {
+      timeout: 240_000,
+    }, async () => {
+      const refillId = await step("web: a refill of 1000 USDT asked for", async () => {
         await page.goto(`${origin}/refill`);
         await screen(page, "refill");
         await page.locator("select[name='paymentSystemId']").selectOption("usdt-trc20");
-        await page.locator("input[name='amount']").fill("500");
+        await page.locator("input[name='amount']").fill("1000");
         await submit(page);
         await page.locator("[data-testid='wallet-dialog']").waitFor();
         const refills = await api()("GET", "/api/funds/refills", { token });
@@ -288,7 +358,7 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       await step("web: the credit shows in the app", async () => {
         await page.goto(`${origin}/operations`);
         await screen(page, "operations");
-        const row = page.locator(`[data-testid='operation-row'][data-type='refill'][data-amount='500']`).first();
+        const row = page.locator(`[data-testid='operation-row'][data-type='refill'][data-amount='1000']`).first();
         await row.waitFor({ timeout: 30_000 });
       });
     });
@@ -361,6 +431,68 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
         await screen(page, "cabinet", 30_000);
         const ready = await api()("GET", "/api/health/ready");
         expect(ready.status).toBe(200);
+      });
+    });
+
+    it("withdraws with the code sent by e-mail through the instance left; the operator's success is told by e-mail", {
+      timeout: 240_000,
+    }, async () => {
+      const wallet = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
+      /** The first e-mail to the investor since `after` messages had come. */
+      const codeMail = (after: number) =>
+        mail.waitForMail((m) => m.to.includes(investor.email) && mail.received.indexOf(m) >= after, 60_000);
+      await step("web: the wallet saved with the code sent by e-mail", async () => {
+        await page.goto(`${origin}/withdrawal`);
+        await screen(page, "withdrawal", 30_000);
+        const before = mail.received.length;
+        await page.locator("input[name='wallet']").fill(wallet);
+        await page.locator("[data-testid='save-wallet']").click();
+        const form = page.locator("form[data-step='code']", { has: page.locator("[data-testid='wallet-code-note']") });
+        await form.waitFor({ timeout: 30_000 });
+        await form.locator("input[name='code']").fill(codeIn((await codeMail(before)).parsed.text ?? ""));
+        await form.locator("[data-testid='submit']").click();
+        await expect
+          .poll(async () => (await api()("GET", "/api/user-data/wallets", { token })).json?.[0]?.address, {
+            timeout: 30_000,
+          })
+          .toBe(wallet);
+      });
+      const id = await step("web: a withdrawal of 50 USDT with the code sent by e-mail", async () => {
+        await page.goto(`${origin}/withdrawal`);
+        await screen(page, "withdrawal", 30_000);
+        await page.locator("select[name='paymentSystemId']").selectOption("usdt-trc20");
+        await page.locator("input[name='amount']").fill("50");
+        const before = mail.received.length;
+        await submit(page);
+        await page.locator("form[data-step='code']").waitFor({ timeout: 30_000 });
+        await fill(page, "code", codeIn((await codeMail(before)).parsed.text ?? ""));
+        await submit(page);
+        const row = page.locator("[data-testid='withdrawal-row']").first();
+        await expect.poll(() => row.getAttribute("data-status"), { timeout: 30_000 }).toBe("pending");
+        return (await row.getAttribute("data-withdrawal-id")) as string;
+      });
+      await step("operator: npm run kassa -- withdrawal success; the investor's e-mail tells it", async () => {
+        const before = mail.received.length;
+        await kassa(
+          "withdrawal",
+          "success",
+          id,
+          "--tx",
+          "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",
+        );
+        const notice = await mail.waitForMail(
+          (m) => m.to.includes(investor.email) && mail.received.indexOf(m) >= before,
+          60_000,
+        );
+        expect(notice.parsed.text).toContain("50");
+        await page.reload();
+        await screen(page, "withdrawal", 30_000);
+        await expect
+          .poll(() => page.locator(`[data-withdrawal-id='${id}']`).getAttribute("data-status"), { timeout: 30_000 })
+          .toBe("success");
+      });
+      await step("operator: npm run kassa -- ledger audit", async () => {
+        expect(await kassa("ledger", "audit")).toMatch(/^Ledger consistent/);
       });
     });
   });

@@ -7,6 +7,7 @@ import fs, { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type RouteDef, type RouteName, routes, routeUrl } from "@contract";
+import type { FastifyServerOptions } from "fastify";
 import { inject } from "vitest";
 import type { z } from "zod";
 import { buildApp } from "../../server/src/app";
@@ -39,6 +40,8 @@ export interface TestServerOptions {
   handle?: DatabaseHandle;
   /** How codes go out (by default the development outbox). */
   codeSender?: CodeSender;
+  /** Fastify's logger option (none by default); a test that reads the log passes a stream. */
+  logger?: FastifyServerOptions["logger"];
 }
 
 export function testEnv(vars: Record<string, string> = {}): Env {
@@ -90,7 +93,7 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
       env,
       db: handle.db,
       clock,
-      logger: false,
+      logger: options.logger ?? false,
       operatorToken: TEST_OPERATOR_TOKEN,
       codeSender: options.codeSender,
     });

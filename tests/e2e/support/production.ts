@@ -1,6 +1,6 @@
 /**
  * The production set-up of README.md's "Running in production", for the rehearsal
- * (tests/e2e/production-rehearsal.test.ts): a throw-away TLS certificate (openssl), deploy/nginx.conf
+ * (tests/e2e/production-rehearsal.test.ts): deploy/nginx.conf
  * rendered by README's own envsubst command and run by Debian's nginx, Kassa instances started as
  * `npm start` starts them, and an https client that connects from a chosen local address (127.0.0.2,
  * 127.0.0.3 …), so nginx sees distinct clients.
@@ -39,43 +39,6 @@ export function readmeInstanceVariables(): string[] {
     .split("\n")
     .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line.trim())?.[1])
     .filter((name): name is string => Boolean(name));
-}
-
-export interface Certificate {
-  certPath: string;
-  keyPath: string;
-  cert: string;
-  key: string;
-}
-
-/** A self-signed certificate for 127.0.0.1 and localhost, valid for a day (openssl). */
-export function throwAwayCertificate(dir: string): Certificate {
-  const certPath = join(dir, "cert.pem");
-  const keyPath = join(dir, "key.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1,DNS:localhost",
-      "-keyout",
-      keyPath,
-      "-out",
-      certPath,
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  return { certPath, keyPath, cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8") };
 }
 
 export interface Nginx {

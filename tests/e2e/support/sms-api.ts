@@ -1,113 +1,127 @@
 /**
- * A stand-in for an SMS provider: Twilio's Messages API as its public reference describes it —
- * `POST /2010-04-01/Accounts/{AccountSid}/Messages.json`, a form body (`To`, `From`, `Body`), HTTP Basic
- * `AccountSid:AuthToken` — answering 201 with the message resource, 401 (code 20003) for wrong
- * credentials and 400 (21604, 21211) for a missing or malformed `To`. Over https with the given
- * certificate, as the real API is. Every accepted message is kept.
+ * A stand-in for an SMS provider speaking Twilio's public Messages API exactly as Kassa uses it:
+ * `POST /2010-04-01/Accounts/{AccountSid}/Messages.json`, HTTP Basic `sid:token`, a form body with
+ * `To`, `From`, `Body`; 201 with the message resource when accepted; errors as Twilio's JSON
+ * (`{ code, message, more_info, status }`): 401 (20003) for wrong credentials, 400 (21211) for a
+ * number not in E.164. A test can make it answer otherwise (429, 5xx, 400) or hang.
  */
-import { randomBytes } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer } from "node:https";
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface SentSms {
+export interface SmsMessage {
+  sid: string;
   to: string;
   from: string;
   body: string;
-  sid: string;
 }
 
+export type SmsAnswer = "accept" | "hang" | { status: number; code: number; message: string; retryAfter?: number };
+
 export interface SmsApiStandIn {
-  /** The API base to give Kassa (`SMS_API_URL`). */
+  /** The base URL to give Kassa (`SMS_API_URL`). */
   url: string;
   accountSid: string;
   authToken: string;
-  from: string;
-  messages: SentSms[];
-  waitFor(to: string, predicate?: (sms: SentSms) => boolean, timeoutMs?: number): Promise<SentSms>;
+  /** Messages accepted, oldest first. */
+  messages: SmsMessage[];
+  /** Requests to the Messages resource since the last `answer()` (accepted or not). */
+  attempts: number;
+  /** Every request body offered, accepted or not. */
+  offered: SmsMessage[];
+  answer(decide: ((attempt: number) => SmsAnswer) | null): void;
   close(): Promise<void>;
 }
 
-function twilioError(response: ServerResponse, status: number, code: number, message: string) {
-  response
-    .writeHead(status, { "content-type": "application/json" })
-    .end(JSON.stringify({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }));
+function twilioError(response: ServerResponse, status: number, code: number, message: string, retryAfter?: number) {
+  response.writeHead(status, {
+    "content-type": "application/json",
+    ...(retryAfter !== undefined ? { "retry-after": String(retryAfter) } : {}),
+  });
+  response.end(JSON.stringify({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }));
 }
 
-async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
+async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
 }
 
-export async function startSmsApiStandIn(tls: { cert: string; key: string }): Promise<SmsApiStandIn> {
-  const accountSid = `AC${randomBytes(16).toString("hex")}`;
-  const authToken = randomBytes(16).toString("hex");
-  const from = "+15005550006";
-  const messages: SentSms[] = [];
-  const server = createServer({ cert: tls.cert, key: tls.key }, (request, response) => {
-    void (async () => {
-      const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(request.url ?? "");
-      if (request.method !== "POST" || !match)
-        return twilioError(response, 404, 20404, "The requested resource was not found");
-      const expected = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`;
-      if (match[1] !== accountSid || request.headers.authorization !== expected)
-        return twilioError(response, 401, 20003, "Authenticate");
-      const form = await formBody(request);
-      const to = form.get("To") ?? "";
-      const body = form.get("Body") ?? "";
-      if (!to) return twilioError(response, 400, 21604, "A 'To' phone number is required.");
-      if (!/^\+[1-9]\d{6,14}$/.test(to))
-        return twilioError(response, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
-      if (!body) return twilioError(response, 400, 21602, "Message body is required.");
-      const sid = `SM${randomBytes(16).toString("hex")}`;
-      messages.push({ to, from: form.get("From") ?? "", body, sid });
-      const now = new Date().toUTCString().replace("GMT", "+0000");
-      response.writeHead(201, { "content-type": "application/json" }).end(
-        JSON.stringify({
-          account_sid: accountSid,
-          api_version: "2010-04-01",
-          body,
-          date_created: now,
-          date_sent: null,
-          date_updated: now,
-          direction: "outbound-api",
-          error_code: null,
-          error_message: null,
-          from: form.get("From"),
-          messaging_service_sid: form.get("MessagingServiceSid"),
-          num_media: "0",
-          num_segments: "1",
-          price: null,
-          price_unit: "USD",
-          sid,
-          status: "queued",
-          subresource_uris: { media: `/2010-04-01/Accounts/${accountSid}/Messages/${sid}/Media.json` },
-          to,
-          uri: `/2010-04-01/Accounts/${accountSid}/Messages/${sid}.json`,
-        }),
-      );
-    })();
+export async function startSmsApiStandIn(): Promise<SmsApiStandIn> {
+  const accountSid = `AC${randomUUID().replaceAll("-", "")}`;
+  const authToken = randomUUID().replaceAll("-", "");
+  const messages: SmsMessage[] = [];
+  const offered: SmsMessage[] = [];
+  const hung = new Set<ServerResponse>();
+  let decide: ((attempt: number) => SmsAnswer) | null = null;
+  let attempts = 0;
+
+  const server = createServer(async (request, response) => {
+    const path = new URL(request.url ?? "/", "http://stand-in").pathname;
+    if (request.method !== "POST" || path !== `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
+      return twilioError(response, 404, 20404, "The requested resource was not found");
+    }
+    const expected = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`;
+    if (request.headers.authorization !== expected) return twilioError(response, 401, 20003, "Authenticate");
+    if (!String(request.headers["content-type"]).startsWith("application/x-www-form-urlencoded")) {
+      return twilioError(response, 400, 20001, "Unsupported content type");
+    }
+    const form = await readForm(request);
+    const message = {
+      sid: `SM${randomUUID().replaceAll("-", "")}`,
+      to: form.get("To") ?? "",
+      from: form.get("From") ?? "",
+      body: form.get("Body") ?? "",
+    };
+    offered.push(message);
+    const answer = decide ? decide(attempts++) : (attempts++, "accept");
+    if (answer === "hang") {
+      hung.add(response);
+      return;
+    }
+    if (answer !== "accept") {
+      return twilioError(response, answer.status, answer.code, answer.message, answer.retryAfter);
+    }
+    if (!/^\+[1-9]\d{6,14}$/.test(message.to)) {
+      return twilioError(response, 400, 21211, `The 'To' number ${message.to} is not a valid phone number.`);
+    }
+    if (!message.body) return twilioError(response, 400, 21602, "Message body is required.");
+    messages.push(message);
+    response.writeHead(201, { "content-type": "application/json" });
+    response.end(
+      JSON.stringify({
+        sid: message.sid,
+        account_sid: accountSid,
+        to: message.to,
+        from: message.from,
+        body: message.body,
+        status: "queued",
+        num_segments: "1",
+        direction: "outbound-api",
+        api_version: "2010-04-01",
+        date_created: new Date().toUTCString(),
+        uri: `/2010-04-01/Accounts/${accountSid}/Messages/${message.sid}.json`,
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `https://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}`,
     accountSid,
     authToken,
-    from,
     messages,
-    async waitFor(to, predicate = () => true, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = messages.find((m) => m.to === to && predicate(m));
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no SMS to ${to} within ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    offered,
+    get attempts() {
+      return attempts;
+    },
+    answer(next) {
+      decide = next;
+      attempts = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const response of hung) response.socket?.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
