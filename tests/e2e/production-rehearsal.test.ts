@@ -3,11 +3,13 @@
  * real PostgreSQL, two instances started as `npm start` starts them, Debian's nginx in front with
  * deploy/nginx.conf rendered by README's own envsubst command, terminating TLS with a throw-away certificate;
  * `TRUST_PROXY` set to the proxy; the Telegram webhook through the proxy from a Bot API stand-in; a real SMTP
- * server and an SMS stand-in speaking Twilio's Messages API. Through the proxy, in Chromium: an investor signs in,
- * refills, the operator confirms with the CLI and the credit shows in the app; `kill -9` of one instance in the
- * middle of a load of money writes, the proxy sends the rest to the other, nothing acknowledged is lost and the
- * ledger audit is consistent; the rate limits count the client's address, never the proxy's. Each step's
- * time is printed (`[kassa] rehearsal: …`).
+ * server and an SMS stand-in speaking Twilio's Messages API. Through the proxy, in Chromium: an investor registers
+ * (phone code by SMS), confirms the e-mail (code by e-mail) and signs in; the account is linked to Telegram
+ * through the webhook; a refill the operator confirms with the CLI shows in the app; `kill -9` of
+ * one instance in the middle of a load of money writes, the proxy sends the rest to the other, nothing
+ * acknowledged is lost and the ledger audit is consistent; a withdrawal with its e-mail code, its success told
+ * by e-mail. The rate limits count the client's address, never the proxy's. Each step's time is printed
+ * (`[kassa] rehearsal: …`).
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -281,6 +283,7 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       phone: `+7${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 10)}`,
     };
     investor.email = `${investor.login}@example.com`;
+    const telegramUser = { id: 880_000 + Math.floor(Math.random() * 9_999), first_name: "Ada", language_code: "en" };
 
     beforeAll(async () => {
       browser = await launchChromium();
@@ -335,6 +338,36 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
         expect(cookie?.secure).toBe(true);
         token = cookie?.value ?? "";
       });
+    });
+
+    it("links Telegram to the password account: a one-time link, redeemed by /start link_<token> through the webhook", {
+      timeout: 120_000,
+    }, async () => {
+      await step(
+        "link Telegram: the link asked for (API, through nginx), /start link_… through the webhook",
+        async () => {
+          // Settings has no button for it yet: the call it will make, with the investor's session.
+          const link = await api()("POST", "/api/user/settings/security/telegram", { token });
+          expect(link.status).toBe(200);
+          const payload = /[?&]start=(link_[\w-]+)/.exec(String(link.json?.url))?.[1];
+          expect(payload).toBeDefined();
+          const answered = botApi.callsOf("sendMessage").length;
+          expect(await botApi.sendToWebhook(textUpdate(telegramUser, `/start ${payload}`), { ca: cert.cert })).toBe(
+            200,
+          );
+          await botApi.waitForCall(
+            "sendMessage",
+            (c) => Number(c.params.chat_id) === telegramUser.id && botApi.calls.indexOf(c) >= answered,
+            60_000,
+          );
+          const security = await api()("GET", "/api/user/settings/security", { token });
+          expect(
+            ((security.json?.channels ?? []) as { channel: string; available: boolean }[]).find(
+              (c) => c.channel === "telegram",
+            )?.available,
+          ).toBe(true);
+        },
+      );
     });
 
     it("refills, the operator confirms with the CLI, and the credit shows in the app", {
