@@ -76,7 +76,13 @@ import {
   SubscriptionReply,
   UserDataTypeParams,
 } from "./profile";
-import { ChangePasswordBody, EmailConfirmBody, SecuritySettings, SecurityUpdateBody } from "./security";
+import {
+  ChangePasswordBody,
+  EmailConfirmBody,
+  SecuritySettings,
+  SecurityUpdateBody,
+  TelegramLinkReply,
+} from "./security";
 import {
   PaymentSystemsReply,
   PlansReply,
@@ -612,6 +618,17 @@ export const routes = {
     auth: true,
     tags: ["user", "settings"],
     response: CodeSentReply,
+  }),
+  /**
+   * Added: a one-time link (10 minutes, single use) that opens the bot and links this password account
+   * to the Telegram account that starts it. An account linked already is 400 VALIDATION_FAILED.
+   */
+  createTelegramLink: route({
+    method: "POST",
+    path: "/user/settings/security/telegram",
+    auth: true,
+    tags: ["user", "settings"],
+    response: TelegramLinkReply,
   }),
   /** Added: the e-mail's code; the e-mail is confirmed and may be chosen for codes. */
   confirmEmail: route({

@@ -43,6 +43,18 @@ export const SecurityUpdateBody = z
   });
 export type SecurityUpdateBody = z.infer<typeof SecurityUpdateBody>;
 
+/**
+ * `POST /user/settings/security/telegram`: a one-time link that opens the bot (`/start link_<token>`)
+ * and links this account to the Telegram account that starts it.
+ */
+export const TelegramLinkReply = z.object({
+  /** `https://t.me/<bot>?start=link_<token>`. */
+  url: z.string(),
+  /** How long the link works (seconds). */
+  expiresInSeconds: z.number().int().positive(),
+});
+export type TelegramLinkReply = z.infer<typeof TelegramLinkReply>;
+
 /** `POST /user/settings/security/email/confirm`: the code sent to the e-mail. */
 export const EmailConfirmBody = z.object({ code: CodeField });
 export type EmailConfirmBody = z.infer<typeof EmailConfirmBody>;

@@ -1,9 +1,11 @@
-// What the tests need beyond npm: Debian's Chromium and PostgreSQL. Installed when missing (as root),
-// otherwise the run stops with the one command to type.
+// What the tests need beyond npm: Debian's Chromium, PostgreSQL and nginx (the production rehearsal's
+// TLS proxy, tests/e2e/production-rehearsal.test.ts). Installed when missing (as root), otherwise the
+// run stops with the one command to type.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const NGINX_PATH = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 
 /** Headless Chromium's switches here: no sandbox as root, and no background calls a closed machine refuses. */
 export const CHROMIUM_ARGS = [
@@ -31,6 +33,10 @@ export function ensureSystemPackages({ needPostgres = true } = {}) {
   const missing = [];
   if (!existsSync(CHROMIUM_PATH)) missing.push("chromium");
   if (needPostgres && !findPostgresBin()) missing.push("postgresql");
+  if (!existsSync(NGINX_PATH)) missing.push("nginx");
+  // envsubst renders deploy/nginx.conf, as README's production section does (Debian's "standard" priority,
+  // so usually there already).
+  if (!existsSync("/usr/bin/envsubst")) missing.push("gettext-base");
   if (missing.length === 0) return;
   const command = `apt-get update && apt-get install -y ${missing.join(" ")}`;
   if (process.getuid?.() !== 0) {

@@ -18,9 +18,9 @@ import { type Clock, offsetClock, systemClock } from "./clock";
 import type { KassaApp } from "./context";
 import { startKept, stopKept } from "./db/change-feed";
 import type { Database } from "./db/client";
-import { ChannelCodeSender, type CodeSender } from "./delivery/code-sender";
+import type { CodeSender } from "./delivery/code-sender";
 import { DevCodeSender, DevOutbox } from "./delivery/dev-outbox";
-import { TelegramCodeSender } from "./delivery/telegram-code-sender";
+import { productionCodeSender } from "./delivery/production";
 import { capConnections, httpTimeouts } from "./early-server";
 import type { Env } from "./env";
 import { AppError, errorBody, registerErrorHandler, sendError } from "./errors";
@@ -68,8 +68,8 @@ export interface BuildAppOptions {
   operatorToken?: string | undefined;
   /**
    * How verification codes go out. By default: outside production the development outbox; in
-   * production the bot for Telegram-linked users, and no provider (502 CODE_SEND_FAILED) for the
-   * e-mail and SMS channels.
+   * production the bot for Telegram-linked users, SMTP (`SMTP_URL`) for e-mail and the SMS provider
+   * (`SMS_*`) for SMS; a channel without its provider fails over to the next (else 502 CODE_SEND_FAILED).
    */
   codeSender?: CodeSender;
   /** The chat bot; by default one when `env.TELEGRAM_BOT_ENABLED` (main.ts starts it), else none. */
@@ -219,13 +219,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
 
 function defaultCodeSender(env: Env, clock: Clock, outbox: DevOutbox | null, log: FastifyBaseLogger): CodeSender {
   if (outbox) return new DevCodeSender(outbox, clock, log);
-  return new ChannelCodeSender({
-    telegram: new TelegramCodeSender({
-      botToken: env.TELEGRAM_BOT_TOKEN,
-      apiBase: env.TELEGRAM_API_ROOT,
-      environment: env.TELEGRAM_ENV,
-    }),
-  });
+  return productionCodeSender(env);
 }
 
 /**

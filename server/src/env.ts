@@ -158,6 +158,30 @@ const RawEnv = z.object({
   SEED_DEMO: optional(flag),
   LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
   OPERATOR_TOKEN: optional(z.string().trim().min(16, "must be at least 16 characters")),
+  SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: "must be smtp://… or smtps://…" })),
+  MAIL_FROM: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^[^<>@\s]+@[^<>@\s]+$|<[^<>@\s]+@[^<>@\s]+>$/, "must be an address, e.g. Kassa <no-reply@example.com>"),
+  ),
+  SMS_API_URL: optional(z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ""))),
+  SMS_ACCOUNT_SID: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\w{8,64}$/, "must be the account's SID"),
+  ),
+  SMS_AUTH_TOKEN: optional(z.string().trim().min(8, "must be at least 8 characters")),
+  SMS_FROM: optional(
+    z
+      .string()
+      .trim()
+      .regex(
+        /^\+[1-9]\d{6,14}$|^[A-Za-z0-9 ]{1,11}$/,
+        "must be a number in E.164 (+…) or a sender name of up to 11 characters",
+      ),
+  ),
   SESSION_TTL_DAYS: optional(z.coerce.number().int().min(1).max(365)),
   CODE_SECRET: optional(
     z
@@ -262,6 +286,17 @@ export interface Env {
   LOG_LEVEL: LogLevel;
   /** Secret of the operator endpoints (`/api/operator/*`); a random one per start when unset. */
   OPERATOR_TOKEN: string | undefined;
+  /** The SMTP server e-mail (codes, account notices) goes through in production; none: no e-mail channel. */
+  SMTP_URL: string | undefined;
+  /** The e-mails' From (required with SMTP_URL). */
+  MAIL_FROM: string | undefined;
+  /** Base of the SMS provider's Messages API (Twilio's shape). */
+  SMS_API_URL: string;
+  /** The SMS provider account (with SMS_AUTH_TOKEN and SMS_FROM; all three or none). */
+  SMS_ACCOUNT_SID: string | undefined;
+  SMS_AUTH_TOKEN: string | undefined;
+  /** The sender of SMS: a number in E.164 or an alphanumeric sender name. */
+  SMS_FROM: string | undefined;
   /** How long a session (refreshToken) lives after sign-in. */
   SESSION_TTL_DAYS: number;
   /**
@@ -342,6 +377,10 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (production && raw.TELEGRAM_BOT_TOKEN === DEV_BOT_TOKEN) {
     problems.push("TELEGRAM_BOT_TOKEN is the public development token; production needs the bot's own token");
   }
+  if (raw.SMTP_URL && !raw.MAIL_FROM) problems.push("MAIL_FROM is required with SMTP_URL (the e-mails' sender)");
+  const sms = [raw.SMS_ACCOUNT_SID, raw.SMS_AUTH_TOKEN, raw.SMS_FROM];
+  if (sms.some((v) => v !== undefined) && sms.some((v) => v === undefined))
+    problems.push("SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM go together: set all three or none");
   const dataDir = raw.DATA_DIR ?? ".data/pglite";
   const staticDir = raw.STATIC_DIR === "" ? null : path.resolve(cwd, raw.STATIC_DIR ?? "dist");
   const uploadDir = path.resolve(
@@ -375,6 +414,12 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     SEED_DEMO: raw.SEED_DEMO ?? !production,
     LOG_LEVEL: raw.LOG_LEVEL ?? (nodeEnv === "test" ? "warn" : "info"),
     OPERATOR_TOKEN: raw.OPERATOR_TOKEN,
+    SMTP_URL: raw.SMTP_URL,
+    MAIL_FROM: raw.MAIL_FROM,
+    SMS_API_URL: raw.SMS_API_URL ?? "https://api.twilio.com",
+    SMS_ACCOUNT_SID: raw.SMS_ACCOUNT_SID,
+    SMS_AUTH_TOKEN: raw.SMS_AUTH_TOKEN,
+    SMS_FROM: raw.SMS_FROM,
     SESSION_TTL_DAYS: raw.SESSION_TTL_DAYS ?? 30,
     CODE_SECRET: raw.CODE_SECRET,
     TRUST_PROXY: raw.TRUST_PROXY ?? false,

@@ -7,6 +7,7 @@ import fs, { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type RouteDef, type RouteName, routes, routeUrl } from "@contract";
+import type { FastifyServerOptions } from "fastify";
 import { inject } from "vitest";
 import type { z } from "zod";
 import { buildApp } from "../../server/src/app";
@@ -41,6 +42,8 @@ export interface TestServerOptions {
   codeSender?: CodeSender;
   /** The bot built with these options on top of the server's (e.g. a short call timeout, a log to read). */
   botOptions?: Partial<import("../../server/src/telegram/bot").KassaBotOptions>;
+  /** Fastify's logger option (none by default); a test that reads the log passes a stream. */
+  logger?: FastifyServerOptions["logger"];
 }
 
 export function testEnv(vars: Record<string, string> = {}): Env {
@@ -102,7 +105,7 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
       env,
       db: handle.db,
       clock,
-      logger: false,
+      logger: options.logger ?? false,
       operatorToken: TEST_OPERATOR_TOKEN,
       codeSender: options.codeSender,
       ...(bot ? { bot } : {}),

@@ -27,6 +27,7 @@ import { systemClock } from "../clock";
 import { type DatabaseHandle, DatabaseMissingError, openDatabase } from "../db/client";
 import { DataDirLockedError, isProcessAlive } from "../db/lock";
 import type { WithdrawalRowStatus } from "../db/schema";
+import { productionCodeSender } from "../delivery/production";
 import type { Env, NodeEnv } from "../env";
 import { readRuntimeInfo } from "../operator/runtime";
 import { type AccrualRun, runAccruals } from "../services/accruals";
@@ -95,8 +96,17 @@ export class OperatorError extends Error {
 
 const NO_DEV_CLOCK = "the development clock does not exist in production";
 
-function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv): Operator {
+function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv, env?: Env): Operator {
   const db = handle.db;
+  // In production a withdrawal's move is told through the investor's code channel as the server
+  // tells it (e-mail, SMS); a notice that cannot go out is reported on stderr.
+  const notices =
+    nodeEnv === "production" && env
+      ? {
+          codeSender: productionCodeSender(env),
+          log: { warn: (details: object, message: string) => console.error(message, details) },
+        }
+      : {};
   // The server's time: real time, plus the development offset outside production.
   const clock = async () => (nodeEnv === "production" ? systemClock : await loadDevClock(db));
   return {
@@ -110,7 +120,7 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv): 
     rejectRefill: async (id, note) => rejectRefill({ db, clock: await clock() }, id, note),
     listWithdrawals: (filter) => listWithdrawalsForOperator(db, filter),
     processWithdrawal: async (id, action, options) =>
-      processWithdrawal({ db, clock: await clock() }, id, action, options),
+      processWithdrawal({ db, clock: await clock(), ...notices }, id, action, options),
     runAccruals: async () => runAccruals(db, await clock()),
     auditLedger: () => auditLedger(db),
     clock: async () => {
@@ -267,6 +277,7 @@ export async function connectOperator(env: Env, options: ConnectOptions = {}): P
       await openExisting({ databaseUrl: env.DATABASE_URL }),
       "PostgreSQL (DATABASE_URL)",
       env.NODE_ENV,
+      env,
     );
   }
   if (env.DATA_DIR === "memory") {
@@ -279,6 +290,7 @@ export async function connectOperator(env: Env, options: ConnectOptions = {}): P
       await openExisting({ dataDir: env.DATA_DIR }),
       `PGlite at ${env.DATA_DIR} (no server holds it)`,
       env.NODE_ENV,
+      env,
     );
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) throw error;

@@ -259,6 +259,25 @@ export const passwordResetTokens = pgTable(
   (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
 );
 
+/**
+ * One-time links that attach Telegram to a password account (Settings → Security): the bot's
+ * `/start link_<token>`. Only the token's SHA-256 is stored; it expires and is used once.
+ */
+export const telegramLinkTokens = pgTable(
+  "telegram_link_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: timestamptz("created_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    usedAt: timestamptz("used_at"),
+  },
+  (t) => [index("telegram_link_tokens_user_idx").on(t.userId)],
+);
+
 /** What `guess_failures` counts: wrong password-reset codes in a row (docs/decisions.md#guessing-budgets). */
 export const GUESS_KINDS = ["password_reset"] as const;
 export type GuessKind = (typeof GUESS_KINDS)[number];

@@ -38,6 +38,10 @@ export interface ChannelNotice {
   phone: string | null;
   /** The whole message, in the user's language. */
   text: string;
+  /** Its headline (an e-mail's subject), in the same language. */
+  title?: string;
+  /** The user's language (an e-mail's footer). */
+  language?: Language;
 }
 
 export interface CodeSender {
@@ -53,6 +57,11 @@ export interface CodeSender {
    * it), so Settings can say where codes really go. A sender without it delivers on the chosen channel.
    */
   route?(recipient: CodeRecipient): CodeChannel | null;
+  /**
+   * Whether this server has a provider for `channel` (a sender without it: every channel, as the
+   * development outbox takes them all).
+   */
+  delivers?(channel: CodeChannel): boolean;
 }
 
 export class CodeSendError extends Error {
@@ -127,6 +136,10 @@ export class ChannelCodeSender implements CodeSender {
   route(recipient: CodeRecipient): CodeChannel | null {
     const channels = [recipient.channel, ...CHANNEL_ORDER.filter((c) => c !== recipient.channel)];
     return channels.find((c) => this.providers[c] !== undefined && reachable(recipient, c)) ?? null;
+  }
+
+  delivers(channel: CodeChannel): boolean {
+    return this.providers[channel] !== undefined;
   }
 
   private async sendPatiently(provider: CodeSender, delivery: CodeDelivery, deadline: number): Promise<void> {

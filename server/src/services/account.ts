@@ -20,6 +20,7 @@ import type { CodeSender } from "../delivery/code-sender";
 import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "../security/password";
+import { tellPasswordChanged } from "./account-notices";
 import { currentUser, type RequestMeta } from "./auth";
 import { enterPhoneCode, issueCode, maskedDestination, PHONE_CODE_GUESSES, verifyCode } from "./codes";
 import { type AuthSession, sessionsRevoked } from "./sessions";
@@ -72,6 +73,7 @@ export async function changePassword(
       .returning({ id: sessions.id });
   });
   sessionsRevoked(deps.db, revoked);
+  await tellPasswordChanged(deps, user, now);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -100,14 +100,18 @@ export async function issueCode(
   });
   if (!issued) return null;
 
+  // A phone's code proves the number: where the server sends SMS, it goes by SMS to that number only.
+  const phoneBySms = purpose === "phone" && !!options.target && deps.codeSender.delivers?.("sms") === true;
+  const only = options.channel ?? (phoneBySms ? "sms" : undefined);
+  const phone = phoneBySms ? (options.target ?? null) : user.phone;
   const delivery = deps.codeSender.send({
     login: user.login,
     language: userLanguage(user),
-    channel: options.channel ?? user.codeChannel,
-    ...(options.channel ? { only: true } : {}),
+    channel: only ?? user.codeChannel,
+    ...(only ? { only: true } : {}),
     telegramId: user.telegramId,
     email: user.email,
-    phone: user.phone,
+    phone,
     purpose,
     code,
     expiresInSeconds: settings.ttlSeconds,
@@ -115,10 +119,7 @@ export async function issueCode(
     ...(options.background ? { patienceSeconds: Math.floor(settings.ttlSeconds / 2) } : {}),
   });
   const withdraw = async (error: unknown) => {
-    deps.log.warn(
-      { err: error, login: user.login, purpose, channel: options.channel ?? user.codeChannel },
-      "code not sent",
-    );
+    deps.log.warn({ err: error, login: user.login, purpose, channel: only ?? user.codeChannel }, "code not sent");
     // A code nobody received must not hold back the next request.
     await db.delete(verificationCodes).where(eq(verificationCodes.id, id));
   };
@@ -126,7 +127,7 @@ export async function issueCode(
     delivery.catch((error: unknown) => withdraw(error).catch(() => {}));
   }
   // Where the code went: the user's channel, or the one the sender fell back to.
-  let channel = options.channel ?? user.codeChannel;
+  let channel = only ?? user.codeChannel;
   if (!options.background) {
     try {
       channel = (await delivery) || channel;
@@ -135,7 +136,7 @@ export async function issueCode(
       throw new AppError("CODE_SEND_FAILED", { cause: error });
     }
   }
-  const destination = maskedDestination({ ...user, codeChannel: channel });
+  const destination = maskedDestination({ ...user, phone, codeChannel: channel });
   return {
     message: SUCCESS_MESSAGES.CODE_SENT,
     resendAfterSeconds: settings.resendSeconds,

@@ -194,9 +194,11 @@ async function tellWalletChanged(
   const channel = user.codeChannel;
   if (channel === "telegram" && user.telegramId !== null && user.chatNotifications) return;
   const list = changes.map((w) => `${systemName(w, systems)}: ${w.address}`).join("\n");
-  const text = botText(userLanguage(user), "walletChanged.text", { wallets: list });
+  const language = userLanguage(user);
+  const text = botText(language, "walletChanged.text", { wallets: list });
+  const title = botText(language, "notifications.wallet_changed.title");
   const { login, telegramId, email, phone } = user;
-  await tell({ login, channel, telegramId, email, phone, text }).catch((error: unknown) =>
+  await tell({ login, channel, telegramId, email, phone, text, title, language }).catch((error: unknown) =>
     deps.log.warn({ err: error, login, channel }, "wallet change notice not sent"),
   );
 }

@@ -41,6 +41,7 @@ import {
 } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
+import { type NoticeDeps, tellNotification } from "./account-notices";
 import type { RequestMeta } from "./auth";
 import { issueCode, verifyCode } from "./codes";
 import { isUuid } from "./deposit-rows";
@@ -528,14 +529,15 @@ async function currentStatus(db: Database, id: string): Promise<WithdrawalRowSta
 
 /** Each operator move tells the user (in their language) through a notification. */
 async function notifyWithdrawal(tx: Database, row: WithdrawalRow, at: Date): Promise<void> {
-  await notify(
-    tx,
-    row.userId,
-    "withdrawal_status",
-    { status: row.status, amount: normalizeDecimal(row.amount), currency: row.currency, withdrawalId: row.id },
-    at,
-  );
+  await notify(tx, row.userId, "withdrawal_status", withdrawalParams(row), at);
 }
+
+const withdrawalParams = (row: WithdrawalRow) => ({
+  status: row.status,
+  amount: normalizeDecimal(row.amount),
+  currency: row.currency,
+  withdrawalId: row.id,
+});
 
 export type OperatorWithdrawalAction = "inspect" | "success" | "reject" | "error";
 
@@ -545,7 +547,7 @@ export type OperatorWithdrawalAction = "inspect" | "success" | "reject" | "error
  * the amount returned. Anything else is 400 UPDATE_FAILED; an unknown id 404.
  */
 export async function processWithdrawal(
-  deps: Pick<ServiceContext, "db" | "clock">,
+  deps: Pick<ServiceContext, "db" | "clock"> & Partial<NoticeDeps>,
   id: string,
   action: OperatorWithdrawalAction,
   options: { txHash?: string | undefined; note?: string | undefined } = {},
@@ -584,6 +586,11 @@ export async function processWithdrawal(
     });
   }
   if (!row) throw wrongStatus(await currentStatus(db, id));
+  // The code channel (e-mail, SMS) hears of it too; the chat through the outbox.
+  if (deps.codeSender && deps.log) {
+    const { codeSender, log } = deps;
+    await tellNotification({ db, codeSender, log }, row.userId, "withdrawal_status", withdrawalParams(row));
+  }
   const [user] = await db.select({ login: users.login }).from(users).where(eq(users.id, row.userId));
   return { ...toWithdrawal(row), login: user?.login ?? "", state: row.status, note: row.note };
 }

@@ -30,6 +30,7 @@ import { getBalances } from "../services/ledger";
 import { getSetting } from "../services/settings";
 import { findUserByLogin, findUserByTelegramId, type UserRow, userLanguage } from "../services/users";
 import { digestDay } from "./broadcasts";
+import { answerLinkStart, isLinkStart } from "./link-start";
 import { escapeHtml, miniAppUrl, webAppKeyboard } from "./outbox";
 import { botText, formatAmount } from "./texts";
 
@@ -172,6 +173,10 @@ export function registerConversation(bot: Bot, deps: ConversationDeps): void {
 
   bot.command("start", async (ctx) => {
     const { user, chat, language } = await who(ctx);
+    if (isLinkStart(ctx.match)) {
+      await answerLinkStart(ctx, { db, clock }, ctx.match, language);
+      return;
+    }
     const target = parseStartParam(ctx.match.trim());
     const lines = [botText(language, "start.greeting", { name: ctx.from?.first_name ?? "" })];
     let startParam: string | null = null;

@@ -8,6 +8,7 @@
  * environment's paths (`/bot<token>/test/<method>`) too, and records which environment each call used.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { request as httpsRequest } from "node:https";
 import type { AddressInfo } from "node:net";
 
 export interface RecordedCall {
@@ -37,6 +38,12 @@ export interface BotApiStandIn {
   /** Releases every hung call without an answer (their sockets are destroyed). */
   dropHung(): void;
   waitForCall(method: string, predicate?: (call: RecordedCall) => boolean, timeoutMs?: number): Promise<RecordedCall>;
+  /**
+   * Sends `update` as Telegram sends one to a webhook: a POST of its JSON to the URL of the last `setWebhook`,
+   * with that call's `secret_token` in `X-Telegram-Bot-Api-Secret-Token` (`secret`: another one, to forge).
+   * `ca`: a certificate to trust beside the system's (a throw-away one). Returns the HTTP status.
+   */
+  sendToWebhook(update: Record<string, unknown>, options?: { ca?: string; secret?: string }): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -175,6 +182,35 @@ export async function startBotApiStandIn(): Promise<BotApiStandIn> {
         if (Date.now() > deadline) throw new Error(`no ${method} call within ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 50));
       }
+    },
+    async sendToWebhook(update, options = {}) {
+      const set = calls.findLast((c) => c.method === "setWebhook");
+      if (!set) throw new Error("no setWebhook call yet");
+      const body = JSON.stringify({ update_id: nextUpdateId++, ...update });
+      const secret = options.secret ?? String(set.params.secret_token ?? "");
+      const url = new URL(String(set.params.url));
+      if (url.protocol !== "https:") throw new Error(`Telegram sends webhooks only to https, not ${url.href}`);
+      return new Promise<number>((resolve, reject) => {
+        const req = httpsRequest(
+          url,
+          {
+            method: "POST",
+            agent: false,
+            ...(options.ca ? { ca: options.ca } : {}),
+            headers: {
+              "content-type": "application/json",
+              "content-length": Buffer.byteLength(body),
+              ...(secret ? { "x-telegram-bot-api-secret-token": secret } : {}),
+            },
+          },
+          (response) => {
+            response.resume();
+            response.on("end", () => resolve(response.statusCode ?? 0));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
     },
     async close() {
       for (const wake of pollWaiters) wake();

@@ -48,7 +48,8 @@ export function ensureBuilt() {
   if (build.status !== 0) throw new Error("vite build failed");
 }
 
-async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number) {
+/** Waits until `url` answers 2xx; throws when `child` exits first or after `timeoutMs`. */
+export async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode} before it was ready`);
@@ -125,7 +126,7 @@ export async function startServer(
 }
 
 /** Waits (at most 10 s) until no process of group `pgid` is alive; a zombie counts as gone. */
-async function groupGone(pgid: number): Promise<void> {
+export async function groupGone(pgid: number): Promise<void> {
   const alive = () =>
     readdirSync("/proc")
       .filter((name) => /^\d+$/.test(name))

@@ -14,6 +14,7 @@ import {
   setSecurity,
   updateProfile,
 } from "../../services/account";
+import { createTelegramLink } from "../../services/telegram-link";
 import { requestMeta } from "../auth";
 import { defineRoute } from "../define";
 
@@ -78,6 +79,13 @@ export async function userSettingsRoutes(app: KassaApp) {
     routes.requestEmailCode,
     { summary: "Send a code to the e-mail only, to confirm it as a channel for codes (added)" },
     ({ ctx, auth, request }) => requestEmailCode(ctx, auth, requestMeta(request)),
+  );
+
+  defineRoute(
+    app,
+    routes.createTelegramLink,
+    { summary: "A one-time link that opens the bot and links this account to Telegram (added)" },
+    ({ ctx, auth }) => createTelegramLink(ctx, auth),
   );
 
   defineRoute(
