@@ -5,7 +5,9 @@
  */
 import {
   type Currency,
+  compareAmounts,
   type Deposit,
+  type DepositCloseBody,
   type DepositCloseReply,
   type DepositCreateBody,
   type DepositsQuery,
@@ -96,18 +98,24 @@ export async function listDeposits(db: Database, userId: string, query: Deposits
   };
 }
 
-type CloseOutcome = { ok: true; row: DepositRow; returned: string; forfeited: string } | { ok: false; reason: string };
+type CloseOutcome =
+  | { ok: true; row: DepositRow; returned: string; forfeited: string }
+  | { ok: false; reason: string; returned?: string; forfeited?: string };
 
 /**
  * Closes the caller's own active deposit early: the principal returns to the balance
  * (`deposit_return`) and the held accruals are forfeited. Days that fell due are accrued first; a
  * deposit whose term is already over completes and pays out in full instead, and the close is
- * refused. Not the caller's, unknown, or not active → 400 DEPOSIT_CLOSE_FAILED.
+ * refused. Not the caller's, unknown, or not active → 400 DEPOSIT_CLOSE_FAILED. When `expected` names the
+ * amounts the investor agreed to and the server's differ (a day accrued since the investor looked), nothing is
+ * closed: 400 DEPOSIT_CLOSE_FAILED with `reason` `amounts_changed` and the amounts a close would use now (the
+ * accrual itself stays: it was due).
  */
 export async function closeDeposit(
   deps: Pick<ServiceContext, "db" | "clock">,
   userId: string,
   depositId: string,
+  expected: DepositCloseBody = {},
 ): Promise<DepositCloseReply> {
   if (!isUuid(depositId)) throw closeFailed("not_found");
   const now = deps.clock.now();
@@ -125,6 +133,11 @@ export async function closeDeposit(
     const row = accrued.row;
     const returned = normalizeDecimal(row.amount);
     const forfeited = normalizeDecimal(row.accruedHeld);
+    const differs = (agreed: string | undefined, actual: string) =>
+      agreed !== undefined && compareAmounts(agreed, actual) !== 0;
+    if (differs(expected.returned, returned) || differs(expected.forfeited, forfeited)) {
+      return { ok: false, reason: "amounts_changed", returned, forfeited };
+    }
     await post(tx, {
       userId,
       currency: row.currency as Currency,
@@ -142,7 +155,11 @@ export async function closeDeposit(
     if (!closed) throw new Error("deposit vanished while locked");
     return { ok: true, row: closed, returned, forfeited };
   });
-  if (!outcome.ok) throw closeFailed(outcome.reason);
+  if (!outcome.ok) {
+    const { reason, returned, forfeited } = outcome;
+    if (returned === undefined || forfeited === undefined) throw closeFailed(reason);
+    throw new AppError("DEPOSIT_CLOSE_FAILED", { params: { reason, returned, forfeited } });
+  }
   return {
     deposit: toDeposit(outcome.row, await planName(deps.db, outcome.row.planId)),
     returned: outcome.returned,
