@@ -46,6 +46,15 @@ export function renderNotification(kind: ChatKind, params: Params, language: Lan
     const value = params[key];
     if (value !== undefined && /^-?\d+(\.\d+)?$/.test(value)) values[key] = formatAmount(value, language);
   }
+  // A withdrawal's outcome has words of its own (paid out, rejected with the money back, …) and the operator's note.
+  if (kind === "withdrawal_status" && params.status) {
+    const own = `notifications.withdrawal_status.${params.status}`;
+    if (hasBotText(language, `${own}.title`)) {
+      const note = params.note?.trim() ? botText(language, "notifications.withdrawal_status.note", values) : "";
+      const body = botText(language, `${own}.body`, values);
+      return { title: botText(language, `${own}.title`, values), body: note ? `${body}\n${note}` : body };
+    }
+  }
   return {
     title: botText(language, `notifications.${kind}.title`, values),
     body: botText(language, `notifications.${kind}.body`, values),

@@ -132,6 +132,8 @@ export function toWithdrawal(row: WithdrawalRow): Withdrawal {
     txHash: row.txHash,
     createdAt: row.createdAt.toISOString(),
     processedAt: row.processedAt ? row.processedAt.toISOString() : null,
+    // The operator's note on a decision (a cancellation's is the system's own, not shown).
+    note: row.status === "cancelled" || !row.note?.trim() ? null : row.note.trim(),
   };
 }
 
@@ -532,7 +534,13 @@ async function notifyWithdrawal(tx: Database, row: WithdrawalRow, at: Date): Pro
     tx,
     row.userId,
     "withdrawal_status",
-    { status: row.status, amount: normalizeDecimal(row.amount), currency: row.currency, withdrawalId: row.id },
+    {
+      status: row.status,
+      amount: normalizeDecimal(row.amount),
+      currency: row.currency,
+      withdrawalId: row.id,
+      ...(row.note?.trim() ? { note: row.note.trim() } : {}),
+    },
     at,
   );
 }

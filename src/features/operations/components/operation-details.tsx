@@ -12,6 +12,7 @@ import { paths } from "@/config/paths";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { openExternalLink } from "@/tma/hooks";
 import { operationQueries } from "../api/operation-queries";
+import { operationTitle } from "../lib/operation-title";
 
 const PARTNER_KINDS = new Set<Operation["type"]>(["referral", "matching", "bonus"]);
 
@@ -71,7 +72,7 @@ export function OperationDetails({
 
   return (
     <DetailsSheet
-      title={t(`ledgerOperationType.${operation.type}`, { ns: "enums" })}
+      title={operationTitle(t, operation)}
       onClose={onClose}
       testId="operation-details"
       action={
@@ -122,7 +123,9 @@ export function OperationDetails({
         {withdrawal.data ? (
           <>
             <Detail label={t("details.status")} testId="operation-details-status">
-              {t(`withdrawalStatus.${withdrawal.data.status}`, { ns: "enums" })}
+              {withdrawal.data.awaitingCode
+                ? t("withdrawalAwaitingCode", { ns: "enums" })
+                : t(`withdrawalStatus.${withdrawal.data.status}`, { ns: "enums" })}
             </Detail>
             <Detail label={t("details.network")}>{withdrawal.data.network}</Detail>
           </>
