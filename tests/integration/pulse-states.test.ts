@@ -168,3 +168,28 @@ describe("closing early at the amounts the investor saw", () => {
     expect(done.body).toMatchObject({ returned: "100", forfeited: "0" });
   });
 });
+
+describe("the deposit list", () => {
+  it("lists the active deposits before those that ended, each newest first", async () => {
+    const investor = await withdrawalReadyInvestor(server, clock);
+    const open = async (amount: string) => {
+      clock.advance(60_000);
+      const res = await injectRoute(server, routes.createDeposit, {
+        token: investor.token,
+        body: { planId: "start", currency: "USDT", amount },
+      });
+      return Deposit.parse(res.body).id;
+    };
+    const older = await open("50");
+    const closedLater = await open("60");
+    const newest = await open("70");
+    await injectRoute(server, routes.closeDeposit, { token: investor.token, params: { id: closedLater } });
+    const list = await callRoute(server, "deposits", { token: investor.token, query: { page: 1, limit: 50 } });
+    const ids = list.items.map((d) => d.id);
+    const ended = list.items.filter((d) => d.status !== "active").map((d) => d.id);
+    // Every active one comes before every ended one; the newest active first.
+    expect(ids.slice(ids.length - ended.length)).toEqual(ended);
+    expect(ids.indexOf(newest)).toBeLessThan(ids.indexOf(older));
+    expect(ids.indexOf(older)).toBeLessThan(ids.indexOf(closedLater));
+  });
+});

@@ -43,7 +43,7 @@ async function queued(investor: Investor): Promise<string> {
 
 async function newest(investor: Investor) {
   const list = await callRoute(server, "notifications", { token: investor.token });
-  return list[0];
+  return list.items[0];
 }
 
 describe("withdrawal outcomes", () => {

@@ -16,7 +16,7 @@ import {
   depositPrincipal,
   type LocalizedText,
 } from "@contract";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
 import { deposits, plans } from "../db/schema";
@@ -78,7 +78,7 @@ export async function openDeposit(
   return toDeposit(row, plan.name);
 }
 
-/** The caller's deposits, newest first. */
+/** The caller's deposits: the active ones first, then those that ended; each newest first. */
 export async function listDeposits(db: Database, userId: string, query: DepositsQuery): Promise<DepositsReply> {
   const where = and(eq(deposits.userId, userId), query.status ? eq(deposits.status, query.status) : undefined);
   const [total] = await db.select({ n: count() }).from(deposits).where(where);
@@ -87,7 +87,13 @@ export async function listDeposits(db: Database, userId: string, query: Deposits
     .from(deposits)
     .innerJoin(plans, eq(plans.id, deposits.planId))
     .where(where)
-    .orderBy(desc(deposits.startedAt), desc(deposits.createdAt), desc(deposits.id))
+    // Active ones before those that ended, each newest first.
+    .orderBy(
+      sql`(${deposits.status} = 'active') desc`,
+      desc(deposits.startedAt),
+      desc(deposits.createdAt),
+      desc(deposits.id),
+    )
     .limit(query.limit)
     .offset((query.page - 1) * query.limit);
   return {
