@@ -271,13 +271,13 @@ describe("deposit list: mine first", () => {
     expect(within(row).getByTestId("deposit-forfeited").getAttribute("data-amount")).toBe("21");
     expect(within(row).getByText("Returned to the balance")).toBeTruthy();
     expect(within(row).getByText("Forfeited")).toBeTruthy();
-    expect(within(row).queryByText("Accrued and held")).toBeNull();
+    expect(within(row).queryByText("Accrued, paid at the end")).toBeNull();
     expect(within(row).queryByTestId("deposit-accrued")).toBeNull();
     expect(within(row).queryByTestId("deposit-close")).toBeNull();
     // Its details say the same.
     fireEvent.click(within(row).getByTestId("deposit-open"));
     const details = await screen.findByTestId("deposit-details");
-    expect(within(details).queryByText("Accrued and held")).toBeNull();
+    expect(within(details).queryByText("Accrued, paid at the end")).toBeNull();
     expect(within(details).queryByTestId("deposit-details-accrued")).toBeNull();
     expect(within(details).getByText("Held accruals given up")).toBeTruthy();
   });
