@@ -54,6 +54,12 @@ const name = (path: string) => (path === "/" ? "cabinet" : path.slice(1).replace
 /** The operator's token this script's server takes, to reject a refill so that every refill state has a sheet. */
 const OPERATOR_TOKEN = "screenshots-operator-token-0123456789";
 const REFILL_STATES = ["waiting", "replenished", "rejected"] as const;
+/** What shows once a screen has its data (a busy machine can take longer than the network's quiet moment). */
+const READY: Record<string, string> = {
+  "/refill": "[data-testid='refill-row']",
+  "/deposits": "[data-testid='deposit-row']",
+  "/settings": "[data-screen='settings'] a[href^='/settings/']",
+};
 
 /** A demo refill the operator rejected (the demo has a waiting one and a credited one). */
 async function rejectedRefill(baseURL: string) {
@@ -124,6 +130,8 @@ async function main() {
           const page = await context.newPage();
           for (const path of paths) {
             await page.goto(`${server.baseURL}${path}`, { waitUntil: "networkidle" });
+            const ready = READY[path];
+            if (ready) await page.locator(ready).first().waitFor({ timeout: 30_000 });
             await page.waitForTimeout(300);
             const suffix = WIDTH === 390 ? "" : `-${WIDTH}`;
             const shot = (screen: string) =>
@@ -132,6 +140,8 @@ async function main() {
             const sheet = async (open: string, screen: string) => {
               await page.locator(open).first().click();
               await page.locator("[role='dialog']").first().waitFor();
+              // The pointer off the sheet, so no row shows as hovered.
+              await page.mouse.move(0, 0);
               await page.waitForTimeout(500);
               await shot(screen);
               await page.keyboard.press("Escape");

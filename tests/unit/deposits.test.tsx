@@ -279,7 +279,7 @@ describe("deposit list: mine first", () => {
     const details = await screen.findByTestId("deposit-details");
     expect(within(details).queryByText("Accrued, paid at the end")).toBeNull();
     expect(within(details).queryByTestId("deposit-details-accrued")).toBeNull();
-    expect(within(details).getByText("Held accruals given up")).toBeTruthy();
+    expect(within(details).getByText("Income forfeited")).toBeTruthy();
   });
 });
 
