@@ -149,4 +149,21 @@ describe("validation, success and enums namespaces", () => {
     );
     expect(found).toEqual([]);
   });
+
+  it("gives each language an example phone number of its own country, not Kazakhstan's in every language", () => {
+    const prefixes: Record<string, RegExp> = {
+      en: /^\+1\d{10}$/,
+      ru: /^\+79\d{9}$/,
+      de: /^\+49\d+$/,
+      kk: /^\+77\d{9}$/,
+    };
+    for (const [language, prefix] of Object.entries(prefixes)) {
+      const texts = Object.fromEntries([...leaves(load(language, "auth")), ...leaves(load(language, "settings"))]);
+      expect({ language, auth: prefix.test(texts["placeholders.phone"] ?? "") }).toEqual({ language, auth: true });
+      expect({ language, settings: prefix.test(texts["profile.phonePlaceholder"] ?? "") }).toEqual({
+        language,
+        settings: true,
+      });
+    }
+  });
 });
