@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { CopyableValue, Detail, DetailList, DetailsSheet } from "@/components/details-sheet";
 import { paths } from "@/config/paths";
+import type { Translate } from "@/lib/form/messages";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { openExternalLink } from "@/tma/hooks";
 import { operationQueries } from "../api/operation-queries";
@@ -72,7 +73,7 @@ export function OperationDetails({
 
   return (
     <DetailsSheet
-      title={operationTitle(t, operation)}
+      title={operationTitle(t as unknown as Translate, operation)}
       onClose={onClose}
       testId="operation-details"
       action={
