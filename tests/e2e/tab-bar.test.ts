@@ -37,7 +37,8 @@ describe("the tab bar", () => {
       await screen(page, "deposits");
 
       const nav = page.getByRole("navigation", { name: "Main menu" });
-      await nav.waitFor();
+      // The landmark's own box is empty (the bar inside it is fixed): there, not "visible".
+      await nav.waitFor({ state: "attached" });
       expect(await nav.locator("[data-testid^='tab-']").count()).toBe(5);
       const current = () =>
         nav.locator("[aria-current='page']").evaluateAll((tabs) => tabs.map((t) => t.getAttribute("data-testid")));
