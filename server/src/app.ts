@@ -216,7 +216,11 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
 function defaultCodeSender(env: Env, clock: Clock, outbox: DevOutbox | null, log: FastifyBaseLogger): CodeSender {
   if (outbox) return new DevCodeSender(outbox, clock, log);
   return new ChannelCodeSender({
-    telegram: new TelegramCodeSender({ botToken: env.TELEGRAM_BOT_TOKEN, apiBase: env.TELEGRAM_API_ROOT }),
+    telegram: new TelegramCodeSender({
+      botToken: env.TELEGRAM_BOT_TOKEN,
+      apiBase: env.TELEGRAM_API_ROOT,
+      environment: env.TELEGRAM_ENV,
+    }),
   });
 }
 
