@@ -395,6 +395,12 @@ export default defineConfig({
       { find: /^@\/(.*)$/, replacement: `${r("./src")}/$1` },
       // telegram-ui's Section header renders an h1; ours is the same header as an h2 (src/components/section-header.tsx).
       { find: /^\.\/components\/SectionHeader\/SectionHeader$/, replacement: r("./src/components/section-header.tsx") },
+      // Its Subheadline and Headline are h6 / h5 wherever it uses them (a row's subtitle, a button's label): plain
+      // text instead, headings only where a section starts (src/components/typography-text.tsx).
+      {
+        find: /^(\.\.\/)+Typography\/(Subheadline\/Subheadline|Headline\/Headline)$/,
+        replacement: r("./src/components/typography-text.tsx"),
+      },
     ],
   },
   server: {
@@ -446,6 +452,16 @@ export default defineConfig({
     },
   },
   test: {
+    // telegram-ui through Vite's pipeline as the build has it (its ES modules, not the CommonJS that Node's resolution
+    // picks): its modules that `resolve.alias` replaces (the section header, the heading-free typography) are
+    // replaced in the unit tests too.
+    alias: [
+      {
+        find: /^@telegram-apps\/telegram-ui$/,
+        replacement: r("./node_modules/@telegram-apps/telegram-ui/dist/index.js"),
+      },
+    ],
+    server: { deps: { inline: [/@telegram-apps[\\/]telegram-ui/] } },
     projects: [
       {
         extends: true,

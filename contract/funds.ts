@@ -111,6 +111,18 @@ export type DepositsQuery = z.infer<typeof DepositsQuery>;
 export const DepositsReply = pageOf(Deposit);
 export type DepositsReply = z.infer<typeof DepositsReply>;
 
+/**
+ * `POST /funds/deposits/client/close/:id` (body added, optional): the amounts the investor was shown and agreed
+ * to. When given and the server's differ (a day accrued in between), the close is refused with
+ * DEPOSIT_CLOSE_FAILED, `params.reason` `amounts_changed` and the amounts it would use now in
+ * `params.returned` / `params.forfeited`; nothing is closed. No body: closed at the server's amounts.
+ */
+export const DepositCloseBody = z.object({
+  returned: NonNegativeDecimal.optional(),
+  forfeited: NonNegativeDecimal.optional(),
+});
+export type DepositCloseBody = z.infer<typeof DepositCloseBody>;
+
 /** `POST /funds/deposits/client/close/:id`: the closed deposit and what the close did. */
 export const DepositCloseReply = z.object({
   deposit: Deposit,

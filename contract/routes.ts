@@ -35,6 +35,7 @@ import { NewsIdParams, NewsOneReply, NewsQuery, NewsReply } from "./content";
 import {
   CryptoCasesReply,
   Deposit,
+  DepositCloseBody,
   DepositCloseReply,
   DepositCreateBody,
   DepositsQuery,
@@ -452,6 +453,7 @@ export const routes = {
     tags: ["funds"],
     idempotent: true,
     params: IdParams,
+    body: DepositCloseBody,
     response: DepositCloseReply,
   }),
 

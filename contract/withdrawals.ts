@@ -43,6 +43,8 @@ export const Withdrawal = z.object({
   createdAt: z.string(),
   /** When the operator set the final status. */
   processedAt: z.string().nullable(),
+  /** Added: the operator's note on the decision (why it was rejected or failed), when there is one. */
+  note: z.string().nullable().optional(),
 });
 export type Withdrawal = z.infer<typeof Withdrawal>;
 

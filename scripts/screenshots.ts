@@ -4,7 +4,11 @@
  * README's pictures: docs/screenshots/login.png (light and dark side by side) and docs/screenshots/home.png
  * (the cabinet, the deposits and the settings, light above and dark below).
  * SCREENSHOT_LANGUAGE takes one language or several (`de,ru`); SCREENSHOT_WIDTH another phone width
- * (`320`); SCREENSHOT_PATHS only some screens (`/,/settings`).
+ * (`320`); SCREENSHOT_PATHS only some screens (`/,/settings`). Refill is shot with each state's sheet open too
+ * (`refill-sheet-waiting`, `-replenished`, `-rejected`: the demo's refills and one this script has the operator
+ * reject), Deposits with its "Open a deposit" sheet (`deposits-sheet`). `--sheets` then puts, per language and
+ * width, Deposits, its sheet, the three refill sheets and Settings in one picture (light above, dark below) into
+ * docs/screenshots/ (`money-<language>-<width>.png`).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -47,13 +51,52 @@ async function signIn(context: BrowserContext, baseURL: string) {
 
 const name = (path: string) => (path === "/" ? "cabinet" : path.slice(1).replaceAll("/", "-"));
 
+/** The operator's token this script's server takes, to reject a refill so that every refill state has a sheet. */
+const OPERATOR_TOKEN = "screenshots-operator-token-0123456789";
+const REFILL_STATES = ["waiting", "replenished", "rejected"] as const;
+/** What shows once a screen has its data (a busy machine can take longer than the network's quiet moment). */
+const READY: Record<string, string> = {
+  "/refill": "[data-testid='refill-row']",
+  "/deposits": "[data-testid='deposit-row']",
+  "/settings": "[data-screen='settings'] a[href^='/settings/']",
+};
+
+/** A demo refill the operator rejected (the demo has a waiting one and a credited one). */
+async function rejectedRefill(baseURL: string) {
+  const login = await fetch(`${baseURL}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
+  });
+  const { refreshToken } = (await login.json()) as { refreshToken: string };
+  const created = await fetch(`${baseURL}/api/funds/refills`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${refreshToken}` },
+    body: JSON.stringify({ paymentSystemId: "ton", amount: "25" }),
+  });
+  if (!created.ok) throw new Error(`refill for the screenshots: ${created.status}`);
+  const { id } = (await created.json()) as { id: string };
+  const rejected = await fetch(`${baseURL}/api/operator/refills/${id}/reject`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${OPERATOR_TOKEN}` },
+    body: JSON.stringify({ note: "No payment arrived" }),
+  });
+  if (!rejected.ok) throw new Error(`rejecting the screenshots' refill: ${rejected.status}`);
+}
+
 /**
  * One picture of screens already taken: each row of `rows` in light, then each in dark, every shot `width`
  * px wide on a grey ground, into `target`.
  */
-async function composite(browser: Browser, rows: string[][], width: number, target: string) {
+async function composite(
+  browser: Browser,
+  rows: string[][],
+  width: number,
+  target: string,
+  { language = LANGUAGE, suffix = "" } = {},
+) {
   const img = (screen: string, scheme: string) =>
-    `data:image/png;base64,${readFileSync(join(OUT, `${screen}-${LANGUAGE}-${scheme}.png`)).toString("base64")}`;
+    `data:image/png;base64,${readFileSync(join(OUT, `${screen}-${language}-${scheme}${suffix}.png`)).toString("base64")}`;
   const lines = (["light", "dark"] as const).flatMap((scheme) =>
     rows.map((row) => row.map((screen) => `<img src="${img(screen, scheme)}" width="${width}">`).join("")),
   );
@@ -69,7 +112,8 @@ async function composite(browser: Browser, rows: string[][], width: number, targ
 async function main() {
   ensureBuilt();
   mkdirSync(OUT, { recursive: true });
-  const server = await startServer({ LOG_LEVEL: "error" });
+  const server = await startServer({ LOG_LEVEL: "error", OPERATOR_TOKEN });
+  await rejectedRefill(server.baseURL);
   const browser = await launchChromium();
   try {
     for (const language of LANGUAGES)
@@ -86,9 +130,27 @@ async function main() {
           const page = await context.newPage();
           for (const path of paths) {
             await page.goto(`${server.baseURL}${path}`, { waitUntil: "networkidle" });
+            const ready = READY[path];
+            if (ready) await page.locator(ready).first().waitFor({ timeout: 30_000 });
             await page.waitForTimeout(300);
             const suffix = WIDTH === 390 ? "" : `-${WIDTH}`;
-            await page.screenshot({ path: join(OUT, `${name(path)}-${language}-${scheme}${suffix}.png`) });
+            const shot = (screen: string) =>
+              page.screenshot({ path: join(OUT, `${screen}-${language}-${scheme}${suffix}.png`) });
+            await shot(name(path));
+            const sheet = async (open: string, screen: string) => {
+              await page.locator(open).first().click();
+              await page.locator("[role='dialog']").first().waitFor();
+              // The pointer off the sheet, so no row shows as hovered.
+              await page.mouse.move(0, 0);
+              await page.waitForTimeout(500);
+              await shot(screen);
+              await page.keyboard.press("Escape");
+              await page.locator("[role='dialog']").first().waitFor({ state: "detached" });
+            };
+            if (path === "/refill")
+              for (const state of REFILL_STATES)
+                await sheet(`[data-testid='refill-row'][data-status='${state}']`, `refill-sheet-${state}`);
+            if (path === "/deposits") await sheet("[data-testid='open-deposit']", "deposits-sheet");
           }
           await context.close();
         }
@@ -96,6 +158,12 @@ async function main() {
     if (process.argv.includes("--readme")) {
       await composite(browser, [["login"]], 390, "docs/screenshots/login.png");
       await composite(browser, [["cabinet", "deposits", "settings"]], 300, "docs/screenshots/home.png");
+    }
+    if (process.argv.includes("--sheets")) {
+      const suffix = WIDTH === 390 ? "" : `-${WIDTH}`;
+      const row = ["deposits", "deposits-sheet", ...REFILL_STATES.map((s) => `refill-sheet-${s}`), "settings"];
+      for (const language of LANGUAGES)
+        await composite(browser, [row], 300, `docs/screenshots/money-${language}-${WIDTH}.png`, { language, suffix });
     }
     writeFileSync(join(OUT, "README.txt"), "Made by npm run screenshots; not committed.\n");
     console.log(`[screenshots] written to ${OUT}`);

@@ -12,9 +12,10 @@
  *
  * At every step support/fit's `cutTexts` must find nothing: no button, label, tab, select value or placeholder
  * cut (by an ellipsis or a clipping box) and nothing off the screen; at 320 px (in English), `underTabBar`
- * neither a progress bar painted over the fixed tab bar nor a focused field left under it. At 390 px in English, axe-core
- * checks every step in the light and in the dark scheme, open sheets included: no serious or critical
- * violation (colour contrast included, AA: 4.5:1 for text).
+ * neither a progress bar painted over the fixed tab bar nor a focused field left under it. At 390 px, in every
+ * language, axe-core checks every step in the light and in the dark scheme, open sheets included: no serious or
+ * critical violation (colour contrast included, AA: 4.5:1 for text); and no heading sits inside a button, a link or
+ * a row.
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -238,6 +239,19 @@ async function walk(page: Page, context: BrowserContext, check: Check) {
   }
 }
 
+/** Headings inside a button, a link or a row (each as "<control> > <heading>: text"). */
+async function headingsInControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const controls = "button, a, [role='button'], [role='link'], [role='tab'], [role='menuitem'], label, li";
+    return [...document.querySelectorAll(":is(h1, h2, h3, h4, h5, h6, [role='heading'])")]
+      .filter((heading) => heading.parentElement?.closest(controls))
+      .map((heading) => {
+        const control = heading.parentElement?.closest(controls);
+        return `${control?.tagName.toLowerCase()} > ${heading.tagName.toLowerCase()}: ${heading.textContent?.slice(0, 40)}`;
+      });
+  });
+}
+
 async function axeViolations(page: Page) {
   // Every rule axe runs by default — WCAG 2.x A and AA and its best practices (a dialog's name among them).
   const result = await new AxeBuilder({ page }).analyze();
@@ -252,7 +266,7 @@ const WALK_TIMEOUT = 600_000;
 describe("every screen fits the phone and passes axe-core", () => {
   for (const width of [320, 390]) {
     it(
-      `at ${width} px in en, ru, de and kk nothing is cut${width === 390 ? "; axe-core finds nothing serious in en, light and dark" : ""}`,
+      `at ${width} px in en, ru, de and kk nothing is cut${width === 390 ? "; axe-core finds nothing serious in any of them, light and dark, and no heading sits inside a control" : ""}`,
       async () => {
         const context = await phoneContext(browser, { viewport: { width, height: 800 }, colorScheme: "light" });
         const page = await context.newPage();
@@ -265,7 +279,10 @@ describe("every screen fits the phone and passes axe-core", () => {
           // The tab bar's layering is the same in every language: looked at once, on the smaller phone.
           if (width === 320 && lng === "en" && !step.includes("sheet") && !step.includes("confirmation"))
             for (const p of await underTabBar(page)) problems.push(`${lng} ${step}: ${p}`);
-          if (width !== 390 || lng !== "en") return;
+          if (width !== 390) return;
+          // A heading inside something one taps (telegram-ui's h6 in a row's subtitle, a button's label).
+          for (const h of await headingsInControls(page))
+            violations.push(`${lng} ${step}: heading inside a control: ${h}`);
           for (const scheme of ["light", "dark"] as const) {
             await page.emulateMedia({ colorScheme: scheme });
             await page.locator(`[data-appearance='${scheme}']`).first().waitFor();
@@ -279,7 +296,7 @@ describe("every screen fits the phone and passes axe-core", () => {
               await settle(page);
               found = await axeViolations(page);
             }
-            for (const v of found) violations.push(`${step} ${scheme}: ${v}`);
+            for (const v of found) violations.push(`${lng} ${step} ${scheme}: ${v}`);
           }
           await page.emulateMedia({ colorScheme: "light" });
         });

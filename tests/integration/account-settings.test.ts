@@ -455,7 +455,7 @@ describe("notifications", () => {
     await processWithdrawal({ db, clock: systemClock }, row?.id ?? "", "success", { txHash: "0xabc" });
     const list = await callRoute(server, "notifications", { token: investor.token });
     const moves = (list.items as { kind: string; title: string }[]).filter((n) => n.kind === "withdrawal_status");
-    expect(moves.map((m) => m.title)).toEqual(["Withdrawal paid out", "Withdrawal on inspection"]);
+    expect(moves.map((m) => m.title)).toEqual(["Withdrawal paid out", "Withdrawal under review"]);
   });
 });
 

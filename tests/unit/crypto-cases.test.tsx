@@ -81,6 +81,13 @@ function depositsApi(posts: unknown[]) {
   });
 }
 
+/** Opens the case choice (one row, "Every plan" by default) to show the cases. */
+async function showCases() {
+  const choice = await screen.findByTestId("case-choice");
+  if (choice.getAttribute("aria-expanded") !== "true") fireEvent.click(choice);
+  return screen.findAllByTestId("crypto-case");
+}
+
 const planOptions = () =>
   [...(document.querySelector("select[name='planId']") as HTMLSelectElement).options].map((o) => o.value);
 
@@ -89,7 +96,7 @@ describe("crypto cases on Deposits", () => {
     depositsApi([]);
     await renderApp({ path: "/deposits", user: DEMO_USER });
     fireEvent.click(await screen.findByTestId("open-deposit"));
-    const cards = await screen.findAllByTestId("crypto-case");
+    const cards = await showCases();
     expect(cards.map((card) => card.getAttribute("data-case-id"))).toEqual(["steady", "growth"]);
     const growth = cards[1] as HTMLElement;
     expect(growth.textContent).toContain("Growth");
@@ -102,19 +109,36 @@ describe("crypto cases on Deposits", () => {
     ]);
   });
 
+  it("opens on the plan and the amount; the case comes after them, one row with 'Every plan' chosen", async () => {
+    depositsApi([]);
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    fireEvent.click(await screen.findByTestId("open-deposit"));
+    const choice = await screen.findByTestId("case-choice");
+    const plan = document.querySelector("select[name='planId']") as HTMLElement;
+    const amount = document.querySelector("input[name='amount']") as HTMLElement;
+    const follows = (a: Node, b: Node) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+    expect(follows(plan, amount)).toBe(true);
+    expect(follows(amount, choice)).toBe(true);
+    expect(choice.textContent).toContain("Every plan");
+    expect(choice.getAttribute("aria-expanded")).toBe("false");
+    // The cases' long descriptions are not on the sheet until asked for.
+    expect(screen.queryAllByTestId("crypto-case")).toEqual([]);
+  });
+
   it("choosing a case narrows the plan choice to its plans and sends caseId; 'Every plan' undoes it", async () => {
     const posts: unknown[] = [];
     depositsApi(posts);
     await renderApp({ path: "/deposits", user: DEMO_USER });
     fireEvent.click(await screen.findByTestId("open-deposit"));
-    await screen.findAllByTestId("crypto-case");
+    await showCases();
     expect(planOptions()).toEqual(["start", "standard", "premium"]);
-    expect(screen.queryByTestId("deposit-case")).toBeNull();
+    expect(screen.getByTestId("case-choice").getAttribute("data-case-id")).toBeNull();
 
     const growth = screen.getAllByTestId("crypto-case")[1] as HTMLElement;
     fireEvent.click(growth.querySelector("input[type='radio']") as HTMLInputElement);
     await waitFor(() => expect(planOptions()).toEqual(["standard", "premium"]));
-    expect(screen.getByTestId("deposit-case").textContent).toContain("Growth");
+    expect(screen.getByTestId("case-choice").getAttribute("data-case-id")).toBe("growth");
+    expect(screen.getByTestId("case-choice").textContent).toContain("Growth");
 
     fireEvent.change(document.querySelector("select[name='planId']") as HTMLSelectElement, {
       target: { value: "premium" },
@@ -136,12 +160,13 @@ describe("crypto cases on Deposits", () => {
     depositsApi([]);
     await renderApp({ path: "/deposits", user: DEMO_USER });
     fireEvent.click(await screen.findByTestId("open-deposit"));
-    const growth = (await screen.findAllByTestId("crypto-case"))[1] as HTMLElement;
+    const growth = (await showCases())[1] as HTMLElement;
     fireEvent.click(growth.querySelector("input[type='radio']") as HTMLInputElement);
     await waitFor(() => expect(planOptions()).toEqual(["standard", "premium"]));
-    fireEvent.click(screen.getByText("Every plan"));
+    await showCases();
+    fireEvent.click(screen.getByRole("radio", { name: "Every plan" }));
     await waitFor(() => expect(planOptions()).toEqual(["start", "standard", "premium"]));
-    expect(screen.queryByTestId("deposit-case")).toBeNull();
+    expect(screen.getByTestId("case-choice").getAttribute("data-case-id")).toBeNull();
   });
 
   it("a deposit opened through a case names it", async () => {
@@ -155,7 +180,7 @@ describe("crypto cases on Deposits", () => {
     depositsApi([]);
     await renderApp({ path: "/deposits", user: DEMO_USER });
     fireEvent.click(await screen.findByTestId("open-deposit"));
-    await screen.findAllByTestId("crypto-case");
+    await showCases();
     await setLanguage("ru");
     await waitFor(() => expect(screen.getByText("Криптокейсы")).toBeTruthy());
     const growth = screen.getAllByTestId("crypto-case")[1] as HTMLElement;

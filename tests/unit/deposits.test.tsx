@@ -198,6 +198,50 @@ describe("deposit list and close", () => {
   });
 });
 
+describe("close early at the amounts shown", () => {
+  it("sends the amounts it shows; when a day accrued meanwhile it shows the server's and closes at them on a second yes", async () => {
+    const bodies: unknown[] = [];
+    const closed: Deposit = { ...ACTIVE, status: "closed", returned: "250", forfeited: "24", accruedHeld: "24" };
+    stubDeposits({
+      closeDeposit: async (request) => {
+        const body = (await request.json()) as { forfeited?: string };
+        bodies.push(body);
+        if (body.forfeited !== "24") {
+          return {
+            status: 400,
+            body: {
+              code: "DEPOSIT_CLOSE_FAILED",
+              message: "Deposit closing error",
+              params: { reason: "amounts_changed", returned: "250", forfeited: "24" },
+            },
+          };
+        }
+        return { body: { deposit: closed, returned: "250", forfeited: "24" } };
+      },
+    });
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    fireEvent.click(await screen.findByTestId("deposit-close"));
+    const dialog = await screen.findByTestId("close-dialog");
+    expect(within(dialog).getByTestId("close-forfeited").textContent).toBe("21.00 USDT");
+    fireEvent.click(within(dialog).getByTestId("close-confirm"));
+    // Refused: the sheet now states the server's amounts and says why; nothing is closed yet.
+    await waitFor(() => expect(within(dialog).getByTestId("close-forfeited").textContent).toBe("24.00 USDT"));
+    expect(within(dialog).getByTestId("close-changed").textContent).toBe(
+      "A day's income accrued in the meantime. Check the new amounts and confirm again.",
+    );
+    expect(within(dialog).queryByTestId("form-error")).toBeNull();
+    expect(bodies).toEqual([{ returned: "250", forfeited: "21" }]);
+
+    fireEvent.click(within(dialog).getByTestId("close-confirm"));
+    await waitFor(() => expect(within(dialog).getByRole("heading", { name: "The deposit is closed" })).toBeTruthy());
+    expect(within(dialog).getByTestId("close-forfeited").textContent).toBe("24.00 USDT");
+    expect(bodies).toEqual([
+      { returned: "250", forfeited: "21" },
+      { returned: "250", forfeited: "24" },
+    ]);
+  });
+});
+
 describe("deposit list: mine first", () => {
   it("comes first with one 'Open a deposit' after it, and its card's action reads 'Close early'", async () => {
     stubDeposits();
@@ -227,15 +271,15 @@ describe("deposit list: mine first", () => {
     expect(within(row).getByTestId("deposit-forfeited").getAttribute("data-amount")).toBe("21");
     expect(within(row).getByText("Returned to the balance")).toBeTruthy();
     expect(within(row).getByText("Forfeited")).toBeTruthy();
-    expect(within(row).queryByText("Accrued and held")).toBeNull();
+    expect(within(row).queryByText("Accrued, paid at the end")).toBeNull();
     expect(within(row).queryByTestId("deposit-accrued")).toBeNull();
     expect(within(row).queryByTestId("deposit-close")).toBeNull();
     // Its details say the same.
     fireEvent.click(within(row).getByTestId("deposit-open"));
     const details = await screen.findByTestId("deposit-details");
-    expect(within(details).queryByText("Accrued and held")).toBeNull();
+    expect(within(details).queryByText("Accrued, paid at the end")).toBeNull();
     expect(within(details).queryByTestId("deposit-details-accrued")).toBeNull();
-    expect(within(details).getByText("Held accruals given up")).toBeTruthy();
+    expect(within(details).getByText("Income forfeited")).toBeTruthy();
   });
 });
 

@@ -131,4 +131,51 @@ describe("validation, success and enums namespaces", () => {
     const cyrillic = letters.replace(/[^\p{Script=Cyrillic}]/gu, "");
     expect(cyrillic.length / letters.length).toBeGreaterThan(0.9);
   });
+
+  it("never names a currency twice: an amount the app formats with its currency is not followed by the currency", () => {
+    // The app's screens get {{amount}}, {{debited}}, {{received}} and {{total}} formatted as "100,00 USDT".
+    const twice = /\{\{(amount|debited|received|total)\}\}\s*\{\{(currency|from|to)\}\}/;
+    const found = LANGUAGES.flatMap((language) =>
+      NAMESPACES.filter((namespace) => namespace !== "bot").flatMap((namespace) =>
+        leaves(load(language, namespace))
+          .filter(([, value]) => twice.test(value))
+          .map(([key]) => `${language}/${namespace}:${key}`),
+      ),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("keeps one word for one thing (docs/glossary.md): none of the words it retired is back on a screen", () => {
+    const retired: Record<string, RegExp> = {
+      de: /Aufladung|aufladen|Aufgeladen|einbehalten|öffentliche[sn]? Angebot|Sie geben|erste Linie|Empfehlungen: /,
+      ru: /Начислено и удержано|Утрачено|Будет утрачено|Отказ от удержанных|Оплатите на этот адрес|В депозитах|по плану|В конце плана/,
+      kk: /Толтыру|Жойылды|Жойылады|жоспар|Мәртебе|жабу керек пе/,
+      en: /This is what the close did/,
+    };
+    const found = Object.entries(retired).flatMap(([language, words]) =>
+      NAMESPACES.filter((namespace) => namespace !== "bot" && namespace !== "terms").flatMap((namespace) =>
+        leaves(load(language, namespace))
+          .filter(([, value]) => words.test(value))
+          .map(([key, value]) => `${language}/${namespace}:${key}: ${value}`),
+      ),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("gives each language an example phone number of its own country, not Kazakhstan's in every language", () => {
+    const prefixes: Record<string, RegExp> = {
+      en: /^\+1\d{10}$/,
+      ru: /^\+79\d{9}$/,
+      de: /^\+49\d+$/,
+      kk: /^\+77\d{9}$/,
+    };
+    for (const [language, prefix] of Object.entries(prefixes)) {
+      const texts = Object.fromEntries([...leaves(load(language, "auth")), ...leaves(load(language, "settings"))]);
+      expect({ language, auth: prefix.test(texts["placeholders.phone"] ?? "") }).toEqual({ language, auth: true });
+      expect({ language, settings: prefix.test(texts["profile.phonePlaceholder"] ?? "") }).toEqual({
+        language,
+        settings: true,
+      });
+    }
+  });
 });

@@ -73,7 +73,7 @@ describe("the history", () => {
         currency: "USDT",
         amount: "20",
         createdAt: today(3),
-        details: { withdrawalId: "w9", paymentSystemId: "usdt-trc20" },
+        details: { withdrawalId: "w9", paymentSystemId: "usdt-trc20", withdrawalOutcome: "cancelled" },
       },
       {
         id: "o1",
@@ -93,6 +93,24 @@ describe("the history", () => {
     expect(out.textContent).toContain("Withdrawal");
     expect(out.textContent).not.toContain("returned");
     expect(out.querySelector("[data-icon]")?.getAttribute("data-icon")).toBe("withdrawal");
+  });
+
+  it("names a return by why the money came back: rejected, failed or cancelled, never a rejection as a cancellation", async () => {
+    const back = (id: string, outcome: "rejected" | "error" | "cancelled", at: number) => ({
+      id,
+      type: "withdrawal_return" as const,
+      currency: "USDT" as const,
+      amount: "20",
+      createdAt: today(at),
+      details: { withdrawalId: `w-${id}`, paymentSystemId: "usdt-trc20", withdrawalOutcome: outcome },
+    });
+    historyApi([back("o3", "rejected", 3), back("o2", "error", 2), back("o1", "cancelled", 1)]);
+    await renderApp({ path: "/operations", user: DEMO_USER });
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const [rejected, failed, cancelled] = rows() as [HTMLElement, HTMLElement, HTMLElement];
+    expect(rejected.textContent).toContain("Withdrawal rejected · returned");
+    expect(failed.textContent).toContain("Withdrawal failed · returned");
+    expect(cancelled.textContent).toContain("Withdrawal cancelled · returned");
   });
 
   it("groups rows by the user's day under a heading: Today, then older days by date", async () => {
@@ -151,7 +169,7 @@ describe("the history", () => {
     const link = await within(sheet).findByTestId("operation-details-explorer");
     expect(link.getAttribute("href")).toBe("https://tronscan.org/#/transaction/ab12%2Fcd");
     expect(within(sheet).getByTestId("operation-details-tx-hash").textContent).toBe("ab12/cd");
-    expect(within(sheet).getByTestId("operation-details-status").textContent).toBe("Success");
+    expect(within(sheet).getByTestId("operation-details-status").textContent).toBe("Paid out");
     fireEvent.click(link);
     expect(fake.bridge.openLink).toHaveBeenCalledWith("https://tronscan.org/#/transaction/ab12%2Fcd");
     // The row opens what it belongs to: the withdrawal's own screen.

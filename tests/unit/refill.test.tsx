@@ -139,12 +139,12 @@ describe("refill", () => {
     await waitFor(() => expect(screen.getAllByTestId("refill-row")).toHaveLength(2));
     const [waiting, done] = screen.getAllByTestId("refill-row") as [HTMLElement, HTMLElement];
     expect(waiting.getAttribute("data-status")).toBe("waiting");
-    expect(waiting.textContent).toContain("Waiting");
-    expect(done.textContent).toContain("Replenished");
+    expect(waiting.textContent).toContain("Awaiting payment");
+    expect(done.textContent).toContain("Credited");
     expect(within(done).getByTestId("refill-credited").getAttribute("data-amount")).toBe("99.5");
     fireEvent.click(done);
     const dialog = await screen.findByTestId("wallet-dialog");
-    expect(within(dialog).getByTestId("refill-status").textContent).toBe("Replenished");
+    expect(within(dialog).getByTestId("refill-status").textContent).toBe("Credited");
     expect(dialog.querySelector("input[name='txHash']")).toBeNull();
   });
 
@@ -161,5 +161,67 @@ describe("refill", () => {
     const status = document.querySelectorAll<HTMLSelectElement>("select[name='status']");
     fireEvent.change(status[status.length - 1] as HTMLSelectElement, { target: { value: "rejected" } });
     expect((await screen.findByTestId("list-no-match")).textContent).toBe("No refills match the filter");
+  });
+
+  it("gives each state its own sheet: only a refill awaiting payment shows the address, the QR code and the copy button", async () => {
+    const REJECTED: Refill = { ...WAITING, id: "r2", status: "rejected", processedAt: "2026-01-03T10:00:00.000Z" };
+    const CREDITED: Refill = { ...DONE, processedAt: "2026-01-03T10:00:00.000Z", txHash: "0xabcdef0123456789" };
+    stubRoutes({
+      paymentSystems: { body: SYSTEMS },
+      refills: { body: { items: [WAITING, CREDITED, REJECTED], total: 3, page: 1, limit: 10 } },
+    });
+    await renderApp({ path: "/refill", user: DEMO_USER });
+    await waitFor(() => expect(screen.getAllByTestId("refill-row")).toHaveLength(3));
+    const open = async (id: string) => {
+      fireEvent.click(document.querySelector(`[data-refill-id='${id}']`) as HTMLElement);
+      return screen.findByTestId("wallet-dialog");
+    };
+    const shut = async (dialog: HTMLElement) => {
+      fireEvent.click(within(dialog).getByRole("button", { name: "Done" }));
+      await waitFor(() => expect(screen.queryByTestId("wallet-dialog")).toBeNull());
+    };
+    const payable = (dialog: HTMLElement) => ({
+      address: within(dialog).queryByTestId("refill-address") !== null || dialog.textContent?.includes(WAITING.address),
+      qr: within(dialog).queryByTestId("refill-qr") !== null,
+      copy: within(dialog).queryByTestId("copy-address") !== null,
+      hashField: dialog.querySelector("input[name='txHash']") !== null,
+    });
+
+    const waiting = await open("r1");
+    expect(waiting.getAttribute("aria-label")).toBe("Pay to this address");
+    expect(within(waiting).getByRole("heading", { level: 2 }).textContent).toBe("Pay to this address");
+    expect(payable(waiting)).toEqual({ address: true, qr: true, copy: true, hashField: true });
+    await shut(waiting);
+
+    const credited = await open("r0");
+    expect(credited.getAttribute("aria-label")).toBe("Refill credited");
+    expect(within(credited).getByRole("heading", { level: 2 }).textContent).toBe("Refill credited");
+    expect(within(credited).getByTestId("refill-outcome").textContent).toBe(
+      "99.50 USDT is on your balance. There is nothing more to pay for this refill.",
+    );
+    expect(payable(credited)).toEqual({ address: false, qr: false, copy: false, hashField: false });
+    expect(within(credited).getByTestId("refill-credited").getAttribute("data-amount")).toBe("99.5");
+    expect(within(credited).getByTestId("refill-tx-hash").textContent).toContain("0xabcdef0123456789");
+    await shut(credited);
+
+    const rejected = await open("r2");
+    expect(rejected.getAttribute("aria-label")).toBe("Refill rejected");
+    expect(within(rejected).getByRole("heading", { level: 2 }).textContent).toBe("Refill rejected");
+    expect(within(rejected).getByTestId("refill-outcome").textContent).toContain("Nothing was credited");
+    expect(payable(rejected)).toEqual({ address: false, qr: false, copy: false, hashField: false });
+  });
+
+  it("opens the credited sheet, not the payment address, from a credited refill's link (the inbox's tap)", async () => {
+    const CREDITED: Refill = { ...DONE, processedAt: "2026-01-03T10:00:00.000Z" };
+    stubRoutes({
+      paymentSystems: { body: SYSTEMS },
+      refills: { body: { items: [CREDITED], total: 1, page: 1, limit: 10 } },
+      refill: { body: CREDITED },
+    });
+    await renderApp({ path: "/refill?refill=r0", user: DEMO_USER });
+    const dialog = await screen.findByTestId("wallet-dialog");
+    expect(dialog.getAttribute("data-state")).toBe("replenished");
+    expect(within(dialog).queryByTestId("refill-qr")).toBeNull();
+    expect(dialog.textContent).not.toContain(WAITING.address);
   });
 });

@@ -71,7 +71,9 @@ export type RouteReply<N extends RouteName> =
   | { status?: 200; body: RouteResponse<N> }
   | { status: number; body: { code: string; message: string; [key: string]: unknown } };
 
-type RouteStubs = { [N in RouteName]?: RouteReply<N> | ((request: Request) => RouteReply<N>) };
+type RouteStubs = {
+  [N in RouteName]?: RouteReply<N> | ((request: Request) => RouteReply<N> | Promise<RouteReply<N>>);
+};
 
 /**
  * Answers `fetch` by the contract's route names (`stubRoutes({ bonuses: { body: [...] } })`): each
@@ -82,13 +84,17 @@ export function stubRoutes(stubs: RouteStubs) {
   const table = Object.entries({ technicalWork: MAINTENANCE_OFF, ...stubs }).map(([name, reply]) => {
     const route = routes[name as RouteName];
     const pattern = new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}$`);
-    return { method: route.method, pattern, reply: reply as JsonReply | ((request: Request) => JsonReply) };
+    return {
+      method: route.method,
+      pattern,
+      reply: reply as JsonReply | ((request: Request) => JsonReply | Promise<JsonReply>),
+    };
   });
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(new URL(String(input), "http://localhost"), init);
     const path = new URL(request.url).pathname.replace(/^\/api/, "");
     const hit = table.find((row) => row.method === request.method && row.pattern.test(path));
-    const reply = typeof hit?.reply === "function" ? hit.reply(request) : hit?.reply;
+    const reply = typeof hit?.reply === "function" ? await hit.reply(request) : hit?.reply;
     const { status = 200, body } = reply ?? { status: 404, body: { code: "NOT_FOUND", message: "Not found" } };
     return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
   });

@@ -444,13 +444,58 @@ describe("withdrawal history", () => {
     expect(awaiting.getAttribute("data-status")).toBe("pending");
     expect(awaiting.getAttribute("data-amount")).toBe("100.01");
     expect(awaiting.textContent).toContain("Awaiting code");
-    expect(paid.textContent).toContain("Success");
+    expect(paid.textContent).toContain("Paid out");
     expect(within(paid).getByTestId("withdrawal-wallet").textContent).toBe("TXyzWa…0001 · TRC20");
     expect(within(paid).getByTestId("withdrawal-tx-hash").textContent).toBe("0xfeedbe…223333");
     expect(within(awaiting).queryByTestId("withdrawal-tx-hash")).toBeNull();
     fireEvent.click(within(awaiting).getByTestId("resume-withdrawal"));
     await waitFor(() => expect(document.querySelector("form[data-step='code']")).not.toBeNull());
     expect((screen.getByTestId("resend") as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("names each outcome truly: rejected with the money back and the operator's note, failed, paid out, awaiting code", async () => {
+    const REJECTED: Withdrawal = {
+      ...PAID,
+      id: "w2",
+      status: "rejected",
+      txHash: null,
+      amount: "20",
+      note: "The wallet is on a blocklist",
+    };
+    const FAILED: Withdrawal = { ...REJECTED, id: "w3", status: "error", note: null };
+    setup({ history: [AWAITING, REJECTED, FAILED, PAID] });
+    await renderApp({ path: "/withdrawal", user: DEMO_USER });
+    await waitFor(() => expect(screen.getAllByTestId("withdrawal-row")).toHaveLength(4));
+    const details = async (id: string) => {
+      const row = document.querySelector(`[data-withdrawal-id='${id}']`) as HTMLElement;
+      fireEvent.click(within(row).getByTestId("withdrawal-open"));
+      return screen.findByTestId("withdrawal-details");
+    };
+    const shut = async () => {
+      fireEvent.keyDown(document.activeElement ?? document.body, { key: "Escape" });
+      await waitFor(() => expect(screen.queryByTestId("withdrawal-details")).toBeNull());
+    };
+    const rejected = await details("w2");
+    expect(within(rejected).getByTestId("withdrawal-details-status").textContent).toBe("Rejected");
+    expect(within(rejected).getByTestId("withdrawal-details-outcome").textContent).toBe(
+      "The 20.00 USDT is back on your balance",
+    );
+    expect(within(rejected).getByTestId("withdrawal-details-note").textContent).toBe("The wallet is on a blocklist");
+    await shut();
+    const failed = await details("w3");
+    expect(within(failed).getByTestId("withdrawal-details-status").textContent).toBe("Failed");
+    expect(within(failed).getByTestId("withdrawal-details-outcome").textContent).toBe(
+      "The 20.00 USDT is back on your balance",
+    );
+    expect(within(failed).queryByTestId("withdrawal-details-note")).toBeNull();
+    await shut();
+    const paid = await details("w0");
+    expect(within(paid).getByTestId("withdrawal-details-status").textContent).toBe("Paid out");
+    expect(within(paid).queryByTestId("withdrawal-details-outcome")).toBeNull();
+    await shut();
+    const awaiting = await details("w1");
+    expect(awaiting.textContent).toContain("Awaiting code");
+    expect(awaiting.textContent).not.toContain("Processing");
   });
 
   it("sends the currency, status and period filters", async () => {

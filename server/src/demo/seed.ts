@@ -209,12 +209,12 @@ export const DEMO_NEWS = [
   },
   {
     daysAgo: 7,
-    title: text("Refills in TON", "Пополнение в TON", "Aufladen mit TON", "TON арқылы толтыру"),
+    title: text("Refills in TON", "Пополнение в TON", "Einzahlungen in TON", "TON арқылы толықтыру"),
     body: text(
       "You can now top up your balance with Toncoin. The deposit address is shown in the Refill section.",
       "Теперь баланс можно пополнить в Toncoin. Адрес для перевода показан в разделе «Пополнение».",
-      "Sie können Ihr Guthaben jetzt mit Toncoin aufladen. Die Einzahlungsadresse finden Sie im Bereich „Aufladen“.",
-      "Енді балансты Toncoin арқылы толтыруға болады. Аударым мекенжайы «Толтыру» бөлімінде көрсетілген.",
+      "Sie können jetzt in Toncoin einzahlen. Die Einzahlungsadresse finden Sie im Bereich „Einzahlung“.",
+      "Енді балансты Toncoin арқылы толықтыруға болады. Аударым мекенжайы «Толықтыру» бөлімінде көрсетілген.",
     ),
   },
   {

@@ -11,6 +11,7 @@
 import { addAmounts, type Currency, compareAmounts, DAY_MS, daysDue, depositAmountIssue } from "@contract";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
+import { userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { accruals, deposits, plans } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -37,6 +38,8 @@ export async function accrueLocked(tx: Database, row: DepositRow, now: Date): Pr
   let days = 0;
   const due = daysDue(row.startedAt, now, row.durationDays);
   if (due > row.daysAccrued) {
+    // The user's pulse and balances move (the change feed hears the commit; this process drops them now).
+    userChanging(row.userId);
     const values = [];
     for (let day = row.daysAccrued + 1; day <= due; day++) {
       values.push({

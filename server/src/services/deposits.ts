@@ -5,7 +5,9 @@
  */
 import {
   type Currency,
+  compareAmounts,
   type Deposit,
+  type DepositCloseBody,
   type DepositCloseReply,
   type DepositCreateBody,
   type DepositsQuery,
@@ -14,7 +16,7 @@ import {
   depositPrincipal,
   type LocalizedText,
 } from "@contract";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
 import { deposits, plans } from "../db/schema";
@@ -76,7 +78,7 @@ export async function openDeposit(
   return toDeposit(row, plan.name);
 }
 
-/** The caller's deposits, newest first. */
+/** The caller's deposits: the active ones first, then those that ended; each newest first. */
 export async function listDeposits(db: Database, userId: string, query: DepositsQuery): Promise<DepositsReply> {
   const where = and(eq(deposits.userId, userId), query.status ? eq(deposits.status, query.status) : undefined);
   const [total] = await db.select({ n: count() }).from(deposits).where(where);
@@ -85,7 +87,13 @@ export async function listDeposits(db: Database, userId: string, query: Deposits
     .from(deposits)
     .innerJoin(plans, eq(plans.id, deposits.planId))
     .where(where)
-    .orderBy(desc(deposits.startedAt), desc(deposits.createdAt), desc(deposits.id))
+    // Active ones before those that ended, each newest first.
+    .orderBy(
+      sql`(${deposits.status} = 'active') desc`,
+      desc(deposits.startedAt),
+      desc(deposits.createdAt),
+      desc(deposits.id),
+    )
     .limit(query.limit)
     .offset((query.page - 1) * query.limit);
   return {
@@ -96,18 +104,24 @@ export async function listDeposits(db: Database, userId: string, query: Deposits
   };
 }
 
-type CloseOutcome = { ok: true; row: DepositRow; returned: string; forfeited: string } | { ok: false; reason: string };
+type CloseOutcome =
+  | { ok: true; row: DepositRow; returned: string; forfeited: string }
+  | { ok: false; reason: string; returned?: string; forfeited?: string };
 
 /**
  * Closes the caller's own active deposit early: the principal returns to the balance
  * (`deposit_return`) and the held accruals are forfeited. Days that fell due are accrued first; a
  * deposit whose term is already over completes and pays out in full instead, and the close is
- * refused. Not the caller's, unknown, or not active → 400 DEPOSIT_CLOSE_FAILED.
+ * refused. Not the caller's, unknown, or not active → 400 DEPOSIT_CLOSE_FAILED. When `expected` names the
+ * amounts the investor agreed to and the server's differ (a day accrued since the investor looked), nothing is
+ * closed: 400 DEPOSIT_CLOSE_FAILED with `reason` `amounts_changed` and the amounts a close would use now (the
+ * accrual itself stays: it was due).
  */
 export async function closeDeposit(
   deps: Pick<ServiceContext, "db" | "clock">,
   userId: string,
   depositId: string,
+  expected: DepositCloseBody = {},
 ): Promise<DepositCloseReply> {
   if (!isUuid(depositId)) throw closeFailed("not_found");
   const now = deps.clock.now();
@@ -125,6 +139,11 @@ export async function closeDeposit(
     const row = accrued.row;
     const returned = normalizeDecimal(row.amount);
     const forfeited = normalizeDecimal(row.accruedHeld);
+    const differs = (agreed: string | undefined, actual: string) =>
+      agreed !== undefined && compareAmounts(agreed, actual) !== 0;
+    if (differs(expected.returned, returned) || differs(expected.forfeited, forfeited)) {
+      return { ok: false, reason: "amounts_changed", returned, forfeited };
+    }
     await post(tx, {
       userId,
       currency: row.currency as Currency,
@@ -142,7 +161,11 @@ export async function closeDeposit(
     if (!closed) throw new Error("deposit vanished while locked");
     return { ok: true, row: closed, returned, forfeited };
   });
-  if (!outcome.ok) throw closeFailed(outcome.reason);
+  if (!outcome.ok) {
+    const { reason, returned, forfeited } = outcome;
+    if (returned === undefined || forfeited === undefined) throw closeFailed(reason);
+    throw new AppError("DEPOSIT_CLOSE_FAILED", { params: { reason, returned, forfeited } });
+  }
   return {
     deposit: toDeposit(outcome.row, await planName(deps.db, outcome.row.planId)),
     returned: outcome.returned,

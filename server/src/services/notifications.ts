@@ -46,6 +46,15 @@ export function renderNotification(kind: ChatKind, params: Params, language: Lan
     const value = params[key];
     if (value !== undefined && /^-?\d+(\.\d+)?$/.test(value)) values[key] = formatAmount(value, language);
   }
+  // A withdrawal's outcome has words of its own (paid out, rejected with the money back, …) and the operator's note.
+  if (kind === "withdrawal_status" && params.status) {
+    const own = `notifications.withdrawal_status.${params.status}`;
+    if (hasBotText(language, `${own}.title`)) {
+      const note = params.note?.trim() ? botText(language, "notifications.withdrawal_status.note", values) : "";
+      const body = botText(language, `${own}.body`, values);
+      return { title: botText(language, `${own}.title`, values), body: note ? `${body}\n${note}` : body };
+    }
+  }
   return {
     title: botText(language, `notifications.${kind}.title`, values),
     body: botText(language, `notifications.${kind}.body`, values),
@@ -220,9 +229,11 @@ export async function markNotificationsRead(
 }
 
 /**
- * The open cabinet's poll (`GET /user/pulse`): one statement over two indexed lookups. The version
- * is the newest operation's sequence number and the number of notifications: both only grow, and
- * every event that moves the user's money or status adds one or the other.
+ * The open cabinet's poll (`GET /user/pulse`): one statement over indexed lookups. The version is the
+ * newest operation's sequence number, the number of notifications and the newest state stamp of the
+ * user's deposits, withdrawals and refills (migration 0025: every write of such a row takes a new
+ * number, so an accrual run, which writes neither an operation nor a notification, moves it too): all
+ * only grow, and every change of the user's money, deposits or statuses moves one of them.
  */
 export async function pulse(db: Database, userId: string): Promise<PulseReply> {
   const kept = keptOf(db);
@@ -236,13 +247,20 @@ async function readPulse(db: Database, userId: string): Promise<PulseReply> {
     select
       (select coalesce(max(${operations.seq}), 0) from ${operations} where ${operations.userId} = ${userId})::text as op,
       (select count(*) from ${notifications} where ${notifications.userId} = ${userId})::int as notes,
+      greatest(
+        (select max(state_seq) from deposits where user_id = ${userId}),
+        (select max(state_seq) from withdrawals where user_id = ${userId}),
+        (select max(state_seq) from refills where user_id = ${userId}),
+        0
+      )::text as states,
       (select count(*) from ${notifications}
         where ${notifications.userId} = ${userId} and ${notifications.readAt} is null)::int as unread`);
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
     op: string;
     notes: number;
+    states: string;
     unread: number;
   }[];
-  const row = rows[0] ?? { op: "0", notes: 0, unread: 0 };
-  return { version: `${row.op}.${row.notes}`, unread: Number(row.unread) };
+  const row = rows[0] ?? { op: "0", notes: 0, states: "0", unread: 0 };
+  return { version: `${row.op}.${row.notes}.${row.states}`, unread: Number(row.unread) };
 }

@@ -53,6 +53,12 @@ function details(row: Row): OperationDetails | undefined {
   }
   if (typeof meta.withdrawalId === "string") d.withdrawalId = meta.withdrawalId;
   if (typeof meta.paymentSystemId === "string") d.paymentSystemId = meta.paymentSystemId;
+  if (
+    row.op.type === "withdrawal_return" &&
+    (meta.status === "rejected" || meta.status === "error" || meta.status === "cancelled")
+  ) {
+    d.withdrawalOutcome = meta.status;
+  }
   if (row.op.type === "exchange" && typeof meta.from === "string" && typeof meta.to === "string") {
     d.exchange = {
       from: meta.from as Currency,

@@ -133,6 +133,8 @@ export function toWithdrawal(row: WithdrawalRow): Withdrawal {
     txHash: row.txHash,
     createdAt: row.createdAt.toISOString(),
     processedAt: row.processedAt ? row.processedAt.toISOString() : null,
+    // The operator's note on a decision (a cancellation's is the system's own, not shown).
+    note: row.status === "cancelled" || !row.note?.trim() ? null : row.note.trim(),
   };
 }
 
@@ -532,11 +534,13 @@ async function notifyWithdrawal(tx: Database, row: WithdrawalRow, at: Date): Pro
   await notify(tx, row.userId, "withdrawal_status", withdrawalParams(row), at);
 }
 
+/** What a withdrawal's notices say (the inbox, the chat and the e-mail): its outcome, amount and the operator's note. */
 const withdrawalParams = (row: WithdrawalRow) => ({
   status: row.status,
   amount: normalizeDecimal(row.amount),
   currency: row.currency,
   withdrawalId: row.id,
+  ...(row.note?.trim() ? { note: row.note.trim() } : {}),
 });
 
 export type OperatorWithdrawalAction = "inspect" | "success" | "reject" | "error";

@@ -169,24 +169,27 @@ export function BottomTabBar() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const current = activeTab(pathname);
+  // A navigation landmark (telegram-ui's bar is a plain block) whose current tab says so (`aria-current`).
   return (
-    <Tabbar className="tab-bar" aria-label={t("mainMenu")}>
-      {TAB_BAR_ITEMS.map(({ key, to, icon: Icon }) => (
-        <Tabbar.Item
-          key={key}
-          text={t(`tabs.${key}`)}
-          className="tab-bar-item"
-          selected={current === to}
-          aria-current={current === to ? "page" : undefined}
-          data-testid={`tab-${key}`}
-          onClick={() => {
-            if (current !== to) haptics.selection();
-            navigate(to);
-          }}
-        >
-          <Icon />
-        </Tabbar.Item>
-      ))}
-    </Tabbar>
+    <nav className="tab-bar-nav" aria-label={t("mainMenu")} data-testid="tab-bar">
+      <Tabbar className="tab-bar">
+        {TAB_BAR_ITEMS.map(({ key, to, icon: Icon }) => (
+          <Tabbar.Item
+            key={key}
+            text={t(`tabs.${key}`)}
+            className="tab-bar-item"
+            selected={current === to}
+            aria-current={current === to ? "page" : undefined}
+            data-testid={`tab-${key}`}
+            onClick={() => {
+              if (current !== to) haptics.selection();
+              navigate(to);
+            }}
+          >
+            <Icon />
+          </Tabbar.Item>
+        ))}
+      </Tabbar>
+    </nav>
   );
 }

@@ -15,9 +15,11 @@ import { DepositList } from "@/features/deposits/components/deposit-list";
 import { useMainButton } from "@/tma/hooks";
 
 /**
- * Deposits: the user's own deposits first, and one primary action, "Open a deposit" (Telegram's Main button
- * inside Telegram), that opens a sheet: the crypto case, the plan (narrowed to the case's plans), the amount
- * with the computed result, then a confirmation stating what is debited and earned; nothing is sent before it.
+ * Deposits: the user's own deposits first (active ones before the ended), and one primary action, "Open a deposit"
+ * (Telegram's Main button inside Telegram; on the web a button kept above the tab bar), that opens a sheet: the
+ * plan and the amount with the computed result first, then the crypto case as a choice ("Every plan" by default,
+ * narrowing the plans to the case's), then a confirmation stating what is debited and earned; nothing is sent
+ * before it.
  */
 export function DepositsRoute() {
   const { t } = useTranslation(["deposits", "common"]);
@@ -35,7 +37,7 @@ export function DepositsRoute() {
         <FormErrorBanner error={null} success={opened ? t("form.created") : null} />
         <DepositList openId={params.get("deposit")} />
         {inTelegram ? null : (
-          <div className="form-actions">
+          <div className="form-actions primary-action-dock">
             <Button size="l" stretched onClick={open} data-testid="open-deposit">
               {t("open")}
             </Button>
@@ -77,18 +79,18 @@ function OpenDepositSheet({ onClose, onOpened }: { onClose(): void; onOpened(): 
             empty={t("form.noPlans")}
           >
             {(all) => (
-              <>
-                {cases.data && !confirming ? (
-                  <CryptoCaseList cases={cases.data} plans={all} selectedId={caseId} onSelect={setCaseId} />
-                ) : null}
-                <DepositForm
-                  plans={offered ?? all}
-                  balances={balance.data?.currencies}
-                  cryptoCase={cryptoCase}
-                  onOpened={onOpened}
-                  onConfirmingChange={setConfirming}
-                />
-              </>
+              <DepositForm
+                plans={offered ?? all}
+                balances={balance.data?.currencies}
+                cryptoCase={cryptoCase}
+                onOpened={onOpened}
+                onConfirmingChange={setConfirming}
+                caseChoice={
+                  cases.data && !confirming ? (
+                    <CryptoCaseList cases={cases.data} plans={all} selectedId={caseId} onSelect={setCaseId} />
+                  ) : null
+                }
+              />
             )}
           </QuerySection>
         </List>

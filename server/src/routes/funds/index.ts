@@ -72,8 +72,15 @@ export async function fundsRoutes(app: KassaApp) {
       description:
         "The principal returns to the balance (`deposit_return`), the held accruals are forfeited; the reply " +
         "states both. Not the caller's, unknown, not active, or its term already over (then it paid out in " +
-        "full): 400 DEPOSIT_CLOSE_FAILED ('Deposit closing error').",
+        "full): 400 DEPOSIT_CLOSE_FAILED ('Deposit closing error'). The optional body names the amounts the " +
+        "investor agreed to; when the server's differ (a day accrued in between), nothing is closed: 400 " +
+        "DEPOSIT_CLOSE_FAILED with params.reason `amounts_changed` and the amounts it would use now in " +
+        "params.returned and params.forfeited.",
+      // No body: closed at the server's amounts, as before the body was added.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
     },
-    ({ ctx, auth, params }) => closeDeposit(ctx, auth.userId, params.id),
+    ({ ctx, auth, params, body }) => closeDeposit(ctx, auth.userId, params.id, body),
   );
 }

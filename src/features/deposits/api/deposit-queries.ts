@@ -3,7 +3,7 @@
  * one. Keys start with `deposits` (and `plans`); the money mutations say in `meta.invalidates` what
  * they make stale, and the MutationCache acts on it.
  */
-import type { DepositCreateBody, DepositStatus } from "@contract";
+import type { DepositCloseBody, DepositCreateBody, DepositStatus } from "@contract";
 import { infiniteQueryOptions, mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
 import { moneyKeys } from "@/lib/query-keys";
@@ -59,7 +59,9 @@ export const depositMutations = {
   close: () =>
     mutationOptions({
       mutationKey: [...moneyKeys.deposits, "close"],
-      mutationFn: (id: string) => callApi("closeDeposit", { params: { id } }),
+      /** `agreed`: the amounts the investor was shown; the server closes at them or refuses (`amounts_changed`). */
+      mutationFn: ({ id, agreed }: { id: string; agreed: DepositCloseBody }) =>
+        callApi("closeDeposit", { params: { id }, body: agreed }),
       meta: { invalidates: DEPOSIT_INVALIDATES },
     }),
 };

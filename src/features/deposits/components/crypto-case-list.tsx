@@ -1,5 +1,6 @@
 import type { CryptoCase, Plan } from "@contract";
 import { Cell, Radio, Section } from "@telegram-apps/telegram-ui";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { localizedText } from "@/lib/localized";
 import { useMoneyFormat } from "@/lib/money";
@@ -20,23 +21,61 @@ export function casePlans(cryptoCase: CryptoCase, plans: readonly Plan[]): Plan[
 }
 
 /**
- * Crypto cases (curated bundles of plans with a risk level) as a radio group above the plan choice:
- * choosing one narrows the plans to its own and opens the deposit through it; "Every plan" undoes it.
+ * Crypto cases (curated bundles of plans with a risk level) as a choice under the amount, "Every plan" by default:
+ * one row says what is chosen and opens the radio group; choosing a case narrows the plans to its own and opens
+ * the deposit through it; "Every plan" undoes it.
  */
 export function CryptoCaseList({ cases, plans, selectedId, onSelect }: CryptoCaseListProps) {
   const { t } = useTranslation(["deposits", "enums"]);
   const format = useMoneyFormat();
   const offered = cases.filter((c) => casePlans(c, plans).length > 0);
+  const [expanded, setExpanded] = useState(false);
   if (offered.length === 0) return null;
 
+  const chosen = offered.find((c) => c.id === selectedId) ?? null;
   const choose = (id: string | null) => {
+    setExpanded(false);
     if (id === selectedId) return;
     haptics.selection();
     onSelect(id);
   };
 
   return (
-    <Section header={t("cases.header")} footer={t("cases.hint")} data-testid="crypto-cases">
+    <Section header={t("cases.header")} footer={expanded ? t("cases.hint") : undefined} data-testid="crypto-cases">
+      <Cell
+        Component="button"
+        type="button"
+        className="case-choice"
+        aria-expanded={expanded}
+        onClick={() => setExpanded((open) => !open)}
+        data-testid="case-choice"
+        data-case-id={chosen?.id}
+        after={<span className={expanded ? "case-chevron case-chevron-open" : "case-chevron"} aria-hidden="true" />}
+        description={chosen ? t(`riskLevel.${chosen.riskLevel}`, { ns: "enums" }) : t("cases.allPlansHint")}
+        multiline
+      >
+        {chosen ? localizedText(chosen.name, format.lng) : t("cases.allPlans")}
+      </Cell>
+      {expanded ? <CaseOptions offered={offered} plans={plans} selectedId={selectedId} onChoose={choose} /> : null}
+    </Section>
+  );
+}
+
+function CaseOptions({
+  offered,
+  plans,
+  selectedId,
+  onChoose: choose,
+}: {
+  offered: readonly CryptoCase[];
+  plans: readonly Plan[];
+  selectedId: string | null;
+  onChoose(id: string | null): void;
+}) {
+  const { t } = useTranslation(["deposits", "enums"]);
+  const format = useMoneyFormat();
+  return (
+    <div role="radiogroup" aria-label={t("cases.header")}>
       <Cell
         Component="label"
         className="crypto-case-cell"
@@ -95,6 +134,6 @@ export function CryptoCaseList({ cases, plans, selectedId, onSelect }: CryptoCas
           </Cell>
         );
       })}
-    </Section>
+    </div>
   );
 }

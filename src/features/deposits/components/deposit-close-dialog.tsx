@@ -1,12 +1,13 @@
 import { type Deposit, type DepositCloseReply, depositCloseOutcome } from "@contract";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Cell, Section } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Sheet } from "@/components/sheet";
+import { ApiError } from "@/lib/api-client";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { haptics } from "@/tma/hooks";
-import { depositMutations } from "../api/deposit-queries";
+import { depositMutations, depositQueries } from "../api/deposit-queries";
 
 export interface DepositCloseDialogProps {
   /** The deposit to close; the dialog is open while there is one. */
@@ -16,25 +17,31 @@ export interface DepositCloseDialogProps {
 
 /**
  * The yes/no confirmation of closing a deposit early (docs/decisions.md#d6-deposits). Before the user agrees it
- * states, from the contract's `depositCloseOutcome`, what comes back and what is forfeited; after the
- * close, what the server's reply says happened.
+ * states, from the contract's `depositCloseOutcome`, what comes back and what is forfeited, and sends those
+ * amounts with the close: the server closes at them, or, when a day accrued in between, refuses and says its
+ * own, which the sheet then shows for the user to agree to again. After the close, what the server's reply
+ * says happened.
  */
 export function DepositCloseDialog({ deposit, onDone }: DepositCloseDialogProps) {
   const { t } = useTranslation(["deposits", "errors"]);
   const format = useMoneyFormat();
+  const client = useQueryClient();
   const close = useMutation(depositMutations.close());
   const [result, setResult] = useState<DepositCloseReply | null>(null);
   const [failed, setFailed] = useState(false);
+  /** The server's amounts when they differed from those shown (the deposit accrued meanwhile). */
+  const [changed, setChanged] = useState<{ id: string; returned: string; forfeited: string } | null>(null);
 
   const dismiss = () => {
     setResult(null);
     setFailed(false);
+    setChanged(null);
     close.reset();
     onDone();
   };
 
   if (!deposit) return null;
-  const outcome = result ?? depositCloseOutcome(deposit);
+  const outcome = result ?? (changed?.id === deposit.id ? changed : null) ?? depositCloseOutcome(deposit);
   const amount = (testId: string, value: string) => (
     <span data-testid={testId} {...amountAttributes(value, deposit.currency)}>
       {format.amount(value, deposit.currency, { exact: true })}
@@ -44,16 +51,27 @@ export function DepositCloseDialog({ deposit, onDone }: DepositCloseDialogProps)
   const confirm = () => {
     if (close.isPending) return;
     setFailed(false);
-    close.mutate(deposit.id, {
-      onSuccess: (reply) => {
-        haptics.notify("success");
-        setResult(reply);
+    const agreed = { returned: outcome.returned, forfeited: outcome.forfeited };
+    close.mutate(
+      { id: deposit.id, agreed },
+      {
+        onSuccess: (reply) => {
+          haptics.notify("success");
+          setResult(reply);
+        },
+        onError: (error) => {
+          haptics.notify("error");
+          const params = error instanceof ApiError ? error.params : undefined;
+          if (params?.reason === "amounts_changed" && params.returned && params.forfeited) {
+            setChanged({ id: deposit.id, returned: params.returned, forfeited: params.forfeited });
+            // The list's "accrued" and days are behind too.
+            void client.invalidateQueries({ queryKey: depositQueries.all() });
+            return;
+          }
+          setFailed(true);
+        },
       },
-      onError: () => {
-        haptics.notify("error");
-        setFailed(true);
-      },
-    });
+    );
   };
 
   return (
@@ -71,6 +89,11 @@ export function DepositCloseDialog({ deposit, onDone }: DepositCloseDialogProps)
             {t("close.forfeited")}
           </Cell>
         </Section>
+        {changed && !result ? (
+          <div className="form-error" data-testid="close-changed" role="alert">
+            <p>{t("close.changed")}</p>
+          </div>
+        ) : null}
         {failed ? (
           <div className="form-error" data-testid="form-error" role="alert">
             <p>{t("DEPOSIT_CLOSE_FAILED", { ns: "errors" })}</p>

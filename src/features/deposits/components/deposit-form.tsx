@@ -11,7 +11,7 @@ import {
 } from "@contract";
 import { useMutation } from "@tanstack/react-query";
 import { Cell, Section, Switch } from "@telegram-apps/telegram-ui";
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmFooter, FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
@@ -37,6 +37,8 @@ export interface DepositFormProps {
   onOpened?(): void;
   /** Told when the confirmation shows or goes (the sheet hides the case choice under it). */
   onConfirmingChange?(confirming: boolean): void;
+  /** The crypto case choice, shown under the plan and the amount (the sheet's). */
+  caseChoice?: ReactNode;
 }
 
 type DepositValues = { planId: string; amount: string; autoInvest: boolean };
@@ -50,7 +52,14 @@ const AS_TYPED = ["amount"] as const;
  * computed as the user types with the contract's `depositTerms`, the function the server opens the
  * deposit with, and the amount rule (`depositAmountIssue`) shows under the field.
  */
-export function DepositForm({ plans, balances, cryptoCase = null, onOpened, onConfirmingChange }: DepositFormProps) {
+export function DepositForm({
+  plans,
+  balances,
+  cryptoCase = null,
+  onOpened,
+  onConfirmingChange,
+  caseChoice,
+}: DepositFormProps) {
   const { t } = useTranslation(["deposits", "validation", "money", "errors"]);
   const format = useMoneyFormat();
   const formRef = useRef<HTMLFormElement>(null);
@@ -199,16 +208,6 @@ export function DepositForm({ plans, balances, cryptoCase = null, onOpened, onCo
   return (
     <form ref={formRef} className="money-form" onSubmit={submit} noValidate>
       <Section header={t("form.header")}>
-        {cryptoCase ? (
-          <Cell
-            className="static-cell"
-            subtitle={t("cases.through")}
-            data-testid="deposit-case"
-            data-case-id={cryptoCase.id}
-          >
-            {localizedText(cryptoCase.name, format.lng)}
-          </Cell>
-        ) : null}
         <Select
           header={t("form.plan")}
           aria-label={t("form.plan")}
@@ -281,6 +280,7 @@ export function DepositForm({ plans, balances, cryptoCase = null, onOpened, onCo
           {t("form.autoInvest")}
         </Cell>
       </Section>
+      {caseChoice}
       <DepositPreview terms={terms} currency={plan.currency} />
       <FormFooter
         money

@@ -9,9 +9,11 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { CopyableValue, Detail, DetailList, DetailsSheet } from "@/components/details-sheet";
 import { paths } from "@/config/paths";
+import type { Translate } from "@/lib/form/messages";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { openExternalLink } from "@/tma/hooks";
 import { operationQueries } from "../api/operation-queries";
+import { operationTitle } from "../lib/operation-title";
 
 const PARTNER_KINDS = new Set<Operation["type"]>(["referral", "matching", "bonus"]);
 
@@ -71,7 +73,7 @@ export function OperationDetails({
 
   return (
     <DetailsSheet
-      title={t(`ledgerOperationType.${operation.type}`, { ns: "enums" })}
+      title={operationTitle(t as unknown as Translate, operation)}
       onClose={onClose}
       testId="operation-details"
       action={
@@ -122,7 +124,9 @@ export function OperationDetails({
         {withdrawal.data ? (
           <>
             <Detail label={t("details.status")} testId="operation-details-status">
-              {t(`withdrawalStatus.${withdrawal.data.status}`, { ns: "enums" })}
+              {withdrawal.data.awaitingCode
+                ? t("withdrawalAwaitingCode", { ns: "enums" })
+                : t(`withdrawalStatus.${withdrawal.data.status}`, { ns: "enums" })}
             </Detail>
             <Detail label={t("details.network")}>{withdrawal.data.network}</Detail>
           </>

@@ -7,6 +7,8 @@ import { warmUp } from "@/lib/warm-up";
 import { formatTime } from "../model/day-format";
 import { OperationIcon } from "./operation-icon";
 import "../operations.css";
+import type { Translate } from "@/lib/form/messages";
+import { operationTitle } from "../lib/operation-title";
 
 // The details sheet (and telegram-ui's sheet library) is not needed to show the list: its code comes after.
 const loadDetails = () => import("./operation-details");
@@ -49,7 +51,7 @@ export function OperationRow({
         <OperationIcon type={operation.type} />
         <span className="operation-row-body">
           <span className="money-row-head">
-            <span>{t(`ledgerOperationType.${operation.type}`, { ns: "enums" })}</span>
+            <span>{operationTitle(t as unknown as Translate, operation)}</span>
             <span className={sign > 0 ? "amount-positive" : sign < 0 ? "amount-negative" : undefined}>
               {format.amount(operation.amount, operation.currency, { signed: true })}
             </span>

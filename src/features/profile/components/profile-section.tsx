@@ -175,7 +175,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
         type="tel"
         inputMode="tel"
         autoComplete="tel"
-        placeholder="+77010000000"
+        placeholder={t("profile.phonePlaceholder")}
         {...field("phone")}
       />
       {pendingPhone ? (

@@ -24,16 +24,114 @@ function hashErrors({ txHash }: { txHash: string }) {
 }
 
 /**
- * The wallet dialog (docs/decisions.md#d6-refills): where to pay (address, QR code, copy), how much and on which
- * network, and the transaction hash to add or correct while the refill waits.
+ * A refill's sheet (docs/decisions.md#d6-refills), one per state: awaiting payment, it says where to pay (address,
+ * QR code, copy), how much and on which network, and takes the transaction hash; credited, it says what reached
+ * the balance; rejected, that nothing did and what to do. Only a refill awaiting payment shows the address to pay
+ * to: a credited or rejected one never asks to be paid again.
  */
 export function WalletDialog({ refill, onClose }: { refill: Refill | null; onClose(): void }) {
   const { t } = useTranslation("refill");
   if (!refill) return null;
   return (
-    <Sheet onClose={onClose} data-testid="wallet-dialog" aria-label={t("wallet.title")}>
-      <WalletDialogBody key={refill.id} initial={refill} onClose={onClose} />
+    <Sheet
+      onClose={onClose}
+      data-testid="wallet-dialog"
+      data-state={refill.status}
+      aria-label={t(`sheet.${refill.status}.title`)}
+    >
+      {refill.status === "waiting" ? (
+        <WalletDialogBody key={refill.id} initial={refill} onClose={onClose} />
+      ) : (
+        <SettledRefill refill={refill} onClose={onClose} />
+      )}
     </Sheet>
+  );
+}
+
+/** A credited or rejected refill: what happened, and its details; no address, no QR code, nothing to pay. */
+function SettledRefill({ refill, onClose }: { refill: Refill; onClose(): void }) {
+  const { t } = useTranslation(["refill", "enums"]);
+  const format = useMoneyFormat();
+  const requested = format.amount(refill.amountRequested, refill.currency, { exact: true });
+  const credited =
+    refill.amountCredited !== null ? format.amount(refill.amountCredited, refill.currency, { exact: true }) : null;
+  const status = refill.status === "replenished" ? "replenished" : "rejected";
+  return (
+    <div className="money-dialog" data-testid="refill-settled">
+      <h2 className="money-dialog-title">{t(`sheet.${status}.title`)}</h2>
+      <p className="money-dialog-text" data-testid="refill-outcome">
+        {status === "replenished"
+          ? t("sheet.replenished.text", { amount: credited ?? requested })
+          : t("sheet.rejected.text", { amount: requested })}
+      </p>
+      <Section>
+        <RefillDetails refill={refill} />
+      </Section>
+      <div className="money-dialog-actions">
+        {refill.txHash ? (
+          <Cell className="static-cell" subtitle={t("wallet.txHash")} multiline>
+            <CopyableValue value={refill.txHash} testId="refill-tx-hash" />
+          </Cell>
+        ) : null}
+        <Button size="l" stretched onClick={onClose} data-testid="refill-done">
+          {t("wallet.done")}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The refill's figures and dates, as every state's sheet lists them. */
+function RefillDetails({ refill }: { refill: Refill }) {
+  const { t } = useTranslation(["refill", "enums"]);
+  const format = useMoneyFormat();
+  const requested = format.amount(refill.amountRequested, refill.currency, { exact: true });
+  return (
+    <>
+      <Cell
+        className="static-cell"
+        after={
+          <span data-testid="refill-amount" {...amountAttributes(refill.amountRequested, refill.currency)}>
+            {requested}
+          </span>
+        }
+      >
+        {refill.status === "waiting" ? t("wallet.amount") : t("wallet.requested")}
+      </Cell>
+      {refill.amountCredited !== null ? (
+        <Cell
+          className="static-cell"
+          after={
+            <span data-testid="refill-credited" {...amountAttributes(refill.amountCredited, refill.currency)}>
+              {format.amount(refill.amountCredited, refill.currency, { exact: true })}
+            </span>
+          }
+        >
+          {t("wallet.credited")}
+        </Cell>
+      ) : null}
+      <Cell className="static-cell" after={refill.network}>
+        {t("wallet.network")}
+      </Cell>
+      <Cell
+        className="static-cell"
+        after={
+          <span className={`status-badge status-${refill.status}`} data-testid="refill-status">
+            {t(`refillStatus.${refill.status}`, { ns: "enums" })}
+          </span>
+        }
+      >
+        {t("wallet.status")}
+      </Cell>
+      <Cell className="static-cell" after={format.dateTime(refill.createdAt)}>
+        {t("wallet.created")}
+      </Cell>
+      {refill.processedAt ? (
+        <Cell className="static-cell" after={format.dateTime(refill.processedAt)}>
+          {t("wallet.processed")}
+        </Cell>
+      ) : null}
+    </>
   );
 }
 
@@ -83,10 +181,12 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
     );
   };
 
+  // Credited or rejected while the sheet was open (the hash's reply says so): nothing to pay any more.
+  if (!waiting) return <SettledRefill refill={refill} onClose={onClose} />;
   const requested = format.amount(refill.amountRequested, refill.currency, { exact: true });
   return (
     <div className="money-dialog">
-      <h2 className="money-dialog-title">{t("wallet.title")}</h2>
+      <h2 className="money-dialog-title">{t("sheet.waiting.title")}</h2>
       <p className="money-dialog-text">{t("wallet.note", { amount: requested, network: refill.network })}</p>
       <div className="wallet-qr" data-testid="refill-qr" role="img" aria-label={t("wallet.qr")}>
         <QRCodeSVG value={refill.address} size={176} marginSize={0} aria-hidden="true" />
@@ -102,91 +202,36 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
             {copied ? t("wallet.copied") : t("wallet.copy")}
           </Button>
         </div>
-        <Cell
-          className="static-cell"
-          after={
-            <span data-testid="refill-amount" {...amountAttributes(refill.amountRequested, refill.currency)}>
-              {requested}
-            </span>
-          }
-        >
-          {t("wallet.amount")}
-        </Cell>
-        {refill.amountCredited !== null ? (
-          <Cell
-            className="static-cell"
-            after={
-              <span data-testid="refill-credited" {...amountAttributes(refill.amountCredited, refill.currency)}>
-                {format.amount(refill.amountCredited, refill.currency, { exact: true })}
-              </span>
-            }
-          >
-            {t("wallet.credited")}
-          </Cell>
-        ) : null}
-        <Cell className="static-cell" after={refill.network}>
-          {t("wallet.network")}
-        </Cell>
-        <Cell
-          className="static-cell"
-          after={
-            <span className={`status-badge status-${refill.status}`} data-testid="refill-status">
-              {t(`refillStatus.${refill.status}`, { ns: "enums" })}
-            </span>
-          }
-        >
-          {t("wallet.status")}
-        </Cell>
-        <Cell className="static-cell" after={format.dateTime(refill.createdAt)}>
-          {t("wallet.created")}
-        </Cell>
-        {refill.processedAt ? (
-          <Cell className="static-cell" after={format.dateTime(refill.processedAt)}>
-            {t("wallet.processed")}
-          </Cell>
-        ) : null}
+        <RefillDetails refill={refill} />
       </Section>
-      {waiting ? (
-        <form onSubmit={submitHash} noValidate>
-          <Section>
-            <TextField
-              label={t("wallet.txHash")}
-              placeholder={t("form.txHashPlaceholder")}
-              autoComplete="off"
-              autoCapitalize="off"
-              spellCheck={false}
-              {...form.field("txHash")}
-              // The contract's rule or the server's refusal, in the refill's own words.
-              error={form.errors.txHash ? t("txHashInvalid") : null}
-              onValueChange={(value) => {
-                form.set("txHash", value);
-                setFormError(null);
-                setSaved(false);
-              }}
-            />
-          </Section>
-          <FormErrorBanner error={formError} success={saved ? t("wallet.txHashSaved") : null} />
-          <div className="money-dialog-actions">
-            <Button type="submit" size="l" stretched loading={save.isPending} data-testid="save-tx-hash">
-              {t("wallet.saveTxHash")}
-            </Button>
-            <Button size="l" stretched mode="plain" onClick={onClose}>
-              {t("wallet.done")}
-            </Button>
-          </div>
-        </form>
-      ) : (
+      <form onSubmit={submitHash} noValidate>
+        <Section>
+          <TextField
+            label={t("wallet.txHash")}
+            placeholder={t("form.txHashPlaceholder")}
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            {...form.field("txHash")}
+            // The contract's rule or the server's refusal, in the refill's own words.
+            error={form.errors.txHash ? t("txHashInvalid") : null}
+            onValueChange={(value) => {
+              form.set("txHash", value);
+              setFormError(null);
+              setSaved(false);
+            }}
+          />
+        </Section>
+        <FormErrorBanner error={formError} success={saved ? t("wallet.txHashSaved") : null} />
         <div className="money-dialog-actions">
-          {refill.txHash ? (
-            <Cell className="static-cell" subtitle={t("wallet.txHash")} multiline>
-              <CopyableValue value={refill.txHash} testId="refill-tx-hash" />
-            </Cell>
-          ) : null}
-          <Button size="l" stretched onClick={onClose}>
+          <Button type="submit" size="l" stretched loading={save.isPending} data-testid="save-tx-hash">
+            {t("wallet.saveTxHash")}
+          </Button>
+          <Button size="l" stretched mode="plain" onClick={onClose}>
             {t("wallet.done")}
           </Button>
         </div>
-      )}
+      </form>
     </div>
   );
 }

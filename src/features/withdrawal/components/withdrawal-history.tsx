@@ -149,7 +149,7 @@ function WithdrawalRow({ withdrawal, onResume, onOpen }: { withdrawal: Withdrawa
         <span>{format.amount(withdrawal.amount, currency)}</span>
         {withdrawal.awaitingCode ? (
           <span className="status-badge status-awaiting" data-testid="withdrawal-awaiting">
-            {t("history.awaitingCode")}
+            {t("withdrawalAwaitingCode", { ns: "enums" })}
           </span>
         ) : (
           <span className={`status-badge status-${withdrawal.status}`}>
