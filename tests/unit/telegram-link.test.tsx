@@ -53,7 +53,7 @@ describe("settings: linking Telegram to a password account", () => {
     await renderApp({ path: "/settings/security", user: DEMO_USER });
     const box = await screen.findByTestId("telegram-link");
     expect(telegramCell()?.textContent).toContain("Not linked");
-    expect(box.textContent).toContain("The link works once, for 10 min.");
+    expect(box.textContent).toContain("The link works once, for 10\u00a0min.");
     fireEvent.click(within(box).getByRole("button", { name: "Link Telegram" }));
     const open = await within(box).findByRole("link", { name: "Open the bot" });
     expect(open.getAttribute("href")).toBe(LINK.url);
