@@ -77,8 +77,11 @@ export const InviterParams = z.object({ inviter: text().trim().min(1).max(LOGIN_
 export type InviterParams = z.infer<typeof InviterParams>;
 
 export const TelegramAuthBody = z.object({
-  /** The raw init data string (`tgWebAppData`) as the client passed it. */
-  initData: text().min(1).max(8192),
+  /**
+   * The raw init data string (`tgWebAppData`) as the client passed it: percent-encoded JSON, so a
+   * user with a long name in a non-Latin script or emoji takes several kilobytes.
+   */
+  initData: text().min(1, { error: "required" }).max(32_768, { error: "textTooLong" }),
   /** The app's interface language, used for a new account when Telegram's language is not offered. */
   language: Language.optional(),
 });

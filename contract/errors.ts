@@ -90,6 +90,7 @@ export const VALIDATION_CODES = [
   "textCharacters",
   "periodOrder",
   "periodTooLong",
+  "textTooLong",
 ] as const;
 export const ValidationCode = z.enum(VALIDATION_CODES);
 export type ValidationCode = z.infer<typeof ValidationCode>;

@@ -97,7 +97,21 @@ export const VerificationDecisionParams = z.object({
   decision: z.enum(["approve", "deny"]),
 });
 export const VerificationDecisionRequest = z.object({ note: z.string().max(500).optional() });
-export const NewsAddRequest = z.object({ title: LocalizedText.partial(), body: LocalizedText.partial() });
+/** A news title's longest (per language): a headline, which the chat shows whole above the excerpt. */
+export const NEWS_TITLE_MAX_CHARS = 200;
+/** A news body's longest (per language, HTML); the chat shows an excerpt, the app the whole. */
+export const NEWS_BODY_MAX_CHARS = 20_000;
+const localized = (max: number) =>
+  z.object({
+    en: z.string().max(max, { error: "textTooLong" }),
+    ru: z.string().max(max, { error: "textTooLong" }),
+    de: z.string().max(max, { error: "textTooLong" }),
+    kk: z.string().max(max, { error: "textTooLong" }),
+  });
+export const NewsAddRequest = z.object({
+  title: localized(NEWS_TITLE_MAX_CHARS).partial(),
+  body: localized(NEWS_BODY_MAX_CHARS).partial(),
+});
 
 function route<const R extends RouteDef>(def: R): R {
   return def;

@@ -16,6 +16,7 @@ import { buildServer, SERVER_ENTRY, serverBuildIsStale } from "./lib/server-buil
 module.enableCompileCache?.(); // (Node 22.1 and later)
 process.chdir(resolve(import.meta.dirname, ".."));
 process.env.STATIC_DIR ??= "dist";
+console.log(`[kassa] Node ${process.version} (the project's own, from its node devDependency)`);
 
 if (process.env.STATIC_DIR !== "" && buildIsStale()) {
   console.log("[kassa] building the app (vite build)…");

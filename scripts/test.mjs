@@ -19,6 +19,7 @@ import { buildServer, serverBuildIsStale } from "./lib/server-build.mjs";
 import { ensureSystemPackages, findPostgresBin } from "./lib/system.mjs";
 
 const started = Date.now();
+console.log(`[kassa] Node ${process.version} (the project's own, from its node devDependency)`);
 ensureSystemPackages();
 
 const bin = (name) => `node_modules/.bin/${name}`;

@@ -146,6 +146,7 @@ const RawEnv = z.object({
   TELEGRAM_AUTH_MAX_AGE_SECONDS: optional(z.coerce.number().int().positive()),
   TELEGRAM_BOT: optional(z.enum(["auto", "off"])),
   TELEGRAM_API_ROOT: optional(z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ""))),
+  TELEGRAM_ENV: optional(z.enum(["prod", "test"])),
   TELEGRAM_WEBHOOK_SECRET: optional(
     z
       .string()
@@ -273,6 +274,8 @@ export interface Env {
   TELEGRAM_BOT_ENABLED: boolean;
   /** Bot API base URL (`https://api.telegram.org`, or a local Bot API server). */
   TELEGRAM_API_ROOT: string;
+  /** Telegram's environment of the bot: `test` sends every Bot API call to `<root>/bot<token>/test/<method>`. */
+  TELEGRAM_ENV: "prod" | "test";
   /** The `secret_token` of the webhook; derived from the bot token when unset (same in every process). */
   TELEGRAM_WEBHOOK_SECRET: string | undefined;
   /** Kassa's public HTTPS address: the bot then uses a webhook at `<PUBLIC_URL>/api/telegram/webhook`. */
@@ -404,6 +407,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       ((raw.TELEGRAM_BOT_TOKEN !== undefined && raw.TELEGRAM_BOT_TOKEN !== DEV_BOT_TOKEN) ||
         raw.TELEGRAM_API_ROOT !== undefined),
     TELEGRAM_API_ROOT: raw.TELEGRAM_API_ROOT ?? "https://api.telegram.org",
+    TELEGRAM_ENV: raw.TELEGRAM_ENV ?? "prod",
     TELEGRAM_WEBHOOK_SECRET: raw.TELEGRAM_WEBHOOK_SECRET,
     PUBLIC_URL: raw.PUBLIC_URL,
     MINI_APP_URL: raw.MINI_APP_URL ?? (raw.PUBLIC_URL ? `${raw.PUBLIC_URL}/` : `http://localhost:${raw.PORT ?? 8787}/`),

@@ -147,20 +147,14 @@ async function main(): Promise<void> {
     );
   }
 
-  // The chat bot (a real token, or a local Bot API server): getMe, its commands and menu, webhook or
-  // polling, the chat outbox. An unreachable Bot API does not stop the cabinet: it is tried again.
+  // The chat bot (a real token, or a local Bot API server): its chat outbox at once; getMe, the
+  // webhook or polling, its commands and menu in the background, tried again with a back-off of
+  // minutes while Telegram refuses (readiness shows why, telegram/bot.ts).
   if (app.bot) {
-    const bot = app.bot;
-    const startBot = (): void => {
-      bot.start().then(
-        () => app.log.info({ mode: env.PUBLIC_URL ? "webhook" : "polling" }, "chat bot started"),
-        (error: unknown) => {
-          app.log.error({ err: error }, "chat bot did not start; trying again in 30 s");
-          if (!stopping) setTimeout(startBot, 30_000).unref();
-        },
-      );
-    };
-    startBot();
+    app.bot.start().then(
+      () => app.log.info({ mode: env.PUBLIC_URL ? "webhook" : "polling" }, "chat bot started"),
+      (error: unknown) => app.log.error({ err: error }, "chat bot did not start"),
+    );
   }
 
   const port = (app.server.address() as AddressInfo).port;

@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { setNavigator } from "@/lib/navigation";
 import type { AppStore } from "@/lib/store";
-import { MaintenanceGate, SessionGate } from "./gates";
+import { BiometricLockGate, MaintenanceGate, SessionGate } from "./gates";
 import { AppProvider } from "./provider";
 import { AppRoutes } from "./router";
 
@@ -21,7 +21,7 @@ function NavigatorBridge() {
 
 /**
  * The whole app inside a router (`BrowserRouter` in the browser, `MemoryRouter` in tests): providers,
- * the maintenance gate, the session gate, the routes.
+ * the maintenance gate, the session gate, the biometric lock's gate, the routes.
  */
 export function AppShell({ store, queryClient }: { store: AppStore; queryClient: QueryClient }) {
   return (
@@ -29,7 +29,9 @@ export function AppShell({ store, queryClient }: { store: AppStore; queryClient:
       <NavigatorBridge />
       <MaintenanceGate>
         <SessionGate>
-          <AppRoutes />
+          <BiometricLockGate>
+            <AppRoutes />
+          </BiometricLockGate>
         </SessionGate>
       </MaintenanceGate>
     </AppProvider>

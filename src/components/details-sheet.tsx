@@ -2,9 +2,11 @@
  * The details of one item (an operation, a refill, a withdrawal, a deposit, a referral) in a bottom
  * sheet: a title, label/value pairs, long values (addresses, hashes) in full with a copy button.
  */
+
 import { Button } from "@telegram-apps/telegram-ui";
-import { type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useCopied } from "@/lib/use-copied";
 import { haptics } from "@/tma/hooks";
 import { Sheet } from "./sheet";
 import "./details-sheet.css";
@@ -57,12 +59,12 @@ export function Detail({ label, children, testId }: { label: string; children: R
 /** A long value shown in full (it wraps), with a button that copies it. */
 export function CopyableValue({ value, testId }: { value: string; testId?: string }) {
   const { t } = useTranslation("money");
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useCopied();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
       haptics.notify("success");
-      setCopied(true);
+      setCopied();
     } catch {
       haptics.notify("error");
     }

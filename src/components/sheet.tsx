@@ -9,11 +9,13 @@ import { SheetContext, useSheetRegistration } from "@/tma/hooks";
 
 export interface SheetProps extends Omit<ComponentProps<typeof Modal>, "open" | "onOpenChange" | "header"> {
   onClose(): void;
+  /** What Telegram's Back does in the sheet (a step back inside it); closing it when not given. */
+  onBack?(): void;
   children: ReactNode;
 }
 
-export function Sheet({ onClose, children, ...rest }: SheetProps) {
-  const id = useSheetRegistration(onClose);
+export function Sheet({ onClose, onBack, children, ...rest }: SheetProps) {
+  const id = useSheetRegistration(onBack ?? onClose);
   return (
     <SheetContext.Provider value={id}>
       <Modal

@@ -37,6 +37,7 @@ import {
   type BridgeKeyValue,
   framedTokenStore,
   lockableTokenStore,
+  lockMark,
   telegramTokenStore,
 } from "./token-store";
 
@@ -194,7 +195,10 @@ function biometricVault(platform: string, version: string | undefined): Biometri
   return {
     info: async () => {
       const state = await mounted();
-      return state ? { available: state.available, type: state.type, tokenSaved: state.tokenSaved } : null;
+      if (!state) return null;
+      // Read again: the SDK keeps the state up to date with every answer of the client.
+      const now = biometry.state();
+      return { available: now.available, type: now.type, tokenSaved: now.tokenSaved, accessGranted: now.accessGranted };
     },
     requestAccess: async () => {
       await mounted();
@@ -203,12 +207,17 @@ function biometricVault(platform: string, version: string | undefined): Biometri
     authenticate: async () => {
       await mounted();
       const answer = await biometry.authenticate({ reason: biometricReason() });
-      return answer.status === "authorized" && answer.token ? answer.token : null;
+      return answer.status === "authorized"
+        ? { status: "authorized" as const, token: answer.token ?? "" }
+        : { status: "failed" as const, token: "" };
     },
     save: async (token) => {
       await mounted();
       const status = await biometry.updateToken({ token, reason: biometricReason() });
       return status === (token ? "updated" : "removed");
+    },
+    openSettings: () => {
+      biometry.openSettings.ifAvailable();
     },
   };
 }
@@ -259,6 +268,44 @@ function trackViewport(launch: TelegramLaunch): void {
   }
 }
 
+type Theme = ReturnType<typeof themeParams.state>;
+
+/**
+ * The bottom bar (behind the Main button) in the colour of the app's own bars (`--tgui--surface_primary` in
+ * app.css): the theme's `bottom_bar_bg_color`, else its `bg_color`.
+ */
+export function bottomBarColor(theme: Theme): string | undefined {
+  return theme.bottom_bar_bg_color ?? theme.bg_color;
+}
+
+/**
+ * Applies the colours taken from `theme`: the in-page primary buttons' fill (button-fill.ts), the bottom bar's
+ * colour (posted directly: the SDK sends `web_app_set_bottom_bar_color` only when its own state changes, and at
+ * launch it already holds the value, so a launch would send nothing), and, on a change, the Main button's
+ * colours again.
+ */
+function followTheme(theme: Theme, version: string | undefined, changed = false): void {
+  const fill = buttonFill(theme.button_color, theme.button_text_color);
+  if (fill) document.documentElement.style.setProperty("--kassa-button-fill", fill);
+  else document.documentElement.style.removeProperty("--kassa-button-fill");
+  const bar = bottomBarColor(theme);
+  if (bar && offered("web_app_set_bottom_bar_color", version)) {
+    // Kept in the SDK's state as a colour, so its own follower (which re-sends a colour *key* on a change) stays
+    // quiet and the client hears it once per change; sent directly when the SDK already holds it.
+    if (miniApp.bottomBarColor() === bar) postEvent("web_app_set_bottom_bar_color", { color: bar as `#${string}` });
+    else miniApp.setBottomBarColor.ifAvailable(bar as `#${string}`);
+  }
+  if (changed && (theme.button_color || theme.button_text_color)) {
+    mainButton.setParams.ifAvailable({
+      ...(theme.button_color ? { backgroundColor: theme.button_color } : {}),
+      ...(theme.button_text_color ? { textColor: theme.button_text_color } : {}),
+    });
+  }
+}
+
+/** How long the app waits for the user's answer to Telegram's download prompt. */
+export const DOWNLOAD_ANSWER_TIMEOUT_MS = 120_000;
+
 /** How long a hidden Back button waits before Telegram is told (a show in the meantime cancels it). */
 export const BACK_HIDE_DELAY_MS = 400;
 /** How long after the boot a hidden Back button still waits (the first screen coming in). */
@@ -287,20 +334,16 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
   themeParams.bindCssVars.ifAvailable();
   miniApp.mountSync.ifAvailable();
   miniApp.bindCssVars.ifAvailable();
-  // In-page primary buttons match Telegram's Main button where its colours read (button-fill.ts).
-  const fillButtons = () => {
-    const fill = buttonFill(themeParams.buttonColor(), themeParams.buttonTextColor());
-    if (fill) document.documentElement.style.setProperty("--kassa-button-fill", fill);
-    else document.documentElement.style.removeProperty("--kassa-button-fill");
-  };
-  fillButtons();
-  themeParams.state.sub(fillButtons);
-  // The client's own header and the space around the page match the app's page background; its
-  // bottom bar (behind the Main button) keeps the theme's bottom-bar colour.
+  // Every colour the app takes from the theme is taken again on each `theme_changed` (a day/night switch,
+  // another theme chosen): the in-page primary buttons' fill, the Main button's colours (the SDK sends them
+  // with every setup, so the client would keep the old ones) and the bottom bar's colour. Read from the state
+  // the subscription is given: the SDK's derived getters still answer the old theme inside it.
+  followTheme(themeParams.state(), launch.version);
+  themeParams.state.sub((theme) => followTheme(theme, launch.version, true));
+  // The client's own header and the space around the page match the app's page background.
   try {
     miniApp.setHeaderColor.ifAvailable("secondary_bg_color");
     miniApp.setBackgroundColor.ifAvailable("secondary_bg_color");
-    if (themeParams.bottomBarBgColor()) miniApp.setBottomBarColor.ifAvailable("bottom_bar_bg_color");
   } catch (error) {
     console.warn("[kassa] header and background colours not set", error);
   }
@@ -328,7 +371,7 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
   const vault = launch.devMock ? null : biometricVault(launch.platform, launch.version);
   let biometricLock: BiometricLock | undefined;
   if (vault) {
-    const lockable = lockableTokenStore(kept, vault);
+    const lockable = lockableTokenStore(kept, vault, lockMark(launch.devMock ? [] : tiers));
     biometricLock = lockable.lock;
     setTokenStore(lockable.store);
   } else setTokenStore(kept);
@@ -405,10 +448,17 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
     },
     downloadFile: async (url, fileName) => {
       if (!downloadFile.isAvailable()) return false;
-      // The client shows its prompt; whether the user takes the file or declines is theirs (not awaited:
-      // a client that never answers must not leave the app waiting).
-      downloadFile(url, fileName).catch(() => undefined);
-      return true;
+      // The client shows its prompt and answers with the user's choice (the SDK rejects a refusal); a client
+      // that never answers does not hold the app for longer than the ceiling.
+      const answer = downloadFile(url, fileName).then(
+        () => "downloading" as const,
+        () => "cancelled" as const,
+      );
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const ceiling = new Promise<"unanswered">((resolve) => {
+        timer = setTimeout(() => resolve("unanswered"), DOWNLOAD_ANSWER_TIMEOUT_MS);
+      });
+      return Promise.race([answer, ceiling]).finally(() => clearTimeout(timer));
     },
     share: (url, text) => {
       if (closesOnTelegramLink(launch.platform)) return false;

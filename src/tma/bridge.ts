@@ -38,10 +38,11 @@ export interface TelegramBridge {
   /** Any other link, opened by the client in a browser; the Mini App stays where it is. */
   openLink(url: string): void;
   /**
-   * Telegram's own download prompt for a file at an https `url` (Mini Apps 8.0+): true once asked for;
-   * false when this client has none, so the caller opens the link instead.
+   * Telegram's own download prompt for a file at an https `url` (Mini Apps 8.0+), resolved with the user's
+   * answer: `downloading` (the client saves it), `cancelled`, or `unanswered` (no answer within
+   * `DOWNLOAD_ANSWER_TIMEOUT_MS`); false when this client has no prompt, so the caller opens the link instead.
    */
-  downloadFile?(url: string, fileName: string): Promise<boolean>;
+  downloadFile?(url: string, fileName: string): Promise<"downloading" | "cancelled" | "unanswered" | false>;
   /**
    * Telegram's share sheet for `url`, when this client has one that keeps the Mini App open; false
    * otherwise (Web A closes the Mini App on every t.me link), so the caller offers a copy instead.

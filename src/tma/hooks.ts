@@ -13,6 +13,7 @@ import {
   type TelegramBridge,
 } from "./bridge";
 import { uiPlatformOf } from "./launch";
+import type { LockState } from "./token-store";
 
 export function useTelegram(): TelegramBridge | null {
   return getTelegramBridge();
@@ -144,6 +145,7 @@ interface MainButtonOwner {
   enabled: boolean;
   loading: boolean;
   visible: boolean;
+  money: boolean;
   click: () => void;
 }
 
@@ -182,8 +184,10 @@ function applyBottomBar(bridge: TelegramBridge): void {
     lastBar.set(bridge, key);
     bridge.mainButton.set(params);
   }
-  const formOpen = Array.from(owners.values()).some((o) => o.visible);
-  const swipes = !formOpen && openSheets.length === 0;
+  // Only a money form (a slip of the finger must not fold the app mid-entry) or an open sheet turns swipes off;
+  // a list's action (Open a deposit) or a profile form leaves them on, as Telegram asks.
+  const moneyFormOpen = Array.from(owners.values()).some((o) => o.visible && o.money);
+  const swipes = !moneyFormOpen && openSheets.length === 0;
   if (lastSwipes.get(bridge) !== swipes) {
     lastSwipes.set(bridge, swipes);
     bridge.setVerticalSwipes(swipes);
@@ -196,6 +200,8 @@ export interface MainButtonOptions {
   enabled?: boolean;
   loading?: boolean;
   visible?: boolean;
+  /** A money form's action: while it shows, vertical swipes only scroll. */
+  money?: boolean;
 }
 
 /**
@@ -211,6 +217,7 @@ export function useMainButton({
   enabled = true,
   loading = false,
   visible = true,
+  money = false,
 }: MainButtonOptions): boolean {
   const bridge = getTelegramBridge();
   const sheet = useContext(SheetContext);
@@ -225,9 +232,9 @@ export function useMainButton({
       bridge.mainButton.onClick(() => currentOwner()?.click());
     }
     const order = owners.get(id)?.order ?? ++ownerOrder;
-    owners.set(id, { sheet, order, text, enabled, loading, visible, click: () => handler.current() });
+    owners.set(id, { sheet, order, text, enabled, loading, visible, money, click: () => handler.current() });
     applyBottomBar(bridge);
-  }, [bridge, id, sheet, text, enabled, loading, visible]);
+  }, [bridge, id, sheet, text, enabled, loading, visible, money]);
 
   useEffect(() => {
     if (!bridge) return;
@@ -374,4 +381,16 @@ export function useManualCopyText(): string | null {
     },
     () => manualCopy,
   );
+}
+
+/** The states in which the locked screen shows instead of the app (kept here: the web's entry never loads the store). */
+export const LOCKED_STATES: readonly LockState[] = ["refused", "denied", "unavailable"];
+
+const noLock = () => () => {};
+const openState = (): LockState => "open";
+
+/** Where this launch stands with the biometric lock (`open` outside Telegram or without one); live. */
+export function useBiometricLockState(): LockState {
+  const lock = getTelegramBridge()?.biometricLock;
+  return useSyncExternalStore(lock ? lock.subscribe : noLock, lock ? lock.state : openState);
 }

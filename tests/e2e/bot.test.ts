@@ -136,7 +136,7 @@ describe("the chat bot (Bot API stand-in)", () => {
       parse_mode: "HTML",
       reply_markup: {
         inline_keyboard: [
-          [{ text: "Открыть пополнения", web_app: { url: `${base()}/?startapp=refill_${refill.id}` } }],
+          [{ text: "Открыть пополнение", web_app: { url: `${base()}/?startapp=refill_${refill.id}` } }],
         ],
       },
     });

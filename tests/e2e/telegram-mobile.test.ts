@@ -295,7 +295,7 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
     });
   }
 
-  it("iOS biometric lock: the token waits for Face ID; refused, signing in again; off, kept as before; no biometrics, no switch", async () => {
+  it("iOS biometric lock: nothing opens without Face ID (failed, cancelled, access denied, unavailable, token missing); off, kept as before; no biometrics, no switch", async () => {
     const keychain = new Map<string, string>();
     const context = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
     await installTelegramClient(context, LIGHT_THEME, { keychain, biometrics: { available: true, grant: true } });
@@ -317,6 +317,11 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
       await page.goto(`${base()}/${launch()}`);
       await onScreen(page, "cabinet");
     };
+    const reopenLocked = async () => {
+      await page.goto("about:blank");
+      await page.goto(`${base()}/${launch()}`);
+      await onScreen(page, "locked");
+    };
     const openSettings = async () => {
       await page.locator("[data-testid='tab-more']").click();
       await page.locator("a[href='/settings']").first().click();
@@ -337,20 +342,69 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
     expect(keychain.has("kassa_refresh_token")).toBe(false);
     expect(await biometricToken()).toMatch(/\S+/);
 
-    // Reopened: Face ID is asked, and the same session goes on (no new sign-in).
+    // Reopened: Face ID is asked, and the same session goes on (no new sign-in, no token update: Android would
+    // prompt for it a second time).
     await context.clearCookies();
     await page.evaluate(() => localStorage.clear());
+    const tokenBefore = await biometricToken();
     await reopen();
     await waitForPosted(page, "web_app_biometry_request_auth");
     expect(signIns).toHaveLength(1);
+    await page.waitForTimeout(500);
+    expect((await postedEvents(page)).filter((e) => e.eventType === "web_app_biometry_update_token")).toEqual([]);
 
-    // Face ID fails: no kept session, so the user signs in again (Telegram sign-in here).
-    await page.evaluate(() => sessionStorage.setItem("tg-biometry-refuse", "1"));
+    // Face ID fails or is cancelled: the locked screen, nothing else — no Telegram sign-in, no cabinet, and the
+    // biometric token stays for the next check. "Try again" that passes opens the same session.
+    for (const answer of ["failed", "cancelled"]) {
+      await page.evaluate((a) => sessionStorage.setItem("tg-biometry-answer", a), answer);
+      await reopenLocked();
+      await page.locator("[data-testid='lock-try-again']").waitFor();
+      expect(await page.locator("[data-screen='cabinet']").count()).toBe(0);
+      expect(signIns).toHaveLength(1);
+      expect(await biometricToken()).toBe(tokenBefore);
+      await page.evaluate(() => sessionStorage.removeItem("tg-biometry-answer"));
+      await page.locator("[data-testid='lock-try-again']").click();
+      await onScreen(page, "cabinet");
+      expect(signIns).toHaveLength(1);
+    }
+
+    // "Sign in another way": the login asks for the password; Telegram does not sign in, silently or by a button.
+    await page.evaluate(() => sessionStorage.setItem("tg-biometry-answer", "cancelled"));
+    await reopenLocked();
+    await page.locator("[data-testid='lock-another-way']").click();
+    await onScreen(page, "login");
+    await page.locator("input[name='password']").waitFor();
+    await page.waitForTimeout(1000);
+    expect(await page.locator("[data-testid='telegram-sign-in']").count()).toBe(0);
+    expect(signIns).toHaveLength(1);
+    expect(await biometricToken()).toBe(tokenBefore);
+    await page.evaluate(() => sessionStorage.removeItem("tg-biometry-answer"));
+
+    // Access refused in Telegram's settings: the locked screen leads there; allowed again, Try again opens.
+    await page.evaluate(() => sessionStorage.removeItem("tg-biometry-granted"));
+    await reopenLocked();
+    await page.locator("[data-testid='lock-open-settings']").click();
+    await waitForPosted(page, "web_app_biometry_open_settings");
+    await page.evaluate(() => sessionStorage.setItem("tg-biometry-granted", "1"));
+    await page.locator("[data-testid='lock-try-again']").click();
+    await onScreen(page, "cabinet");
+    expect(signIns).toHaveLength(1);
+
+    // Biometrics removed from the phone: still locked.
+    await page.evaluate(() => sessionStorage.setItem("tg-biometry-unavailable", "1"));
+    await reopenLocked();
+    expect(signIns).toHaveLength(1);
+    await page.evaluate(() => sessionStorage.removeItem("tg-biometry-unavailable"));
+
+    // The biometric token gone (the client dropped it): the lock stays on; after a passed check Telegram signs in,
+    // and the new session goes behind the lock, not to the keychain.
+    await page.evaluate(() => sessionStorage.removeItem("tg-biometry-token"));
     await reopen();
     expect(signIns).toHaveLength(2);
+    await expect.poll(() => biometricToken(), { timeout: 15_000 }).toMatch(/\S+/);
+    expect(keychain.has("kassa_refresh_token")).toBe(false);
 
     // Off: the token goes back to the keychain and a launch asks for no Face ID.
-    await page.evaluate(() => sessionStorage.removeItem("tg-biometry-refuse"));
     await openSettings();
     await expect.poll(() => lockSwitch.isChecked(), { timeout: 15_000 }).toBe(true);
     await lockCell.click();

@@ -158,7 +158,7 @@ describe("settings data", () => {
     const investor = await newInvestor(db, systemClock);
     await fund(db, systemClock, investor.id, "USDT", "25");
     const english = await callRoute(server, "notifications", { token: investor.token });
-    expect(english.items[0]).toMatchObject({ kind: "refill_credited", title: "Refill credited" });
+    expect(english.items[0]).toMatchObject({ kind: "refill_credited", title: "Top-up credited" });
     // Read once, so the user as the session keeps it is cached before the change.
     expect((await callRoute(server, "currentUser", { token: investor.token })).language).toBe("en");
 
@@ -629,8 +629,8 @@ describe("verification", () => {
     const notes = await callRoute(server, "notifications", { token });
     expect((notes.items as { kind: string; title: string; body: string }[])[0]).toMatchObject({
       kind: "verification_denied",
-      title: "Verification error",
-      body: "Your verification request was denied. The photo is blurred.",
+      title: "Verification declined",
+      body: "Your verification request was declined. The photo is blurred.",
     });
     // A denied request may be sent again.
     expect((await upload("PATCH", "/user-data/verification", verificationParts(), token)).status).toBe(200);

@@ -18,7 +18,7 @@ import type { Update } from "grammy/types";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { type Clock, fixedClock, systemClock } from "../../server/src/clock";
-import { botChats, chatOutbox, operations, users } from "../../server/src/db/schema";
+import { accruals, botChats, chatOutbox, deposits, users } from "../../server/src/db/schema";
 import { loadEnv } from "../../server/src/env";
 import { addNews } from "../../server/src/services/news";
 import { confirmRefill, createRefill } from "../../server/src/services/refills";
@@ -106,10 +106,13 @@ describe("the bot's conversation", () => {
       const refill = await createRefill(deps, investor.id, { paymentSystemId: "usdt-trc20", amount: "25" });
       await confirmRefill(deps, refill.id);
 
-      await send(groupUpdate(investorFrom, GROUP, "/balance"));
+      const command = groupUpdate(investorFrom, GROUP, "/balance");
+      await send(command);
       const replies = sentTo(GROUP);
       expect(replies).toHaveLength(1);
       expect(replies[0]?.status).toBe(200);
+      // A reply to the command, so the group sees whom it answers.
+      expect(replies[0]?.params.reply_parameters).toMatchObject({ message_id: command.message.message_id });
       expect(replies[0]?.params.text).toBe(
         "I only answer in a private chat, so that nothing about your account ends up in a group.",
       );
@@ -332,7 +335,7 @@ describe("the bot's conversation", () => {
       await send(textUpdate(investorFrom, "/settings"));
       expect(buttons(lastTo(telegramId)).map((b) => [b.text, b.callback_data])).toEqual([
         ["News: off", "opt:news"],
-        ["Daily accruals: off", "opt:digest"],
+        ["Daily accruals summary: off", "opt:digest"],
         ["Language", "opt:language"],
       ]);
       await send(callbackUpdate(investorFrom, "opt:news"));
@@ -362,7 +365,7 @@ describe("the bot's conversation", () => {
       await server.handle.db.update(chatOutbox).set({ failedAt: new Date() });
       await send(callbackUpdate(investorFrom, "opt:digest"));
       expect(api.callsOf("answerCallbackQuery").at(-1)?.params.text).toBe(
-        "Every day after midnight UTC you will get the previous day's accruals.",
+        "Every day after midnight UTC you will get a summary of the previous day's accruals.",
       );
       const now = new Date();
       // Turned on today: nothing about yesterday.
@@ -370,11 +373,32 @@ describe("the bot's conversation", () => {
 
       const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 9));
       const earlier = new Date(today.getTime() - 5 * 86_400_000);
-      await server.handle.db.insert(operations).values([
-        { userId: investor.id, currency: "USDT", type: "accrual", amount: "1231.56", createdAt: earlier },
-        { userId: investor.id, currency: "USDT", type: "accrual", amount: "1.25", createdAt: today },
-        { userId: investor.id, currency: "USDT", type: "accrual", amount: "1.75", createdAt: today },
-        { userId: investor.id, currency: "BTC", type: "accrual", amount: "0.00012345", createdAt: earlier },
+      // Accruals held in two running deposits (the summary reads the accruals, by the day each was due).
+      const deposit = async (currency: string) => {
+        const [row] = await server.handle.db
+          .insert(deposits)
+          .values({
+            userId: investor.id,
+            planId: "start",
+            currency,
+            amount: "100",
+            dailyYieldPercent: "1",
+            durationDays: 30,
+            dailyIncome: "1",
+            startedAt: earlier,
+            endsAt: new Date(earlier.getTime() + 30 * 86_400_000),
+            createdAt: earlier,
+          })
+          .returning({ id: deposits.id });
+        if (!row) throw new Error("no deposit");
+        return row.id;
+      };
+      const [usdt, btc] = [await deposit("USDT"), await deposit("BTC")];
+      await server.handle.db.insert(accruals).values([
+        { depositId: usdt, dayIndex: 1, amount: "1231.56", dueAt: earlier, createdAt: earlier },
+        { depositId: usdt, dayIndex: 2, amount: "1.25", dueAt: today, createdAt: today },
+        { depositId: usdt, dayIndex: 3, amount: "1.75", dueAt: today, createdAt: today },
+        { depositId: btc, dayIndex: 1, amount: "0.00012345", dueAt: earlier, createdAt: earlier },
       ]);
       const tomorrow = new Date(today.getTime() + 86_400_000);
       expect(await queueDigests(server.handle.db, tomorrow)).toBe(1);

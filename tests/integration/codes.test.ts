@@ -11,7 +11,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
-import { ChannelCodeSender, type CodeDelivery, type CodeSender } from "../../server/src/delivery/code-sender";
+import {
+  ChannelCodeSender,
+  type CodeDelivery,
+  type CodeSender,
+  codeMessageText,
+} from "../../server/src/delivery/code-sender";
 import { TelegramCodeSender } from "../../server/src/delivery/telegram-code-sender";
 import { maskedDestination } from "../../server/src/services/codes";
 import {
@@ -305,12 +310,19 @@ describe("code delivery failures", () => {
     // The code sits in <code> (HTML), so the chat copies it with a tap; the text is the catalogue's.
     expect(requests[0]?.body).toMatchObject({ chat_id: 424242, protect_content: true, parse_mode: "HTML" });
     expect(requests[0]?.body.text).toBe(
-      "Kassa: код <code>042917</code> (сброс пароля). Действует 10 мин. Никому его не сообщайте.",
+      "Kassa: код <code>042917</code> (сброс пароля). Действует 10 минут. Никому его не сообщайте.",
     );
     await sender.send({ ...delivery, language: "de", purpose: "withdrawal", expiresInSeconds: 300 });
     expect(requests[1]?.body.text).toBe(
-      "Kassa: Ihr Code für die Auszahlung lautet <code>042917</code>. Er gilt 5 Min. Geben Sie ihn niemandem weiter.",
+      "Kassa: Ihr Code für die Auszahlung lautet <code>042917</code>. Er ist 5 Minuten gültig. Geben Sie ihn niemandem weiter.",
     );
+    // The number of minutes takes the language's plural form (i18next's _one/_few/_many/_other keys).
+    const pattern = { ru: /Действует (\d+ \S+)\./, en: /valid for (\d+ \w+)\./, de: /Er ist (\d+ \w+) gültig/ };
+    const valid = (language: "en" | "ru" | "de", minutes: number) =>
+      pattern[language].exec(codeMessageText({ ...delivery, language, expiresInSeconds: minutes * 60 }))?.[1];
+    expect([1, 3, 5, 21].map((m) => valid("ru", m))).toEqual(["1 минуту", "3 минуты", "5 минут", "21 минуту"]);
+    expect([1, 5].map((m) => valid("en", m))).toEqual(["1 minute", "5 minutes"]);
+    expect([1, 5].map((m) => valid("de", m))).toEqual(["1 Minute", "5 Minuten"]);
   });
 
   it("fails a Telegram code the Bot API refuses, or for an account without Telegram", async () => {

@@ -42,6 +42,8 @@ export interface TestServerOptions {
   codeSender?: CodeSender;
   /** Fastify's logger option (none by default); a test that reads the log passes a stream. */
   logger?: FastifyServerOptions["logger"];
+  /** The bot built with these options on top of the server's (e.g. a short call timeout, a log to read). */
+  botOptions?: Partial<import("../../server/src/telegram/bot").KassaBotOptions>;
 }
 
 export function testEnv(vars: Record<string, string> = {}): Env {
@@ -89,6 +91,16 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
       await ensureDefaultSettings(handle.db, clock);
       if (seed) await seedDemo(handle.db, clock);
     }
+    const silent = { info: () => {}, warn: () => {}, error: () => {} };
+    const bot = options.botOptions
+      ? new (await import("../../server/src/telegram/bot")).KassaBot({
+          env,
+          db: handle.db,
+          clock,
+          log: silent,
+          ...options.botOptions,
+        })
+      : undefined;
     const app = await buildApp({
       env,
       db: handle.db,
@@ -96,6 +108,7 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
       logger: options.logger ?? false,
       operatorToken: TEST_OPERATOR_TOKEN,
       codeSender: options.codeSender,
+      ...(bot ? { bot } : {}),
     });
     await app.ready();
     const server: TestServer = {

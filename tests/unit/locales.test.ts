@@ -25,6 +25,9 @@ function load(language: string, namespace: string): Tree {
   return JSON.parse(readFileSync(join(ROOT, language, `${namespace}.json`), "utf8")) as Tree;
 }
 
+/** A key without i18next's plural suffix (`code.message_few` → `code.message`): languages have different forms. */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
 function leaves(tree: Tree, prefix = ""): [string, string][] {
   return Object.entries(tree).flatMap(([key, value]) =>
     typeof value === "string" ? [[`${prefix}${key}`, value] as [string, string]] : leaves(value, `${prefix}${key}.`),
@@ -41,11 +44,18 @@ describe("locale files", () => {
   });
 
   for (const namespace of NAMESPACES) {
-    const english = leaves(load("en", namespace)).map(([key]) => key);
+    const english = [...new Set(leaves(load("en", namespace)).map(([key]) => key.replace(PLURAL, "")))];
     for (const language of LANGUAGES) {
-      it(`${language}/${namespace} has exactly the English keys and no empty text`, () => {
+      it(`${language}/${namespace} has exactly the English keys, every plural form of the language and no empty text`, () => {
         const entries = leaves(load(language, namespace));
-        expect(entries.map(([key]) => key).sort()).toEqual([...english].sort());
+        expect([...new Set(entries.map(([key]) => key.replace(PLURAL, "")))].sort()).toEqual([...english].sort());
+        const forms = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+        for (const base of new Set(entries.filter(([key]) => PLURAL.test(key)).map(([key]) => key.replace(PLURAL, ""))))
+          for (const form of forms)
+            expect(
+              entries.some(([key]) => key === `${base}_${form}`),
+              `${language}/${namespace}:${base}_${form}`,
+            ).toBe(true);
         for (const [key, text] of entries) expect(text.trim(), `${language}/${namespace}:${key}`).not.toBe("");
       });
     }
@@ -57,7 +67,9 @@ describe("locale files", () => {
       const english = new Map(leaves(load("en", namespace)));
       for (const language of LANGUAGES) {
         for (const [key, text] of leaves(load(language, namespace))) {
-          expect(placeholders(text), `${language}/${namespace}:${key}`).toEqual(placeholders(english.get(key) ?? ""));
+          expect(placeholders(text), `${language}/${namespace}:${key}`).toEqual(
+            placeholders(english.get(key) ?? english.get(key.replace(PLURAL, "_other")) ?? ""),
+          );
         }
       }
     }

@@ -374,7 +374,7 @@ describe("the statement", () => {
 
   it("in Telegram asks for the signed link and hands it to the client's download prompt", async () => {
     const fake = fakeBridge();
-    const downloadFile = vi.fn(async (_url: string, _name: string) => true);
+    const downloadFile = vi.fn(async (_url: string, _name: string) => "downloading" as const);
     setTelegramBridge({ ...fake.bridge, downloadFile });
     const bodies: unknown[] = [];
     const link: (request: Request) => RouteReply<"statementLink"> = () => ({
@@ -401,6 +401,33 @@ describe("the statement", () => {
     expect(new URL(url).pathname).toMatch(/\/user\/operations\/statement\/file$/);
     expect(new URL(url).searchParams.get("link")).toBe("signed.abc");
     expect(name).toBe("kassa-statement-2026-10-01-2026-10-31.csv");
+    expect(fake.bridge.openLink).not.toHaveBeenCalled();
+  });
+
+  it("in Telegram says nothing was saved when the user declines the client's prompt", async () => {
+    const fake = fakeBridge();
+    let answer: (value: "downloading" | "cancelled") => void = () => {};
+    const downloadFile = vi.fn(
+      (_url: string, _name: string) => new Promise<"downloading" | "cancelled">((resolve) => (answer = resolve)),
+    );
+    setTelegramBridge({ ...fake.bridge, downloadFile });
+    historyApi([], {
+      statementLink: {
+        body: { url: "/user/operations/statement/file?link=signed.abc", expiresAt: "2026-11-25T12:05:00.000Z" },
+      },
+    });
+    const sheet = await openStatement();
+    setDate(sheet, "from", "2026-10-01");
+    setDate(sheet, "to", "2026-10-31");
+    act(() => fake.pressMain());
+    await waitFor(() => expect(downloadFile).toHaveBeenCalledTimes(1));
+    // The client answers `cancelled` (file_download_requested): no "offers to save", no success haptic.
+    act(() => answer("cancelled"));
+    await waitFor(() =>
+      expect(fake.bridge.mainButton.set.mock.calls.at(-1)?.[0]).toMatchObject({ isLoaderVisible: false }),
+    );
+    expect(sheet.textContent).not.toMatch(/offers to save/i);
+    expect(fake.bridge.haptics.notify).not.toHaveBeenCalledWith("success");
     expect(fake.bridge.openLink).not.toHaveBeenCalled();
   });
 

@@ -155,7 +155,11 @@ describe("deposit form in Telegram", () => {
     await screen.findByTestId("deposit-confirmation");
     await waitFor(() => expect(mainButton().text).toBe("Open the deposit"));
     expect(posts).toEqual([]);
-    pressMain();
+    // Two quick presses (Web A delivers both before the loader shows): one POST.
+    act(() => {
+      fake.pressMain();
+      fake.pressMain();
+    });
     await waitFor(() => expect(mainButton().loading).toBe(true));
     await hold.open();
     await screen.findByTestId("form-success");
@@ -339,6 +343,22 @@ describe("exchange dialog in Telegram", () => {
     expect(mainButton().loading).toBe(false);
     expect(telegram.notify).toHaveBeenCalledWith("success");
     expect(closingConfirmation()).toBe(false);
+  });
+
+  it("Telegram's Back on the confirmation returns to the form with the amount kept; on the form it closes the sheet", async () => {
+    stubRoutes(routes(EXCHANGED));
+    const dialog = await openDialog();
+    fireEvent.change(await field("amount", dialog), { target: { value: "99" } });
+    await waitFor(() => expect(mainButton().enabled).toBe(true));
+    pressMain();
+    await within(dialog).findByTestId("exchange-confirmation");
+    act(() => fake.pressBack());
+    await waitFor(() => expect(within(dialog).queryByTestId("exchange-confirmation")).toBeNull());
+    expect(screen.getByTestId("exchange-dialog")).toBe(dialog);
+    expect((await field("amount", dialog)).value).toBe("99");
+    await waitFor(() => expect(mainButton().text).toBe("Continue"));
+    act(() => fake.pressBack());
+    await waitFor(() => expect(screen.queryByTestId("exchange-dialog")).toBeNull());
   });
 
   it("'Not enough funds' keeps the amount and the Main button usable, with error haptics", async () => {

@@ -10,8 +10,22 @@ import { detectTelegramLaunch } from "@/tma/launch";
 
 type Posted = { eventType: string; eventData: unknown };
 const posted: Posted[] = [];
-const LIGHT = { bg_color: "#ffffff", text_color: "#000000", secondary_bg_color: "#efeff3" };
-const DARK = { bg_color: "#17212b", text_color: "#f5f5f5", secondary_bg_color: "#232e3c" };
+// Telegram Web's day and night themes: a blue button by day, a purple one by night.
+const LIGHT = {
+  bg_color: "#ffffff",
+  text_color: "#000000",
+  secondary_bg_color: "#efeff3",
+  button_color: "#2b79c6",
+  button_text_color: "#ffffff",
+};
+const DARK = {
+  bg_color: "#17212b",
+  text_color: "#f5f5f5",
+  secondary_bg_color: "#232e3c",
+  button_color: "#8774e1",
+  button_text_color: "#ffffff",
+  bottom_bar_bg_color: "#0f1620",
+};
 // Init data as older signers produce it: no `signature`, which the SDK's own parser insists on.
 const INIT_DATA = new URLSearchParams({
   user: JSON.stringify({ id: 7, first_name: "Aigerim", language_code: "kk" }),
@@ -65,6 +79,48 @@ describe("Telegram boot with the real SDK", () => {
   it("keeps the raw init data for Telegram sign-in even when the SDK would not parse it", () => {
     expect(bridge.rawInitData).toBe(INIT_DATA);
     expect(bridge.platform).toBe("android");
+  });
+
+  it("posts the bottom bar's colour at launch", () => {
+    // The light theme has no bottom_bar_bg_color: the bar takes the app's bar colour, the page's bg_color.
+    expect(postedOf("web_app_set_bottom_bar_color")).toEqual([{ color: "#ffffff" }]);
+    expect(document.documentElement.style.getPropertyValue("--kassa-button-fill")).toBe("#2b79c6");
+  });
+
+  it("takes every theme colour again on theme_changed, day to night and back", () => {
+    const fill = () => document.documentElement.style.getPropertyValue("--kassa-button-fill");
+    bridge.mainButton.set({ text: "Open", isVisible: true, isEnabled: true });
+    const seen: string[] = [];
+    const off = bridge.appearance.subscribe(() => seen.push(bridge.appearance.get()));
+    const before = posted.length;
+    receive("theme_changed", { theme_params: DARK });
+    const night = posted.slice(before);
+    // Purple under white reads at 3.9:1: moved towards black by the least that reaches 4.5:1.
+    expect(fill()).toBe("#7867c8");
+    expect(bridge.appearance.get()).toBe("dark");
+    expect(night.filter((e) => e.eventType === "web_app_set_bottom_bar_color").map((e) => e.eventData)).toEqual([
+      { color: "#0f1620" },
+    ]);
+    expect(night.filter((e) => e.eventType === "web_app_setup_main_button").at(-1)?.eventData).toMatchObject({
+      color: "#8774e1",
+      text_color: "#ffffff",
+      text: "Open",
+      is_visible: true,
+    });
+    const back = posted.length;
+    receive("theme_changed", { theme_params: LIGHT });
+    const day = posted.slice(back);
+    expect(fill()).toBe("#2b79c6");
+    expect(bridge.appearance.get()).toBe("light");
+    expect(day.filter((e) => e.eventType === "web_app_set_bottom_bar_color").map((e) => e.eventData)).toEqual([
+      { color: "#ffffff" },
+    ]);
+    expect(day.filter((e) => e.eventType === "web_app_setup_main_button").at(-1)?.eventData).toMatchObject({
+      color: "#2b79c6",
+    });
+    off();
+    expect(seen).toEqual(["dark", "light"]);
+    bridge.mainButton.set({ isVisible: false });
   });
 
   it("follows theme_changed live", () => {
@@ -126,11 +182,16 @@ describe("Telegram boot with the real SDK", () => {
 
   it("hands a file's https link and name to the client's download prompt (Mini Apps 8.0)", async () => {
     const url = "https://kassa.example/api/user/operations/statement/file?link=signed.abc";
-    expect(await bridge.downloadFile?.(url, "kassa-statement-2026-10-01-2026-10-31.csv")).toBe(true);
+    const taken = bridge.downloadFile?.(url, "kassa-statement-2026-10-01-2026-10-31.csv");
     expect(postedOf("web_app_request_file_download").at(-1)).toEqual({
       url,
       file_name: "kassa-statement-2026-10-01-2026-10-31.csv",
     });
     receive("file_download_requested", { status: "downloading" });
+    expect(await taken).toBe("downloading");
+    // The user declines the client's prompt: the client answers `cancelled`.
+    const declined = bridge.downloadFile?.(url, "kassa-statement-2026-10-01-2026-10-31.csv");
+    receive("file_download_requested", { status: "cancelled" });
+    expect(await declined).toBe("cancelled");
   });
 });

@@ -73,17 +73,27 @@ describe("inside Telegram", () => {
     expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith({ isVisible: false, isLoaderVisible: false });
   });
 
-  it("while a form shows the Main button, vertical swipes only scroll and the tab bar steps aside", () => {
+  it("a Main button that is no money form's (a list's action, a profile form) leaves vertical swipes on", () => {
+    const fake = fakeBridge("ios");
+    setTelegramBridge(fake.bridge);
+    const list = renderHook(() => useMainButton({ text: "Open a deposit", onClick: () => {} }));
+    const profile = renderHook(() => useMainButton({ text: "Save", onClick: () => {} }));
+    expect(fake.bridge.setVerticalSwipes).not.toHaveBeenCalledWith(false);
+    profile.unmount();
+    list.unmount();
+  });
+
+  it("while a money form shows the Main button, vertical swipes only scroll and the tab bar steps aside", () => {
     const fake = fakeBridge("ios");
     setTelegramBridge(fake.bridge);
     const shown = renderHook(() => useMainButtonShown());
     expect(shown.result.current).toBe(false);
-    const form = renderHook(() => useMainButton({ text: "Deposit", onClick: () => {} }));
+    const form = renderHook(() => useMainButton({ text: "Deposit", onClick: () => {}, money: true }));
     expect(fake.bridge.setVerticalSwipes).toHaveBeenLastCalledWith(false);
     shown.rerender();
     expect(shown.result.current).toBe(true);
     // A second form (a dialog over a screen) keeps them off until both are gone.
-    const dialog = renderHook(() => useMainButton({ text: "Exchange", onClick: () => {} }));
+    const dialog = renderHook(() => useMainButton({ text: "Exchange", onClick: () => {}, money: true }));
     dialog.unmount();
     expect(fake.bridge.setVerticalSwipes).toHaveBeenLastCalledWith(false);
     form.unmount();

@@ -155,63 +155,197 @@ describe("re-entering Telegram with a kept token", () => {
   });
 });
 
-/** The biometric lock over the kept token, against a stand-in BiometricManager. */
-function standIn(options: { available: boolean; grant: boolean; authorize: boolean }) {
-  const state = { token: "", granted: false, authorize: options.authorize };
+/**
+ * A stand-in BiometricManager, answering as the iOS client does: `available` (a phone with Face ID), `unavailable`
+ * (none enrolled), `denied` (the user refused the app access), `fails` (the check fails), `cancelled` (the user
+ * closes the prompt; Telegram answers `failed` too) and `missing` (the check passes, no token is kept). Every
+ * `update_token` is recorded.
+ */
+type Behaviour = "available" | "unavailable" | "denied" | "fails" | "cancelled" | "missing";
+function standIn(initial: Behaviour = "available") {
+  const state = {
+    token: "",
+    granted: initial === "available",
+    behaviour: initial,
+    updates: [] as string[],
+    settings: 0,
+  };
   const vault: BiometricVault = {
-    info: async () => (options.available ? { available: true, type: "finger", tokenSaved: state.token !== "" } : null),
+    info: async () =>
+      state.behaviour === "unavailable"
+        ? { available: false, type: "", tokenSaved: false, accessGranted: false }
+        : {
+            available: true,
+            type: "face",
+            tokenSaved: state.token !== "",
+            accessGranted: state.granted && state.behaviour !== "denied",
+          },
     requestAccess: async () => {
-      state.granted = options.available && options.grant;
+      state.granted = state.behaviour !== "unavailable" && state.behaviour !== "denied";
       return state.granted;
     },
-    authenticate: async () => (state.granted && state.authorize ? state.token : null),
+    authenticate: async () => {
+      if (state.behaviour === "unavailable") throw new Error("Biometry is not available");
+      const passes = state.granted && (state.behaviour === "available" || state.behaviour === "missing");
+      if (!passes) return { status: "failed" as const, token: "" };
+      return { status: "authorized" as const, token: state.behaviour === "missing" ? "" : state.token };
+    },
     save: async (token) => {
-      if (!state.granted) return false;
+      state.updates.push(token);
+      if (!state.granted || state.behaviour === "denied") return false;
       state.token = token;
       return true;
+    },
+    openSettings: () => {
+      state.settings += 1;
     },
   };
   return { vault, state };
 }
 
+function memoryMark() {
+  let on = false;
+  return {
+    get: async () => on,
+    set: async (next: boolean) => {
+      on = next;
+    },
+    isOn: () => on,
+  };
+}
+
+/** The lock turned on over a kept `token`, as Settings does; returns what the next launches share. */
+async function lockedDevice(token = "tok-1") {
+  const inner = memoryStore(token);
+  const bio = standIn("available");
+  const mark = memoryMark();
+  const first = lockableTokenStore(inner, bio.vault, mark);
+  expect(await first.store.read()).toBe(token);
+  expect(await first.lock.setLocked(true)).toBe(true);
+  bio.state.updates.length = 0;
+  return { inner, bio, mark, launch: () => lockableTokenStore(inner, bio.vault, mark) };
+}
+
 describe("biometric lock", () => {
-  it("granted: the token moves to the biometric store, is read after the fingerprint, and moves back when off", async () => {
-    const inner = memoryStore("tok-1");
-    const { vault, state } = standIn({ available: true, grant: true, authorize: true });
-    const { store, lock } = lockableTokenStore(inner, vault);
-    expect(await store.read()).toBe("tok-1");
-    expect(await lock.offered()).toEqual({ type: "finger", locked: false });
-    expect(await lock.setLocked(true)).toBe(true);
+  it("on: the token leaves the kept store; a launch reads it after Face ID and does not save it again", async () => {
+    const { inner, bio, mark, launch } = await lockedDevice();
     expect(inner.value).toBeNull();
-    expect(state.token).toBe("tok-1");
-    expect(store.kind()).toBe("telegram-biometric");
+    expect(bio.state.token).toBe("tok-1");
+    expect(mark.isOn()).toBe(true);
 
-    // The next launch: a new store over the same client reads the token after the fingerprint.
-    const next = lockableTokenStore(inner, vault);
+    const next = launch();
     expect(await next.store.read()).toBe("tok-1");
-    // Failed: no token, the user signs in again; the new session stays behind the lock.
-    state.authorize = false;
-    const failed = lockableTokenStore(inner, vault);
-    expect(await failed.store.read()).toBeNull();
-    await failed.store.write(null);
-    expect(state.token).toBe("");
-    await failed.store.write("tok-2");
-    expect(state.token).toBe("tok-2");
-    expect(inner.value).toBeNull();
+    expect(next.lock.state()).toBe("unlocked");
+    expect(next.store.kind()).toBe("telegram-biometric");
+    expect(next.lock.allowsTelegramSignIn()).toBe(true);
+    // The session restores with the token it read: no update_token with the same token (Android would prompt).
+    await next.store.write("tok-1");
+    expect(bio.state.updates).toEqual([]);
+    // A new session later is kept behind the lock.
+    await next.store.write("tok-2");
+    expect(bio.state.updates).toEqual(["tok-2"]);
+  });
 
-    expect(await failed.lock.setLocked(false)).toBe(true);
-    expect(inner.value).toBe("tok-2");
-    expect(state.token).toBe("");
+  for (const behaviour of ["fails", "cancelled"] as const) {
+    it(`a check that ${behaviour === "fails" ? "fails" : "is cancelled"} opens nothing, keeps the token, and Try again opens it`, async () => {
+      const { bio, launch } = await lockedDevice();
+      bio.state.behaviour = behaviour;
+      const next = launch();
+      expect(await next.store.read()).toBeNull();
+      expect(next.lock.state()).toBe("refused");
+      // Neither init data nor a second read opens it.
+      expect(next.lock.allowsTelegramSignIn()).toBe(false);
+      expect(await next.store.read()).toBeNull();
+      // The restore forgets the (unread) session: the biometric token stays for the next check.
+      await next.store.write(null);
+      expect(bio.state.token).toBe("tok-1");
+      expect(bio.state.updates).toEqual([]);
+      // A later launch is still locked.
+      expect(await launch().lock.offered()).toEqual({ type: "face", locked: true });
+
+      bio.state.behaviour = "available";
+      expect(await next.lock.unlock()).toBe("unlocked");
+      expect(await next.store.read()).toBe("tok-1");
+    });
+  }
+
+  it("access denied: the locked state points to Telegram's settings", async () => {
+    const { bio, launch } = await lockedDevice();
+    bio.state.behaviour = "denied";
+    const next = launch();
+    expect(await next.store.read()).toBeNull();
+    expect(next.lock.state()).toBe("denied");
+    next.lock.openSettings();
+    expect(bio.state.settings).toBe(1);
+    expect(bio.state.token).toBe("tok-1");
+  });
+
+  it("biometrics gone from the device: still locked, and the switch stays so it can be turned off", async () => {
+    const { bio, launch } = await lockedDevice();
+    bio.state.behaviour = "unavailable";
+    const next = launch();
+    expect(await next.store.read()).toBeNull();
+    expect(next.lock.state()).toBe("unavailable");
+    expect(next.lock.allowsTelegramSignIn()).toBe(false);
+    expect(await next.lock.offered()).toEqual({ type: "", locked: true });
+  });
+
+  it("signing in another way asks for the password: Telegram sign-in stays off; the new session is locked", async () => {
+    const { bio, launch } = await lockedDevice();
+    bio.state.behaviour = "cancelled";
+    const next = launch();
+    expect(await next.store.read()).toBeNull();
+    next.lock.signInAnotherWay();
+    expect(next.lock.state()).toBe("another-way");
+    expect(next.lock.allowsTelegramSignIn()).toBe(false);
+    bio.state.behaviour = "available";
+    await next.store.write("tok-password");
+    expect(next.lock.state()).toBe("unlocked");
+    expect(bio.state.token).toBe("tok-password");
+  });
+
+  it("token missing (signed out, or dropped by the client): the lock stays on; a passed check lets Telegram sign in", async () => {
+    const { inner, bio, mark, launch } = await lockedDevice();
+    const signedIn = launch();
+    expect(await signedIn.store.read()).toBe("tok-1");
+    await signedIn.store.write(null);
+    expect(bio.state.token).toBe("");
+    expect(mark.isOn()).toBe(true);
+
+    bio.state.behaviour = "missing";
+    const next = launch();
+    expect(await next.store.read()).toBeNull();
+    expect(next.lock.state()).toBe("unlocked");
+    expect(next.lock.allowsTelegramSignIn()).toBe(true);
+    expect(inner.value).toBeNull();
+    // Without a passed check, a missing token does not open Telegram sign-in either.
+    bio.state.behaviour = "fails";
+    const refused = launch();
+    expect(await refused.store.read()).toBeNull();
+    expect(refused.lock.allowsTelegramSignIn()).toBe(false);
+  });
+
+  it("off: the token goes back to the kept store and launches ask for nothing", async () => {
+    const { inner, bio, mark, launch } = await lockedDevice();
+    const next = launch();
+    expect(await next.store.read()).toBe("tok-1");
+    expect(await next.lock.setLocked(false)).toBe(true);
+    expect(inner.value).toBe("tok-1");
+    expect(bio.state.token).toBe("");
+    expect(mark.isOn()).toBe(false);
+    const after = launch();
+    expect(await after.store.read()).toBe("tok-1");
+    expect(after.lock.state()).toBe("open");
   });
 
   it("refused access leaves the token where it was; no biometrics, nothing offered", async () => {
     const inner = memoryStore("tok-1");
-    const refused = lockableTokenStore(inner, standIn({ available: true, grant: false, authorize: true }).vault);
+    const refused = lockableTokenStore(inner, standIn("denied").vault, memoryMark());
     expect(await refused.store.read()).toBe("tok-1");
     expect(await refused.lock.setLocked(true)).toBe(false);
     expect(inner.value).toBe("tok-1");
 
-    const none = lockableTokenStore(inner, standIn({ available: false, grant: false, authorize: false }).vault);
+    const none = lockableTokenStore(inner, standIn("unavailable").vault, memoryMark());
     expect(await none.lock.offered()).toBeNull();
     expect(await none.store.read()).toBe("tok-1");
   });

@@ -171,5 +171,5 @@ export class ChannelCodeSender implements CodeSender {
 export function codeMessageText(delivery: CodeDelivery): string {
   const minutes = String(Math.max(1, Math.round(delivery.expiresInSeconds / 60)));
   const purpose = botText(delivery.language, `code.purpose.${delivery.purpose}`);
-  return botText(delivery.language, "code.message", { code: delivery.code, purpose, minutes });
+  return botText(delivery.language, "code.message", { code: delivery.code, purpose, count: minutes });
 }

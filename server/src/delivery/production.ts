@@ -12,7 +12,11 @@ import { TelegramCodeSender } from "./telegram-code-sender";
 
 export function productionCodeSender(env: Env): ChannelCodeSender {
   return new ChannelCodeSender({
-    telegram: new TelegramCodeSender({ botToken: env.TELEGRAM_BOT_TOKEN, apiBase: env.TELEGRAM_API_ROOT }),
+    telegram: new TelegramCodeSender({
+      botToken: env.TELEGRAM_BOT_TOKEN,
+      apiBase: env.TELEGRAM_API_ROOT,
+      environment: env.TELEGRAM_ENV,
+    }),
     ...(env.SMTP_URL && env.MAIL_FROM
       ? { email: new EmailCodeSender({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }) }
       : {}),

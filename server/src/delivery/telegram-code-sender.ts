@@ -9,6 +9,8 @@ export interface TelegramCodeSenderOptions {
   botToken: string;
   /** Bot API base, `https://api.telegram.org` unless a local Bot API server is used. */
   apiBase?: string;
+  /** Telegram's test environment: calls go to `<apiBase>/bot<token>/test/<method>`. */
+  environment?: "prod" | "test";
   fetch?: typeof fetch;
   timeoutMs?: number;
 }
@@ -36,7 +38,8 @@ export class TelegramCodeSender implements CodeSender {
     if (chatId === null) throw new CodeSendError("the account is not linked to Telegram");
     let response: Response;
     try {
-      response = await this.fetch(`${this.apiBase}/bot${this.options.botToken}/sendMessage`, {
+      const test = this.options.environment === "test" ? "/test" : "";
+      response = await this.fetch(`${this.apiBase}/bot${this.options.botToken}${test}/sendMessage`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({

@@ -4,8 +4,11 @@
  * production the document leaves out the operator routes (and the development ones do not exist):
  * it is public, and an attacker needs no map of the operator's door.
  */
+
+import { ApiErrorBody } from "@contract";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import { z } from "zod";
 
 export const DOCS_PREFIX = "/api/docs";
 
@@ -23,9 +26,13 @@ export async function registerDocs(
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
+      // The document's paths carry the `/api` prefix: they are relative to the server's own origin.
+      servers: [{ url: "/", description: "This Kassa server" }],
       info: {
         title: "Kassa cabinet API",
         version,
+        // The operator's terms of use, as the app shows them (relative to this server, as the paths are).
+        license: { name: "The operator's terms of use", url: "/terms" },
         description:
           "The calls of the Kassa investor cabinet. Amounts are decimal strings. Errors reply " +
           "`{ code, message, fields?, params? }` with the status of the error catalogue.\n\n" +
@@ -67,7 +74,15 @@ export async function registerDocs(
       },
     },
     transform: (input) => {
-      const output = jsonSchemaTransform(input);
+      const transformed = jsonSchemaTransform(input);
+      // The router ignores a trailing slash (the spec's `/user/operations/` answers without it too), so
+      // the document names each path without one, as OpenAPI tools expect.
+      const output = {
+        ...transformed,
+        url: transformed.url.replace(/(.)\/$/, "$1"),
+        schema: typedNullables(transformed.schema) as typeof transformed.schema,
+      };
+      if (input.url === AVATAR_URL) return { ...output, schema: { ...output.schema, response: avatarResponses() } };
       if (hideOperator && input.url.startsWith("/api/operator"))
         return { ...output, schema: { ...output.schema, hide: true } };
       return output;
@@ -77,4 +92,34 @@ export async function registerDocs(
     routePrefix: DOCS_PREFIX,
     uiConfig: { docExpansion: "list", deepLinking: true, validatorUrl: null },
   });
+}
+
+/** The avatar call answers with the file itself, which no zod schema describes: its replies as the document gives them. */
+const AVATAR_URL = "/api/user/avatar/:file";
+function avatarResponses() {
+  const image = { schema: { type: "string", format: "binary" } };
+  return {
+    200: { description: "The image", content: { "image/png": image, "image/jpeg": image } },
+    404: {
+      description: "No avatar by that name",
+      content: { "application/json": { schema: z.toJSONSchema(ApiErrorBody, { target: "openapi-3.0" }) } },
+    },
+  };
+}
+
+/**
+ * OpenAPI 3.0 allows `nullable` only beside a `type`: a nullable union of objects (a notification's
+ * target) comes out of the zod conversion as `oneOf` + `nullable`, and gets the members' one type.
+ */
+function typedNullables(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(typedNullables);
+  if (node === null || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = typedNullables(value);
+  if (out.nullable === true && out.type === undefined) {
+    const members = (out.oneOf ?? out.anyOf) as { type?: unknown }[] | undefined;
+    const types = new Set(members?.map((m) => m.type));
+    if (types.size === 1 && typeof [...types][0] === "string") out.type = [...types][0];
+  }
+  return out;
 }

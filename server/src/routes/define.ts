@@ -8,7 +8,8 @@
  * Route-level behaviour that hangs off the contract entry (authentication today) is gathered in
  * `routeHooks`; a new per-route option goes there, read from the entry or from `options`.
  */
-import type { RouteDef } from "@contract";
+import { type RouteDef, routes } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import type {
   FastifyReply,
   FastifyRequest,
@@ -51,6 +52,8 @@ export interface RouteOptions {
   description?: string;
   /** OpenAPI tags besides the contract's. */
   tags?: readonly string[];
+  /** The OpenAPI operationId of a call that is not a contract entry (a development call). */
+  operationId?: string;
   /** OpenAPI security instead of the one `auth` implies (operator calls). */
   security?: readonly Record<string, readonly string[]>[];
   /** Request content types besides JSON (multipart calls). */
@@ -68,6 +71,21 @@ export interface RouteOptions {
   params?: z.ZodType;
 }
 
+/**
+ * Each contract entry's name (`createRefill`, `refills` …), the OpenAPI operationId of its call; the
+ * operator's calls as `operator` + their name (`operatorRefills`), since some share a name with the
+ * cabinet's.
+ */
+const ROUTE_NAMES = new Map<RouteDef, string>([
+  ...Object.entries(operatorRoutes).map(([name, def]): [RouteDef, string] => [
+    def,
+    `operator${name[0]?.toUpperCase()}${name.slice(1)}`,
+  ]),
+  ...Object.entries(routes).map(([name, def]): [RouteDef, string] => [def, name]),
+]);
+
+/** OpenAPI for "no authentication" (a public call says so instead of saying nothing). */
+const PUBLIC: readonly Record<string, readonly string[]>[] = [];
 const BEARER = [{ bearer: [] }];
 /** OpenAPI for "a bearer token or none". */
 const OPTIONAL_BEARER = [{ bearer: [] }, {}];
@@ -92,7 +110,7 @@ function routeSecurity(route: RouteDef, options: RouteOptions) {
   if (route.auth === true) return BEARER;
   if (route.auth === "optional") return OPTIONAL_BEARER;
   if (route.auth === "operator") return OPERATOR;
-  return undefined;
+  return PUBLIC;
 }
 
 export function defineRoute<R extends RouteDef>(app: KassaApp, route: R, handler: RouteHandler<R>): void;
@@ -125,9 +143,10 @@ export function defineRoute<R extends RouteDef>(
     url: route.path,
     schema: {
       tags: [...route.tags, ...(options.tags ?? [])],
+      operationId: options.operationId ?? ROUTE_NAMES.get(route) ?? `${route.method.toLowerCase()}${route.path}`,
       ...(options.summary === undefined ? {} : { summary: options.summary }),
       ...(options.description === undefined ? {} : { description: options.description }),
-      ...(security ? { security: security.map((s) => ({ ...s })) as { [key: string]: string[] }[] } : {}),
+      security: security.map((s) => ({ ...s })) as { [key: string]: string[] }[],
       ...(options.consumes ? { consumes: [...options.consumes] } : {}),
       ...(options.params || route.params ? { params: options.params ?? route.params } : {}),
       ...(route.query ? { querystring: route.query } : {}),

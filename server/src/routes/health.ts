@@ -3,8 +3,11 @@
  * orchestrators and start scripts: `GET /api/health` is liveness (the process answers; it touches nothing else,
  * so a database outage does not get healthy instances restarted), `GET /api/health/ready` is readiness (the
  * database answers within READY_TIMEOUT_MS: 200, else 503 and the proxy sends no traffic here). With the bot,
- * readiness also shows the chat outbox's backlog: how many messages wait and the oldest one's age. While the
- * server starts, before this route exists, early-server.ts answers both the same way.
+ * readiness also shows the chat outbox's backlog (how many messages wait and the oldest one's age) and the bot's
+ * state: `ready`, or `failing` with what Telegram refused and what to change. The bot's state does not make the
+ * server unready (the cabinet serves without Telegram): a load balancer routes on the status code, monitoring
+ * alerts on `bot.state` (server/README.md, "Health"). While the server starts, before this route exists,
+ * early-server.ts answers both the same way.
  */
 import { sql } from "drizzle-orm";
 import { z } from "zod";
@@ -21,6 +24,16 @@ export const ReadyReply = z.object({
   chatOutbox: z
     .object({ waiting: z.number().int().nonnegative(), oldestWaitingSeconds: z.number().int().nullable() })
     .optional(),
+  /** With the bot: its set-up's state (`failing`: `problem` says what Telegram refused and what to change). */
+  bot: z
+    .object({
+      state: z.enum(["starting", "ready", "failing"]),
+      mode: z.enum(["webhook", "polling"]),
+      problem: z.string().nullable(),
+      leader: z.boolean(),
+      outbox: z.enum(["running", "stopped"]),
+    })
+    .optional(),
 });
 
 /** Not in the contract: the app never calls them. */
@@ -35,7 +48,7 @@ export async function healthRoutes(app: KassaApp) {
     ready,
     {
       summary: "Readiness: the database answers",
-      description: `200 { ok: true, database: "up" } when a query returns within ${READY_TIMEOUT_MS / 1000} s; 503 { ok: false, database: "down" } otherwise. With the bot, chatOutbox says how many chat messages wait and how long the oldest has waited (a backlog does not make the server unready).`,
+      description: `200 { ok: true, database: "up" } when a query returns within ${READY_TIMEOUT_MS / 1000} s; 503 { ok: false, database: "down" } otherwise. With the bot, chatOutbox says how many chat messages wait and how long the oldest has waited, and bot the state of its set-up with Telegram (neither makes the server unready: the cabinet works without Telegram; alert on bot.state "failing").`,
     },
     async ({ ctx, reply }) => {
       let timer: NodeJS.Timeout | undefined;
@@ -48,7 +61,7 @@ export async function healthRoutes(app: KassaApp) {
           return { ok: true, database: "up" as const };
         }
         const chatOutbox = await Promise.race([outboxBacklog(ctx.db, ctx.clock.now()), timeout]);
-        return { ok: true, database: "up" as const, chatOutbox };
+        return { ok: true, database: "up" as const, chatOutbox, bot: app.bot.health() };
       } catch (error) {
         ctx.log.warn({ err: error }, "not ready: the database does not answer");
         // Sent as text: the route's 5xx schema is the error body, and this is not an error of the caller.

@@ -3,7 +3,9 @@
  * HTML, or plain text) and sanitised on every read with the allow-list of security/sanitize.ts, so a stored
  * body written before a rule tightened is still served clean. Titles are plain text.
  */
+
 import { LANGUAGES, type Language, type LocalizedText, type NewsItem, type NewsItemInLanguage } from "@contract";
+import { NEWS_BODY_MAX_CHARS, NEWS_TITLE_MAX_CHARS } from "@contract/operator";
 import { desc, eq } from "drizzle-orm";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
@@ -46,8 +48,12 @@ export interface NewsInput {
   body: Partial<LocalizedText>;
 }
 
-/** A text in every language: the missing ones in English (or the first given). */
-function fill(text: Partial<LocalizedText>, what: string): LocalizedText {
+/** A text in every language: the missing ones in English (or the first given); none longer than its limit. */
+function fill(text: Partial<LocalizedText>, what: "title" | "body"): LocalizedText {
+  const max = what === "title" ? NEWS_TITLE_MAX_CHARS : NEWS_BODY_MAX_CHARS;
+  for (const l of LANGUAGES)
+    if ((text[l]?.length ?? 0) > max)
+      throw new AppError("VALIDATION_FAILED", { fields: { [`${what}.${l}`]: "textTooLong" } });
   const fallback = text.en ?? LANGUAGES.map((l) => text[l]).find((v) => v !== undefined && v.trim() !== "");
   if (!fallback?.trim()) throw new AppError("VALIDATION_FAILED", { fields: { [what]: "required" } });
   const out = {} as LocalizedText;

@@ -10,8 +10,9 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language } from "@contract";
 import { autoRetry } from "@grammyjs/auto-retry";
+import { type RunnerHandle, run, sequentialize } from "@grammyjs/runner";
 import { eq } from "drizzle-orm";
-import { Bot, BotError } from "grammy";
+import { Bot, BotError, GrammyError, HttpError } from "grammy";
 import type { LanguageCode, Update } from "grammy/types";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
@@ -21,7 +22,7 @@ import { queueDigests } from "./broadcasts";
 import { BOT_COMMANDS, miniAppAddressProblem, registerConversation } from "./conversation";
 import { releaseLease, resultRows, tryLease } from "./lease";
 import { deliverDue, miniAppUrl, type OutboxLog } from "./outbox";
-import { persist, retryServerErrorOnce } from "./persist";
+import { callTimeout, persist, retryServerErrorOnce } from "./persist";
 import { botText } from "./texts";
 import { takeUpdateSql } from "./updates";
 
@@ -34,6 +35,27 @@ const LEASE_TTL_MS = 30_000;
 const LEASE_RENEW_MS = 10_000;
 const OUTBOX_INTERVAL_MS = 1_000;
 const DIGEST_INTERVAL_MS = 60_000;
+/** The longest any Bot API call may take (getUpdates: its long-poll timeout more). */
+export const BOT_CALL_TIMEOUT_MS = 10_000;
+/** getUpdates waits this long for an update (long polling). */
+const POLL_TIMEOUT_SECONDS = 25;
+/** Updates handled at once in long polling (one chat's in order, `sequentialize`). */
+const POLL_CONCURRENCY = 100;
+/** A refused set-up (getMe, setWebhook) is tried again after 1 min, doubling up to 15 min. */
+export const SETUP_RETRY_MS = { first: 60_000, max: 15 * 60_000 };
+const ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"] as const;
+
+/** What readiness says of the bot: `ready` once getMe (and setWebhook) went through. */
+export interface BotHealth {
+  state: "starting" | "ready" | "failing";
+  mode: "webhook" | "polling";
+  /** Telegram's refusal and what to change, while `failing`. */
+  problem: string | null;
+  /** Whether this process holds the lease (polls and sends the chat outbox). */
+  leader: boolean;
+  /** Whether the chat outbox runs in this process (the leader's, whether or not the set-up went through). */
+  outbox: "running" | "stopped";
+}
 
 export interface BotLog extends OutboxLog {
   error(obj: object, msg: string): void;
@@ -44,6 +66,10 @@ export interface KassaBotOptions {
   db: Database;
   clock: Clock;
   log: BotLog;
+  /** Overrides `BOT_CALL_TIMEOUT_MS` (tests). */
+  callTimeoutMs?: number;
+  /** Overrides `SETUP_RETRY_MS` (tests). */
+  setUpRetryMs?: { first: number; max: number };
 }
 
 /** The webhook's secret: TELEGRAM_WEBHOOK_SECRET, else an HMAC of the token (the same in every process). */
@@ -71,14 +97,30 @@ export class KassaBot {
   private outboxTimer: NodeJS.Timeout | null = null;
   private digestTimer: NodeJS.Timeout | null = null;
   private holdsLease = false;
-  private polling = false;
+  private runner: RunnerHandle | null = null;
   private stopped = false;
-  private delivering = false;
+  /** The pass dispatching now (null: none); a pass whose sends are still under way no longer counts. */
+  private delivering: symbol | null = null;
+  private started = false;
+  private state: BotHealth["state"] = "starting";
+  private problem: string | null = null;
+  private wakeSetUp: (() => void) | null = null;
 
   constructor(private readonly options: KassaBotOptions) {
     const { env } = options;
     this.secret = webhookSecret(env);
-    this.bot = new Bot(env.TELEGRAM_BOT_TOKEN, { client: { apiRoot: env.TELEGRAM_API_ROOT } });
+    const callMs = options.callTimeoutMs ?? BOT_CALL_TIMEOUT_MS;
+    this.bot = new Bot(env.TELEGRAM_BOT_TOKEN, {
+      client: {
+        apiRoot: env.TELEGRAM_API_ROOT,
+        // Telegram's test environment: every call goes to <root>/bot<token>/test/<method>.
+        environment: env.TELEGRAM_ENV,
+        // grammY's own limit stays above callTimeout's (which ends a hung call first).
+        timeoutSeconds: Math.ceil(callMs / 1000) + POLL_TIMEOUT_SECONDS + 30,
+      },
+    });
+    // First, so that it bounds each attempt of the transformers below: one hung call ends after callMs.
+    this.bot.api.config.use(callTimeout(callMs));
     // 429: wait retry_after and try again (up to a minute per call; longer waits fail the call). A server
     // error is tried once more after half a second (one lost answer does not lose a reply); beyond that,
     // and on network errors, the call fails: the outbox has its own backoff.
@@ -125,6 +167,10 @@ export class KassaBot {
 
   private registerHandlers(): void {
     const { bot } = this;
+
+    // One chat's updates in order, different chats' at once (long polling hands updates over
+    // concurrently, so does the webhook): a slow or hung reply to one investor holds no one else.
+    bot.use(sequentialize((ctx) => String(ctx.chat?.id ?? ctx.from?.id ?? "")));
 
     // Idempotent: an update_id seen before (a webhook retry, a restart mid-batch) is skipped.
     bot.use(async (ctx, next) => {
@@ -181,29 +227,82 @@ export class KassaBot {
   }
 
   /**
-   * Starts the bot: getMe, configuration (in the background: a slow or refused call does not hold
-   * the server), the webhook when PUBLIC_URL is set, else long polling; polling and the chat outbox
-   * run in the process holding the lease, the others keep trying to take it over.
+   * Starts the bot. The chat outbox, the lease and the digest run at once (sending needs no set-up);
+   * the set-up (getMe, then setWebhook when PUBLIC_URL is set, else long polling in the lease holder)
+   * runs in the background and, refused, is tried again after a minute, doubling up to 15 minutes.
+   * A refusal is logged once with its cause and what to change, and readiness shows it (`health()`).
+   * The commands, names and menu button follow in the background (a 429 waits, `persist`).
+   * Throws only for a configuration the bot cannot work with (the Mini App address).
    */
   async start(): Promise<void> {
-    const { env, log } = this.options;
-    const problem = miniAppAddressProblem(env);
+    const problem = miniAppAddressProblem(this.options.env);
     if (problem) throw new Error(problem);
-    await this.init();
-    // A 429 (or Telegram down) during the set-up waits and runs it again, until it is done.
-    void persist(() => this.configure(), { log, what: "bot configuration", stopped: () => this.stopped }).catch(
-      (error: unknown) => log.warn({ err: error }, "bot configuration failed"),
-    );
-    if (env.PUBLIC_URL) {
-      await this.bot.api.setWebhook(`${env.PUBLIC_URL}/api${WEBHOOK_PATH}`, {
-        secret_token: this.secret,
-        allowed_updates: ["message", "callback_query", "my_chat_member"],
-      });
-    }
+    if (this.started) return;
+    this.started = true;
     await this.tickLease();
     this.leaseTimer = setInterval(() => void this.tickLease(), LEASE_RENEW_MS);
     this.outboxTimer = setInterval(() => void this.deliver(), OUTBOX_INTERVAL_MS);
     this.digestTimer = setInterval(() => void this.queueDigests(), DIGEST_INTERVAL_MS);
+    void this.setUpUntilDone();
+  }
+
+  /** The bot's state for readiness. */
+  health(): BotHealth {
+    return {
+      state: this.state,
+      mode: this.options.env.PUBLIC_URL ? "webhook" : "polling",
+      problem: this.problem,
+      leader: this.holdsLease,
+      outbox: this.started && !this.stopped && this.holdsLease ? "running" : "stopped",
+    };
+  }
+
+  private async setUpUntilDone(): Promise<void> {
+    const { log } = this.options;
+    const retry = this.options.setUpRetryMs ?? SETUP_RETRY_MS;
+    let wait = retry.first;
+    while (!this.stopped) {
+      try {
+        await this.setUp();
+        if (this.state !== "ready") log.info({ mode: this.health().mode }, "chat bot ready");
+        this.state = "ready";
+        this.problem = null;
+        void this.tickLease();
+        return;
+      } catch (error) {
+        const problem = setUpProblem(error, this.options.env);
+        // Once per cause: the same refusal every few minutes is the same news.
+        if (problem !== this.problem)
+          log.error({ err: error, retryInSeconds: Math.round(wait / 1000) }, `chat bot set-up refused: ${problem}`);
+        this.problem = problem;
+        this.state = "failing";
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          timer.unref();
+          this.wakeSetUp = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wakeSetUp = null;
+        wait = Math.min(wait * 2, retry.max);
+      }
+    }
+  }
+
+  private async setUp(): Promise<void> {
+    const { env, log } = this.options;
+    await this.init();
+    if (env.PUBLIC_URL) {
+      await this.bot.api.setWebhook(`${env.PUBLIC_URL}/api${WEBHOOK_PATH}`, {
+        secret_token: this.secret,
+        allowed_updates: [...ALLOWED_UPDATES],
+      });
+    }
+    // A 429 (or Telegram down) during the configuration waits and runs it again, until it is done.
+    void persist(() => this.configure(), { log, what: "bot configuration", stopped: () => this.stopped }).catch(
+      (error: unknown) => log.warn({ err: error }, "bot configuration failed"),
+    );
   }
 
   /** The daily accruals of the chats that asked for them (only in the lease holder). */
@@ -229,25 +328,57 @@ export class KassaBot {
       log.warn({ err: error }, "bot lease not renewed");
       this.holdsLease = false;
     }
-    if (this.holdsLease && !env.PUBLIC_URL && !this.polling) {
-      this.polling = true;
+    if (this.holdsLease && !env.PUBLIC_URL && this.state === "ready" && !this.runner && !this.stopped) {
       log.info({}, "bot: long polling");
-      // bot.start() removes a webhook and polls until stop(); errors of handlers go to bot.catch.
-      void this.bot
-        .start({ allowed_updates: ["message", "callback_query", "my_chat_member"], drop_pending_updates: false })
-        .catch((error: unknown) => log.error({ err: error }, "bot polling stopped"))
-        .finally(() => {
-          this.polling = false;
-        });
-    } else if (!this.holdsLease && this.polling) {
-      await this.bot.stop();
+      this.runner = this.poll();
+    } else if (!this.holdsLease && this.runner) {
+      const runner = this.runner;
+      this.runner = null;
+      await runner.stop();
     }
   }
 
-  /** One pass of the chat outbox (only in the lease holder). */
+  /**
+   * Long polling with grammY's runner: updates are handled concurrently (one chat's in order), so a
+   * hung Bot API call holds its own chat only. A webhook left from another set-up is removed first.
+   */
+  private poll(): RunnerHandle {
+    const { log } = this.options;
+    void this.bot.api.deleteWebhook({ drop_pending_updates: false }).catch((error: unknown) => {
+      log.warn({ err: error }, "webhook not removed");
+    });
+    const runner = run(this.bot, {
+      runner: {
+        fetch: { allowed_updates: [...ALLOWED_UPDATES], timeout: POLL_TIMEOUT_SECONDS },
+        silent: true,
+        retryInterval: 1_000,
+      },
+      sink: { concurrency: POLL_CONCURRENCY },
+    });
+    void runner
+      .task()
+      ?.then(
+        () => undefined,
+        (error: unknown) => log.error({ err: error }, "bot polling stopped"),
+      )
+      .finally(() => {
+        if (this.runner === runner) this.runner = null;
+      });
+    return runner;
+  }
+
+  /**
+   * One pass of the chat outbox (only in the lease holder). The next pass may start once this one has
+   * dispatched its sends: a slow or hung send holds its own chat only. Resolves with the messages sent
+   * once every send of the pass has ended.
+   */
   async deliver(): Promise<number> {
     if (!this.holdsLease || this.delivering || this.stopped) return 0;
-    this.delivering = true;
+    const pass = Symbol("outbox pass");
+    this.delivering = pass;
+    const dispatched = () => {
+      if (this.delivering === pass) this.delivering = null;
+    };
     try {
       return await deliverDue({
         db: this.options.db,
@@ -257,12 +388,13 @@ export class KassaBot {
         log: this.options.log,
         // A pass ends as soon as this process stops or loses the lease: one deliverer at a time.
         stopped: () => this.stopped || !this.holdsLease,
+        onDispatched: dispatched,
       });
     } catch (error) {
       this.options.log.warn({ err: error }, "chat outbox pass failed");
       return 0;
     } finally {
-      this.delivering = false;
+      dispatched();
     }
   }
 
@@ -271,8 +403,27 @@ export class KassaBot {
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     if (this.outboxTimer) clearInterval(this.outboxTimer);
     if (this.digestTimer) clearInterval(this.digestTimer);
-    if (this.polling) await this.bot.stop().catch(() => undefined);
+    this.wakeSetUp?.();
+    const runner = this.runner;
+    this.runner = null;
+    if (runner?.isRunning()) await runner.stop().catch(() => undefined);
     if (this.holdsLease && this.options.env.DATABASE_URL)
       await releaseLease(this.options.db, LEASE_NAME, this.holder).catch(() => undefined);
   }
+}
+
+/** What Telegram refused in the set-up, and what to change. */
+export function setUpProblem(error: unknown, env: Env): string {
+  if (error instanceof GrammyError) {
+    const what = `${error.method}: ${error.error_code} ${error.description}`;
+    if (error.error_code === 401 || error.error_code === 404)
+      return `${what}: TELEGRAM_BOT_TOKEN is not a token of this environment (TELEGRAM_ENV=${env.TELEGRAM_ENV}); check the token and TELEGRAM_ENV`;
+    if (error.method === "setWebhook")
+      return `${what}: PUBLIC_URL (${env.PUBLIC_URL ?? "unset"}) must be a public https:// address on port 443, 80, 88 or 8443 with a certificate Telegram trusts; or unset PUBLIC_URL for long polling`;
+    if (error.error_code === 429) return `${what}: Telegram asks to wait; the set-up is tried again`;
+    return what;
+  }
+  if (error instanceof HttpError)
+    return `the Bot API at ${env.TELEGRAM_API_ROOT} does not answer (${error.message}); check TELEGRAM_API_ROOT and the network`;
+  return String(error instanceof Error ? error.message : error);
 }

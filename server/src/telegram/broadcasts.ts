@@ -86,7 +86,8 @@ function dayName(day: string, language: Language): string {
 
 /**
  * The daily accruals: for every chat that opted in and has not had the day before `now` (UTC), one
- * message with that day's accruals per currency and all accruals up to its end ("+3.00 USDT, 1,234.56
+ * message with that day's accruals per currency (the deposits' days due that day, held in running
+ * deposits or paid out with an ended one) and all accruals up to its end ("+3.00 USDT, 1,234.56
  * USDT in all"). The day is claimed first, so a second pass (another instance, a retry) sends
  * nothing; a day without accruals is claimed and says nothing. Returns the messages queued.
  */
@@ -108,14 +109,16 @@ export async function queueDigests(db: Database, now: Date): Promise<number> {
         .where(and(eq(botChats.chatId, chatId), or(isNull(botChats.digestDay), lt(botChats.digestDay, day))))
         .returning({ chatId: botChats.chatId });
       if (claimed.length === 0) return 0;
+      // From the accruals themselves (held in running deposits, paid out when a deposit ends), by
+      // the day each was due: the ledger's `accrual` operations are written only when a deposit ends.
       const sums = resultRows<{ currency: string; day: string; total: string }>(
         await tx.execute(sql`
-          select currency,
-            coalesce(sum(amount) filter (where created_at >= ${start.toISOString()}), 0)::text as day,
-            sum(amount)::text as total
-          from operations
-          where user_id = ${userId} and type = 'accrual' and created_at < ${end.toISOString()}
-          group by currency order by currency`),
+          select d.currency,
+            coalesce(sum(a.amount) filter (where a.due_at >= ${start.toISOString()}), 0)::text as day,
+            sum(a.amount)::text as total
+          from accruals a join deposits d on d.id = a.deposit_id
+          where d.user_id = ${userId} and a.due_at < ${end.toISOString()}
+          group by d.currency order by d.currency`),
       ).filter((row) => normalizeDecimal(row.day) !== "0");
       if (sums.length === 0) return 0;
       const params: Record<string, string> = {};

@@ -152,6 +152,8 @@ export function registerConversation(bot: Bot, deps: ConversationDeps): void {
     if (!(BOT_COMMANDS as readonly string[]).includes(name)) return;
     const { language } = await who(ctx);
     await ctx.reply(botText(language, "group.privateOnly"), {
+      // As a reply to the command, so the group sees whom it answers.
+      reply_parameters: { message_id: message.message_id, allow_sending_without_reply: true },
       reply_markup: new InlineKeyboard().url(botText(language, "buttons.privateChat"), privateChatLink(ctx)),
     });
   });

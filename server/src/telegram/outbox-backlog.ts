@@ -16,10 +16,12 @@ export async function outboxBacklog(
   db: Database,
   now: Date,
 ): Promise<{ waiting: number; oldestWaitingSeconds: number | null }> {
+  // A blocked chat's held notices wait for the investor, not for the outbox: not a backlog.
   const [row] = await db
     .select({ waiting: count(), oldest: min(chatOutbox.createdAt) })
     .from(chatOutbox)
-    .where(waiting);
+    .innerJoin(users, eq(users.id, chatOutbox.userId))
+    .where(and(waiting, isNull(users.botBlockedAt)));
   const oldest = row?.oldest ? new Date(row.oldest) : null;
   return {
     waiting: row?.waiting ?? 0,

@@ -3,9 +3,15 @@
  * Telegram chat, in the account's language of the moment, with a `web_app` button to the screen
  * concerned. Each row is marked sent once Telegram took it; a failure is retried with exponential
  * backoff capped at five minutes for 72 hours from queueing (a 429 waits `retry_after` and pauses
- * every send); a blocked bot (403) marks the user and ends the row, as do an unlinked account and
- * chat notifications turned off. A chat gets its messages in order, one at a time, paced (`PACE`). A message whose send was cut short by a crash
- * (sent, not yet marked) may go out twice: delivery is at least once, never lost.
+ * every send); a blocked bot (403) marks the user and ends the row (the account's own notices,
+ * `HELD_WHILE_BLOCKED`, wait for the investor to come back), as do an unlinked account and
+ * chat notifications turned off. A chat gets its messages in order, one at a time, paced (`PACE`) on a
+ * monotonic clock (a wall-clock step back or forward neither stops nor floods delivery). Chats do not
+ * wait for each other: a send that takes longer than `SEND_GRACE_MS` goes on by itself (ended by the
+ * client's per-call timeout) while the pass goes on to the other chats, and its chat is left out of
+ * passes until it ends; the bot starts its next pass once this one has dispatched (`onDispatched`). A message whose send was cut short by a crash (sent, not yet marked) may go
+ * out twice: delivery is at least once, never lost. A rendered message is cut to Telegram's 4,096
+ * characters (`fitMessage`), never refused for its length.
  */
 import { type Language, parseStartParam } from "@contract";
 import { and, asc, eq, lte, sql } from "drizzle-orm";
@@ -42,6 +48,16 @@ const BACKOFF_BASE_MS = 5_000;
 const BACKOFF_MAX_MS = 5 * 60_000;
 /** The longest a pass waits for the overall pace; a longer wait ends the pass (the next one goes on). */
 const PASS_MAX_WAIT_MS = 1_000;
+/** The longest a pass waits for one send before it goes on to the next chat (the send goes on by itself). */
+export const SEND_GRACE_MS = 1_000;
+/** Notices about the account's safety and money, kept while the bot is blocked and sent when the investor is back. */
+export const HELD_WHILE_BLOCKED: ReadonlySet<string> = new Set([
+  "withdrawal_status",
+  "wallet_changed",
+  "withdrawals_locked",
+]);
+/** Telegram's longest message text. */
+export const MESSAGE_MAX_CHARS = 4096;
 
 /** The wait before attempt `attempts + 1`: 5 s, 10 s, 20 s, … up to five minutes. */
 export function backoffMs(attempts: number): number {
@@ -62,7 +78,10 @@ interface Bucket {
   at: number;
 }
 
-/** Token buckets (overall and per chat) on the server's clock; a 429 pauses them all. */
+/**
+ * Token buckets (overall and per chat) on a monotonic clock (`performance.now()` in the outbox, never
+ * the wall clock); a 429 pauses them all.
+ */
 export class Pacer {
   private readonly overall: Bucket;
   private readonly chats = new Map<number, Bucket>();
@@ -136,6 +155,76 @@ function waitFor(bucket: Bucket, rate: Rate, now: number): number {
 /** The pace of this process's deliveries when the caller brings none (one deliverer per process). */
 const processPacer = new Pacer();
 
+/**
+ * The chats with a send under way in this process. A chat is skipped while its send runs, and by a
+ * pass that read the outbox before that send ended (what it read of the chat may be stale).
+ */
+export class ChatsInFlight {
+  private readonly busy = new Map<string, Promise<unknown>>();
+  private readonly endedAt = new Map<string, number>();
+  private tick = 0;
+
+  /** A mark taken before the outbox is read. */
+  mark(): number {
+    return ++this.tick;
+  }
+
+  /** Whether `userId` may be sent to by a pass that read the outbox at `mark`. */
+  free(userId: string, mark: number): boolean {
+    return !this.busy.has(userId) && (this.endedAt.get(userId) ?? 0) < mark;
+  }
+
+  run<T>(userId: string, work: Promise<T>): Promise<T> {
+    this.busy.set(userId, work);
+    const end = () => {
+      this.busy.delete(userId);
+      this.endedAt.set(userId, ++this.tick);
+      // Ends older than any pass under way tell nothing: kept small.
+      if (this.endedAt.size > 10_000) this.endedAt.clear();
+    };
+    work.then(end, end);
+    return work;
+  }
+
+  /** Waits for every send under way (tests, a clean stop). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.busy.values()]);
+  }
+
+  get size(): number {
+    return this.busy.size;
+  }
+}
+
+const processInFlight = new ChatsInFlight();
+
+/**
+ * The message as Telegram takes it: `<b>title</b>\nbody`, escaped, at most `MESSAGE_MAX_CHARS`
+ * characters. The body is cut first, then the title, on the plain text before escaping (so no tag
+ * and no `&amp;` is ever cut in two), at a code point boundary, with an ellipsis.
+ */
+export function fitMessage(title: string, body: string, max = MESSAGE_MAX_CHARS): string {
+  const render = (t: string, b: string) => `<b>${escapeHtml(t)}</b>\n${escapeHtml(b)}`;
+  if (render(title, body).length <= max) return render(title, body);
+  const cut = (text: string, room: number): string => {
+    const chars = [...text];
+    let out = "";
+    let used = 1; // the ellipsis
+    for (const ch of chars) {
+      const size = escapeHtml(ch).length;
+      if (used + size > room) break;
+      out += ch;
+      used += size;
+    }
+    return `${out.trimEnd()}…`;
+  };
+  const titleRoom = max - render("", "").length;
+  const fittedTitle = render(title, "").length <= max ? title : cut(title, titleRoom);
+  const bodyRoom = max - render(fittedTitle, "").length;
+  if (bodyRoom <= 1) return render(fittedTitle, "");
+  return render(fittedTitle, cut(body, bodyRoom));
+}
+
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
@@ -180,6 +269,17 @@ export interface OutboxDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Ends the pass early (the bot stopping). */
   stopped?: () => boolean;
+  /** The pace's monotonic clock in ms; `performance.now()` by default (a test passes its own). */
+  monotonic?: () => number;
+  /** The chats with a send under way; by default the process's own. */
+  inFlight?: ChatsInFlight;
+  /** Overrides `SEND_GRACE_MS`. */
+  sendGraceMs?: number;
+  /**
+   * Called when the pass has started every send it will (the slow ones still under way). The bot
+   * starts its next pass from then on; the returned promise settles when every send has ended.
+   */
+  onDispatched?: () => void;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -193,6 +293,10 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
   const { db, clock } = deps;
   const pacer = deps.pacer ?? processPacer;
   const sleep = deps.sleep ?? realSleep;
+  const monotonic = deps.monotonic ?? (() => performance.now());
+  const inFlight = deps.inFlight ?? processInFlight;
+  const graceMs = deps.sendGraceMs ?? SEND_GRACE_MS;
+  const mark = inFlight.mark();
   // Per chat the first `burst` waiting rows, when the first of them (the chat's head) is due.
   const ranked = db.$with("ranked").as(
     db
@@ -228,10 +332,16 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
   let sent = 0;
   // Chats that get nothing more in this pass: their previous message failed or waits, or their pace is spent.
   const held = new Set<string>();
+  const slow: Promise<{ ok: true } | { ok: false; telegramDown: boolean }>[] = [];
   for (const item of due) {
     if (deps.stopped?.()) break;
     const { row } = item;
     if (held.has(row.userId)) continue;
+    // A send to this chat is under way (or ended after the outbox was read): the next pass sees it.
+    if (!inFlight.free(row.userId, mark)) {
+      held.add(row.userId);
+      continue;
+    }
     const giveUp = (reason: string) =>
       db.update(chatOutbox).set({ failedAt: clock.now(), lastError: reason }).where(eq(chatOutbox.id, row.id));
     if (item.telegramId === null) {
@@ -243,11 +353,14 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
       continue;
     }
     if (item.botBlockedAt !== null) {
-      await giveUp("the user blocked the bot");
+      // The account's own notices wait for the investor to come back (any sign of life unblocks);
+      // the rest would be stale by then.
+      if (!HELD_WHILE_BLOCKED.has(row.kind)) await giveUp("the user blocked the bot");
       continue;
     }
-    let now = clock.now().getTime();
-    if (row.nextAttemptAt.getTime() > now || pacer.chatWait(item.telegramId, now) > 0) {
+    const telegramId = item.telegramId;
+    let now = monotonic();
+    if (row.nextAttemptAt.getTime() > clock.now().getTime() || pacer.chatWait(telegramId, now) > 0) {
       held.add(row.userId);
       continue;
     }
@@ -257,30 +370,56 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
     if (wait > PASS_MAX_WAIT_MS) break;
     if (wait > 0) {
       await sleep(wait);
-      now = clock.now().getTime();
+      now = monotonic();
     }
-    pacer.take(item.telegramId, now);
+    pacer.take(telegramId, now);
     const language = userLanguage(item);
     const { title, body } = renderNotification(row.kind, row.params, language);
-    try {
-      await deps.sender.sendMessage(item.telegramId, `<b>${escapeHtml(title)}</b>\n${escapeHtml(body)}`, {
-        parse_mode: "HTML",
-        reply_markup: webAppKeyboard(language, deps.miniAppUrl, row.startParam),
-        link_preview_options: { is_disabled: true },
-      });
-    } catch (error) {
+    const send = inFlight.run(
+      row.userId,
+      (async (): Promise<{ ok: true } | { ok: false; telegramDown: boolean }> => {
+        try {
+          await deps.sender.sendMessage(telegramId, fitMessage(title, body), {
+            parse_mode: "HTML",
+            reply_markup: webAppKeyboard(language, deps.miniAppUrl, row.startParam),
+            link_preview_options: { is_disabled: true },
+          });
+        } catch (error) {
+          const outcome = await failed(deps, row, telegramId, error);
+          if (outcome.retryAfterMs !== undefined) pacer.pause(monotonic() + outcome.retryAfterMs);
+          return { ok: false, telegramDown: outcome.telegramDown };
+        }
+        await db
+          .update(chatOutbox)
+          .set({ sentAt: clock.now(), attempts: row.attempts + 1, lastError: null })
+          .where(eq(chatOutbox.id, row.id));
+        return { ok: true };
+      })(),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      send,
+      new Promise<"slow">((resolve) => {
+        timer = setTimeout(() => resolve("slow"), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (outcome === "slow") {
+      // Telegram is slow for this chat (or hangs, or a 429 is waited out): the others go on.
       held.add(row.userId);
-      const outcome = await failed(deps, row, item.telegramId, error);
-      if (outcome.retryAfterMs !== undefined) pacer.pause(clock.now().getTime() + outcome.retryAfterMs);
+      slow.push(send);
+      continue;
+    }
+    if (!outcome.ok) {
+      held.add(row.userId);
       if (outcome.telegramDown) break;
       continue;
     }
-    await db
-      .update(chatOutbox)
-      .set({ sentAt: clock.now(), attempts: row.attempts + 1, lastError: null })
-      .where(eq(chatOutbox.id, row.id));
     sent++;
   }
+  deps.onDispatched?.();
+  // The slow sends, counted when they have ended (the bot does not wait for them: onDispatched).
+  for (const outcome of await Promise.all(slow)) if (outcome.ok) sent++;
   return sent;
 }
 
@@ -295,11 +434,13 @@ async function failed(
   const attempts = row.attempts + 1;
   const description = error instanceof GrammyError ? `${error.error_code}: ${error.description}` : String(error);
   if (error instanceof GrammyError && error.error_code === 403) {
-    // Blocked (or deactivated): no retry; the user is marked until they write to the bot again.
+    // Blocked (or deactivated): no retry; the user is marked until they write to the bot again. An
+    // account notice waits for then (HELD_WHILE_BLOCKED).
     await db.update(users).set({ botBlockedAt: now }).where(eq(users.telegramId, telegramId));
+    const held = HELD_WHILE_BLOCKED.has(row.kind);
     await db
       .update(chatOutbox)
-      .set({ attempts, failedAt: now, lastError: description })
+      .set({ attempts, failedAt: held ? null : now, lastError: description })
       .where(eq(chatOutbox.id, row.id));
     deps.log.info({ outboxId: row.id }, "the user blocked the bot: chat notification dropped");
     return { telegramDown: false };

@@ -51,3 +51,31 @@ export function retryServerErrorOnce(delayMs = 500): Transformer {
     return prev(method, payload, signal);
   };
 }
+
+/**
+ * An API transformer that ends every Bot API call after `ms` (`getUpdates`: its long-poll `timeout`
+ * plus `ms`): a call Telegram never answers fails as a network error (grammY's `HttpError`) instead
+ * of holding its chat (and, before, the whole bot) for grammY's default 500 s. Installed first, so it
+ * bounds each attempt of the retrying transformers around it.
+ */
+export function callTimeout(ms: number): Transformer {
+  return async (prev, method, payload, given) => {
+    // grammY types the signal with its polyfill's type; Node's own is what it is at run time.
+    const signal = given as unknown as AbortSignal | undefined;
+    const poll = method === "getUpdates" ? Number((payload as { timeout?: number }).timeout ?? 0) * 1000 : 0;
+    const controller = new AbortController();
+    const abort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) abort();
+    signal?.addEventListener("abort", abort, { once: true });
+    const timer = setTimeout(
+      () => controller.abort(new Error(`${method}: no answer within ${ms + poll} ms`)),
+      ms + poll,
+    );
+    try {
+      return await prev(method, payload, controller.signal as unknown as typeof given);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", abort);
+    }
+  };
+}

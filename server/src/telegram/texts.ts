@@ -29,9 +29,28 @@ function lookup(tree: Tree, key: string): string | undefined {
   return typeof node === "string" ? node : undefined;
 }
 
-/** The text of `key` (dot path in bot.json) in `language`, with `{{name}}` filled from `values`. */
+const LOCALES: Record<Language, string> = { en: "en", ru: "ru", de: "de", kk: "kk" };
+
+/**
+ * The key of `key` for `count` in `language`, as i18next names plural forms (`key_one`, `key_few`,
+ * `key_many`, `key_other`, from the language's plural rules), when the catalogue has plural forms.
+ */
+function pluralKey(tree: Tree, language: Language, key: string, count: string | undefined): string {
+  if (count === undefined || lookup(tree, key) !== undefined) return key;
+  const form = new Intl.PluralRules(LOCALES[language]).select(Number(count));
+  return lookup(tree, `${key}_${form}`) !== undefined ? `${key}_${form}` : `${key}_other`;
+}
+
+/**
+ * The text of `key` (dot path in bot.json) in `language`, with `{{name}}` filled from `values`; with
+ * `values.count`, the plural form for that number (i18next's `_one`/`_few`/`_many`/`_other` keys).
+ */
 export function botText(language: Language, key: string, values: Record<string, string> = {}): string {
-  const template = lookup(CATALOGUES[language], key) ?? lookup(CATALOGUES[FALLBACK_LANGUAGE], key);
+  const own = CATALOGUES[language];
+  const fallback = CATALOGUES[FALLBACK_LANGUAGE];
+  const template =
+    lookup(own, pluralKey(own, language, key, values.count)) ??
+    lookup(fallback, pluralKey(fallback, FALLBACK_LANGUAGE, key, values.count));
   if (template === undefined) throw new Error(`no text bot:${key}`);
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? "").trim();
 }

@@ -39,6 +39,8 @@ export interface CodeStepProps<Confirmed, Sent extends { resendAfterSeconds: num
   /** What the code confirms and whose it is: the wait for a new code is kept per purpose and subject. */
   purpose: CodePurpose;
   subject: string;
+  /** The code confirms a money action (a withdrawal): vertical swipes only scroll meanwhile. */
+  money?: boolean;
   header: ReactNode;
   footer?: ReactNode;
   /** In the section before the field: what the code confirms. */
@@ -64,6 +66,7 @@ export interface CodeStepProps<Confirmed, Sent extends { resendAfterSeconds: num
 export function CodeStep<Confirmed, Sent extends { resendAfterSeconds: number }>({
   purpose,
   subject,
+  money = false,
   header,
   footer,
   intro,
@@ -166,6 +169,7 @@ export function CodeStep<Confirmed, Sent extends { resendAfterSeconds: number }>
         pending={confirm.isPending}
         disabled={busy}
         error={formError}
+        money={money}
       />
       <div className="form-actions resend-actions">
         <Button

@@ -21,6 +21,8 @@ export interface FormFooterProps {
   submitTestId?: string;
   /** In a dialog: the second action (Cancel, Close) beside the submit. */
   secondary?: ReactNode;
+  /** A money form: inside Telegram vertical swipes only scroll while it shows. */
+  money?: boolean;
 }
 
 export function FormFooter({
@@ -32,8 +34,10 @@ export function FormFooter({
   success,
   submitTestId = "submit",
   secondary,
+  money = false,
 }: FormFooterProps) {
   const inTelegram = useMainButton({
+    money,
     text: submitText,
     loading: pending,
     enabled: !disabled,

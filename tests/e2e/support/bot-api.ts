@@ -3,7 +3,9 @@
  * bot calls (`/bot<token>/<method>`), records every call, and feeds updates through `getUpdates`
  * (long polling) or not at all (webhook tests post updates themselves). A method can be made to fail
  * (429 with `retry_after`, 403) or to hang, as Telegram might. As Telegram does, it refuses a message
- * with a `web_app` button to a group or channel (a negative chat id): those buttons are for private chats.
+ * with a `web_app` button to a group or channel (a negative chat id): those buttons are for private chats,
+ * and a message whose text is longer than 4,096 characters once its HTML is parsed. It answers the test
+ * environment's paths (`/bot<token>/test/<method>`) too, and records which environment each call used.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +16,10 @@ export interface RecordedCall {
   at: number;
   /** The HTTP status answered (0 while a hung call waits). */
   status: number;
+  /** The request's path, e.g. `/bot123:ABC/test/sendMessage`. */
+  path: string;
+  /** Telegram's environment the path names: `test` for `/bot<token>/test/<method>`. */
+  environment: "prod" | "test";
 }
 
 type Answer = { status: number; body: unknown } | "hang";
@@ -106,17 +112,27 @@ export async function startBotApiStandIn(): Promise<BotApiStandIn> {
 
   const server: Server = createServer((request, response) => {
     void (async () => {
-      const match = /^\/bot[^/]+\/(\w+)$/.exec(request.url ?? "");
+      const match = /^\/bot[^/]+\/(test\/)?(\w+)$/.exec(request.url ?? "");
       const params = await readBody(request);
-      if (!match?.[1]) {
+      if (!match?.[2]) {
         response.writeHead(404).end(JSON.stringify({ ok: false, error_code: 404, description: "Not Found" }));
         return;
       }
-      const method = match[1];
-      const call: RecordedCall = { method, params, at: Date.now(), status: 0 };
+      const method = match[2];
+      const call: RecordedCall = {
+        method,
+        params,
+        at: Date.now(),
+        status: 0,
+        path: request.url ?? "",
+        environment: match[1] ? "test" : "prod",
+      };
       // getUpdates is the poll itself, not a call worth recording each time it comes back empty.
       if (method !== "getUpdates") calls.push(call);
-      const answer = overrides.get(method)?.(params, call) ?? refusedOutsidePrivate(method, params);
+      const answer =
+        overrides.get(method)?.(params, call) ??
+        refusedOutsidePrivate(method, params) ??
+        refusedTooLong(method, params);
       if (answer === "hang") {
         hung.add(() => request.socket.destroy());
         return;
@@ -167,6 +183,24 @@ export async function startBotApiStandIn(): Promise<BotApiStandIn> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The text as Telegram counts it: HTML tags dropped and entities read (parse_mode HTML). */
+export function parsedText(params: Record<string, unknown>): string {
+  const text = String(params.text ?? "");
+  if (params.parse_mode !== "HTML") return text;
+  return text
+    .replace(/<[^>]*>/g, "")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
+}
+
+/** Telegram's answer to a text over 4,096 characters. */
+function refusedTooLong(method: string, params: Record<string, unknown>): Answer | undefined {
+  if (!["sendMessage", "editMessageText"].includes(method) || parsedText(params).length <= 4096) return undefined;
+  return { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: message is too long" } };
 }
 
 /** Telegram's answer to a `web_app` button sent to a group or channel (negative chat ids). */

@@ -136,8 +136,11 @@ export interface ClientOptions {
   /**
    * Telegram's BiometricManager (Bot API 7.2), as the phone clients answer it: `available` false is a
    * phone without biometrics (the default); `grant` is the user's answer when the app asks for access.
-   * The biometric token is kept outside the page like the keychain (session storage, `tg-biometry-token`);
-   * `sessionStorage["tg-biometry-refuse"] = "1"` makes the next Face ID fail.
+   * The biometric token is kept outside the page like the keychain (session storage, `tg-biometry-token`).
+   * Switches in session storage, as the user or the phone would change them between launches:
+   * `tg-biometry-answer` = `failed` (a face not recognised) or `cancelled` (the prompt closed; Telegram answers
+   * `failed` for both); `tg-biometry-granted` removed = access refused in Telegram's settings;
+   * `tg-biometry-unavailable` = `1` = biometrics removed from the phone.
    */
   biometrics?: { available: boolean; grant: boolean };
 }
@@ -168,8 +171,9 @@ export async function installTelegramClient(
       w.__tgEvents = [];
       const reply = (eventType: string, eventData?: unknown) =>
         setTimeout(() => w.Telegram?.WebView?.receiveEvent?.(eventType, eventData), 0);
+      const biometryAvailable = () => biometrics.available && sessionStorage.getItem("tg-biometry-unavailable") !== "1";
       const biometryInfo = () =>
-        biometrics.available
+        biometryAvailable()
           ? {
               available: true,
               type: "face",
@@ -183,7 +187,7 @@ export async function installTelegramClient(
         postEvent(eventType: string, eventData?: string) {
           const data = eventData ? JSON.parse(eventData) : null;
           w.__tgEvents.push({ eventType, eventData: data, t: performance.now() });
-          const granted = () => biometrics.available && sessionStorage.getItem("tg-biometry-granted") === "1";
+          const granted = () => biometryAvailable() && sessionStorage.getItem("tg-biometry-granted") === "1";
           switch (eventType) {
             case "web_app_biometry_get_info":
               reply("biometry_info_received", biometryInfo());
@@ -196,7 +200,7 @@ export async function installTelegramClient(
               reply("biometry_info_received", biometryInfo());
               break;
             case "web_app_biometry_request_auth": {
-              const refused = sessionStorage.getItem("tg-biometry-refuse") === "1";
+              const refused = ["failed", "cancelled"].includes(sessionStorage.getItem("tg-biometry-answer") ?? "");
               reply(
                 "biometry_auth_requested",
                 granted() && !refused

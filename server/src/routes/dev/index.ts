@@ -33,6 +33,7 @@ export async function devRoutes(app: KassaApp) {
     app,
     outbox,
     {
+      operationId: "devOutbox",
       summary: "Verification codes the server would have sent, newest first",
       description:
         "Outside production codes are not delivered: they go to the server log and to this outbox (the last " +
@@ -50,6 +51,10 @@ export async function devRoutes(app: KassaApp) {
     {
       schema: {
         tags: ["development"],
+        operationId: "devTelegramLaunch",
+        security: [],
+        // A redirect into the app, not an API reply: kept out of the document (its words are above).
+        hide: true,
         summary: "Open the app as if launched from Telegram (init data signed by the bot token)",
         description:
           "Redirects to `/?tgDevMock=1#tgWebAppData=…&tgWebAppVersion=8.0&tgWebAppPlatform=…&tgWebAppThemeParams=…" +

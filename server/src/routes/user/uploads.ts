@@ -98,6 +98,8 @@ export async function userUploadRoutes(app: KassaApp) {
     {
       schema: {
         tags: ["user", "settings"],
+        operationId: "avatarFile",
+        security: [],
         summary: "An avatar image by its random stored name (the User's avatarUrl)",
         params: z.object({ file: text().max(64) }),
       },

@@ -57,7 +57,10 @@ export function TelegramLogin({ available, renderPasswordSignIn }: TelegramLogin
       </div>
     ) : null;
   // Stale init data: say what to do — reopen the app from the bot, or use the password form below.
-  const notice =
-    telegram.stale && telegram.error ? { ...telegram.error, note: { text: t("login.telegramStale") } } : telegram.error;
+  const notice: FormError | null = telegram.locked
+    ? { message: { ns: "auth", key: "login.lockedNotice" } }
+    : telegram.stale && telegram.error
+      ? { ...telegram.error, note: { text: t("login.telegramStale") } }
+      : telegram.error;
   return <>{renderPasswordSignIn(notice, button)}</>;
 }

@@ -7,7 +7,7 @@ import { toSupportedLanguage } from "@/config/i18n";
 import { isApiError } from "@/lib/api-client";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { signInAtom } from "@/lib/session";
-import { haptics, useTelegram } from "@/tma/hooks";
+import { haptics, useBiometricLockState, useTelegram } from "@/tma/hooks";
 import { telegramSignIn } from "../api/telegram-sign-in";
 import {
   autoSignInAttempted,
@@ -41,6 +41,11 @@ export interface TelegramSignIn {
    * password.
    */
   stale: boolean;
+  /**
+   * The biometric lock is on and its check did not pass (or the user chose another way): init data may not open
+   * the cabinet, so only the password (or a reset by code) signs in.
+   */
+  locked: boolean;
   /** Signs in through Telegram now (the button). */
   start(): void;
 }
@@ -84,7 +89,10 @@ export function useTelegramSignIn(available: boolean | undefined): TelegramSignI
     attempt();
   }, [attempt]);
 
-  const possible = bridge !== null && Boolean(initData);
+  // With the biometric lock on, init data opens nothing until the check has passed.
+  useBiometricLockState();
+  const locked = bridge?.biometricLock ? !bridge.biometricLock.allowsTelegramSignIn() : false;
+  const possible = bridge !== null && Boolean(initData) && !locked;
   const automatic = possible && available === true && !telegramAutoSignInOptedOut();
   useEffect(() => {
     if (!automatic || autoSignInAttempted()) return;
@@ -104,5 +112,5 @@ export function useTelegramSignIn(available: boolean | undefined): TelegramSignI
   const failure = mutation.error;
   const stale = isApiError(failure) && failure.code === "VERIFICATION_FAILED";
   const error = useMemo(() => (failure ? formErrorOf(failure) : null), [failure]);
-  return { status, pending: manual && mutation.isPending, error, stale, start };
+  return { status, pending: manual && mutation.isPending, error, stale, locked, start };
 }

@@ -36,15 +36,24 @@ const AS_TYPED = ["amount"] as const;
  */
 export function ExchangeDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation("exchange");
+  // Telegram's Back on "Check and confirm" returns to the form (the amount kept); on the form it closes the sheet.
+  const stepBack = useRef<(() => boolean) | null>(null);
   if (!open) return null;
   return (
-    <Sheet onClose={onClose} data-testid="exchange-dialog" aria-label={t("title")}>
-      <ExchangeForm onClose={onClose} />
+    <Sheet
+      onClose={onClose}
+      onBack={() => {
+        if (!stepBack.current?.()) onClose();
+      }}
+      data-testid="exchange-dialog"
+      aria-label={t("title")}
+    >
+      <ExchangeForm onClose={onClose} stepBack={stepBack} />
     </Sheet>
   );
 }
 
-function ExchangeForm({ onClose }: { onClose(): void }) {
+function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { current: (() => boolean) | null } }) {
   const { t } = useTranslation(["exchange", "validation", "money", "common", "errors"]);
   const format = useMoneyFormat();
   const balance = useQuery(balanceQueries.balance());
@@ -57,6 +66,12 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
   const [confirming, setConfirming] = useState<{ body: ExchangeValues; quote: ExchangeQuote; rate: string } | null>(
     null,
   );
+  if (stepBack)
+    stepBack.current = () => {
+      if (!confirming) return false;
+      setConfirming(null);
+      return true;
+    };
   const initialFrom = balance.data?.currentCurrency ?? "USDT";
 
   /** The amount as typed: its exact value and quote input, or the error under the field. */
@@ -306,6 +321,7 @@ function ExchangeForm({ onClose }: { onClose(): void }) {
         </Cell>
       </Section>
       <FormFooter
+        money
         error={formError}
         success={done}
         form={formRef}

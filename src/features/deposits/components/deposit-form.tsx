@@ -110,10 +110,17 @@ export function DepositForm({ plans, balances, cryptoCase = null, onOpened, onCo
   const pending = create.isPending;
   useClosingConfirmation(form.values.amount.trim() !== "" && !opened);
 
+  // Set at the press itself: a second press that comes before the loader has rendered (Telegram Web A delivers
+  // both) finds it and sends nothing.
+  const sending = useRef(false);
   /** Sends what the confirmation stated: the only place a deposit is asked for. */
   const openDeposit = ({ body }: Confirming) => {
-    if (!plan) return;
+    if (!plan || sending.current) return;
+    sending.current = true;
     create.mutate(body, {
+      onSettled: () => {
+        sending.current = false;
+      },
       onSuccess: () => {
         haptics.notify("success");
         form.reset({ planId: plan.id, amount: "", autoInvest: form.values.autoInvest });
@@ -276,6 +283,7 @@ export function DepositForm({ plans, balances, cryptoCase = null, onOpened, onCo
       </Section>
       <DepositPreview terms={terms} currency={plan.currency} />
       <FormFooter
+        money
         error={formError}
         success={opened ? t("form.created") : null}
         form={formRef}

@@ -1,11 +1,10 @@
 import { Button, Section } from "@telegram-apps/telegram-ui";
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useCopied } from "@/lib/use-copied";
 import { haptics, openTelegramLink, shareThroughTelegram, useTelegram } from "@/tma/hooks";
 import { telegramReferralLink, telegramShareLink, webReferralLink } from "../model/referral-link";
 
 type LinkKind = "web" | "telegram";
-const COPIED_MS = 2000;
 
 /** The caller's referral links (docs/decisions.md#d4-identity-and-sessions), each with copy and share. */
 export function ReferralLinks({ login, botUsername }: { login: string; botUsername: string | null }) {
@@ -26,18 +25,13 @@ export function ReferralLinks({ login, botUsername }: { login: string; botUserna
 function ReferralLink({ kind, url }: { kind: LinkKind; url: string }) {
   const { t } = useTranslation("partners");
   const bridge = useTelegram();
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
+  const [copied, setCopied] = useCopied();
 
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);
       haptics.impact("light");
-      setCopied(true);
+      setCopied();
     } catch {
       haptics.notify("error");
     }

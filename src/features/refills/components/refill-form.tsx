@@ -130,7 +130,7 @@ export function RefillForm({
           error={form.errors.txHash ? t("txHashInvalid") : null}
         />
       </Section>
-      <FormFooter error={formError} form={formRef} submitText={t("form.submit")} pending={pending} />
+      <FormFooter money error={formError} form={formRef} submitText={t("form.submit")} pending={pending} />
     </form>
   );
 }

@@ -13,6 +13,7 @@ import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { codeOf } from "@/lib/form/rules";
 import { useForm } from "@/lib/form/use-form";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
+import { useCopied } from "@/lib/use-copied";
 import { haptics } from "@/tma/hooks";
 import { refillMutations } from "../api/refill-queries";
 
@@ -41,7 +42,7 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
   const format = useMoneyFormat();
   const [refill, setRefill] = useState(initial);
   const form = useForm({ initial: { txHash: initial.txHash ?? "" }, validate: hashErrors });
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useCopied();
   const [formError, setFormError] = useState<FormError | null>(null);
   const [saved, setSaved] = useState(false);
   const save = useMutation(refillMutations.setTxHash());
@@ -51,7 +52,7 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
     try {
       await navigator.clipboard.writeText(refill.address);
       haptics.notify("success");
-      setCopied(true);
+      setCopied();
     } catch {
       haptics.notify("error");
     }

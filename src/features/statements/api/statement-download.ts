@@ -98,8 +98,11 @@ export function saveFile(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** How the file reached the user: saved by the page, offered by Telegram's prompt, or opened as a link. */
-export type StatementDelivery = "saved" | "telegram" | "opened";
+/**
+ * How the file reached the user: saved by the page, taken through Telegram's prompt, declined there, or opened as a
+ * link.
+ */
+export type StatementDelivery = "saved" | "telegram" | "cancelled" | "opened";
 
 /** Downloads the statement of `period` the way this client can (see the module's comment). */
 export async function downloadStatement(period: StatementPeriod): Promise<StatementDelivery> {
@@ -111,7 +114,10 @@ export async function downloadStatement(period: StatementPeriod): Promise<Statem
   }
   const link = await callApi("statementLink", { body: period });
   const url = new URL(`${resolveApiBaseUrl()}${link.url}`, window.location.href).toString();
-  if (bridge.downloadFile && (await bridge.downloadFile(url, statementFileName(period)))) return "telegram";
+  const prompt = bridge.downloadFile ? await bridge.downloadFile(url, statementFileName(period)) : false;
+  // Declined in Telegram's prompt: nothing was saved, so nothing is said to have been.
+  if (prompt === "cancelled") return "cancelled";
+  if (prompt) return "telegram";
   openExternalLink(url);
   return "opened";
 }

@@ -32,7 +32,7 @@ export function StatementSheet({
   const [pending, setPending] = useState(false);
   const [formError, setFormError] = useState<FormError | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<"from" | "to", FieldErrorText>>>({});
-  const [done, setDone] = useState<StatementDelivery | null>(null);
+  const [done, setDone] = useState<Exclude<StatementDelivery, "cancelled"> | null>(null);
   const text = (message: FieldErrorText | undefined) =>
     message ? textOfMessage(t as unknown as Translate, message) : null;
 
@@ -57,8 +57,11 @@ export function StatementSheet({
     setFormError(null);
     setDone(null);
     try {
-      setDone(await downloadStatement(period));
-      haptics.notify("success");
+      const delivery = await downloadStatement(period);
+      if (delivery !== "cancelled") {
+        setDone(delivery);
+        haptics.notify("success");
+      }
     } catch (error) {
       haptics.notify("error");
       const fields = serverFieldErrors(error, ["from", "to"] as const);

@@ -197,6 +197,7 @@ export function WalletCodeStep({
   const { t } = useTranslation("withdrawal");
   return (
     <CodeStep
+      money
       purpose="withdrawal"
       subject={walletSubject(wallet)}
       className="money-form wallet-code-step"

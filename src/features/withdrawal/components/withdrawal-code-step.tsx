@@ -34,6 +34,7 @@ export function WithdrawalCodeStep({
 
   return (
     <CodeStep
+      money
       purpose="withdrawal"
       subject={withdrawal.id}
       className="money-form"

@@ -241,7 +241,7 @@ export function WithdrawalForm({
           </dl>
         ) : null}
       </Section>
-      <FormFooter error={formError} form={formRef} submitText={t("form.submit")} pending={pending} />
+      <FormFooter money error={formError} form={formRef} submitText={t("form.submit")} pending={pending} />
     </form>
   );
 }
