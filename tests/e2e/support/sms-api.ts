@@ -74,7 +74,8 @@ export async function startSmsApiStandIn(): Promise<SmsApiStandIn> {
       body: form.get("Body") ?? "",
     };
     offered.push(message);
-    const answer = decide ? decide(attempts++) : (attempts++, "accept");
+    const attempt = attempts++;
+    const answer = decide ? decide(attempt) : "accept";
     if (answer === "hang") {
       hung.add(response);
       return;

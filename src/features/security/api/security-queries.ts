@@ -38,6 +38,12 @@ export const securityMutations = {
       mutationFn: (code: string) => callApi("confirmEmail", { body: { code } }),
       meta: { invalidates: [securityKeys.all, ["profile"]] },
     }),
+  /** A one-time link that opens the bot and links this account to Telegram. */
+  createTelegramLink: () =>
+    mutationOptions({
+      mutationKey: [...securityKeys.all, "telegram-link"],
+      mutationFn: () => callApi("createTelegramLink", {}),
+    }),
   setChatNotifications: () =>
     mutationOptions({
       mutationKey: [...securityKeys.all, "chat"],

@@ -1,4 +1,4 @@
-import type { CodeChannel, CodeSentReply, SecurityChannel, SecuritySettings } from "@contract";
+import type { CodeChannel, CodeSentReply, SecurityChannel, SecuritySettings, TelegramLinkReply } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Cell, Radio, Section, Switch } from "@telegram-apps/telegram-ui";
 import { type ReactNode, useState } from "react";
@@ -10,8 +10,8 @@ import { QuerySection } from "@/components/query-section";
 import { Sheet } from "@/components/sheet";
 import { startCodeCooldown } from "@/lib/code-cooldown";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
-import { haptics } from "@/tma/hooks";
-import { securityMutations, securityQueries } from "../api/security-queries";
+import { haptics, openTelegramLink, useBackToFront, useTelegram } from "@/tma/hooks";
+import { securityKeys, securityMutations, securityQueries } from "../api/security-queries";
 
 /**
  * How a channel may be confirmed, where the app has a way: the links the screen composing this one gives.
@@ -151,20 +151,20 @@ function ConfirmHint({
   links: ChannelConfirmLinks;
   onEmailConfirmed(): void;
 }) {
-  const { t } = useTranslation("settings");
   const sms = settings.channels.find((c) => c.channel === "sms");
   const email = settings.channels.find((c) => c.channel === "email");
   const telegram = settings.channels.find((c) => c.channel === "telegram");
   const lines: ReactNode[] = [];
   if (sms && !sms.available) lines.push(<li key="sms">{links.addPhone}</li>);
-  if (telegram && !telegram.available) lines.push(<li key="telegram">{t("security.telegramHow")}</li>);
   const confirmEmail =
     email && !email.available && email.destination ? (
       <EmailConfirm address={email.destination} onConfirmed={onEmailConfirmed} />
     ) : null;
-  if (lines.length === 0 && !confirmEmail) return null;
+  const linkTelegram = telegram && !telegram.available ? <TelegramLink /> : null;
+  if (lines.length === 0 && !confirmEmail && !linkTelegram) return null;
   return (
     <>
+      {linkTelegram}
       {confirmEmail}
       {lines.length > 0 ? (
         <ul className="settings-confirm-hints" data-testid="confirm-hints">
@@ -236,6 +236,56 @@ function EmailConfirm({ address, onConfirmed }: { address: string; onConfirmed()
     </div>
   );
 }
+
+/**
+ * Linking Telegram to a password account: the server makes a one-time link that opens the bot with
+ * `/start link_<token>`; inside Telegram the client opens it at once, on the web it is a link to
+ * tap (a tab opened after the reply would be blocked as a pop-up). When the investor comes back,
+ * the settings are read again, so the channel shows as linked.
+ */
+function TelegramLink() {
+  const { t } = useTranslation("settings");
+  const telegram = useTelegram();
+  const queryClient = useQueryClient();
+  const create = useMutation(securityMutations.createTelegramLink());
+  const [link, setLink] = useState<TelegramLinkReply | null>(null);
+  const [error, setError] = useState<FormError | null>(null);
+  useBackToFront(() => {
+    if (link) void queryClient.invalidateQueries({ queryKey: securityKeys.all });
+  });
+  const start = () => {
+    if (create.isPending) return;
+    setError(null);
+    create.mutate(undefined, {
+      onSuccess: (reply) => {
+        setLink(reply);
+        if (telegram) openTelegramLink(reply.url);
+      },
+      onError: (failure) => {
+        haptics.notify("error");
+        setError(formErrorOf(failure));
+      },
+    });
+  };
+  const minutes = String(Math.round((link?.expiresInSeconds ?? TELEGRAM_LINK_SECONDS) / 60));
+  return (
+    <div className="settings-telegram-link" data-testid="telegram-link">
+      <Button type="button" size="s" mode="bezeled" loading={create.isPending} onClick={start}>
+        {t("security.telegramLink")}
+      </Button>
+      {link && !telegram ? (
+        <a className="settings-telegram-open" href={link.url} target="_blank" rel="noopener noreferrer">
+          {t("security.telegramOpen")}
+        </a>
+      ) : null}
+      <p className="settings-telegram-hint">{t("security.telegramLinkHint", { minutes })}</p>
+      <FormErrorBanner error={error} />
+    </div>
+  );
+}
+
+/** The server's link lifetime, shown before the first link is made. */
+const TELEGRAM_LINK_SECONDS = 600;
 
 /** The wait for a new e-mail code is kept under the phone's purpose (the kit's purposes), for the e-mail. */
 const EMAIL_CODE_PURPOSE = "phone";
