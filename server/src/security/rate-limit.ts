@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 import { eq, lte, sql } from "drizzle-orm";
 import { RateLimiterRes, type RateLimiterStoreAbstract as StoreAbstract } from "rate-limiter-flexible";
 import type { Clock } from "../clock";
+import { ambientDatabase } from "../db/ambient";
 import type { Database } from "../db/client";
 import { rateLimits } from "../db/schema";
 import type { RateLimitRule } from "../env";
@@ -219,7 +220,12 @@ class SplitBackend implements CounterBackend {
 
 /** Counters in PostgreSQL's `rate_limits`: one atomic statement per event, shared by every instance. */
 class PostgresBackend implements CounterBackend {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly database: Database) {}
+
+  /** The request's transaction when it runs in one (db/ambient.ts), else the app's handle. */
+  private get db(): Database {
+    return ambientDatabase(this.database);
+  }
 
   async upsert(key: string, points: number, now: Date, expire: Date | null, force: boolean): Promise<Counter> {
     // Dates in raw SQL go through the column's encoder (postgres.js takes no Date as a parameter).
