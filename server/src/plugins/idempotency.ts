@@ -30,7 +30,7 @@ import type {
 } from "fastify";
 import type { Database } from "../db/client";
 import { outsideQueryScope } from "../db/query-scope";
-import { idempotencyKeys } from "../db/schema";
+import { idempotencyKeys, users } from "../db/schema";
 import { AppError } from "../errors";
 import { requireUser } from "./auth";
 
@@ -90,6 +90,9 @@ function openClaim(
         ),
       );
       if (lock?.held !== true) return answer({ kind: "in-flight" });
+      // The user's row first, as every money service locks it: the key's row below takes a key-share lock on
+      // it (its foreign key), and two such holders that both went on to lock the row for update would deadlock.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, values.userId)).for("update");
       // A new key, or a key past its day (forgotten: the same string starts a new intent); a stored one is
       // left as it is and claims nothing.
       const claimed = await tx
