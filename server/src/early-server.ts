@@ -46,7 +46,13 @@ export function httpTimeouts(env: Env) {
  */
 export function capConnections(server: http.Server, env: Env): void {
   server.maxConnections = env.MAX_CONNECTIONS;
-  capConnectionsPerAddress(server, env.MAX_CONNECTIONS_PER_ADDRESS, proxyMatcher(env.TRUST_PROXY));
+  capConnectionsPerAddress(
+    server,
+    env.MAX_CONNECTIONS_PER_ADDRESS,
+    proxyMatcher(env.TRUST_PROXY),
+    env.MAX_CONNECTIONS,
+    env.HEADERS_TIMEOUT_SECONDS * 1000,
+  );
 }
 
 function pathOf(url: string | undefined): string {

@@ -129,7 +129,11 @@ async function crashCycles(label: string, env: Record<string, string>, dataDir: 
           body: JSON.stringify(u.body),
         });
         const body = (await res.json()) as Record<string, unknown>;
-        retried.push({ status: res.status, code: body.code, replayed: res.headers.get("idempotent-replayed") === "true" });
+        retried.push({
+          status: res.status,
+          code: body.code,
+          replayed: res.headers.get("idempotent-replayed") === "true",
+        });
         if (res.status === 200 && u.path === "/funds/deposits") acked.deposits.add(body.id as string);
         if (res.status === 200 && u.path === "/funds/refills") acked.refills.add(body.id as string);
         // The same key once more: the same outcome, nothing new.

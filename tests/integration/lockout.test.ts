@@ -61,7 +61,6 @@ function suite(backend: string, open: () => Promise<{ server: TestServer; done()
     expect(first.status).toBe(200);
     const cookie = deviceCookieOf(first);
 
-    let attackerPasswordsJudged = 0;
     let attackerCodesJudged = 0;
     const perDay: number[] = [];
     let ownerIn = 0;
@@ -126,7 +125,6 @@ function suite(backend: string, open: () => Promise<{ server: TestServer; done()
         clock.advance(HOUR);
       }
       perDay.push(judgedToday);
-      attackerPasswordsJudged += judgedToday;
     }
     console.log(
       `[kassa] lock-out on ${backend} over ${DAYS} days: owner in ${ownerIn}/${DAYS} from the known device ` +
@@ -195,7 +193,10 @@ describe.skipIf(!TEST_DATABASE_URL)("lock-out on PostgreSQL", () => {
   if (!TEST_DATABASE_URL) it.skip(POSTGRES_SKIP_REASON, () => {});
   suite("PostgreSQL", async function (this: { clock: ReturnType<typeof fixedClock> }) {
     const pg = await freshPostgres("lockout");
-    const server = await createTestServer({ clock: this.clock, env: { DATABASE_URL: pg.url, CODE_SECRET: TEST_CODE_SECRET } });
+    const server = await createTestServer({
+      clock: this.clock,
+      env: { DATABASE_URL: pg.url, CODE_SECRET: TEST_CODE_SECRET },
+    });
     return {
       server,
       async done() {

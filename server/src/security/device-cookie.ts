@@ -29,7 +29,11 @@ function mac(secret: string, userId: string, nonce: string): string {
 }
 
 /** A new cookie value for `userId` (or the same device again when `nonce` is given). */
-export function deviceCookieValue(secret: string, userId: string, nonce = randomBytes(16).toString("base64url")): string {
+export function deviceCookieValue(
+  secret: string,
+  userId: string,
+  nonce = randomBytes(16).toString("base64url"),
+): string {
   return `v1.${userId}.${nonce}.${mac(secret, userId, nonce)}`;
 }
 

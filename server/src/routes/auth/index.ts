@@ -3,6 +3,7 @@ import { routes } from "@contract";
 import type { SessionReply } from "@contract/auth";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { KassaApp } from "../../context";
+import { deviceSetCookie, knownDevice } from "../../security/device-cookie";
 import {
   confirmPhone,
   login,
@@ -14,7 +15,6 @@ import {
   telegramSignIn,
   validatePasswordReset,
 } from "../../services/auth";
-import { deviceSetCookie, knownDevice } from "../../security/device-cookie";
 import { revokeSession } from "../../services/sessions";
 import { defineRoute } from "../define";
 
