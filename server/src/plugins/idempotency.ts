@@ -90,9 +90,10 @@ function openClaim(
         ),
       );
       if (lock?.held !== true) return answer({ kind: "in-flight" });
-      // The user's row first, as every money service locks it: the key's row below takes a key-share lock on
-      // it (its foreign key), and two such holders that both went on to lock the row for update would deadlock.
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, values.userId)).for("update");
+      // The user's row first (no key update: what a foreign key's key-share lock does not wait for, so the
+      // operator's writes for this user are not held back): the key's row below takes a key-share lock on it,
+      // and two claims that both went on to lock the row for update in their services would deadlock.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, values.userId)).for("no key update");
       // A new key, or a key past its day (forgotten: the same string starts a new intent); a stored one is
       // left as it is and claims nothing.
       const claimed = await tx
