@@ -358,7 +358,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(code).toBe(0);
       expect(b.logs.some((l) => l.includes('"shutting down"'))).toBe(true);
       const ready = await api(a, "GET", "/health/ready");
-      expect(ready).toEqual({ status: 200, body: { ok: true, database: "up" } });
+      expect(ready).toMatchObject({ status: 200, body: { ok: true, database: "up" } });
     });
   },
 );

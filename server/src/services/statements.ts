@@ -43,18 +43,30 @@ export const STATEMENT_LIMIT: RateLimitRule = { max: 30, windowSeconds: 3600 };
 
 const LOCALES_DIR = new URL("../../../locales/", import.meta.url);
 
-/** The operation kinds' names per language (`ledgerOperationType` of locales/<lng>/enums.json). */
+/**
+ * The operation kinds' names per language (`ledgerOperationType` of locales/<lng>/enums.json), and a
+ * withdrawal's return by why the money came back (`withdrawalReturn`: rejected, failed, cancelled), as the
+ * app's history names them.
+ */
 const TYPE_NAMES = Object.fromEntries(
   LANGUAGES.map((language) => {
     const tree = JSON.parse(readFileSync(new URL(`${language}/enums.json`, LOCALES_DIR), "utf8")) as {
       ledgerOperationType?: Record<string, string>;
+      withdrawalReturn?: Record<string, string>;
     };
-    return [language, tree.ledgerOperationType ?? {}];
+    const returns = Object.entries(tree.withdrawalReturn ?? {}).map(([outcome, name]) => [
+      `withdrawal_return:${outcome}`,
+      name,
+    ]);
+    return [language, { ...tree.ledgerOperationType, ...Object.fromEntries(returns) }];
   }),
 ) as Record<Language, Record<string, string>>;
 
-function typeName(language: Language, type: string): string {
-  return TYPE_NAMES[language][type] ?? TYPE_NAMES[FALLBACK_LANGUAGE][type] ?? type;
+function typeName(language: Language, type: string, outcome: string | null): string {
+  const names = [TYPE_NAMES[language], TYPE_NAMES[FALLBACK_LANGUAGE]];
+  const keys = outcome ? [`${type}:${outcome}`, type] : [type];
+  for (const key of keys) for (const n of names) if (n[key]) return n[key];
+  return type;
 }
 
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
@@ -92,6 +104,8 @@ type StatementRow = {
   withdrawalId: string | null;
   refillTx: string | null;
   withdrawalTx: string | null;
+  /** A withdrawal's return: why the money came back (its withdrawal's final status). */
+  outcome: string | null;
 };
 
 /** The next STATEMENT_BATCH rows after `after`, oldest first. */
@@ -119,6 +133,7 @@ function readBatch(
       withdrawalId,
       refillTx: refills.txHash,
       withdrawalTx: withdrawals.txHash,
+      outcome: sql<string | null>`${operations.meta}->>'status'`,
     })
     .from(operations)
     .leftJoin(refills, eq(refills.id, operations.refillId))
@@ -148,7 +163,7 @@ export async function* statementLines(db: Database, userId: string, query: State
         row.createdAt.toISOString(),
         row.id,
         row.type,
-        typeName(language, row.type),
+        typeName(language, row.type, row.type === "withdrawal_return" ? row.outcome : null),
         row.currency,
         normalizeDecimal(row.amount),
         row.depositId,
