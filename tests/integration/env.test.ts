@@ -27,7 +27,15 @@ describe("loadEnv", () => {
       // The development token runs no bot; the Mini App's address is the local one.
       TELEGRAM_BOT_ENABLED: false,
       TELEGRAM_API_ROOT: "https://api.telegram.org",
+      TELEGRAM_ENV: "prod",
       TELEGRAM_WEBHOOK_SECRET: undefined,
+      // No e-mail or SMS provider unless configured.
+      SMTP_URL: undefined,
+      MAIL_FROM: undefined,
+      SMS_API_URL: "https://api.twilio.com",
+      SMS_ACCOUNT_SID: undefined,
+      SMS_AUTH_TOKEN: undefined,
+      SMS_FROM: undefined,
       PUBLIC_URL: undefined,
       MINI_APP_URL: "http://localhost:8787/",
       SEED_DEMO: true,
