@@ -254,7 +254,8 @@ describe("chat outbox delivery", () => {
     expect(await pass(new Pacer())).toBe(0);
     const retry = await cli("outbox", "retry");
     expect(retry.stdout).toContain("2 chat message(s) due now");
-    expect(await pass(new Pacer())).toBe(2);
+    // One chat's messages go a second apart (the pace runs on the monotonic clock): a pass each.
+    expect((await pass(new Pacer())) + (await pass(new Pacer()))).toBe(2);
     expect((await cli("outbox", "retry", randomUUID())).code).not.toBe(0);
     const empty = await server.app.inject({ method: "GET", url: "/api/health/ready" });
     expect(empty.json()).toMatchObject({ chatOutbox: { waiting: 0, oldestWaitingSeconds: null } });

@@ -185,8 +185,8 @@ describe("codes and notices by e-mail (production, real SMTP server)", () => {
       body: { txHash: "0xabcdef0123456789" },
     });
     expect(moved.body).toMatchObject({ state: "success" });
-    const status = await mail.waitForMail((m) => m.to.includes(inv.email) && m.parsed.subject === "Вывод: выплачен");
-    expect(status.parsed.text).toContain("Ваш вывод 20,00 USDT: выплачен.");
+    const status = await mail.waitForMail((m) => m.to.includes(inv.email) && m.parsed.subject === "Вывод выплачен");
+    expect(status.parsed.text).toContain("Ваш вывод 20,00 USDT отправлен на ваш кошелёк.");
   });
 });
 
