@@ -94,9 +94,7 @@ export function signInitData(data: InitDataFields, botToken: string): string {
  */
 export function validateInitData(raw: string, botToken: string, maxAgeSeconds: number, now: Date): InitDataResult {
   const params = new URLSearchParams(raw);
-  // No prototype: every key is a field of its own (a `__proto__` parameter too, so it is in the data-check
-  // string and must be signed like any other), and a repeated key is refused.
-  const fields: Record<string, string> = Object.create(null);
+  const fields: Record<string, string> = {};
   for (const [key, value] of params) {
     if (Object.hasOwn(fields, key)) return { ok: false, reason: "malformed" };
     fields[key] = value;
