@@ -19,6 +19,8 @@ const CYCLES = 3;
 const WORKERS = 4;
 /** How long the load runs before the kill. */
 const LOAD_MS = 2_500;
+/** Acknowledged writes before the cut. */
+const MIN_WRITES = 12;
 
 interface Acked {
   refills: Set<string>;
@@ -104,7 +106,12 @@ async function crashCycles(label: string, env: Record<string, string>, dataDir: 
       const acked: Acked = { refills: new Set(), confirmed: new Set(), deposits: new Set() };
       let stopped = false;
       const load = Promise.all(Array.from({ length: WORKERS }, () => worker(base, token, acked, () => stopped)));
+      // The cut comes once the load has written enough to count (on a busy machine that takes longer
+      // than LOAD_MS), writes still in flight.
+      const written = () => acked.refills.size + acked.confirmed.size + acked.deposits.size;
+      const ceiling = Date.now() + 60_000;
       await new Promise((r) => setTimeout(r, LOAD_MS));
+      while (written() < MIN_WRITES && Date.now() < ceiling) await new Promise((r) => setTimeout(r, 100));
       // Power cut: the whole process group at once, writes in flight.
       await (server as RunningServer).kill();
       stopped = true;
@@ -131,7 +138,7 @@ async function crashCycles(label: string, env: Record<string, string>, dataDir: 
       lines.push(
         `${label} cycle ${cycle}: ${acknowledged} writes acknowledged (${acked.refills.size} refills, ${acked.confirmed.size} confirmations, ${acked.deposits.size} deposits), ${acknowledged - lost} found after kill -9 and restart; ledger audit ${audit.ok ? "consistent" : `${audit.discrepancies.length} discrepancies`}`,
       );
-      expect(acknowledged, `${label} cycle ${cycle}: the load wrote something`).toBeGreaterThan(5);
+      expect(acknowledged, `${label} cycle ${cycle}: the load wrote something`).toBeGreaterThanOrEqual(MIN_WRITES);
       expect({ missingRefills, unconfirmed, missingDeposits }).toEqual({
         missingRefills: [],
         unconfirmed: [],

@@ -140,9 +140,10 @@ describe("one hung Bot API call", () => {
     const inFlight = new ChatsInFlight();
     const pacer = new Pacer();
     // As the bot runs its passes: the next may start once one has dispatched its sends.
+    const passes: Promise<number>[] = [];
     const pass = async () => {
       let dispatched = false;
-      void deliverDue({
+      const running = deliverDue({
         db,
         clock: systemClock,
         sender: bot(server).bot.api,
@@ -154,6 +155,7 @@ describe("one hung Bot API call", () => {
           dispatched = true;
         },
       });
+      passes.push(running);
       await until(() => dispatched, "the pass dispatches its sends");
     };
     const sentTo = async (userId: string) =>
@@ -176,6 +178,31 @@ describe("one hung Bot API call", () => {
     expect(toHung[0]?.status).toBe(0);
     expect(inFlight.size).toBe(1);
     console.log(`outbox, one send hung: the pass dispatched after ${firstPass} ms, the other chats' messages sent`);
+    // The hung call ends (a lost connection) and its pass records the failed attempt before the database closes.
+    api.dropHung();
+    await Promise.all(passes);
+    const [row] = await db.select().from(chatOutbox).where(eq(chatOutbox.userId, hung.id));
+    expect(row?.attempts).toBe(1);
+    expect(row?.sentAt).toBeNull();
+  }, 240_000);
+
+  it("stopping the bot ends a send under way as a failed attempt, recorded before stop() returns", async () => {
+    const server = await serve({ PUBLIC_URL: "https://kassa.example" }, { botOptions: { callTimeoutMs: 300_000 } });
+    const user = await linkedUser(server);
+    api.override("sendMessage", (params) => (params.chat_id === user.telegramId ? "hang" : undefined));
+    await notify(server.handle.db, user.id, "refill_credited", { amount: "5", currency: "USDT" }, new Date());
+    await bot(server).start();
+    await until(
+      () => api.callsOf("sendMessage").some((c) => c.params.chat_id === user.telegramId),
+      "the send is under way",
+    );
+    await bot(server).stop();
+    const [row] = await server.handle.db.select().from(chatOutbox).where(eq(chatOutbox.userId, user.id));
+    expect(row?.sentAt).toBeNull();
+    expect(row?.attempts).toBe(1);
+    expect(row?.lastError).toMatch(/sendMessage/);
+    // Due again for the next deliverer (this instance after a restart, or another one).
+    expect(row?.failedAt).toBeNull();
   }, 240_000);
 
   it("a per-call timeout ends the hung call as a network error; the message is tried again later", async () => {

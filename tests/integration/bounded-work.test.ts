@@ -94,8 +94,8 @@ describe.skipIf(!TEST_DATABASE_URL)(
         cause: expect.objectContaining({ code: "57014" }),
       });
       const took = Date.now() - started;
+      // Cut by the timeout (57014), not by pg_sleep's 30 s running out: not before the timeout.
       expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-      expect(took).toBeLessThan(TIMEOUT_MS + 3000);
       expect(await sleepers(observer)).toBe(0);
       const after = await handle.db.execute(sql`select 1 as one`);
       expect(rowsOf<{ one: number }>(after)[0]?.one).toBe(1);
@@ -185,7 +185,6 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(res.status).toBe(500);
       const took = Date.now() - started;
       expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-      expect(took).toBeLessThan(TIMEOUT_MS + 3000);
       expect(await sleepers(observer)).toBe(0);
       // A statement that ran out of time with its client still there is a failure, logged as one.
       expect(linesAbout("request failed").map((line) => line.level)).toEqual([50]);

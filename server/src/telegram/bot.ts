@@ -101,6 +101,9 @@ export class KassaBot {
   private stopped = false;
   /** The pass dispatching now (null: none); a pass whose sends are still under way no longer counts. */
   private delivering: symbol | null = null;
+  /** The outbox passes under way (a slow send keeps its pass open); aborted and awaited by stop(). */
+  private readonly passes = new Set<Promise<number>>();
+  private readonly sending = new AbortController();
   private started = false;
   private state: BotHealth["state"] = "starting";
   private problem: string | null = null;
@@ -379,23 +382,30 @@ export class KassaBot {
     const dispatched = () => {
       if (this.delivering === pass) this.delivering = null;
     };
-    try {
-      return await deliverDue({
-        db: this.options.db,
-        clock: this.options.clock,
-        sender: this.bot.api,
-        miniAppUrl: this.options.env.MINI_APP_URL,
-        log: this.options.log,
-        // A pass ends as soon as this process stops or loses the lease: one deliverer at a time.
-        stopped: () => this.stopped || !this.holdsLease,
-        onDispatched: dispatched,
-      });
-    } catch (error) {
-      this.options.log.warn({ err: error }, "chat outbox pass failed");
-      return 0;
-    } finally {
-      dispatched();
-    }
+    const run = (async () => {
+      try {
+        return await deliverDue({
+          db: this.options.db,
+          clock: this.options.clock,
+          sender: this.bot.api,
+          miniAppUrl: this.options.env.MINI_APP_URL,
+          log: this.options.log,
+          // A pass ends as soon as this process stops or loses the lease: one deliverer at a time.
+          stopped: () => this.stopped || !this.holdsLease,
+          signal: this.sending.signal,
+          onDispatched: dispatched,
+        });
+      } catch (error) {
+        this.options.log.warn({ err: error }, "chat outbox pass failed");
+        return 0;
+      } finally {
+        dispatched();
+      }
+    })();
+    // Kept until every send of the pass has ended: stop() waits for them before the database closes.
+    this.passes.add(run);
+    void run.finally(() => this.passes.delete(run));
+    return await run;
   }
 
   async stop(): Promise<void> {
@@ -407,6 +417,9 @@ export class KassaBot {
     const runner = this.runner;
     this.runner = null;
     if (runner?.isRunning()) await runner.stop().catch(() => undefined);
+    // A send under way ends now as a failed attempt (recorded, tried again by the next deliverer).
+    this.sending.abort();
+    await Promise.allSettled([...this.passes]);
     if (this.holdsLease && this.options.env.DATABASE_URL)
       await releaseLease(this.options.db, LEASE_NAME, this.holder).catch(() => undefined);
   }

@@ -32,6 +32,7 @@ export interface ChatSender {
     chatId: number,
     text: string,
     other: { parse_mode: "HTML"; reply_markup: InlineKeyboard; link_preview_options: { is_disabled: boolean } },
+    signal?: AbortSignal,
   ): Promise<unknown>;
 }
 
@@ -269,6 +270,8 @@ export interface OutboxDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Ends the pass early (the bot stopping). */
   stopped?: () => boolean;
+  /** Aborts the sends under way (the bot stopping): each ends as a failed attempt, tried again later. */
+  signal?: AbortSignal;
   /** The pace's monotonic clock in ms; `performance.now()` by default (a test passes its own). */
   monotonic?: () => number;
   /** The chats with a send under way; by default the process's own. */
@@ -379,11 +382,16 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
       row.userId,
       (async (): Promise<{ ok: true } | { ok: false; telegramDown: boolean }> => {
         try {
-          await deps.sender.sendMessage(telegramId, fitMessage(title, body), {
-            parse_mode: "HTML",
-            reply_markup: webAppKeyboard(language, deps.miniAppUrl, row.startParam),
-            link_preview_options: { is_disabled: true },
-          });
+          await deps.sender.sendMessage(
+            telegramId,
+            fitMessage(title, body),
+            {
+              parse_mode: "HTML",
+              reply_markup: webAppKeyboard(language, deps.miniAppUrl, row.startParam),
+              link_preview_options: { is_disabled: true },
+            },
+            deps.signal,
+          );
         } catch (error) {
           const outcome = await failed(deps, row, telegramId, error);
           if (outcome.retryAfterMs !== undefined) pacer.pause(monotonic() + outcome.retryAfterMs);
