@@ -500,7 +500,7 @@ export default defineConfig({
           setupFiles: ["tests/integration/setup.ts"],
           // Tests that spawn the operator CLI (a few seconds per call) or a second process need room on a busy machine.
           testTimeout: 120_000,
-          hookTimeout: 60_000,
+          hookTimeout: 240_000,
         },
       },
       {

@@ -100,7 +100,7 @@ async function start(env: Record<string, string>, debugModules = false): Promise
 }
 
 /** Polls `url` until it answers `status` (each try gives up after `patience` ms). */
-async function until(server: Started, path: string, status: number, patience = 1000, ms = 60_000) {
+async function until(server: Started, path: string, status: number, patience = 10_000, ms = 240_000) {
   const deadline = Date.now() + ms;
   for (;;) {
     if (server.child.exitCode !== null) throw new Error(`the server exited:\n${server.output().slice(-3000)}`);
@@ -146,7 +146,7 @@ describe("a lean start", () => {
     await server.settled();
     expect(server.loaded("sanitize-html")).toBe(true);
     expect(server.loaded("grammy")).toBe(false);
-  }, 90_000);
+  }, 300_000);
 
   describe("the database in use, and nothing more", () => {
     const folders: { remove(): void }[] = [];
@@ -174,7 +174,7 @@ describe("a lean start", () => {
       expect(server.loaded("@electric-sql/pglite")).toBe(true);
       expect(server.loaded("postgres")).toBe(false);
       expect(server.loadedMigrator()).toBe(false);
-    }, 90_000);
+    }, 300_000);
 
     it("on a PGlite folder that lacks the newest migration: the migrator, and the migration applied", async () => {
       const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as {
@@ -207,7 +207,7 @@ describe("a lean start", () => {
       } finally {
         await after.close();
       }
-    }, 120_000);
+    }, 300_000);
 
     it.skipIf(!TEST_DATABASE_URL)(
       `on PostgreSQL: not PGlite${TEST_DATABASE_URL ? "" : ` (skipped: ${POSTGRES_SKIP_REASON})`}`,
@@ -227,7 +227,7 @@ describe("a lean start", () => {
           await database.drop();
         }
       },
-      90_000,
+      300_000,
     );
   });
 
@@ -270,6 +270,6 @@ describe("a lean start", () => {
       expect(settings).toBe("TimeoutError");
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
       for (const socket of held) socket.destroy();
-    }, 60_000);
+    }, 300_000);
   });
 });
