@@ -8,16 +8,29 @@
  * or failed first request (4xx, 5xx) changed no money (the services roll back), so its key is released and a
  * retry of the same intent runs again.
  *
- * The claim is a row in the database, not process memory, so it holds across several server
- * instances on one PostgreSQL. Without the header the call runs as before (older clients).
+ * The claim, the money change and the stored reply are one transaction (docs/security.md, "Idempotency"): the
+ * key's row is written in a transaction that stays open while the handler runs in it (its services' own
+ * transactions become savepoints) and commits with the reply, just before the reply is sent. A crash anywhere
+ * before that commit leaves nothing (no key, no money moved): a retry with the same key runs anew; after it,
+ * the retry gets the stored reply. A refusal (4xx) commits what the services keep on a refusal (a wrong code's
+ * count) and releases the key. While the first runs, its transaction holds an advisory lock on the key, which
+ * a repeat tries without waiting (409 IDEMPOTENCY_IN_FLIGHT); a holder that died holds nothing, so its key is
+ * never stuck. Without the header the call runs as before (older clients).
  */
 import { createHash } from "node:crypto";
 import { DAY_MS, routes } from "@contract";
 import { and, eq, lt, sql } from "drizzle-orm";
-import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onResponseHookHandler,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from "fastify";
 import type { Database } from "../db/client";
 import { outsideQueryScope } from "../db/query-scope";
-import { idempotencyKeys } from "../db/schema";
+import { idempotencyKeys, users } from "../db/schema";
 import { AppError } from "../errors";
 import { requireUser } from "./auth";
 
@@ -30,9 +43,106 @@ const KEY_FORMAT = /^[\x21-\x7e]{8,255}$/;
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The key this request claimed; its reply is stored (or the claim released) when sent. */
-    idempotencyClaim: { userId: string; key: string } | null;
+    /** The key this request claimed, in its open transaction; its reply is stored (or the claim released) when sent. */
+    idempotencyClaim: HeldClaim | null;
   }
+}
+
+/** How a claimed key ends: its reply stored, or released (refused or failed: nothing was spent). */
+type Outcome = { stored: true; status: number; reply: string } | { stored: false };
+
+interface HeldClaim {
+  /** The transaction the handler runs in. */
+  tx: Database;
+  /** Writes the outcome and commits; rejects when the commit did not happen. */
+  finish(outcome: Outcome): Promise<void>;
+}
+
+type ClaimResult =
+  | { kind: "claimed"; held: HeldClaim }
+  | { kind: "in-flight" }
+  | { kind: "existing"; row: typeof idempotencyKeys.$inferSelect | undefined };
+
+/** Rows of a raw statement on either driver (postgres.js: an array; PGlite: `{ rows }`). */
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  return Array.isArray(result) ? result : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
+}
+
+/**
+ * Opens the key's transaction: the advisory lock (not waited for), then the claim. Resolves once it is known
+ * whether this request holds the key; the transaction of a claimed key stays open until `finish`.
+ */
+function openClaim(
+  db: Database,
+  values: { userId: string; key: string; fingerprint: string; now: Date; staleBefore: Date },
+): Promise<ClaimResult> {
+  return new Promise<ClaimResult>((resolve, reject) => {
+    let resolved = false;
+    const answer = (result: ClaimResult) => {
+      resolved = true;
+      resolve(result);
+    };
+    const transaction = db.transaction(async (tx) => {
+      const mine = and(eq(idempotencyKeys.userId, values.userId), eq(idempotencyKeys.key, values.key));
+      const [lock] = rowsOf(
+        await tx.execute(
+          sql`select pg_try_advisory_xact_lock(hashtextextended(${`idempotency:${values.userId}:${values.key}`}, 0)) as held`,
+        ),
+      );
+      if (lock?.held !== true) return answer({ kind: "in-flight" });
+      // The user's row first (no key update: what a foreign key's key-share lock does not wait for, so the
+      // operator's writes for this user are not held back): the key's row below takes a key-share lock on it,
+      // and two claims that both went on to lock the row for update in their services would deadlock.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, values.userId)).for("no key update");
+      // A new key, or a key past its day (forgotten: the same string starts a new intent); a stored one is
+      // left as it is and claims nothing.
+      const claimed = await tx
+        .insert(idempotencyKeys)
+        .values({ userId: values.userId, key: values.key, fingerprint: values.fingerprint, createdAt: values.now })
+        .onConflictDoUpdate({
+          target: [idempotencyKeys.userId, idempotencyKeys.key],
+          set: {
+            fingerprint: sql`excluded.fingerprint`,
+            createdAt: sql`excluded.created_at`,
+            status: null,
+            reply: null,
+            completedAt: null,
+          },
+          setWhere: lt(idempotencyKeys.createdAt, values.staleBefore),
+        })
+        .returning({ key: idempotencyKeys.key });
+      if (claimed.length === 0) {
+        const [row] = await tx.select().from(idempotencyKeys).where(mine);
+        return answer({ kind: "existing", row });
+      }
+      let decide: (outcome: Outcome) => void = () => {};
+      const decided = new Promise<Outcome>((r) => {
+        decide = r;
+      });
+      answer({
+        kind: "claimed",
+        held: {
+          tx: tx as unknown as Database,
+          finish: (outcome) => {
+            decide(outcome);
+            return transaction;
+          },
+        },
+      });
+      const outcome = await decided;
+      if (outcome.stored) {
+        await tx
+          .update(idempotencyKeys)
+          .set({ status: outcome.status, reply: outcome.reply, completedAt: new Date() })
+          .where(mine);
+      } else {
+        await tx.delete(idempotencyKeys).where(mine);
+      }
+    });
+    transaction.catch((error: unknown) => {
+      if (!resolved) reject(error);
+    });
+  });
 }
 
 /** `METHOD /api/path` of every idempotent route of the contract. */
@@ -69,7 +179,6 @@ function appendHook<T>(existing: T | T[] | undefined, hook: T): T[] {
 export function registerIdempotency(app: FastifyInstance, prefix: string): void {
   const flagged = idempotentRoutes(prefix);
   app.decorateRequest("idempotencyClaim", null);
-  const statements = idempotencyStatements(app.db);
 
   const claim: preHandlerHookHandler = async function claimKey(request, reply) {
     const header = request.headers[IDEMPOTENCY_HEADER];
@@ -78,26 +187,25 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
     const { userId } = requireUser(request);
     const now = app.clock.now();
     const fingerprint = fingerprintOf(request);
-    // One statement claims a new key, or a key past its day (forgotten: the same string starts a new
-    // intent); a live key is left as it is and claims nothing.
-    // Outside the request's query scope (db/query-scope.ts), as the reply's storing below: a claim
-    // made is always settled, even when the client leaves meanwhile.
-    const claimed = await outsideQueryScope(() =>
-      statements.claim.execute({
+    // Outside the request's query scope (db/query-scope.ts): the key's transaction ends as its own
+    // outcome says, even when the client leaves meanwhile.
+    const result = await outsideQueryScope(() =>
+      openClaim(app.db, {
         userId,
         key: header,
         fingerprint,
         now,
-        staleBefore: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS).toISOString(),
+        staleBefore: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS),
       }),
     );
-    if (claimed.length > 0) {
-      request.idempotencyClaim = { userId, key: header };
+    if (result.kind === "claimed") {
+      request.idempotencyClaim = result.held;
       return;
     }
-    const [first] = await statements.read.execute({ userId, key: header });
+    if (result.kind === "in-flight") throw new AppError("IDEMPOTENCY_IN_FLIGHT");
+    const first = result.row;
     if (first && first.fingerprint !== fingerprint) throw new AppError("IDEMPOTENCY_KEY_REUSED");
-    // Still running (or released between our insert and select: the client may simply retry).
+    // Released between the lock and the read: the client may simply retry.
     if (!first || first.status === null || first.reply === null) throw new AppError("IDEMPOTENCY_IN_FLIGHT");
     return replay(reply, first.status, first.reply);
   };
@@ -107,22 +215,20 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
     if (!held) return payload;
     request.idempotencyClaim = null;
     const ok = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === "string";
-    // Stored even when the client has gone (it retries with the same key and gets this reply);
-    // the request's abandonment must not cancel it (db/query-scope.ts).
-    await outsideQueryScope(async () => {
-      if (ok) {
-        await statements.store.execute({
-          ...held,
-          status: reply.statusCode,
-          reply: payload,
-          completedAt: app.clock.now().toISOString(),
-        });
-      } else {
-        // Refused or failed: nothing was spent, the same intent may run again.
-        await statements.release.execute(held);
-      }
-    });
+    // The reply is stored and the money change committed together, before a byte of the reply leaves; when
+    // the commit fails the reply is an error, never a success that did not happen.
+    await outsideQueryScope(() =>
+      held.finish(ok ? { stored: true, status: reply.statusCode, reply: payload } : { stored: false }),
+    );
     return payload;
+  };
+
+  // A request that ends without a reply to settle (it never reached onSend) gives its key back.
+  const release: onResponseHookHandler = async function releaseKey(request) {
+    const held = request.idempotencyClaim;
+    if (!held) return;
+    request.idempotencyClaim = null;
+    await held.finish({ stored: false }).catch(() => {});
   };
 
   app.addHook("onRoute", (route) => {
@@ -130,6 +236,7 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
     if (!methods.some((method) => flagged.has(`${method} ${route.url}`))) return;
     route.preHandler = appendHook(route.preHandler, claim);
     route.onSend = appendHook(route.onSend, settle);
+    route.onResponse = appendHook(route.onResponse, release);
     if (route.schema) {
       const note =
         "Idempotent: send an `Idempotency-Key` header (8-255 visible ASCII characters, one per user intent). A " +
@@ -138,47 +245,6 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
       route.schema.description = route.schema.description ? `${route.schema.description}\n\n${note}` : note;
     }
   });
-}
-
-/**
- * The plugin's statements, built by drizzle once (`prepare`) with placeholders for their values:
- * an idempotent call runs two of them, and building each anew cost as much CPU as the driver's
- * whole work for it (server/README.md, "Performance").
- */
-function idempotencyStatements(db: Database) {
-  const userId = sql.placeholder("userId");
-  const key = sql.placeholder("key");
-  const mine = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
-  return {
-    claim: db
-      .insert(idempotencyKeys)
-      .values({ userId, key, fingerprint: sql.placeholder("fingerprint"), createdAt: sql.placeholder("now") })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.userId, idempotencyKeys.key],
-        // The claim's own values (`excluded`): a stale key starts anew.
-        set: {
-          fingerprint: sql`excluded.fingerprint`,
-          createdAt: sql`excluded.created_at`,
-          status: null,
-          reply: null,
-          completedAt: null,
-        },
-        setWhere: lt(idempotencyKeys.createdAt, sql`${sql.placeholder("staleBefore")}::timestamptz`),
-      })
-      .returning({ key: idempotencyKeys.key })
-      .prepare("idempotency_claim"),
-    read: db.select().from(idempotencyKeys).where(mine).prepare("idempotency_read"),
-    store: db
-      .update(idempotencyKeys)
-      .set({
-        status: sql`${sql.placeholder("status")}::integer`,
-        reply: sql`${sql.placeholder("reply")}::text`,
-        completedAt: sql`${sql.placeholder("completedAt")}::timestamptz`,
-      })
-      .where(mine)
-      .prepare("idempotency_store"),
-    release: db.delete(idempotencyKeys).where(mine).prepare("idempotency_release"),
-  };
 }
 
 function replay(reply: FastifyReply, status: number, body: string): FastifyReply {
