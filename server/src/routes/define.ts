@@ -19,8 +19,7 @@ import type {
 } from "fastify";
 import type { z } from "zod";
 import { type KassaApp, type ServiceContext, serviceContext } from "../context";
-import { withAmbientTransaction } from "../db/ambient";
-import type { Database } from "../db/client";
+import { ambientTransaction } from "../db/ambient";
 import { bearerToken } from "../plugins/auth";
 import { type AuthSession, findLiveSession } from "../services/sessions";
 import { withErrors } from "./responses";
@@ -156,19 +155,18 @@ export function defineRoute<R extends RouteDef>(
       response: withErrors({ 200: route.response }),
     },
     handler: async (request, reply) => {
-      const call = (db?: Database) =>
-        handler({
-          body: request.body as Part<R, "body">,
-          params: request.params as Part<R, "params">,
-          query: request.query as Part<R, "query">,
-          auth: request.auth as RouteSession<R>,
-          ctx: db ? { ...serviceContext(app, request.log), db } : serviceContext(app, request.log),
-          request,
-          reply,
-        });
-      // An idempotent money call runs in the transaction that holds its key (plugins/idempotency.ts).
-      const tx = request.idempotencyClaim?.tx;
-      return tx ? withAmbientTransaction(tx, () => call(tx)) : call();
+      // An idempotent money call runs in the transaction that claims its key (plugins/idempotency.ts).
+      const tx = ambientTransaction();
+      const ctx = serviceContext(app, request.log);
+      return handler({
+        body: request.body as Part<R, "body">,
+        params: request.params as Part<R, "params">,
+        query: request.query as Part<R, "query">,
+        auth: request.auth as RouteSession<R>,
+        ctx: tx ? { ...ctx, db: tx } : ctx,
+        request,
+        reply,
+      });
     },
   });
 }
