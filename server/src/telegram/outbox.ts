@@ -15,7 +15,7 @@
  */
 import { type Language, parseStartParam } from "@contract";
 import { and, asc, eq, lte, sql } from "drizzle-orm";
-import { GrammyError, HttpError, InlineKeyboard } from "grammy";
+import { type Api, GrammyError, HttpError, InlineKeyboard } from "grammy";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import { chatOutbox, users } from "../db/schema";
@@ -27,12 +27,15 @@ import { botText } from "./texts";
 export { listWaiting, outboxBacklog, retryWaiting } from "./outbox-backlog";
 
 /** What the worker needs of the bot: `bot.api.sendMessage`. */
+/** grammY types a call's abort signal with its own shim; the platform's AbortSignal is what it gets at run time. */
+type BotApiSignal = Parameters<Api["sendMessage"]>[3];
+
 export interface ChatSender {
   sendMessage(
     chatId: number,
     text: string,
     other: { parse_mode: "HTML"; reply_markup: InlineKeyboard; link_preview_options: { is_disabled: boolean } },
-    signal?: AbortSignal,
+    signal?: BotApiSignal,
   ): Promise<unknown>;
 }
 
@@ -390,7 +393,7 @@ export async function deliverDue(deps: OutboxDeps): Promise<number> {
               reply_markup: webAppKeyboard(language, deps.miniAppUrl, row.startParam),
               link_preview_options: { is_disabled: true },
             },
-            deps.signal,
+            deps.signal as BotApiSignal,
           );
         } catch (error) {
           const outcome = await failed(deps, row, telegramId, error);
