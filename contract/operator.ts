@@ -62,6 +62,10 @@ export const ClockChangeRequest = z.object({
 });
 export type ClockChangeRequest = z.infer<typeof ClockChangeRequest>;
 export const ClockStateReply = z.object({ now: z.string(), offsetSeconds: z.number().int() });
+/** `kassa account unlock <login>`: whose locks were lifted. */
+export const UnlockAccountReply = z.object({ userId: z.string(), login: z.string() });
+export type UnlockAccountReply = z.infer<typeof UnlockAccountReply>;
+
 export const ClockShiftReply = ClockStateReply.extend({ accruals: AccrualRunReply });
 export const LedgerDiscrepancy = z.object({
   userId: z.string(),
@@ -214,6 +218,14 @@ export const operatorRoutes = {
     response: OperatorWithdrawal,
   }),
   runAccruals: route({ method: "POST", path: "/operator/accruals/run", auth, tags, response: AccrualRunReply }),
+  unlockAccount: route({
+    method: "POST",
+    path: "/operator/accounts/:login/unlock",
+    auth,
+    tags,
+    params: z.object({ login: z.string().min(1).max(254) }),
+    response: UnlockAccountReply,
+  }),
   auditLedger: route({ method: "GET", path: "/operator/ledger/audit", auth, tags, response: LedgerAuditReply }),
   clock: route({ method: "GET", path: "/operator/clock", auth, tags, response: ClockStateReply }),
   shiftClock: route({

@@ -46,6 +46,8 @@ export function httpTimeouts(env: Env) {
  */
 export function capConnections(server: http.Server, env: Env): void {
   server.maxConnections = env.MAX_CONNECTIONS;
+  // Per client (IPv6 by /64). The eviction near MAX_CONNECTIONS and the stalled-body cut (the cap's last two
+  // arguments) wait until http-limits and slow-clients are reconciled with them (docs/security.md).
   capConnectionsPerAddress(server, env.MAX_CONNECTIONS_PER_ADDRESS, proxyMatcher(env.TRUST_PROXY));
 }
 

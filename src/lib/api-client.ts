@@ -335,7 +335,7 @@ export async function callApi<N extends RouteName>(
     const idempotencyKey = route.idempotent
       ? intentKeys.keyFor(name, { params: call.params, body: call.body })
       : undefined;
-    data = await apiRequest({
+    const request = {
       method,
       path,
       query: call.query,
@@ -344,7 +344,8 @@ export async function callApi<N extends RouteName>(
       timeoutMs: call.timeoutMs,
       token: call.token,
       headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : undefined,
-    });
+    };
+    data = idempotencyKey ? await untilKnown(request) : await apiRequest(request);
     if (idempotencyKey) intentKeys.succeeded(name, idempotencyKey);
   }
   // The check's own code (it starts the worker) comes with the first reply to check, not with the launch's code.
@@ -364,6 +365,33 @@ export async function callApi<N extends RouteName>(
     });
   }
   return checked.data as RouteResponse<N>;
+}
+
+/** Waits before each new try of a money call whose outcome is unknown. */
+export const UNKNOWN_OUTCOME_RETRY_MS = [500, 1500, 4000] as const;
+
+/** Whether a money call's failure leaves its outcome unknown: no answer, or the key still in flight, or a gateway's. */
+function outcomeUnknown(error: unknown): boolean {
+  if (!isApiError(error)) return false;
+  if (error.kind === "network" || error.kind === "timeout") return true;
+  return error.code === "IDEMPOTENCY_IN_FLIGHT" || error.status === 502 || error.status === 503 || error.status === 504;
+}
+
+/**
+ * A money call is sent again, with the SAME Idempotency-Key, while its outcome is unknown (the server may
+ * have committed it): the server answers the first outcome, never a second payment. A new key would be a new
+ * payment, so none is made here; the last failure is raised when the tries run out.
+ */
+async function untilKnown(request: RequestOptions): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await apiRequest(request);
+    } catch (error) {
+      const wait = UNKNOWN_OUTCOME_RETRY_MS[attempt];
+      if (wait === undefined || request.signal?.aborted || !outcomeUnknown(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
 
 /**

@@ -539,6 +539,31 @@ describe("avatar", () => {
     expect(me.avatarUrl).toBeNull();
   });
 
+  it("refuses an image whose header declares a decompression bomb, PNG or JPEG, by its dimensions", async () => {
+    const { token } = await registerUser(server);
+    const bombs: [string, string, Buffer][] = [
+      ["bomb.png", "image/png", tinyPng(65_535, 65_535)],
+      ["wide.png", "image/png", tinyPng(20_000, 20_000)],
+      ["bomb.jpg", "image/jpeg", tinyJpeg(60_000, 60_000)],
+    ];
+    for (const [filename, type, data] of bombs) {
+      expect(data.length).toBeLessThan(200);
+      const res = await upload("PATCH", "/user/avatar", [{ name: "avatar", filename, type, data }], token);
+      expect(res.status, filename).toBe(400);
+      expect(res.body, filename).toMatchObject({ code: "IMAGE_UPDATE_FAILED", params: { reason: "size" } });
+    }
+    const me = await callRoute(server, "currentUser", { token });
+    expect(me.avatarUrl).toBeNull();
+    // A photo-sized JPEG still goes through.
+    const ok = await upload(
+      "PATCH",
+      "/user/avatar",
+      [{ name: "avatar", filename: "me.jpg", type: "image/jpeg", data: tinyJpeg(4000, 3000) }],
+      token,
+    );
+    expect(ok.status).toBe(200);
+  });
+
   it("gives no way to list or guess another user's avatar", async () => {
     const guess = await server.app.inject({ method: "GET", url: "/api/user/avatar/..%2F..%2Fetc%2Fpasswd" });
     expect(guess.statusCode).toBe(404);

@@ -24,17 +24,10 @@ import {
   saveWallets,
   TEST_DATABASE_URL,
 } from "./money";
+import { tinyJpeg } from "./multipart";
 
 const TRC20 = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
 const clock = systemClock;
-
-/** JFIF header, then end of image: what file-type recognises as image/jpeg. */
-const JPEG = Buffer.concat([
-  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
-  Buffer.from("JFIF\0", "latin1"),
-  Buffer.from([0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]),
-  Buffer.from([0xff, 0xd9]),
-]);
 
 function verificationForm(): { payload: Buffer; contentType: string } {
   const boundary = "----kassacaps";
@@ -53,7 +46,7 @@ function verificationForm(): { payload: Buffer; contentType: string } {
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
       ),
-      JPEG,
+      tinyJpeg(),
       Buffer.from("\r\n"),
     );
   }

@@ -10,11 +10,11 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
-/** A valid 1×1 RGB PNG. */
-export function tinyPng(): Buffer {
+/** A valid 1×1 RGB PNG; with `width` and `height`, a PNG whose header declares that size over the same one pixel. */
+export function tinyPng(width = 1, height = 1): Buffer {
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(1, 0);
-  ihdr.writeUInt32BE(1, 4);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // RGB
   const raw = Buffer.from([0, 255, 0, 0]); // filter byte + one red pixel
@@ -26,12 +26,19 @@ export function tinyPng(): Buffer {
   ]);
 }
 
-/** JFIF header, then end of image: what file-type recognises as image/jpeg. */
-export function tinyJpeg(): Buffer {
+/**
+ * JFIF header, a baseline frame header (SOF0) declaring `width` × `height` (1 × 1 by default), then end of
+ * image: what file-type recognises as image/jpeg and image-size reads the dimensions of.
+ */
+export function tinyJpeg(width = 1, height = 1): Buffer {
+  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x0b, 0x08, 0, 0, 0, 0, 0x01, 0x01, 0x11, 0x00]);
+  sof.writeUInt16BE(height, 5);
+  sof.writeUInt16BE(width, 7);
   return Buffer.concat([
     Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
     Buffer.from("JFIF\0", "latin1"),
     Buffer.from([0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]),
+    sof,
     Buffer.from([0xff, 0xd9]),
   ]);
 }

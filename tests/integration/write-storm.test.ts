@@ -133,6 +133,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         }
       }
       const answered = (await Promise.all(calls)).filter((outcome): outcome is Outcome => outcome !== null);
+      report(answered);
       return { answered, abandoned };
     }
 
@@ -167,6 +168,21 @@ describe.skipIf(!TEST_DATABASE_URL)(
         const outcome = await send(investor, method, path, body);
         expect({ path, status: outcome?.status }).toEqual({ path, status: 200 });
       }
+    }
+
+    /** The answer times and statuses of a storm, printed (not asserted: a shared machine's times vary). */
+    function report(outcomes: Outcome[]): void {
+      const times = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+      const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+      const statuses: Record<string, number> = {};
+      for (const o of outcomes) {
+        const label = o.code ? `${o.status} ${o.code}` : String(o.status);
+        statuses[label] = (statuses[label] ?? 0) + 1;
+      }
+      console.log(
+        `storm: ${outcomes.length} answered; median ${at(0.5)} ms, 90th ${at(0.9)} ms, slowest ${at(1)} ms;`,
+        JSON.stringify(statuses),
+      );
     }
 
     /** Every waited-for request answered in time, none of them with a server fault. */

@@ -4,7 +4,7 @@
  * when the input changes; other calls send none.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, callApi } from "@/lib/api-client";
+import { ApiError, callApi, UNKNOWN_OUTCOME_RETRY_MS } from "@/lib/api-client";
 import { IntentKeys } from "@/lib/idempotency";
 import { clearSession } from "@/lib/session";
 
@@ -25,6 +25,7 @@ function keysSent(fetchMock: ReturnType<typeof vi.fn>): (string | undefined)[] {
 }
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   clearSession();
 });
@@ -53,27 +54,55 @@ describe("IntentKeys", () => {
 });
 
 describe("callApi and money calls", () => {
-  it("retries after a lost connection with the same key, and uses a new key after success", async () => {
+  it("retries an unknown outcome by itself with the same key, and uses a new key after success", async () => {
     let attempt = 0;
     const fetchMock = vi.fn(async () => {
       attempt += 1;
+      // The connection lost (the server may have committed), then the key still in flight, then the answer.
       if (attempt === 1) throw new TypeError("Failed to fetch");
+      if (attempt === 2) {
+        return new Response(JSON.stringify({ code: "IDEMPOTENCY_IN_FLIGHT", message: "in flight" }), {
+          status: 409,
+          headers: { "Content-Type": "application/json" },
+        });
+      }
       return new Response(JSON.stringify(EXCHANGED), { status: 200, headers: { "Content-Type": "application/json" } });
     });
     vi.stubGlobal("fetch", fetchMock);
     const body = { from: "USDT", to: "TON", amount: "10" } as const;
 
-    const lost = await callApi("exchange", { body }).catch((error: unknown) => error);
-    expect(lost).toBeInstanceOf(ApiError);
-    expect((lost as ApiError).kind).toBe("network");
-    await callApi("exchange", { body });
+    // Real waits (the reply's check runs on timers of its own): two of them, 2 s in all.
+    await expect(callApi("exchange", { body })).resolves.toMatchObject({ debited: "10" });
     await callApi("exchange", { body });
 
-    const [first, retried, next] = keysSent(fetchMock);
+    const [first, afterLoss, afterInFlight, next] = keysSent(fetchMock);
     expect(first).toMatch(/^[0-9a-f-]{32,36}$/);
-    expect(retried).toBe(first);
+    expect(afterLoss).toBe(first);
+    expect(afterInFlight).toBe(first);
     expect(next).toMatch(/^[0-9a-f-]{32,36}$/);
     expect(next).not.toBe(first);
+  });
+
+  it("gives up on an unknown outcome after its tries, never with a new key", async () => {
+    vi.useFakeTimers();
+    const fetchMock = vi.fn(async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    const body = { planId: "standard", currency: "USDT", amount: "100" } as const;
+    const failed = callApi("createDeposit", { body }).catch((error: unknown) => error);
+    await vi.runAllTimersAsync();
+    const error = await failed;
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe("network");
+    const keys = keysSent(fetchMock);
+    expect(keys.length).toBe(UNKNOWN_OUTCOME_RETRY_MS.length + 1);
+    expect(new Set(keys).size).toBe(1);
+    // The user's own retry later: still the same intent, the same key.
+    const again = callApi("createDeposit", { body }).catch(() => undefined);
+    await vi.runAllTimersAsync();
+    await again;
+    expect(new Set(keysSent(fetchMock)).size).toBe(1);
   });
 
   it("sends a new key when the user changes the amount after a refusal", async () => {

@@ -21,6 +21,7 @@ import {
   type ClockChangeRequest,
   type MaintenanceRequest,
   operatorRoutes,
+  type UnlockAccountReply,
 } from "@contract/operator";
 import type { z } from "zod";
 import { systemClock } from "../clock";
@@ -30,7 +31,9 @@ import type { WithdrawalRowStatus } from "../db/schema";
 import { productionCodeSender } from "../delivery/production";
 import type { Env, NodeEnv } from "../env";
 import { readRuntimeInfo } from "../operator/runtime";
+import { createLimiter } from "../security/rate-limit";
 import { type AccrualRun, runAccruals } from "../services/accruals";
+import { unlockAccount } from "../services/auth";
 import { setExplorer } from "../services/catalog";
 import {
   type DevClockShift,
@@ -72,6 +75,7 @@ export interface Operator {
     options?: { txHash?: string | undefined; note?: string | undefined },
   ): Promise<OperatorWithdrawal>;
   runAccruals(): Promise<AccrualRun>;
+  unlockAccount(login: string): Promise<UnlockAccountReply>;
   auditLedger(): Promise<LedgerDiscrepancy[]>;
   clock(): Promise<DevClockState>;
   shiftClock(change: ClockChangeRequest): Promise<DevClockShift>;
@@ -122,6 +126,9 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv, e
     processWithdrawal: async (id, action, options) =>
       processWithdrawal({ db, clock: await clock(), ...notices }, id, action, options),
     runAccruals: async () => runAccruals(db, await clock()),
+    // No server holds this database: the counters that outlive a process are in it (security/rate-limit.ts).
+    unlockAccount: async (login) =>
+      unlockAccount({ db, limiter: createLimiter({ db, clock: await clock(), shared: true }) }, login),
     auditLedger: () => auditLedger(db),
     clock: async () => {
       if (nodeEnv === "production") return { now: systemClock.now().toISOString(), offsetSeconds: 0 };
@@ -224,6 +231,7 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
     processWithdrawal: (id, action, options = {}) =>
       call(routes.processWithdrawal, { params: { id, action }, body: options }, { notFound: `no withdrawal ${id}` }),
     runAccruals: () => call(routes.runAccruals),
+    unlockAccount: (login) => call(routes.unlockAccount, { params: { login } }, { notFound: `no account ${login}` }),
     auditLedger: async () => (await call(routes.auditLedger)).discrepancies,
     clock: () => call(routes.clock),
     shiftClock: (change) => call(routes.shiftClock, { body: change }, { notFound: NO_DEV_CLOCK }),

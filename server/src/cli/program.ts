@@ -315,6 +315,19 @@ export function createCli(io: CliIo = processIo): Command {
     });
 
   program
+    .command("account")
+    .description("investors' accounts")
+    .command("unlock")
+    .description("lift the account's locks: the wait after wrong passwords, a reset or codes locked by wrong guesses")
+    .argument("<login>", "login or e-mail")
+    .action(async (login: string) => {
+      await withOperator(async (operator) => {
+        const unlocked = await operator.unlockAccount(login);
+        io.out(`Account ${unlocked.login} unlocked (via ${operator.via}).`);
+      });
+    });
+
+  program
     .command("ledger")
     .description("the ledger")
     .command("audit")

@@ -5,18 +5,35 @@
  * fingerprint of method, path and body); its successful reply is stored and every repeat gets that same reply
  * (marked `Idempotent-Replayed: true`) without running the handler again. A repeat while the first is still
  * running is 409 IDEMPOTENCY_IN_FLIGHT; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED. A refused
- * or failed first request (4xx, 5xx) changed no money (the services roll back), so its key is released and a
- * retry of the same intent runs again.
+ * or failed first request (4xx, 5xx) stores nothing, so a retry of the same intent runs again.
  *
- * The claim is a row in the database, not process memory, so it holds across several server
- * instances on one PostgreSQL. Without the header the call runs as before (older clients).
+ * The claim, the money change and the stored reply are one transaction (docs/security.md, "Idempotency"), and
+ * it lives inside the route's handler, on one connection of the pool: it opens with an advisory lock on the key
+ * (tried without waiting: held by a live first run, 409 IDEMPOTENCY_IN_FLIGHT; a holder that died holds
+ * nothing), reads the key's row (a stored reply is replayed), runs the handler in it (its services' own
+ * transactions become savepoints), writes the key's row with the serialised reply last, and commits before the
+ * reply is sent. So a crash anywhere before that commit leaves nothing (no key, no money moved) and a retry with
+ * the same key runs anew; after it, the retry gets the stored reply.
+ *
+ * What the transaction does not do: lock the user's row itself (the services lock what they lock, when they
+ * need it; the key's row, written last, takes its key-share lock on the user's row when this transaction holds
+ * one already), or wait for anything on a second connection while it holds its own. Everything of the request
+ * outside the handler (the session's lookup before, the reply's hooks after: read-your-writes asks the WAL
+ * position on the pool) runs with no transaction open. Holding it across those hooks, as an earlier design did,
+ * let a request that held the user's row wait for a pool connection that every other request of the user held
+ * while waiting for that row: each freed only at the lock timeout (32 requests of one investor answered 503
+ * BUSY after 5-36 s).
+ *
+ * A refusal (an AppError below 500: a wrong code's count, a rate limit's counter) commits what the services kept
+ * and stores no reply; any other failure rolls back whole. Without the header the call runs as before (older
+ * clients).
  */
 import { createHash } from "node:crypto";
 import { DAY_MS, routes } from "@contract";
-import { and, eq, lt, sql } from "drizzle-orm";
-import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
+import { and, eq, sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler, RouteHandlerMethod } from "fastify";
+import { withAmbientTransaction } from "../db/ambient";
 import type { Database } from "../db/client";
-import { outsideQueryScope } from "../db/query-scope";
 import { idempotencyKeys } from "../db/schema";
 import { AppError } from "../errors";
 import { requireUser } from "./auth";
@@ -30,9 +47,94 @@ const KEY_FORMAT = /^[\x21-\x7e]{8,255}$/;
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The key this request claimed; its reply is stored (or the claim released) when sent. */
-    idempotencyClaim: { userId: string; key: string } | null;
+    /** The key this request carries (checked, with its fingerprint); claimed in the handler's transaction. */
+    idempotencyKey: KeyedCall | null;
   }
+}
+
+interface KeyedCall {
+  userId: string;
+  key: string;
+  fingerprint: string;
+}
+
+/** How the key's transaction ended. */
+type Settled =
+  | { kind: "in-flight" }
+  | { kind: "reused" }
+  | { kind: "stored"; status: number; reply: string }
+  | { kind: "done"; status: number; reply: string }
+  | { kind: "unstored"; value: unknown }
+  | { kind: "refused"; error: AppError };
+
+/** Rows of a raw statement on either driver (postgres.js: an array; PGlite: `{ rows }`). */
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  return Array.isArray(result) ? result : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
+}
+
+/** A refusal by a rule: what the services kept for it (a wrong code's count) commits. */
+const isRefusal = (error: unknown): error is AppError => error instanceof AppError && error.status < 500;
+
+/**
+ * Runs `handle` (the route's handler) in the key's transaction on `db`: the claim, the handler's money change
+ * and its stored reply commit together, or nothing does (a refusal keeps what its services kept, no reply).
+ */
+function runClaimed(
+  db: Database,
+  call: KeyedCall,
+  now: Date,
+  reply: FastifyReply,
+  handle: () => Promise<unknown>,
+): Promise<Settled> {
+  const staleBefore = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS);
+  return db.transaction(async (tx): Promise<Settled> => {
+    const mine = and(eq(idempotencyKeys.userId, call.userId), eq(idempotencyKeys.key, call.key));
+    const [lock] = rowsOf(
+      await tx.execute(
+        sql`select pg_try_advisory_xact_lock(hashtextextended(${`idempotency:${call.userId}:${call.key}`}, 0)) as held`,
+      ),
+    );
+    if (lock?.held !== true) return { kind: "in-flight" };
+    // Read after the lock was granted (a statement of its own: under READ COMMITTED it sees the reply a
+    // first run committed just before it let the lock go).
+    const [first] = await tx
+      .select({
+        fingerprint: idempotencyKeys.fingerprint,
+        status: idempotencyKeys.status,
+        reply: idempotencyKeys.reply,
+        createdAt: idempotencyKeys.createdAt,
+      })
+      .from(idempotencyKeys)
+      .where(mine);
+    // A key past its day is forgotten: the same string starts a new intent. A row without a reply (left by an
+    // older server that stored it apart from the claim) has no live holder while this lock is held: free too.
+    if (first && first.createdAt >= staleBefore && first.status !== null && first.reply !== null) {
+      if (first.fingerprint !== call.fingerprint) return { kind: "reused" };
+      return { kind: "stored", status: first.status, reply: first.reply };
+    }
+    let value: unknown;
+    try {
+      value = await withAmbientTransaction(tx as unknown as Database, handle);
+    } catch (error) {
+      if (isRefusal(error)) return { kind: "refused", error };
+      // Anything else rolls back whole (a cancel meant for another statement runs it again: db/query-scope.ts).
+      throw error;
+    }
+    if (reply.sent) return { kind: "unstored", value };
+    // Serialised here, by the route's own serializer, so the reply stored is the one sent.
+    const status = reply.statusCode;
+    const body = reply.serialize(value);
+    if (status < 200 || status >= 300 || typeof body !== "string") return { kind: "unstored", value };
+    const completedAt = new Date();
+    await tx
+      .insert(idempotencyKeys)
+      .values({ ...call, status, reply: body, createdAt: now, completedAt })
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.userId, idempotencyKeys.key],
+        set: { fingerprint: call.fingerprint, status, reply: body, createdAt: now, completedAt },
+      });
+    return { kind: "done", status, reply: body };
+  }) as Promise<Settled>;
 }
 
 /** `METHOD /api/path` of every idempotent route of the contract. */
@@ -68,68 +170,46 @@ function appendHook<T>(existing: T | T[] | undefined, hook: T): T[] {
 
 export function registerIdempotency(app: FastifyInstance, prefix: string): void {
   const flagged = idempotentRoutes(prefix);
-  app.decorateRequest("idempotencyClaim", null);
-  const statements = idempotencyStatements(app.db);
+  app.decorateRequest("idempotencyKey", null);
 
-  const claim: preHandlerHookHandler = async function claimKey(request, reply) {
+  // Checked before the handler, with no database work: a malformed key is 400 before anything runs.
+  const checkKey: preHandlerHookHandler = async function checkKey(request) {
     const header = request.headers[IDEMPOTENCY_HEADER];
     if (header === undefined) return;
     if (typeof header !== "string" || !KEY_FORMAT.test(header)) throw new AppError("IDEMPOTENCY_KEY_INVALID");
     const { userId } = requireUser(request);
-    const now = app.clock.now();
-    const fingerprint = fingerprintOf(request);
-    // One statement claims a new key, or a key past its day (forgotten: the same string starts a new
-    // intent); a live key is left as it is and claims nothing.
-    // Outside the request's query scope (db/query-scope.ts), as the reply's storing below: a claim
-    // made is always settled, even when the client leaves meanwhile.
-    const claimed = await outsideQueryScope(() =>
-      statements.claim.execute({
-        userId,
-        key: header,
-        fingerprint,
-        now,
-        staleBefore: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS).toISOString(),
-      }),
-    );
-    if (claimed.length > 0) {
-      request.idempotencyClaim = { userId, key: header };
-      return;
-    }
-    const [first] = await statements.read.execute({ userId, key: header });
-    if (first && first.fingerprint !== fingerprint) throw new AppError("IDEMPOTENCY_KEY_REUSED");
-    // Still running (or released between our insert and select: the client may simply retry).
-    if (!first || first.status === null || first.reply === null) throw new AppError("IDEMPOTENCY_IN_FLIGHT");
-    return replay(reply, first.status, first.reply);
+    request.idempotencyKey = { userId, key: header, fingerprint: fingerprintOf(request) };
   };
 
-  const settle: onSendHookHandler = async function settleKey(request, reply, payload) {
-    const held = request.idempotencyClaim;
-    if (!held) return payload;
-    request.idempotencyClaim = null;
-    const ok = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === "string";
-    // Stored even when the client has gone (it retries with the same key and gets this reply);
-    // the request's abandonment must not cancel it (db/query-scope.ts).
-    await outsideQueryScope(async () => {
-      if (ok) {
-        await statements.store.execute({
-          ...held,
-          status: reply.statusCode,
-          reply: payload,
-          completedAt: app.clock.now().toISOString(),
-        });
-      } else {
-        // Refused or failed: nothing was spent, the same intent may run again.
-        await statements.release.execute(held);
+  /** The route's handler inside the key's transaction (`runClaimed`) when the request carries a key. */
+  const claimed = (handler: RouteHandlerMethod): RouteHandlerMethod =>
+    async function claimedHandler(this: FastifyInstance, request, reply) {
+      const call = request.idempotencyKey;
+      if (!call) return handler.call(this, request, reply);
+      const settled = await runClaimed(app.db, call, app.clock.now(), reply, async () =>
+        handler.call(this, request, reply),
+      );
+      switch (settled.kind) {
+        case "in-flight":
+          throw new AppError("IDEMPOTENCY_IN_FLIGHT");
+        case "reused":
+          throw new AppError("IDEMPOTENCY_KEY_REUSED");
+        case "refused":
+          throw settled.error;
+        case "stored":
+          return replay(reply, settled.status, settled.reply, true);
+        case "done":
+          return replay(reply, settled.status, settled.reply, false);
+        case "unstored":
+          return settled.value;
       }
-    });
-    return payload;
-  };
+    };
 
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some((method) => flagged.has(`${method} ${route.url}`))) return;
-    route.preHandler = appendHook(route.preHandler, claim);
-    route.onSend = appendHook(route.onSend, settle);
+    route.preHandler = appendHook(route.preHandler, checkKey);
+    route.handler = claimed(route.handler);
     if (route.schema) {
       const note =
         "Idempotent: send an `Idempotency-Key` header (8-255 visible ASCII characters, one per user intent). A " +
@@ -140,51 +220,11 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
   });
 }
 
-/**
- * The plugin's statements, built by drizzle once (`prepare`) with placeholders for their values:
- * an idempotent call runs two of them, and building each anew cost as much CPU as the driver's
- * whole work for it (server/README.md, "Performance").
- */
-function idempotencyStatements(db: Database) {
-  const userId = sql.placeholder("userId");
-  const key = sql.placeholder("key");
-  const mine = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
-  return {
-    claim: db
-      .insert(idempotencyKeys)
-      .values({ userId, key, fingerprint: sql.placeholder("fingerprint"), createdAt: sql.placeholder("now") })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.userId, idempotencyKeys.key],
-        // The claim's own values (`excluded`): a stale key starts anew.
-        set: {
-          fingerprint: sql`excluded.fingerprint`,
-          createdAt: sql`excluded.created_at`,
-          status: null,
-          reply: null,
-          completedAt: null,
-        },
-        setWhere: lt(idempotencyKeys.createdAt, sql`${sql.placeholder("staleBefore")}::timestamptz`),
-      })
-      .returning({ key: idempotencyKeys.key })
-      .prepare("idempotency_claim"),
-    read: db.select().from(idempotencyKeys).where(mine).prepare("idempotency_read"),
-    store: db
-      .update(idempotencyKeys)
-      .set({
-        status: sql`${sql.placeholder("status")}::integer`,
-        reply: sql`${sql.placeholder("reply")}::text`,
-        completedAt: sql`${sql.placeholder("completedAt")}::timestamptz`,
-      })
-      .where(mine)
-      .prepare("idempotency_store"),
-    release: db.delete(idempotencyKeys).where(mine).prepare("idempotency_release"),
-  };
-}
-
-function replay(reply: FastifyReply, status: number, body: string): FastifyReply {
+/** Sends a serialised reply as it is (the stored one: `replayed`, or the one just stored with its key). */
+function replay(reply: FastifyReply, status: number, body: string, replayed: boolean): FastifyReply {
+  if (replayed) reply.header(REPLAYED_HEADER, "true");
   return reply
     .code(status)
-    .header(REPLAYED_HEADER, "true")
     .type("application/json; charset=utf-8")
     .serializer((payload: unknown) => payload as string)
     .send(body);

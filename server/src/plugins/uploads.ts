@@ -9,7 +9,7 @@ import { IMAGE_MAX_BYTES, type ValidationCode } from "@contract";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors";
-import { type ImageFile, imageKind, type ParsedUpload } from "../services/uploads";
+import { dimensionsAllowed, type ImageFile, imageKind, type ParsedUpload } from "../services/uploads";
 
 /** Registers multipart parsing on `app` (a route plugin's own instance, not the whole API). */
 export async function registerUploads(app: FastifyInstance, maxFiles: number, maxFields: number): Promise<void> {
@@ -74,6 +74,8 @@ async function readParts(
         if (buffer.length === 0) throw new UploadError("missing", part.fieldname);
         const kind = await imageKind(buffer);
         if (!kind) throw new UploadError("type", part.fieldname);
+        // A small file may declare a huge picture: its header's dimensions decide before it is kept.
+        if (!(await dimensionsAllowed(buffer))) throw new UploadError("size", part.fieldname);
         files.set(part.fieldname, { field: part.fieldname, buffer, ...kind });
       } else {
         if (!textFields.includes(part.fieldname) || part.fieldname in fields) {

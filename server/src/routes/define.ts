@@ -19,6 +19,7 @@ import type {
 } from "fastify";
 import type { z } from "zod";
 import { type KassaApp, type ServiceContext, serviceContext } from "../context";
+import { ambientTransaction } from "../db/ambient";
 import { bearerToken } from "../plugins/auth";
 import { type AuthSession, findLiveSession } from "../services/sessions";
 import { withErrors } from "./responses";
@@ -153,15 +154,19 @@ export function defineRoute<R extends RouteDef>(
       ...(route.body ? { body: route.body } : {}),
       response: withErrors({ 200: route.response }),
     },
-    handler: async (request, reply) =>
-      handler({
+    handler: async (request, reply) => {
+      // An idempotent money call runs in the transaction that claims its key (plugins/idempotency.ts).
+      const tx = ambientTransaction();
+      const ctx = serviceContext(app, request.log);
+      return handler({
         body: request.body as Part<R, "body">,
         params: request.params as Part<R, "params">,
         query: request.query as Part<R, "query">,
         auth: request.auth as RouteSession<R>,
-        ctx: serviceContext(app, request.log),
+        ctx: tx ? { ...ctx, db: tx } : ctx,
         request,
         reply,
-      }),
+      });
+    },
   });
 }

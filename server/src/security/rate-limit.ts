@@ -3,7 +3,10 @@
  * starts at the key's first event and holds `max` events. Where the counters live:
  * - on PostgreSQL (DATABASE_URL) in the `rate_limits` table, so every instance on the database
  *   counts into one budget and a restart forgets nothing (an atomic INSERT … ON CONFLICT per event);
- * - on PGlite (one process) in this process's memory.
+ * - on PGlite (one process) the budgets of an account (its wrong passwords, codes, requests: `ACCOUNT_BUDGETS`)
+ *   in the same table, so a flood of other keys never makes the process forget a victim's counters and the
+ *   operator's `kassa account unlock` reaches them; the per-address ones in this process's memory, at most
+ *   100,000 keys, the least recently used forgotten first.
  * Both stores read the injected clock (the library's own stores read the machine's), so tests and
  * the development clock move time instead of waiting. Every call is async: callers await it.
  */
@@ -11,6 +14,7 @@ import { createRequire } from "node:module";
 import { eq, lte, sql } from "drizzle-orm";
 import { RateLimiterRes, type RateLimiterStoreAbstract as StoreAbstract } from "rate-limiter-flexible";
 import type { Clock } from "../clock";
+import { ambientDatabase } from "../db/ambient";
 import type { Database } from "../db/client";
 import { rateLimits } from "../db/schema";
 import type { RateLimitRule } from "../env";
@@ -100,8 +104,8 @@ class ClockedStoreLimiter extends RateLimiterStoreAbstract {
   }
 }
 
-/** Counters in this process (PGlite: one process). Beyond `maxKeys` the oldest are dropped. */
-class MemoryBackend implements CounterBackend {
+/** Counters in this process (PGlite: one process). Beyond `maxKeys` the least recently used are dropped. */
+export class MemoryBackend implements CounterBackend {
   private readonly counters = new Map<string, Counter>();
   private operations = 0;
 
@@ -125,10 +129,10 @@ class MemoryBackend implements CounterBackend {
   async get(key: string, now: Date): Promise<Counter | null> {
     const counter = this.counters.get(key);
     if (!counter) return null;
-    if (counter.expire !== null && counter.expire.getTime() <= now.getTime()) {
-      this.counters.delete(key);
-      return null;
-    }
+    this.counters.delete(key);
+    if (counter.expire !== null && counter.expire.getTime() <= now.getTime()) return null;
+    // Used now: to the end of the map's order, the last to be forgotten.
+    this.counters.set(key, counter);
     return counter;
   }
 
@@ -147,11 +151,15 @@ class MemoryBackend implements CounterBackend {
     return removed;
   }
 
+  get size(): number {
+    return this.counters.size;
+  }
+
   private sweep(now: Date): void {
     this.operations += 1;
     if (this.operations % 1000 !== 0 && this.counters.size <= this.maxKeys) return;
     void this.purge(now);
-    // Map iteration is insertion order: the first keys are the oldest windows.
+    // Map iteration is insertion order, and every use moves a key to the end: the first are the least recently used.
     for (const key of this.counters.keys()) {
       if (this.counters.size <= this.maxKeys) break;
       this.counters.delete(key);
@@ -159,9 +167,65 @@ class MemoryBackend implements CounterBackend {
   }
 }
 
+/**
+ * The key prefixes of an account's budgets (keyed by account, login or device, not by address): kept in the
+ * database on PGlite too, never in the memory that a flood of addresses could fill.
+ */
+export const ACCOUNT_BUDGETS = [
+  "login-failures:",
+  "login-turn:",
+  "login-device:",
+  "code-request-account:",
+  "reset-code-account:",
+  "reset-code-device:",
+  "reset-wait:",
+  "phone-code-account:",
+  "email-code-account:",
+  "password-change:",
+  "phone-change:",
+  "withdrawal-code-account:",
+  "statement-account:",
+  "telegram-user:",
+] as const;
+
+const isAccountBudget = (key: string) => ACCOUNT_BUDGETS.some((prefix) => key.startsWith(prefix, 3));
+
+/** PGlite: an account's budgets in the database, the rest in memory. Keys arrive with the library's `rl:` prefix. */
+class SplitBackend implements CounterBackend {
+  constructor(
+    private readonly stored: CounterBackend,
+    private readonly memory: CounterBackend,
+  ) {}
+
+  private of(key: string): CounterBackend {
+    return isAccountBudget(key) ? this.stored : this.memory;
+  }
+
+  upsert(key: string, points: number, now: Date, expire: Date | null, force: boolean): Promise<Counter> {
+    return this.of(key).upsert(key, points, now, expire, force);
+  }
+
+  get(key: string, now: Date): Promise<Counter | null> {
+    return this.of(key).get(key, now);
+  }
+
+  delete(key: string): Promise<boolean> {
+    return this.of(key).delete(key);
+  }
+
+  async purge(now: Date): Promise<number> {
+    return (await this.stored.purge(now)) + (await this.memory.purge(now));
+  }
+}
+
 /** Counters in PostgreSQL's `rate_limits`: one atomic statement per event, shared by every instance. */
 class PostgresBackend implements CounterBackend {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly database: Database) {}
+
+  /** The request's transaction when it runs in one (db/ambient.ts), else the app's handle. */
+  private get db(): Database {
+    return ambientDatabase(this.database);
+  }
 
   async upsert(key: string, points: number, now: Date, expire: Date | null, force: boolean): Promise<Counter> {
     // Dates in raw SQL go through the column's encoder (postgres.js takes no Date as a parameter).
@@ -279,11 +343,20 @@ function secondsOf(msBeforeNext: number): number {
   return msBeforeNext < 0 ? 86_400 : Math.max(1, Math.ceil(msBeforeNext / 1000));
 }
 
-/** The limiter of a server: in PostgreSQL when it runs on PostgreSQL, else in memory. */
-export function createLimiter(options: { clock: Clock; db: Database; shared: boolean }): Limiter {
+/**
+ * The limiter of a server: in the database when it runs on PostgreSQL; on PGlite an account's budgets in the
+ * database and the rest in memory (`memory` may be given to watch it).
+ */
+export function createLimiter(options: {
+  clock: Clock;
+  db: Database;
+  shared: boolean;
+  memory?: MemoryBackend;
+}): Limiter {
+  const stored = new PostgresBackend(options.db);
   return options.shared
-    ? new FlexibleLimiter(options.clock, new PostgresBackend(options.db))
-    : new FlexibleLimiter(options.clock, new MemoryBackend());
+    ? new FlexibleLimiter(options.clock, stored)
+    : new FlexibleLimiter(options.clock, new SplitBackend(stored, options.memory ?? new MemoryBackend()));
 }
 
 /** 429 RATE_LIMITED with `Retry-After` and `params.retryAfter` (seconds). */

@@ -28,6 +28,7 @@ import { userChanging } from "../db/change-feed";
 import { guessFailures, passwordResetTokens, users, verificationCodes } from "../db/schema";
 import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
+import type { KnownDevice } from "../security/device-cookie";
 import { hashPassword, verifyPassword } from "../security/password";
 import { rateLimited } from "../security/rate-limit";
 import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
@@ -50,6 +51,8 @@ import {
 export interface RequestMeta {
   ip: string;
   userAgent?: string | undefined;
+  /** The device cookie's account and nonce, when the request carries a valid one (security/device-cookie.ts). */
+  device?: KnownDevice | undefined;
 }
 
 /** A password-reset token lives this long after the code was validated. */
@@ -139,11 +142,54 @@ const loginFailuresRule: RateLimitRule = {
 };
 const loginTurnRule = (seconds: number): RateLimitRule => ({ max: 1, windowSeconds: seconds });
 
+/**
+ * Wrong passwords a known device of the account may type in a day (OWASP's device cookie): its tries are
+ * judged outside the account's queue that outsiders fill, and past this budget the device counts as unknown.
+ */
+export const KNOWN_DEVICE_GUESSES: RateLimitRule = { max: 10, windowSeconds: 86_400 };
+
+/** Whether the request comes from a device that signed in to `user` before and has not spent its budget. */
+async function fromKnownDevice(deps: ServiceContext, user: UserRow | undefined, meta: RequestMeta): Promise<boolean> {
+  if (!user || meta.device?.userId !== user.id) return false;
+  return (await deps.limiter.retryAfter(`login-device:${meta.device.nonce}`, KNOWN_DEVICE_GUESSES)) === 0;
+}
+
+/**
+ * A password from a known device of the account: the address's budget and the device's own, never the
+ * account's wait (which an outsider who knows the login can keep full).
+ */
+async function knownDeviceLogin(
+  deps: ServiceContext,
+  user: UserRow,
+  body: LoginBody,
+  meta: RequestMeta & { device: KnownDevice },
+): Promise<SessionReply> {
+  const ipKey = `login-ip:${meta.ip}`;
+  const deviceKey = `login-device:${meta.device.nonce}`;
+  await deps.limiter.consume(ipKey, deps.env.RATE_LIMITS.loginIp);
+  try {
+    await deps.limiter.consume(deviceKey, KNOWN_DEVICE_GUESSES);
+  } catch (error) {
+    await deps.limiter.refund(ipKey, deps.env.RATE_LIMITS.loginIp);
+    throw error;
+  }
+  const matches = user.passwordHash ? await verifyPassword(user.passwordHash, body.password) : false;
+  if (!matches) throw new AppError("INVALID_CREDENTIALS");
+  await deps.limiter.refund(ipKey, deps.env.RATE_LIMITS.loginIp);
+  await deps.limiter.reset(deviceKey);
+  // The outsiders' counts stay as they are: the owner's sign-in from a known device gives them no new free
+  // guesses (the owner needs no reopened queue; the operator's unlock reopens it for a new device).
+  return signIn(deps, user, meta);
+}
+
 export async function login(deps: ServiceContext, body: LoginBody, meta: RequestMeta): Promise<SessionReply> {
   const limits = deps.env.RATE_LIMITS;
   const accountKey = `login-account:${meta.ip}:${key(body.login)}`;
   const ipKey = `login-ip:${meta.ip}`;
   const user = await findUserByLoginOrEmail(deps.db, body.login);
+  if (user && meta.device && (await fromKnownDevice(deps, user, meta))) {
+    return knownDeviceLogin(deps, user, body, { ...meta, device: meta.device });
+  }
   const account = accountOf(user, body.login);
   const failuresKey = `login-failures:${account}`;
   const turnKey = `login-turn:${account}`;
@@ -188,9 +234,26 @@ export async function login(deps: ServiceContext, body: LoginBody, meta: Request
 }
 
 /** The account's wrong passwords are forgotten (a successful login, a password set by the reset). */
-async function forgetLoginFailures(deps: ServiceContext, userId: string): Promise<void> {
+async function forgetLoginFailures(deps: Pick<ServiceContext, "limiter">, userId: string): Promise<void> {
   await deps.limiter.reset(`login-failures:${userId}`);
   await deps.limiter.reset(`login-turn:${userId}`);
+}
+
+/**
+ * The operator lifts every lock of an account (`kassa account unlock <login>`): the wrong passwords of the day
+ * and the wait they built, the wrong codes in a row of every kind (reset, withdrawal, wallet) and the hour's
+ * reset-code budget. Returns the account's id and login; 404 NOT_FOUND for no such login.
+ */
+export async function unlockAccount(
+  deps: Pick<ServiceContext, "db" | "limiter">,
+  login: string,
+): Promise<{ userId: string; login: string }> {
+  const user = (await findUserByLogin(deps.db, login)) ?? (await findUserByLoginOrEmail(deps.db, login));
+  if (!user) throw new AppError("NOT_FOUND");
+  await forgetLoginFailures(deps, user.id);
+  await deps.limiter.reset(`reset-code-account:${user.id}`);
+  await deps.db.delete(guessFailures).where(eq(guessFailures.userId, user.id));
+  return { userId: user.id, login: user.login };
 }
 
 /** The owner proved themselves (signed in): wrong reset codes in a row are forgotten, a locked reset opens. */
@@ -438,13 +501,17 @@ export async function requestPasswordReset(
   const limits = deps.env.RATE_LIMITS;
   const settings = await getSetting(deps.db, "codes");
   await deps.limiter.consume(`code-request-ip:${meta.ip}`, limits.codeRequestIp);
-  await deps.limiter.consume(`code-request-account:${key(identifier)}`, limits.codeRequestAccount);
-  // The resend wait, kept for every typed login alike, known or not.
-  await deps.limiter.consume(`reset-wait:${key(identifier)}`, { max: 1, windowSeconds: settings.resendSeconds });
-
   const user = await findUserByLoginOrEmail(deps.db, identifier);
-  // A locked reset sends nothing; the reply stays the same.
-  if (user && !(await resetLocked(deps, user.id))) {
+  // A known device of the account asks on budgets of its own: outsiders who type the login cannot use up
+  // the owner's requests, and the code reaches the owner's channel even while the reset is locked to others.
+  const known = user !== undefined && meta.device?.userId === user.id;
+  const asker = known && meta.device ? `device:${meta.device.nonce}` : key(identifier);
+  await deps.limiter.consume(`code-request-account:${asker}`, limits.codeRequestAccount);
+  // The resend wait, kept for every typed login alike, known or not.
+  await deps.limiter.consume(`reset-wait:${asker}`, { max: 1, windowSeconds: settings.resendSeconds });
+
+  // A locked reset sends nothing to an unknown device; the reply stays the same.
+  if (user && (known || !(await resetLocked(deps, user.id)))) {
     await issueCode(deps, user, "password_reset", { whenWaiting: "skip", background: true });
   }
   return {
@@ -504,6 +571,7 @@ export async function validatePasswordReset(
   await deps.limiter.consume(`code-entry-ip:${meta.ip}`, deps.env.RATE_LIMITS.codeEntryIp);
   const user = await findUserByLoginOrEmail(deps.db, identifier);
   if (!user) throw new AppError("CODE_INVALID");
+  if (meta.device?.userId === user.id) return knownDeviceResetCode(deps, user, code, meta.device);
   const budgetKey = `reset-code-account:${user.id}`;
   await deps.limiter.consume(budgetKey, RESET_CODE_GUESSES.perHour);
   let wrong = false;
@@ -520,6 +588,34 @@ export async function validatePasswordReset(
     if (!wrong) await deps.limiter.refund(budgetKey, RESET_CODE_GUESSES.perHour);
   }
   await clearGuessFailures(deps, user.id);
+  return issueResetToken(deps, user);
+}
+
+/**
+ * A reset code typed on a known device of the account: the device's own hourly budget and no lock (the
+ * account's wrong codes in a row are the outsiders'); a wrong code counts on the device's budget only.
+ */
+async function knownDeviceResetCode(
+  deps: ServiceContext,
+  user: UserRow,
+  code: string,
+  device: KnownDevice,
+): Promise<ResetPasswordValidateReply> {
+  const budgetKey = `reset-code-device:${device.nonce}`;
+  await deps.limiter.consume(budgetKey, RESET_CODE_GUESSES.perHour);
+  try {
+    await verifyCode(deps, user.id, "password_reset", code);
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === "CODE_MISMATCH")) {
+      await deps.limiter.refund(budgetKey, RESET_CODE_GUESSES.perHour);
+    }
+    throw error;
+  }
+  await deps.limiter.refund(budgetKey, RESET_CODE_GUESSES.perHour);
+  return issueResetToken(deps, user);
+}
+
+async function issueResetToken(deps: ServiceContext, user: UserRow): Promise<ResetPasswordValidateReply> {
   const resetToken = newToken();
   const now = deps.clock.now();
   await deps.db.insert(passwordResetTokens).values({

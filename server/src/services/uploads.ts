@@ -41,6 +41,28 @@ export const isStoredName = (name: string) => STORED_NAME.test(name);
 /** The temporary name a file is written under before its rename. */
 const TEMP_NAME = /^\.[0-9a-f]{32}\.(jpg|png)\.tmp$/;
 
+/**
+ * The largest side an accepted image may declare, and the most pixels: a photo from any phone fits, a
+ * decompression bomb (a small file declaring 20,000 × 20,000 or 65,535 × 65,535) does not.
+ */
+export const IMAGE_MAX_SIDE = 10_000;
+export const IMAGE_MAX_PIXELS = 50_000_000;
+
+/**
+ * Whether the dimensions in the image's header are within bounds, read by `image-size` (the header only,
+ * nothing decoded). Every accepted type (JPEG, PNG) has them; an image whose header cannot be read is refused.
+ */
+export async function dimensionsAllowed(buffer: Buffer): Promise<boolean> {
+  const { imageSize } = await import("image-size");
+  try {
+    const { width, height } = imageSize(buffer);
+    if (!width || !height) return false;
+    return width <= IMAGE_MAX_SIDE && height <= IMAGE_MAX_SIDE && width * height <= IMAGE_MAX_PIXELS;
+  } catch {
+    return false;
+  }
+}
+
 export async function imageKind(buffer: Buffer): Promise<Pick<ImageFile, "ext" | "mime"> | null> {
   // Imported at the first upload (then kept by the module cache), not at start: most starts take none.
   const { fileTypeFromBuffer } = await import("file-type");

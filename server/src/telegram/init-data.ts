@@ -94,7 +94,9 @@ export function signInitData(data: InitDataFields, botToken: string): string {
  */
 export function validateInitData(raw: string, botToken: string, maxAgeSeconds: number, now: Date): InitDataResult {
   const params = new URLSearchParams(raw);
-  const fields: Record<string, string> = {};
+  // No prototype: every key is a field of its own (a `__proto__` parameter too, so it is in the data-check
+  // string and must be signed like any other), and a repeated key is refused.
+  const fields: Record<string, string> = Object.create(null);
   for (const [key, value] of params) {
     if (Object.hasOwn(fields, key)) return { ok: false, reason: "malformed" };
     fields[key] = value;

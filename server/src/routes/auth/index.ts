@@ -1,7 +1,9 @@
 /** Auth calls (docs/cabinet-rules.md#api-calls) plus the added logout. Rules live in services/auth.ts. */
 import { routes } from "@contract";
-import type { FastifyRequest } from "fastify";
+import type { SessionReply } from "@contract/auth";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { KassaApp } from "../../context";
+import { deviceSetCookie, knownDevice } from "../../security/device-cookie";
 import {
   confirmPhone,
   login,
@@ -17,7 +19,29 @@ import { revokeSession } from "../../services/sessions";
 import { defineRoute } from "../define";
 
 export function requestMeta(request: FastifyRequest): RequestMeta {
-  return { ip: request.ip, userAgent: request.headers["user-agent"] };
+  return {
+    ip: request.ip,
+    userAgent: request.headers["user-agent"],
+    device: knownDevice(request.server.codeSecret, request.headers.cookie),
+  };
+}
+
+/** A successful sign-in remembers the device (security/device-cookie.ts), keeping its id when it was this account's. */
+async function rememberDevice(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signedIn: Promise<SessionReply>,
+): Promise<SessionReply> {
+  const session = await signedIn;
+  const device = knownDevice(request.server.codeSecret, request.headers.cookie);
+  reply.header(
+    "set-cookie",
+    deviceSetCookie(request.server.codeSecret, session.user.id, {
+      secure: request.protocol === "https",
+      nonce: device?.userId === session.user.id ? device.nonce : undefined,
+    }),
+  );
+  return session;
 }
 
 const TELEGRAM_DESCRIPTION =
@@ -36,9 +60,11 @@ export async function authRoutes(app: KassaApp) {
       description:
         "Wrong password and unknown login get the same 400 INVALID_CREDENTIALS. Failed attempts are limited per " +
         "address and login, per address, and per account from any address: after 10 in a day each try waits, a " +
-        "minute at first, doubling up to an hour (429 RATE_LIMITED with Retry-After).",
+        "minute at first, doubling up to an hour (429 RATE_LIMITED with Retry-After). A device this account signed " +
+        "in on before (the HttpOnly device cookie set by every sign-in) is judged outside that wait, on a budget " +
+        "of 10 wrong passwords a day of its own.",
     },
-    ({ ctx, body, request }) => login(ctx, body, requestMeta(request)),
+    ({ ctx, body, request, reply }) => rememberDevice(request, reply, login(ctx, body, requestMeta(request))),
   );
 
   defineRoute(
@@ -52,21 +78,24 @@ export async function authRoutes(app: KassaApp) {
         "all, 429 RATE_LIMITED beyond). Signs the new user in and sends a phone code " +
         "(phoneConfirmationRequired: true).",
     },
-    ({ ctx, params, body, request }) => register(ctx, params.inviter, body, requestMeta(request)),
+    ({ ctx, params, body, request, reply }) =>
+      rememberDevice(request, reply, register(ctx, params.inviter, body, requestMeta(request))),
   );
 
   defineRoute(
     app,
     routes.telegramAuth,
     { summary: "Sign in with Telegram", description: TELEGRAM_DESCRIPTION },
-    ({ ctx, body, request }) => telegramSignIn(ctx, undefined, body, requestMeta(request)),
+    ({ ctx, body, request, reply }) =>
+      rememberDevice(request, reply, telegramSignIn(ctx, undefined, body, requestMeta(request))),
   );
 
   defineRoute(
     app,
     routes.telegramAuthInvited,
     { summary: "Sign in with Telegram, invited by the login in the path", description: TELEGRAM_DESCRIPTION },
-    ({ ctx, params, body, request }) => telegramSignIn(ctx, params.inviter, body, requestMeta(request)),
+    ({ ctx, params, body, request, reply }) =>
+      rememberDevice(request, reply, telegramSignIn(ctx, params.inviter, body, requestMeta(request))),
   );
 
   defineRoute(
@@ -103,7 +132,9 @@ export async function authRoutes(app: KassaApp) {
       summary: "Exchange the reset code for a reset token (single use, 15 minutes)",
       description:
         "Wrong codes count per account whether the login or the e-mail is typed: 429 RATE_LIMITED after 10 an " +
-        "hour; after 100 in a row the reset is locked (no code sent, CODE_INVALID) until the owner signs in.",
+        "hour; after 100 in a row the reset is locked to unknown devices (no code sent, CODE_INVALID) until the " +
+        "owner signs in or the operator unlocks it. A device the account signed in on before (its device cookie) " +
+        "asks and types codes on budgets of its own, also while the reset is locked.",
     },
     ({ ctx, body, request }) => validatePasswordReset(ctx, body.login, body.code, requestMeta(request)),
   );

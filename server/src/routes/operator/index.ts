@@ -11,6 +11,7 @@ import type { KassaApp } from "../../context";
 import { AppError } from "../../errors";
 import { bearerToken } from "../../plugins/auth";
 import { runAccruals } from "../../services/accruals";
+import { unlockAccount } from "../../services/auth";
 import { setExplorer } from "../../services/catalog";
 import { devClockState, shiftDevClock } from "../../services/dev-clock";
 import { auditLedger } from "../../services/ledger";
@@ -111,6 +112,13 @@ export async function operatorRoutes(app: KassaApp, options: { token: string }) 
     routes.runAccruals,
     { summary: "Run the accruals now (they also run every ACCRUAL_INTERVAL_SECONDS)" },
     ({ ctx }) => runAccruals(ctx.db, ctx.clock),
+  );
+
+  defineRoute(
+    app,
+    routes.unlockAccount,
+    { summary: "Lift an account's sign-in and code locks (wrong passwords, wrong reset/withdrawal/wallet codes)" },
+    ({ ctx, params }) => unlockAccount(ctx, params.login),
   );
 
   defineRoute(
