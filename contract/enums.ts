@@ -6,6 +6,7 @@ import { z } from "zod";
 import {
   BALANCE_TYPES,
   CODE_CHANNELS,
+  CURRENCY_CODES,
   DEPOSIT_STATUSES,
   LANGUAGES,
   LEDGER_OPERATION_TYPES,
@@ -19,10 +20,8 @@ import {
 export * from "./enum-values";
 
 export const Language = z.enum(LANGUAGES);
-export type Language = z.infer<typeof Language>;
 
-export const Currency = z.enum(["USDT", "BTC", "ETH", "TON"]);
-export type Currency = z.infer<typeof Currency>;
+export const Currency = z.enum(CURRENCY_CODES);
 
 export const BalanceType = z.enum(BALANCE_TYPES);
 
