@@ -2,11 +2,11 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
-import { buttonSpinner } from "./build/button-spinner";
-import { cabinetLaunchChunk, cabinetTextsChunk } from "./build/chunks";
+import { buttonSpinner } from "./build/button-spinner.ts";
+import { cabinetLaunchChunk, cabinetTextsChunk } from "./build/chunks.ts";
 import { laterCode } from "./build/later-code.mjs";
-import { launchPreload } from "./build/launch-preload";
-import { productionBuild } from "./build/production-build";
+import { launchPreload } from "./build/launch-preload.ts";
+import { productionBuild } from "./build/production-build.ts";
 
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 

@@ -1,7 +1,7 @@
 // The test projects (unit, unit-isolated, integration, e2e) on top of the build's own config (vite.config.ts).
 import { fileURLToPath } from "node:url";
 import { defineConfig, mergeConfig } from "vitest/config";
-import viteConfig from "./vite.config";
+import viteConfig from "./vite.config.ts";
 
 /**
  * Unit tests that get a module graph of their own: those that start i18next instances of their own (the
@@ -20,7 +20,9 @@ export default mergeConfig(
       alias: [
         {
           find: /^@telegram-apps\/telegram-ui$/,
-          replacement: fileURLToPath(new URL("./node_modules/@telegram-apps/telegram-ui/dist/index.js", import.meta.url)),
+          replacement: fileURLToPath(
+            new URL("./node_modules/@telegram-apps/telegram-ui/dist/index.js", import.meta.url),
+          ),
         },
       ],
       server: { deps: { inline: [/@telegram-apps[\\/]telegram-ui/] } },
