@@ -3,9 +3,8 @@
  * or counts them (the cabinet's first screen, money formatting) imports this file, so zod stays off its way
  * (docs/architecture.md#how-a-launch-flows).
  */
-import type { Currency, Language } from "./enums";
-
 export const LANGUAGES = ["en", "ru", "de", "kk"] as const;
+export type Language = (typeof LANGUAGES)[number];
 /** Russian is the fallback language (docs/cabinet-rules.md#limits). */
 export const FALLBACK_LANGUAGE: Language = "ru";
 
@@ -19,7 +18,8 @@ export const CURRENCIES = {
   ETH: { scale: 8, display: 6 },
   TON: { scale: 9, display: 4 },
 } as const;
-export const CURRENCY_CODES = Object.keys(CURRENCIES) as (keyof typeof CURRENCIES)[];
+export type Currency = keyof typeof CURRENCIES;
+export const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
 /** The default currency (docs/cabinet-rules.md#limits). */
 export const DEFAULT_CURRENCY: Currency = "USDT";
 

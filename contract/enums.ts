@@ -6,6 +6,7 @@ import { z } from "zod";
 import {
   BALANCE_TYPES,
   CODE_CHANNELS,
+  CURRENCY_CODES,
   DEPOSIT_STATUSES,
   LANGUAGES,
   LEDGER_OPERATION_TYPES,
@@ -19,9 +20,10 @@ import {
 export * from "./enum-values";
 
 export const Language = z.enum(LANGUAGES);
+// The schemas' types, named here too: `export *` does not carry a type that shares its name with a value of this file.
 export type Language = z.infer<typeof Language>;
 
-export const Currency = z.enum(["USDT", "BTC", "ETH", "TON"]);
+export const Currency = z.enum(CURRENCY_CODES);
 export type Currency = z.infer<typeof Currency>;
 
 export const BalanceType = z.enum(BALANCE_TYPES);

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const SOURCES = ["src", "locales", "contract", "public", "index.html", "vite.config.ts", "package-lock.json"];
+const SOURCES = ["src", "locales", "contract", "public", "index.html", "vite.config.ts", "build", "package-lock.json"];
 
 /** The newest modification time under `path` (0 when it is missing). */
 export function newest(path) {

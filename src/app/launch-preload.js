@@ -1,4 +1,4 @@
-// Written into index.html by the build (vite.config.ts, `launchPreload`): a classic inline script at the top of the
+// Written into index.html by the build (build/launch-preload.ts): a classic inline script at the top of the
 // head, so the launch's calls go out the moment the parser reaches it, before any file is asked for. It also
 // announces the code and texts (module preload) of the screen the launch will show, and inserts the app's entry
 // chunk itself (the page has no static entry tag): at its true priority. With a saved user at the cabinet's

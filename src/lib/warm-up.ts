@@ -3,7 +3,7 @@
  * at once, offline as well, without running it while the screen is being read.
  *
  * In the built app its files are downloaded at once with module preload (the page lists them: `laterCode`,
- * vite.config.ts) and run only when the tap imports them: a form's code brings zod, whose evaluation is a long
+ * build/later-code.mjs) and run only when the tap imports them: a form's code brings zod, whose evaluation is a long
  * task of its own (30-55 ms on a phone four times slower than this machine), and it belongs to the tap. Before,
  * each was imported from an effect of the first commit, which ran five preload helpers and the modules in the task
  * that showed the balance. Where the page has no list (the dev server, tests), `warm-up-queue.ts` runs the loads
@@ -12,7 +12,7 @@
 
 type Load = () => Promise<unknown>;
 
-/** The keys of the built page's list of code wanted later (`laterCode` in vite.config.ts). */
+/** The keys of the built page's list of code wanted later (`laterCode` in build/later-code.mjs). */
 export type LaterCode = "exchange" | "details" | "subscription";
 
 interface LaterFiles {

@@ -10,7 +10,7 @@ import { routes } from "@contract";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestServer, injectRoute, TEST_CODE_SECRET, type TestServer, tempDir } from "./helpers";
 
-/** The launcher the build writes into index.html, inline (vite.config.ts): allowed by its hash. */
+/** The launcher the build writes into index.html, inline (build/launch-preload.ts): allowed by its hash. */
 const INLINE_SCRIPT = 'window.__launched = "</b>";';
 const INDEX_HTML = `<!doctype html><html><head><script type="module" async>${INLINE_SCRIPT}</script><script type="module" src="/assets/app-4f3a2b1c.js"></script></head><body><div id="root"></div></body></html>`;
 

@@ -3,7 +3,7 @@
  * iframe, so framing is allowed for Telegram's origins (CSP frame-ancestors; no X-Frame-Options,
  * which cannot express that). telegram-ui sets inline styles, hence 'unsafe-inline' for styles
  * only; scripts come from this origin alone, and the built index.html's own inline scripts (the launcher the
- * build writes into it, `vite.config.ts`) by their SHA-256 hashes: any other inline script is refused.
+ * build writes into it, `build/launch-preload.ts`) by their SHA-256 hashes: any other inline script is refused.
  * Strict-Transport-Security goes out in production and only on a request that came over https (its own TLS,
  * or X-Forwarded-Proto from a proxy listed in TRUST_PROXY): a browser ignores it over plain http, and sending
  * it there says nothing true.

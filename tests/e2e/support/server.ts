@@ -43,7 +43,7 @@ export async function ensureServerBuilt() {
 export function ensureBuilt() {
   if (!buildIsStale()) return;
   console.log("[kassa] the build is missing or older than the sources: building it (vite build)");
-  // Always a production build, though vitest runs with NODE_ENV=test: vite.config.ts sees to that.
+  // Always a production build, though vitest runs with NODE_ENV=test: build/production-build.ts sees to that.
   const build = spawnSync("node_modules/.bin/vite", ["build", "--logLevel", "warn"], { stdio: "inherit" });
   if (build.status !== 0) throw new Error("vite build failed");
 }

@@ -1,3 +1,4 @@
+// The build step that lists the code a screen wants after its first paint (a dialog or sheet a tap opens).
 /**
  * The files of code a screen will want after its first paint (a dialog or sheet a tap opens), written into the
  * built `index.html` as a JSON data block (`<script type="application/json" id="kassa-later-code">`, never run), so

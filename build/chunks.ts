@@ -1,0 +1,46 @@
+// How the build groups code into files: the cabinet's launch chunk and the cabinet's texts per language.
+import type { ChunkingContext } from "rolldown";
+
+/**
+ * Where a launch starts: the entry with the login (the first screen, whose budget this must not touch), and the
+ * cabinet's frame and first screen. Other entry screens may load the cabinet's launch chunk for what they share.
+ */
+const ENTRY_ROOTS = [/src[\\/]main\.tsx$/, /src[\\/]app[\\/]routes[\\/]login\.tsx$/];
+const CABINET_ROOTS = [
+  /src[\\/]app[\\/]launch-data\.ts$/,
+  /src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/,
+  /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/,
+];
+
+/** Whether `id` is imported (statically, through any chain) by a module that `roots` matches. */
+function importedFrom(id: string, roots: RegExp[], ctx: ChunkingContext, seen = new Set<string>()): boolean {
+  if (roots.some((root) => root.test(id))) return true;
+  if (seen.has(id)) return false;
+  seen.add(id);
+  return (ctx.getModuleInfo(id)?.importers ?? []).some((importer) => importedFrom(importer, roots, ctx, seen));
+}
+
+/**
+ * Library modules only signed-in screens use (the tab bar, the refresh button, paged lists, the fetching
+ * indicator). The libraries' index files, which the entry imports too, re-export them, so the walk above counts
+ * them as the entry's; each then became a file of a few hundred bytes that every cabinet launch asked for.
+ */
+const CABINET_LIBRARY =
+  /telegram-ui[\\/]dist[\\/]components[\\/](Layout[\\/](Tabbar|FixedLayout)|Blocks[\\/]IconButton)[\\/]|(query-core|react-query)[\\/]build[\\/]modern[\\/](infiniteQueryObserver|useInfiniteQuery|infiniteQueryOptions|useIsFetching)\.js$/;
+
+/** `cabinet-launch` for code the cabinet's frame or first screen imports and no entry screen does. */
+export function cabinetLaunchChunk(id: string, ctx: ChunkingContext): string | null {
+  if (/\.css$|locales[\\/]/.test(id)) return null;
+  if (CABINET_LIBRARY.test(id)) return importedFrom(id, CABINET_ROOTS, ctx) ? "cabinet-launch" : null;
+  if (!importedFrom(id, CABINET_ROOTS, ctx) || importedFrom(id, ENTRY_ROOTS, ctx)) return null;
+  return "cabinet-launch";
+}
+
+const CABINET_TEXTS =
+  /locales[\\/](\w+)[\\/](nav|errors|validation|money|cabinet|exchange|subscription|operations|enums)\.json$/;
+
+/** `texts-cabinet-<language>` for the namespaces the cabinet's frame and first screen read. */
+export function cabinetTextsChunk(id: string): string | null {
+  const language = CABINET_TEXTS.exec(id)?.[1];
+  return language ? `texts-cabinet-${language}` : null;
+}

@@ -1,0 +1,274 @@
+// Writes the launcher (src/app/launch-preload.js) into the built index.html with the build's file names and paint.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { minifySync } from "rolldown/utils";
+import type { Plugin } from "vite";
+import { CURRENCIES, LANGUAGES } from "../contract/enum-values.ts";
+import { chunkFiles } from "./later-code.mjs";
+
+const r = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
+
+/**
+ * A launch's calls and code, at their true priority: a small classic script the build writes into `index.html`
+ * (inline, at the top of the head; the server allows it by its hash) sends the first screen's calls with the kept
+ * token the moment the parser reaches it (the API client takes those replies, `lib/early-replies.ts`), announces
+ * (module preload) the code and texts of the screen the launch will show (the cabinet's with a saved user at the
+ * cabinet's start, the login's without one) and inserts the entry chunk: the page has no static entry tag, so
+ * the launcher asks for the entry, its imports and the screen's code and texts once the balance it paints itself
+ * is on screen, when it paints one (`src/app/launch-preload.js`). Files are named after
+ * the build, so the script is written here with their names.
+ */
+export const launchPreload: Plugin = {
+  name: "kassa:launch-preload",
+  apply: "build",
+  enforce: "post",
+  generateBundle(_options, bundle) {
+    const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
+    const entry = chunks.find((chunk) => chunk.isEntry);
+    const html = bundle["index.html"];
+    if (!entry || html?.type !== "asset") return;
+    // The entry's tags Vite wrote (its script, the module preloads of what it imports, its stylesheets) leave the
+    // page: the launcher asks for those files itself.
+    const tags = entryTags(String(html.source), entry.fileName);
+    const loaded = new Set([entry.fileName, ...entry.imports, ...tags.code]);
+    /** The chunk of a screen's module: its own, or the group's it was put in (then the chunk has no facade). */
+    /** The chunks (and their CSS) of `roots` and what they import, less what the entry loads anyway. */
+    const screen = (...roots: RegExp[]) => chunkFiles(bundle, roots, loaded);
+    /** Per language, the files of the namespaces `pattern` matches (by module, or a group's chunk name). */
+    const texts = (pattern: RegExp, group?: RegExp) => {
+      const files: Record<string, string[]> = {};
+      for (const chunk of chunks) {
+        const language =
+          pattern.exec(chunk.facadeModuleId ?? "")?.[1] ?? (group ? group.exec(chunk.name)?.[1] : undefined);
+        if (language) files[language] = [...(files[language] ?? []), chunk.fileName];
+      }
+      return files;
+    };
+    const files = {
+      entry: { script: entry.fileName, code: tags.code, css: tags.css },
+      cabinet: {
+        ...screen(/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/, /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/),
+        texts: texts(/locales[\\/](\w+)[\\/]common\.json$/, /^texts-cabinet-(\w+)$/),
+      },
+      login: {
+        ...screen(/src[\\/]app[\\/]routes[\\/]login\.tsx$/),
+        texts: texts(/locales[\\/](\w+)[\\/](?:common|auth)\.json$/),
+      },
+      // Inside Telegram every launch boots the SDK (src/tma/boot.ts): announced beside the entry, not after it.
+      telegram: screen(/src[\\/]tma[\\/]boot\.ts$/),
+    };
+    const launcher = readFileSync(r("src/app/launch-preload.js"), "utf8")
+      .replace("/* FILES */ {}", JSON.stringify(files))
+      .replace("/* PAINT */ {}", () => {
+        const paint = earlyPaint();
+        // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's,
+        // then the cabinet's), so it paints styled without waiting for them behind the app's code.
+        const stylesheets = (screenCss: string[]) =>
+          [...(entry.viteMetadata?.importedCss ?? []), ...screenCss].map((file) => {
+            const asset = bundle[file];
+            return asset?.type === "asset" ? String(asset.source) : "";
+          });
+        const sheets = stylesheets(files.cabinet.css);
+        const { brandTitle, brandText, ...classNames } = paint.classes;
+        const classes = new Set([
+          ...PAINTED_CLASSES,
+          ...Object.values(classNames).flatMap((c) => (c ?? "").split(" ")),
+        ]);
+        // And the login's header, from the entry's stylesheets and the login's.
+        const loginSheets = stylesheets(files.login.css);
+        const loginClasses = new Set([
+          ...LOGIN_PAINTED_CLASSES,
+          ...[paint.classes.root, paint.classes.dark, brandTitle, brandText].flatMap((c) => (c ?? "").split(" ")),
+        ]);
+        return JSON.stringify({
+          ...paint,
+          css: sheets.map((css) => rulesFor(css, classes)).join(""),
+          loginCss: loginSheets.map((css) => rulesFor(css, loginClasses)).join(""),
+        });
+      });
+    // Inline: as a file of its own it cost a round trip before its calls went out. A classic script (a module or
+    // `async` one waits to be scheduled), wrapped so that its names stay its own. `</` is escaped so nothing in
+    // it can close the script element; the server allows it by its hash (server/src/plugins/security.ts).
+    const source = minifySync("launch.js", `(() => {\n"use strict";\n${launcher}\n})();`, {
+      mangle: { toplevel: true },
+    })
+      .code.trim()
+      .replace(/<\//g, "<\\/");
+    // Right after the API's address (the launcher reads it): before the page's other tags, so its calls go out
+    // first.
+    const marker = /<meta name="kassa:api-url"[^>]*>\n?/;
+    if (!marker.test(tags.html)) throw new Error("launchPreload: index.html has no kassa:api-url meta");
+    html.source = tags.html.replace(marker, (meta) => `${meta.trimEnd()}\n    <script>${source}</script>\n`);
+  },
+};
+
+/**
+ * The tags Vite wrote into the built page for the entry chunk `entry`: its module script, the module preloads of
+ * the chunks it imports and its stylesheets, and the page without them. The build fails when the script is not
+ * there (the launcher would insert an entry the page does not have).
+ */
+function entryTags(html: string, entry: string) {
+  const code: string[] = [];
+  const css: string[] = [];
+  let script = "";
+  const rest = html
+    .replace(/\s*<script type="module" crossorigin src="\/([^"]+)"><\/script>/g, (_tag, file: string) => {
+      script = file;
+      return "";
+    })
+    .replace(/\s*<link rel="modulepreload" crossorigin href="\/([^"]+)">/g, (_tag, file: string) => {
+      code.push(file);
+      return "";
+    })
+    .replace(/\s*<link rel="stylesheet" crossorigin href="\/([^"]+)">/g, (_tag, file: string) => {
+      css.push(file);
+      return "";
+    });
+  if (script !== entry) throw new Error(`launchPreload: the built page's entry script is not ${entry}`);
+  return { html: rest, code: [entry, ...code], css };
+}
+
+/** The cabinet's texts the launcher's early balance block shows: `welcome` (the header), the card's two labels. */
+const EARLY_TEXTS = ["welcome", "balance", "amountOnDeposit"] as const;
+
+/**
+ * What the launcher needs to paint the cabinet's balance block as the app's first render shows it
+ * (`src/app/launch-preload.js`, `paintBalanceEarly`): the texts of each language (from `locales/*\/cabinet.json`,
+ * Russian filling a missing key, as i18next's fallback does), each currency's display precision (the contract's,
+ * as `formatAmount`), and telegram-ui's class names for its root (light and dark), the List and a level-2 Title of
+ * weight 2 (the root's and the List's iOS look too, for a launch inside Telegram on an Apple client), read from its
+ * modules so an update of the library cannot leave them behind (the build fails instead).
+ */
+function earlyPaint() {
+  /** Per language, `keys` of the namespace `namespace` (Russian filling a missing key, as i18next's fallback does). */
+  const textsOf = (namespace: string, keys: readonly string[]) => {
+    const read = (language: string) =>
+      JSON.parse(readFileSync(r(`locales/${language}/${namespace}.json`), "utf8")) as Record<string, unknown>;
+    const russian = read("ru");
+    return Object.fromEntries(
+      LANGUAGES.map((language) => {
+        const own = read(language);
+        return [language, Object.fromEntries(keys.map((key) => [key, own[key] ?? russian[key]]))];
+      }),
+    );
+  };
+  const texts = textsOf("cabinet", EARLY_TEXTS);
+  const ui = (module: string, pattern: RegExp) => {
+    const source = readFileSync(r(`node_modules/@telegram-apps/telegram-ui/dist/components/${module}.js`), "utf8");
+    const match = pattern.exec(source);
+    if (!match) throw new Error(`launchPreload: telegram-ui's ${module} no longer has the classes it expects`);
+    return match.slice(1);
+  };
+  const [root = "", ios = "", dark = ""] = ui(
+    "Service/AppRoot/AppRoot",
+    /classNames\("(tgui-\w+)", platform === 'ios' && "(tgui-\w+)", appearance === 'dark' && "(tgui-\w+)"/,
+  );
+  const [list = "", listIos = ""] = ui(
+    "Blocks/List/List",
+    /classNames\("(tgui-\w+)", platform === 'ios' && "(tgui-\w+)"/,
+  );
+  const [weight1, weight2, weight3] = ui(
+    "Typography/Typography",
+    /stylesWeight = \{\s*'1': "(tgui-\w+)",\s*'2': "(tgui-\w+)",\s*'3': "(tgui-\w+)"/,
+  );
+  const [typography, plain] = ui("Typography/Typography", /classNames\("(tgui-\w+)", plain && "(tgui-\w+)"/);
+  const [level1, level2] = ui(
+    "Typography/Title/Title",
+    /titleLevelStyles = \{\s*'1': "(tgui-\w+)",\s*'2': "(tgui-\w+)"/,
+  );
+  const [title] = ui("Typography/Title/Title", /classNames\("(tgui-\w+)", titleLevelStyles/);
+  const [text] = ui("Typography/Text/Text", /classNames\("(tgui-\w+)", className\)/);
+  // The login's brand header (`BrandHeader`): the name and the tagline of each language.
+  const loginTexts = textsOf("common", LOGIN_TEXTS);
+  return {
+    texts,
+    loginTexts,
+    display: Object.fromEntries(Object.entries(CURRENCIES).map(([code, { display }]) => [code, display])),
+    classes: {
+      root,
+      ios,
+      dark,
+      list,
+      listIos,
+      title: [typography, plain, weight2, title, level2].join(" "),
+      // `<Title level="1" weight="1">` and `<Text>` (weight 3 by default).
+      brandTitle: [typography, plain, weight1, title, level1].join(" "),
+      brandText: [typography, plain, weight3, text].join(" "),
+    },
+  };
+}
+
+/** The login's texts the launcher's early brand header shows. */
+const LOGIN_TEXTS = ["appName", "tagline"] as const;
+
+/** The app's own classes the launcher's painted login header wears (`loginBlock` in src/app/launch-preload.js). */
+const LOGIN_PAINTED_CLASSES = ["app-root", "public-layout", "page", "public-page", "brand-header", "brand-tagline"];
+
+/** The app's own classes the launcher's painted block wears (`balanceBlock` in src/app/launch-preload.js). */
+const PAINTED_CLASSES = [
+  "app-root",
+  "cabinet",
+  "cabinet-narrow",
+  "cabinet-content",
+  "page",
+  "page-header",
+  "page-title-row",
+  "page-title",
+  "notification-bell",
+  "cabinet-reserved",
+  "cabinet-reserved-overview",
+  "balance-hero-wrap",
+  "balance-hero",
+  "balance-hero-label",
+  "balance-hero-amount",
+  "balance-hero-deposit",
+  // Named beside the balance card in the iOS look's rule for its rounded shape (app.css).
+  "stats-bar",
+];
+
+/**
+ * The rules of a built (minified) stylesheet that can style an element wearing only `classes`: a rule is kept
+ * when one of its selectors names no other class (rules without a class, such as `:root`'s variables, are
+ * kept); `@media` and `@supports` keep what they hold of those; other at-rules (keyframes, font faces) go.
+ */
+function rulesFor(css: string, classes: Set<string>): string {
+  let kept = "";
+  let at = 0;
+  while (at < css.length) {
+    const open = css.indexOf("{", at);
+    if (open < 0) break;
+    let depth = 1;
+    let end = open + 1;
+    for (; depth > 0 && end < css.length; end++) {
+      if (css[end] === "{") depth++;
+      else if (css[end] === "}") depth--;
+    }
+    const prelude = css.slice(at, open).trim();
+    const body = css.slice(open + 1, end - 1);
+    at = end;
+    if (/^@(media|supports)\b/.test(prelude)) {
+      const inner = rulesFor(body, classes);
+      if (inner) kept += `${prelude}{${inner}}`;
+    } else if (!prelude.startsWith("@") && selectors(prelude).some((selector) => namesOnly(selector, classes))) {
+      kept += `${prelude}{${body}}`;
+    }
+  }
+  return kept;
+}
+
+/** A selector list split at its top-level commas (not those inside `:is(…)`, `:not(…)`). */
+function selectors(list: string): string[] {
+  const parts = [""];
+  let depth = 0;
+  for (const char of list) {
+    if (char === "(") depth++;
+    if (char === ")") depth--;
+    if (char === "," && depth === 0) parts.push("");
+    else parts[parts.length - 1] += char;
+  }
+  return parts;
+}
+
+function namesOnly(selector: string, classes: Set<string>): boolean {
+  return [...selector.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].every(([, name]) => classes.has(name ?? ""));
+}

@@ -1,0 +1,90 @@
+// The test projects (unit, unit-isolated, integration, e2e) on top of the build's own config (vite.config.ts).
+import { fileURLToPath } from "node:url";
+import { defineConfig, mergeConfig } from "vitest/config";
+import viteConfig from "./vite.config.ts";
+
+/**
+ * Unit tests that get a module graph of their own: those that start i18next instances of their own (the
+ * language loader's module state, which fallback files were skipped, is shared by every instance), and the
+ * launch's, whose steps are once-a-page module state (in the shared graph its contract check timed out).
+ */
+const ISOLATED_UNIT_TESTS = ["tests/unit/i18n.test.ts", "tests/unit/launch-data.test.ts"];
+
+export default mergeConfig(
+  viteConfig,
+  defineConfig({
+    test: {
+      // telegram-ui through Vite's pipeline as the build has it (its ES modules, not the CommonJS that Node's
+      // resolution picks): its modules that `resolve.alias` replaces (the section header, the heading-free
+      // typography) are replaced in the unit tests too.
+      alias: [
+        {
+          find: /^@telegram-apps\/telegram-ui$/,
+          replacement: fileURLToPath(
+            new URL("./node_modules/@telegram-apps/telegram-ui/dist/index.js", import.meta.url),
+          ),
+        },
+      ],
+      server: { deps: { inline: [/@telegram-apps[\\/]telegram-ui/] } },
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: "unit",
+            include: ["tests/unit/**/*.test.{ts,tsx}", "tests/architecture/**/*.test.ts"],
+            exclude: ISOLATED_UNIT_TESTS,
+            environment: "jsdom",
+            setupFiles: ["tests/unit/setup.ts"],
+            testTimeout: 30_000,
+            // The files share one module graph and one document: a fresh one per file cost more time
+            // than the tests themselves. tests/unit/setup.ts puts back what a test may leave behind.
+            isolate: false,
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: "unit-isolated",
+            include: ISOLATED_UNIT_TESTS,
+            environment: "jsdom",
+            setupFiles: ["tests/unit/setup.ts"],
+            testTimeout: 30_000,
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: "integration",
+            // Each file has its own databases: two at a time.
+            maxWorkers: 2,
+            include: ["tests/integration/**/*.test.ts"],
+            environment: "node",
+            // The migrated databases every test server starts from, and a PostgreSQL when none is given.
+            globalSetup: ["tests/integration/global-setup.ts"],
+            setupFiles: ["tests/integration/setup.ts"],
+            // Tests that spawn the operator CLI (a few seconds per call) or a second process need room on a busy machine.
+            testTimeout: 120_000,
+            hookTimeout: 240_000,
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: "e2e",
+            include: ["tests/e2e/**/*.test.ts"],
+            environment: "node",
+            globalSetup: ["tests/e2e/global-setup.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+            // Two workers, each with its own server (tests/e2e/global-setup.ts): a worker's files run one
+            // after another, as they change their server's state.
+            maxWorkers: 2,
+            // A real server and browser on a busy 2-core machine: a reply with an argon2 check and a
+            // text namespace loaded on first use can take more than vitest's default 1 s of polling.
+            expect: { poll: { timeout: 10_000 } },
+          },
+        },
+      ],
+    },
+  }),
+);
