@@ -8,11 +8,17 @@ import { AppRoot } from "@telegram-apps/telegram-ui";
 import { act, render, screen } from "@testing-library/react";
 import { Suspense } from "react";
 import { MemoryRouter } from "react-router";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ChunkLoadError, importOrFail, lazyScreen } from "@/components/lazy-screen";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { FALLBACK_TEXTS } from "@/config/fallback-texts";
-import { BACKGROUND_RETRY_WAITS_MS, LOAD_DEADLINE_MS, retryInBackground, withDeadline } from "@/lib/load-faults";
+import {
+  BACKGROUND_RETRY_WAITS_MS,
+  LOAD_DEADLINE_MS,
+  loadDeadline,
+  retryInBackground,
+  withDeadline,
+} from "@/lib/load-faults";
 import { ensureI18n } from "./test-utils";
 
 afterEach(() => {
@@ -20,6 +26,16 @@ afterEach(() => {
 });
 
 const never = () => new Promise<never>(() => undefined);
+
+// The app's own deadline here (the unit setup lengthens it for the other tests).
+let kept = loadDeadline.ms;
+beforeEach(() => {
+  kept = loadDeadline.ms;
+  loadDeadline.ms = LOAD_DEADLINE_MS;
+});
+afterEach(() => {
+  loadDeadline.ms = kept;
+});
 
 describe("a download's deadline", () => {
   it("answers as the download does when it comes in time, and fails when it does not", async () => {

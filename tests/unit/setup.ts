@@ -14,6 +14,7 @@ import { setI18n } from "react-i18next";
 import { afterEach, beforeAll, vi } from "vitest";
 import { i18next, setLanguage } from "@/config/i18n";
 import { resetAutoSignInAttempt } from "@/features/auth/model/telegram-auto-sign-in";
+import { loadDeadline } from "@/lib/load-faults";
 import { cookieTokenStore, setTokenStore } from "@/lib/session";
 import { setTelegramBridge } from "@/tma/bridge";
 
@@ -21,6 +22,10 @@ import { setTelegramBridge } from "@/tma/bridge";
 // run (types, integration, the browser), and a worker's first visit to a lazy screen transforms its
 // modules then (seen taking more than 5 s on a loaded machine).
 configure({ asyncUtilTimeout: 15_000 });
+// A screen's first import compiles its modules here, which a loaded machine stretches past the app's download
+// deadline (1.5 s, meant for a network): the screen would say "not downloaded" and come only with a background retry.
+// tests/unit/load-faults.test.tsx puts the app's own deadline back for the tests of the deadline itself.
+loadDeadline.ms = 60_000;
 
 // React 19 wants this flag to run act() without warnings in a test environment.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -145,11 +145,18 @@ export async function openTelegramWeb(
     requests.push(`${route.request().method()} ${url.pathname}`);
     // A frame removed mid-request (the re-insert tests do that) disposes its pending requests: that is
     // the page going away, not a failure of the app, so a disposed route is let go.
-    try {
-      const response = await route.fetch({ url: `${appBaseURL}${url.pathname}${url.search}` });
-      await route.fulfill({ response });
-    } catch (error) {
-      if (!/disposed|closed|EPIPE|Target page/i.test(String(error))) throw error;
+    // A kept-alive connection the server closed just as the request went out resets (ECONNRESET): a browser
+    // sends the request again on a new connection, and so does this stand-in (up to three times).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await route.fetch({ url: `${appBaseURL}${url.pathname}${url.search}` });
+        await route.fulfill({ response });
+        return;
+      } catch (error) {
+        if (/ECONNRESET|socket hang up/i.test(String(error)) && attempt < 3) continue;
+        if (!/disposed|closed|EPIPE|Target page/i.test(String(error))) throw error;
+        return;
+      }
     }
   });
   // The tests read what the app copied from Telegram Web's own page, which may read the clipboard.
