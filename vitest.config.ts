@@ -63,7 +63,7 @@ export default mergeConfig(
             globalSetup: ["tests/integration/global-setup.ts"],
             setupFiles: ["tests/integration/setup.ts"],
             // Tests that spawn the operator CLI (a few seconds per call) or a second process need room on a busy machine.
-            testTimeout: 120_000,
+            testTimeout: 300_000,
             hookTimeout: 240_000,
           },
         },

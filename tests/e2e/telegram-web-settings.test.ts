@@ -159,7 +159,7 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
 
       // The frame reloaded: the same screen, in German, Deutsch chosen.
       await frame.evaluate(() => location.reload());
-      await frame.locator("[data-settings-screen='language']").waitFor({ timeout: 15_000 });
+      await frame.locator("[data-settings-screen='language']").waitFor({ timeout: 60_000 });
       await expect
         .poll(() => heading.innerText(), { timeout: 10_000 })
         .toBe(text("de", "settings", "screens.language"));

@@ -302,7 +302,7 @@ describe("ledger invariant under random use (PGlite)", () => {
     await server?.close();
   });
 
-  it("keeps balance = Σ operations ≥ 0 and every deposit consistent", { timeout: 240_000 }, async () => {
+  it("keeps balance = Σ operations ≥ 0 and every deposit consistent", { timeout: 900_000 }, async () => {
     report("PGlite", 50, await ledgerProperty(server, clock, 50));
   });
 });
@@ -327,7 +327,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       await database?.drop();
     });
 
-    it("keeps balance = Σ operations ≥ 0 and every deposit consistent", { timeout: 240_000 }, async () => {
+    it("keeps balance = Σ operations ≥ 0 and every deposit consistent", { timeout: 900_000 }, async () => {
       // Fewer sequences here: reaching every path is checked on PGlite, where there are more.
       report("PostgreSQL", 20, await ledgerProperty(server, clock, 20), false);
     });
