@@ -67,7 +67,9 @@ export function telegramTokenStore(
   fallback: TokenStore,
   key: string = TELEGRAM_TOKEN_KEY,
 ): TokenStore {
-  // The first tier that answers, found once per page (the first read or write asks).
+  // The first tier that answers, found once per page (the first read or write asks), with the token it holds:
+  // the value the first read found, then whatever this page wrote there since (a sign-in after the launch, a
+  // signed-out session). A read never returns the launch's value once the page has written another.
   let chosen: Promise<{ tier: BridgeKeyValue | null; value: string | null }> | null = null;
   let kind = "telegram";
 
@@ -91,24 +93,33 @@ export function telegramTokenStore(
   return {
     kind: () => kind,
     async read() {
-      const { tier, value } = await choose();
-      if (!tier) return fallback.read();
-      if (value) return value;
+      const found = await choose();
+      if (!found.tier) return fallback.read();
+      if (found.value) return found.value;
       // A token kept before this client offered its storage (an update) is moved over once.
       const older = await fallback.read().catch(() => null);
       if (older) {
-        await tier.set(key, older).catch(() => undefined);
-        await fallback.write(null).catch(() => undefined);
+        const moved = await found.tier.set(key, older).then(
+          () => true,
+          () => false,
+        );
+        if (moved) {
+          found.value = older;
+          await fallback.write(null).catch(() => undefined);
+        }
       }
       return older;
     },
     async write(token) {
-      const { tier } = await choose();
-      if (!tier) return fallback.write(token);
+      const found = await choose();
+      if (!found.tier) return fallback.write(token);
       try {
-        await tier.set(key, token);
+        await found.tier.set(key, token);
+        found.value = token;
       } catch {
-        // The client refused now: keep the token where a frame keeps it rather than lose it.
+        // The client refused now: keep the token where a frame keeps it rather than lose it (the next read
+        // finds it there).
+        found.value = null;
         if (token) return fallback.write(token);
       }
       if (!token) await fallback.write(null).catch(() => undefined);

@@ -110,6 +110,23 @@ describe("the token inside Telegram", () => {
     expect(secure.data.size).toBe(0);
   });
 
+  it("reads what this page wrote since the launch, not the value the launch found", async () => {
+    const secure = tier("telegram-secure");
+    secure.data.set(TELEGRAM_TOKEN_KEY, "tok-launch");
+    const store = telegramTokenStore([secure.storage], memoryStore());
+    await expect(store.read()).resolves.toBe("tok-launch");
+    // Signed out, then in again (another account, or after the session expired) in the same page.
+    await store.write(null);
+    await expect(store.read()).resolves.toBeNull();
+    await store.write("tok-later");
+    await expect(store.read()).resolves.toBe("tok-later");
+    // The first launch of a new user: nothing kept, then the Telegram sign-in's token.
+    const fresh = telegramTokenStore([tier("telegram-secure").storage], memoryStore());
+    await expect(fresh.read()).resolves.toBeNull();
+    await fresh.write("tok-first");
+    await expect(fresh.read()).resolves.toBe("tok-first");
+  });
+
   it("writes the frame's cookie as one a cross-site frame keeps, with a local copy", async () => {
     expect(cookieString("kassa_token", "t", { crossSite: true, maxAgeSeconds: 60 })).toBe(
       "kassa_token=t; Path=/; SameSite=None; Max-Age=60; Secure; Partitioned",
@@ -336,6 +353,24 @@ describe("biometric lock", () => {
     const after = launch();
     expect(await after.store.read()).toBe("tok-1");
     expect(after.lock.state()).toBe("open");
+  });
+
+  it("turns on over a session signed in after the launch, in Telegram's SecureStorage", async () => {
+    // The first launch of a new investor: the keychain is empty at launch, the Telegram sign-in writes the token.
+    const secure = tier("telegram-secure");
+    const bio = standIn("available");
+    const mark = memoryMark();
+    const first = lockableTokenStore(telegramTokenStore([secure.storage], memoryStore()), bio.vault, mark);
+    expect(await first.store.read()).toBeNull();
+    await first.store.write("tok-signed-in");
+    expect(secure.data.get(TELEGRAM_TOKEN_KEY)).toBe("tok-signed-in");
+    expect(await first.lock.setLocked(true)).toBe(true);
+    expect(bio.state.token).toBe("tok-signed-in");
+    expect(secure.data.has(TELEGRAM_TOKEN_KEY)).toBe(false);
+    expect(mark.isOn()).toBe(true);
+    // The next launch opens that session after Face ID.
+    const next = lockableTokenStore(telegramTokenStore([secure.storage], memoryStore()), bio.vault, mark);
+    expect(await next.store.read()).toBe("tok-signed-in");
   });
 
   it("refused access leaves the token where it was; no biometrics, nothing offered", async () => {
