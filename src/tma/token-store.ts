@@ -140,8 +140,12 @@ export interface BiometricInfo {
 
 /** Telegram's BiometricManager as the token store uses it (boot.ts fills it in from the SDK). */
 export interface BiometricVault {
-  /** What the client says about biometrics now; null when it offers none (or never answered). */
-  info(): Promise<BiometricInfo | null>;
+  /**
+   * What the client says about biometrics; null when it offers none (or never answered). `fresh` asks the client
+   * again rather than taking its last answer: the clients do not tell the app when the user changes the app's
+   * access in Telegram's settings.
+   */
+  info(fresh?: boolean): Promise<BiometricInfo | null>;
   /** Asks the user to let the app use biometrics; true when granted. */
   requestAccess(): Promise<boolean>;
   /**
@@ -215,7 +219,7 @@ export function lockableTokenStore(
     state = next;
     for (const listener of listeners) listener();
   };
-  const info = () => vault.info().catch(() => null);
+  const info = (fresh = false) => vault.info(fresh).catch(() => null);
   const isLocked = () => {
     locked ??= Promise.all([info(), mark.get().catch(() => false)]).then(([answer, marked]) => {
       isOn = marked || Boolean(answer?.available && answer.tokenSaved);
@@ -224,9 +228,11 @@ export function lockableTokenStore(
     return locked;
   };
 
-  const unlock = async (): Promise<LockState> => {
+  // `fresh`: the client is asked what it allows now ("Try again", perhaps after the user gave access back in
+  // Telegram's settings); at launch its answer to the mount is as fresh as it gets.
+  const unlock = async (fresh: boolean): Promise<LockState> => {
     setState("checking");
-    const answer = await info();
+    const answer = await info(fresh);
     if (!answer?.available) {
       setState("unavailable");
       return state;
@@ -238,7 +244,7 @@ export function lockableTokenStore(
     const result = await vault.authenticate().catch(() => ({ status: "failed" as const, token: "" }));
     if (result.status !== "authorized") {
       // Refused access shows as a failed check too: asked again, the client says which it was.
-      setState((await info())?.accessGranted === false ? "denied" : "refused");
+      setState((await info(true))?.accessGranted === false ? "denied" : "refused");
       return state;
     }
     current = result.token || null;
@@ -253,7 +259,7 @@ export function lockableTokenStore(
       if (state === "unlocked") return current;
       // Asked once at launch; after a refusal only "Try again" asks (the locked screen).
       if (state !== "open") return null;
-      return (await unlock()) === "unlocked" ? current : null;
+      return (await unlock(false)) === "unlocked" ? current : null;
     },
     async write(token) {
       if (!(await isLocked())) return inner.write(token);
@@ -313,7 +319,7 @@ export function lockableTokenStore(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    unlock,
+    unlock: () => unlock(true),
     signInAnotherWay: () => setState("another-way"),
     allowsTelegramSignIn: () => !isOn || state === "unlocked",
     openSettings: () => vault.openSettings(),

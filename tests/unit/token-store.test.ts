@@ -220,6 +220,21 @@ function standIn(initial: Behaviour = "available") {
   return { vault, state };
 }
 
+/**
+ * The vault as the SDK keeps it: its last answer (the mount's `get_info`) until the client is asked again. The
+ * clients send nothing when the user changes the app's access in Telegram's settings.
+ */
+function asTheSdkKeepsIt(live: BiometricVault): BiometricVault {
+  let last: ReturnType<BiometricVault["info"]> | null = null;
+  return {
+    ...live,
+    info: (fresh) => {
+      if (fresh || !last) last = live.info();
+      return last;
+    },
+  };
+}
+
 function memoryMark() {
   let on = false;
   return {
@@ -295,6 +310,19 @@ describe("biometric lock", () => {
     next.lock.openSettings();
     expect(bio.state.settings).toBe(1);
     expect(bio.state.token).toBe("tok-1");
+  });
+
+  it("access given back in Telegram's settings: Try again asks the client again and opens", async () => {
+    const { inner, bio, mark } = await lockedDevice();
+    bio.state.behaviour = "denied";
+    const next = lockableTokenStore(inner, asTheSdkKeepsIt(bio.vault), mark);
+    expect(await next.store.read()).toBeNull();
+    expect(next.lock.state()).toBe("denied");
+    next.lock.openSettings();
+    // The user allows the app again in Telegram's settings and comes back; the client says nothing of it.
+    bio.state.behaviour = "available";
+    expect(await next.lock.unlock()).toBe("unlocked");
+    expect(await next.store.read()).toBe("tok-1");
   });
 
   it("biometrics gone from the device: still locked, and the switch stays so it can be turned off", async () => {
