@@ -8,13 +8,24 @@
  * (`refill-sheet-waiting`, `-replenished`, `-rejected`: the demo's refills and one this script has the operator
  * reject), Deposits with its "Open a deposit" sheet (`deposits-sheet`). `--sheets` then puts, per language and
  * width, Deposits, its sheet, the three refill sheets and Settings in one picture (light above, dark below) into
- * docs/screenshots/ (`money-<language>-<width>.png`).
+ * docs/screenshots/ (`money-<language>-<width>.png`). The biometric lock's screen is shot inside a stand-in iOS
+ * client (tests/e2e/support/telegram-client.ts) with the lock on, in each state: `lock-checking` (Face ID asked
+ * again, the answer not in yet), `lock-refused`, `lock-denied` (access refused in Telegram's settings) and
+ * `lock-unavailable` (no biometrics on the phone now); `SCREENSHOT_PATHS=/locked` shoots only those.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Browser, BrowserContext } from "playwright-core";
 import { launchChromium, phoneContext } from "../tests/e2e/support/browser";
-import { ensureBuilt, startServer } from "../tests/e2e/support/server";
+import { ensureBuilt, ensureServerBuilt, startServer } from "../tests/e2e/support/server";
+import {
+  DARK_THEME,
+  DEV_BOT_TOKEN,
+  installTelegramClient,
+  LIGHT_THEME,
+  launchHash,
+  signedInitData,
+} from "../tests/e2e/support/telegram-client";
 
 const OUT = resolve("artifacts/screenshots");
 const SIGNED_OUT = ["/login", "/register/demo", "/forgot-password"];
@@ -109,8 +120,77 @@ async function composite(
   await page.close();
 }
 
+/**
+ * The locked screen in each state, as an iPhone's Telegram shows it: a Telegram user signs in, turns the lock on
+ * in Settings → Security, and the Mini App is opened again while the stand-in client answers Face ID as each
+ * state needs (tests/e2e/support/telegram-client.ts, its session-storage switches).
+ */
+async function lockScreens(browser: Browser, baseURL: string, language: string, scheme: "light" | "dark") {
+  const theme = scheme === "dark" ? DARK_THEME : LIGHT_THEME;
+  const context = await phoneContext(browser, { colorScheme: scheme, viewport: { width: WIDTH, height: 844 } });
+  await context.addInitScript((l) => localStorage.setItem("kassa.language", l), language);
+  // tsx compiles this script keeping functions' names (esbuild's `__name(...)` around them), and the stand-in's
+  // code goes to the page as its text: the page needs the helper too (vitest's transform adds none).
+  await context.addInitScript("globalThis.__name = (fn) => fn;");
+  await installTelegramClient(context, theme, { keychain: new Map(), biometrics: { available: true, grant: true } });
+  const page = await context.newPage();
+  const id = 730_000_000 + Math.floor(Math.random() * 1e8);
+  const initData = signedInitData({ id, first_name: "Lock", language_code: language }, DEV_BOT_TOKEN);
+  const launch = launchHash({ initData, platform: "ios", version: "9.0", theme });
+  const screen = (name: string) => page.locator(`[data-screen='${name}']`).first().waitFor({ timeout: 30_000 });
+  await page.goto(`${baseURL}/${launch}`);
+  await screen("cabinet");
+  await page.goto(`${baseURL}/settings/security${launch}`);
+  const toggle = page.locator("[data-testid='biometric-lock']");
+  await toggle.waitFor({ state: "attached", timeout: 30_000 });
+  await page.locator("label:has([data-testid='biometric-lock'])").first().click();
+  for (let i = 0; !(await toggle.isChecked()); i++) {
+    if (i > 100) throw new Error("the biometric lock did not turn on");
+    await page.waitForTimeout(100);
+  }
+  const suffix = WIDTH === 390 ? "" : `-${WIDTH}`;
+  const shot = async (state: string) => {
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(OUT, `lock-${state}-${language}-${scheme}${suffix}.png`) });
+  };
+  /** The Mini App closed and opened again, the stand-in told what to answer first. */
+  const reopen = async (switches: Record<string, string | null>) => {
+    await page.evaluate((all) => {
+      for (const [key, value] of Object.entries(all))
+        if (value === null) sessionStorage.removeItem(key);
+        else sessionStorage.setItem(key, value);
+    }, switches);
+    await page.goto("about:blank");
+    await page.goto(`${baseURL}/${launch}`);
+    await screen("locked");
+    await page.locator("[data-testid='lock-try-again']").waitFor();
+  };
+  await reopen({ "tg-biometry-answer": "failed" });
+  await shot("refused");
+  // "Try again" with Face ID still on the phone's screen: the client's answer held back.
+  await page.evaluate(() => {
+    const proxy = (window as unknown as { TelegramWebviewProxy: { postEvent(type: string, data?: string): void } })
+      .TelegramWebviewProxy;
+    const post = proxy.postEvent.bind(proxy);
+    proxy.postEvent = (type, data) => {
+      if (type !== "web_app_biometry_request_auth") post(type, data);
+    };
+  });
+  await page.locator("[data-testid='lock-try-again']").click();
+  await page.waitForTimeout(300);
+  await shot("checking");
+  await reopen({ "tg-biometry-answer": null, "tg-biometry-granted": null });
+  await page.locator("[data-testid='lock-open-settings']").waitFor();
+  await shot("denied");
+  await reopen({ "tg-biometry-granted": "1", "tg-biometry-unavailable": "1" });
+  await shot("unavailable");
+  await context.close();
+}
+
 async function main() {
   ensureBuilt();
+  await ensureServerBuilt();
   mkdirSync(OUT, { recursive: true });
   const server = await startServer({ LOG_LEVEL: "error", OPERATOR_TOKEN });
   await rejectedRefill(server.baseURL);
@@ -154,6 +234,7 @@ async function main() {
           }
           await context.close();
         }
+        if (!ONLY || ONLY.includes("/locked")) await lockScreens(browser, server.baseURL, language, scheme);
       }
     if (process.argv.includes("--readme")) {
       await composite(browser, [["login"]], 390, "docs/screenshots/login.png");

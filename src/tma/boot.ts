@@ -193,9 +193,25 @@ function biometricVault(platform: string, version: string | undefined): Biometri
     return mounting;
   };
   return {
-    info: async () => {
+    info: async (fresh = false) => {
       const state = await mounted();
       if (!state) return null;
+      if (fresh) {
+        // Asked of the client again: neither the iOS nor the Android client tells the app when the user gives
+        // access back in its settings, or takes it away (they answer `get_info` and `request_access` only).
+        const answer = await request("web_app_biometry_get_info", "biometry_info_received", {
+          timeout: STORAGE_ANSWER_TIMEOUT_MS,
+        }).catch(() => null);
+        if (answer)
+          return answer.available
+            ? {
+                available: true,
+                type: answer.type,
+                tokenSaved: answer.token_saved,
+                accessGranted: answer.access_granted,
+              }
+            : { available: false, type: "", tokenSaved: false, accessGranted: false };
+      }
       // Read again: the SDK keeps the state up to date with every answer of the client.
       const now = biometry.state();
       return { available: now.available, type: now.type, tokenSaved: now.tokenSaved, accessGranted: now.accessGranted };

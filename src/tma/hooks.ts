@@ -2,6 +2,7 @@
  * The app's hooks into Telegram. Each is a no-op outside Telegram (no bridge), so screens use them
  * unconditionally.
  */
+import { type Mutation, type MutationCache, QueryClientContext } from "@tanstack/react-query";
 import { atom, useAtomValue, useStore } from "jotai";
 import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import {
@@ -147,6 +148,8 @@ interface MainButtonOwner {
   visible: boolean;
   money: boolean;
   click: () => void;
+  /** Where the requests a press starts are seen (the app's query client), to hold the button while they are out. */
+  mutations: MutationCache | undefined;
 }
 
 /** Every mounted `useMainButton`; the bar shows the newest visible one of the top sheet (or the screen). */
@@ -155,6 +158,46 @@ let ownerOrder = 0;
 const clickInstalled = new WeakSet<TelegramBridge>();
 const lastBar = new WeakMap<TelegramBridge, string>();
 const lastSwipes = new WeakMap<TelegramBridge, boolean>();
+/** Clients whose Main button is held: a press's request is still out. */
+const held = new WeakSet<TelegramBridge>();
+
+/**
+ * A press of the Main button, guarded for every form it sends: a press is ignored while the button shows
+ * disabled or its loader, and while a request an earlier press started is still out. The loader alone is
+ * late: a request's pending state reaches the form a task after the press, and Telegram Web A delivers a
+ * quick second press (or both of a double tap) before that. So the requests (mutations) the press starts,
+ * which start within the press's own call, are watched in the query client, and the button stays held until
+ * every one of them is answered. A press that sends nothing (a rule refused the input, a confirmation step
+ * opened) holds nothing.
+ */
+function press(bridge: TelegramBridge): void {
+  const owner = currentOwner();
+  if (!owner?.enabled || owner.loading || held.has(bridge)) return;
+  const cache = owner.mutations;
+  const started: Mutation<unknown, unknown, unknown, unknown>[] = [];
+  const stopWatching = cache?.subscribe((event) => {
+    if (event.type === "added") started.push(event.mutation);
+  });
+  held.add(bridge);
+  try {
+    owner.click();
+  } catch (error) {
+    held.delete(bridge);
+    throw error;
+  } finally {
+    stopWatching?.();
+  }
+  const out = () => started.some((mutation) => mutation.state.status === "pending");
+  if (!cache || !out()) {
+    held.delete(bridge);
+    return;
+  }
+  const stop = cache.subscribe(() => {
+    if (out()) return;
+    stop();
+    held.delete(bridge);
+  });
+}
 
 function currentOwner(): MainButtonOwner | undefined {
   const layer = openSheets.at(-1)?.id ?? null;
@@ -209,7 +252,8 @@ export interface MainButtonOptions {
  * again when the screen unmounts. Returns whether it is in use, so the screen renders its own button on
  * the web. While it is shown the form is open: vertical swipes only scroll (a swipe must not fold the
  * app mid-entry) and the cabinet's tab bar steps aside (`mainButtonShownAtom`). While a sheet is open
- * only a Main button inside it shows: a screen's button waits under the sheet and does not answer.
+ * only a Main button inside it shows: a screen's button waits under the sheet and does not answer. Every form
+ * it submits is guarded against a second press while the first one's request is out (`press` above).
  */
 export function useMainButton({
   text,
@@ -221,6 +265,7 @@ export function useMainButton({
 }: MainButtonOptions): boolean {
   const bridge = getTelegramBridge();
   const sheet = useContext(SheetContext);
+  const mutations = useContext(QueryClientContext)?.getMutationCache();
   const [id] = useState(() => Symbol("main-button"));
   const handler = useRef(onClick);
   handler.current = onClick;
@@ -229,12 +274,13 @@ export function useMainButton({
     if (!bridge) return;
     if (!clickInstalled.has(bridge)) {
       clickInstalled.add(bridge);
-      bridge.mainButton.onClick(() => currentOwner()?.click());
+      bridge.mainButton.onClick(() => press(bridge));
     }
     const order = owners.get(id)?.order ?? ++ownerOrder;
-    owners.set(id, { sheet, order, text, enabled, loading, visible, money, click: () => handler.current() });
+    const click = () => handler.current();
+    owners.set(id, { sheet, order, text, enabled, loading, visible, money, click, mutations });
     applyBottomBar(bridge);
-  }, [bridge, id, sheet, text, enabled, loading, visible, money]);
+  }, [bridge, id, sheet, text, enabled, loading, visible, money, mutations]);
 
   useEffect(() => {
     if (!bridge) return;

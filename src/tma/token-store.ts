@@ -67,7 +67,9 @@ export function telegramTokenStore(
   fallback: TokenStore,
   key: string = TELEGRAM_TOKEN_KEY,
 ): TokenStore {
-  // The first tier that answers, found once per page (the first read or write asks).
+  // The first tier that answers, found once per page (the first read or write asks), with the token it holds:
+  // the value the first read found, then whatever this page wrote there since (a sign-in after the launch, a
+  // signed-out session). A read never returns the launch's value once the page has written another.
   let chosen: Promise<{ tier: BridgeKeyValue | null; value: string | null }> | null = null;
   let kind = "telegram";
 
@@ -91,24 +93,33 @@ export function telegramTokenStore(
   return {
     kind: () => kind,
     async read() {
-      const { tier, value } = await choose();
-      if (!tier) return fallback.read();
-      if (value) return value;
+      const found = await choose();
+      if (!found.tier) return fallback.read();
+      if (found.value) return found.value;
       // A token kept before this client offered its storage (an update) is moved over once.
       const older = await fallback.read().catch(() => null);
       if (older) {
-        await tier.set(key, older).catch(() => undefined);
-        await fallback.write(null).catch(() => undefined);
+        const moved = await found.tier.set(key, older).then(
+          () => true,
+          () => false,
+        );
+        if (moved) {
+          found.value = older;
+          await fallback.write(null).catch(() => undefined);
+        }
       }
       return older;
     },
     async write(token) {
-      const { tier } = await choose();
-      if (!tier) return fallback.write(token);
+      const found = await choose();
+      if (!found.tier) return fallback.write(token);
       try {
-        await tier.set(key, token);
+        await found.tier.set(key, token);
+        found.value = token;
       } catch {
-        // The client refused now: keep the token where a frame keeps it rather than lose it.
+        // The client refused now: keep the token where a frame keeps it rather than lose it (the next read
+        // finds it there).
+        found.value = null;
         if (token) return fallback.write(token);
       }
       if (!token) await fallback.write(null).catch(() => undefined);
@@ -129,8 +140,12 @@ export interface BiometricInfo {
 
 /** Telegram's BiometricManager as the token store uses it (boot.ts fills it in from the SDK). */
 export interface BiometricVault {
-  /** What the client says about biometrics now; null when it offers none (or never answered). */
-  info(): Promise<BiometricInfo | null>;
+  /**
+   * What the client says about biometrics; null when it offers none (or never answered). `fresh` asks the client
+   * again rather than taking its last answer: the clients do not tell the app when the user changes the app's
+   * access in Telegram's settings.
+   */
+  info(fresh?: boolean): Promise<BiometricInfo | null>;
   /** Asks the user to let the app use biometrics; true when granted. */
   requestAccess(): Promise<boolean>;
   /**
@@ -204,7 +219,7 @@ export function lockableTokenStore(
     state = next;
     for (const listener of listeners) listener();
   };
-  const info = () => vault.info().catch(() => null);
+  const info = (fresh = false) => vault.info(fresh).catch(() => null);
   const isLocked = () => {
     locked ??= Promise.all([info(), mark.get().catch(() => false)]).then(([answer, marked]) => {
       isOn = marked || Boolean(answer?.available && answer.tokenSaved);
@@ -213,9 +228,11 @@ export function lockableTokenStore(
     return locked;
   };
 
-  const unlock = async (): Promise<LockState> => {
+  // `fresh`: the client is asked what it allows now ("Try again", perhaps after the user gave access back in
+  // Telegram's settings); at launch its answer to the mount is as fresh as it gets.
+  const unlock = async (fresh: boolean): Promise<LockState> => {
     setState("checking");
-    const answer = await info();
+    const answer = await info(fresh);
     if (!answer?.available) {
       setState("unavailable");
       return state;
@@ -227,7 +244,7 @@ export function lockableTokenStore(
     const result = await vault.authenticate().catch(() => ({ status: "failed" as const, token: "" }));
     if (result.status !== "authorized") {
       // Refused access shows as a failed check too: asked again, the client says which it was.
-      setState((await info())?.accessGranted === false ? "denied" : "refused");
+      setState((await info(true))?.accessGranted === false ? "denied" : "refused");
       return state;
     }
     current = result.token || null;
@@ -242,7 +259,7 @@ export function lockableTokenStore(
       if (state === "unlocked") return current;
       // Asked once at launch; after a refusal only "Try again" asks (the locked screen).
       if (state !== "open") return null;
-      return (await unlock()) === "unlocked" ? current : null;
+      return (await unlock(false)) === "unlocked" ? current : null;
     },
     async write(token) {
       if (!(await isLocked())) return inner.write(token);
@@ -302,7 +319,7 @@ export function lockableTokenStore(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    unlock,
+    unlock: () => unlock(true),
     signInAnotherWay: () => setState("another-way"),
     allowsTelegramSignIn: () => !isOn || state === "unlocked",
     openSettings: () => vault.openSettings(),

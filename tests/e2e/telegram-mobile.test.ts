@@ -295,10 +295,7 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
     });
   }
 
-  // Skipped: in Chromium the lock's switch does not turn on yet (the poll at "On" below times out), while the unit
-  // tests of the lock (tests/unit/token-store.test.ts, with a stand-in biometric manager in every state) pass. Open
-  // in issue 34's note; the walk below is what must hold once the switch is mended.
-  it.skip("iOS biometric lock: nothing opens without Face ID (failed, cancelled, access denied, unavailable, token missing); off, kept as before; no biometrics, no switch", async () => {
+  it("iOS biometric lock: nothing opens without Face ID (failed, cancelled, access denied, unavailable, token missing); off, kept as before; no biometrics, no switch", async () => {
     const keychain = new Map<string, string>();
     const context = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
     await installTelegramClient(context, LIGHT_THEME, { keychain, biometrics: { available: true, grant: true } });

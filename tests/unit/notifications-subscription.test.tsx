@@ -1,11 +1,12 @@
 /** The subscription: card, confirmation, "Later", status. (The notifications: notification-inbox.test.tsx.) */
 import type { SubscriptionOption } from "@contract";
-import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isPostponed, postpone } from "@/features/subscription/model/later";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
-import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
+import { setTelegramBridge } from "@/tma/bridge";
+import { DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -101,6 +102,29 @@ describe("subscription: no surprise charges", () => {
     fireEvent.click(within(sheet).getByTestId("subscription-close"));
     await waitFor(() => expect(screen.queryByTestId("subscription-sheet")).toBeNull());
     expect(screen.queryByTestId("subscription-prompt")).toBeNull();
+  });
+
+  it("inside Telegram a double press of the Main button pays once", async () => {
+    const until = "2027-01-01T00:00:00.000Z";
+    const sent = setup("100", paid(until));
+    const fake = fakeBridge("weba");
+    setTelegramBridge(fake.bridge);
+    try {
+      await renderApp({ path: "/", user: DEMO_USER });
+      fireEvent.click(within(await screen.findByTestId("subscription-prompt")).getByTestId("activate-subscription"));
+      const sheet = await screen.findByTestId("subscription-sheet");
+      const shown = () => Object.assign({}, ...fake.bridge.mainButton.set.mock.calls.map(([params]) => params));
+      await waitFor(() => expect(shown()).toMatchObject({ text: "Pay 10.00 USDT", isEnabled: true, isVisible: true }));
+      // Both presses of a double tap, delivered before the loader shows (Telegram Web A does so).
+      act(() => {
+        fake.pressMain();
+        fake.pressMain();
+      });
+      await within(sheet).findByTestId("form-success");
+      expect(sent).toEqual([{ optionId: "month" }]);
+    } finally {
+      setTelegramBridge(null);
+    }
   });
 
   it("says a short balance before the tap, offers the top-up and sends nothing", async () => {

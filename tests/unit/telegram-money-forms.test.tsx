@@ -36,6 +36,21 @@ function mainButton() {
 }
 
 const pressMain = () => act(() => fake.pressMain());
+/** Two quick presses, both delivered before the loader shows (Telegram Web A delivers a double tap so). */
+const pressMainTwice = () =>
+  act(() => {
+    fake.pressMain();
+    fake.pressMain();
+  });
+/** The `POST`s sent to `path` (the API's path) so far. */
+function posts(path: string): number {
+  return vi
+    .mocked(fetch)
+    .mock.calls.filter(
+      ([input, init]) =>
+        init?.method === "POST" && new URL(String(input), "http://localhost").pathname.replace(/^\/api/, "") === path,
+    ).length;
+}
 /** Whether closing asks first: the last thing the app told the client (nothing told: no). */
 const closingConfirmation = () => fake.bridge.setClosingConfirmation.mock.calls.at(-1)?.[0] ?? false;
 
@@ -242,7 +257,7 @@ describe("refill form in Telegram", () => {
     createRefill: create,
   });
 
-  it("submits with the Main button (loader while pending) and opens the wallet dialog, with success haptics", async () => {
+  it("submits with the Main button (loader while pending; a double press sends once) and opens the wallet dialog, with success haptics", async () => {
     const hold = gate();
     stubWithHold(routes({ body: WAITING }), { method: "POST", path: "/funds/refills", gate: hold.opened });
     await renderApp({ path: "/refill", user: DEMO_USER });
@@ -253,10 +268,11 @@ describe("refill form in Telegram", () => {
 
     fireEvent.change(amount, { target: { value: "150" } });
     expect(closingConfirmation()).toBe(true);
-    pressMain();
+    pressMainTwice();
     await waitFor(() => expect(mainButton().loading).toBe(true));
     await hold.open();
     await screen.findByTestId("wallet-dialog");
+    expect(posts("/funds/refills")).toBe(1);
     expect(telegram.notify).toHaveBeenCalledWith("success");
     // The sheet owns the bottom bar: the form's Main button is not left active under it.
     await waitFor(() => expect(() => mainButton()).toThrow("not in use"));
@@ -322,7 +338,7 @@ describe("exchange dialog in Telegram", () => {
     return dialog;
   }
 
-  it("continues and then confirms with the Main button once there is a quote, loader while pending, success haptics", async () => {
+  it("continues and then confirms with the Main button once there is a quote, loader while pending, a double press sent once, success haptics", async () => {
     const hold = gate();
     stubWithHold(routes(EXCHANGED), { method: "POST", path: "/user/exchange", gate: hold.opened });
     const dialog = await openDialog();
@@ -336,10 +352,11 @@ describe("exchange dialog in Telegram", () => {
     await within(dialog).findByTestId("exchange-confirmation");
     await waitFor(() => expect(mainButton()).toMatchObject({ text: "Exchange", enabled: true }));
     expect(within(dialog).queryByTestId("exchange-confirm")).toBeNull();
-    pressMain();
+    pressMainTwice();
     await waitFor(() => expect(mainButton().loading).toBe(true));
     await hold.open();
     await within(dialog).findByTestId("form-success");
+    expect(posts("/user/exchange")).toBe(1);
     expect(mainButton().loading).toBe(false);
     expect(telegram.notify).toHaveBeenCalledWith("success");
     expect(closingConfirmation()).toBe(false);

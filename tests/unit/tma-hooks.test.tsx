@@ -1,5 +1,6 @@
 /** The Telegram hooks against a fake bridge, and their silence on the web. */
-import { act, fireEvent, renderHook, screen, waitFor } from "@testing-library/react";
+import { QueryClient, QueryClientProvider, useMutation } from "@tanstack/react-query";
+import { act, fireEvent, render, renderHook, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setTelegramBridge } from "@/tma/bridge";
 import {
@@ -14,6 +15,21 @@ import {
 import { DEMO_USER, fakeBridge, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => setTelegramBridge(null));
+
+/** A form sent with the Main button through a mutation, as the money forms are; `valid` says what its rules say. */
+function MoneyForm({ send, valid }: { send: () => Promise<void>; valid: () => boolean }) {
+  const mutation = useMutation({ mutationFn: send });
+  useMainButton({
+    text: "Send",
+    money: true,
+    loading: mutation.isPending,
+    // As every form does: its own check of `isPending` is as old as the last render.
+    onClick: () => {
+      if (valid() && !mutation.isPending) mutation.mutate();
+    },
+  });
+  return null;
+}
 
 describe("outside Telegram", () => {
   it("the hooks and helpers do nothing, and links open in a new tab", () => {
@@ -60,6 +76,8 @@ describe("inside Telegram", () => {
       isLoaderVisible: false,
       isVisible: true,
     });
+    fake.pressMain();
+    expect(onClick).toHaveBeenCalledTimes(1);
     rerender({ loading: true });
     expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith({
       text: "Withdraw",
@@ -67,10 +85,57 @@ describe("inside Telegram", () => {
       isLoaderVisible: true,
       isVisible: true,
     });
+    // A press the client delivers while the loader shows does nothing.
     fake.pressMain();
     expect(onClick).toHaveBeenCalledTimes(1);
     unmount();
     expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith({ isVisible: false, isLoaderVisible: false });
+  });
+
+  it("a second press while the first one's request is out sends nothing; a press that sends nothing holds nothing", async () => {
+    const fake = fakeBridge("weba");
+    setTelegramBridge(fake.bridge);
+    const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+    const answers: (() => void)[] = [];
+    const send = vi.fn(() => new Promise<void>((resolve) => answers.push(resolve)));
+    // What the form's rules say of the input: a refused one sends nothing.
+    let valid = true;
+    const sent = () => client.getMutationCache().getAll().length;
+    const loader = () => fake.bridge.mainButton.set.mock.calls.at(-1)?.[0].isLoaderVisible;
+    render(
+      <QueryClientProvider client={client}>
+        <MoneyForm send={send} valid={() => valid} />
+      </QueryClientProvider>,
+    );
+    // Telegram Web A delivers both presses of a double tap before the loader shows.
+    act(() => {
+      fake.pressMain();
+      fake.pressMain();
+    });
+    expect(sent()).toBe(1);
+    await waitFor(() => expect(loader()).toBe(true));
+    await waitFor(() => expect(send).toHaveBeenCalledTimes(1));
+    act(() => fake.pressMain());
+    expect(sent()).toBe(1);
+    await act(async () => answers[0]?.());
+    await waitFor(() => expect(loader()).toBe(false));
+    expect(send).toHaveBeenCalledTimes(1);
+    // Answered: the next press sends again.
+    act(() => fake.pressMain());
+    expect(sent()).toBe(2);
+    await waitFor(() => expect(loader()).toBe(true));
+    await waitFor(() => expect(send).toHaveBeenCalledTimes(2));
+    await act(async () => answers[1]?.());
+    await waitFor(() => expect(loader()).toBe(false));
+    // A press the form's rules refuse sends nothing and holds nothing: the corrected input goes at once.
+    valid = false;
+    act(() => fake.pressMain());
+    valid = true;
+    act(() => fake.pressMain());
+    expect(sent()).toBe(3);
+    await waitFor(() => expect(send).toHaveBeenCalledTimes(3));
+    await act(async () => answers[2]?.());
+    await waitFor(() => expect(loader()).toBe(false));
   });
 
   it("a Main button that is no money form's (a list's action, a profile form) leaves vertical swipes on", () => {

@@ -110,6 +110,23 @@ describe("the token inside Telegram", () => {
     expect(secure.data.size).toBe(0);
   });
 
+  it("reads what this page wrote since the launch, not the value the launch found", async () => {
+    const secure = tier("telegram-secure");
+    secure.data.set(TELEGRAM_TOKEN_KEY, "tok-launch");
+    const store = telegramTokenStore([secure.storage], memoryStore());
+    await expect(store.read()).resolves.toBe("tok-launch");
+    // Signed out, then in again (another account, or after the session expired) in the same page.
+    await store.write(null);
+    await expect(store.read()).resolves.toBeNull();
+    await store.write("tok-later");
+    await expect(store.read()).resolves.toBe("tok-later");
+    // The first launch of a new user: nothing kept, then the Telegram sign-in's token.
+    const fresh = telegramTokenStore([tier("telegram-secure").storage], memoryStore());
+    await expect(fresh.read()).resolves.toBeNull();
+    await fresh.write("tok-first");
+    await expect(fresh.read()).resolves.toBe("tok-first");
+  });
+
   it("writes the frame's cookie as one a cross-site frame keeps, with a local copy", async () => {
     expect(cookieString("kassa_token", "t", { crossSite: true, maxAgeSeconds: 60 })).toBe(
       "kassa_token=t; Path=/; SameSite=None; Max-Age=60; Secure; Partitioned",
@@ -203,6 +220,21 @@ function standIn(initial: Behaviour = "available") {
   return { vault, state };
 }
 
+/**
+ * The vault as the SDK keeps it: its last answer (the mount's `get_info`) until the client is asked again. The
+ * clients send nothing when the user changes the app's access in Telegram's settings.
+ */
+function asTheSdkKeepsIt(live: BiometricVault): BiometricVault {
+  let last: ReturnType<BiometricVault["info"]> | null = null;
+  return {
+    ...live,
+    info: (fresh) => {
+      if (fresh || !last) last = live.info();
+      return last;
+    },
+  };
+}
+
 function memoryMark() {
   let on = false;
   return {
@@ -280,6 +312,19 @@ describe("biometric lock", () => {
     expect(bio.state.token).toBe("tok-1");
   });
 
+  it("access given back in Telegram's settings: Try again asks the client again and opens", async () => {
+    const { inner, bio, mark } = await lockedDevice();
+    bio.state.behaviour = "denied";
+    const next = lockableTokenStore(inner, asTheSdkKeepsIt(bio.vault), mark);
+    expect(await next.store.read()).toBeNull();
+    expect(next.lock.state()).toBe("denied");
+    next.lock.openSettings();
+    // The user allows the app again in Telegram's settings and comes back; the client says nothing of it.
+    bio.state.behaviour = "available";
+    expect(await next.lock.unlock()).toBe("unlocked");
+    expect(await next.store.read()).toBe("tok-1");
+  });
+
   it("biometrics gone from the device: still locked, and the switch stays so it can be turned off", async () => {
     const { bio, launch } = await lockedDevice();
     bio.state.behaviour = "unavailable";
@@ -336,6 +381,24 @@ describe("biometric lock", () => {
     const after = launch();
     expect(await after.store.read()).toBe("tok-1");
     expect(after.lock.state()).toBe("open");
+  });
+
+  it("turns on over a session signed in after the launch, in Telegram's SecureStorage", async () => {
+    // The first launch of a new investor: the keychain is empty at launch, the Telegram sign-in writes the token.
+    const secure = tier("telegram-secure");
+    const bio = standIn("available");
+    const mark = memoryMark();
+    const first = lockableTokenStore(telegramTokenStore([secure.storage], memoryStore()), bio.vault, mark);
+    expect(await first.store.read()).toBeNull();
+    await first.store.write("tok-signed-in");
+    expect(secure.data.get(TELEGRAM_TOKEN_KEY)).toBe("tok-signed-in");
+    expect(await first.lock.setLocked(true)).toBe(true);
+    expect(bio.state.token).toBe("tok-signed-in");
+    expect(secure.data.has(TELEGRAM_TOKEN_KEY)).toBe(false);
+    expect(mark.isOn()).toBe(true);
+    // The next launch opens that session after Face ID.
+    const next = lockableTokenStore(telegramTokenStore([secure.storage], memoryStore()), bio.vault, mark);
+    expect(await next.store.read()).toBe("tok-signed-in");
   });
 
   it("refused access leaves the token where it was; no biometrics, nothing offered", async () => {

@@ -1,8 +1,9 @@
 /** The withdrawal screen: request → code → confirmed, every refusal of the catalogue in its place, the resend wait, the wallet and the history. */
 import type { PaymentSystem, Withdrawal } from "@contract";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
+import { setTelegramBridge } from "@/tma/bridge";
+import { DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 const SYSTEMS: PaymentSystem[] = [
   {
@@ -170,6 +171,34 @@ afterEach(() => {
 });
 
 describe("withdrawal form", () => {
+  it("inside Telegram a double press of the Main button sends the request once, and the code once", async () => {
+    const fake = fakeBridge("weba");
+    setTelegramBridge(fake.bridge);
+    try {
+      const { sent } = setup();
+      await renderApp({ path: "/withdrawal", user: DEMO_USER });
+      await form();
+      await screen.findByTestId("wallet-address");
+      typeAmount("100.01");
+      // Both presses of a double tap, delivered before the loader shows (Telegram Web A does so).
+      const pressTwice = () =>
+        act(() => {
+          fake.pressMain();
+          fake.pressMain();
+        });
+      pressTwice();
+      await waitFor(() => expect(document.querySelector("form[data-step='code']")).toBeTruthy());
+      expect(sent.filter((s) => s.path === "/funds/payments/request")).toHaveLength(1);
+      typeCode("123456");
+      pressTwice();
+      await waitFor(() => expect(sent.filter((s) => s.path === "/funds/payments/validate")).toHaveLength(1));
+      await screen.findByText("Withdrawal confirmed: 98.50 USDT is on its way");
+      expect(sent.filter((s) => s.path === "/funds/payments/validate")).toHaveLength(1);
+    } finally {
+      setTelegramBridge(null);
+    }
+  });
+
   it("shows the available balance, refuses more as the user types ('Not enough funds'), and Max fills the balance", async () => {
     const { sent } = setup({ usdt: "120.5" });
     await renderApp({ path: "/withdrawal", user: DEMO_USER });

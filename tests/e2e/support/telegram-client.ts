@@ -193,7 +193,9 @@ export async function installTelegramClient(
               reply("biometry_info_received", biometryInfo());
               break;
             case "web_app_biometry_request_access":
-              if (biometrics.available) {
+              // Asked once: both phone clients answer a second request with what stands (a refusal is undone in
+              // Telegram's settings only) and never tell the app when the user changes it there.
+              if (biometryAvailable() && sessionStorage.getItem("tg-biometry-requested") !== "1") {
                 sessionStorage.setItem("tg-biometry-requested", "1");
                 if (biometrics.grant) sessionStorage.setItem("tg-biometry-granted", "1");
               }

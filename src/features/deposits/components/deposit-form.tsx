@@ -119,17 +119,13 @@ export function DepositForm({
   const pending = create.isPending;
   useClosingConfirmation(form.values.amount.trim() !== "" && !opened);
 
-  // Set at the press itself: a second press that comes before the loader has rendered (Telegram Web A delivers
-  // both) finds it and sends nothing.
-  const sending = useRef(false);
-  /** Sends what the confirmation stated: the only place a deposit is asked for. */
+  /**
+   * Sends what the confirmation stated: the only place a deposit is asked for. A second press of Telegram's Main
+   * button while it is out is ignored by the button itself (`useMainButton`), as for every form.
+   */
   const openDeposit = ({ body }: Confirming) => {
-    if (!plan || sending.current) return;
-    sending.current = true;
+    if (!plan) return;
     create.mutate(body, {
-      onSettled: () => {
-        sending.current = false;
-      },
       onSuccess: () => {
         haptics.notify("success");
         form.reset({ planId: plan.id, amount: "", autoInvest: form.values.autoInvest });
