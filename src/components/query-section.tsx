@@ -100,21 +100,27 @@ export function QuerySection<T>({
   );
 }
 
-/** The rows of a paged query, with "load more" while the server has more. */
+/**
+ * The rows of a paged query, with "load more" while the server has more: each item by `renderItem`, or all of
+ * them by `renderItems` (a virtualised list, components/window-list.ts).
+ */
 export function PagedList<T>({
   query,
   items,
   loadMore,
   renderItem,
+  renderItems,
   testId,
   ...texts
 }: EmptyTexts & {
   query: UseInfiniteQueryResult<unknown>;
   items: readonly T[];
   loadMore: string;
-  renderItem: (item: T) => ReactNode;
   testId?: string;
-}) {
+} & (
+    | { renderItem: (item: T) => ReactNode; renderItems?: never }
+    | { renderItems: (items: readonly T[]) => ReactNode; renderItem?: never }
+  )) {
   if (query.isPending) return <LoadingBlock />;
   if (query.isError && items.length === 0)
     return <ErrorWithRetry error={query.error} onRetry={() => void query.refetch()} />;
@@ -122,7 +128,7 @@ export function PagedList<T>({
   return (
     <div data-testid={testId}>
       {query.isRefetchError ? <StaleMark /> : null}
-      {items.map(renderItem)}
+      {renderItems ? renderItems(items) : items.map((item) => renderItem?.(item))}
       {query.hasNextPage ? (
         <div className="form-actions">
           <Button

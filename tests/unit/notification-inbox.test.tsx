@@ -40,14 +40,14 @@ const USER = (unread: number) => ({
   notifications: { unread },
 });
 
-/** The server's inbox: `items` newest first, paged by `limit` with `after` the last item's id. */
-function inboxStub(items: Notification[], reads: string[], pulses: number[] = []) {
+/** The server's inbox: `items` newest first, paged by `limit` (or `pageSize`) with `after` the last item's id. */
+function inboxStub(items: Notification[], reads: string[], pulses: number[] = [], pageSize?: number) {
   const unread = () => items.filter((n) => n.readAt === null).length;
   return stubRoutes({
     pulse: () => ({ body: { version: "1", unread: pulses.shift() ?? unread() } }),
     notificationsInbox: (request) => {
       const url = new URL(request.url);
-      const limit = Number(url.searchParams.get("limit"));
+      const limit = pageSize ?? Number(url.searchParams.get("limit"));
       const after = url.searchParams.get("after");
       const start = after ? items.findIndex((n) => `1.${n.id}` === after) + 1 : 0;
       const page = items.slice(start, start + limit);
@@ -159,6 +159,61 @@ describe("inbox", () => {
       .map((url) => url.search);
     expect(asked).toEqual(["?limit=20", `?limit=20&after=1.${UUID(6)}`]);
     expect(screen.queryByTestId("load-more")).toBeNull();
+  });
+
+  it("keeps a bounded number of rows in the document with a thousand loaded, a list of a thousand to screen readers", async () => {
+    // A thousand, four pages of 250; jsdom lays nothing out, so each row keeps its estimated height.
+    const items = Array.from({ length: 1000 }, (_, i) =>
+      note(1000 - i, {
+        readAt: "2026-01-01T00:00:00.000Z",
+        createdAt: new Date(Date.UTC(2026, 0, 10) - i * 60_000).toISOString(),
+      }),
+    );
+    inboxStub(items, [], [], 250);
+    await renderApp({ path: "/notifications", user: USER(0) });
+    const list = await screen.findByTestId("notification-list");
+    // The list's box is as tall as every row loaded.
+    const height = () => Number.parseFloat(list.style.height);
+    await waitFor(() => expect(height()).toBeGreaterThan(0));
+    for (let page = 2; page <= 4; page++) {
+      const before = height();
+      fireEvent.click(screen.getByTestId("load-more"));
+      await waitFor(() => expect(height()).toBeGreaterThan(before));
+    }
+    expect(screen.queryByTestId("load-more")).toBeNull();
+    const rows = screen.getAllByTestId("notification");
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThan(60);
+    const places = within(list)
+      .getAllByRole("listitem")
+      .map((item) => [item.getAttribute("aria-posinset"), item.getAttribute("aria-setsize")]);
+    expect(places[0]).toEqual(["1", "1000"]);
+    expect(places.every(([, size]) => size === "1000")).toBe(true);
+
+    // The focused row stays in the document while the list scrolls far past it; the rows there come in.
+    const first = rows[0] as HTMLElement;
+    first.focus();
+    const scrollY = Object.getOwnPropertyDescriptor(window, "scrollY");
+    try {
+      Object.defineProperty(window, "scrollY", { configurable: true, value: 500 * 84 });
+      fireEvent.scroll(window);
+      await waitFor(() =>
+        expect(
+          within(list)
+            .getAllByRole("listitem")
+            .map((item) => Number(item.getAttribute("aria-posinset"))),
+        ).toContain(501),
+      );
+      const shown = within(list)
+        .getAllByRole("listitem")
+        .map((item) => Number(item.getAttribute("aria-posinset")));
+      expect(shown[0]).toBe(1);
+      expect(shown.length).toBeLessThan(70);
+      expect(document.activeElement).toBe(first);
+    } finally {
+      if (scrollY) Object.defineProperty(window, "scrollY", scrollY);
+      else delete (window as { scrollY?: number }).scrollY;
+    }
   });
 });
 

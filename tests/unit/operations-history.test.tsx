@@ -270,6 +270,57 @@ describe("the history", () => {
   });
 });
 
+describe("a long history", () => {
+  it("keeps a bounded number of rows in the document with a thousand loaded, each day a list of its size", async () => {
+    // A thousand operations, one every 15 minutes (96 a day) back from now, in four pages of 250.
+    const start = now.getTime();
+    const operations: Operation[] = Array.from({ length: 1000 }, (_, i) => ({
+      id: `op-${i}`,
+      type: "accrual",
+      currency: "USDT",
+      amount: "1",
+      createdAt: new Date(start - i * 15 * 60_000).toISOString(),
+    }));
+    historyApi([], {
+      operations: (request) => {
+        const after = new URL(request.url).searchParams.get("after");
+        const from = after ? operations.findIndex((o) => o.id === after) + 1 : 0;
+        const items = operations.slice(from, from + 250);
+        const next = from + 250 < operations.length ? (items.at(-1)?.id ?? null) : null;
+        return { body: { items, total: operations.length, page: 1, limit: 20, next } };
+      },
+    });
+    await renderApp({ path: "/operations", user: DEMO_USER });
+    const list = await screen.findByTestId("operations-list");
+    const box = () => list.querySelector<HTMLElement>(".window-list");
+    // The history's box is as tall as every line loaded.
+    const height = () => Number.parseFloat(box()?.style.height ?? "0");
+    await waitFor(() => expect(height()).toBeGreaterThan(0));
+    for (let page = 2; page <= 4; page++) {
+      const before = height();
+      fireEvent.click(screen.getByTestId("load-more"));
+      await waitFor(() => expect(height()).toBeGreaterThan(before));
+    }
+    expect(screen.queryByTestId("load-more")).toBeNull();
+    expect(rows().length).toBeGreaterThan(5);
+    expect(rows().length).toBeLessThan(60);
+    // Every day shown is a section under its heading, its rows a list: each row's place in the day, the day's size.
+    const days = screen.getAllByTestId("operation-day");
+    const dayOf = (o: Operation) => new Date(o.createdAt).toDateString();
+    for (const day of days) {
+      expect(day.querySelector("h2")?.textContent).toBeTruthy();
+      const items = within(day).getAllByRole("listitem");
+      const ids = items.map((item) => within(item).getByTestId("operation-row").dataset.operationId);
+      const first = operations.find((o) => o.id === ids[0]) as Operation;
+      const sameDay = operations.filter((o) => dayOf(o) === dayOf(first));
+      for (const [k, item] of items.entries()) {
+        expect(item.getAttribute("aria-setsize")).toBe(String(sameDay.length));
+        expect(item.getAttribute("aria-posinset")).toBe(String(sameDay.findIndex((o) => o.id === ids[k]) + 1));
+      }
+    }
+  });
+});
+
 /** The statement's CSV as the server answers it, and everything the page asked for. */
 function statementApi(reply: (url: URL) => Response) {
   const answer = historyApi([]);

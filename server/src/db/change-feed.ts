@@ -28,28 +28,87 @@ import type { Database } from "./client";
 
 export const CHANGES_CHANNEL = "kassa_changes";
 
-/** What one kept entry costs beyond its key and value: the map's slot (with its growth room) and the entry's own object. */
-const ENTRY_BYTES = 136;
+/**
+ * What one kept entry costs beyond its key and value, in V8's heap (64-bit, no pointer compression): the
+ * entry's object (a header and five slots; its order of use boxed once it outgrows a small integer), 80 bytes;
+ * and its slot in the cache's map, 112 bytes: a slot is 28 bytes (key, value, chain and a share of the buckets)
+ * and a map that is read in order of use (a delete and a set per hit, the holes kept until the table is full,
+ * then grown) holds up to four slots per live entry — measured: 105 bytes an entry for 70,000 entries after
+ * such churn.
+ */
+const ENTRY_BYTES = 80;
+const MAP_SLOT_BYTES = 112;
+
+/** A character outside Latin-1: V8 then keeps the string at two bytes a character. */
+const NOT_LATIN1 = /[\u0100-\uffff]/;
+
+/** Rounds up to V8's 8-byte allocation unit. */
+const aligned = (bytes: number): number => Math.ceil(bytes / 8) * 8;
 
 /**
- * About how many bytes of V8's heap `value` takes, rounding up: a string its header and characters, an
- * object its header and a slot per field, a date an object of its own. Weighed once, when an entry is kept
- * (`memory-bounds.test.ts` holds the estimate against the heap actually used).
+ * How many bytes of V8's heap `value` takes at most, as the caches keep it: their own copy (`ownCopy`), whose
+ * strings are flat and whose objects have fast properties. A string its 16-byte header and a byte a character, two
+ * where one is not Latin-1; an object its header, four slots and a store for more fields, grown three at a time
+ * (past 128 fields, a dictionary: three slots per entry, 1.5 entries of room per field, rounded up to a power of two);
+ * an array its header, store and slots; a date 96 bytes; a number outside the small integers a boxed double; a
+ * map its table, up to two slots per entry. Weighed once, when an entry is kept (`memory-bounds.test.ts` holds
+ * the estimate against the heap actually used).
  */
 export function weigh(value: unknown, depth = 0): number {
   if (value === null || value === undefined || typeof value === "boolean") return 0;
-  if (typeof value === "string") return 24 + Math.ceil(value.length / 8) * 8;
-  if (typeof value === "number" || typeof value === "bigint") return 16;
-  if (typeof value !== "object" || depth > 8) return 32;
-  if (value instanceof Date) return 64;
+  if (typeof value === "string") {
+    const wide = NOT_LATIN1.test(value);
+    // The empty string and those of one Latin-1 character exist once in V8 (a copy is the same string).
+    if (value.length <= 1 && !wide) return 0;
+    return aligned(16 + (wide ? 2 : 1) * value.length);
+  }
+  if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) < 2 ** 31 ? 0 : 16;
+  if (typeof value === "bigint") return aligned(16 + 8 * Math.ceil(value.toString(16).length / 16));
+  if (typeof value !== "object" || depth > 8) return 64;
+  if (value instanceof Date) return 96;
   if (value instanceof Map) {
-    let bytes = 64;
-    for (const [k, v] of value) bytes += 48 + weigh(k, depth + 1) + weigh(v, depth + 1);
+    let bytes = 32 + 48 + 2 * 28 * Math.max(value.size, 2);
+    for (const [k, v] of value) bytes += weigh(k, depth + 1) + weigh(v, depth + 1);
     return bytes;
   }
-  let bytes = 32;
-  for (const inner of Object.values(value)) bytes += 8 + weigh(inner, depth + 1);
+  if (Array.isArray(value)) {
+    let bytes = 32 + 16 + 8 * value.length;
+    for (const inner of value) bytes += weigh(inner, depth + 1);
+    return bytes;
+  }
+  // A copy's object: a header and four slots of its own, more fields in a store grown three slots at a time.
+  const fields = Object.values(value);
+  let bytes =
+    fields.length > 128
+      ? 24 + 56 + 24 * 2 ** Math.ceil(Math.log2(fields.length * 1.5))
+      : 56 + (fields.length > 4 ? 16 + 24 * Math.ceil((fields.length - 4) / 3) : 0);
+  for (const inner of fields) bytes += weigh(inner, depth + 1);
   return bytes;
+}
+
+/**
+ * The copy of `value` a cache keeps: a structured clone, so that what it holds has the layout `weigh` counts
+ * whoever built the value — flat strings (a string joined of pieces, as `crypto.randomUUID()` returns one, holds
+ * 472 bytes for 36 characters), fast objects (a row built field by field may be a dictionary: 1.6 kB for 22 fields
+ * instead of 208 bytes), nothing of a larger string it was cut from. Frozen when `value` was (every caller shares
+ * the kept value). Undefined when the value cannot be cloned (it is then not kept).
+ */
+function ownCopy<V>(value: V): V | undefined {
+  let copy: V;
+  try {
+    copy = structuredClone(value);
+  } catch {
+    return undefined;
+  }
+  if (value !== null && typeof value === "object" && Object.isFrozen(value)) deepFreeze(copy);
+  return copy;
+}
+
+function deepFreeze(value: unknown): void {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
 }
 
 /**
@@ -58,6 +117,8 @@ export function weigh(value: unknown, depth = 0): number {
  */
 export class KeptBudget {
   total = 0;
+  /** The caches' order of use: each read of a kept entry takes the next number. */
+  uses = 0;
   private readonly caches: KeptCache<unknown>[] = [];
 
   constructor(readonly maxBytes: number) {}
@@ -86,8 +147,9 @@ export class KeptBudget {
 
 interface Entry<V> {
   value: V;
+  /** When it was kept: the cache's clock in whole seconds (a small integer, not a boxed double). */
   at: number;
-  /** When it was last read (the caches' order of use). */
+  /** When it was last read, in the budget's order of use. */
   used: number;
   bytes: number;
   /** The change-feed key the entry moves with, when it is not the cache key's own (a session's id). */
@@ -108,6 +170,8 @@ export interface KeptCacheOptions<V> {
   byValue?: boolean;
   /** Whether a value is worth keeping (a session token nobody holds is not: a stranger could fill the cache). */
   keeps?: (value: V) => boolean;
+  /** The cache's clock in milliseconds, for `ttlMs` (`performance.now` unless a test drives it). */
+  now?: () => number;
 }
 
 /** The counters of one cache (readiness shows them): hits, reads from the database, and what it holds. */
@@ -128,21 +192,23 @@ export class KeptCache<V> {
   hits = 0;
   misses = 0;
 
+  private readonly now: () => number;
+
   constructor(
     private readonly feed: ChangeFeed,
     private readonly options: KeptCacheOptions<V>,
   ) {
     options.budget.join(this as KeptCache<unknown>);
+    this.now = options.now ?? (() => performance.now());
   }
 
   /** The kept value of `key`, or the value `read` returns (kept when no change overlapped it). */
   async get(key: string, read: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
     if (hit) {
-      const now = performance.now();
-      if (now - hit.at < this.options.ttlMs) {
+      if (this.now() - hit.at * 1000 < this.options.ttlMs) {
         this.hits++;
-        hit.used = now;
+        hit.used = this.options.budget.uses++;
         // Used now: to the back of the order.
         this.entries.delete(key);
         this.entries.set(key, hit);
@@ -164,7 +230,14 @@ export class KeptCache<V> {
       const feedKey = this.options.feedKey(key, value);
       const changing = feedKey !== null && this.feed.isChanging(feedKey);
       const worth = this.options.keeps ? this.options.keeps(value) : true;
-      if (!ticket.stale && !changing && worth && this.feed.listening) this.set(key, value, feedKey);
+      if (!ticket.stale && !changing && worth && this.feed.listening) {
+        // The kept copy is what every caller gets from now on, this one too (a caller may note on it what it wrote).
+        const copy = ownCopy(value);
+        if (copy !== undefined) {
+          this.set(key, copy, feedKey);
+          return copy;
+        }
+      }
       return value;
     } finally {
       tickets.delete(ticket);
@@ -172,13 +245,15 @@ export class KeptCache<V> {
     }
   }
 
-  private set(key: string, value: V, feedKey: string | null): void {
-    const old = this.entries.get(key);
-    if (old) this.drop(key, old);
-    const tag = this.options.byValue ? feedKey : null;
-    const bytes = ENTRY_BYTES + weigh(key) + weigh(value) + (tag === null ? 0 : ENTRY_BYTES / 2 + weigh(tag));
-    const now = performance.now();
-    const entry: Entry<V> = { value, at: now, used: now, bytes, tag };
+  private set(callerKey: string, value: V, feedKey: string | null): void {
+    const old = this.entries.get(callerKey);
+    if (old) this.drop(callerKey, old);
+    // Strings of the cache's own, flat (a key or a feed key joined of pieces would keep the pieces).
+    const key = ownCopy(callerKey) ?? callerKey;
+    const tag = this.options.byValue && feedKey !== null ? (ownCopy(feedKey) ?? feedKey) : null;
+    const bytes =
+      ENTRY_BYTES + MAP_SLOT_BYTES + weigh(key) + weigh(value) + (tag === null ? 0 : MAP_SLOT_BYTES + weigh(tag));
+    const entry: Entry<V> = { value, at: Math.floor(this.now() / 1000), used: this.options.budget.uses++, bytes, tag };
     this.entries.set(key, entry);
     if (tag !== null) this.tagged.set(tag, key);
     this.bytes += bytes;
@@ -449,14 +524,20 @@ export interface Kept {
  * What the caches may hold together: a third of V8's heap limit (`--max-old-space-size`, which `npm start`
  * sets), one budget for the sessions and every user's row, pulse, balances and unread count. Kept by recent
  * use: when the budget is full the least recently used entry of any of them goes first. At `npm start`'s
- * 192 MB that is 64 MB: a session with the balances weighs about 1 kB, with the user's row about 2.5 kB, so
- * 50,000 investors reading their balance within a minute stay in memory.
+ * 192 MB that is 64 MB: a session with the balances weighs about 1.2 kB as `weigh` counts it (0.9–1 kB of heap
+ * measured), so 50,000 investors reading their balance within a minute stay in memory (`kept-at-scale.test.ts`).
  */
 export function keptBudgetBytes(heapLimitBytes = v8.getHeapStatistics().heap_size_limit): number {
   return Math.floor(heapLimitBytes / 3);
 }
-/** An entry is read again from the database at the latest this long after it was kept. */
-export const KEPT_TTL_MS = 60_000;
+/**
+ * An entry is read again from the database at the latest this long after it was kept. The change feed drops
+ * every entry that changed at once; this only bounds what no trigger announces (a balance row edited by hand).
+ * Counted from when the entry was kept, not from its last read: an investor active all along has the entry
+ * read again once per this time — at 60 s that capped the hits at 95 % for an app polling every 3 s, and a pass
+ * of 50,000 investors that took longer than a minute found nothing kept.
+ */
+export const KEPT_TTL_MS = 10 * 60_000;
 
 const registry = new WeakMap<object, Kept>();
 const live = new Set<Kept>();
@@ -476,17 +557,22 @@ export function keptOf(db: Database): Kept | undefined {
 }
 
 /** Sets up (once per handle) the caches of `db` and starts listening for changes. */
-export async function startKept(db: Database, budgetBytes = keptBudgetBytes()): Promise<Kept> {
+export async function startKept(
+  db: Database,
+  budgetBytes = keptBudgetBytes(),
+  { now }: { now?: () => number } = {},
+): Promise<Kept> {
   const existing = registry.get(db);
   if (existing) return existing;
   const feed = new ChangeFeed();
   const user = (id: string) => `user:${id}`;
   const budget = new KeptBudget(budgetBytes);
-  const perUser = <V>(): KeptCacheOptions<V> => ({ budget, ttlMs: KEPT_TTL_MS, feedKey: user });
+  const perUser = <V>(): KeptCacheOptions<V> => ({ budget, ttlMs: KEPT_TTL_MS, feedKey: user, now });
   const small = <V>(key: string): KeptCacheOptions<V> => ({
     budget: new KeptBudget(1 << 20),
     ttlMs: KEPT_TTL_MS,
     feedKey: () => key,
+    now,
   });
   const kept: Kept = {
     feed,
@@ -497,6 +583,7 @@ export async function startKept(db: Database, budgetBytes = keptBudgetBytes()): 
       feedKey: (_key, row) => (row ? `session:${(row as { id: string }).id}` : null),
       byValue: true,
       keeps: (row) => row !== null,
+      now,
     }),
     pulse: new KeptCache(feed, perUser()),
     balances: new KeptCache(feed, perUser()),

@@ -12,7 +12,7 @@ import { paths } from "@/config/paths";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { BalanceCard, StatsBar } from "@/features/balance/components/balance-card";
 import { incomeQueries } from "@/features/income/api-income";
-import { RecentOperations } from "@/features/operations/components/operations-list";
+import { RecentOperations } from "@/features/operations/components/recent-operations";
 import { overviewQueries } from "@/features/overview/api/overview-queries";
 import { SubscriptionCard } from "@/features/subscription/components/subscription-card";
 import { userAtom } from "@/lib/session";

@@ -5,20 +5,36 @@ import { useSetAtom } from "jotai";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { PagedList } from "@/components/query-section";
+import { usePagesBuilt, useWindowList } from "@/components/window-list";
 import { updateUserAtom } from "@/lib/session";
 import { inboxMutations, inboxQueries, setPulseUnread } from "../api/inbox-queries";
 import { notificationKeys } from "../api/notification-queries";
 import { notificationPath } from "../lib/target";
 import { NotificationRow } from "./notification-row";
 
+/** A row's height before it is laid out: a title, a line of text and the time. */
+const ROW_ESTIMATE_PX = 84;
+/** Rows rendered beyond each edge of the screen: a page's worth. */
+const OVERSCAN = 20;
+
 /**
  * The inbox: every notification, read and unread (unread marked), newest first, a page at a time. Tapping one
  * marks it read and opens the screen it concerns; one of a kind this app does not know is only marked read.
+ * Virtualised: only the rows about the screen are in the document, however many pages are loaded.
  */
 export function NotificationInbox() {
   const { t } = useTranslation("notifications");
   const list = useInfiniteQuery(inboxQueries.inbox());
-  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
+  // A new page adds its rows; the ones loaded before are not gone through again.
+  const items = usePagesBuilt(
+    list.data?.pages,
+    (): Notification[] => [],
+    (built, page) => {
+      built.push(...page.items);
+      return built;
+    },
+  );
+  const total = list.data?.pages[0]?.total;
   const open = useOpenNotification();
   return (
     <Section>
@@ -27,11 +43,52 @@ export function NotificationInbox() {
         items={items}
         empty={t("empty")}
         loadMore={t("loadMore")}
-        renderItem={(notification) => (
-          <NotificationRow key={notification.id} notification={notification} onOpen={() => open(notification)} />
-        )}
+        renderItems={(notifications) => <InboxRows notifications={notifications} total={total} onOpen={open} />}
       />
     </Section>
+  );
+}
+
+/** The loaded notifications as a list over the window's scroll, the rows about the screen in the document. */
+function InboxRows({
+  notifications,
+  total,
+  onOpen,
+}: {
+  notifications: readonly Notification[];
+  /** Every notification of the investor (the list's size for screen readers), when known. */
+  total: number | undefined;
+  onOpen(notification: Notification): void;
+}) {
+  const list = useWindowList<HTMLUListElement>({
+    count: notifications.length,
+    estimateSize: () => ROW_ESTIMATE_PX,
+    getItemKey: (index) => notifications[index]?.id ?? index,
+    overscan: OVERSCAN,
+  });
+  let cursor = 0;
+  return (
+    <ul ref={list.listRef} className="window-list" style={{ height: list.totalSize }} data-testid="notification-list">
+      {list.items.map((item) => {
+        const notification = notifications[item.index];
+        if (!notification) return null;
+        // The rows above this one that are not rendered: their room, as the row's margin.
+        const gap = list.startOf(item.index) - cursor;
+        cursor = list.endOf(item.index);
+        return (
+          <li
+            key={item.key}
+            data-index={item.index}
+            ref={list.measure}
+            aria-posinset={item.index + 1}
+            aria-setsize={total ?? -1}
+            style={gap > 0.5 ? { marginTop: gap } : undefined}
+          >
+            <NotificationRow notification={notification} onOpen={() => onOpen(notification)} />
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

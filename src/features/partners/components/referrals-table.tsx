@@ -1,12 +1,12 @@
 import { REFERRAL_SORTS, type Referral, type ReferralSort, type ReferralsReply, type SortDir } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { Placeholder } from "@/components/placeholder";
+import { useWindowList } from "@/components/window-list";
 import { useApiErrorText } from "@/lib/error-text";
 import { useMoneyFormat } from "@/lib/money";
 import { partnerQueries, type ReferralFilter } from "../api/partner-queries";
@@ -149,29 +149,13 @@ function VirtualRows({
   onLoadMore(): void;
   dimmed: boolean;
 }) {
-  const listRef = useRef<HTMLDivElement>(null);
-  const [scrollMargin, setScrollMargin] = useState(0);
-  // Where the list starts in the document; what is above it (links, totals, bonuses) may still grow.
-  useLayoutEffect(() => {
-    const measure = () => {
-      const top = (listRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
-      setScrollMargin((previous) => (Math.abs(previous - top) < 1 ? previous : top));
-    };
-    measure();
-    const observer = typeof ResizeObserver === "function" ? new ResizeObserver(measure) : null;
-    observer?.observe(document.body);
-    return () => observer?.disconnect();
-  }, []);
-
-  const virtualizer = useWindowVirtualizer({
+  const list = useWindowList({
     count: rows.length + (hasMore ? 1 : 0),
     estimateSize: () => ROW_ESTIMATE_PX,
-    // A row not laid out (yet) keeps the estimate, so zero heights never pull in every row at once.
-    measureElement: (element) => element.getBoundingClientRect().height || ROW_ESTIMATE_PX,
+    getItemKey: (index) => rows[index]?.id ?? "more",
     overscan: 8,
-    scrollMargin,
   });
-  const items = virtualizer.getVirtualItems();
+  const { items } = list;
   const last = items.at(-1);
   useEffect(() => {
     if (last && last.index >= rows.length - 1 && hasMore && !loadingMore) onLoadMore();
@@ -179,9 +163,9 @@ function VirtualRows({
 
   return (
     <div
-      ref={listRef}
+      ref={list.listRef}
       className={dimmed ? "referral-list referral-list-dimmed" : "referral-list"}
-      style={{ height: virtualizer.getTotalSize() }}
+      style={{ height: list.totalSize }}
     >
       {items.map((item) => {
         const referral = rows[item.index];
@@ -189,9 +173,9 @@ function VirtualRows({
           <div
             key={referral?.id ?? "more"}
             data-index={item.index}
-            ref={virtualizer.measureElement}
+            ref={list.measure}
             className="referral-slot"
-            style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
+            style={{ transform: `translateY(${list.startOf(item.index)}px)` }}
           >
             {referral ? <ReferralRow referral={referral} /> : <div className="referral-more">…</div>}
           </div>
