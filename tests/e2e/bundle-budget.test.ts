@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import type { Browser } from "playwright-core";
+import type { Browser, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, signUpThroughApi, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
@@ -34,7 +34,7 @@ describe("bundle budget of the login screen", () => {
     const page = await context.newPage();
     const files: { url: string; type: "js" | "css"; raw: number; gzip: number }[] = [];
     const pending: Promise<void>[] = [];
-    page.on("response", (response) => {
+    const onResponse = (response: Response) => {
       const type = response.request().resourceType();
       if (type !== "script" && type !== "stylesheet") return;
       pending.push(
@@ -47,10 +47,13 @@ describe("bundle budget of the login screen", () => {
           });
         }),
       );
-    });
+    };
+    page.on("response", onResponse);
     await page.goto(`${base()}/login`, { waitUntil: "networkidle" });
     await expect.poll(() => page.locator("[data-screen='login']").count(), { timeout: 15_000 }).toBe(1);
     await page.waitForLoadState("networkidle");
+    // Scripts that arrive after this are not counted; their bodies must not be read from a closed page.
+    page.off("response", onResponse);
     await Promise.all(pending);
     await context.close();
 
@@ -99,7 +102,7 @@ describe("bundle budget of the cabinet's launch", () => {
     const page = await context.newPage();
     const bodies = new Map<string, { gzip: number; zod: boolean }>();
     const pending: Promise<void>[] = [];
-    page.on("response", (response) => {
+    const onResponse = (response: Response) => {
       if (response.request().resourceType() !== "script") return;
       const path = new URL(response.url()).pathname;
       pending.push(
@@ -107,10 +110,13 @@ describe("bundle budget of the cabinet's launch", () => {
           .body()
           .then((body) => void bodies.set(path, { gzip: gzipSync(body).length, zod: ZOD.test(body.toString()) })),
       );
-    });
+    };
+    page.on("response", onResponse);
     await page.goto(`${base()}/`);
     await page.locator("[data-testid='balance']").first().waitFor({ timeout: 15_000 });
     await page.waitForLoadState("networkidle");
+    // Scripts that arrive after this are not counted; their bodies must not be read from a closed page.
+    page.off("response", onResponse);
     await Promise.all(pending);
     // The scripts the page asked for before the balance showed.
     const startedBefore = await page.evaluate(() => {
