@@ -3,8 +3,10 @@
  * it with `import()` only when `launch.ts` saw a Telegram launch, so the web fallback never downloads it.
  */
 import {
+  addToHomeScreen,
   backButton,
   biometry,
+  checkHomeScreenStatus,
   closingBehavior,
   createRequestId,
   downloadFile,
@@ -322,6 +324,9 @@ function followTheme(theme: Theme, version: string | undefined, changed = false)
 /** How long the app waits for the user's answer to Telegram's download prompt. */
 export const DOWNLOAD_ANSWER_TIMEOUT_MS = 120_000;
 
+/** How long the app waits for the client to say whether it is on the home screen; after it, "unknown". */
+export const HOME_SCREEN_ANSWER_TIMEOUT_MS = 3_000;
+
 /** How long a hidden Back button waits before Telegram is told (a show in the meantime cancels it). */
 export const BACK_HIDE_DELAY_MS = 400;
 /** How long after the boot a hidden Back button still waits (the first screen coming in). */
@@ -476,6 +481,21 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
       });
       return Promise.race([answer, ceiling]).finally(() => clearTimeout(timer));
     },
+    homeScreen: offered("web_app_add_to_home_screen", launch.version)
+      ? {
+          status: async () => {
+            try {
+              const status = await checkHomeScreenStatus({ timeout: HOME_SCREEN_ANSWER_TIMEOUT_MS });
+              return status === "added" || status === "missed" || status === "unsupported" ? status : "unknown";
+            } catch {
+              return "unknown";
+            }
+          },
+          add: () => {
+            addToHomeScreen.ifAvailable();
+          },
+        }
+      : undefined,
     share: (url, text) => {
       if (closesOnTelegramLink(launch.platform)) return false;
       const link = `https://t.me/share/url?url=${encodeURIComponent(url)}&text=${encodeURIComponent(text)}`;

@@ -7,6 +7,7 @@ import type { BiometricLock } from "./token-store";
 
 export type Appearance = "light" | "dark";
 export type NotificationType = "success" | "error" | "warning";
+export type HomeScreenStatus = "unsupported" | "unknown" | "added" | "missed";
 export type ImpactStyle = "light" | "medium" | "heavy" | "rigid" | "soft";
 
 export interface MainButtonParams {
@@ -50,6 +51,12 @@ export interface TelegramBridge {
   share(url: string, text: string): boolean;
   /** Vertical swipes may fold the Mini App (true) or only scroll it (false). */
   setVerticalSwipes(enabled: boolean): void;
+  /**
+   * Telegram's "Add to Home Screen" (Mini Apps 8.0), where the client offers it: `status()` asks whether the app
+   * is on the home screen (`missed`: it is not and can be added; `unknown` when the client does not answer in
+   * time), `add()` shows the client's own prompt.
+   */
+  homeScreen?: { status(): Promise<HomeScreenStatus>; add(): void };
   /** The biometric lock of the kept session, on clients that may offer biometrics (Telegram's BiometricManager). */
   biometricLock?: BiometricLock;
 }

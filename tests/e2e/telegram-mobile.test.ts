@@ -13,9 +13,9 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base } from "./support/app";
+import { base, telegramSessionThroughApi } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
-import { kassaCli } from "./support/cli";
+import { creditedRefill, kassaCli } from "./support/cli";
 import {
   DARK_THEME,
   DEV_BOT_TOKEN,
@@ -444,5 +444,58 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
       }
       await other.close();
     }
+  });
+
+  it("Android, ru at 320 px: after a deposit opens, Add to Home Screen is offered once, fits, and opens the client's own prompt", async () => {
+    const context = await phoneContext(browser, { viewport: { width: 320, height: 720 } });
+    await installTelegramClient(context, DARK_THEME, { homeScreen: "missed" });
+    const id = 730_000_000 + Math.floor(Math.random() * 1e8);
+    // Russian: the longest button labels of the four languages.
+    const initData = signedInitData({ id, first_name: "Home", language_code: "ru" }, DEV_BOT_TOKEN);
+    await creditedRefill((await telegramSessionThroughApi(initData)).token, "500");
+    const hash = launchHash({ initData, theme: DARK_THEME, platform: "android", version: "8.0" });
+    const page = await context.newPage();
+    const mainButton = async () =>
+      (await postedEvents(page)).filter((e) => e.eventType === "web_app_setup_main_button").at(-1)?.eventData as {
+        is_visible?: boolean;
+        is_progress_visible?: boolean;
+      } | null;
+    /** Opens a deposit of 100 USDT with Telegram's Main button, as on the phone. */
+    const openDeposit = async () => {
+      await onScreen(page, "deposits");
+      await expect.poll(async () => (await mainButton())?.is_visible, { timeout: 15_000 }).toBe(true);
+      await sendTelegramEvent(page, "main_button_pressed");
+      await page.locator("input[name='amount']").first().fill("100");
+      await sendTelegramEvent(page, "main_button_pressed");
+      await page.locator("[data-testid='deposit-confirmation']").waitFor({ timeout: 15_000 });
+      await expect.poll(async () => (await mainButton())?.is_progress_visible, { timeout: 15_000 }).toBe(false);
+      await sendTelegramEvent(page, "main_button_pressed");
+      await page.locator("[data-testid='form-success']").waitFor({ timeout: 15_000 });
+    };
+    await page.goto(`${base()}/deposits${hash}`);
+    await openDeposit();
+    const offer = page.locator("[data-testid='home-screen-offer']");
+    await offer.waitFor({ timeout: 15_000 });
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: join(SHOTS, "telegram-android-320-ru-home-screen-offer.png") });
+    }
+    // Nothing of it runs past the screen's edge.
+    const overflow = await offer.evaluate((el) =>
+      Array.from(el.querySelectorAll("*"))
+        .filter((node) => node.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+        .map((node) => node.textContent?.trim()),
+    );
+    expect(overflow).toEqual([]);
+    await offer.getByRole("button").first().click();
+    await waitForPosted(page, "web_app_add_to_home_screen");
+    await expect.poll(() => offer.count(), { timeout: 15_000 }).toBe(0);
+    // The next launch and the next deposit: the offer is not made again, and the client is not asked.
+    await page.goto("about:blank");
+    await page.goto(`${base()}/deposits${hash}`);
+    await openDeposit();
+    expect((await postedEvents(page)).filter((e) => e.eventType === "web_app_check_home_screen")).toEqual([]);
+    expect(await offer.count()).toBe(0);
+    await context.close();
   });
 });

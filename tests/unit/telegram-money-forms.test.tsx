@@ -7,7 +7,8 @@
 import type { Deposit, PaymentSystem, Plan, Refill } from "@contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type MainButtonParams, setTelegramBridge } from "@/tma/bridge";
+import { HOME_SCREEN_OFFERED_KEY } from "@/features/deposits/components/home-screen-offer";
+import { type HomeScreenStatus, type MainButtonParams, setTelegramBridge } from "@/tma/bridge";
 import { DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 /** A Telegram client at the bridge: the real hooks drive its Main button, closing guard and haptics. */
@@ -223,6 +224,66 @@ describe("deposit form in Telegram", () => {
     expect(closingConfirmation()).toBe(true);
     fireEvent.change(amount, { target: { value: "" } });
     expect(closingConfirmation()).toBe(false);
+  });
+  /** Opens a deposit of 100 with the Main button, as an investor does. */
+  async function openDepositWithMainButton() {
+    await waitFor(() => expect(mainButton().text).toBe("Open a deposit"));
+    pressMain();
+    fireEvent.change(await field("amount"), { target: { value: "100" } });
+    pressMain();
+    await screen.findByTestId("deposit-confirmation");
+    pressMain();
+    await screen.findByTestId("form-success");
+  }
+
+  /** A client with "Add to Home Screen" (Mini Apps 8.0) that answers the status question with `status`. */
+  function withHomeScreen(status: HomeScreenStatus) {
+    const homeScreen = { status: vi.fn(async () => status), add: vi.fn() };
+    Object.assign(fake.bridge, { homeScreen });
+    return homeScreen;
+  }
+
+  it("offers Add to Home Screen once, after a deposit opens, where the client says the app is not there", async () => {
+    const homeScreen = withHomeScreen("missed");
+    stubRoutes(routes({ body: OPENED }));
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    expect(screen.queryByTestId("home-screen-offer")).toBeNull();
+    expect(homeScreen.status).not.toHaveBeenCalled();
+    await openDepositWithMainButton();
+    const offer = await screen.findByTestId("home-screen-offer");
+    expect(offer.textContent).toContain("Kassa on your home screen");
+    fireEvent.click(within(offer).getByRole("button", { name: "Add to Home Screen" }));
+    expect(homeScreen.add).toHaveBeenCalledTimes(1);
+    expect(screen.queryByTestId("home-screen-offer")).toBeNull();
+    // The next deposit on this device: no offer, and the client is not even asked.
+    await openDepositWithMainButton();
+    expect(homeScreen.status).toHaveBeenCalledTimes(1);
+    expect(screen.queryByTestId("home-screen-offer")).toBeNull();
+  });
+
+  it.each(["added", "unsupported", "unknown"] as const)(
+    "offers nothing when the client says the home screen status is %s",
+    async (status) => {
+      const homeScreen = withHomeScreen(status);
+      stubRoutes(routes({ body: OPENED }));
+      await renderApp({ path: "/deposits", user: DEMO_USER });
+      await openDepositWithMainButton();
+      await waitFor(() => expect(homeScreen.status).toHaveBeenCalledTimes(1));
+      expect(screen.queryByTestId("home-screen-offer")).toBeNull();
+      expect(localStorage.getItem(HOME_SCREEN_OFFERED_KEY)).toBeNull();
+    },
+  );
+
+  it("'Not now' closes the offer without the client's prompt, and it is not made again", async () => {
+    const homeScreen = withHomeScreen("missed");
+    stubRoutes(routes({ body: OPENED }));
+    await renderApp({ path: "/deposits", user: DEMO_USER });
+    await openDepositWithMainButton();
+    const offer = await screen.findByTestId("home-screen-offer");
+    fireEvent.click(within(offer).getByRole("button", { name: "Not now" }));
+    expect(screen.queryByTestId("home-screen-offer")).toBeNull();
+    expect(homeScreen.add).not.toHaveBeenCalled();
+    expect(localStorage.getItem(HOME_SCREEN_OFFERED_KEY)).not.toBeNull();
   });
 });
 

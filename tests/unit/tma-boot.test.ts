@@ -4,7 +4,7 @@
  * `window.Telegram.WebView.receiveEvent`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { BACK_HIDE_DELAY_MS, bootTelegram } from "@/tma/boot";
+import { BACK_HIDE_DELAY_MS, bootTelegram, HOME_SCREEN_ANSWER_TIMEOUT_MS } from "@/tma/boot";
 import type { TelegramBridge } from "@/tma/bridge";
 import { detectTelegramLaunch } from "@/tma/launch";
 
@@ -193,5 +193,29 @@ describe("Telegram boot with the real SDK", () => {
     const declined = bridge.downloadFile?.(url, "kassa-statement-2026-10-01-2026-10-31.csv");
     receive("file_download_requested", { status: "cancelled" });
     expect(await declined).toBe("cancelled");
+  });
+
+  it("asks the client whether the app is on the home screen and shows its own prompt (Mini Apps 8.0)", async () => {
+    expect(bridge.homeScreen).toBeDefined();
+    const asked = bridge.homeScreen?.status();
+    expect(posted.at(-1)?.eventType).toBe("web_app_check_home_screen");
+    receive("home_screen_checked", { status: "missed" });
+    expect(await asked).toBe("missed");
+    const again = bridge.homeScreen?.status();
+    receive("home_screen_checked", { status: "added" });
+    expect(await again).toBe("added");
+    bridge.homeScreen?.add();
+    expect(posted.at(-1)?.eventType).toBe("web_app_add_to_home_screen");
+  });
+
+  it("takes a client that never answers the home-screen question as unknown", async () => {
+    vi.useFakeTimers();
+    try {
+      const asked = bridge.homeScreen?.status();
+      await vi.advanceTimersByTimeAsync(HOME_SCREEN_ANSWER_TIMEOUT_MS + 1);
+      expect(await asked).toBe("unknown");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

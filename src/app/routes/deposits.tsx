@@ -12,6 +12,7 @@ import { depositQueries } from "@/features/deposits/api/deposit-queries";
 import { CryptoCaseList, casePlans } from "@/features/deposits/components/crypto-case-list";
 import { DepositForm } from "@/features/deposits/components/deposit-form";
 import { DepositList } from "@/features/deposits/components/deposit-list";
+import { HomeScreenOffer } from "@/features/deposits/components/home-screen-offer";
 import { useMainButton } from "@/tma/hooks";
 
 /**
@@ -35,6 +36,7 @@ export function DepositsRoute() {
     <Page screen="deposits" title={t("title")}>
       <List>
         <FormErrorBanner error={null} success={opened ? t("form.created") : null} />
+        <HomeScreenOffer after={opened} />
         <DepositList openId={params.get("deposit")} />
         {inTelegram ? null : (
           <div className="form-actions primary-action-dock">

@@ -143,6 +143,12 @@ export interface ClientOptions {
    * `tg-biometry-unavailable` = `1` = biometrics removed from the phone.
    */
   biometrics?: { available: boolean; grant: boolean };
+  /**
+   * "Add to Home Screen" (Bot API 8.0) as an Android client answers it: `web_app_check_home_screen` gets this
+   * status until the user adds the app through the client's prompt (`web_app_add_to_home_screen`), then
+   * `added`. Without it the client does not answer (a client that does not know the question).
+   */
+  homeScreen?: "missed" | "added" | "unsupported" | "unknown";
 }
 
 /** Installs the bridge before any script of the page runs. */
@@ -162,7 +168,7 @@ export async function installTelegramClient(
     });
   }
   await context.addInitScript(
-    ({ themeParams, safeArea, contentSafeArea, hasKeychain, hasDeviceStorage, biometrics }) => {
+    ({ themeParams, safeArea, contentSafeArea, hasKeychain, hasDeviceStorage, biometrics, homeScreen }) => {
       const w = window as unknown as Record<string, unknown> & {
         __tgEvents: { eventType: string; eventData: unknown; t: number }[];
         __tgStorageMirror?: (kind: string, key: string, value: string | null) => Promise<void>;
@@ -222,6 +228,16 @@ export async function installTelegramClient(
               reply("biometry_token_updated", { status: token ? "updated" : "removed" });
               break;
             }
+            case "web_app_check_home_screen":
+              if (homeScreen)
+                reply("home_screen_checked", { status: sessionStorage.getItem("tg-home-screen") ?? homeScreen });
+              break;
+            case "web_app_add_to_home_screen":
+              if (homeScreen === "missed") {
+                sessionStorage.setItem("tg-home-screen", "added");
+                reply("home_screen_added");
+              }
+              break;
             case "web_app_request_theme":
               reply("theme_changed", { theme_params: themeParams });
               break;
@@ -274,6 +290,7 @@ export async function installTelegramClient(
       hasKeychain: Boolean(keychain),
       hasDeviceStorage: Boolean(deviceStorage),
       biometrics: options.biometrics ?? { available: false, grant: false },
+      homeScreen: options.homeScreen,
     },
   );
 }
