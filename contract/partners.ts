@@ -103,3 +103,10 @@ export const Bonus = z.object({
 export type Bonus = z.infer<typeof Bonus>;
 export const BonusReply = z.array(Bonus);
 export type BonusReply = z.infer<typeof BonusReply>;
+
+/**
+ * An invitation the bot prepared for the caller (Bot API 8.0 `savePreparedInlineMessage`): the Mini App hands its
+ * id to Telegram (`web_app_send_prepared_message`), which lets the investor pick a chat to send it to.
+ */
+export const PartnerInviteReply = z.object({ preparedMessageId: z.string().min(1) });
+export type PartnerInviteReply = z.infer<typeof PartnerInviteReply>;

@@ -65,7 +65,7 @@ import {
   NotificationsReply,
   PulseReply,
 } from "./notifications";
-import { BonusReply, ReferralDetail, ReferralsQuery, ReferralsReply } from "./partners";
+import { BonusReply, PartnerInviteReply, ReferralDetail, ReferralsQuery, ReferralsReply } from "./partners";
 import {
   AvatarReply,
   PhoneChangeConfirmBody,
@@ -476,6 +476,17 @@ export const routes = {
     response: ReferralDetail,
   }),
   bonus: route({ method: "GET", path: "/user/bonus", auth: true, tags: ["partners"], response: BonusReply }),
+  /**
+   * An invitation with the caller's referral button, prepared by the bot for the caller's Telegram account, to
+   * send from the Mini App to a chat of their choice. 404 without a bot or for an account not linked to Telegram.
+   */
+  partnerInvite: route({
+    method: "POST",
+    path: "/user/referral/invite",
+    auth: true,
+    tags: ["partners"],
+    response: PartnerInviteReply,
+  }),
 
   // Wallets
   wallets: route({ method: "GET", path: "/user-data/wallets", auth: true, tags: ["user"], response: WalletsReply }),

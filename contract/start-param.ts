@@ -64,3 +64,12 @@ export function inviterFromStartParam(value: string | null | undefined): string 
 export function referralStartParam(login: string): string {
   return `${START_PARAM_PREFIXES.ref}${login}`;
 }
+
+/**
+ * `https://t.me/<bot>?startapp=ref_<login>`: opens the Mini App with the inviter as start parameter (the
+ * Partners screen's link and the button of the invitation the bot prepares).
+ */
+export function telegramReferralLink(botUsername: string, login: string): string {
+  const bot = botUsername.replace(/^@/, "");
+  return `https://t.me/${encodeURIComponent(bot)}?startapp=${encodeURIComponent(referralStartParam(login))}`;
+}

@@ -24,6 +24,7 @@ import {
   parseLaunchParamsQuery,
   postEvent,
   request,
+  shareMessage,
   supports,
   themeParams,
 } from "@telegram-apps/sdk-react";
@@ -324,6 +325,9 @@ function followTheme(theme: Theme, version: string | undefined, changed = false)
 /** How long the app waits for the user's answer to Telegram's download prompt. */
 export const DOWNLOAD_ANSWER_TIMEOUT_MS = 120_000;
 
+/** How long the app waits for the user to send a prepared message or close Telegram's chat picker. */
+export const PREPARED_MESSAGE_ANSWER_TIMEOUT_MS = 120_000;
+
 /** How long the app waits for the client to say whether it is on the home screen; after it, "unknown". */
 export const HOME_SCREEN_ANSWER_TIMEOUT_MS = 3_000;
 
@@ -335,6 +339,15 @@ const BACK_STARTUP_MS = 3000;
 /** Web A closes the Mini App on every `web_app_open_tg_link`; it has no share path that keeps it open. */
 export function closesOnTelegramLink(platform: string): boolean {
   return platform === "weba";
+}
+
+/** `answer`, or `otherwise` when it has not come within `ms` (a client that never answers holds nothing). */
+function withCeiling<T, U>(answer: Promise<T>, ms: number, otherwise: U): Promise<T | U> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const ceiling = new Promise<U>((resolve) => {
+    timer = setTimeout(() => resolve(otherwise), ms);
+  });
+  return Promise.race([answer, ceiling]).finally(() => clearTimeout(timer));
 }
 
 export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBridge> {
@@ -475,11 +488,7 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
         () => "downloading" as const,
         () => "cancelled" as const,
       );
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const ceiling = new Promise<"unanswered">((resolve) => {
-        timer = setTimeout(() => resolve("unanswered"), DOWNLOAD_ANSWER_TIMEOUT_MS);
-      });
-      return Promise.race([answer, ceiling]).finally(() => clearTimeout(timer));
+      return withCeiling(answer, DOWNLOAD_ANSWER_TIMEOUT_MS, "unanswered" as const);
     },
     homeScreen: offered("web_app_add_to_home_screen", launch.version)
       ? {
@@ -495,6 +504,18 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
             addToHomeScreen.ifAvailable();
           },
         }
+      : undefined,
+    sendPreparedMessage: offered("web_app_send_prepared_message", launch.version)
+      ? (id) =>
+          // The client answers `prepared_message_sent`, or `prepared_message_failed` when the user closed the picker.
+          withCeiling(
+            shareMessage(id).then(
+              () => "sent" as const,
+              () => "declined" as const,
+            ),
+            PREPARED_MESSAGE_ANSWER_TIMEOUT_MS,
+            "unanswered" as const,
+          )
       : undefined,
     share: (url, text) => {
       if (closesOnTelegramLink(launch.platform)) return false;

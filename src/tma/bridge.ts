@@ -57,6 +57,12 @@ export interface TelegramBridge {
    * time), `add()` shows the client's own prompt.
    */
   homeScreen?: { status(): Promise<HomeScreenStatus>; add(): void };
+  /**
+   * Telegram's chat picker for a message the bot prepared (`web_app_send_prepared_message`, Mini Apps 8.0), where
+   * the client has it: `sent` once the user sent it, `declined` when they closed the picker (or the client
+   * refused), `unanswered` when no answer came within `PREPARED_MESSAGE_ANSWER_TIMEOUT_MS`.
+   */
+  sendPreparedMessage?(id: string): Promise<"sent" | "declined" | "unanswered">;
   /** The biometric lock of the kept session, on clients that may offer biometrics (Telegram's BiometricManager). */
   biometricLock?: BiometricLock;
 }

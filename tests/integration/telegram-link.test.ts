@@ -173,4 +173,47 @@ describe("linking Telegram to a password account", () => {
     const res = await injectRoute(server, routes.createTelegramLink, { token: inv.token });
     expect(res).toMatchObject({ status: 400, body: { code: "VALIDATION_FAILED" } });
   });
+
+  it("prepares an invitation with the investor's referral button for the linked Telegram account, in their language", async () => {
+    const inv = await newInvestor(server.handle.db, clock);
+    // Not linked to Telegram: nothing to prepare (the app shares the link instead).
+    const unlinked = await injectRoute(server, routes.partnerInvite, { token: inv.token });
+    expect(unlinked.status).toBe(404);
+    expect(api.callsOf("savePreparedInlineMessage")).toHaveLength(0);
+
+    await server.handle.db.update(schema.users).set({ language: "de" }).where(eq(schema.users.id, inv.id));
+    const from = tgUser("de");
+    await start(from, await newLink(inv.token));
+    const res = await injectRoute(server, routes.partnerInvite, { token: inv.token });
+    expect(res.status).toBe(200);
+    const call = api.callsOf("savePreparedInlineMessage").at(-1);
+    expect((res.body as { preparedMessageId: string }).preparedMessageId).toMatch(/^prepared-/);
+    expect(call?.params).toMatchObject({
+      user_id: from.id,
+      allow_user_chats: true,
+      allow_group_chats: true,
+      allow_bot_chats: false,
+      result: {
+        type: "article",
+        title: "Einladung zu Kassa",
+        input_message_content: { message_text: expect.stringContaining("Machen Sie mit bei Kassa") },
+        reply_markup: {
+          inline_keyboard: [[{ text: "Kassa öffnen", url: `https://t.me/KassaCabinetBot?startapp=ref_${inv.login}` }]],
+        },
+      },
+    });
+
+    // Telegram refuses: 503 BUSY, and the app falls back to sharing the link.
+    api.override("savePreparedInlineMessage", () => ({
+      status: 400,
+      body: { ok: false, error_code: 400, description: "Bad Request: USER_ID_INVALID" },
+    }));
+    try {
+      const refused = await injectRoute(server, routes.partnerInvite, { token: inv.token });
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ code: "BUSY" });
+    } finally {
+      api.override("savePreparedInlineMessage", null);
+    }
+  });
 });

@@ -73,9 +73,16 @@ const BONUSES: Bonus[] = [
   },
 ];
 
-function setup(items: Referral[] = [referral(1), referral(2), referral(3, 2)]) {
+function setup(
+  items: Referral[] = [referral(1), referral(2), referral(3, 2)],
+  invite: Parameters<typeof stubRoutes>[0]["partnerInvite"] = {
+    status: 404,
+    body: { code: "NOT_FOUND", message: "Not found" },
+  },
+) {
   const queries: URLSearchParams[] = [];
   stubRoutes({
+    partnerInvite: invite,
     setting: (request) =>
       request.url.endsWith("/settings/botUsername")
         ? { body: { key: "botUsername", value: "kassa_bot" } }
@@ -139,6 +146,42 @@ describe("referral links", () => {
     fireEvent.click(screen.getAllByTestId("share-referral-link")[1] as HTMLElement);
     await waitFor(() => expect(writeText).toHaveBeenCalledWith("https://t.me/kassa_bot?startapp=ref_demo"));
     expect(telegram.bridge.openTelegramLink).not.toHaveBeenCalled();
+  });
+
+  it("inside Telegram 8.0 sends the Telegram link as the bot's prepared invitation, through Telegram's chat picker", async () => {
+    const telegram = fakeBridge();
+    const sendPreparedMessage = vi.fn(async (_id: string) => "sent" as const);
+    Object.assign(telegram.bridge, { sendPreparedMessage });
+    setTelegramBridge(telegram.bridge);
+    setup(undefined, { body: { preparedMessageId: "prepared-42" } });
+    await renderApp({ path: "/partners", user: DEMO_USER });
+    await screen.findByTestId("referral-link-telegram");
+    fireEvent.click(screen.getAllByTestId("share-referral-link")[1] as HTMLElement);
+    await waitFor(() => expect(sendPreparedMessage).toHaveBeenCalledWith("prepared-42"));
+    await waitFor(() => expect(telegram.bridge.haptics.notify).toHaveBeenCalledWith("success"));
+    expect(telegram.bridge.share).not.toHaveBeenCalled();
+    // The web link is not an invitation to the Mini App: it is shared as a link.
+    fireEvent.click(screen.getAllByTestId("share-referral-link")[0] as HTMLElement);
+    expect(telegram.bridge.share).toHaveBeenCalledWith(`${window.location.origin}/register/demo`, "Join me on Kassa");
+    expect(sendPreparedMessage).toHaveBeenCalledTimes(1);
+  });
+
+  it("shares the link as before when the server has no invitation to prepare (no bot, not linked to Telegram)", async () => {
+    const telegram = fakeBridge();
+    const sendPreparedMessage = vi.fn(async (_id: string) => "sent" as const);
+    Object.assign(telegram.bridge, { sendPreparedMessage });
+    setTelegramBridge(telegram.bridge);
+    setup();
+    await renderApp({ path: "/partners", user: DEMO_USER });
+    await screen.findByTestId("referral-link-telegram");
+    fireEvent.click(screen.getAllByTestId("share-referral-link")[1] as HTMLElement);
+    await waitFor(() =>
+      expect(telegram.bridge.share).toHaveBeenCalledWith(
+        "https://t.me/kassa_bot?startapp=ref_demo",
+        "Join me on Kassa",
+      ),
+    );
+    expect(sendPreparedMessage).not.toHaveBeenCalled();
   });
 
   it("shares with the browser's share sheet on the web", async () => {

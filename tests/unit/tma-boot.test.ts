@@ -218,4 +218,14 @@ describe("Telegram boot with the real SDK", () => {
       vi.useRealTimers();
     }
   });
+
+  it("hands a prepared message to the client's chat picker and hears whether it was sent (Mini Apps 8.0)", async () => {
+    const sent = bridge.sendPreparedMessage?.("prepared-1");
+    expect(postedOf("web_app_send_prepared_message").at(-1)).toEqual({ id: "prepared-1" });
+    receive("prepared_message_sent");
+    expect(await sent).toBe("sent");
+    const closed = bridge.sendPreparedMessage?.("prepared-2");
+    receive("prepared_message_failed", { error: "USER_DECLINED" });
+    expect(await closed).toBe("declined");
+  });
 });

@@ -18,6 +18,7 @@ import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
 import type { Env } from "../env";
+import type { Invitation } from "../services/partner-invite";
 import { queueDigests } from "./broadcasts";
 import { BOT_COMMANDS, miniAppAddressProblem, registerConversation } from "./conversation";
 import { releaseLease, resultRows, tryLease } from "./lease";
@@ -227,6 +228,27 @@ export class KassaBot {
         web_app: { url: miniAppUrl(this.options.env.MINI_APP_URL, null) },
       },
     });
+  }
+
+  /**
+   * Stores an invitation for the Telegram user `telegramId` to send from the Mini App to a chat of their choice
+   * (Bot API 8.0 `savePreparedInlineMessage`; any private chat, group or channel, not a bot); resolves with its id.
+   */
+  async prepareInvitation(telegramId: number, invitation: Invitation): Promise<string> {
+    const prepared = await this.bot.api.savePreparedInlineMessage(
+      telegramId,
+      {
+        type: "article",
+        id: randomUUID(),
+        title: invitation.title,
+        description: invitation.text,
+        input_message_content: { message_text: invitation.text },
+        reply_markup: { inline_keyboard: [[{ text: invitation.button.text, url: invitation.button.url }]] },
+      },
+      // The call's time limit is the client's own (`callTimeout`), as for every Bot API call.
+      { allow_user_chats: true, allow_group_chats: true, allow_channel_chats: true, allow_bot_chats: false },
+    );
+    return prepared.id;
   }
 
   /**

@@ -95,6 +95,12 @@ export async function startBotApiStandIn(): Promise<BotApiStandIn> {
         return sentMessage(params);
       case "editMessageText":
         return sentMessage(params);
+      case "savePreparedInlineMessage":
+        // Bot API 8.0: the stored message's id, kept for a day.
+        return {
+          id: `prepared-${Math.random().toString(36).slice(2)}`,
+          expiration_date: Math.floor(Date.now() / 1000) + 86_400,
+        };
       case "getUpdates": {
         const offset = Number(params.offset ?? 0);
         const pending = () => queue.filter((u) => Number(u.update_id) >= offset);

@@ -4,6 +4,7 @@
  */
 import { routes } from "@contract";
 import type { KassaApp } from "../../context";
+import { preparePartnerInvite } from "../../services/partner-invite";
 import { getBonuses, getReferral, listReferrals } from "../../services/partners";
 import { defineRoute } from "../define";
 
@@ -33,5 +34,18 @@ export async function userPartnersRoutes(app: KassaApp) {
     routes.bonus,
     { summary: "The four turnover bonuses: target, award, the caller's turnover, reached, paid" },
     ({ ctx, auth }) => getBonuses(ctx.db, auth.userId),
+  );
+
+  defineRoute(
+    app,
+    routes.partnerInvite,
+    {
+      summary: "An invitation with the caller's referral button, prepared by the bot to send from the Mini App",
+      description:
+        "Bot API 8.0 savePreparedInlineMessage for the caller's Telegram account; the Mini App passes the id to " +
+        "web_app_send_prepared_message. 404 without a bot or for an account not linked to Telegram; 503 BUSY when " +
+        "the Bot API refuses or does not answer.",
+    },
+    ({ ctx, auth }) => preparePartnerInvite(ctx, app.bot, auth.userId),
   );
 }

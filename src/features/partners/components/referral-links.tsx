@@ -1,6 +1,9 @@
 import { Button, Section } from "@telegram-apps/telegram-ui";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { callApi } from "@/lib/api-client";
 import { useCopied } from "@/lib/use-copied";
+import type { TelegramBridge } from "@/tma/bridge";
 import { haptics, openTelegramLink, shareThroughTelegram, useTelegram } from "@/tma/hooks";
 import { telegramReferralLink, telegramShareLink, webReferralLink } from "../model/referral-link";
 
@@ -37,7 +40,31 @@ function ReferralLink({ kind, url }: { kind: LinkKind; url: string }) {
     }
   };
 
+  const [preparing, setPreparing] = useState(false);
+
+  /**
+   * Inside Telegram (Mini Apps 8.0) the Telegram link goes as an invitation the bot prepares, with a button that
+   * opens the app with the inviter; Telegram asks which chat to send it to. True when Telegram took it (sent, or
+   * the picker closed); false when there is none to send (no bot, an account not linked to Telegram), so the link
+   * is shared as before.
+   */
+  const sendInvitation = async (send: Required<TelegramBridge>["sendPreparedMessage"]): Promise<boolean> => {
+    setPreparing(true);
+    try {
+      const { preparedMessageId } = await callApi("partnerInvite");
+      if ((await send(preparedMessageId)) === "sent") haptics.notify("success");
+      return true;
+    } catch {
+      return false;
+    } finally {
+      setPreparing(false);
+    }
+  };
+
   const share = async () => {
+    if (preparing) return;
+    const send = kind === "telegram" ? bridge?.sendPreparedMessage : undefined;
+    if (send && (await sendInvitation(send))) return;
     const text = t("link.shareText");
     // Telegram's share sheet, where the client keeps the Mini App open meanwhile.
     if (shareThroughTelegram(url, text)) return;
@@ -74,7 +101,14 @@ function ReferralLink({ kind, url }: { kind: LinkKind; url: string }) {
         >
           {copied ? t("link.copied") : t("link.copy")}
         </Button>
-        <Button size="s" mode="plain" onClick={() => void share()} data-testid="share-referral-link" data-link={kind}>
+        <Button
+          size="s"
+          mode="plain"
+          loading={preparing}
+          onClick={() => void share()}
+          data-testid="share-referral-link"
+          data-link={kind}
+        >
           {t("link.share")}
         </Button>
       </span>

@@ -1,4 +1,4 @@
-import { referralStartParam } from "@contract";
+export { telegramReferralLink } from "@contract";
 
 /**
  * The referral links (docs/decisions.md#d4-identity-and-sessions): `/register/<login>` on the web,
@@ -8,12 +8,6 @@ import { referralStartParam } from "@contract";
 /** `<origin>/register/<login>`. */
 export function webReferralLink(origin: string, login: string): string {
   return `${origin.replace(/\/+$/, "")}/register/${encodeURIComponent(login)}`;
-}
-
-/** `https://t.me/<bot>?startapp=ref_<login>`: opens the Mini App with the inviter as start parameter. */
-export function telegramReferralLink(botUsername: string, login: string): string {
-  const bot = botUsername.replace(/^@/, "");
-  return `https://t.me/${encodeURIComponent(bot)}?startapp=${encodeURIComponent(referralStartParam(login))}`;
 }
 
 /** Telegram's share sheet for `url` with `text`. */
