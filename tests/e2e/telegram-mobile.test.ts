@@ -441,6 +441,14 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
         await phone.locator("label:has([data-testid='biometric-lock'])").first().click();
         await phone.locator("[data-testid='biometric-lock-refused']").waitFor();
         expect(await toggle.isChecked()).toBe(false);
+        if (SHOTS) {
+          mkdirSync(SHOTS, { recursive: true });
+          await phone.locator("[data-testid='biometric-lock-refused']").scrollIntoViewIfNeeded();
+          await phone.screenshot({ path: join(SHOTS, `telegram-ios-390-${LANGUAGE}-biometric-lock-refused.png`) });
+        }
+        // The way to give access back: Telegram's biometric settings for this bot.
+        await phone.locator("[data-testid='biometric-lock-open-settings']").click();
+        await waitForPosted(phone, "web_app_biometry_open_settings");
       }
       await other.close();
     }

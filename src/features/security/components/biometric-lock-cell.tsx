@@ -4,7 +4,7 @@
  * fingerprint (src/tma/token-store.ts, `lockableTokenStore`). Clients without biometrics show nothing.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Cell, Switch } from "@telegram-apps/telegram-ui";
+import { Button, Cell, Switch } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { haptics, useTelegram } from "@/tma/hooks";
@@ -12,7 +12,7 @@ import { haptics, useTelegram } from "@/tma/hooks";
 const LOCK_KEY = ["telegram", "biometric-lock"] as const;
 
 export function BiometricLockCell() {
-  const { t } = useTranslation("settings");
+  const { t } = useTranslation(["settings", "common"]);
   const lock = useTelegram()?.biometricLock;
   const queryClient = useQueryClient();
   const state = useQuery({
@@ -64,9 +64,18 @@ export function BiometricLockCell() {
         {label}
       </Cell>
       {refused ? (
-        <p className="form-error" role="alert" data-testid="biometric-lock-refused">
-          {t("security.biometric.refused")}
-        </p>
+        <div className="form-error" role="alert" data-testid="biometric-lock-refused">
+          <p>{t("security.biometric.refused")}</p>
+          {/* Telegram asks for access once; a refusal is given back only in its settings for this bot. */}
+          <Button
+            size="s"
+            mode="bezeled"
+            onClick={() => lock.openSettings()}
+            data-testid="biometric-lock-open-settings"
+          >
+            {t("common:lock.openSettings")}
+          </Button>
+        </div>
       ) : null}
     </>
   );
