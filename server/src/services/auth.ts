@@ -97,11 +97,13 @@ const key = (value: string) => value.trim().toLowerCase();
 
 async function signIn(deps: ServiceContext, user: UserRow, meta: RequestMeta, proof?: string): Promise<SessionReply> {
   const input = { userId: user.id, ttlDays: deps.env.SESSION_TTL_DAYS, userAgent: meta.userAgent };
-  // A replayed proof (the same Telegram init data) gets the session it already has.
+  // A replayed proof (the same Telegram init data) gets the session it already has; after that session's
+  // logout the proof is spent.
   const refreshToken =
     proof === undefined
       ? await createSession(deps.db, deps.clock, input)
       : await sessionForProof(deps.db, deps.clock, { ...input, secret: deps.codeSecret, proof });
+  if (refreshToken === null) throw telegramRefused("signed_out");
   return {
     refreshToken,
     user: await userView(deps.db, deps.clock, user),
@@ -341,7 +343,7 @@ export async function register(
 // Telegram sign-in
 
 /** A refused Telegram sign-in: 400 VERIFICATION_FAILED with the reason (never 401, which means "session over"). */
-const telegramRefused = (reason: InitDataRefusal | "user_missing") =>
+const telegramRefused = (reason: InitDataRefusal | "user_missing" | "signed_out") =>
   new AppError("VERIFICATION_FAILED", { params: { reason } });
 
 function telegramLanguage(tgUser: TelegramUser, fallback: Language | undefined): Language {
