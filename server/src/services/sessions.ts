@@ -131,6 +131,16 @@ export async function findLiveSession(db: Database, clock: Clock, token: string)
   return { sessionId: row.id, userId: row.userId };
 }
 
+/** Whether the session `sessionId` of `userId` still lives: not revoked, not expired. */
+export async function sessionLives(db: Database, clock: Clock, sessionId: string, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .limit(1);
+  return row !== undefined && row.revokedAt === null && row.expiresAt.getTime() > clock.now().getTime();
+}
+
 export async function revokeSession(db: Database, clock: Clock, sessionId: string): Promise<void> {
   await db
     .update(sessions)
