@@ -84,9 +84,9 @@ export const TELEGRAM_SIGN_IN_LIMITS: { ip: RateLimitRule; user: RateLimitRule }
 };
 
 /**
- * Registration answers that tell an e-mail or a phone is taken (EMAIL_TAKEN, PHONE_TAKEN), from all
- * addresses together: beyond it such a registration is 429 RATE_LIMITED, so the form is no
- * directory of who has an account.
+ * Registration answers that tell a login, an e-mail or a phone is taken (LOGIN_TAKEN, EMAIL_TAKEN,
+ * PHONE_TAKEN), from all addresses together: beyond it such a registration is 429 RATE_LIMITED, so the
+ * form is no directory of who has an account.
  */
 export const REGISTER_TAKEN_ANSWERS: RateLimitRule = { max: 30, windowSeconds: 3600 };
 
@@ -280,10 +280,10 @@ async function assertFree(deps: ServiceContext, body: Pick<RegisterBody, "login"
     .where(
       sql`lower(${users.login}) = lower(${body.login}) or lower(${users.email}) = lower(${body.email}) or ${users.phone} = ${body.phone}`,
     );
-  if (taken?.login) throw new AppError("LOGIN_TAKEN");
-  if (!taken?.email && !taken?.phone) return;
-  // Whether an e-mail or a phone has an account is told a limited number of times an hour, in all.
+  if (!taken?.login && !taken?.email && !taken?.phone) return;
+  // Whether a login, an e-mail or a phone has an account is told a limited number of times an hour, in all.
   await deps.limiter.consume("register-taken", REGISTER_TAKEN_ANSWERS);
+  if (taken.login) throw new AppError("LOGIN_TAKEN");
   if (taken.email) throw new AppError("EMAIL_TAKEN");
   throw new AppError("PHONE_TAKEN");
 }
