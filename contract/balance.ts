@@ -4,18 +4,23 @@
  */
 import { z } from "zod";
 import { BalanceType, Currency, DEFAULT_BALANCE_TYPE, LedgerOperationType } from "./enums";
-import { DECIMAL_PATTERN, Decimal, NonNegativeDecimal } from "./money";
+import { AMOUNT_MAX_DECIMALS, DECIMAL_PATTERN, Decimal, NonNegativeDecimal } from "./money";
 import { DateFilter, PageQuery, pageOf } from "./paging";
 import { text } from "./validation";
 
-/** Money entered by the user. Reports `amountNegative` below zero; a value beyond 20 integer digits is `amountAboveMaximum`. */
+/**
+ * Money entered by the user. Reports `amountNegative` below zero; a value beyond 20 integer digits is
+ * `amountAboveMaximum`; more than AMOUNT_MAX_DECIMALS decimals is `tooManyDecimals`, refused rather than cut
+ * (the app refuses more than the currency keeps before it sends).
+ */
 export const AmountInput = z
   .string({ error: "required" })
   .trim()
   .min(1, { error: "required" })
   .regex(DECIMAL_PATTERN, { error: "required" })
   .refine((v) => !v.startsWith("-") || /^-0(\.0+)?$/.test(v), { error: "amountNegative" })
-  .refine((v) => /^-?\d{1,20}(\.\d+)?$/.test(v), { error: "amountAboveMaximum" });
+  .refine((v) => /^-?\d{1,20}(\.\d+)?$/.test(v), { error: "amountAboveMaximum" })
+  .refine((v) => (v.split(".")[1]?.length ?? 0) <= AMOUNT_MAX_DECIMALS, { error: "tooManyDecimals" });
 
 /** One amount per currency the cabinet keeps. */
 export const CurrencyAmounts = z.object({ USDT: Decimal, BTC: Decimal, ETH: Decimal, TON: Decimal });

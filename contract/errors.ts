@@ -83,6 +83,7 @@ export const VALIDATION_CODES = [
   "amountNegative",
   "amountBelowMinimum",
   "amountAboveMaximum",
+  "tooManyDecimals",
   "decimal",
   "codeFormat",
   "termsNotAccepted",

@@ -129,13 +129,37 @@ describe("POST /api/auth/telegram", () => {
       expect(replay.body.refreshToken).toBe(first.refreshToken);
     }
     expect(await sessionCount()).toBe(1);
+  });
 
-    // Signed out: the same init data does not revive the revoked session; it gets a new one.
+  it("refuses init data whose session was signed out, and signs in a fresh launch", async () => {
+    const user = tgUser();
+    const raw = initData(user, { ageSeconds: 60 });
+    const first = SessionReply.parse((await telegram(raw)).body);
     await callRoute(server, "logout", { token: first.refreshToken });
-    const after = SessionReply.parse((await telegram(raw)).body);
-    expect(after.refreshToken).not.toBe(first.refreshToken);
-    expect((await profile(after.refreshToken)).login).toBe(first.user.login);
-    expect(await sessionCount()).toBe(2);
+
+    // The captured init data (and its letter-case variants) opens nothing after the logout.
+    const hash = new URLSearchParams(raw).get("hash") ?? "";
+    for (const replay of [raw, raw.replace(`hash=${hash}`, `hash=${hash.toUpperCase()}`)]) {
+      const res = await telegram(replay);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        code: "VERIFICATION_FAILED",
+        message: "Verification error",
+        params: { reason: "signed_out" },
+      });
+    }
+    const [live] = await server.handle.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(schema.sessions)
+      .where(sql`${schema.sessions.userId} = ${first.user.id} and ${schema.sessions.revokedAt} is null`);
+    expect(live?.n).toBe(0);
+
+    // A fresh launch from Telegram (new init data, a newer auth_date) signs in as before.
+    const fresh = await telegram(initData(user, { ageSeconds: 1 }));
+    expect(fresh.status).toBe(200);
+    const again = SessionReply.parse(fresh.body);
+    expect(again.user.id).toBe(first.user.id);
+    expect((await profile(again.refreshToken)).login).toBe(first.user.login);
   });
 
   it("accepts init data for one hour by default", async () => {

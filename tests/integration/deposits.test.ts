@@ -128,6 +128,9 @@ describe("deposits", () => {
       ["9.999999", "amountBelowMinimum"],
       ["1000.000001", "amountAboveMaximum"],
       ["123456789012345678901", "amountAboveMaximum"],
+      // More decimals than any amount is stored with: refused, never cut.
+      ["10.0000000000000000001", "tooManyDecimals"],
+      ["10.1234567890123456789012345", "tooManyDecimals"],
       ["ten", "required"],
       [10, "required"],
       [undefined, "required"],
@@ -140,7 +143,8 @@ describe("deposits", () => {
       expect(res.body).toMatchObject({ code: "VALIDATION_FAILED", fields: { amount: code } });
     }
     // The limits are the plan's, after truncation to the scale: 1000.0000009 is 1000.
-    const edge = await open(bob, { planId: "start", currency: "USDT", amount: "10.0000009" });
+    // Eighteen decimals (the most an amount may have) are still an amount.
+    const edge = await open(bob, { planId: "start", currency: "USDT", amount: "10.000000900000000001" });
     expect(edge.status).toBe(200);
     expect(edge.body).toMatchObject({ amount: "10", dailyIncome: "0.1" });
   });

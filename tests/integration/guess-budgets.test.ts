@@ -480,6 +480,28 @@ describe("taken phones and e-mails are no directory", () => {
       message: "This Email has already been registered",
     });
   });
+
+  it("counts a taken login in the same budget, so the form is no directory of logins either", async () => {
+    clock.advance(HOUR);
+    const taken = await registerUser(server, {}, "kassa", { ip: freshIp() });
+    const login = String(taken.body.login);
+    const answers: string[] = [];
+    for (let i = 0; i <= REGISTER_TAKEN_ANSWERS.max; i++) {
+      // Any letter case is the same login.
+      const res = await signUp(i % 3 ? { login: i % 2 ? login : login.toUpperCase() } : { email: taken.body.email });
+      answers.push(String(res.body.code));
+    }
+    expect(answers.filter((a) => a === "LOGIN_TAKEN").length).toBeGreaterThan(REGISTER_TAKEN_ANSWERS.max / 2);
+    expect(answers.slice(0, -1).every((a) => a === "LOGIN_TAKEN" || a === "EMAIL_TAKEN")).toBe(true);
+    expect(answers.at(-1)).toBe("RATE_LIMITED");
+    // Past the budget a taken login is not told either.
+    expect((await signUp({ login })).body).toMatchObject({ code: "RATE_LIMITED" });
+    clock.advance(HOUR);
+    expect((await signUp({ login })).body).toMatchObject({
+      code: "LOGIN_TAKEN",
+      message: "This login has already been registered",
+    });
+  });
 });
 
 describe.skipIf(!TEST_DATABASE_URL)(

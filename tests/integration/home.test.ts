@@ -501,6 +501,45 @@ describe.each(databases)("the investor's home on $name", ({ url }) => {
     expect((await open(link.url)).statusCode).toBe(404);
   });
 
+  it("decodes a link strictly: nothing after its signature, no other spelling of the same bytes", async () => {
+    const query = { from: day1, to: day2 };
+    const link = await callRoute(server, "statementLink", { token: alice.token, body: query });
+    const open = (token: string) =>
+      server.app.inject({
+        method: "GET",
+        url: `/api${routes.statementFile.path}?${new URLSearchParams({ link: token })}`,
+      });
+    const token = new URL(link.url, "http://x").searchParams.get("link") ?? "";
+    expect((await open(token)).statusCode).toBe(200);
+    const [payload = "", signature = ""] = token.split(".");
+    // The signature's last character carries two unused bits: its neighbour spells the same 32 bytes.
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = alphabet.indexOf(signature.at(-1) ?? "A");
+    const respelled = `${signature.slice(0, -1)}${alphabet[last ^ 1]}`;
+    expect(Buffer.from(respelled, "base64url").equals(Buffer.from(signature, "base64url"))).toBe(true);
+    for (const junk of [
+      `${token}.junk`,
+      `${token}!!`,
+      `${token}=`,
+      `${token}*`,
+      `${payload}.${respelled}`,
+      `${payload}=.${signature}`,
+      ` ${token}`,
+    ]) {
+      expect((await open(junk)).statusCode, junk).toBe(404);
+    }
+  });
+
+  it("ends a statement link with the session that made it", async () => {
+    const carl = await newInvestor(server.handle.db, clock);
+    const query = { from: day1, to: day2 };
+    const link = await callRoute(server, "statementLink", { token: carl.token, body: query });
+    const open = () => server.app.inject({ method: "GET", url: `/api${link.url}` });
+    expect((await open()).statusCode).toBe(200);
+    await callRoute(server, "logout", { token: carl.token });
+    expect((await open()).statusCode).toBe(404);
+  });
+
   it("keeps every user's operations apart in the statement of a shared day", async () => {
     const rows = parseCsv((await statementText(bob, { from: day1, to: day2 })).text.slice(1)).slice(1);
     expect(rows.map((r) => r[STATEMENT_COLUMNS.indexOf("refill_id")])).toEqual([bobRefill]);

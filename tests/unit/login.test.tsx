@@ -276,4 +276,25 @@ describe("login inside Telegram", () => {
     fireEvent.click(screen.getByTestId("telegram-sign-in"));
     await waitFor(() => expect(screenName()).toBe("cabinet"));
   });
+
+  it("after a sign-out, the launch's own init data refused as signed out says to reopen from the bot", async () => {
+    setTelegramBridge(fakeBridge().bridge);
+    api({
+      telegramAuthAvailable: FLAG_ON,
+      setting: BOT,
+      logout: { body: { ok: true } },
+      telegramAuth: {
+        status: 400,
+        body: { code: "VERIFICATION_FAILED", message: "Verification error", params: { reason: "signed_out" } },
+      },
+    });
+    await renderApp({ path: "/more", user: DEMO_USER });
+    await waitFor(() => expect(screenName()).toBe("more"));
+    fireEvent.click(screen.getByTestId("logout"));
+    await waitFor(() => expect(screen.getByTestId("telegram-sign-in")).toBeTruthy());
+    fireEvent.click(screen.getByTestId("telegram-sign-in"));
+    await waitFor(() => expect(formError()).toMatch(/open it again from the bot's chat/));
+    expect(screen.queryByTestId("telegram-sign-in")).toBeNull();
+    expect(input("login")).toBeTruthy();
+  });
 });

@@ -282,6 +282,32 @@ describe("settings: security", () => {
   });
 });
 
+describe("settings: a new account's e-mail", () => {
+  it("says that codes go to the registration e-mail although it is not confirmed, until it is", async () => {
+    const fresh: SecuritySettings = {
+      ...SECURITY,
+      channels: [
+        { channel: "telegram", available: false },
+        { channel: "email", available: false, destination: "d***@example.com" },
+        { channel: "sms", available: false, destination: "+7******0000" },
+      ],
+    };
+    let reply: RouteReply<"securitySettings"> = { body: fresh };
+    const { queryClient } = await open("/settings/security", { securitySettings: () => reply });
+    expect((await screen.findByTestId("codes-go-to")).textContent).toBe("E-mail · d***@example.com");
+    const text = () => document.body.textContent ?? "";
+    await waitFor(() =>
+      expect(text()).toContain("Codes go to the e-mail you gave at registration, though it is not confirmed yet."),
+    );
+    // Not the usual hint, which says only a confirmed channel takes codes.
+    expect(text()).not.toContain("Only a confirmed channel can be chosen.");
+    reply = { body: SECURITY };
+    await act(() => queryClient.invalidateQueries());
+    await waitFor(() => expect(text()).toContain("Only a confirmed channel can be chosen."));
+    expect(text()).not.toContain("not confirmed yet");
+  });
+});
+
 describe("settings: confirming the e-mail", () => {
   it("sends a code to the e-mail, takes it in a sheet, and the e-mail is then confirmed", async () => {
     const unconfirmed: SecuritySettings = {

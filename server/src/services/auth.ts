@@ -84,9 +84,9 @@ export const TELEGRAM_SIGN_IN_LIMITS: { ip: RateLimitRule; user: RateLimitRule }
 };
 
 /**
- * Registration answers that tell an e-mail or a phone is taken (EMAIL_TAKEN, PHONE_TAKEN), from all
- * addresses together: beyond it such a registration is 429 RATE_LIMITED, so the form is no
- * directory of who has an account.
+ * Registration answers that tell a login, an e-mail or a phone is taken (LOGIN_TAKEN, EMAIL_TAKEN,
+ * PHONE_TAKEN), from all addresses together: beyond it such a registration is 429 RATE_LIMITED, so the
+ * form is no directory of who has an account.
  */
 export const REGISTER_TAKEN_ANSWERS: RateLimitRule = { max: 30, windowSeconds: 3600 };
 
@@ -97,11 +97,13 @@ const key = (value: string) => value.trim().toLowerCase();
 
 async function signIn(deps: ServiceContext, user: UserRow, meta: RequestMeta, proof?: string): Promise<SessionReply> {
   const input = { userId: user.id, ttlDays: deps.env.SESSION_TTL_DAYS, userAgent: meta.userAgent };
-  // A replayed proof (the same Telegram init data) gets the session it already has.
+  // A replayed proof (the same Telegram init data) gets the session it already has; after that session's
+  // logout the proof is spent.
   const refreshToken =
     proof === undefined
       ? await createSession(deps.db, deps.clock, input)
       : await sessionForProof(deps.db, deps.clock, { ...input, secret: deps.codeSecret, proof });
+  if (refreshToken === null) throw telegramRefused("signed_out");
   return {
     refreshToken,
     user: await userView(deps.db, deps.clock, user),
@@ -278,10 +280,10 @@ async function assertFree(deps: ServiceContext, body: Pick<RegisterBody, "login"
     .where(
       sql`lower(${users.login}) = lower(${body.login}) or lower(${users.email}) = lower(${body.email}) or ${users.phone} = ${body.phone}`,
     );
-  if (taken?.login) throw new AppError("LOGIN_TAKEN");
-  if (!taken?.email && !taken?.phone) return;
-  // Whether an e-mail or a phone has an account is told a limited number of times an hour, in all.
+  if (!taken?.login && !taken?.email && !taken?.phone) return;
+  // Whether a login, an e-mail or a phone has an account is told a limited number of times an hour, in all.
   await deps.limiter.consume("register-taken", REGISTER_TAKEN_ANSWERS);
+  if (taken.login) throw new AppError("LOGIN_TAKEN");
   if (taken.email) throw new AppError("EMAIL_TAKEN");
   throw new AppError("PHONE_TAKEN");
 }
@@ -341,7 +343,7 @@ export async function register(
 // Telegram sign-in
 
 /** A refused Telegram sign-in: 400 VERIFICATION_FAILED with the reason (never 401, which means "session over"). */
-const telegramRefused = (reason: InitDataRefusal | "user_missing") =>
+const telegramRefused = (reason: InitDataRefusal | "user_missing" | "signed_out") =>
   new AppError("VERIFICATION_FAILED", { params: { reason } });
 
 function telegramLanguage(tgUser: TelegramUser, fallback: Language | undefined): Language {

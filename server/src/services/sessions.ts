@@ -41,14 +41,16 @@ export async function createSession(
 /**
  * The session of one sign-in proof (Telegram init data): its token is derived from the proof
  * (HMAC under the server's secret, the same on every instance), so presenting the same init data
- * again finds the same session instead of minting another. A derived session that was revoked
- * (logout) or has expired is not revived: a fresh random one is made then.
+ * again finds the same session instead of minting another. A derived session that was revoked (logout,
+ * a password reset) ends its proof too: null, and the caller refuses the sign-in, so captured init data
+ * opens nothing after the logout (a fresh launch from Telegram is new init data, a new proof). One that
+ * merely expired is not revived: a fresh random session is made then.
  */
 export async function sessionForProof(
   db: Database,
   clock: Clock,
   input: { userId: string; ttlDays: number; userAgent?: string | undefined; secret: string; proof: string },
-): Promise<string> {
+): Promise<string | null> {
   const token = createHmac("sha256", input.secret).update(`session-proof:${input.proof}`).digest("base64url");
   const tokenHash = hashToken(token);
   const now = clock.now();
@@ -68,9 +70,8 @@ export async function sessionForProof(
     .from(sessions)
     .where(eq(sessions.tokenHash, tokenHash))
     .limit(1);
-  if (row && row.userId === input.userId && row.revokedAt === null && row.expiresAt.getTime() > now.getTime()) {
-    return token;
-  }
+  if (row && row.revokedAt !== null) return null;
+  if (row && row.userId === input.userId && row.expiresAt.getTime() > now.getTime()) return token;
   return createSession(db, clock, input);
 }
 
@@ -128,6 +129,16 @@ export async function findLiveSession(db: Database, clock: Clock, token: string)
     row.lastUsedMs = now.getTime();
   }
   return { sessionId: row.id, userId: row.userId };
+}
+
+/** Whether the session `sessionId` of `userId` still lives: not revoked, not expired. */
+export async function sessionLives(db: Database, clock: Clock, sessionId: string, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .limit(1);
+  return row !== undefined && row.revokedAt === null && row.expiresAt.getTime() > clock.now().getTime();
 }
 
 export async function revokeSession(db: Database, clock: Clock, sessionId: string): Promise<void> {

@@ -192,40 +192,77 @@ function linkSignature(secret: string, payload: string): Buffer {
 interface LinkPayload {
   /** The user. */
   u: string;
+  /** The session that asked for the link: the link ends with it (logout, a password reset). */
+  s: string;
   q: StatementQuery;
   /** Expiry, in ms since the epoch. */
   e: number;
 }
 
 /**
- * A link to the caller's statement of `query`, valid STATEMENT_LINK_SECONDS: the user, the period and the
- * expiry, signed. It opens that file and nothing else; whoever holds it in that time can download it.
+ * A link to the caller's statement of `query`, valid STATEMENT_LINK_SECONDS and while the session that asked for
+ * it lives: the user, the session, the period and the expiry, signed. It opens that file and nothing else;
+ * whoever holds it in that time can download it.
  */
-export function statementLink(secret: string, now: Date, userId: string, query: StatementQuery): StatementLinkReply {
+export function statementLink(
+  secret: string,
+  now: Date,
+  auth: { userId: string; sessionId: string },
+  query: StatementQuery,
+): StatementLinkReply {
   const expires = now.getTime() + STATEMENT_LINK_SECONDS * 1000;
-  const payload = Buffer.from(JSON.stringify({ u: userId, q: query, e: expires } satisfies LinkPayload)).toString(
-    "base64url",
-  );
+  const payload = Buffer.from(
+    JSON.stringify({ u: auth.userId, s: auth.sessionId, q: query, e: expires } satisfies LinkPayload),
+  ).toString("base64url");
   const link = `${payload}.${linkSignature(secret, payload).toString("base64url")}`;
   const url = `${routes.statementFile.path}?${new URLSearchParams({ link })}`;
   return { url, expiresAt: new Date(expires).toISOString() };
 }
 
-/** The user and period of a link; a forged, altered or expired link is 404 NOT_FOUND. */
-export function openStatementLink(secret: string, now: Date, link: string): { userId: string; query: StatementQuery } {
-  const [payload = "", signature = ""] = link.split(".");
+/**
+ * A link is exactly `<payload>.<signature>`, both unpadded base64url, the signature 32 bytes (43 characters):
+ * nothing before, between or after.
+ */
+const LINK_SHAPE = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
+
+/** `text` decoded, only when it is the one canonical base64url spelling of its bytes (no unused bits set). */
+function strictBase64url(text: string): Buffer | null {
+  const bytes = Buffer.from(text, "base64url");
+  return bytes.toString("base64url") === text ? bytes : null;
+}
+
+/**
+ * The user, session and period of a link; a forged, altered, oddly spelled or expired link is 404 NOT_FOUND.
+ * The caller checks that the session still lives.
+ */
+export function openStatementLink(
+  secret: string,
+  now: Date,
+  link: string,
+): { userId: string; sessionId: string; query: StatementQuery } {
+  const shape = LINK_SHAPE.exec(link);
+  const payload = shape?.[1] ?? "";
+  const given = shape ? strictBase64url(shape[2] ?? "") : null;
+  const body = shape ? strictBase64url(payload) : null;
   const expected = linkSignature(secret, payload);
-  const given = Buffer.from(signature, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError("NOT_FOUND");
+  if (!given || !body || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new AppError("NOT_FOUND");
+  }
   let parsed: Partial<LinkPayload>;
   try {
-    parsed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Partial<LinkPayload>;
+    parsed = JSON.parse(body.toString("utf8")) as Partial<LinkPayload>;
   } catch {
     throw new AppError("NOT_FOUND");
   }
   const query = StatementQuery.safeParse(parsed.q);
-  if (typeof parsed.u !== "string" || typeof parsed.e !== "number" || !query.success || parsed.e < now.getTime()) {
+  if (
+    typeof parsed.u !== "string" ||
+    typeof parsed.s !== "string" ||
+    typeof parsed.e !== "number" ||
+    !query.success ||
+    parsed.e < now.getTime()
+  ) {
     throw new AppError("NOT_FOUND");
   }
-  return { userId: parsed.u, query: query.data };
+  return { userId: parsed.u, sessionId: parsed.s, query: query.data };
 }

@@ -74,7 +74,7 @@ export async function authRoutes(app: KassaApp) {
       summary: "Register, invited by the login in the path",
       description:
         "An unknown inviter is 400 REGISTRATION_FAILED with fields.inviter; a taken login, e-mail or phone is 409 " +
-        "LOGIN_TAKEN / EMAIL_TAKEN / PHONE_TAKEN (a taken e-mail or phone is told at most 30 times an hour in " +
+        "LOGIN_TAKEN / EMAIL_TAKEN / PHONE_TAKEN (a taken login, e-mail or phone is told at most 30 times an hour in " +
         "all, 429 RATE_LIMITED beyond). Signs the new user in and sends a phone code " +
         "(phoneConfirmationRequired: true).",
     },

@@ -6,8 +6,10 @@
 import { routes, type StatementQuery } from "@contract";
 import type { FastifyReply } from "fastify";
 import type { KassaApp, ServiceContext } from "../../context";
+import { AppError } from "../../errors";
 import { getOwnWithdrawal } from "../../services/history";
 import { getIncome, getOverview } from "../../services/income";
+import { sessionLives } from "../../services/sessions";
 import {
   openStatementLink,
   STATEMENT_LIMIT,
@@ -52,9 +54,9 @@ export async function userHomeRoutes(app: KassaApp) {
       description:
         "For a download the app cannot send headers with (Telegram's downloadFile). The body is the statement's " +
         "query; `url` is relative to the API base and signed with the server's secret: it opens that file of the " +
-        "caller and nothing else, until `expiresAt`.",
+        "caller and nothing else, until `expiresAt` or the end of the session that asked for it.",
     },
-    ({ ctx, auth, body }) => statementLink(ctx.codeSecret, ctx.clock.now(), auth.userId, body),
+    ({ ctx, auth, body }) => statementLink(ctx.codeSecret, ctx.clock.now(), auth, body),
   );
 
   defineRoute(
@@ -62,10 +64,14 @@ export async function userHomeRoutes(app: KassaApp) {
     routes.statementFile,
     {
       summary: "The statement file of a link (added; the signed link is the permission)",
-      description: "A forged, altered or expired link is 404. Counts toward the account's 30 statements an hour.",
+      description:
+        "A forged, altered, oddly spelled or expired link is 404, and so is one whose session has ended (logout). " +
+        "Counts toward the account's 30 statements an hour.",
     },
     async ({ ctx, query, reply }) => {
       const opened = openStatementLink(ctx.codeSecret, ctx.clock.now(), query.link);
+      // The link ends with the session that made it (logout, a password reset).
+      if (!(await sessionLives(ctx.db, ctx.clock, opened.sessionId, opened.userId))) throw new AppError("NOT_FOUND");
       return sendStatement(ctx, reply, opened.userId, opened.query);
     },
   );

@@ -83,9 +83,13 @@ function ChannelChoice({ settings, links }: { settings: SecuritySettings; links:
 
   // The chosen channel cannot take codes and the server sends them elsewhere (or nowhere): said plainly.
   const detour = settings.codesGoTo !== settings.codeChannel;
+  // A new account's codes go to the e-mail given at registration before it is confirmed: said too.
+  const unconfirmedEmail =
+    settings.codesGoTo === "email" && settings.channels.some((item) => item.channel === "email" && !item.available);
+  const footer = detour ? detourText() : unconfirmedEmail ? t("security.unconfirmedEmail") : t("security.hint");
   return (
     <>
-      <Section header={t("security.codesHeader")} footer={detour ? detourText() : t("security.hint")}>
+      <Section header={t("security.codesHeader")} footer={footer}>
         <Cell className="static-cell" multiline data-testid="codes-go-to" data-channel={settings.codesGoTo ?? "none"}>
           {settings.codesGoTo ? channelText(settings.codesGoTo, settings.destination) : t("security.nowhere")}
         </Cell>
