@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, signUpThroughApi, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 
-const BUDGET = { jsBytes: 145_300, cssBytes: 15_000, jsGoalBytes: 100_000 };
+const BUDGET = { jsBytes: 145_400, cssBytes: 15_000, jsGoalBytes: 100_000 };
 /** zod's own names, which its minified code keeps. */
 const ZOD = /\$ZodType|ZodError/;
 /**
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe("bundle budget of the login screen", () => {
-  it("downloads at most 145.3 KB of JS and 15 KB of CSS (gzip) and no Telegram SDK on the web", async () => {
+  it("downloads at most 145.4 KB of JS and 15 KB of CSS (gzip) and no Telegram SDK on the web", async () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
     const files: { url: string; type: "js" | "css"; raw: number; gzip: number }[] = [];

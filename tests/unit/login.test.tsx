@@ -258,6 +258,43 @@ describe("login inside Telegram", () => {
     expect(fake.bridge.haptics.notify).toHaveBeenLastCalledWith("error");
   });
 
+  it("two presses of the Main button in one go (Web A's double tap) send one sign-in", async () => {
+    const fake = fakeBridge();
+    setTelegramBridge(fake.bridge);
+    let answer: (reply: Response) => void = () => {};
+    const fetchMock = api({});
+    const stubbed = fetchMock.getMockImplementation();
+    fetchMock.mockImplementation((url, init) =>
+      String(url).endsWith("/auth/login")
+        ? new Promise<Response>((resolve) => {
+            answer = resolve;
+          })
+        : (stubbed?.(url, init) ?? Promise.resolve(new Response())),
+    );
+    await renderApp({ path: "/login" });
+    await waitFor(() => expect(input("login")).toBeTruthy());
+    type("login", "demo");
+    type("password", "wrong");
+    act(() => {
+      fake.pressMain();
+      fake.pressMain();
+    });
+    await waitFor(() => expect(calls(fetchMock, "/auth/login")).toHaveLength(1));
+    await act(async () =>
+      answer(
+        new Response(JSON.stringify({ code: "INVALID_CREDENTIALS", message: "Incorrect login or password" }), {
+          status: 400,
+          headers: { "Content-Type": "application/json" },
+        }),
+      ),
+    );
+    await waitFor(() => expect(formError()).toBe("Incorrect login or password"));
+    expect(calls(fetchMock, "/auth/login")).toHaveLength(1);
+    // Usable again once the answer is in.
+    act(() => fake.pressMain());
+    await waitFor(() => expect(calls(fetchMock, "/auth/login")).toHaveLength(2));
+  });
+
   it("after a deliberate sign-out, waits for the user instead of signing straight back in", async () => {
     const fake = fakeBridge();
     setTelegramBridge(fake.bridge);

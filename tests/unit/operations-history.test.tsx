@@ -396,6 +396,23 @@ describe("the statement", () => {
     expect(within(sheet).getByTestId("form-success").textContent).toBe("The statement is saved to your downloads");
   });
 
+  it("two submits in one go (a double tap on Telegram's Main button) ask for one statement", async () => {
+    const asked = statementApi(() => new Response(CSV, { headers: { "Content-Type": "text/csv; charset=utf-8" } }));
+    URL.createObjectURL = () => "blob:test/0";
+    URL.revokeObjectURL = () => undefined;
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => undefined);
+    const sheet = await openStatement();
+    setDate(sheet, "from", "2026-10-01");
+    setDate(sheet, "to", "2026-10-31");
+    const form = sheet.querySelector("form") as HTMLFormElement;
+    act(() => {
+      form.requestSubmit();
+      form.requestSubmit();
+    });
+    await within(sheet).findByTestId("form-success");
+    expect(asked).toHaveLength(1);
+  });
+
   it("says the catalogue's words for a period over a year and for too many statements, keeping the dates", async () => {
     let reply = new Response(
       JSON.stringify({ code: "VALIDATION_FAILED", message: "Invalid", fields: { "query.to": "periodTooLong" } }),

@@ -9,6 +9,7 @@ import { requiredError, serverFieldErrors } from "@/lib/form/field-errors";
 import { focusField } from "@/lib/form/focus";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
+import { useInFlight } from "@/lib/form/use-in-flight";
 import { useReferral } from "@/lib/referral";
 import { signInAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
@@ -49,31 +50,29 @@ export function LoginForm({ initialLogin = "", notice = null }: LoginFormProps) 
   const [formError, setFormError] = useState<FormError | null>(notice);
   useEffect(() => setFormError(notice), [notice]);
   const startSession = useSetAtom(signInAtom);
-  // Plain state rather than a TanStack mutation: its observer would be 1.4 KB more on the first screen.
-  const [pending, setPending] = useState(false);
+  // Not a TanStack mutation: its observer would be 1.4 KB more on the first screen.
+  const [pending, inFlight] = useInFlight();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (pending) return;
-    const first = firstInvalidField(FIELDS, form.check());
-    if (first) {
-      haptics.notify("error");
-      focusField(formRef.current, first);
-      return;
-    }
-    setFormError(null);
-    setPending(true);
-    try {
-      const session = await login({ login: form.values.login.trim(), password: form.values.password });
-      haptics.notify("success");
-      startSession(session);
-    } catch (error) {
-      haptics.notify("error");
-      form.setServerErrors(serverFieldErrors(error, FIELDS));
-      setFormError(formErrorOf(error));
-    } finally {
-      setPending(false);
-    }
+    return inFlight(async () => {
+      const first = firstInvalidField(FIELDS, form.check());
+      if (first) {
+        haptics.notify("error");
+        focusField(formRef.current, first);
+        return;
+      }
+      setFormError(null);
+      try {
+        const session = await login({ login: form.values.login.trim(), password: form.values.password });
+        haptics.notify("success");
+        startSession(session);
+      } catch (error) {
+        haptics.notify("error");
+        form.setServerErrors(serverFieldErrors(error, FIELDS));
+        setFormError(formErrorOf(error));
+      }
+    });
   };
 
   return (

@@ -8,6 +8,7 @@ import { FormFooter } from "@/components/form/form-footer";
 import { Sheet } from "@/components/sheet";
 import { type FieldErrorText, requiredError, serverFieldErrors } from "@/lib/form/field-errors";
 import { type FormError, formErrorOf, type Translate, textOfMessage } from "@/lib/form/messages";
+import { useInFlight } from "@/lib/form/use-in-flight";
 import { haptics } from "@/tma/hooks";
 import { downloadStatement, type StatementDelivery, type StatementPeriod } from "../api/statement-download";
 import type { StatementDraft } from "../model/period";
@@ -29,7 +30,7 @@ export function StatementSheet({
 }) {
   const { t } = useTranslation(["operations", "validation", "errors", "auth", "common"]);
   const formRef = useRef<HTMLFormElement>(null);
-  const [pending, setPending] = useState(false);
+  const [pending, inFlight] = useInFlight();
   const [formError, setFormError] = useState<FormError | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<"from" | "to", FieldErrorText>>>({});
   const [done, setDone] = useState<Exclude<StatementDelivery, "cancelled"> | null>(null);
@@ -43,38 +44,41 @@ export function StatementSheet({
     setDone(null);
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (pending) return;
-    const missing = {
-      ...(draft.from ? {} : { from: requiredError }),
-      ...(draft.to ? {} : { to: requiredError }),
-    };
-    setFieldErrors(missing);
-    if (Object.keys(missing).length > 0) return;
-    const period: StatementPeriod = { from: draft.from, to: draft.to, currency: draft.currency || undefined };
-    setPending(true);
-    setFormError(null);
-    setDone(null);
-    try {
-      const delivery = await downloadStatement(period);
-      if (delivery !== "cancelled") {
-        setDone(delivery);
-        haptics.notify("success");
+    return inFlight(async () => {
+      const missing = {
+        ...(draft.from ? {} : { from: requiredError }),
+        ...(draft.to ? {} : { to: requiredError }),
+      };
+      setFieldErrors(missing);
+      if (Object.keys(missing).length > 0) return;
+      const period: StatementPeriod = { from: draft.from, to: draft.to, currency: draft.currency || undefined };
+      setFormError(null);
+      setDone(null);
+      try {
+        const delivery = await downloadStatement(period);
+        if (delivery !== "cancelled") {
+          setDone(delivery);
+          haptics.notify("success");
+        }
+      } catch (error) {
+        haptics.notify("error");
+        const fields = serverFieldErrors(error, ["from", "to"] as const);
+        setFieldErrors(fields);
+        if (Object.keys(fields).length === 0) setFormError(formErrorOf(error));
       }
-    } catch (error) {
-      haptics.notify("error");
-      const fields = serverFieldErrors(error, ["from", "to"] as const);
-      setFieldErrors(fields);
-      if (Object.keys(fields).length === 0) setFormError(formErrorOf(error));
-    } finally {
-      setPending(false);
-    }
+    });
   };
 
   return (
     <Sheet onClose={onClose} data-testid="statement-sheet">
-      <form ref={formRef} className="money-dialog money-form statement-form" onSubmit={submit} noValidate>
+      <form
+        ref={formRef}
+        className="money-dialog money-form statement-form"
+        onSubmit={(event) => void submit(event)}
+        noValidate
+      >
         <h2 className="money-dialog-title">{t("statement.title")}</h2>
         <Section footer={t("statement.hint")}>
           <div className="statement-period">
