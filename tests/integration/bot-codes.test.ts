@@ -7,7 +7,7 @@ import { routes } from "@contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
-import { users } from "../../server/src/db/schema";
+import { users, verificationCodes } from "../../server/src/db/schema";
 import { ChannelCodeSender, type CodeDelivery } from "../../server/src/delivery/code-sender";
 import { TelegramCodeSender } from "../../server/src/delivery/telegram-code-sender";
 import { type BotApiStandIn, startBotApiStandIn } from "../e2e/support/bot-api";
@@ -98,6 +98,24 @@ describe("codes through the chat", () => {
     expect(res.body).toMatchObject({ channel: "email", destination: "a***@example.com" });
     expect(to(inv.telegramId)).toHaveLength(1);
     expect(mailed.map((d) => [d.login, d.channel, d.purpose])).toEqual([[inv.login, "email", "phone"]]);
+  });
+
+  it("a blocked bot (403) marks the chat: the next code goes straight to e-mail and Security says so", async () => {
+    const inv = await investor();
+    api.override("sendMessage", () => refusal(403, "Forbidden: bot was blocked by the user"));
+    expect((await resend(inv.token)).body).toMatchObject({ channel: "email" });
+    const [row] = await server.handle.db.select().from(users).where(eq(users.id, inv.id));
+    expect(row?.botBlockedAt).not.toBeNull();
+    const security = await injectRoute(server, routes.securitySettings, { token: inv.token });
+    expect(security.body).toMatchObject({ codeChannel: "telegram", codesGoTo: "email" });
+    // The resend wait is over: the next code does not knock on the blocked chat first.
+    await server.handle.db
+      .update(verificationCodes)
+      .set({ createdAt: new Date(Date.now() - 3_600_000) })
+      .where(eq(verificationCodes.userId, inv.id));
+    expect((await resend(inv.token)).body).toMatchObject({ channel: "email" });
+    expect(to(inv.telegramId)).toHaveLength(1);
+    expect(mailed).toHaveLength(2);
   });
 
   it("with nowhere else to go the reply is the truth (502 CODE_SEND_FAILED), not 'sent'", async () => {

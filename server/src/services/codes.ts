@@ -10,6 +10,7 @@ import { type CodeChannel, SUCCESS_MESSAGES } from "@contract";
 import type { CodeSentReply } from "@contract/auth";
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
+import { userChanging } from "../db/change-feed";
 import { type CodePurpose, users, verificationCodes } from "../db/schema";
 import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
@@ -110,6 +111,7 @@ export async function issueCode(
     channel: only ?? user.codeChannel,
     ...(only ? { only: true } : {}),
     telegramId: user.telegramId,
+    telegramBlocked: user.botBlockedAt !== null,
     email: user.email,
     phone,
     purpose,
@@ -117,6 +119,12 @@ export async function issueCode(
     expiresInSeconds: settings.ttlSeconds,
     // Nobody waits for a background send: it may keep trying for half the code's life.
     ...(options.background ? { patienceSeconds: Math.floor(settings.ttlSeconds / 2) } : {}),
+    // Marked as the chat outbox marks it: until the investor writes to the bot again (or unblocks it).
+    onBotBlocked: async () => {
+      if (user.telegramId === null) return;
+      userChanging(user.id);
+      await db.update(users).set({ botBlockedAt: clock.now() }).where(eq(users.telegramId, user.telegramId));
+    },
   });
   const withdraw = async (error: unknown) => {
     deps.log.warn({ err: error, login: user.login, purpose, channel: only ?? user.codeChannel }, "code not sent");
