@@ -126,6 +126,20 @@ describe("codes through the chat", () => {
     expect(res.body).toMatchObject({ code: "CODE_SEND_FAILED" });
   });
 
+  it("a 429 asking for longer than the code's patience answers 429 RATE_LIMITED with Telegram's wait", async () => {
+    const inv = await investor(false);
+    const codes = () => server.handle.db.select().from(verificationCodes).where(eq(verificationCodes.userId, inv.id));
+    const before = (await codes()).length;
+    api.override("sendMessage", () => refusal(429, "Too Many Requests: retry after 120", 120));
+    const res = await resend(inv.token);
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ code: "RATE_LIMITED", params: { retryAfter: "120" } });
+    expect(res.headers["retry-after"]).toBe("120");
+    // Not waited: one call, and no code left behind to hold back the next request.
+    expect(to(inv.telegramId)).toHaveLength(1);
+    expect(await codes()).toHaveLength(before);
+  });
+
   it("a password reset's code (sent after the reply) survives Telegram down for a few seconds", async () => {
     const inv = await investor(false);
     const downUntil = Date.now() + 2500;

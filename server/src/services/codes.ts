@@ -12,6 +12,7 @@ import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { userChanging } from "../db/change-feed";
 import { type CodePurpose, users, verificationCodes } from "../db/schema";
+import { CodeSendError } from "../delivery/code-sender";
 import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
 import { rateLimited } from "../security/rate-limit";
@@ -141,6 +142,10 @@ export async function issueCode(
       channel = (await delivery) || channel;
     } catch (error) {
       await withdraw(error);
+      // A provider that asked to wait longer than the user can (429 `retry_after` past the code's
+      // patience) is not waited for: the reply says when to ask again, as any rate limit does.
+      if (error instanceof CodeSendError && error.transient && error.retryAfterSeconds !== undefined)
+        throw rateLimited(error.retryAfterSeconds);
       throw new AppError("CODE_SEND_FAILED", { cause: error });
     }
   }
