@@ -132,9 +132,15 @@ export const ChatOutboxItem = z.object({
   attempts: z.number().int(),
   nextAttemptAt: z.string(),
   lastError: z.string().nullable(),
+  /** When the outbox gave it up (72 h of failures, a refusal for good, a blocked bot); null while it waits. */
+  givenUpAt: z.string().nullable(),
 });
 export type ChatOutboxItem = z.infer<typeof ChatOutboxItem>;
-export const ChatOutboxQuery = z.object({ limit: Limit });
+/** `waiting` (the default): the messages the outbox still tries; `given_up`: those it gave up, newest first. */
+export const ChatOutboxQuery = z.object({
+  status: z.enum(["waiting", "given_up"]).default("waiting"),
+  limit: Limit,
+});
 export const ChatOutboxReply = z.object({
   waiting: z.number().int(),
   oldestWaitingSeconds: z.number().int().nullable(),
@@ -145,6 +151,9 @@ export type ChatOutboxReply = z.infer<typeof ChatOutboxReply>;
 /** Without `id`: every waiting message. */
 export const ChatOutboxRetryRequest = z.object({ id: z.uuid().optional() });
 export const ChatOutboxRetryReply = z.object({ retried: z.number().int() });
+/** A given-up message, queued again. */
+export const ChatOutboxResendRequest = z.object({ id: z.uuid() });
+export const ChatOutboxResendReply = z.object({ resent: z.number().int() });
 /** `PUT /operator/payment-systems/:id/explorer`: the block explorer of one payment system; null removes it. */
 export const ExplorerParams = z.object({ id: z.string().min(1).max(64) });
 export const ExplorerRequest = z.object({ template: ExplorerTemplate.nullable() });
@@ -269,6 +278,15 @@ export const operatorRoutes = {
     tags,
     body: ChatOutboxRetryRequest,
     response: ChatOutboxRetryReply,
+  }),
+  /** Queues a given-up message again, as if new (its 72 h start again); `resent` 0: no such given-up message. */
+  resendChatOutbox: route({
+    method: "POST",
+    path: "/operator/chat-outbox/resend",
+    auth,
+    tags,
+    body: ChatOutboxResendRequest,
+    response: ChatOutboxResendReply,
   }),
   /** The block explorer of one payment system (the `explorers` setting); an unknown system is 404. */
   setExplorer: route({

@@ -7,7 +7,7 @@ import { routes } from "@contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
-import { users } from "../../server/src/db/schema";
+import { users, verificationCodes } from "../../server/src/db/schema";
 import { ChannelCodeSender, type CodeDelivery } from "../../server/src/delivery/code-sender";
 import { TelegramCodeSender } from "../../server/src/delivery/telegram-code-sender";
 import { type BotApiStandIn, startBotApiStandIn } from "../e2e/support/bot-api";
@@ -100,12 +100,44 @@ describe("codes through the chat", () => {
     expect(mailed.map((d) => [d.login, d.channel, d.purpose])).toEqual([[inv.login, "email", "phone"]]);
   });
 
+  it("a blocked bot (403) marks the chat: the next code goes straight to e-mail and Security says so", async () => {
+    const inv = await investor();
+    api.override("sendMessage", () => refusal(403, "Forbidden: bot was blocked by the user"));
+    expect((await resend(inv.token)).body).toMatchObject({ channel: "email" });
+    const [row] = await server.handle.db.select().from(users).where(eq(users.id, inv.id));
+    expect(row?.botBlockedAt).not.toBeNull();
+    const security = await injectRoute(server, routes.securitySettings, { token: inv.token });
+    expect(security.body).toMatchObject({ codeChannel: "telegram", codesGoTo: "email" });
+    // The resend wait is over: the next code does not knock on the blocked chat first.
+    await server.handle.db
+      .update(verificationCodes)
+      .set({ createdAt: new Date(Date.now() - 3_600_000) })
+      .where(eq(verificationCodes.userId, inv.id));
+    expect((await resend(inv.token)).body).toMatchObject({ channel: "email" });
+    expect(to(inv.telegramId)).toHaveLength(1);
+    expect(mailed).toHaveLength(2);
+  });
+
   it("with nowhere else to go the reply is the truth (502 CODE_SEND_FAILED), not 'sent'", async () => {
     const inv = await investor(false);
     api.override("sendMessage", () => refusal(403, "Forbidden: bot was blocked by the user"));
     const res = await resend(inv.token);
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ code: "CODE_SEND_FAILED" });
+  });
+
+  it("a 429 asking for longer than the code's patience answers 429 RATE_LIMITED with Telegram's wait", async () => {
+    const inv = await investor(false);
+    const codes = () => server.handle.db.select().from(verificationCodes).where(eq(verificationCodes.userId, inv.id));
+    const before = (await codes()).length;
+    api.override("sendMessage", () => refusal(429, "Too Many Requests: retry after 120", 120));
+    const res = await resend(inv.token);
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ code: "RATE_LIMITED", params: { retryAfter: "120" } });
+    expect(res.headers["retry-after"]).toBe("120");
+    // Not waited: one call, and no code left behind to hold back the next request.
+    expect(to(inv.telegramId)).toHaveLength(1);
+    expect(await codes()).toHaveLength(before);
   });
 
   it("a password reset's code (sent after the reply) survives Telegram down for a few seconds", async () => {

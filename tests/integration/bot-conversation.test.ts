@@ -12,7 +12,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { LANGUAGES, type Language } from "@contract";
+import { LANGUAGES, type Language, routes } from "@contract";
 import { eq } from "drizzle-orm";
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -25,8 +25,9 @@ import { confirmRefill, createRefill } from "../../server/src/services/refills";
 import { setSetting } from "../../server/src/services/settings";
 import { queueDigests } from "../../server/src/telegram/broadcasts";
 import { miniAppAddressProblem } from "../../server/src/telegram/conversation";
+import { syncMenus } from "../../server/src/telegram/menus";
 import { deliverDue, Pacer } from "../../server/src/telegram/outbox";
-import { formatAmount } from "../../server/src/telegram/texts";
+import { botText, formatAmount } from "../../server/src/telegram/texts";
 import {
   BOT_USER,
   type BotApiStandIn,
@@ -37,7 +38,7 @@ import {
   startBotApiStandIn,
   textUpdate,
 } from "../e2e/support/bot-api";
-import { createTestServer, type TestServer } from "./helpers";
+import { createTestServer, injectRoute, type TestServer } from "./helpers";
 import { type Investor, newInvestor } from "./money";
 
 const MINI_APP = "https://kassa.example/";
@@ -287,6 +288,32 @@ describe("the bot's conversation", () => {
       await send(textUpdate(from, "/start"));
       expect(menus()).toHaveLength(2);
       expect(menus()[1]?.params.menu_button).toMatchObject({ text: "Кабинет" });
+    });
+    it("a language changed in the app's settings reaches the chat's menu button, once", async () => {
+      const other = await newInvestor(server.handle.db, systemClock);
+      const from = newChat("en");
+      await server.handle.db.update(users).set({ telegramId: from.id }).where(eq(users.id, other.id));
+      await send(textUpdate(from, "/start"));
+      const menus = () => api.callsOf("setChatMenuButton").filter((c) => c.params.chat_id === from.id);
+      expect(menus().map((c) => (c.params.menu_button as { text: string }).text)).toEqual(["Account"]);
+      const changed = await injectRoute(server, routes.updateProfile, {
+        token: other.token,
+        body: { language: "de" },
+      });
+      expect(changed.status).toBe(200);
+      const sync = () =>
+        syncMenus({ db: server.handle.db, clock: systemClock, api: bot().bot.api, miniAppUrl: MINI_APP, log: silent });
+      await sync();
+      expect(menus()).toHaveLength(2);
+      expect(menus()[1]?.params.menu_button).toMatchObject({
+        type: "web_app",
+        text: botText("de", "menuButton"),
+        web_app: { url: MINI_APP },
+      });
+      // Set in the new language: neither the next sweep nor /start sets it again.
+      await sync();
+      await send(textUpdate(from, "/start"));
+      expect(menus()).toHaveLength(2);
     });
   });
 

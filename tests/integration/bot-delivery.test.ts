@@ -71,6 +71,12 @@ describe("chat outbox delivery", () => {
       sleep: async (ms) => clock.advance(ms),
       monotonic: () => clock.now().getTime(),
     });
+  /** The server's address for the operator CLI (it listens once, for every test that needs it). */
+  let address: Promise<string> | undefined;
+  const listening = () => {
+    address ??= server.app.listen({ host: "127.0.0.1", port: 0 });
+    return address;
+  };
   const waitingCount = async () =>
     (await server.handle.db.select().from(chatOutbox)).filter((r) => r.sentAt === null && r.failedAt === null).length;
 
@@ -240,7 +246,7 @@ describe("chat outbox delivery", () => {
       chatOutbox: { waiting: 2, oldestWaitingSeconds: 600 },
     });
 
-    const url = await server.app.listen({ host: "127.0.0.1", port: 0 });
+    const url = await listening();
     const cli = (...args: string[]) => kassa(["--server", url, "--token", TEST_OPERATOR_TOKEN, ...args], {});
     const list = await cli("outbox", "list");
     expect(list.code, list.stderr).toBe(0);
@@ -259,5 +265,43 @@ describe("chat outbox delivery", () => {
     expect((await cli("outbox", "retry", randomUUID())).code).not.toBe(0);
     const empty = await server.app.inject({ method: "GET", url: "/api/health/ready" });
     expect(empty.json()).toMatchObject({ chatOutbox: { waiting: 0, oldestWaitingSeconds: null } });
+  });
+
+  it("`kassa outbox list --given-up` shows given-up messages and `kassa outbox resend` queues one again", async () => {
+    const chat = await chatUser();
+    await credited(chat.id, "77");
+    // Telegram refuses it for good (400): given up at once.
+    api.override("sendMessage", () => ({
+      status: 400,
+      body: { ok: false, error_code: 400, description: "Bad Request: chat not found" },
+    }));
+    await pass(new Pacer());
+    api.override("sendMessage", null);
+    const [row] = await server.handle.db.select().from(chatOutbox).where(eq(chatOutbox.userId, chat.id));
+    expect(row?.failedAt).not.toBeNull();
+    const id = String(row?.id);
+
+    const url = await listening();
+    const cli = (...args: string[]) => kassa(["--server", url, "--token", TEST_OPERATOR_TOKEN, ...args], {});
+    expect((await cli("outbox", "list")).stdout).not.toContain(id);
+    // Other tests' messages are given up too: this one's line is looked for among them.
+    const givenUp = await cli("outbox", "list", "--given-up", "--limit", "1000");
+    expect(givenUp.code, givenUp.stderr).toBe(0);
+    const line = givenUp.stdout.split("\n").find((l) => l.startsWith(id));
+    expect(line).toMatch(/ refill_credited .* tries 1 .* given up \S+ .*last error: 400: Bad Request: chat not found$/);
+
+    const resend = await cli("outbox", "resend", id);
+    expect(resend.code, resend.stderr).toBe(0);
+    expect(resend.stdout).toContain("queued again");
+    expect((await cli("outbox", "list")).stdout).toContain(id);
+    expect((await cli("outbox", "list", "--given-up", "--limit", "1000")).stdout).not.toContain(id);
+    expect(await pass(new Pacer())).toBe(1);
+    const delivered = api
+      .callsOf("sendMessage")
+      .filter((c) => c.params.chat_id === chat.telegramId && c.status === 200);
+    expect(delivered).toHaveLength(1);
+    // Only a given-up message can be resent: not one already sent, nor one that does not exist.
+    expect((await cli("outbox", "resend", id)).code).not.toBe(0);
+    expect((await cli("outbox", "resend", randomUUID())).code).not.toBe(0);
   });
 });

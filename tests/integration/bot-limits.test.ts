@@ -167,6 +167,29 @@ describe("chat outbox limits", () => {
     expect(api.callsOf("sendMessage").filter((c) => c.params.chat_id === chat.telegramId)).toHaveLength(1);
   });
 
+  it("a 403 while sending an account notice marks the chat and keeps the notice for when the investor is back", async () => {
+    const chat = await chatUser();
+    const db = server.handle.db;
+    await db.update(chatOutbox).set({ failedAt: clock.now() }).where(isNull(chatOutbox.sentAt));
+    await notify(db, chat.id, "withdrawal_status", { amount: "10", currency: "USDT", status: "success" }, clock.now());
+    api.override("sendMessage", (params) =>
+      params.chat_id === chat.telegramId
+        ? { status: 403, body: { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" } }
+        : undefined,
+    );
+    expect(await pass(new Pacer(), new ChatsInFlight())).toBe(0);
+    api.override("sendMessage", null);
+    const [user] = await db.select().from(users).where(eq(users.id, chat.id));
+    expect(user?.botBlockedAt).not.toBeNull();
+    const rows = () => db.select().from(chatOutbox).where(eq(chatOutbox.userId, chat.id));
+    expect((await rows()).map((r) => [r.kind, r.failedAt, r.sentAt])).toEqual([["withdrawal_status", null, null]]);
+    // Any sign of life unblocks: the kept notice goes on the next pass.
+    await db.update(users).set({ botBlockedAt: null }).where(eq(users.id, chat.id));
+    await db.update(chatOutbox).set({ nextAttemptAt: clock.now() }).where(eq(chatOutbox.userId, chat.id));
+    expect(await pass(new Pacer(), new ChatsInFlight())).toBe(1);
+    expect((await rows())[0]?.sentAt).not.toBeNull();
+  });
+
   it("the operator API refuses a news title longer than a headline, in any language", async () => {
     const res = await server.app.inject({
       method: "POST",

@@ -35,6 +35,7 @@ import { createLimiter } from "../security/rate-limit";
 import { type AccrualRun, runAccruals } from "../services/accruals";
 import { unlockAccount } from "../services/auth";
 import { setExplorer } from "../services/catalog";
+import { isUuid } from "../services/deposit-rows";
 import {
   type DevClockShift,
   type DevClockState,
@@ -53,7 +54,7 @@ import {
   type OperatorWithdrawalAction,
   processWithdrawal,
 } from "../services/withdrawals";
-import { listWaiting, retryWaiting } from "../telegram/outbox";
+import { listWaiting, resendGivenUp, retryWaiting } from "../telegram/outbox";
 
 export interface Operator {
   /** How the command reached the data, for the operator's information. */
@@ -86,8 +87,9 @@ export interface Operator {
   decideVerification(user: string, decision: "approve" | "deny", note?: string): Promise<OperatorVerification>;
   addNews(input: NewsInput): Promise<NewsItem>;
   listNews(): Promise<NewsItem[]>;
-  chatOutbox(limit?: number): Promise<ChatOutboxReply>;
+  chatOutbox(limit?: number, status?: "waiting" | "given_up"): Promise<ChatOutboxReply>;
   retryChatOutbox(id?: string): Promise<number>;
+  resendChatOutbox(id: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -146,8 +148,9 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv, e
       decideVerification({ db, clock: await clock() }, user, decision === "approve" ? "success" : "denied", note),
     addNews: async (input) => addNews(db, await clock(), input),
     listNews: async () => (await listNews(db)) as NewsItem[],
-    chatOutbox: async (limit = 100) => listWaiting(db, (await clock()).now(), limit),
+    chatOutbox: async (limit = 100, status = "waiting") => listWaiting(db, (await clock()).now(), limit, status),
     retryChatOutbox: async (id) => retryWaiting(db, (await clock()).now(), id),
+    resendChatOutbox: async (id) => (isUuid(id) ? resendGivenUp(db, (await clock()).now(), id) : 0),
     close: () => handle.close(),
   };
 }
@@ -241,8 +244,9 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
     addNews: (input) => call(routes.addNews, { body: input }),
     // Without `lang` the list carries every language.
     listNews: async () => (await call(routes.news)) as NewsItem[],
-    chatOutbox: (limit) => call(routes.chatOutbox, { query: { limit } }),
+    chatOutbox: (limit, status) => call(routes.chatOutbox, { query: { limit, status } }),
     retryChatOutbox: async (id) => (await call(routes.retryChatOutbox, { body: { id } })).retried,
+    resendChatOutbox: async (id) => (await call(routes.resendChatOutbox, { body: { id } })).resent,
     close: async () => {},
   };
 }

@@ -424,19 +424,36 @@ export function createCli(io: CliIo = processIo): Command {
     .command("list")
     .description("messages waiting to be sent, oldest first, with how many wait and the oldest one's age")
     .option("--limit <n>", "at most this many (default 100)", parsePositiveInt)
-    .action(async (options: { limit?: number }) => {
+    .option("--given-up", "the messages given up instead (most recent first), to resend with `outbox resend <id>`")
+    .action(async (options: { limit?: number; givenUp?: boolean }) => {
       await withOperator(async (operator) => {
-        const backlog = await operator.chatOutbox(options.limit);
-        io.out(
-          backlog.waiting === 0
-            ? "No chat messages waiting."
-            : `${backlog.waiting} chat message(s) waiting, the oldest for ${waitedFor(backlog.oldestWaitingSeconds ?? 0)}.`,
-        );
-        for (const m of backlog.items) {
+        const backlog = await operator.chatOutbox(options.limit, options.givenUp ? "given_up" : "waiting");
+        if (options.givenUp) {
+          if (backlog.items.length === 0) io.out("No chat messages given up.");
+        } else {
           io.out(
-            `${m.id}  ${m.login.padEnd(16)} ${m.kind.padEnd(22)} queued ${m.createdAt}  tries ${m.attempts}  next ${m.nextAttemptAt}${m.lastError ? `  last error: ${m.lastError}` : ""}`,
+            backlog.waiting === 0
+              ? "No chat messages waiting."
+              : `${backlog.waiting} chat message(s) waiting, the oldest for ${waitedFor(backlog.oldestWaitingSeconds ?? 0)}.`,
           );
         }
+        for (const m of backlog.items) {
+          const when = m.givenUpAt ? `given up ${m.givenUpAt}` : `next ${m.nextAttemptAt}`;
+          io.out(
+            `${m.id}  ${m.login.padEnd(16)} ${m.kind.padEnd(22)} queued ${m.createdAt}  tries ${m.attempts}  ${when}${m.lastError ? `  last error: ${m.lastError}` : ""}`,
+          );
+        }
+      });
+    });
+  outbox
+    .command("resend")
+    .description("queue a given-up message again, as if new (its tries and 72 hours start again)")
+    .argument("<id>", "the message's id (from outbox list --given-up)")
+    .action(async (id: string) => {
+      await withOperator(async (operator) => {
+        const resent = await operator.resendChatOutbox(id);
+        if (resent === 0) throw new OperatorError(`no given-up chat message ${id}`);
+        io.out(`Chat message ${id} queued again (via ${operator.via}).`);
       });
     });
   outbox

@@ -15,6 +15,8 @@ export interface CodeDelivery {
   language: Language;
   channel: CodeChannel;
   telegramId: number | null;
+  /** The user blocked the bot (marked on a 403): the chat is tried last, after every other channel. */
+  telegramBlocked?: boolean;
   email: string | null;
   phone: string | null;
   purpose: CodePurpose;
@@ -24,10 +26,15 @@ export interface CodeDelivery {
   patienceSeconds?: number;
   /** On `channel` or not at all: a code that confirms the channel must not reach the user another way. */
   only?: boolean;
+  /**
+   * Called when the user's chat refused the bot (403: blocked): the caller marks the chat blocked, as
+   * the chat outbox does, so the next code and Settings go to the next channel.
+   */
+  onBotBlocked?: () => Promise<void>;
 }
 
 /** Whom a code is for: the chosen channel and the addresses the user has. */
-export type CodeRecipient = Pick<CodeDelivery, "channel" | "telegramId" | "email" | "phone">;
+export type CodeRecipient = Pick<CodeDelivery, "channel" | "telegramId" | "email" | "phone" | "telegramBlocked">;
 
 /** A message without a code through the user's channel: something changed on the account. */
 export interface ChannelNotice {
@@ -69,15 +76,18 @@ export class CodeSendError extends Error {
   readonly transient: boolean;
   /** The wait the provider asked for (429 `retry_after`). */
   readonly retryAfterSeconds: number | undefined;
+  /** The recipient refuses this sender for good (Telegram's 403: the user blocked the bot). */
+  readonly blocked: boolean;
 
   constructor(
     message: string,
-    options?: { cause?: unknown; transient?: boolean; retryAfterSeconds?: number | undefined },
+    options?: { cause?: unknown; transient?: boolean; retryAfterSeconds?: number | undefined; blocked?: boolean },
   ) {
     super(message, options);
     this.name = "CodeSendError";
     this.transient = options?.transient ?? false;
     this.retryAfterSeconds = options?.retryAfterSeconds;
+    this.blocked = options?.blocked ?? false;
   }
 }
 
@@ -91,6 +101,16 @@ function reachable(delivery: CodeRecipient, channel: CodeChannel): boolean {
   if (channel === "telegram") return delivery.telegramId !== null;
   if (channel === "email") return delivery.email !== null;
   return delivery.phone !== null;
+}
+
+/**
+ * The channels in the order a code tries them: the chosen one, then the others (`CHANNEL_ORDER`); a
+ * chat that blocked the bot goes last, so it is tried only when nothing else can take the code.
+ */
+function channelOrder(recipient: CodeRecipient): CodeChannel[] {
+  const order = [recipient.channel, ...CHANNEL_ORDER.filter((c) => c !== recipient.channel)];
+  if (!recipient.telegramBlocked) return order;
+  return [...order.filter((c) => c !== "telegram"), "telegram"];
 }
 
 /**
@@ -109,11 +129,10 @@ export class ChannelCodeSender implements CodeSender {
     const deadline =
       Date.now() +
       Math.min(delivery.expiresInSeconds * 1000, (delivery.patienceSeconds ?? SEND_PATIENCE_MS / 1000) * 1000);
+    const order = channelOrder(delivery);
     const channels = delivery.only
       ? [delivery.channel]
-      : [delivery.channel, ...CHANNEL_ORDER.filter((c) => c !== delivery.channel)].filter(
-          (c, i) => i === 0 || (this.providers[c] !== undefined && reachable(delivery, c)),
-        );
+      : order.filter((c) => c === delivery.channel || (this.providers[c] !== undefined && reachable(delivery, c)));
     let failure: unknown;
     for (const channel of channels) {
       const provider = this.providers[channel];
@@ -125,6 +144,8 @@ export class ChannelCodeSender implements CodeSender {
         await this.sendPatiently(provider, { ...delivery, channel }, deadline);
         return channel;
       } catch (error) {
+        if (channel === "telegram" && error instanceof CodeSendError && error.blocked)
+          await delivery.onBotBlocked?.().catch(() => {});
         // The first channel's reason is the one worth reporting.
         failure ??= error;
       }
@@ -134,8 +155,7 @@ export class ChannelCodeSender implements CodeSender {
 
   /** The first channel `send` would try that has a provider and an address: the chosen one, else the fallback. */
   route(recipient: CodeRecipient): CodeChannel | null {
-    const channels = [recipient.channel, ...CHANNEL_ORDER.filter((c) => c !== recipient.channel)];
-    return channels.find((c) => this.providers[c] !== undefined && reachable(recipient, c)) ?? null;
+    return channelOrder(recipient).find((c) => this.providers[c] !== undefined && reachable(recipient, c)) ?? null;
   }
 
   delivers(channel: CodeChannel): boolean {

@@ -66,6 +66,7 @@ export class TelegramCodeSender implements CodeSender {
         {
           transient: response.status === 429 || response.status >= 500,
           retryAfterSeconds: body?.parameters?.retry_after,
+          blocked: response.status === 403,
         },
       );
     }

@@ -207,7 +207,13 @@ export function availableChannels(row: UserRow): Record<CodeChannel, boolean> {
  */
 export function securitySettings(row: UserRow, sender: Pick<CodeSender, "route">): SecuritySettings {
   const available = availableChannels(row);
-  const recipient = { channel: row.codeChannel, telegramId: row.telegramId, email: row.email, phone: row.phone };
+  const recipient = {
+    channel: row.codeChannel,
+    telegramId: row.telegramId,
+    telegramBlocked: row.botBlockedAt !== null,
+    email: row.email,
+    phone: row.phone,
+  };
   const codesGoTo = sender.route ? sender.route(recipient) : row.codeChannel;
   const masked = (channel: CodeChannel) => maskedDestination({ ...row, codeChannel: channel });
   const destination = codesGoTo ? masked(codesGoTo) : undefined;

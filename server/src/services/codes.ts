@@ -10,7 +10,9 @@ import { type CodeChannel, SUCCESS_MESSAGES } from "@contract";
 import type { CodeSentReply } from "@contract/auth";
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
+import { userChanging } from "../db/change-feed";
 import { type CodePurpose, users, verificationCodes } from "../db/schema";
+import { CodeSendError } from "../delivery/code-sender";
 import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
 import { rateLimited } from "../security/rate-limit";
@@ -110,6 +112,7 @@ export async function issueCode(
     channel: only ?? user.codeChannel,
     ...(only ? { only: true } : {}),
     telegramId: user.telegramId,
+    telegramBlocked: user.botBlockedAt !== null,
     email: user.email,
     phone,
     purpose,
@@ -117,6 +120,12 @@ export async function issueCode(
     expiresInSeconds: settings.ttlSeconds,
     // Nobody waits for a background send: it may keep trying for half the code's life.
     ...(options.background ? { patienceSeconds: Math.floor(settings.ttlSeconds / 2) } : {}),
+    // Marked as the chat outbox marks it: until the investor writes to the bot again (or unblocks it).
+    onBotBlocked: async () => {
+      if (user.telegramId === null) return;
+      userChanging(user.id);
+      await db.update(users).set({ botBlockedAt: clock.now() }).where(eq(users.telegramId, user.telegramId));
+    },
   });
   const withdraw = async (error: unknown) => {
     deps.log.warn({ err: error, login: user.login, purpose, channel: only ?? user.codeChannel }, "code not sent");
@@ -133,6 +142,10 @@ export async function issueCode(
       channel = (await delivery) || channel;
     } catch (error) {
       await withdraw(error);
+      // A provider that asked to wait longer than the user can (429 `retry_after` past the code's
+      // patience) is not waited for: the reply says when to ask again, as any rate limit does.
+      if (error instanceof CodeSendError && error.transient && error.retryAfterSeconds !== undefined)
+        throw rateLimited(error.retryAfterSeconds);
       throw new AppError("CODE_SEND_FAILED", { cause: error });
     }
   }

@@ -4,8 +4,9 @@
  * names and descriptions in the four languages (Russian, the product's fallback, as the default for
  * every other language) and the default menu button that opens the Mini App. Every update is
  * handled once (`update_id` kept); a failing handler is logged and the bot goes on; Bot API calls
- * honour 429 `retry_after` (auto-retry). The lease holder also sends the chat outbox and queues the
- * daily accruals (`broadcasts.ts`).
+ * honour 429 `retry_after` (auto-retry). The lease holder also sends the chat outbox, queues the
+ * daily accruals (`broadcasts.ts`) and sets a chat's menu button again after the investor changed
+ * language in the app (`menus.ts`).
  */
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language } from "@contract";
@@ -22,6 +23,7 @@ import type { Invitation } from "../services/partner-invite";
 import { queueDigests } from "./broadcasts";
 import { BOT_COMMANDS, miniAppAddressProblem, registerConversation } from "./conversation";
 import { releaseLease, resultRows, tryLease } from "./lease";
+import { syncMenus } from "./menus";
 import { deliverDue, miniAppUrl, type OutboxLog } from "./outbox";
 import { callTimeout, persist, retryServerErrorOnce } from "./persist";
 import { botText } from "./texts";
@@ -36,6 +38,8 @@ const LEASE_TTL_MS = 30_000;
 const LEASE_RENEW_MS = 10_000;
 const OUTBOX_INTERVAL_MS = 1_000;
 const DIGEST_INTERVAL_MS = 60_000;
+/** How often the lease holder brings the chats' menu buttons in line with a language changed in the app. */
+const MENU_INTERVAL_MS = 15_000;
 /** The longest any Bot API call may take (getUpdates: its long-poll timeout more). */
 export const BOT_CALL_TIMEOUT_MS = 10_000;
 /** getUpdates waits this long for an update (long polling). */
@@ -97,6 +101,8 @@ export class KassaBot {
   private leaseTimer: NodeJS.Timeout | null = null;
   private outboxTimer: NodeJS.Timeout | null = null;
   private digestTimer: NodeJS.Timeout | null = null;
+  private menuTimer: NodeJS.Timeout | null = null;
+  private menusRunning = false;
   private holdsLease = false;
   private runner: RunnerHandle | null = null;
   private stopped = false;
@@ -268,6 +274,7 @@ export class KassaBot {
     this.leaseTimer = setInterval(() => void this.tickLease(), LEASE_RENEW_MS);
     this.outboxTimer = setInterval(() => void this.deliver(), OUTBOX_INTERVAL_MS);
     this.digestTimer = setInterval(() => void this.queueDigests(), DIGEST_INTERVAL_MS);
+    this.menuTimer = setInterval(() => void this.syncMenus(), MENU_INTERVAL_MS);
     void this.setUpUntilDone();
   }
 
@@ -338,6 +345,21 @@ export class KassaBot {
     } catch (error) {
       this.options.log.warn({ err: error }, "daily accruals not queued");
       return 0;
+    }
+  }
+
+  /** The chats' menu buttons in the account's language after it changed in the app (only in the lease holder). */
+  async syncMenus(): Promise<number> {
+    if (!this.holdsLease || this.stopped || this.menusRunning) return 0;
+    this.menusRunning = true;
+    try {
+      const { db, clock, env, log } = this.options;
+      return await syncMenus({ db, clock, api: this.bot.api, miniAppUrl: env.MINI_APP_URL, log });
+    } catch (error) {
+      this.options.log.warn({ err: error }, "chat menu buttons not brought up to date");
+      return 0;
+    } finally {
+      this.menusRunning = false;
     }
   }
 
@@ -435,6 +457,7 @@ export class KassaBot {
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     if (this.outboxTimer) clearInterval(this.outboxTimer);
     if (this.digestTimer) clearInterval(this.digestTimer);
+    if (this.menuTimer) clearInterval(this.menuTimer);
     this.wakeSetUp?.();
     const runner = this.runner;
     this.runner = null;

@@ -4,7 +4,7 @@
  * a server without the bot never loads it.
  */
 import type { ChatOutboxReply } from "@contract/operator";
-import { and, asc, count, eq, isNull, min } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull, isNull, min } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { chatOutbox, users } from "../db/schema";
 
@@ -29,14 +29,23 @@ export async function outboxBacklog(
   };
 }
 
-/** The waiting messages, oldest first, with the backlog's figures (`kassa outbox list`). */
-export async function listWaiting(db: Database, now: Date, limit: number): Promise<ChatOutboxReply> {
+/**
+ * The waiting messages, oldest first (or, with `given_up`, the given-up ones, most recently given up
+ * first), with the backlog's figures (`kassa outbox list`).
+ */
+export async function listWaiting(
+  db: Database,
+  now: Date,
+  limit: number,
+  status: "waiting" | "given_up" = "waiting",
+): Promise<ChatOutboxReply> {
+  const givenUp = status === "given_up";
   const rows = await db
     .select({ row: chatOutbox, login: users.login })
     .from(chatOutbox)
     .innerJoin(users, eq(users.id, chatOutbox.userId))
-    .where(waiting)
-    .orderBy(asc(chatOutbox.seq))
+    .where(givenUp ? isNotNull(chatOutbox.failedAt) : waiting)
+    .orderBy(givenUp ? desc(chatOutbox.failedAt) : asc(chatOutbox.seq))
     .limit(limit);
   return {
     ...(await outboxBacklog(db, now)),
@@ -48,6 +57,7 @@ export async function listWaiting(db: Database, now: Date, limit: number): Promi
       attempts: row.attempts,
       nextAttemptAt: row.nextAttemptAt.toISOString(),
       lastError: row.lastError,
+      givenUpAt: row.failedAt?.toISOString() ?? null,
     })),
   };
 }
@@ -58,6 +68,19 @@ export async function retryWaiting(db: Database, now: Date, id?: string): Promis
     .update(chatOutbox)
     .set({ nextAttemptAt: now })
     .where(and(waiting, id === undefined ? undefined : eq(chatOutbox.id, id)))
+    .returning({ id: chatOutbox.id });
+  return rows.length;
+}
+
+/**
+ * Queues a given-up message again (`kassa outbox resend`): due now, its attempts and its 72 h counted
+ * afresh, in its place in its chat's order. Returns 1, or 0 when no given-up message has that id.
+ */
+export async function resendGivenUp(db: Database, now: Date, id: string): Promise<number> {
+  const rows = await db
+    .update(chatOutbox)
+    .set({ failedAt: null, attempts: 0, createdAt: now, nextAttemptAt: now })
+    .where(and(eq(chatOutbox.id, id), isNotNull(chatOutbox.failedAt), isNull(chatOutbox.sentAt)))
     .returning({ id: chatOutbox.id });
   return rows.length;
 }

@@ -24,7 +24,7 @@ import { userLanguage } from "../services/users";
 import { waiting } from "./outbox-backlog";
 import { botText } from "./texts";
 
-export { listWaiting, outboxBacklog, retryWaiting } from "./outbox-backlog";
+export { listWaiting, outboxBacklog, resendGivenUp, retryWaiting } from "./outbox-backlog";
 
 /** What the worker needs of the bot: `bot.api.sendMessage`. */
 /** grammY types a call's abort signal with its own shim; the platform's AbortSignal is what it gets at run time. */

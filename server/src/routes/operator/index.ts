@@ -20,7 +20,7 @@ import { confirmRefill, listRefillsForOperator, rejectRefill } from "../../servi
 import { getSetting, isSettingKey, type SettingKey, setMaintenance, setSetting } from "../../services/settings";
 import { decideVerification, listVerifications } from "../../services/verification";
 import { listWithdrawalsForOperator, processWithdrawal } from "../../services/withdrawals";
-import { listWaiting, retryWaiting } from "../../telegram/outbox-backlog";
+import { listWaiting, resendGivenUp, retryWaiting } from "../../telegram/outbox-backlog";
 import { defineRoute } from "../define";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
@@ -181,7 +181,14 @@ export async function operatorRoutes(app: KassaApp, options: { token: string }) 
     app,
     routes.chatOutbox,
     { summary: "Chat messages waiting in the bot's outbox, oldest first, with the backlog's size and age" },
-    ({ ctx, query }) => listWaiting(ctx.db, ctx.clock.now(), query.limit),
+    ({ ctx, query }) => listWaiting(ctx.db, ctx.clock.now(), query.limit, query.status),
+  );
+
+  defineRoute(
+    app,
+    routes.resendChatOutbox,
+    { summary: "Queue a given-up chat message again, as if new (0: no given-up message with that id)" },
+    async ({ ctx, body }) => ({ resent: await resendGivenUp(ctx.db, ctx.clock.now(), body.id) }),
   );
 
   defineRoute(
