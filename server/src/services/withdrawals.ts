@@ -385,7 +385,7 @@ async function returnFunds(
   id: string,
   from: WithdrawalRowStatus[],
   to: "cancelled" | "rejected" | "error",
-  extra: { note?: string | undefined; userId?: string; notify?: boolean } = {},
+  extra: { note?: string | undefined; userId?: string; notify?: WithdrawalOutcome } = {},
 ): Promise<WithdrawalRow | null> {
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -409,7 +409,7 @@ async function returnFunds(
       meta: { withdrawalId: row.id, paymentSystemId: row.paymentSystemId, reversal: true, status: to },
       at: now,
     });
-    if (extra.notify) await notifyWithdrawal(tx, updated, now);
+    if (extra.notify) await notifyWithdrawal(tx, updated, now, extra.notify);
     return updated;
   });
 }
@@ -421,8 +421,9 @@ async function returnFunds(
  */
 export async function cancelWithdrawal(deps: ServiceContext, userId: string, id: string): Promise<Withdrawal> {
   const row = await ownWithdrawal(deps.db, userId, id);
-  const cancelled = await returnFunds(deps, row.id, ["awaiting_code"], "cancelled", { userId });
+  const cancelled = await returnFunds(deps, row.id, ["awaiting_code"], "cancelled", { userId, notify: "cancelled" });
   if (!cancelled) throw new AppError("WITHDRAWAL_FAILED", { params: { reason: "not_awaiting_code" } });
+  await tellWithdrawal(deps, cancelled, "cancelled");
   return toWithdrawal(cancelled);
 }
 
@@ -451,7 +452,11 @@ export async function expireWithdrawals(deps: Pick<ServiceContext, "db" | "clock
     .limit(limit);
   let expired = 0;
   for (const { id } of stale) {
-    if (await returnFunds(deps, id, ["awaiting_code"], "cancelled", { note: "code expired" })) expired += 1;
+    const row = await returnFunds(deps, id, ["awaiting_code"], "cancelled", {
+      note: "code expired",
+      notify: "expired",
+    });
+    if (row) expired += 1;
   }
   return expired;
 }
@@ -529,18 +534,46 @@ async function currentStatus(db: Database, id: string): Promise<WithdrawalRowSta
   return row.status;
 }
 
-/** Each operator move tells the user (in their language) through a notification. */
-async function notifyWithdrawal(tx: Database, row: WithdrawalRow, at: Date): Promise<void> {
-  await notify(tx, row.userId, "withdrawal_status", withdrawalParams(row), at);
+/**
+ * What a withdrawal's notice names: its status after an operator's move, or for a cancelled one who cancelled it
+ * (`cancelled`, the investor) or that its code expired unused (`expired`, the sweeper).
+ */
+type WithdrawalOutcome = WithdrawalRowStatus | "expired";
+
+/**
+ * Each operator move, the investor's cancel and a code's expiry tell the user (in their language) through a
+ * notification (the inbox and the chat).
+ */
+async function notifyWithdrawal(
+  tx: Database,
+  row: WithdrawalRow,
+  at: Date,
+  outcome: WithdrawalOutcome = row.status,
+): Promise<void> {
+  await notify(tx, row.userId, "withdrawal_status", withdrawalParams(row, outcome), at);
 }
 
-/** What a withdrawal's notices say (the inbox, the chat and the e-mail): its outcome, amount and the operator's note. */
-const withdrawalParams = (row: WithdrawalRow) => ({
-  status: row.status,
+/** The code channel (e-mail, SMS) hears of it too, unless the chat already does; the chat through the outbox. */
+async function tellWithdrawal(
+  deps: Pick<ServiceContext, "db"> & Partial<NoticeDeps>,
+  row: WithdrawalRow,
+  outcome: WithdrawalOutcome = row.status,
+): Promise<void> {
+  if (!deps.codeSender || !deps.log) return;
+  const { db, codeSender, log } = deps;
+  await tellNotification({ db, codeSender, log }, row.userId, "withdrawal_status", withdrawalParams(row, outcome));
+}
+
+/**
+ * What a withdrawal's notices say (the inbox, the chat and the e-mail): its outcome, amount and the operator's note
+ * (a cancelled one's note is the system's own, not told).
+ */
+const withdrawalParams = (row: WithdrawalRow, outcome: WithdrawalOutcome = row.status) => ({
+  status: outcome,
   amount: normalizeDecimal(row.amount),
   currency: row.currency,
   withdrawalId: row.id,
-  ...(row.note?.trim() ? { note: row.note.trim() } : {}),
+  ...(row.status !== "cancelled" && row.note?.trim() ? { note: row.note.trim() } : {}),
 });
 
 export type OperatorWithdrawalAction = "inspect" | "success" | "reject" | "error";
@@ -563,7 +596,7 @@ export async function processWithdrawal(
   if (action === "reject" || action === "error") {
     row = await returnFunds(deps, id, open, action === "reject" ? "rejected" : "error", {
       note: options.note,
-      notify: true,
+      notify: action === "reject" ? "rejected" : "error",
     });
   } else if (action === "inspect") {
     row = await db.transaction(async (tx) => {
@@ -590,11 +623,7 @@ export async function processWithdrawal(
     });
   }
   if (!row) throw wrongStatus(await currentStatus(db, id));
-  // The code channel (e-mail, SMS) hears of it too; the chat through the outbox.
-  if (deps.codeSender && deps.log) {
-    const { codeSender, log } = deps;
-    await tellNotification({ db, codeSender, log }, row.userId, "withdrawal_status", withdrawalParams(row));
-  }
+  await tellWithdrawal(deps, row);
   const [user] = await db.select({ login: users.login }).from(users).where(eq(users.id, row.userId));
   return { ...toWithdrawal(row), login: user?.login ?? "", state: row.status, note: row.note };
 }
