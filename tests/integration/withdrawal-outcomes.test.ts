@@ -52,6 +52,9 @@ async function queued(investor: Investor): Promise<string> {
   return id;
 }
 
+/** What the investor's code channel (e-mail, SMS) was told, newest first. */
+const told = (investor: Investor) => server.app.devOutbox?.notices(investor.login) ?? [];
+
 async function newest(investor: Investor) {
   const list = await callRoute(server, "notifications", { token: investor.token });
   return list.items[0];
@@ -107,6 +110,7 @@ describe("withdrawal outcomes", () => {
     });
     // The cancelled withdrawal is not listed, so the notice opens nothing that would not be found.
     expect(note?.target ?? null).toBeNull();
+    expect(told(investor)[0]?.text).toBe(note?.body);
   });
 
   it("a code that expired unused says so, cancels the withdrawal and gives the 20,00 USDT back", async () => {
@@ -115,7 +119,8 @@ describe("withdrawal outcomes", () => {
     await awaitingCode(investor);
     // The sweeper a day later: the code's lifetime is long over.
     const later = { now: () => new Date(Date.now() + 24 * 60 * 60 * 1000) };
-    expect(await expireWithdrawals({ db: server.handle.db, clock: later })).toBeGreaterThanOrEqual(1);
+    const { codeSender, log } = server.app;
+    expect(await expireWithdrawals({ db: server.handle.db, clock: later, codeSender, log })).toBeGreaterThanOrEqual(1);
 
     const note = await newest(investor);
     expect(note?.title).toBe("Auszahlungscode abgelaufen");
@@ -125,6 +130,8 @@ describe("withdrawal outcomes", () => {
     );
     // The system's own note ("code expired") is no operator's note.
     expect(note?.body).not.toContain("Betreibers");
+    // The code channel (e-mail, SMS) hears of it too.
+    expect(told(investor)[0]?.text).toBe(note?.body);
   });
 
   it("every outcome has its own words in every language", () => {

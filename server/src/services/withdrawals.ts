@@ -430,11 +430,14 @@ export async function cancelWithdrawal(deps: ServiceContext, userId: string, id:
 /**
  * The sweeper's part (scheduler.ts): applications still awaiting a code once their code's time is
  * over (older than the code's lifetime, and no unexpired code for them) are cancelled with the note
- * "code expired" and their amount returns, each in its own transaction like a user's cancel (the
+ * "code expired" and their amount returns (the investor told: inbox, chat, e-mail), each in its own transaction like a user's cancel (the
  * ledger stays balance = Σ operations). A code cannot be confirmed after it expired, so nothing is
  * taken from a user who was about to confirm. Returns the applications expired.
  */
-export async function expireWithdrawals(deps: Pick<ServiceContext, "db" | "clock">, limit = 500): Promise<number> {
+export async function expireWithdrawals(
+  deps: Pick<ServiceContext, "db" | "clock"> & Partial<NoticeDeps>,
+  limit = 500,
+): Promise<number> {
   const { db } = deps;
   const settings = await getSetting(db, "codes");
   const now = deps.clock.now();
@@ -456,7 +459,9 @@ export async function expireWithdrawals(deps: Pick<ServiceContext, "db" | "clock
       note: "code expired",
       notify: "expired",
     });
-    if (row) expired += 1;
+    if (!row) continue;
+    expired += 1;
+    await tellWithdrawal(deps, row, "expired");
   }
   return expired;
 }
