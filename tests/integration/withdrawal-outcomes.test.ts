@@ -116,7 +116,7 @@ describe("withdrawal outcomes", () => {
   it("a code that expired unused says so, cancels the withdrawal and gives the 20,00 USDT back", async () => {
     const investor = await withdrawalReadyInvestor(server, clock);
     await server.handle.db.update(users).set({ language: "de" }).where(eq(users.id, investor.id));
-    await awaitingCode(investor);
+    const id = await awaitingCode(investor);
     // The sweeper a day later: the code's lifetime is long over.
     const later = { now: () => new Date(Date.now() + 24 * 60 * 60 * 1000) };
     const { codeSender, log } = server.app;
@@ -132,6 +132,12 @@ describe("withdrawal outcomes", () => {
     expect(note?.body).not.toContain("Betreibers");
     // The code channel (e-mail, SMS) hears of it too.
     expect(told(investor)[0]?.text).toBe(note?.body);
+    // The history names the return by its cause.
+    const ops = await callRoute(server, "operations", {
+      token: investor.token,
+      query: { page: 1, limit: 5, type: "withdrawal_return" },
+    });
+    expect(ops.items[0]?.details).toMatchObject({ withdrawalId: id, withdrawalOutcome: "expired" });
   });
 
   it("every outcome has its own words in every language", () => {

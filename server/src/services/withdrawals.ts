@@ -406,7 +406,14 @@ async function returnFunds(
       currency: row.currency as Currency,
       type: "withdrawal_return",
       amount: normalizeDecimal(row.amount),
-      meta: { withdrawalId: row.id, paymentSystemId: row.paymentSystemId, reversal: true, status: to },
+      meta: {
+        withdrawalId: row.id,
+        paymentSystemId: row.paymentSystemId,
+        reversal: true,
+        status: to,
+        // A cancel by the sweeper: the code expired unused (the history names it so).
+        ...(extra.notify === "expired" ? { reason: "code_expired" } : {}),
+      },
       at: now,
     });
     if (extra.notify) await notifyWithdrawal(tx, updated, now, extra.notify);
