@@ -103,8 +103,11 @@ export const OperationDetails = z.object({
   /** Withdrawal and its return: the application and its payment system. */
   withdrawalId: z.string().optional(),
   paymentSystemId: z.string().optional(),
-  /** Added: a withdrawal's return, why the money came back (the operator rejected it, it failed, it was cancelled). */
-  withdrawalOutcome: z.enum(["rejected", "error", "cancelled"]).optional(),
+  /**
+   * Added: a withdrawal's return, why the money came back (the operator rejected it, it failed, the investor
+   * cancelled it, its code expired unused).
+   */
+  withdrawalOutcome: z.enum(["rejected", "error", "cancelled", "expired"]).optional(),
   /** Exchange: the other side. */
   exchange: z
     .object({ from: Currency, to: Currency, debited: NonNegativeDecimal, received: NonNegativeDecimal })

@@ -47,6 +47,15 @@ export function exchangeQuote(input: ExchangeQuoteInput): ExchangeQuote {
   return { debited, received: roundDown(numerator.div(denominator), input.to) };
 }
 
+/**
+ * The fee as an amount of `to`: what the same exchange would credit without the fee, less what it credits, so
+ * received + fee is the fee-free result exactly (both truncated to the scale of `to`).
+ */
+export function exchangeFee(input: ExchangeQuoteInput): string {
+  const free = exchangeQuote({ ...input, feePercent: "0" }).received;
+  return toDecimalString(money(free).minus(exchangeQuote(input).received));
+}
+
 /** Whether an exchange of this amount is allowed: a positive amount that yields more than zero. */
 export function exchangeAmountIssue(input: ExchangeQuoteInput): "amountNegative" | "amountBelowMinimum" | null {
   if (compareAmounts(input.amount, 0) < 0) return "amountNegative";

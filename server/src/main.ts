@@ -139,6 +139,7 @@ async function main(): Promise<void> {
       kind: handle.kind,
       limiter: app.limiter,
       uploadDir: env.UPLOAD_DIR,
+      codeSender: app.codeSender,
     });
   } else {
     // Without the scheduler, uploaded files nothing references are still removed once, at start.

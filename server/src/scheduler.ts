@@ -1,7 +1,7 @@
 /**
  * The background jobs, at start and then every `intervalSeconds` (ACCRUAL_INTERVAL_SECONDS, 60 by
  * default): the accruals, then the sweeper (withdrawal applications whose code expired are
- * cancelled and their funds returned; rate-limit counters whose window ended are dropped; uploaded
+ * cancelled, their funds returned and the investor told; rate-limit counters whose window ended are dropped; uploaded
  * files that nothing references are removed, services/uploads.ts). Runs never
  * overlap within the process; across instances on one PostgreSQL each job runs under its advisory
  * lock (db/advisory-lock.ts), so one instance at a time does it and the others skip that turn. The
@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "./clock";
 import { type Exclusive, runExclusive } from "./db/advisory-lock";
 import type { Database, DatabaseKind } from "./db/client";
+import type { CodeSender } from "./delivery/code-sender";
 import type { Limiter } from "./security/rate-limit";
 import { type AccrualRun, runAccruals } from "./services/accruals";
 import { sweepOrphanUploads } from "./services/uploads";
@@ -49,6 +50,8 @@ export interface SchedulerOptions {
   limiter?: Limiter;
   /** UPLOAD_DIR, whose unreferenced files the sweeper removes. */
   uploadDir?: string;
+  /** The code channel (e-mail, SMS) that tells an investor their withdrawal's code expired unused. */
+  codeSender?: CodeSender;
 }
 
 /** The sweeper's work, once (the scheduler runs it under its lock). */
@@ -57,8 +60,13 @@ export async function sweep(deps: {
   clock: Clock;
   limiter?: Limiter | undefined;
   uploadDir?: string | undefined;
+  codeSender?: CodeSender | undefined;
+  log?: { warn(details: object, message: string): void } | undefined;
 }): Promise<SweepRun> {
-  const withdrawalsExpired = await expireWithdrawals(deps);
+  const { db, clock, codeSender, log } = deps;
+  const withdrawalsExpired = await expireWithdrawals(
+    codeSender && log ? { db, clock, codeSender, log } : { db, clock },
+  );
   const rateLimitsPurged = deps.limiter ? await deps.limiter.purgeExpired() : 0;
   const uploadsRemoved = deps.uploadDir ? await sweepOrphanUploads({ db: deps.db, uploadDir: deps.uploadDir }) : 0;
   return { withdrawalsExpired, rateLimitsPurged, uploadsRemoved };
@@ -90,7 +98,8 @@ export function startAccrualScheduler(options: SchedulerOptions): AccrualSchedul
       return run;
     });
     const swept = await job("sweeper", async () => {
-      const run = await sweep({ db, clock, limiter: options.limiter, uploadDir: options.uploadDir });
+      const { limiter, uploadDir, codeSender } = options;
+      const run = await sweep({ db, clock, limiter, uploadDir, codeSender, log });
       if (run.withdrawalsExpired > 0 || run.uploadsRemoved > 0) log.info({ sweep: run }, "sweep run");
       return run;
     });

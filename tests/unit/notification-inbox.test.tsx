@@ -70,11 +70,13 @@ function inboxStub(items: Notification[], reads: string[], pulses: number[] = []
       return { body: { unread: unread() } };
     },
     readNotifications: (request) => {
-      void request.json().then((b: { ids: string[] }) => {
-        for (const id of b.ids) {
-          reads.push(id);
-          const item = items.find((n) => n.id === id);
-          if (item) item.readAt = "2026-02-01T00:00:00.000Z";
+      // Without ids: every one (the inbox's Mark all as read), recorded as "all".
+      void request.json().then((b: { ids?: string[] }) => {
+        if (!b.ids) reads.push("all");
+        for (const item of items) {
+          if (b.ids && !b.ids.includes(item.id)) continue;
+          if (b.ids) reads.push(item.id);
+          item.readAt = "2026-02-01T00:00:00.000Z";
         }
       });
       return { body: { unread: Math.max(0, unread() - 1) } };
@@ -131,6 +133,53 @@ describe("inbox", () => {
       expect(screen.getByTestId("notification-bell").getAttribute("aria-label")).toBe("Notifications, 1 unread"),
     );
     expect(appStore.get(userAtom)?.notifications.unread).toBe(1);
+  });
+
+  it("shows each row's kind by its icon, and a chevron on each, as each opens a screen", async () => {
+    inboxStub(
+      [
+        note(3, { kind: "withdrawals_locked", target: null }),
+        note(2, { kind: "wallet_changed", target: { kind: "settings" } }),
+        note(1),
+      ],
+      [],
+    );
+    await renderApp({ path: "/notifications", user: USER(3) });
+    await waitFor(() => expect(screen.getAllByTestId("notification")).toHaveLength(3));
+    const rows = screen.getAllByTestId("notification");
+    expect(rows.map((row) => row.querySelector("svg")?.closest("[data-icon]")?.getAttribute("data-icon"))).toEqual([
+      "withdrawals_locked",
+      "wallet_changed",
+      "refill_credited",
+    ]);
+    // Three kinds, three drawings.
+    expect(new Set(rows.map((row) => row.querySelector("svg path")?.getAttribute("d"))).size).toBe(3);
+    expect(rows.every((row) => within(row).queryByTestId("notification-chevron") !== null)).toBe(true);
+  });
+
+  it("Mark all as read marks every one read in one request; the bell and the rows follow and the button goes", async () => {
+    const items = [note(3), note(2, { readAt: "2026-01-13T00:00:00.000Z" }), note(1)];
+    const reads: string[] = [];
+    inboxStub(items, reads);
+    await renderApp({ path: "/notifications", user: USER(2) });
+    await waitFor(() => expect(screen.getAllByTestId("notification")).toHaveLength(3));
+    fireEvent.click(await screen.findByRole("button", { name: "Mark all as read" }));
+    await waitFor(() => expect(reads).toEqual(["all"]));
+    await waitFor(() =>
+      expect(screen.getAllByTestId("notification").map((row) => row.dataset.unread)).toEqual([
+        "false",
+        "false",
+        "false",
+      ]),
+    );
+    await waitFor(() => expect(screen.queryByTestId("notifications-read-all")).toBeNull());
+  });
+
+  it("has no Mark all as read when everything is read", async () => {
+    inboxStub([note(1, { readAt: "2026-01-12T00:00:00.000Z" })], []);
+    await renderApp({ path: "/notifications", user: USER(0) });
+    await screen.findByTestId("notification");
+    expect(screen.queryByTestId("notifications-read-all")).toBeNull();
   });
 
   it("a read notification opens its screen without marking it again", async () => {

@@ -178,6 +178,19 @@ describe("subscription: no surprise charges", () => {
     expect(isPostponed("u10", now)).toBe(false);
   });
 
+  it("Settings names each option with its length and price before anything is tapped", async () => {
+    setup("50", paid("2027-01-01T00:00:00.000Z"));
+    await renderApp({ path: "/settings/subscription", user: DEMO_USER });
+    await waitFor(() => expect(screen.getAllByTestId("subscription-option")).toHaveLength(2));
+    const [month, year] = screen.getAllByTestId("subscription-option") as [HTMLElement, HTMLElement];
+    expect(month.textContent).toContain("Month");
+    expect(month.textContent).toContain("Days: 30");
+    expect(within(month).getByTestId("subscription-option-price").textContent).toBe("10.00 USDT");
+    expect(year.textContent).toContain("Year");
+    expect(within(year).getByTestId("subscription-option-price").getAttribute("data-amount")).toBe("100");
+    expect(screen.queryByTestId("subscription-sheet")).toBeNull();
+  });
+
   it("Settings shows the status with its end date, and activates through the same confirmation", async () => {
     const sent = setup("50", paid("2027-01-01T00:00:00.000Z"));
     await renderApp({ path: "/settings/subscription", user: DEMO_USER });

@@ -95,8 +95,8 @@ describe("the history", () => {
     expect(out.querySelector("[data-icon]")?.getAttribute("data-icon")).toBe("withdrawal");
   });
 
-  it("names a return by why the money came back: rejected, failed or cancelled, never a rejection as a cancellation", async () => {
-    const back = (id: string, outcome: "rejected" | "error" | "cancelled", at: number) => ({
+  it("names a return by why the money came back: rejected, failed, cancelled or its code expired, never a rejection as a cancellation", async () => {
+    const back = (id: string, outcome: "rejected" | "error" | "cancelled" | "expired", at: number) => ({
       id,
       type: "withdrawal_return" as const,
       currency: "USDT" as const,
@@ -104,13 +104,19 @@ describe("the history", () => {
       createdAt: today(at),
       details: { withdrawalId: `w-${id}`, paymentSystemId: "usdt-trc20", withdrawalOutcome: outcome },
     });
-    historyApi([back("o3", "rejected", 3), back("o2", "error", 2), back("o1", "cancelled", 1)]);
+    historyApi([
+      back("o4", "rejected", 4),
+      back("o3", "error", 3),
+      back("o2", "cancelled", 2),
+      back("o1", "expired", 1),
+    ]);
     await renderApp({ path: "/operations", user: DEMO_USER });
-    await waitFor(() => expect(rows()).toHaveLength(3));
-    const [rejected, failed, cancelled] = rows() as [HTMLElement, HTMLElement, HTMLElement];
+    await waitFor(() => expect(rows()).toHaveLength(4));
+    const [rejected, failed, cancelled, expired] = rows() as [HTMLElement, HTMLElement, HTMLElement, HTMLElement];
     expect(rejected.textContent).toContain("Withdrawal rejected · returned");
     expect(failed.textContent).toContain("Withdrawal failed · returned");
     expect(cancelled.textContent).toContain("Withdrawal cancelled · returned");
+    expect(expired.textContent).toContain("Withdrawal code expired · returned");
   });
 
   it("groups rows by the user's day under a heading: Today, then older days by date", async () => {

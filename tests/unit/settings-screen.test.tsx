@@ -397,7 +397,7 @@ describe("settings: notifications", () => {
 });
 
 describe("settings: wallets", () => {
-  it("shows the withdrawal wallet of each payment system open for withdrawals", async () => {
+  it("shows the withdrawal wallet of each payment system open for withdrawals, shortened, the whole on tap", async () => {
     await open("/settings/wallets", {
       paymentSystems: {
         body: [
@@ -414,10 +414,17 @@ describe("settings: wallets", () => {
           },
         ],
       },
-      wallets: { body: [{ paymentSystemId: "usdt-trc20", address: "TWalletAddress0001" }] },
+      wallets: { body: [{ paymentSystemId: "usdt-trc20", address: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE" }] },
     });
     const wallets = await waitFor(() => section("wallets"));
-    expect((await within(wallets).findByTestId("wallet-address")).textContent).toBe("TWalletAddress0001");
+    // Shortened on one line, not wrapped mid-string; a tap shows the whole, another shortens it again.
+    const address = await within(wallets).findByTestId("wallet-address");
+    expect(address.textContent).toBe("TQn9Y2…bLSE");
+    fireEvent.click(address);
+    expect(address.textContent).toBe("TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE");
+    expect(address.getAttribute("aria-expanded")).toBe("true");
+    fireEvent.click(address);
+    expect(address.textContent).toBe("TQn9Y2…bLSE");
     expect(wallets.querySelector('[data-payment-system="usdt-trc20"]')).toBeTruthy();
   });
 });

@@ -421,6 +421,11 @@ describe("exchange dialog in Telegram", () => {
     expect(mainButton().loading).toBe(false);
     expect(telegram.notify).toHaveBeenCalledWith("success");
     expect(closingConfirmation()).toBe(false);
+    // The result stays on screen; the Main button's Done closes it.
+    expect(within(dialog).getByTestId("exchange-done")).toBeTruthy();
+    await waitFor(() => expect(mainButton()).toMatchObject({ text: "Done", enabled: true }));
+    pressMain();
+    await waitFor(() => expect(screen.queryByTestId("exchange-dialog")).toBeNull());
   });
 
   it("Telegram's Back on the confirmation returns to the form with the amount kept; on the form it closes the sheet", async () => {

@@ -63,7 +63,7 @@ export function renderNotification(kind: ChatKind, params: Params, language: Lan
 
 /**
  * What a notification concerns: the refill, withdrawal or deposit, the settings for a verification or a
- * changed withdrawal wallet, else nothing in particular (the inbox opens it; the chat button opens the
+ * changed withdrawal wallet, else nothing in particular (a cancelled withdrawal's) (the inbox opens it; the chat button opens the
  * same screen).
  */
 export function notificationTarget(kind: NotificationKind, params: Params): NotificationTarget | null {
@@ -73,7 +73,10 @@ export function notificationTarget(kind: NotificationKind, params: Params): Noti
     case "refill_rejected":
       return item("refill", params.refillId);
     case "withdrawal_status":
-      return item("withdrawal", params.withdrawalId);
+      // A cancelled withdrawal (by the investor, or its code expired) is not listed: its notice says all there is.
+      return params.status === "cancelled" || params.status === "expired"
+        ? null
+        : item("withdrawal", params.withdrawalId);
     case "deposit_ended":
       return item("deposit", params.depositId);
     case "verification_success":

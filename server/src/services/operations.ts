@@ -57,7 +57,7 @@ function details(row: Row): OperationDetails | undefined {
     row.op.type === "withdrawal_return" &&
     (meta.status === "rejected" || meta.status === "error" || meta.status === "cancelled")
   ) {
-    d.withdrawalOutcome = meta.status;
+    d.withdrawalOutcome = meta.status === "cancelled" && meta.reason === "code_expired" ? "expired" : meta.status;
   }
   if (row.op.type === "exchange" && typeof meta.from === "string" && typeof meta.to === "string") {
     d.exchange = {

@@ -385,7 +385,7 @@ async function returnFunds(
   id: string,
   from: WithdrawalRowStatus[],
   to: "cancelled" | "rejected" | "error",
-  extra: { note?: string | undefined; userId?: string; notify?: boolean } = {},
+  extra: { note?: string | undefined; userId?: string; notify?: WithdrawalOutcome } = {},
 ): Promise<WithdrawalRow | null> {
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -406,10 +406,17 @@ async function returnFunds(
       currency: row.currency as Currency,
       type: "withdrawal_return",
       amount: normalizeDecimal(row.amount),
-      meta: { withdrawalId: row.id, paymentSystemId: row.paymentSystemId, reversal: true, status: to },
+      meta: {
+        withdrawalId: row.id,
+        paymentSystemId: row.paymentSystemId,
+        reversal: true,
+        status: to,
+        // A cancel by the sweeper: the code expired unused (the history names it so).
+        ...(extra.notify === "expired" ? { reason: "code_expired" } : {}),
+      },
       at: now,
     });
-    if (extra.notify) await notifyWithdrawal(tx, updated, now);
+    if (extra.notify) await notifyWithdrawal(tx, updated, now, extra.notify);
     return updated;
   });
 }
@@ -421,19 +428,23 @@ async function returnFunds(
  */
 export async function cancelWithdrawal(deps: ServiceContext, userId: string, id: string): Promise<Withdrawal> {
   const row = await ownWithdrawal(deps.db, userId, id);
-  const cancelled = await returnFunds(deps, row.id, ["awaiting_code"], "cancelled", { userId });
+  const cancelled = await returnFunds(deps, row.id, ["awaiting_code"], "cancelled", { userId, notify: "cancelled" });
   if (!cancelled) throw new AppError("WITHDRAWAL_FAILED", { params: { reason: "not_awaiting_code" } });
+  await tellWithdrawal(deps, cancelled, "cancelled");
   return toWithdrawal(cancelled);
 }
 
 /**
  * The sweeper's part (scheduler.ts): applications still awaiting a code once their code's time is
  * over (older than the code's lifetime, and no unexpired code for them) are cancelled with the note
- * "code expired" and their amount returns, each in its own transaction like a user's cancel (the
+ * "code expired" and their amount returns (the investor told: inbox, chat, e-mail), each in its own transaction like a user's cancel (the
  * ledger stays balance = Σ operations). A code cannot be confirmed after it expired, so nothing is
  * taken from a user who was about to confirm. Returns the applications expired.
  */
-export async function expireWithdrawals(deps: Pick<ServiceContext, "db" | "clock">, limit = 500): Promise<number> {
+export async function expireWithdrawals(
+  deps: Pick<ServiceContext, "db" | "clock"> & Partial<NoticeDeps>,
+  limit = 500,
+): Promise<number> {
   const { db } = deps;
   const settings = await getSetting(db, "codes");
   const now = deps.clock.now();
@@ -451,7 +462,13 @@ export async function expireWithdrawals(deps: Pick<ServiceContext, "db" | "clock
     .limit(limit);
   let expired = 0;
   for (const { id } of stale) {
-    if (await returnFunds(deps, id, ["awaiting_code"], "cancelled", { note: "code expired" })) expired += 1;
+    const row = await returnFunds(deps, id, ["awaiting_code"], "cancelled", {
+      note: "code expired",
+      notify: "expired",
+    });
+    if (!row) continue;
+    expired += 1;
+    await tellWithdrawal(deps, row, "expired");
   }
   return expired;
 }
@@ -529,18 +546,46 @@ async function currentStatus(db: Database, id: string): Promise<WithdrawalRowSta
   return row.status;
 }
 
-/** Each operator move tells the user (in their language) through a notification. */
-async function notifyWithdrawal(tx: Database, row: WithdrawalRow, at: Date): Promise<void> {
-  await notify(tx, row.userId, "withdrawal_status", withdrawalParams(row), at);
+/**
+ * What a withdrawal's notice names: its status after an operator's move, or for a cancelled one who cancelled it
+ * (`cancelled`, the investor) or that its code expired unused (`expired`, the sweeper).
+ */
+type WithdrawalOutcome = WithdrawalRowStatus | "expired";
+
+/**
+ * Each operator move, the investor's cancel and a code's expiry tell the user (in their language) through a
+ * notification (the inbox and the chat).
+ */
+async function notifyWithdrawal(
+  tx: Database,
+  row: WithdrawalRow,
+  at: Date,
+  outcome: WithdrawalOutcome = row.status,
+): Promise<void> {
+  await notify(tx, row.userId, "withdrawal_status", withdrawalParams(row, outcome), at);
 }
 
-/** What a withdrawal's notices say (the inbox, the chat and the e-mail): its outcome, amount and the operator's note. */
-const withdrawalParams = (row: WithdrawalRow) => ({
-  status: row.status,
+/** The code channel (e-mail, SMS) hears of it too, unless the chat already does; the chat through the outbox. */
+async function tellWithdrawal(
+  deps: Pick<ServiceContext, "db"> & Partial<NoticeDeps>,
+  row: WithdrawalRow,
+  outcome: WithdrawalOutcome = row.status,
+): Promise<void> {
+  if (!deps.codeSender || !deps.log) return;
+  const { db, codeSender, log } = deps;
+  await tellNotification({ db, codeSender, log }, row.userId, "withdrawal_status", withdrawalParams(row, outcome));
+}
+
+/**
+ * What a withdrawal's notices say (the inbox, the chat and the e-mail): its outcome, amount and the operator's note
+ * (a cancelled one's note is the system's own, not told).
+ */
+const withdrawalParams = (row: WithdrawalRow, outcome: WithdrawalOutcome = row.status) => ({
+  status: outcome,
   amount: normalizeDecimal(row.amount),
   currency: row.currency,
   withdrawalId: row.id,
-  ...(row.note?.trim() ? { note: row.note.trim() } : {}),
+  ...(row.status !== "cancelled" && row.note?.trim() ? { note: row.note.trim() } : {}),
 });
 
 export type OperatorWithdrawalAction = "inspect" | "success" | "reject" | "error";
@@ -563,7 +608,7 @@ export async function processWithdrawal(
   if (action === "reject" || action === "error") {
     row = await returnFunds(deps, id, open, action === "reject" ? "rejected" : "error", {
       note: options.note,
-      notify: true,
+      notify: action === "reject" ? "rejected" : "error",
     });
   } else if (action === "inspect") {
     row = await db.transaction(async (tx) => {
@@ -590,11 +635,7 @@ export async function processWithdrawal(
     });
   }
   if (!row) throw wrongStatus(await currentStatus(db, id));
-  // The code channel (e-mail, SMS) hears of it too; the chat through the outbox.
-  if (deps.codeSender && deps.log) {
-    const { codeSender, log } = deps;
-    await tellNotification({ db, codeSender, log }, row.userId, "withdrawal_status", withdrawalParams(row));
-  }
+  await tellWithdrawal(deps, row);
   const [user] = await db.select({ login: users.login }).from(users).where(eq(users.id, row.userId));
   return { ...toWithdrawal(row), login: user?.login ?? "", state: row.status, note: row.note };
 }

@@ -5,7 +5,9 @@ import {
   ExchangeBody,
   type ExchangeQuote,
   type ExchangeQuoteInput,
+  type ExchangeReply,
   exchangeAmountIssue,
+  exchangeFee,
   exchangeQuote,
 } from "@contract";
 import { displayRate } from "@contract/exchange-math";
@@ -27,12 +29,16 @@ import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { balanceMutations, balanceQueries } from "../api/balance-queries";
 
 type ExchangeValues = { from: Currency; to: Currency; amount: string };
+/** Rates for the currencies an exchange did not touch: its fee uses only its own two. */
+const UNUSED_RATES = Object.fromEntries(CURRENCY_CODES.map((code) => [code, "1"])) as Record<Currency, string>;
 /** The amount's rule shows as it is typed ('Not enough funds' too). */
 const AS_TYPED = ["amount"] as const;
 
 /**
- * The exchange dialog: from/to, amount, the live rate and the exact result (`exchangeQuote`); Continue shows what
- * will be debited and credited at which rate, and only its Exchange sends anything (as a deposit's confirmation).
+ * The exchange dialog: from/to, amount, the live rate, the fee as an amount and the exact result (`exchangeQuote`);
+ * Continue shows what will be debited and credited at which rate, and only its Exchange sends anything (as a
+ * deposit's confirmation). Its result stays on screen (what left, what arrived, the fee) until Done or Another
+ * exchange.
  */
 export function ExchangeDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation("exchange");
@@ -61,11 +67,15 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
   const exchange = useMutation(balanceMutations.exchange());
   const formRef = useRef<HTMLFormElement>(null);
   const [formError, setFormError] = useState<FormError | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  /** The exchange the server made: shown until Done or Another exchange. */
+  const [done, setDone] = useState<ExchangeReply | null>(null);
   /** The confirmation shown (nothing sent yet): what the form's Continue checked. */
-  const [confirming, setConfirming] = useState<{ body: ExchangeValues; quote: ExchangeQuote; rate: string } | null>(
-    null,
-  );
+  const [confirming, setConfirming] = useState<{
+    body: ExchangeValues;
+    quote: ExchangeQuote;
+    rate: string;
+    fee: string | null;
+  } | null>(null);
   if (stepBack)
     stepBack.current = () => {
       if (!confirming) return false;
@@ -109,6 +119,8 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
   const available = balance.data?.currencies[from];
   const checked = checkAmount(form.values);
   const quote = checked && "input" in checked ? exchangeQuote(checked.input) : null;
+  /** The fee as an amount of `to` (what the fee-free exchange would credit more). */
+  const fee = checked && "input" in checked ? exchangeFee(checked.input) : null;
   const pending = exchange.isPending;
   useClosingConfirmation(amount.trim() !== "" && done === null);
 
@@ -117,6 +129,12 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
     : form.errors.amount
       ? textOfMessage(t as unknown as Translate, form.errors.amount)
       : null;
+
+  /** The fee as an amount with its percentage: "0.1800 TON (1 %)"; the percentage alone before an amount is typed. */
+  const feeText = (feeAmount: string | null, currency: Currency, percent: string) =>
+    feeAmount === null
+      ? t("feeValue", { fee: format.decimal(percent) })
+      : t("feeAmount", { amount: format.amount(feeAmount, currency, { exact: true }), fee: format.decimal(percent) });
 
   /** What one coin of `from` buys of `to` before the fee, about six significant digits (for showing only). */
   const rateValue =
@@ -131,12 +149,7 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
         haptics.notify("success");
         form.set("amount", "");
         setConfirming(null);
-        setDone(
-          t("done", {
-            debited: format.amount(reply.debited, reply.from, { exact: true }),
-            received: format.amount(reply.received, reply.to, { exact: true }),
-          }),
-        );
+        setDone(reply);
       },
       onError: (error) => {
         haptics.notify("error");
@@ -161,16 +174,84 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
     }
     setFormError(null);
     haptics.selection();
-    setConfirming({ body: { from, to, amount: checked.input.amount }, quote, rate: rateValue });
+    setConfirming({ body: { from, to, amount: checked.input.amount }, quote, rate: rateValue, fee });
   };
+
+  const amountCell = (testId: string, value: string, currency: Currency) => (
+    <span data-testid={testId} {...amountAttributes(value, currency)}>
+      {format.amount(value, currency, { exact: true })}
+    </span>
+  );
+
+  if (done) {
+    // The fee the server kept, from the rates and fee it used.
+    const keptFee = exchangeFee({
+      from: done.from,
+      to: done.to,
+      amount: done.debited,
+      rates: { ...UNUSED_RATES, [done.from]: done.rates.from, [done.to]: done.rates.to },
+      feePercent: done.feePercent,
+    });
+    return (
+      <form
+        ref={formRef}
+        className="money-dialog money-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onClose();
+        }}
+        noValidate
+        data-testid="exchange-done"
+      >
+        <h2 className="money-dialog-title">{t("title")}</h2>
+        <Section header={t("doneTitle")}>
+          <Cell className="static-cell" multiline after={amountCell("done-debited", done.debited, done.from)}>
+            {t("paid")}
+          </Cell>
+          <Cell
+            className="static-cell"
+            multiline
+            after={<span data-testid="done-fee">{feeText(keptFee, done.to, done.feePercent)}</span>}
+          >
+            {t("fee")}
+          </Cell>
+          <Cell className="static-cell" multiline after={amountCell("done-received", done.received, done.to)}>
+            {t("received")}
+          </Cell>
+          <Cell className="static-cell" multiline after={amountCell("done-balance", done.currencies[done.to], done.to)}>
+            {t("balanceAfter", { currency: done.to })}
+          </Cell>
+        </Section>
+        <FormFooter
+          money
+          error={null}
+          pending={false}
+          success={t("done", {
+            debited: format.amount(done.debited, done.from, { exact: true }),
+            received: format.amount(done.received, done.to, { exact: true }),
+          })}
+          form={formRef}
+          submitText={t("finish")}
+          submitTestId="exchange-finish"
+          secondary={
+            <Button
+              size="l"
+              stretched
+              mode="bezeled"
+              type="button"
+              onClick={() => setDone(null)}
+              data-testid="exchange-again"
+            >
+              {t("again")}
+            </Button>
+          }
+        />
+      </form>
+    );
+  }
 
   if (confirming) {
     const { body, quote: stated } = confirming;
-    const amountCell = (testId: string, value: string, currency: Currency) => (
-      <span data-testid={testId} {...amountAttributes(value, currency)}>
-        {format.amount(value, currency, { exact: true })}
-      </span>
-    );
     return (
       <form
         ref={formRef}
@@ -205,7 +286,7 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
             <Cell
               className="static-cell"
               multiline
-              after={t("feeValue", { fee: format.decimal(rate.data.feePercent) })}
+              after={<span data-testid="confirm-fee">{feeText(confirming.fee, body.to, rate.data.feePercent)}</span>}
             >
               {t("fee")}
             </Cell>
@@ -264,7 +345,6 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
           onValueChange={(value) => {
             form.set("amount", value);
             setFormError(null);
-            setDone(null);
           }}
         >
           {available !== undefined ? (
@@ -278,7 +358,6 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
                 onClick={() => {
                   form.set("amount", available);
                   setFormError(null);
-                  setDone(null);
                 }}
                 data-testid="exchange-max"
               >
@@ -305,7 +384,7 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
         </Cell>
         <Cell
           className="static-cell"
-          after={rate.data ? t("feeValue", { fee: format.decimal(rate.data.feePercent) }) : "…"}
+          after={rate.data ? <span data-testid="exchange-fee">{feeText(fee, to, rate.data.feePercent)}</span> : "…"}
         >
           {t("fee")}
         </Cell>
@@ -323,7 +402,6 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
       <FormFooter
         money
         error={formError}
-        success={done}
         form={formRef}
         submitText={t("next")}
         pending={pending}

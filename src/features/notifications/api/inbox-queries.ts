@@ -37,7 +37,7 @@ export const inboxMutations = {
       mutationFn: (id: string) => callApi("readNotification", { params: { id } }),
     }),
 
-  /** `POST /notification/read`: those the sheet showed. */
+  /** `POST /notification/read`: those the sheet showed, or without ids every one (the inbox's Mark all as read). */
   read: () =>
     mutationOptions({
       mutationKey: [...notificationKeys.all, "read"],

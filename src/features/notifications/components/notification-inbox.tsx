@@ -1,6 +1,6 @@
 import type { Notification } from "@contract";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { Section } from "@telegram-apps/telegram-ui";
+import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useSetAtom } from "jotai";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -20,6 +20,7 @@ const OVERSCAN = 20;
 /**
  * The inbox: every notification, read and unread (unread marked), newest first, a page at a time. Tapping one
  * marks it read and opens the screen it concerns; one of a kind this app does not know is only marked read.
+ * While any is unread, "Mark all as read" marks every one read at once (`POST /notification/read` without ids).
  * Virtualised: only the rows about the screen are in the document, however many pages are loaded.
  */
 export function NotificationInbox() {
@@ -36,8 +37,27 @@ export function NotificationInbox() {
   );
   const total = list.data?.pages[0]?.total;
   const open = useOpenNotification();
+  const readAll = useReadAll();
+  // The server's count of unread (every page's), or an unread row loaded.
+  const anyUnread = (list.data?.pages[0]?.unread ?? 0) > 0 || items.some((n) => n.readAt === null);
   return (
-    <Section>
+    <Section
+      header={
+        anyUnread ? (
+          <div className="inbox-actions">
+            <Button
+              mode="plain"
+              size="s"
+              loading={readAll.isPending}
+              onClick={() => readAll.mutate({})}
+              data-testid="notifications-read-all"
+            >
+              {t("markAllRead")}
+            </Button>
+          </div>
+        ) : undefined
+      }
+    >
       <PagedList
         query={list}
         items={items}
@@ -92,19 +112,27 @@ function InboxRows({
   );
 }
 
+/** A read's reply: the bell and the session's count follow it, and the lists are asked again. */
+function useAfterRead(): (reply: { unread: number }) => void {
+  const client = useQueryClient();
+  const updateUser = useSetAtom(updateUserAtom);
+  return ({ unread }) => {
+    setPulseUnread(client, unread);
+    updateUser({ notifications: { unread } });
+    void client.invalidateQueries({ queryKey: notificationKeys.all, refetchType: "all" });
+  };
+}
+
+/** Marks every notification read. */
+function useReadAll() {
+  const afterRead = useAfterRead();
+  return useMutation({ ...inboxMutations.read(), onSuccess: afterRead });
+}
+
 /** Marks a notification read (when it is not yet) and opens its screen. */
 export function useOpenNotification(): (notification: Notification) => void {
-  const client = useQueryClient();
   const navigate = useNavigate();
-  const updateUser = useSetAtom(updateUserAtom);
-  const read = useMutation({
-    ...inboxMutations.readOne(),
-    onSuccess: ({ unread }) => {
-      setPulseUnread(client, unread);
-      updateUser({ notifications: { unread } });
-      void client.invalidateQueries({ queryKey: notificationKeys.all, refetchType: "all" });
-    },
-  });
+  const read = useMutation({ ...inboxMutations.readOne(), onSuccess: useAfterRead() });
   return (notification) => {
     if (notification.readAt === null) read.mutate(notification.id);
     const path = notificationPath(notification);

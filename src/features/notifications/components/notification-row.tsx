@@ -2,8 +2,13 @@ import type { Notification } from "@contract";
 import { useTranslation } from "react-i18next";
 import { currentLanguage } from "@/config/i18n";
 import { formatDateTime } from "@/lib/dates";
+import { notificationPath } from "../lib/target";
+import { NotificationIcon } from "./notification-icon";
 
-/** One notification, in the inbox and in the sheet: a button that opens it; unread ones marked (dot, bold, said). */
+/**
+ * One notification, in the inbox and in the sheet: a button that opens it, its kind's icon first and a chevron
+ * when it opens a screen; unread ones marked (dot, bold, said).
+ */
 export function NotificationRow({ notification, onOpen }: { notification: Notification; onOpen(): void }) {
   const { t, i18n } = useTranslation("notifications");
   const unread = notification.readAt === null;
@@ -17,15 +22,21 @@ export function NotificationRow({ notification, onOpen }: { notification: Notifi
       data-kind={notification.kind}
       data-unread={unread}
     >
-      <span className="notification-row-head">
-        {unread ? <span className="notification-dot" aria-hidden="true" /> : null}
-        <strong className="notification-row-title">{notification.title}</strong>
-        {unread ? <span className="visually-hidden">{t("unread")}</span> : null}
+      <NotificationIcon kind={notification.kind} />
+      <span className="notification-row-text">
+        <span className="notification-row-head">
+          {unread ? <span className="notification-dot" aria-hidden="true" /> : null}
+          <strong className="notification-row-title">{notification.title}</strong>
+          {unread ? <span className="visually-hidden">{t("unread")}</span> : null}
+        </span>
+        <span className="notification-row-body">{notification.body}</span>
+        <time className="notification-row-time" dateTime={notification.createdAt}>
+          {formatDateTime(notification.createdAt, currentLanguage(i18n))}
+        </time>
       </span>
-      <span className="notification-row-body">{notification.body}</span>
-      <time className="notification-row-time" dateTime={notification.createdAt}>
-        {formatDateTime(notification.createdAt, currentLanguage(i18n))}
-      </time>
+      {notificationPath(notification) ? (
+        <span className="notification-chevron" data-testid="notification-chevron" aria-hidden="true" />
+      ) : null}
     </button>
   );
 }

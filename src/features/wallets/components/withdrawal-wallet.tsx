@@ -17,6 +17,7 @@ import { useForm } from "@/lib/form/use-form";
 import { haptics, useClosingConfirmation } from "@/tma/hooks";
 import { walletAddressError, walletMutations, walletQueries } from "../api/wallet-queries";
 import "../wallets.css";
+import { ShortAddress } from "@/components/short-address";
 
 /** The contract's rule of a wallet address (an empty one would remove the wallet: here it is required). */
 const ADDRESS = WalletsUpdateBody.shape.wallets.element.shape.address;
@@ -60,9 +61,7 @@ export function WithdrawalWallet({ system }: { system: PaymentSystem }) {
       <div className="wallet-saved" data-testid="wallet">
         <span className="wallet-saved-label">{t("wallet.label")}</span>
         <span className="wallet-saved-row">
-          <span className="wallet-address" data-testid="wallet-address">
-            {saved.address}
-          </span>
+          <ShortAddress value={saved.address} className="wallet-address" testId="wallet-address" />
           <button
             type="button"
             className="link-button"
