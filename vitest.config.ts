@@ -35,7 +35,7 @@ export default mergeConfig(
             exclude: ISOLATED_UNIT_TESTS,
             environment: "jsdom",
             setupFiles: ["tests/unit/setup.ts"],
-            testTimeout: 30_000,
+            testTimeout: 120_000,
             // The files share one module graph and one document: a fresh one per file cost more time
             // than the tests themselves. tests/unit/setup.ts puts back what a test may leave behind.
             isolate: false,
@@ -48,7 +48,7 @@ export default mergeConfig(
             include: ISOLATED_UNIT_TESTS,
             environment: "jsdom",
             setupFiles: ["tests/unit/setup.ts"],
-            testTimeout: 30_000,
+            testTimeout: 120_000,
           },
         },
         {

@@ -295,7 +295,7 @@ describe("notification sheet", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(screen.queryByTestId("notification-dialog")).toBeNull();
     items.unshift(note(2));
-    const dialog = await screen.findByTestId("notification-dialog", {}, { timeout: 8_000 });
+    const dialog = await screen.findByTestId("notification-dialog");
     expect(
       within(dialog)
         .getAllByTestId("notification")
@@ -308,7 +308,7 @@ describe("notification sheet", () => {
     await waitFor(() =>
       expect(screen.getByTestId("notification-bell").getAttribute("aria-label")).toBe("Notifications, 1 unread"),
     );
-  }, 20_000);
+  });
 });
 
 describe("a screen's header", () => {

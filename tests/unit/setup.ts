@@ -18,10 +18,11 @@ import { loadDeadline } from "@/lib/load-faults";
 import { cookieTokenStore, setTokenStore } from "@/lib/session";
 import { setTelegramBridge } from "@/tma/bridge";
 
-// Queries that wait (findBy…, waitFor) get 15 s: the unit tests share two cores with the rest of the
+// Queries that wait (findBy…, waitFor) get 60 s: the unit tests share two cores with the rest of the
 // run (types, integration, the browser), and a worker's first visit to a lazy screen transforms its
-// modules then (seen taking more than 5 s on a loaded machine).
-configure({ asyncUtilTimeout: 15_000 });
+// modules then (18 s alone for the withdrawal screen inside Telegram, more than 15 s at a load of 11).
+// A ceiling, not a speed: a test waits for what it asserts and ends as soon as it is there.
+configure({ asyncUtilTimeout: 60_000 });
 // A screen's first import compiles its modules here, which a loaded machine stretches past the app's download
 // deadline (1.5 s, meant for a network): the screen would say "not downloaded" and come only with a background retry.
 // tests/unit/load-faults.test.tsx puts the app's own deadline back for the tests of the deadline itself.

@@ -483,13 +483,13 @@ describe("cabinet's stale mark", () => {
 
     failing = true;
     await act(() => queryClient.refetchQueries({ queryKey: ["balance"] }, { throwOnError: false }));
-    await waitFor(() => expect(screen.getByTestId("stale")).toBeTruthy(), { timeout: 10_000 });
+    await waitFor(() => expect(screen.getByTestId("stale")).toBeTruthy());
     expect(screen.getByTestId("balance").getAttribute("data-amount")).toBe("1000");
 
     failing = false;
     await act(() => queryClient.refetchQueries({ queryKey: ["balance"] }));
     await waitFor(() => expect(screen.queryByTestId("stale")).toBeNull());
-  }, 15_000);
+  });
 
   it("stays off while the browser is offline: the offline banner alone says it, once", async () => {
     stubRoutes(routes());
