@@ -196,7 +196,9 @@ describe("withdrawal", () => {
     await page.locator("[data-testid='submit']").first().click();
 
     const row = page.locator("[data-testid='withdrawal-row']").first();
+    // "pending" to the investor from its request on; confirmed once its code is taken (no longer awaiting it).
     await expect.poll(() => row.getAttribute("data-status")).toBe("pending");
+    await expect.poll(() => row.getAttribute("data-awaiting-code")).toBeNull();
     const id = (await row.getAttribute("data-withdrawal-id")) as string;
     expect(new Big((await row.getAttribute("data-amount")) ?? "0").eq("50")).toBe(true);
     const balance = await apiGet<{ currencies: Record<string, string> }>("/user/balance", investor.token);
