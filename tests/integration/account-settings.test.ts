@@ -169,7 +169,7 @@ describe("settings data", () => {
     const german = await callRoute(server, "notifications", { token: investor.token });
     expect(german.items[0]).toMatchObject({
       kind: "refill_credited",
-      title: "Aufladung gutgeschrieben",
+      title: "Einzahlung gutgeschrieben",
       body: "25,00 USDT wurden Ihrem Guthaben gutgeschrieben.",
     });
 

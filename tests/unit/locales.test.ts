@@ -153,7 +153,7 @@ describe("validation, success and enums namespaces", () => {
       en: /This is what the close did/,
     };
     const found = Object.entries(retired).flatMap(([language, words]) =>
-      NAMESPACES.filter((namespace) => namespace !== "bot" && namespace !== "terms").flatMap((namespace) =>
+      NAMESPACES.filter((namespace) => namespace !== "terms").flatMap((namespace) =>
         leaves(load(language, namespace))
           .filter(([, value]) => words.test(value))
           .map(([key, value]) => `${language}/${namespace}:${key}: ${value}`),
