@@ -41,6 +41,17 @@ describe("news", () => {
     expect(container.querySelector('[data-screen="news-item"]')).toBeTruthy();
   });
 
+  it("has one way back on the web, in the row of the bell: no second back link, no empty title row", async () => {
+    stubRoutes({ newsOne: { body: ITEM } });
+    await renderApp({ path: "/news/n1", user: DEMO_USER });
+    await screen.findByTestId("news-title");
+    expect(screen.queryByTestId("news-back")).toBeNull();
+    const back = screen.getByTestId("page-back");
+    expect(back.getAttribute("href")).toBe("/news");
+    expect(back.parentElement?.classList.contains("page-title-row")).toBe(true);
+    expect(document.querySelectorAll("h1")).toHaveLength(1);
+  });
+
   it("opens the links of a body through Telegram, never navigating the Mini App away", async () => {
     const linked = {
       ...ITEM,

@@ -27,26 +27,30 @@ export function CabinetHeader({ title, heading, actions }: PageHeaderProps) {
   const parent = parentOf(pathname);
   const back = !telegram && !isTopLevelPath(pathname) && (!wide || parent !== paths.more);
   const shown = heading === undefined ? title : heading;
+  const backLink = back ? (
+    <Link
+      to={parent}
+      className="page-back"
+      data-testid="page-back"
+      onClick={(event) => {
+        // Back to where the user came from in the app, as Telegram's Back button does; opened directly, the
+        // link's own target (the screen above).
+        if (!hasInAppHistory(location)) return;
+        event.preventDefault();
+        navigate(-1);
+      }}
+    >
+      {t("back")}
+    </Link>
+  ) : null;
+  // A screen that shows its own h1 (a news item) has no title row of its own: the way back and the bell share one.
   return (
     <header className="page-header">
-      {back ? (
-        <Link
-          to={parent}
-          className="page-back"
-          data-testid="page-back"
-          onClick={(event) => {
-            // Back to where the user came from in the app, as Telegram's Back button does; opened directly, the
-            // link's own target (the screen above).
-            if (!hasInAppHistory(location)) return;
-            event.preventDefault();
-            navigate(-1);
-          }}
-        >
-          {t("back")}
-        </Link>
-      ) : null}
+      {shown === null ? null : backLink}
       <div className="page-title-row">
-        {shown === null ? null : (
+        {shown === null ? (
+          backLink
+        ) : (
           <Title level="2" weight="2" Component="h1" className="page-title">
             {shown}
           </Title>

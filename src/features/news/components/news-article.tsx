@@ -12,7 +12,10 @@ import { useTelegram } from "@/tma/hooks";
 import { newsQueries } from "../api/news-queries";
 import { NewsBody } from "./news-body";
 
-/** One news item; works on its own when opened by a deep link. On the web a link leads back to the list. */
+/**
+ * One news item; works on its own when opened by a deep link. The way back is the screen's (the header's Back on
+ * the web, Telegram's Back inside it); only an item that is not there offers a link to the list.
+ */
 export function NewsArticle({ id }: { id: string }) {
   const { t, i18n } = useTranslation(["news", "common"]);
   const language = currentLanguage(i18n);
@@ -48,7 +51,6 @@ export function NewsArticle({ id }: { id: string }) {
   }
   return (
     <article className="news-article">
-      {back}
       <h1 className="news-title" data-testid="news-title">
         {item.data.title}
       </h1>
