@@ -28,6 +28,27 @@ function api(routes: Parameters<typeof stubRoutes>[0]) {
   return stubRoutes({ telegramAuthAvailable: FLAG_OFF, ...routes });
 }
 
+/** The API, with `POST /auth/login` answered only when the test says (`answer`), the latest call first. */
+function holdLogin() {
+  const answers: ((reply: Response) => void)[] = [];
+  const fetchMock = api({});
+  const stubbed = fetchMock.getMockImplementation();
+  fetchMock.mockImplementation((url, init) =>
+    String(url).endsWith("/auth/login")
+      ? new Promise<Response>((resolve) => {
+          answers.unshift(resolve);
+        })
+      : (stubbed?.(url, init) ?? Promise.resolve(new Response())),
+  );
+  return { fetchMock, answer: (reply: Response) => answers[0]?.(reply) };
+}
+
+const WRONG_PASSWORD = () =>
+  new Response(JSON.stringify({ code: "INVALID_CREDENTIALS", message: "Incorrect login or password" }), {
+    status: 400,
+    headers: { "Content-Type": "application/json" },
+  });
+
 const calls = (fetchMock: ReturnType<typeof stubRoutes>, path: string) =>
   fetchMock.mock.calls.filter(([url]) => new URL(String(url), "http://localhost").pathname === `/api${path}`);
 
@@ -214,16 +235,7 @@ describe("login inside Telegram", () => {
   it("submits with the Main button: its text, its loader while sending, enabled again after a refusal", async () => {
     const fake = fakeBridge();
     setTelegramBridge(fake.bridge);
-    let answer: (reply: Response) => void = () => {};
-    const fetchMock = api({});
-    const stubbed = fetchMock.getMockImplementation();
-    fetchMock.mockImplementation((url, init) =>
-      String(url).endsWith("/auth/login")
-        ? new Promise<Response>((resolve) => {
-            answer = resolve;
-          })
-        : (stubbed?.(url, init) ?? Promise.resolve(new Response())),
-    );
+    const { answer } = holdLogin();
     await renderApp({ path: "/login" });
     await waitFor(() => expect(input("login")).toBeTruthy());
     // Inside Telegram the Main button is the submit; the page has none of its own.
@@ -243,14 +255,7 @@ describe("login inside Telegram", () => {
         expect.objectContaining({ isLoaderVisible: true, isEnabled: false }),
       ),
     );
-    await act(async () =>
-      answer(
-        new Response(JSON.stringify({ code: "INVALID_CREDENTIALS", message: "Incorrect login or password" }), {
-          status: 400,
-          headers: { "Content-Type": "application/json" },
-        }),
-      ),
-    );
+    await act(async () => answer(WRONG_PASSWORD()));
     await waitFor(() => expect(formError()).toBe("Incorrect login or password"));
     expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith(
       expect.objectContaining({ isLoaderVisible: false, isEnabled: true, isVisible: true }),
@@ -261,16 +266,7 @@ describe("login inside Telegram", () => {
   it("two presses of the Main button in one go (Web A's double tap) send one sign-in", async () => {
     const fake = fakeBridge();
     setTelegramBridge(fake.bridge);
-    let answer: (reply: Response) => void = () => {};
-    const fetchMock = api({});
-    const stubbed = fetchMock.getMockImplementation();
-    fetchMock.mockImplementation((url, init) =>
-      String(url).endsWith("/auth/login")
-        ? new Promise<Response>((resolve) => {
-            answer = resolve;
-          })
-        : (stubbed?.(url, init) ?? Promise.resolve(new Response())),
-    );
+    const { fetchMock, answer } = holdLogin();
     await renderApp({ path: "/login" });
     await waitFor(() => expect(input("login")).toBeTruthy());
     type("login", "demo");
@@ -280,14 +276,7 @@ describe("login inside Telegram", () => {
       fake.pressMain();
     });
     await waitFor(() => expect(calls(fetchMock, "/auth/login")).toHaveLength(1));
-    await act(async () =>
-      answer(
-        new Response(JSON.stringify({ code: "INVALID_CREDENTIALS", message: "Incorrect login or password" }), {
-          status: 400,
-          headers: { "Content-Type": "application/json" },
-        }),
-      ),
-    );
+    await act(async () => answer(WRONG_PASSWORD()));
     await waitFor(() => expect(formError()).toBe("Incorrect login or password"));
     expect(calls(fetchMock, "/auth/login")).toHaveLength(1);
     // Usable again once the answer is in.
