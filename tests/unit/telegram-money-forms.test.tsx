@@ -190,12 +190,7 @@ describe("deposit form in Telegram", () => {
   it("after 'Not enough funds' the Main button is usable again, the input stays guarded, haptics say error", async () => {
     stubRoutes(routes(NOT_ENOUGH));
     await renderApp({ path: "/deposits", user: DEMO_USER });
-    await waitFor(() => expect(mainButton().text).toBe("Open a deposit"));
-    pressMain();
-    fireEvent.change(await field("amount"), { target: { value: "100" } });
-    pressMain();
-    await screen.findByTestId("deposit-confirmation");
-    pressMain();
+    await sendDepositWithMainButton();
     await screen.findByText("Not enough funds");
     expect(mainButton()).toMatchObject({ loading: false, enabled: true });
     expect(telegram.notify).toHaveBeenCalledWith("error");
@@ -225,14 +220,20 @@ describe("deposit form in Telegram", () => {
     fireEvent.change(amount, { target: { value: "" } });
     expect(closingConfirmation()).toBe(false);
   });
-  /** Opens a deposit of 100 with the Main button, as an investor does. */
-  async function openDepositWithMainButton() {
+
+  /** Asks for a deposit of 100 with the Main button, as an investor does: the sheet, the amount, the confirmation. */
+  async function sendDepositWithMainButton() {
     await waitFor(() => expect(mainButton().text).toBe("Open a deposit"));
     pressMain();
     fireEvent.change(await field("amount"), { target: { value: "100" } });
     pressMain();
     await screen.findByTestId("deposit-confirmation");
     pressMain();
+  }
+
+  /** Opens a deposit of 100 with the Main button and waits until it is open. */
+  async function openDepositWithMainButton() {
+    await sendDepositWithMainButton();
     await screen.findByTestId("form-success");
   }
 
