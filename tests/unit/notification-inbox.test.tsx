@@ -10,7 +10,7 @@ import { notificationPath } from "@/features/notifications/lib/target";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { setTelegramBridge } from "@/tma/bridge";
-import { DEMO_USER, fakeBridge, renderApp, stubRoutes } from "./test-utils";
+import { DEMO_USER, fakeBridge, renderApp, showEveryPage, stubRoutes } from "./test-utils";
 
 afterEach(() => {
   setTelegramBridge(null);
@@ -223,13 +223,7 @@ describe("inbox", () => {
     const list = await screen.findByTestId("notification-list");
     // The list's box is as tall as every row loaded.
     const height = () => Number.parseFloat(list.style.height);
-    await waitFor(() => expect(height()).toBeGreaterThan(0));
-    for (let page = 2; page <= 4; page++) {
-      const before = height();
-      fireEvent.click(screen.getByTestId("load-more"));
-      await waitFor(() => expect(height()).toBeGreaterThan(before));
-    }
-    expect(screen.queryByTestId("load-more")).toBeNull();
+    await showEveryPage(height, 4);
     const rows = screen.getAllByTestId("notification");
     expect(rows.length).toBeGreaterThan(5);
     expect(rows.length).toBeLessThan(60);

@@ -8,7 +8,7 @@ import type { Operation, PaymentSystem, Withdrawal } from "@contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setTelegramBridge } from "@/tma/bridge";
-import { DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
+import { DEMO_USER, fakeBridge, type RouteReply, renderApp, showEveryPage, stubRoutes } from "./test-utils";
 
 /** An instant on a local calendar day (the history groups by the user's own days). */
 const at = (year: number, month: number, day: number, hour: number) =>
@@ -301,13 +301,7 @@ describe("a long history", () => {
     const box = () => list.querySelector<HTMLElement>(".window-list");
     // The history's box is as tall as every line loaded.
     const height = () => Number.parseFloat(box()?.style.height ?? "0");
-    await waitFor(() => expect(height()).toBeGreaterThan(0));
-    for (let page = 2; page <= 4; page++) {
-      const before = height();
-      fireEvent.click(screen.getByTestId("load-more"));
-      await waitFor(() => expect(height()).toBeGreaterThan(before));
-    }
-    expect(screen.queryByTestId("load-more")).toBeNull();
+    await showEveryPage(height, 4);
     expect(rows().length).toBeGreaterThan(5);
     expect(rows().length).toBeLessThan(60);
     // Every day shown is a section under its heading, its rows a list: each row's place in the day, the day's size.

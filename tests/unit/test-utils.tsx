@@ -4,11 +4,11 @@
  * `stubRoutes` answers `fetch` by the contract's route names, with replies typed by each route.
  */
 import { type Profile, type RouteName, type RouteResponse, routes, type User } from "@contract";
-import { render } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import i18next from "i18next";
 import { useLayoutEffect } from "react";
 import { type Location, MemoryRouter, type NavigateFunction, useLocation, useNavigate } from "react-router";
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
 import { AppShell } from "@/app/shell";
 import { initI18n, setLanguage } from "@/config/i18n";
 import { alertsAtom } from "@/lib/alerts";
@@ -209,4 +209,18 @@ export function fakeBridge(platform = "android", launch: { rawInitData?: string;
       for (const listener of mainListeners) listener();
     },
   };
+}
+
+/**
+ * Taps "Show more" until all `pages` are in, each tap growing the list's box (`height`, the virtualised list's
+ * full height), and checks that "Show more" is gone after the last.
+ */
+export async function showEveryPage(height: () => number, pages: number): Promise<void> {
+  await waitFor(() => expect(height()).toBeGreaterThan(0));
+  for (let page = 2; page <= pages; page++) {
+    const before = height();
+    fireEvent.click(screen.getByTestId("load-more"));
+    await waitFor(() => expect(height()).toBeGreaterThan(before));
+  }
+  expect(screen.queryByTestId("load-more")).toBeNull();
 }
