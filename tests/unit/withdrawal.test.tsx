@@ -180,17 +180,22 @@ describe("withdrawal form", () => {
       await form();
       await screen.findByTestId("wallet-address");
       typeAmount("100.01");
-      // Both presses of a double tap, delivered before the loader shows (Telegram Web A does so).
-      const pressTwice = () =>
+      // The Main button as the client shows it now (the last thing the app set on it).
+      const shown = () => fake.bridge.mainButton.set.mock.calls.at(-1)?.[0];
+      // Both presses of a double tap, delivered before the loader shows (Telegram Web A does so), once the button
+      // the user taps is on screen: pressed before, they would reach the step before it.
+      const pressTwice = async (text: string) => {
+        await waitFor(() => expect(shown()).toMatchObject({ text, isEnabled: true, isVisible: true }));
         act(() => {
           fake.pressMain();
           fake.pressMain();
         });
-      pressTwice();
+      };
+      await pressTwice("Get a confirmation code");
       await waitFor(() => expect(document.querySelector("form[data-step='code']")).toBeTruthy());
       expect(sent.filter((s) => s.path === "/funds/payments/request")).toHaveLength(1);
       typeCode("123456");
-      pressTwice();
+      await pressTwice("Confirm the withdrawal");
       await waitFor(() => expect(sent.filter((s) => s.path === "/funds/payments/validate")).toHaveLength(1));
       await screen.findByText("Withdrawal confirmed: 98.50 USDT is on its way");
       expect(sent.filter((s) => s.path === "/funds/payments/validate")).toHaveLength(1);
