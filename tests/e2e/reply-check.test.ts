@@ -38,7 +38,7 @@ async function openCabinet(setup?: (context: BrowserContext) => Promise<unknown>
   });
   page.on("worker", (worker) => workers.push(worker.url()));
   await page.goto(`${base()}/`);
-  await page.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
+  await page.locator("[data-testid='overview-total']").waitFor({ timeout: 60_000 });
   return { context, page, workers, calls };
 }
 
@@ -51,7 +51,7 @@ describe("the contract's check of replies", () => {
   it("runs in a worker during a cabinet's launch: the page evaluates no zod until a form opens", async () => {
     const { context, page, workers, calls } = await openCabinet();
     try {
-      await page.locator("[data-testid='income-chart']").waitFor({ timeout: 20_000 });
+      await page.locator("[data-testid='income-chart']").waitFor({ timeout: 60_000 });
       await page.waitForLoadState("networkidle");
       // Each of the screen's calls once: a part mounting when its code came asked again for what had just come.
       for (const path of ["/api/user/balance", "/api/user/statistics", "/api/user/overview", "/api/user/income"])
@@ -84,7 +84,7 @@ describe("the contract's check of replies", () => {
     );
     try {
       // The parts around it are in, the chart's room is given up, and no chart is drawn from what came.
-      await page.locator("[data-testid='reserved-income']").waitFor({ state: "detached", timeout: 20_000 });
+      await page.locator("[data-testid='reserved-income']").waitFor({ state: "detached", timeout: 60_000 });
       await page.waitForLoadState("networkidle");
       expect(await page.locator("[data-testid='income-chart']").count()).toBe(0);
       expect(await page.locator("[data-testid='overview-total']").isVisible()).toBe(true);
@@ -98,7 +98,7 @@ describe("the contract's check of replies", () => {
       context.route(/reply-check\.worker/, (route) => route.abort()),
     );
     try {
-      await page.locator("[data-testid='income-chart']").waitFor({ timeout: 20_000 });
+      await page.locator("[data-testid='income-chart']").waitFor({ timeout: 60_000 });
       await page.waitForLoadState("networkidle");
       // The page ran the contract itself.
       expect(await page.evaluate(() => "__zod_globalRegistry" in globalThis)).toBe(true);
@@ -132,7 +132,7 @@ describe("the contract's check of replies inside Telegram Web", () => {
         const frame = await web.mount({ initData, platform: client === "a" ? "weba" : "webk", version: "9.1" });
         await screen(frame, "cabinet");
         // The whole picture's and the chart's rooms are given up once their checked replies are in.
-        await frame.locator("[data-testid='reserved-income']").waitFor({ state: "detached", timeout: 20_000 });
+        await frame.locator("[data-testid='reserved-income']").waitFor({ state: "detached", timeout: 60_000 });
         await frame.locator("[data-testid='balance']").first().waitFor();
         // The frame's worker, from the app's origin, has loaded the contract and checks there (the page itself
         // loads it too here: a new user's Telegram sign-in is a call whose route the contract gives).
