@@ -1,5 +1,5 @@
 /**
- * The investor's home (server/README.md, "Home: statements, overview, income, inbox"): the statement of a
+ * The investor's home (docs/api-home.md, "Home: statements, overview, income, inbox"): the statement of a
  * period as CSV, the whole picture in USDT, the income by day for the chart, and the block explorer link of a
  * transaction. Every amount is a decimal string.
  */

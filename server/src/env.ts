@@ -212,7 +212,10 @@ const RawEnv = z.object({
   RATE_LIMIT_UPLOAD_ACCOUNT: optional(rateLimit),
 });
 
-/** The limits of sign-in and code calls (server/README.md, "Rate limits"). */
+/** Every variable the server reads (server/README.md, "Environment", lists each). */
+export const ENV_VARIABLES = Object.keys(RawEnv.shape);
+
+/** The limits of sign-in and code calls (docs/api-sign-in.md, "Rate limits"). */
 export interface RateLimits {
   /** Failed logins per IP address and login. */
   loginAccount: RateLimitRule | null;

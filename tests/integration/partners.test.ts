@@ -1,6 +1,6 @@
 /**
  * Partners: referral income by line, matching and turnover bonuses paid with the deposit
- * (server/README.md, "Partners"), the referrals list (paging, sort, search, line filter, totals,
+ * (docs/api-money.md, "Partners"), the referrals list (paging, sort, search, line filter, totals,
  * own downline only, 5 000 referrals timed) and the bonuses. In-memory PGlite.
  */
 import { performance } from "node:perf_hooks";

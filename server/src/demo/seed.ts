@@ -152,7 +152,7 @@ export const DEMO_SUBSCRIPTION_OPTIONS = [
   },
 ];
 
-/** Curated bundles of the demo plans (server/README.md, "Crypto cases"). */
+/** Curated bundles of the demo plans (docs/database.md, "Demo data"). */
 export const DEMO_CRYPTO_CASES = [
   {
     id: "steady",

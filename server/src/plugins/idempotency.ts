@@ -7,7 +7,7 @@
  * running is 409 IDEMPOTENCY_IN_FLIGHT; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED. A refused
  * or failed first request (4xx, 5xx) stores nothing, so a retry of the same intent runs again.
  *
- * The claim, the money change and the stored reply are one transaction (docs/security.md, "Idempotency"), and
+ * The claim, the money change and the stored reply are one transaction (docs/security.md, "Exactly-once money calls"), and
  * it lives inside the route's handler, on one connection of the pool: it opens with an advisory lock on the key
  * (tried without waiting: held by a live first run, 409 IDEMPOTENCY_IN_FLIGHT; a holder that died holds
  * nothing), reads the key's row (a stored reply is replayed), runs the handler in it (its services' own

@@ -6,7 +6,7 @@
  * readiness also shows the chat outbox's backlog (how many messages wait and the oldest one's age) and the bot's
  * state: `ready`, or `failing` with what Telegram refused and what to change. The bot's state does not make the
  * server unready (the cabinet serves without Telegram): a load balancer routes on the status code, monitoring
- * alerts on `bot.state` (server/README.md, "Health"). While the server starts, before this route exists,
+ * alerts on `bot.state` (server/README.md, "Running in production"). While the server starts, before this route exists,
  * early-server.ts answers both the same way.
  */
 import { sql } from "drizzle-orm";

@@ -5,7 +5,7 @@
  * closed as it arrives, before a byte of it is read, and near MAX_CONNECTIONS the heaviest clients make way
  * (docs/security.md, "Connection fairness"). Connections from the proxies in TRUST_PROXY are not
  * counted: behind a proxy every client arrives from its address, and the proxy caps them itself
- * (server/README.md, "Behind a proxy").
+ * (server/README.md, "Running in production").
  */
 import type { Server } from "node:http";
 import { BlockList, isIPv4, type Socket } from "node:net";

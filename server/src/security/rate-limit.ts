@@ -1,5 +1,5 @@
 /**
- * Rate limits (server/README.md, "Rate limits") on `rate-limiter-flexible`: a window per key that
+ * Rate limits (docs/api-sign-in.md, "Rate limits") on `rate-limiter-flexible`: a window per key that
  * starts at the key's first event and holds `max` events. Where the counters live:
  * - on PostgreSQL (DATABASE_URL) in the `rate_limits` table, so every instance on the database
  *   counts into one budget and a restart forgets nothing (an atomic INSERT … ON CONFLICT per event);

@@ -1,5 +1,5 @@
 /**
- * Statements (server/README.md, "Statement"): the user's operations of a period as a CSV file. On the web
+ * Statements (docs/api-home.md, "Home: statements, overview, income, inbox"): the user's operations of a period as a CSV file. On the web
  * the app fetches the file with the session and saves it; inside Telegram, whose `downloadFile` cannot send
  * our header, it asks for a signed five-minute link and hands that to the client (or opens it, on a
  * client without the download prompt).
