@@ -1,5 +1,6 @@
 import { Cell } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
+import "../auth.css";
 
 export function PaperPlaneIcon() {
   return (
