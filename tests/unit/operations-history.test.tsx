@@ -7,6 +7,7 @@
 import type { Operation, PaymentSystem, Withdrawal } from "@contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { setLanguage } from "@/config/i18n";
 import { setTelegramBridge } from "@/tma/bridge";
 import { DEMO_USER, fakeBridge, type RouteReply, renderApp, showEveryPage, stubRoutes } from "./test-utils";
 
@@ -144,9 +145,10 @@ describe("the history", () => {
 
   it("heads the days in the user's language", async () => {
     historyApi([{ id: "o1", type: "refill", currency: "USDT", amount: "5", createdAt: at(2025, 3, 3, 12) }]);
-    const { i18n } = await import("react-i18next").then((m) => ({ i18n: m.getI18n() }));
     await renderApp({ path: "/operations", user: DEMO_USER });
-    await act(() => i18n.changeLanguage("de"));
+    // As Settings switches it: the app's own call, which also moves the language its formatters read (i18next's
+    // changeLanguage alone left them in the language of an earlier test once).
+    await act(() => setLanguage("de"));
     await waitFor(() =>
       expect(screen.getByTestId("operation-day").querySelector("h2")?.textContent).toBe("3. März 2025"),
     );

@@ -6,7 +6,7 @@
 import type { SecuritySettings } from "@contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { i18next, LANGUAGE_STORAGE_KEY } from "@/config/i18n";
+import { i18next, LANGUAGE_STORAGE_KEY, setLanguage } from "@/config/i18n";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { type MainButtonParams, setTelegramBridge } from "@/tma/bridge";
@@ -439,7 +439,7 @@ describe("settings: language", () => {
     await waitFor(() => expect(i18next.language).toBe("de"));
     router.navigate("/settings");
     await waitFor(() => expect(cell("language").textContent).toContain("Deutsch"));
-    await act(() => i18next.changeLanguage("en"));
+    await act(() => setLanguage("en"));
   });
 
   const chooseGerman = async () => {

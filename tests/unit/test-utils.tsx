@@ -10,7 +10,7 @@ import { useLayoutEffect } from "react";
 import { type Location, MemoryRouter, type NavigateFunction, useLocation, useNavigate } from "react-router";
 import { expect, vi } from "vitest";
 import { AppShell } from "@/app/shell";
-import { initI18n, setLanguage } from "@/config/i18n";
+import { initI18n, setLanguage, shownLanguage } from "@/config/i18n";
 import { alertsAtom } from "@/lib/alerts";
 import { createQueryClient } from "@/lib/query-client";
 import { clearSession, sessionStatusAtom, signIn } from "@/lib/session";
@@ -58,7 +58,8 @@ let i18nReady: Promise<unknown> | undefined;
 export async function ensureI18n(): Promise<void> {
   i18nReady ??= initI18n();
   await i18nReady;
-  if (i18next.language !== "en") await setLanguage("en");
+  // Both: i18next's language and the one the app's formatters read (a bare changeLanguage moves only the first).
+  if (i18next.language !== "en" || shownLanguage() !== "en") await setLanguage("en");
 }
 
 export interface JsonReply {
