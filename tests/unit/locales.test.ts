@@ -149,7 +149,7 @@ describe("validation, success and enums namespaces", () => {
     const retired: Record<string, RegExp> = {
       de: /Aufladung|aufladen|Aufgeladen|einbehalten|öffentliche[sn]? Angebot|Sie geben|erste Linie|Empfehlungen: /,
       ru: /Начислено и удержано|Утрачено|Будет утрачено|Отказ от удержанных|Оплатите на этот адрес|В депозитах|по плану|В конце плана/,
-      kk: /Толтыру|Жойылды|Жойылады|жоспар|Мәртебе|жабу керек пе/,
+      kk: /Толтыру|Жойылды|Жойылады|жоспар|Мәртебе|жабу керек пе|есептеулер/,
       en: /This is what the close did/,
     };
     const found = Object.entries(retired).flatMap(([language, words]) =>
