@@ -1,9 +1,5 @@
 import "@telegram-apps/telegram-ui/dist/styles.css";
-import "./styles/base.css";
-import "./styles/shell.css";
-import "./styles/forms.css";
-import "./styles/header.css";
-import "./styles/cabinet.css";
+import "./styles/app.css";
 import "./styles/contrast.css";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";

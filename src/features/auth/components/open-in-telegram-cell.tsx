@@ -1,6 +1,5 @@
 import { Cell } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import "../auth.css";
 
 export function PaperPlaneIcon() {
   return (

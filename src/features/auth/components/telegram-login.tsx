@@ -10,7 +10,6 @@ import { Placeholder } from "@/components/placeholder";
 import type { FormError } from "@/lib/form/messages";
 import { useTelegramSignIn } from "../hooks/use-telegram-sign-in";
 import { PaperPlaneIcon } from "./open-in-telegram-cell";
-import "../auth.css";
 
 export interface TelegramLoginProps {
   /** The `telegramAuthAvailable` flag; undefined while it loads. */

@@ -5,7 +5,6 @@ import { Link } from "react-router";
 import { FieldNote } from "@/components/form/text-field";
 import { termsPath } from "@/config/paths";
 import type { FieldErrorText } from "@/lib/form/field-errors";
-import "../auth.css";
 
 export interface TermsAcceptanceProps {
   checked: boolean;

@@ -1,7 +1,6 @@
 import { Title } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import type { TermsDoc } from "@/config/paths";
-import "../auth.css";
 
 /** The sections of each document, in order (their texts are in `locales/<lng>/terms.json`). */
 const SECTIONS = {
