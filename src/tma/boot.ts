@@ -291,7 +291,7 @@ type Theme = ReturnType<typeof themeParams.state>;
 
 /**
  * The bottom bar (behind the Main button) in the colour of the app's own bars (`--tgui--surface_primary` in
- * app.css): the theme's `bottom_bar_bg_color`, else its `bg_color`.
+ * styles/base.css): the theme's `bottom_bar_bg_color`, else its `bg_color`.
  */
 export function bottomBarColor(theme: Theme): string | undefined {
   return theme.bottom_bar_bg_color ?? theme.bg_color;

@@ -11,6 +11,7 @@ import { inboxMutations, inboxQueries, setPulseUnread } from "../api/inbox-queri
 import { notificationKeys } from "../api/notification-queries";
 import { notificationPath } from "../lib/target";
 import { NotificationRow } from "./notification-row";
+import "../notifications.css";
 
 /** A row's height before it is laid out: a title, a line of text and the time. */
 const ROW_ESTIMATE_PX = 84;
