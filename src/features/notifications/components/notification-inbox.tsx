@@ -131,7 +131,7 @@ function useReadAll() {
 }
 
 /** Marks a notification read (when it is not yet) and opens its screen. */
-export function useOpenNotification(): (notification: Notification) => void {
+function useOpenNotification(): (notification: Notification) => void {
   const navigate = useNavigate();
   const read = useMutation({ ...inboxMutations.readOne(), onSuccess: useAfterRead() });
   return (notification) => {
