@@ -4,6 +4,7 @@ import "./styles/shell.css";
 import "./styles/forms.css";
 import "./styles/auth.css";
 import "./styles/header.css";
+import "./styles/subscription.css";
 import "./styles/cabinet.css";
 import "./styles/contrast.css";
 import { StrictMode, startTransition } from "react";

@@ -10,7 +10,6 @@ import { warmUp } from "@/lib/warm-up";
 import { subscriptionQueries } from "../api/subscription-queries";
 import { isPostponed, postpone } from "../model/later";
 import type { SubscriptionEntryProps } from "./subscription-sheet";
-import "../subscription.css";
 
 // The sheet's code (and telegram-ui's sheet library) is not needed to show the card: it comes after it.
 const loadSheet = () => import("./subscription-sheet");

@@ -8,7 +8,6 @@ import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { userAtom } from "@/lib/session";
 import { subscriptionQueries } from "../api/subscription-queries";
 import { type SubscriptionEntryProps, SubscriptionSheet } from "./subscription-sheet";
-import "../subscription.css";
 
 /**
  * Settings → Subscription: whether it is active and until when, each option with its length and price (what

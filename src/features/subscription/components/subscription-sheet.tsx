@@ -13,7 +13,6 @@ import { updateUserAtom, userAtom } from "@/lib/session";
 import { haptics, useMainButton } from "@/tma/hooks";
 import { subscriptionMutations, subscriptionQueries } from "../api/subscription-queries";
 import { subscriptionEnd } from "../model/later";
-import "../subscription.css";
 
 /**
  * The subscription's confirmation (no surprise charges, docs/decisions.md#subscription-without-surprises).
