@@ -222,7 +222,7 @@ const PAINTED_CLASSES = [
   "balance-hero-label",
   "balance-hero-amount",
   "balance-hero-deposit",
-  // Named beside the balance card in the iOS look's rule for its rounded shape (app.css).
+  // Named beside the balance card in the iOS look's rule for its rounded shape (styles/base.css).
   "stats-bar",
 ];
 

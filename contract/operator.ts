@@ -35,20 +35,19 @@ export const MaintenanceRequest = z.object({
 export type MaintenanceRequest = z.infer<typeof MaintenanceRequest>;
 
 /** Any setting by its key (the server checks the key and the value against the setting's schema). */
-export const SettingKeyParams = z.object({ key: z.string().min(1).max(64) });
-export const SettingValueReply = z.object({ key: z.string(), value: z.unknown() });
+const SettingKeyParams = z.object({ key: z.string().min(1).max(64) });
+const SettingValueReply = z.object({ key: z.string(), value: z.unknown() });
 
-export const OperatorRefill = Refill.extend({ login: z.string(), note: z.string().nullable() });
-export type OperatorRefill = z.infer<typeof OperatorRefill>;
+const OperatorRefill = Refill.extend({ login: z.string(), note: z.string().nullable() });
 const Limit = z.coerce.number().int().min(1).max(1000).default(100);
-export const RefillListQuery = z.object({ status: RefillStatus.optional(), limit: Limit });
-export const RefillConfirmRequest = z.object({
+const RefillListQuery = z.object({ status: RefillStatus.optional(), limit: Limit });
+const RefillConfirmRequest = z.object({
   /** What arrived; the amount requested when absent. */
   amount: NonNegativeDecimal.optional(),
 });
-export const RefillRejectRequest = z.object({ note: z.string().max(500).optional() });
+const RefillRejectRequest = z.object({ note: z.string().max(500).optional() });
 
-export const AccrualRunReply = z.object({
+const AccrualRunReply = z.object({
   now: z.string(),
   deposits: z.number().int(),
   days: z.number().int(),
@@ -61,46 +60,46 @@ export const ClockChangeRequest = z.object({
   reset: z.boolean().optional(),
 });
 export type ClockChangeRequest = z.infer<typeof ClockChangeRequest>;
-export const ClockStateReply = z.object({ now: z.string(), offsetSeconds: z.number().int() });
+const ClockStateReply = z.object({ now: z.string(), offsetSeconds: z.number().int() });
 /** `kassa account unlock <login>`: whose locks were lifted. */
 export const UnlockAccountReply = z.object({ userId: z.string(), login: z.string() });
 export type UnlockAccountReply = z.infer<typeof UnlockAccountReply>;
 
-export const ClockShiftReply = ClockStateReply.extend({ accruals: AccrualRunReply });
-export const LedgerDiscrepancy = z.object({
+const ClockShiftReply = ClockStateReply.extend({ accruals: AccrualRunReply });
+const LedgerDiscrepancy = z.object({
   userId: z.string(),
   currency: z.string(),
   balance: z.string(),
   operationsSum: z.string(),
 });
-export const LedgerAuditReply = z.object({ ok: z.boolean(), discrepancies: z.array(LedgerDiscrepancy) });
+const LedgerAuditReply = z.object({ ok: z.boolean(), discrepancies: z.array(LedgerDiscrepancy) });
 
-export const OperatorWithdrawal = Withdrawal.extend({
+const OperatorWithdrawal = Withdrawal.extend({
   login: z.string(),
   /** The internal status: the five the user sees plus awaiting_code and cancelled. */
   state: z.enum(WITHDRAWAL_ROW_STATUSES),
   note: z.string().nullable(),
 });
-export const WithdrawalListQuery = z.object({ status: z.enum(WITHDRAWAL_ROW_STATUSES).optional(), limit: Limit });
-export const WithdrawalAction = z.enum(["inspect", "success", "reject", "error"]);
-export const WithdrawalActionParams = IdParams.extend({ action: WithdrawalAction });
-export const WithdrawalActionRequest = z.object({
+const WithdrawalListQuery = z.object({ status: z.enum(WITHDRAWAL_ROW_STATUSES).optional(), limit: Limit });
+const WithdrawalAction = z.enum(["inspect", "success", "reject", "error"]);
+const WithdrawalActionParams = IdParams.extend({ action: WithdrawalAction });
+const WithdrawalActionRequest = z.object({
   txHash: TxHashField.optional(),
   note: z.string().max(500).optional(),
 });
 
-export const OperatorVerification = VerificationState.extend({
+const OperatorVerification = VerificationState.extend({
   id: z.string(),
   userId: z.string(),
   login: z.string(),
   photos: z.object({ documentPhoto: z.string(), loginPhoto: z.string(), walletPhoto: z.string() }),
 });
-export const VerificationListQuery = z.object({ status: VerificationStatus.optional(), limit: Limit });
-export const VerificationDecisionParams = z.object({
+const VerificationListQuery = z.object({ status: VerificationStatus.optional(), limit: Limit });
+const VerificationDecisionParams = z.object({
   user: z.string().min(1).max(64),
   decision: z.enum(["approve", "deny"]),
 });
-export const VerificationDecisionRequest = z.object({ note: z.string().max(500).optional() });
+const VerificationDecisionRequest = z.object({ note: z.string().max(500).optional() });
 /** A news title's longest (per language): a headline, which the chat shows whole above the excerpt. */
 export const NEWS_TITLE_MAX_CHARS = 200;
 /** A news body's longest (per language, HTML); the chat shows an excerpt, the app the whole. */
@@ -112,7 +111,7 @@ const localized = (max: number) =>
     de: z.string().max(max, { error: "textTooLong" }),
     kk: z.string().max(max, { error: "textTooLong" }),
   });
-export const NewsAddRequest = z.object({
+const NewsAddRequest = z.object({
   title: localized(NEWS_TITLE_MAX_CHARS).partial(),
   body: localized(NEWS_BODY_MAX_CHARS).partial(),
 });
@@ -124,7 +123,7 @@ const auth = "operator";
 const tags = ["operator"];
 
 /** A chat message waiting in the bot's outbox (`kassa outbox list`). */
-export const ChatOutboxItem = z.object({
+const ChatOutboxItem = z.object({
   id: z.string(),
   login: z.string(),
   kind: z.string(),
@@ -135,9 +134,8 @@ export const ChatOutboxItem = z.object({
   /** When the outbox gave it up (72 h of failures, a refusal for good, a blocked bot); null while it waits. */
   givenUpAt: z.string().nullable(),
 });
-export type ChatOutboxItem = z.infer<typeof ChatOutboxItem>;
 /** `waiting` (the default): the messages the outbox still tries; `given_up`: those it gave up, newest first. */
-export const ChatOutboxQuery = z.object({
+const ChatOutboxQuery = z.object({
   status: z.enum(["waiting", "given_up"]).default("waiting"),
   limit: Limit,
 });
@@ -149,14 +147,14 @@ export const ChatOutboxReply = z.object({
 });
 export type ChatOutboxReply = z.infer<typeof ChatOutboxReply>;
 /** Without `id`: every waiting message. */
-export const ChatOutboxRetryRequest = z.object({ id: z.uuid().optional() });
-export const ChatOutboxRetryReply = z.object({ retried: z.number().int() });
+const ChatOutboxRetryRequest = z.object({ id: z.uuid().optional() });
+const ChatOutboxRetryReply = z.object({ retried: z.number().int() });
 /** A given-up message, queued again. */
-export const ChatOutboxResendRequest = z.object({ id: z.uuid() });
-export const ChatOutboxResendReply = z.object({ resent: z.number().int() });
+const ChatOutboxResendRequest = z.object({ id: z.uuid() });
+const ChatOutboxResendReply = z.object({ resent: z.number().int() });
 /** `PUT /operator/payment-systems/:id/explorer`: the block explorer of one payment system; null removes it. */
-export const ExplorerParams = z.object({ id: z.string().min(1).max(64) });
-export const ExplorerRequest = z.object({ template: ExplorerTemplate.nullable() });
+const ExplorerParams = z.object({ id: z.string().min(1).max(64) });
+const ExplorerRequest = z.object({ template: ExplorerTemplate.nullable() });
 export const operatorRoutes = {
   maintenance: route({
     method: "POST",
@@ -301,6 +299,3 @@ export const operatorRoutes = {
   /** The public news list, which the CLI reads through the same client. */
   news: routes.news,
 } as const;
-
-export type OperatorRoutes = typeof operatorRoutes;
-export type OperatorRouteName = keyof OperatorRoutes;

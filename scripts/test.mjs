@@ -2,6 +2,7 @@
 // machine has two cores, and most test time is spent waiting on a browser, a server or a timer):
 //
 //   lint (biome) ─┐
+//   knip ─────────┤
 //   types (tsc) ──┤
 //   unit ─────────┤   each step's output is kept and printed whole when it ends,
 //   integration ──┤   then a summary with every step's time
@@ -78,6 +79,8 @@ try {
     // Pure computation with no clock to miss: at a lower priority, so the tests that wait on a browser,
     // a server or a timer get the cores first.
     step("lint and format (biome)", "nice", ["-n", "10", bin("biome"), "ci", "."]),
+    // Files, exports and dependencies nothing uses, dependencies used but not listed (knip.ts): no clock either.
+    step("unused code and dependencies (knip)", "nice", ["-n", "10", bin("knip"), "--no-progress"]),
     // TypeScript 7 (native): a few seconds of CPU, so it runs at the normal priority and is done early.
     step("types (TypeScript 7, app and server)", "npm", ["run", "--silent", "typecheck"]),
     step("unit tests (vitest, jsdom)", bin("vitest"), ["run", "--project", "unit", "--project", "unit-isolated"], env),

@@ -1,5 +1,11 @@
 import "@telegram-apps/telegram-ui/dist/styles.css";
-import "./styles/app.css";
+import "./styles/base.css";
+import "./styles/shell.css";
+import "./styles/forms.css";
+import "./styles/auth.css";
+import "./styles/header.css";
+import "./styles/subscription.css";
+import "./styles/cabinet.css";
 import "./styles/contrast.css";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";

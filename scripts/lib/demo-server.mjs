@@ -15,7 +15,7 @@ export function freePort() {
   });
 }
 
-export async function waitFor(url, child, ms = 180_000) {
+async function waitFor(url, child, ms = 180_000) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);

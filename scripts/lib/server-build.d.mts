@@ -1,5 +1,4 @@
 /** Types of server-build.mjs: the server as built JavaScript. */
-export const SERVER_BUILD_DIR: string;
 export const SERVER_ENTRY: string;
 export function serverBuildIsStale(): boolean;
 export function buildServer(): Promise<void>;

@@ -13,7 +13,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeF
 import { join } from "node:path";
 import { newest } from "./freshness.mjs";
 
-export const SERVER_BUILD_DIR = "server/build/js";
+const SERVER_BUILD_DIR = "server/build/js";
 export const SERVER_ENTRY = join(SERVER_BUILD_DIR, "main.mjs");
 const SOURCES = ["server/src", "contract", "package-lock.json", "tsconfig.json", "server/tsconfig.json"];
 

@@ -11,7 +11,7 @@ import { z } from "zod";
  * this file and in the README): init data signed with it proves nothing, so production refuses it.
  */
 /** `STATEMENT_TIMEOUT_MS` when unset: 15 s, far above any statement of the app at the sizes measured. */
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 
 export const DEV_BOT_TOKEN = "123456789:KASSA-DEVELOPMENT-TOKEN-not-for-production";
 
@@ -92,7 +92,7 @@ const trustProxy = z
   });
 
 /** Bits of entropy a CODE_SECRET must show at least (an estimate from its own characters). */
-export const CODE_SECRET_MIN_BITS = 88;
+const CODE_SECRET_MIN_BITS = 88;
 
 /**
  * An estimate of a secret's entropy from its characters alone: the Shannon entropy of their
@@ -111,7 +111,7 @@ export function estimatedEntropyBits(secret: string): number {
 }
 
 /** Loopback addresses: the only ones a server with development routes may listen on. */
-export function isLoopbackHost(host: string): boolean {
+function isLoopbackHost(host: string): boolean {
   const h = host
     .trim()
     .toLowerCase()
@@ -250,7 +250,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 };
 
 export type NodeEnv = "development" | "production" | "test";
-export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
 export interface Env {
   NODE_ENV: NodeEnv;

@@ -69,7 +69,7 @@ function validationCode(issue: FastifySchemaValidationError): ValidationCode {
 }
 
 /** `{ "wallets.0.address": "required" }` from the issues of one request part. */
-export function validationFields(
+function validationFields(
   issues: FastifySchemaValidationError[],
   context: string | undefined,
 ): Record<string, ValidationCode> {
@@ -89,7 +89,7 @@ function isFastifyError(error: unknown): error is FastifyError {
  * The SQLSTATE of a PostgreSQL error (postgres.js and PGlite set `code`; Drizzle wraps them in an
  * error whose `cause` is the driver's), or undefined.
  */
-export function sqlState(error: unknown): string | undefined {
+function sqlState(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
@@ -103,7 +103,7 @@ export function sqlState(error: unknown): string | undefined {
  * Class 22 "data exception": a value PostgreSQL cannot take (a NUL byte, a number out of range,
  * a malformed date…). Whatever slipped past the schemas, it is the request's fault: 400, never 500.
  */
-export function isDataException(error: unknown): boolean {
+function isDataException(error: unknown): boolean {
   return sqlState(error)?.startsWith("22") ?? false;
 }
 

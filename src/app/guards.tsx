@@ -8,7 +8,7 @@ import { isSignedInAtom, userAtom } from "@/lib/session";
  * The phone still waits for its code: the server's own rule (`phoneConfirmationRequired`), a phone on
  * the account and not confirmed. Accounts made by Telegram sign-in have no phone and are not held.
  */
-export function needsPhoneConfirmation(user: Pick<User, "phone" | "phoneConfirmed"> | null): boolean {
+function needsPhoneConfirmation(user: Pick<User, "phone" | "phoneConfirmed"> | null): boolean {
   return user !== null && user.phone !== null && !user.phoneConfirmed;
 }
 

@@ -21,7 +21,7 @@ import { ApiError, callApi } from "@/lib/api-client";
 import { updateUserAtom, userAtom } from "@/lib/session";
 
 /** Pauses before a failed send goes again (the last one repeats); the browser's `online` event sends at once. */
-export const LANGUAGE_SYNC_RETRY_WAITS_MS = [5_000, 30_000, 120_000] as const;
+const LANGUAGE_SYNC_RETRY_WAITS_MS = [5_000, 30_000, 120_000] as const;
 
 /** The language the user chose here (what `setLanguage` saved), or null when none was chosen. */
 function chosenLanguage(): Language | null {

@@ -397,7 +397,7 @@ function balanceBlock(user, balance, statistics, look) {
   );
 }
 
-/** The safe areas the app pads with (app.css's `--safe-*`), from the client's answers (zero without one). */
+/** The safe areas the app pads with (base.css's `--safe-*`), from the client's answers (zero without one). */
 function safeAreas(insets) {
   const side = (name, side) => Number(insets?.[name]?.[side]) || 0;
   return {

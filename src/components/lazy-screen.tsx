@@ -10,7 +10,7 @@ import { type ComponentProps, type ComponentType, type LazyExoticComponent, lazy
 import { recoveries, retryInBackground, withDeadline } from "@/lib/load-faults";
 
 /** The pause before the second try of a download that failed at once. */
-export const CHUNK_RETRY_WAIT_MS = 300;
+const CHUNK_RETRY_WAIT_MS = 300;
 
 /** A screen's code could not be downloaded. */
 export class ChunkLoadError extends Error {

@@ -2,7 +2,7 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 /** How far (px) the finger must pull down from the top before letting go refreshes. */
-export const PULL_THRESHOLD_PX = 64;
+const PULL_THRESHOLD_PX = 64;
 
 /**
  * Pull-to-refresh for touch screens: pulling down while the page is scrolled to the top shows a hint

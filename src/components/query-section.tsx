@@ -12,7 +12,7 @@ import { useApiErrorText } from "@/lib/error-text";
 import { useOnline } from "./offline-banner";
 import { Placeholder } from "./placeholder";
 
-export function LoadingBlock() {
+function LoadingBlock() {
   return (
     <div className="money-skeleton" data-testid="loading">
       <Skeleton visible>

@@ -15,7 +15,7 @@ export class TranslationsUnavailableError extends Error {
 }
 
 /** A screen's code could not be downloaded (offline, or a new release replaced the files). */
-export function isChunkLoadFailure(error: unknown): boolean {
+function isChunkLoadFailure(error: unknown): boolean {
   return (
     error instanceof ChunkLoadError ||
     (error instanceof TypeError &&

@@ -3,7 +3,7 @@
  * provider can edit in the served `index.html` (`<meta name="kassa:api-url" content="...">`), then `/api`
  * on the app's own origin, which is how `npm start` serves both.
  */
-export const DEFAULT_API_URL = "/api";
+const DEFAULT_API_URL = "/api";
 export const API_URL_META_NAME = "kassa:api-url";
 
 export function resolveApiBaseUrl(

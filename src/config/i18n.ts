@@ -52,7 +52,11 @@ export const NAMESPACES = [
 export type Namespace = (typeof NAMESPACES)[number];
 type TypedNamespace = keyof CustomTypeOptions["resources"];
 type Expect<T extends true> = T;
-/** Compile-time: the list above names exactly the namespaces typed from `locales/en` (src/types/i18next.d.ts). */
+/**
+ * Compile-time: the list above names exactly the namespaces typed from `locales/en` (src/types/i18next.d.ts).
+ * Exported only so that the compiler does not call it unused (`@public` keeps knip quiet about it).
+ * @public
+ */
 export type NamespacesMatchTypedResources = Expect<
   [Namespace, TypedNamespace] extends [TypedNamespace, Namespace] ? true : false
 >;

@@ -21,15 +21,13 @@ export const paths = {
   notifications: "/notifications",
 } as const;
 
-export type PathName = keyof typeof paths;
-
 /** `/register` or `/register/<inviter>`. */
 export function registerPath(inviter?: string): string {
   return inviter ? `/register/${encodeURIComponent(inviter)}` : "/register";
 }
 
 /** The Terms: the public offer and the user agreement. */
-export const TERMS_DOCS = ["offer", "agreement"] as const;
+const TERMS_DOCS = ["offer", "agreement"] as const;
 export type TermsDoc = (typeof TERMS_DOCS)[number];
 
 export function termsPath(doc: TermsDoc): string {
@@ -48,7 +46,7 @@ export function newsItemPath(id: string): string {
  * Screens at the top of the navigation: the tab bar's entries and the public start screen. Telegram's
  * Back button is hidden on these and shown everywhere else.
  */
-export const TOP_LEVEL_PATHS: readonly string[] = [
+const TOP_LEVEL_PATHS: readonly string[] = [
   paths.login,
   // Nowhere to go back to before the phone is confirmed; the screen offers to sign out instead.
   paths.phoneVerification,

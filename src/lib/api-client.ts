@@ -92,7 +92,7 @@ export function onSessionExpiring(listener: (where: string) => void): () => void
   return () => expiryListeners.delete(listener);
 }
 
-export type QueryValue = string | number | boolean | null | undefined;
+type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
   method: string;

@@ -7,7 +7,7 @@
  * It imports the contract's money code without zod (`money-math`, `enum-values`): the cabinet's first screen uses it.
  */
 import type { Currency } from "@contract";
-import { CURRENCIES, CURRENCY_CODES } from "@contract/enum-values";
+import { CURRENCIES } from "@contract/enum-values";
 import { addAmounts, compareAmounts, currencyScale, money, roundDownTo, toDecimalString } from "@contract/money-math";
 import { useTranslation } from "react-i18next";
 import { formatDate, formatDateTime } from "./dates";
@@ -15,10 +15,10 @@ import { numberFormat } from "./intl";
 import "./money.css";
 
 export type { Currency };
-export { addAmounts, CURRENCY_CODES, compareAmounts };
+export { addAmounts, compareAmounts };
 
 /** How many decimals the interface shows for `currency` (USDT 2, BTC 8, ETH 6, TON 4). */
-export function displayDigits(currency: Currency): number {
+function displayDigits(currency: Currency): number {
   return CURRENCIES[currency].display;
 }
 
@@ -78,7 +78,7 @@ export function formatPlainDecimal(value: string, lng: string): string {
   return formatDecimal(exact, lng, exact.split(".")[1]?.length ?? 0);
 }
 
-export type AmountInputIssue = "required" | "decimal" | "tooManyDecimals";
+type AmountInputIssue = "required" | "decimal" | "tooManyDecimals";
 export type ParsedAmount = { ok: true; value: string } | { ok: false; issue: AmountInputIssue };
 
 /**

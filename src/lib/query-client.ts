@@ -10,7 +10,7 @@ import { ApiError } from "./api-client";
 /** Remote data results are kept 60 seconds when unused (docs/cabinet-rules.md#limits). */
 export const QUERY_GC_TIME_MS = 60_000;
 /** Failed queries are tried again this many times, unless the server said no (4xx). */
-export const QUERY_RETRY_COUNT = 2;
+const QUERY_RETRY_COUNT = 2;
 
 declare module "@tanstack/react-query" {
   interface Register {

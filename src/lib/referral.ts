@@ -26,7 +26,7 @@ export function referralFromSearch(search: string): string | undefined {
 }
 
 /** The inviter kept from an earlier screen of this tab. */
-export function rememberedReferral(): string | undefined {
+function rememberedReferral(): string | undefined {
   try {
     return asLogin(sessionStorage.getItem(STORAGE_KEY));
   } catch {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 
 /** How long a Copy button says "Copied" before it says "Copy" again. */
-export const COPIED_MS = 2000;
+const COPIED_MS = 2000;
 
 /**
  * "Copied" for a moment after a copy, then back to "Copy" (so a second copy is told too): every Copy button of

@@ -114,7 +114,7 @@ function offerLaunchParamsToSdk(params: URLSearchParams): void {
 }
 
 /** How long a storage call may stay unanswered before the next place is tried (Telegram Web never answers). */
-export const STORAGE_ANSWER_TIMEOUT_MS = 800;
+const STORAGE_ANSWER_TIMEOUT_MS = 800;
 
 function offered(method: MethodName, version: string | undefined): boolean {
   try {
@@ -291,9 +291,9 @@ type Theme = ReturnType<typeof themeParams.state>;
 
 /**
  * The bottom bar (behind the Main button) in the colour of the app's own bars (`--tgui--surface_primary` in
- * app.css): the theme's `bottom_bar_bg_color`, else its `bg_color`.
+ * styles/base.css): the theme's `bottom_bar_bg_color`, else its `bg_color`.
  */
-export function bottomBarColor(theme: Theme): string | undefined {
+function bottomBarColor(theme: Theme): string | undefined {
   return theme.bottom_bar_bg_color ?? theme.bg_color;
 }
 
@@ -323,10 +323,10 @@ function followTheme(theme: Theme, version: string | undefined, changed = false)
 }
 
 /** How long the app waits for the user's answer to Telegram's download prompt. */
-export const DOWNLOAD_ANSWER_TIMEOUT_MS = 120_000;
+const DOWNLOAD_ANSWER_TIMEOUT_MS = 120_000;
 
 /** How long the app waits for the user to send a prepared message or close Telegram's chat picker. */
-export const PREPARED_MESSAGE_ANSWER_TIMEOUT_MS = 120_000;
+const PREPARED_MESSAGE_ANSWER_TIMEOUT_MS = 120_000;
 
 /** How long the app waits for the client to say whether it is on the home screen; after it, "unknown". */
 export const HOME_SCREEN_ANSWER_TIMEOUT_MS = 3_000;
@@ -337,7 +337,7 @@ export const BACK_HIDE_DELAY_MS = 400;
 const BACK_STARTUP_MS = 3000;
 
 /** Web A closes the Mini App on every `web_app_open_tg_link`; it has no share path that keeps it open. */
-export function closesOnTelegramLink(platform: string): boolean {
+function closesOnTelegramLink(platform: string): boolean {
   return platform === "weba";
 }
 

@@ -13,7 +13,7 @@ import { requestManualCopy } from "./hooks";
  * still allows under a tap. The helper field goes beside the focused element, so a sheet's focus trap
  * keeps it. True when the browser says it copied.
  */
-export function copyBySelection(text: string): boolean {
+function copyBySelection(text: string): boolean {
   const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   const area = document.createElement("textarea");
   area.value = text;

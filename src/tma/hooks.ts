@@ -80,7 +80,7 @@ const mainButtonsShownAtom = atom(0);
  * Telegram's Main button is on screen (inside Telegram only): the cabinet then hides its own tab bar,
  * so there is one bottom bar at a time.
  */
-export const mainButtonShownAtom = atom((get) => get(mainButtonsShownAtom) > 0);
+const mainButtonShownAtom = atom((get) => get(mainButtonsShownAtom) > 0);
 
 export function useMainButtonShown(): boolean {
   return useAtomValue(mainButtonShownAtom);
@@ -352,7 +352,7 @@ export function useBackToFront(listener: () => void): void {
 }
 
 /** A t.me address (`https://t.me/...`, `telegram.me`), which Telegram opens itself. */
-export function isTelegramLink(href: string): boolean {
+function isTelegramLink(href: string): boolean {
   try {
     const url = new URL(href);
     return (url.protocol === "https:" || url.protocol === "http:") && /^(t|telegram)\.me$/i.test(url.hostname);

@@ -13,7 +13,7 @@ export const SDK_LAUNCH_PARAMS_KEY = "tapps/launchParams";
  */
 export const LAUNCH_PARAMS_STORAGE_KEY = "kassa.tgLaunch";
 /** `?tgDevMock=1`: the development switch (see `boot.ts`). */
-export const DEV_MOCK_QUERY_PARAM = "tgDevMock";
+const DEV_MOCK_QUERY_PARAM = "tgDevMock";
 /** The development switch is kept for the session, as the launch parameters are. */
 export const DEV_MOCK_STORAGE_KEY = "kassa.tgDevMock";
 
@@ -90,7 +90,7 @@ export function readLaunchParams(env: LaunchEnv = defaultEnv()): URLSearchParams
 }
 
 /** Reads `tgDevMock=1` from the URL once and remembers it for the session. */
-export function readDevMockFlag(env: LaunchEnv = defaultEnv()): boolean {
+function readDevMockFlag(env: LaunchEnv = defaultEnv()): boolean {
   const fromUrl = new URLSearchParams(env.location.search).get(DEV_MOCK_QUERY_PARAM);
   try {
     if (fromUrl === "1") env.storage?.setItem(DEV_MOCK_STORAGE_KEY, "1");

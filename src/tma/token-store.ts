@@ -128,7 +128,7 @@ export function telegramTokenStore(
 }
 
 /** What Telegram's BiometricManager says of this device. */
-export interface BiometricInfo {
+interface BiometricInfo {
   available: boolean;
   /** "face", "finger" or "" (unknown). */
   type: string;
@@ -355,4 +355,4 @@ export function lockMark(tiers: readonly BridgeKeyValue[]): LockMark {
 }
 
 /** The key of the lock's mark. */
-export const LOCK_MARK_KEY = "kassa_biometric_lock";
+const LOCK_MARK_KEY = "kassa_biometric_lock";

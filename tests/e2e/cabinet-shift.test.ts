@@ -11,7 +11,7 @@ import { launchChromium, layoutShifts, phoneContext, recordLayoutShifts } from "
 
 /**
  * Nothing on screen moves: what is left is rounding (Lighthouse's "good" ends at 0.1). The room kept for the whole
- * picture counts its lines and their deposit rows (app.css); it was 22 px short for the demo investor's line with
+ * picture counts its lines and their deposit rows (styles/cabinet.css); it was 22 px short for the demo investor's line with
  * deposits (0.015-0.016).
  */
 const MAX_SHIFT = 0.005;

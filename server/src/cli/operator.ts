@@ -164,7 +164,7 @@ type Request<R extends RouteDef> = { params?: Part<R, "params">; query?: Part<R,
  * reply parsed by the entry's schema. Refusals become an OperatorError naming the code; a 404
  * naming what is missing comes from the command (`notFound`), a bare one is the token refused.
  */
-export function operatorClient(baseUrl: string, token: string) {
+function operatorClient(baseUrl: string, token: string) {
   return async <R extends RouteDef>(
     route: R,
     request: Request<R> = {},

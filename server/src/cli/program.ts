@@ -74,7 +74,7 @@ function printWithdrawal(out: (line: string) => void, w: OperatorWithdrawal): vo
 }
 
 /** `3 h 05 min`, `4 min 10 s`, `12 s`. */
-export function waitedFor(seconds: number): string {
+function waitedFor(seconds: number): string {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   const s = seconds % 60;
@@ -110,13 +110,13 @@ export interface CliIo {
   err(line: string): void;
 }
 
-export const processIo: CliIo = {
+const processIo: CliIo = {
   env: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
-export function createCli(io: CliIo = processIo): Command {
+function createCli(io: CliIo = processIo): Command {
   // Commander reports its own errors (an unknown command, a bad argument) through `io` and throws
   // instead of ending the process (set before the commands are added: they inherit it), so the
   // exit code comes back to runCli either way.

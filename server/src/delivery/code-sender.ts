@@ -92,7 +92,7 @@ export class CodeSendError extends Error {
 }
 
 /** How long a code's sending may wait for a busy or failing provider while the user waits for the reply. */
-export const SEND_PATIENCE_MS = 15_000;
+const SEND_PATIENCE_MS = 15_000;
 const FIRST_RETRY_MS = 1_000;
 const CHANNEL_ORDER: readonly CodeChannel[] = ["telegram", "email", "sms"];
 

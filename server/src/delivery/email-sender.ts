@@ -91,7 +91,7 @@ export class EmailCodeSender implements CodeSender {
 }
 
 /** What an SMTP failure means for the code: a 4xx or no answer may pass; a 5xx will not. */
-export function smtpFailure(error: unknown): CodeSendError {
+function smtpFailure(error: unknown): CodeSendError {
   const e = error as {
     responseCode?: number;
     code?: string;
@@ -123,7 +123,7 @@ function htmlPage(language: Language, paragraphs: string[]): string {
 }
 
 /** A code's e-mail: the chat's text (without its markup), the code set large in the HTML part. */
-export function codeEmail(delivery: CodeDelivery): EmailContent {
+function codeEmail(delivery: CodeDelivery): EmailContent {
   const { language } = delivery;
   const purpose = botText(language, `code.purpose.${delivery.purpose}`);
   const message = codeMessageText(delivery);
@@ -141,7 +141,7 @@ export function codeEmail(delivery: CodeDelivery): EmailContent {
 }
 
 /** A notice's e-mail: its title as the subject, its text as the body. */
-export function noticeEmail(notice: ChannelNotice): EmailContent {
+function noticeEmail(notice: ChannelNotice): EmailContent {
   const language = notice.language ?? FALLBACK_LANGUAGE;
   const subject = notice.title ?? botText(language, "name");
   return {

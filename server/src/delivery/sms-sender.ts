@@ -22,10 +22,10 @@ export interface SmsSenderOptions {
 }
 
 /** E.164: `+`, a country code that does not start with 0, at most 15 digits in all. */
-export const E164 = /^\+[1-9]\d{6,14}$/;
+const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** The phone as E.164 (spaces, dashes and brackets dropped), or null when it cannot be one. */
-export function toE164(phone: string): string | null {
+function toE164(phone: string): string | null {
   const compact = phone.replace(/[\s\-().]/g, "");
   return E164.test(compact) ? compact : null;
 }

@@ -10,7 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
 import { z } from "zod";
 
-export const DOCS_PREFIX = "/api/docs";
+const DOCS_PREFIX = "/api/docs";
 
 export async function registerDocs(
   app: FastifyInstance,

@@ -38,8 +38,8 @@ import { idempotencyKeys } from "../db/schema";
 import { AppError } from "../errors";
 import { requireUser } from "./auth";
 
-export const IDEMPOTENCY_HEADER = "idempotency-key";
-export const REPLAYED_HEADER = "idempotent-replayed";
+const IDEMPOTENCY_HEADER = "idempotency-key";
+const REPLAYED_HEADER = "idempotent-replayed";
 /** How long a key and its reply are kept; an older key may be used again as new. */
 export const IDEMPOTENCY_KEY_TTL_MS = DAY_MS;
 /** Visible ASCII, 8 to 255 characters (a UUID fits; so does any client's own scheme). */

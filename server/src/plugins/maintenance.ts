@@ -10,7 +10,7 @@ import { isApiPath } from "./static-app";
 
 const OPEN_DURING_MAINTENANCE = ["/api/settings/", "/api/dev/", "/api/operator/"];
 
-export function isOpenDuringMaintenance(path: string): boolean {
+function isOpenDuringMaintenance(path: string): boolean {
   if (path === "/api/health" || path === "/api/health/ready" || path === "/api/docs" || path.startsWith("/api/docs/"))
     return true;
   return OPEN_DURING_MAINTENANCE.some((prefix) => path.startsWith(prefix));

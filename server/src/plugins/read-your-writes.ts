@@ -12,7 +12,7 @@ import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { isApiPath } from "./static-app";
 
-export const SEEN_HEADER = "kassa-seen";
+const SEEN_HEADER = "kassa-seen";
 
 export function registerReadYourWrites(app: FastifyInstance, db: Database): void {
   const feed = keptOf(db)?.feed;

@@ -23,9 +23,9 @@ import helmet, { type HelmetOptions } from "helmet";
 import type { Env } from "../env";
 
 /** The HSTS header helmet would send by default: a year, subdomains included. */
-export const HSTS_HEADER = "max-age=31536000; includeSubDomains";
+const HSTS_HEADER = "max-age=31536000; includeSubDomains";
 
-export const TELEGRAM_FRAME_ANCESTORS = ["https://web.telegram.org", "https://*.telegram.org"];
+const TELEGRAM_FRAME_ANCESTORS = ["https://web.telegram.org", "https://*.telegram.org"];
 
 /** The headers every reply carries; the rest of helmet's are the page's. */
 const EVERY_REPLY = new Set(["x-content-type-options", "cross-origin-resource-policy", "referrer-policy"]);
@@ -34,7 +34,7 @@ const EVERY_REPLY = new Set(["x-content-type-options", "cross-origin-resource-po
  * `'sha256-…'` for each inline script of the built app's index.html in `dir` (none without a built app): the
  * hash of its text as it stands between the tags, which is what the browser hashes.
  */
-export function inlineScriptHashes(dir: string | null): string[] {
+function inlineScriptHashes(dir: string | null): string[] {
   if (dir === null) return [];
   let html: string;
   try {
@@ -50,7 +50,7 @@ export function inlineScriptHashes(dir: string | null): string[] {
   return hashes;
 }
 
-export function contentSecurityPolicy(env: Env, inlineScripts: string[]) {
+function contentSecurityPolicy(env: Env, inlineScripts: string[]) {
   return {
     useDefaults: false,
     directives: {
@@ -73,7 +73,7 @@ export function contentSecurityPolicy(env: Env, inlineScripts: string[]) {
 }
 
 /** What helmet's middleware sets on a response with these options, as a plain object (its names in lower case). */
-export function helmetHeaders(options: HelmetOptions): Record<string, string> {
+function helmetHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader(name: string, value: unknown) {
@@ -95,7 +95,7 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
 }
 
 /** The headers of an HTML reply and of any other, as the built app in `staticDir` stands now. */
-export function securityHeaders(
+function securityHeaders(
   env: Env,
   staticDir: string | null,
 ): { page: Record<string, string>; other: Record<string, string> } {

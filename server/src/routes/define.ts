@@ -33,7 +33,7 @@ type RouteSession<R extends RouteDef> = R["auth"] extends true
     ? AuthSession | null
     : null;
 
-export interface RouteCall<R extends RouteDef> {
+interface RouteCall<R extends RouteDef> {
   body: Part<R, "body">;
   params: Part<R, "params">;
   query: Part<R, "query">;
@@ -44,7 +44,7 @@ export interface RouteCall<R extends RouteDef> {
   reply: FastifyReply;
 }
 
-export type RouteReply<R extends RouteDef> = z.output<R["response"]>;
+type RouteReply<R extends RouteDef> = z.output<R["response"]>;
 export type RouteHandler<R extends RouteDef> = (call: RouteCall<R>) => Promise<RouteReply<R>> | RouteReply<R>;
 
 export interface RouteOptions {

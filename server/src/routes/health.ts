@@ -17,8 +17,8 @@ import { READY_TIMEOUT_MS } from "../early-server";
 import { outboxBacklog } from "../telegram/outbox-backlog";
 import { defineRoute } from "./define";
 
-export const HealthReply = z.object({ ok: z.literal(true) });
-export const ReadyReply = z.object({
+const HealthReply = z.object({ ok: z.literal(true) });
+const ReadyReply = z.object({
   ok: z.boolean(),
   database: z.enum(["up", "down"]),
   /** With the bot: messages waiting in the chat outbox and how long the oldest has waited. */

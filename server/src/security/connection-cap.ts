@@ -12,7 +12,7 @@ import { BlockList, isIPv4, type Socket } from "node:net";
 import { NAMED_PROXY_RANGES } from "../env";
 
 /** An IPv4 address as Node reports it on a dual-stack socket (`::ffff:127.0.0.1`) in its plain form. */
-export function plainAddress(address: string): string {
+function plainAddress(address: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
   return mapped?.[1] ?? address;
 }

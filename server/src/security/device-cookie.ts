@@ -13,7 +13,7 @@ import { parseCookie, stringifySetCookie } from "cookie";
 
 export const DEVICE_COOKIE = "kassa_device";
 /** How long a device stays known after its last sign-in. */
-export const DEVICE_COOKIE_MAX_AGE_SECONDS = 180 * 86_400;
+const DEVICE_COOKIE_MAX_AGE_SECONDS = 180 * 86_400;
 /** The cookie is sent only to the sign-in calls. */
 const COOKIE_PATH = "/api/auth";
 const FORMAT = /^v1\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
@@ -29,11 +29,7 @@ function mac(secret: string, userId: string, nonce: string): string {
 }
 
 /** A new cookie value for `userId` (or the same device again when `nonce` is given). */
-export function deviceCookieValue(
-  secret: string,
-  userId: string,
-  nonce = randomBytes(16).toString("base64url"),
-): string {
+function deviceCookieValue(secret: string, userId: string, nonce = randomBytes(16).toString("base64url")): string {
   return `v1.${userId}.${nonce}.${mac(secret, userId, nonce)}`;
 }
 

@@ -4,7 +4,7 @@ import { type Algorithm, hash, verify } from "@node-rs/argon2";
 /** `Algorithm.Argon2id`; a const enum cannot be read under isolatedModules. */
 const ARGON2ID = 2 as Algorithm;
 
-export const PASSWORD_HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const PASSWORD_HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, PASSWORD_HASH_OPTIONS);

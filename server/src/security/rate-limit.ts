@@ -171,7 +171,7 @@ export class MemoryBackend implements CounterBackend {
  * The key prefixes of an account's budgets (keyed by account, login or device, not by address): kept in the
  * database on PGlite too, never in the memory that a flood of addresses could fill.
  */
-export const ACCOUNT_BUDGETS = [
+const ACCOUNT_BUDGETS = [
   "login-failures:",
   "login-turn:",
   "login-device:",

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 
-export const TOKEN_BYTES = 32;
+const TOKEN_BYTES = 32;
 /** 32 bytes in base64url without padding. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 

@@ -42,7 +42,7 @@ interface NavItem<K extends NavKey = NavKey> {
 }
 
 /** The side bar's entries (Logout follows them; docs/cabinet-rules.md#screens). */
-export const SIDE_BAR_ITEMS: readonly NavItem[] = [
+const SIDE_BAR_ITEMS: readonly NavItem[] = [
   { key: "cabinet", to: paths.cabinet, icon: CabinetIcon },
   { key: "refill", to: paths.refill, icon: RefillIcon },
   { key: "deposits", to: paths.deposits, icon: DepositsIcon },
@@ -53,7 +53,7 @@ export const SIDE_BAR_ITEMS: readonly NavItem[] = [
 ];
 
 /** The narrow-screen tab bar; More leads to everything else. */
-export const TAB_BAR_ITEMS: readonly NavItem<TabKey>[] = [
+const TAB_BAR_ITEMS: readonly NavItem<TabKey>[] = [
   { key: "cabinet", to: paths.cabinet, icon: CabinetIcon },
   { key: "refill", to: paths.refill, icon: RefillIcon },
   { key: "deposits", to: paths.deposits, icon: DepositsIcon },

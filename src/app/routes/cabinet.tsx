@@ -48,7 +48,7 @@ interface Held {
 
 const NOTHING_HELD: Held = { lines: 0, deposits: 0 };
 
-/** The room's size, as app.css reads it. */
+/** The room's size, as styles/cabinet.css reads it. */
 const roomStyle = ({ lines, deposits }: Held) =>
   ({ "--reserved-lines": lines, "--reserved-deposits": deposits }) as CSSProperties;
 
@@ -56,8 +56,8 @@ const roomStyle = ({ lines, deposits }: Held) =>
  * Room kept for a part that comes after the balance (its code is a chunk of its own, its data a call of its
  * own), so that its arrival pushes nothing already on screen (a layout shift): kept until its data has come
  * (or failed), whichever of code and data is last. The whole picture above the balance, a line per
- * currency held and a row more for each with deposits; the income chart below the figures. Sizes in app.css,
- * measured on the parts themselves.
+ * currency held and a row more for each with deposits; the income chart below the figures. Sizes in
+ * styles/cabinet.css, measured on the parts themselves.
  */
 function Reserved({ part, held = NOTHING_HELD }: { part: "overview" | "income"; held?: Held }) {
   return (

@@ -2,7 +2,7 @@
  * The screens under Settings' list, each at `/settings/<screen>` (`paths.settingsScreen`), in the list's order.
  * Kept out of `config/paths.ts`, which the first screen downloads: only Settings' own code needs them.
  */
-export const SETTINGS_SCREENS = [
+const SETTINGS_SCREENS = [
   "profile",
   "security",
   "password",

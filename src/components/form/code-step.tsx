@@ -28,7 +28,7 @@ import { FormFooter } from "./form-footer";
 import { TextField } from "./text-field";
 
 /** What the step's extra actions (cancel, another login) may do with its error line. */
-export interface CodeStepControls {
+interface CodeStepControls {
   fail(error: unknown): void;
   clearError(): void;
   /** The code is being checked. */

@@ -57,7 +57,7 @@ export interface Form<V extends FormValues> {
   field<K extends keyof V & string>(name: K): FieldBinding<K>;
 }
 
-export interface FieldBinding<K extends string> {
+interface FieldBinding<K extends string> {
   name: K;
   value: string;
   error: FieldErrorText | undefined;

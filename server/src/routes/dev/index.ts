@@ -7,7 +7,7 @@ import { DEV_THEMES, devLaunchLocation, TELEGRAM_PLATFORMS } from "../../telegra
 import { defineRoute } from "../define";
 import { withErrors } from "../responses";
 
-export const OutboxEntryReply = z.object({
+const OutboxEntryReply = z.object({
   login: z.string(),
   purpose: z.enum(CODE_PURPOSES),
   code: z.string(),

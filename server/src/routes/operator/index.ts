@@ -26,7 +26,7 @@ import { defineRoute } from "../define";
 const digest = (value: string) => createHash("sha256").update(value).digest();
 
 /** Compares in constant time (digests have equal lengths whatever the input). */
-export function tokenMatches(given: string | undefined, expected: string): boolean {
+function tokenMatches(given: string | undefined, expected: string): boolean {
   if (!given) return false;
   return timingSafeEqual(digest(given), digest(expected));
 }

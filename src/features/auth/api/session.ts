@@ -4,7 +4,7 @@ import { getSessionToken, type TokenCheck, updateUserAtom } from "@/lib/session"
 import { type AppStore, appStore } from "@/lib/store";
 
 /** How long logout waits for the server before it signs out here anyway. */
-export const LOGOUT_TIMEOUT_MS = 5_000;
+const LOGOUT_TIMEOUT_MS = 5_000;
 
 /** `POST /auth/logout` with the token being ended; a 401 (already ended) is no news. */
 export async function revokeSession(token: string): Promise<void> {
@@ -12,7 +12,7 @@ export async function revokeSession(token: string): Promise<void> {
 }
 
 /** `GET /user/me`. */
-export function fetchCurrentUser(signal?: AbortSignal): Promise<User> {
+function fetchCurrentUser(signal?: AbortSignal): Promise<User> {
   return callApi("currentUser", { signal });
 }
 
@@ -33,7 +33,7 @@ export async function refreshCurrentUser(store: AppStore = appStore): Promise<vo
 }
 
 /** How long the start waits for the server's word on a kept token before it trusts the saved user. */
-export const TOKEN_CHECK_TIMEOUT_MS = 3_000;
+const TOKEN_CHECK_TIMEOUT_MS = 3_000;
 
 /**
  * `GET /user/me` with a kept token, before it counts as the session (inside Telegram): 401 says the

@@ -17,7 +17,7 @@ import {
   telegramAutoSignInOptedOut,
 } from "../model/telegram-auto-sign-in";
 
-export type TelegramSignInStatus =
+type TelegramSignInStatus =
   /** Not inside Telegram, no init data, or Telegram sign-in is off: the password form. */
   | "unavailable"
   /** Inside Telegram, the flag still loading. */

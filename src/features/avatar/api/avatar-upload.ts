@@ -11,7 +11,7 @@ export function imageFileIssue(file: File | null | undefined): ValidationCode | 
   return undefined;
 }
 
-export async function uploadAvatar(file: File): Promise<AvatarReply> {
+async function uploadAvatar(file: File): Promise<AvatarReply> {
   const form = new FormData();
   form.append(AVATAR_FILE_FIELD, file);
   const reply = await uploadMultipart("/user/avatar", form);

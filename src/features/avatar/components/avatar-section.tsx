@@ -10,6 +10,7 @@ import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { updateUserAtom, userAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { avatarMutations, imageFileIssue } from "../api/avatar-upload";
+import "../avatar.css";
 
 /** A refused image says 'Error updating image' (docs/cabinet-rules.md#messages). */
 const IMAGE_UPDATE_FAILED: FormError = { message: { ns: "errors", key: "IMAGE_UPDATE_FAILED" } };

@@ -8,7 +8,7 @@ import { infiniteQueryOptions, mutationOptions, queryOptions } from "@tanstack/r
 import { callApi } from "@/lib/api-client";
 import { moneyKeys } from "@/lib/query-keys";
 
-export const DEPOSITS_PAGE_LIMIT = 10;
+const DEPOSITS_PAGE_LIMIT = 10;
 /** Plans and crypto cases change rarely: fresh for 5 minutes. */
 const PLANS_STALE_MS = 5 * 60_000;
 

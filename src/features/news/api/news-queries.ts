@@ -6,7 +6,7 @@ import type { Language, NewsOneReply } from "@contract";
 import { queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
 
-export const newsKeys = { all: ["news"] } as const;
+const newsKeys = { all: ["news"] } as const;
 
 /** One item as the screens show it: the reply in one language, or every language picked down to one. */
 export interface NewsEntry {
@@ -16,7 +16,7 @@ export interface NewsEntry {
   publishedAt: string;
 }
 
-export function toNewsEntry(item: NewsOneReply, language: Language): NewsEntry {
+function toNewsEntry(item: NewsOneReply, language: Language): NewsEntry {
   if (typeof item.title === "string" && typeof item.body === "string")
     return { id: item.id, title: item.title, body: item.body, publishedAt: item.publishedAt };
   const title = item.title as Record<Language, string>;

@@ -5,7 +5,7 @@ import { callApi } from "@/lib/api-client";
 import { notificationKeys, notificationQueries } from "./notification-queries";
 
 /** Notifications per inbox page. */
-export const INBOX_PAGE_LIMIT = 20;
+const INBOX_PAGE_LIMIT = 20;
 
 export const inboxQueries = {
   /** `GET /notification/inbox`: every notification, read and unread, newest first, a page at a time. */

@@ -11,7 +11,7 @@ export const notificationKeys = { all: ["notifications"] } as const;
  * How often the open cabinet asks whether money or news moved, so a credited refill shows within 5 s
  * (docs/decisions.md#live-money).
  */
-export const PULSE_INTERVAL_MS = 3_000;
+const PULSE_INTERVAL_MS = 3_000;
 
 export const notificationQueries = {
   /** `GET /user/pulse`, polled while the cabinet is in front (never in the background). */

@@ -10,7 +10,7 @@ import { notificationQueries } from "../api/notification-queries";
  * The unread notifications as the cabinet knows them now: the live refresh's latest pulse (it polls; this only
  * reads its cache), else the user object's count from the sign-in.
  */
-export function useUnreadCount(): number {
+function useUnreadCount(): number {
   const user = useAtomValue(userAtom);
   const { data } = useQuery({ ...notificationQueries.pulse(), enabled: false });
   return data?.unread ?? user?.notifications.unread ?? 0;

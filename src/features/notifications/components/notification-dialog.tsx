@@ -12,6 +12,7 @@ import { inboxMutations, inboxQueries, setPulseUnread } from "../api/inbox-queri
 import { notificationKeys } from "../api/notification-queries";
 import { notificationPath } from "../lib/target";
 import { NotificationRow } from "./notification-row";
+import "../notifications.css";
 
 /**
  * The notification sheet (docs/cabinet-rules.md#screens): what arrived while the cabinet is open (`count`, the

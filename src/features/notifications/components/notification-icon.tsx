@@ -1,6 +1,7 @@
 import type { NotificationKind } from "@contract";
 import type { ReactNode } from "react";
 import { Icon } from "@/components/icons";
+import "../notifications.css";
 
 /** Each kind's line drawing (24-unit grid, the current colour) and its tint. */
 const KINDS: Record<NotificationKind, { tone: "in" | "out" | "neutral"; path: ReactNode }> = {

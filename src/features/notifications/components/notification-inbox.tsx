@@ -11,6 +11,7 @@ import { inboxMutations, inboxQueries, setPulseUnread } from "../api/inbox-queri
 import { notificationKeys } from "../api/notification-queries";
 import { notificationPath } from "../lib/target";
 import { NotificationRow } from "./notification-row";
+import "../notifications.css";
 
 /** A row's height before it is laid out: a title, a line of text and the time. */
 const ROW_ESTIMATE_PX = 84;
@@ -130,7 +131,7 @@ function useReadAll() {
 }
 
 /** Marks a notification read (when it is not yet) and opens its screen. */
-export function useOpenNotification(): (notification: Notification) => void {
+function useOpenNotification(): (notification: Notification) => void {
   const navigate = useNavigate();
   const read = useMutation({ ...inboxMutations.readOne(), onSuccess: useAfterRead() });
   return (notification) => {

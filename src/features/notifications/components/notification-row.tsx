@@ -4,6 +4,7 @@ import { currentLanguage } from "@/config/i18n";
 import { formatDateTime } from "@/lib/dates";
 import { notificationPath } from "../lib/target";
 import { NotificationIcon } from "./notification-icon";
+import "../notifications.css";
 
 /**
  * One notification, in the inbox and in the sheet: a button that opens it, its kind's icon first and a chevron

@@ -7,9 +7,9 @@ import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
 import { moneyKeys } from "@/lib/query-keys";
 
-export const OPERATIONS_PAGE_LIMIT = 20;
+const OPERATIONS_PAGE_LIMIT = 20;
 const PAYMENT_SYSTEMS_STALE_MS = 5 * 60_000;
-export const RECENT_OPERATIONS_LIMIT = 5;
+const RECENT_OPERATIONS_LIMIT = 5;
 
 export interface OperationFilter {
   currency?: Currency;

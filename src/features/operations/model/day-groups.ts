@@ -6,7 +6,7 @@
 import type { Operation } from "@contract";
 
 /** The local calendar day of an instant, `YYYY-MM-DD`. */
-export function localDay(value: string | Date): string {
+function localDay(value: string | Date): string {
   const date = new Date(value);
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;

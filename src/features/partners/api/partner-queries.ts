@@ -8,7 +8,7 @@ import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/
 import { callApi } from "@/lib/api-client";
 
 /** Rows per request of the infinite list (the contract allows up to 100). */
-export const REFERRALS_PAGE_LIMIT = 50;
+const REFERRALS_PAGE_LIMIT = 50;
 
 export const partnerKeys = { all: ["partners"] } as const;
 
@@ -19,8 +19,6 @@ export interface ReferralFilter {
   search?: string;
   line?: number;
 }
-
-export const DEFAULT_REFERRAL_FILTER: ReferralFilter = { sort: "createdAt", sortDir: "desc" };
 
 export const partnerQueries = {
   referrals: (filter: ReferralFilter) =>

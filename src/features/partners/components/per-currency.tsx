@@ -2,7 +2,7 @@ import { CURRENCY_CODES, type CurrencyAmounts, compareAmounts } from "@contract"
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 
 /** The main currency: the one whose figure carries the test hooks when a map shows several. */
-export const MAIN_CURRENCY = "USDT" as const;
+const MAIN_CURRENCY = "USDT" as const;
 
 /**
  * A per-currency map shown per currency, never converted: each currency that is not zero, or the

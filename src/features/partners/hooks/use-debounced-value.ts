@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 
 /** Search waits until typing pauses this long before asking the server. */
-export const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 300;
 
 /** `value`, once it has stayed the same for `delay` ms. */
 export function useDebouncedValue<T>(value: T, delay = SEARCH_DEBOUNCE_MS): T {

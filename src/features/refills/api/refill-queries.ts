@@ -8,7 +8,7 @@ import { infiniteQueryOptions, mutationOptions, queryOptions } from "@tanstack/r
 import { callApi } from "@/lib/api-client";
 import { moneyKeys } from "@/lib/query-keys";
 
-export const REFILLS_PAGE_LIMIT = 10;
+const REFILLS_PAGE_LIMIT = 10;
 const PAYMENT_SYSTEMS_STALE_MS = 5 * 60_000;
 
 export interface RefillFilter {

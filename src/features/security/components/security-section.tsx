@@ -38,7 +38,7 @@ export function CodeChannelSection({ links }: { links: ChannelConfirmLinks }) {
 }
 
 /** The channel's name and, where it has one, its address: "E-mail a***@example.com". */
-export function useChannelText() {
+function useChannelText() {
   const { t } = useTranslation("settings");
   return (channel: CodeChannel, destination: string | undefined) =>
     destination

@@ -20,7 +20,7 @@ export interface StatementPeriod {
 }
 
 /** The file's name, as the server names it: `kassa-statement-<from>-<to>[-<currency>].csv`. */
-export function statementFileName(period: StatementPeriod): string {
+function statementFileName(period: StatementPeriod): string {
   return `kassa-statement-${period.from}-${period.to}${period.currency ? `-${period.currency}` : ""}.csv`;
 }
 
@@ -39,7 +39,7 @@ function attachmentName(header: string | null): string | undefined {
  * `GET /user/operations/statement` with the session: the file and its name. A failure is the same
  * `ApiError` every call raises (the error body's code and fields), so the form says what the catalogue says.
  */
-export async function fetchStatement(period: StatementPeriod): Promise<{ blob: Blob; fileName: string }> {
+async function fetchStatement(period: StatementPeriod): Promise<{ blob: Blob; fileName: string }> {
   const path = "/user/operations/statement";
   const headers: Record<string, string> = { Accept: "text/csv, application/json" };
   const token = getSessionToken();
@@ -84,7 +84,7 @@ export async function fetchStatement(period: StatementPeriod): Promise<{ blob: B
 }
 
 /** Saves a file the page holds (a Blob) through a temporary `<a download>`. */
-export function saveFile(blob: Blob, fileName: string): void {
+function saveFile(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const anchor = document.createElement("a");
   anchor.href = url;

@@ -6,7 +6,7 @@ import { mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
 import { moneyKeys } from "@/lib/query-keys";
 
-export const subscriptionKeys = { all: ["subscription"] } as const;
+const subscriptionKeys = { all: ["subscription"] } as const;
 
 export const subscriptionQueries = {
   options: () =>

@@ -6,7 +6,7 @@
 import { DAY_MS } from "@contract/deposit-math";
 
 /** How long "Later" keeps the prompt away. */
-export const LATER_DAYS = 7;
+const LATER_DAYS = 7;
 
 function key(userId: string): string {
   return `kassa.subscription-later.${userId}`;

@@ -14,7 +14,7 @@ import {
 import { mutationOptions, queryOptions } from "@tanstack/react-query";
 import { ApiError, callApi, uploadMultipart } from "@/lib/api-client";
 
-export const verificationKeys = { all: ["verification"] } as const;
+const verificationKeys = { all: ["verification"] } as const;
 
 export function photoIssue(file: File | null | undefined): ValidationCode | undefined {
   if (!file) return "required";
@@ -23,12 +23,12 @@ export function photoIssue(file: File | null | undefined): ValidationCode | unde
   return undefined;
 }
 
-export interface VerificationRequest {
+interface VerificationRequest {
   fields: VerificationFields;
   photos: Record<VerificationFileField, File>;
 }
 
-export async function requestVerification({ fields, photos }: VerificationRequest): Promise<VerificationState> {
+async function requestVerification({ fields, photos }: VerificationRequest): Promise<VerificationState> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   for (const [name, file] of Object.entries(photos)) form.append(name, file);

@@ -24,6 +24,7 @@ import { codeOf } from "@/lib/form/rules";
 import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
 import { haptics } from "@/tma/hooks";
 import { photoIssue, verificationMutations, verificationQueries } from "../api/verification-queries";
+import "../verification.css";
 
 const TEXT_NAMES = ["fullName", "dateOfBirth", "familyStatus", "documentNumber"] as const;
 type TextName = (typeof TEXT_NAMES)[number];

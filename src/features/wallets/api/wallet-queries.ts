@@ -7,7 +7,7 @@ import type { CodeSentReply, Wallet } from "@contract";
 import { mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
 
-export const walletKeys = { all: ["wallets"] } as const;
+const walletKeys = { all: ["wallets"] } as const;
 
 export const walletQueries = {
   list: () =>

@@ -178,7 +178,7 @@ const walletSubject = (wallet: Wallet) => `wallet:${wallet.paymentSystemId}:${wa
  * The code that stores a new or changed withdrawal address: the kit's `CodeStep`, saying which
  * address in which network it confirms and where the code went; a new code after the wait.
  */
-export function WalletCodeStep({
+function WalletCodeStep({
   system,
   wallet,
   sent,

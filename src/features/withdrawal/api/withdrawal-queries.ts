@@ -9,13 +9,13 @@ import { infiniteQueryOptions, mutationOptions, queryOptions } from "@tanstack/r
 import { callApi } from "@/lib/api-client";
 import { moneyKeys } from "@/lib/query-keys";
 
-export const WITHDRAWALS_PAGE_LIMIT = 10;
+const WITHDRAWALS_PAGE_LIMIT = 10;
 const PAYMENT_SYSTEMS_STALE_MS = 5 * 60_000;
 
 export const withdrawalKeys = { all: moneyKeys.withdrawals } as const;
 
 /** Everything a withdrawal step changes: the balance, the statistics, the operations and this history. */
-export const WITHDRAWAL_INVALIDATES = [
+const WITHDRAWAL_INVALIDATES = [
   moneyKeys.balance,
   moneyKeys.statistics,
   moneyKeys.operations,
