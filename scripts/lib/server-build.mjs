@@ -9,6 +9,7 @@
 // when it is imported (grammy not at all without the bot). A server imports its chunks in its
 // first seconds; a rebuild keeps the previous build's files beside its own (files.json), so a
 // server starting from the previous build still finds them.
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { newest } from "./freshness.mjs";
@@ -59,7 +60,7 @@ export async function buildServer() {
   // esbuild's service process would otherwise live on beside the server `npm start` runs in this
   // process (37-70 MB of its tree): stopped once the build is written.
   const result = await build({
-    entryPoints: ["server/src/main.ts"],
+    entryPoints: ["server/src/main.ts", "server/src/db/make-initial-data.ts"],
     outdir: SERVER_BUILD_DIR,
     entryNames: "[name]",
     chunkNames: "[name]-[hash]",
@@ -82,4 +83,8 @@ export async function buildServer() {
   writeFileSync(MANIFEST, JSON.stringify({ files }, null, 2));
   rmSync(join(SERVER_BUILD_DIR, "migrations"), { recursive: true, force: true });
   cpSync("server/src/db/migrations", join(SERVER_BUILD_DIR, "migrations"), { recursive: true });
+  // A new PGlite database's ready copy (server/src/db/initial-data.ts), made in a process of its own: initdb's
+  // memory (over a gigabyte) is given back when it exits, and a server never runs initdb itself.
+  const made = spawnSync(process.execPath, [join(SERVER_BUILD_DIR, "make-initial-data.mjs")], { stdio: "inherit" });
+  if (made.status !== 0) throw new Error("making a new PGlite database's copy failed");
 }

@@ -48,10 +48,13 @@ async function main(): Promise<void> {
   // The database opens first: its own work waits on its files and on the WebAssembly compile
   // (V8's background threads), and the app's modules load meanwhile on this thread.
   const { openDatabase } = await import("./db/client");
+  // A new PGlite database starts from the build's ready copy, not initdb (db/initial-data.ts: memory).
+  const initialData = env.DATABASE_URL ? undefined : (await import("./db/initial-data")).initialDataFor(env.DATA_DIR);
   const opening = openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+    initialData,
   });
   const code = Promise.all([
     import("@contract"),

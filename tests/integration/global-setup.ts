@@ -13,17 +13,14 @@
  *
  * The teardown removes all of it, whatever the tests did.
  */
-import { createHash } from "node:crypto";
 import {
   copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,7 +32,8 @@ import { startPostgres } from "../../scripts/lib/postgres.mjs";
 import { buildServer, serverBuildIsStale } from "../../scripts/lib/server-build.mjs";
 import { findPostgresBin } from "../../scripts/lib/system.mjs";
 import { systemClock } from "../../server/src/clock";
-import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
+import { openDatabase } from "../../server/src/db/client";
+import { migrationsDigest } from "../../server/src/db/initial-data";
 import { seedDemo } from "../../server/src/demo/seed";
 import { ensureDefaultSettings } from "../../server/src/services/settings";
 
@@ -53,16 +51,7 @@ declare module "vitest" {
  * makes it: the migrations and the PGlite version. A changed migration makes a new one.
  */
 function migratedCachePath(): string {
-  const hash = createHash("sha256");
-  for (const name of readdirSync(MIGRATIONS_FOLDER, { recursive: true }).map(String).sort()) {
-    const file = join(MIGRATIONS_FOLDER, name);
-    if (statSync(file).isFile()) hash.update(name).update(readFileSync(file));
-  }
-  const pglite = JSON.parse(readFileSync("node_modules/@electric-sql/pglite/package.json", "utf8")) as {
-    version: string;
-  };
-  hash.update(pglite.version);
-  return join("node_modules", ".cache", "kassa-tests", `pglite-migrated-${hash.digest("hex").slice(0, 16)}.tar`);
+  return join("node_modules", ".cache", "kassa-tests", `pglite-migrated-${migrationsDigest()}.tar`);
 }
 
 async function pgliteTemplates(dir: string) {
