@@ -284,7 +284,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       // Nothing of the refused call was kept; the same call runs now that the row is free.
       const again = await injectRoute(server, routes.createRefill, { token: investor.token, body });
       expect(again.status).toBe(200);
-      // The refill made in one round trip reads as the stored one.
+      // The refill as created reads as the stored one.
       expect(again.body).toMatchObject({ status: "waiting", currency: "USDT", amountRequested: "50", txHash: null });
       const stored = await injectRoute(server, routes.refill, {
         token: investor.token,
