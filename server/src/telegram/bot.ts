@@ -19,14 +19,14 @@ import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
 import type { Env } from "../env";
+import { queueDigests } from "../services/broadcasts";
 import type { Invitation } from "../services/partner-invite";
-import { queueDigests } from "./broadcasts";
+import { botText } from "../texts/bot";
 import { BOT_COMMANDS, miniAppAddressProblem, registerConversation } from "./conversation";
 import { releaseLease, resultRows, tryLease } from "./lease";
 import { syncMenus } from "./menus";
 import { deliverDue, miniAppUrl, type OutboxLog } from "./outbox";
 import { callTimeout, persist, retryServerErrorOnce } from "./persist";
-import { botText } from "./texts";
 import { takeUpdateSql } from "./updates";
 
 export { BOT_COMMANDS, languageOf, miniAppAddressProblem } from "./conversation";
