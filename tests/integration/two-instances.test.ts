@@ -4,8 +4,8 @@
  * - login failures are counted once across both (5 per login and address: 3 on one + 2 on the
  *   other, and the 6th attempt is refused by either);
  * - a code issued by one (password reset, withdrawal) is accepted by the other;
- * - the accruals and the sweeper run under their advisory locks: while the test holds a lock neither
- *   process runs that job, once it lets go one of them does, and the work is done once (one
+ * - the accruals and the sweeper run under their leases (db/leader.ts): while the test holds a lease
+ *   neither process runs that job, once it lets go one of them does, and the work is done once (one
  *   "accruals run" log line across both, each deposit-day once, the ledger consistent).
  * Runs when TEST_DATABASE_URL is set (npm test sets it). Figures are printed.
  */
@@ -16,8 +16,8 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { fixedClock, systemClock } from "../../server/src/clock";
-import { type AdvisoryLock, advisoryLockKey } from "../../server/src/db/advisory-lock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { LEASES, releaseLease, tryLease } from "../../server/src/db/leader";
 import * as schema from "../../server/src/db/schema";
 import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/demo/seed";
 import { openDeposit } from "../../server/src/services/deposits";
@@ -137,13 +137,16 @@ async function lastCode(instance: Instance, login: string, purpose: string): Pro
   return entry.code;
 }
 
-/** Holds `lock` (as another instance would) while `during` runs. */
-async function holding<T>(handle: DatabaseHandle, lock: AdvisoryLock, during: () => Promise<T>): Promise<T> {
-  const [ns, id] = advisoryLockKey(lock);
-  return handle.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${ns}::int, ${id}::int)`);
-    return during();
-  });
+/** Holds lease `name` (as another instance would) while `during` runs. */
+async function holding<T>(handle: DatabaseHandle, name: keyof typeof LEASES, during: () => Promise<T>): Promise<T> {
+  const holder = `test-${name}`;
+  // Another instance may hold it for a turn under way: taken once that turn ends.
+  await waitFor(`the ${name} lease`, () => tryLease(handle.db, LEASES[name], holder, 10 * 60_000, new Date()));
+  try {
+    return await during();
+  } finally {
+    await releaseLease(handle.db, LEASES[name], holder);
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -778,7 +778,7 @@ export const botChats = pgTable(
 );
 
 /**
- * Leases: work that one process at a time may do (the bot's long polling and chat outbox). A process
+ * Leases: work that one process at a time may do (the bot's long polling and chat outbox, the scheduler's jobs; db/leader.ts). A process
  * holds `name` until `expires_at` and renews it; another takes it over once it has expired.
  */
 export const leases = pgTable("leases", {
