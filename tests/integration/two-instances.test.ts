@@ -233,7 +233,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(validated.body.resetToken).toEqual(expect.any(String));
     });
 
-    it("runs the accruals once, on one instance, and not while another holds the lock", async () => {
+    it("runs the accruals once, on one instance, and not while another holds its lease", async () => {
       const past = fixedClock(new Date(Date.now() - 3 * DAY - 60_000));
       const investor = await newInvestor(handle.db, past);
       await fund(handle.db, past, investor.id, "USDT", "500");
@@ -247,8 +247,8 @@ describe.skipIf(!TEST_DATABASE_URL)(
         return row?.days ?? 0;
       };
 
-      // Both schedulers tick every second; while the lock is held elsewhere neither accrues. The deposit
-      // is opened under the lock too: a turn between opening it and taking the lock would accrue it first.
+      // Both schedulers tick every second; while the lease is held elsewhere neither accrues. The deposit
+      // is opened under the lease too: a turn between opening it and taking the lease would accrue it first.
       const deposit = await holding(locker, "accruals", async () => {
         const opened = await openDeposit({ db: handle.db, clock: past }, investor.id, {
           planId: "start",
@@ -261,7 +261,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         return opened;
       });
       const ms = await waitFor(
-        "the accruals after the lock was released",
+        "the accruals after the lease was released",
         async () => (await accrued(deposit.id)) === 3,
       );
       await sleep(2500); // several more turns of both
@@ -343,11 +343,11 @@ describe.skipIf(!TEST_DATABASE_URL)(
         await sleep(3000);
         expect(await status()).toBe("awaiting_code");
       });
-      const ms = await waitFor("the sweep after the lock was released", async () => (await status()) === "cancelled");
+      const ms = await waitFor("the sweep after the lease was released", async () => (await status()) === "cancelled");
       await sleep(2500);
       const reversals = await returned();
       console.log(
-        `[kassa] two instances: withdrawal code issued by A confirmed on B (${confirmed.status}); expired application held 3 s by the sweeper lock, swept ${ms} ms after release; reversals: ${reversals.length}`,
+        `[kassa] two instances: withdrawal code issued by A confirmed on B (${confirmed.status}); expired application held 3 s by the sweeper lease, swept ${ms} ms after release; reversals: ${reversals.length}`,
       );
       expect(reversals).toHaveLength(1);
       await expectLedgerConsistent(handle.db);
