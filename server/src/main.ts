@@ -132,7 +132,7 @@ async function main(): Promise<void> {
   early.handOver();
 
   // Accruals and the sweeper at start and then every ACCRUAL_INTERVAL_SECONDS (0: never; `kassa
-  // accruals run` still works). On PostgreSQL each job takes its advisory lock: one instance at a time.
+  // accruals run` still works). On PostgreSQL each job takes its lease (db/leader.ts): one instance at a time.
   if (env.ACCRUAL_INTERVAL_SECONDS > 0) {
     scheduler = startAccrualScheduler({
       db: handle.db,

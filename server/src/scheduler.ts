@@ -3,14 +3,14 @@
  * default): the accruals, then the sweeper (withdrawal applications whose code expired are
  * cancelled, their funds returned and the investor told; rate-limit counters whose window ended are dropped; uploaded
  * files that nothing references are removed, services/uploads.ts). Runs never
- * overlap within the process; across instances on one PostgreSQL each job runs under its advisory
- * lock (db/advisory-lock.ts), so one instance at a time does it and the others skip that turn. The
+ * overlap within the process; across instances on one PostgreSQL each job runs under its lease
+ * (db/leader.ts), so one instance at a time does it and the others skip that turn. The
  * accruals' own locking and UNIQUE(deposit_id, day_index) keep each deposit-day single regardless.
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "./clock";
-import { type Exclusive, runExclusive } from "./db/advisory-lock";
 import type { Database, DatabaseKind } from "./db/client";
+import { type Exclusive, LEASES, runExclusive } from "./db/leader";
 import type { CodeSender } from "./delivery/code-sender";
 import type { Limiter } from "./security/rate-limit";
 import { type AccrualRun, runAccruals } from "./services/accruals";
@@ -26,7 +26,7 @@ export interface SweepRun {
   uploadsRemoved: number;
 }
 
-/** One turn of the jobs: each ran here (`ran: true`), or another instance held its lock. */
+/** One turn of the jobs: each ran here (`ran: true`), or another instance held its lease. */
 export interface SchedulerTurn {
   accruals: Exclusive<AccrualRun> | null;
   sweep: Exclusive<SweepRun> | null;
@@ -44,7 +44,7 @@ export interface SchedulerOptions {
   clock: Clock;
   intervalSeconds: number;
   log: FastifyBaseLogger;
-  /** On PostgreSQL the jobs take their advisory locks; on PGlite (one process) they just run. */
+  /** On PostgreSQL the jobs take their leases; on PGlite (one process) they just run. */
   kind?: DatabaseKind;
   /** The server's limiter, whose stale counters the sweeper drops. */
   limiter?: Limiter;
@@ -54,7 +54,7 @@ export interface SchedulerOptions {
   codeSender?: CodeSender;
 }
 
-/** The sweeper's work, once (the scheduler runs it under its lock). */
+/** The sweeper's work, once (the scheduler runs it under its lease). */
 export async function sweep(deps: {
   db: Database;
   clock: Clock;
@@ -80,8 +80,8 @@ export function startAccrualScheduler(options: SchedulerOptions): AccrualSchedul
 
   const job = async <T>(name: "accruals" | "sweeper", work: () => Promise<T>): Promise<Exclusive<T> | null> => {
     try {
-      const result = await runExclusive(db, kind, name, work);
-      if (!result.ran) log.debug({ job: name }, "another instance holds the job's lock: skipped");
+      const result = await runExclusive(db, kind, LEASES[name], work);
+      if (!result.ran) log.debug({ job: name }, "another instance holds the job's lease: skipped");
       return result;
     } catch (error) {
       log.error({ err: error, job: name }, `${name} run failed`);

@@ -20,14 +20,14 @@ import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { type Clock, fixedClock, systemClock } from "../../server/src/clock";
 import { accruals, botChats, chatOutbox, deposits, users } from "../../server/src/db/schema";
 import { loadEnv } from "../../server/src/env";
+import { queueDigests } from "../../server/src/services/broadcasts";
 import { addNews } from "../../server/src/services/news";
 import { confirmRefill, createRefill } from "../../server/src/services/refills";
 import { setSetting } from "../../server/src/services/settings";
-import { queueDigests } from "../../server/src/telegram/broadcasts";
 import { miniAppAddressProblem } from "../../server/src/telegram/conversation";
 import { syncMenus } from "../../server/src/telegram/menus";
 import { deliverDue, Pacer } from "../../server/src/telegram/outbox";
-import { botText, formatAmount } from "../../server/src/telegram/texts";
+import { botText, formatAmount } from "../../server/src/texts/bot";
 import {
   BOT_USER,
   type BotApiStandIn,

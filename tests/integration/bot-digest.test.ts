@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { botChats, chatOutbox, users } from "../../server/src/db/schema";
 import { runAccruals } from "../../server/src/services/accruals";
+import { queueDigests } from "../../server/src/services/broadcasts";
 import { openDeposit } from "../../server/src/services/deposits";
-import { queueDigests } from "../../server/src/telegram/broadcasts";
 import { createTestServer, type TestServer } from "./helpers";
 import { addPlan, fund, newInvestor } from "./money";
 

@@ -3,7 +3,7 @@
  * field like any other, so it breaks the signature, and a repeated key is refused.
  */
 import { describe, expect, it } from "vitest";
-import { signInitData, validateInitData } from "../../server/src/telegram/init-data";
+import { signInitData, validateInitData } from "../../server/src/security/telegram-init-data";
 
 const BOT_TOKEN = "7000000001:AAF-test-token-for-init-data-parsing";
 const now = new Date("2026-06-01T06:00:00Z");

@@ -8,8 +8,8 @@ import { operatorRoutes } from "@contract/operator";
 import { sign, validate } from "@telegram-apps/init-data-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_BOT_TOKEN } from "../../server/src/env";
+import { signInitData, validateInitData } from "../../server/src/security/telegram-init-data";
 import { DEV_DARK_THEME, DEV_LIGHT_THEME, devTelegramUserId } from "../../server/src/telegram/dev-launch";
-import { signInitData, validateInitData } from "../../server/src/telegram/init-data";
 import { createTestServer, injectRoute, TEST_CODE_SECRET, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 
 const BOT_TOKEN = "7000000001:AAF-test-token-for-kassa-integration-tests";

@@ -4,8 +4,8 @@
  * - login failures are counted once across both (5 per login and address: 3 on one + 2 on the
  *   other, and the 6th attempt is refused by either);
  * - a code issued by one (password reset, withdrawal) is accepted by the other;
- * - the accruals and the sweeper run under their advisory locks: while the test holds a lock neither
- *   process runs that job, once it lets go one of them does, and the work is done once (one
+ * - the accruals and the sweeper run under their leases (db/leader.ts): while the test holds a lease
+ *   neither process runs that job, once it lets go one of them does, and the work is done once (one
  *   "accruals run" log line across both, each deposit-day once, the ledger consistent).
  * Runs when TEST_DATABASE_URL is set (npm test sets it). Figures are printed.
  */
@@ -16,8 +16,8 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { fixedClock, systemClock } from "../../server/src/clock";
-import { type AdvisoryLock, advisoryLockKey } from "../../server/src/db/advisory-lock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { LEASES, releaseLease, tryLease } from "../../server/src/db/leader";
 import * as schema from "../../server/src/db/schema";
 import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/demo/seed";
 import { openDeposit } from "../../server/src/services/deposits";
@@ -137,13 +137,16 @@ async function lastCode(instance: Instance, login: string, purpose: string): Pro
   return entry.code;
 }
 
-/** Holds `lock` (as another instance would) while `during` runs. */
-async function holding<T>(handle: DatabaseHandle, lock: AdvisoryLock, during: () => Promise<T>): Promise<T> {
-  const [ns, id] = advisoryLockKey(lock);
-  return handle.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${ns}::int, ${id}::int)`);
-    return during();
-  });
+/** Holds lease `name` (as another instance would) while `during` runs. */
+async function holding<T>(handle: DatabaseHandle, name: keyof typeof LEASES, during: () => Promise<T>): Promise<T> {
+  const holder = `test-${name}`;
+  // Another instance may hold it for a turn under way: taken once that turn ends.
+  await waitFor(`the ${name} lease`, () => tryLease(handle.db, LEASES[name], holder, 10 * 60_000, new Date()));
+  try {
+    return await during();
+  } finally {
+    await releaseLease(handle.db, LEASES[name], holder);
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -230,7 +233,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(validated.body.resetToken).toEqual(expect.any(String));
     });
 
-    it("runs the accruals once, on one instance, and not while another holds the lock", async () => {
+    it("runs the accruals once, on one instance, and not while another holds its lease", async () => {
       const past = fixedClock(new Date(Date.now() - 3 * DAY - 60_000));
       const investor = await newInvestor(handle.db, past);
       await fund(handle.db, past, investor.id, "USDT", "500");
@@ -244,8 +247,8 @@ describe.skipIf(!TEST_DATABASE_URL)(
         return row?.days ?? 0;
       };
 
-      // Both schedulers tick every second; while the lock is held elsewhere neither accrues. The deposit
-      // is opened under the lock too: a turn between opening it and taking the lock would accrue it first.
+      // Both schedulers tick every second; while the lease is held elsewhere neither accrues. The deposit
+      // is opened under the lease too: a turn between opening it and taking the lease would accrue it first.
       const deposit = await holding(locker, "accruals", async () => {
         const opened = await openDeposit({ db: handle.db, clock: past }, investor.id, {
           planId: "start",
@@ -258,7 +261,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         return opened;
       });
       const ms = await waitFor(
-        "the accruals after the lock was released",
+        "the accruals after the lease was released",
         async () => (await accrued(deposit.id)) === 3,
       );
       await sleep(2500); // several more turns of both
@@ -340,11 +343,11 @@ describe.skipIf(!TEST_DATABASE_URL)(
         await sleep(3000);
         expect(await status()).toBe("awaiting_code");
       });
-      const ms = await waitFor("the sweep after the lock was released", async () => (await status()) === "cancelled");
+      const ms = await waitFor("the sweep after the lease was released", async () => (await status()) === "cancelled");
       await sleep(2500);
       const reversals = await returned();
       console.log(
-        `[kassa] two instances: withdrawal code issued by A confirmed on B (${confirmed.status}); expired application held 3 s by the sweeper lock, swept ${ms} ms after release; reversals: ${reversals.length}`,
+        `[kassa] two instances: withdrawal code issued by A confirmed on B (${confirmed.status}); expired application held 3 s by the sweeper lease, swept ${ms} ms after release; reversals: ${reversals.length}`,
       );
       expect(reversals).toHaveLength(1);
       await expectLedgerConsistent(handle.db);

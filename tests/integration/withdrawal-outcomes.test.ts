@@ -12,7 +12,7 @@ import { systemClock } from "../../server/src/clock";
 import { users } from "../../server/src/db/schema";
 import { renderNotification } from "../../server/src/services/notifications";
 import { expireWithdrawals, processWithdrawal } from "../../server/src/services/withdrawals";
-import { hasBotText } from "../../server/src/telegram/texts";
+import { hasBotText } from "../../server/src/texts/bot";
 import { callRoute, createTestServer, injectRoute, lastCode, type TestServer } from "./helpers";
 import { type Investor, PAYMENT_SYSTEM, withdrawalReadyInvestor } from "./money";
 

@@ -21,8 +21,8 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
-import { runExclusive } from "../../server/src/db/advisory-lock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { runExclusive, tryLease } from "../../server/src/db/leader";
 import { createTestServer, injectRoute, TEST_CODE_SECRET, type TestServer } from "./helpers";
 import {
   expectLedgerConsistent,
@@ -284,7 +284,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       // Nothing of the refused call was kept; the same call runs now that the row is free.
       const again = await injectRoute(server, routes.createRefill, { token: investor.token, body });
       expect(again.status).toBe(200);
-      // The refill made in one round trip reads as the stored one.
+      // The refill as created reads as the stored one.
       expect(again.body).toMatchObject({ status: "waiting", currency: "USDT", amountRequested: "50", txHash: null });
       const stored = await injectRoute(server, routes.refill, {
         token: investor.token,
@@ -320,12 +320,23 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(inside[0]?.n).toBe(1);
     });
 
-    it("keeps a job's advisory lock for as long as its work runs, however long it sits idle", async () => {
-      const work = () => new Promise<string>((resolve) => setTimeout(resolve, IDLE_IN_TRANSACTION_MS * 3, "done"));
-      const first = runExclusive(handle.db, "postgres", "sweeper", work);
-      await new Promise((resolve) => setTimeout(resolve, IDLE_IN_TRANSACTION_MS * 2));
-      expect(await runExclusive(handle.db, "postgres", "sweeper", async () => "again")).toEqual({ ran: false });
+    it("keeps a job's lease while its work runs past the lease's time to live; a killed holder's is taken over", async () => {
+      const ttlMs = 300;
+      const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const run = (value: string) => runExclusive(handle.db, "postgres", "test-job", async () => value, { ttlMs });
+      const work = () => new Promise<string>((resolve) => setTimeout(resolve, ttlMs * 4, "done"));
+      const first = runExclusive(handle.db, "postgres", "test-job", work, { ttlMs });
+      await wait(ttlMs * 2);
+      // Renewed while the work runs: not taken over, although its first term has passed.
+      expect(await run("again")).toEqual({ ran: false });
       expect(await first).toEqual({ ran: true, value: "done" });
+      // Given up when the work ended: the next run takes it at once.
+      expect(await run("next")).toEqual({ ran: true, value: "next" });
+      // A holder killed mid-run (kill -9) renews it no more: taken over once it has expired.
+      expect(await tryLease(handle.db, "test-job", "killed", ttlMs, new Date())).toBe(true);
+      expect(await run("too soon")).toEqual({ ran: false });
+      await wait(ttlMs + 100);
+      expect(await run("taken over")).toEqual({ ran: true, value: "taken over" });
     });
   },
 );

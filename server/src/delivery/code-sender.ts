@@ -8,7 +8,7 @@
  */
 import type { CodeChannel, Language } from "@contract";
 import type { CodePurpose } from "../db/schema";
-import { botText } from "../telegram/texts";
+import { botText } from "../texts/bot";
 
 export interface CodeDelivery {
   login: string;

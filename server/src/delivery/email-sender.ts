@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { FALLBACK_LANGUAGE, type Language } from "@contract";
 import nodemailer, { type Transporter } from "nodemailer";
-import { botText } from "../telegram/texts";
+import { botText } from "../texts/bot";
 import { type ChannelNotice, type CodeDelivery, CodeSendError, type CodeSender, codeMessageText } from "./code-sender";
 
 export interface EmailSenderOptions {

@@ -7,7 +7,7 @@
  * invalid or unsubscribed number) hands the code to the next channel.
  */
 import type { Language } from "@contract";
-import { botText } from "../telegram/texts";
+import { botText } from "../texts/bot";
 import { type ChannelNotice, type CodeDelivery, CodeSendError, type CodeSender } from "./code-sender";
 
 export interface SmsSenderOptions {

@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { users } from "../db/schema";
 import type { CodeSender } from "../delivery/code-sender";
-import { botText } from "../telegram/texts";
+import { botText } from "../texts/bot";
 import { renderNotification } from "./notifications";
 import { type UserRow, userLanguage } from "./users";
 

@@ -12,7 +12,7 @@ import type { Database } from "../db/client";
 import { news } from "../db/schema";
 import { AppError } from "../errors";
 import { plainText, sanitizeNewsHtml } from "../security/sanitize";
-import { queueNews } from "../telegram/broadcasts";
+import { queueNews } from "./broadcasts";
 
 type NewsRow = typeof news.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

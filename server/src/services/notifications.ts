@@ -22,7 +22,7 @@ import { keptOf, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { type ChatKind, chatOutbox, notifications, operations, users } from "../db/schema";
 import { AppError } from "../errors";
-import { botText, formatAmount, hasBotText } from "../telegram/texts";
+import { botText, formatAmount, hasBotText } from "../texts/bot";
 import { isUuid } from "./deposit-rows";
 import { unreadCount, userLanguage } from "./users";
 

@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { users } from "../db/schema";
 import { AppError } from "../errors";
-import { botText } from "../telegram/texts";
+import { botText } from "../texts/bot";
 import { getSetting } from "./settings";
 import { userLanguage } from "./users";
 

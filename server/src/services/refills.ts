@@ -14,10 +14,11 @@ import {
   roundDown,
 } from "@contract";
 import { and, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import { PgDialect, type PreparedQueryConfig } from "drizzle-orm/pg-core";
 import type { ServiceContext } from "../context";
 import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
-import { inOneRoundTrip, oneTripStatement } from "../db/one-trip";
+import { resultRows } from "../db/rows";
 import { paymentSystems, refills, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
@@ -46,24 +47,40 @@ export function toRefill(row: RefillRow): Refill {
   };
 }
 
-/** The refill's transaction on PostgreSQL (db/one-trip.ts): the user's row locked, then the insert under the cap. */
-const CREATE_REFILL = [
-  oneTripStatement<"userId">(
-    sql`select ${users.id} from ${users} where ${users.id} = ${sql.placeholder("userId")} for update`,
-  ),
-  oneTripStatement<
-    "userId" | "paymentSystemId" | "currency" | "network" | "address" | "amount" | "txHash" | "createdAt"
-  >(
-    sql`insert into ${refills} (user_id, payment_system_id, currency, network, address, amount_requested, tx_hash, status, created_at)
-      select ${sql.placeholder("userId")}::uuid, ${sql.placeholder("paymentSystemId")}, ${sql.placeholder("currency")},
-             ${sql.placeholder("network")}, ${sql.placeholder("address")}, ${sql.placeholder("amount")}::numeric,
-             ${sql.placeholder("txHash")}::text, 'waiting', ${sql.placeholder("createdAt")}::timestamptz
-       where exists (select 1 from ${users} where ${users.id} = ${sql.placeholder("userId")})
-         and (select count(*) from ${refills} where ${refills.userId} = ${sql.placeholder("userId")} and ${refills.status} = 'waiting')
-             < ${MAX_WAITING_REFILLS}
-      returning *`,
-  ),
-];
+/** A statement turned into SQL text once: drizzle's placeholders stand where each call's values go. */
+const dialect = new PgDialect();
+
+/**
+ * The transaction's statements find their rows by key, so their plan is the same whatever the values:
+ * planned once per connection and kept (the app's connections otherwise plan every statement with
+ * its values, db/client.ts). Planning them anew each time was a fifth of PostgreSQL's CPU per refill.
+ */
+const GENERIC_PLANS = dialect.sqlToQuery(sql`set local plan_cache_mode = force_generic_plan`);
+
+/** The user's row, locked: one user's refills queue on it, so the cap below counts them one at a time. */
+const LOCK_USER = dialect.sqlToQuery(
+  sql`select ${users.id} from ${users} where ${users.id} = ${sql.placeholder("userId")} for update`,
+);
+
+const REFILL_FIELDS = Object.entries(getTableColumns(refills)).map(([key, column]) => ({
+  path: [key],
+  field: column,
+}));
+
+/** The refill, inserted only while the user has fewer than MAX_WAITING_REFILLS waiting; its row, or none. */
+const INSERT_UNDER_CAP = dialect.sqlToQuery(
+  sql`insert into ${refills} (user_id, payment_system_id, currency, network, address, amount_requested, tx_hash, status, created_at)
+    select ${sql.placeholder("userId")}::uuid, ${sql.placeholder("paymentSystemId")}, ${sql.placeholder("currency")},
+           ${sql.placeholder("network")}, ${sql.placeholder("address")}, ${sql.placeholder("amount")}::numeric,
+           ${sql.placeholder("txHash")}::text, 'waiting', ${sql.placeholder("createdAt")}::timestamptz
+     where exists (select 1 from ${users} where ${users.id} = ${sql.placeholder("userId")})
+       and (select count(*) from ${refills} where ${refills.userId} = ${sql.placeholder("userId")} and ${refills.status} = 'waiting')
+           < ${MAX_WAITING_REFILLS}
+    returning ${sql.join(
+      REFILL_FIELDS.map(({ field }) => sql.identifier(field.name)),
+      sql`, `,
+    )}`,
+);
 
 /**
  * `POST /funds/refills`. An unknown payment system, or one closed for refills, is 400
@@ -85,12 +102,7 @@ export async function createRefill(
   if (compareAmounts(amount, 0) <= 0) {
     throw new AppError("VALIDATION_FAILED", { fields: { amount: "amountBelowMinimum" } });
   }
-  const createdAt = deps.clock.now();
-  // The cap counts under the user's row lock: concurrent requests of one user queue on it. On
-  // PostgreSQL the lock and the conditional insert go out with BEGIN and COMMIT at once, one round
-  // trip (db/one-trip.ts); the insert starts after the lock was granted, so its count sees every
-  // refill committed before. Nothing inserted: over the cap (or the user is gone).
-  const pipelined = await inOneRoundTrip(db, CREATE_REFILL, {
+  const values = {
     userId,
     paymentSystemId: system.id,
     currency,
@@ -98,62 +110,35 @@ export async function createRefill(
     address: system.address,
     amount,
     txHash: body.txHash ?? null,
-    createdAt: createdAt.toISOString(),
+    createdAt: deps.clock.now().toISOString(),
+  };
+  // One transaction on both databases. The cap counts under the user's row lock: concurrent
+  // requests of one user queue on it. The statements are sent at once (on PostgreSQL pipelined on
+  // the transaction's connection) and run in this order; under READ COMMITTED the insert takes its
+  // snapshot when it starts, after the lock was granted, so its count sees every refill committed
+  // before. Nothing inserted: over the cap (or the user is gone). Their text is built once above, a
+  // call only fills its values in (building it anew cost more CPU than the driver's work,
+  // server/README.md, "Performance").
+  const [present, created] = await db.transaction(async (tx) => {
+    const session = tx._.session;
+    const [, ...rows] = await Promise.all([
+      session.prepareQuery(GENERIC_PLANS, undefined, undefined, false).execute(),
+      session.prepareQuery(LOCK_USER, undefined, "refill_lock_user", false).execute(values),
+      session
+        .prepareQuery<{ execute: RefillRow[] } & PreparedQueryConfig>(
+          INSERT_UNDER_CAP,
+          REFILL_FIELDS,
+          "refill_insert_under_cap",
+          false,
+        )
+        .execute(values),
+    ]);
+    return rows;
   });
-  if (pipelined) {
-    const [present, inserted] = pipelined;
-    const created = inserted?.[0];
-    if (!present?.length) throw new AppError("SESSION_TIMEOUT");
-    if (!created) throw new AppError("RATE_LIMITED");
-    return toRefill(fromRow(created));
-  }
-  const row = await db.transaction(async (tx) => {
-    // PGlite: the same in one transaction; the three statements run in this order, so the count
-    // sees every refill committed before the lock; over the cap the transaction rolls back.
-    const locked = tx
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for("update")
-      .then((rows) => rows.length > 0);
-    const waiting = tx
-      .select({ n: count() })
-      .from(refills)
-      .where(and(eq(refills.userId, userId), eq(refills.status, "waiting")))
-      .then((rows) => rows[0]?.n ?? 0);
-    const inserted = tx
-      .insert(refills)
-      .values({
-        userId,
-        paymentSystemId: system.id,
-        currency,
-        network: system.network,
-        address: system.address,
-        amountRequested: amount,
-        txHash: body.txHash ?? null,
-        status: "waiting",
-        createdAt,
-      })
-      .returning();
-    const [present, before, [created]] = await Promise.all([locked, waiting, inserted]);
-    if (!present) throw new AppError("SESSION_TIMEOUT");
-    if (before >= MAX_WAITING_REFILLS) throw new AppError("RATE_LIMITED");
-    return created;
-  });
-  if (!row) throw new Error("refill not recorded");
+  if (resultRows(present).length === 0) throw new AppError("SESSION_TIMEOUT");
+  const [row] = created;
+  if (!row) throw new AppError("RATE_LIMITED");
   return toRefill(row);
-}
-
-const REFILL_COLUMNS = Object.entries(getTableColumns(refills));
-
-/** A refills row as the driver returned it (column names, driver values) → the row as drizzle reads it. */
-function fromRow(raw: Record<string, unknown>): RefillRow {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of REFILL_COLUMNS) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as RefillRow;
 }
 
 type PaymentSystemRow = typeof paymentSystems.$inferSelect;

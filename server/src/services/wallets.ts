@@ -20,7 +20,7 @@ import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
 import { paymentSystems, wallets } from "../db/schema";
 import { AppError } from "../errors";
-import { botText } from "../telegram/texts";
+import { botText } from "../texts/bot";
 import type { RequestMeta } from "./auth";
 import { issueCode } from "./codes";
 import { notify } from "./notifications";

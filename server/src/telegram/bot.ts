@@ -17,25 +17,23 @@ import { Bot, BotError, GrammyError, HttpError } from "grammy";
 import type { LanguageCode, Update } from "grammy/types";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
+import { holdsAlone, LEASE_RENEW_MS, LEASE_TTL_MS, LEASES, releaseLease, tryLease } from "../db/leader";
+import { resultRows } from "../db/rows";
 import { users } from "../db/schema";
 import type { Env } from "../env";
+import { queueDigests } from "../services/broadcasts";
 import type { Invitation } from "../services/partner-invite";
-import { queueDigests } from "./broadcasts";
+import { botText } from "../texts/bot";
 import { BOT_COMMANDS, miniAppAddressProblem, registerConversation } from "./conversation";
-import { releaseLease, resultRows, tryLease } from "./lease";
 import { syncMenus } from "./menus";
 import { deliverDue, miniAppUrl, type OutboxLog } from "./outbox";
 import { callTimeout, persist, retryServerErrorOnce } from "./persist";
-import { botText } from "./texts";
 import { takeUpdateSql } from "./updates";
 
 export { BOT_COMMANDS, languageOf, miniAppAddressProblem } from "./conversation";
 
 export const WEBHOOK_PATH = "/telegram/webhook";
 export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
-const LEASE_NAME = "telegram-bot";
-const LEASE_TTL_MS = 30_000;
-const LEASE_RENEW_MS = 10_000;
 const OUTBOX_INTERVAL_MS = 1_000;
 const DIGEST_INTERVAL_MS = 60_000;
 /** How often the lease holder brings the chats' menu buttons in line with a language changed in the app. */
@@ -365,12 +363,12 @@ export class KassaBot {
 
   private async tickLease(): Promise<void> {
     if (this.stopped) return;
-    const { db, clock, log, env } = this.options;
+    const { db, log, env } = this.options;
     try {
       // The embedded database has one process by construction (its folder lock): no lease needed.
-      this.holdsLease = env.DATABASE_URL
-        ? await tryLease(db, LEASE_NAME, this.holder, LEASE_TTL_MS, clock.now())
-        : true;
+      this.holdsLease = holdsAlone(env.DATABASE_URL ? "postgres" : "pglite")
+        ? true
+        : await tryLease(db, LEASES.bot, this.holder, LEASE_TTL_MS, new Date());
     } catch (error) {
       log.warn({ err: error }, "bot lease not renewed");
       this.holdsLease = false;
@@ -466,7 +464,7 @@ export class KassaBot {
     this.sending.abort();
     await Promise.allSettled([...this.passes]);
     if (this.holdsLease && this.options.env.DATABASE_URL)
-      await releaseLease(this.options.db, LEASE_NAME, this.holder).catch(() => undefined);
+      await releaseLease(this.options.db, LEASES.bot, this.holder).catch(() => undefined);
   }
 }
 

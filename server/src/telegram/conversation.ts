@@ -26,13 +26,13 @@ import type { Database } from "../db/client";
 import { botChats, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import type { Env } from "../env";
+import { digestDay } from "../services/broadcasts";
 import { getBalances } from "../services/ledger";
 import { getSetting } from "../services/settings";
 import { findUserByLogin, findUserByTelegramId, type UserRow, userLanguage } from "../services/users";
-import { digestDay } from "./broadcasts";
+import { botText, formatAmount } from "../texts/bot";
 import { answerLinkStart, isLinkStart } from "./link-start";
 import { escapeHtml, miniAppUrl, webAppKeyboard } from "./outbox";
-import { botText, formatAmount } from "./texts";
 
 export const BOT_COMMANDS = [
   "start",

@@ -4,7 +4,7 @@
  * (development) bot token, so Telegram sign-in works on a machine without Telegram.
  */
 import { createHash } from "node:crypto";
-import { signInitData, type TelegramUser } from "./init-data";
+import { signInitData, type TelegramUser } from "../security/telegram-init-data";
 
 /** Telegram Desktop's night theme, as a client sends it in `tgWebAppThemeParams`. */
 export const DEV_DARK_THEME = {

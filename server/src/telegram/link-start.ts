@@ -8,7 +8,7 @@ import type { Context } from "grammy";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import { LINK_PAYLOAD_PREFIX, redeemTelegramLink } from "../services/telegram-link";
-import { botText } from "./texts";
+import { botText } from "../texts/bot";
 
 /** Whether a `/start` payload is a link to an account. */
 export function isLinkStart(payload: string): boolean {

@@ -16,8 +16,8 @@ import { userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { botChats, users } from "../db/schema";
 import { userLanguage } from "../services/users";
+import { botText } from "../texts/bot";
 import { miniAppUrl } from "./outbox";
-import { botText } from "./texts";
 
 /** Chats set per sweep (the rest wait for the next one). */
 const MENUS_PER_SWEEP = 50;

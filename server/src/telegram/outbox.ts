@@ -21,8 +21,8 @@ import type { Database } from "../db/client";
 import { chatOutbox, users } from "../db/schema";
 import { renderNotification } from "../services/notifications";
 import { userLanguage } from "../services/users";
+import { botText } from "../texts/bot";
 import { waiting } from "./outbox-backlog";
-import { botText } from "./texts";
 
 export { listWaiting, outboxBacklog, resendGivenUp, retryWaiting } from "./outbox-backlog";
 

@@ -7,11 +7,11 @@
 import { formatStartParam, LANGUAGES, type Language, type LocalizedText } from "@contract";
 import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { resultRows } from "../db/rows";
 import { botChats, chatOutbox, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { plainText, sanitizeNewsHtml } from "../security/sanitize";
-import { resultRows } from "./lease";
-import { botText, formatAmount } from "./texts";
+import { botText, formatAmount } from "../texts/bot";
 
 /** The longest excerpt of a news body in the chat; the button opens the whole item. */
 export const NEWS_EXCERPT_CHARS = 280;
