@@ -19,10 +19,10 @@
  * links, fields and dialogs, the page's language and title). In every language no heading sits inside a button, a
  * link or a row.
  */
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, codeFromOutbox, readNotifications, screen, uniqueLogin, uniquePhone } from "./support/app";
+import { runAxe } from "./support/axe";
 import { launchChromium, phoneContext } from "./support/browser";
 import { cutTexts, settle, underTabBar } from "./support/fit";
 import { LANGUAGES, type Lng } from "./support/locales";
@@ -280,8 +280,7 @@ const TEXT_RULES = [
 /** axe-core's serious and critical findings: every rule it runs by default, or only `rules`. */
 async function axeViolations(page: Page, rules?: string[]) {
   // By default every rule axe runs — WCAG 2.x A and AA and its best practices (a dialog's name among them).
-  const builder = new AxeBuilder({ page });
-  const result = await (rules ? builder.withRules(rules) : builder).analyze();
+  const result = await runAxe(page, rules ? { runOnly: { type: "rule", values: rules } } : {});
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`.slice(0, 400));
