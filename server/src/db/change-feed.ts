@@ -26,7 +26,7 @@ import v8 from "node:v8";
 import { sql } from "drizzle-orm";
 import type { Database } from "./client";
 
-export const CHANGES_CHANNEL = "kassa_changes";
+const CHANGES_CHANNEL = "kassa_changes";
 
 /**
  * What one kept entry costs beyond its key and value, in V8's heap (64-bit, no pointer compression): the
@@ -54,7 +54,7 @@ const aligned = (bytes: number): number => Math.ceil(bytes / 8) * 8;
  * map its table, up to two slots per entry. Weighed once, when an entry is kept (`memory-bounds.test.ts` holds
  * the estimate against the heap actually used).
  */
-export function weigh(value: unknown, depth = 0): number {
+function weigh(value: unknown, depth = 0): number {
   if (value === null || value === undefined || typeof value === "boolean") return 0;
   if (typeof value === "string") {
     const wide = NOT_LATIN1.test(value);
@@ -337,7 +337,7 @@ const CHANGING_MS = 5000;
 const SYNC_PATIENCE_MS = 2000;
 
 /** A WAL position (`16/B374D848`) as a number, or null when it is not one. */
-export function parseLsn(text: string): bigint | null {
+function parseLsn(text: string): bigint | null {
   const match = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i.exec(text);
   if (!match) return null;
   return (BigInt(`0x${match[1]}`) << 32n) | BigInt(`0x${match[2]}`);
@@ -537,7 +537,7 @@ export function keptBudgetBytes(heapLimitBytes = v8.getHeapStatistics().heap_siz
  * read again once per this time — at 60 s that capped the hits at 95 % for an app polling every 3 s, and a pass
  * of 50,000 investors that took longer than a minute found nothing kept.
  */
-export const KEPT_TTL_MS = 10 * 60_000;
+const KEPT_TTL_MS = 10 * 60_000;
 
 const registry = new WeakMap<object, Kept>();
 const live = new Set<Kept>();

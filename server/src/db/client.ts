@@ -70,9 +70,9 @@ export interface OpenDatabaseOptions {
 }
 
 /** `lock_timeout` of the app's connections: a write queued behind the same user's others waits this long at most. */
-export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
+const DEFAULT_LOCK_TIMEOUT_MS = 5000;
 /** `idle_in_transaction_session_timeout` of the app's connections: no transaction of the app waits on anything this long. */
-export const DEFAULT_IDLE_IN_TRANSACTION_MS = 60_000;
+const DEFAULT_IDLE_IN_TRANSACTION_MS = 60_000;
 
 /** `existingOnly` was asked and there is no Kassa database where the configuration points. */
 export class DatabaseMissingError extends Error {

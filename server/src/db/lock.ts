@@ -73,14 +73,14 @@ export function processStartTime(pid: number): string | null {
   }
 }
 
-export interface LockOwner {
+interface LockOwner {
   pid: number;
   /** The owner's start time, when it could be read (older lock files hold the pid alone). */
   startTime: string | null;
 }
 
 /** The owner written in a lock file, or null when the file is missing or unreadable. */
-export function readLock(lockPath: string): LockOwner | null {
+function readLock(lockPath: string): LockOwner | null {
   try {
     const [pidLine, startLine] = fs.readFileSync(lockPath, "utf8").split("\n");
     const pid = Number.parseInt((pidLine ?? "").trim(), 10);
@@ -93,7 +93,7 @@ export function readLock(lockPath: string): LockOwner | null {
 }
 
 /** The pid written in a lock file, or null when the file is missing or unreadable. */
-export function readLockOwner(lockPath: string): number | null {
+function readLockOwner(lockPath: string): number | null {
   return readLock(lockPath)?.pid ?? null;
 }
 
@@ -101,7 +101,7 @@ export function readLockOwner(lockPath: string): number | null {
 const heldHere = new Set<string>();
 
 /** Whether the process named in a lock file still holds it. */
-export function isLockOwnerAlive(owner: LockOwner, lockPath: string): boolean {
+function isLockOwnerAlive(owner: LockOwner, lockPath: string): boolean {
   if (owner.pid === process.pid) return heldHere.has(lockPath);
   if (!isProcessAlive(owner.pid)) return false;
   // A killed server whose parent does not reap it (a container without an init) stays a zombie: it

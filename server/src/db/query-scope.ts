@@ -32,19 +32,11 @@ export function runInQueryScope<T>(signal: AbortSignal, fn: () => T): T {
   return scope.run(signal, fn);
 }
 
-/**
- * Runs `fn` with its statements outside the request's scope: they run to their end even when the
- * request is abandoned (the Idempotency-Key's claim and its stored reply must not be lost halfway).
- */
-export function outsideQueryScope<T>(fn: () => T): T {
-  return scope.exit(fn);
-}
-
 /** How long a statement still running after its request was abandoned is given before it is cancelled. */
-export const CANCEL_GRACE_MS = 50;
+const CANCEL_GRACE_MS = 50;
 
 /** The error a statement of an abandoned request rejects with (SQLSTATE query_canceled, as PostgreSQL's own). */
-export class StatementAbandonedError extends Error {
+class StatementAbandonedError extends Error {
   readonly code = "57014";
   constructor() {
     super("canceling statement: its request was abandoned");
@@ -61,7 +53,7 @@ export class StatementAbandonedError extends Error {
  * a stray cancel: it (or its whole transaction, rolled back) runs once more rather than answering 500.
  * Not PostgreSQL's statement timeout (the same code, 57014, "due to statement timeout").
  */
-export function hitByStrayCancel(error: unknown, signal: AbortSignal | undefined): boolean {
+function hitByStrayCancel(error: unknown, signal: AbortSignal | undefined): boolean {
   if (signal?.aborted || error instanceof StatementAbandonedError) return false;
   for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
@@ -74,7 +66,7 @@ export function hitByStrayCancel(error: unknown, signal: AbortSignal | undefined
 const STRAY_CANCEL_RETRIES = 2;
 
 /** `run(attempt)`, run again when a stray cancel hit it (`hitByStrayCancel`), at most `STRAY_CANCEL_RETRIES` times. */
-export async function againOnStrayCancel<T>(
+async function againOnStrayCancel<T>(
   run: (attempt: number) => PromiseLike<T>,
   signal: AbortSignal | undefined,
 ): Promise<T> {
@@ -171,7 +163,7 @@ function prepared(sql: Sql, [query, parameters, options]: Parameters<Sql["unsafe
 }
 
 /** A statement of a transaction that has already ended (its connection closed under it). */
-export class TransactionEndedError extends Error {
+class TransactionEndedError extends Error {
   constructor() {
     super("the transaction has ended: its connection closed");
     this.name = "TransactionEndedError";

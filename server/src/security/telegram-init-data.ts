@@ -31,7 +31,7 @@ export interface InitDataFields {
   chatInstance?: string;
 }
 
-export interface ValidInitData {
+interface ValidInitData {
   user: TelegramUser | undefined;
   authDate: Date;
   queryId: string | undefined;

@@ -20,7 +20,7 @@ export interface NoticeDeps {
 }
 
 /** Sends `title` and `text` to the user through their code channel; failures are logged. */
-export async function tellAccount(
+async function tellAccount(
   deps: NoticeDeps,
   user: UserRow,
   notice: { title: string; text: string },

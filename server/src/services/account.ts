@@ -192,7 +192,7 @@ export async function confirmPhoneChange(
 // Security: where codes go
 
 /** Only confirmed channels: Telegram when linked, e-mail when confirmed, SMS when the phone is. */
-export function availableChannels(row: UserRow): Record<CodeChannel, boolean> {
+function availableChannels(row: UserRow): Record<CodeChannel, boolean> {
   return {
     telegram: row.telegramId !== null,
     email: row.email !== null && row.emailConfirmedAt !== null,

@@ -160,7 +160,7 @@ async function completeDeposit(tx: Database, row: DepositRow): Promise<DepositRo
 }
 
 /** Locks one deposit and accrues it in its own transaction; null when it is not active (any more). */
-export async function accrueDeposit(db: Database, depositId: string, now: Date): Promise<DepositAccrual | null> {
+async function accrueDeposit(db: Database, depositId: string, now: Date): Promise<DepositAccrual | null> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(deposits).where(eq(deposits.id, depositId)).for("update");
     if (row?.status !== "active") return null;

@@ -56,7 +56,7 @@ export interface RequestMeta {
 }
 
 /** A password-reset token lives this long after the code was validated. */
-export const RESET_TOKEN_TTL_SECONDS = 15 * 60;
+const RESET_TOKEN_TTL_SECONDS = 15 * 60;
 
 /**
  * Wrong passwords per account from any address (docs/decisions.md#guessing-budgets), beside the
@@ -148,7 +148,7 @@ const loginTurnRule = (seconds: number): RateLimitRule => ({ max: 1, windowSecon
  * Wrong passwords a known device of the account may type in a day (OWASP's device cookie): its tries are
  * judged outside the account's queue that outsiders fill, and past this budget the device counts as unknown.
  */
-export const KNOWN_DEVICE_GUESSES: RateLimitRule = { max: 10, windowSeconds: 86_400 };
+const KNOWN_DEVICE_GUESSES: RateLimitRule = { max: 10, windowSeconds: 86_400 };
 
 /** Whether the request comes from a device that signed in to `user` before and has not spent its budget. */
 async function fromKnownDevice(deps: ServiceContext, user: UserRow | undefined, meta: RequestMeta): Promise<boolean> {

@@ -14,7 +14,7 @@ import { plainText, sanitizeNewsHtml } from "../security/sanitize";
 import { botText, formatAmount } from "../texts/bot";
 
 /** The longest excerpt of a news body in the chat; the button opens the whole item. */
-export const NEWS_EXCERPT_CHARS = 280;
+const NEWS_EXCERPT_CHARS = 280;
 const INSERT_BATCH = 500;
 
 /** Linked accounts whose chat takes `what`, still reachable (notifications on, the bot not blocked). */
@@ -28,7 +28,7 @@ function optedIn(what: "news" | "digest") {
 }
 
 /** The body as plain text, cut at a word near `NEWS_EXCERPT_CHARS` with an ellipsis. */
-export function newsExcerpt(html: string): string {
+function newsExcerpt(html: string): string {
   const text = plainText(sanitizeNewsHtml(html).replace(/<\/(p|li|h\d)>|<br\s*\/?>/gi, "\n"))
     .replace(/[ \t]+/g, " ")
     .replace(/\s*\n\s*/g, "\n")

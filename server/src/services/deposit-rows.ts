@@ -16,7 +16,7 @@ import { normalizeDecimal } from "../decimal";
 import { post } from "./ledger";
 
 export type DepositRow = typeof deposits.$inferSelect;
-export type PlanRow = typeof plans.$inferSelect;
+type PlanRow = typeof plans.$inferSelect;
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids in paths are checked before they reach SQL (a malformed uuid is "not found", not a 500). */

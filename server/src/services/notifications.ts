@@ -66,7 +66,7 @@ export function renderNotification(kind: ChatKind, params: Params, language: Lan
  * changed withdrawal wallet, else nothing in particular (a cancelled withdrawal's) (the inbox opens it; the chat button opens the
  * same screen).
  */
-export function notificationTarget(kind: NotificationKind, params: Params): NotificationTarget | null {
+function notificationTarget(kind: NotificationKind, params: Params): NotificationTarget | null {
   const item = (k: "refill" | "withdrawal" | "deposit", id: string | undefined) => (id ? { kind: k, id } : null);
   switch (kind) {
     case "refill_credited":
@@ -93,7 +93,7 @@ export function notificationTarget(kind: NotificationKind, params: Params): Noti
  * The screen a notification's chat button opens, as a Mini App start parameter (contract rule):
  * the refill, withdrawal or deposit concerned, the settings for a verification, else the cabinet.
  */
-export function notificationStartParam(kind: NotificationKind, params: Params): string | null {
+function notificationStartParam(kind: NotificationKind, params: Params): string | null {
   const target = notificationTarget(kind, params);
   return target ? formatStartParam(target) : null;
 }

@@ -1,6 +1,6 @@
 /**
  * Partners (docs/decisions.md#d6-partners, docs/cabinet-rules.md#partners): referral income by line, matching,
- * turnover bonuses, and the caller's referral tree. Rules (server/README.md, "Partners"):
+ * turnover bonuses, and the caller's referral tree. Rules (docs/api-money.md, "Partners"):
  *
  * - An investor's inviter is line 1, the inviter's inviter line 2, … up to the number of entries
  *   of `referralLines` (percent strings). When a deposit is **opened by its owner** (not when

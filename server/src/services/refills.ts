@@ -29,9 +29,9 @@ import { notify } from "./notifications";
 /** A user may have this many refills waiting at once (a guard against piles of abandoned ones). */
 export const MAX_WAITING_REFILLS = 20;
 
-export type RefillRow = typeof refills.$inferSelect;
+type RefillRow = typeof refills.$inferSelect;
 
-export function toRefill(row: RefillRow): Refill {
+function toRefill(row: RefillRow): Refill {
   return {
     id: row.id,
     status: row.status as RefillStatus,

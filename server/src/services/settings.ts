@@ -72,7 +72,7 @@ export const SETTINGS = {
     schema: NonNegativeDecimal.refine((v) => /^\d{1,2}(\.\d+)?$/.test(v), { message: "below 100" }),
     default: "10",
   }),
-  /** The four turnover bonuses (server/README.md, "Partners"). */
+  /** The four turnover bonuses (docs/api-money.md, "Partners"). */
   turnoverBonuses: def({
     public: false,
     schema: z.array(TurnoverBonus).length(4),
@@ -100,7 +100,7 @@ export const SETTINGS = {
     default: { rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" }, feePercent: "1" },
   }),
   /**
-   * Block explorer per payment system id (server/README.md, "Home: statements, overview, income, inbox"): the
+   * Block explorer per payment system id (docs/api-home.md, "Home: statements, overview, income, inbox"): the
    * app links a refill's or withdrawal's transaction hash there. A payment system without one shows no link.
    */
   explorers: def({

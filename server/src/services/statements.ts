@@ -144,7 +144,7 @@ function readBatch(
 }
 
 /** The lines of the file, header first, read a batch at a time. */
-export async function* statementLines(db: Database, userId: string, query: StatementQuery): AsyncGenerator<string> {
+async function* statementLines(db: Database, userId: string, query: StatementQuery): AsyncGenerator<string> {
   const [user] = await db.select({ language: users.language }).from(users).where(eq(users.id, userId));
   const language = userLanguage(user ?? { language: "" });
   const from = new Date(`${query.from}T00:00:00.000Z`);

@@ -20,7 +20,7 @@ import { getSetting } from "./settings";
 import { uniqueViolation, userLanguage } from "./users";
 
 /** How long a link works. */
-export const TELEGRAM_LINK_TTL_SECONDS = 600;
+const TELEGRAM_LINK_TTL_SECONDS = 600;
 /** The bot's start payload: `link_` and the token. */
 export const LINK_PAYLOAD_PREFIX = "link_";
 

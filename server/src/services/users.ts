@@ -59,13 +59,13 @@ export function userLanguage(row: Pick<UserRow, "language">): Language {
 }
 
 /** What a User needs beyond its row: the unread notifications and the moment "active" is judged at. */
-export interface UserExtras {
+interface UserExtras {
   unread: number;
   now: Date;
 }
 
 /** The URL the avatar is served at (`GET /api/user/avatar/:file`); null without one. */
-export function avatarUrl(row: Pick<UserRow, "avatarFile">): string | null {
+function avatarUrl(row: Pick<UserRow, "avatarFile">): string | null {
   return row.avatarFile ? `/api/user/avatar/${row.avatarFile}` : null;
 }
 
@@ -73,7 +73,7 @@ export function avatarUrl(row: Pick<UserRow, "avatarFile">): string | null {
  * The signed-in user as the app keeps it. Use `userView` wherever a User is returned, so that
  * `notifications.unread` and `subscription` are accurate.
  */
-export function toUser(row: UserRow, extras: UserExtras): User {
+function toUser(row: UserRow, extras: UserExtras): User {
   return {
     id: row.id,
     login: row.login,
@@ -156,7 +156,7 @@ async function readUnreadCount(db: Database, userId: string): Promise<number> {
 }
 
 /** The status of the user's newest verification request; null when none. */
-export async function latestVerificationStatus(db: Database, userId: string): Promise<VerificationStatus | null> {
+async function latestVerificationStatus(db: Database, userId: string): Promise<VerificationStatus | null> {
   const [row] = await db
     .select({ status: verificationRequests.status })
     .from(verificationRequests)

@@ -24,7 +24,7 @@ import type { ParsedUpload } from "./uploads";
 import { AVATAR_FOLDER, removeImage, replaceImage, storeImage, VERIFICATION_FOLDER } from "./uploads";
 import { lockUser } from "./users";
 
-export { AVATAR_FOLDER, VERIFICATION_FOLDER };
+export { AVATAR_FOLDER };
 
 type RequestRow = typeof verificationRequests.$inferSelect;
 

@@ -39,7 +39,7 @@ export async function listWallets(db: Database, userId: string): Promise<Wallets
 }
 
 /** Whether `address` fits the payment system's pattern (a broken pattern accepts nothing). */
-export function addressMatches(pattern: string, address: string): boolean {
+function addressMatches(pattern: string, address: string): boolean {
   try {
     return new RegExp(pattern).test(address);
   } catch {
@@ -108,7 +108,7 @@ async function storeWallets(
  * What a code for these new or changed addresses confirms: a digest of exactly them, so a code sent
  * for one address does not store another.
  */
-export function walletCodeTarget(changes: readonly { paymentSystemId: string; address: string }[]): string {
+function walletCodeTarget(changes: readonly { paymentSystemId: string; address: string }[]): string {
   const canonical = [...changes]
     .map((w) => [w.paymentSystemId, w.address])
     .sort(([a = ""], [b = ""]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1,5 +1,5 @@
 /**
- * Withdrawals (docs/decisions.md#d6-withdrawals; server/README.md, "Withdrawals"). A request checks, in this order:
+ * Withdrawals (docs/decisions.md#d6-withdrawals; docs/api-money.md, "Withdrawals"). A request checks, in this order:
  * the payment system (known and open for withdrawals), a wallet for it (NO_WITHDRAWAL_WALLET), a
  * past replenished refill and a deposit (DEPOSIT_AND_REFILL_REQUIRED / DEPOSIT_REQUIRED), the
  * amount within the system's min/max; then, in one transaction, the amount leaves the balance (a
@@ -62,7 +62,7 @@ export const MAX_AWAITING_WITHDRAWALS = 5;
  * Counted from the codes themselves (their wrong tries), so cancelling and applying again resets nothing.
  */
 export const WITHDRAWAL_WRONG_CODES_PER_DAY = 15;
-export const WITHDRAWAL_LOCK_MS = 24 * 3600_000;
+const WITHDRAWAL_LOCK_MS = 24 * 3600_000;
 
 const lockedError = (until: Date) => new AppError("WITHDRAWALS_LOCKED", { params: { until: until.toISOString() } });
 
@@ -157,7 +157,7 @@ async function checkEligibility(db: Database, userId: string): Promise<void> {
 }
 
 /** roundDown(amount × feePercent / 100) on the currency's scale. */
-export function withdrawalFee(amount: string, feePercent: string, currency: Currency): string {
+function withdrawalFee(amount: string, feePercent: string, currency: Currency): string {
   return roundDown(money(amount).times(feePercent).div(100), currency);
 }
 

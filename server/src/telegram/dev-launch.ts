@@ -45,7 +45,7 @@ export const DEV_LIGHT_THEME = {
 } as const;
 
 export const DEV_THEMES = { light: DEV_LIGHT_THEME, dark: DEV_DARK_THEME } as const;
-export type DevThemeName = keyof typeof DEV_THEMES;
+type DevThemeName = keyof typeof DEV_THEMES;
 
 export const TELEGRAM_PLATFORMS = [
   "android",
@@ -57,9 +57,9 @@ export const TELEGRAM_PLATFORMS = [
   "unigram",
   "unknown",
 ] as const;
-export type TelegramPlatform = (typeof TELEGRAM_PLATFORMS)[number];
+type TelegramPlatform = (typeof TELEGRAM_PLATFORMS)[number];
 
-export const DEV_TELEGRAM_USERNAME = "kassa_tester";
+const DEV_TELEGRAM_USERNAME = "kassa_tester";
 
 /** A stable Telegram user id for a username, so the same tester signs in as the same account. */
 export function devTelegramUserId(username: string): number {
@@ -78,7 +78,7 @@ export interface DevLaunchOptions {
   theme?: DevThemeName | undefined;
 }
 
-export function devTelegramUser(username: string, languageCode = "en"): TelegramUser {
+function devTelegramUser(username: string, languageCode = "en"): TelegramUser {
   return {
     id: devTelegramUserId(username),
     first_name: "Kassa",

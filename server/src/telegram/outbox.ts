@@ -24,7 +24,7 @@ import { userLanguage } from "../services/users";
 import { botText } from "../texts/bot";
 import { waiting } from "./outbox-backlog";
 
-export { listWaiting, outboxBacklog, resendGivenUp, retryWaiting } from "./outbox-backlog";
+export { listWaiting, resendGivenUp, retryWaiting } from "./outbox-backlog";
 
 /** What the worker needs of the bot: `bot.api.sendMessage`. */
 /** grammY types a call's abort signal with its own shim; the platform's AbortSignal is what it gets at run time. */
@@ -45,7 +45,7 @@ export interface OutboxLog {
 }
 
 /** Rows read per pass: per chat at most `PACE.chat.burst`, oldest first. */
-export const OUTBOX_BATCH = 200;
+const OUTBOX_BATCH = 200;
 /** A message is tried this long after it was queued (then given up, with its last error kept). */
 export const OUTBOX_GIVE_UP_MS = 72 * 3_600_000;
 const BACKOFF_BASE_MS = 5_000;
@@ -53,18 +53,14 @@ const BACKOFF_MAX_MS = 5 * 60_000;
 /** The longest a pass waits for the overall pace; a longer wait ends the pass (the next one goes on). */
 const PASS_MAX_WAIT_MS = 1_000;
 /** The longest a pass waits for one send before it goes on to the next chat (the send goes on by itself). */
-export const SEND_GRACE_MS = 1_000;
+const SEND_GRACE_MS = 1_000;
 /** Notices about the account's safety and money, kept while the bot is blocked and sent when the investor is back. */
-export const HELD_WHILE_BLOCKED: ReadonlySet<string> = new Set([
-  "withdrawal_status",
-  "wallet_changed",
-  "withdrawals_locked",
-]);
+const HELD_WHILE_BLOCKED: ReadonlySet<string> = new Set(["withdrawal_status", "wallet_changed", "withdrawals_locked"]);
 /** Telegram's longest message text. */
 export const MESSAGE_MAX_CHARS = 4096;
 
 /** The wait before attempt `attempts + 1`: 5 s, 10 s, 20 s, … up to five minutes. */
-export function backoffMs(attempts: number): number {
+function backoffMs(attempts: number): number {
   return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
 }
 
@@ -241,7 +237,7 @@ export function miniAppUrl(base: string, startParam: string | null | undefined):
 }
 
 /** The button's words for the screen a start parameter opens. */
-export function buttonText(language: Language, startParam: string | null | undefined): string {
+function buttonText(language: Language, startParam: string | null | undefined): string {
   const target = parseStartParam(startParam);
   switch (target?.kind) {
     case "refill":

@@ -12,7 +12,7 @@ import type { Database } from "../db/client";
 import { telegramUpdates } from "../db/schema";
 
 /** How long an update's id is remembered (for the dedupe) after it arrived. */
-export const UPDATES_KEPT_MS = 7 * 86_400_000;
+const UPDATES_KEPT_MS = 7 * 86_400_000;
 /** A stored update not handled after this long is handled by the chores (its own handling died). */
 export const STORED_GRACE_MS = 30_000;
 

@@ -6,7 +6,7 @@ import { amount, timestamptz } from "./columns";
 
 // -------------------------------------------------------------------------------------------------
 // Kept totals (the server at scale). Triggers of the migration that made these tables keep them as
-// their sources change (server/README.md, "Kept totals"); no code writes them.
+// their sources change (docs/database.md, "Kept totals"); no code writes them.
 
 /**
  * The referral tree as closure rows: one per member and each inviter above it, up to
@@ -44,7 +44,7 @@ export const referralLinks = pgTable(
   (t) => [
     primaryKey({ columns: [t.ancestorId, t.memberId] }),
     index("referral_links_member_idx").on(t.memberId),
-    // One index per order of the list, each within one ancestor's line (server/README.md, "Kept totals").
+    // One index per order of the list, each within one ancestor's line (docs/database.md, "Kept totals").
     index("referral_links_line_idx").on(t.ancestorId, t.line, sql`lower(${t.login})`),
     index("referral_links_line_registered_idx").on(t.ancestorId, t.line, t.registeredAt, sql`lower(${t.login})`),
     index("referral_links_line_inv_idx").on(t.ancestorId, t.line, t.invUsd, sql`lower(${t.login})`),
@@ -91,7 +91,7 @@ export const operationTotals = pgTable(
 );
 
 /**
- * Income by day (`GET /user/income`; server/README.md, "Home: statements, overview, income, inbox"): per user,
+ * Income by day (`GET /user/income`; docs/api-home.md, "Home: statements, overview, income, inbox"): per user,
  * UTC day and currency, the daily accruals that fell due (a deposit closed early takes its days back) and the
  * partner income paid (referral, matching, turnover bonuses). Kept by triggers (migration 0015_home).
  */
