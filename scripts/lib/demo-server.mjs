@@ -1,19 +1,10 @@
 // Kassa started for a benchmark as `npm start` runs it (its Node options and script, without npm's own process
 // in the tree), on a free port with an in-memory database and the demo data.
 import { spawn } from "node:child_process";
-import { createServer as createNetServer } from "node:net";
+import { freePort } from "./free-port.mjs";
 import { startArguments } from "./start-command.mjs";
 
-export function freePort() {
-  return new Promise((done, fail) => {
-    const srv = createNetServer();
-    srv.on("error", fail);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => done(port));
-    });
-  });
-}
+export { freePort };
 
 async function waitFor(url, child, ms = 180_000) {
   const deadline = Date.now() + ms;

@@ -17,6 +17,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/free-port.mjs";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
 import { pgliteTemplate, tempDir } from "./helpers";
@@ -44,18 +45,6 @@ const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function start(env: Record<string, string>, debugModules = false): Promise<Started> {
   const port = await freePort();

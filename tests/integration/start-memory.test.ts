@@ -6,9 +6,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/free-port.mjs";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { initialDataFile } from "../../server/src/db/initial-data";
 import { tempDir } from "./helpers";
@@ -23,17 +23,6 @@ const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 /** Starts the built server on `dataDir`, waits until it is ready, and gives its peak memory in kB; stops it. */
 async function peakOfStart(dataDir: string): Promise<number> {

@@ -11,9 +11,9 @@
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/free-port.mjs";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { fixedClock, systemClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
@@ -41,18 +41,6 @@ interface Instance {
   logs: string[];
   /** SIGTERM, then SIGKILL after 8 s; the exit code (null when it had to be killed). */
   stop(): Promise<number | null>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function startInstance(name: string, databaseUrl: string): Promise<Instance> {

@@ -1,9 +1,9 @@
 /** Starts the real Kassa server (built app + API + embedded database) as its own process. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../../scripts/lib/free-port.mjs";
 import { buildIsStale } from "../../../scripts/lib/freshness.mjs";
 import { buildServer, SERVER_ENTRY, serverBuildIsStale } from "../../../scripts/lib/server-build.mjs";
 
@@ -22,17 +22,7 @@ export interface StartOptions {
   port?: number;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** The server's built JavaScript, built when missing or older than its sources. */
 export async function ensureServerBuilt() {
