@@ -78,6 +78,28 @@ export async function cutTexts(page: Page): Promise<string[]> {
         say(el.textContent ?? "", el.scrollWidth, el.clientWidth);
         continue;
       }
+      // An ellipsis shows as soon as the text is wider than its box by a fraction of a pixel, which the whole
+      // pixels of scrollWidth and clientWidth round away ("Толықтыру", 63.56 px in 63.20, showed "Толықты…"):
+      // measured in fractions here.
+      if (
+        (clip === "hidden" || clip === "clip") &&
+        getComputedStyle(el).textOverflow === "ellipsis" &&
+        el.children.length === 0 &&
+        el.textContent?.trim()
+      ) {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const style = getComputedStyle(el);
+        const room =
+          el.getBoundingClientRect().width -
+          Number.parseFloat(style.paddingLeft) -
+          Number.parseFloat(style.paddingRight);
+        const text = range.getBoundingClientRect().width;
+        if (text > room + 0.1) {
+          say(el.textContent ?? "", Math.round(text * 100) / 100, Math.round(room * 100) / 100);
+          continue;
+        }
+      }
 
       const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
       if (!own) continue;
