@@ -74,8 +74,10 @@ export default mergeConfig(
             include: ["tests/e2e/**/*.test.ts"],
             environment: "node",
             globalSetup: ["tests/e2e/global-setup.ts"],
-            testTimeout: 60_000,
-            hookTimeout: 120_000,
+            // A ceiling, not a speed claim: a flow of several sign-ups and screens in a real browser took
+            // more than 60 s at a load average of 10 on the 2-core machine.
+            testTimeout: 180_000,
+            hookTimeout: 180_000,
             // Two workers, each with its own server (tests/e2e/global-setup.ts): a worker's files run one
             // after another, as they change their server's state.
             maxWorkers: 2,
