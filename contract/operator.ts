@@ -55,6 +55,18 @@ const AccrualRunReply = z.object({
   reinvested: z.number().int(),
   failed: z.array(z.object({ depositId: z.string(), error: z.string() })),
 });
+/** The last recorded run of each background job (`kassa jobs list`), by whichever instance ran it. */
+export const JobRun = z.object({
+  name: z.string(),
+  instance: z.string(),
+  startedAt: z.string(),
+  ms: z.number().int().nullable(),
+  error: z.string().nullable(),
+  runs: z.number().int(),
+  failures: z.number().int(),
+});
+export type JobRun = z.infer<typeof JobRun>;
+
 export const ClockChangeRequest = z.object({
   advanceDays: z.number().positive().max(3650).optional(),
   reset: z.boolean().optional(),
@@ -225,6 +237,7 @@ export const operatorRoutes = {
     response: OperatorWithdrawal,
   }),
   runAccruals: route({ method: "POST", path: "/operator/accruals/run", auth, tags, response: AccrualRunReply }),
+  jobs: route({ method: "GET", path: "/operator/jobs", auth, tags, response: z.array(JobRun) }),
   unlockAccount: route({
     method: "POST",
     path: "/operator/accounts/:login/unlock",

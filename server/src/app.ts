@@ -24,6 +24,7 @@ import { productionCodeSender } from "./delivery/production";
 import { capConnections, httpTimeouts } from "./early-server";
 import type { Env } from "./env";
 import { AppError, errorBody, registerErrorHandler, sendError } from "./errors";
+import { Jobs } from "./jobs";
 import { registerAuth } from "./plugins/auth";
 import { decorateContext } from "./plugins/context";
 import { registerDocs } from "./plugins/docs";
@@ -146,13 +147,27 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   });
   // The bot's modules (and its library, grammy) are imported only when there is a bot: a server
   // without one never loads them (tests/integration/lean-start.test.ts).
+  // The background jobs (jobs.ts): the bot's, and what main.ts and the routes add; they start once the app is ready.
+  const kind = env.DATABASE_URL ? "postgres" : "pglite";
   const bot =
     options.bot !== undefined
       ? options.bot
       : env.TELEGRAM_BOT_ENABLED
-        ? new (await import("./telegram/bot")).KassaBot({ env, db, clock, log: app.log })
+        ? new (await import("./telegram/bot")).KassaBot({
+            env,
+            db,
+            clock,
+            log: app.log,
+            jobs: new Jobs(db, kind, app.log),
+          })
         : null;
+  const jobs = bot?.jobs ?? new Jobs(db, kind, app.log);
   app.decorate("bot", bot);
+  app.decorate("jobs", jobs);
+  app.addHook("onReady", async () => jobs.start());
+  app.addHook("onClose", async () => {
+    await jobs.stop();
+  });
   // Settings, sessions and pulses kept in memory until the database says they changed.
   await startKept(db);
   app.addHook("onClose", async () => {

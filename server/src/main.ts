@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     { DEMO_LOGIN, DEMO_PASSWORD, hasDemoUser, seedDemo },
     { localUrl, removeRuntimeInfo, writeRuntimeInfo },
     { hasBuiltApp },
-    { startAccrualScheduler },
+    { addSchedulerJobs },
     { ensureDefaultSettings },
     { sweepOrphanUploads },
   ] = await code;
@@ -98,7 +98,6 @@ async function main(): Promise<void> {
   // The embedded database folder is this process's alone; the CLI reaches it through us.
   const runtimeDir = handle.kind === "pglite" && env.DATA_DIR !== "memory" ? env.DATA_DIR : undefined;
 
-  let scheduler: ReturnType<typeof startAccrualScheduler> | null = null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -118,7 +117,6 @@ async function main(): Promise<void> {
       const serverClosed = early.close();
       await app.close();
       await serverClosed;
-      await scheduler?.stop();
     } finally {
       if (runtimeDir) removeRuntimeInfo(runtimeDir);
       await handle.close();
@@ -132,14 +130,13 @@ async function main(): Promise<void> {
   early.handOver();
 
   // Accruals and the sweeper at start and then every ACCRUAL_INTERVAL_SECONDS (0: never; `kassa
-  // accruals run` still works). On PostgreSQL each job takes its lease (db/leader.ts): one instance at a time.
+  // accruals run` still works), jobs of jobs.ts. On PostgreSQL each takes its lease (db/leader.ts): one instance at a time.
   if (env.ACCRUAL_INTERVAL_SECONDS > 0) {
-    scheduler = startAccrualScheduler({
+    addSchedulerJobs(app.jobs, {
       db: handle.db,
       clock: app.clock,
       intervalSeconds: env.ACCRUAL_INTERVAL_SECONDS,
       log: app.log,
-      kind: handle.kind,
       limiter: app.limiter,
       uploadDir: env.UPLOAD_DIR,
       codeSender: app.codeSender,

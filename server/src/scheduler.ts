@@ -1,17 +1,17 @@
 /**
- * The background jobs, at start and then every `intervalSeconds` (ACCRUAL_INTERVAL_SECONDS, 60 by
- * default): the accruals, then the sweeper (withdrawal applications whose code expired are
+ * The money's background jobs (jobs.ts runs them), at start and then every `intervalSeconds` (ACCRUAL_INTERVAL_SECONDS,
+ * 60 by default): the accruals, and the sweeper (withdrawal applications whose code expired are
  * cancelled, their funds returned and the investor told; rate-limit counters whose window ended are dropped; uploaded
- * files that nothing references are removed, services/uploads.ts). Runs never
- * overlap within the process; across instances on one PostgreSQL each job runs under its lease
- * (db/leader.ts), so one instance at a time does it and the others skip that turn. The
+ * files that nothing references are removed, services/uploads.ts). Across instances on one PostgreSQL each job
+ * runs under its lease (db/leader.ts), so one instance at a time does it and the others skip that turn. The
  * accruals' own locking and UNIQUE(deposit_id, day_index) keep each deposit-day single regardless.
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "./clock";
-import type { Database, DatabaseKind } from "./db/client";
-import { type Exclusive, LEASES, runExclusive } from "./db/leader";
+import type { Database } from "./db/client";
+import { LEASES } from "./db/leader";
 import type { CodeSender } from "./delivery/code-sender";
+import type { Jobs } from "./jobs";
 import type { Limiter } from "./security/rate-limit";
 import { type AccrualRun, runAccruals } from "./services/accruals";
 import { sweepOrphanUploads } from "./services/uploads";
@@ -26,33 +26,23 @@ export interface SweepRun {
   uploadsRemoved: number;
 }
 
-/** One turn of the jobs: each ran here (`ran: true`), or another instance held its lease. */
-export interface SchedulerTurn {
-  accruals: Exclusive<AccrualRun> | null;
-  sweep: Exclusive<SweepRun> | null;
-}
-
-export interface AccrualScheduler {
-  /** Runs a turn now unless one is under way (then waits for it). Null parts failed (logged). */
-  runNow(): Promise<SchedulerTurn>;
-  /** Stops the timer and waits for a turn under way. */
-  stop(): Promise<void>;
-}
-
 export interface SchedulerOptions {
   db: Database;
   clock: Clock;
+  /** The wait between runs (ACCRUAL_INTERVAL_SECONDS). */
   intervalSeconds: number;
   log: FastifyBaseLogger;
-  /** On PostgreSQL the jobs take their leases; on PGlite (one process) they just run. */
-  kind?: DatabaseKind;
   /** The server's limiter, whose stale counters the sweeper drops. */
-  limiter?: Limiter;
+  limiter?: Limiter | undefined;
   /** UPLOAD_DIR, whose unreferenced files the sweeper removes. */
-  uploadDir?: string;
+  uploadDir?: string | undefined;
   /** The code channel (e-mail, SMS) that tells an investor their withdrawal's code expired unused. */
-  codeSender?: CodeSender;
+  codeSender?: CodeSender | undefined;
 }
+
+/** The accruals' and the sweeper's time limits: a catch-up after days of downtime accrues many deposit-days. */
+export const ACCRUALS_TIMEOUT_MS = 15 * 60_000;
+export const SWEEPER_TIMEOUT_MS = 5 * 60_000;
 
 /** The sweeper's work, once (the scheduler runs it under its lease). */
 export async function sweep(deps: {
@@ -72,63 +62,33 @@ export async function sweep(deps: {
   return { withdrawalsExpired, rateLimitsPurged, uploadsRemoved };
 }
 
-export function startAccrualScheduler(options: SchedulerOptions): AccrualScheduler {
+/** Adds the accruals and the sweeper to `jobs`, each under its lease, every `intervalSeconds`. */
+export function addSchedulerJobs(jobs: Jobs, options: SchedulerOptions): void {
   const { db, clock, log } = options;
-  const kind = options.kind ?? "pglite";
-  let running: Promise<SchedulerTurn> | null = null;
-  let stopped = false;
-
-  const job = async <T>(name: "accruals" | "sweeper", work: () => Promise<T>): Promise<Exclusive<T> | null> => {
-    try {
-      const result = await runExclusive(db, kind, LEASES[name], work);
-      if (!result.ran) log.debug({ job: name }, "another instance holds the job's lease: skipped");
-      return result;
-    } catch (error) {
-      log.error({ err: error, job: name }, `${name} run failed`);
-      return null;
-    }
-  };
-
-  const turn = async (): Promise<SchedulerTurn> => {
-    const accruals = await job("accruals", async () => {
+  const everyMs = options.intervalSeconds * 1000;
+  jobs.add({
+    name: "accruals",
+    lease: LEASES.accruals,
+    everyMs,
+    timeoutMs: ACCRUALS_TIMEOUT_MS,
+    run: async (): Promise<AccrualRun> => {
       const run = await runAccruals(db, clock, {
         onError: (depositId, error) => log.error({ err: error, depositId }, "accrual failed"),
       });
       if (run.deposits > 0 || run.failed.length > 0) log.info({ accruals: run }, "accruals run");
       return run;
-    });
-    const swept = await job("sweeper", async () => {
+    },
+  });
+  jobs.add({
+    name: "sweeper",
+    lease: LEASES.sweeper,
+    everyMs,
+    timeoutMs: SWEEPER_TIMEOUT_MS,
+    run: async (): Promise<SweepRun> => {
       const { limiter, uploadDir, codeSender } = options;
       const run = await sweep({ db, clock, limiter, uploadDir, codeSender, log });
       if (run.withdrawalsExpired > 0 || run.uploadsRemoved > 0) log.info({ sweep: run }, "sweep run");
       return run;
-    });
-    return { accruals, sweep: swept };
-  };
-
-  const runNow = () => {
-    if (running) return running;
-    running = turn().finally(() => {
-      running = null;
-    });
-    return running;
-  };
-
-  const timer =
-    options.intervalSeconds > 0
-      ? setInterval(() => {
-          if (!stopped) void runNow();
-        }, options.intervalSeconds * 1000)
-      : null;
-  timer?.unref();
-  void runNow();
-
-  return {
-    runNow,
-    stop: async () => {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      await running;
     },
-  };
+  });
 }

@@ -9,7 +9,8 @@ import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { accruals, deposits } from "../../server/src/db/schema";
-import { startAccrualScheduler } from "../../server/src/scheduler";
+import { Jobs, listJobRuns } from "../../server/src/jobs";
+import { addSchedulerJobs } from "../../server/src/scheduler";
 import { runAccruals } from "../../server/src/services/accruals";
 import {
   callRoute,
@@ -171,22 +172,23 @@ describe("accruals", () => {
     await expectLedgerConsistent(server.handle.db);
   });
 
-  it("runs at start and then on its interval (the scheduler of main.ts)", async () => {
+  it("runs at start as a job of the server's jobs (main.ts adds it)", async () => {
     const investor = await newInvestor(server.handle.db, clock);
     await fund(server.handle.db, clock, investor.id, "USDT", "20");
     const deposit = await open(investor, { planId: "start", currency: "USDT", amount: "20" });
     clock.advance(2 * DAY);
-    const scheduler = startAccrualScheduler({
-      db: server.handle.db,
-      clock,
-      intervalSeconds: 3600,
-      log: server.app.log,
-    });
+    const jobs = new Jobs(server.handle.db, "pglite", server.app.log);
+    addSchedulerJobs(jobs, { db: server.handle.db, clock, intervalSeconds: 3600, log: server.app.log });
     try {
-      await scheduler.runNow(); // joins the run made at start
+      jobs.start();
+      const turn = await jobs.runNow("accruals"); // joins the run made at start
+      expect(turn).toMatchObject({ ran: true });
       expect(await depositById(server, investor, deposit.id)).toMatchObject({ daysAccrued: 2 });
+      expect(jobs.states().find((j) => j.name === "accruals")).toMatchObject({ runs: 1, failures: 0 });
+      // Its outcome is recorded for `kassa jobs list`.
+      await expect.poll(async () => (await listJobRuns(server.handle.db)).map((r) => r.name)).toContain("accruals");
     } finally {
-      await scheduler.stop();
+      await jobs.stop();
     }
   });
 });

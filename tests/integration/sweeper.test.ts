@@ -7,7 +7,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
-import { startAccrualScheduler, sweep } from "../../server/src/scheduler";
+import { Jobs } from "../../server/src/jobs";
+import { addSchedulerJobs, sweep } from "../../server/src/scheduler";
 import { callRoute, createTestServer, lastCode, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, type Investor, withdrawalReadyInvestor } from "./money";
 
@@ -71,7 +72,8 @@ describe("sweeper", () => {
     const investor = await eligible();
     const id = await apply(investor, "100");
     clock.advance(10 * MINUTE + 1000);
-    const scheduler = startAccrualScheduler({
+    const jobs = new Jobs(server.handle.db, "pglite", server.app.log);
+    addSchedulerJobs(jobs, {
       db: server.handle.db,
       clock,
       intervalSeconds: 3600,
@@ -79,11 +81,12 @@ describe("sweeper", () => {
       limiter: server.app.limiter,
     });
     try {
-      const turn = await scheduler.runNow(); // joins the turn made at start
-      expect(turn.sweep).toMatchObject({ ran: true, value: { withdrawalsExpired: 1 } });
-      expect(turn.accruals).toMatchObject({ ran: true });
+      jobs.start();
+      const sweep = await jobs.runNow("sweeper"); // joins the turn made at start
+      expect(sweep).toMatchObject({ ran: true, value: { withdrawalsExpired: 1 } });
+      expect(await jobs.runNow("accruals")).toMatchObject({ ran: true });
     } finally {
-      await scheduler.stop();
+      await jobs.stop();
     }
     expect((await stateOf(id))?.status).toBe("cancelled");
     expect((await balanceOf(server, investor)).USDT).toBe("500");

@@ -19,6 +19,7 @@ import {
 import {
   type ChatOutboxReply,
   type ClockChangeRequest,
+  type JobRun,
   type MaintenanceRequest,
   operatorRoutes,
   type UnlockAccountReply,
@@ -30,6 +31,7 @@ import { DataDirLockedError, isProcessAlive } from "../db/lock";
 import type { WithdrawalRowStatus } from "../db/schema";
 import { productionCodeSender } from "../delivery/production";
 import type { Env, NodeEnv } from "../env";
+import { listJobRuns } from "../jobs";
 import { readRuntimeInfo } from "../operator/runtime";
 import { createLimiter } from "../security/rate-limit";
 import { type AccrualRun, runAccruals } from "../services/accruals";
@@ -76,6 +78,7 @@ export interface Operator {
     options?: { txHash?: string | undefined; note?: string | undefined },
   ): Promise<OperatorWithdrawal>;
   runAccruals(): Promise<AccrualRun>;
+  jobs(): Promise<JobRun[]>;
   unlockAccount(login: string): Promise<UnlockAccountReply>;
   auditLedger(): Promise<LedgerDiscrepancy[]>;
   clock(): Promise<DevClockState>;
@@ -128,6 +131,7 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv, e
     processWithdrawal: async (id, action, options) =>
       processWithdrawal({ db, clock: await clock(), ...notices }, id, action, options),
     runAccruals: async () => runAccruals(db, await clock()),
+    jobs: () => listJobRuns(db),
     // No server holds this database: the counters that outlive a process are in it (security/rate-limit.ts).
     unlockAccount: async (login) =>
       unlockAccount({ db, limiter: createLimiter({ db, clock: await clock(), shared: true }) }, login),
@@ -234,6 +238,7 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
     processWithdrawal: (id, action, options = {}) =>
       call(routes.processWithdrawal, { params: { id, action }, body: options }, { notFound: `no withdrawal ${id}` }),
     runAccruals: () => call(routes.runAccruals),
+    jobs: () => call(routes.jobs),
     unlockAccount: (login) => call(routes.unlockAccount, { params: { login } }, { notFound: `no account ${login}` }),
     auditLedger: async () => (await call(routes.auditLedger)).discrepancies,
     clock: () => call(routes.clock),

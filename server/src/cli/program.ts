@@ -315,6 +315,25 @@ function createCli(io: CliIo = processIo): Command {
     });
 
   program
+    .command("jobs")
+    .description("the background jobs (accruals, sweeper, the bot's outbox, digests, menus, lease, stored updates)")
+    .command("list")
+    .description("each job's last recorded run: the instance, when, how long, and how it ended")
+    .action(async () => {
+      await withOperator(async (operator) => {
+        const runs = await operator.jobs();
+        if (runs.length === 0) io.out("No job has run yet.");
+        for (const r of runs) {
+          const took = r.ms === null ? "" : ` in ${r.ms} ms`;
+          const outcome = r.error === null ? "ok" : `failed: ${r.error}`;
+          io.out(
+            `${r.name.padEnd(13)} ${r.startedAt}${took} on ${r.instance}: ${outcome} (${r.runs} run(s), ${r.failures} failed)`,
+          );
+        }
+      });
+    });
+
+  program
     .command("account")
     .description("investors' accounts")
     .command("unlock")

@@ -6,12 +6,15 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context";
+import type { Jobs } from "../jobs";
 import type { KassaBot } from "../telegram/bot";
 
 declare module "fastify" {
   interface FastifyInstance extends AppContext {
     /** The chat bot when it runs in this process (`env.TELEGRAM_BOT_ENABLED`), else null. */
     bot: KassaBot | null;
+    /** The background jobs of this process (jobs.ts). */
+    jobs: Jobs;
   }
 }
 

@@ -6,7 +6,7 @@
  * readiness also shows the chat outbox's backlog (how many messages wait and the oldest one's age) and the bot's
  * state: `ready`, or `failing` with what Telegram refused and what to change. The bot's state does not make the
  * server unready (the cabinet serves without Telegram): a load balancer routes on the status code, monitoring
- * alerts on `bot.state` (server/README.md, "Running in production"). While the server starts, before this route exists,
+ * alerts on `bot.state` (server/README.md, "Running in production"); and the background jobs' state (jobs.ts). While the server starts, before this route exists,
  * early-server.ts answers both the same way.
  */
 import { sql } from "drizzle-orm";
@@ -42,6 +42,23 @@ const ReadyReply = z.object({
       z.object({ hits: z.number().int(), misses: z.number().int(), entries: z.number().int(), kB: z.number().int() }),
     )
     .optional(),
+  /** The background jobs of this instance (jobs.ts): `overdue` when a run outlived its time limit and has not ended. */
+  jobs: z
+    .array(
+      z.object({
+        name: z.string(),
+        everyMs: z.number().int(),
+        lease: z.string().nullable(),
+        state: z.enum(["waiting", "running", "overdue", "stopped"]),
+        runs: z.number().int(),
+        failures: z.number().int(),
+        skipped: z.number().int(),
+        lastStartedAt: z.string().nullable(),
+        lastMs: z.number().int().nullable(),
+        lastError: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
 
 /** Not in the contract: the app never calls them. */
@@ -56,7 +73,7 @@ export async function healthRoutes(app: KassaApp) {
     ready,
     {
       summary: "Readiness: the database answers",
-      description: `200 { ok: true, database: "up" } when a query returns within ${READY_TIMEOUT_MS / 1000} s; 503 { ok: false, database: "down" } otherwise. With the bot, chatOutbox says how many chat messages wait and how long the oldest has waited, and bot the state of its set-up with Telegram (neither makes the server unready: the cabinet works without Telegram; alert on bot.state "failing"). caches counts each in-memory cache's hits, database reads, entries and kB since the start.`,
+      description: `200 { ok: true, database: "up" } when a query returns within ${READY_TIMEOUT_MS / 1000} s; 503 { ok: false, database: "down" } otherwise. With the bot, chatOutbox says how many chat messages wait and how long the oldest has waited, and bot the state of its set-up with Telegram (neither makes the server unready: the cabinet works without Telegram; alert on bot.state "failing"). caches counts each in-memory cache's hits, database reads, entries and kB since the start; jobs is the state of each background job of this instance (runs, failures, skipped turns, the last run's start, time and error; overdue when a run outlived its time limit).`,
     },
     async ({ ctx, reply }) => {
       let timer: NodeJS.Timeout | undefined;
@@ -66,10 +83,18 @@ export async function healthRoutes(app: KassaApp) {
       try {
         if (!app.bot) {
           await Promise.race([ctx.db.execute(sql`select 1`), timeout]);
-          return { ok: true, database: "up" as const, caches: keptStats(ctx.db) };
+          return { ok: true, database: "up" as const, caches: keptStats(ctx.db), jobs: app.jobs.states() };
         }
         const chatOutbox = await Promise.race([outboxBacklog(ctx.db, ctx.clock.now()), timeout]);
-        return { ok: true, database: "up" as const, chatOutbox, bot: app.bot.health(), caches: keptStats(ctx.db) };
+        const bot = app.bot.health();
+        return {
+          ok: true,
+          database: "up" as const,
+          chatOutbox,
+          bot,
+          caches: keptStats(ctx.db),
+          jobs: app.jobs.states(),
+        };
       } catch (error) {
         ctx.log.warn({ err: error }, "not ready: the database does not answer");
         // Sent as text: the route's 5xx schema is the error body, and this is not an error of the caller.

@@ -25,24 +25,18 @@ export const telegramRoutes: FastifyPluginAsyncZod<{ bot: KassaBot }> = async (a
       // Not taken (the Bot API unreachable for getMe): it stays stored and the chores retry it.
       app.log.warn({ err: error, updateId: update.update_id }, "stored bot update not handled yet");
     });
-  const chores = async (graceMs: number) => {
-    try {
+  // What an earlier process stored and did not handle, at start; then every minute what is older than the grace.
+  let graceMs = 0;
+  app.jobs.add({
+    name: "bot-updates",
+    everyMs: CHORES_INTERVAL_MS,
+    timeoutMs: CHORES_INTERVAL_MS,
+    run: async () => {
       const now = app.clock.now();
       await handleStoredUpdates(app.db, new Date(now.getTime() - graceMs), handle);
       await pruneUpdates(app.db, now);
-    } catch (error) {
-      app.log.warn({ err: error }, "bot update chores failed");
-    }
-  };
-  let timer: NodeJS.Timeout | null = null;
-  app.addHook("onReady", async () => {
-    // What an earlier process stored and did not handle; then every minute.
-    void chores(0);
-    timer = setInterval(() => void chores(STORED_GRACE_MS), CHORES_INTERVAL_MS);
-    timer.unref();
-  });
-  app.addHook("onClose", async () => {
-    if (timer) clearInterval(timer);
+      graceMs = STORED_GRACE_MS;
+    },
   });
 
   app.post(

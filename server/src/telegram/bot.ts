@@ -21,6 +21,7 @@ import { holdsAlone, LEASE_RENEW_MS, LEASE_TTL_MS, LEASES, releaseLease, tryLeas
 import { resultRows } from "../db/rows";
 import { users } from "../db/schema";
 import type { Env } from "../env";
+import { Jobs } from "../jobs";
 import { queueDigests } from "../services/broadcasts";
 import type { Invitation } from "../services/partner-invite";
 import { botText } from "../texts/bot";
@@ -38,6 +39,13 @@ const OUTBOX_INTERVAL_MS = 1_000;
 const DIGEST_INTERVAL_MS = 60_000;
 /** How often the lease holder brings the chats' menu buttons in line with a language changed in the app. */
 const MENU_INTERVAL_MS = 15_000;
+/** The bot's jobs (jobs.ts) and their time limits: a pass of menus makes one Bot API call per changed chat. */
+const BOT_JOBS = {
+  lease: { name: "bot-lease", timeoutMs: LEASE_TTL_MS },
+  outbox: { name: "chat-outbox", timeoutMs: 60_000 },
+  digests: { name: "chat-digests", timeoutMs: 60_000 },
+  menus: { name: "chat-menus", timeoutMs: 5 * 60_000 },
+} as const;
 /** The longest any Bot API call may take (getUpdates: its long-poll timeout more). */
 export const BOT_CALL_TIMEOUT_MS = 10_000;
 /** getUpdates waits this long for an update (long polling). */
@@ -73,6 +81,8 @@ export interface KassaBotOptions {
   callTimeoutMs?: number;
   /** Overrides `SETUP_RETRY_MS` (tests). */
   setUpRetryMs?: { first: number; max: number };
+  /** The server's background jobs, which the bot's periodic work joins; its own when absent. */
+  jobs?: Jobs;
 }
 
 /** The webhook's secret: TELEGRAM_WEBHOOK_SECRET, else an HMAC of the token (the same in every process). */
@@ -96,11 +106,8 @@ export class KassaBot {
   readonly secret: string;
   private readonly holder = randomUUID();
   private initialized: Promise<void> | null = null;
-  private leaseTimer: NodeJS.Timeout | null = null;
-  private outboxTimer: NodeJS.Timeout | null = null;
-  private digestTimer: NodeJS.Timeout | null = null;
-  private menuTimer: NodeJS.Timeout | null = null;
-  private menusRunning = false;
+  /** Where the bot's periodic work runs: the lease, the chat outbox, the digests and the menu buttons. */
+  readonly jobs: Jobs;
   private holdsLease = false;
   private runner: RunnerHandle | null = null;
   private stopped = false;
@@ -117,6 +124,7 @@ export class KassaBot {
   constructor(private readonly options: KassaBotOptions) {
     const { env } = options;
     this.secret = webhookSecret(env);
+    this.jobs = options.jobs ?? new Jobs(options.db, env.DATABASE_URL ? "postgres" : "pglite", options.log);
     const callMs = options.callTimeoutMs ?? BOT_CALL_TIMEOUT_MS;
     this.bot = new Bot(env.TELEGRAM_BOT_TOKEN, {
       client: {
@@ -269,10 +277,13 @@ export class KassaBot {
     if (this.started) return;
     this.started = true;
     await this.tickLease();
-    this.leaseTimer = setInterval(() => void this.tickLease(), LEASE_RENEW_MS);
-    this.outboxTimer = setInterval(() => void this.deliver(), OUTBOX_INTERVAL_MS);
-    this.digestTimer = setInterval(() => void this.queueDigests(), DIGEST_INTERVAL_MS);
-    this.menuTimer = setInterval(() => void this.syncMenus(), MENU_INTERVAL_MS);
+    const leader = () => this.holdsLease && !this.stopped;
+    const { jobs } = this;
+    jobs.add({ ...BOT_JOBS.lease, everyMs: LEASE_RENEW_MS, atStart: false, run: () => this.tickLease() });
+    jobs.add({ ...BOT_JOBS.outbox, everyMs: OUTBOX_INTERVAL_MS, active: leader, run: () => this.outboxPass() });
+    jobs.add({ ...BOT_JOBS.digests, everyMs: DIGEST_INTERVAL_MS, active: leader, run: () => this.queueDigests() });
+    jobs.add({ ...BOT_JOBS.menus, everyMs: MENU_INTERVAL_MS, active: leader, run: () => this.syncMenus() });
+    jobs.start();
     void this.setUpUntilDone();
   }
 
@@ -338,27 +349,14 @@ export class KassaBot {
   /** The daily accruals of the chats that asked for them (only in the lease holder). */
   async queueDigests(): Promise<number> {
     if (!this.holdsLease || this.stopped) return 0;
-    try {
-      return await queueDigests(this.options.db, this.options.clock.now());
-    } catch (error) {
-      this.options.log.warn({ err: error }, "daily accruals not queued");
-      return 0;
-    }
+    return await queueDigests(this.options.db, this.options.clock.now());
   }
 
   /** The chats' menu buttons in the account's language after it changed in the app (only in the lease holder). */
   async syncMenus(): Promise<number> {
-    if (!this.holdsLease || this.stopped || this.menusRunning) return 0;
-    this.menusRunning = true;
-    try {
-      const { db, clock, env, log } = this.options;
-      return await syncMenus({ db, clock, api: this.bot.api, miniAppUrl: env.MINI_APP_URL, log });
-    } catch (error) {
-      this.options.log.warn({ err: error }, "chat menu buttons not brought up to date");
-      return 0;
-    } finally {
-      this.menusRunning = false;
-    }
+    if (!this.holdsLease || this.stopped) return 0;
+    const { db, clock, env, log } = this.options;
+    return await syncMenus({ db, clock, api: this.bot.api, miniAppUrl: env.MINI_APP_URL, log });
   }
 
   private async tickLease(): Promise<void> {
@@ -417,12 +415,16 @@ export class KassaBot {
    * dispatched its sends: a slow or hung send holds its own chat only. Resolves with the messages sent
    * once every send of the pass has ended.
    */
-  async deliver(): Promise<number> {
-    if (!this.holdsLease || this.delivering || this.stopped) return 0;
+  async deliver(onDispatched?: () => void): Promise<number> {
+    if (!this.holdsLease || this.delivering || this.stopped) {
+      onDispatched?.();
+      return 0;
+    }
     const pass = Symbol("outbox pass");
     this.delivering = pass;
     const dispatched = () => {
       if (this.delivering === pass) this.delivering = null;
+      onDispatched?.();
     };
     const run = (async () => {
       try {
@@ -450,18 +452,22 @@ export class KassaBot {
     return await run;
   }
 
+  /** The chat outbox's job: a pass, done once its sends are dispatched (a hung send holds its own chat only). */
+  private outboxPass(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      void this.deliver(resolve).finally(resolve);
+    });
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.leaseTimer) clearInterval(this.leaseTimer);
-    if (this.outboxTimer) clearInterval(this.outboxTimer);
-    if (this.digestTimer) clearInterval(this.digestTimer);
-    if (this.menuTimer) clearInterval(this.menuTimer);
     this.wakeSetUp?.();
     const runner = this.runner;
     this.runner = null;
     if (runner?.isRunning()) await runner.stop().catch(() => undefined);
     // A send under way ends now as a failed attempt (recorded, tried again by the next deliverer).
     this.sending.abort();
+    await Promise.all(Object.values(BOT_JOBS).map((job) => this.jobs.remove(job.name)));
     await Promise.allSettled([...this.passes]);
     if (this.holdsLease && this.options.env.DATABASE_URL)
       await releaseLease(this.options.db, LEASES.bot, this.holder).catch(() => undefined);

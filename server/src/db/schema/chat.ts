@@ -1,4 +1,4 @@
-/** The chat bot: its outbox, processed updates, chats, and the leases (db/leader.ts). */
+/** The chat bot: its outbox, processed updates, chats; the leases (db/leader.ts) and the background jobs' last runs (jobs.ts). */
 import { LANGUAGES, type Language, NOTIFICATION_KINDS } from "@contract";
 import { sql } from "drizzle-orm";
 import {
@@ -105,4 +105,18 @@ export const leases = pgTable("leases", {
   name: text("name").primaryKey(),
   holder: text("holder").notNull(),
   expiresAt: timestamptz("expires_at").notNull(),
+});
+
+/**
+ * The last recorded run of each background job (jobs.ts; `kassa jobs list`): which instance ran it, when, how long
+ * it took and how it ended. Written at most once a minute a job, and whenever the outcome changes.
+ */
+export const jobRuns = pgTable("job_runs", {
+  name: text("name").primaryKey(),
+  instance: text("instance").notNull(),
+  startedAt: timestamptz("started_at").notNull(),
+  ms: integer("ms"),
+  error: text("error"),
+  runs: integer("runs").notNull(),
+  failures: integer("failures").notNull(),
 });

@@ -9,6 +9,7 @@ import { operatorRoutes as routes } from "@contract/operator";
 import type { FastifyRequest } from "fastify";
 import type { KassaApp } from "../../context";
 import { AppError } from "../../errors";
+import { listJobRuns } from "../../jobs";
 import { bearerToken } from "../../plugins/auth";
 import { runAccruals } from "../../services/accruals";
 import { unlockAccount } from "../../services/auth";
@@ -112,6 +113,13 @@ export async function operatorRoutes(app: KassaApp, options: { token: string }) 
     routes.runAccruals,
     { summary: "Run the accruals now (they also run every ACCRUAL_INTERVAL_SECONDS)" },
     ({ ctx }) => runAccruals(ctx.db, ctx.clock),
+  );
+
+  defineRoute(
+    app,
+    routes.jobs,
+    { summary: "The background jobs' last recorded runs (every instance's, by job)" },
+    ({ ctx }) => listJobRuns(ctx.db),
   );
 
   defineRoute(
