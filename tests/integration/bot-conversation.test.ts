@@ -13,7 +13,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { LANGUAGES, type Language, routes } from "@contract";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
@@ -314,6 +314,59 @@ describe("the bot's conversation", () => {
       await sync();
       await send(textUpdate(from, "/start"));
       expect(menus()).toHaveLength(2);
+    });
+
+    it("the menu sweep reads the flagged chats only: 5,000 chats in step are settled at once, one change flags one", async () => {
+      const db = server.handle.db;
+      const flagged = async () =>
+        (await db.select({ chatId: botChats.chatId }).from(botChats).where(eq(botChats.menuStale, true))).length;
+      const sync = () => syncMenus({ db, clock: systemClock, api: bot().bot.api, miniAppUrl: MINI_APP, log: silent });
+      // 5,000 linked investors (a hundred sweeps' worth) whose chats' menus are in their language, written as the bot writes them.
+      const first = 7_100_000_000;
+      await db.execute(sql`
+        insert into users (login, language, telegram_id)
+        select 'menu' || g, 'de', ${first}::bigint + g
+        from generate_series(1, 5000) g`);
+      await db.execute(sql`
+        insert into bot_chats (chat_id, language, menu_language, updated_at)
+        select ${first}::bigint + g, 'de', 'de', now() from generate_series(1, 5000) g`);
+      expect(await flagged()).toBeGreaterThanOrEqual(5_000);
+      const calls = () => api.callsOf("setChatMenuButton").length;
+      const before = calls();
+      // One sweep settles them all, and asks Telegram for nothing: every menu already matches.
+      expect(await sync()).toBe(0);
+      expect(await flagged()).toBe(0);
+      expect(calls()).toBe(before);
+      // An account that changes language flags its own chat, and the sweep sets that button alone.
+      await db
+        .update(users)
+        .set({ language: "kk" })
+        .where(eq(users.telegramId, first + 777));
+      expect(await flagged()).toBe(1);
+      // (A dropped connection to the Bot API leaves the chat flagged for the next sweep.)
+      await expect.poll(sync).toBe(1);
+      expect(
+        api
+          .callsOf("setChatMenuButton")
+          .slice(before)
+          .map((c) => c.params.chat_id),
+      ).toEqual([first + 777]);
+      expect(await flagged()).toBe(0);
+      // A blocked chat is settled without a call; coming back flags it again.
+      await db
+        .update(users)
+        .set({ language: "en", botBlockedAt: new Date() })
+        .where(eq(users.telegramId, first + 5));
+      expect(await sync()).toBe(0);
+      expect(await flagged()).toBe(0);
+      await db
+        .update(users)
+        .set({ botBlockedAt: null })
+        .where(eq(users.telegramId, first + 5));
+      expect(await sync()).toBe(1);
+      expect(await flagged()).toBe(0);
+      await db.delete(botChats).where(sql`${botChats.chatId} > ${first}`);
+      await db.delete(users).where(sql`${users.telegramId} > ${first}`);
     });
   });
 

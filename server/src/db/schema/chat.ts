@@ -84,6 +84,11 @@ export const botChats = pgTable(
     chatId: bigint("chat_id", { mode: "number" }).primaryKey(),
     language: text("language").$type<Language>(),
     menuLanguage: text("menu_language").$type<Language>(),
+    /**
+     * The menu may not match the account: set by triggers when `menu_language` is written and when the account's
+     * language, Telegram link or block changes (migration 0027); cleared by the menu sweep (telegram/menus.ts).
+     */
+    menuStale: boolean("menu_stale").notNull().default(false),
     news: boolean("news").notNull().default(false),
     digest: boolean("digest").notNull().default(false),
     digestDay: date("digest_day", { mode: "string" }),
@@ -92,6 +97,7 @@ export const botChats = pgTable(
   (t) => [
     index("bot_chats_news_idx").on(t.chatId).where(sql`${t.news}`),
     index("bot_chats_digest_idx").on(t.chatId).where(sql`${t.digest}`),
+    index("bot_chats_menu_stale_idx").on(t.chatId).where(sql`${t.menuStale}`),
     check("bot_chats_language_known", sql`${t.language} in (${sqlList(LANGUAGES)})`),
     check("bot_chats_menu_language_known", sql`${t.menuLanguage} in (${sqlList(LANGUAGES)})`),
   ],
