@@ -183,6 +183,23 @@ describe("balance, statistics, exchange and operations", () => {
     expect(refills).toMatchObject({ total: 3, page: 2, limit: 1 });
     expect(refills.items).toHaveLength(1);
     expect(refills.items[0]?.currency).toBe("TON");
+    // The last page, a page past the end, and a filter nothing matches (answered from the kept totals alone).
+    const last = await callRoute(server, "operations", {
+      token: alice.token,
+      query: { type: "refill", limit: 1, page: 3 },
+    });
+    expect(last).toMatchObject({ total: 3, page: 3, next: null });
+    expect(last.items).toHaveLength(1);
+    const past = await callRoute(server, "operations", {
+      token: alice.token,
+      query: { type: "refill", limit: 1, page: 4 },
+    });
+    expect(past).toMatchObject({ items: [], total: 3, page: 4, next: null });
+    const none = await callRoute(server, "operations", {
+      token: alice.token,
+      query: { type: "withdrawal", currency: "TON" },
+    });
+    expect(none).toMatchObject({ items: [], total: 0, next: null });
 
     // Days are whole UTC days, inclusive at both ends.
     const day = await callRoute(server, "operations", {

@@ -107,6 +107,9 @@ async function page(
     const base = db.select({ n: count() }).from(operations).leftJoin(deposits, eq(deposits.id, operations.depositId));
     total = (await base.where(filter))[0]?.n ?? 0;
   }
+  // Nothing to read: no operation matches (the kept totals say so without a scan), or the page is past the end.
+  if (total === 0 || (!query.after && (query.page - 1) * query.limit >= total))
+    return { items: [], total, page: query.page, limit: query.limit, next: null };
   // One more row than the page tells whether another page follows.
   const rows = await db
     .select({
