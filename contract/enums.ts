@@ -2,7 +2,7 @@
  * Enumerations shared by the app and the server (docs/decisions.md#d7-names-shown): their values (in
  * `enum-values.ts`, without zod) and their schemas.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import {
   BALANCE_TYPES,
   CODE_CHANNELS,

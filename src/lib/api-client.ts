@@ -255,7 +255,7 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
   return parsed.value;
 }
 
-type InputOf<S> = S extends zc.ZodType ? zc.input<S> : never;
+type InputOf<S> = S extends zc.core.$ZodType ? zc.input<S> : never;
 
 /** What a call of route `N` takes: `params`, `query` and `body` exactly when the contract's route has them. */
 export type CallInput<N extends RouteName> = {
