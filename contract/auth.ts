@@ -1,5 +1,5 @@
 /** Auth calls (docs/decisions.md#d4-identity-and-sessions, #d5-codes). */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { CodeChannel, Language } from "./enums";
 import { User } from "./user";
 import {

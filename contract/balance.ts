@@ -2,7 +2,7 @@
  * Balances, statistics, the exchange and the operations list (user calls; docs/decisions.md#d3-money).
  * Every amount is a decimal string.
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { BalanceType, Currency, DEFAULT_BALANCE_TYPE, LedgerOperationType } from "./enums";
 import { AMOUNT_MAX_DECIMALS, DECIMAL_PATTERN, Decimal, NonNegativeDecimal } from "./money";
 import { DateFilter, PageQuery, pageOf } from "./paging";

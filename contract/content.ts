@@ -1,5 +1,5 @@
 /** News (`GET /content/news`, `GET /content/news/one/{id}`). */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { Language } from "./enums";
 import { LocalizedText } from "./settings";
 import { text } from "./validation";

@@ -3,7 +3,7 @@
  * server replies with `{ code, message, ... }` and the status below; the app shows the text of `errors:<code>`
  * from `locales/`, whose English text is the `message` here, word for word.
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 
 export const ERRORS = {
   // Generic

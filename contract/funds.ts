@@ -1,5 +1,5 @@
 /** Funds calls: refills, deposits; and crypto cases (docs/decisions.md#d6-funds). Amounts are decimal strings. */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { AmountInput } from "./balance";
 import { Currency, DepositStatus, RefillStatus, RiskLevel } from "./enums";
 import { Decimal, NonNegativeDecimal } from "./money";

@@ -3,7 +3,7 @@
  * period as CSV, the whole picture in USDT, the income by day for the chart, and the block explorer link of a
  * transaction. Every amount is a decimal string.
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { Currency } from "./enums";
 import { EXPLORER_TX_PLACEHOLDER } from "./explorer";
 import { Decimal, NonNegativeDecimal } from "./money";

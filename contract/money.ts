@@ -1,5 +1,5 @@
 /** Money on the wire: always a decimal string such as "125.50", never a JSON number (docs/decisions.md#d3-money). */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 
 /** The most decimals an amount is stored with (every amount column is NUMERIC(38, 18)); an amount with more is refused. */
 export const AMOUNT_MAX_DECIMALS = 18;

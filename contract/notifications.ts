@@ -1,5 +1,5 @@
 /** The notification dialog (`GET /notification`, `POST /notification/read`). */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 
 /** What happened; the server writes the title and body in the user's language. */
 export const NOTIFICATION_KINDS = [

@@ -4,7 +4,7 @@
  * (`auth: "operator"`); a missing or wrong token is 404, as if the API did not exist. Not
  * re-exported from the contract's index: the app never calls it, so it stays out of its bundle.
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { NewsItem } from "./content";
 import { RefillStatus, VerificationStatus } from "./enums";
 import { IdParams, Refill, TxHashField } from "./funds";

@@ -1,5 +1,5 @@
 /** Paged lists: `?page=1&limit=20` in, `{ items, total, page, limit }` out. */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 
 export const DEFAULT_PAGE_LIMIT = 20;
 export const MAX_PAGE_LIMIT = 100;

@@ -3,7 +3,7 @@
  * each referral brought, and the four turnover bonuses. Amounts are decimal strings per currency, never
  * converted (the app shows the current currency's figure).
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { CurrencyAmounts } from "./balance";
 import { Currency } from "./enums";
 import { NonNegativeDecimal } from "./money";

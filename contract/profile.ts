@@ -1,5 +1,5 @@
 /** User data of `GET /user-data/byType/{type}` (the settings data, docs/cabinet-rules.md#entities). */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { CodeSentReply } from "./auth";
 import { CurrencyAmounts } from "./balance";
 import { CodeChannel, Language, VerificationStatus } from "./enums";

@@ -3,7 +3,7 @@
  * schemas. The server registers these paths; the app's API client builds URLs from them.
  * Paths use `:param` for path segments, as Fastify does.
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import {
   CodeBody,
   CodeSentReply,

@@ -1,5 +1,5 @@
 /** The security setting of the Settings screen: how verification codes reach the user. */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { CodeChannel } from "./enums";
 import { CodeField, NewPasswordField, PasswordField, text } from "./validation";
 

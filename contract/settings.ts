@@ -1,5 +1,5 @@
 /** Settings calls (docs/cabinet-rules.md#api-calls): public settings, plans and payment systems. */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { Currency, Language } from "./enums";
 import { Decimal, NonNegativeDecimal } from "./money";
 

@@ -1,5 +1,5 @@
 /** The signed-in user as the app keeps it (docs/cabinet-rules.md#sessions). */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { Language } from "./enums";
 
 export const User = z.object({

@@ -3,7 +3,7 @@
  * Each failing rule reports a validation code (contract/errors.ts VALIDATION_CODES); the texts live in
  * `locales/<lng>/validation.json`.
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { COMMON_PASSWORDS } from "./common-passwords";
 
 /** Login minimum length (docs/cabinet-rules.md#limits). */

@@ -2,7 +2,7 @@
  * Account verification (docs/cabinet-rules.md: entities, statuses and flows, field rules) and the image rules the
  * avatar shares: JPEG or PNG by content, at most 5 MB, one file per field.
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { VerificationStatus } from "./enums";
 import { requiredText } from "./validation";
 

@@ -3,7 +3,7 @@
  * docs/cabinet-rules.md#screens). A new or changed address is stored only with a code sent to the
  * user's code channel: a stolen session alone cannot redirect the next withdrawal.
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { CodeSentReply } from "./auth";
 import type { ValidationCode } from "./errors";
 import { CodeField, text } from "./validation";

@@ -3,7 +3,7 @@
  * amount is reserved and a code sent → the code validated → `pending` → the operator: `on_inspection`,
  * `success` (with the transaction hash), `rejected` or `error` (both give the amount back).
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { CodeSentReply } from "./auth";
 import { AmountInput } from "./balance";
 import { Currency, WithdrawalStatus } from "./enums";

@@ -7,7 +7,7 @@
  * It imports the contract's money code without zod (`money-math`, `enum-values`): the cabinet's first screen uses it.
  */
 import type { Currency } from "@contract";
-import { CURRENCIES } from "@contract/enum-values";
+import { CURRENCIES } from "@contract/enums";
 import { addAmounts, compareAmounts, currencyScale, money, roundDownTo, toDecimalString } from "@contract/money-math";
 import { useTranslation } from "react-i18next";
 import { formatDate, formatDateTime } from "./dates";
