@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { minifySync } from "rolldown/utils";
 import type { Plugin } from "vite";
-import { CURRENCIES, LANGUAGES } from "../contract/enum-values.ts";
+import { CURRENCIES, LANGUAGES } from "../contract/enums.ts";
 import { chunkFiles } from "./later-code.mjs";
 
 const r = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));

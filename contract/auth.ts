@@ -1,5 +1,5 @@
 /** Auth calls (docs/decisions.md#d4-identity-and-sessions, #d5-codes). */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CodeChannel, Language } from "./enums";
 import { User } from "./user";
 import {
@@ -16,7 +16,7 @@ import {
 } from "./validation";
 
 /** `POST /auth/login`: `login` is the login or the e-mail of the account. */
-export const LoginBody = z.object({ login: requiredText().max(254), password: PasswordField });
+export const LoginBody = z.object({ login: requiredText().check(z.maxLength(254)), password: PasswordField });
 export type LoginBody = z.infer<typeof LoginBody>;
 
 /**
@@ -27,10 +27,10 @@ export type LoginBody = z.infer<typeof LoginBody>;
  */
 export const CodeSentReply = z.object({
   message: z.literal("Request successfully sent"),
-  resendAfterSeconds: z.number().int().nonnegative(),
-  expiresInSeconds: z.number().int().positive(),
-  channel: CodeChannel.optional(),
-  destination: z.string().optional(),
+  resendAfterSeconds: z.int().check(z.nonnegative()),
+  expiresInSeconds: z.int().check(z.positive()),
+  channel: z.optional(CodeChannel),
+  destination: z.optional(z.string()),
 });
 export type CodeSentReply = z.infer<typeof CodeSentReply>;
 
@@ -42,7 +42,7 @@ export const SessionReply = z.object({
   /** When true the app asks for the phone code before the cabinet (registration). */
   phoneConfirmationRequired: z.boolean(),
   /** Registration: the phone code sent with it, and where it went (null when it could not be sent). */
-  phoneCode: CodeSentReply.nullable().optional(),
+  phoneCode: z.optional(z.nullable(CodeSentReply)),
 });
 export type SessionReply = z.infer<typeof SessionReply>;
 
@@ -57,23 +57,27 @@ const passwordWithLogin = (b: { password: unknown; login?: unknown }) =>
 export const RegisterBody = z
   .object({
     login: LoginField,
-    fullName: requiredText().max(120),
+    fullName: requiredText().check(z.maxLength(120)),
     email: EmailField,
     phone: PhoneField,
     password: NewPasswordField,
-    passwordRepeat: text().min(1, { error: "required" }),
+    passwordRepeat: text().check(z.minLength(1, { error: "required" })),
     acceptTerms: z.literal(true, { error: "termsNotAccepted" }),
-    language: Language.optional(),
+    language: z.optional(Language),
   })
-  .refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" })
-  .refine(passwordWithLogin, { path: ["password"], error: "passwordTooSimple" });
+  .check(
+    z.refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" }),
+    z.refine(passwordWithLogin, { path: ["password"], error: "passwordTooSimple" }),
+  );
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
 /**
  * The inviter's login in the path. Any string: an inviter that does not exist (whatever its form)
  * is `REGISTRATION_FAILED` with `fields.inviter`, not a validation error of the URL.
  */
-export const InviterParams = z.object({ inviter: text().trim().min(1).max(LOGIN_MAX_LENGTH) });
+export const InviterParams = z.object({
+  inviter: text().check(z.trim(), z.minLength(1), z.maxLength(LOGIN_MAX_LENGTH)),
+});
 export type InviterParams = z.infer<typeof InviterParams>;
 
 export const TelegramAuthBody = z.object({
@@ -81,9 +85,9 @@ export const TelegramAuthBody = z.object({
    * The raw init data string (`tgWebAppData`) as the client passed it: percent-encoded JSON, so a
    * user with a long name in a non-Latin script or emoji takes several kilobytes.
    */
-  initData: text().min(1, { error: "required" }).max(32_768, { error: "textTooLong" }),
+  initData: text().check(z.minLength(1, { error: "required" }), z.maxLength(32_768, { error: "textTooLong" })),
   /** The app's interface language, used for a new account when Telegram's language is not offered. */
-  language: Language.optional(),
+  language: z.optional(Language),
 });
 export type TelegramAuthBody = z.infer<typeof TelegramAuthBody>;
 
@@ -98,18 +102,18 @@ export const OkReply = z.object({ ok: z.literal(true) });
 export type OkReply = z.infer<typeof OkReply>;
 
 /** `POST /auth/reset-password`: the login or the e-mail of the account. */
-export const ResetPasswordBody = z.object({ login: requiredText().max(254) });
+export const ResetPasswordBody = z.object({ login: requiredText().check(z.maxLength(254)) });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
-export const ResetPasswordValidateBody = z.object({ login: requiredText().max(254), code: CodeField });
+export const ResetPasswordValidateBody = z.object({ login: requiredText().check(z.maxLength(254)), code: CodeField });
 export type ResetPasswordValidateBody = z.infer<typeof ResetPasswordValidateBody>;
 /** Single use, valid 15 minutes; exchanged at `POST /auth/set-password`. */
 export const ResetPasswordValidateReply = z.object({ resetToken: z.string() });
 export type ResetPasswordValidateReply = z.infer<typeof ResetPasswordValidateReply>;
 export const SetPasswordBody = z
   .object({
-    resetToken: requiredText().max(256),
+    resetToken: requiredText().check(z.maxLength(256)),
     password: NewPasswordField,
-    passwordRepeat: text().min(1, { error: "required" }),
+    passwordRepeat: text().check(z.minLength(1, { error: "required" })),
   })
-  .refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" });
+  .check(z.refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" }));
 export type SetPasswordBody = z.infer<typeof SetPasswordBody>;

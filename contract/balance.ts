@@ -2,7 +2,7 @@
  * Balances, statistics, the exchange and the operations list (user calls; docs/decisions.md#d3-money).
  * Every amount is a decimal string.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { BalanceType, Currency, DEFAULT_BALANCE_TYPE, LedgerOperationType } from "./enums";
 import { AMOUNT_MAX_DECIMALS, DECIMAL_PATTERN, Decimal, NonNegativeDecimal } from "./money";
 import { DateFilter, PageQuery, pageOf } from "./paging";
@@ -13,21 +13,21 @@ import { text } from "./validation";
  * `amountAboveMaximum`; more than AMOUNT_MAX_DECIMALS decimals is `tooManyDecimals`, refused rather than cut
  * (the app refuses more than the currency keeps before it sends).
  */
-export const AmountInput = z
-  .string({ error: "required" })
-  .trim()
-  .min(1, { error: "required" })
-  .regex(DECIMAL_PATTERN, { error: "required" })
-  .refine((v) => !v.startsWith("-") || /^-0(\.0+)?$/.test(v), { error: "amountNegative" })
-  .refine((v) => /^-?\d{1,20}(\.\d+)?$/.test(v), { error: "amountAboveMaximum" })
-  .refine((v) => (v.split(".")[1]?.length ?? 0) <= AMOUNT_MAX_DECIMALS, { error: "tooManyDecimals" });
+export const AmountInput = z.string({ error: "required" }).check(
+  z.trim(),
+  z.minLength(1, { error: "required" }),
+  z.regex(DECIMAL_PATTERN, { error: "required" }),
+  z.refine((v) => !v.startsWith("-") || /^-0(\.0+)?$/.test(v), { error: "amountNegative" }),
+  z.refine((v) => /^-?\d{1,20}(\.\d+)?$/.test(v), { error: "amountAboveMaximum" }),
+  z.refine((v) => (v.split(".")[1]?.length ?? 0) <= AMOUNT_MAX_DECIMALS, { error: "tooManyDecimals" }),
+);
 
 /** One amount per currency the cabinet keeps. */
 export const CurrencyAmounts = z.object({ USDT: Decimal, BTC: Decimal, ETH: Decimal, TON: Decimal });
 export type CurrencyAmounts = z.infer<typeof CurrencyAmounts>;
 
 /** `GET /user/balance?type=balance` */
-export const BalanceQuery = z.object({ type: BalanceType.default(DEFAULT_BALANCE_TYPE) });
+export const BalanceQuery = z.object({ type: z._default(BalanceType, DEFAULT_BALANCE_TYPE) });
 export type BalanceQuery = z.infer<typeof BalanceQuery>;
 
 export const BalanceReply = z.object({
@@ -49,8 +49,8 @@ export const StatisticsReply = z.object({
   /** Income paid to the balance (accrual + referral + matching + bonus operations), per currency. */
   earned: CurrencyAmounts,
   /** Users the caller invited directly (the first line). */
-  referrals: z.number().int().nonnegative(),
-  activeDeposits: z.number().int().nonnegative(),
+  referrals: z.int().check(z.nonnegative()),
+  activeDeposits: z.int().check(z.nonnegative()),
   /** Principal of the active deposits, per currency. */
   amountOnDeposit: CurrencyAmounts,
 });
@@ -70,7 +70,7 @@ export type ExchangeRateReply = z.infer<typeof ExchangeRateReply>;
 /** `POST /user/exchange`: `amount` of `from` becomes `to` (contract/exchange-math.ts). */
 export const ExchangeBody = z
   .object({ from: Currency, to: Currency, amount: AmountInput })
-  .refine((b) => b.from !== b.to, { path: ["to"], error: "required" });
+  .check(z.refine((b) => b.from !== b.to, { path: ["to"], error: "required" }));
 export type ExchangeBody = z.infer<typeof ExchangeBody>;
 
 export const ExchangeReply = z.object({
@@ -90,28 +90,28 @@ export type ExchangeReply = z.infer<typeof ExchangeReply>;
 
 /** What an operation is about, when it is about something. */
 export const OperationDetails = z.object({
-  depositId: z.string().optional(),
-  refillId: z.string().optional(),
-  planId: z.string().optional(),
-  caseId: z.string().optional(),
+  depositId: z.optional(z.string()),
+  refillId: z.optional(z.string()),
+  planId: z.optional(z.string()),
+  caseId: z.optional(z.string()),
   /** Accrual payout: the days of the plan it pays. */
-  days: z.number().int().optional(),
+  days: z.optional(z.int()),
   /** Early close: the held accruals given up. */
-  forfeited: NonNegativeDecimal.optional(),
+  forfeited: z.optional(NonNegativeDecimal),
   /** Auto-investment: the deposit the payout went into. */
-  reinvestedInto: z.string().optional(),
+  reinvestedInto: z.optional(z.string()),
   /** Withdrawal and its return: the application and its payment system. */
-  withdrawalId: z.string().optional(),
-  paymentSystemId: z.string().optional(),
+  withdrawalId: z.optional(z.string()),
+  paymentSystemId: z.optional(z.string()),
   /**
    * Added: a withdrawal's return, why the money came back (the operator rejected it, it failed, the investor
    * cancelled it, its code expired unused).
    */
-  withdrawalOutcome: z.enum(["rejected", "error", "cancelled", "expired"]).optional(),
+  withdrawalOutcome: z.optional(z.enum(["rejected", "error", "cancelled", "expired"])),
   /** Exchange: the other side. */
-  exchange: z
-    .object({ from: Currency, to: Currency, debited: NonNegativeDecimal, received: NonNegativeDecimal })
-    .optional(),
+  exchange: z.optional(
+    z.object({ from: Currency, to: Currency, debited: NonNegativeDecimal, received: NonNegativeDecimal }),
+  ),
 });
 export type OperationDetails = z.infer<typeof OperationDetails>;
 
@@ -124,7 +124,7 @@ export const Operation = z.object({
   amount: Decimal,
   /** ISO 8601. */
   createdAt: z.string(),
-  details: OperationDetails.optional(),
+  details: z.optional(OperationDetails),
 });
 export type Operation = z.infer<typeof Operation>;
 
@@ -132,31 +132,28 @@ export type Operation = z.infer<typeof Operation>;
  * `GET /user/operations/`: newest first. `from`/`to` are inclusive; a date without a time covers
  * the whole day (UTC).
  */
-export const OperationsQuery = PageQuery.extend({
-  currency: Currency.optional(),
-  type: LedgerOperationType.optional(),
-  from: DateFilter.optional(),
-  to: DateFilter.optional(),
+export const OperationsQuery = z.extend(PageQuery, {
+  currency: z.optional(Currency),
+  type: z.optional(LedgerOperationType),
+  from: z.optional(DateFilter),
+  to: z.optional(DateFilter),
   /**
    * The previous page's `next`: the page starts after that operation (keyset paging, as fast deep
    * in a long ledger as on page 1). `page` then only numbers the page.
    */
-  after: z
-    .string()
-    .regex(/^\d{1,20}\.\d{1,20}$/)
-    .optional(),
+  after: z.optional(z.string().check(z.regex(/^\d{1,20}\.\d{1,20}$/))),
 });
 export type OperationsQuery = z.infer<typeof OperationsQuery>;
 
-export const OperationsReply = pageOf(Operation).extend({
+export const OperationsReply = z.extend(pageOf(Operation), {
   /** Pass as `after` for the page that follows; null on the last page. */
-  next: z.string().nullable().optional(),
+  next: z.optional(z.nullable(z.string())),
 });
 export type OperationsReply = z.infer<typeof OperationsReply>;
 
 /** `GET /user/case-operations`: operations of deposits opened through a crypto case. */
-export const CaseOperationsQuery = PageQuery.extend({
-  caseId: text().max(64).optional(),
-  currency: Currency.optional(),
+export const CaseOperationsQuery = z.extend(PageQuery, {
+  caseId: z.optional(text().check(z.maxLength(64))),
+  currency: z.optional(Currency),
 });
 export type CaseOperationsQuery = z.infer<typeof CaseOperationsQuery>;

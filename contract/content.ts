@@ -1,5 +1,5 @@
 /** News (`GET /content/news`, `GET /content/news/one/{id}`). */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { Language } from "./enums";
 import { LocalizedText } from "./settings";
 import { text } from "./validation";
@@ -30,7 +30,7 @@ export const NewsItemInLanguage = z.object({
 });
 export type NewsItemInLanguage = z.infer<typeof NewsItemInLanguage>;
 
-export const NewsQuery = z.object({ lang: Language.optional() });
+export const NewsQuery = z.object({ lang: z.optional(Language) });
 export type NewsQuery = z.infer<typeof NewsQuery>;
 
 /** Newest first. */
@@ -39,4 +39,4 @@ export type NewsReply = z.infer<typeof NewsReply>;
 export const NewsOneReply = z.union([NewsItemInLanguage, NewsItem]);
 export type NewsOneReply = z.infer<typeof NewsOneReply>;
 
-export const NewsIdParams = z.object({ id: text().min(1).max(64) });
+export const NewsIdParams = z.object({ id: text().check(z.minLength(1), z.maxLength(64)) });

@@ -3,7 +3,7 @@
  * server replies with `{ code, message, ... }` and the status below; the app shows the text of `errors:<code>`
  * from `locales/`, whose English text is the `message` here, word for word.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 
 export const ERRORS = {
   // Generic
@@ -101,9 +101,9 @@ export const ApiErrorBody = z.object({
   code: ErrorCodeSchema,
   message: z.string(),
   /** Field path → validation code, for 400 VALIDATION_FAILED. */
-  fields: z.record(z.string(), z.string()).optional(),
+  fields: z.optional(z.record(z.string(), z.string())),
   /** Values for placeholders in the message, such as `{error}`. */
-  params: z.record(z.string(), z.string()).optional(),
+  params: z.optional(z.record(z.string(), z.string())),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 

@@ -1,6 +1,6 @@
 /**
- * Block explorer links, without zod: the operation details sheet builds them, and its code must not bring the
- * contract's schemas with it (`contract/home.ts` re-exports these beside the payment systems' schema).
+ * Block explorer links, in a file of their own: the operation details sheet builds them, and its code must not bring
+ * the contract's schemas with it (`contract/home.ts` re-exports these beside the payment systems' schema).
  */
 
 /** The `{tx}` placeholder of a payment system's block explorer template. */

@@ -1,5 +1,5 @@
 /** Funds calls: refills, deposits; and crypto cases (docs/decisions.md#d6-funds). Amounts are decimal strings. */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { AmountInput } from "./balance";
 import { Currency, DepositStatus, RefillStatus, RiskLevel } from "./enums";
 import { Decimal, NonNegativeDecimal } from "./money";
@@ -10,12 +10,10 @@ import { text } from "./validation";
 /** A blockchain transaction hash or id (hex, 0x-hex, base64/base64url), 8 to 200 characters. */
 export const TxHashField = z
   .string({ error: "required" })
-  .trim()
-  .min(1, { error: "required" })
-  .regex(/^[A-Za-z0-9_:+/=-]{8,200}$/, { error: "required" });
+  .check(z.trim(), z.minLength(1, { error: "required" }), z.regex(/^[A-Za-z0-9_:+/=-]{8,200}$/, { error: "required" }));
 
 /** A path id; any string (an unknown or malformed id is 404, not a validation error). */
-export const IdParams = z.object({ id: text().min(1).max(64) });
+export const IdParams = z.object({ id: text().check(z.minLength(1), z.maxLength(64)) });
 export type IdParams = z.infer<typeof IdParams>;
 
 // ---------------------------------------------------------------------------------------------
@@ -23,9 +21,9 @@ export type IdParams = z.infer<typeof IdParams>;
 
 /** `POST /funds/refills`: the payment system fixes currency, network and the address to pay to. */
 export const RefillCreateBody = z.object({
-  paymentSystemId: text().trim().min(1, { error: "required" }).max(64),
+  paymentSystemId: text().check(z.trim(), z.minLength(1, { error: "required" }), z.maxLength(64)),
   amount: AmountInput,
-  txHash: TxHashField.optional(),
+  txHash: z.optional(TxHashField),
 });
 export type RefillCreateBody = z.infer<typeof RefillCreateBody>;
 
@@ -44,16 +42,16 @@ export const Refill = z.object({
   address: z.string(),
   amountRequested: NonNegativeDecimal,
   /** What reached the balance; null until replenished (may differ from the request). */
-  amountCredited: NonNegativeDecimal.nullable(),
-  txHash: z.string().nullable(),
+  amountCredited: z.nullable(NonNegativeDecimal),
+  txHash: z.nullable(z.string()),
   /** ISO 8601. */
   createdAt: z.string(),
   /** When the operator confirmed or rejected it. */
-  processedAt: z.string().nullable(),
+  processedAt: z.nullable(z.string()),
 });
 export type Refill = z.infer<typeof Refill>;
 
-export const RefillsQuery = PageQuery.extend({ currency: Currency.optional(), status: RefillStatus.optional() });
+export const RefillsQuery = z.extend(PageQuery, { currency: z.optional(Currency), status: z.optional(RefillStatus) });
 export type RefillsQuery = z.infer<typeof RefillsQuery>;
 export const RefillsReply = pageOf(Refill);
 export type RefillsReply = z.infer<typeof RefillsReply>;
@@ -66,11 +64,11 @@ export type RefillsReply = z.infer<typeof RefillsReply>;
  * the plan's currency. `caseId` opens the deposit through a crypto case that bundles the plan.
  */
 export const DepositCreateBody = z.object({
-  planId: text().trim().min(1, { error: "required" }).max(64),
+  planId: text().check(z.trim(), z.minLength(1, { error: "required" }), z.maxLength(64)),
   currency: Currency,
   amount: AmountInput,
-  autoInvest: z.boolean().default(false),
-  caseId: text().trim().min(1).max(64).nullish(),
+  autoInvest: z._default(z.boolean(), false),
+  caseId: z.nullish(text().check(z.trim(), z.minLength(1), z.maxLength(64))),
 });
 export type DepositCreateBody = z.infer<typeof DepositCreateBody>;
 
@@ -79,34 +77,34 @@ export const Deposit = z.object({
   planId: z.string(),
   planName: LocalizedText,
   /** The crypto case it was opened through, if any. */
-  caseId: z.string().nullable(),
+  caseId: z.nullable(z.string()),
   currency: Currency,
   /** The principal. */
   amount: NonNegativeDecimal,
   dailyYieldPercent: Decimal,
-  durationDays: z.number().int().positive(),
+  durationDays: z.int().check(z.positive()),
   dailyIncome: NonNegativeDecimal,
   /** amount + dailyIncome × durationDays. */
   totalAtEnd: NonNegativeDecimal,
   /** Accrued and held until the plan ends. */
   accruedHeld: NonNegativeDecimal,
-  daysAccrued: z.number().int().nonnegative(),
+  daysAccrued: z.int().check(z.nonnegative()),
   startedAt: z.string(),
   endsAt: z.string(),
   status: DepositStatus,
   autoInvest: z.boolean(),
   /** When it completed or was closed. */
-  closedAt: z.string().nullable(),
+  closedAt: z.nullable(z.string()),
   /** Principal given back to the balance (null while active, or when reinvested). */
-  returned: NonNegativeDecimal.nullable(),
+  returned: z.nullable(NonNegativeDecimal),
   /** Held accruals given up by an early close (null otherwise). */
-  forfeited: NonNegativeDecimal.nullable(),
+  forfeited: z.nullable(NonNegativeDecimal),
   /** Auto-investment: the deposit that principal and accruals went into at the end. */
-  reinvestedInto: z.string().nullable(),
+  reinvestedInto: z.nullable(z.string()),
 });
 export type Deposit = z.infer<typeof Deposit>;
 
-export const DepositsQuery = PageQuery.extend({ status: DepositStatus.optional() });
+export const DepositsQuery = z.extend(PageQuery, { status: z.optional(DepositStatus) });
 export type DepositsQuery = z.infer<typeof DepositsQuery>;
 export const DepositsReply = pageOf(Deposit);
 export type DepositsReply = z.infer<typeof DepositsReply>;
@@ -118,8 +116,8 @@ export type DepositsReply = z.infer<typeof DepositsReply>;
  * `params.returned` / `params.forfeited`; nothing is closed. No body: closed at the server's amounts.
  */
 export const DepositCloseBody = z.object({
-  returned: NonNegativeDecimal.optional(),
-  forfeited: NonNegativeDecimal.optional(),
+  returned: z.optional(NonNegativeDecimal),
+  forfeited: z.optional(NonNegativeDecimal),
 });
 export type DepositCloseBody = z.infer<typeof DepositCloseBody>;
 

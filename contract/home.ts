@@ -3,7 +3,7 @@
  * period as CSV, the whole picture in USDT, the income by day for the chart, and the block explorer link of a
  * transaction. Every amount is a decimal string.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { Currency } from "./enums";
 import { EXPLORER_TX_PLACEHOLDER } from "./explorer";
 import { Decimal, NonNegativeDecimal } from "./money";
@@ -15,13 +15,13 @@ export const STATEMENT_MAX_DAYS = 366;
  * `GET /user/operations/statement?from=2026-01-01&to=2026-12-31[&currency=USDT]`: the caller's operations of
  * the days `from` … `to` (UTC, both included, at most STATEMENT_MAX_DAYS), oldest first, as a CSV file.
  */
-export const StatementQuery = z
-  .object({ from: z.iso.date(), to: z.iso.date(), currency: Currency.optional() })
-  .refine((q) => q.from <= q.to, { path: ["to"], error: "periodOrder" })
-  .refine((q) => Date.parse(q.to) - Date.parse(q.from) < STATEMENT_MAX_DAYS * 86_400_000, {
+export const StatementQuery = z.object({ from: z.iso.date(), to: z.iso.date(), currency: z.optional(Currency) }).check(
+  z.refine((q) => q.from <= q.to, { path: ["to"], error: "periodOrder" }),
+  z.refine((q) => Date.parse(q.to) - Date.parse(q.from) < STATEMENT_MAX_DAYS * 86_400_000, {
     path: ["to"],
     error: "periodTooLong",
-  });
+  }),
+);
 export type StatementQuery = z.infer<typeof StatementQuery>;
 
 /** The statement's columns, in order (the file's header row). */
@@ -53,7 +53,7 @@ export const StatementLinkReply = z.object({ url: z.string(), expiresAt: z.strin
 export type StatementLinkReply = z.infer<typeof StatementLinkReply>;
 
 /** `GET /user/operations/statement/file?link=…`: the file of a statement link. */
-export const StatementFileQuery = z.object({ link: z.string().min(1).max(600) });
+export const StatementFileQuery = z.object({ link: z.string().check(z.minLength(1), z.maxLength(600)) });
 
 /** The currency the whole picture and the income chart are told in. */
 export const HOME_CURRENCY = "USDT" as const;
@@ -92,7 +92,7 @@ export const IncomePeriod = z.enum(INCOME_PERIODS);
 export type IncomePeriod = z.infer<typeof IncomePeriod>;
 
 /** `GET /user/income?period=7d|30d|all` (7d by default). */
-export const IncomeQuery = z.object({ period: IncomePeriod.default("7d") });
+export const IncomeQuery = z.object({ period: z._default(IncomePeriod, "7d") });
 export type IncomeQuery = z.infer<typeof IncomeQuery>;
 
 export const IncomeDay = z.object({
@@ -126,10 +126,10 @@ export type IncomeReply = z.infer<typeof IncomeReply>;
  * A block explorer's page of a transaction, as the operator sets it: an https URL with `{tx}` where the
  * hash goes (`https://tronscan.org/#/transaction/{tx}`).
  */
-export const ExplorerTemplate = z
-  .string()
-  .max(300)
-  .regex(/^https:\/\/[^\s"'<>]+$/, { message: "https URL" })
-  .refine((v) => v.includes(EXPLORER_TX_PLACEHOLDER), { message: "{tx}" });
+export const ExplorerTemplate = z.string().check(
+  z.maxLength(300),
+  z.regex(/^https:\/\/[^\s"'<>]+$/, { message: "https URL" }),
+  z.refine((v) => v.includes(EXPLORER_TX_PLACEHOLDER), { message: "{tx}" }),
+);
 
 export { EXPLORER_TX_PLACEHOLDER, explorerLink } from "./explorer";

@@ -9,8 +9,7 @@
  * never more than what was typed).
  */
 import Big from "big.js";
-import { CURRENCIES } from "./enum-values";
-import type { Currency } from "./enums";
+import { CURRENCIES, type Currency } from "./enums";
 
 /**
  * A private constructor, so a global `Big.DP` set elsewhere cannot change these results. Divisions

@@ -1,5 +1,5 @@
 /** The notification dialog (`GET /notification`, `POST /notification/read`). */
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** What happened; the server writes the title and body in the user's language. */
 export const NOTIFICATION_KINDS = [
@@ -32,20 +32,20 @@ export const Notification = z.object({
   id: z.string(),
   kind: NotificationKind,
   /** What it concerns (absent from older servers). */
-  target: NotificationTarget.nullable().optional(),
+  target: z.optional(z.nullable(NotificationTarget)),
   title: z.string(),
   body: z.string(),
   /** ISO 8601. */
   createdAt: z.string(),
   /** ISO 8601; null while unread. */
-  readAt: z.string().nullable(),
+  readAt: z.nullable(z.string()),
 });
 export type Notification = z.infer<typeof Notification>;
 
 /** The newest 100 notifications, newest first, and how many of all are unread. */
 export const NotificationsReply = z.object({
   items: z.array(Notification),
-  unread: z.number().int().nonnegative(),
+  unread: z.int().check(z.nonnegative()),
 });
 export type NotificationsReply = z.infer<typeof NotificationsReply>;
 
@@ -54,22 +54,19 @@ export type NotificationsReply = z.infer<typeof NotificationsReply>;
  * time (keyset paging: pass the reply's `next` as `after`).
  */
 export const NotificationsInboxQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  after: z
-    .string()
-    .regex(/^\d{1,20}\.[0-9a-f-]{36}$/)
-    .optional(),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 20),
+  after: z.optional(z.string().check(z.regex(/^\d{1,20}\.[0-9a-f-]{36}$/))),
 });
 export type NotificationsInboxQuery = z.infer<typeof NotificationsInboxQuery>;
 
 export const NotificationsInboxReply = z.object({
   items: z.array(Notification),
   /** Unread notifications of all, not only of this page. */
-  unread: z.number().int().nonnegative(),
+  unread: z.int().check(z.nonnegative()),
   /** Every notification of the caller. */
-  total: z.number().int().nonnegative(),
+  total: z.int().check(z.nonnegative()),
   /** Pass as `after` for the next page; null on the last. */
-  next: z.string().nullable(),
+  next: z.nullable(z.string()),
 });
 export type NotificationsInboxReply = z.infer<typeof NotificationsInboxReply>;
 
@@ -77,10 +74,10 @@ export type NotificationsInboxReply = z.infer<typeof NotificationsInboxReply>;
 export const NotificationIdParams = z.object({ id: z.string() });
 
 /** `ids` absent: every notification of the user is marked read. */
-export const NotificationsReadBody = z.object({ ids: z.array(z.uuid()).max(500).optional() });
+export const NotificationsReadBody = z.object({ ids: z.optional(z.array(z.uuid()).check(z.maxLength(500))) });
 export type NotificationsReadBody = z.infer<typeof NotificationsReadBody>;
 
-export const NotificationsReadReply = z.object({ unread: z.number().int().nonnegative() });
+export const NotificationsReadReply = z.object({ unread: z.int().check(z.nonnegative()) });
 export type NotificationsReadReply = z.infer<typeof NotificationsReadReply>;
 
 /**
@@ -89,5 +86,5 @@ export type NotificationsReadReply = z.infer<typeof NotificationsReadReply>;
  * accrual, a withdrawal moved by the operator); the app then refreshes balances, operations and lists. `unread`
  * is the unread notifications count (the user object's).
  */
-export const PulseReply = z.object({ version: z.string(), unread: z.number().int().nonnegative() });
+export const PulseReply = z.object({ version: z.string(), unread: z.int().check(z.nonnegative()) });
 export type PulseReply = z.infer<typeof PulseReply>;

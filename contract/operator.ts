@@ -4,7 +4,7 @@
  * (`auth: "operator"`); a missing or wrong token is 404, as if the API did not exist. Not
  * re-exported from the contract's index: the app never calls it, so it stays out of its bundle.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { NewsItem } from "./content";
 import { RefillStatus, VerificationStatus } from "./enums";
 import { IdParams, Refill, TxHashField } from "./funds";
@@ -29,30 +29,30 @@ export type WithdrawalRowStatus = (typeof WITHDRAWAL_ROW_STATUSES)[number];
 
 export const MaintenanceRequest = z.object({
   enabled: z.boolean(),
-  until: z.iso.datetime({ offset: true }).nullable().optional(),
-  message: LocalizedText.partial().nullable().optional(),
+  until: z.optional(z.nullable(z.iso.datetime({ offset: true }))),
+  message: z.optional(z.nullable(z.partial(LocalizedText))),
 });
 export type MaintenanceRequest = z.infer<typeof MaintenanceRequest>;
 
 /** Any setting by its key (the server checks the key and the value against the setting's schema). */
-const SettingKeyParams = z.object({ key: z.string().min(1).max(64) });
+const SettingKeyParams = z.object({ key: z.string().check(z.minLength(1), z.maxLength(64)) });
 const SettingValueReply = z.object({ key: z.string(), value: z.unknown() });
 
-const OperatorRefill = Refill.extend({ login: z.string(), note: z.string().nullable() });
-const Limit = z.coerce.number().int().min(1).max(1000).default(100);
-const RefillListQuery = z.object({ status: RefillStatus.optional(), limit: Limit });
+const OperatorRefill = z.extend(Refill, { login: z.string(), note: z.nullable(z.string()) });
+const Limit = z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 100);
+const RefillListQuery = z.object({ status: z.optional(RefillStatus), limit: Limit });
 const RefillConfirmRequest = z.object({
   /** What arrived; the amount requested when absent. */
-  amount: NonNegativeDecimal.optional(),
+  amount: z.optional(NonNegativeDecimal),
 });
-const RefillRejectRequest = z.object({ note: z.string().max(500).optional() });
+const RefillRejectRequest = z.object({ note: z.optional(z.string().check(z.maxLength(500))) });
 
 const AccrualRunReply = z.object({
   now: z.string(),
-  deposits: z.number().int(),
-  days: z.number().int(),
-  completed: z.number().int(),
-  reinvested: z.number().int(),
+  deposits: z.int(),
+  days: z.int(),
+  completed: z.int(),
+  reinvested: z.int(),
   failed: z.array(z.object({ depositId: z.string(), error: z.string() })),
 });
 /** The last recorded run of each background job (`kassa jobs list`), by whichever instance ran it. */
@@ -68,16 +68,16 @@ export const JobRun = z.object({
 export type JobRun = z.infer<typeof JobRun>;
 
 export const ClockChangeRequest = z.object({
-  advanceDays: z.number().positive().max(3650).optional(),
-  reset: z.boolean().optional(),
+  advanceDays: z.optional(z.number().check(z.positive(), z.lte(3650))),
+  reset: z.optional(z.boolean()),
 });
 export type ClockChangeRequest = z.infer<typeof ClockChangeRequest>;
-const ClockStateReply = z.object({ now: z.string(), offsetSeconds: z.number().int() });
+const ClockStateReply = z.object({ now: z.string(), offsetSeconds: z.int() });
 /** `kassa account unlock <login>`: whose locks were lifted. */
 export const UnlockAccountReply = z.object({ userId: z.string(), login: z.string() });
 export type UnlockAccountReply = z.infer<typeof UnlockAccountReply>;
 
-const ClockShiftReply = ClockStateReply.extend({ accruals: AccrualRunReply });
+const ClockShiftReply = z.extend(ClockStateReply, { accruals: AccrualRunReply });
 const LedgerDiscrepancy = z.object({
   userId: z.string(),
   currency: z.string(),
@@ -86,46 +86,46 @@ const LedgerDiscrepancy = z.object({
 });
 const LedgerAuditReply = z.object({ ok: z.boolean(), discrepancies: z.array(LedgerDiscrepancy) });
 
-const OperatorWithdrawal = Withdrawal.extend({
+const OperatorWithdrawal = z.extend(Withdrawal, {
   login: z.string(),
   /** The internal status: the five the user sees plus awaiting_code and cancelled. */
   state: z.enum(WITHDRAWAL_ROW_STATUSES),
-  note: z.string().nullable(),
+  note: z.nullable(z.string()),
 });
-const WithdrawalListQuery = z.object({ status: z.enum(WITHDRAWAL_ROW_STATUSES).optional(), limit: Limit });
+const WithdrawalListQuery = z.object({ status: z.optional(z.enum(WITHDRAWAL_ROW_STATUSES)), limit: Limit });
 const WithdrawalAction = z.enum(["inspect", "success", "reject", "error"]);
-const WithdrawalActionParams = IdParams.extend({ action: WithdrawalAction });
+const WithdrawalActionParams = z.extend(IdParams, { action: WithdrawalAction });
 const WithdrawalActionRequest = z.object({
-  txHash: TxHashField.optional(),
-  note: z.string().max(500).optional(),
+  txHash: z.optional(TxHashField),
+  note: z.optional(z.string().check(z.maxLength(500))),
 });
 
-const OperatorVerification = VerificationState.extend({
+const OperatorVerification = z.extend(VerificationState, {
   id: z.string(),
   userId: z.string(),
   login: z.string(),
   photos: z.object({ documentPhoto: z.string(), loginPhoto: z.string(), walletPhoto: z.string() }),
 });
-const VerificationListQuery = z.object({ status: VerificationStatus.optional(), limit: Limit });
+const VerificationListQuery = z.object({ status: z.optional(VerificationStatus), limit: Limit });
 const VerificationDecisionParams = z.object({
-  user: z.string().min(1).max(64),
+  user: z.string().check(z.minLength(1), z.maxLength(64)),
   decision: z.enum(["approve", "deny"]),
 });
-const VerificationDecisionRequest = z.object({ note: z.string().max(500).optional() });
+const VerificationDecisionRequest = z.object({ note: z.optional(z.string().check(z.maxLength(500))) });
 /** A news title's longest (per language): a headline, which the chat shows whole above the excerpt. */
 export const NEWS_TITLE_MAX_CHARS = 200;
 /** A news body's longest (per language, HTML); the chat shows an excerpt, the app the whole. */
 export const NEWS_BODY_MAX_CHARS = 20_000;
 const localized = (max: number) =>
   z.object({
-    en: z.string().max(max, { error: "textTooLong" }),
-    ru: z.string().max(max, { error: "textTooLong" }),
-    de: z.string().max(max, { error: "textTooLong" }),
-    kk: z.string().max(max, { error: "textTooLong" }),
+    en: z.string().check(z.maxLength(max, { error: "textTooLong" })),
+    ru: z.string().check(z.maxLength(max, { error: "textTooLong" })),
+    de: z.string().check(z.maxLength(max, { error: "textTooLong" })),
+    kk: z.string().check(z.maxLength(max, { error: "textTooLong" })),
   });
 const NewsAddRequest = z.object({
-  title: localized(NEWS_TITLE_MAX_CHARS).partial(),
-  body: localized(NEWS_BODY_MAX_CHARS).partial(),
+  title: z.partial(localized(NEWS_TITLE_MAX_CHARS)),
+  body: z.partial(localized(NEWS_BODY_MAX_CHARS)),
 });
 
 function route<const R extends RouteDef>(def: R): R {
@@ -140,33 +140,33 @@ const ChatOutboxItem = z.object({
   login: z.string(),
   kind: z.string(),
   createdAt: z.string(),
-  attempts: z.number().int(),
+  attempts: z.int(),
   nextAttemptAt: z.string(),
-  lastError: z.string().nullable(),
+  lastError: z.nullable(z.string()),
   /** When the outbox gave it up (72 h of failures, a refusal for good, a blocked bot); null while it waits. */
-  givenUpAt: z.string().nullable(),
+  givenUpAt: z.nullable(z.string()),
 });
 /** `waiting` (the default): the messages the outbox still tries; `given_up`: those it gave up, newest first. */
 const ChatOutboxQuery = z.object({
-  status: z.enum(["waiting", "given_up"]).default("waiting"),
+  status: z._default(z.enum(["waiting", "given_up"]), "waiting"),
   limit: Limit,
 });
 export const ChatOutboxReply = z.object({
-  waiting: z.number().int(),
-  oldestWaitingSeconds: z.number().int().nullable(),
+  waiting: z.int(),
+  oldestWaitingSeconds: z.nullable(z.int()),
   /** Oldest first. */
   items: z.array(ChatOutboxItem),
 });
 export type ChatOutboxReply = z.infer<typeof ChatOutboxReply>;
 /** Without `id`: every waiting message. */
-const ChatOutboxRetryRequest = z.object({ id: z.uuid().optional() });
-const ChatOutboxRetryReply = z.object({ retried: z.number().int() });
+const ChatOutboxRetryRequest = z.object({ id: z.optional(z.uuid()) });
+const ChatOutboxRetryReply = z.object({ retried: z.int() });
 /** A given-up message, queued again. */
 const ChatOutboxResendRequest = z.object({ id: z.uuid() });
-const ChatOutboxResendReply = z.object({ resent: z.number().int() });
+const ChatOutboxResendReply = z.object({ resent: z.int() });
 /** `PUT /operator/payment-systems/:id/explorer`: the block explorer of one payment system; null removes it. */
-const ExplorerParams = z.object({ id: z.string().min(1).max(64) });
-const ExplorerRequest = z.object({ template: ExplorerTemplate.nullable() });
+const ExplorerParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
+const ExplorerRequest = z.object({ template: z.nullable(ExplorerTemplate) });
 export const operatorRoutes = {
   maintenance: route({
     method: "POST",
@@ -243,7 +243,7 @@ export const operatorRoutes = {
     path: "/operator/accounts/:login/unlock",
     auth,
     tags,
-    params: z.object({ login: z.string().min(1).max(254) }),
+    params: z.object({ login: z.string().check(z.minLength(1), z.maxLength(254)) }),
     response: UnlockAccountReply,
   }),
   auditLedger: route({ method: "GET", path: "/operator/ledger/audit", auth, tags, response: LedgerAuditReply }),

@@ -1,23 +1,23 @@
 /** Paged lists: `?page=1&limit=20` in, `{ items, total, page, limit }` out. */
-import { z } from "zod";
+import * as z from "zod/mini";
 
 export const DEFAULT_PAGE_LIMIT = 20;
 export const MAX_PAGE_LIMIT = 100;
 
 /** `page` is 1-based; `limit` 1…100 (20 by default). Query strings are coerced to integers. */
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_PAGE_LIMIT)), DEFAULT_PAGE_LIMIT),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
 /** A page of `item`s; `total` counts every item that matches the filters. */
-export function pageOf<T extends z.ZodType>(item: T) {
+export function pageOf<T extends z.ZodMiniType>(item: T) {
   return z.object({
     items: z.array(item),
-    total: z.number().int().nonnegative(),
-    page: z.number().int().min(1),
-    limit: z.number().int().min(1),
+    total: z.int().check(z.nonnegative()),
+    page: z.int().check(z.gte(1)),
+    limit: z.int().check(z.gte(1)),
   });
 }
 

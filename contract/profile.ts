@@ -1,5 +1,5 @@
 /** User data of `GET /user-data/byType/{type}` (the settings data, docs/cabinet-rules.md#entities). */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CodeSentReply } from "./auth";
 import { CurrencyAmounts } from "./balance";
 import { CodeChannel, Language, VerificationStatus } from "./enums";
@@ -16,13 +16,13 @@ export const UserDataTypeParams = z.object({ type: UserDataType });
 /** The profile the Settings screen shows: full name, city, country, phone, registration date and more. */
 export const Profile = z.object({
   login: z.string(),
-  fullName: z.string().nullable(),
-  email: z.string().nullable(),
+  fullName: z.nullable(z.string()),
+  email: z.nullable(z.string()),
   emailConfirmed: z.boolean(),
-  phone: z.string().nullable(),
+  phone: z.nullable(z.string()),
   phoneConfirmed: z.boolean(),
-  city: z.string().nullable(),
-  country: z.string().nullable(),
+  city: z.nullable(z.string()),
+  country: z.nullable(z.string()),
   /** ISO 8601. */
   registeredAt: z.string(),
   language: Language,
@@ -30,12 +30,12 @@ export const Profile = z.object({
   codeChannel: CodeChannel,
   telegramLinked: z.boolean(),
   /** The login of who invited the user; null for accounts without an inviter. */
-  inviter: z.string().nullable(),
+  inviter: z.nullable(z.string()),
   /** A new phone waiting for its code (`POST /user-data/phone/confirm`); null when none. */
-  pendingPhone: z.string().nullable(),
+  pendingPhone: z.nullable(z.string()),
   /** Null when verification was never requested. */
-  verificationStatus: VerificationStatus.nullable(),
-  avatarUrl: z.string().nullable(),
+  verificationStatus: z.nullable(VerificationStatus),
+  avatarUrl: z.nullable(z.string()),
 });
 export type Profile = z.infer<typeof Profile>;
 
@@ -47,11 +47,11 @@ export type Profile = z.infer<typeof Profile>;
  * the codes' texts in it.
  */
 export const ProfileUpdateBody = z.object({
-  fullName: text().trim().max(200).nullable().optional(),
-  city: text().trim().max(100).nullable().optional(),
-  country: text().trim().max(100).nullable().optional(),
-  phone: PhoneField.optional(),
-  language: Language.optional(),
+  fullName: z.optional(z.nullable(text().check(z.trim(), z.maxLength(200)))),
+  city: z.optional(z.nullable(text().check(z.trim(), z.maxLength(100)))),
+  country: z.optional(z.nullable(text().check(z.trim(), z.maxLength(100)))),
+  phone: z.optional(PhoneField),
+  language: z.optional(Language),
 });
 export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;
 
@@ -59,7 +59,7 @@ export const ProfileUpdateReply = z.object({
   profile: Profile,
   user: User,
   /** Set when a code went out to confirm a new phone. */
-  phoneCode: CodeSentReply.nullable(),
+  phoneCode: z.nullable(CodeSentReply),
 });
 export type ProfileUpdateReply = z.infer<typeof ProfileUpdateReply>;
 
@@ -70,7 +70,7 @@ export const PhoneChangeConfirmReply = z.object({ profile: Profile, user: User }
 export type PhoneChangeConfirmReply = z.infer<typeof PhoneChangeConfirmReply>;
 
 /** `POST /user/subscription`: pay one option from the balance. */
-export const SubscriptionBody = z.object({ optionId: requiredText().max(64) });
+export const SubscriptionBody = z.object({ optionId: requiredText().check(z.maxLength(64)) });
 export type SubscriptionBody = z.infer<typeof SubscriptionBody>;
 export const SubscriptionReply = z.object({ user: User, currencies: CurrencyAmounts });
 export type SubscriptionReply = z.infer<typeof SubscriptionReply>;

@@ -3,7 +3,7 @@
  * schemas. The server registers these paths; the app's API client builds URLs from them.
  * Paths use `:param` for path segments, as Fastify does.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import {
   CodeBody,
   CodeSentReply,
@@ -121,10 +121,10 @@ export interface RouteDef {
   auth: RouteAuth;
   /** OpenAPI groups of the call. */
   tags: readonly string[];
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  response: z.ZodType;
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
+  response: z.ZodMiniType;
   /**
    * A money call: it takes an `Idempotency-Key` header, and a repeat with the same key gets the
    * first reply instead of spending again (docs/decisions.md#exactly-once-money-calls; the server's

@@ -1,5 +1,5 @@
 /** The security setting of the Settings screen: how verification codes reach the user. */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CodeChannel } from "./enums";
 import { CodeField, NewPasswordField, PasswordField, text } from "./validation";
 
@@ -10,7 +10,7 @@ import { CodeField, NewPasswordField, PasswordField, text } from "./validation";
 export const SecurityChannel = z.object({
   channel: CodeChannel,
   available: z.boolean(),
-  destination: z.string().optional(),
+  destination: z.optional(z.string()),
 });
 export type SecurityChannel = z.infer<typeof SecurityChannel>;
 
@@ -22,9 +22,9 @@ export const SecuritySettings = z.object({
    * Where the next code really goes: the chosen channel when the server can deliver there, else the
    * channel it falls back to; null when no channel of the user can take a code now.
    */
-  codesGoTo: CodeChannel.nullable(),
+  codesGoTo: z.nullable(CodeChannel),
   /** The address on `codesGoTo`, masked as in `channels`. */
-  destination: z.string().optional(),
+  destination: z.optional(z.string()),
   /** Every channel, in the order telegram, email, sms. */
   channels: z.array(SecurityChannel),
   /** Notifications also go to the Telegram chat (only for an account linked to Telegram). */
@@ -36,11 +36,13 @@ export type SecuritySettings = z.infer<typeof SecuritySettings>;
 
 /** One or both: the code channel, and whether notifications also go to the Telegram chat. */
 export const SecurityUpdateBody = z
-  .object({ codeChannel: CodeChannel.optional(), chatNotifications: z.boolean().optional() })
-  .refine((body) => body.codeChannel !== undefined || body.chatNotifications !== undefined, {
-    message: "required",
-    path: ["codeChannel"],
-  });
+  .object({ codeChannel: z.optional(CodeChannel), chatNotifications: z.optional(z.boolean()) })
+  .check(
+    z.refine((body) => body.codeChannel !== undefined || body.chatNotifications !== undefined, {
+      message: "required",
+      path: ["codeChannel"],
+    }),
+  );
 export type SecurityUpdateBody = z.infer<typeof SecurityUpdateBody>;
 
 /**
@@ -51,7 +53,7 @@ export const TelegramLinkReply = z.object({
   /** `https://t.me/<bot>?start=link_<token>`. */
   url: z.string(),
   /** How long the link works (seconds). */
-  expiresInSeconds: z.number().int().positive(),
+  expiresInSeconds: z.int().check(z.positive()),
 });
 export type TelegramLinkReply = z.infer<typeof TelegramLinkReply>;
 
@@ -66,6 +68,6 @@ export type EmailConfirmBody = z.infer<typeof EmailConfirmBody>;
 export const ChangePasswordBody = z.object({
   oldPassword: PasswordField,
   password: NewPasswordField,
-  passwordRepeat: text().min(1, { error: "required" }),
+  passwordRepeat: text().check(z.minLength(1, { error: "required" })),
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;

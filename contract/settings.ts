@@ -1,5 +1,5 @@
 /** Settings calls (docs/cabinet-rules.md#api-calls): public settings, plans and payment systems. */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { Currency, Language } from "./enums";
 import { Decimal, NonNegativeDecimal } from "./money";
 
@@ -21,9 +21,9 @@ export type TelegramAuthAvailableReply = z.infer<typeof TelegramAuthAvailableRep
 export const TechnicalWorkReply = z.object({
   enabled: z.boolean(),
   /** Operator's note for users, in each language; null when none. */
-  message: LocalizedText.nullable(),
+  message: z.nullable(LocalizedText),
   /** When the work is expected to end (ISO 8601), if known. */
-  until: z.string().datetime({ offset: true }).nullable(),
+  until: z.nullable(z.iso.datetime({ offset: true })),
 });
 export type TechnicalWorkReply = z.infer<typeof TechnicalWorkReply>;
 
@@ -32,7 +32,7 @@ export const SubscriptionOption = z.object({
   title: LocalizedText,
   price: NonNegativeDecimal,
   currency: Currency,
-  durationDays: z.number().int().positive(),
+  durationDays: z.int().check(z.positive()),
 });
 export type SubscriptionOption = z.infer<typeof SubscriptionOption>;
 export const SubscriptionOptionsReply = z.array(SubscriptionOption);
@@ -43,7 +43,7 @@ export const Plan = z.object({
   currency: Currency,
   /** Daily yield in percent of the principal, e.g. "1.2" = 1.2 % a day. */
   dailyYieldPercent: Decimal,
-  durationDays: z.number().int().positive(),
+  durationDays: z.int().check(z.positive()),
   minAmount: NonNegativeDecimal,
   maxAmount: NonNegativeDecimal,
 });
@@ -65,7 +65,7 @@ export const PaymentSystem = z.object({
    * The network's block explorer page of a transaction, `{tx}` standing for the hash (set by the operator,
    * the `explorers` setting); null when none is set. `explorerLink` (contract/home.ts) fills it in.
    */
-  explorerUrl: z.string().nullable().optional(),
+  explorerUrl: z.optional(z.nullable(z.string())),
 });
 export type PaymentSystem = z.infer<typeof PaymentSystem>;
 export const PaymentSystemsReply = z.array(PaymentSystem);

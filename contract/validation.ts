@@ -3,7 +3,7 @@
  * Each failing rule reports a validation code (contract/errors.ts VALIDATION_CODES); the texts live in
  * `locales/<lng>/validation.json`.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { COMMON_PASSWORDS } from "./common-passwords";
 
 /** Login minimum length (docs/cabinet-rules.md#limits). */
@@ -31,15 +31,16 @@ export const hasForbiddenCharacters = (value: string) => FORBIDDEN_CHARACTERS.te
  * surrogates ("textCharacters"). The other text rules build on it.
  */
 export const text = () =>
-  z.string({ error: "required" }).refine((v) => !hasForbiddenCharacters(v), { error: "textCharacters" });
+  z.string({ error: "required" }).check(z.refine((v) => !hasForbiddenCharacters(v), { error: "textCharacters" }));
 
 /** A required text: empty (after trimming) → "required". */
-export const requiredText = () => text().trim().min(1, { error: "required" });
+export const requiredText = () => text().check(z.trim(), z.minLength(1, { error: "required" }));
 
-export const LoginField = requiredText()
-  .max(LOGIN_MAX_LENGTH, { error: "loginCharacters" })
-  .regex(LATIN_AND_DIGITS, { error: "loginCharacters" })
-  .min(LOGIN_MIN_LENGTH, { error: "loginTooShort" });
+export const LoginField = requiredText().check(
+  z.maxLength(LOGIN_MAX_LENGTH, { error: "loginCharacters" }),
+  z.regex(LATIN_AND_DIGITS, { error: "loginCharacters" }),
+  z.minLength(LOGIN_MIN_LENGTH, { error: "loginTooShort" }),
+);
 
 /**
  * "Too simple" (docs/cabinet-rules.md#field-rules): shorter than PASSWORD_MIN_LENGTH, without both a letter and
@@ -56,22 +57,23 @@ export function isTooSimple(password: string, login?: string): boolean {
 }
 
 /** Latin letters and digits only, no spaces, and not too simple. */
-export const NewPasswordField = text()
-  .min(1, { error: "required" })
-  .max(PASSWORD_MAX_LENGTH, { error: "passwordCharacters" })
-  .regex(LATIN_AND_DIGITS, { error: "passwordCharacters" })
-  .refine((p) => !isTooSimple(p), { error: "passwordTooSimple" });
+export const NewPasswordField = text().check(
+  z.minLength(1, { error: "required" }),
+  z.maxLength(PASSWORD_MAX_LENGTH, { error: "passwordCharacters" }),
+  z.regex(LATIN_AND_DIGITS, { error: "passwordCharacters" }),
+  z.refine((p) => !isTooSimple(p), { error: "passwordTooSimple" }),
+);
 
 /** A password being checked (login, old password): only required. */
-export const PasswordField = text().min(1, { error: "required" });
+export const PasswordField = text().check(z.minLength(1, { error: "required" }));
 
 /** Begins with a plus sign, digits only after it (docs/cabinet-rules.md#field-rules); 7 to 15 digits as in E.164. */
-export const PhoneField = requiredText().regex(/^\+\d{7,15}$/, { error: "phoneFormat" });
+export const PhoneField = requiredText().check(z.regex(/^\+\d{7,15}$/, { error: "phoneFormat" }));
 
-export const EmailField = requiredText().pipe(z.email({ error: "emailInvalid" }));
+export const EmailField = z.pipe(requiredText(), z.email({ error: "emailInvalid" }));
 
 /** Digits of a verification code (docs/decisions.md#d5-codes). */
 export const CODE_LENGTH = 6;
 
 /** A 6-digit code (docs/decisions.md#d5-codes). */
-export const CodeField = requiredText().regex(/^\d{6}$/, { error: "codeFormat" });
+export const CodeField = requiredText().check(z.regex(/^\d{6}$/, { error: "codeFormat" }));

@@ -2,7 +2,7 @@
  * Account verification (docs/cabinet-rules.md: entities, statuses and flows, field rules) and the image rules the
  * avatar shares: JPEG or PNG by content, at most 5 MB, one file per field.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { VerificationStatus } from "./enums";
 import { requiredText } from "./validation";
 
@@ -37,27 +37,25 @@ export function ageInYears(dateOfBirth: string, now: Date): number {
 
 /** The text fields of the verification form (multipart fields). */
 export const VerificationFields = z.object({
-  fullName: requiredText().max(200),
+  fullName: requiredText().check(z.maxLength(200)),
   /** ISO date (YYYY-MM-DD), an adult's. */
-  dateOfBirth: requiredText().pipe(z.iso.date({ error: "required" })),
+  dateOfBirth: z.pipe(requiredText(), z.iso.date({ error: "required" })),
   familyStatus: FamilyStatus,
-  documentNumber: requiredText()
-    .max(64)
-    .regex(/^[A-Za-z0-9 -]+$/, { error: "required" }),
+  documentNumber: requiredText().check(z.maxLength(64), z.regex(/^[A-Za-z0-9 -]+$/, { error: "required" })),
 });
 export type VerificationFields = z.infer<typeof VerificationFields>;
 
 /** `GET /user-data/byType/verification` and the reply of `PATCH /user-data/verification`. */
 export const VerificationState = z.object({
   /** Null when never requested. */
-  status: VerificationStatus.nullable(),
-  fullName: z.string().nullable(),
-  dateOfBirth: z.string().nullable(),
-  familyStatus: FamilyStatus.nullable(),
-  documentNumber: z.string().nullable(),
-  submittedAt: z.string().nullable(),
-  decidedAt: z.string().nullable(),
+  status: z.nullable(VerificationStatus),
+  fullName: z.nullable(z.string()),
+  dateOfBirth: z.nullable(z.string()),
+  familyStatus: z.nullable(FamilyStatus),
+  documentNumber: z.nullable(z.string()),
+  submittedAt: z.nullable(z.string()),
+  decidedAt: z.nullable(z.string()),
   /** The operator's note when denied. */
-  note: z.string().nullable(),
+  note: z.nullable(z.string()),
 });
 export type VerificationState = z.infer<typeof VerificationState>;

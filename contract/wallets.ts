@@ -3,7 +3,7 @@
  * docs/cabinet-rules.md#screens). A new or changed address is stored only with a code sent to the
  * user's code channel: a stolen session alone cannot redirect the next withdrawal.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CodeSentReply } from "./auth";
 import type { ValidationCode } from "./errors";
 import { CodeField, text } from "./validation";
@@ -25,13 +25,13 @@ export const WalletsUpdateBody = z.object({
   wallets: z
     .array(
       z.object({
-        paymentSystemId: text().trim().min(1, { error: "required" }).max(64),
-        address: text().trim().max(200),
+        paymentSystemId: text().check(z.trim(), z.minLength(1, { error: "required" }), z.maxLength(64)),
+        address: text().check(z.trim(), z.maxLength(200)),
       }),
     )
-    .max(50),
+    .check(z.maxLength(50)),
   /** The code sent for exactly these wallets. */
-  code: CodeField.optional(),
+  code: z.optional(CodeField),
 });
 export type WalletsUpdateBody = z.infer<typeof WalletsUpdateBody>;
 
@@ -39,5 +39,5 @@ export type WalletsUpdateBody = z.infer<typeof WalletsUpdateBody>;
  * The reply of `PATCH /user-data/wallets/update`: the wallets as stored now, and `walletCode` when
  * the change waits for its code (nothing was stored; the code went to the user's channel).
  */
-export const WalletsUpdateReply = z.object({ wallets: WalletsReply, walletCode: CodeSentReply.nullable() });
+export const WalletsUpdateReply = z.object({ wallets: WalletsReply, walletCode: z.nullable(CodeSentReply) });
 export type WalletsUpdateReply = z.infer<typeof WalletsUpdateReply>;

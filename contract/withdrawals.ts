@@ -3,7 +3,7 @@
  * amount is reserved and a code sent → the code validated → `pending` → the operator: `on_inspection`,
  * `success` (with the transaction hash), `rejected` or `error` (both give the amount back).
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CodeSentReply } from "./auth";
 import { AmountInput } from "./balance";
 import { Currency, WithdrawalStatus } from "./enums";
@@ -13,7 +13,7 @@ import { CodeField, text } from "./validation";
 
 /** `POST /funds/payments/request` (and the older one-step `POST /funds/payments`). */
 export const WithdrawalRequestBody = z.object({
-  paymentSystemId: text().trim().min(1, { error: "required" }).max(64),
+  paymentSystemId: text().check(z.trim(), z.minLength(1, { error: "required" }), z.maxLength(64)),
   amount: AmountInput,
 });
 export type WithdrawalRequestBody = z.infer<typeof WithdrawalRequestBody>;
@@ -38,13 +38,13 @@ export const Withdrawal = z.object({
   fee: NonNegativeDecimal,
   /** amount − fee: what the wallet receives. */
   amountToReceive: NonNegativeDecimal,
-  txHash: z.string().nullable(),
+  txHash: z.nullable(z.string()),
   /** ISO 8601. */
   createdAt: z.string(),
   /** When the operator set the final status. */
-  processedAt: z.string().nullable(),
+  processedAt: z.nullable(z.string()),
   /** Added: the operator's note on the decision (why it was rejected or failed), when there is one. */
-  note: z.string().nullable().optional(),
+  note: z.optional(z.nullable(z.string())),
 });
 export type Withdrawal = z.infer<typeof Withdrawal>;
 
@@ -53,17 +53,17 @@ export type WithdrawalRequestReply = z.infer<typeof WithdrawalRequestReply>;
 
 /** `POST /funds/payments/validate`. */
 export const WithdrawalValidateBody = z.object({
-  withdrawalId: text().trim().min(1, { error: "required" }).max(64),
+  withdrawalId: text().check(z.trim(), z.minLength(1, { error: "required" }), z.maxLength(64)),
   code: CodeField,
 });
 export type WithdrawalValidateBody = z.infer<typeof WithdrawalValidateBody>;
 
 /** `GET /funds/payments`: newest first; `from`/`to` inclusive (a date without a time is the whole UTC day). */
-export const WithdrawalsQuery = PageQuery.extend({
-  currency: Currency.optional(),
-  status: WithdrawalStatus.optional(),
-  from: DateFilter.optional(),
-  to: DateFilter.optional(),
+export const WithdrawalsQuery = z.extend(PageQuery, {
+  currency: z.optional(Currency),
+  status: z.optional(WithdrawalStatus),
+  from: z.optional(DateFilter),
+  to: z.optional(DateFilter),
 });
 export type WithdrawalsQuery = z.infer<typeof WithdrawalsQuery>;
 export const WithdrawalsReply = pageOf(Withdrawal);

@@ -92,10 +92,8 @@ async function start(): Promise<void> {
   // with the cabinet's (announced above), so the login's first screen does not carry it.
   const launchData = screen.cabinet ? import("@/app/launch-data") : undefined;
   launchData?.catch(() => undefined);
-  let fetched: Promise<void> | undefined;
   const onToken = (token: string) => {
-    fetched = launchData?.then((data) => data.prefetchLaunchData(queryClient, screen, token));
-    fetched?.catch(() => undefined);
+    void launchData?.then((data) => data.prefetchLaunchData(queryClient, screen, token)).catch(() => undefined);
   };
   const restored = isInsideTelegram()
     ? // Inside Telegram the kept token is checked before it counts: a good one is the session (no new
@@ -109,13 +107,8 @@ async function start(): Promise<void> {
       return;
     }
     // On the web a restored user may be out of date (confirmed elsewhere, renamed): refresh it in the
-    // background (its reply is checked without the contract, lib/early-routes.ts). A 401 there ends the
-    // session ('Session timed out', then login and back).
+    // background. A 401 there ends the session ('Session timed out', then login and back).
     if (!isInsideTelegram()) void refreshCurrentUser();
-    // Once the first screen is painted: the contract's code loads and checks what the launch showed.
-    const replies = fetched;
-    if (launchData && replies)
-      void launchData.then((data) => data.checkLaunchData(queryClient, screen, replies)).catch(() => undefined);
   });
 
   await yieldToMain();

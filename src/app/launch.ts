@@ -7,6 +7,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { Namespace } from "@/config/i18n";
 import { settingsQueries } from "@/features/settings/api/settings-queries";
+import { loadContract } from "@/lib/contract";
 import { keepLaunchReplyFresh } from "@/lib/early-replies";
 import { USER_STORAGE_KEY } from "@/lib/session";
 import { launchScreen, preloadScreens } from "./router";
@@ -59,6 +60,8 @@ export function startLaunch(
 ): Launch {
   const { screen, cabinet } = launchScreen(pathname, hasSavedUser());
   preloadScreens(pathname, cabinet);
+  // A cabinet's first calls, and the kept user's check, are checked against the contract: its code starts now.
+  if (cabinet) loadContract().catch(() => undefined);
   keepLaunchReplyFresh(queryClient, settingsQueries.technicalWork().queryKey);
   void queryClient.prefetchQuery(settingsQueries.technicalWork());
   if (screen === "login") prefetchLoginSettings(queryClient, telegram);

@@ -9,7 +9,6 @@ import { resolveApiBaseUrl } from "@/config/env";
 import { loginPath } from "@/config/paths";
 import { loadContract } from "./contract";
 import { takeEarlyReply } from "./early-replies";
-import { earlyRoute, quickCheck } from "./early-routes";
 import { intentKeys } from "./idempotency";
 import { currentLocationPath, navigateTo } from "./navigation";
 import { expireSession, getSessionToken } from "./session";
@@ -142,11 +141,9 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
 let launchToken: string | undefined;
 
 /**
- * Runs `start` with `token` as the bearer of the calls it sends at once (synchronously): a launch's
- * first requests, sent with the kept token while the session is still being restored. Like a call's own
- * `token`, a 401 to them says nothing of the session (the restore decides). Their replies come back as
- * received, without waiting for the contract's code (zod): the launch checks them once its first screen
- * is painted (`app/launch-data.ts`).
+ * Runs `start` with `token` as the bearer of the calls it starts (synchronously): a launch's first requests,
+ * sent with the kept token while the session is still being restored. Like a call's own `token`, a 401 to
+ * them says nothing of the session (the restore decides).
  */
 export function withLaunchToken<T>(token: string, start: () => T): T {
   const previous = launchToken;
@@ -255,7 +252,7 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
   return parsed.value;
 }
 
-type InputOf<S> = S extends zc.ZodType ? zc.input<S> : never;
+type InputOf<S> = S extends zc.core.$ZodType ? zc.input<S> : never;
 
 /** What a call of route `N` takes: `params`, `query` and `body` exactly when the contract's route has them. */
 export type CallInput<N extends RouteName> = {
@@ -275,8 +272,9 @@ type NeedsInput<N extends RouteName> = Routes[N] extends { params: unknown } | {
   : false;
 
 /**
- * Calls a route of the contract's table by name and returns its reply, checked:
- * `callApi('technicalWork')`, `callApi('setting', { params: { key: 'botUsername' } })`.
+ * Calls a route of the contract's table by name and returns its reply, checked against the route's schema:
+ * `callApi('technicalWork')`, `callApi('setting', { params: { key: 'botUsername' } })`. Every call takes this
+ * one way: the contract (loaded on first use, `contract.ts`) gives the method, the path and the schema.
  */
 export async function callApi<N extends RouteName>(
   name: N,
@@ -290,78 +288,37 @@ export async function callApi<N extends RouteName>(
     timeoutMs?: number;
     token?: string;
   };
-  // A launch's calls go out at once, while the contract downloads beside them (lib/early-routes.ts).
-  const early = call.params === undefined ? earlyRoute(name) : undefined;
-  const quick = early ? quickCheck(name) : undefined;
-  if (early && (quick || launchToken !== undefined)) {
-    // Without the contract's code: a launch's first calls, whose replies the launch checks after its first
-    // paint (see `withLaunchToken`), and the calls whose replies have a check of their own (the current user).
-    const { query, signal, timeoutMs, token } = call;
-    const reply = await apiRequest({ ...early, query, signal, timeoutMs, token });
-    if (!quick) return reply as RouteResponse<N>;
-    const checked = quick(reply);
-    if (checked === null) {
-      throw new ApiError({
-        kind: "parse",
-        status: 200,
-        body: reply,
-        message: `${early.method} ${early.path} answered with a reply that does not match the contract`,
-      });
-    }
-    return checked as RouteResponse<N>;
-  }
-  let data: unknown;
-  let method: string;
-  let path: string;
-  if (early) {
-    // Known without the contract's code: the call goes out at once, and the reply is checked off the main thread.
-    ({ method, path } = early);
-    data = await apiRequest({
-      method,
-      path,
-      query: call.query,
-      signal: call.signal,
-      timeoutMs: call.timeoutMs,
-      token: call.token,
-    });
-  } else {
-    const contract = await loadContract().catch((error: unknown) => {
-      throw new ApiError({ kind: "network", message: `The contract could not be loaded for ${name}`, cause: error });
-    });
-    const route: RouteDef = contract.routes[name];
-    method = route.method;
-    path = contract.buildPath(route.path, call.params);
-    // A money call carries the key of the user's intent (kept while the same input is retried).
-    const idempotencyKey = route.idempotent
-      ? intentKeys.keyFor(name, { params: call.params, body: call.body })
-      : undefined;
-    const request = {
-      method,
-      path,
-      query: call.query,
-      body: call.body,
-      signal: call.signal,
-      timeoutMs: call.timeoutMs,
-      token: call.token,
-      headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : undefined,
-    };
-    data = idempotencyKey ? await untilKnown(request) : await apiRequest(request);
-    if (idempotencyKey) intentKeys.succeeded(name, idempotencyKey);
-  }
-  // The check's own code (it starts the worker) comes with the first reply to check, not with the launch's code.
-  const { checkReply, ReplyMismatch } = await import("./reply-check").catch((error: unknown) => {
-    throw new ApiError({ kind: "network", message: `The reply check could not be loaded for ${name}`, cause: error });
-  });
-  const checked = await checkReply(name, data).catch((error: unknown) => {
+  // A launch's token is the bearer of the calls started inside `withLaunchToken`, though they leave after the await.
+  const token = call.token ?? launchToken;
+  const contract = await loadContract().catch((error: unknown) => {
     throw new ApiError({ kind: "network", message: `The contract could not be loaded for ${name}`, cause: error });
   });
-  if (!checked.ok) {
+  const route: RouteDef = contract.routes[name];
+  const path = contract.buildPath(route.path, call.params);
+  // A money call carries the key of the user's intent (kept while the same input is retried).
+  const idempotencyKey = route.idempotent
+    ? intentKeys.keyFor(name, { params: call.params, body: call.body })
+    : undefined;
+  const request = {
+    method: route.method,
+    path,
+    query: call.query,
+    body: call.body,
+    signal: call.signal,
+    timeoutMs: call.timeoutMs,
+    token,
+    headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : undefined,
+  };
+  const data = idempotencyKey ? await untilKnown(request) : await apiRequest(request);
+  if (idempotencyKey) intentKeys.succeeded(name, idempotencyKey);
+  const checked = route.response.safeParse(data);
+  if (!checked.success) {
     throw new ApiError({
       kind: "parse",
       status: 200,
       body: data,
-      message: `${method} ${path} answered with a reply that does not match the contract`,
-      cause: new ReplyMismatch(checked.issues),
+      message: `${route.method} ${path} answered with a reply that does not match the contract`,
+      cause: checked.error,
     });
   }
   return checked.data as RouteResponse<N>;

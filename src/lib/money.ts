@@ -4,10 +4,11 @@
  * JS `number`. Formatting follows the interface language with `Intl.NumberFormat`, fed the decimal
  * STRING (Intl formats strings exactly), with the currency's display precision, truncated.
  *
- * It imports the contract's money code without zod (`money-math`, `enum-values`): the cabinet's first screen uses it.
+ * It imports the contract's money code and the enumerations' values (`money-math`, `enums`), not its schemas: the
+ * cabinet's first screen uses it.
  */
 import type { Currency } from "@contract";
-import { CURRENCIES } from "@contract/enum-values";
+import { CURRENCIES } from "@contract/enums";
 import { addAmounts, compareAmounts, currencyScale, money, roundDownTo, toDecimalString } from "@contract/money-math";
 import { useTranslation } from "react-i18next";
 import { formatDate, formatDateTime } from "./dates";

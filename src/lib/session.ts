@@ -9,8 +9,8 @@
 import type { User } from "@contract";
 import { atom } from "jotai";
 import { alerts } from "./alerts";
+import { loadContract } from "./contract";
 import { deleteCookie, isSecureContextUrl, readCookie, writeCookie } from "./cookies";
-import { keptUser } from "./kept-user";
 import { type AppStore, appStore } from "./store";
 
 export const USER_STORAGE_KEY = "kassa.user";
@@ -163,12 +163,15 @@ async function savedUser(): Promise<User | null> {
     raw = null;
   }
   if (!raw) return null;
-  // Checked as the contract's User schema would, without its code (zod): a launch reads it before anything shows.
+  let kept: unknown;
   try {
-    return keptUser(JSON.parse(raw));
+    kept = JSON.parse(raw);
   } catch {
     return null;
   }
+  // Checked against the contract's User schema (its fields only); without the contract's code the read fails.
+  const checked = (await loadContract()).User.safeParse(kept);
+  return checked.success ? checked.data : null;
 }
 
 /**

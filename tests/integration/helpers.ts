@@ -171,7 +171,7 @@ export async function call(
   };
 }
 
-type Part<R, K extends string> = R extends { [P in K]: infer S extends z.ZodType } ? z.input<S> : never;
+type Part<R, K extends string> = R extends { [P in K]: infer S extends z.core.$ZodType } ? z.input<S> : never;
 
 /** The request of a contract route: the token and address as for `call`, its body, path and query. */
 export interface RouteRequest<R extends RouteDef> extends CallOptions {

@@ -1,19 +1,17 @@
 /**
- * A launch's data comes with its code: the first calls go out before the contract's code has loaded (the
- * route table's copy in `lib/early-routes.ts`), with the kept token while the session is being restored, and
- * the screen a launch prepares follows the guards' rules.
+ * A launch's data comes with its code: the first calls go out with the kept token while the session is being
+ * restored, each reply checked against its route's schema as any call's, and the screen a launch prepares
+ * follows the guards' rules.
  */
-import { type RouteDef, type RouteName, routes } from "@contract";
 import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { startLaunch } from "@/app/launch";
-import { checkLaunchData, dropLaunchData, launchQueries, prefetchLaunchData } from "@/app/launch-data";
+import { dropLaunchData, prefetchLaunchData } from "@/app/launch-data";
 import { launchScreen } from "@/app/router";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { settingsQueries } from "@/features/settings/api/settings-queries";
 import { apiRequest, callApi } from "@/lib/api-client";
 import { EARLY_REPLY_MAX_AGE_MS } from "@/lib/early-replies";
-import { EARLY_ROUTES } from "@/lib/early-routes";
 import { createQueryClient } from "@/lib/query-client";
 import { clearSession, isSignedInAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
@@ -34,28 +32,15 @@ const STATISTICS = {
 } as const;
 const TIMED_OUT = { status: 401, body: { code: "SESSION_TIMEOUT", message: "Session timed out" } };
 
-describe("the early routes", () => {
-  it("are the contract's method and path, and none is a money call", () => {
-    for (const [name, early] of Object.entries(EARLY_ROUTES)) {
-      const route: RouteDef = routes[name as RouteName];
-      expect({ name, method: early?.method, path: early?.path }).toEqual({
-        name,
-        method: route.method,
-        path: route.path,
-      });
-      expect(route.idempotent ?? false).toBe(false);
-      expect("params" in route).toBe(false);
-    }
-  });
-
-  it("the current user's reply is checked without the contract, as its User schema would", async () => {
+describe("the replies", () => {
+  it("are checked against the route's schema, which keeps only its fields", async () => {
     stubRoutes({ currentUser: { body: { ...DEMO_USER, extra: 1 } as never } });
     await expect(callApi("currentUser")).resolves.toEqual(DEMO_USER);
     stubRoutes({ currentUser: { body: { ...DEMO_USER, notifications: { unread: -1 } } as never } });
     await expect(callApi("currentUser")).rejects.toMatchObject({ kind: "parse" });
   });
 
-  it("still check the reply against the contract", async () => {
+  it("fail as a parse error when they do not fit it", async () => {
     stubRoutes({ statistics: { body: { amountOnDeposit: "not an object" } as never } });
     await expect(callApi("statistics")).rejects.toMatchObject({ kind: "parse" });
   });
@@ -70,8 +55,9 @@ describe("the launch's first calls", () => {
     });
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const launch = { screen: "cabinet" as const, cabinet: true, namespaces: [] };
-    prefetchLaunchData(client, launch, "kept");
-    // Sent at once, in the same turn, with the kept token.
+    const fetched = prefetchLaunchData(client, launch, "kept");
+    await fetched;
+    // Sent with the kept token, though they left once the contract had loaded.
     const sent = fetchMock.mock.calls.map(([input, init]) => ({
       path: new URL(String(input), "http://localhost").pathname,
       auth: new Headers(init?.headers).get("authorization"),
@@ -88,26 +74,7 @@ describe("the launch's first calls", () => {
     expect(client.getQueryData(balanceQueries.balance().queryKey)).toBeUndefined();
   });
 
-  it("come from the route each is checked against", async () => {
-    const fetchMock = stubRoutes({});
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    for (const { query, route } of launchQueries({ screen: "cabinet", cabinet: true, namespaces: [] })) {
-      fetchMock.mockClear();
-      await client.prefetchQuery(query as never);
-      const [input, init] = fetchMock.mock.calls[0] ?? [];
-      expect({
-        route,
-        method: init?.method ?? "GET",
-        path: new URL(String(input), "http://localhost").pathname,
-      }).toEqual({
-        route,
-        method: routes[route].method,
-        path: `/api${routes[route].path}`,
-      });
-    }
-  });
-
-  it("show as they come, are not asked again when the screen mounts, and are checked after the paint", async () => {
+  it("are checked as they come, and are not asked again when the screen mounts", async () => {
     clearSession();
     const fetchMock = stubRoutes({
       balance: { body: BALANCE },
@@ -119,29 +86,22 @@ describe("the launch's first calls", () => {
     const client = createQueryClient();
     client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
     const launch = { screen: "cabinet" as const, cabinet: true, namespaces: [] };
-    const fetched = prefetchLaunchData(client, launch, "kept");
-    await fetched;
-    // Shown as received, before the contract has checked them (the statistics do not fit it).
-    expect(client.getQueryData(balanceQueries.statistics().queryKey)).toMatchObject({ referrals: "not a number" });
+    await prefetchLaunchData(client, launch, "kept");
+    // The reply that does not fit the contract is a parse failure, as any call's; the others show.
+    expect(client.getQueryState(balanceQueries.statistics().queryKey)).toMatchObject({
+      status: "error",
+      data: undefined,
+      error: { kind: "parse" },
+    });
+    expect(client.getQueryData(balanceQueries.balance().queryKey)).toEqual(BALANCE);
     const sent = fetchMock.mock.calls.length;
-    // The screen mounts: the launch's replies are fresh, nothing is asked again.
-    const observers = [
-      new QueryObserver(client, balanceQueries.balance()).subscribe(() => undefined),
-      new QueryObserver(client, balanceQueries.statistics()).subscribe(() => undefined),
-    ];
+    // The screen mounts: the launch's reply is fresh, it is not asked again.
+    const unsubscribe = new QueryObserver(client, balanceQueries.balance()).subscribe(() => undefined);
     try {
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(fetchMock.mock.calls.length).toBe(sent);
-      await checkLaunchData(client, launch, fetched);
-      // The reply that does not fit is dropped and asked again, checked this time; the others stay.
-      await expect
-        .poll(() => client.getQueryState(balanceQueries.statistics().queryKey))
-        .toMatchObject({ status: "error", data: undefined, error: { kind: "parse" } });
-      expect(client.getQueryData(balanceQueries.balance().queryKey)).toEqual(BALANCE);
-      const asked = fetchMock.mock.calls.map(([input]) => new URL(String(input), "http://localhost").pathname);
-      expect(asked.slice(sent)).toEqual(["/api/user/statistics"]);
     } finally {
-      for (const unsubscribe of observers) unsubscribe();
+      unsubscribe();
       client.clear();
     }
   });

@@ -159,7 +159,7 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv, e
   };
 }
 
-type Part<R, K extends string> = R extends { [P in K]: infer S extends z.ZodType } ? z.input<S> : undefined;
+type Part<R, K extends string> = R extends { [P in K]: infer S extends z.core.$ZodType } ? z.input<S> : undefined;
 type Request<R extends RouteDef> = { params?: Part<R, "params">; query?: Part<R, "query">; body?: Part<R, "body"> };
 
 /**

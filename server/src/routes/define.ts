@@ -24,7 +24,7 @@ import { bearerToken } from "../plugins/auth";
 import { type AuthSession, findLiveSession } from "../services/sessions";
 import { withErrors } from "./responses";
 
-type Part<R, K extends string> = R extends { [P in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
+type Part<R, K extends string> = R extends { [P in K]: infer S extends z.core.$ZodType } ? z.output<S> : undefined;
 
 /** The session a handler gets: always one for `auth: true`, maybe one for `"optional"`, none otherwise. */
 type RouteSession<R extends RouteDef> = R["auth"] extends true
@@ -69,7 +69,7 @@ export interface RouteOptions {
    * The server's own path schema when it must be looser than the contract's (a private or unknown
    * setting key is "not found" rather than "invalid"); the handler still sees the contract's type.
    */
-  params?: z.ZodType;
+  params?: z.core.$ZodType;
 }
 
 /**

@@ -2,6 +2,6 @@
 import { ApiErrorBody } from "@contract";
 import type { z } from "zod";
 
-export function withErrors<S extends Record<number, z.ZodType>>(success: S) {
+export function withErrors<S extends Record<number, z.core.$ZodType>>(success: S) {
   return { ...success, "4xx": ApiErrorBody, "5xx": ApiErrorBody };
 }

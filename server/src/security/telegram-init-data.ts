@@ -13,9 +13,9 @@ import { z } from "zod";
 export const TelegramUser = z.object({
   id: z.number().int().positive(),
   first_name: text(),
-  last_name: text().optional(),
-  username: text().optional(),
-  language_code: text().optional(),
+  last_name: z.optional(text()),
+  username: z.optional(text()),
+  language_code: z.optional(text()),
   is_premium: z.boolean().optional(),
   allows_write_to_pm: z.boolean().optional(),
   photo_url: z.string().optional(),

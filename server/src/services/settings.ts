@@ -34,13 +34,13 @@ export const CodeSettings = z.object({
 });
 export type CodeSettings = z.infer<typeof CodeSettings>;
 
-const PositiveDecimal = NonNegativeDecimal.refine((v) => !/^0(\.0+)?$/.test(v), { message: "positive" });
+const PositiveDecimal = NonNegativeDecimal.check(z.refine((v) => !/^0(\.0+)?$/.test(v), { message: "positive" }));
 
 /** USD price per coin and the exchange fee (`GET /user/exchange-rate`, `POST /user/exchange`). */
 export const ExchangeRatesSetting = z.object({
   rates: z.object({ USDT: PositiveDecimal, BTC: PositiveDecimal, ETH: PositiveDecimal, TON: PositiveDecimal }),
   /** Percent of the converted value kept as the fee, 0 ≤ fee < 100. */
-  feePercent: NonNegativeDecimal.refine((v) => /^\d{1,2}(\.\d+)?$/.test(v), { message: "below 100" }),
+  feePercent: NonNegativeDecimal.check(z.refine((v) => /^\d{1,2}(\.\d+)?$/.test(v), { message: "below 100" })),
 });
 export type ExchangeRatesSetting = z.infer<typeof ExchangeRatesSetting>;
 
@@ -51,14 +51,14 @@ export type TurnoverBonus = z.infer<typeof TurnoverBonus>;
 /** Development only: how far the server's clock runs ahead of the real one (`kassa clock advance`). */
 export const DevClockSetting = z.object({ offsetSeconds: z.number().int().nonnegative() });
 
-interface SettingDef<S extends z.ZodType> {
+interface SettingDef<S extends z.core.$ZodType> {
   /** Served by `GET /settings/{key}`. */
   public: boolean;
   schema: S;
   default: z.infer<S>;
 }
 
-const def = <S extends z.ZodType>(d: SettingDef<S>) => d;
+const def = <S extends z.core.$ZodType>(d: SettingDef<S>) => d;
 
 export const SETTINGS = {
   defaultInviter: def({ public: true, schema: z.string().min(1), default: "kassa" }),
@@ -69,7 +69,7 @@ export const SETTINGS = {
   /** Percent of a direct invitee's referral income paid to the inviter as `matching`. */
   matchingPercent: def({
     public: false,
-    schema: NonNegativeDecimal.refine((v) => /^\d{1,2}(\.\d+)?$/.test(v), { message: "below 100" }),
+    schema: NonNegativeDecimal.check(z.refine((v) => /^\d{1,2}(\.\d+)?$/.test(v), { message: "below 100" })),
     default: "10",
   }),
   /** The four turnover bonuses (docs/api-money.md, "Partners"). */

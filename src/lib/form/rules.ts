@@ -4,12 +4,12 @@
  * The contract brings zod: not for the login screen.
  */
 import { CodeField, isTooSimple, NewPasswordField, type ValidationCode } from "@contract";
-import type { z } from "zod";
+import { safeParse, type ZodMiniType } from "zod/mini";
 import { type FieldErrorText, validationError } from "./field-errors";
 
 /** The first issue's code of a field schema, or undefined when the value passes. */
-export function codeOf(schema: z.ZodType, value: unknown): ValidationCode | undefined {
-  const result = schema.safeParse(value);
+export function codeOf(schema: ZodMiniType, value: unknown): ValidationCode | undefined {
+  const result = safeParse(schema, value);
   return result.success ? undefined : ((result.error.issues[0]?.message ?? "required") as ValidationCode);
 }
 

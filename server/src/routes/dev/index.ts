@@ -72,7 +72,7 @@ export async function devRoutes(app: KassaApp) {
             .optional(),
           platform: z.enum(TELEGRAM_PLATFORMS).optional(),
           theme: z.enum(Object.keys(DEV_THEMES) as [keyof typeof DEV_THEMES]).optional(),
-          lang: Language.optional(),
+          lang: z.optional(Language),
         }),
         response: withErrors({ 302: z.null().describe("Redirect to the app") }),
       },

@@ -101,7 +101,7 @@ export async function userUploadRoutes(app: KassaApp) {
         operationId: "avatarFile",
         security: [],
         summary: "An avatar image by its random stored name (the User's avatarUrl)",
-        params: z.object({ file: text().max(64) }),
+        params: z.object({ file: text().check(z.maxLength(64)) }),
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import type { Currency } from "@contract";
-import { CURRENCY_CODES } from "@contract/enum-values";
+import { CURRENCY_CODES } from "@contract/enums";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, SegmentedControl, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";

@@ -1,5 +1,5 @@
 import type { IncomeDay, IncomePeriod } from "@contract";
-import { CURRENCY_CODES } from "@contract/enum-values";
+import { CURRENCY_CODES } from "@contract/enums";
 import { addAmounts, compareAmounts } from "@contract/money-math";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { SegmentedControl, Skeleton } from "@telegram-apps/telegram-ui";

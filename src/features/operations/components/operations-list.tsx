@@ -1,4 +1,4 @@
-import { CURRENCY_CODES, LEDGER_OPERATION_TYPES } from "@contract/enum-values";
+import { CURRENCY_CODES, LEDGER_OPERATION_TYPES } from "@contract/enums";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
 import { type CSSProperties, type ReactNode, useState } from "react";

@@ -2,9 +2,9 @@
  * Reading the maintenance flag. Unlike other replies it is read tolerantly, on purpose: the flag decides
  * whether the whole app is replaced, so `enabled: true` must win even if the operator's note or the
  * end time is malformed (a strict check would then hide the maintenance page while every other call
- * answers 503). It also keeps the contract's code (classic zod, see `lib/contract.ts`) off the first screen, which
+ * answers 503). It also keeps the contract's code (zod/mini and the route table, see `lib/contract.ts`) off the first screen, which
  * polls this at start.
- * `tests/unit/technical-work.test.ts` holds it to the contract's schema for well-formed replies.
+ * `tests/unit/settings.test.ts` holds it to the contract's schema for well-formed replies.
  */
 import type { LocalizedText, Routes, TechnicalWorkReply } from "@contract";
 import { apiRequest } from "@/lib/api-client";

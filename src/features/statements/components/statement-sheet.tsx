@@ -1,4 +1,4 @@
-import { CURRENCY_CODES } from "@contract/enum-values";
+import { CURRENCY_CODES } from "@contract/enums";
 import { Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";

@@ -20,7 +20,7 @@ import "../wallets.css";
 import { ShortAddress } from "@/components/short-address";
 
 /** The contract's rule of a wallet address (an empty one would remove the wallet: here it is required). */
-const ADDRESS = WalletsUpdateBody.shape.wallets.element.shape.address;
+const ADDRESS = WalletsUpdateBody.shape.wallets.def.element.shape.address;
 
 function walletErrors({ wallet }: { wallet: string }) {
   const code = wallet.trim() === "" ? "required" : codeOf(ADDRESS, wallet);
