@@ -4,6 +4,7 @@
  * `ApiError`.
  */
 import type { ApiErrorBody, ErrorCode, RouteDef, RouteName, RouteResponse, Routes } from "@contract";
+import { SEEN_HEADER } from "@contract/headers";
 import type { z as zc } from "zod";
 import { resolveApiBaseUrl } from "@/config/env";
 import { loginPath } from "@/config/paths";
@@ -159,10 +160,24 @@ export function withLaunchToken<T>(token: string, start: () => T): T {
 }
 
 /**
- * Read-your-writes across server instances: the position the server gave the last write of this session
+ * Read-your-writes across server instances: the highest position the server gave a write of this session
  * (`Kassa-Seen`), sent with each later call so that whichever instance answers has heard of that write first.
+ * Highest, not last: replies of writes made side by side may arrive in any order.
  */
-let lastWrite: { token: string | null; seen: string } | null = null;
+let lastWrite: { token: string | null; seen: string; at: bigint } | null = null;
+
+/** A database position as the server sends it ("16/B374D848"), as a number; null when it is not one. */
+function seenPosition(text: string): bigint | null {
+  const match = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i.exec(text);
+  return match ? (BigInt(`0x${match[1]}`) << 32n) | BigInt(`0x${match[2]}`) : null;
+}
+
+function noteSeen(token: string | null, seen: string): void {
+  const at = seenPosition(seen);
+  if (at === null) return;
+  if (lastWrite && lastWrite.token === token && lastWrite.at >= at) return;
+  lastWrite = { token, seen, at };
+}
 
 /** Makes one HTTP call and returns the parsed JSON body (undefined when empty). */
 export async function apiRequest(options: RequestOptions): Promise<unknown> {
@@ -174,7 +189,7 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
 
   const headers: Record<string, string> = { ...options.headers, Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (lastWrite && lastWrite.token === (token ?? null)) headers["Kassa-Seen"] = lastWrite.seen;
+  if (lastWrite && lastWrite.token === (token ?? null)) headers[SEEN_HEADER] = lastWrite.seen;
   let payload: BodyInit | undefined;
   if (formData) payload = formData;
   else if (body !== undefined) {
@@ -202,8 +217,8 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
     const early = takeEarlyReply(method, url, token ?? null);
     response = await (early ? early.catch(send) : send());
     text = await response.text();
-    const seen = response.headers.get("kassa-seen");
-    if (seen) lastWrite = { token: token ?? null, seen };
+    const seen = response.headers.get(SEEN_HEADER);
+    if (seen) noteSeen(token ?? null, seen);
   } catch (error) {
     if (timedOut) {
       throw new ApiError({

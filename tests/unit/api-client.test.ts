@@ -291,4 +291,24 @@ describe("read-your-writes", () => {
     await apiRequest({ method: "GET", path: "/user/balance", token: "b".repeat(43) });
     expect(sent).toEqual([null, null, "0/1A2B3C", null]);
   });
+
+  it("keeps the highest position of the session, whatever order the replies of its writes arrive in", async () => {
+    const sent: (string | null)[] = [];
+    const replies = ["1/00000010", "0/FFFFFFFF", "not a position", "1/0000000F"];
+    stubFetch((_url, init) => {
+      sent.push(new Headers(init.headers).get("kassa-seen"));
+      const seen = init.method === "POST" ? replies.shift() : undefined;
+      return new Response("{}", {
+        status: 200,
+        headers: { "Content-Type": "application/json", ...(seen ? { "Kassa-Seen": seen } : {}) },
+      });
+    });
+    const token = "c".repeat(43);
+    for (let i = 0; i < 4; i++) {
+      await apiRequest({ method: "POST", path: "/user/balance", body: { currency: "BTC" }, token });
+    }
+    await apiRequest({ method: "GET", path: "/user/balance", token });
+    // 1/10 is past 0/FFFFFFFF and 1/F: it stays the one sent.
+    expect(sent).toEqual([null, "1/00000010", "1/00000010", "1/00000010", "1/00000010"]);
+  });
 });
