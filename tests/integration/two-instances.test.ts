@@ -6,7 +6,9 @@
  * - a code issued by one (password reset, withdrawal) is accepted by the other;
  * - the accruals and the sweeper run under their leases (db/leader.ts): while the test holds a lease
  *   neither process runs that job, once it lets go one of them does, and the work is done once (one
- *   "accruals run" log line across both, each deposit-day once, the ledger consistent).
+ *   "accruals run" log line across both, each deposit-day once, the ledger consistent);
+ * - read-your-writes: a write through one and a read at once through a third whose notifications arrive 500 ms
+ *   late (a proxy holds them back), through the app's client: no stale read.
  * Runs when TEST_DATABASE_URL is set (npm test sets it). Figures are printed.
  */
 
