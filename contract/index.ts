@@ -6,7 +6,6 @@ export * from "./enums";
 export * from "./errors";
 export * from "./exchange-math";
 export * from "./funds";
-export * from "./headers";
 export * from "./home";
 export * from "./money";
 export * from "./money-math";

@@ -4,7 +4,6 @@
  * `ApiError`.
  */
 import type { ApiErrorBody, ErrorCode, RouteDef, RouteName, RouteResponse, Routes } from "@contract";
-import { SEEN_HEADER } from "@contract/headers";
 import type { z as zc } from "zod";
 import { resolveApiBaseUrl } from "@/config/env";
 import { loginPath } from "@/config/paths";
@@ -164,20 +163,7 @@ export function withLaunchToken<T>(token: string, start: () => T): T {
  * (`Kassa-Seen`), sent with each later call so that whichever instance answers has heard of that write first.
  * Highest, not last: replies of writes made side by side may arrive in any order.
  */
-let lastWrite: { token: string | null; seen: string; at: bigint } | null = null;
-
-/** A database position as the server sends it ("16/B374D848"), as a number; null when it is not one. */
-function seenPosition(text: string): bigint | null {
-  const match = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i.exec(text);
-  return match ? (BigInt(`0x${match[1]}`) << 32n) | BigInt(`0x${match[2]}`) : null;
-}
-
-function noteSeen(token: string | null, seen: string): void {
-  const at = seenPosition(seen);
-  if (at === null) return;
-  if (lastWrite && lastWrite.token === token && lastWrite.at >= at) return;
-  lastWrite = { token, seen, at };
-}
+let lastWrite: { token: string | null; seen: string } | null = null;
 
 /** Makes one HTTP call and returns the parsed JSON body (undefined when empty). */
 export async function apiRequest(options: RequestOptions): Promise<unknown> {
@@ -189,7 +175,7 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
 
   const headers: Record<string, string> = { ...options.headers, Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (lastWrite && lastWrite.token === (token ?? null)) headers[SEEN_HEADER] = lastWrite.seen;
+  if (lastWrite?.token === token) headers["Kassa-Seen"] = lastWrite.seen;
   let payload: BodyInit | undefined;
   if (formData) payload = formData;
   else if (body !== undefined) {
@@ -217,8 +203,11 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
     const early = takeEarlyReply(method, url, token ?? null);
     response = await (early ? early.catch(send) : send());
     text = await response.text();
-    const seen = response.headers.get(SEEN_HEADER);
-    if (seen) noteSeen(token ?? null, seen);
+    const seen = response.headers.get("kassa-seen");
+    // A position is 16 hex digits (the server's `parseSeen`): the greater string is the later position.
+    if (seen && /^[0-9A-F]{16}$/.test(seen) && !(lastWrite?.token === token && lastWrite.seen >= seen)) {
+      lastWrite = { token, seen };
+    }
   } catch (error) {
     if (timedOut) {
       throw new ApiError({

@@ -7,20 +7,18 @@
  * no older than the investor's own last write. An instance already past it checks a number and goes on. On
  * PGlite there is one process and it hears every change at once: nothing is sent.
  */
-import { SEEN_HEADER } from "@contract";
 import type { FastifyInstance } from "fastify";
 import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { isApiPath } from "./static-app";
 
-/** Node gives request headers by their lower-case name. */
-const SEEN = SEEN_HEADER.toLowerCase();
+const SEEN_HEADER = "kassa-seen";
 
 export function registerReadYourWrites(app: FastifyInstance, db: Database): void {
   const feed = keptOf(db)?.feed;
   if (!feed?.shared) return;
   app.addHook("onRequest", (request, _reply, done) => {
-    const seen = request.headers[SEEN];
+    const seen = request.headers[SEEN_HEADER];
     if (typeof seen !== "string") return done();
     feed.reach(seen).then(() => done(), done);
   });
