@@ -156,8 +156,9 @@ export function withLaunchToken<T>(token: string, start: () => T): T {
 }
 
 /**
- * Read-your-writes across server instances: the position the server gave the last write of this session
+ * Read-your-writes across server instances: the highest position the server gave a write of this session
  * (`Kassa-Seen`), sent with each later call so that whichever instance answers has heard of that write first.
+ * Highest, not last: replies of writes made side by side may arrive in any order.
  */
 let lastWrite: { token: string | null; seen: string } | null = null;
 
@@ -171,7 +172,7 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
 
   const headers: Record<string, string> = { ...options.headers, Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (lastWrite && lastWrite.token === (token ?? null)) headers["Kassa-Seen"] = lastWrite.seen;
+  if (lastWrite?.token === token) headers["Kassa-Seen"] = lastWrite.seen;
   let payload: BodyInit | undefined;
   if (formData) payload = formData;
   else if (body !== undefined) {
@@ -200,7 +201,10 @@ export async function apiRequest(options: RequestOptions): Promise<unknown> {
     response = await (early ? early.catch(send) : send());
     text = await response.text();
     const seen = response.headers.get("kassa-seen");
-    if (seen) lastWrite = { token: token ?? null, seen };
+    // A position is 16 hex digits (the server's `parseSeen`): the greater string is the later position.
+    if (seen && /^[0-9A-F]{16}$/.test(seen) && !(lastWrite?.token === token && lastWrite.seen >= seen)) {
+      lastWrite = { token, seen };
+    }
   } catch (error) {
     if (timedOut) {
       throw new ApiError({

@@ -2,7 +2,8 @@
  * The kept caches (db/change-feed.ts) hold for 50,000 investors active within a minute, within the budget
  * `npm start` gives them: every investor signs in and reads the balance, then each does it again — the second
  * round is answered from memory (≥ 95 % hits, ≤ 0.05 database statements a request). Another investor's session
- * changing (revoked, its expiry moved) drops that session alone: the others stay kept. Counted by what happens
+ * changing (revoked, its expiry moved) drops that session alone: the others stay kept. What an investor who opens
+ * the app weighs in the caches (session, row, balances, pulse, unread count) is printed. Counted by what happens
  * (hits, statements sent to the database), never by time: the caches and the sessions run on the test's clock,
  * a millisecond a request (a round of 50,000 in 50 s), whatever the machine's speed.
  */
@@ -15,7 +16,9 @@ import { fixedClock } from "../../server/src/clock";
 import { type Kept, keptBudgetBytes, startKept, stopKept } from "../../server/src/db/change-feed";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { getBalances } from "../../server/src/services/ledger";
+import { pulse } from "../../server/src/services/notifications";
 import { findLiveSession, revokeSession } from "../../server/src/services/sessions";
+import { findUserById, unreadCount } from "../../server/src/services/users";
 import { pgliteTemplate } from "./helpers";
 
 const INVESTORS = 50_000;
@@ -130,4 +133,45 @@ describe(`the kept caches with ${INVESTORS.toLocaleString("en-US")} investors`, 
     // The ten moved sessions are read again; the other 49,989 come from memory.
     expect(sessionsAfter.misses - sessionsBefore.misses).toBeLessThanOrEqual(20);
   }, 1_800_000);
+
+  it("weigh an investor who opens the app: the session, the row, the balances, the pulse and the unread count", async () => {
+    // A figure for the budget's sizing (docs/database.md), printed: 2,000 investors with a full profile (a password
+    // hash, a name, an e-mail, a phone, a place, a Telegram id, confirmed contacts) read what the app's start reads.
+    const sample = 2_000;
+    // The last 2,000 (investor 7 was signed out above).
+    const first = INVESTORS - sample + 1;
+    await handle.db.execute(
+      sql.raw(`update users u set password_hash = '$argon2id$v=19$m=19456,t=2,p=1$' || md5('s' || g.i) || '$' ||
+          md5('h' || g.i) || md5('g' || g.i),
+        full_name = 'Investor ' || g.i, email = u.login || '@example.com', email_confirmed_at = now(),
+        phone = '+7' || (7000000000 + g.i), phone_confirmed_at = now(), city = 'Almaty', country = 'KZ',
+        telegram_id = 5000000000 + g.i
+        from generate_series(${first}, ${INVESTORS}) g(i) where u.id = md5('k-' || g.i)::uuid`),
+    );
+    const names = ["sessions", "users", "balances", "pulse", "unread"] as const;
+    for (let i = first; i <= INVESTORS; i++) {
+      clock.advance(1);
+      const session = await findLiveSession(handle.db, clock, token(i));
+      if (!session) throw new Error(`investor ${i} is not signed in`);
+      const row = await findUserById(handle.db, session.userId);
+      expect(row?.email).toContain("@example.com");
+      await getBalances(handle.db, session.userId);
+      await pulse(handle.db, session.userId);
+      await unreadCount(handle.db, session.userId);
+    }
+    // Bytes an investor per cache, from the caches' own weights (kB and entries as readiness shows them).
+    const perInvestor: Record<string, number> = {};
+    let total = 0;
+    for (const name of names) {
+      const bytes = Math.round(kept[name].weight / kept[name].size);
+      perInvestor[name] = bytes;
+      total += bytes;
+    }
+    const fit = Math.floor(npmStartBudget() / total);
+    console.log(
+      `[kept] an investor who opens the app weighs ${total} bytes (${JSON.stringify(perInvestor)}): the budget of npm start holds ${fit.toLocaleString("en-US")} of them`,
+    );
+    // Within the budget beside the 50,000 sessions and balances: every sampled investor's row stays kept.
+    expect(kept.users.size).toBe(sample);
+  }, 600_000);
 });

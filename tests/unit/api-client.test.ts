@@ -280,7 +280,7 @@ describe("read-your-writes", () => {
         status: 200,
         headers: {
           "Content-Type": "application/json",
-          ...(init.method === "POST" ? { "Kassa-Seen": "0/1A2B3C" } : {}),
+          ...(init.method === "POST" ? { "Kassa-Seen": "00000000001A2B3C" } : {}),
         },
       });
     });
@@ -289,6 +289,27 @@ describe("read-your-writes", () => {
     await apiRequest({ method: "GET", path: "/user/balance", token: "a".repeat(43) });
     // Another session (a sign-in as someone else) does not carry the first one's write.
     await apiRequest({ method: "GET", path: "/user/balance", token: "b".repeat(43) });
-    expect(sent).toEqual([null, null, "0/1A2B3C", null]);
+    expect(sent).toEqual([null, null, "00000000001A2B3C", null]);
+  });
+
+  it("keeps the highest position of the session, whatever order the replies of its writes arrive in", async () => {
+    const sent: (string | null)[] = [];
+    const replies = ["0000000100000010", "00000000FFFFFFFF", "not a position", "000000010000000F"];
+    stubFetch((_url, init) => {
+      sent.push(new Headers(init.headers).get("kassa-seen"));
+      const seen = init.method === "POST" ? replies.shift() : undefined;
+      return new Response("{}", {
+        status: 200,
+        headers: { "Content-Type": "application/json", ...(seen ? { "Kassa-Seen": seen } : {}) },
+      });
+    });
+    const token = "c".repeat(43);
+    for (let i = 0; i < 4; i++) {
+      await apiRequest({ method: "POST", path: "/user/balance", body: { currency: "BTC" }, token });
+    }
+    await apiRequest({ method: "GET", path: "/user/balance", token });
+    // 1/10 is past 0/FFFFFFFF and 1/F: it stays the one sent.
+    const highest = "0000000100000010";
+    expect(sent).toEqual([null, highest, highest, highest, highest]);
   });
 });

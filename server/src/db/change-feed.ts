@@ -343,6 +343,14 @@ function parseLsn(text: string): bigint | null {
   return (BigInt(`0x${match[1]}`) << 32n) | BigInt(`0x${match[2]}`);
 }
 
+/**
+ * A WAL position as `Kassa-Seen` carries it: 16 upper-case hex digits (`00000016B374D848`), so that the app keeps
+ * the highest of two by comparing the strings. Null when `text` is not one.
+ */
+function parseSeen(text: string): bigint | null {
+  return /^[0-9A-F]{16}$/.test(text) ? BigInt(`0x${text}`) : null;
+}
+
 /** The notifications of one database; `null` to listeners means "anything may have changed". */
 export class ChangeFeed {
   listening = false;
@@ -384,21 +392,22 @@ export class ChangeFeed {
   /** Whether other processes may write (PostgreSQL): on PGlite every write is this process's, heard at once. */
   shared = false;
 
-  /** The database's WAL position now, as `Kassa-Seen` carries it (after a write has committed). */
+  /** The database's WAL position now, as `Kassa-Seen` carries it (after a write has committed; see `parseSeen`). */
   async position(): Promise<string | null> {
     if (!this.shared || !this.db) return null;
     const rows = await this.db.execute(sql`select pg_current_wal_lsn()::text as lsn`);
-    return (rows as unknown as { lsn: string }[])[0]?.lsn ?? null;
+    const at = parseLsn((rows as unknown as { lsn: string }[])[0]?.lsn ?? "");
+    return at === null ? null : at.toString(16).toUpperCase().padStart(16, "0");
   }
 
   /**
-   * Returns once every change committed before WAL position `lsn` has been heard (and so dropped from the
+   * Returns once every change committed before WAL position `seen` has been heard (and so dropped from the
    * caches). Past what this instance reached, it sends a notification of its own and waits for it to come
    * back: notifications arrive in commit order, so every earlier commit's have arrived before it. One such
    * round trip at a time serves every request waiting.
    */
-  async reach(lsn: string): Promise<void> {
-    const target = parseLsn(lsn);
+  async reach(seen: string): Promise<void> {
+    const target = parseSeen(seen);
     if (target === null || !this.shared || !this.db) return;
     for (let tries = 0; tries < 3 && target > this.reached; tries++) {
       this.barrier ??= this.sync().finally(() => {

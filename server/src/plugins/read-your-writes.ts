@@ -1,7 +1,7 @@
 /**
  * Read-your-writes across instances on one PostgreSQL (docs/architecture.md#read-your-writes). A reply to a
- * successful write carries `Kassa-Seen`: the database's WAL position after its commit. The app sends the last
- * one back with every call of the same session; an instance that has not heard every change up to it yet
+ * successful write carries `Kassa-Seen`: the database's WAL position after its commit, as 16 hex digits
+ * (ChangeFeed.position). The app sends the highest one it got back with every call of the same session; an instance that has not heard every change up to it yet
  * (its change feed lags the other instance's commit by a moment) waits until it has — one notification of its
  * own, sent and heard back, since notifications arrive in commit order — so what it kept for the investor is
  * no older than the investor's own last write. An instance already past it checks a number and goes on. On
