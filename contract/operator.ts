@@ -60,10 +60,10 @@ export const JobRun = z.object({
   name: z.string(),
   instance: z.string(),
   startedAt: z.string(),
-  ms: z.number().int().nullable(),
-  error: z.string().nullable(),
-  runs: z.number().int(),
-  failures: z.number().int(),
+  ms: z.nullable(z.int()),
+  error: z.nullable(z.string()),
+  runs: z.int(),
+  failures: z.int(),
 });
 export type JobRun = z.infer<typeof JobRun>;
 
