@@ -58,7 +58,7 @@ export interface JobsLog {
 }
 
 /** How often a job's outcome is written to `job_runs` when it does not change. */
-export const JOB_RECORD_MS = 60_000;
+const JOB_RECORD_MS = 60_000;
 
 class TimedOut extends Error {
   constructor(ms: number) {
