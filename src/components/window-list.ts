@@ -79,6 +79,10 @@ export function useWindowList<E extends HTMLElement = HTMLDivElement>({
     overscan,
     scrollMargin,
     rangeExtractor,
+    // A change of the range or of a row's measured height renders the list again in React's own batch, not at
+    // once inside `flushSync` for each row measured (a new page's rows measured one by one rendered the list
+    // again each time: most of a "Show more" tap's script at 1,000 rows).
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   // `getVirtualItems` may be shifted from the measurements while the virtualizer holds a scroll correction:
