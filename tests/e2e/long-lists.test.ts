@@ -5,12 +5,14 @@
  * document stay few and flat from tap to tap (not one per row loaded), and scrolling through the list still
  * shows every row, in order, each under the heading of its own day, down to the oldest, which the bottom of the
  * page reaches; a focused row stays focused while it is scrolled away. One `h1` per screen. How long a tap takes
- * is measured by `npm run bench:lists`, not here.
+ * is measured by `npm run bench:lists`, not here. With E2E_SCREENSHOTS=<dir>, both lists after a few taps, scrolled
+ * to a day's change and to the bottom, light and dark, at 320 px, in de and ru.
  *
  * The seeding moves the development clock (its days are today and the three after it): this file has a server
  * of its own, so the clock of the worker's server, and what its other files see, is not touched.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longHistoryAmount, seedLongHistory } from "../../scripts/lib/long-history.mjs";
@@ -18,6 +20,7 @@ import { launchChromium, phoneContext } from "./support/browser";
 import { settle } from "./support/fit";
 import { type RunningServer, startServer } from "./support/server";
 
+const SHOTS = process.env.E2E_SCREENSHOTS;
 const OPERATIONS = 1000;
 const DAYS = 4;
 /** Rows in the document at most, whatever is loaded: a screen and the overscan either side. */
@@ -41,10 +44,18 @@ async function openList(
   path: string,
   screenName: string,
   row: string,
+  options: { as?: typeof session; lng?: string; context?: Parameters<typeof phoneContext>[1] } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await phoneContext(browser);
-  await context.addCookies([{ name: "kassa_token", value: session.token, url: server.baseURL }]);
-  await context.addInitScript((u) => localStorage.setItem("kassa.user", JSON.stringify(u)), session.user);
+  const investor = options.as ?? session;
+  const context = await phoneContext(browser, options.context);
+  await context.addCookies([{ name: "kassa_token", value: investor.token, url: server.baseURL }]);
+  await context.addInitScript(
+    ([u, lng]) => {
+      localStorage.setItem("kassa.user", JSON.stringify(u));
+      if (lng) localStorage.setItem("kassa.language", lng);
+    },
+    [investor.user, options.lng ?? ""] as const,
+  );
   const page = await context.newPage();
   await page.goto(`${server.baseURL}${path}`);
   await page.locator(`[data-screen='${screenName}']`).first().waitFor({ timeout: 30_000 });
@@ -215,5 +226,54 @@ describe("long lists: 1,000 rows loaded", () => {
     expect(shown).toEqual(ids);
     expect(await page.locator("h1").count()).toBe(1);
     await context.close();
+  }, 600_000);
+});
+
+describe.runIf(SHOTS)("long lists' screenshots", () => {
+  it("the history and the inbox after a few taps: light and dark, 320 px, de and ru", async () => {
+    const dir = SHOTS as string;
+    mkdirSync(dir, { recursive: true });
+    const { token } = JSON.parse(readFileSync(`${server.env.DATA_DIR}.operator.json`, "utf8")) as { token: string };
+    for (const lng of ["de", "ru"] as const) {
+      // The server writes notifications in the investor's language.
+      const investor = await seedLongHistory({
+        base: server.baseURL,
+        operatorToken: token,
+        operations: 120,
+        days: 2,
+        language: lng,
+      });
+      for (const scheme of ["light", "dark"] as const)
+        for (const [path, name, row] of [
+          ["/operations", "operations", "[data-testid='operation-row']"],
+          ["/notifications", "notifications", "[data-testid='notification']"],
+        ] as const) {
+          const { context, page } = await openList(path, name, row, {
+            as: investor,
+            lng,
+            context: { viewport: { width: 320, height: 640 }, colorScheme: scheme },
+          });
+          for (let tap = 0; tap < 3; tap++) {
+            const before = (await moreTop(page)) ?? 0;
+            await page.locator("[data-testid='load-more']").click();
+            await expect
+              .poll(async () => (await moreTop(page)) ?? Number.POSITIVE_INFINITY)
+              .toBeGreaterThan(before + 1);
+          }
+          await settle(page);
+          // Where one day's rows end and the next day's heading comes (the history), else the middle.
+          await page.evaluate(() => {
+            const second = document.querySelectorAll<HTMLElement>("[data-testid='operation-day']")[1];
+            const top = second ? second.getBoundingClientRect().top + window.scrollY : document.body.scrollHeight / 2;
+            window.scrollTo(0, top - window.innerHeight / 2);
+          });
+          await settle(page);
+          await page.screenshot({ path: join(dir, `long-${name}-middle-${scheme}-${lng}.png`) });
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+          await settle(page);
+          await page.screenshot({ path: join(dir, `long-${name}-bottom-${scheme}-${lng}.png`) });
+          await context.close();
+        }
+    }
   }, 600_000);
 });
