@@ -20,8 +20,8 @@ async function waitFor(url, child, ms = 180_000) {
   throw new Error(`${url} did not answer`);
 }
 
-/** Kassa on a free port (its output shown unless `quiet`); `stop()` ends it. */
-export async function startKassa({ quiet = false } = {}) {
+/** Kassa on a free port (its output shown unless `quiet`, `env` over the defaults); `stop()` ends it. */
+export async function startKassa({ quiet = false, env = {} } = {}) {
   const port = await freePort();
   const child = spawn(process.execPath, startArguments("."), {
     env: {
@@ -32,6 +32,7 @@ export async function startKassa({ quiet = false } = {}) {
       SEED_DEMO: "true",
       LOG_LEVEL: "warn",
       TELEGRAM_BOT: "off",
+      ...env,
     },
     stdio: quiet ? "ignore" : ["ignore", "inherit", "inherit"],
   });

@@ -73,12 +73,23 @@ export function useWindowList<E extends HTMLElement = HTMLDivElement>({
     count,
     estimateSize,
     getItemKey,
-    // A row not laid out (yet) keeps the estimate, so zero heights never pull in every row at once.
-    measureElement: (element) =>
-      element.getBoundingClientRect().height || estimateSize(Number(element.getAttribute("data-index"))),
+    // A row's height from its resize observer, after layout. When a row mounts (its ref) it keeps the height known
+    // for it, or the estimate, until the observer reports: reading it there would lay the page out in the middle
+    // of React's commit, once a tap. A row not laid out (no height) keeps the estimate, so zero heights never pull
+    // in every row at once.
+    measureElement: (element, entry, instance) => {
+      const index = instance.indexFromElement(element);
+      const height = entry?.borderBoxSize?.[0]?.blockSize;
+      if (height !== undefined) return height || estimateSize(index);
+      return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? estimateSize(index);
+    },
     overscan,
     scrollMargin,
     rangeExtractor,
+    // A change of the range or of a row's measured height renders the list again in React's own batch, not at
+    // once inside `flushSync` for each row measured (a new page's rows measured one by one rendered the list
+    // again each time: most of a "Show more" tap's script at 1,000 rows).
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   // `getVirtualItems` may be shifted from the measurements while the virtualizer holds a scroll correction:

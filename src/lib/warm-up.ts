@@ -46,15 +46,22 @@ function preload({ code, css }: LaterFiles): void {
 
 const queue = () => import("./warm-up-queue");
 
+/** The later code whose files are asked for already: each once a page (every row of a long list asks on mount). */
+const preloaded = new Set<LaterCode>();
+
 /**
  * Has `load`'s code ready for a tap: its files downloaded where the page lists them (`key`), else queued.
  */
 export function warmUp(load: Load, key?: LaterCode): void {
+  // Once per key: a virtualised list mounts its rows again as they scroll in, each asking for its sheet.
+  if (key && preloaded.has(key)) return;
   const files = key ? filesOf(key) : undefined;
   // In a task of its own: called from the effects of the commit that shows the balance, the preloads' links
   // (each one starts a download, ~10 ms of a phone's main thread for a dialog's files) would lengthen that task.
-  if (files) setTimeout(() => preload(files));
-  else
+  if (files && key) {
+    preloaded.add(key);
+    setTimeout(() => preload(files));
+  } else
     void queue().then(
       (module) => module.warmUp(load),
       () => undefined,

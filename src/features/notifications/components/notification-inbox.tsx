@@ -2,6 +2,7 @@ import type { Notification } from "@contract";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useSetAtom } from "jotai";
+import { memo, useCallback, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { PagedList } from "@/components/query-section";
@@ -37,7 +38,11 @@ export function NotificationInbox() {
     },
   );
   const total = list.data?.pages[0]?.total;
-  const open = useOpenNotification();
+  // One function for every row while the inbox lives, so a row already shown is not rendered again by a new page.
+  const openNow = useOpenNotification();
+  const openRef = useRef(openNow);
+  openRef.current = openNow;
+  const open = useCallback((notification: Notification) => openRef.current(notification), []);
   const readAll = useReadAll();
   // The server's count of unread (every page's), or an unread row loaded.
   const anyUnread = (list.data?.pages[0]?.unread ?? 0) > 0 || items.some((n) => n.readAt === null);
@@ -105,13 +110,24 @@ function InboxRows({
             aria-setsize={total ?? -1}
             style={gap > 0.5 ? { marginTop: gap } : undefined}
           >
-            <NotificationRow notification={notification} onOpen={() => onOpen(notification)} />
+            <InboxRow notification={notification} onOpen={onOpen} />
           </li>
         );
       })}
     </ul>
   );
 }
+
+/** A notification of the inbox, rendered again only when it changes (read, or another language's text). */
+const InboxRow = memo(function InboxRow({
+  notification,
+  onOpen,
+}: {
+  notification: Notification;
+  onOpen(notification: Notification): void;
+}) {
+  return <NotificationRow notification={notification} onOpen={() => onOpen(notification)} />;
+});
 
 /** A read's reply: the bell and the session's count follow it, and the lists are asked again. */
 function useAfterRead(): (reply: { unread: number }) => void {

@@ -1,5 +1,5 @@
 import type { Operation } from "@contract";
-import { Suspense, useEffect, useState } from "react";
+import { memo, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { lazyScreen } from "@/components/lazy-screen";
 import { compareAmounts, useMoneyFormat } from "@/lib/money";
@@ -17,9 +17,10 @@ const OperationDetails = lazyScreen(() => loadDetails().then((m) => ({ default: 
 /**
  * One ledger entry: its kind's icon and name, when, and the signed amount (credits green, debits red);
  * the crypto case if named. Under a day's heading (`timeOnly`) it shows the time alone. A tap opens its
- * details, and from there what it belongs to.
+ * details, and from there what it belongs to. Memoised: a long list's new page does not render again the rows
+ * already shown (their operation is the same object).
  */
-export function OperationRow({
+export const OperationRow = memo(function OperationRow({
   operation,
   caseName,
   timeOnly = false,
@@ -77,4 +78,4 @@ export function OperationRow({
       ) : null}
     </>
   );
-}
+});

@@ -131,7 +131,10 @@ function lineKey(history: History, line: HistoryLine | undefined, index: number)
   return line.kind === "operation" ? line.operation.id : `day:${history.days[line.day]?.day}:${line.day}`;
 }
 
-/** A day's rendered rows as a list, each where its line is (the room of those not rendered as its margin). */
+/**
+ * A day's rendered rows as a list, each where its line is (the room of those not rendered as its margin); none
+ * where only the day's heading is about the screen (no empty list for screen readers).
+ */
 function DayRows({
   rows,
   lines,
@@ -145,6 +148,7 @@ function DayRows({
   from: number;
   setSize: number;
 }) {
+  if (rows.length === 0) return null;
   let cursor = from;
   return (
     <ul className="window-list">

@@ -1,0 +1,90 @@
+// An investor with a long history, made through a running server's own API as an investor and an operator
+// would make it: registered (the phone code from the development outbox), then `operations` USDT refills asked
+// for and confirmed by the operator (`/api/operator/*`), spread over `days` days by moving the development
+// clock a day forward between them (today and the days after it; the clock is reset at the end). Each confirmed refill is one operation and
+// one notification, so the operations history and the notification inbox get as many rows. Refill i (from 0,
+// oldest first) is of `10 + i` USDT: a row's amount says which it is. Needs a development server
+// (NODE_ENV=development: the outbox and the clock) and its operator token.
+
+const PAYMENT_SYSTEM = "usdt-trc20";
+/** Refills asked for before they are confirmed; the server lets an investor have 20 waiting. */
+const BATCH = 10;
+
+/** The amount of refill `i` (from 0, oldest first). */
+export const longHistoryAmount = (i) => String(10 + i);
+
+async function call(base, path, { token, body, method = body === undefined ? "GET" : "POST" } = {}) {
+  const res = await fetch(`${base}/api${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function phoneCode(base, login) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const items = await call(base, `/dev/outbox?login=${encodeURIComponent(login)}&purpose=phone`);
+    const code = items[0]?.code;
+    if (code && /^\d{6}$/.test(code)) return code;
+    if (Date.now() > deadline) throw new Error(`no phone code for ${login} in the outbox`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Registers an investor and gives it `operations` confirmed refills over `days` days (today and the ones after).
+ * Returns its session as the e2e helpers keep one: `{ login, password, token, user }`.
+ */
+export async function seedLongHistory({ base, operatorToken, operations = 1000, days = 4, language = "en" }) {
+  const login = `long${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  const password = "Ledger2026go";
+  const registered = await call(base, "/auth/register/demo", {
+    body: {
+      login,
+      fullName: "Mira Ledger",
+      email: `${login}@example.com`,
+      phone: `+7${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 10)}`,
+      password,
+      passwordRepeat: password,
+      acceptTerms: true,
+      language,
+    },
+  });
+  const token = registered.refreshToken;
+  const confirmed = await call(base, "/auth/phone/confirm", { token, body: { code: await phoneCode(base, login) } });
+
+  const operator = { token: operatorToken };
+  // The development clock only moves forward: the first day is today, the next ones the days after it (so the
+  // newest rows are dated ahead of today). The reset at the end brings the server back to the real time.
+  let made = 0;
+  try {
+    for (let day = 0; day < days; day++) {
+      if (day > 0) await call(base, "/operator/clock", { ...operator, body: { advanceDays: 1 } });
+      const until = Math.round((operations * (day + 1)) / days);
+      while (made < until) {
+        const batch = Array.from({ length: Math.min(BATCH, until - made) }, (_, k) => made + k);
+        // One after another: the operations' order (by the time of confirmation) is the amounts'.
+        const ids = [];
+        for (const n of batch) {
+          const refill = await call(base, "/funds/refills", {
+            token,
+            body: { paymentSystemId: PAYMENT_SYSTEM, amount: longHistoryAmount(n) },
+          });
+          ids.push(refill.id);
+        }
+        for (const id of ids) await call(base, `/operator/refills/${id}/confirm`, { ...operator, body: {} });
+        made += batch.length;
+      }
+    }
+  } finally {
+    await call(base, "/operator/clock", { ...operator, body: { reset: true } });
+  }
+  return { login, password, token, user: confirmed.user };
+}
