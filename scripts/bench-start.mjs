@@ -1,7 +1,8 @@
 // `npm run bench:start`: the server's cold start with an existing build — from `node
 // scripts/start.mjs` (what `npm start` runs) to the first 200 of `GET /api/health` (liveness) and of
-// `GET /api/health/ready` (the database answers), and the process tree's RSS then — on PGlite (a
-// folder created and migrated by a first start that is not counted) and on a throw-away
+// `GET /api/health/ready` (the database answers), the process tree's RSS then and its peak (VmHWM, read until it
+// stops growing after readiness) — on PGlite (a folder created by a first start that is not timed; its peak is a row)
+// and on a throw-away
 // PostgreSQL. Each is started BENCH_STARTS times (7), in turn; it prints the median, min and max
 // beside the load average. Not a test: nothing here passes or fails.
 //
@@ -13,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort, startPostgres } from "./lib/postgres.mjs";
-import { treeRssMb } from "./lib/process-tree.mjs";
+import { treePeakMb, treeRssMb } from "./lib/process-tree.mjs";
 import { buildServer, serverBuildIsStale } from "./lib/server-build.mjs";
 import { startArguments } from "./lib/start-command.mjs";
 import { findPostgresBin } from "./lib/system.mjs";
@@ -37,7 +38,7 @@ async function waitFor(url, started, patience, ms = 60_000) {
   throw new Error(`${url} did not answer`);
 }
 
-/** One start: ms to liveness, ms to readiness, RSS of the tree once ready. */
+/** One start: ms to liveness, ms to readiness, RSS of the tree once ready, and the tree's peak once settled. */
 async function start(dir, env, limitMs = 60_000) {
   const port = await freePort();
   const started = Date.now();
@@ -64,7 +65,27 @@ async function start(dir, env, limitMs = 60_000) {
     const base = `http://127.0.0.1:${port}/api`;
     const live = await waitFor(`${base}/health`, started, 1000, limitMs);
     const ready = await waitFor(`${base}/health/ready`, started, 100, limitMs);
-    return { live, ready, rss: treeRssMb(child.pid) };
+    const rss = treeRssMb(child.pid);
+    // The peak comes seconds after readiness (V8's optimising tier compiles PGlite's hottest WebAssembly in the
+    // background): read until it has grown by less than 1 MB in 10 s, with readiness asked meanwhile.
+    let peak = treePeakMb(child.pid);
+    let windowFrom = peak;
+    let steadySince = Date.now();
+    while (Date.now() - steadySince < 10_000 && Date.now() - started < limitMs + 120_000) {
+      await fetch(`${base}/health/ready`).then(
+        (res) => res.arrayBuffer(),
+        () => undefined,
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      const now = treePeakMb(child.pid);
+      // Settled: less than a megabyte more in 10 s (a few kB here and there are the calls' own).
+      if (now >= windowFrom + 1) {
+        windowFrom = now;
+        steadySince = Date.now();
+      }
+      peak = Math.max(peak, now);
+    }
+    return { live, ready, rss, peak };
   } finally {
     try {
       process.kill(-child.pid, "SIGTERM");
@@ -100,8 +121,9 @@ async function main() {
         const dir = mkdtempSync(join(tmpdir(), "kassa-start-"));
         cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
         const env = { DATA_DIR: join(dir, "pglite") };
-        await start(serverDir, env, 600_000); // creates and migrates the folder (and builds): not counted
-        targets.push({ name: named("PGlite"), dir: serverDir, env, live: [], ready: [], rss: [] });
+        // Creates the folder from the build's ready copy (and builds): not timed; its peak is a row of its own.
+        const first = await start(serverDir, env, 600_000);
+        targets.push({ name: named("PGlite"), dir: serverDir, env, live: [], ready: [], rss: [], peak: [], first });
       }
       if (DBS.includes("postgres")) {
         const bin = findPostgresBin();
@@ -110,7 +132,7 @@ async function main() {
         cleanup.push(() => pg.stop());
         const env = { DATABASE_URL: pg.url };
         await start(serverDir, env, 600_000); // migrates: not counted
-        targets.push({ name: named("PostgreSQL"), dir: serverDir, env, live: [], ready: [], rss: [] });
+        targets.push({ name: named("PostgreSQL"), dir: serverDir, env, live: [], ready: [], rss: [], peak: [] });
       }
     }
     for (let i = 0; i < STARTS; i++) {
@@ -119,6 +141,7 @@ async function main() {
         t.live.push(r.live);
         t.ready.push(r.ready);
         t.rss.push(r.rss);
+        t.peak.push(r.peak);
       }
     }
   } finally {
@@ -135,6 +158,8 @@ async function main() {
     console.log(row(`${t.name}: cold start to health`, t.live, "ms"));
     console.log(row(`${t.name}: cold start to ready`, t.ready, "ms"));
     console.log(row(`${t.name}: RSS when ready (tree)`, t.rss, "MB"));
+    console.log(row(`${t.name}: peak RSS of a start (tree)`, t.peak, "MB"));
+    if (t.first) console.log(row(`${t.name}: peak RSS, new folder (tree)`, [t.first.peak], "MB"));
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The memory a PGlite server takes to start, as `npm start` runs it in production (its built JavaScript and V8
- * options, no demo data): its peak (VmHWM) stays within a 512 MB container on a new folder and on the same
- * folder again. A new folder is loaded from the build's ready copy (server/src/db/initial-data.ts); with
+ * options, no demo data): its peak (VmHWM), read until it has stopped growing after readiness, stays within 400 MB
+ * on a new folder and on the same folder again. `npm start` runs PGlite's WebAssembly on V8's baseline compiler
+ * (`--liftoff-only`): with the optimising tier the peak came seconds after readiness, at 600-850 MB. A new folder is loaded from the build's ready copy (server/src/db/initial-data.ts); with
  * PGlite's own initdb the start peaked at 1.1-1.3 GB and a 512 MB container killed it. Memory, not time.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -13,11 +14,12 @@ import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { initialDataFile } from "../../server/src/db/initial-data";
 import { tempDir } from "./helpers";
 
-const LIMIT_KB = 512 * 1024;
+/** The aim: the whole start within 400 MB, so that a 512 MB container keeps room for the load. */
+const LIMIT_KB = 400 * 1024;
 /** `npm start`'s V8 options, read from package.json so that the test starts the server as it does. */
 const START_OPTIONS = (
   JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: { start: string } }
-).scripts.start.match(/--[\w-]+=\S+/g) as string[];
+).scripts.start.match(/--[\w-]+(=\S+)?/g) as string[];
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -60,16 +62,33 @@ async function peakOfStart(dataDir: string): Promise<number> {
     if (Date.now() > deadline) throw new Error(`never ready:\n${output.slice(-3000)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
-  const peak = Number(status.match(/VmHWM:\s+(\d+) kB/)?.[1]);
+  // The peak comes after readiness too: V8 compiles PGlite's hottest WebAssembly again with its optimising tier in the
+  // background, seconds later. Read until it has grown by less than 1 MB in 10 s while the server answers calls that
+  // reach the database (a ceiling of two minutes, not a speed).
+  const hwm = () => Number(fs.readFileSync(`/proc/${child.pid}/status`, "utf8").match(/VmHWM:\s+(\d+) kB/)?.[1]);
+  let peak = hwm();
+  let windowFrom = peak;
+  let steadySince = Date.now();
+  const settle = Date.now() + 120_000;
+  while (Date.now() - steadySince < 10_000 && Date.now() < settle) {
+    await fetch(`http://127.0.0.1:${port}/api/health/ready`).then((res) => res.arrayBuffer());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = hwm();
+    // Settled: less than a megabyte more in 10 s (a few kB here and there are the calls' own).
+    if (now >= windowFrom + 1024) {
+      windowFrom = now;
+      steadySince = Date.now();
+    }
+    peak = Math.max(peak, now);
+  }
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;
   return peak;
 }
 
-describe("a PGlite server's start fits in 512 MB", () => {
-  it("peaks within 512 MB on a new folder (from the build's ready copy) and on it again", async () => {
+describe("a PGlite server's start fits in 400 MB", () => {
+  it("peaks within 400 MB on a new folder (from the build's ready copy) and on it again", async () => {
     // The build made the copy (npm test builds the server before the tests).
     expect(fs.existsSync(initialDataFile())).toBe(true);
     const folder = tempDir();
