@@ -6,6 +6,8 @@
 // oldest first) is of `10 + i` USDT: a row's amount says which it is. Needs a development server
 // (NODE_ENV=development: the outbox and the clock) and its operator token.
 
+import { request } from "node:http";
+
 const PAYMENT_SYSTEM = "usdt-trc20";
 /** Refills asked for before they are confirmed; the server lets an investor have 20 waiting. */
 const BATCH = 10;
@@ -13,18 +15,48 @@ const BATCH = 10;
 /** The amount of refill `i` (from 0, oldest first). */
 export const longHistoryAmount = (i) => String(10 + i);
 
-async function call(base, path, { token, body, method = body === undefined ? "GET" : "POST" } = {}) {
-  const res = await fetch(`${base}/api${path}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
+/**
+ * One call on a connection of its own (`agent: false`): seeding on a starved machine left a keep-alive connection
+ * idle past the server's 5 s, and the server closed it just as the next call went out on it ("other side closed").
+ */
+function call(base, path, { token, body, method = body === undefined ? "GET" : "POST" } = {}) {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${base}/api${path}`,
+      {
+        method,
+        agent: false,
+        headers: {
+          ...(payload === undefined
+            ? {}
+            : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          let json;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = text;
+          }
+          if (status < 200 || status > 299) reject(new Error(`${method} ${path} answered ${status}: ${text}`));
+          else resolve(json);
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
   });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json;
 }
 
 async function phoneCode(base, login) {
