@@ -8,7 +8,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { HttpError } from "grammy";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { chatOutbox, users } from "../../server/src/db/schema";
@@ -16,7 +15,6 @@ import { TelegramCodeSender } from "../../server/src/delivery/telegram-code-send
 import { notify } from "../../server/src/services/notifications";
 import { type KassaBot, SECRET_HEADER } from "../../server/src/telegram/bot";
 import { ChatsInFlight, deliverDue, Pacer } from "../../server/src/telegram/outbox";
-import { retryServerErrorOnce } from "../../server/src/telegram/persist";
 import { type BotApiStandIn, callbackUpdate, startBotApiStandIn, textUpdate } from "../e2e/support/bot-api";
 import { createTestServer, type TestServer } from "./helpers";
 
@@ -326,57 +324,4 @@ describe("Telegram's test environment and the bot's set-up", () => {
     const after = await server.app.inject({ method: "GET", url: "/api/health/ready" });
     expect(after.json()).toMatchObject({ bot: { state: "ready", problem: null } });
   }, 240_000);
-});
-
-describe("a connection reset before any answer", () => {
-  // The Bot API's server closes a kept-alive connection it finds idle; a call sent on it at that moment gets
-  // ECONNRESET. (The stand-in closes idle connections after Node's 5 s: a test that kept the database busy for
-  // longer lost the next test's reply this way.)
-  const reset = () => new HttpError("Network request for 'sendMessage' failed!", { code: "ECONNRESET" });
-  // The transformer passes any answer through; its type is the method's.
-  const answer = { ok: true, result: true } as never;
-
-  it("is tried once more, at once, and the answer comes back", async () => {
-    let calls = 0;
-    const retrying = retryServerErrorOnce();
-    const result = await retrying(
-      async () => {
-        calls++;
-        if (calls === 1) throw reset();
-        return answer;
-      },
-      "sendMessage",
-      { chat_id: 1, text: "hi" },
-    );
-    expect(result).toEqual(answer);
-    expect(calls).toBe(2);
-  });
-
-  it("is tried once only; another network failure (our own time limit among them) is not tried again", async () => {
-    let calls = 0;
-    const retrying = retryServerErrorOnce();
-    await expect(
-      retrying(
-        async () => {
-          calls++;
-          throw reset();
-        },
-        "sendMessage",
-        { chat_id: 1, text: "hi" },
-      ),
-    ).rejects.toThrow(HttpError);
-    expect(calls).toBe(2);
-    calls = 0;
-    await expect(
-      retrying(
-        async () => {
-          calls++;
-          throw new HttpError("Network request for 'sendMessage' failed!", new Error("The operation was aborted"));
-        },
-        "sendMessage",
-        { chat_id: 1, text: "hi" },
-      ),
-    ).rejects.toThrow(HttpError);
-    expect(calls).toBe(1);
-  });
 });

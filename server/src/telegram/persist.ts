@@ -45,25 +45,11 @@ export async function persist(task: () => Promise<void>, options: PersistOptions
  */
 export function retryServerErrorOnce(delayMs = 500): Transformer {
   return async (prev, method, payload, signal) => {
-    let first: Awaited<ReturnType<typeof prev>>;
-    try {
-      first = await prev(method, payload, signal);
-    } catch (error) {
-      // A kept-alive connection the other side had just closed (ECONNRESET before any answer): once more, on a
-      // new connection, at once. Anything else — our own time limit among them — is not tried again here.
-      if (!connectionReset(error)) throw error;
-      return prev(method, payload, signal);
-    }
+    const first = await prev(method, payload, signal);
     if (first.ok || first.error_code < 500) return first;
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     return prev(method, payload, signal);
   };
-}
-
-/** Whether a failed call's cause is the connection reset by the other side (grammY's HttpError around it). */
-function connectionReset(error: unknown): boolean {
-  const cause = error instanceof HttpError ? (error.error as { code?: unknown } | undefined) : undefined;
-  return cause?.code === "ECONNRESET";
 }
 
 /**
