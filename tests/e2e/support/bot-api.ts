@@ -157,6 +157,9 @@ export async function startBotApiStandIn(): Promise<BotApiStandIn> {
       response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     })();
   });
+  // Idle connections stay open as long as a test may keep the bot quiet (Node's 5 s default closed one while a test
+  // kept the database busy, and the bot's next call, sent on it at that moment, was reset: a stand-in artefact).
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
