@@ -52,7 +52,7 @@ import { gzipSync } from "node:zlib";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 import { freePort, startKassa } from "./lib/demo-server.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./lib/system.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_CONTEXT } from "./lib/system.mjs";
 
 process.chdir(resolve(import.meta.dirname, ".."));
 
@@ -310,13 +310,7 @@ async function measure(browser, name, url, setup) {
   const cold = [];
   const warm = [];
   for (let i = 0; i < RUNS; i++) {
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-      locale: "en-US",
-    });
+    const context = await browser.newContext(PHONE_CONTEXT);
     await setup?.(context);
     await context.addInitScript(watchFor, CONDITIONS[name]);
     const page = await context.newPage();

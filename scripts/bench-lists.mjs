@@ -23,7 +23,7 @@ import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { startKassa } from "./lib/demo-server.mjs";
 import { seedLongHistory } from "./lib/long-history.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./lib/system.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_CONTEXT } from "./lib/system.mjs";
 
 process.chdir(resolve(import.meta.dirname, ".."));
 
@@ -87,13 +87,7 @@ function tapInPage(rowSelector) {
 
 async function measure(browser, base, session, list) {
   const spec = SCREENS[list];
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: "en-US",
-  });
+  const context = await browser.newContext(PHONE_CONTEXT);
   await context.addCookies([{ name: "kassa_token", value: session.token, url: base }]);
   await context.addInitScript((u) => localStorage.setItem("kassa.user", JSON.stringify(u)), session.user);
   const page = await context.newPage();
