@@ -95,16 +95,18 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
       const web = await openTelegramWeb(browser, base(), client);
       const platform = client === "k" ? "webk" : "weba";
       const id = 600_000_000 + Math.floor(Math.random() * 1e8);
-      // Both clients report a Bot API past 9.0 (SecureStorage, DeviceStorage), which neither keeps.
+      // Ready as soon as the first screen is on, without waiting for the network: with every API call held,
+      // Telegram is still told (its loading placeholder gives way to the app's own), and no storage the client
+      // lacks is asked for. Both clients report a Bot API past 9.0 (SecureStorage, DeviceStorage), which
+      // neither keeps.
+      const release = web.holdApi();
       const frame = await web.mount({ initData: signedInitData(tgUser(id), DEV_BOT_TOKEN), platform, version: "9.1" });
+      await waitForFramePosted(web, "web_app_ready", () => true, 60_000);
+      await expect
+        .poll(() => web.requests.some((r) => r.includes(" /api/")), { timeout: 60_000 })
+        .toBe(true);
+      release();
       await onScreen(frame, "cabinet");
-
-      // Ready within 600 ms of the frame's first message; no storage the client lacks is asked for.
-      const ready = await waitForFramePosted(web, "web_app_ready");
-      const first = (await web.events())[0];
-      const readyMs = (ready.t ?? 0) - (first?.t ?? 0);
-      console.log(`[ready] ${platform}: web_app_ready ${readyMs.toFixed(0)} ms after ${first?.eventType}`);
-      expect.soft(readyMs, `web_app_ready after ${first?.eventType}`).toBeLessThan(600);
       const events = await web.events();
       expect.soft(events.filter((e) => /storage/.test(e.eventType)).map((e) => e.eventType)).toEqual([]);
       // Vertical swipes are on from launch (not only after a money form was left).

@@ -112,6 +112,8 @@ export interface TelegramWeb {
   page: Page;
   /** Requests the app made, by path (`/api/auth/telegram`, ...), counted through the proxy. */
   requests: string[];
+  /** Holds every API call (not the app's files) until the returned function is called: a network that stalls. */
+  holdApi(): () => void;
   /** Inserts the Mini App frame (replacing one that is there) and returns it once it has loaded. */
   mount(launch: {
     initData: string;
@@ -137,12 +139,14 @@ export async function openTelegramWeb(
 ): Promise<TelegramWeb> {
   const context = await browser.newContext({ viewport: { width: 900, height: 760 }, locale: "en-US" });
   const requests: string[] = [];
+  let apiGate: Promise<void> | undefined;
   await context.route(`${TELEGRAM_WEB}/**`, (route) =>
     route.fulfill({ contentType: "text/html; charset=utf-8", body: PARENT_PAGE }),
   );
   await context.route(`${APP_ORIGIN}/**`, async (route) => {
     const url = new URL(route.request().url());
     requests.push(`${route.request().method()} ${url.pathname}`);
+    if (apiGate && url.pathname.startsWith("/api/")) await apiGate;
     // A frame removed mid-request (the re-insert tests do that) disposes its pending requests: that is
     // the page going away, not a failure of the app, so a disposed route is let go.
     // A kept-alive connection the server closed just as the request went out resets (ECONNRESET): a browser
@@ -183,6 +187,16 @@ export async function openTelegramWeb(
     context,
     page,
     requests,
+    holdApi() {
+      let release = () => {};
+      apiGate = new Promise<void>((resolve) => {
+        release = () => {
+          apiGate = undefined;
+          resolve();
+        };
+      });
+      return release;
+    },
     async mount({ initData, platform, version = "8.0", startParam, path = "/" }) {
       const fragment = new URLSearchParams();
       fragment.set("tgWebAppData", initData);
