@@ -102,9 +102,7 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
       const release = web.holdApi();
       const frame = await web.mount({ initData: signedInitData(tgUser(id), DEV_BOT_TOKEN), platform, version: "9.1" });
       await waitForFramePosted(web, "web_app_ready", () => true, 60_000);
-      await expect
-        .poll(() => web.requests.some((r) => r.includes(" /api/")), { timeout: 60_000 })
-        .toBe(true);
+      await expect.poll(() => web.requests.some((r) => r.includes(" /api/")), { timeout: 60_000 }).toBe(true);
       release();
       await onScreen(frame, "cabinet");
       const events = await web.events();
