@@ -6,7 +6,7 @@
  */
 import * as z from "zod/mini";
 import { NewsItem } from "./content";
-import { RefillStatus, VerificationStatus } from "./enums";
+import { Currency, RefillStatus, RiskLevel, VerificationStatus } from "./enums";
 import { IdParams, Refill, TxHashField } from "./funds";
 import { ExplorerTemplate } from "./home";
 import { NonNegativeDecimal } from "./money";
@@ -112,6 +112,108 @@ const VerificationDecisionParams = z.object({
   decision: z.enum(["approve", "deny"]),
 });
 const VerificationDecisionRequest = z.object({ note: z.optional(z.string().check(z.maxLength(500))) });
+/** A catalogue entry's id: what deposits, refills and payments refer to, so it never changes once used. */
+const CatalogId = z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/));
+const CatalogText = z.object({
+  en: z.string().check(z.minLength(1), z.maxLength(200)),
+  ru: z.string().check(z.minLength(1), z.maxLength(200)),
+  de: z.string().check(z.minLength(1), z.maxLength(200)),
+  kk: z.string().check(z.minLength(1), z.maxLength(200)),
+});
+const Sort = z._default(z.int().check(z.gte(0), z.lte(1_000_000)), 0);
+/**
+ * The catalogue as an operator writes it (`kassa catalog apply <file>`; `kassa catalog show` prints it in
+ * this shape): the plans, payment systems, subscription options and crypto cases the cabinet offers. Every
+ * section may be left out (it is then not touched); an entry is matched by its id.
+ */
+export const Catalog = z.object({
+  plans: z.optional(
+    z.array(
+      z.object({
+        id: CatalogId,
+        name: CatalogText,
+        currency: Currency,
+        /** Daily yield in percent of the principal. */
+        dailyYieldPercent: NonNegativeDecimal,
+        durationDays: z.int().check(z.gte(1), z.lte(3650)),
+        minAmount: NonNegativeDecimal,
+        maxAmount: NonNegativeDecimal,
+        /** Offered for new deposits; a plan is never deleted (deposits refer to it), only switched off. */
+        active: z._default(z.boolean(), true),
+        sort: Sort,
+      }),
+    ),
+  ),
+  paymentSystems: z.optional(
+    z.array(
+      z.object({
+        id: CatalogId,
+        name: z.string().check(z.minLength(1), z.maxLength(100)),
+        currency: Currency,
+        network: z.string().check(z.minLength(1), z.maxLength(50)),
+        refillEnabled: z._default(z.boolean(), true),
+        withdrawalEnabled: z._default(z.boolean(), true),
+        minWithdrawal: NonNegativeDecimal,
+        maxWithdrawal: NonNegativeDecimal,
+        withdrawalFeePercent: z._default(NonNegativeDecimal, "0"),
+        /** The deposit address a refill shows the investor; it must match `addressPattern`. */
+        address: z.string().check(z.minLength(1), z.maxLength(200)),
+        /** A regular expression every withdrawal wallet on this network must match. */
+        addressPattern: z.string().check(z.minLength(1), z.maxLength(500)),
+        sort: Sort,
+      }),
+    ),
+  ),
+  subscriptionOptions: z.optional(
+    z.array(
+      z.object({
+        id: CatalogId,
+        title: CatalogText,
+        price: NonNegativeDecimal,
+        currency: Currency,
+        durationDays: z.int().check(z.gte(1), z.lte(3650)),
+        sort: Sort,
+      }),
+    ),
+  ),
+  cryptoCases: z.optional(
+    z.array(
+      z.object({
+        id: CatalogId,
+        name: CatalogText,
+        description: z.object({
+          en: z.string().check(z.minLength(1), z.maxLength(500)),
+          ru: z.string().check(z.minLength(1), z.maxLength(500)),
+          de: z.string().check(z.minLength(1), z.maxLength(500)),
+          kk: z.string().check(z.minLength(1), z.maxLength(500)),
+        }),
+        riskLevel: RiskLevel,
+        /** Plan ids in display order: plans of the file or already in the catalogue. */
+        planIds: z.array(CatalogId).check(z.minLength(1), z.maxLength(20)),
+        active: z._default(z.boolean(), true),
+        sort: Sort,
+      }),
+    ),
+  ),
+});
+export type Catalog = z.output<typeof Catalog>;
+export type CatalogInput = z.input<typeof Catalog>;
+const CatalogSectionReport = z.object({
+  added: z.array(z.string()),
+  changed: z.array(z.string()),
+  unchanged: z.array(z.string()),
+  /** In the catalogue but not in the file: left as they are (switch one off with `active: false`). */
+  notInFile: z.array(z.string()),
+});
+/** What `kassa catalog apply` did, per section given. */
+export const CatalogApplyReply = z.object({
+  plans: z.optional(CatalogSectionReport),
+  paymentSystems: z.optional(CatalogSectionReport),
+  subscriptionOptions: z.optional(CatalogSectionReport),
+  cryptoCases: z.optional(CatalogSectionReport),
+});
+export type CatalogApplyReply = z.infer<typeof CatalogApplyReply>;
+
 /** A news title's longest (per language): a headline, which the chat shows whole above the excerpt. */
 export const NEWS_TITLE_MAX_CHARS = 200;
 /** A news body's longest (per language, HTML); the chat shows an excerpt, the app the whole. */
@@ -308,6 +410,17 @@ export const operatorRoutes = {
     params: ExplorerParams,
     body: ExplorerRequest,
     response: PaymentSystem,
+  }),
+  /** The whole catalogue, inactive entries and deposit addresses included, in the shape `applyCatalog` takes. */
+  catalog: route({ method: "GET", path: "/operator/catalog", auth, tags, response: Catalog }),
+  /** Adds and changes catalogue entries by id, in one transaction; sections left out are not touched. */
+  applyCatalog: route({
+    method: "PUT",
+    path: "/operator/catalog",
+    auth,
+    tags,
+    body: Catalog,
+    response: CatalogApplyReply,
   }),
   /** The public news list, which the CLI reads through the same client. */
   news: routes.news,

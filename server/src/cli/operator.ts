@@ -17,6 +17,8 @@ import {
   type VerificationStatus,
 } from "@contract";
 import {
+  type Catalog,
+  type CatalogApplyReply,
   type ChatOutboxReply,
   type ClockChangeRequest,
   type JobRun,
@@ -36,7 +38,7 @@ import { readRuntimeInfo } from "../operator/runtime";
 import { createLimiter } from "../security/rate-limit";
 import { type AccrualRun, runAccruals } from "../services/accruals";
 import { unlockAccount } from "../services/auth";
-import { setExplorer } from "../services/catalog";
+import { applyCatalog, readCatalog, setExplorer } from "../services/catalog";
 import { isUuid } from "../services/deposit-rows";
 import {
   type DevClockShift,
@@ -65,6 +67,8 @@ export interface Operator {
   getSetting(key: SettingKey): Promise<unknown>;
   setSetting(key: SettingKey, value: unknown): Promise<unknown>;
   setExplorer(paymentSystemId: string, template: string | null): Promise<PaymentSystem>;
+  catalog(): Promise<Catalog>;
+  applyCatalog(catalog: Catalog): Promise<CatalogApplyReply>;
   listRefills(filter: { status?: RefillStatus | undefined; limit?: number | undefined }): Promise<OperatorRefill[]>;
   confirmRefill(id: string, amount?: string): Promise<Refill>;
   rejectRefill(id: string, note?: string): Promise<Refill>;
@@ -124,6 +128,8 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv, e
     getSetting: (key) => getSetting(db, key),
     setSetting: (key, value) => setSetting(db, systemClock, key, value),
     setExplorer: (id, template) => setExplorer(db, systemClock, id, template),
+    catalog: () => readCatalog(db),
+    applyCatalog: (catalog) => applyCatalog(db, catalog),
     listRefills: (filter) => listRefillsForOperator(db, filter),
     confirmRefill: async (id, amount) => confirmRefill({ db, clock: await clock() }, id, amount),
     rejectRefill: async (id, note) => rejectRefill({ db, clock: await clock() }, id, note),
@@ -229,6 +235,8 @@ export function httpOperator(baseUrl: string, token: string, via = `the server a
     setSetting: async (key, value) => (await call(routes.setSetting, { params: { key }, body: { value } })).value,
     setExplorer: (id, template) =>
       call(routes.setExplorer, { params: { id }, body: { template } }, { notFound: `no payment system ${id}` }),
+    catalog: () => call(routes.catalog),
+    applyCatalog: (catalog) => call(routes.applyCatalog, { body: catalog }),
     listRefills: (filter) => call(routes.refills, { query: filter }),
     confirmRefill: (id, amount) =>
       call(routes.confirmRefill, { params: { id }, body: { amount } }, { notFound: `no refill ${id}` }),

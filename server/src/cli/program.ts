@@ -3,6 +3,8 @@
  * It reads the same environment as the server (DATA_DIR, DATABASE_URL, …) and works whether or
  * not the server runs; see server/README.md.
  */
+
+import { readFileSync } from "node:fs";
 import {
   LANGUAGES,
   type Language,
@@ -12,8 +14,10 @@ import {
   VERIFICATION_STATUSES,
   type VerificationStatus,
 } from "@contract";
+import { Catalog } from "@contract/operator";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { WITHDRAWAL_ROW_STATUSES, type WithdrawalRowStatus } from "../db/schema";
+import { DEMO_CATALOG } from "../demo/seed";
 import { EnvError, loadEnv } from "../env";
 import { isSettingKey, SETTING_KEYS, type SettingKey } from "../services/settings";
 import type { OperatorVerification } from "../services/verification";
@@ -30,6 +34,21 @@ function parseJson(value: string): unknown {
     return JSON.parse(value);
   } catch {
     throw new InvalidArgumentError("not JSON (quote strings: '\"text\"')");
+  }
+}
+
+/** A JSON file's content; a missing or unreadable file is the operator's mistake, said plainly. */
+function readJsonFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new OperatorError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new OperatorError(`${file} is not JSON: ${(error as Error).message}`);
   }
 }
 
@@ -230,6 +249,44 @@ function createCli(io: CliIo = processIo): Command {
         const all: Record<string, unknown> = {};
         for (const key of SETTING_KEYS) all[key] = await operator.getSetting(key);
         io.out(JSON.stringify(all, null, 2));
+      });
+    });
+
+  const catalog = program
+    .command("catalog")
+    .description("what the cabinet offers: plans, payment systems, subscription options, crypto cases");
+  catalog
+    .command("show")
+    .description("print the whole catalogue as JSON, in the shape `catalog apply` reads")
+    .action(async () => {
+      await withOperator(async (operator) => io.out(JSON.stringify(await operator.catalog(), null, 2)));
+    });
+  catalog
+    .command("example")
+    .description("print the demo catalogue as JSON: a file to start your own from (touches no database)")
+    .action(() => io.out(JSON.stringify(DEMO_CATALOG, null, 2)));
+  catalog
+    .command("apply")
+    .description("add and change entries by id from a JSON file, in one transaction (sections left out stay)")
+    .argument("<file>", "a JSON file: { plans, paymentSystems, subscriptionOptions, cryptoCases }")
+    .action(async (file: string) => {
+      const parsed = Catalog.safeParse(readJsonFile(file));
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((issue) => `  ${issue.path.join(".") || "(file)"}: ${issue.message}`);
+        throw new OperatorError(`${file} is not a catalogue:\n${issues.join("\n")}`);
+      }
+      await withOperator(async (operator) => {
+        const report = await operator.applyCatalog(parsed.data);
+        for (const [section, entries] of Object.entries(report)) {
+          const list = (ids: string[]) => (ids.length > 0 ? ids.join(", ") : "none");
+          io.out(
+            `${section}: added ${list(entries.added)}; changed ${list(entries.changed)}; unchanged ${list(entries.unchanged)}`,
+          );
+          if (entries.notInFile.length > 0) {
+            io.out(`  not in the file, left as they are: ${entries.notInFile.join(", ")}`);
+          }
+        }
+        io.out(`Catalogue applied (via ${operator.via}).`);
       });
     });
 

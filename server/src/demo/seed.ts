@@ -12,12 +12,14 @@
  * accruals held, an exchange to TON, and a BTC refill still waiting.
  */
 import { DAY_MS, type LocalizedText } from "@contract";
+import { Catalog, type CatalogInput } from "@contract/operator";
 import { count, sql } from "drizzle-orm";
 import { type Clock, fixedClock, systemClock } from "../clock";
 import type { Database } from "../db/client";
-import { cryptoCases, news, paymentSystems, plans, subscriptionOptions, users } from "../db/schema";
+import { news, users } from "../db/schema";
 import { hashPassword } from "../security/password";
 import { runAccruals } from "../services/accruals";
+import { applyCatalog } from "../services/catalog";
 import { openDeposit } from "../services/deposits";
 import { exchange } from "../services/exchange";
 import { confirmRefill, createRefill } from "../services/refills";
@@ -35,7 +37,7 @@ export const HOUSE_LOGIN = SETTINGS.defaultInviter.default;
 
 const text = (en: string, ru: string, de: string, kk: string): LocalizedText => ({ en, ru, de, kk });
 
-export const DEMO_PLANS = [
+export const DEMO_PLANS: NonNullable<CatalogInput["plans"]> = [
   {
     id: "start",
     name: text("Start", "Старт", "Start", "Старт"),
@@ -70,7 +72,7 @@ export const DEMO_PLANS = [
 
 const EVM_ADDRESS = "^0x[0-9a-fA-F]{40}$";
 
-export const DEMO_PAYMENT_SYSTEMS = [
+export const DEMO_PAYMENT_SYSTEMS: NonNullable<CatalogInput["paymentSystems"]> = [
   {
     id: "usdt-trc20",
     name: "USDT (TRC20)",
@@ -133,7 +135,7 @@ export const DEMO_PAYMENT_SYSTEMS = [
   },
 ];
 
-export const DEMO_SUBSCRIPTION_OPTIONS = [
+export const DEMO_SUBSCRIPTION_OPTIONS: NonNullable<CatalogInput["subscriptionOptions"]> = [
   {
     id: "month",
     title: text("Monthly subscription", "Подписка на месяц", "Monatsabo", "Айлық жазылым"),
@@ -153,7 +155,7 @@ export const DEMO_SUBSCRIPTION_OPTIONS = [
 ];
 
 /** Curated bundles of the demo plans (docs/database.md, "Demo data"). */
-export const DEMO_CRYPTO_CASES = [
+export const DEMO_CRYPTO_CASES: NonNullable<CatalogInput["cryptoCases"]> = [
   {
     id: "steady",
     name: text("Steady start", "Спокойный старт", "Ruhiger Start", "Сабырлы бастау"),
@@ -194,6 +196,14 @@ export const DEMO_CRYPTO_CASES = [
     sort: 30,
   },
 ];
+
+/** The demo catalogue as `kassa catalog apply` reads it (`kassa catalog example` prints it). */
+export const DEMO_CATALOG: CatalogInput = {
+  plans: DEMO_PLANS,
+  paymentSystems: DEMO_PAYMENT_SYSTEMS,
+  subscriptionOptions: DEMO_SUBSCRIPTION_OPTIONS,
+  cryptoCases: DEMO_CRYPTO_CASES,
+};
 
 /** News items, newest first; `daysAgo` places them before the seeding moment. */
 export const DEMO_NEWS = [
@@ -253,15 +263,8 @@ export async function seedDemo(db: Database, clock: Clock = systemClock): Promis
     // Another process may have seeded between the check and here.
     if (await hasUsers(tx)) return false;
     await ensureDefaultSettings(tx, clock);
-    await tx
-      .insert(plans)
-      .values(DEMO_PLANS.map((p) => ({ ...p, active: true })))
-      .onConflictDoNothing();
-    await tx
-      .insert(paymentSystems)
-      .values(DEMO_PAYMENT_SYSTEMS.map((s) => ({ ...s, refillEnabled: true, withdrawalEnabled: true })))
-      .onConflictDoNothing();
-    await tx.insert(subscriptionOptions).values(DEMO_SUBSCRIPTION_OPTIONS).onConflictDoNothing();
+    // The catalogue as an operator applies one (`kassa catalog apply`).
+    await applyCatalog(tx, Catalog.parse(DEMO_CATALOG));
     await tx.insert(news).values(
       DEMO_NEWS.map(({ daysAgo, title, body }) => ({
         title,
@@ -273,7 +276,6 @@ export async function seedDemo(db: Database, clock: Clock = systemClock): Promis
       .insert(users)
       .values({ login: HOUSE_LOGIN, fullName: "Kassa", language: "ru", createdAt: now })
       .returning({ id: users.id });
-    await tx.insert(cryptoCases).values(DEMO_CRYPTO_CASES).onConflictDoNothing();
     const [demo] = await tx
       .insert(users)
       .values({

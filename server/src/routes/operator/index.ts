@@ -13,7 +13,7 @@ import { listJobRuns } from "../../jobs";
 import { bearerToken } from "../../plugins/auth";
 import { runAccruals } from "../../services/accruals";
 import { unlockAccount } from "../../services/auth";
-import { setExplorer } from "../../services/catalog";
+import { applyCatalog, readCatalog, setExplorer } from "../../services/catalog";
 import { devClockState, shiftDevClock } from "../../services/dev-clock";
 import { auditLedger } from "../../services/ledger";
 import { addNews } from "../../services/news";
@@ -72,6 +72,26 @@ export async function operatorRoutes(app: KassaApp, options: { token: string }) 
         "there. An unknown payment system is 404.",
     },
     ({ ctx, params, body }) => setExplorer(ctx.db, ctx.clock, params.id, body.template),
+  );
+
+  defineRoute(
+    app,
+    routes.catalog,
+    { summary: "The whole catalogue (plans, payment systems, subscription options, crypto cases)" },
+    ({ ctx }) => readCatalog(ctx.db),
+  );
+
+  defineRoute(
+    app,
+    routes.applyCatalog,
+    {
+      summary: "Add and change catalogue entries by id, in one transaction",
+      description:
+        "Sections left out are not touched; entries missing from the body stay as they are (`notInFile`). " +
+        "A broken rule (min above max, an address its own pattern refuses, a case naming an unknown plan) is " +
+        "400 VALIDATION_FAILED naming the field, and nothing is written.",
+    },
+    ({ ctx, body }) => applyCatalog(ctx.db, body),
   );
 
   defineRoute(
