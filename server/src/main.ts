@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     import("./plugins/static-app"),
     import("./scheduler"),
     import("./services/settings"),
+    import("./services/partners"),
     import("./services/uploads"),
   ]);
   // Awaited below, after the database: a failure to open it is the one to report.
@@ -85,10 +86,12 @@ async function main(): Promise<void> {
     { hasBuiltApp },
     { addSchedulerJobs },
     { ensureDefaultSettings },
+    { ensureHouseAccount },
     { sweepOrphanUploads },
   ] = await code;
 
   await ensureDefaultSettings(handle.db, systemClock);
+  await ensureHouseAccount(handle.db, systemClock);
   const seeded = env.SEED_DEMO ? await seedDemo(handle.db, systemClock) : false;
   const demoAvailable = seeded || (env.SEED_DEMO && (await hasDemoUser(handle.db)));
 

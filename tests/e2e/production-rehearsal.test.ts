@@ -133,7 +133,6 @@ beforeAll(async () => {
     PUBLIC_URL: origin,
     TRUST_PROXY: "127.0.0.1",
     UPLOAD_DIR: join(dir, "uploads"),
-    SEED_DEMO: "true",
     SMTP_URL: mail.url,
     MAIL_FROM: "Kassa <no-reply@kassa.example.com>",
     SMS_ACCOUNT_SID: sms.accountSid,
@@ -147,11 +146,18 @@ beforeAll(async () => {
   };
   mkdirSync(env.UPLOAD_DIR as string);
 
-  // One after the other, as a rolling start: the first migrates the empty database and seeds it.
+  // One after the other, as a rolling start: the first migrates the empty database.
   for (const [i, port] of ports.entries())
     await step(`instance ${i + 1} started (npm start, NODE_ENV=production) and ready`, async () => {
       instances.push(await startInstance({ ...env, PORT: String(port) }));
     });
+  // README's catalogue step: the demo catalogue as the operator's file, applied with the CLI.
+  await step("catalogue applied (kassa catalog example > file, kassa catalog apply file)", async () => {
+    const file = join(dir, "catalog.json");
+    writeFileSync(file, await kassaWith(env, "catalog", "example"));
+    const applied = await kassaWith(env, "catalog", "apply", file);
+    if (!applied.includes("Catalogue applied")) throw new Error(`catalog apply said: ${applied}`);
+  });
   await step("nginx started (deploy/nginx.conf through README's envsubst, TLS)", async () => {
     nginxVars = {
       KASSA_SERVER_NAME: "127.0.0.1",
@@ -297,7 +303,8 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       timeout: 240_000,
     }, async () => {
       await step("web: registration, the phone code by SMS", async () => {
-        await page.goto(`${origin}/register/demo`);
+        // No referral link: the house account (made at start) invites.
+        await page.goto(`${origin}/register`);
         await screen(page, "register", 30_000);
         await fill(page, "login", investor.login);
         await fill(page, "fullName", "Ada Investor");

@@ -20,6 +20,7 @@ import { news, users } from "../db/schema";
 import { hashPassword } from "../security/password";
 import { runAccruals } from "../services/accruals";
 import { applyCatalog } from "../services/catalog";
+import { ensureHouseAccount } from "../services/partners";
 import { openDeposit } from "../services/deposits";
 import { exchange } from "../services/exchange";
 import { confirmRefill, createRefill } from "../services/refills";
@@ -239,8 +240,12 @@ export const DEMO_NEWS = [
   },
 ];
 
-export async function hasUsers(db: Database): Promise<boolean> {
-  const [row] = await db.select({ n: count() }).from(users);
+/** Whether anyone but the house account (made at every start) has an account: the database is in use. */
+export async function hasInvestors(db: Database): Promise<boolean> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(sql`lower(${users.login}) <> lower(${HOUSE_LOGIN})`);
   return (row?.n ?? 0) > 0;
 }
 
@@ -255,13 +260,13 @@ export async function hasDemoUser(db: Database): Promise<boolean> {
  * database already has users (then it changes nothing).
  */
 export async function seedDemo(db: Database, clock: Clock = systemClock): Promise<boolean> {
-  if (await hasUsers(db)) return false;
+  if (await hasInvestors(db)) return false;
   const now = clock.now();
   const demoHash = await hashPassword(DEMO_PASSWORD);
 
   return db.transaction(async (tx) => {
     // Another process may have seeded between the check and here.
-    if (await hasUsers(tx)) return false;
+    if (await hasInvestors(tx)) return false;
     await ensureDefaultSettings(tx, clock);
     // The catalogue as an operator applies one (`kassa catalog apply`).
     await applyCatalog(tx, Catalog.parse(DEMO_CATALOG));
@@ -272,10 +277,11 @@ export async function seedDemo(db: Database, clock: Clock = systemClock): Promis
         publishedAt: new Date(now.getTime() - daysAgo * DAY_MS),
       })),
     );
+    await ensureHouseAccount(tx, clock);
     const [house] = await tx
-      .insert(users)
-      .values({ login: HOUSE_LOGIN, fullName: "Kassa", language: "ru", createdAt: now })
-      .returning({ id: users.id });
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.login}) = lower(${HOUSE_LOGIN})`);
     const [demo] = await tx
       .insert(users)
       .values({

@@ -32,6 +32,7 @@ import {
   toDecimalString,
 } from "@contract";
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import { paidBonuses, referralEarnings, referralTurnover, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -40,6 +41,19 @@ import type { DepositRow } from "./deposit-rows";
 import { isUuid } from "./deposit-rows";
 import { post, zeroAmounts } from "./ledger";
 import { getSetting } from "./settings";
+
+/**
+ * The house account (the `defaultInviter` setting): who invites an investor that comes without a referral
+ * link, so registration works on a new database. It has no password (nobody signs in as it) and earns
+ * nothing. Made at every start when missing (two instances starting at once make one).
+ */
+export async function ensureHouseAccount(db: Database, clock: Clock): Promise<void> {
+  const login = await getSetting(db, "defaultInviter");
+  await db
+    .insert(users)
+    .values({ login, fullName: "Kassa", language: "ru", createdAt: clock.now() })
+    .onConflictDoNothing();
+}
 
 /** Rows of `db.execute` from either driver (postgres-js: an array; PGlite: `{ rows }`). */
 export function rowsOf<T>(result: unknown): T[] {
