@@ -100,7 +100,9 @@ describe("the docs are maps of today's code", () => {
 
   it("every `npm run` the docs show is a script of package.json", () => {
     const scripts = Object.keys(JSON.parse(read("package.json")).scripts as Record<string, string>);
-    const shown = new Set(docs.flatMap((f) => [...read(f).matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1] ?? "")));
+    const shown = new Set(
+      docs.flatMap((f) => [...read(f).matchAll(/npm run (?:--?[\w-]+ )*([\w:][\w:-]*)/g)].map((m) => m[1] ?? "")),
+    );
     expect([...shown].filter((s) => !scripts.includes(s))).toEqual([]);
     // And the README names every script a person runs (the test steps are behind `npm test`).
     const readme = read("README.md");
