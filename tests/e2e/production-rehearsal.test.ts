@@ -347,37 +347,41 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       });
     });
 
-    it("links Telegram to the password account: a one-time link, redeemed by /start link_<token> through the webhook", {
+    it("links Telegram from Settings → Security: a one-time link, redeemed by /start link_<token> through the webhook", {
       timeout: 120_000,
     }, async () => {
-      await step(
-        "link Telegram: the link asked for (API, through nginx), /start link_… through the webhook",
-        async () => {
-          // Settings has no button for it yet: the call it will make, with the investor's session.
-          const link = await api()("POST", "/api/user/settings/security/telegram", { token });
-          expect(link.status).toBe(200);
-          const payload = /[?&]start=(link_[\w-]+)/.exec(String(link.json?.url))?.[1];
-          expect(payload).toBeDefined();
-          const answered = botApi.callsOf("sendMessage").length;
-          expect(await botApi.sendToWebhook(textUpdate(telegramUser, `/start ${payload}`), { ca: cert.cert })).toBe(
-            200,
-          );
-          await botApi.waitForCall(
-            "sendMessage",
-            (c) => Number(c.params.chat_id) === telegramUser.id && botApi.calls.indexOf(c) >= answered,
-            60_000,
-          );
-          const security = await api()("GET", "/api/user/settings/security", { token });
-          expect(
-            ((security.json?.channels ?? []) as { channel: string; available: boolean }[]).find(
-              (c) => c.channel === "telegram",
-            )?.available,
-          ).toBe(true);
-        },
-      );
+      await step("link Telegram: Settings → Security → Link Telegram, /start link_… through the webhook", async () => {
+        await page.goto(`${origin}/settings/security`);
+        await page.locator("[data-settings-screen='security']").waitFor();
+        const linkBox = page.locator("[data-testid='telegram-link']");
+        await linkBox.getByRole("button").click();
+        // On the web the link is one to tap (it opens the bot): its payload is what Telegram would send.
+        const href = await linkBox.locator("a.settings-telegram-open").getAttribute("href", { timeout: 30_000 });
+        const payload = /[?&]start=(link_[\w-]+)/.exec(String(href))?.[1];
+        expect(payload).toBeDefined();
+        const answered = botApi.callsOf("sendMessage").length;
+        expect(await botApi.sendToWebhook(textUpdate(telegramUser, `/start ${payload}`), { ca: cert.cert })).toBe(200);
+        await botApi.waitForCall(
+          "sendMessage",
+          (c) => Number(c.params.chat_id) === telegramUser.id && botApi.calls.indexOf(c) >= answered,
+          60_000,
+        );
+        // Back in the app, the screen shows the account linked: Telegram a channel codes can go to.
+        await page.reload();
+        await page
+          .locator("[data-testid='code-channels'] [data-channel='telegram'][data-confirmed='true']")
+          .waitFor({ timeout: 30_000 });
+        expect(await linkBox.count()).toBe(0);
+        const security = await api()("GET", "/api/user/settings/security", { token });
+        expect(
+          ((security.json?.channels ?? []) as { channel: string; available: boolean }[]).find(
+            (c) => c.channel === "telegram",
+          )?.available,
+        ).toBe(true);
+      });
     });
 
-    it("refills, the operator confirms with the CLI, and the credit shows in the app", {
+    it("refills, the operator confirms with the CLI, and the credit shows in the app and in the linked chat", {
       timeout: 240_000,
     }, async () => {
       const refillId = await step("web: a refill of 1000 USDT asked for", async () => {
@@ -392,9 +396,25 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
         expect(refill).toMatchObject({ status: "waiting" });
         return refill.id;
       });
+      const told = botApi.callsOf("sendMessage").length;
       await step("operator: npm run kassa -- refill confirm", async () => {
         expect(await kassa("refill", "confirm", refillId)).toContain(refillId);
       });
+      await step(
+        "chat: the credit told in the linked Telegram chat (the chat outbox, through the Bot API)",
+        async () => {
+          const message = await botApi.waitForCall(
+            "sendMessage",
+            (c) =>
+              Number(c.params.chat_id) === telegramUser.id &&
+              botApi.calls.indexOf(c) >= told &&
+              /1[,\s\u00a0]?000/.test(String(c.params.text)) &&
+              /USDT/.test(String(c.params.text)),
+            60_000,
+          );
+          expect(String(message.params.text)).toMatch(/credited/i);
+        },
+      );
       await step("web: the credit shows in the app", async () => {
         await page.goto(`${origin}/operations`);
         await screen(page, "operations");
