@@ -8,6 +8,7 @@
 import { rmSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "./support/api";
 import { screen } from "./support/app";
 import { type BotApiStandIn, startBotApiStandIn, textUpdate } from "./support/bot-api";
 import { launchChromium, phoneContext } from "./support/browser";
@@ -101,19 +102,13 @@ describe("the chat bot (Bot API stand-in)", () => {
 
   it("a confirmed refill reaches the chat exactly once, even when the server is killed between commit and send", async () => {
     // Bolat signs in with Telegram (his account is linked) and asks for a refill.
-    const signIn = await fetch(`${base()}/api/auth/telegram`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ initData: signedInitData(INVESTOR, DEV_BOT_TOKEN), language: "ru" }),
+    const { refreshToken } = await apiCall("telegramAuth", {
+      body: { initData: signedInitData(INVESTOR, DEV_BOT_TOKEN), language: "ru" },
     });
-    expect(signIn.status).toBe(200);
-    const { refreshToken } = (await signIn.json()) as { refreshToken: string };
-    const created = await fetch(`${base()}/api/funds/refills`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${refreshToken}` },
-      body: JSON.stringify({ paymentSystemId: "usdt-trc20", amount: "25" }),
+    const refill = await apiCall("createRefill", {
+      body: { paymentSystemId: "usdt-trc20", amount: "25" },
+      token: refreshToken,
     });
-    const refill = (await created.json()) as { id: string };
 
     // Telegram takes the message but never answers; the server dies right after the commit.
     const toInvestor = (c: { method: string; params: Record<string, unknown> }) =>

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
+import { apiCall } from "./support/api";
 import { freePort, type RunningServer, startServer } from "./support/server";
 
 const OPERATOR_TOKEN = "crash-test-operator-token-0123456789";
@@ -48,13 +49,7 @@ async function json(base: string, method: string, path: string, token: string, b
 }
 
 async function signIn(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
-  });
-  if (!res.ok) throw new Error(`demo sign-in answered ${res.status}`);
-  return ((await res.json()) as { refreshToken: string }).refreshToken;
+  return (await apiCall("login", { baseUrl: base, body: { login: "demo", password: "demo2026pass" } })).refreshToken;
 }
 
 /** Writes until `stop` says so; every 2xx is recorded. Connection errors (the kill) end the worker. */

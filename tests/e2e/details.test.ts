@@ -6,6 +6,7 @@
 import Big from "big.js";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "./support/api";
 import {
   type ApiSession,
   base,
@@ -16,7 +17,7 @@ import {
   useSession,
 } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
-import { kassaCli } from "./support/cli";
+import { creditedRefill, kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 
 const TRC20_WALLET = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
@@ -30,46 +31,30 @@ let partner: ApiSession;
 let withdrawalId: string;
 let depositId: string;
 
-async function api(method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(`${base()}/api${path}`, {
-    method,
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json;
-}
-
 beforeAll(async () => {
   investor = await signUpThroughApi();
   partner = await signUpThroughApi(investor.login);
-  const refill = await api("POST", "/funds/refills", investor.token, { paymentSystemId: "usdt-trc20", amount: "300" });
-  await kassaCli("refill", "confirm", refill.id as string);
+  const token = investor.token;
+  await creditedRefill(token, "300");
   const wallets = [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }];
-  const saved = await api("PATCH", "/user-data/wallets/update", investor.token, { wallets });
+  const saved = await apiCall("updateWallets", { body: { wallets }, token });
   // A new address may need a code (its own purpose, `wallet`): then the same wallets with the code.
-  if (saved.walletCode)
-    await api("PATCH", "/user-data/wallets/update", investor.token, {
-      wallets,
-      code: await codeFromOutbox(investor.login, "wallet"),
-    });
-  const deposit = await api("POST", "/funds/deposits", investor.token, {
-    planId: "start",
-    currency: "USDT",
-    amount: "100",
-    autoInvest: false,
+  if ("walletCode" in saved && saved.walletCode) {
+    const code = await codeFromOutbox(investor.login, "wallet");
+    await apiCall("updateWallets", { body: { wallets, code }, token });
+  }
+  const deposit = await apiCall("createDeposit", {
+    body: { planId: "start", currency: "USDT", amount: "100", autoInvest: false },
+    token,
   });
-  depositId = deposit.id as string;
-  const requested = await api("POST", "/funds/payments/request", investor.token, {
-    paymentSystemId: "usdt-trc20",
-    amount: "50",
+  depositId = deposit.id;
+  const requested = await apiCall("requestWithdrawal", {
+    body: { paymentSystemId: "usdt-trc20", amount: "50" },
+    token,
   });
-  withdrawalId = (requested.withdrawal as { id: string }).id;
-  await api("POST", "/funds/payments/validate", investor.token, {
-    withdrawalId,
-    code: await codeFromOutbox(investor.login, "withdrawal"),
-  });
+  withdrawalId = requested.withdrawal.id;
+  const code = await codeFromOutbox(investor.login, "withdrawal");
+  await apiCall("validateWithdrawal", { body: { withdrawalId, code }, token });
   await kassaCli("withdrawal", "success", withdrawalId, "--tx", TX_HASH);
   await readNotifications(investor.token);
 
@@ -130,11 +115,11 @@ describe("details", () => {
   });
 
   it("a deep link to a withdrawal awaiting its code offers the code; one no longer listed says so", async () => {
-    const requested = await api("POST", "/funds/payments/request", investor.token, {
-      paymentSystemId: "usdt-trc20",
-      amount: "20",
+    const requested = await apiCall("requestWithdrawal", {
+      body: { paymentSystemId: "usdt-trc20", amount: "20" },
+      token: investor.token,
     });
-    const awaiting = (requested.withdrawal as { id: string }).id;
+    const awaiting = requested.withdrawal.id;
     await page.goto(`${base()}/withdrawal?application=${awaiting}`);
     await sheet("withdrawal-details").waitFor();
     await sheet("withdrawal-details-resume").click();

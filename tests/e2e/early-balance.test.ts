@@ -7,7 +7,8 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiSession, apiGet, base, demoSession, useSession } from "./support/app";
+import { apiCall } from "./support/api";
+import { type ApiSession, base, demoSession, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { CODE_AND_STYLES, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
 
@@ -115,7 +116,7 @@ describe("the balance painted before the app's code", () => {
       const json =
         body === "maintenance"
           ? { enabled: true, message: null, until: null }
-          : await apiGet(body === "balance" ? "/user/balance?type=balance" : "/user/statistics", demo.token);
+          : await apiCall("balance", { query: { type: "balance" }, token: demo.token });
       await context.route(pattern, (route) => route.fulfill({ status, json }), { times: 1 });
       const releaseEntry = await hold(context, ENTRY_CHUNK);
       const page = await context.newPage();

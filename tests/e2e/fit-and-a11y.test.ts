@@ -21,6 +21,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "./support/api";
 import { base, codeFromOutbox, readNotifications, screen, uniqueLogin, uniquePhone } from "./support/app";
 import { runAxe } from "./support/axe";
 import { launchChromium, phoneContext } from "./support/browser";
@@ -83,16 +84,6 @@ async function setLanguage(page: Page, lng: Lng, path: string, name: string) {
   await page.goto(`${base()}${path}`);
   await screen(page, name);
   await settle(page);
-}
-
-async function api<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(`${base()}/api${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body ?? {}),
-  });
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
 }
 
 /** Puts a session into the context the way the app keeps it (cookie + saved user). */
@@ -185,15 +176,18 @@ async function walk(page: Page, context: BrowserContext, languages: readonly Lng
 
   // A new investor whose phone is not confirmed yet: the phone confirmation, with its code sent.
   const login = uniqueLogin("fit");
-  const registered = await api<{ refreshToken: string; user: unknown }>("/auth/register/demo", {
-    login,
-    fullName: "Mira Ledger",
-    email: `${login}@example.com`,
-    phone: uniquePhone(),
-    password: "Ledger2026go",
-    passwordRepeat: "Ledger2026go",
-    acceptTerms: true,
-    language: "en",
+  const registered = await apiCall("register", {
+    params: { inviter: "demo" },
+    body: {
+      login,
+      fullName: "Mira Ledger",
+      email: `${login}@example.com`,
+      phone: uniquePhone(),
+      password: "Ledger2026go",
+      passwordRepeat: "Ledger2026go",
+      acceptTerms: true,
+      language: "en",
+    },
   });
   await codeFromOutbox(login, "phone");
   await putSession(context, page, registered);
@@ -202,10 +196,7 @@ async function walk(page: Page, context: BrowserContext, languages: readonly Lng
     await check(lng, "phone-verification");
   }
 
-  const demo = await api<{ refreshToken: string; user: unknown }>("/auth/login", {
-    login: "demo",
-    password: "demo2026pass",
-  });
+  const demo = await apiCall("login", { body: { login: "demo", password: "demo2026pass" } });
   await readNotifications(demo.refreshToken);
   await putSession(context, page, demo);
   for (const lng of languages) {
@@ -222,11 +213,10 @@ async function walk(page: Page, context: BrowserContext, languages: readonly Lng
 
   // A withdrawal awaiting its code: its row in the history and its code step, with the whole address in a
   // sentence. Cancelled after, so the demo's balance is as it was.
-  const requested = await api<{ withdrawal?: { id: string } }>(
-    "/funds/payments/request",
-    { paymentSystemId: "usdt-trc20", amount: "20" },
-    demo.refreshToken,
-  );
+  const requested = await apiCall("requestWithdrawal", {
+    body: { paymentSystemId: "usdt-trc20", amount: "20" },
+    token: demo.refreshToken,
+  });
   try {
     for (const lng of languages) {
       await setLanguage(page, lng, "/withdrawal", "withdrawal");
@@ -237,7 +227,7 @@ async function walk(page: Page, context: BrowserContext, languages: readonly Lng
       await check(lng, "withdrawal code step");
     }
   } finally {
-    if (requested.withdrawal) await api(`/funds/payments/${requested.withdrawal.id}/cancel`, {}, demo.refreshToken);
+    await apiCall("cancelWithdrawal", { params: { id: requested.withdrawal.id }, token: demo.refreshToken });
   }
 }
 

@@ -9,9 +9,10 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiSession, apiGet, base, screen, useSession as signInContext, signUpThroughApi } from "./support/app";
+import { apiCall } from "./support/api";
+import { type ApiSession, base, screen, useSession as signInContext, signUpThroughApi } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
-import { kassaCli } from "./support/cli";
+import { creditedRefill } from "./support/cli";
 import { settle } from "./support/fit";
 import { type Lng, text } from "./support/locales";
 
@@ -25,18 +26,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function creditedRefill(investor: ApiSession, amount: string): Promise<string> {
-  const res = await fetch(`${base()}/api/funds/refills`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${investor.token}` },
-    body: JSON.stringify({ paymentSystemId: "usdt-trc20", amount }),
-  });
-  expect(res.status).toBe(200);
-  const { id } = (await res.json()) as { id: string };
-  await kassaCli("refill", "confirm", id);
-  return id;
-}
-
 async function openAs(investor: ApiSession, lng: Lng, options: Parameters<typeof phoneContext>[1] = {}) {
   const context = await phoneContext(browser, options);
   await context.addInitScript((language) => localStorage.setItem("kassa.language", language), lng);
@@ -46,7 +35,7 @@ async function openAs(investor: ApiSession, lng: Lng, options: Parameters<typeof
 
 const bellName = (page: Page) => page.locator("[data-testid='notification-bell']").getAttribute("aria-label");
 const unreadOf = async (investor: ApiSession) =>
-  (await apiGet<{ unread: number }>("/notification/inbox?limit=1", investor.token)).unread;
+  (await apiCall("notificationsInbox", { query: { limit: 1 }, token: investor.token })).unread;
 
 describe("notification inbox", () => {
   let context: BrowserContext | undefined;
@@ -56,8 +45,8 @@ describe("notification inbox", () => {
 
   it("counts what the operator's confirmations wrote; a tap opens the refill and the count goes down", async () => {
     const investor = await signUpThroughApi();
-    const older = await creditedRefill(investor, "30");
-    await creditedRefill(investor, "45");
+    const older = await creditedRefill(investor.token, "30");
+    await creditedRefill(investor.token, "45");
     expect(await unreadOf(investor)).toBe(2);
 
     const opened = await openAs(investor, "en");
@@ -159,8 +148,8 @@ describe.runIf(SHOTS)("inbox screenshots", () => {
     for (const lng of ["de", "ru"] as const) {
       // The server writes a notification in its investor's language.
       const investor = await signUpThroughApi("demo", lng);
-      await creditedRefill(investor, "30");
-      await creditedRefill(investor, "45");
+      await creditedRefill(investor.token, "30");
+      await creditedRefill(investor.token, "45");
       for (const scheme of ["light", "dark"] as const) {
         const { context, page } = await openAs(investor, lng, {
           viewport: { width: 320, height: 640 },

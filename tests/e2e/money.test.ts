@@ -7,7 +7,8 @@
 import Big from "big.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiSession, apiGet, base, readNotifications, screen, signUpThroughApi, useSession } from "./support/app";
+import { apiCall } from "./support/api";
+import { type ApiSession, base, readNotifications, screen, signUpThroughApi, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { text } from "./support/locales";
@@ -56,7 +57,7 @@ describe("money", () => {
     const dialog = page.locator("[data-testid='wallet-dialog']");
     await dialog.waitFor();
 
-    const { items } = await apiGet<{ items: Refill[] }>("/funds/refills", investor.token);
+    const { items } = await apiCall("refills", { token: investor.token });
     const refill = items[0] as Refill;
     expect(refill.status).toBe("waiting");
     await expect.poll(() => dialog.locator("[data-testid='refill-address']").innerText()).toContain(refill.address);
@@ -66,10 +67,7 @@ describe("money", () => {
       .fill("9f2c4b7e1a0d3c5b8e6f4a2d1c0b9e8f7a6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b");
     await dialog.locator("[data-testid='save-tx-hash']").click();
     await expect
-      .poll(
-        async () =>
-          (await apiGet<Refill & { txHash: string | null }>(`/funds/refills/${refill.id}`, investor.token)).txHash,
-      )
+      .poll(async () => (await apiCall("refill", { params: { id: refill.id }, token: investor.token })).txHash)
       .toMatch(/^9f2c4b7e/);
 
     // The operator sees the payment arrive, a little less than requested, and confirms it.
@@ -113,7 +111,7 @@ describe("money", () => {
     const row = page.locator("[data-testid='deposit-row']").first();
     await row.waitFor();
 
-    const { items } = await apiGet<{ items: Deposit[] }>("/funds/deposits", investor.token);
+    const { items } = await apiCall("deposits", { token: investor.token });
     const deposit = items[0] as Deposit;
     expect(same(deposit.amount, "123.45")).toBe(true);
     expect(same(deposit.dailyIncome, preview.dailyIncome)).toBe(true);
@@ -144,7 +142,7 @@ describe("money", () => {
       .poll(() => page.locator(`[data-deposit-id='${deposit.id}']`).getAttribute("data-status"))
       .toBe("closed");
 
-    const balance = await apiGet<{ currencies: Record<string, string> }>("/user/balance", investor.token);
+    const balance = await apiCall("balance", { token: investor.token });
     expect(same(balance.currencies.USDT, "499.5")).toBe(true);
   });
 

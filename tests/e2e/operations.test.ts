@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, readNotifications, screen, signInWithPassword } from "./support/app";
+import { base, demoSession, readNotifications, screen, signInWithPassword } from "./support/app";
 import { runAxe } from "./support/axe";
 import { launchChromium, phoneContext } from "./support/browser";
 import { cutTexts, settle } from "./support/fit";
@@ -28,13 +28,7 @@ afterAll(async () => {
 
 /** Signs the demo investor in through the login form, its notifications read (no sheet over the screens). */
 async function signInAsDemo(page: Page) {
-  const res = await fetch(`${base()}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
-  });
-  if (!res.ok) throw new Error(`demo sign-in answered ${res.status}`);
-  await readNotifications(((await res.json()) as { refreshToken: string }).refreshToken);
+  await readNotifications((await demoSession()).token);
   await signInWithPassword(page, "demo", "demo2026pass");
   await screen(page, "cabinet");
 }

@@ -7,9 +7,9 @@
 import Big from "big.js";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "./support/api";
 import {
   type ApiSession,
-  apiGet,
   base,
   codeFromOutbox,
   readNotifications,
@@ -20,7 +20,7 @@ import {
   useSession,
 } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
-import { kassaCli } from "./support/cli";
+import { creditedRefill, kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 
 const TRC20_WALLET = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
@@ -39,30 +39,13 @@ async function englishPage(): Promise<{ context: BrowserContext; page: Page }> {
   return { context, page: await context.newPage() };
 }
 
-async function post(path: string, token: string, body: unknown) {
-  const res = await fetch(`${base()}/api${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json;
-}
-
 async function login(loginName: string, password: string): Promise<string> {
-  const res = await fetch(`${base()}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ login: loginName, password }),
-  });
-  return ((await res.json()) as { refreshToken: string }).refreshToken;
+  return (await apiCall("login", { body: { login: loginName, password } })).refreshToken;
 }
 
 /** A refill of `amount` USDT, confirmed by the operator's command line. */
 async function fund(token: string, amount: string) {
-  const refill = (await post("/funds/refills", token, { paymentSystemId: "usdt-trc20", amount })) as { id: string };
-  await kassaCli("refill", "confirm", refill.id);
+  await creditedRefill(token, amount);
   await readNotifications(token);
 }
 
@@ -83,16 +66,13 @@ describe("partners", () => {
     const bottom = await registerThroughUi(page, lineOne);
     await context.close();
 
-    const percents = ((await (await fetch(`${base()}/api/settings/referralLines`)).json()) as { value: string[] })
-      .value;
+    const percents = (await apiCall("setting", { params: { key: "referralLines" } })).value as string[];
     const principal = "200";
     const bottomToken = await login(bottom, "Ledger2026go");
     await fund(bottomToken, principal);
-    await post("/funds/deposits", bottomToken, {
-      planId: "start",
-      currency: "USDT",
-      amount: principal,
-      autoInvest: false,
+    await apiCall("createDeposit", {
+      body: { planId: "start", currency: "USDT", amount: principal, autoInvest: false },
+      token: bottomToken,
     });
 
     // Each upline sees the bottom investor on its line, and the income that deposit brought it.
@@ -107,10 +87,7 @@ describe("partners", () => {
       // What the bottom investor brought: the line's referral income plus, from line 2 up, the matching
       // on the income of the line below — exactly what the upline's ledger holds, as these are new accounts.
       const uplineToken = await login(upline, "Ledger2026go");
-      const ledger = await apiGet<{ items: { type: string; amount: string }[] }>(
-        "/user/operations/?limit=100",
-        uplineToken,
-      );
+      const ledger = await apiCall("operations", { query: { limit: 100 }, token: uplineToken });
       const earned = ledger.items
         .filter((o) => o.type === "referral" || o.type === "matching")
         .reduce((sum, o) => sum.plus(o.amount), new Big(0));
@@ -168,9 +145,7 @@ describe("withdrawal", () => {
     });
     await walletCode.locator("input[name='code']").fill(await codeFromOutbox(investor.login, "wallet"));
     await walletCode.locator("[data-testid='submit']").click();
-    await expect
-      .poll(async () => (await apiGet<{ address: string }[]>("/user-data/wallets", investor.token))[0]?.address)
-      .toBe(TRC20_WALLET);
+    await expect.poll(async () => (await apiCall("wallets", { token: investor.token }))[0]?.address).toBe(TRC20_WALLET);
     await requestWithdrawal("20");
     await expect.poll(formError).toBe(text("en", "errors", "DEPOSIT_AND_REFILL_REQUIRED"));
 
@@ -181,11 +156,9 @@ describe("withdrawal", () => {
   });
 
   it("withdraws with the code from the outbox; the operator marks it successful; the filters find it", async () => {
-    await post("/funds/deposits", investor.token, {
-      planId: "start",
-      currency: "USDT",
-      amount: "100",
-      autoInvest: false,
+    await apiCall("createDeposit", {
+      body: { planId: "start", currency: "USDT", amount: "100", autoInvest: false },
+      token: investor.token,
     });
     await requestWithdrawal("50");
     await page.locator("form[data-step='code']").waitFor();
@@ -201,7 +174,7 @@ describe("withdrawal", () => {
     await expect.poll(() => row.getAttribute("data-awaiting-code")).toBeNull();
     const id = (await row.getAttribute("data-withdrawal-id")) as string;
     expect(new Big((await row.getAttribute("data-amount")) ?? "0").eq("50")).toBe(true);
-    const balance = await apiGet<{ currencies: Record<string, string> }>("/user/balance", investor.token);
+    const balance = await apiCall("balance", { token: investor.token });
     expect(new Big(balance.currencies.USDT as string).eq("150")).toBe(true);
 
     await kassaCli(

@@ -10,9 +10,10 @@ import { deflateSync } from "node:zlib";
 import Big from "big.js";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiSession, apiGet, base, PASSWORD, screen, signUpThroughApi, useSession } from "./support/app";
+import { apiCall, apiReply } from "./support/api";
+import { type ApiSession, base, PASSWORD, screen, signUpThroughApi, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
-import { kassaCli } from "./support/cli";
+import { creditedRefill, kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 
 let browser: Browser;
@@ -120,7 +121,7 @@ describe("profile and content", () => {
       )
       .toBe(text("en", "settings", "saved"));
     await expect
-      .poll(async () => (await apiGet<{ city: string | null }>("/user-data/byType/profile", investor.token)).city)
+      .poll(async () => (await apiCall("userDataByType", { params: { type: "profile" }, token: investor.token })).city)
       .toBe("Almaty");
     await page.reload();
     await page.locator("[data-settings-screen='profile']").waitFor();
@@ -130,12 +131,7 @@ describe("profile and content", () => {
   });
 
   it("changes the password: the wrong old one is refused, then the change ends the other session", async () => {
-    const other = await fetch(`${base()}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ login: investor.login, password: PASSWORD }),
-    });
-    const otherToken = ((await other.json()) as { refreshToken: string }).refreshToken;
+    const otherToken = (await apiCall("login", { body: { login: investor.login, password: PASSWORD } })).refreshToken;
     await openSettings("password");
     const form = section("password");
     await form.locator("input[name='oldPassword']").fill("NotMyPassword1");
@@ -145,16 +141,9 @@ describe("profile and content", () => {
     await expect.poll(() => form.innerText()).toContain(text("en", "errors", "OLD_PASSWORD_INCORRECT"));
     await form.locator("input[name='oldPassword']").fill(PASSWORD);
     await form.locator("[data-testid='submit-password']").click();
-    await expect
-      .poll(
-        async () =>
-          (await fetch(`${base()}/api/user/me`, { headers: { authorization: `Bearer ${otherToken}` } })).status,
-      )
-      .toBe(401);
+    await expect.poll(async () => (await apiReply("currentUser", { token: otherToken })).status).toBe(401);
     // This session goes on.
-    expect(
-      (await fetch(`${base()}/api/user/me`, { headers: { authorization: `Bearer ${investor.token}` } })).status,
-    ).toBe(200);
+    expect((await apiReply("currentUser", { token: investor.token })).status).toBe(200);
   });
 
   it("uploads a real PNG avatar and shows it; refuses a 6 MB file and a renamed non-image", async () => {
@@ -236,7 +225,7 @@ describe("profile and content", () => {
     await bell.click();
     await page.locator("[data-testid='notification'][data-kind='verification_success']").click();
     await screen(page, "settings");
-    await expect.poll(async () => (await apiGet<{ unread: number }>("/notification", investor.token)).unread).toBe(0);
+    await expect.poll(async () => (await apiCall("notifications", { token: investor.token })).unread).toBe(0);
     await openSettings("verification");
     await expect
       .poll(() => page.locator("[data-testid='verification-status']").getAttribute("data-status"))
@@ -261,15 +250,8 @@ describe("profile and content", () => {
   });
 
   it("activates a subscription from the balance; the prompt goes and the balance drops by the price", async () => {
-    const refill = (await (
-      await fetch(`${base()}/api/funds/refills`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${investor.token}` },
-        body: JSON.stringify({ paymentSystemId: "usdt-trc20", amount: "50" }),
-      })
-    ).json()) as { id: string };
-    await kassaCli("refill", "confirm", refill.id);
-    const options = await apiGet<{ id: string; price: string }[]>("/settings/subscription/options", investor.token);
+    await creditedRefill(investor.token, "50");
+    const options = await apiCall("subscriptionOptions", { token: investor.token });
     const monthly = options[0] as { id: string; price: string };
 
     await page.goto(`${base()}/`);
@@ -287,15 +269,15 @@ describe("profile and content", () => {
     expect(
       await sheet.locator("[data-testid='subscription-summary-price'] [data-amount]").getAttribute("data-amount"),
     ).toBe(monthly.price);
-    const before = await apiGet<{ currencies: Record<string, string> }>("/user/balance", investor.token);
+    const before = await apiCall("balance", { token: investor.token });
     expect(new Big(before.currencies.USDT as string).eq(50)).toBe(true);
     await sheet.locator("[data-testid='subscription-pay']").click();
     await sheet.locator("[data-testid='form-success']").waitFor();
     await sheet.locator("[data-testid='subscription-close']").click();
     await expect.poll(() => prompt.count()).toBe(0);
-    const balance = await apiGet<{ currencies: Record<string, string> }>("/user/balance", investor.token);
+    const balance = await apiCall("balance", { token: investor.token });
     expect(new Big(balance.currencies.USDT as string).eq(new Big("50").minus(monthly.price))).toBe(true);
-    const me = await apiGet<{ subscription: { active: boolean } }>("/user/me", investor.token);
+    const me = await apiCall("currentUser", { token: investor.token });
     expect(me.subscription.active).toBe(true);
   });
 });

@@ -5,7 +5,8 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiGet, base, completeRegistration, PASSWORD, screen, signUpThroughApi } from "./support/app";
+import { apiCall } from "./support/api";
+import { base, completeRegistration, PASSWORD, screen, signUpThroughApi } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { text } from "./support/locales";
 
@@ -40,14 +41,8 @@ describe("an invitation link", () => {
     await context.close();
 
     // The server's word: the new account's inviter.
-    const res = await fetch(`${base()}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ login, password: PASSWORD }),
-    });
-    expect(res.ok).toBe(true);
-    const { refreshToken } = (await res.json()) as { refreshToken: string };
-    const profile = await apiGet<{ login: string; inviter: string | null }>("/user-data/byType", refreshToken);
+    const { refreshToken } = await apiCall("login", { body: { login, password: PASSWORD } });
+    const profile = await apiCall("userData", { token: refreshToken });
     expect(profile).toMatchObject({ login, inviter });
   });
 });

@@ -8,7 +8,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiSession, apiGet, base, useSession as keepSession, screen, signUpThroughApi } from "./support/app";
+import { apiCall } from "./support/api";
+import { type ApiSession, base, useSession as keepSession, screen, signUpThroughApi } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { cutTexts, settle } from "./support/fit";
@@ -119,7 +120,9 @@ describe("settings as a list of screens", () => {
         .poll(() => page.locator("[data-section='profile'] [data-testid='form-success']").innerText())
         .toBe(text("de", "settings", "saved"));
       await expect
-        .poll(async () => (await apiGet<{ city: string | null }>("/user-data/byType/profile", investor.token)).city)
+        .poll(
+          async () => (await apiCall("userDataByType", { params: { type: "profile" }, token: investor.token })).city,
+        )
         .toBe("Karaganda");
       // Back to the list, which opens at /settings as before.
       await page.goBack();

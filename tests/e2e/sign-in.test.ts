@@ -6,6 +6,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiReply } from "./support/api";
 import {
   base,
   codeFromOutbox,
@@ -150,11 +151,7 @@ describe("limits and sessions", () => {
     // The session is revoked elsewhere (a logout from another device with the same token).
     const token = (await context.cookies()).find((c) => c.name === "kassa_token")?.value;
     expect(token).toBeTruthy();
-    const logout = await fetch(`${base()}/api/auth/logout`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(logout.status).toBe(200);
+    expect((await apiReply("logout", { token })).status).toBe(200);
 
     await page.reload();
     await screen(page, "login");

@@ -8,7 +8,8 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiGet, base, screen, telegramSessionThroughApi } from "./support/app";
+import { apiCall } from "./support/api";
+import { base, screen, telegramSessionThroughApi } from "./support/app";
 import { phoneContext } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
 import { text } from "./support/locales";
@@ -113,7 +114,9 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
       })
       .toBe(text("en", "settings", "saved"));
     expect(saves()).toBe(1);
-    expect((await apiGet<{ city: string | null }>("/user-data/byType/profile", investor.token)).city).toBe("Pavlodar");
+    expect((await apiCall("userDataByType", { params: { type: "profile" }, token: investor.token })).city).toBe(
+      "Pavlodar",
+    );
 
     // Back: to the list, then to More where Settings was opened (top level: Back hidden); the cabinet, too.
     await web.send("back_button_pressed");
@@ -137,7 +140,7 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
       // A notification written while the account's language is still Telegram's English.
       const investor = await telegramSessionThroughApi(initData);
       await creditedRefill(investor.token, "25");
-      const language = async () => (await apiGet<{ language: string }>("/user/me", investor.token)).language;
+      const language = async () => (await apiCall("currentUser", { token: investor.token })).language;
       expect(await language()).toBe("en");
       const { web, frame } = await launch(client, initData);
       await openSettings(frame);
@@ -202,8 +205,7 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
     const investor = await telegramSessionThroughApi(initData);
     const older = await creditedRefill(investor.token, "30");
     await creditedRefill(investor.token, "45");
-    type Inbox = { unread: number; items: { id: string; readAt: string | null; target: unknown }[] };
-    const inbox = () => apiGet<Inbox>("/notification/inbox?limit=10", investor.token);
+    const inbox = () => apiCall("notificationsInbox", { query: { limit: 10 }, token: investor.token });
     expect((await inbox()).unread).toBe(2);
 
     const { web, frame } = await launch("a", initData);

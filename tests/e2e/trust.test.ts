@@ -8,6 +8,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "./support/api";
 import { type ApiSession, base, screen, signUpThroughApi, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
@@ -46,13 +47,7 @@ function balanceReads(page: Page, amount: string, timeout: number) {
 }
 
 async function startRefill(investor: ApiSession, amount: string): Promise<string> {
-  const res = await fetch(`${base()}/api/funds/refills`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${investor.token}` },
-    body: JSON.stringify({ paymentSystemId: "usdt-trc20", amount }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { id: string }).id;
+  return (await apiCall("createRefill", { body: { paymentSystemId: "usdt-trc20", amount }, token: investor.token })).id;
 }
 
 describe("live money", () => {
@@ -92,10 +87,15 @@ describe("live money", () => {
 async function abortFilesContaining(page: Page, marker: string): Promise<() => Promise<void>> {
   const pattern = "**/assets/*.js";
   const handler = async (route: import("playwright-core").Route) => {
-    const response = await route.fetch();
-    const body = await response.text();
-    if (body.includes(marker)) await route.abort("internetdisconnected");
-    else await route.fulfill({ response, body });
+    try {
+      const response = await route.fetch();
+      const body = await response.text();
+      if (body.includes(marker)) await route.abort("internetdisconnected");
+      else await route.fulfill({ response, body });
+    } catch (error) {
+      // Unrouted (or the page closed) while the file was fetched: the browser has taken the request back.
+      if (!/already handled|closed|disposed/i.test(String(error))) throw error;
+    }
   };
   await page.route(pattern, handler);
   return () => page.unroute(pattern, handler);

@@ -1,17 +1,10 @@
 /** Small helpers for driving the app the way a user does. */
+import type { Language } from "@contract";
 import type { Frame, Page } from "playwright-core";
-import { inject } from "vitest";
+import { apiCall } from "./api";
+import { base } from "./worker-server";
 
-/** This worker's server (tests/e2e/global-setup.ts starts one per worker). */
-export function e2eServer(): { baseURL: string; env: Record<string, string> } {
-  const servers = inject("e2eServers");
-  const worker = Number(process.env.VITEST_POOL_ID ?? "1");
-  const server = servers[(worker - 1) % servers.length];
-  if (!server) throw new Error("no e2e server: run the e2e project, whose global setup starts them");
-  return server;
-}
-
-export const base = () => e2eServer().baseURL;
+export { base, e2eServer } from "./worker-server";
 
 /** Waits for the screen `name`, in a page or in a frame (the app inside Telegram Web's iframe). */
 export async function screen(page: Page | Frame, name: string, timeout = 15_000) {
@@ -68,36 +61,28 @@ export interface ApiSession {
   user: unknown;
 }
 
-async function postJson(path: string, body: unknown, token?: string) {
-  const res = await fetch(`${base()}/api${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json;
-}
-
 /**
  * A new investor made through the API itself (registration, then the phone code from the outbox), for
  * tests whose subject is not sign-in.
  */
-export async function signUpThroughApi(inviter = "demo", language = "en"): Promise<ApiSession> {
+export async function signUpThroughApi(inviter = "demo", language: Language = "en"): Promise<ApiSession> {
   const login = uniqueLogin("inv");
   const password = PASSWORD;
-  const reply = await postJson(`/auth/register/${inviter}`, {
-    login,
-    fullName: "Mira Ledger",
-    email: `${login}@example.com`,
-    phone: uniquePhone(),
-    password,
-    passwordRepeat: password,
-    acceptTerms: true,
-    language,
+  const reply = await apiCall("register", {
+    params: { inviter },
+    body: {
+      login,
+      fullName: "Mira Ledger",
+      email: `${login}@example.com`,
+      phone: uniquePhone(),
+      password,
+      passwordRepeat: password,
+      acceptTerms: true,
+      language,
+    },
   });
-  const token = reply.refreshToken as string;
-  const confirmed = await postJson("/auth/phone/confirm", { code: await codeFromOutbox(login, "phone") }, token);
+  const token = reply.refreshToken;
+  const confirmed = await apiCall("phoneConfirm", { body: { code: await codeFromOutbox(login, "phone") }, token });
   return { login, token, user: confirmed.user };
 }
 
@@ -107,21 +92,14 @@ export async function signUpThroughApi(inviter = "demo", language = "en"): Promi
  * app in its frame) gets this same session back.
  */
 export async function telegramSessionThroughApi(initData: string): Promise<ApiSession> {
-  const reply = await postJson("/auth/telegram", { initData });
-  const user = reply.user as { login: string };
-  return { login: user.login, token: reply.refreshToken as string, user };
+  const reply = await apiCall("telegramAuth", { body: { initData } });
+  return { login: reply.user.login, token: reply.refreshToken, user: reply.user };
 }
 
 /** Puts an API session into a browser context the way the app keeps it (cookie + saved user). */
 export async function useSession(context: import("playwright-core").BrowserContext, session: ApiSession) {
   await context.addCookies([{ name: "kassa_token", value: session.token, url: base() }]);
   await context.addInitScript((u) => localStorage.setItem("kassa.user", JSON.stringify(u)), session.user);
-}
-
-export async function apiGet<T>(path: string, token: string): Promise<T> {
-  const res = await fetch(`${base()}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
-  if (!res.ok) throw new Error(`${path} answered ${res.status}`);
-  return (await res.json()) as T;
 }
 
 /** Registers a new investor through `/register/<inviter>` in the UI and confirms the phone; returns the login. */
@@ -156,22 +134,11 @@ export async function completeRegistration(page: Page) {
  * (which opens for unread ones) does not cover a screen whose subject is something else.
  */
 export async function readNotifications(token: string) {
-  const res = await fetch(`${base()}/api/notification/read`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify({}),
-  });
-  if (!res.ok) throw new Error(`/notification/read answered ${res.status}`);
+  await apiCall("readNotifications", { body: {}, token });
 }
 
 /** The demo investor (`npm start`'s seed) signed in through the API. */
 export async function demoSession(): Promise<ApiSession> {
-  const res = await fetch(`${base()}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
-  });
-  if (!res.ok) throw new Error(`demo sign-in answered ${res.status}`);
-  const { refreshToken, user } = (await res.json()) as { refreshToken: string; user: unknown };
+  const { refreshToken, user } = await apiCall("login", { body: { login: "demo", password: "demo2026pass" } });
   return { login: "demo", token: refreshToken, user };
 }

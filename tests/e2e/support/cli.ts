@@ -5,7 +5,8 @@
  * TypeScript loader per command (seconds each); the spawned entry is proved by the integration tests.
  */
 import { runCli } from "../../../server/src/cli/program";
-import { base, e2eServer } from "./app";
+import { apiCall } from "./api";
+import { e2eServer } from "./worker-server";
 
 /** The command's standard output; a non-zero exit throws with what it wrote to standard error. */
 export async function kassaWith(env: Record<string, string>, ...args: string[]): Promise<string> {
@@ -34,13 +35,7 @@ export function kassaCli(...args: string[]): Promise<string> {
  * operator's CLI: the balance credited and a `refill_credited` notification written. Returns the refill's id.
  */
 export async function creditedRefill(token: string, amount: string): Promise<string> {
-  const res = await fetch(`${base()}/api/funds/refills`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify({ paymentSystemId: "usdt-trc20", amount }),
-  });
-  if (res.status !== 200) throw new Error(`/funds/refills answered ${res.status}`);
-  const { id } = (await res.json()) as { id: string };
+  const { id } = await apiCall("createRefill", { body: { paymentSystemId: "usdt-trc20", amount }, token });
   await kassaCli("refill", "confirm", id);
   return id;
 }
