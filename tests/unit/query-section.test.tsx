@@ -4,6 +4,7 @@ import { AppRoot } from "@telegram-apps/telegram-ui";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { describe, expect, it } from "vitest";
+import { useAheadPages } from "@/components/ahead-pages";
 import { PagedList, QuerySection } from "@/components/query-section";
 import { ensureI18n } from "./test-utils";
 
@@ -37,14 +38,24 @@ function OneQuery() {
   );
 }
 
+/** Pages asked for by the list, by page number. */
+const pageCalls: number[] = [];
+
 function Paged({ filtered, total }: { filtered: boolean; total: number }) {
-  const query = useInfiniteQuery({
-    queryKey: ["paged", total],
-    initialPageParam: 0,
-    queryFn: async ({ pageParam }) =>
-      Array.from({ length: Math.max(0, Math.min(2, total - pageParam * 2)) }, (_, i) => `row${pageParam * 2 + i}`),
-    getNextPageParam: (last, pages) => (pages.length * 2 < total && last.length ? pages.length : undefined),
-  });
+  const query = useAheadPages(
+    useInfiniteQuery({
+      queryKey: ["paged", total],
+      initialPageParam: 0,
+      queryFn: async ({ pageParam }) => {
+        pageCalls.push(pageParam);
+        return Array.from(
+          { length: Math.max(0, Math.min(2, total - pageParam * 2)) },
+          (_, i) => `row${pageParam * 2 + i}`,
+        );
+      },
+      getNextPageParam: (last, pages) => (pages.length * 2 < total && last.length ? pages.length : undefined),
+    }),
+  );
   const items = query.data?.pages.flat() ?? [];
   return (
     <PagedList
@@ -95,5 +106,24 @@ describe("PagedList", () => {
     fireEvent.click(screen.getByTestId("load-more"));
     await waitFor(() => expect(screen.getAllByTestId("row")).toHaveLength(3));
     expect(screen.queryByTestId("load-more")).toBeNull();
+  });
+
+  it("fetches the next page ahead while the shown ones are read, and shows it at once on 'Show more'", async () => {
+    await ensureI18n();
+    pageCalls.length = 0;
+    wrap(<Paged filtered={false} total={5} />);
+    // The first page shown, the second fetched ahead but held back.
+    await waitFor(() => expect(pageCalls).toEqual([0, 1]));
+    expect(screen.getAllByTestId("row")).toHaveLength(2);
+    // The tap shows it in the same render: no request waited for. The third is then fetched ahead.
+    fireEvent.click(screen.getByTestId("load-more"));
+    expect(screen.getAllByTestId("row")).toHaveLength(4);
+    await waitFor(() => expect(pageCalls).toEqual([0, 1, 2]));
+    fireEvent.click(screen.getByTestId("load-more"));
+    expect(screen.getAllByTestId("row")).toHaveLength(5);
+    expect(screen.queryByTestId("load-more")).toBeNull();
+    // Nothing past the end is asked for.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pageCalls).toEqual([0, 1, 2]);
   });
 });

@@ -13,6 +13,7 @@ import { notificationKeys } from "../api/notification-queries";
 import { notificationPath } from "../lib/target";
 import { NotificationRow } from "./notification-row";
 import "../notifications.css";
+import { useAheadPages } from "@/components/ahead-pages";
 
 /** A row's height before it is laid out: a title, a line of text and the time. */
 const ROW_ESTIMATE_PX = 84;
@@ -27,7 +28,7 @@ const OVERSCAN = 20;
  */
 export function NotificationInbox() {
   const { t } = useTranslation("notifications");
-  const list = useInfiniteQuery(inboxQueries.inbox());
+  const list = useAheadPages(useInfiniteQuery(inboxQueries.inbox()));
   // A new page adds its rows; the ones loaded before are not gone through again.
   const items = usePagesBuilt(
     list.data?.pages,

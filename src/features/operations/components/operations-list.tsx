@@ -3,6 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
 import { type CSSProperties, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useAheadPages } from "@/components/ahead-pages";
 import { FilterSelect } from "@/components/form/filter-select";
 import { PagedList } from "@/components/query-section";
 import { usePagesBuilt, useWindowList, type WindowList } from "@/components/window-list";
@@ -33,7 +34,7 @@ const OVERSCAN = 20;
 export function OperationsList() {
   const { t } = useTranslation(["operations", "enums", "common"]);
   const [filter, setFilter] = useState<OperationFilter>({});
-  const list = useInfiniteQuery(operationQueries.list(filter));
+  const list = useAheadPages(useInfiniteQuery(operationQueries.list(filter)), JSON.stringify(filter));
   const history = usePagesBuilt(list.data?.pages, emptyHistory, (built, page) => addToHistory(built, page.items));
   return (
     <Section>

@@ -3,6 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useAheadPages } from "@/components/ahead-pages";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { Placeholder } from "@/components/placeholder";
@@ -39,7 +40,7 @@ export function ReferralsTable({ onTotals }: { onTotals(totals: ReferralsReply["
   const [sort, setSort] = useState<ReferralSort>("createdAt");
   const [sortDir, setSortDir] = useState<SortDir>(DEFAULT_DIR.createdAt);
   const filter: ReferralFilter = { sort, sortDir, search: search || undefined, line };
-  const list = useInfiniteQuery(partnerQueries.referrals(filter));
+  const list = useAheadPages(useInfiniteQuery(partnerQueries.referrals(filter)), JSON.stringify(filter));
   const rows = list.data?.pages.flatMap((page) => page.items) ?? [];
   const first = list.data?.pages[0];
   const total = list.data?.pages.at(-1)?.total ?? 0;

@@ -3,6 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useAheadPages } from "@/components/ahead-pages";
 import { DateField } from "@/components/date-field";
 import { FilterSelect } from "@/components/form/filter-select";
 import { PagedList } from "@/components/query-section";
@@ -32,7 +33,7 @@ export function WithdrawalHistory({
     if (!rangeInverted) setApplied(filter);
   }, [filter, rangeInverted]);
   const filtered = Boolean(applied.currency || applied.status || applied.from || applied.to);
-  const list = useInfiniteQuery(withdrawalQueries.list(applied));
+  const list = useAheadPages(useInfiniteQuery(withdrawalQueries.list(applied)), JSON.stringify(applied));
   const withdrawals = list.data?.pages.flatMap((page) => page.items) ?? [];
   const [openedId, setOpenedId] = useState<string | null>(null);
   const opened = withdrawals.find((w) => w.id === openedId) ?? null;
