@@ -3,6 +3,7 @@ import type { CryptoCase, Deposit, Operation, Plan } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "@/config/i18n";
+import { aDeposit } from "./fixtures";
 import { DEMO_USER, renderApp, stubRoutes } from "./test-utils";
 
 const plan = (id: string, en: string, ru: string, dailyYieldPercent: string): Plan => ({
@@ -38,28 +39,17 @@ const CASES: CryptoCase[] = [
   { id: "gone", name: text("Gone", "Нет"), description: text("-", "-"), riskLevel: "medium", planIds: ["old"] },
 ];
 
-const DEPOSIT: Deposit = {
-  id: "d1",
+const DEPOSIT: Deposit = aDeposit({
   planId: "premium",
   planName: PREMIUM.name,
   caseId: "growth",
-  currency: "USDT",
   amount: "100",
   dailyYieldPercent: "2",
-  durationDays: 30,
   dailyIncome: "2",
   totalAtEnd: "160",
   accruedHeld: "0",
   daysAccrued: 0,
-  startedAt: "2026-01-01T00:00:00.000Z",
-  endsAt: "2026-01-31T00:00:00.000Z",
-  status: "active",
-  autoInvest: false,
-  closedAt: null,
-  returned: null,
-  forfeited: null,
-  reinvestedInto: null,
-};
+});
 
 afterEach(async () => {
   vi.unstubAllGlobals();

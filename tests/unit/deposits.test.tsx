@@ -2,44 +2,16 @@
 import { type Deposit, depositCloseOutcome, depositTerms, type Plan } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { aDeposit, aPlan } from "./fixtures";
 import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
-const PLAN: Plan = {
-  id: "p-start",
-  name: { en: "Start", ru: "Старт", de: "Start", kk: "Старт" },
-  currency: "USDT",
-  dailyYieldPercent: "1.2",
-  durationDays: 30,
-  minAmount: "50",
-  maxAmount: "5000",
-};
+const PLAN: Plan = aPlan();
 
 const BALANCE: RouteReply<"balance"> = {
   body: { type: "balance", currentCurrency: "USDT", currencies: { USDT: "1000", BTC: "0", ETH: "0", TON: "0" } },
 };
 
-const ACTIVE: Deposit = {
-  id: "d1",
-  planId: PLAN.id,
-  planName: PLAN.name,
-  caseId: null,
-  currency: "USDT",
-  amount: "250",
-  dailyYieldPercent: "1.2",
-  durationDays: 30,
-  dailyIncome: "3",
-  totalAtEnd: "340",
-  accruedHeld: "21",
-  daysAccrued: 7,
-  startedAt: "2026-01-01T00:00:00.000Z",
-  endsAt: "2026-01-31T00:00:00.000Z",
-  status: "active",
-  autoInvest: false,
-  closedAt: null,
-  returned: null,
-  forfeited: null,
-  reinvestedInto: null,
-};
+const ACTIVE: Deposit = aDeposit();
 
 function page(items: Deposit[]): RouteReply<"deposits"> {
   return { body: { items, total: items.length, page: 1, limit: 10 } };

@@ -3,6 +3,7 @@
 import { type Deposit, INCOME_PERIODS, type IncomePeriod, type IncomeReply } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { aDeposit } from "./fixtures";
 import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => vi.unstubAllGlobals());
@@ -68,28 +69,7 @@ function incomeOf(period: IncomePeriod): IncomeReply {
   };
 }
 
-const ACTIVE: Deposit = {
-  id: "d1",
-  planId: "p",
-  planName: { en: "Start", ru: "Старт", de: "Start", kk: "Старт" },
-  caseId: null,
-  currency: "USDT",
-  amount: "250",
-  dailyYieldPercent: "1.2",
-  durationDays: 30,
-  dailyIncome: "3",
-  totalAtEnd: "340",
-  accruedHeld: "21",
-  daysAccrued: 7,
-  startedAt: "2026-01-01T00:00:00.000Z",
-  endsAt: "2026-01-31T00:00:00.000Z",
-  status: "active",
-  autoInvest: false,
-  closedAt: null,
-  returned: null,
-  forfeited: null,
-  reinvestedInto: null,
-};
+const ACTIVE: Deposit = aDeposit({ planId: "p" });
 
 function cabinetApi(extra: Parameters<typeof stubRoutes>[0] = {}) {
   return stubRoutes({

@@ -9,6 +9,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "@/config/i18n";
 import { setTelegramBridge } from "@/tma/bridge";
+import { aPaymentSystem } from "./fixtures";
 import { DEMO_USER, fakeBridge, type RouteReply, renderApp, showEveryPage, stubRoutes } from "./test-utils";
 
 /** An instant on a local calendar day (the history groups by the user's own days). */
@@ -17,18 +18,12 @@ const at = (year: number, month: number, day: number, hour: number) =>
 const now = new Date();
 const today = (hour: number) => at(now.getFullYear(), now.getMonth() + 1, now.getDate(), hour);
 
-const SYSTEM: PaymentSystem = {
-  id: "usdt-trc20",
+const SYSTEM: PaymentSystem = aPaymentSystem({
   name: "USDT TRC-20",
-  currency: "USDT",
   network: "TRC-20",
-  refillEnabled: true,
-  withdrawalEnabled: true,
-  minWithdrawal: "10",
   maxWithdrawal: "10000",
-  withdrawalFeePercent: "1",
   explorerUrl: "https://tronscan.org/#/transaction/{tx}",
-};
+});
 
 const WITHDRAWAL: Withdrawal = {
   id: "w1",

@@ -2,31 +2,20 @@
 import type { PaymentSystem, Refill } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { aPaymentSystem } from "./fixtures";
 import { DEMO_USER, renderApp, stubRoutes } from "./test-utils";
 
 const SYSTEMS: PaymentSystem[] = [
-  {
-    id: "usdt-trc20",
-    name: "Tether",
-    currency: "USDT",
-    network: "TRC20",
-    refillEnabled: true,
-    withdrawalEnabled: true,
-    minWithdrawal: "10",
-    maxWithdrawal: "1000",
-    withdrawalFeePercent: "1",
-  },
-  {
+  aPaymentSystem(),
+  aPaymentSystem({
     id: "btc-off",
     name: "Bitcoin",
     currency: "BTC",
     network: "Bitcoin",
     refillEnabled: false,
-    withdrawalEnabled: true,
     minWithdrawal: "0.001",
     maxWithdrawal: "1",
-    withdrawalFeePercent: "1",
-  },
+  }),
 ];
 
 const WAITING: Refill = {

@@ -10,6 +10,7 @@ import { i18next, LANGUAGE_STORAGE_KEY, setLanguage } from "@/config/i18n";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { type MainButtonParams, setTelegramBridge } from "@/tma/bridge";
+import { aPaymentSystem } from "./fixtures";
 import { DEMO_PROFILE, DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 const SECURITY: SecuritySettings = {
@@ -400,19 +401,7 @@ describe("settings: wallets", () => {
   it("shows the withdrawal wallet of each payment system open for withdrawals, shortened, the whole on tap", async () => {
     await open("/settings/wallets", {
       paymentSystems: {
-        body: [
-          {
-            id: "usdt-trc20",
-            name: "Tether",
-            currency: "USDT",
-            network: "TRC20",
-            refillEnabled: true,
-            withdrawalEnabled: true,
-            minWithdrawal: "10",
-            maxWithdrawal: "1000",
-            withdrawalFeePercent: "1",
-          },
-        ],
+        body: [aPaymentSystem()],
       },
       wallets: { body: [{ paymentSystemId: "usdt-trc20", address: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE" }] },
     });

@@ -9,6 +9,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HOME_SCREEN_OFFERED_KEY } from "@/features/deposits/components/home-screen-offer";
 import { type HomeScreenStatus, type MainButtonParams, setTelegramBridge } from "@/tma/bridge";
+import { aDeposit, aPaymentSystem, aPlan } from "./fixtures";
 import { DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 /** A Telegram client at the bridge: the real hooks drive its Main button, closing guard and haptics. */
@@ -102,37 +103,14 @@ const STATISTICS: RouteReply<"statistics"> = {
 const NOT_ENOUGH = { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } };
 
 describe("deposit form in Telegram", () => {
-  const PLAN: Plan = {
-    id: "p-start",
-    name: { en: "Start", ru: "Старт", de: "Start", kk: "Старт" },
-    currency: "USDT",
-    dailyYieldPercent: "1.2",
-    durationDays: 30,
-    minAmount: "50",
-    maxAmount: "5000",
-  };
-  const OPENED: Deposit = {
-    id: "d1",
-    planId: PLAN.id,
-    planName: PLAN.name,
-    caseId: null,
-    currency: "USDT",
+  const PLAN: Plan = aPlan();
+  const OPENED: Deposit = aDeposit({
     amount: "100",
-    dailyYieldPercent: "1.2",
-    durationDays: 30,
     dailyIncome: "1.2",
     totalAtEnd: "136",
     accruedHeld: "0",
     daysAccrued: 0,
-    startedAt: "2026-01-01T00:00:00.000Z",
-    endsAt: "2026-01-31T00:00:00.000Z",
-    status: "active",
-    autoInvest: false,
-    closedAt: null,
-    returned: null,
-    forfeited: null,
-    reinvestedInto: null,
-  };
+  });
   const routes = (
     create: RouteReply<"createDeposit"> | ((request: Request) => RouteReply<"createDeposit">),
   ): Parameters<typeof stubRoutes>[0] => ({
@@ -289,17 +267,7 @@ describe("deposit form in Telegram", () => {
 });
 
 describe("refill form in Telegram", () => {
-  const SYSTEM: PaymentSystem = {
-    id: "usdt-trc20",
-    name: "Tether",
-    currency: "USDT",
-    network: "TRC20",
-    refillEnabled: true,
-    withdrawalEnabled: true,
-    minWithdrawal: "10",
-    maxWithdrawal: "1000",
-    withdrawalFeePercent: "1",
-  };
+  const SYSTEM: PaymentSystem = aPaymentSystem();
   const WAITING: Refill = {
     id: "r1",
     status: "waiting",

@@ -3,31 +3,20 @@ import type { PaymentSystem, Withdrawal } from "@contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setTelegramBridge } from "@/tma/bridge";
+import { aPaymentSystem } from "./fixtures";
 import { DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 const SYSTEMS: PaymentSystem[] = [
-  {
-    id: "usdt-trc20",
-    name: "Tether",
-    currency: "USDT",
-    network: "TRC20",
-    refillEnabled: true,
-    withdrawalEnabled: true,
-    minWithdrawal: "10",
-    maxWithdrawal: "1000",
-    withdrawalFeePercent: "1.5",
-  },
-  {
+  aPaymentSystem({ withdrawalFeePercent: "1.5" }),
+  aPaymentSystem({
     id: "ton-closed",
     name: "Toncoin",
     currency: "TON",
     network: "TON",
-    refillEnabled: true,
     withdrawalEnabled: false,
     minWithdrawal: "1",
     maxWithdrawal: "100",
-    withdrawalFeePercent: "1",
-  },
+  }),
 ];
 
 const WALLET = "TXyzWalletAddress000000000000001";
