@@ -8,7 +8,13 @@ export const LocalizedText = z.object({ en: z.string(), ru: z.string(), de: z.st
 export type LocalizedText = z.infer<typeof LocalizedText>;
 
 /** Keys `GET /settings/{key}` serves; every other key is private to the server. */
-export const PUBLIC_SETTING_KEYS = ["defaultInviter", "botUsername", "supportUrl", "referralLines"] as const;
+export const PUBLIC_SETTING_KEYS = [
+  "defaultInviter",
+  "botUsername",
+  "supportUrl",
+  "referralLines",
+  "subscriptionBenefit",
+] as const;
 export const PublicSettingKey = z.enum(PUBLIC_SETTING_KEYS);
 export type PublicSettingKey = z.infer<typeof PublicSettingKey>;
 

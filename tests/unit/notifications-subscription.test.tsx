@@ -6,6 +6,7 @@ import { isPostponed, postpone } from "@/features/subscription/model/later";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { setTelegramBridge } from "@/tma/bridge";
+import { oneSetting } from "./route-stubs";
 import { DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => {
@@ -41,10 +42,11 @@ const BALANCES = (usdt: string): RouteReply<"balance"> => ({
 
 describe("subscription: no surprise charges", () => {
   // The contract's route names, each reply typed by its route.
-  function setup(balance: string, reply: RouteReply<"subscribe">) {
+  function setup(balance: string, reply: RouteReply<"subscribe">, benefit: unknown = null) {
     const sent: unknown[] = [];
     stubRoutes({
       subscriptionOptions: { body: OPTIONS },
+      setting: oneSetting("subscriptionBenefit", benefit),
       balance: BALANCES(balance),
       subscribe: (request) => {
         void request.json().then((b) => sent.push(b));
@@ -189,6 +191,23 @@ describe("subscription: no surprise charges", () => {
     expect(year.textContent).toContain("Year");
     expect(within(year).getByTestId("subscription-option-price").getAttribute("data-amount")).toBe("100");
     expect(screen.queryByTestId("subscription-sheet")).toBeNull();
+    // The operator has not said what it gives: nothing is made up.
+    expect(screen.queryByTestId("subscription-benefit")).toBeNull();
+  });
+
+  it("says what a subscription gives in the operator's words, in the investor's language, with the options and in the confirmation", async () => {
+    const benefit = {
+      en: "Withdrawals reviewed first",
+      ru: "Заявки на вывод рассматриваются в первую очередь",
+      de: "Auszahlungen werden zuerst geprüft",
+      kk: "Шығару өтінімдері бірінші қаралады",
+    };
+    setup("50", paid("2027-01-01T00:00:00.000Z"), benefit);
+    await renderApp({ path: "/settings/subscription", user: DEMO_USER });
+    expect((await screen.findByTestId("subscription-benefit")).textContent).toBe("Withdrawals reviewed first");
+    fireEvent.click(within(screen.getByTestId("subscription-status")).getByTestId("subscription-open"));
+    const sheet = await screen.findByTestId("subscription-sheet");
+    expect((await within(sheet).findByTestId("subscription-benefit")).textContent).toBe("Withdrawals reviewed first");
   });
 
   it("Settings shows the status with its end date, and activates through the same confirmation", async () => {

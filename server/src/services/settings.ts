@@ -64,6 +64,22 @@ export const SETTINGS = {
   defaultInviter: def({ public: true, schema: z.string().min(1), default: "kassa" }),
   botUsername: def({ public: true, schema: z.string().regex(/^\w{5,32}$/), default: "KassaCabinetBot" }),
   supportUrl: def({ public: true, schema: z.url(), default: "https://t.me/KassaSupport" }),
+  /**
+   * What a subscription gives, in the operator's words in each language (`kassa settings set subscriptionBenefit
+   * '{"en":"…","ru":"…","de":"…","kk":"…"}'`): shown with the options and in the confirmation. Null: not said.
+   */
+  subscriptionBenefit: def({
+    public: true,
+    schema: z.nullable(
+      z.object({
+        en: z.string().min(1).max(500),
+        ru: z.string().min(1).max(500),
+        de: z.string().min(1).max(500),
+        kk: z.string().min(1).max(500),
+      }),
+    ),
+    default: null,
+  }),
   /** Referral income per line (level 1, 2, 3…), in percent of the invitee's deposit. */
   referralLines: def({ public: true, schema: z.array(NonNegativeDecimal).max(10), default: ["5", "3", "1"] }),
   /** Percent of a direct invitee's referral income paid to the inviter as `matching`. */

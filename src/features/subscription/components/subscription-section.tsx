@@ -11,8 +11,8 @@ import { type SubscriptionEntryProps, SubscriptionSheet } from "./subscription-s
 
 /**
  * Settings → Subscription: whether it is active and until when, each option with its length and price (what
- * activating costs, before anything is tapped), and the way to activate or extend it (through the same
- * confirmation as the Cabinet's card, also after "Later").
+ * activating costs, before anything is tapped), what it gives in the operator's words (when said), and the way to
+ * activate or extend it (through the same confirmation as the Cabinet's card, also after "Later").
  */
 export function SubscriptionSection({ balances, onRefill }: SubscriptionEntryProps) {
   const { t, i18n } = useTranslation("subscription");
@@ -20,11 +20,16 @@ export function SubscriptionSection({ balances, onRefill }: SubscriptionEntryPro
   const format = useMoneyFormat();
   const user = useAtomValue(userAtom);
   const options = useQuery(subscriptionQueries.options());
+  const benefit = useQuery(subscriptionQueries.benefit()).data?.[language];
   const [confirming, setConfirming] = useState(false);
   if (!user) return null;
   const { active, until } = user.subscription;
   return (
-    <Section header={t("status.header")} data-section="subscription">
+    <Section
+      header={t("status.header")}
+      footer={benefit ? <span data-testid="subscription-benefit">{benefit}</span> : undefined}
+      data-section="subscription"
+    >
       <Cell
         className="static-cell"
         multiline

@@ -43,6 +43,7 @@ function SubscriptionConfirm({ balances, onClose, onRefill }: SubscriptionEntryP
   const user = useAtomValue(userAtom);
   const updateUser = useSetAtom(updateUserAtom);
   const options = useQuery(subscriptionQueries.options());
+  const benefit = useQuery(subscriptionQueries.benefit()).data?.[language];
   const activate = useMutation(subscriptionMutations.activate());
   const [chosen, setChosen] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -105,6 +106,11 @@ function SubscriptionConfirm({ balances, onClose, onRefill }: SubscriptionEntryP
   return (
     <form className="money-dialog money-form" onSubmit={submit} noValidate>
       <h2 className="money-dialog-title">{t("confirmTitle")}</h2>
+      {benefit ? (
+        <p className="subscription-benefit" data-testid="subscription-benefit">
+          {benefit}
+        </p>
+      ) : null}
       {options.isError ? (
         <div className="form-error" role="alert">
           <p>{errorText(options.error)}</p>
