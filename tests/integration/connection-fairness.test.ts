@@ -3,13 +3,14 @@
  * holding its share of connections (slow headers, slow bodies, idle keep-alives, reopened as they are closed),
  * fill MAX_CONNECTIONS, and a fresh address is answered every time (the heaviest clients give up their oldest
  * connection not being answered); a request body that stops arriving is cut after the headers' timeout, not the
- * request's; IPv6 clients count by their /64.
+ * request's; IPv6 clients count by their /64. On a bare server with the cap: the connection that makes way is the
+ * heaviest client's oldest one not being answered, and an answer slower than the stalled-body timeout is not cut.
  * Linux routes all of 127.0.0.0/8 to loopback, so 127.0.0.x are distinct client addresses.
  */
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientGroup } from "../../server/src/security/connection-cap";
+import { capConnectionsPerAddress, clientGroup } from "../../server/src/security/connection-cap";
 import { createTestServer, type TestServer } from "./helpers";
 
 const TOTAL = 40;
@@ -193,5 +194,82 @@ describe("connection fairness", () => {
     expect(clientGroup("::1")).toBe("0:0:0:0::/64");
     expect(clientGroup("::ffff:192.0.2.1")).toBe("192.0.2.1");
     expect(clientGroup("192.0.2.1")).not.toBe(clientGroup("192.0.2.2"));
+  });
+});
+
+describe("which connection makes way", () => {
+  /** A bare server with the cap (4 slots, 3 a client, a body stalled 500 ms cut) whose answers wait for `release`. */
+  async function bareServer() {
+    const waiting: http.ServerResponse[] = [];
+    // As Fastify does for a GET: the request's stream is never read (its 'end' comes only after the answer).
+    const bare = http.createServer((request, response) => {
+      if (request.url === "/slow") waiting.push(response);
+      else response.end("ok");
+    });
+    bare.maxConnections = 5;
+    capConnectionsPerAddress(bare, 3, () => false, 4, 500);
+    await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+    const barePort = (bare.address() as net.AddressInfo).port;
+    const connect = (localAddress: string, request: string) =>
+      new Promise<{ socket: net.Socket; closed: () => boolean; reply: () => string }>((resolve) => {
+        const socket = net.connect({ port: barePort, host: "127.0.0.1", localAddress });
+        let closed = false;
+        let reply = "";
+        socket.on("error", () => {});
+        socket.on("data", (data) => {
+          reply += data.toString("latin1");
+        });
+        socket.once("close", () => {
+          closed = true;
+        });
+        socket.once("connect", () => {
+          socket.write(request);
+          resolve({ socket, closed: () => closed, reply: () => reply });
+        });
+      });
+    return { bare, waiting, connect };
+  }
+
+  it("cuts the heaviest client's oldest connection not being answered, never one being answered before it", async () => {
+    const { bare, waiting, connect } = await bareServer();
+    try {
+      // 127.0.0.60: one request being answered (opened first), then two idle keep-alives.
+      const answering = await connect("127.0.0.60", "GET /slow HTTP/1.1\r\nHost: kassa\r\n\r\n");
+      expect(await until(() => waiting.length === 1, 30_000)).toBe(true);
+      const idle1 = await connect("127.0.0.60", "GET / HTTP/1.1\r\nHost: kassa\r\n\r\n");
+      const idle2 = await connect("127.0.0.60", "GET / HTTP/1.1\r\nHost: kassa\r\n\r\n");
+      expect(await until(() => idle1.reply() !== "" && idle2.reply() !== "", 30_000)).toBe(true);
+      // 127.0.0.61 takes the last slot; 127.0.0.62 finds all four held.
+      const other = await connect("127.0.0.61", "GET / HTTP/1.1\r\nHost: kassa\r\n\r\n");
+      expect(await until(() => other.reply() !== "", 30_000)).toBe(true);
+      const newcomer = await connect("127.0.0.62", "GET / HTTP/1.1\r\nHost: kassa\r\n\r\n");
+      expect(await until(() => newcomer.reply().startsWith("HTTP/1.1 200"), 30_000)).toBe(true);
+      expect(await until(() => idle1.closed(), 30_000)).toBe(true);
+      // The answer in progress and the younger idle connection stay; the answer still goes out.
+      expect([answering.closed(), idle2.closed(), other.closed()]).toEqual([false, false, false]);
+      waiting[0]?.end("late");
+      expect(await until(() => answering.reply().includes("late"), 30_000)).toBe(true);
+      for (const c of [answering, idle2, other, newcomer]) c.socket.destroy();
+    } finally {
+      bare.closeAllConnections();
+      bare.close();
+    }
+  });
+
+  it("lets an answer take longer than the stalled-body timeout", async () => {
+    const { bare, waiting, connect } = await bareServer();
+    try {
+      const slow = await connect("127.0.0.63", "GET /slow HTTP/1.1\r\nHost: kassa\r\n\r\n");
+      expect(await until(() => waiting.length === 1, 30_000)).toBe(true);
+      // Three times the 500 ms a stalled body gets: the request came whole, so the wait is the server's.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(slow.closed()).toBe(false);
+      waiting[0]?.end("late");
+      expect(await until(() => slow.reply().includes("late"), 30_000)).toBe(true);
+      slow.socket.destroy();
+    } finally {
+      bare.closeAllConnections();
+      bare.close();
+    }
   });
 });
