@@ -3,8 +3,8 @@
  * process, so clients opening connections (and sending their headers or bodies slowly) could hold every
  * slot and starve everyone else; here a connection beyond MAX_CONNECTIONS_PER_ADDRESS from one client is
  * closed as it arrives, before a byte of it is read, and at MAX_CONNECTIONS the heaviest clients make way
- * (docs/security.md, "Connection fairness"). Connections from the proxies in TRUST_PROXY are not
- * counted: behind a proxy every client arrives from its address, and the proxy caps them itself
+ * (docs/security.md, "Connection fairness"). Connections from the proxies in TRUST_PROXY count in the
+ * total only: behind a proxy every client arrives from its address, and the proxy caps them itself
  * (server/README.md, "Running in production").
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
