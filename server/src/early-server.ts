@@ -41,14 +41,23 @@ export function httpTimeouts(env: Env) {
 }
 
 /**
- * Connections beyond MAX_CONNECTIONS are closed as they arrive; one address may hold no more than
- * MAX_CONNECTIONS_PER_ADDRESS of them, so a single host cannot take every slot.
+ * No more than MAX_CONNECTIONS connections are held; one client (an IPv4 address, an IPv6 /64) may hold no
+ * more than MAX_CONNECTIONS_PER_ADDRESS of them, and once all are held a new client's connection makes the
+ * heaviest client give up its oldest one not being answered, so a few hosts cannot take every slot. A request
+ * body that brings nothing for HEADERS_TIMEOUT_SECONDS is cut like slow headers (docs/security.md,
+ * "Connection fairness").
  */
 export function capConnections(server: http.Server, env: Env): void {
-  server.maxConnections = env.MAX_CONNECTIONS;
-  // Per client (IPv6 by /64). The eviction near MAX_CONNECTIONS and the stalled-body cut (the cap's last two
-  // arguments) wait until http-limits and slow-clients are reconciled with them (docs/security.md).
-  capConnectionsPerAddress(server, env.MAX_CONNECTIONS_PER_ADDRESS, proxyMatcher(env.TRUST_PROXY));
+  // One past the total: Node closes a connection beyond `maxConnections` before anyone sees it, so the
+  // newcomer that makes the heaviest client give way is looked at in this last slot (the cap keeps the total).
+  server.maxConnections = env.MAX_CONNECTIONS + 1;
+  capConnectionsPerAddress(
+    server,
+    env.MAX_CONNECTIONS_PER_ADDRESS,
+    proxyMatcher(env.TRUST_PROXY),
+    env.MAX_CONNECTIONS,
+    env.HEADERS_TIMEOUT_SECONDS * 1000,
+  );
 }
 
 function pathOf(url: string | undefined): string {

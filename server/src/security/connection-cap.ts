@@ -2,12 +2,12 @@
  * Open connections per client (an IPv4 address, an IPv6 /64). Node's `maxConnections` caps the whole
  * process, so clients opening connections (and sending their headers or bodies slowly) could hold every
  * slot and starve everyone else; here a connection beyond MAX_CONNECTIONS_PER_ADDRESS from one client is
- * closed as it arrives, before a byte of it is read, and near MAX_CONNECTIONS the heaviest clients make way
- * (docs/security.md, "Connection fairness"). Connections from the proxies in TRUST_PROXY are not
- * counted: behind a proxy every client arrives from its address, and the proxy caps them itself
+ * closed as it arrives, before a byte of it is read, and at MAX_CONNECTIONS the heaviest clients make way
+ * (docs/security.md, "Connection fairness"). Connections from the proxies in TRUST_PROXY count in the
+ * total only: behind a proxy every client arrives from its address, and the proxy caps them itself
  * (server/README.md, "Running in production").
  */
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { BlockList, isIPv4, type Socket } from "node:net";
 import { NAMED_PROXY_RANGES } from "../env";
 
@@ -55,18 +55,24 @@ export function clientGroup(address: string): string {
 
 interface Held {
   socket: Socket;
-  openedAt: number;
-  /** A request of it is being answered (its headers and body arrived). */
-  busy: boolean;
+  /** Its request being read or answered, until the answer has gone (none: an idle keep-alive, or headers still arriving). */
+  request?: IncomingMessage;
+  /** Counted no more: closed, or cut to make way. */
+  released: boolean;
 }
+
+/** Being answered: its request arrived whole (headers and body) and the answer has not gone yet. */
+const busy = (held: Held) => held.request?.complete === true;
 
 /**
  * Fair shares of the connection slots. A new connection is closed when its client (`clientGroup`) already
- * holds `perClient` (a trusted proxy's are never closed for this). When the open connections near `total`
- * (Node refuses past it), the client holding most gives up its oldest connection that is not being answered
- * (an idle keep-alive, or one still sending its headers or body slowly), so a new client is always served;
- * a newcomer that is itself the heaviest client is the one closed. A request body that brings no byte for
- * `bodyIdleMs` (the headers' timeout) is cut like slow headers. Returns the connections of each client.
+ * holds `perClient` (a trusted proxy's count in `total` only). When `total` are held, a newcomer makes the
+ * client holding most give up its oldest connection not being answered (an idle keep-alive, or one still
+ * sending its headers or body), so a new client is always served; a newcomer whose own client holds as many
+ * (or one fewer) is the one closed. The server must let one connection past `total` reach this (its
+ * `maxConnections` at `total + 1`, `capConnections`): the newcomer is looked at in that slot, and at most
+ * `total` stay. A request body that brings no byte for `bodyIdleMs` (the headers' timeout) is cut like slow
+ * headers. Returns the connections of each client.
  */
 export function capConnectionsPerAddress(
   server: Server,
@@ -77,20 +83,31 @@ export function capConnectionsPerAddress(
 ): Map<string, Held[]> {
   const open = new Map<string, Held[]>();
   let count = 0;
-  // Room kept for newcomers: past this the heaviest client makes way.
-  const room = Number.isFinite(total) ? Math.max(1, Math.floor(total * 0.02)) : 0;
   const bySocket = new WeakMap<Socket, Held>();
-  // Bodies still arriving, with the bytes read at the last look: one that got nothing new for `bodyIdleMs`
-  // is cut, as Node cuts slow headers (a slow body would otherwise hold its slot for REQUEST_TIMEOUT).
-  const arriving = new Map<Socket, { bytes: number; since: number }>();
+  // Counted no more from the moment it is cut (Node counts it no more either), not when its close event comes.
+  const release = (group: string, held: Held) => {
+    if (held.released) return;
+    held.released = true;
+    count -= 1;
+    const mine = open.get(group);
+    if (!mine) return;
+    const at = mine.indexOf(held);
+    if (at >= 0) mine.splice(at, 1);
+    if (mine.length === 0) open.delete(group);
+  };
+  // Requests whose body is still arriving, with the bytes read at the last look: one that got nothing new for
+  // `bodyIdleMs` is cut, as Node cuts slow headers (a stalled body would otherwise hold its slot for
+  // REQUEST_TIMEOUT). Bytes read but not yet taken by the app are the server's wait, not the client's.
+  const arriving = new Map<Socket, { request: IncomingMessage; bytes: number; since: number }>();
   if (Number.isFinite(bodyIdleMs)) {
     const watch = setInterval(
       () => {
         const now = Date.now();
         for (const [socket, seen] of arriving) {
-          if (socket.destroyed) arriving.delete(socket);
-          else if (socket.bytesRead !== seen.bytes) arriving.set(socket, { bytes: socket.bytesRead, since: now });
-          else if (now - seen.since >= bodyIdleMs) {
+          if (socket.destroyed || seen.request.complete || seen.request.destroyed) arriving.delete(socket);
+          else if (socket.bytesRead !== seen.bytes || seen.request.readableLength > 0) {
+            arriving.set(socket, { request: seen.request, bytes: socket.bytesRead, since: now });
+          } else if (now - seen.since >= bodyIdleMs) {
             arriving.delete(socket);
             socket.destroy();
           }
@@ -100,57 +117,66 @@ export function capConnectionsPerAddress(
     );
     watch.unref();
     server.once("close", () => clearInterval(watch));
+    server.on("request", (request: IncomingMessage) => {
+      // `complete` turns true as the parser reads the request's end (its 'end' event waits for the app to read).
+      if (!request.complete)
+        arriving.set(request.socket, { request, bytes: request.socket.bytesRead, since: Date.now() });
+    });
   }
-  server.on("request", (request, response) => {
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     const held = bySocket.get(request.socket);
-    // Answered from the moment the whole request is in; until then it is a slow client like the others.
-    const start = () => {
-      arriving.delete(request.socket);
-      if (held) held.busy = true;
-    };
-    if (request.complete) start();
-    else {
-      arriving.set(request.socket, { bytes: request.socket.bytesRead, since: Date.now() });
-      request.once("end", start);
-      request.once("close", () => arriving.delete(request.socket));
-    }
     if (!held) return;
+    held.request = request;
     response.once("close", () => {
-      held.busy = false;
+      if (held.request === request) held.request = undefined;
     });
   });
+  // All `total` are held: the client holding most gives up its oldest connection not being answered, unless the
+  // newcomer's client (`mine`) holds as many or one fewer. Whether the newcomer may stay.
+  const makeWay = (mine: Held[] | undefined): boolean => {
+    let heaviest: Held[] | undefined;
+    let heaviestGroup = "";
+    for (const [group, held] of open) {
+      if (!heaviest || held.length > heaviest.length) {
+        heaviest = held;
+        heaviestGroup = group;
+      }
+    }
+    if (!heaviest || heaviest === mine || heaviest.length <= (mine?.length ?? 0) + 1) return false;
+    // The list is in the order they opened.
+    const victim = heaviest.find((h) => !busy(h)) ?? heaviest[0];
+    if (victim) {
+      release(heaviestGroup, victim);
+      victim.socket.destroy();
+    }
+    return true;
+  };
   server.on("connection", (socket: Socket) => {
     const address = socket.remoteAddress ? plainAddress(socket.remoteAddress) : "";
-    if (address === "" || exempt(address)) return;
-    const group = clientGroup(address);
-    const list = open.get(group) ?? [];
-    if (list.length >= perClient) {
-      socket.destroy();
-      return;
-    }
-    if (count + room >= total) {
-      let heaviest: Held[] | undefined;
-      for (const held of open.values()) if (!heaviest || held.length > heaviest.length) heaviest = held;
-      if (!heaviest || heaviest === list || heaviest.length <= list.length + 1) {
+    // A trusted proxy's connections count in the total but for no client: never closed for a share, never made to give way.
+    if (address === "" || exempt(address)) {
+      if (count >= total && !makeWay(undefined)) {
         socket.destroy();
         return;
       }
-      const victim = heaviest.find((h) => !h.busy) ?? heaviest[0];
-      victim?.socket.destroy();
+      count += 1;
+      socket.once("close", () => {
+        count -= 1;
+      });
+      return;
     }
-    const held: Held = { socket, openedAt: Date.now(), busy: false };
+    const group = clientGroup(address);
+    const list = open.get(group) ?? [];
+    if (list.length >= perClient || (count >= total && !makeWay(list))) {
+      socket.destroy();
+      return;
+    }
+    const held: Held = { socket, released: false };
     bySocket.set(socket, held);
     list.push(held);
     open.set(group, list);
     count += 1;
-    socket.once("close", () => {
-      count -= 1;
-      const mine = open.get(group);
-      if (!mine) return;
-      const at = mine.indexOf(held);
-      if (at >= 0) mine.splice(at, 1);
-      if (mine.length === 0) open.delete(group);
-    });
+    socket.once("close", () => release(group, held));
   });
   return open;
 }
