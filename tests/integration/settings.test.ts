@@ -66,6 +66,24 @@ describe("GET /settings/:key", () => {
     expect(SettingReply.parse(res.json())).toEqual({ key, value });
   });
 
+  it("serves what a subscription gives: nothing said by default, the operator's words once set, a half-said one refused", async () => {
+    const benefit = () => callRoute(server, "setting", { params: { key: "subscriptionBenefit" } });
+    expect((await benefit()).value).toEqual({});
+    const words = {
+      en: "Priority support",
+      ru: "Приоритетная поддержка",
+      de: "Vorrangiger Support",
+      kk: "Басым қолдау",
+    };
+    await setSetting(server.handle.db, systemClock, "subscriptionBenefit", words);
+    expect((await benefit()).value).toEqual(words);
+    await expect(
+      setSetting(server.handle.db, systemClock, "subscriptionBenefit", { en: "Only English" }),
+    ).rejects.toThrow();
+    await setSetting(server.handle.db, systemClock, "subscriptionBenefit", {});
+    expect((await benefit()).value).toEqual({});
+  });
+
   it("serves the support link", async () => {
     const body = await callRoute(server, "setting", { params: { key: "supportUrl" } });
     expect(body.value).toMatch(/^https:\/\//);

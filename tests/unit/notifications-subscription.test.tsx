@@ -42,7 +42,7 @@ const BALANCES = (usdt: string): RouteReply<"balance"> => ({
 
 describe("subscription: no surprise charges", () => {
   // The contract's route names, each reply typed by its route.
-  function setup(balance: string, reply: RouteReply<"subscribe">, benefit: unknown = null) {
+  function setup(balance: string, reply: RouteReply<"subscribe">, benefit: unknown = {}) {
     const sent: unknown[] = [];
     stubRoutes({
       subscriptionOptions: { body: OPTIONS },

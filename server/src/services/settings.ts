@@ -66,19 +66,21 @@ export const SETTINGS = {
   supportUrl: def({ public: true, schema: z.url(), default: "https://t.me/KassaSupport" }),
   /**
    * What a subscription gives, in the operator's words in each language (`kassa settings set subscriptionBenefit
-   * '{"en":"…","ru":"…","de":"…","kk":"…"}'`): shown with the options and in the confirmation. Null: not said.
+   * '{"en":"…","ru":"…","de":"…","kk":"…"}'`): shown with the options and in the confirmation. `{}`: not said
+   * (nothing is shown). A JSON null cannot be stored: the column is NOT NULL.
    */
   subscriptionBenefit: def({
     public: true,
-    schema: z.nullable(
+    schema: z.union([
+      z.object({}).strict(),
       z.object({
         en: z.string().min(1).max(500),
         ru: z.string().min(1).max(500),
         de: z.string().min(1).max(500),
         kk: z.string().min(1).max(500),
       }),
-    ),
-    default: null,
+    ]),
+    default: {},
   }),
   /** Referral income per line (level 1, 2, 3…), in percent of the invitee's deposit. */
   referralLines: def({ public: true, schema: z.array(NonNegativeDecimal).max(10), default: ["5", "3", "1"] }),
