@@ -13,7 +13,6 @@
  * is at least once, never lost. Every attempt at one notice carries the same key, the e-mail's Message-ID
  * `<notice-<id>@<MAIL_FROM's domain>>`, so a repeat after a crash is the same message to the receiving side.
  */
-import { FALLBACK_LANGUAGE, LANGUAGES, type Language } from "@contract";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { resultRows } from "../db/rows";
@@ -107,7 +106,10 @@ export async function queueNewsMail(db: Database, newsId: string): Promise<numbe
   return readers.length;
 }
 
-/** Claims the oldest due row (of `userId` when given) for `CLAIM_MS`; its id, or null when none is due. */
+/**
+ * Claims the oldest due row for `CLAIM_MS`: its id, or null when none is due. With `userId`, that account's
+ * notices only, never news (the request that stored an event sends its own notices; the job sends the news).
+ */
 async function claim(db: Database, userId?: string): Promise<string | null> {
   const now = new Date();
   const until = new Date(now.getTime() + CLAIM_MS);
@@ -117,7 +119,7 @@ async function claim(db: Database, userId?: string): Promise<string | null> {
       where id = (
         select id from notice_outbox
         where sent_at is null and failed_at is null and next_attempt_at <= ${now.toISOString()}
-          ${userId ? sql`and user_id = ${userId}` : sql``}
+          ${userId ? sql`and user_id = ${userId} and kind <> 'news'` : sql``}
         order by next_attempt_at, created_at
         limit 1
         for update skip locked)
@@ -126,7 +128,7 @@ async function claim(db: Database, userId?: string): Promise<string | null> {
   return rows[0]?.id ?? null;
 }
 
-/** One message as the channel sends it; null: nothing to send any more (`reason` says why). */
+/** One message as the channel sends it, or nothing to send any more (`skip` says why). */
 type Rendered =
   | { title: string; text: string; html?: string; unsubscribe?: string; channel?: "email" }
   | { skip: string };
@@ -172,15 +174,14 @@ async function render(
         .from(news)
         .where(eq(news.id, params.newsId ?? ""));
       if (!item) return { skip: "the news item is gone" };
-      const lang: Language = LANGUAGES.includes(language) ? language : FALLBACK_LANGUAGE;
       const unsubscribe = emailUnsubscribeUrl(publicUrl, deps.unsubscribe.secret, user.id);
-      const why = botText(lang, "mail.newsFooter");
-      const stop = botText(lang, "mail.newsUnsubscribe");
+      const why = botText(language, "mail.newsFooter");
+      const stop = botText(language, "mail.newsUnsubscribe");
       return {
         channel: "email",
-        title: plainText(item.title[lang]),
-        text: `${newsPlain(item.body[lang])}\n\n${why}\n${stop}: ${unsubscribe}`,
-        html: `${sanitizeNewsHtml(item.body[lang])}<p style="margin:24px 0 0;font-size:13px;color:#6d6d72">${escapeHtml(why)} <a href="${escapeHtml(unsubscribe)}">${escapeHtml(stop)}</a></p>`,
+        title: plainText(item.title[language]),
+        text: `${newsPlain(item.body[language])}\n\n${why}\n${stop}: ${unsubscribe}`,
+        html: `${sanitizeNewsHtml(item.body[language])}<p style="margin:24px 0 0;font-size:13px;color:#6d6d72">${escapeHtml(why)} <a href="${escapeHtml(unsubscribe)}">${escapeHtml(stop)}</a></p>`,
         unsubscribe,
       };
     }
