@@ -42,11 +42,12 @@ function page(reply: FastifyReply, status: number, language: Language, title: st
 }
 
 export const mailRoutes: FastifyPluginAsync = async (app) => {
-  // The one-click body (RFC 8058) and the page's form are form-encoded; nothing of them is read but the token.
+  // The one-click body (RFC 8058: `List-Unsubscribe=One-Click`, form-encoded or multipart) and the page's form:
+  // nothing of them is read but the token in the link.
   app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string", bodyLimit: 1024 },
-    (_r, _b, done) => done(null, undefined),
+    ["application/x-www-form-urlencoded", "multipart/form-data"],
+    { parseAs: "string", bodyLimit: 4096 },
+    (_request, _body, done) => done(null, undefined),
   );
 
   const account = async (request: FastifyRequest) => {
