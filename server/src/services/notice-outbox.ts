@@ -3,7 +3,7 @@
  * password changed, the withdrawal wallet changed, a withdrawal's new status) and news by e-mail, durable.
  * A notice is a row of `notice_outbox` written in the event's own transaction, so it exists exactly when the
  * event does; the request (or the CLI) that stored the event tries to send it at once, and the `notice-outbox`
- * job of every instance sends what is due: each 1 s, oldest first. A temporary refusal (the provider's 4xx for
+ * job of every instance sends what is due: each 1 s, oldest first (a notice not tried yet once it is 10 s old). A temporary refusal (the provider's 4xx for
  * SMTP, 429/5xx for SMS, no answer) is tried again after 5 s, 10 s, 20 s, … up to ten minutes; a permanent one,
  * or 72 hours of temporary ones, gives the notice up with the reason logged and kept (`last_error`).
  *
@@ -32,6 +32,8 @@ const CLAIM_MS = 2 * 60_000;
 const NOTICE_GIVE_UP_MS = 72 * 3_600_000;
 const BACKOFF_BASE_MS = 5_000;
 const BACKOFF_MAX_MS = 10 * 60_000;
+/** How long the job leaves an account notice not tried yet to the request that stored it (`claim`). */
+const FRESH_MS = 10_000;
 /** The most notices one job run sends (the next run goes on). */
 const RUN_MAX = 200;
 const INSERT_BATCH = 500;
@@ -107,8 +109,10 @@ export async function queueNewsMail(db: Database, newsId: string): Promise<numbe
 }
 
 /**
- * Claims the oldest due row for `CLAIM_MS`: its id, or null when none is due. With `userId`, that account's
- * notices only, never news (the request that stored an event sends its own notices; the job sends the news).
+ * Claims the oldest due row for `CLAIM_MS`: its id, or null when none is due. With `userId` (the request that
+ * stored an event), that account's notices only, never news. Without (the job), news at once, and an account
+ * notice not tried yet only once it is `FRESH_MS` old: the request that stored it sends it first, so the reply
+ * comes after its e-mail went out, as before the outbox.
  */
 async function claim(db: Database, userId?: string): Promise<string | null> {
   const now = new Date();
@@ -119,7 +123,11 @@ async function claim(db: Database, userId?: string): Promise<string | null> {
       where id = (
         select id from notice_outbox
         where sent_at is null and failed_at is null and next_attempt_at <= ${now.toISOString()}
-          ${userId ? sql`and user_id = ${userId} and kind <> 'news'` : sql``}
+          ${
+            userId
+              ? sql`and user_id = ${userId} and kind <> 'news'`
+              : sql`and (attempts > 0 or kind = 'news' or created_at <= ${new Date(now.getTime() - FRESH_MS).toISOString()})`
+          }
         order by next_attempt_at, created_at
         limit 1
         for update skip locked)
