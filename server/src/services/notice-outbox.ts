@@ -1,16 +1,16 @@
 /**
- * The notice outbox (docs/delivery.md#notices): account notices through the investor's code channel (the
- * password changed, the withdrawal wallet changed, a withdrawal's new status) and news by e-mail, durable.
- * A notice is a row of `notice_outbox` written in the event's own transaction, so it exists exactly when the
- * event does; the request (or the CLI) that stored the event tries to send it at once, and the `notice-outbox`
- * job of every instance sends what is due: each 1 s, oldest first (a notice not tried yet once it is 10 s old). A temporary refusal (the provider's 4xx for
- * SMTP, 429/5xx for SMS, no answer) is tried again after 5 s, 10 s, 20 s, … up to ten minutes; a permanent one,
- * or 72 hours of temporary ones, gives the notice up with the reason logged and kept (`last_error`).
+ * The notice outbox (docs/delivery.md#notices): account notices through the investor's code channel (the password
+ * changed, the withdrawal wallet changed, a withdrawal's new status) and news by e-mail, durable. A notice is a row
+ * of `notice_outbox` written in the event's own transaction, so it exists exactly when the event does; the request
+ * (or the CLI) that stored the event tries to send it at once, and the `notice-outbox` job of every instance sends
+ * what is due: each 1 s, oldest first (a notice not tried yet once it is 10 s old). A temporary refusal (the
+ * provider's 4xx for SMTP, 429/5xx for SMS, no answer) is tried again after 5 s, 10 s, 20 s, … up to ten minutes; a
+ * permanent one, or 72 hours of temporary ones, gives the notice up with the reason logged and kept (`last_error`).
  *
  * A sender claims one row at a time with `FOR UPDATE SKIP LOCKED`, moving its `next_attempt_at` past a two-minute
  * lease (longer than any one send may take), so across instances on one PostgreSQL one of them sends it. A crash
- * between the provider's acceptance and the mark leaves the row to come due again when its lease ends: delivery
- * is at least once, never lost. Every attempt at one notice carries the same key, the e-mail's Message-ID
+ * between the provider's acceptance and the mark leaves the row to come due again when its lease ends: delivery is
+ * at least once, never dropped silently. Every attempt at one notice carries the same key, the e-mail's Message-ID
  * `<notice-<id>@<MAIL_FROM's domain>>`, so a repeat after a crash is the same message to the receiving side.
  */
 import { and, eq, sql } from "drizzle-orm";
