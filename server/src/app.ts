@@ -41,6 +41,7 @@ import { devRoutes } from "./routes/dev";
 import { fundsRoutes } from "./routes/funds";
 import { withdrawalRoutes } from "./routes/funds/withdrawals";
 import { healthRoutes } from "./routes/health";
+import { mailRoutes } from "./routes/mail";
 import { notificationRoutes } from "./routes/notifications";
 import { operatorRoutes } from "./routes/operator";
 import { settingsRoutes } from "./routes/settings";
@@ -53,6 +54,7 @@ import { userUploadRoutes } from "./routes/user/uploads";
 import { userWalletsRoutes } from "./routes/user/wallets";
 import { MAX_BODY_DEPTH, nestsDeeperThan } from "./security/body-depth";
 import { createLimiter } from "./security/rate-limit";
+import { addNoticeJob } from "./services/notice-outbox";
 import { getSetting } from "./services/settings";
 import type { KassaBot } from "./telegram/bot";
 
@@ -164,6 +166,13 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   const jobs = bot?.jobs ?? new Jobs(db, kind, app.log);
   app.decorate("bot", bot);
   app.decorate("jobs", jobs);
+  // Account notices through the code channel and news by e-mail (services/notice-outbox.ts): every instance sends.
+  addNoticeJob(jobs, {
+    db,
+    codeSender: app.codeSender,
+    log: app.log,
+    unsubscribe: { publicUrl: env.PUBLIC_URL, secret: app.codeSecret },
+  });
   app.addHook("onReady", async () => jobs.start());
   app.addHook("onClose", async () => {
     await jobs.stop();
@@ -214,6 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       await api.register(cryptoCasesRoutes);
       await api.register(contentRoutes);
       await api.register(notificationRoutes);
+      await api.register(mailRoutes);
       if (bot) await api.register((await import("./routes/telegram")).telegramRoutes, { bot });
       if (env.NODE_ENV !== "production") await api.register(devRoutes);
       if (operatorToken) await api.register(operatorRoutes, { token: operatorToken });

@@ -156,7 +156,7 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv, e
     listVerifications: (filter) => listVerifications(db, filter),
     decideVerification: async (user, decision, note) =>
       decideVerification({ db, clock: await clock() }, user, decision === "approve" ? "success" : "denied", note),
-    addNews: async (input) => addNews(db, await clock(), input),
+    addNews: async (input) => addNews(db, await clock(), input, { mail: env?.PUBLIC_URL !== undefined }),
     listNews: async () => (await listNews(db)) as NewsItem[],
     chatOutbox: async (limit = 100, status = "waiting") => listWaiting(db, (await clock()).now(), limit, status),
     retryChatOutbox: async (id) => retryWaiting(db, (await clock()).now(), id),

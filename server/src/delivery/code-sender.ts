@@ -49,6 +49,12 @@ export interface ChannelNotice {
   title?: string;
   /** The user's language (an e-mail's footer). */
   language?: Language;
+  /** The same for every attempt at one notice (the outbox row's): an e-mail's Message-ID is made from it. */
+  key?: string;
+  /** An HTML body (already safe: a news item's sanitised body) for an e-mail; else the text is escaped. */
+  html?: string;
+  /** `List-Unsubscribe` (an https link, one-click, RFC 8058) for a mailing: news by e-mail. */
+  unsubscribe?: string;
 }
 
 export interface CodeSender {

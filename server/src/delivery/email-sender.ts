@@ -29,8 +29,10 @@ export interface EmailContent {
   subject: string;
   text: string;
   html: string;
-  /** `List-Unsubscribe` target for a mailing (news); none for a code or an account notice. */
+  /** `List-Unsubscribe` target for a mailing (news, one-click: RFC 8058); none for a code or an account notice. */
   unsubscribe?: string;
+  /** A key the same for every attempt at one message (the notice outbox's row): its Message-ID. */
+  key?: string;
 }
 
 /** Nodemailer's error codes that mean "nobody answered (in time)": worth another try. */
@@ -75,9 +77,13 @@ export class EmailCodeSender implements CodeSender {
         text: content.text,
         html: content.html,
         date: new Date(),
-        messageId: `<${randomUUID()}@${this.domain}>`,
-        // RFC 3834: an automatic message; mail servers send no out-of-office replies to it.
-        headers: { "Auto-Submitted": "auto-generated" },
+        messageId: `<${content.key ?? randomUUID()}@${this.domain}>`,
+        // RFC 3834: an automatic message; mail servers send no out-of-office replies to it. RFC 8058: a POST
+        // to the List-Unsubscribe link unsubscribes with one click.
+        headers: {
+          "Auto-Submitted": "auto-generated",
+          ...(content.unsubscribe ? { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : {}),
+        },
         ...(content.unsubscribe ? { list: { unsubscribe: content.unsubscribe } } : {}),
       });
     } catch (error) {
@@ -119,7 +125,15 @@ function footer(language: Language): string {
 /** A simple HTML page around paragraphs (already escaped), readable in any mail client. */
 function htmlPage(language: Language, paragraphs: string[]): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${p.replace(/\n/g, "<br>")}</p>`).join("");
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"></head><body style="font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif;font-size:16px;line-height:1.5;color:#1c1c1e">${body}<p style="margin:24px 0 0;font-size:13px;color:#6d6d72">${escapeHtml(footer(language))}</p></body></html>`;
+  return htmlDocument(
+    language,
+    `${body}<p style="margin:24px 0 0;font-size:13px;color:#6d6d72">${escapeHtml(footer(language))}</p>`,
+  );
+}
+
+/** The HTML document around a body (already safe). */
+function htmlDocument(language: Language, body: string): string {
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"></head><body style="font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif;font-size:16px;line-height:1.5;color:#1c1c1e">${body}</body></html>`;
 }
 
 /** A code's e-mail: the chat's text (without its markup), the code set large in the HTML part. */
@@ -140,13 +154,19 @@ function codeEmail(delivery: CodeDelivery): EmailContent {
   };
 }
 
-/** A notice's e-mail: its title as the subject, its text as the body. */
+/**
+ * A notice's e-mail: its title as the subject, its text as the body (a mailing's own HTML when it has one, with
+ * its own footer).
+ */
 function noticeEmail(notice: ChannelNotice): EmailContent {
   const language = notice.language ?? FALLBACK_LANGUAGE;
   const subject = notice.title ?? botText(language, "name");
   return {
     subject,
-    text: `${notice.text}\n\n${footer(language)}`,
-    html: htmlPage(language, [escapeHtml(notice.text)]),
+    ...(notice.html !== undefined
+      ? { text: notice.text, html: htmlDocument(language, notice.html) }
+      : { text: `${notice.text}\n\n${footer(language)}`, html: htmlPage(language, [escapeHtml(notice.text)]) }),
+    ...(notice.key !== undefined ? { key: notice.key } : {}),
+    ...(notice.unsubscribe !== undefined ? { unsubscribe: notice.unsubscribe } : {}),
   };
 }

@@ -20,9 +20,9 @@ import type { CodeSender } from "../delivery/code-sender";
 import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "../security/password";
-import { tellPasswordChanged } from "./account-notices";
 import { currentUser, type RequestMeta } from "./auth";
 import { enterPhoneCode, issueCode, maskedDestination, PHONE_CODE_GUESSES, verifyCode } from "./codes";
+import { queueNotice, sendNoticesNow } from "./notice-outbox";
 import { type AuthSession, sessionsRevoked } from "./sessions";
 import { getProfile, type UserRow, uniqueViolation, userView } from "./users";
 
@@ -63,9 +63,12 @@ export async function changePassword(
   await deps.limiter.reset(limitKey);
   const passwordHash = await hashPassword(body.password);
   const now = deps.clock.now();
+  const [date = "", time = ""] = now.toISOString().slice(0, 16).split("T");
   const revoked = await deps.db.transaction(async (tx) => {
     userChanging(user.id);
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    // The owner hears of it (when and how to react if it was not them), durably: the notice exists with the change.
+    await queueNotice(tx, user.id, "password_changed", { date, time });
     return tx
       .update(sessions)
       .set({ revokedAt: now })
@@ -73,7 +76,7 @@ export async function changePassword(
       .returning({ id: sessions.id });
   });
   sessionsRevoked(deps.db, revoked);
-  await tellPasswordChanged(deps, user, now);
+  await sendNoticesNow(deps, user.id);
 }
 
 // ---------------------------------------------------------------------------------------------

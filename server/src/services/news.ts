@@ -13,6 +13,7 @@ import { news } from "../db/schema";
 import { AppError } from "../errors";
 import { plainText, sanitizeNewsHtml } from "../security/sanitize";
 import { queueNews } from "./broadcasts";
+import { queueNewsMail } from "./notice-outbox";
 
 type NewsRow = typeof news.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -61,8 +62,16 @@ function fill(text: Partial<LocalizedText>, what: "title" | "body"): LocalizedTe
   return out;
 }
 
-/** Operator: publishes a news item (sanitised on read). */
-export async function addNews(db: Database, clock: Clock, input: NewsInput): Promise<NewsItem> {
+/**
+ * Operator: publishes a news item (sanitised on read). With `mail` (the server has a PUBLIC_URL for the
+ * unsubscribe link) it also goes by e-mail to the investors who take news by e-mail (services/notice-outbox.ts).
+ */
+export async function addNews(
+  db: Database,
+  clock: Clock,
+  input: NewsInput,
+  options: { mail: boolean } = { mail: false },
+): Promise<NewsItem> {
   const at = clock.now();
   const row = await db.transaction(async (tx) => {
     const [stored] = await tx
@@ -72,6 +81,7 @@ export async function addNews(db: Database, clock: Clock, input: NewsInput): Pro
     if (!stored) throw new Error("news not stored");
     // The chats that asked for news hear of it (telegram/broadcasts.ts), with the item or not at all.
     await queueNews(tx, stored, at);
+    if (options.mail) await queueNewsMail(tx, stored.id);
     return stored;
   });
   return toNewsItem(row, undefined) as NewsItem;

@@ -20,11 +20,11 @@ import type { ServiceContext } from "../context";
 import type { Database } from "../db/client";
 import { paymentSystems, wallets } from "../db/schema";
 import { AppError } from "../errors";
-import { botText } from "../texts/bot";
 import type { RequestMeta } from "./auth";
 import { issueCode } from "./codes";
+import { queueNotice, sendNoticesNow } from "./notice-outbox";
 import { notify } from "./notifications";
-import { findUserById, type UserRow, userLanguage } from "./users";
+import { findUserById } from "./users";
 import { assertWithdrawalsOpen, enterWithdrawalCode } from "./withdrawals";
 
 type PaymentSystemRow = typeof paymentSystems.$inferSelect;
@@ -162,8 +162,11 @@ export async function changeWallets(
     await storeWallets(tx, userId, body.wallets, now);
     const [date = "", time = ""] = now.toISOString().slice(0, 16).split("T");
     await notify(tx, userId, "wallet_changed", { systems: systemNames(changes, systems), date, time }, now);
+    // And through the code channel with the new addresses, unless the chat hears of it already.
+    const wallets = changes.map((w) => `${systemName(w, systems)}: ${w.address}`).join("\n");
+    await queueNotice(tx, userId, "wallet_changed", { wallets });
   });
-  await tellWalletChanged(deps, user, changes, systems);
+  await sendNoticesNow(deps, userId);
   return { wallets: await listWallets(deps.db, userId), walletCode: null };
 }
 
@@ -175,30 +178,3 @@ function systemName(entry: { paymentSystemId: string }, systems: readonly Paymen
 
 const systemNames = (changes: readonly { paymentSystemId: string }[], systems: readonly PaymentSystemRow[]) =>
   changes.map((w) => systemName(w, systems)).join(", ");
-
-/**
- * Tells the user through the code channel that these wallets changed (with the new addresses). The
- * Telegram chat hears of it once: through the chat outbox (the `wallet_changed` notification) when
- * the account is linked with chat notifications on, so the code channel's message goes there only
- * when the outbox does not. The change is stored already: a notice that could not be sent is logged,
- * not an error of the call.
- */
-async function tellWalletChanged(
-  deps: Pick<ServiceContext, "codeSender" | "log">,
-  user: UserRow,
-  changes: readonly { paymentSystemId: string; address: string }[],
-  systems: readonly PaymentSystemRow[],
-): Promise<void> {
-  const tell = deps.codeSender.tell?.bind(deps.codeSender);
-  if (!tell) return;
-  const channel = user.codeChannel;
-  if (channel === "telegram" && user.telegramId !== null && user.chatNotifications) return;
-  const list = changes.map((w) => `${systemName(w, systems)}: ${w.address}`).join("\n");
-  const language = userLanguage(user);
-  const text = botText(language, "walletChanged.text", { wallets: list });
-  const title = botText(language, "notifications.wallet_changed.title");
-  const { login, telegramId, email, phone } = user;
-  await tell({ login, channel, telegramId, email, phone, text, title, language }).catch((error: unknown) =>
-    deps.log.warn({ err: error, login, channel }, "wallet change notice not sent"),
-  );
-}

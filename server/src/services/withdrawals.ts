@@ -41,11 +41,11 @@ import {
 } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
-import { type NoticeDeps, tellNotification } from "./account-notices";
 import type { RequestMeta } from "./auth";
 import { issueCode, verifyCode } from "./codes";
 import { isUuid } from "./deposit-rows";
 import { post } from "./ledger";
+import { type NoticeSenderDeps, queueNotice, sendNoticesNow } from "./notice-outbox";
 import { notify } from "./notifications";
 import { getSetting } from "./settings";
 import { lockUser, type UserRow } from "./users";
@@ -430,7 +430,7 @@ export async function cancelWithdrawal(deps: ServiceContext, userId: string, id:
   const row = await ownWithdrawal(deps.db, userId, id);
   const cancelled = await returnFunds(deps, row.id, ["awaiting_code"], "cancelled", { userId, notify: "cancelled" });
   if (!cancelled) throw new AppError("WITHDRAWAL_FAILED", { params: { reason: "not_awaiting_code" } });
-  await tellWithdrawal(deps, cancelled, "cancelled");
+  await tellWithdrawal(deps, cancelled);
   return toWithdrawal(cancelled);
 }
 
@@ -468,7 +468,7 @@ export async function expireWithdrawals(
     });
     if (!row) continue;
     expired += 1;
-    await tellWithdrawal(deps, row, "expired");
+    await tellWithdrawal(deps, row);
   }
   return expired;
 }
@@ -562,18 +562,18 @@ async function notifyWithdrawal(
   at: Date,
   outcome: WithdrawalOutcome = row.status,
 ): Promise<void> {
-  await notify(tx, row.userId, "withdrawal_status", withdrawalParams(row, outcome), at);
+  const params = withdrawalParams(row, outcome);
+  await notify(tx, row.userId, "withdrawal_status", params, at);
+  // The code channel (e-mail, SMS) hears of it too, unless the chat already does: durably, with the move.
+  await queueNotice(tx, row.userId, "withdrawal_status", params);
 }
 
-/** The code channel (e-mail, SMS) hears of it too, unless the chat already does; the chat through the outbox. */
+/** The notice queued with the move (`notifyWithdrawal`) is sent now when it can be; else the outbox job sends it. */
 async function tellWithdrawal(
   deps: Pick<ServiceContext, "db"> & Partial<NoticeDeps>,
   row: WithdrawalRow,
-  outcome: WithdrawalOutcome = row.status,
 ): Promise<void> {
-  if (!deps.codeSender || !deps.log) return;
-  const { db, codeSender, log } = deps;
-  await tellNotification({ db, codeSender, log }, row.userId, "withdrawal_status", withdrawalParams(row, outcome));
+  await sendNoticesNow(deps, row.userId);
 }
 
 /**
@@ -587,6 +587,9 @@ const withdrawalParams = (row: WithdrawalRow, outcome: WithdrawalOutcome = row.s
   withdrawalId: row.id,
   ...(row.status !== "cancelled" && row.note?.trim() ? { note: row.note.trim() } : {}),
 });
+
+/** How the investor is told at once (the server's code channel, or the CLI's); without it the outbox job tells. */
+type NoticeDeps = Pick<NoticeSenderDeps, "codeSender" | "log">;
 
 export type OperatorWithdrawalAction = "inspect" | "success" | "reject" | "error";
 

@@ -62,6 +62,8 @@ export const users = pgTable(
      * docs/decisions.md#withdrawal-code-guessing).
      */
     withdrawalsLockedUntil: timestamptz("withdrawals_locked_until"),
+    /** News by e-mail (code channel e-mail): on until the investor unsubscribes through a news e-mail's link. */
+    emailNews: boolean("email_news").notNull().default(true),
   },
   (t) => [
     uniqueIndex("users_login_lower_unique").on(sql`lower(${t.login})`),

@@ -55,6 +55,38 @@ export const chatOutbox = pgTable(
   ],
 );
 
+/** What the notice outbox carries: account notices through the code channel, and news by e-mail. */
+export const NOTICE_KINDS = ["withdrawal_status", "wallet_changed", "password_changed", "news"] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+/**
+ * Notices through the code channel (e-mail, SMS) and news by e-mail, durable (services/notice-outbox.ts):
+ * written in the event's transaction, sent by the `notice-outbox` job. A sender claims a row by moving
+ * `next_attempt_at` past its lease; `sent_at` once the provider took it, `failed_at` when given up
+ * (`last_error` says why). The text is rendered when sent, in the account's language of that moment.
+ */
+export const noticeOutbox = pgTable(
+  "notice_outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<NoticeKind>().notNull(),
+    params: jsonb("params").$type<Record<string, string>>().notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamptz("next_attempt_at").notNull(),
+    sentAt: timestamptz("sent_at"),
+    failedAt: timestamptz("failed_at"),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    index("notice_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+    check("notice_outbox_kind_known", sql`${t.kind} in (${sqlList(NOTICE_KINDS)})`),
+  ],
+);
+
 /** Bot updates already handled (`update_id`): a repeated delivery (webhook retry, restart) is skipped. */
 export const telegramUpdates = pgTable(
   "telegram_updates",

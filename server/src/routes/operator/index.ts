@@ -202,7 +202,7 @@ export async function operatorRoutes(app: KassaApp, options: { token: string }) 
     app,
     routes.addNews,
     { summary: "Publish a news item (languages not given are English, or the first given)" },
-    ({ ctx, body }) => addNews(ctx.db, ctx.clock, body),
+    ({ ctx, body }) => addNews(ctx.db, ctx.clock, body, { mail: ctx.env.PUBLIC_URL !== undefined }),
   );
 
   defineRoute(
