@@ -1,9 +1,12 @@
-// Writes the launcher (src/app/launch-preload.js) into the built index.html with the build's file names and paint.
+// Bundles the launcher (src/app/launcher/) from the app's own modules and writes it into the built index.html, with
+// the build's file names, the launch's calls from the route table and what its painted blocks wear.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { minifySync } from "rolldown/utils";
+import { build } from "rolldown";
 import type { Plugin } from "vite";
-import { CURRENCIES, LANGUAGES } from "../contract/enums.ts";
+import { LANGUAGES } from "../contract/enums.ts";
+import type { routes as Routes, routeUrl as RouteUrl } from "../contract/routes.ts";
+import { LAUNCH_CALLS } from "../src/lib/launch-calls.ts";
 import { chunkFiles } from "./later-code.mjs";
 
 const r = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
@@ -15,14 +18,18 @@ const r = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
  * (module preload) the code and texts of the screen the launch will show (the cabinet's with a saved user at the
  * cabinet's start, the login's without one) and inserts the entry chunk: the page has no static entry tag, so
  * the launcher asks for the entry, its imports and the screen's code and texts once the balance it paints itself
- * is on screen, when it paints one (`src/app/launch-preload.js`). Files are named after
- * the build, so the script is written here with their names.
+ * is on screen, when it paints one (`src/app/launcher/`). Files are named after the build, so the script is
+ * bundled here, with their names defined in (`__KASSA_LAUNCH__`, `src/app/launcher/build-time.ts`).
  */
+let apiUrl: string | undefined;
 export const launchPreload: Plugin = {
   name: "kassa:launch-preload",
   apply: "build",
   enforce: "post",
-  generateBundle(_options, bundle) {
+  configResolved(config) {
+    apiUrl = config.env.VITE_API_URL;
+  },
+  async generateBundle(_options, bundle) {
     const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
     const entry = chunks.find((chunk) => chunk.isEntry);
     const html = bundle["index.html"];
@@ -57,43 +64,62 @@ export const launchPreload: Plugin = {
       // Inside Telegram every launch boots the SDK (src/tma/boot.ts): announced beside the entry, not after it.
       telegram: screen(/src[\\/]tma[\\/]boot\.ts$/),
     };
-    const launcher = readFileSync(r("src/app/launch-preload.js"), "utf8")
-      .replace("/* FILES */ {}", JSON.stringify(files))
-      .replace("/* PAINT */ {}", () => {
-        const paint = earlyPaint();
-        // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's,
-        // then the cabinet's), so it paints styled without waiting for them behind the app's code.
-        const stylesheets = (screenCss: string[]) =>
-          [...(entry.viteMetadata?.importedCss ?? []), ...screenCss].map((file) => {
-            const asset = bundle[file];
-            return asset?.type === "asset" ? String(asset.source) : "";
-          });
-        const sheets = stylesheets(files.cabinet.css);
-        const { brandTitle, brandText, ...classNames } = paint.classes;
-        const classes = new Set([
-          ...PAINTED_CLASSES,
-          ...Object.values(classNames).flatMap((c) => (c ?? "").split(" ")),
-        ]);
-        // And the login's header, from the entry's stylesheets and the login's.
-        const loginSheets = stylesheets(files.login.css);
-        const loginClasses = new Set([
-          ...LOGIN_PAINTED_CLASSES,
-          ...[paint.classes.root, paint.classes.dark, brandTitle, brandText].flatMap((c) => (c ?? "").split(" ")),
-        ]);
-        return JSON.stringify({
-          ...paint,
-          css: sheets.map((css) => rulesFor(css, classes)).join(""),
-          loginCss: loginSheets.map((css) => rulesFor(css, loginClasses)).join(""),
-        });
+    const paint = earlyPaint();
+    // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's, then
+    // the cabinet's), so it paints styled without waiting for them behind the app's code.
+    const stylesheets = (screenCss: string[]) =>
+      [...(entry.viteMetadata?.importedCss ?? []), ...screenCss].map((file) => {
+        const asset = bundle[file];
+        return asset?.type === "asset" ? String(asset.source) : "";
       });
+    const { brandTitle, brandText, ...classNames } = paint.classes;
+    const classes = new Set([...PAINTED_CLASSES, ...Object.values(classNames).flatMap((c) => (c ?? "").split(" "))]);
+    // And the login's header, from the entry's stylesheets and the login's.
+    const loginClasses = new Set([
+      ...LOGIN_PAINTED_CLASSES,
+      ...[paint.classes.root, paint.classes.dark, brandTitle, brandText].flatMap((c) => (c ?? "").split(" ")),
+    ]);
+    // The launch's calls, their URLs from the route table (relative to the API's base).
+    const { routes, routeUrl } = await routeTable();
+    const url = ({ route, query }: { route: keyof typeof Routes; query: Record<string, unknown> }) =>
+      routeUrl(routes[route], {}, query);
+    const launch = {
+      files,
+      calls: {
+        check: url(LAUNCH_CALLS.check),
+        painted: LAUNCH_CALLS.painted.map(url),
+        rest: LAUNCH_CALLS.rest.map(url),
+      },
+      paint: {
+        ...paint,
+        css: stylesheets(files.cabinet.css)
+          .map((css) => rulesFor(css, classes))
+          .join(""),
+        loginCss: stylesheets(files.login.css)
+          .map((css) => rulesFor(css, loginClasses))
+          .join(""),
+      },
+    };
     // Inline: as a file of its own it cost a round trip before its calls went out. A classic script (a module or
-    // `async` one waits to be scheduled), wrapped so that its names stay its own. `</` is escaped so nothing in
-    // it can close the script element; the server allows it by its hash (server/src/plugins/security.ts).
-    const source = minifySync("launch.js", `(() => {\n"use strict";\n${launcher}\n})();`, {
-      mangle: { toplevel: true },
-    })
-      .code.trim()
-      .replace(/<\//g, "<\\/");
+    // `async` one waits to be scheduled), its names its own (an IIFE). `</` is escaped so nothing in it can close
+    // the script element; the server allows it by its hash (server/src/plugins/security.ts).
+    const built = await build({
+      input: r("src/app/launcher/main.ts"),
+      write: false,
+      logLevel: "silent",
+      resolve: { alias: { "@contract": r("contract"), "@": r("src") }, extensions: [".ts", ".tsx", ".js"] },
+      transform: {
+        define: {
+          __KASSA_LAUNCH__: JSON.stringify(launch),
+          "import.meta.env.VITE_API_URL": apiUrl === undefined ? "undefined" : JSON.stringify(apiUrl),
+        },
+      },
+      // The contract's enumerations come with their zod schemas, which the launcher never uses: the calls that make
+      // them are free of side effects (contract/enums.ts), so they go.
+      treeshake: { manualPureFunctions: ["z"] },
+      output: { format: "iife", minify: true },
+    });
+    const source = (built.output[0]?.code ?? "").trim().replace(/<\//g, "<\\/");
     // Right after the API's address (the launcher reads it): before the page's other tags, so its calls go out
     // first.
     const marker = /<meta name="kassa:api-url"[^>]*>\n?/;
@@ -101,6 +127,22 @@ export const launchPreload: Plugin = {
     html.source = tags.html.replace(marker, (meta) => `${meta.trimEnd()}\n    <script>${source}</script>\n`);
   },
 };
+
+/**
+ * The route table (`contract/routes.ts`), bundled for this process: its modules import one another without file
+ * extensions, as the app's do, which the config's own loading would not take.
+ */
+async function routeTable(): Promise<{ routes: typeof Routes; routeUrl: typeof RouteUrl }> {
+  const built = await build({
+    input: r("contract/routes.ts"),
+    write: false,
+    logLevel: "silent",
+    platform: "node",
+    output: { format: "esm" },
+  });
+  const code = built.output[0]?.code ?? "";
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+}
 
 /**
  * The tags Vite wrote into the built page for the entry chunk `entry`: its module script, the module preloads of
@@ -133,9 +175,8 @@ const EARLY_TEXTS = ["welcome", "balance", "amountOnDeposit"] as const;
 
 /**
  * What the launcher needs to paint the cabinet's balance block as the app's first render shows it
- * (`src/app/launch-preload.js`, `paintBalanceEarly`): the texts of each language (from `locales/*\/cabinet.json`,
- * Russian filling a missing key, as i18next's fallback does), each currency's display precision (the contract's,
- * as `formatAmount`), and telegram-ui's class names for its root (light and dark), the List and a level-2 Title of
+ * (`src/app/launcher/paint.ts`, `paintBalanceEarly`): the texts of each language (from `locales/*\/cabinet.json`,
+ * Russian filling a missing key, as i18next's fallback does), and telegram-ui's class names for its root (light and dark), the List and a level-2 Title of
  * weight 2 (the root's and the List's iOS look too, for a launch inside Telegram on an Apple client), read from its
  * modules so an update of the library cannot leave them behind (the build fails instead).
  */
@@ -183,7 +224,6 @@ function earlyPaint() {
   return {
     texts,
     loginTexts,
-    display: Object.fromEntries(Object.entries(CURRENCIES).map(([code, { display }]) => [code, display])),
     classes: {
       root,
       ios,
@@ -201,10 +241,10 @@ function earlyPaint() {
 /** The login's texts the launcher's early brand header shows. */
 const LOGIN_TEXTS = ["appName", "tagline"] as const;
 
-/** The app's own classes the launcher's painted login header wears (`loginBlock` in src/app/launch-preload.js). */
+/** The app's own classes the launcher's painted login header wears (`loginBlock` in src/app/launcher/paint.ts). */
 const LOGIN_PAINTED_CLASSES = ["app-root", "public-layout", "page", "public-page", "brand-header", "brand-tagline"];
 
-/** The app's own classes the launcher's painted block wears (`balanceBlock` in src/app/launch-preload.js). */
+/** The app's own classes the launcher's painted block wears (`balanceBlock` in src/app/launcher/paint.ts). */
 const PAINTED_CLASSES = [
   "app-root",
   "cabinet",

@@ -1,5 +1,5 @@
 /**
- * The balance before the app's code: the launcher written into index.html (src/app/launch-preload.js) paints the
+ * The balance before the app's code: the launcher written into index.html (src/app/launcher/) paints the
  * cabinet's balance block from its early replies while the entry chunk is still on its way, at the place and in
  * the words the app's first render then shows it (the same box, the same text), and the app takes over without
  * a layout shift. Held back here: the entry chunk (until the painted figure is seen), and the data of the parts

@@ -1,6 +1,6 @@
 /**
  * The login's header (mark, name, tagline: its largest text) is painted by the launcher before the app's code has
- * come (src/app/launch-preload.js, `paintLoginEarly`), where and as the app then shows it: the app's render adds no
+ * come (src/app/launcher/paint.ts, `paintLoginEarly`), where and as the app then shows it: the app's render adds no
  * larger paint (the largest paint stays the painted one), shifts nothing, and the code is asked for after it.
  *
  * The login holds still while it fills in: with Telegram sign-in on (the default), the web login offers to open
