@@ -1,7 +1,11 @@
 // Bundles the launcher (src/app/launcher/) from the app's own modules and writes it into the built index.html, with
 // the build's file names, the launch's calls from the route table and what its painted blocks wear.
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import type * as TelegramUi from "@telegram-apps/telegram-ui";
+import { createElement, type ReactElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { build } from "rolldown";
 import type { Plugin } from "vite";
 import { LANGUAGES } from "../contract/enums.ts";
@@ -176,9 +180,10 @@ const EARLY_TEXTS = ["welcome", "balance", "amountOnDeposit"] as const;
 /**
  * What the launcher needs to paint the cabinet's balance block as the app's first render shows it
  * (`src/app/launcher/paint.ts`, `paintBalanceEarly`): the texts of each language (from `locales/*\/cabinet.json`,
- * Russian filling a missing key, as i18next's fallback does), and telegram-ui's class names for its root (light and dark), the List and a level-2 Title of
- * weight 2 (the root's and the List's iOS look too, for a launch inside Telegram on an Apple client), read from its
- * modules so an update of the library cannot leave them behind (the build fails instead).
+ * Russian filling a missing key, as i18next's fallback does), and telegram-ui's class names for its root (light and
+ * dark), the List and a level-2 Title of weight 2 (the root's and the List's iOS look too, for a launch inside
+ * Telegram on an Apple client), taken from its components rendered here, so an update of the library cannot leave
+ * them behind.
  */
 function earlyPaint() {
   /** Per language, `keys` of the namespace `namespace` (Russian filling a missing key, as i18next's fallback does). */
@@ -194,31 +199,23 @@ function earlyPaint() {
     );
   };
   const texts = textsOf("cabinet", EARLY_TEXTS);
-  const ui = (module: string, pattern: RegExp) => {
-    const source = readFileSync(r(`node_modules/@telegram-apps/telegram-ui/dist/components/${module}.js`), "utf8");
-    const match = pattern.exec(source);
-    if (!match) throw new Error(`launchPreload: telegram-ui's ${module} no longer has the classes it expects`);
-    return match.slice(1);
+  // telegram-ui's own components rendered here (react-dom/server) as the app renders them: their classes, outermost
+  // first.
+  const ui = createRequire(import.meta.url)("@telegram-apps/telegram-ui") as typeof TelegramUi;
+  const classesOf = (platform: "base" | "ios", appearance: "light" | "dark", child: ReactElement | null = null) => {
+    const html = renderToStaticMarkup(createElement(ui.AppRoot, { platform, appearance }, child));
+    return [...html.matchAll(/ class="([^"]*)"/g)].map((match) => match[1] ?? "");
   };
-  const [root = "", ios = "", dark = ""] = ui(
-    "Service/AppRoot/AppRoot",
-    /classNames\("(tgui-\w+)", platform === 'ios' && "(tgui-\w+)", appearance === 'dark' && "(tgui-\w+)"/,
-  );
-  const [list = "", listIos = ""] = ui(
-    "Blocks/List/List",
-    /classNames\("(tgui-\w+)", platform === 'ios' && "(tgui-\w+)"/,
-  );
-  const [weight1, weight2, weight3] = ui(
-    "Typography/Typography",
-    /stylesWeight = \{\s*'1': "(tgui-\w+)",\s*'2': "(tgui-\w+)",\s*'3': "(tgui-\w+)"/,
-  );
-  const [typography, plain] = ui("Typography/Typography", /classNames\("(tgui-\w+)", plain && "(tgui-\w+)"/);
-  const [level1, level2] = ui(
-    "Typography/Title/Title",
-    /titleLevelStyles = \{\s*'1': "(tgui-\w+)",\s*'2': "(tgui-\w+)"/,
-  );
-  const [title] = ui("Typography/Title/Title", /classNames\("(tgui-\w+)", titleLevelStyles/);
-  const [text] = ui("Typography/Text/Text", /classNames\("(tgui-\w+)", className\)/);
+  const added = (more = "", base = "") =>
+    more
+      .split(" ")
+      .filter((name) => !base.split(" ").includes(name))
+      .join(" ");
+  const [root = "", list = ""] = classesOf("base", "light", createElement(ui.List));
+  const [rootIos, listIos] = classesOf("ios", "light", createElement(ui.List));
+  const [rootDark] = classesOf("base", "dark");
+  const inside = (child: ReactElement) => classesOf("base", "light", child)[1] ?? "";
+  if (!root || !list) throw new Error("launchPreload: telegram-ui's AppRoot or List rendered without classes");
   // The login's brand header (`BrandHeader`): the name and the tagline of each language.
   const loginTexts = textsOf("common", LOGIN_TEXTS);
   return {
@@ -226,14 +223,14 @@ function earlyPaint() {
     loginTexts,
     classes: {
       root,
-      ios,
-      dark,
+      ios: added(rootIos, root),
+      dark: added(rootDark, root),
       list,
-      listIos,
-      title: [typography, plain, weight2, title, level2].join(" "),
+      listIos: added(listIos, list),
+      title: inside(createElement(ui.Title, { level: "2", weight: "2" })),
       // `<Title level="1" weight="1">` and `<Text>` (weight 3 by default).
-      brandTitle: [typography, plain, weight1, title, level1].join(" "),
-      brandText: [typography, plain, weight3, text].join(" "),
+      brandTitle: inside(createElement(ui.Title, { level: "1", weight: "1" })),
+      brandText: inside(createElement(ui.Text)),
     },
   };
 }
