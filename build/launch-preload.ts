@@ -1,8 +1,9 @@
 // Bundles the launcher (src/app/launcher/) from the app's own modules and writes it into the built index.html, with
 // the build's file names, the launch's calls from the route table and what its painted blocks wear.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { dirname } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as TelegramUi from "@telegram-apps/telegram-ui";
 import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -10,6 +11,7 @@ import { build } from "rolldown";
 import type { Plugin } from "vite";
 import { LANGUAGES } from "../contract/enums.ts";
 import type { routes as Routes, routeUrl as RouteUrl } from "../contract/routes.ts";
+import type * as Templates from "../src/app/launcher/templates.tsx";
 import { LAUNCH_CALLS } from "../src/lib/launch-calls.ts";
 import { chunkFiles } from "./later-code.mjs";
 
@@ -76,12 +78,15 @@ export const launchPreload: Plugin = {
         const asset = bundle[file];
         return asset?.type === "asset" ? String(asset.source) : "";
       });
-    const { brandTitle, brandText, ...classNames } = paint.classes;
-    const classes = new Set([...PAINTED_CLASSES, ...Object.values(classNames).flatMap((c) => (c ?? "").split(" "))]);
-    // And the login's header, from the entry's stylesheets and the login's.
+    const classes = new Set([...PAINTED_CLASSES, ...Object.values(paint.classes).flatMap((c) => c.split(" "))]);
+    // The login's header, rendered from the app's components (`templates.tsx`) in each language, and the rules of
+    // the entry's and the login's stylesheets for the classes it wears (and the dark look's).
+    const login = await loginTemplates();
     const loginClasses = new Set([
-      ...LOGIN_PAINTED_CLASSES,
-      ...[paint.classes.root, paint.classes.dark, brandTitle, brandText].flatMap((c) => (c ?? "").split(" ")),
+      ...Object.values(login).flatMap((html) =>
+        [...html.matchAll(/ class="([^"]*)"/g)].flatMap((match) => (match[1] ?? "").split(" ")),
+      ),
+      ...paint.classes.dark.split(" "),
     ]);
     // The launch's calls, their URLs from the route table (relative to the API's base).
     const { routes, routeUrl } = await routeTable();
@@ -96,6 +101,7 @@ export const launchPreload: Plugin = {
       },
       paint: {
         ...paint,
+        login,
         css: stylesheets(files.cabinet.css)
           .map((css) => rulesFor(css, classes))
           .join(""),
@@ -132,20 +138,44 @@ export const launchPreload: Plugin = {
   },
 };
 
+/** Per language, the login's first render down to its brand header (`src/app/launcher/templates.tsx`). */
+async function loginTemplates(): Promise<Record<string, string>> {
+  const { loginTemplate } = await buildForNode<typeof Templates>("src/app/launcher/templates.tsx", "templates");
+  const read = (language: string) =>
+    JSON.parse(readFileSync(r(`locales/${language}/common.json`), "utf8")) as Record<string, unknown>;
+  return Object.fromEntries(
+    LANGUAGES.map((language) => [language, loginTemplate(language, read(language), read("ru"))]),
+  );
+}
+
+/**
+ * A module of this repository bundled for this process and imported: its modules import one another without file
+ * extensions and through the app's aliases, as the app's do, which the config's own loading would not take. The
+ * packages stay outside (imported from node_modules), but for telegram-ui, whose modules do not name their files.
+ */
+async function buildForNode<T>(input: string, name: string): Promise<T> {
+  const built = await build({
+    input: r(input),
+    write: false,
+    logLevel: "silent",
+    platform: "node",
+    resolve: { alias: { "@contract": r("contract"), "@": r("src") }, extensions: [".ts", ".tsx", ".js"] },
+    external: /^(react|react-dom|i18next|react-i18next|zod)(\/|$)/,
+    transform: { jsx: "react-jsx" },
+    output: { format: "esm" },
+  });
+  const file = r(`node_modules/.cache/kassa-launcher/${name}.mjs`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, built.output[0]?.code ?? "");
+  return import(`${pathToFileURL(file).href}?${Date.now()}`);
+}
+
 /**
  * The route table (`contract/routes.ts`), bundled for this process: its modules import one another without file
  * extensions, as the app's do, which the config's own loading would not take.
  */
-async function routeTable(): Promise<{ routes: typeof Routes; routeUrl: typeof RouteUrl }> {
-  const built = await build({
-    input: r("contract/routes.ts"),
-    write: false,
-    logLevel: "silent",
-    platform: "node",
-    output: { format: "esm" },
-  });
-  const code = built.output[0]?.code ?? "";
-  return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+function routeTable(): Promise<{ routes: typeof Routes; routeUrl: typeof RouteUrl }> {
+  return buildForNode("contract/routes.ts", "routes");
 }
 
 /**
@@ -216,11 +246,8 @@ function earlyPaint() {
   const [rootDark] = classesOf("base", "dark");
   const inside = (child: ReactElement) => classesOf("base", "light", child)[1] ?? "";
   if (!root || !list) throw new Error("launchPreload: telegram-ui's AppRoot or List rendered without classes");
-  // The login's brand header (`BrandHeader`): the name and the tagline of each language.
-  const loginTexts = textsOf("common", LOGIN_TEXTS);
   return {
     texts,
-    loginTexts,
     classes: {
       root,
       ios: added(rootIos, root),
@@ -228,18 +255,9 @@ function earlyPaint() {
       list,
       listIos: added(listIos, list),
       title: inside(createElement(ui.Title, { level: "2", weight: "2" })),
-      // `<Title level="1" weight="1">` and `<Text>` (weight 3 by default).
-      brandTitle: inside(createElement(ui.Title, { level: "1", weight: "1" })),
-      brandText: inside(createElement(ui.Text)),
     },
   };
 }
-
-/** The login's texts the launcher's early brand header shows. */
-const LOGIN_TEXTS = ["appName", "tagline"] as const;
-
-/** The app's own classes the launcher's painted login header wears (`loginBlock` in src/app/launcher/paint.ts). */
-const LOGIN_PAINTED_CLASSES = ["app-root", "public-layout", "page", "public-page", "brand-header", "brand-tagline"];
 
 /** The app's own classes the launcher's painted block wears (`balanceBlock` in src/app/launcher/paint.ts). */
 const PAINTED_CLASSES = [

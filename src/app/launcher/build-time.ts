@@ -19,10 +19,12 @@ interface Launch {
   /** Relative to the API's base, in the order they go out (`LAUNCH_CALLS`). */
   calls: { check: string; painted: [work: string, balance: string, statistics: string]; rest: string[] };
   paint: {
-    /** Per language: the cabinet's texts the painted block shows, the login header's. */
+    /** Per language: the cabinet's texts the painted block shows. */
     texts: Record<string, { welcome: string; balance: string; amountOnDeposit: string }>;
-    loginTexts: Record<string, { appName: string; tagline: string }>;
-    classes: Record<"root" | "ios" | "dark" | "list" | "listIos" | "title" | "brandTitle" | "brandText", string>;
+    /** Per language: the login's first render down to its brand header (`templates.tsx`). */
+    login: Record<string, string>;
+    /** telegram-ui's classes, from its components rendered by the build. */
+    classes: Record<"root" | "ios" | "dark" | "list" | "listIos" | "title", string>;
     /** The stylesheets' rules for what the cabinet's and the login's painted blocks wear. */
     css: string;
     loginCss: string;

@@ -1,7 +1,8 @@
 // What the launcher paints before the app's code has run (docs/architecture.md#how-a-launch-flows): the cabinet's
 // frame down to its balance block, from the early replies, and the login's brand header. The figures are the app's
-// own (`formatAmount`, `heldOf`); the markup mirrors the components' first render (`CabinetLayout`, `Page`,
-// `BalanceCard`, `BrandHeader`), which `tests/e2e/early-balance.test.ts` and `login-shift.test.ts` hold equal.
+// own (`formatAmount`, `heldOf`); the login's markup is its components' own, rendered by the build (`templates.tsx`);
+// the cabinet's still mirrors its first render (`CabinetLayout`, `Page`, `BalanceCard`), which
+// `tests/e2e/early-balance.test.ts` holds equal.
 import type { Currency } from "@contract";
 import type { User } from "@contract/user";
 import { heldOf, roomStyle } from "@/app/routes/held";
@@ -64,18 +65,19 @@ export function paintBalanceEarly(lng: string, look: Look | null): Promise<void>
 }
 
 /**
- * The login's brand header (`BrandHeader` at the top of `LoginRoute`), painted once the page has been read, kept
- * over the app's first renders until a screen of the app shows. Settles once painted (or it will not be).
+ * The login's first render down to its brand header, rendered by the build from the app's components in each
+ * language (`templates.tsx`), painted once the page has been read and kept over the app's first renders until a
+ * screen of the app shows. Settles once painted (or it will not be): the app's code is asked for then.
  */
 export function paintLoginEarly(lng: string): Promise<void> | null {
-  const texts = PAINT.loginTexts[lng];
-  if (!texts || !PAINT.loginCss) return null;
+  const html = PAINT.login[lng];
+  if (!html || !PAINT.loginCss) return null;
   return new Promise((resolve) => {
     const paint = () => {
       try {
         const boot = document.querySelector("#root > [data-testid='boot']");
         if (boot?.parentElement)
-          keepUntilTheApp(boot.parentElement, boot, loginBlock(texts), (root) => !!root.querySelector("[data-screen]"));
+          keepUntilTheApp(boot.parentElement, boot, loginBlock(html), (root) => !!root.querySelector("[data-screen]"));
       } finally {
         afterPaint(resolve);
         setTimeout(resolve, PAINT_DEADLINE_MS);
@@ -86,51 +88,24 @@ export function paintLoginEarly(lng: string): Promise<void> | null {
   });
 }
 
-function loginBlock(texts: { appName: string; tagline: string }): HTMLElement {
+/** The login's template as a block of the page: in the device's look, hidden from screen readers, styled by its rules. */
+function loginBlock(html: string): HTMLElement {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const block = template.content.firstElementChild as HTMLElement;
   const dark = matchMedia("(prefers-color-scheme: dark)").matches;
-  const svg = (tag: string, attributes: Record<string, string | number>, children: Node[] = []) => {
-    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-    node.append(...children);
-    return node;
-  };
-  // `KassaMark` at 64 px.
-  const mark = svg("svg", { width: 64, height: 64, viewBox: "0 0 64 64", "aria-hidden": "true", focusable: "false" }, [
-    svg("rect", { width: 64, height: 64, rx: 16, fill: "var(--tgui--button_color, #2481cc)" }),
-    svg("path", {
-      d: "M22 18v28M22 32l14-14M27 27l11 19",
-      stroke: "var(--tgui--button_text_color, #fff)",
-      "stroke-width": 5,
-      "stroke-linecap": "round",
-      "stroke-linejoin": "round",
-      fill: "none",
-    }),
-  ]);
-  return element(
-    "div",
-    `${PAINT.classes.root}${dark ? ` ${PAINT.classes.dark}` : ""} app-root`,
-    [
-      element("style", "", [PAINT.loginCss]),
-      element("div", "public-layout", [
-        element("div", "page public-page", [
-          element("header", "brand-header", [
-            mark,
-            element("h1", PAINT.classes.brandTitle, [texts.appName]),
-            element("span", `${PAINT.classes.brandText} brand-tagline`, [texts.tagline], {
-              "data-testid": "tagline-painted",
-            }),
-          ]),
-        ]),
-      ]),
-    ],
-    {
-      "aria-hidden": "true",
-      inert: "",
-      "data-appearance": dark ? "dark" : "light",
-      "data-platform": "base",
-      "data-testid": "painted-login",
-    },
-  );
+  if (dark) block.classList.add(...PAINT.classes.dark.split(" "));
+  for (const [name, value] of Object.entries({
+    "aria-hidden": "true",
+    inert: "",
+    "data-appearance": dark ? "dark" : "light",
+    "data-platform": "base",
+    "data-testid": "painted-login",
+  }))
+    block.setAttribute(name, value);
+  block.querySelector(".brand-tagline")?.setAttribute("data-testid", "tagline-painted");
+  block.prepend(element("style", "", [PAINT.loginCss]));
+  return block;
 }
 
 /** `then` once what was just put on the page has been painted: the next frame's callbacks run after this one's paint. */
