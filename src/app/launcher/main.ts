@@ -1,9 +1,9 @@
 // The launcher (docs/architecture.md#how-a-launch-flows): bundled by the build from the app's own modules and
 // written into index.html as a classic inline script at the top of the head (`build/launch-preload.ts`). It sends
 // the first screen's calls with the kept token the moment the parser reaches it (the API client takes those replies,
-// `lib/early-replies.ts`), announces the code and texts of the screen the launch will show, paints what that screen
-// shows first (`paint.ts`) and inserts the app's entry chunk (the page has no static entry tag). Whatever goes wrong
-// here, the entry is still inserted.
+// `lib/early-replies.ts`), asks at once for the app's code and the texts of the screen the launch will show, paints
+// what that screen shows first (`paint.ts`) and inserts the app's entry chunk (the page has no static entry tag).
+// Whatever goes wrong here, the entry is still inserted.
 import { resolveApiBaseUrl } from "@/config/env";
 import { startLanguage } from "@/config/language";
 import { readTokenCookie, USER_STORAGE_KEY } from "@/lib/session-keys";
@@ -14,58 +14,48 @@ import { keptTelegramToken, telegramLook } from "./telegram";
 
 const { files, calls } = LAUNCH;
 let announced = false;
-/** Settles once the painted block is on screen (or will not be): the app's code is asked for then. */
-let painted: Promise<unknown> | null = null;
 
 try {
-  painted = start();
+  start();
 } catch {
   // No storage, an odd browser: the entry chunk starts everything itself.
 } finally {
-  if (painted) void painted.then(startEntry);
-  else startEntry();
+  startEntry();
 }
 
-function start(): Promise<unknown> | null {
-  let painted: Promise<unknown> | null = null;
+function start(): void {
   const path = location.pathname.replace(/\/+$/, "") || "/";
   const saved = localStorage.getItem(USER_STORAGE_KEY) !== null;
   const login = !saved && (path === "/" || path === "/login");
   const screen = saved && path === "/" ? files.cabinet : login ? files.login : null;
-  if (!screen) return null;
+  if (!screen) return;
   const telegram = detectTelegramLaunch();
   const lng = startLanguage(telegram?.languageCode);
-  // The calls first, then the code: the browser opens at most six connections to a host, in this order.
+  // The calls the painted balance needs first, then the entry, then the other calls and the screen's code: the
+  // browser opens at most six connections to a host, in this order.
   const more = saved && !telegram ? sendCalls(readTokenCookie(), false) : null;
-  if (more) painted = paintBalanceEarly(lng, null);
+  if (more) paintBalanceEarly(lng, null);
   // The login's header needs no reply (on the web; inside Telegram the sign-in is automatic).
-  if (login && !telegram) painted = paintLoginEarly(lng);
+  if (login && !telegram) paintLoginEarly(lng);
   if (saved && telegram) {
-    // The look only where a balance may be painted (a phone's width); the code keeps its default priority here.
+    // The look only where a balance may be painted (a phone's width).
     const look = matchMedia("(min-width: 960px)").matches ? null : telegramLook(telegram);
     keptTelegramToken(telegram).then(
       (token) => {
         const more = sendCalls(token, true);
         more?.();
-        if (more && look) void paintBalanceEarly(lng, look);
+        if (more && look) paintBalanceEarly(lng, look);
       },
       () => undefined,
     );
   }
-  const code = () => {
-    announceEntry();
-    // Inside Telegram the SDK's code too: the session is restored once it has booted.
-    const all: ScreenFiles[] = [screen, ...(telegram ? [files.telegram] : [])];
-    for (const file of all.flatMap((files) => files.code)) link("modulepreload", file);
-    for (const file of screen.css) link("preload", file, "style");
-    for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
-  };
-  // Without a paint to wait for, the entry goes between the painted block's calls and the rest.
-  if (!painted) announceEntry();
+  announceEntry();
   more?.();
-  if (painted) void painted.then(code);
-  else code();
-  return painted;
+  // Inside Telegram the SDK's code too: the session is restored once it has booted.
+  const all: ScreenFiles[] = [screen, ...(telegram ? [files.telegram] : [])];
+  for (const file of all.flatMap((files) => files.code)) link("modulepreload", file);
+  for (const file of screen.css) link("preload", file, "style");
+  for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
 }
 
 /** The entry chunk, the code it imports and its stylesheet (only preloaded: `src/main.tsx` applies it). */
