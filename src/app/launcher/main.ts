@@ -14,29 +14,37 @@ import { keptTelegramToken, telegramLook } from "./telegram";
 
 const { files, calls } = LAUNCH;
 let announced = false;
+/**
+ * Settles once the painted block is on screen (or will not be, at most 1 s): the entry is inserted then. Its files
+ * are asked for at once; run before the block is painted, its evaluation and first render would hold the main
+ * thread that paints it (a cached entry runs the moment it is inserted).
+ */
+let painted: Promise<unknown> | null = null;
 
 try {
-  start();
+  painted = start();
 } catch {
   // No storage, an odd browser: the entry chunk starts everything itself.
 } finally {
-  startEntry();
+  if (painted) void painted.then(startEntry);
+  else startEntry();
 }
 
-function start(): void {
+function start(): Promise<unknown> | null {
+  let painted: Promise<unknown> | null = null;
   const path = location.pathname.replace(/\/+$/, "") || "/";
   const saved = localStorage.getItem(USER_STORAGE_KEY) !== null;
   const login = !saved && (path === "/" || path === "/login");
   const screen = saved && path === "/" ? files.cabinet : login ? files.login : null;
-  if (!screen) return;
+  if (!screen) return null;
   const telegram = detectTelegramLaunch();
   const lng = startLanguage(telegram?.languageCode);
   // The calls the painted balance needs first, then the entry, then the other calls and the screen's code: the
   // browser opens at most six connections to a host, in this order.
   const more = saved && !telegram ? sendCalls(readTokenCookie(), false) : null;
-  if (more) paintBalanceEarly(lng, null);
+  if (more) painted = paintBalanceEarly(lng, null);
   // The login's header needs no reply (on the web; inside Telegram the sign-in is automatic).
-  if (login && !telegram) paintLoginEarly(lng);
+  if (login && !telegram) painted = paintLoginEarly(lng);
   if (saved && telegram) {
     // The look only where a balance may be painted (a phone's width).
     const look = matchMedia("(min-width: 960px)").matches ? null : telegramLook(telegram);
@@ -44,7 +52,7 @@ function start(): void {
       (token) => {
         const more = sendCalls(token, true);
         more?.();
-        if (more && look) paintBalanceEarly(lng, look);
+        if (more && look) void paintBalanceEarly(lng, look);
       },
       () => undefined,
     );
@@ -56,6 +64,7 @@ function start(): void {
   for (const file of all.flatMap((files) => files.code)) link("modulepreload", file);
   for (const file of screen.css) link("preload", file, "style");
   for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
+  return painted;
 }
 
 /** The entry chunk, the code it imports and its stylesheet (only preloaded: `src/main.tsx` applies it). */

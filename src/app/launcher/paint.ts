@@ -12,6 +12,8 @@ import { LAUNCH } from "./build-time";
 import type { Insets, Look } from "./telegram";
 
 const { paint: PAINT, calls } = LAUNCH;
+/** The longest the entry waits for the painted block. */
+const PAINT_DEADLINE_MS = 1000;
 
 interface Balance {
   currentCurrency?: string;
@@ -22,12 +24,18 @@ type PaintedUser = Pick<User, "login" | "fullName"> & { notifications?: { unread
 /**
  * The cabinet's balance block, painted from the early replies (at the cabinet's start, with the kept token, on a
  * phone's width), only when the maintenance flag is off and the balance came back good (inside Telegram also the
- * kept token's check, in the client's `look`).
+ * kept token's check, in the client's `look`). Null when it will not try; else a promise settled once it has
+ * painted, or will not (the entry is inserted then).
  */
-export function paintBalanceEarly(lng: string, look: Look | null): void {
+export function paintBalanceEarly(lng: string, look: Look | null): Promise<void> | null {
   const phone = !matchMedia("(min-width: 960px)").matches;
   const saved = look ? null : (JSON.parse(localStorage.getItem(USER_STORAGE_KEY) ?? "null") as PaintedUser | null);
-  if (!phone || (!look && typeof saved?.login !== "string")) return;
+  if (!phone || (!look && typeof saved?.login !== "string")) return null;
+  let shown: () => void = () => undefined;
+  const settled = new Promise<void>((resolve) => {
+    shown = () => afterPaint(resolve);
+    setTimeout(resolve, PAINT_DEADLINE_MS);
+  });
   // The replies' copies, taken before the app reads them.
   const [work, balance, statistics, me] = [...calls.painted, calls.check].map((path) => {
     const early = window.__kassaEarlyReplies?.find((reply) => reply.url.endsWith(path));
@@ -39,36 +47,45 @@ export function paintBalanceEarly(lng: string, look: Look | null): void {
   Promise.all([work, balance, me, look?.insets, statistics?.catch(() => null)]).then(
     ([work, balance, me, insets, statistics]) => {
       const user: PaintedUser | null = look ? me : saved;
-      if (work?.enabled !== false || typeof user?.login !== "string") return;
+      if (work?.enabled !== false || typeof user?.login !== "string") return shown();
       const boot = document.querySelector("#root > [data-testid='boot']");
       const block = boot?.parentElement && balanceBlock(lng, user, balance, statistics, look, insets);
-      if (!boot?.parentElement || !block) return;
+      if (!boot?.parentElement || !block) return shown();
       keepUntilTheApp(boot.parentElement, boot, block, (root) => {
         const screen = root.querySelector<HTMLElement>("[data-screen]");
         return (
           root.querySelector("[data-testid='balance']") !== null || (!!screen && screen.dataset.screen !== "cabinet")
         );
       });
+      shown();
     },
-    () => undefined,
+    () => shown(),
   );
+  return settled;
 }
 
 /**
  * The login's first render down to its brand header, rendered by the build from the app's components in each
  * language (`templates.tsx`), painted once the page has been read and kept over the app's first renders until a
- * screen of the app shows.
+ * screen of the app shows. Settles once painted (or it will not be): the entry is inserted then.
  */
-export function paintLoginEarly(lng: string): void {
+export function paintLoginEarly(lng: string): Promise<void> | null {
   const html = PAINT.login[lng];
-  if (!html || !PAINT.loginCss) return;
-  const paint = () => {
-    const boot = document.querySelector("#root > [data-testid='boot']");
-    if (boot?.parentElement)
-      keepUntilTheApp(boot.parentElement, boot, loginBlock(html), (root) => !!root.querySelector("[data-screen]"));
-  };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", paint, { once: true });
-  else paint();
+  if (!html || !PAINT.loginCss) return null;
+  return new Promise((resolve) => {
+    const paint = () => {
+      try {
+        const boot = document.querySelector("#root > [data-testid='boot']");
+        if (boot?.parentElement)
+          keepUntilTheApp(boot.parentElement, boot, loginBlock(html), (root) => !!root.querySelector("[data-screen]"));
+      } finally {
+        afterPaint(resolve);
+        setTimeout(resolve, PAINT_DEADLINE_MS);
+      }
+    };
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", paint, { once: true });
+    else paint();
+  });
 }
 
 /** The login's template as a block of the page: in the device's look, hidden from screen readers, styled by its rules. */
@@ -89,6 +106,11 @@ function loginBlock(html: string): HTMLElement {
   block.querySelector(".brand-tagline")?.setAttribute("data-testid", "tagline-painted");
   block.prepend(element("style", "", [PAINT.loginCss]));
   return block;
+}
+
+/** `then` once what was just put on the page has been painted: the next frame's callbacks run after this one's paint. */
+function afterPaint(then: () => void): void {
+  requestAnimationFrame(() => requestAnimationFrame(() => then()));
 }
 
 function element(
