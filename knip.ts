@@ -5,8 +5,8 @@ import type { KnipConfig } from "knip";
 
 const config: KnipConfig = {
   entry: [
-    // Read as text by the build (build/launch-preload.ts) and written into index.html.
-    "src/app/launch-preload.js",
+    // Bundled by the build (build/launch-preload.ts) and written into index.html.
+    "src/app/launcher/main.ts",
     // Put in place of telegram-ui's own modules by vite.config.ts's `resolve.alias`.
     "src/components/section-header.tsx",
     "src/components/typography-text.tsx",

@@ -1,9 +1,18 @@
-// Writes the launcher (src/app/launch-preload.js) into the built index.html with the build's file names and paint.
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { minifySync } from "rolldown/utils";
+// Bundles the launcher (src/app/launcher/) from the app's own modules and writes it into the built index.html, with
+// the build's file names, the launch's calls from the route table and what its painted blocks wear.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type * as TelegramUi from "@telegram-apps/telegram-ui";
+import { createElement, type ReactElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { build } from "rolldown";
 import type { Plugin } from "vite";
-import { CURRENCIES, LANGUAGES } from "../contract/enums.ts";
+import { LANGUAGES } from "../contract/enums.ts";
+import type { routes as Routes, routeUrl as RouteUrl } from "../contract/routes.ts";
+import type * as Templates from "../src/app/launcher/templates.tsx";
+import { LAUNCH_CALLS } from "../src/lib/launch-calls.ts";
 import { chunkFiles } from "./later-code.mjs";
 
 const r = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
@@ -15,14 +24,18 @@ const r = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
  * (module preload) the code and texts of the screen the launch will show (the cabinet's with a saved user at the
  * cabinet's start, the login's without one) and inserts the entry chunk: the page has no static entry tag, so
  * the launcher asks for the entry, its imports and the screen's code and texts once the balance it paints itself
- * is on screen, when it paints one (`src/app/launch-preload.js`). Files are named after
- * the build, so the script is written here with their names.
+ * is on screen, when it paints one (`src/app/launcher/`). Files are named after the build, so the script is
+ * bundled here, with their names defined in (`__KASSA_LAUNCH__`, `src/app/launcher/build-time.ts`).
  */
+let apiUrl: string | undefined;
 export const launchPreload: Plugin = {
   name: "kassa:launch-preload",
   apply: "build",
   enforce: "post",
-  generateBundle(_options, bundle) {
+  configResolved(config) {
+    apiUrl = config.env.VITE_API_URL;
+  },
+  async generateBundle(_options, bundle) {
     const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
     const entry = chunks.find((chunk) => chunk.isEntry);
     const html = bundle["index.html"];
@@ -57,43 +70,66 @@ export const launchPreload: Plugin = {
       // Inside Telegram every launch boots the SDK (src/tma/boot.ts): announced beside the entry, not after it.
       telegram: screen(/src[\\/]tma[\\/]boot\.ts$/),
     };
-    const launcher = readFileSync(r("src/app/launch-preload.js"), "utf8")
-      .replace("/* FILES */ {}", JSON.stringify(files))
-      .replace("/* PAINT */ {}", () => {
-        const paint = earlyPaint();
-        // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's,
-        // then the cabinet's), so it paints styled without waiting for them behind the app's code.
-        const stylesheets = (screenCss: string[]) =>
-          [...(entry.viteMetadata?.importedCss ?? []), ...screenCss].map((file) => {
-            const asset = bundle[file];
-            return asset?.type === "asset" ? String(asset.source) : "";
-          });
-        const sheets = stylesheets(files.cabinet.css);
-        const { brandTitle, brandText, ...classNames } = paint.classes;
-        const classes = new Set([
-          ...PAINTED_CLASSES,
-          ...Object.values(classNames).flatMap((c) => (c ?? "").split(" ")),
-        ]);
-        // And the login's header, from the entry's stylesheets and the login's.
-        const loginSheets = stylesheets(files.login.css);
-        const loginClasses = new Set([
-          ...LOGIN_PAINTED_CLASSES,
-          ...[paint.classes.root, paint.classes.dark, brandTitle, brandText].flatMap((c) => (c ?? "").split(" ")),
-        ]);
-        return JSON.stringify({
-          ...paint,
-          css: sheets.map((css) => rulesFor(css, classes)).join(""),
-          loginCss: loginSheets.map((css) => rulesFor(css, loginClasses)).join(""),
-        });
+    const paint = earlyPaint();
+    // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's, then
+    // the cabinet's), so it paints styled without waiting for them behind the app's code.
+    const stylesheets = (screenCss: string[]) =>
+      [...(entry.viteMetadata?.importedCss ?? []), ...screenCss].map((file) => {
+        const asset = bundle[file];
+        return asset?.type === "asset" ? String(asset.source) : "";
       });
+    const classes = new Set([...PAINTED_CLASSES, ...Object.values(paint.classes).flatMap((c) => c.split(" "))]);
+    // The login's header, rendered from the app's components (`templates.tsx`) in each language, and the rules of
+    // the entry's and the login's stylesheets for the classes it wears (and the dark look's).
+    const login = await loginTemplates();
+    const loginClasses = new Set([
+      ...Object.values(login).flatMap((html) =>
+        [...html.matchAll(/ class="([^"]*)"/g)].flatMap((match) => (match[1] ?? "").split(" ")),
+      ),
+      ...paint.classes.dark.split(" "),
+    ]);
+    // The launch's calls, their URLs from the route table (relative to the API's base).
+    const { routes, routeUrl } = await routeTable();
+    const url = ({ route, query }: { route: keyof typeof Routes; query: Record<string, unknown> }) =>
+      routeUrl(routes[route], {}, query);
+    const launch = {
+      files,
+      calls: {
+        check: url(LAUNCH_CALLS.check),
+        painted: LAUNCH_CALLS.painted.map(url),
+        rest: LAUNCH_CALLS.rest.map(url),
+      },
+      paint: {
+        ...paint,
+        login,
+        css: stylesheets(files.cabinet.css)
+          .map((css) => rulesFor(css, classes))
+          .join(""),
+        loginCss: stylesheets(files.login.css)
+          .map((css) => rulesFor(css, loginClasses))
+          .join(""),
+      },
+    };
     // Inline: as a file of its own it cost a round trip before its calls went out. A classic script (a module or
-    // `async` one waits to be scheduled), wrapped so that its names stay its own. `</` is escaped so nothing in
-    // it can close the script element; the server allows it by its hash (server/src/plugins/security.ts).
-    const source = minifySync("launch.js", `(() => {\n"use strict";\n${launcher}\n})();`, {
-      mangle: { toplevel: true },
-    })
-      .code.trim()
-      .replace(/<\//g, "<\\/");
+    // `async` one waits to be scheduled), its names its own (an IIFE). `</` is escaped so nothing in it can close
+    // the script element; the server allows it by its hash (server/src/plugins/security.ts).
+    const built = await build({
+      input: r("src/app/launcher/main.ts"),
+      write: false,
+      logLevel: "silent",
+      resolve: { alias: { "@contract": r("contract"), "@": r("src") }, extensions: [".ts", ".tsx", ".js"] },
+      transform: {
+        define: {
+          __KASSA_LAUNCH__: JSON.stringify(launch),
+          "import.meta.env.VITE_API_URL": apiUrl === undefined ? "undefined" : JSON.stringify(apiUrl),
+        },
+      },
+      // The contract's enumerations come with their zod schemas, which the launcher never uses: the calls that make
+      // them are free of side effects (contract/enums.ts), so they go.
+      treeshake: { manualPureFunctions: ["z"] },
+      output: { format: "iife", minify: true },
+    });
+    const source = (built.output[0]?.code ?? "").trim().replace(/<\//g, "<\\/");
     // Right after the API's address (the launcher reads it): before the page's other tags, so its calls go out
     // first.
     const marker = /<meta name="kassa:api-url"[^>]*>\n?/;
@@ -101,6 +137,46 @@ export const launchPreload: Plugin = {
     html.source = tags.html.replace(marker, (meta) => `${meta.trimEnd()}\n    <script>${source}</script>\n`);
   },
 };
+
+/** Per language, the login's first render down to its brand header (`src/app/launcher/templates.tsx`). */
+async function loginTemplates(): Promise<Record<string, string>> {
+  const { loginTemplate } = await buildForNode<typeof Templates>("src/app/launcher/templates.tsx", "templates");
+  const read = (language: string) =>
+    JSON.parse(readFileSync(r(`locales/${language}/common.json`), "utf8")) as Record<string, unknown>;
+  return Object.fromEntries(
+    LANGUAGES.map((language) => [language, loginTemplate(language, read(language), read("ru"))]),
+  );
+}
+
+/**
+ * A module of this repository bundled for this process and imported: its modules import one another without file
+ * extensions and through the app's aliases, as the app's do, which the config's own loading would not take. The
+ * packages stay outside (imported from node_modules), but for telegram-ui, whose modules do not name their files.
+ */
+async function buildForNode<T>(input: string, name: string): Promise<T> {
+  const built = await build({
+    input: r(input),
+    write: false,
+    logLevel: "silent",
+    platform: "node",
+    resolve: { alias: { "@contract": r("contract"), "@": r("src") }, extensions: [".ts", ".tsx", ".js"] },
+    external: /^(react|react-dom|i18next|react-i18next|zod)(\/|$)/,
+    transform: { jsx: "react-jsx" },
+    output: { format: "esm" },
+  });
+  const file = r(`node_modules/.cache/kassa-launcher/${name}.mjs`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, built.output[0]?.code ?? "");
+  return import(`${pathToFileURL(file).href}?${Date.now()}`);
+}
+
+/**
+ * The route table (`contract/routes.ts`), bundled for this process: its modules import one another without file
+ * extensions, as the app's do, which the config's own loading would not take.
+ */
+function routeTable(): Promise<{ routes: typeof Routes; routeUrl: typeof RouteUrl }> {
+  return buildForNode("contract/routes.ts", "routes");
+}
 
 /**
  * The tags Vite wrote into the built page for the entry chunk `entry`: its module script, the module preloads of
@@ -133,11 +209,11 @@ const EARLY_TEXTS = ["welcome", "balance", "amountOnDeposit"] as const;
 
 /**
  * What the launcher needs to paint the cabinet's balance block as the app's first render shows it
- * (`src/app/launch-preload.js`, `paintBalanceEarly`): the texts of each language (from `locales/*\/cabinet.json`,
- * Russian filling a missing key, as i18next's fallback does), each currency's display precision (the contract's,
- * as `formatAmount`), and telegram-ui's class names for its root (light and dark), the List and a level-2 Title of
- * weight 2 (the root's and the List's iOS look too, for a launch inside Telegram on an Apple client), read from its
- * modules so an update of the library cannot leave them behind (the build fails instead).
+ * (`src/app/launcher/paint.ts`, `paintBalanceEarly`): the texts of each language (from `locales/*\/cabinet.json`,
+ * Russian filling a missing key, as i18next's fallback does), and telegram-ui's class names for its root (light and
+ * dark), the List and a level-2 Title of weight 2 (the root's and the List's iOS look too, for a launch inside
+ * Telegram on an Apple client), taken from its components rendered here, so an update of the library cannot leave
+ * them behind.
  */
 function earlyPaint() {
   /** Per language, `keys` of the namespace `namespace` (Russian filling a missing key, as i18next's fallback does). */
@@ -153,58 +229,37 @@ function earlyPaint() {
     );
   };
   const texts = textsOf("cabinet", EARLY_TEXTS);
-  const ui = (module: string, pattern: RegExp) => {
-    const source = readFileSync(r(`node_modules/@telegram-apps/telegram-ui/dist/components/${module}.js`), "utf8");
-    const match = pattern.exec(source);
-    if (!match) throw new Error(`launchPreload: telegram-ui's ${module} no longer has the classes it expects`);
-    return match.slice(1);
+  // telegram-ui's own components rendered here (react-dom/server) as the app renders them: their classes, outermost
+  // first.
+  const ui = createRequire(import.meta.url)("@telegram-apps/telegram-ui") as typeof TelegramUi;
+  const classesOf = (platform: "base" | "ios", appearance: "light" | "dark", child: ReactElement | null = null) => {
+    const html = renderToStaticMarkup(createElement(ui.AppRoot, { platform, appearance }, child));
+    return [...html.matchAll(/ class="([^"]*)"/g)].map((match) => match[1] ?? "");
   };
-  const [root = "", ios = "", dark = ""] = ui(
-    "Service/AppRoot/AppRoot",
-    /classNames\("(tgui-\w+)", platform === 'ios' && "(tgui-\w+)", appearance === 'dark' && "(tgui-\w+)"/,
-  );
-  const [list = "", listIos = ""] = ui(
-    "Blocks/List/List",
-    /classNames\("(tgui-\w+)", platform === 'ios' && "(tgui-\w+)"/,
-  );
-  const [weight1, weight2, weight3] = ui(
-    "Typography/Typography",
-    /stylesWeight = \{\s*'1': "(tgui-\w+)",\s*'2': "(tgui-\w+)",\s*'3': "(tgui-\w+)"/,
-  );
-  const [typography, plain] = ui("Typography/Typography", /classNames\("(tgui-\w+)", plain && "(tgui-\w+)"/);
-  const [level1, level2] = ui(
-    "Typography/Title/Title",
-    /titleLevelStyles = \{\s*'1': "(tgui-\w+)",\s*'2': "(tgui-\w+)"/,
-  );
-  const [title] = ui("Typography/Title/Title", /classNames\("(tgui-\w+)", titleLevelStyles/);
-  const [text] = ui("Typography/Text/Text", /classNames\("(tgui-\w+)", className\)/);
-  // The login's brand header (`BrandHeader`): the name and the tagline of each language.
-  const loginTexts = textsOf("common", LOGIN_TEXTS);
+  const added = (more = "", base = "") =>
+    more
+      .split(" ")
+      .filter((name) => !base.split(" ").includes(name))
+      .join(" ");
+  const [root = "", list = ""] = classesOf("base", "light", createElement(ui.List));
+  const [rootIos, listIos] = classesOf("ios", "light", createElement(ui.List));
+  const [rootDark] = classesOf("base", "dark");
+  const inside = (child: ReactElement) => classesOf("base", "light", child)[1] ?? "";
+  if (!root || !list) throw new Error("launchPreload: telegram-ui's AppRoot or List rendered without classes");
   return {
     texts,
-    loginTexts,
-    display: Object.fromEntries(Object.entries(CURRENCIES).map(([code, { display }]) => [code, display])),
     classes: {
       root,
-      ios,
-      dark,
+      ios: added(rootIos, root),
+      dark: added(rootDark, root),
       list,
-      listIos,
-      title: [typography, plain, weight2, title, level2].join(" "),
-      // `<Title level="1" weight="1">` and `<Text>` (weight 3 by default).
-      brandTitle: [typography, plain, weight1, title, level1].join(" "),
-      brandText: [typography, plain, weight3, text].join(" "),
+      listIos: added(listIos, list),
+      title: inside(createElement(ui.Title, { level: "2", weight: "2" })),
     },
   };
 }
 
-/** The login's texts the launcher's early brand header shows. */
-const LOGIN_TEXTS = ["appName", "tagline"] as const;
-
-/** The app's own classes the launcher's painted login header wears (`loginBlock` in src/app/launch-preload.js). */
-const LOGIN_PAINTED_CLASSES = ["app-root", "public-layout", "page", "public-page", "brand-header", "brand-tagline"];
-
-/** The app's own classes the launcher's painted block wears (`balanceBlock` in src/app/launch-preload.js). */
+/** The app's own classes the launcher's painted block wears (`balanceBlock` in src/app/launcher/paint.ts). */
 const PAINTED_CLASSES = [
   "app-root",
   "cabinet",

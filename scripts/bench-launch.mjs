@@ -7,7 +7,7 @@
 //
 // - cabinet (signed in, `/`): navigation → the balance figure on screen, whoever painted it: the launcher
 //   written into index.html paints it from its early replies before the app's code has run
-//   (`data-testid='balance-painted'`, src/app/launch-preload.js), the app then renders its own
+//   (`data-testid='balance-painted'`, src/app/launcher/), the app then renders its own
 //   (`data-testid='balance'`); "→ app" is the app's, when the cabinet is interactive;
 // - telegram: the same inside Telegram's iOS client (simulated at its bridge, the session kept in its
 //   SecureStorage; no Lighthouse run);

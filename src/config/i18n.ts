@@ -8,19 +8,28 @@ import i18next, { type CustomTypeOptions, type i18n as I18n, type InitOptions, t
 import resourcesToBackend from "i18next-resources-to-backend";
 import { initReactI18next } from "react-i18next";
 import { recoveries, retryInBackground, withDeadline } from "@/lib/load-faults";
+import {
+  FALLBACK_LANGUAGE,
+  LANGUAGE_STORAGE_KEY,
+  SUPPORTED_LANGUAGES,
+  startLanguage,
+  toSupportedLanguage,
+} from "./language";
 
-/** The interface languages (the contract's `LANGUAGES`; a unit test keeps the two equal). */
-export const SUPPORTED_LANGUAGES = ["en", "ru", "de", "kk"] as const satisfies readonly Language[];
-/** Russian is the fallback language (docs/cabinet-rules.md#limits). */
-export const FALLBACK_LANGUAGE = "ru" satisfies Language;
+export {
+  FALLBACK_LANGUAGE,
+  isSupportedLanguage,
+  LANGUAGE_STORAGE_KEY,
+  SUPPORTED_LANGUAGES,
+  toSupportedLanguage,
+} from "./language";
+
 /** At most 10 translation files load in parallel (docs/cabinet-rules.md#limits), ... */
 export const I18N_MAX_PARALLEL_READS = 10;
 /** ... a failed load is tried again 5 times, ... */
 export const I18N_MAX_RETRIES = 5;
 /** ... the first retry after 350 ms (then doubling). */
 export const I18N_RETRY_TIMEOUT_MS = 350;
-/** Where the user's own choice of language is kept. */
-export const LANGUAGE_STORAGE_KEY = "kassa.language";
 
 export const NAMESPACES = [
   "common",
@@ -60,43 +69,6 @@ type Expect<T extends true> = T;
 export type NamespacesMatchTypedResources = Expect<
   [Namespace, TypedNamespace] extends [TypedNamespace, Namespace] ? true : false
 >;
-
-export function isSupportedLanguage(value: unknown): value is Language {
-  return typeof value === "string" && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
-}
-
-/** `de-AT` → `de`, `KK` → `kk`, `kz` (a common mistake for Kazakh) → `kk`; unknown → undefined. */
-export function toSupportedLanguage(code: string | null | undefined): Language | undefined {
-  if (!code) return undefined;
-  const primary = code.trim().toLowerCase().split(/[-_]/)[0];
-  const mapped = primary === "kz" ? "kk" : primary;
-  return isSupportedLanguage(mapped) ? mapped : undefined;
-}
-
-/**
- * The language to start in: the user's saved choice, else Telegram's user `language_code`, else the
- * browser's languages in order, each mapped to a supported one; else the fallback.
- */
-export function detectLanguage(sources: {
-  saved?: string | null;
-  telegram?: string | null;
-  browser?: readonly string[];
-}): Language {
-  if (isSupportedLanguage(sources.saved)) return sources.saved;
-  for (const candidate of [sources.telegram, ...(sources.browser ?? [])]) {
-    const language = toSupportedLanguage(candidate);
-    if (language) return language;
-  }
-  return FALLBACK_LANGUAGE;
-}
-
-function readSavedLanguage(): string | null {
-  try {
-    return localStorage.getItem(LANGUAGE_STORAGE_KEY);
-  } catch {
-    return null;
-  }
-}
 
 function saveLanguage(language: Language): void {
   try {
@@ -231,11 +203,7 @@ export function initI18n(
   options: { telegramLanguage?: string; instance?: I18n; namespaces?: readonly Namespace[] } = {},
 ): Promise<unknown> {
   const instance = options.instance ?? i18next;
-  activeLanguage = detectLanguage({
-    saved: readSavedLanguage(),
-    telegram: options.telegramLanguage,
-    browser: typeof navigator === "undefined" ? [] : navigator.languages,
-  });
+  activeLanguage = startLanguage(options.telegramLanguage);
   applyDocumentLanguage(activeLanguage);
   instance.on("languageChanged", applyDocumentLanguage);
   activeInstance = instance;

@@ -1,5 +1,5 @@
 /**
- * Replies to the first calls of a cabinet launch, sent by `src/app/launch-preload.js` beside the entry chunk
+ * Replies to the first calls of a cabinet launch, sent by `src/app/launcher/` beside the entry chunk
  * (before this code had even downloaded). A call takes the one for its method, URL and bearer token once,
  * within 10 s of its sending; otherwise it goes out as usual. A failed early call is simply made again.
  */

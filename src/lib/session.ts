@@ -10,11 +10,11 @@ import type { User } from "@contract";
 import { atom } from "jotai";
 import { alerts } from "./alerts";
 import { loadContract } from "./contract";
-import { deleteCookie, isSecureContextUrl, readCookie, writeCookie } from "./cookies";
+import { deleteCookie, isSecureContextUrl, writeCookie } from "./cookies";
+import { readTokenCookie, TOKEN_COOKIE, USER_STORAGE_KEY } from "./session-keys";
 import { type AppStore, appStore } from "./store";
 
-export const USER_STORAGE_KEY = "kassa.user";
-export const TOKEN_COOKIE = "kassa_token";
+export { TOKEN_COOKIE, USER_STORAGE_KEY } from "./session-keys";
 /** Saved-state restore timeout (docs/cabinet-rules.md#limits). */
 export const SESSION_RESTORE_TIMEOUT_MS = 5000;
 /** The cookie outlives a browser restart; the server decides whether the token is still good. */
@@ -31,7 +31,7 @@ export interface TokenStore {
 /** The web's cookie (`SameSite=Lax`), written at once, so a reload right after sign-in finds it. */
 export const cookieTokenStore: TokenStore = {
   kind: () => "cookie",
-  read: async () => readCookie(TOKEN_COOKIE) ?? null,
+  read: async () => readTokenCookie(),
   write: async (token) => {
     if (token)
       writeCookie(TOKEN_COOKIE, token, { maxAgeSeconds: TOKEN_COOKIE_MAX_AGE_SECONDS, secure: isSecureContextUrl() });

@@ -34,6 +34,7 @@ import type { Appearance, TelegramBridge } from "./bridge";
 import { buttonFill } from "./button-fill";
 import { installCopyFallback } from "./clipboard";
 import { SDK_LAUNCH_PARAMS_KEY, type TelegramLaunch } from "./launch";
+import { STORAGE_ANSWER_TIMEOUT_MS, STORAGE_PLATFORMS } from "./token-places";
 import {
   type BiometricLock,
   type BiometricVault,
@@ -113,9 +114,6 @@ function offerLaunchParamsToSdk(params: URLSearchParams): void {
   }
 }
 
-/** How long a storage call may stay unanswered before the next place is tried (Telegram Web never answers). */
-const STORAGE_ANSWER_TIMEOUT_MS = 800;
-
 function offered(method: MethodName, version: string | undefined): boolean {
   try {
     return supports(method, version ?? "6.0");
@@ -123,17 +121,6 @@ function offered(method: MethodName, version: string | undefined): boolean {
     return false;
   }
 }
-
-/**
- * Which clients keep which of Telegram's storages (Bot API 9.0): SecureStorage is the phone's Keychain
- * or Keystore (iOS, Android); DeviceStorage is the client's own store (the phones and the desktop
- * clients). Telegram Web K and A have neither (Web K never answers, Web A refuses), so they are not
- * asked: a question nobody answers would hold the session's restore, and with it the first screen.
- */
-const STORAGE_PLATFORMS: Record<"secure" | "device", readonly string[]> = {
-  secure: ["ios", "android"],
-  device: ["ios", "android", "tdesktop", "macos"],
-};
 
 /**
  * Telegram's SecureStorage or DeviceStorage as a key-value store, or null when the client lacks it

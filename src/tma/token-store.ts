@@ -12,11 +12,11 @@
  * that does not know the call fails it or stays silent (Telegram Web): after a short wait the next
  * tier is tried. This module does not import the SDK: `boot.ts` gives it the two bridge storages.
  */
-import { deleteCookie, isFramed, isSecureContextUrl, readCookie, writeCookie } from "@/lib/cookies";
+import { deleteCookie, isFramed, isSecureContextUrl, writeCookie } from "@/lib/cookies";
 import { TOKEN_COOKIE, TOKEN_COOKIE_MAX_AGE_SECONDS, type TokenStore } from "@/lib/session";
+import { readFramedToken, TELEGRAM_TOKEN_KEY, TOKEN_STORAGE_KEY } from "./token-places";
 
-/** Where the framed store keeps its copy when cookies are refused altogether. */
-export const TOKEN_STORAGE_KEY = "kassa.token";
+export { TELEGRAM_TOKEN_KEY, TOKEN_STORAGE_KEY } from "./token-places";
 
 /**
  * Inside Telegram without the client's own storage: a cookie that a cross-site frame keeps
@@ -30,15 +30,7 @@ export function framedTokenStore(win: Window = window): TokenStore {
   const secure = isSecureContextUrl();
   return {
     kind: () => "framed",
-    read: async () => {
-      const fromCookie = readCookie(TOKEN_COOKIE);
-      if (fromCookie) return fromCookie;
-      try {
-        return localStorage.getItem(TOKEN_STORAGE_KEY);
-      } catch {
-        return null;
-      }
-    },
+    read: async () => readFramedToken(),
     write: async (token) => {
       if (token) writeCookie(TOKEN_COOKIE, token, { maxAgeSeconds: TOKEN_COOKIE_MAX_AGE_SECONDS, secure, crossSite });
       else deleteCookie(TOKEN_COOKIE, { secure, crossSite });
@@ -58,9 +50,6 @@ export interface BridgeKeyValue {
   get(key: string): Promise<string | null>;
   set(key: string, value: string | null): Promise<void>;
 }
-
-/** The key the token has in Telegram's storages. */
-export const TELEGRAM_TOKEN_KEY = "kassa_refresh_token";
 
 export function telegramTokenStore(
   tiers: readonly BridgeKeyValue[],

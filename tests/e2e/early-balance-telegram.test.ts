@@ -1,6 +1,6 @@
 /**
  * The balance before the app's code, inside Telegram: the launcher written into index.html
- * (src/app/launch-preload.js) reads the kept token over the bridge, sends the kept token's check with the
+ * (src/app/launcher/) reads the kept token over the bridge, sends the kept token's check with the
  * cabinet's calls and, once the check, the maintenance flag and the balance are good, paints the cabinet's frame
  * down to the balance block as the app's first render there shows it: the theme's colours from the launch
  * parameters, light or dark as the app takes them, telegram-ui's iOS look on an iPhone, the safe areas the client

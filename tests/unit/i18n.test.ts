@@ -2,7 +2,6 @@ import { FALLBACK_LANGUAGE as CONTRACT_FALLBACK, LANGUAGES } from "@contract";
 import { createInstance } from "i18next";
 import { describe, expect, it, vi } from "vitest";
 import {
-  detectLanguage,
   FALLBACK_LANGUAGE,
   I18N_MAX_PARALLEL_READS,
   I18N_MAX_RETRIES,
@@ -14,6 +13,7 @@ import {
   setLanguage,
   toSupportedLanguage,
 } from "@/config/i18n";
+import { detectLanguage } from "@/config/language";
 
 describe("i18n settings (the limits of the cabinet rules)", () => {
   it("loads at most 10 files in parallel, retries 5 times, first after 350 ms, falls back to Russian", () => {

@@ -18,6 +18,7 @@ import { SubscriptionCard } from "@/features/subscription/components/subscriptio
 import { userAtom } from "@/lib/session";
 import { warmUp } from "@/lib/warm-up";
 import { useLiveRefreshControl } from "../live-refresh";
+import { type Held, heldOf, roomStyle } from "./held";
 
 // The exchange dialog (its form, the contract's exchange arithmetic, telegram-ui's sheet library) is not
 // needed for the balance: its code comes once the balance is on screen.
@@ -40,17 +41,7 @@ class Optional extends Component<{ children: ReactNode }, { failed: boolean }> {
   }
 }
 
-/** What the whole picture will list: a line per currency held (balance or deposits), a second row on each with deposits. */
-interface Held {
-  lines: number;
-  deposits: number;
-}
-
 const NOTHING_HELD: Held = { lines: 0, deposits: 0 };
-
-/** The room's size, as styles/cabinet.css reads it. */
-const roomStyle = ({ lines, deposits }: Held) =>
-  ({ "--reserved-lines": lines, "--reserved-deposits": deposits }) as CSSProperties;
 
 /**
  * Room kept for a part that comes after the balance (its code is a chunk of its own, its data a call of its
@@ -65,7 +56,7 @@ function Reserved({ part, held = NOTHING_HELD }: { part: "overview" | "income"; 
       aria-hidden="true"
       className={`cabinet-reserved cabinet-reserved-${part}`}
       data-testid={`reserved-${part}`}
-      style={roomStyle(held)}
+      style={roomStyle(held) as CSSProperties}
     />
   );
 }
@@ -93,25 +84,11 @@ function Slot<T, K extends readonly unknown[]>({
   return (
     <div
       className={settled ? undefined : `cabinet-reserved cabinet-reserved-${part}`}
-      style={settled ? undefined : roomStyle(held)}
+      style={settled ? undefined : (roomStyle(held) as CSSProperties)}
     >
       {children}
     </div>
   );
-}
-
-/**
- * The whole picture's lines: the currencies with money on the balance or on deposits, and those with deposits
- * (exact: a decimal string with a digit other than 0). Read from the balance and the statistics, which come with
- * the launch; the launcher's painted room counts the same (`balanceBlock` in launch-preload.js).
- */
-function heldOf(balances: Record<string, string> = {}, onDeposit: Record<string, string> = {}): Held {
-  const some = (amount: string | undefined) => /[1-9]/.test(amount ?? "");
-  const currencies = Object.keys({ ...balances, ...onDeposit });
-  return {
-    lines: currencies.filter((currency) => some(balances[currency]) || some(onDeposit[currency])).length,
-    deposits: currencies.filter((currency) => some(onDeposit[currency])).length,
-  };
 }
 
 /**

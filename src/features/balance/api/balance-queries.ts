@@ -6,6 +6,7 @@
 import type { Currency, ExchangeBody } from "@contract";
 import { mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
+import { BALANCE_QUERY } from "@/lib/launch-calls";
 import { moneyKeys } from "@/lib/query-keys";
 
 /** Rates move: a minute old at most while the exchange dialog is open. */
@@ -17,7 +18,7 @@ export const balanceQueries = {
   balance: () =>
     queryOptions({
       queryKey: [...moneyKeys.balance, "balance"] as const,
-      queryFn: ({ signal }) => callApi("balance", { query: { type: "balance" }, signal }),
+      queryFn: ({ signal }) => callApi("balance", { query: BALANCE_QUERY, signal }),
     }),
 
   statistics: () =>

@@ -5,11 +5,11 @@
 import type { Currency, LedgerOperationType } from "@contract";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
+import { RECENT_OPERATIONS_QUERY } from "@/lib/launch-calls";
 import { moneyKeys } from "@/lib/query-keys";
 
 const OPERATIONS_PAGE_LIMIT = 20;
 const PAYMENT_SYSTEMS_STALE_MS = 5 * 60_000;
-const RECENT_OPERATIONS_LIMIT = 5;
 
 export interface OperationFilter {
   currency?: Currency;
@@ -57,7 +57,7 @@ export const operationQueries = {
   recent: () =>
     queryOptions({
       queryKey: [...moneyKeys.operations, "recent"] as const,
-      queryFn: ({ signal }) => callApi("operations", { query: { page: 1, limit: RECENT_OPERATIONS_LIMIT }, signal }),
+      queryFn: ({ signal }) => callApi("operations", { query: RECENT_OPERATIONS_QUERY, signal }),
       select: (reply) => reply.items,
     }),
 

@@ -1,0 +1,36 @@
+/**
+ * What the build writes into the launcher (`build/launch-preload.ts`): the built files' names, the launch's calls
+ * (their URLs from the route table, `lib/launch-calls.ts`) and what its painted blocks wear.
+ */
+export interface ScreenFiles {
+  code: string[];
+  css: string[];
+}
+
+interface Launch {
+  files: {
+    /** The entry chunk's script, the code it imports and its stylesheets. */
+    entry: { script: string; code: string[]; css: string[] };
+    cabinet: ScreenFiles & { texts: Record<string, string[]> };
+    login: ScreenFiles & { texts: Record<string, string[]> };
+    /** The SDK's boot, which every launch inside Telegram runs. */
+    telegram: ScreenFiles;
+  };
+  /** Relative to the API's base, in the order they go out (`LAUNCH_CALLS`). */
+  calls: { check: string; painted: [work: string, balance: string, statistics: string]; rest: string[] };
+  paint: {
+    /** Per language: the cabinet's texts the painted block shows. */
+    texts: Record<string, { welcome: string; balance: string; amountOnDeposit: string }>;
+    /** Per language: the login's first render down to its brand header (`templates.tsx`). */
+    login: Record<string, string>;
+    /** telegram-ui's classes, from its components rendered by the build. */
+    classes: Record<"root" | "ios" | "dark" | "list" | "listIos" | "title", string>;
+    /** The stylesheets' rules for what the cabinet's and the login's painted blocks wear. */
+    css: string;
+    loginCss: string;
+  };
+}
+
+declare const __KASSA_LAUNCH__: Launch;
+
+export const LAUNCH: Launch = __KASSA_LAUNCH__;

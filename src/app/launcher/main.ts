@@ -1,0 +1,125 @@
+// The launcher (docs/architecture.md#how-a-launch-flows): bundled by the build from the app's own modules and
+// written into index.html as a classic inline script at the top of the head (`build/launch-preload.ts`). It sends
+// the first screen's calls with the kept token the moment the parser reaches it (the API client takes those replies,
+// `lib/early-replies.ts`), asks at once for the app's code and the texts of the screen the launch will show, paints
+// what that screen shows first (`paint.ts`) and inserts the app's entry chunk (the page has no static entry tag).
+// Whatever goes wrong here, the entry is still inserted.
+import { resolveApiBaseUrl } from "@/config/env";
+import { startLanguage } from "@/config/language";
+import { readTokenCookie, USER_STORAGE_KEY } from "@/lib/session-keys";
+import { detectTelegramLaunch } from "@/tma/launch";
+import { LAUNCH, type ScreenFiles } from "./build-time";
+import { paintBalanceEarly, paintLoginEarly } from "./paint";
+import { keptTelegramToken, telegramLook } from "./telegram";
+
+const { files, calls } = LAUNCH;
+let announced = false;
+/**
+ * Settles once the painted block is on screen (or will not be, at most 1 s): the entry is inserted then. Its files
+ * are asked for at once; run before the block is painted, its evaluation and first render would hold the main
+ * thread that paints it (a cached entry runs the moment it is inserted).
+ */
+let painted: Promise<unknown> | null = null;
+
+try {
+  painted = start();
+} catch {
+  // No storage, an odd browser: the entry chunk starts everything itself.
+} finally {
+  if (painted) void painted.then(startEntry);
+  else startEntry();
+}
+
+function start(): Promise<unknown> | null {
+  let painted: Promise<unknown> | null = null;
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  const saved = localStorage.getItem(USER_STORAGE_KEY) !== null;
+  const login = !saved && (path === "/" || path === "/login");
+  const screen = saved && path === "/" ? files.cabinet : login ? files.login : null;
+  if (!screen) return null;
+  const telegram = detectTelegramLaunch();
+  const lng = startLanguage(telegram?.languageCode);
+  // The calls the painted balance needs first, then the entry, then the other calls and the screen's code: the
+  // browser opens at most six connections to a host, in this order.
+  const more = saved && !telegram ? sendCalls(readTokenCookie(), false) : null;
+  if (more) painted = paintBalanceEarly(lng, null);
+  // The login's header needs no reply (on the web; inside Telegram the sign-in is automatic).
+  if (login && !telegram) painted = paintLoginEarly(lng);
+  if (saved && telegram) {
+    // The look only where a balance may be painted (a phone's width).
+    const look = matchMedia("(min-width: 960px)").matches ? null : telegramLook(telegram);
+    keptTelegramToken(telegram).then(
+      (token) => {
+        const more = sendCalls(token, true);
+        more?.();
+        if (more && look) void paintBalanceEarly(lng, look);
+      },
+      () => undefined,
+    );
+  }
+  announceEntry();
+  more?.();
+  // Inside Telegram the SDK's code too: the session is restored once it has booted.
+  const all: ScreenFiles[] = [screen, ...(telegram ? [files.telegram] : [])];
+  for (const file of all.flatMap((files) => files.code)) link("modulepreload", file);
+  for (const file of screen.css) link("preload", file, "style");
+  for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
+  return painted;
+}
+
+/** The entry chunk, the code it imports and its stylesheet (only preloaded: `src/main.tsx` applies it). */
+function announceEntry(): void {
+  if (announced) return;
+  announced = true;
+  for (const file of files.entry.code) link("modulepreload", file);
+  for (const file of files.entry.css) link("preload", file, "style").dataset.kassaStyles = "";
+}
+
+/** The entry's script, inserted once the page has been read (as the module script it replaces would run). */
+function startEntry(): void {
+  try {
+    announceEntry();
+  } catch {
+    // The script below asks for the entry and its imports itself.
+  }
+  const insert = () => {
+    const script = document.createElement("script");
+    script.type = "module";
+    script.crossOrigin = "";
+    script.src = `/${files.entry.script}`;
+    document.head.appendChild(script);
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", insert, { once: true });
+  else insert();
+}
+
+/**
+ * The first screen's calls with the kept token: at once those the painted balance needs (inside Telegram the
+ * token's check first); the others when the function it returns is called (null without a token), so that the
+ * entry and its imports do not wait for all six of a host's connections.
+ */
+function sendCalls(token: string | null, telegram: boolean): (() => void) | null {
+  if (!token) return null;
+  const base = resolveApiBaseUrl();
+  const send = (path: string, bearer: string | null = token) => {
+    const url = `${base}${path}`;
+    const headers: Record<string, string> = { Accept: "application/json" };
+    if (bearer) headers.Authorization = `Bearer ${bearer}`;
+    return { url, token: bearer, at: performance.now(), reply: fetch(url, { headers, credentials: "same-origin" }) };
+  };
+  const [work, ...others] = calls.painted;
+  const early = [...(telegram ? [send(calls.check)] : []), send(work, null), ...others.map((path) => send(path))];
+  window.__kassaEarlyReplies = early;
+  return () => early.push(...calls.rest.map((path) => send(path)));
+}
+
+/** A preload of `href`. */
+function link(rel: string, href: string, as?: string): HTMLLinkElement {
+  const element = document.createElement("link");
+  element.rel = rel;
+  element.crossOrigin = "";
+  if (as) element.as = as;
+  element.href = `/${href}`;
+  document.head.appendChild(element);
+  return element;
+}

@@ -1,0 +1,262 @@
+// What the launcher paints before the app's code has run (docs/architecture.md#how-a-launch-flows): the cabinet's
+// frame down to its balance block, from the early replies, and the login's brand header. The figures are the app's
+// own (`formatAmount`, `heldOf`); the login's markup is its components' own, rendered by the build (`templates.tsx`);
+// the cabinet's still mirrors its first render (`CabinetLayout`, `Page`, `BalanceCard`), which
+// `tests/e2e/early-balance.test.ts` holds equal.
+import type { Currency } from "@contract";
+import type { User } from "@contract/user";
+import { heldOf, roomStyle } from "@/app/routes/held";
+import { formatAmount } from "@/lib/format-amount";
+import { USER_STORAGE_KEY } from "@/lib/session-keys";
+import { LAUNCH } from "./build-time";
+import type { Insets, Look } from "./telegram";
+
+const { paint: PAINT, calls } = LAUNCH;
+/** The longest the entry waits for the painted block. */
+const PAINT_DEADLINE_MS = 1000;
+
+interface Balance {
+  currentCurrency?: string;
+  currencies?: Record<string, string>;
+}
+type PaintedUser = Pick<User, "login" | "fullName"> & { notifications?: { unread?: number } };
+
+/**
+ * The cabinet's balance block, painted from the early replies (at the cabinet's start, with the kept token, on a
+ * phone's width), only when the maintenance flag is off and the balance came back good (inside Telegram also the
+ * kept token's check, in the client's `look`). Null when it will not try; else a promise settled once it has
+ * painted, or will not (the entry is inserted then).
+ */
+export function paintBalanceEarly(lng: string, look: Look | null): Promise<void> | null {
+  const phone = !matchMedia("(min-width: 960px)").matches;
+  const saved = look ? null : (JSON.parse(localStorage.getItem(USER_STORAGE_KEY) ?? "null") as PaintedUser | null);
+  if (!phone || (!look && typeof saved?.login !== "string")) return null;
+  let shown: () => void = () => undefined;
+  const settled = new Promise<void>((resolve) => {
+    shown = () => afterPaint(resolve);
+    setTimeout(resolve, PAINT_DEADLINE_MS);
+  });
+  // The replies' copies, taken before the app reads them.
+  const [work, balance, statistics, me] = [...calls.painted, calls.check].map((path) => {
+    const early = window.__kassaEarlyReplies?.find((reply) => reply.url.endsWith(path));
+    if (!early) return Promise.resolve(null);
+    const body = early.reply.then((response) => (response.status === 200 ? response.clone().json() : Promise.reject()));
+    body.catch(() => undefined);
+    return body;
+  });
+  Promise.all([work, balance, me, look?.insets, statistics?.catch(() => null)]).then(
+    ([work, balance, me, insets, statistics]) => {
+      const user: PaintedUser | null = look ? me : saved;
+      if (work?.enabled !== false || typeof user?.login !== "string") return shown();
+      const boot = document.querySelector("#root > [data-testid='boot']");
+      const block = boot?.parentElement && balanceBlock(lng, user, balance, statistics, look, insets);
+      if (!boot?.parentElement || !block) return shown();
+      keepUntilTheApp(boot.parentElement, boot, block, (root) => {
+        const screen = root.querySelector<HTMLElement>("[data-screen]");
+        return (
+          root.querySelector("[data-testid='balance']") !== null || (!!screen && screen.dataset.screen !== "cabinet")
+        );
+      });
+      shown();
+    },
+    () => shown(),
+  );
+  return settled;
+}
+
+/**
+ * The login's first render down to its brand header, rendered by the build from the app's components in each
+ * language (`templates.tsx`), painted once the page has been read and kept over the app's first renders until a
+ * screen of the app shows. Settles once painted (or it will not be): the entry is inserted then.
+ */
+export function paintLoginEarly(lng: string): Promise<void> | null {
+  const html = PAINT.login[lng];
+  if (!html || !PAINT.loginCss) return null;
+  return new Promise((resolve) => {
+    const paint = () => {
+      try {
+        const boot = document.querySelector("#root > [data-testid='boot']");
+        if (boot?.parentElement)
+          keepUntilTheApp(boot.parentElement, boot, loginBlock(html), (root) => !!root.querySelector("[data-screen]"));
+      } finally {
+        afterPaint(resolve);
+        setTimeout(resolve, PAINT_DEADLINE_MS);
+      }
+    };
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", paint, { once: true });
+    else paint();
+  });
+}
+
+/** The login's template as a block of the page: in the device's look, hidden from screen readers, styled by its rules. */
+function loginBlock(html: string): HTMLElement {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const block = template.content.firstElementChild as HTMLElement;
+  const dark = matchMedia("(prefers-color-scheme: dark)").matches;
+  if (dark) block.classList.add(...PAINT.classes.dark.split(" "));
+  for (const [name, value] of Object.entries({
+    "aria-hidden": "true",
+    inert: "",
+    "data-appearance": dark ? "dark" : "light",
+    "data-platform": "base",
+    "data-testid": "painted-login",
+  }))
+    block.setAttribute(name, value);
+  block.querySelector(".brand-tagline")?.setAttribute("data-testid", "tagline-painted");
+  block.prepend(element("style", "", [PAINT.loginCss]));
+  return block;
+}
+
+/** `then` once what was just put on the page has been painted: the next frame's callbacks run after this one's paint. */
+function afterPaint(then: () => void): void {
+  requestAnimationFrame(() => requestAnimationFrame(() => then()));
+}
+
+function element(
+  tag: string,
+  className: string,
+  children: (Node | string)[] = [],
+  attributes: Record<string, string | number> = {},
+): HTMLElement {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  node.append(...children);
+  return node;
+}
+
+/** As `formatAmount`, or null for an amount it would not take (then nothing is painted). */
+function format(amount: unknown, currency: string | undefined, lng: string): string | null {
+  if (typeof amount !== "string" || !currency) return null;
+  try {
+    return formatAmount(amount, currency as Currency, lng);
+  } catch {
+    return null;
+  }
+}
+
+/** The painted frame down to the balance block, or null when a figure cannot be shown exactly as the app would. */
+function balanceBlock(
+  lng: string,
+  user: PaintedUser,
+  balance: Balance | null,
+  statistics: { amountOnDeposit?: Record<string, string> } | null,
+  look: Look | null,
+  insets: Insets | null | undefined,
+): HTMLElement | null {
+  const texts = PAINT.texts[lng];
+  const currency = balance?.currentCurrency;
+  const amount = format(balance?.currencies?.[currency ?? ""], currency, lng);
+  if (!texts || !amount || !currency) return null;
+  const onDeposit = format(statistics?.amountOnDeposit?.[currency], currency, lng) ?? "…";
+  const dark = look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches;
+  const ios = look?.platform === "ios";
+  const unread = user.notifications?.unread ?? 0;
+  const style = declarations(roomStyle(heldOf(balance?.currencies, statistics?.amountOnDeposit)));
+  const room = (child?: Node) =>
+    element("div", "cabinet-reserved cabinet-reserved-overview", child ? [child] : [], { style });
+  const welcome = texts.welcome.replace("{{login}}", user.fullName || user.login);
+  return element(
+    "div",
+    `${PAINT.classes.root}${ios ? ` ${PAINT.classes.ios}` : ""}${dark ? ` ${PAINT.classes.dark}` : ""} app-root`,
+    [
+      // The stylesheets' rules for what follows; they go with the block.
+      element("style", "", [PAINT.css]),
+      element("div", "cabinet cabinet-narrow", [
+        element("main", "cabinet-content", [
+          element("div", "page", [
+            element("header", "page-header", [
+              element("div", "page-title-row", [
+                element("h1", `${PAINT.classes.title} page-title`, [element("span", "", [welcome])]),
+                // The room of the header's Refresh (telegram-ui's IconButton, 40 px) and the bell.
+                element("span", "", [], { style: "flex: none; width: 40px; height: 40px" }),
+                element(
+                  "span",
+                  "notification-bell",
+                  [],
+                  unread > 0 ? { "data-count": unread > 99 ? "99+" : unread } : {},
+                ),
+              ]),
+            ]),
+            element("div", `${PAINT.classes.list}${ios ? ` ${PAINT.classes.listIos}` : ""}`, [
+              // The overview's `Slot` holding its `Reserved`, sized by what is held.
+              room(room()),
+              element("section", "balance-hero-wrap", [
+                element("div", "balance-hero", [
+                  element("span", "balance-hero-label", [texts.balance]),
+                  element("span", "balance-hero-amount", [amount], {
+                    "data-testid": "balance-painted",
+                    "data-amount": balance?.currencies?.[currency] ?? "",
+                    "data-currency": currency,
+                  }),
+                  element("span", "balance-hero-deposit", [
+                    `${texts.amountOnDeposit}: `,
+                    element("span", "", [onDeposit], { "data-testid": "amount-on-deposit-painted" }),
+                  ]),
+                ]),
+              ]),
+            ]),
+          ]),
+        ]),
+      ]),
+    ],
+    {
+      "aria-hidden": "true",
+      inert: "",
+      "data-appearance": dark ? "dark" : "light",
+      "data-platform": ios ? "ios" : "base",
+      "data-testid": "painted-cabinet",
+      // Inside Telegram: the theme's colours and the safe areas, as the app has them by its first render.
+      ...(look ? { "data-telegram": look.client, style: declarations({ ...look.colors, ...safeAreas(insets) }) } : {}),
+    },
+  );
+}
+
+/** The safe areas the app pads with (base.css's `--safe-*`), from the client's answers (zero without one). */
+function safeAreas(insets: Insets | null | undefined): Record<string, string> {
+  const side = (name: "safe" | "content", side: "top" | "bottom" | "left" | "right") =>
+    Number(insets?.[name]?.[side]) || 0;
+  return {
+    "--safe-top": `${side("safe", "top") + side("content", "top")}px`,
+    "--safe-bottom": `${side("safe", "bottom") + side("content", "bottom")}px`,
+    "--safe-left": `${side("safe", "left")}px`,
+    "--safe-right": `${side("safe", "right")}px`,
+  };
+}
+
+function declarations(properties: Record<string, string | number>): string {
+  return Object.entries(properties)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join("; ");
+}
+
+/**
+ * Puts `block` in the place of the boot screen. The app's first render empties `#root`; until the app shows what
+ * the block stands for (`appShows(root)`), the block stays where it was, over the app (fixed, out of the flow,
+ * nothing to click), then goes; at most 10 s.
+ */
+function keepUntilTheApp(root: Element, boot: Element, block: HTMLElement, appShows: (root: Element) => boolean): void {
+  boot.replaceWith(block);
+  const started = performance.now();
+  let overlay: HTMLElement | null = null;
+  const done = () => {
+    observer.disconnect();
+    overlay?.remove();
+    block.remove();
+  };
+  const check = () => {
+    if (block.parentElement === root) return;
+    if (appShows(root) || performance.now() - started > 10_000) return done();
+    if (!overlay) {
+      overlay = document.createElement("div");
+      overlay.setAttribute("aria-hidden", "true");
+      overlay.style.cssText = "position: fixed; inset: 0; z-index: 2147483647; overflow: hidden; pointer-events: none";
+      overlay.append(block);
+      document.body.append(overlay);
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(root, { childList: true, subtree: true });
+  setTimeout(check, 10_000);
+}
