@@ -20,9 +20,9 @@ import { news, users } from "../db/schema";
 import { hashPassword } from "../security/password";
 import { runAccruals } from "../services/accruals";
 import { applyCatalog } from "../services/catalog";
-import { ensureHouseAccount } from "../services/partners";
 import { openDeposit } from "../services/deposits";
 import { exchange } from "../services/exchange";
+import { ensureHouseAccount } from "../services/partners";
 import { confirmRefill, createRefill } from "../services/refills";
 import { ensureDefaultSettings, SETTINGS } from "../services/settings";
 import { updateWallets } from "../services/wallets";
@@ -242,10 +242,7 @@ export const DEMO_NEWS = [
 
 /** Whether anyone but the house account (made at every start) has an account: the database is in use. */
 export async function hasInvestors(db: Database): Promise<boolean> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(users)
-    .where(sql`lower(${users.login}) <> lower(${HOUSE_LOGIN})`);
+  const [row] = await db.select({ n: count() }).from(users).where(sql`lower(${users.login}) <> lower(${HOUSE_LOGIN})`);
   return (row?.n ?? 0) > 0;
 }
 
