@@ -191,8 +191,9 @@ describe("subscription: no surprise charges", () => {
     expect(year.textContent).toContain("Year");
     expect(within(year).getByTestId("subscription-option-price").getAttribute("data-amount")).toBe("100");
     expect(screen.queryByTestId("subscription-sheet")).toBeNull();
-    // The operator has not said what it gives: nothing is made up.
-    expect(screen.queryByTestId("subscription-benefit")).toBeNull();
+    // The operator has not said what it gives: nothing is made up (the section ends with the options).
+    const section = document.querySelector("[data-section='subscription']");
+    expect(section?.lastElementChild?.textContent).toContain("Year");
   });
 
   it("says what a subscription gives in the operator's words, in the investor's language, with the options and in the confirmation", async () => {
@@ -204,7 +205,8 @@ describe("subscription: no surprise charges", () => {
     };
     setup("50", paid("2027-01-01T00:00:00.000Z"), benefit);
     await renderApp({ path: "/settings/subscription", user: DEMO_USER });
-    expect((await screen.findByTestId("subscription-benefit")).textContent).toBe("Withdrawals reviewed first");
+    const section = () => document.querySelector("[data-section='subscription']");
+    await waitFor(() => expect(section()?.lastElementChild?.textContent).toBe("Withdrawals reviewed first"));
     fireEvent.click(within(screen.getByTestId("subscription-status")).getByTestId("subscription-open"));
     const sheet = await screen.findByTestId("subscription-sheet");
     expect((await within(sheet).findByTestId("subscription-benefit")).textContent).toBe("Withdrawals reviewed first");

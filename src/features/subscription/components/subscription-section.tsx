@@ -25,11 +25,7 @@ export function SubscriptionSection({ balances, onRefill }: SubscriptionEntryPro
   if (!user) return null;
   const { active, until } = user.subscription;
   return (
-    <Section
-      header={t("status.header")}
-      footer={benefit ? <span data-testid="subscription-benefit">{benefit}</span> : undefined}
-      data-section="subscription"
-    >
+    <Section header={t("status.header")} footer={benefit} data-section="subscription">
       <Cell
         className="static-cell"
         multiline
