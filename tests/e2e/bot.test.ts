@@ -102,10 +102,13 @@ describe("the chat bot (Bot API stand-in)", () => {
 
   it("a confirmed refill reaches the chat exactly once, even when the server is killed between commit and send", async () => {
     // Bolat signs in with Telegram (his account is linked) and asks for a refill.
+    // This file's own server (the bot on), not the worker's.
     const { refreshToken } = await apiCall("telegramAuth", {
+      baseUrl: base(),
       body: { initData: signedInitData(INVESTOR, DEV_BOT_TOKEN), language: "ru" },
     });
     const refill = await apiCall("createRefill", {
+      baseUrl: base(),
       body: { paymentSystemId: "usdt-trc20", amount: "25" },
       token: refreshToken,
     });
