@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiSession, base, screen, signUpThroughApi, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
 import { text } from "./support/locales";
+import { fetchAsBrowser } from "./support/route-fetch";
 
 let browser: Browser;
 
@@ -55,7 +56,7 @@ async function breakFilesContaining(target: Page | BrowserContext, marker: strin
   const hits: number[] = [];
   const handler = async (route: Route) => {
     try {
-      const response = await route.fetch();
+      const response = await fetchAsBrowser(route);
       const body = await response.text();
       if (healed || !body.includes(marker)) return await route.fulfill({ response, body });
       hits.push(Date.now());

@@ -13,6 +13,7 @@ import { type ApiSession, base, screen, signUpThroughApi, useSession } from "./s
 import { launchChromium, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { text } from "./support/locales";
+import { fetchAsBrowser } from "./support/route-fetch";
 
 let browser: Browser;
 
@@ -88,7 +89,7 @@ async function abortFilesContaining(page: Page, marker: string): Promise<() => P
   const pattern = "**/assets/*.js";
   const handler = async (route: import("playwright-core").Route) => {
     try {
-      const response = await route.fetch();
+      const response = await fetchAsBrowser(route);
       const body = await response.text();
       if (body.includes(marker)) await route.abort("internetdisconnected");
       else await route.fulfill({ response, body });

@@ -16,6 +16,7 @@
  */
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { launchChromium } from "./browser";
+import { fetchAsBrowser } from "./route-fetch";
 import { LIGHT_THEME, type PostedEvent } from "./telegram-client";
 
 export const TELEGRAM_WEB = "https://web.telegram.org";
@@ -151,16 +152,11 @@ export async function openTelegramWeb(
     // the page going away, not a failure of the app, so a disposed route is let go.
     // A kept-alive connection the server closed just as the request went out resets (ECONNRESET): a browser
     // sends the request again on a new connection, and so does this stand-in (up to three times).
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const response = await route.fetch({ url: `${appBaseURL}${url.pathname}${url.search}` });
-        await route.fulfill({ response });
-        return;
-      } catch (error) {
-        if (/ECONNRESET|socket hang up/i.test(String(error)) && attempt < 3) continue;
-        if (!/disposed|closed|EPIPE|Target page/i.test(String(error))) throw error;
-        return;
-      }
+    try {
+      const response = await fetchAsBrowser(route, { url: `${appBaseURL}${url.pathname}${url.search}` });
+      await route.fulfill({ response });
+    } catch (error) {
+      if (!/disposed|closed|EPIPE|Target page/i.test(String(error))) throw error;
     }
   });
   // The tests read what the app copied from Telegram Web's own page, which may read the clipboard.
