@@ -27,7 +27,7 @@ import {
   type TestServer,
   tempDir,
 } from "./helpers";
-import { expectLedgerConsistent, fund, newInvestor } from "./money";
+import { expectLedgerConsistent, fund, newInvestor, pendingWithdrawal } from "./money";
 import { multipart, type Part, tinyJpeg, tinyPng } from "./multipart";
 
 let server: TestServer;
@@ -436,23 +436,9 @@ describe("notifications", () => {
     const db = server.handle.db;
     const investor = await newInvestor(db, systemClock);
     await fund(db, systemClock, investor.id, "USDT", "100");
-    const [row] = await db
-      .insert(schema.withdrawals)
-      .values({
-        userId: investor.id,
-        paymentSystemId: "usdt-trc20",
-        currency: "USDT",
-        network: "TRC20",
-        wallet: "TXYZ",
-        amount: "20",
-        fee: "0",
-        amountToReceive: "20",
-        status: "pending",
-        createdAt: new Date(),
-      })
-      .returning();
-    await processWithdrawal({ db, clock: systemClock }, row?.id ?? "", "inspect");
-    await processWithdrawal({ db, clock: systemClock }, row?.id ?? "", "success", { txHash: "0xabc" });
+    const row = await pendingWithdrawal(db, investor.id);
+    await processWithdrawal({ db, clock: systemClock }, row.id, "inspect");
+    await processWithdrawal({ db, clock: systemClock }, row.id, "success", { txHash: "0xabc" });
     const list = await callRoute(server, "notifications", { token: investor.token });
     const moves = (list.items as { kind: string; title: string }[]).filter((n) => n.kind === "withdrawal_status");
     expect(moves.map((m) => m.title)).toEqual(["Withdrawal paid out", "Withdrawal under review"]);

@@ -23,7 +23,7 @@ import {
   TEST_OPERATOR_TOKEN,
   type TestServer,
 } from "./helpers";
-import { fund, newInvestor } from "./money";
+import { fund, newInvestor, pendingWithdrawal } from "./money";
 
 const FROM = "Kassa <no-reply@kassa.test>";
 
@@ -164,24 +164,10 @@ describe("codes and notices by e-mail (production, real SMTP server)", () => {
     expect(notice.parsed.html).toContain("пароль вашего аккаунта Kassa был изменён");
 
     await fund(server.handle.db, systemClock, inv.id, "USDT", "100");
-    const [row] = await server.handle.db
-      .insert(schema.withdrawals)
-      .values({
-        userId: inv.id,
-        paymentSystemId: "usdt-trc20",
-        currency: "USDT",
-        network: "TRC20",
-        wallet: "TXYZ",
-        amount: "20",
-        fee: "0",
-        amountToReceive: "20",
-        status: "pending",
-        createdAt: new Date(),
-      })
-      .returning();
+    const row = await pendingWithdrawal(server.handle.db, inv.id);
     const moved = await injectRoute(server, operatorRoutes.processWithdrawal, {
       token: TEST_OPERATOR_TOKEN,
-      params: { id: row?.id ?? "", action: "success" },
+      params: { id: row.id, action: "success" },
       body: { txHash: "0xabcdef0123456789" },
     });
     expect(moved.body).toMatchObject({ state: "success" });

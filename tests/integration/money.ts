@@ -157,3 +157,27 @@ export async function withdrawalReadyInvestor(server: TestServer, clock: Clock):
   });
   return investor;
 }
+
+/**
+ * A pending 20 USDT withdrawal (TRC-20, no fee) of `userId`, written straight into the table: the start of a test
+ * about what its moves tell (notices, inbox), not about the request. Fund the balance first.
+ */
+export async function pendingWithdrawal(db: DatabaseHandle["db"], userId: string) {
+  const [row] = await db
+    .insert(schema.withdrawals)
+    .values({
+      userId,
+      paymentSystemId: "usdt-trc20",
+      currency: "USDT",
+      network: "TRC20",
+      wallet: "TXYZ",
+      amount: "20",
+      fee: "0",
+      amountToReceive: "20",
+      status: "pending",
+      createdAt: new Date(),
+    })
+    .returning();
+  if (!row) throw new Error("the withdrawal was not written");
+  return row;
+}

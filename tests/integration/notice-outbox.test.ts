@@ -27,7 +27,7 @@ import {
   type TestServer,
   tempDir,
 } from "./helpers";
-import { freshPostgres, fund, newInvestor, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
+import { freshPostgres, fund, newInvestor, POSTGRES_SKIP_REASON, pendingWithdrawal, TEST_DATABASE_URL } from "./money";
 
 const FROM = "Kassa <no-reply@kassa.test>";
 const PUBLIC_URL = "https://kassa.test";
@@ -158,24 +158,10 @@ describe("a notice outlives its server", () => {
       const first = await createTestServer({ env });
       const inv = await emailInvestor(first, "ru");
       await fund(first.handle.db, systemClock, inv.id, "USDT", "100");
-      const [withdrawal] = await first.handle.db
-        .insert(schema.withdrawals)
-        .values({
-          userId: inv.id,
-          paymentSystemId: "usdt-trc20",
-          currency: "USDT",
-          network: "TRC20",
-          wallet: "TXYZ",
-          amount: "20",
-          fee: "0",
-          amountToReceive: "20",
-          status: "pending",
-          createdAt: new Date(),
-        })
-        .returning();
+      const withdrawal = await pendingWithdrawal(first.handle.db, inv.id);
       const moved = await injectRoute(first, operatorRoutes.processWithdrawal, {
         token: TEST_OPERATOR_TOKEN,
-        params: { id: withdrawal?.id ?? "", action: "success" },
+        params: { id: withdrawal.id, action: "success" },
         body: { txHash: "0xabcdef0123456789" },
       });
       expect(moved.body).toMatchObject({ state: "success" });
