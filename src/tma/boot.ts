@@ -34,7 +34,7 @@ import type { Appearance, TelegramBridge } from "./bridge";
 import { buttonFill } from "./button-fill";
 import { installCopyFallback } from "./clipboard";
 import { SDK_LAUNCH_PARAMS_KEY, type TelegramLaunch } from "./launch";
-import { STORAGE_ANSWER_TIMEOUT_MS, STORAGE_PLATFORMS } from "./token-places";
+import { LOCK_ANSWER_TIMEOUT_MS, STORAGE_ANSWER_TIMEOUT_MS, STORAGE_PLATFORMS } from "./token-places";
 import {
   type BiometricLock,
   type BiometricVault,
@@ -130,6 +130,7 @@ function bridgeStorage(
   kind: "secure" | "device",
   platform: string,
   version: string | undefined,
+  timeout = STORAGE_ANSWER_TIMEOUT_MS,
 ): BridgeKeyValue | null {
   const prefix = kind === "secure" ? "secure_storage" : "device_storage";
   if (!STORAGE_PLATFORMS[kind].includes(platform)) return null;
@@ -146,7 +147,7 @@ function bridgeStorage(
     return call(method, events, {
       params: { req_id: reqId, ...params },
       capture: (event) => event.payload?.req_id === reqId,
-      timeout: STORAGE_ANSWER_TIMEOUT_MS,
+      timeout,
     }).then((result) => {
       if (result && typeof result.error === "string") throw new Error(`${prefix}: ${result.error}`);
       return result;
@@ -173,12 +174,13 @@ const biometricReason = () => i18next.t("common:biometricReason", { defaultValue
  */
 function biometricVault(platform: string, version: string | undefined): BiometricVault | null {
   if (!BIOMETRIC_PLATFORMS.includes(platform) || !offered("web_app_biometry_get_info", version)) return null;
-  // Asked once; a client that does not answer in time counts as offering none.
+  // Asked once; a client that does not answer in time counts as offering none (the wait is long: a lock kept on
+  // must not open because the answer came late).
   let mounting: Promise<ReturnType<typeof biometry.state> | null> | null = null;
   const mounted = () => {
     mounting ??= Promise.race([
       Promise.resolve(biometry.mount(undefined)).then(() => biometry.state()),
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), STORAGE_ANSWER_TIMEOUT_MS)),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), LOCK_ANSWER_TIMEOUT_MS)),
     ]).catch(() => null);
     return mounting;
   };
@@ -190,7 +192,7 @@ function biometricVault(platform: string, version: string | undefined): Biometri
         // Asked of the client again: neither the iOS nor the Android client tells the app when the user gives
         // access back in its settings, or takes it away (they answer `get_info` and `request_access` only).
         const answer = await request("web_app_biometry_get_info", "biometry_info_received", {
-          timeout: STORAGE_ANSWER_TIMEOUT_MS,
+          timeout: LOCK_ANSWER_TIMEOUT_MS,
         }).catch(() => null);
         if (answer)
           return answer.available
@@ -392,7 +394,12 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
   const vault = launch.devMock ? null : biometricVault(launch.platform, launch.version);
   let biometricLock: BiometricLock | undefined;
   if (vault) {
-    const lockable = lockableTokenStore(kept, vault, lockMark(launch.devMock ? [] : tiers));
+    // The lock's mark is read with the lock's long wait: a late answer must not read as "off".
+    const markTiers = [
+      bridgeStorage("secure", launch.platform, launch.version, LOCK_ANSWER_TIMEOUT_MS),
+      bridgeStorage("device", launch.platform, launch.version, LOCK_ANSWER_TIMEOUT_MS),
+    ].filter((tier): tier is BridgeKeyValue => tier !== null);
+    const lockable = lockableTokenStore(kept, vault, lockMark(markTiers));
     biometricLock = lockable.lock;
     setTokenStore(lockable.store);
   } else setTokenStore(kept);

@@ -16,6 +16,12 @@ export const TELEGRAM_TOKEN_KEY = "kassa_refresh_token";
 export const STORAGE_ANSWER_TIMEOUT_MS = 800;
 
 /**
+ * How long the biometric lock's questions wait (is the lock on, is a biometric token kept): asked only of the phones
+ * that answer them, and a lock must never open because a busy phone answered late. Normally answered at once.
+ */
+export const LOCK_ANSWER_TIMEOUT_MS = 8_000;
+
+/**
  * Which clients keep which of Telegram's storages (Bot API 9.0): SecureStorage is the phone's Keychain
  * or Keystore (iOS, Android); DeviceStorage is the client's own store (the phones and the desktop
  * clients). Telegram Web K and A have neither (Web K never answers, Web A refuses), so they are not

@@ -353,6 +353,14 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
     await page.waitForTimeout(500);
     expect((await postedEvents(page)).filter((e) => e.eventType === "web_app_biometry_update_token")).toEqual([]);
 
+    // A busy phone answers every question late (longer than the storages are waited for): the lock still holds,
+    // Face ID is asked, and the same session goes on.
+    await page.evaluate(() => sessionStorage.setItem("tg-answer-delay", "1500"));
+    await reopen();
+    await waitForPosted(page, "web_app_biometry_request_auth");
+    expect(signIns).toHaveLength(1);
+    await page.evaluate(() => sessionStorage.removeItem("tg-answer-delay"));
+
     // Face ID fails or is cancelled: the locked screen, nothing else — no Telegram sign-in, no cabinet, and the
     // biometric token stays for the next check. "Try again" that passes opens the same session.
     for (const answer of ["failed", "cancelled"]) {

@@ -175,8 +175,12 @@ export async function installTelegramClient(
         Telegram?: { WebView?: { receiveEvent?: (type: string, data?: unknown) => void } };
       };
       w.__tgEvents = [];
+      // `tg-answer-delay` in session storage (ms): a busy phone, every answer late by that much.
       const reply = (eventType: string, eventData?: unknown) =>
-        setTimeout(() => w.Telegram?.WebView?.receiveEvent?.(eventType, eventData), 0);
+        setTimeout(
+          () => w.Telegram?.WebView?.receiveEvent?.(eventType, eventData),
+          Number(sessionStorage.getItem("tg-answer-delay") ?? 0),
+        );
       const biometryAvailable = () => biometrics.available && sessionStorage.getItem("tg-biometry-unavailable") !== "1";
       const biometryInfo = () =>
         biometryAvailable()
