@@ -11,7 +11,8 @@
 // quick look with a tenth of the data), BENCH_SERVER_DIR (the checkout whose server is measured,
 // default this one: point it at a worktree of an older commit for a before/after), BENCH_ONLY=writes
 // (only the hello, /api/health and the refill rows: a quick before/after of the write path), BENCH_ONLY=aims
-// (only the rows the aims below the table are read from).
+// (only the rows the aims below the table are read from), BENCH_ONLY=deposits (only the hello, /api/health and the
+// deposits' row).
 //
 // Under the table each aim of the server's performance is printed beside its figure and ceiling, with the
 // load average: /api/health against the bare hello, the signed-in reads against /api/health, the balance of
@@ -43,6 +44,7 @@ const DBS = (process.env.BENCH_DB ?? "pglite,postgres").split(",").map((s) => s.
 const SMALL = process.env.BENCH_SIZE === "small";
 const WRITES_ONLY = process.env.BENCH_ONLY === "writes";
 const AIMS_ONLY = process.env.BENCH_ONLY === "aims";
+const DEPOSITS_ONLY = process.env.BENCH_ONLY === "deposits";
 /** Distinct investors reading their balance within a minute (the caches' aim). */
 const READERS = 50_000;
 const readerToken = (i) => `'r' || lpad((${i})::text, 10, '0') || md5('r' || (${i}))`;
@@ -408,6 +410,7 @@ async function measure(db, server, hello) {
     record(db, "bare Fastify hello (c=32)", await throughput(`${hello.base}/`));
     cpuOf.serving = server.pid;
     record(db, "/api/health (c=32)", await throughput(`${api}/health`));
+    if (DEPOSITS_ONLY) continue;
     if (!WRITES_ONLY) {
       record(db, "/user/me (c=32)", await throughput(`${api}/user/me`, { who: "fresh" }));
       record(db, "/user/balance (c=32)", await throughput(`${api}/user/balance`, { who: "fresh" }));
@@ -430,7 +433,7 @@ async function measure(db, server, hello) {
   }
   const rssLoaded = treeRssMb(server.pid);
   if (WRITES_ONLY) return rssLoaded;
-  if (AIMS_ONLY) {
+  if (AIMS_ONLY || DEPOSITS_ONLY) {
     await deposits(db, api);
     return rssLoaded;
   }
