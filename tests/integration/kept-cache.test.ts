@@ -88,6 +88,38 @@ describe("kept in memory, on PGlite", () => {
     }
     expect(await refill()).toBe(200);
   });
+
+  it("refuses a deposit on a plan or a crypto case closed by plain SQL at once, and takes it when reopened", async () => {
+    const db = server.handle.db;
+    const investor = await newInvestor(db, systemClock);
+    await fund(db, systemClock, investor.id, "USDT", "1000");
+    const open = async (caseId?: string) => {
+      const reply = await call(
+        server,
+        "POST",
+        "/funds/deposits",
+        { planId: "standard", currency: "USDT", amount: "100", ...(caseId ? { caseId } : {}) },
+        investor,
+      );
+      return reply.status === 200 ? "opened" : (reply.body.params as { reason?: string } | undefined)?.reason;
+    };
+    // Read once, so that what the server keeps is the open catalogue.
+    expect(await open("balanced")).toBe("opened");
+    await db.execute(sql`update plans set active = false where id = 'standard'`);
+    try {
+      expect(await open()).toBe("plan_unavailable");
+    } finally {
+      await db.execute(sql`update plans set active = true where id = 'standard'`);
+    }
+    expect(await open()).toBe("opened");
+    await db.execute(sql`update crypto_cases set active = false where id = 'balanced'`);
+    try {
+      expect(await open("balanced")).toBe("case_unavailable");
+    } finally {
+      await db.execute(sql`update crypto_cases set active = true where id = 'balanced'`);
+    }
+    expect(await open("balanced")).toBe("opened");
+  });
 });
 
 describe.skipIf(!TEST_DATABASE_URL)(

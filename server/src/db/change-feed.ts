@@ -5,7 +5,7 @@
  *
  * Triggers of the database (migration `0009_change_feed`) send `NOTIFY kassa_changes` with the key
  * that changed when a transaction that changed it commits: `settings` (any write of the settings
- * table), `catalog` (any write of the payment systems), `session:<id>` (a session revoked, its
+ * table), `catalog` (any write of the payment systems, the plans or the crypto cases), `session:<id>` (a session revoked, its
  * expiry moved, deleted), `user:<id>` (an operation
  * or a notification of that user, or its row updated; migration `0010_user_changes`), `*` (a table
  * emptied: everything). Every instance LISTENs and drops what it kept under that key,
@@ -525,7 +525,10 @@ export interface Kept {
   unread: KeptCache<number>;
   /** Per user id: the user's row (every update of it announces `user:<id>`). */
   users: KeptCache<unknown>;
-  /** The payment systems (any write of the table announces `catalog`; migration `0011_partner_totals`). */
+  /**
+   * The payment systems, the plans and the crypto cases (any write of their tables announces `catalog`; migrations
+   * `0011_partner_totals`, `0029_catalog_plans`).
+   */
   catalog: KeptCache<unknown>;
 }
 

@@ -18,6 +18,7 @@ import {
 } from "@contract";
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
+import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { deposits, plans } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -26,10 +27,24 @@ import { accrueLocked } from "./accruals";
 import { findCryptoCase } from "./crypto-cases";
 import { type DepositRow, insertDeposit, isUuid, toDeposit } from "./deposit-rows";
 import { post } from "./ledger";
-import { payReferralIncome } from "./partners";
+import { payReferralIncome, referralTerms } from "./partners";
+import { findUserById } from "./users";
 
 const createFailed = (reason: string) => new AppError("DEPOSIT_CREATE_FAILED", { params: { reason } });
 const closeFailed = (reason: string) => new AppError("DEPOSIT_CLOSE_FAILED", { params: { reason } });
+
+type PlanRow = typeof plans.$inferSelect;
+
+/** A plan by id, kept in memory until the catalogue changes (db/change-feed.ts, `catalog`); read from the table otherwise. */
+async function planOf(db: Database, planId: string): Promise<PlanRow | undefined> {
+  const kept = keptOf(db);
+  if (kept) {
+    const read = async () => new Map((await db.select().from(plans)).map((row) => [row.id, row]));
+    return ((await kept.catalog.get("plans", read)) as ReadonlyMap<string, PlanRow>).get(planId);
+  }
+  const [plan] = await db.select().from(plans).where(eq(plans.id, planId)).limit(1);
+  return plan;
+}
 
 async function planName(db: Database, planId: string): Promise<LocalizedText> {
   const [plan] = await db.select({ name: plans.name }).from(plans).where(eq(plans.id, planId)).limit(1);
@@ -48,7 +63,9 @@ export async function openDeposit(
   body: DepositCreateBody,
 ): Promise<Deposit> {
   const { db } = deps;
-  const [plan] = await db.select().from(plans).where(eq(plans.id, body.planId)).limit(1);
+  // The plan, the case and the partner programme's terms come from memory: the transaction below is the deposit's
+  // writes alone, so 32 deposits at once on PGlite's one connection wait for each other's writes only.
+  const plan = await planOf(db, body.planId);
   if (!plan?.active) throw createFailed("plan_unavailable");
   const currency = plan.currency as Currency;
   if (body.currency !== currency) throw createFailed("currency_mismatch");
@@ -60,6 +77,7 @@ export async function openDeposit(
   const issue = depositAmountIssue(body.amount, { minAmount: plan.minAmount, maxAmount: plan.maxAmount, currency });
   if (issue) throw new AppError("VALIDATION_FAILED", { fields: { amount: issue } });
 
+  const [terms, depositor] = await Promise.all([referralTerms(db), findUserById(db, userId)]);
   const now = deps.clock.now();
   const row = await db.transaction(async (tx) => {
     const opened = await insertDeposit(tx, {
@@ -71,8 +89,9 @@ export async function openDeposit(
       startedAt: now,
       at: now,
     });
-    // The uplines' referral, matching and bonus income belong to the same transaction.
-    await payReferralIncome(tx, opened, now);
+    // The uplines' referral, matching and bonus income belong to the same transaction (an investor nobody
+    // invited has none).
+    if (depositor?.inviterId) await payReferralIncome(tx, opened, now, terms);
     return opened;
   });
   return toDeposit(row, plan.name);

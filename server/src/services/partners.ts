@@ -40,7 +40,7 @@ import { AppError } from "../errors";
 import type { DepositRow } from "./deposit-rows";
 import { isUuid } from "./deposit-rows";
 import { post, zeroAmounts } from "./ledger";
-import { getSetting } from "./settings";
+import { getSetting, type SettingValue } from "./settings";
 
 /**
  * The house account (the `defaultInviter` setting): who invites an investor that comes without a referral
@@ -90,18 +90,40 @@ export interface ReferralPayout {
   bonuses: number;
 }
 
+/** The partner programme's terms a deposit pays by (the operator's settings). */
+export interface ReferralTerms {
+  lines: readonly string[];
+  matchingPercent: string;
+  bonuses: SettingValue<"turnoverBonuses">;
+  houseLogin: string;
+}
+
+/** The terms as the settings say now: read before the deposit's transaction, from memory (`getSetting`). */
+export async function referralTerms(db: Database): Promise<ReferralTerms> {
+  const [lines, matchingPercent, bonuses, houseLogin] = await Promise.all([
+    getSetting(db, "referralLines"),
+    getSetting(db, "matchingPercent"),
+    getSetting(db, "turnoverBonuses"),
+    getSetting(db, "defaultInviter"),
+  ]);
+  return { lines, matchingPercent, bonuses, houseLogin };
+}
+
 /**
  * Pays the uplines of a just-opened deposit, inside the deposit's transaction `tx` (see the
  * module comment). Upline rows are touched bottom-up, the order every deposit uses, so two
  * deposits in one chain cannot lock each other's rows in opposite orders.
  */
-export async function payReferralIncome(tx: Database, deposit: DepositRow, at: Date): Promise<ReferralPayout> {
+export async function payReferralIncome(
+  tx: Database,
+  deposit: DepositRow,
+  at: Date,
+  terms: ReferralTerms,
+): Promise<ReferralPayout> {
   const payout: ReferralPayout = { referral: 0, matching: 0, bonuses: 0 };
-  const lines = await getSetting(tx, "referralLines");
+  const { lines, matchingPercent, bonuses } = terms;
   if (lines.length === 0) return payout;
-  const matchingPercent = await getSetting(tx, "matchingPercent");
-  const bonuses = await getSetting(tx, "turnoverBonuses");
-  const houseLogin = (await getSetting(tx, "defaultInviter")).toLowerCase();
+  const houseLogin = terms.houseLogin.toLowerCase();
   const currency = deposit.currency as Currency;
   const principal = normalizeDecimal(deposit.amount);
   // One more than the lines: the inviter of the last line's upline earns matching.
