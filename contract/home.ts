@@ -9,7 +9,12 @@ import { EXPLORER_TX_PLACEHOLDER } from "./explorer";
 import { Decimal, NonNegativeDecimal } from "./money";
 
 /** Each currency's amount (its own decimal string). */
-const PerCurrency = z.object({ USDT: NonNegativeDecimal, BTC: NonNegativeDecimal, ETH: NonNegativeDecimal, TON: NonNegativeDecimal });
+const PerCurrency = z.object({
+  USDT: NonNegativeDecimal,
+  BTC: NonNegativeDecimal,
+  ETH: NonNegativeDecimal,
+  TON: NonNegativeDecimal,
+});
 
 /** The longest period a statement covers, in days (both ends counted). */
 export const STATEMENT_MAX_DAYS = 366;

@@ -11,8 +11,8 @@ import {
   addAmounts,
   CURRENCY_CODES,
   type Currency,
-  currencyScale,
   type CurrencyAmounts,
+  currencyScale,
   DAY_MS,
   type ExchangeRateReply,
   HOME_CURRENCY,
@@ -85,8 +85,14 @@ export async function getOverview(db: Database, userId: string): Promise<Overvie
     current: {
       currency: into,
       total: addAmounts(...CURRENCY_CODES.map((c) => currentLines[c])),
-      balance: rounded(CURRENCY_CODES.reduce((sum, c) => sum.plus(value(balance[c], c)), money(0)), into),
-      onDeposit: rounded(CURRENCY_CODES.reduce((sum, c) => sum.plus(value(held[c], c)), money(0)), into),
+      balance: rounded(
+        CURRENCY_CODES.reduce((sum, c) => sum.plus(value(balance[c], c)), money(0)),
+        into,
+      ),
+      onDeposit: rounded(
+        CURRENCY_CODES.reduce((sum, c) => sum.plus(value(held[c], c)), money(0)),
+        into,
+      ),
       lines: currentLines,
     },
     rates,
