@@ -5,12 +5,18 @@
  * the greeting takes at most two lines. Tapping a currency of the list makes it the current one: the headline is
  * then told in it.
  */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { type ApiSession, base, demoSession, screen, useSession } from "./support/app";
 import { launchChromium, phoneContext } from "./support/browser";
+import { settle } from "./support/fit";
 import { LANGUAGES, text } from "./support/locales";
+
+/** With E2E_SCREENSHOTS=<dir>: the cabinet's first screen to look at (`cabinet-<lang>-<width>-<light|dark>.png`). */
+const SHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;
 let demo: ApiSession;
@@ -22,8 +28,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function openCabinet(language: string): Promise<Page> {
-  const context = await phoneContext(browser, { viewport: { width: 320, height: 640 } });
+async function openCabinet(
+  language: string,
+  { width = 320, height = 640, scheme = "light" as "light" | "dark" } = {},
+): Promise<Page> {
+  const context = await phoneContext(browser, { viewport: { width, height }, colorScheme: scheme });
   await context.addInitScript((lng) => localStorage.setItem("kassa.language", lng), language);
   // biome-ignore lint/correctness/useHookAtTopLevel: the e2e helper, not a React hook.
   await useSession(context, demo);
@@ -141,4 +150,27 @@ describe("the cabinet's headline at 320 × 640", () => {
       await page.context().close();
     }
   });
+
+  it.runIf(SHOTS)(
+    "screenshots: ru and de, 320 × 640 and 390 × 844, light and dark",
+    async () => {
+      const dir = SHOTS as string;
+      mkdirSync(dir, { recursive: true });
+      for (const language of ["ru", "de"] as const)
+        for (const [width, height] of [
+          [320, 640],
+          [390, 844],
+        ] as const)
+          for (const scheme of ["light", "dark"] as const) {
+            const page = await openCabinet(language, { width, height, scheme });
+            try {
+              await settle(page);
+              await page.screenshot({ path: join(dir, `cabinet-${language}-${width}-${scheme}.png`) });
+            } finally {
+              await page.context().close();
+            }
+          }
+    },
+    600_000,
+  );
 });
