@@ -86,11 +86,11 @@ export function CabinetRoute() {
   const [exchanging, setExchanging] = useState(false);
   const live = useLiveRefreshControl();
   const balance = useQuery(balanceQueries.balance());
-  const balanceShown = balance.data !== undefined;
-  // The currencies' list under the headline comes with the overview: what is below it waits for that reply (or its
-  // failure), so the list's arrival pushes nothing already on screen.
+  // The headline (and the currencies' list under it) comes with the overview: what is below it waits for that reply
+  // (or its failure), so the list's arrival pushes nothing already on screen; what is warmed up or asked for once
+  // the balance is on screen waits for the headline's figures (or their failure).
   const overview = useQuery({ ...balanceQueries.overview(), select: () => true });
-  const listSettled = overview.data !== undefined || overview.isError;
+  const balanceShown = overview.data !== undefined || overview.isError;
   // Set after the balance's render is committed: the chart's chunk is asked for once the balance is on screen.
   const [extrasWanted, setExtrasWanted] = useState(false);
   // What is below the fold on a phone (the subscription prompt, the last operations) mounts in a second commit:
@@ -119,7 +119,7 @@ export function CabinetRoute() {
       <List>
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
         <CurrencyList />
-        {listSettled ? (
+        {balanceShown ? (
           <>
             <StatsBar />
             <Slot part="income" query={incomeQueries.income("7d")} wanted={balanceShown}>
@@ -135,7 +135,7 @@ export function CabinetRoute() {
             </Slot>
           </>
         ) : null}
-        {belowWanted && listSettled ? (
+        {belowWanted && balanceShown ? (
           <>
             <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
             <RecentOperations
