@@ -136,6 +136,8 @@ export function CurrencyList() {
             key={line.currency}
             Component="button"
             type="button"
+            // Nothing cut: a long amount or "of which on deposit …" wraps.
+            multiline
             aria-pressed={isChosen}
             className="currency-row"
             data-testid={`currency-option-${line.currency}`}
