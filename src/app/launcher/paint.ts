@@ -1,6 +1,6 @@
 // What the launcher paints before the app's code has run (docs/architecture.md#how-a-launch-flows): the cabinet's
-// frame down to its balance block, from the early replies, and the login's brand header. The figures are the app's
-// own (`formatAmount`, `heldOf`); the login's markup is its components' own, rendered by the build (`templates.tsx`);
+// frame down to its headline, from the early replies, and the login's brand header. The figures are the app's
+// own (`formatAmount`); the login's markup is its components' own, rendered by the build (`templates.tsx`);
 // the cabinet's still mirrors its first render (`CabinetLayout`, `Page`, `BalanceCard`'s headline), which
 // `tests/e2e/early-balance.test.ts` holds equal.
 import type { Currency } from "@contract";
