@@ -204,8 +204,16 @@ function entryTags(html: string, entry: string) {
   return { html: rest, code: [entry, ...code], css };
 }
 
-/** The cabinet's texts the launcher's early balance block shows: `welcome` (the header), the card's two labels. */
-const EARLY_TEXTS = ["welcome", "balance", "amountOnDeposit"] as const;
+/**
+ * The cabinet's texts the launcher's early block shows, by their keys in `cabinet.json`: `welcome` (the header), the
+ * headline's label and the labels of the two figures beneath it.
+ */
+const EARLY_TEXTS = {
+  welcome: "welcome",
+  total: "overview.total",
+  available: "overview.splitBalance",
+  onDeposit: "overview.splitDeposits",
+} as const;
 
 /**
  * What the launcher needs to paint the cabinet's balance block as the app's first render shows it
@@ -216,15 +224,23 @@ const EARLY_TEXTS = ["welcome", "balance", "amountOnDeposit"] as const;
  * them behind.
  */
 function earlyPaint() {
-  /** Per language, `keys` of the namespace `namespace` (Russian filling a missing key, as i18next's fallback does). */
-  const textsOf = (namespace: string, keys: readonly string[]) => {
+  /**
+   * Per language, the texts of the namespace `namespace` at `keys` (names → dotted keys; Russian filling a missing
+   * key, as i18next's fallback does).
+   */
+  const textsOf = (namespace: string, keys: Record<string, string>) => {
     const read = (language: string) =>
       JSON.parse(readFileSync(r(`locales/${language}/${namespace}.json`), "utf8")) as Record<string, unknown>;
+    const at = (texts: unknown, key: string): unknown =>
+      key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], texts);
     const russian = read("ru");
     return Object.fromEntries(
       LANGUAGES.map((language) => {
         const own = read(language);
-        return [language, Object.fromEntries(keys.map((key) => [key, own[key] ?? russian[key]]))];
+        return [
+          language,
+          Object.fromEntries(Object.entries(keys).map(([name, key]) => [name, at(own, key) ?? at(russian, key)])),
+        ];
       }),
     );
   };
@@ -269,14 +285,14 @@ const PAINTED_CLASSES = [
   "page-header",
   "page-title-row",
   "page-title",
+  "page-welcome",
   "notification-bell",
-  "cabinet-reserved",
-  "cabinet-reserved-overview",
   "balance-hero-wrap",
   "balance-hero",
   "balance-hero-label",
   "balance-hero-amount",
-  "balance-hero-deposit",
+  "balance-hero-split",
+  "balance-hero-figure",
   // Named beside the balance card in the iOS look's rule for its rounded shape (styles/base.css).
   "stats-bar",
 ];

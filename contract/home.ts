@@ -8,6 +8,14 @@ import { Currency } from "./enums";
 import { EXPLORER_TX_PLACEHOLDER } from "./explorer";
 import { Decimal, NonNegativeDecimal } from "./money";
 
+/** Each currency's amount (its own decimal string). */
+const PerCurrency = z.object({
+  USDT: NonNegativeDecimal,
+  BTC: NonNegativeDecimal,
+  ETH: NonNegativeDecimal,
+  TON: NonNegativeDecimal,
+});
+
 /** The longest period a statement covers, in days (both ends counted). */
 export const STATEMENT_MAX_DAYS = 366;
 
@@ -71,9 +79,27 @@ export const OverviewLine = z.object({
 export type OverviewLine = z.infer<typeof OverviewLine>;
 
 /**
+ * The whole picture told again in the investor's current currency (the balance's `currentCurrency`, set by
+ * `POST /user/balance`), at the same rates: each value rounded half-up to that currency's `scale` decimals
+ * (CURRENCIES), each line on its own; `total` is the sum of the lines, `balance` and `onDeposit` are rounded
+ * once from their exact sums (as the USDT figures are).
+ */
+export const OverviewCurrent = z.object({
+  currency: Currency,
+  /** Balance and deposits together. */
+  total: NonNegativeDecimal,
+  balance: NonNegativeDecimal,
+  onDeposit: NonNegativeDecimal,
+  /** Each currency's balance + onDeposit in the current currency. */
+  lines: PerCurrency,
+});
+export type OverviewCurrent = z.infer<typeof OverviewCurrent>;
+
+/**
  * `GET /user/overview`: everything the caller holds, told in USDT at the operator's exchange rates (USD price
- * of each coin ÷ USD price of USDT, no exchange fee), each currency's own line beneath. USDT values are rounded
- * half-up to 6 decimals, each line on its own; the totals are the sums of the lines.
+ * of each coin ÷ USD price of USDT, no exchange fee), each currency's own line beneath, and the same in the
+ * current currency (`current`). USDT values are rounded half-up to 6 decimals, each line on its own; the totals
+ * are the sums of the lines.
  */
 export const OverviewReply = z.object({
   currency: z.literal(HOME_CURRENCY),
@@ -82,6 +108,8 @@ export const OverviewReply = z.object({
   balanceUsdt: NonNegativeDecimal,
   onDepositUsdt: NonNegativeDecimal,
   lines: z.array(OverviewLine),
+  /** The same totals in the investor's current currency. */
+  current: OverviewCurrent,
   /** The rates used: USD price of one coin (the `GET /user/exchange-rate` values). */
   rates: z.object({ USDT: Decimal, BTC: Decimal, ETH: Decimal, TON: Decimal }),
 });

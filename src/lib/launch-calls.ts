@@ -8,17 +8,18 @@ export const BALANCE_QUERY = { type: "balance" } as const;
 export const RECENT_OPERATIONS_QUERY = { page: 1, limit: 5 } as const;
 
 /**
- * In the order they go out: those the painted balance needs (inside Telegram the kept token's check, `currentUser`,
- * before them), then the rest of the first screen's.
+ * In the order they go out: those the painted headline needs (inside Telegram the kept token's check, `currentUser`,
+ * before them; the overview's `current` is the headline's figures), then the rest of the first screen's.
  */
 export const LAUNCH_CALLS = {
   check: { route: "currentUser", query: {} },
   painted: [
     { route: "technicalWork", query: {} },
     { route: "balance", query: BALANCE_QUERY },
-    { route: "statistics", query: {} },
+    { route: "overview", query: {} },
   ],
   rest: [
+    { route: "statistics", query: {} },
     { route: "operations", query: RECENT_OPERATIONS_QUERY },
     { route: "subscriptionOptions", query: {} },
     { route: "pulse", query: {} },

@@ -1,19 +1,16 @@
 /**
- * The cabinet holds still while it fills in: the whole picture (above the balance) and the income chart come
- * in a chunk of their own after the balance, into room kept for them, so nothing already on screen is pushed
- * (Lighthouse's Cumulative Layout Shift, which weighs most in its score after the paint times). Measured with
- * the browser's own layout-shift entries on the demo investor, who holds two currencies, a deposit and income.
+ * The cabinet holds still while it fills in: the headline and the currencies' list come with the overview (one of the
+ * launch's calls), what is below them only once it has come, and the income chart in a chunk of its own into room
+ * kept for it, so nothing already on screen is pushed (Lighthouse's Cumulative Layout Shift, which weighs most in
+ * its score after the paint times). Measured with the browser's own layout-shift entries on the demo investor, who
+ * holds two currencies, a deposit and income.
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, demoSession, signUpThroughApi, useSession } from "./support/app";
 import { launchChromium, layoutShifts, phoneContext, recordLayoutShifts } from "./support/browser";
 
-/**
- * Nothing on screen moves: what is left is rounding (Lighthouse's "good" ends at 0.1). The room kept for the whole
- * picture counts its lines and their deposit rows (styles/cabinet.css); it was 22 px short for the demo investor's line with
- * deposits (0.015-0.016).
- */
+/** Nothing on screen moves: what is left is rounding (Lighthouse's "good" ends at 0.1). */
 const MAX_SHIFT = 0.005;
 
 let browser: Browser;

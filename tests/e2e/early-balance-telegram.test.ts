@@ -52,7 +52,7 @@ async function expectTakeover(
     offset,
   }: { theme: Record<string, string>; platform: "ios" | "base"; offset: { x: number; y: number } },
 ) {
-  await target.locator("#root [data-testid='balance-painted']").waitFor({ timeout: 15_000 });
+  await target.locator("#root [data-testid='overview-total-painted']").waitFor({ timeout: 15_000 });
   const before = await seen(target);
   const region = before.painted && {
     x: before.painted.x + offset.x,
@@ -62,7 +62,7 @@ async function expectTakeover(
   };
   const paintedPixels = await page.screenshot({ clip: region });
   release();
-  await target.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });
+  await target.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
   await page.waitForTimeout(500);
   const after = await seen(target);
   const { painted, app } = after;

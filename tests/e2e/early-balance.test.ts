@@ -13,11 +13,9 @@ import { launchChromium, phoneContext } from "./support/browser";
 import { CODE_AND_STYLES, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
 
 const ENTRY_CHUNK = /\/assets\/index-[^/]+\.js$/;
-/** The calls the painted balance waits for. */
-/** The cabinet's first calls, which the launcher sends. */
+/** The cabinet's first calls, which the launcher sends (the painted headline's three first). */
 const LAUNCH_CALLS =
-  /\/api\/(settings\/technical_work|user\/(balance|statistics|operations|pulse)|settings\/subscription)/;
-/** The entry chunk and every stylesheet: the painted block brings the rules it needs. */
+  /\/api\/(settings\/technical_work|user\/(balance|overview|statistics|operations|pulse)|settings\/subscription)/;
 
 let browser: Browser;
 let demo: ApiSession;
@@ -67,7 +65,7 @@ describe("the balance painted before the app's code", () => {
       const page = await context.newPage();
       try {
         await page.goto(`${base()}/`, { waitUntil: "commit" });
-        await page.locator("#root [data-testid='balance-painted']").waitFor({ timeout: 15_000 });
+        await page.locator("#root [data-testid='overview-total-painted']").waitFor({ timeout: 15_000 });
         const before = await seen(page);
         const region = before.painted && {
           x: before.painted.x,
@@ -77,7 +75,7 @@ describe("the balance painted before the app's code", () => {
         };
         const paintedPixels = await page.screenshot({ clip: region });
         releaseEntry();
-        await page.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });
+        await page.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
         await page.waitForTimeout(500);
         const after = await seen(page);
         // Pixel for pixel the same figure (the parts that would move it are held back).
@@ -224,9 +222,10 @@ describe("the launch's calls and code, at their true priority", () => {
       const calls = sent.flatMap(({ url }, index) => (LAUNCH_CALLS.test(url) ? [index] : []));
       const firstCode = sent.findIndex(({ url }) => /\/assets\/[^/]+\.js$/.test(url));
       expect(entry, order).toBeGreaterThan(0);
-      // The cabinet's first screen's six calls; the three the painted balance needs before any of the app's code
-      // (the entry and its imports go next, then the other three: a host's six connections are not all taken).
-      expect(calls.length, order).toBeGreaterThanOrEqual(6);
+      // The cabinet's first screen's seven calls; the three the painted headline needs (the maintenance flag, the
+      // balance, the overview) before any of the app's code (the entry and its imports go next, then the other four:
+      // a host's six connections are not all taken).
+      expect(calls.length, order).toBeGreaterThanOrEqual(7);
       expect(Math.max(...calls.slice(0, 3)), order).toBeLessThan(firstCode);
       // The app's code was asked for at once, not after the painted figure (which waits for the balance's reply):
       // the entry chunk had been asked for before the figure showed, at its default priority.

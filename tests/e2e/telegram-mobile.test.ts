@@ -195,10 +195,15 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
         expect(refresh.right, `Refresh at ${width} px`).toBeLessThanOrEqual(refresh.width);
       }
       await page.setViewportSize({ width: client.width, height: 720 });
-      // Every currency segment shows its whole code, the selected (bold) one too.
+      // Every currency row shows its whole amount (a cell's title cuts what does not fit).
       const clipped = await page
-        .locator("[data-testid^='currency-option-']")
-        .evaluateAll((items) => items.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));
+        .locator("[data-testid^='currency-option-'] [data-testid='currency-held']")
+        .evaluateAll((items) =>
+          items
+            .map((el) => el.parentElement ?? el)
+            .filter((el) => el.scrollWidth > el.clientWidth)
+            .map((el) => el.textContent),
+        );
       expect(clipped).toEqual([]);
       if (SHOTS) {
         mkdirSync(SHOTS, { recursive: true });

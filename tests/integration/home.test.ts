@@ -234,7 +234,27 @@ describe.each(databases)("the investor's home on $name", ({ url }) => {
       totalUsdt: "33110.679012",
       balanceUsdt: "33010.679012",
       onDepositUsdt: "100",
+      // Told in her current currency too: USDT, the same figures.
+      current: {
+        currency: "USDT",
+        total: "33110.679012",
+        balance: "33010.679012",
+        onDeposit: "100",
+        lines: { USDT: "610", BTC: "32500", ETH: "0", TON: "0.679012" },
+      },
     });
+    // Her current currency set to BTC: the same picture in BTC (÷ 65000), each value rounded half-up to BTC's 8
+    // decimals, each line on its own (610 ÷ 65000 = 0.009384615…, 0.6790123395 ÷ 65000 = 0.0000104463…), the
+    // total their sum; balance and deposits rounded once from their exact sums.
+    await callRoute(server, "setBalanceCurrency", { token: alice.token, body: { currency: "BTC" } });
+    expect((await callRoute(server, "overview", { token: alice.token })).current).toEqual({
+      currency: "BTC",
+      total: "0.50939507",
+      balance: "0.5078566",
+      onDeposit: "0.00153846",
+      lines: { USDT: "0.00938462", BTC: "0.5", ETH: "0", TON: "0.00001045" },
+    });
+    await callRoute(server, "setBalanceCurrency", { token: alice.token, body: { currency: "USDT" } });
     // Bob's picture is his own.
     expect((await callRoute(server, "overview", { token: bob.token })).totalUsdt).toBe("50");
   });

@@ -1,6 +1,6 @@
 /** The cabinet's whole picture in USDT and its income chart, as an investor sees them. */
 
-import { type Deposit, INCOME_PERIODS, type IncomePeriod, type IncomeReply } from "@contract";
+import { type Currency, type Deposit, INCOME_PERIODS, type IncomePeriod, type IncomeReply } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { aDeposit } from "./fixtures";
@@ -37,6 +37,13 @@ const OVERVIEW: RouteReply<"overview"> = {
       { currency: "ETH", balance: "0", onDeposit: "0", totalUsdt: "0" },
       { currency: "TON", balance: "0", onDeposit: "0", totalUsdt: "0" },
     ],
+    current: {
+      currency: "USDT",
+      total: "90071992547409.935678",
+      balance: "90071992547409.435678",
+      onDeposit: "0.5",
+      lines: { USDT: "90071992547409.435678", BTC: "0.5", ETH: "0", TON: "0" },
+    },
     rates: { USDT: "1", BTC: "50000000", ETH: "3200", TON: "5.5" },
   },
 };
@@ -85,23 +92,101 @@ function cabinetApi(extra: Parameters<typeof stubRoutes>[0] = {}) {
   });
 }
 
-describe("cabinet: the whole picture", () => {
-  it("shows the total in USDT exactly as the server sums it, and each currency held beneath", async () => {
+describe("cabinet: one headline", () => {
+  it("shows the total in the current currency exactly as the server tells it, available and on deposit beneath, then Refill and Exchange", async () => {
     cabinetApi();
     await renderApp({ path: "/", user: DEMO_USER });
     const total = await screen.findByTestId("overview-total");
     expect(total.getAttribute("data-amount")).toBe("90071992547409.935678");
     expect(total.textContent).toBe("90,071,992,547,409.93 USDT");
-    const lines = screen.getAllByTestId("overview-line");
+    const card = total.closest("section") as HTMLElement;
+    expect(within(card).getByText("Total in USDT")).toBeTruthy();
+    expect(within(card).getByTestId("balance").textContent).toBe("90,071,992,547,409.43 USDT");
+    expect(within(card).getByTestId("amount-on-deposit").textContent).toBe("0.50 USDT");
+    expect(within(card).getByText("Available")).toBeTruthy();
+    expect(within(card).getByText("On deposit")).toBeTruthy();
+    // No second figure of the balance anywhere else on the card: the headline is the one big number.
+    expect(card.querySelectorAll(".balance-hero-amount")).toHaveLength(1);
+    expect(within(card).getByTestId("open-refill").textContent).toBe("Refill");
+    expect(within(card).getByTestId("open-exchange").textContent).toBe("Exchange");
+  });
+
+  it("lists the currencies held (the empty ones left out), each with what is on deposit and ≈ its value", async () => {
+    cabinetApi();
+    await renderApp({ path: "/", user: DEMO_USER });
+    const list = await screen.findByTestId("currency-list");
+    const rows = within(list).getAllByRole("button");
     // ETH and TON hold nothing: not listed.
-    expect(lines.map((l) => l.getAttribute("data-currency"))).toEqual(["USDT", "BTC"]);
-    const btc = lines[1] as HTMLElement;
-    expect(within(btc).getByTestId("overview-line-held").textContent).toBe("0.00000001 BTC");
-    expect(within(btc).getByTestId("overview-line-usdt").textContent).toBe("≈ 0.50 USDT");
+    expect(rows.map((row) => row.getAttribute("data-currency"))).toEqual(["USDT", "BTC"]);
+    const [usdt, btc] = rows as [HTMLElement, HTMLElement];
+    expect(usdt.getAttribute("aria-pressed")).toBe("true");
+    expect(btc.getAttribute("aria-pressed")).toBe("false");
+    expect(within(usdt).getByTestId("currency-held").textContent).toBe("90,071,992,547,409.43 USDT");
+    // The current currency's own row needs no "≈": it is its value.
+    expect(within(usdt).queryByTestId("currency-value")).toBeNull();
+    expect(within(btc).getByTestId("currency-held").textContent).toBe("0.00000001 BTC");
+    expect(within(btc).getByTestId("currency-value").textContent).toBe("≈ 0.50 USDT");
     expect(within(btc).getByText("of which on deposit 0.00000001 BTC")).toBeTruthy();
-    // Two rows, so that the room kept for the card matches it whatever the amounts' length.
-    expect(screen.getByText("Balance 90,071,992,547,409.43 USDT")).toBeTruthy();
-    expect(screen.getByText("On deposit 0.50 USDT")).toBeTruthy();
+  });
+
+  it("a newcomer holding nothing sees a total of 0 and no currency list", async () => {
+    const zero = { USDT: "0", BTC: "0", ETH: "0", TON: "0" };
+    cabinetApi({
+      overview: {
+        body: {
+          ...OVERVIEW.body,
+          totalUsdt: "0",
+          balanceUsdt: "0",
+          onDepositUsdt: "0",
+          lines: OVERVIEW.body.lines.map((line) => ({ ...line, balance: "0", onDeposit: "0", totalUsdt: "0" })),
+          current: { currency: "USDT", total: "0", balance: "0", onDeposit: "0", lines: zero },
+        },
+      },
+    });
+    await renderApp({ path: "/", user: DEMO_USER });
+    expect((await screen.findByTestId("overview-total")).textContent).toBe("0.00 USDT");
+    await screen.findByTestId("stat-earned");
+    expect(screen.queryByTestId("currency-list")).toBeNull();
+  });
+
+  it("tapping a currency makes it the current one: the headline is then told in it", async () => {
+    let current: Currency = "USDT";
+    const fetchMock = cabinetApi({
+      balance: () => ({ body: { ...BALANCE.body, currentCurrency: current } }),
+      setBalanceCurrency: () => {
+        current = "BTC";
+        return { body: { ...BALANCE.body, currentCurrency: current } };
+      },
+      overview: () => ({
+        body: {
+          ...OVERVIEW.body,
+          current:
+            current === "USDT"
+              ? OVERVIEW.body.current
+              : {
+                  currency: "BTC",
+                  // 90071992547409.435678 USDT ÷ 50000000, rounded half-up to BTC's 8 decimals; the BTC itself.
+                  total: "1801439.8509482",
+                  balance: "1801439.85094819",
+                  onDeposit: "0.00000001",
+                  lines: { USDT: "1801439.85094819", BTC: "0.00000001", ETH: "0", TON: "0" },
+                },
+        },
+      }),
+    });
+    await renderApp({ path: "/", user: DEMO_USER });
+    await screen.findByTestId("overview-total");
+    fireEvent.click(await screen.findByTestId("currency-option-BTC"));
+    await waitFor(() => expect(screen.getByTestId("overview-total").getAttribute("data-currency")).toBe("BTC"));
+    expect(screen.getByTestId("overview-total").textContent).toBe("1,801,439.85094820 BTC");
+    expect(screen.getByText("Total in BTC")).toBeTruthy();
+    expect(screen.getByTestId("balance").textContent).toBe("1,801,439.85094819 BTC");
+    await waitFor(() => expect(screen.getByTestId("currency-option-BTC").getAttribute("aria-pressed")).toBe("true"));
+    expect(screen.getByTestId("currency-option-USDT").getAttribute("aria-pressed")).toBe("false");
+    const posted = fetchMock.mock.calls.filter(
+      ([url, init]) => String(url).endsWith("/user/balance") && (init as RequestInit | undefined)?.method === "POST",
+    );
+    expect(posted).toHaveLength(1);
   });
 });
 

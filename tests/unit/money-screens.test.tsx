@@ -89,9 +89,10 @@ describe("cabinet", () => {
   it("shows the balance, the amount on deposit and the balances bar, each with its raw amount", async () => {
     cabinetApi();
     await renderApp({ path: "/", user: DEMO_USER });
+    // Available: every currency's balance told in USDT (1234.5678 + 0.015 BTC × 65000 + 10 TON × 5.5).
     const balance = await screen.findByTestId("balance");
-    expect(balance.getAttribute("data-amount")).toBe("1234.5678");
-    expect(balance.textContent).toBe("1,234.56 USDT");
+    expect(balance.getAttribute("data-amount")).toBe("2264.5678");
+    expect(balance.textContent).toBe("2,264.56 USDT");
     await waitFor(() => expect(screen.getByTestId("amount-on-deposit").getAttribute("data-amount")).toBe("500"));
     expect(screen.getByTestId("stat-earned").getAttribute("data-amount")).toBe("42.1");
     expect(screen.getByTestId("stat-referrals").textContent).toBe("3");
@@ -113,7 +114,8 @@ describe("cabinet", () => {
     await screen.findByTestId("balance");
     fireEvent.click(screen.getByTestId("currency-option-BTC"));
     await waitFor(() => expect(screen.getByTestId("balance").getAttribute("data-currency")).toBe("BTC"));
-    expect(screen.getByTestId("balance").textContent).toBe("0.01500000 BTC");
+    // (1234.5678 + 55) ÷ 65000 + 0.015, rounded half-up to BTC's 8 decimals.
+    expect(screen.getByTestId("balance").textContent).toBe("0.03483950 BTC");
   });
 });
 

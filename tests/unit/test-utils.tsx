@@ -3,8 +3,21 @@
  * telegram-ui root, i18n, alerts) and the real routes in a memory router. Only the network is fake:
  * `stubRoutes` answers `fetch` by the contract's route names, with replies typed by each route.
  */
-import { type Profile, type RouteName, type RouteResponse, routes, type User } from "@contract";
+import {
+  CURRENCY_CODES,
+  type Currency,
+  currencyScale,
+  money,
+  type OverviewReply,
+  type Profile,
+  type RouteName,
+  type RouteResponse,
+  routes,
+  toDecimalString,
+  type User,
+} from "@contract";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import Big from "big.js";
 import i18next from "i18next";
 import { useLayoutEffect } from "react";
 import { type Location, MemoryRouter, type NavigateFunction, useLocation, useNavigate } from "react-router";
@@ -76,13 +89,86 @@ type RouteStubs = {
   [N in RouteName]?: RouteReply<N> | ((request: Request) => RouteReply<N> | Promise<RouteReply<N>>);
 };
 
+/** The operator's rates the stand-in overview values with (USD price of one coin). */
+export const STUB_RATES = { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" };
+
+/**
+ * `GET /user/overview` as the server tells it (server/src/services/income.ts): balances and deposits per currency,
+ * in USDT and in `current`, each value rounded half-up to its currency's decimals, totals the sums of the lines.
+ */
+export function overviewOf(
+  current: Currency,
+  balance: Record<Currency, string>,
+  onDeposit: Record<Currency, string> = { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
+  rates: Record<Currency, string> = STUB_RATES,
+): OverviewReply {
+  const value = (amount: string, from: Currency, into: Currency) =>
+    from === into ? money(amount) : money(amount).times(rates[from]).div(rates[into]);
+  const round = (v: Big, c: Currency) => toDecimalString(v.round(currencyScale(c), Big.roundHalfUp));
+  const sum = (values: string[]) => toDecimalString(values.reduce((a, v) => a.plus(money(v)), money(0)));
+  const told = (into: Currency) => {
+    const lines = Object.fromEntries(
+      CURRENCY_CODES.map((c) => [c, round(value(money(balance[c]).plus(onDeposit[c]).toString(), c, into), into)]),
+    ) as Record<Currency, string>;
+    const all = (of: Record<Currency, string>) =>
+      round(
+        CURRENCY_CODES.reduce((a, c) => a.plus(value(of[c], c, into)), money(0)),
+        into,
+      );
+    return { lines, total: sum(Object.values(lines)), balance: all(balance), onDeposit: all(onDeposit) };
+  };
+  const usdt = told("USDT");
+  const mine = told(current);
+  return {
+    currency: "USDT",
+    totalUsdt: usdt.total,
+    balanceUsdt: usdt.balance,
+    onDepositUsdt: usdt.onDeposit,
+    lines: CURRENCY_CODES.map((c) => ({
+      currency: c,
+      balance: balance[c],
+      onDeposit: onDeposit[c],
+      totalUsdt: usdt.lines[c],
+    })),
+    current: {
+      currency: current,
+      total: mine.total,
+      balance: mine.balance,
+      onDeposit: mine.onDeposit,
+      lines: mine.lines,
+    },
+    rates: STUB_RATES,
+  };
+}
+
 /**
  * Answers `fetch` by the contract's route names (`stubRoutes({ bonuses: { body: [...] } })`): each
  * reply is typed by its route's response, matched by method and path (`:id` matches any segment).
- * Maintenance is off unless stubbed. Anything else is a 404 in the contract's error shape.
+ * Maintenance is off unless stubbed; the overview, unless stubbed, is told from the balance's and the
+ * statistics' stubs as they answer at the time (`overviewOf`). Anything else is a 404 in the contract's error shape.
  */
 export function stubRoutes(stubs: RouteStubs) {
-  const table = Object.entries({ technicalWork: MAINTENANCE_OFF, ...stubs }).map(([name, reply]) => {
+  const answer = async (stub: unknown, request: Request): Promise<JsonReply | undefined> =>
+    typeof stub === "function"
+      ? await (stub as (r: Request) => JsonReply | Promise<JsonReply>)(request)
+      : (stub as JsonReply | undefined);
+  const derived: RouteStubs =
+    stubs.overview || !stubs.balance
+      ? {}
+      : {
+          overview: async (request) => {
+            const balance = await answer(stubs.balance, request);
+            const statistics = stubs.statistics ? await answer(stubs.statistics, request) : undefined;
+            if (!balance || (balance.status ?? 200) !== 200) return { status: 503, body: { code: "X", message: "x" } };
+            const body = balance.body as RouteResponse<"balance">;
+            const held =
+              statistics && (statistics.status ?? 200) === 200
+                ? (statistics.body as RouteResponse<"statistics">).amountOnDeposit
+                : undefined;
+            return { body: overviewOf(body.currentCurrency, body.currencies, held) };
+          },
+        };
+  const table = Object.entries({ technicalWork: MAINTENANCE_OFF, ...derived, ...stubs }).map(([name, reply]) => {
     const route = routes[name as RouteName];
     const pattern = new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}$`);
     return {

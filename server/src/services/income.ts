@@ -12,6 +12,7 @@ import {
   CURRENCY_CODES,
   type Currency,
   type CurrencyAmounts,
+  currencyScale,
   DAY_MS,
   type ExchangeRateReply,
   HOME_CURRENCY,
@@ -28,18 +29,21 @@ import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import { deposits, incomeDays } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
+import { getBalance } from "./balance";
 import { getExchangeRates } from "./exchange";
-import { getBalances, zeroAmounts } from "./ledger";
+import { zeroAmounts } from "./ledger";
 
 type Rates = ExchangeRateReply["rates"];
 
-/** The exact USDT value of `amount` of `currency` (not yet rounded). */
-function usdtValue(amount: MoneySource, currency: Currency, rates: Rates): Big {
-  return money(amount).times(rates[currency]).div(rates[HOME_CURRENCY]);
+/** The exact value of `amount` of `currency` in `into` (USDT unless said; not yet rounded). */
+function usdtValue(amount: MoneySource, currency: Currency, rates: Rates, into: Currency = HOME_CURRENCY): Big {
+  return currency === into ? money(amount) : money(amount).times(rates[currency]).div(rates[into]);
 }
 
-/** Rounded half-up to USDT's 6 decimals, as a decimal string. */
-const usdt = (value: Big) => toDecimalString(value.round(6, Big.roundHalfUp));
+/** Rounded half-up to `currency`'s decimals (its `scale`: USDT 6), as a decimal string. */
+const rounded = (value: Big, currency: Currency) =>
+  toDecimalString(value.round(currencyScale(currency), Big.roundHalfUp));
+const usdt = (value: Big) => rounded(value, HOME_CURRENCY);
 
 /** Principal of the caller's active deposits, per currency. */
 async function onDeposit(db: Database, userId: string): Promise<CurrencyAmounts> {
@@ -53,13 +57,21 @@ async function onDeposit(db: Database, userId: string): Promise<CurrencyAmounts>
   return result;
 }
 
-/** `GET /user/overview`: balance and deposits per currency, and the totals in USDT. */
+/**
+ * `GET /user/overview`: balance and deposits per currency, and the totals in USDT and in the current currency
+ * (the balance's `currentCurrency`).
+ */
 export async function getOverview(db: Database, userId: string): Promise<OverviewReply> {
-  const [{ rates }, balance, held] = await Promise.all([
+  const [{ rates }, { currencies: balance, currentCurrency }, held] = await Promise.all([
     getExchangeRates(db),
-    getBalances(db, userId),
+    getBalance(db, userId),
     onDeposit(db, userId),
   ]);
+  const into = currentCurrency;
+  const value = (amount: MoneySource, currency: Currency) => usdtValue(amount, currency, rates, into);
+  const currentLines = Object.fromEntries(
+    CURRENCY_CODES.map((c) => [c, rounded(value(addAmounts(balance[c], held[c]), c), into)]),
+  ) as Record<Currency, string>;
   const lines = CURRENCY_CODES.map((currency) => {
     const totalUsdt = usdt(usdtValue(addAmounts(balance[currency], held[currency]), currency, rates));
     return { currency, balance: balance[currency], onDeposit: held[currency], totalUsdt };
@@ -70,6 +82,19 @@ export async function getOverview(db: Database, userId: string): Promise<Overvie
     balanceUsdt: usdt(CURRENCY_CODES.reduce((sum, c) => sum.plus(usdtValue(balance[c], c, rates)), money(0))),
     onDepositUsdt: usdt(CURRENCY_CODES.reduce((sum, c) => sum.plus(usdtValue(held[c], c, rates)), money(0))),
     lines,
+    current: {
+      currency: into,
+      total: addAmounts(...CURRENCY_CODES.map((c) => currentLines[c])),
+      balance: rounded(
+        CURRENCY_CODES.reduce((sum, c) => sum.plus(value(balance[c], c)), money(0)),
+        into,
+      ),
+      onDeposit: rounded(
+        CURRENCY_CODES.reduce((sum, c) => sum.plus(value(held[c], c)), money(0)),
+        into,
+      ),
+      lines: currentLines,
+    },
     rates,
   };
 }

@@ -17,10 +17,10 @@ interface Launch {
     telegram: ScreenFiles;
   };
   /** Relative to the API's base, in the order they go out (`LAUNCH_CALLS`). */
-  calls: { check: string; painted: [work: string, balance: string, statistics: string]; rest: string[] };
+  calls: { check: string; painted: [work: string, balance: string, overview: string]; rest: string[] };
   paint: {
-    /** Per language: the cabinet's texts the painted block shows. */
-    texts: Record<string, { welcome: string; balance: string; amountOnDeposit: string }>;
+    /** Per language: the cabinet's texts the painted block shows (`{{currency}}` in `total` to fill). */
+    texts: Record<string, { welcome: string; total: string; available: string; onDeposit: string }>;
     /** Per language: the login's first render down to its brand header (`templates.tsx`). */
     login: Record<string, string>;
     /** telegram-ui's classes, from its components rendered by the build. */

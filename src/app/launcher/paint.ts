@@ -1,11 +1,10 @@
 // What the launcher paints before the app's code has run (docs/architecture.md#how-a-launch-flows): the cabinet's
-// frame down to its balance block, from the early replies, and the login's brand header. The figures are the app's
-// own (`formatAmount`, `heldOf`); the login's markup is its components' own, rendered by the build (`templates.tsx`);
-// the cabinet's still mirrors its first render (`CabinetLayout`, `Page`, `BalanceCard`), which
+// frame down to its headline, from the early replies, and the login's brand header. The figures are the app's
+// own (`formatAmount`); the login's markup is its components' own, rendered by the build (`templates.tsx`);
+// the cabinet's still mirrors its first render (`CabinetLayout`, `Page`, `BalanceCard`'s headline), which
 // `tests/e2e/early-balance.test.ts` holds equal.
 import type { Currency } from "@contract";
 import type { User } from "@contract/user";
-import { heldOf, roomStyle } from "@/app/routes/held";
 import { formatAmount } from "@/lib/format-amount";
 import { USER_STORAGE_KEY } from "@/lib/session-keys";
 import { LAUNCH } from "./build-time";
@@ -15,16 +14,19 @@ const { paint: PAINT, calls } = LAUNCH;
 /** The longest the entry waits for the painted block. */
 const PAINT_DEADLINE_MS = 1000;
 
-interface Balance {
-  currentCurrency?: string;
-  currencies?: Record<string, string>;
+/** The overview's figures in the current currency (`OverviewReply["current"]`), as read from an early reply. */
+interface Current {
+  currency?: string;
+  total?: unknown;
+  balance?: unknown;
+  onDeposit?: unknown;
 }
 type PaintedUser = Pick<User, "login" | "fullName"> & { notifications?: { unread?: number } };
 
 /**
- * The cabinet's balance block, painted from the early replies (at the cabinet's start, with the kept token, on a
- * phone's width), only when the maintenance flag is off and the balance came back good (inside Telegram also the
- * kept token's check, in the client's `look`). Null when it will not try; else a promise settled once it has
+ * The cabinet's headline, painted from the early replies (at the cabinet's start, with the kept token, on a
+ * phone's width), only when the maintenance flag is off and the balance and the overview came back good (inside
+ * Telegram also the kept token's check, in the client's `look`). Null when it will not try; else a promise settled once it has
  * painted, or will not (the entry is inserted then).
  */
 export function paintBalanceEarly(lng: string, look: Look | null): Promise<void> | null {
@@ -37,24 +39,26 @@ export function paintBalanceEarly(lng: string, look: Look | null): Promise<void>
     setTimeout(resolve, PAINT_DEADLINE_MS);
   });
   // The replies' copies, taken before the app reads them.
-  const [work, balance, statistics, me] = [...calls.painted, calls.check].map((path) => {
+  const [work, balance, overview, me] = [...calls.painted, calls.check].map((path) => {
     const early = window.__kassaEarlyReplies?.find((reply) => reply.url.endsWith(path));
     if (!early) return Promise.resolve(null);
     const body = early.reply.then((response) => (response.status === 200 ? response.clone().json() : Promise.reject()));
     body.catch(() => undefined);
     return body;
   });
-  Promise.all([work, balance, me, look?.insets, statistics?.catch(() => null)]).then(
-    ([work, balance, me, insets, statistics]) => {
+  // The balance's reply is not shown, but a failed one is a cabinet the app will not show as painted.
+  Promise.all([work, balance, overview, me, look?.insets]).then(
+    ([work, _balance, overview, me, insets]) => {
       const user: PaintedUser | null = look ? me : saved;
       if (work?.enabled !== false || typeof user?.login !== "string") return shown();
       const boot = document.querySelector("#root > [data-testid='boot']");
-      const block = boot?.parentElement && balanceBlock(lng, user, balance, statistics, look, insets);
+      const block = boot?.parentElement && balanceBlock(lng, user, overview?.current ?? null, look, insets);
       if (!boot?.parentElement || !block) return shown();
       keepUntilTheApp(boot.parentElement, boot, block, (root) => {
         const screen = root.querySelector<HTMLElement>("[data-screen]");
         return (
-          root.querySelector("[data-testid='balance']") !== null || (!!screen && screen.dataset.screen !== "cabinet")
+          root.querySelector("[data-testid='overview-total']") !== null ||
+          (!!screen && screen.dataset.screen !== "cabinet")
         );
       });
       shown();
@@ -136,27 +140,30 @@ function format(amount: unknown, currency: string | undefined, lng: string): str
   }
 }
 
-/** The painted frame down to the balance block, or null when a figure cannot be shown exactly as the app would. */
+/** The painted frame down to the headline, or null when a figure cannot be shown exactly as the app would. */
 function balanceBlock(
   lng: string,
   user: PaintedUser,
-  balance: Balance | null,
-  statistics: { amountOnDeposit?: Record<string, string> } | null,
+  current: Current | null,
   look: Look | null,
   insets: Insets | null | undefined,
 ): HTMLElement | null {
   const texts = PAINT.texts[lng];
-  const currency = balance?.currentCurrency;
-  const amount = format(balance?.currencies?.[currency ?? ""], currency, lng);
-  if (!texts || !amount || !currency) return null;
-  const onDeposit = format(statistics?.amountOnDeposit?.[currency], currency, lng) ?? "…";
+  const currency = current?.currency;
+  const total = format(current?.total, currency, lng);
+  const available = format(current?.balance, currency, lng);
+  const onDeposit = format(current?.onDeposit, currency, lng);
+  if (!texts || !currency || !total || !available || !onDeposit) return null;
   const dark = look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches;
   const ios = look?.platform === "ios";
   const unread = user.notifications?.unread ?? 0;
-  const style = declarations(roomStyle(heldOf(balance?.currencies, statistics?.amountOnDeposit)));
-  const room = (child?: Node) =>
-    element("div", "cabinet-reserved cabinet-reserved-overview", child ? [child] : [], { style });
   const welcome = texts.welcome.replace("{{login}}", user.fullName || user.login);
+  /** One of the two figures beneath the headline (`BalanceCard`'s `balance-hero-split`). */
+  const figure = (label: string, amount: string, testId: string) =>
+    element("div", "", [
+      element("dt", "", [label]),
+      element("dd", "", [element("span", "balance-hero-figure", [amount], { "data-testid": testId })]),
+    ]);
   return element(
     "div",
     `${PAINT.classes.root}${ios ? ` ${PAINT.classes.ios}` : ""}${dark ? ` ${PAINT.classes.dark}` : ""} app-root`,
@@ -168,7 +175,7 @@ function balanceBlock(
           element("div", "page", [
             element("header", "page-header", [
               element("div", "page-title-row", [
-                element("h1", `${PAINT.classes.title} page-title`, [element("span", "", [welcome])]),
+                element("h1", `${PAINT.classes.title} page-title`, [element("span", "page-welcome", [welcome])]),
                 // The room of the header's Refresh (telegram-ui's IconButton, 40 px) and the bell.
                 element("span", "", [], { style: "flex: none; width: 40px; height: 40px" }),
                 element(
@@ -180,19 +187,17 @@ function balanceBlock(
               ]),
             ]),
             element("div", `${PAINT.classes.list}${ios ? ` ${PAINT.classes.listIos}` : ""}`, [
-              // The overview's `Slot` holding its `Reserved`, sized by what is held.
-              room(room()),
               element("section", "balance-hero-wrap", [
                 element("div", "balance-hero", [
-                  element("span", "balance-hero-label", [texts.balance]),
-                  element("span", "balance-hero-amount", [amount], {
-                    "data-testid": "balance-painted",
-                    "data-amount": balance?.currencies?.[currency] ?? "",
+                  element("span", "balance-hero-label", [texts.total.replace("{{currency}}", currency)]),
+                  element("span", "balance-hero-amount", [total], {
+                    "data-testid": "overview-total-painted",
+                    "data-amount": String(current?.total),
                     "data-currency": currency,
                   }),
-                  element("span", "balance-hero-deposit", [
-                    `${texts.amountOnDeposit}: `,
-                    element("span", "", [onDeposit], { "data-testid": "amount-on-deposit-painted" }),
+                  element("dl", "balance-hero-split", [
+                    figure(texts.available, available, "balance-painted"),
+                    figure(texts.onDeposit, onDeposit, "amount-on-deposit-painted"),
                   ]),
                 ]),
               ]),

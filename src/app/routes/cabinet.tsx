@@ -1,7 +1,7 @@
 import { type UseQueryOptions, useQuery } from "@tanstack/react-query";
 import { List } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
-import { Component, type CSSProperties, type ReactNode, Suspense, startTransition, useEffect, useState } from "react";
+import { Component, type ReactNode, Suspense, startTransition, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { lazyScreen } from "@/components/lazy-screen";
@@ -10,25 +10,22 @@ import { Page } from "@/components/page";
 import { RefreshControl } from "@/components/refresh-control";
 import { paths } from "@/config/paths";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
-import { BalanceCard, StatsBar } from "@/features/balance/components/balance-card";
+import { BalanceCard, CurrencyList, StatsBar } from "@/features/balance/components/balance-card";
 import { incomeQueries } from "@/features/income/api-income";
 import { RecentOperations } from "@/features/operations/components/recent-operations";
-import { overviewQueries } from "@/features/overview/api/overview-queries";
 import { SubscriptionCard } from "@/features/subscription/components/subscription-card";
 import { userAtom } from "@/lib/session";
 import { warmUp } from "@/lib/warm-up";
 import { useLiveRefreshControl } from "../live-refresh";
-import { type Held, heldOf, roomStyle } from "./held";
 
 // The exchange dialog (its form, the contract's exchange arithmetic, telegram-ui's sheet library) is not
 // needed for the balance: its code comes once the balance is on screen.
 const loadExchangeDialog = () => import("@/features/balance/components/exchange-dialog");
 const ExchangeDialog = lazyScreen(() => loadExchangeDialog().then((m) => ({ default: m.ExchangeDialog })));
-// The whole picture in USDT, the income chart and the deposits' progress come after the balance, in one chunk
-// of their own (the cabinet's launch chunk has a budget: docs/decisions.md#bundle-budget).
+// The income chart and the deposits' progress come after the balance, in one chunk of their own (the cabinet's
+// launch chunk has a budget: docs/decisions.md#bundle-budget).
 const loadExtras = () => import("./cabinet-extras");
 const CabinetExtras = lazyScreen(loadExtras);
-const OverviewCard = lazyScreen(() => loadExtras().then((m) => ({ default: m.OverviewCard })));
 
 /** A part of the screen that may go missing (its code failed to load) without taking the screen with it. */
 class Optional extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -41,23 +38,15 @@ class Optional extends Component<{ children: ReactNode }, { failed: boolean }> {
   }
 }
 
-const NOTHING_HELD: Held = { lines: 0, deposits: 0 };
-
 /**
  * Room kept for a part that comes after the balance (its code is a chunk of its own, its data a call of its
  * own), so that its arrival pushes nothing already on screen (a layout shift): kept until its data has come
- * (or failed), whichever of code and data is last. The whole picture above the balance, a line per
- * currency held and a row more for each with deposits; the income chart below the figures. Sizes in
- * styles/cabinet.css, measured on the parts themselves.
+ * (or failed), whichever of code and data is last: the income chart below the figures. Its size in
+ * styles/cabinet.css, measured on the part itself.
  */
-function Reserved({ part, held = NOTHING_HELD }: { part: "overview" | "income"; held?: Held }) {
+function Reserved({ part }: { part: "income" }) {
   return (
-    <div
-      aria-hidden="true"
-      className={`cabinet-reserved cabinet-reserved-${part}`}
-      data-testid={`reserved-${part}`}
-      style={roomStyle(held) as CSSProperties}
-    />
+    <div aria-hidden="true" className={`cabinet-reserved cabinet-reserved-${part}`} data-testid={`reserved-${part}`} />
   );
 }
 
@@ -68,34 +57,25 @@ function Reserved({ part, held = NOTHING_HELD }: { part: "overview" | "income"; 
  */
 function Slot<T, K extends readonly unknown[]>({
   part,
-  held = NOTHING_HELD,
   query,
   wanted,
   children,
 }: {
-  part: "overview" | "income";
-  held?: Held;
+  part: "income";
   query: UseQueryOptions<T, Error, T, K>;
   wanted: boolean;
   children: ReactNode;
 }) {
   const { data, isError } = useQuery({ ...query, enabled: wanted });
   const settled = data !== undefined || isError;
-  return (
-    <div
-      className={settled ? undefined : `cabinet-reserved cabinet-reserved-${part}`}
-      style={settled ? undefined : (roomStyle(held) as CSSProperties)}
-    >
-      {children}
-    </div>
-  );
+  return <div className={settled ? undefined : `cabinet-reserved cabinet-reserved-${part}`}>{children}</div>;
 }
 
 /**
- * Cabinet: welcome, the balance with its currency and the amount on deposit, the balances bar, recent
+ * Cabinet: welcome, one headline (the total in the current currency, available and on deposit beneath it, Refill
+ * and Exchange), the currencies held as a list (a tap makes one the current currency), the balances bar, recent
  * operations; for a user without a subscription, its compact prompt (here only, not on every screen). Once the
- * balance shows, in a chunk of its own: the whole picture in USDT above it (each currency beneath), the income
- * chart and the active deposits' progress below the figures.
+ * balance shows, in a chunk of its own: the income chart and the active deposits' progress below the figures.
  */
 export function CabinetRoute() {
   // The dialogs' texts load with the screen: opened later (offline, say), they must not suspend the
@@ -106,9 +86,11 @@ export function CabinetRoute() {
   const [exchanging, setExchanging] = useState(false);
   const live = useLiveRefreshControl();
   const balance = useQuery(balanceQueries.balance());
-  const balanceShown = balance.data !== undefined;
-  const onDeposit = useQuery({ ...balanceQueries.statistics(), select: (statistics) => statistics.amountOnDeposit });
-  const held = heldOf(balance.data?.currencies, onDeposit.data);
+  // The headline (and the currencies' list under it) comes with the overview: what is below it waits for that reply
+  // (or its failure), so the list's arrival pushes nothing already on screen; what is warmed up or asked for once
+  // the balance is on screen waits for the headline's figures (or their failure).
+  const overview = useQuery({ ...balanceQueries.overview(), select: () => true });
+  const balanceShown = overview.data !== undefined || overview.isError;
   // Set after the balance's render is committed: the chart's chunk is asked for once the balance is on screen.
   const [extrasWanted, setExtrasWanted] = useState(false);
   // What is below the fold on a phone (the subscription prompt, the last operations) mounts in a second commit:
@@ -126,36 +108,34 @@ export function CabinetRoute() {
       screen="cabinet"
       title={t("title")}
       heading={
-        user ? <span data-testid="welcome">{t("welcome", { login: user.fullName || user.login })}</span> : undefined
+        user ? (
+          <span className="page-welcome" data-testid="welcome">
+            {t("welcome", { login: user.fullName || user.login })}
+          </span>
+        ) : undefined
       }
       actions={live ? <RefreshControl onRefresh={() => void live.refresh()} refreshing={live.refreshing} /> : null}
     >
       <List>
-        <Slot part="overview" held={held} query={overviewQueries.overview()} wanted={balanceShown}>
-          {extrasWanted ? (
-            <Optional>
-              <Suspense fallback={<Reserved part="overview" held={held} />}>
-                <OverviewCard />
-              </Suspense>
-            </Optional>
-          ) : (
-            <Reserved part="overview" held={held} />
-          )}
-        </Slot>
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
-        <StatsBar />
-        <Slot part="income" query={incomeQueries.income("7d")} wanted={balanceShown}>
-          {extrasWanted ? (
-            <Optional>
-              <Suspense fallback={<Reserved part="income" />}>
-                <CabinetExtras />
-              </Suspense>
-            </Optional>
-          ) : (
-            <Reserved part="income" />
-          )}
-        </Slot>
-        {belowWanted ? (
+        <CurrencyList />
+        {balanceShown ? (
+          <>
+            <StatsBar />
+            <Slot part="income" query={incomeQueries.income("7d")} wanted={balanceShown}>
+              {extrasWanted ? (
+                <Optional>
+                  <Suspense fallback={<Reserved part="income" />}>
+                    <CabinetExtras />
+                  </Suspense>
+                </Optional>
+              ) : (
+                <Reserved part="income" />
+              )}
+            </Slot>
+          </>
+        ) : null}
+        {belowWanted && balanceShown ? (
           <>
             <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
             <RecentOperations

@@ -6,8 +6,8 @@ import type { BrowserContext, Frame, Page, Route } from "playwright-core";
 
 /** The entry chunk and every stylesheet: the painted block brings the rules it needs. */
 export const CODE_AND_STYLES = /\/assets\/(index-[^/]+\.js|[^/]+\.css)$/;
-/** The calls of the parts that come after the balance. */
-export const LATER_PARTS = /\/api\/user\/(overview|income)/;
+/** The calls of the parts that come after the headline (the overview is the headline's own). */
+export const LATER_PARTS = /\/api\/user\/income/;
 
 export interface Box {
   x: number;
@@ -18,7 +18,7 @@ export interface Box {
 }
 
 export interface Seen {
-  /** The painted figure when it first showed: whether the entry had run, how it was hidden and dressed. */
+  /** The painted headline figure when it first showed: whether the entry had run, how it was hidden and dressed. */
   painted?: Box & {
     appStarted: boolean;
     ariaHidden: string | null;
@@ -27,7 +27,7 @@ export interface Seen {
     /** When it showed (`performance.now()`). */
     at: number;
   };
-  /** The app's own figure when it first showed a digit. */
+  /** The app's own headline figure when it first showed a digit. */
   app?: Box;
   shifts: number[];
   violations: string[];
@@ -50,7 +50,7 @@ export async function recordFigures(context: BrowserContext): Promise<void> {
       return { x: rect.x, y: rect.y, width: rect.width, height: rect.height, text: element.textContent ?? "" };
     };
     new MutationObserver(() => {
-      const painted = document.querySelector("#root [data-testid='balance-painted']");
+      const painted = document.querySelector("#root [data-testid='overview-total-painted']");
       if (painted && !seen.painted) {
         const root = painted.closest("[data-testid='painted-cabinet']");
         seen.painted = {
@@ -62,7 +62,7 @@ export async function recordFigures(context: BrowserContext): Promise<void> {
           at: performance.now(),
         };
       }
-      const app = document.querySelector("#root [data-testid='balance']");
+      const app = document.querySelector("#root [data-testid='overview-total']");
       if (app && !seen.app && /\d/.test(app.textContent ?? "")) seen.app = box(app);
     }).observe(document, { childList: true, subtree: true, characterData: true });
   });

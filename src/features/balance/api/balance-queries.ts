@@ -27,6 +27,17 @@ export const balanceQueries = {
       queryFn: ({ signal }) => callApi("statistics", { signal }),
     }),
 
+  /**
+   * The whole picture (`GET /user/overview`): everything held, in USDT and in the current currency. Its key starts
+   * with the balance root, so every money mutation and live credit that makes the balance stale (choosing the
+   * current currency among them) makes it stale too. Sent with the launch (`LAUNCH_CALLS`): the card's headline.
+   */
+  overview: () =>
+    queryOptions({
+      queryKey: [...moneyKeys.balance, "overview"] as const,
+      queryFn: ({ signal }) => callApi("overview", { signal }),
+    }),
+
   exchangeRate: () =>
     queryOptions({
       queryKey: [...moneyKeys.balance, "exchange-rate"] as const,
@@ -42,6 +53,7 @@ export const balanceMutations = {
     mutationOptions({
       mutationKey: [...moneyKeys.balance, "currency"],
       mutationFn: (currency: Currency) => callApi("setBalanceCurrency", { body: { currency } }),
+      // The balance root takes the overview in: its `current` figures are told in the chosen currency.
       meta: { invalidates: [moneyKeys.balance, moneyKeys.statistics] },
     }),
 
