@@ -4,30 +4,19 @@
  */
 import { BalanceReply, ExchangeRateReply, ExchangeReply, exchangeResult, routes } from "@contract";
 import { operatorRoutes } from "@contract/operator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/demo/seed";
 import { setSetting } from "../../server/src/services/settings";
-import { call, callRoute, createTestServer, injectRoute, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
-import { balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";
+import { call, callRoute, injectRoute, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import { balanceOf, expectLedgerConsistent, fund, type Investor, serverWithTwoInvestors } from "./money";
 
 const DAY = 86_400_000;
 
 describe("balance, statistics, exchange and operations", () => {
   const clock = fixedClock("2026-05-01T09:00:00Z");
-  let server: TestServer;
-  let alice: Investor;
-  let bob: Investor;
-
-  beforeAll(async () => {
-    server = await createTestServer({ clock });
-    alice = await newInvestor(server.handle.db, clock);
-    bob = await newInvestor(server.handle.db, clock);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-  });
+  let server: TestServer, alice: Investor, bob: Investor;
+  serverWithTwoInvestors(clock, (made) => ({ server, alice, bob } = made));
 
   it("needs a session", async () => {
     for (const route of [routes.balance, routes.statistics, routes.exchangeRate, routes.operations]) {

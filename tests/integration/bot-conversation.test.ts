@@ -9,14 +9,12 @@
  * link as `<code>` with a share button). Last, the recorded Bot API calls for `/start`, a group
  * command and one notification in each language are printed and saved to artifacts/bot-api-calls.txt.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { LANGUAGES, type Language, routes } from "@contract";
 import { eq, sql } from "drizzle-orm";
 import type { Update } from "grammy/types";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
+import { describe, expect, it } from "vitest";
 import { type Clock, fixedClock, systemClock } from "../../server/src/clock";
 import { accruals, botChats, chatOutbox, deposits, users } from "../../server/src/db/schema";
 import { loadEnv } from "../../server/src/env";
@@ -35,10 +33,11 @@ import {
   groupUpdate,
   photoUpdate,
   type RecordedCall,
-  startBotApiStandIn,
   textUpdate,
 } from "../e2e/support/bot-api";
-import { createTestServer, injectRoute, type TestServer } from "./helpers";
+import { spawnBuiltServer } from "../e2e/support/server";
+import { botOf, serverWithBotApi } from "./bot-server";
+import { injectRoute, type TestServer } from "./helpers";
 import { type Investor, newInvestor } from "./money";
 
 const MINI_APP = "https://kassa.example/";
@@ -52,17 +51,12 @@ const buttons = (call: RecordedCall | undefined) =>
   ((call?.params.reply_markup as Keyboard | undefined)?.inline_keyboard ?? []).flat();
 
 describe("the bot's conversation", () => {
-  let api: BotApiStandIn;
-  let server: TestServer;
-  let investor: Investor;
+  let api: BotApiStandIn, server: TestServer, investor: Investor;
   let nextUpdate = 900_000_000 + Math.floor(Math.random() * 1e6);
   const telegramId = 555_000_222;
   const investorFrom = { id: telegramId, first_name: "Inv", language_code: "ru" };
 
-  const bot = () => {
-    if (!server.app.bot) throw new Error("the bot should run with TELEGRAM_API_ROOT set");
-    return server.app.bot;
-  };
+  const bot = () => botOf(server);
   /** Hands one update to the bot (as polling does) and waits for its handler. */
   const send = async (update: Record<string, unknown>) => {
     await bot().init();
@@ -85,20 +79,7 @@ describe("the bot's conversation", () => {
     return (language_code = "en") => ({ id: id++, first_name: "Dana", language_code });
   })();
 
-  beforeAll(async () => {
-    api = await startBotApiStandIn();
-    server = await createTestServer({ env: { TELEGRAM_API_ROOT: api.url, MINI_APP_URL: MINI_APP } });
-    investor = await newInvestor(server.handle.db, systemClock);
-    await server.handle.db.update(users).set({ telegramId }).where(eq(users.id, investor.id));
-    await bot().init();
-  });
-  afterAll(async () => {
-    await server?.close();
-    await api?.close();
-  });
-  beforeEach(() => {
-    api.calls.length = 0;
-  });
+  serverWithBotApi((made) => ({ api, server, investor } = made), { env: { MINI_APP_URL: MINI_APP }, telegramId });
 
   describe("groups and channels", () => {
     it("a command in a group gets one line with a link to a private chat: no amount, no web_app button", async () => {
@@ -188,37 +169,26 @@ describe("the bot's conversation", () => {
     });
 
     it("the server refuses to start, and says which variable to set", async () => {
-      const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
-        env: {
-          ...process.env,
-          ...production,
-          HOST: "127.0.0.1",
-          PORT: "0",
-          DATA_DIR: "memory",
-          STATIC_DIR: "",
-          TELEGRAM_API_ROOT: api.url,
-          ACCRUAL_INTERVAL_SECONDS: "0",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      child.stdout?.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      child.stderr?.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
+      const server = await spawnBuiltServer({
+        ...production,
+        DATA_DIR: "memory",
+        STATIC_DIR: "",
+        TELEGRAM_API_ROOT: api.url,
+        ACCRUAL_INTERVAL_SECONDS: "0",
       });
       const outcome = await new Promise<number | "running">((resolve) => {
-        child.on("exit", (code) => resolve(code ?? -1));
+        server.child.on("exit", (code) => resolve(code ?? -1));
         const timer = setInterval(() => {
-          if (output.includes("Kassa is running")) {
+          if (server.output().includes("Kassa is running")) {
             clearInterval(timer);
             resolve("running");
           }
         }, 50);
-        child.on("exit", () => clearInterval(timer));
+        server.child.on("exit", () => clearInterval(timer));
       });
-      if (outcome === "running") child.kill("SIGKILL");
+      // Killed if it runs; either way its whole output read.
+      await server.kill();
+      const output = server.output();
       expect(outcome).toBe(1);
       expect(output).toContain("Kassa could not start");
       expect(output).toMatch(/MINI_APP_URL \(or PUBLIC_URL\)/);

@@ -5,25 +5,22 @@
  * lost on one 500 is sent again; a 429 during the set-up at start waits and the set-up goes on.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { telegramUpdates } from "../../server/src/db/schema";
 import { SECRET_HEADER } from "../../server/src/telegram/bot";
-import { type BotApiStandIn, startBotApiStandIn, textUpdate } from "../e2e/support/bot-api";
+import { type BotApiStandIn, textUpdate } from "../e2e/support/bot-api";
+import { botOf, serverWithBotApi } from "./bot-server";
 import { createTestServer, type TestServer } from "./helpers";
 
 const PUBLIC_URL = "https://kassa.example";
 const DAY = 86_400_000;
 
 describe("bot updates", () => {
-  let api: BotApiStandIn;
-  let server: TestServer;
+  let api: BotApiStandIn, server: TestServer;
   let nextUpdateId = 700_000;
   const env = () => ({ TELEGRAM_API_ROOT: api.url, PUBLIC_URL });
 
-  const bot = () => {
-    if (!server.app.bot) throw new Error("the bot should run with TELEGRAM_API_ROOT set");
-    return server.app.bot;
-  };
+  const bot = () => botOf(server);
   const webhook = (update: Record<string, unknown>) =>
     server.app.inject({
       method: "POST",
@@ -37,19 +34,7 @@ describe("bot updates", () => {
   });
   const to = (chatId: number) => api.callsOf("sendMessage").filter((c) => c.params.chat_id === chatId);
 
-  beforeAll(async () => {
-    api = await startBotApiStandIn();
-    server = await createTestServer({ env: env(), seed: false });
-    await bot().init();
-  });
-  afterAll(async () => {
-    await server?.close();
-    await api?.close();
-  });
-  beforeEach(() => {
-    api.calls.length = 0;
-    for (const method of ["sendMessage", "setMyName"]) api.override(method, null);
-  });
+  serverWithBotApi((made) => ({ api, server } = made), { env: { PUBLIC_URL }, seed: false });
 
   it("answers the webhook within two seconds while the Bot API hangs, and handles the update from what it stored", async () => {
     api.override("sendMessage", () => "hang");

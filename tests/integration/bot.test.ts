@@ -7,30 +7,26 @@
  */
 import { LANGUAGES } from "@contract";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { tryLease } from "../../server/src/db/leader";
 import { chatOutbox, users } from "../../server/src/db/schema";
 import { confirmRefill, createRefill } from "../../server/src/services/refills";
 import { SECRET_HEADER } from "../../server/src/telegram/bot";
 import { deliverDue } from "../../server/src/telegram/outbox";
-import { type BotApiStandIn, startBotApiStandIn, textUpdate } from "../e2e/support/bot-api";
-import { callRoute, createTestServer, type TestServer } from "./helpers";
-import { type Investor, newInvestor } from "./money";
+import { type BotApiStandIn, textUpdate } from "../e2e/support/bot-api";
+import { botOf, serverWithBotApi } from "./bot-server";
+import { callRoute, type TestServer } from "./helpers";
+import type { Investor } from "./money";
 
 const PUBLIC_URL = "https://kassa.example";
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 describe("chat bot", () => {
-  let api: BotApiStandIn;
-  let server: TestServer;
-  let investor: Investor;
+  let api: BotApiStandIn, server: TestServer, investor: Investor;
   const telegramId = 555_000_111;
 
-  const bot = () => {
-    if (!server.app.bot) throw new Error("the bot should run with TELEGRAM_API_ROOT set");
-    return server.app.bot;
-  };
+  const bot = () => botOf(server);
   const webhook = (update: Record<string, unknown>, secret: string | null = bot().secret) =>
     server.app.inject({
       method: "POST",
@@ -53,21 +49,7 @@ describe("chat bot", () => {
     return refill.id;
   };
 
-  beforeAll(async () => {
-    api = await startBotApiStandIn();
-    server = await createTestServer({ env: { TELEGRAM_API_ROOT: api.url, PUBLIC_URL } });
-    investor = await newInvestor(server.handle.db, systemClock);
-    await server.handle.db.update(users).set({ telegramId }).where(eq(users.id, investor.id));
-    await bot().init();
-  });
-  afterAll(async () => {
-    await server?.close();
-    await api?.close();
-  });
-  beforeEach(() => {
-    api.calls.length = 0;
-    for (const method of ["sendMessage", "setMyName"]) api.override(method, null);
-  });
+  serverWithBotApi((made) => ({ api, server, investor } = made), { env: { PUBLIC_URL }, telegramId });
 
   it("sets commands, name and descriptions in the four languages (Russian as the default) and the menu button", async () => {
     await bot().configure();

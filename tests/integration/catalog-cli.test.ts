@@ -5,20 +5,14 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openDatabase } from "../../server/src/db/client";
-import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
-import { kassa as kassaIn } from "./cli";
-import { callRoute, createTestServer, TEST_OPERATOR_TOKEN, tempDir } from "./helpers";
+import { kassa as kassaIn, serverForCli } from "./cli";
+import { callRoute, createTestServer, tempDirForTests } from "./helpers";
 
 const kassa = (args: string[], dataDir: string) => kassaIn(args, { DATA_DIR: dataDir });
 
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  tmp = tempDir();
-});
-afterAll(() => tmp.remove());
-
+const tmp = tempDirForTests();
 interface CatalogFile {
   plans: { id: string; maxAmount: string; minAmount: string; active?: boolean }[];
   paymentSystems: { id: string; address: string; minWithdrawal: string; maxWithdrawal: string }[];
@@ -36,13 +30,9 @@ function entry<T extends { id: string }>(list: T[], id?: string): T {
 it("fills an empty catalogue from a file, changes it by id and refuses a broken file whole", async () => {
   const dataDir = path.join(tmp.dir, "pglite");
   const file = path.join(tmp.dir, "catalog.json");
-  const handle = await openDatabase({ dataDir });
-  const server = await createTestServer({ handle, seed: false });
+  const { server, close } = await serverForCli(dataDir, { seed: false });
   let shown: string;
   try {
-    const address = await server.app.listen({ host: "127.0.0.1", port: 0 });
-    writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
-
     // A production database: nothing to offer until the operator writes it.
     expect(await callRoute(server, "plansAvailable")).toEqual([]);
     const empty = await kassa(["catalog", "show"], dataDir);
@@ -86,9 +76,7 @@ it("fills an empty catalogue from a file, changes it by id and refuses a broken 
     expect(refused.stderr).toContain('"subscriptionOptions.0.price":"tooManyDecimals"');
     expect((await kassa(["catalog", "show"], dataDir)).stdout).toBe(shown);
   } finally {
-    removeRuntimeInfo(dataDir);
-    await server.close();
-    await handle.close();
+    await close();
   }
 
   // No server: the CLI opens the folder itself. Premium switched off, Start's maximum raised, only the plans

@@ -10,6 +10,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { runCli } from "../../server/src/cli/program";
+import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
+import { createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 
 export interface CliResult {
   code: number;
@@ -56,5 +59,36 @@ export async function kassaProcess(args: string[], env: Record<string, string>):
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
     return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+export interface ServerForCli {
+  server: TestServer;
+  handle: DatabaseHandle;
+  /** Where it listens. */
+  address: string;
+  /** Removes the running server's note, closes the server and the folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * A test server on the PGlite folder `dataDir` (opened here; `seed` as createTestServer's), listening on 127.0.0.1 and
+ * its address and operator token written beside the folder, as main.ts does: the CLI on that folder acts through it.
+ */
+export async function serverForCli(dataDir: string, options: { seed?: boolean } = {}): Promise<ServerForCli> {
+  const handle = await openDatabase({ dataDir });
+  const server = await createTestServer({ handle, ...options });
+  const close = async () => {
+    removeRuntimeInfo(dataDir);
+    await server.close();
+    await handle.close();
+  };
+  try {
+    const address = await server.app.listen({ host: "127.0.0.1", port: 0 });
+    writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
+    return { server, handle, address, close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }

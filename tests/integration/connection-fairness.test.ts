@@ -11,7 +11,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { capConnectionsPerAddress, clientGroup } from "../../server/src/security/connection-cap";
-import { createTestServer, type TestServer } from "./helpers";
+import { createTestServer, listenCountingConnections, type TestServer } from "./helpers";
 
 const TOTAL = 40;
 const PER_ADDRESS = 8;
@@ -43,14 +43,7 @@ beforeAll(async () => {
       KEEP_ALIVE_TIMEOUT_SECONDS: "120",
     },
   });
-  server.app.server.on("connection", (socket: net.Socket) => {
-    if (socket.destroyed) return;
-    const address = socket.remoteAddress ?? "";
-    held.set(address, (held.get(address) ?? 0) + 1);
-    socket.once("close", () => held.set(address, (held.get(address) ?? 1) - 1));
-  });
-  await server.app.listen({ host: "127.0.0.1", port: 0 });
-  port = (server.app.server.address() as net.AddressInfo).port;
+  port = await listenCountingConnections(server, held);
 });
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { DataDirLockedError, lockPathFor, processStartTime, processState } from 
 import * as dbSchema from "../../server/src/db/schema";
 import { DEMO_DOWNLINE, DEMO_LOGIN, DEMO_PASSWORD, DEMO_PAYMENT_SYSTEMS, seedDemo } from "../../server/src/demo/seed";
 import { verifyPassword } from "../../server/src/security/password";
-import { pgliteTemplate, tempDir } from "./helpers";
+import { pgliteTemplate, tempDirForTests } from "./helpers";
 
 /**
  * The run's migrated database, for the tests about something else than creating one (the first two
@@ -21,18 +21,12 @@ import { pgliteTemplate, tempDir } from "./helpers";
 const migrated = () => pgliteTemplate("migrated");
 
 describe("the PGlite folder lock", () => {
-  let tmp: ReturnType<typeof tempDir>;
+  const tmp = tempDirForTests();
   const opened: { close(): Promise<void> }[] = [];
-
-  beforeAll(() => {
-    tmp = tempDir();
-  });
 
   afterEach(async () => {
     while (opened.length) await opened.pop()?.close();
   });
-
-  afterAll(() => tmp.remove());
 
   it("refuses a second open of the same folder with a clear message, and frees it on close", async () => {
     const dataDir = path.join(tmp.dir, "db");

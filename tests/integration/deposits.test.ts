@@ -6,25 +6,28 @@
  */
 import { addAmounts, CryptoCasesReply, Deposit, DepositCloseReply, depositTerms, routes } from "@contract";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { plans } from "../../server/src/db/schema";
 import { runAccruals } from "../../server/src/services/accruals";
-import { call, callRoute, createTestServer, injectRoute, type RouteRequest, type TestServer } from "./helpers";
-import { addPlan, balanceOf, expectLedgerConsistent, fund, type Investor, newInvestor } from "./money";
+import { call, callRoute, injectRoute, type RouteRequest, type TestServer } from "./helpers";
+import {
+  addPlan,
+  balanceOf,
+  expectLedgerConsistent,
+  fund,
+  type Investor,
+  newInvestor,
+  serverWithTwoInvestors,
+} from "./money";
 
 const DAY = 86_400_000;
 
 describe("deposits", () => {
   const clock = fixedClock("2026-05-01T09:00:00Z");
-  let server: TestServer;
-  let alice: Investor;
-  let bob: Investor;
-
+  let server: TestServer, alice: Investor, bob: Investor;
+  serverWithTwoInvestors(clock, (made) => ({ server, alice, bob } = made));
   beforeAll(async () => {
-    server = await createTestServer({ clock });
-    alice = await newInvestor(server.handle.db, clock);
-    bob = await newInvestor(server.handle.db, clock);
     await fund(server.handle.db, clock, alice.id, "USDT", "1500");
     await fund(server.handle.db, clock, bob.id, "USDT", "300");
     await addPlan(server.handle.db, {
@@ -35,10 +38,6 @@ describe("deposits", () => {
       minAmount: "1",
       maxAmount: "500",
     });
-  });
-
-  afterAll(async () => {
-    await server?.close();
   });
 
   const open = (investor: Investor, body: RouteRequest<typeof routes.createDeposit>["body"]) =>

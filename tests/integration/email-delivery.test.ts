@@ -5,27 +5,18 @@
  * one (5xx) hands the code to the next channel; TLS; and the code never in the log.
  */
 import { routes } from "@contract";
-import { operatorRoutes } from "@contract/operator";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
 import { ChannelCodeSender, type CodeDelivery, CodeSendError } from "../../server/src/delivery/code-sender";
 import { EmailCodeSender } from "../../server/src/delivery/email-sender";
 import { hashPassword } from "../../server/src/security/password";
-import { type BotApiStandIn, startBotApiStandIn } from "../e2e/support/bot-api";
+import type { BotApiStandIn } from "../e2e/support/bot-api";
 import { type MailServer, type ReceivedMail, startMailServer, throwAwayCertificate } from "../e2e/support/smtp";
-import {
-  createTestServer,
-  injectRoute,
-  registerUser,
-  TEST_CODE_SECRET,
-  TEST_OPERATOR_TOKEN,
-  type TestServer,
-} from "./helpers";
-import { fund, newInvestor, pendingWithdrawal } from "./money";
-
-const FROM = "Kassa <no-reply@kassa.test>";
+import { createTestServer, injectRoute, registerUser, type TestServer } from "./helpers";
+import { emailInvestor, MAIL_FROM, productionMailServer } from "./mail";
+import { newInvestor, paidWithdrawal } from "./money";
 
 /** The six digits of a code e-mail's plain text. */
 function codeOf(mail: ReceivedMail): string {
@@ -35,53 +26,22 @@ function codeOf(mail: ReceivedMail): string {
 }
 
 describe("codes and notices by e-mail (production, real SMTP server)", () => {
-  let mail: MailServer;
-  let api: BotApiStandIn;
-  let server: TestServer;
+  let mail: MailServer, api: BotApiStandIn, server: TestServer;
   const log: string[] = [];
+  productionMailServer((made) => ({ mail, api, server } = made), { log });
   let nextTelegramId = 940_000_000;
 
   /** An investor whose codes go by e-mail (and, when told, who has a Telegram chat too). */
   const investor = async (options: { telegram?: boolean; language?: "en" | "ru" | "de" | "kk" } = {}) => {
-    const inv = await newInvestor(server.handle.db, systemClock);
     const telegramId = options.telegram ? nextTelegramId++ : null;
-    const email = `${inv.login}@example.com`;
-    await server.handle.db
-      .update(schema.users)
-      .set({
-        email,
-        emailConfirmedAt: new Date(),
-        phone: `+7702${String(Date.now() + Math.floor(Math.random() * 1e6)).slice(-7)}`,
-        telegramId,
-        codeChannel: "email",
-        language: options.language ?? "en",
-      })
-      .where(eq(schema.users.id, inv.id));
-    return { ...inv, email, telegramId };
+    const inv = await emailInvestor(server, options.language, {
+      phone: `+7702${String(Date.now() + Math.floor(Math.random() * 1e6)).slice(-7)}`,
+      telegramId,
+    });
+    return { ...inv, telegramId };
   };
   const resend = (token: string) => injectRoute(server, routes.phoneResend, { token });
 
-  beforeAll(async () => {
-    mail = await startMailServer();
-    api = await startBotApiStandIn();
-    server = await createTestServer({
-      env: {
-        NODE_ENV: "production",
-        TELEGRAM_BOT_TOKEN: "7000000001:AAF-test-token-for-kassa-integration-tests",
-        TELEGRAM_BOT: "off",
-        TELEGRAM_API_ROOT: api.url,
-        CODE_SECRET: TEST_CODE_SECRET,
-        SMTP_URL: mail.url,
-        MAIL_FROM: FROM,
-      },
-      logger: { level: "info", stream: { write: (line: string) => log.push(line) } },
-    });
-  }, 180_000);
-  afterAll(async () => {
-    await server?.close();
-    await api?.close();
-    await mail?.close();
-  });
   beforeEach(() => {
     mail.answer(null);
     api.override("sendMessage", null);
@@ -163,13 +123,7 @@ describe("codes and notices by e-mail (production, real SMTP server)", () => {
     expect(notice.parsed.text).toMatch(/пароль вашего аккаунта Kassa был изменён/);
     expect(notice.parsed.html).toContain("пароль вашего аккаунта Kassa был изменён");
 
-    await fund(server.handle.db, systemClock, inv.id, "USDT", "100");
-    const row = await pendingWithdrawal(server.handle.db, inv.id);
-    const moved = await injectRoute(server, operatorRoutes.processWithdrawal, {
-      token: TEST_OPERATOR_TOKEN,
-      params: { id: row.id, action: "success" },
-      body: { txHash: "0xabcdef0123456789" },
-    });
+    const moved = await paidWithdrawal(server, inv.id);
     expect(moved.body).toMatchObject({ state: "success" });
     const status = await mail.waitForMail((m) => m.to.includes(inv.email) && m.parsed.subject === "Вывод выплачен");
     expect(status.parsed.text).toContain("Ваш вывод 20,00 USDT отправлен на ваш кошелёк.");
@@ -194,7 +148,7 @@ describe("the e-mail sender on its own", () => {
     const server = await createTestServer({
       seed: false,
       codeSender: new ChannelCodeSender({
-        email: new EmailCodeSender({ smtpUrl: mail.url, from: FROM, timeoutMs: 1000 }),
+        email: new EmailCodeSender({ smtpUrl: mail.url, from: MAIL_FROM, timeoutMs: 1000 }),
       }),
     });
     try {
@@ -219,14 +173,14 @@ describe("the e-mail sender on its own", () => {
     const certificate = throwAwayCertificate();
     const mail = await startMailServer({ tls: certificate });
     try {
-      const trusting = new EmailCodeSender({ smtpUrl: mail.url, from: FROM, tls: { ca: certificate.cert } });
+      const trusting = new EmailCodeSender({ smtpUrl: mail.url, from: MAIL_FROM, tls: { ca: certificate.cert } });
       await trusting.send(delivery("aigerim@example.com"));
       const sent = await mail.waitForMail();
       expect(sent.secure).toBe(true);
       expect(sent.parsed.subject).toBe("Kassa коды: қаражат шығару");
       expect(sent.parsed.text).toContain("042917");
 
-      const wary = new EmailCodeSender({ smtpUrl: mail.url, from: FROM });
+      const wary = new EmailCodeSender({ smtpUrl: mail.url, from: MAIL_FROM });
       const refused = await wary.send(delivery("aigerim@example.com")).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(CodeSendError);
       expect((refused as CodeSendError).transient).toBe(false);

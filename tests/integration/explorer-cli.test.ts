@@ -1,28 +1,18 @@
 /** The operator sets each payment system's block explorer: the real CLI through a running server and on the folder. */
 import path from "node:path";
 import { explorerLink } from "@contract";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openDatabase } from "../../server/src/db/client";
-import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
-import { kassa as kassaIn } from "./cli";
-import { callRoute, createTestServer, TEST_OPERATOR_TOKEN, tempDir } from "./helpers";
+import { kassa as kassaIn, serverForCli } from "./cli";
+import { callRoute, createTestServer, tempDirForTests } from "./helpers";
 
 const kassa = (args: string[], dataDir: string) => kassaIn(args, { DATA_DIR: dataDir });
 
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  tmp = tempDir();
-});
-afterAll(() => tmp.remove());
-
+const tmp = tempDirForTests();
 it("sets and removes a payment system's explorer, refusing an unknown system and a bad template", async () => {
   const dataDir = path.join(tmp.dir, "pglite");
-  const handle = await openDatabase({ dataDir });
-  const server = await createTestServer({ handle });
+  const { server, close } = await serverForCli(dataDir);
   try {
-    const address = await server.app.listen({ host: "127.0.0.1", port: 0 });
-    writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
-
     const set = await kassa(["explorer", "set", "btc", "https://blockstream.info/tx/{tx}"], dataDir);
     expect(set).toMatchObject({ code: 0 });
     expect(set.stdout).toContain("btc: transactions link to https://blockstream.info/tx/{tx}");
@@ -45,9 +35,7 @@ it("sets and removes a payment system's explorer, refusing an unknown system and
     expect(systems.find((s) => s.id === "usdt-trc20")?.explorerUrl).toBeNull();
     expect(systems.find((s) => s.id === "btc")?.explorerUrl).toBe("https://blockstream.info/tx/{tx}");
   } finally {
-    removeRuntimeInfo(dataDir);
-    await server.close();
-    await handle.close();
+    await close();
   }
 
   // No server: the CLI opens the folder itself.

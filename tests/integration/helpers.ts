@@ -4,11 +4,12 @@
  * test run alive.
  */
 import fs, { readFileSync } from "node:fs";
+import type { AddressInfo, Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { type RouteDef, type RouteName, routes, routeUrl } from "@contract";
 import type { FastifyServerOptions } from "fastify";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import type { z } from "zod";
 import { buildApp } from "../../server/src/app";
 import { type Clock, systemClock } from "../../server/src/clock";
@@ -134,10 +135,58 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
   }
 }
 
+/**
+ * Called in a describe (or at a file's top): a test server (`options` as createTestServer's) made before its tests and
+ * handed to `use`, closed after them.
+ */
+export function serverForTests(options: TestServerOptions, use: (server: TestServer) => void): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await createTestServer(options);
+    use(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+}
+
+/**
+ * Makes `server` listen on 127.0.0.1 (a free port, given back) and counts in `held`, by client address, the
+ * connections it keeps (a connection cap destroys the others before this listener hears them).
+ */
+export async function listenCountingConnections(server: TestServer, held: Map<string, number>): Promise<number> {
+  server.app.server.on("connection", (socket: Socket) => {
+    if (socket.destroyed) return;
+    const address = socket.remoteAddress ?? "";
+    held.set(address, (held.get(address) ?? 0) + 1);
+    socket.once("close", () => held.set(address, (held.get(address) ?? 1) - 1));
+  });
+  await server.app.listen({ host: "127.0.0.1", port: 0 });
+  return (server.app.server.address() as AddressInfo).port;
+}
+
 /** A fresh temporary folder, removed by the returned function. */
 export function tempDir(prefix = "kassa-test-"): { dir: string; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Called in a describe (or at a file's top): a fresh temporary folder made before its tests and removed after them;
+ * `dir` names it, in its tests and hooks.
+ */
+export function tempDirForTests(prefix?: string): { readonly dir: string } {
+  let made: ReturnType<typeof tempDir> | undefined;
+  beforeAll(() => {
+    made = tempDir(prefix);
+  });
+  afterAll(() => made?.remove());
+  return {
+    get dir() {
+      if (!made) throw new Error("the temporary folder is made before the tests, not while they are collected");
+      return made.dir;
+    },
+  };
 }
 
 export interface CallOptions {

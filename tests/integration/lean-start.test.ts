@@ -10,26 +10,22 @@
  * What the process loads is read from Node's own module debug log (NODE_DEBUG=module,esm: every file
  * the CommonJS and ES module loaders load), by the package's folder in node_modules.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/lib/free-port.mjs";
-import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
+import { type BuiltServer, killRunningServers, spawnBuiltServer } from "../e2e/support/server";
 import { pgliteTemplate, tempDir } from "./helpers";
 import { freshPostgres, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
 
 const OPERATOR_TOKEN = "lean-start-operator-token-0123456789";
 
-interface Started {
-  child: ChildProcess;
+interface Started extends BuiltServer {
+  /** The API's address. */
   url: string;
-  /** Everything the process wrote to stdout and stderr so far. */
-  output(): string;
   loaded(pkg: string): boolean;
   /** Whether drizzle's migrator was loaded (from node_modules, or bundled: its own chunk). */
   loadedMigrator(): boolean;
@@ -41,73 +37,36 @@ interface Started {
   settled(): Promise<void>;
 }
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-});
+afterEach(killRunningServers);
 
 async function start(env: Record<string, string>, debugModules = false): Promise<Started> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      STATIC_DIR: "",
-      SEED_DEMO: "false",
-      TELEGRAM_BOT: "off",
-      API_DOCS: "false",
-      ACCRUAL_INTERVAL_SECONDS: "0",
-      OPERATOR_TOKEN,
-      ...(debugModules ? { NODE_DEBUG: "module,esm" } : {}),
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = await spawnBuiltServer({
+    STATIC_DIR: "",
+    SEED_DEMO: "false",
+    TELEGRAM_BOT: "off",
+    API_DOCS: "false",
+    ACCRUAL_INTERVAL_SECONDS: "0",
+    OPERATOR_TOKEN,
+    ...(debugModules ? { NODE_DEBUG: "module,esm" } : {}),
+    ...env,
   });
-  children.push(child);
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  return {
-    child,
-    url: `http://127.0.0.1:${port}/api`,
-    output: () => output,
-    loaded: (pkg) => output.includes(`node_modules/${pkg}/`),
-    loadedMigrator: () => /\/migrator[-.][\w]*\.?m?js/.test(output),
+  return Object.assign(server, {
+    url: `${server.origin}/api`,
+    loaded: (pkg: string) => server.output().includes(`node_modules/${pkg}/`),
+    loadedMigrator: () => /\/migrator[-.][\w]*\.?m?js/.test(server.output()),
     settled: async () => {
-      for (let length = -1; length !== output.length; ) {
-        length = output.length;
+      for (let length = -1; length !== server.output().length; ) {
+        length = server.output().length;
         await new Promise((r) => setTimeout(r, 1000));
       }
     },
-  };
-}
-
-/** Polls `url` until it answers `status` (each try gives up after `patience` ms). */
-async function until(server: Started, path: string, status: number, patience = 10_000, ms = 240_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (server.child.exitCode !== null) throw new Error(`the server exited:\n${server.output().slice(-3000)}`);
-    try {
-      const res = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(patience) });
-      if (res.status === status) return res;
-    } catch {
-      // not listening yet, or held
-    }
-    if (Date.now() > deadline) throw new Error(`${path} never answered ${status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  });
 }
 
 describe("a lean start", () => {
   it("loads neither the bot's, the file server's, the docs' nor the news' and uploads' packages until they are used", async () => {
     const server = await start({ DATA_DIR: "memory" }, true);
-    await until(server, "/health/ready", 200);
+    await server.ready();
     await server.settled();
     // The log does see packages: the ones every start needs.
     expect(server.loaded("fastify")).toBe(true);
@@ -143,13 +102,6 @@ describe("a lean start", () => {
       for (const folder of folders.splice(0)) folder.remove();
     });
 
-    /** Stops a server as `kill` does and waits until it has exited: the PGlite folder's lock is free then. */
-    async function stop(server: Started) {
-      const closed = new Promise((r) => server.child.once("close", r));
-      if (server.child.exitCode === null) server.child.kill("SIGTERM");
-      await closed;
-    }
-
     it("on an up-to-date PGlite folder: neither the PostgreSQL driver nor the migrator", async () => {
       const folder = tempDir("kassa-lean-start-");
       folders.push(folder);
@@ -157,9 +109,10 @@ describe("a lean start", () => {
       await (await openDatabase({ dataDir, initialData: pgliteTemplate("migrated") })).close();
 
       const server = await start({ DATA_DIR: dataDir }, true);
-      await until(server, "/health/ready", 200);
+      await server.ready();
       await server.settled();
-      await stop(server);
+      // Stopped as `kill` does, and exited: the PGlite folder's lock is free then, and the whole log read.
+      await server.stop(60_000);
       expect(server.loaded("@electric-sql/pglite")).toBe(true);
       expect(server.loaded("postgres")).toBe(false);
       expect(server.loadedMigrator()).toBe(false);
@@ -184,9 +137,9 @@ describe("a lean start", () => {
       await old.close();
 
       const server = await start({ DATA_DIR: dataDir }, true);
-      await until(server, "/health/ready", 200);
+      await server.ready();
       await server.settled();
-      await stop(server);
+      await server.stop(60_000);
       expect(server.loadedMigrator()).toBe(true);
 
       const after = await openDatabase({ dataDir, migrate: false });
@@ -207,9 +160,9 @@ describe("a lean start", () => {
             { DATABASE_URL: database.url, CODE_SECRET: "lean-start-code-secret-lean-start-code-secret" },
             true,
           );
-          await until(server, "/health/ready", 200);
+          await server.ready();
           await server.settled();
-          await stop(server);
+          await server.stop(60_000);
           expect(server.loaded("postgres")).toBe(true);
           expect(server.loaded("@electric-sql/pglite")).toBe(false);
         } finally {
@@ -241,7 +194,7 @@ describe("a lean start", () => {
         CODE_SECRET: "lean-start-code-secret-lean-start-code-secret",
       });
 
-      const live = await until(server, "/health", 200);
+      const live = await server.ready("/api/health");
       expect(await live.json()).toEqual({ ok: true });
       expect(held.size).toBeGreaterThan(0);
 

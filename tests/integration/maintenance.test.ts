@@ -10,10 +10,17 @@ import { operatorRoutes } from "@contract/operator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
-import { readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
+import { readRuntimeInfo } from "../../server/src/operator/runtime";
 import { getSetting, setMaintenance } from "../../server/src/services/settings";
-import { kassa } from "./cli";
-import { callRoute, createTestServer, injectRoute, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
+import { kassa, serverForCli } from "./cli";
+import {
+  callRoute,
+  createTestServer,
+  injectRoute,
+  TEST_OPERATOR_TOKEN,
+  type TestServer,
+  tempDirForTests,
+} from "./helpers";
 
 /** Runs `npm run kassa -- <args>` as the operator would (same entry, same environment rules). */
 async function technicalWork(server: TestServer) {
@@ -120,23 +127,17 @@ describe("maintenance through the service and the operator endpoint", () => {
 });
 
 describe("npm run kassa -- maintenance", () => {
-  let tmp: ReturnType<typeof tempDir>;
+  const tmp = tempDirForTests();
   let dataDir: string;
 
   beforeAll(() => {
-    tmp = tempDir();
     dataDir = path.join(tmp.dir, "pglite");
   });
 
-  afterAll(() => tmp.remove());
-
   it("reaches a running server that holds the database folder, and the app sees the change", async () => {
     // A server as main.ts runs it: the folder locked by this process, its address left beside it.
-    const handle = await openDatabase({ dataDir });
-    const server = await createTestServer({ handle });
+    const { server, address, close } = await serverForCli(dataDir);
     try {
-      const address = await server.app.listen({ host: "127.0.0.1", port: 0 });
-      writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
       expect(readRuntimeInfo(dataDir)?.url).toBe(address);
 
       const on = await kassa(
@@ -167,9 +168,7 @@ describe("npm run kassa -- maintenance", () => {
       expect(off.code).toBe(0);
       expect((await technicalWork(server)).enabled).toBe(false);
     } finally {
-      removeRuntimeInfo(dataDir);
-      await server.close();
-      await handle.close();
+      await close();
     }
   });
 

@@ -5,16 +5,17 @@
  */
 import { randomUUID } from "node:crypto";
 import { type Currency, routes } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import { eq, sql } from "drizzle-orm";
-import { expect } from "vitest";
-import type { Clock } from "../../server/src/clock";
+import { afterAll, beforeAll, expect } from "vitest";
+import { type Clock, systemClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
 import { openDeposit } from "../../server/src/services/deposits";
 import { auditLedger } from "../../server/src/services/ledger";
 import { confirmRefill, createRefill } from "../../server/src/services/refills";
 import { createSession } from "../../server/src/services/sessions";
-import { callRoute, injectRoute, lastCode, type TestServer } from "./helpers";
+import { callRoute, createTestServer, injectRoute, lastCode, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 
 export interface Investor {
   id: string;
@@ -39,6 +40,24 @@ export async function newInvestor(db: DatabaseHandle["db"], clock: Clock): Promi
   if (!row) throw new Error("user not created");
   const token = await createSession(db, clock, { userId: row.id, ttlDays: 3650 });
   return { id: row.id, login, token };
+}
+
+/**
+ * The money tests' start, called in a describe: before its tests a test server on `clock` and two new investors in it
+ * (alice first), handed to `use`; the server closed after its tests. Further set-up goes in a beforeAll after it.
+ */
+export function serverWithTwoInvestors(
+  clock: Clock,
+  use: (made: { server: TestServer; alice: Investor; bob: Investor }) => void,
+): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await createTestServer({ clock });
+    use({ server, alice: await newInvestor(server.handle.db, clock), bob: await newInvestor(server.handle.db, clock) });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
 }
 
 /** Credits `amount` through a refill the operator confirms (so the ledger holds). */
@@ -180,4 +199,18 @@ export async function pendingWithdrawal(db: DatabaseHandle["db"], userId: string
     .returning();
   if (!row) throw new Error("the withdrawal was not written");
   return row;
+}
+
+/**
+ * A withdrawal of `userId` the operator marks paid: 100 USDT funded, a pendingWithdrawal, and the operator's
+ * "success" with a transaction hash; gives the operator's reply. The start of a test about what "paid" tells.
+ */
+export async function paidWithdrawal(server: TestServer, userId: string) {
+  await fund(server.handle.db, systemClock, userId, "USDT", "100");
+  const row = await pendingWithdrawal(server.handle.db, userId);
+  return injectRoute(server, operatorRoutes.processWithdrawal, {
+    token: TEST_OPERATOR_TOKEN,
+    params: { id: row.id, action: "success" },
+    body: { txHash: "0xabcdef0123456789" },
+  });
 }

@@ -13,23 +13,15 @@
 import { routes } from "@contract";
 import { operatorRoutes } from "@contract/operator";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "../../server/src/clock";
+import { describe, expect, it } from "vitest";
 import * as schema from "../../server/src/db/schema";
 import { hashPassword } from "../../server/src/security/password";
 import { type BotApiStandIn, startBotApiStandIn } from "../e2e/support/bot-api";
 import { type MailServer, type ReceivedMail, startMailServer } from "../e2e/support/smtp";
-import {
-  createTestServer,
-  injectRoute,
-  TEST_CODE_SECRET,
-  TEST_OPERATOR_TOKEN,
-  type TestServer,
-  tempDir,
-} from "./helpers";
-import { freshPostgres, fund, newInvestor, POSTGRES_SKIP_REASON, pendingWithdrawal, TEST_DATABASE_URL } from "./money";
+import { createTestServer, injectRoute, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
+import { emailInvestor, productionMailEnv, productionMailServer } from "./mail";
+import { freshPostgres, POSTGRES_SKIP_REASON, paidWithdrawal, TEST_DATABASE_URL } from "./money";
 
-const FROM = "Kassa <no-reply@kassa.test>";
 const PUBLIC_URL = "https://kassa.test";
 const PASSWORD = "Sunflower42x";
 
@@ -49,36 +41,12 @@ function header(mail: ReceivedMail, name: string): string | undefined {
   return line?.slice(name.length + 1).trim();
 }
 
-function productionEnv(api: BotApiStandIn, mail: MailServer, extra: Record<string, string> = {}) {
-  return {
-    NODE_ENV: "production",
-    TELEGRAM_BOT_TOKEN: "7000000001:AAF-test-token-for-kassa-integration-tests",
-    TELEGRAM_BOT: "off",
-    TELEGRAM_API_ROOT: api.url,
-    CODE_SECRET: TEST_CODE_SECRET,
-    SMTP_URL: mail.url,
-    MAIL_FROM: FROM,
-    PUBLIC_URL,
-    ...extra,
-  };
-}
+const productionEnv = (api: BotApiStandIn, mail: MailServer, extra: Record<string, string> = {}) =>
+  productionMailEnv(mail, api, { PUBLIC_URL, ...extra });
 
 /** An investor whose codes go by e-mail, with a password (to change it). */
-async function emailInvestor(server: TestServer, language: "en" | "ru" | "de" | "kk" = "en") {
-  const inv = await newInvestor(server.handle.db, systemClock);
-  const email = `${inv.login}@example.com`;
-  await server.handle.db
-    .update(schema.users)
-    .set({
-      email,
-      emailConfirmedAt: new Date(),
-      codeChannel: "email",
-      language,
-      passwordHash: await hashPassword(PASSWORD),
-    })
-    .where(eq(schema.users.id, inv.id));
-  return { ...inv, email };
-}
+const passwordInvestor = async (server: TestServer, language: "en" | "ru" | "de" | "kk" = "en") =>
+  emailInvestor(server, language, { passwordHash: await hashPassword(PASSWORD) });
 
 const changePassword = (server: TestServer, token: string) =>
   injectRoute(server, routes.changePassword, {
@@ -93,27 +61,12 @@ const mailsTo = (mail: MailServer, email: string, subject?: string) =>
   mail.received.filter((m) => m.to.includes(email) && (subject === undefined || m.parsed.subject === subject));
 
 describe("account notices through the notice outbox (production, real SMTP server)", () => {
-  let mail: MailServer;
-  let api: BotApiStandIn;
-  let server: TestServer;
+  let mail: MailServer, server: TestServer;
   const log: string[] = [];
-
-  beforeAll(async () => {
-    mail = await startMailServer();
-    api = await startBotApiStandIn();
-    server = await createTestServer({
-      env: productionEnv(api, mail),
-      logger: { level: "info", stream: { write: (line: string) => log.push(line) } },
-    });
-  }, 180_000);
-  afterAll(async () => {
-    await server?.close();
-    await api?.close();
-    await mail?.close();
-  });
+  productionMailServer((made) => ({ mail, server } = made), { env: { PUBLIC_URL }, log });
 
   it("a temporary refusal (451) is tried again later: exactly one e-mail arrives, its Message-ID the notice's", async () => {
-    const inv = await emailInvestor(server);
+    const inv = await passwordInvestor(server);
     mail.answer((attempt) => (attempt === 0 ? { code: 451, message: "4.3.0 Try again later" } : "accept"));
     const changed = await changePassword(server, inv.token);
     expect(changed.status).toBe(200);
@@ -131,7 +84,7 @@ describe("account notices through the notice outbox (production, real SMTP serve
   });
 
   it("a permanent refusal (550) is given up: the reason is logged and kept, and the notice not offered again", async () => {
-    const inv = await emailInvestor(server);
+    const inv = await passwordInvestor(server);
     mail.answer(() => ({ code: 550, message: "5.1.1 Mailbox unavailable" }));
     const changed = await changePassword(server, inv.token);
     expect(changed.status).toBe(200);
@@ -156,14 +109,8 @@ describe("a notice outlives its server", () => {
       const env = productionEnv(api, mail, { DATA_DIR: data.dir });
       mail.answer(() => ({ code: 421, message: "4.7.0 Service not available" }));
       const first = await createTestServer({ env });
-      const inv = await emailInvestor(first, "ru");
-      await fund(first.handle.db, systemClock, inv.id, "USDT", "100");
-      const withdrawal = await pendingWithdrawal(first.handle.db, inv.id);
-      const moved = await injectRoute(first, operatorRoutes.processWithdrawal, {
-        token: TEST_OPERATOR_TOKEN,
-        params: { id: withdrawal.id, action: "success" },
-        body: { txHash: "0xabcdef0123456789" },
-      });
+      const inv = await passwordInvestor(first, "ru");
+      const moved = await paidWithdrawal(first, inv.id);
       expect(moved.body).toMatchObject({ state: "success" });
       await until("one refused attempt", () => mail.attempts >= 1);
       await first.close();
@@ -203,7 +150,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         servers.push(await createTestServer({ env, seed: false }), await createTestServer({ env, seed: false }));
         const [writer] = servers as [TestServer, TestServer];
         const investors = [];
-        for (let i = 0; i < 30; i++) investors.push(await emailInvestor(writer));
+        for (let i = 0; i < 30; i++) investors.push(await passwordInvestor(writer));
         // Queued at once while both servers' jobs run: both find the same rows due.
         const now = new Date();
         await writer.handle.db.insert(schema.noticeOutbox).values(
@@ -235,20 +182,8 @@ describe.skipIf(!TEST_DATABASE_URL)(
 );
 
 describe("news by e-mail, with one-click unsubscribe", () => {
-  let mail: MailServer;
-  let api: BotApiStandIn;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    mail = await startMailServer();
-    api = await startBotApiStandIn();
-    server = await createTestServer({ env: productionEnv(api, mail) });
-  }, 180_000);
-  afterAll(async () => {
-    await server?.close();
-    await api?.close();
-    await mail?.close();
-  });
+  let mail: MailServer, server: TestServer;
+  productionMailServer((made) => ({ mail, server } = made), { env: { PUBLIC_URL } });
 
   const publish = (en: string, de: string) =>
     injectRoute(server, operatorRoutes.addNews, {
@@ -263,8 +198,8 @@ describe("news by e-mail, with one-click unsubscribe", () => {
     (await server.handle.db.select().from(schema.users).where(eq(schema.users.id, userId)))[0]?.emailNews;
 
   it("arrives in the investor's language with List-Unsubscribe; one click ends the news e-mails of that investor only", async () => {
-    const anna = await emailInvestor(server, "de");
-    const bob = await emailInvestor(server, "en");
+    const anna = await passwordInvestor(server, "de");
+    const bob = await passwordInvestor(server, "en");
     const published = await publish("New plans", "Neue Tarife");
     expect(published.status).toBe(200);
 
@@ -318,8 +253,8 @@ describe("news by e-mail, with one-click unsubscribe", () => {
   });
 
   it("a token made to name another investor, or garbage, is refused with a page saying so; nobody is unsubscribed", async () => {
-    const anna = await emailInvestor(server, "en");
-    const bob = await emailInvestor(server, "ru");
+    const anna = await passwordInvestor(server, "en");
+    const bob = await passwordInvestor(server, "ru");
     await publish("Quarterly report", "Quartalsbericht");
     const forAnna = await mail.waitForMail(
       (m) => m.to.includes(anna.email) && m.parsed.subject === "Quarterly report",

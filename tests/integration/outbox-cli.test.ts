@@ -1,21 +1,16 @@
 /** `kassa outbox list --given-up` and `kassa outbox resend` straight on the PGlite folder (no server running). */
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { openDatabase } from "../../server/src/db/client";
 import { chatOutbox, users } from "../../server/src/db/schema";
 import { notify } from "../../server/src/services/notifications";
 import { kassa } from "./cli";
-import { tempDir } from "./helpers";
+import { tempDirForTests } from "./helpers";
 import { newInvestor } from "./money";
 
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  tmp = tempDir();
-});
-afterAll(() => tmp.remove());
-
+const tmp = tempDirForTests();
 it("lists a given-up chat message and queues it again, on the database itself", async () => {
   const dataDir = path.join(tmp.dir, "pglite");
   let handle = await openDatabase({ dataDir });

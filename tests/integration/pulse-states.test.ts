@@ -8,22 +8,18 @@
  * Rerun: npx vitest run --project integration tests/integration/pulse-states.test.ts
  */
 import { DAY_MS, Deposit, routes } from "@contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { runAccruals } from "../../server/src/services/accruals";
 import { createRefill } from "../../server/src/services/refills";
 import { processWithdrawal } from "../../server/src/services/withdrawals";
-import { callRoute, createTestServer, injectRoute, lastCode, type TestServer } from "./helpers";
+import { callRoute, injectRoute, lastCode, serverForTests, type TestServer } from "./helpers";
 import { balanceOf, PAYMENT_SYSTEM, withdrawalReadyInvestor } from "./money";
 
 const clock = fixedClock("2026-06-01T09:00:00Z");
 let server: TestServer;
-
-beforeAll(async () => {
-  server = await createTestServer({ clock });
-}, 180_000);
-afterAll(async () => {
-  await server?.close();
+serverForTests({ clock }, (made) => {
+  server = made;
 });
 
 describe("the pulse moves with every change of money or deposit state", () => {

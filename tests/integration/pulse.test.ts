@@ -9,20 +9,16 @@
 
 import { performance } from "node:perf_hooks";
 import { routes } from "@contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { confirmRefill, createRefill, rejectRefill } from "../../server/src/services/refills";
-import { callRoute, createTestServer, injectRoute, type TestServer } from "./helpers";
+import { callRoute, injectRoute, serverForTests, type TestServer } from "./helpers";
 import { fund, newInvestor, PAYMENT_SYSTEM } from "./money";
 
 const clock = systemClock;
 let server: TestServer;
-
-beforeAll(async () => {
-  server = await createTestServer({ clock });
-}, 180_000);
-afterAll(async () => {
-  await server?.close();
+serverForTests({ clock }, (made) => {
+  server = made;
 });
 
 async function pulseOf(token: string) {

@@ -7,23 +7,20 @@
 import path from "node:path";
 import { Refill, routes } from "@contract";
 import { operatorRoutes } from "@contract/operator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixedClock, systemClock } from "../../server/src/clock";
-import { openDatabase } from "../../server/src/db/client";
-import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
 import { IDEMPOTENCY_KEY_TTL_MS } from "../../server/src/plugins/idempotency";
-import { kassa, kassaProcess } from "./cli";
+import { kassa, kassaProcess, serverForCli } from "./cli";
 import {
   call,
   callRoute,
-  createTestServer,
   injectRoute,
   type RouteRequest,
   TEST_OPERATOR_TOKEN,
   type TestServer,
-  tempDir,
+  tempDirForTests,
 } from "./helpers";
-import { balanceOf, expectLedgerConsistent, type Investor, newInvestor } from "./money";
+import { balanceOf, expectLedgerConsistent, type Investor, newInvestor, serverWithTwoInvestors } from "./money";
 
 /** The operator confirms (with the amount credited, or the one requested) or rejects a refill. */
 const confirmRefill = (
@@ -39,19 +36,8 @@ const rejectRefill = (
 
 describe("refills", () => {
   const clock = fixedClock("2026-05-01T09:00:00Z");
-  let server: TestServer;
-  let alice: Investor;
-  let bob: Investor;
-
-  beforeAll(async () => {
-    server = await createTestServer({ clock });
-    alice = await newInvestor(server.handle.db, clock);
-    bob = await newInvestor(server.handle.db, clock);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-  });
+  let server: TestServer, alice: Investor, bob: Investor;
+  serverWithTwoInvestors(clock, (made) => ({ server, alice, bob } = made));
 
   const create = (investor: Investor, body: RouteRequest<typeof routes.createRefill>["body"]) =>
     injectRoute(server, routes.createRefill, { token: investor.token, body });
@@ -249,21 +235,12 @@ describe("refills", () => {
 });
 
 describe("npm run kassa -- refill, accruals, clock, ledger", () => {
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeAll(() => {
-    tmp = tempDir();
-  });
-
-  afterAll(() => tmp.remove());
+  const tmp = tempDirForTests();
 
   it("confirms a refill through the running server that holds the database", async () => {
     const dataDir = path.join(tmp.dir, "pglite");
-    const handle = await openDatabase({ dataDir });
-    const server = await createTestServer({ handle });
+    const { server, handle, close } = await serverForCli(dataDir);
     try {
-      const address = await server.app.listen({ host: "127.0.0.1", port: 0 });
-      writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
       const investor = await newInvestor(handle.db, systemClock);
       const refill = await callRoute(server, "createRefill", {
         token: investor.token,
@@ -308,9 +285,7 @@ describe("npm run kassa -- refill, accruals, clock, ledger", () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("0 day(s) on 0 deposit(s)");
     } finally {
-      removeRuntimeInfo(dataDir);
-      await server.close();
-      await handle.close();
+      await close();
     }
   });
 });

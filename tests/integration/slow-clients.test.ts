@@ -8,7 +8,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "./helpers";
+import { createTestServer, listenCountingConnections, type TestServer } from "./helpers";
 
 const ATTACKER = "127.0.0.1";
 const NEIGHBOUR = "127.0.0.2";
@@ -28,15 +28,7 @@ beforeAll(async () => {
       REQUEST_TIMEOUT_SECONDS: "60",
     },
   });
-  // Connections the server kept (the cap destroys the others as they arrive, before this listener).
-  server.app.server.on("connection", (socket: net.Socket) => {
-    if (socket.destroyed) return;
-    const address = socket.remoteAddress ?? "";
-    held.set(address, (held.get(address) ?? 0) + 1);
-    socket.once("close", () => held.set(address, (held.get(address) ?? 1) - 1));
-  });
-  await server.app.listen({ host: "127.0.0.1", port: 0 });
-  port = (server.app.server.address() as net.AddressInfo).port;
+  port = await listenCountingConnections(server, held);
 });
 
 afterAll(async () => {

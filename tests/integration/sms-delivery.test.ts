@@ -15,7 +15,8 @@ import { ChannelCodeSender, type CodeDelivery, CodeSendError } from "../../serve
 import { codeSmsText, SmsCodeSender } from "../../server/src/delivery/sms-sender";
 import { type SmsApiStandIn, startSmsApiStandIn } from "../e2e/support/sms-api";
 import { type MailServer, startMailServer } from "../e2e/support/smtp";
-import { createTestServer, injectRoute, registerUser, TEST_CODE_SECRET, type TestServer } from "./helpers";
+import { createTestServer, injectRoute, registerUser, type TestServer } from "./helpers";
+import { productionMailEnv } from "./mail";
 import { newInvestor } from "./money";
 
 const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? "";
@@ -50,18 +51,12 @@ describe("codes by SMS (production, Twilio's Messages API)", () => {
     sms = await startSmsApiStandIn();
     mail = await startMailServer();
     server = await createTestServer({
-      env: {
-        NODE_ENV: "production",
-        TELEGRAM_BOT_TOKEN: "7000000001:AAF-test-token-for-kassa-integration-tests",
-        TELEGRAM_BOT: "off",
-        CODE_SECRET: TEST_CODE_SECRET,
-        SMTP_URL: mail.url,
-        MAIL_FROM: "Kassa <no-reply@kassa.test>",
+      env: productionMailEnv(mail, undefined, {
         SMS_API_URL: sms.url,
         SMS_ACCOUNT_SID: sms.accountSid,
         SMS_AUTH_TOKEN: sms.authToken,
         SMS_FROM: "Kassa",
-      },
+      }),
       logger: { level: "info", stream: { write: (line: string) => log.push(line) } },
     });
   }, 180_000);

@@ -5,13 +5,12 @@
  * (`--liftoff-only`): with the optimising tier the peak came seconds after readiness, at 600-850 MB. A new folder is loaded from the build's ready copy (server/src/db/initial-data.ts); with
  * PGlite's own initdb the start peaked at 1.1-1.3 GB and a 512 MB container killed it. Memory, not time.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/lib/free-port.mjs";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { initialDataFile } from "../../server/src/db/initial-data";
+import { killRunningServers, spawnBuiltServer } from "../e2e/support/server";
 import { tempDir } from "./helpers";
 
 /** The aim: the whole start within 400 MB, so that a 512 MB container keeps room for the load. */
@@ -21,57 +20,26 @@ const START_OPTIONS = (
   JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: { start: string } }
 ).scripts.start.match(/--[\w-]+(=\S+)?/g) as string[];
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-});
+afterEach(killRunningServers);
 
 /** Starts the built server on `dataDir`, waits until it is ready, and gives its peak memory in kB; stops it. */
 async function peakOfStart(dataDir: string): Promise<number> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...START_OPTIONS, SERVER_ENTRY], {
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      STATIC_DIR: "",
-      SEED_DEMO: "false",
-      TELEGRAM_BOT: "off",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
+  const server = await spawnBuiltServer(
+    { DATA_DIR: dataDir, STATIC_DIR: "", SEED_DEMO: "false", TELEGRAM_BOT: "off", LOG_LEVEL: "warn" },
+    { args: [...START_OPTIONS, SERVER_ENTRY] },
+  );
   // A ceiling, not a speed: the start ends when readiness answers.
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited:\n${output.slice(-3000)}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/api/health/ready`).then(
-      (res) => res.status === 200,
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`never ready:\n${output.slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await server.ready();
   // The peak comes after readiness too: V8 compiles PGlite's hottest WebAssembly again with its optimising tier in the
   // background, seconds later. Read until it has grown by less than 1 MB in 10 s while the server answers calls that
   // reach the database (a ceiling of two minutes, not a speed).
-  const hwm = () => Number(fs.readFileSync(`/proc/${child.pid}/status`, "utf8").match(/VmHWM:\s+(\d+) kB/)?.[1]);
+  const hwm = () => Number(fs.readFileSync(`/proc/${server.child.pid}/status`, "utf8").match(/VmHWM:\s+(\d+) kB/)?.[1]);
   let peak = hwm();
   let windowFrom = peak;
   let steadySince = Date.now();
   const settle = Date.now() + 120_000;
   while (Date.now() - steadySince < 10_000 && Date.now() < settle) {
-    await fetch(`http://127.0.0.1:${port}/api/health/ready`).then((res) => res.arrayBuffer());
+    await fetch(`${server.origin}/api/health/ready`).then((res) => res.arrayBuffer());
     await new Promise((resolve) => setTimeout(resolve, 200));
     const now = hwm();
     // Settled: less than a megabyte more in 10 s (a few kB here and there are the calls' own).
@@ -81,9 +49,8 @@ async function peakOfStart(dataDir: string): Promise<number> {
     }
     peak = Math.max(peak, now);
   }
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
+  // Stopped, not killed: the next start opens the same folder (a ceiling for the shutdown, not a speed).
+  await server.stop(60_000);
   return peak;
 }
 

@@ -4,23 +4,19 @@
  * resent) is left alone; the scheduler runs it on its turn. Balance = Σ operations throughout.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import * as schema from "../../server/src/db/schema";
 import { Jobs } from "../../server/src/jobs";
 import { addSchedulerJobs, sweep } from "../../server/src/scheduler";
-import { callRoute, createTestServer, lastCode, type TestServer } from "./helpers";
+import { callRoute, lastCode, serverForTests, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, type Investor, withdrawalReadyInvestor } from "./money";
 
 const MINUTE = 60_000;
 const clock = fixedClock(new Date());
 let server: TestServer;
-
-beforeAll(async () => {
-  server = await createTestServer({ clock });
-});
-afterAll(async () => {
-  await server.close();
+serverForTests({ clock }, (made) => {
+  server = made;
 });
 
 const eligible = () => withdrawalReadyInvestor(server, clock);

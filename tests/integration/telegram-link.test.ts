@@ -16,6 +16,7 @@ import { TelegramCodeSender } from "../../server/src/delivery/telegram-code-send
 import { DEV_BOT_TOKEN } from "../../server/src/env";
 import { notify } from "../../server/src/services/notifications";
 import { type BotApiStandIn, startBotApiStandIn, textUpdate } from "../e2e/support/bot-api";
+import { botOf } from "./bot-server";
 import { callRoute, createTestServer, injectRoute, type TestServer } from "./helpers";
 import { newInvestor } from "./money";
 
@@ -28,10 +29,7 @@ describe("linking Telegram to a password account", () => {
   let nextTelegramId = 6_100_000_000 + Math.floor(Math.random() * 1e6);
   const tgUser = (language_code = "en") => ({ id: nextTelegramId++, first_name: "Dana", language_code });
 
-  const bot = () => {
-    if (!server.app.bot) throw new Error("the bot should run with TELEGRAM_API_ROOT set");
-    return server.app.bot;
-  };
+  const bot = () => botOf(server);
   const start = async (from: ReturnType<typeof tgUser>, payload: string) => {
     await bot().init();
     await bot().bot.handleUpdate({ update_id: nextUpdate++, ...textUpdate(from, `/start ${payload}`) } as Update);

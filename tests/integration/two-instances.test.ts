@@ -12,12 +12,9 @@
  * Runs when TEST_DATABASE_URL is set (npm test sets it). Figures are printed.
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/lib/free-port.mjs";
-import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { fixedClock, systemClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { LEASES, releaseLease, tryLease } from "../../server/src/db/leader";
@@ -26,6 +23,7 @@ import { DEMO_LOGIN, DEMO_PASSWORD } from "../../server/src/demo/seed";
 import { openDeposit } from "../../server/src/services/deposits";
 import { updateWallets } from "../../server/src/services/wallets";
 import { apiRequest } from "../../src/lib/api-client";
+import { spawnBuiltServer } from "../e2e/support/server";
 import { TEST_CODE_SECRET } from "./helpers";
 import {
   expectLedgerConsistent,
@@ -42,71 +40,28 @@ const TRC20 = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
 interface Instance {
   name: string;
   url: string;
-  logs: string[];
+  /** The lines it has logged so far. */
+  logs(): string[];
   /** SIGTERM, then SIGKILL after 8 s; the exit code (null when it had to be killed). */
   stop(): Promise<number | null>;
 }
 
 async function startInstance(name: string, databaseUrl: string): Promise<Instance> {
-  const port = await freePort();
-  // The server as npm start runs it: its built JavaScript (global-setup.ts builds it when stale).
-  const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      CODE_SECRET: TEST_CODE_SECRET,
-      STATIC_DIR: "",
-      SEED_DEMO: "true",
-      TELEGRAM_BOT: "off",
-      LOG_LEVEL: "info",
-      ACCRUAL_INTERVAL_SECONDS: "1",
-      // Every request of the test comes from 127.0.0.1: only the per-login limit is under test.
-      RATE_LIMIT_LOGIN_IP: "1000/900",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
+  const server = await spawnBuiltServer({
+    DATABASE_URL: databaseUrl,
+    CODE_SECRET: TEST_CODE_SECRET,
+    STATIC_DIR: "",
+    SEED_DEMO: "true",
+    TELEGRAM_BOT: "off",
+    LOG_LEVEL: "info",
+    ACCRUAL_INTERVAL_SECONDS: "1",
+    // Every request of the test comes from 127.0.0.1: only the per-login limit is under test.
+    RATE_LIMIT_LOGIN_IP: "1000/900",
   });
-  const logs: string[] = [];
-  let buffered = "";
-  const collect = (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const lines = buffered.split("\n");
-    buffered = lines.pop() ?? "";
-    logs.push(...lines);
-  };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${logs.join("\n")}`);
-    try {
-      if ((await fetch(`${url}/api/health/ready`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${name} did not start:\n${logs.join("\n")}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    name,
-    url,
-    logs,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))]);
-      if (child.exitCode === null && child.signalCode === null && child.pid) {
-        process.kill(-child.pid, "SIGKILL");
-        return null;
-      }
-      return child.exitCode;
-    },
-  };
+  await server.ready().catch((error: Error) => {
+    throw new Error(`${name} did not start: ${error.message}`);
+  });
+  return { name, url: server.origin, logs: () => server.lines(), stop: () => server.stop(8000) };
 }
 
 async function api(instance: Instance, method: string, path: string, body?: unknown, token?: string) {
@@ -269,7 +224,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       const past = fixedClock(new Date(Date.now() - 3 * DAY - 60_000));
       const investor = await newInvestor(handle.db, past);
       await fund(handle.db, past, investor.id, "USDT", "500");
-      const runLines = () => [...a.logs, ...b.logs].filter((l) => l.includes('"accruals run"'));
+      const runLines = () => [...a.logs(), ...b.logs()].filter((l) => l.includes('"accruals run"'));
       const before = runLines().length;
       const accrued = async (depositId: string) => {
         const [row] = await handle.db
@@ -298,7 +253,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       );
       await sleep(2500); // several more turns of both
       const lines = runLines().slice(before);
-      const by = lines.map((l) => (a.logs.includes(l) ? "A" : "B"));
+      const by = lines.map((l) => (a.logs().includes(l) ? "A" : "B"));
       console.log(
         `[kassa] two instances: accruals held 3.5 s by the test (0 days accrued), then 3 days accrued ${ms} ms after release by ${by.join(", ")}; runs logged: ${lines.length}`,
       );
@@ -450,7 +405,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       const ms = Date.now() - started;
       console.log(`[kassa] two instances: B stopped on SIGTERM with exit code ${code} in ${ms} ms; A ready after`);
       expect(code).toBe(0);
-      expect(b.logs.some((l) => l.includes('"shutting down"'))).toBe(true);
+      expect(b.logs().some((l) => l.includes('"shutting down"'))).toBe(true);
       const ready = await api(a, "GET", "/health/ready");
       expect(ready).toMatchObject({ status: 200, body: { ok: true, database: "up" } });
     });

@@ -7,24 +7,20 @@
  */
 import { type Language, routes } from "@contract";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { chatOutbox, users, verificationCodes } from "../../server/src/db/schema";
 import { codeMessageText } from "../../server/src/delivery/code-sender";
 import { WITHDRAWAL_WRONG_CODES_PER_DAY } from "../../server/src/services/withdrawals";
-import { callRoute, createTestServer, injectRoute, lastCode, outbox, type TestServer } from "./helpers";
+import { callRoute, injectRoute, lastCode, outbox, serverForTests, type TestServer } from "./helpers";
 import { type Investor, newInvestor, TRC20_WALLET } from "./money";
 
 const TON_WALLET = "UQOCX54f-k-0H-0Ng9fPd0hmx2mrCiI0kX1Ul0icVKV6QGBE";
 const OTHER_TRC20 = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
 
 let server: TestServer;
-
-beforeAll(async () => {
-  server = await createTestServer({ env: { RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT: "4/3600" } });
-});
-afterAll(async () => {
-  await server.close();
+serverForTests({ env: { RATE_LIMIT_WITHDRAWAL_CODE_ACCOUNT: "4/3600" } }, (made) => {
+  server = made;
 });
 
 const save = (investor: Investor, wallets: { paymentSystemId: string; address: string }[], code?: string) =>

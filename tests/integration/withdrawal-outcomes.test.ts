@@ -7,23 +7,19 @@
  */
 import { routes } from "@contract";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { users } from "../../server/src/db/schema";
 import { renderNotification } from "../../server/src/services/notifications";
 import { expireWithdrawals, processWithdrawal } from "../../server/src/services/withdrawals";
 import { hasBotText } from "../../server/src/texts/bot";
-import { callRoute, createTestServer, injectRoute, lastCode, type TestServer } from "./helpers";
+import { callRoute, injectRoute, lastCode, serverForTests, type TestServer } from "./helpers";
 import { type Investor, PAYMENT_SYSTEM, withdrawalReadyInvestor } from "./money";
 
 const clock = systemClock;
 let server: TestServer;
-
-beforeAll(async () => {
-  server = await createTestServer({ clock });
-}, 180_000);
-afterAll(async () => {
-  await server?.close();
+serverForTests({ clock }, (made) => {
+  server = made;
 });
 
 /** A withdrawal of 20 USDT still awaiting its code. */

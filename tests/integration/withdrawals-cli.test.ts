@@ -1,30 +1,20 @@
 /** The real operator CLI moving withdrawals through a listening server that holds the PGlite folder. */
 import path from "node:path";
 import { WithdrawalRequestReply } from "@contract";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
-import { openDatabase } from "../../server/src/db/client";
-import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
 import { openDeposit } from "../../server/src/services/deposits";
-import { kassa as kassaIn } from "./cli";
-import { callRoute, createTestServer, lastCode, TEST_OPERATOR_TOKEN, tempDir } from "./helpers";
+import { kassa as kassaIn, serverForCli } from "./cli";
+import { callRoute, lastCode, tempDirForTests } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, newInvestor, saveWallets } from "./money";
 
 const kassa = (args: string[], dataDir: string) => kassaIn(args, { DATA_DIR: dataDir });
 
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  tmp = tempDir();
-});
-afterAll(() => tmp.remove());
-
+const tmp = tempDirForTests();
 it("lists, inspects, pays and rejects withdrawals through the running server", async () => {
   const dataDir = path.join(tmp.dir, "pglite");
-  const handle = await openDatabase({ dataDir });
-  const server = await createTestServer({ handle });
+  const { server, handle, close } = await serverForCli(dataDir);
   try {
-    const address = await server.app.listen({ host: "127.0.0.1", port: 0 });
-    writeRuntimeInfo(dataDir, { pid: process.pid, url: address, token: TEST_OPERATOR_TOKEN });
     const db = handle.db;
     const investor = await newInvestor(db, systemClock);
     await saveWallets(server, investor, [
@@ -71,8 +61,6 @@ it("lists, inspects, pays and rejects withdrawals through the running server", a
     expect((await balanceOf(server, investor)).TON).toBe("60");
     await expectLedgerConsistent(db);
   } finally {
-    removeRuntimeInfo(dataDir);
-    await server.close();
-    await handle.close();
+    await close();
   }
 });

@@ -21,6 +21,7 @@ import {
   injectRoute,
   lastCode,
   type RouteRequest,
+  serverForTests,
   TEST_OPERATOR_TOKEN,
   type TestServer,
 } from "./helpers";
@@ -39,12 +40,8 @@ import {
 const TRC20 = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
 const clock = fixedClock(new Date());
 let server: TestServer;
-
-beforeAll(async () => {
-  server = await createTestServer({ clock });
-});
-afterAll(async () => {
-  await server.close();
+serverForTests({ clock }, (made) => {
+  server = made;
 });
 
 const setWallet = (investor: Investor, paymentSystemId: string, address: string) =>

@@ -5,7 +5,7 @@
  * `npm start` starts them, and an https client that connects from a chosen local address (127.0.0.2,
  * 127.0.0.3 …), so nginx sees distinct clients.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { createConnection } from "node:net";
@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startArguments } from "../../../scripts/lib/start-command.mjs";
 import { NGINX_PATH } from "../../../scripts/lib/system.mjs";
-import { groupGone, waitForHealth } from "./server";
+import { spawnBuiltServer } from "./server";
 
 /** README.md's "Running in production" section. */
 export function productionSection(): string {
@@ -138,31 +138,15 @@ export interface Instance {
  * process group. Resolves when `/api/health/ready` answers.
  */
 export async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const child: ChildProcess = spawn(process.execPath, startArguments("."), {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "inherit", "inherit"],
-    detached: true,
-  });
   const port = Number(env.PORT);
-  await waitForHealth(`http://127.0.0.1:${port}/api/health/ready`, child, 120_000);
-  const pid = child.pid ?? 0;
-  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  const server = await spawnBuiltServer(env, { args: startArguments("."), port, inheritOutput: true });
+  await server.ready("/api/health/ready", 120_000);
   return {
     port,
-    pid,
-    async kill() {
-      if (gone()) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      process.kill(-pid, "SIGKILL");
-      await exited;
-      await groupGone(pid);
-    },
+    pid: server.child.pid ?? 0,
+    kill: () => server.kill(),
     async stop() {
-      if (gone()) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 12_000))]);
-      if (!gone()) process.kill(-pid, "SIGKILL");
+      await server.stop(12_000);
     },
   };
 }
