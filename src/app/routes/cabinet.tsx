@@ -18,6 +18,7 @@ import { SubscriptionCard } from "@/features/subscription/components/subscriptio
 import { userAtom } from "@/lib/session";
 import { warmUp } from "@/lib/warm-up";
 import { useLiveRefreshControl } from "../live-refresh";
+import { CabinetFirstSteps } from "./cabinet-first-steps";
 import { type Held, heldOf, roomStyle } from "./held";
 
 // The exchange dialog (its form, the contract's exchange arithmetic, telegram-ui's sheet library) is not
@@ -143,6 +144,7 @@ export function CabinetRoute() {
           )}
         </Slot>
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
+        <CabinetFirstSteps />
         <StatsBar />
         <Slot part="income" query={incomeQueries.income("7d")} wanted={balanceShown}>
           {extrasWanted ? (
