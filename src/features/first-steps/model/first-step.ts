@@ -7,22 +7,20 @@ export type FirstStep = 1 | 2;
 export interface FirstStepData {
   /** `GET /user/balance`'s currencies. */
   balances: CurrencyAmounts | undefined;
+  /** `GET /user/statistics`: whether a deposit was ever opened (`everDeposited`). */
   statistics: StatisticsReply | undefined;
-  /** Deposits of any status the investor ever opened (`GET /user/deposits`' total), asked for only without an active one. */
-  depositsEver: number | undefined;
 }
 
 const held = (amounts: CurrencyAmounts) => Object.values(amounts).some((amount) => compareAmounts(amount, "0") > 0);
 
 /**
- * Which first step the cabinet offers (docs/cabinet-rules.md#first-steps): `undefined` while what decides it has
- * not come (nothing shows, so an investor with deposits never sees the block flash), `null` once the investor has
- * or ever had a deposit (for good: a closed or completed one counts), else 1 with nothing on the balance, 2 with
- * money on it.
+ * Which first step the cabinet offers (docs/cabinet-rules.md#first-steps): `undefined` while the balance or the
+ * figures have not come (nothing shows, so an investor with deposits never sees the block flash), `null` once the
+ * investor has or ever had a deposit (for good: a closed or completed one counts), else 1 with nothing on the
+ * balance, 2 with money on it.
  */
-export function firstStep({ balances, statistics, depositsEver }: FirstStepData): FirstStep | null | undefined {
-  if (statistics && (statistics.activeDeposits > 0 || held(statistics.amountOnDeposit))) return null;
-  if (depositsEver !== undefined && depositsEver > 0) return null;
-  if (!balances || !statistics || depositsEver === undefined) return undefined;
+export function firstStep({ balances, statistics }: FirstStepData): FirstStep | null | undefined {
+  if (!balances || !statistics) return undefined;
+  if (statistics.everDeposited || statistics.activeDeposits > 0) return null;
   return held(balances) ? 2 : 1;
 }
