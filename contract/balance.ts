@@ -53,6 +53,8 @@ export const StatisticsReply = z.object({
   activeDeposits: z.int().check(z.nonnegative()),
   /** Principal of the active deposits, per currency. */
   amountOnDeposit: CurrencyAmounts,
+  /** Whether the caller ever opened a deposit (active, completed or closed): the cabinet's first steps end for good. */
+  everDeposited: z.boolean(),
 });
 export type StatisticsReply = z.infer<typeof StatisticsReply>;
 

@@ -6,6 +6,9 @@ import "./styles/auth.css";
 import "./styles/header.css";
 import "./styles/subscription.css";
 import "./styles/cabinet.css";
+// With the app's styles, not its component: a stylesheet of the cabinet's launch chunk made the build's cabinet
+// facade export a name it never defined (the cabinet failed to load).
+import "./features/first-steps/first-steps.css";
 import "./styles/contrast.css";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";

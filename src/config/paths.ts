@@ -38,6 +38,10 @@ export function isTermsDoc(value: unknown): value is TermsDoc {
   return typeof value === "string" && (TERMS_DOCS as readonly string[]).includes(value);
 }
 
+/** The mark in the Deposits screen's address that opens its open-deposit sheet (the cabinet's first steps). */
+export const OPEN_DEPOSIT_PARAM = { name: "open", value: "deposit" } as const;
+export const openDepositPath = `${paths.deposits}?${OPEN_DEPOSIT_PARAM.name}=${OPEN_DEPOSIT_PARAM.value}`;
+
 export function newsItemPath(id: string): string {
   return `/news/${encodeURIComponent(id)}`;
 }

@@ -229,6 +229,7 @@ describe("balance, statistics, exchange and operations", () => {
       referrals: 2,
       activeDeposits: 1,
       amountOnDeposit: { USDT: "1000", BTC: "0", ETH: "0", TON: "0" },
+      everDeposited: true,
     });
     const house = await callRoute(server, "statistics", { token: alice.token });
     expect(house).toMatchObject({ referrals: 0, activeDeposits: 0, earned: { USDT: "0" } });

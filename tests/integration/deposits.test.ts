@@ -201,6 +201,24 @@ describe("deposits", () => {
     await expectLedgerConsistent(server.handle.db);
   });
 
+  it("tells in the statistics whether a deposit was ever opened, still after it is closed and its money spent", async () => {
+    const carol = await newInvestor(server.handle.db, clock);
+    const stats = () => callRoute(server, "statistics", { token: carol.token });
+    expect(await stats()).toMatchObject({ activeDeposits: 0, everDeposited: false });
+    await fund(server.handle.db, clock, carol.id, "USDT", "100");
+    expect(await stats()).toMatchObject({ activeDeposits: 0, everDeposited: false });
+    const res = await open(carol, { planId: "standard", currency: "USDT", amount: "100", autoInvest: false });
+    expect(res.status).toBe(200);
+    expect(await stats()).toMatchObject({ activeDeposits: 1, everDeposited: true });
+    await callRoute(server, "closeDeposit", { token: carol.token, params: { id: Deposit.parse(res.body).id } });
+    expect(await stats()).toMatchObject({
+      activeDeposits: 0,
+      amountOnDeposit: { USDT: "0" },
+      earned: { USDT: "0" },
+      everDeposited: true,
+    });
+  });
+
   it("answers 'Deposit closing error' for another user's or an unknown deposit, and changes nothing", async () => {
     const bobs = await callRoute(server, "deposits", { token: bob.token });
     const target = bobs.items[0];

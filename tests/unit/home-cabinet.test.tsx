@@ -22,6 +22,7 @@ const STATISTICS: RouteReply<"statistics"> = {
     referrals: 3,
     activeDeposits: 1,
     amountOnDeposit: { USDT: "500", BTC: "0.00000001", ETH: "0", TON: "0" },
+    everDeposited: true,
   },
 };
 // Beyond a double's 15–17 significant digits: a JS number would print 90071992547409.93 as …409.94 or so.

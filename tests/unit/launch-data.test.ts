@@ -29,6 +29,7 @@ const STATISTICS = {
   referrals: 0,
   activeDeposits: 0,
   amountOnDeposit: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
+  everDeposited: false,
 } as const;
 const TIMED_OUT = { status: 401, body: { code: "SESSION_TIMEOUT", message: "Session timed out" } };
 

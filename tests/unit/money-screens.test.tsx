@@ -24,6 +24,7 @@ const STATISTICS: RouteReply<"statistics"> = {
     referrals: 3,
     activeDeposits: 2,
     amountOnDeposit: { USDT: "500", BTC: "0", ETH: "0", TON: "0" },
+    everDeposited: true,
   },
 };
 const RATES: RouteReply<"exchangeRate"> = {

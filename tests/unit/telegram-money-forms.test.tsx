@@ -98,6 +98,7 @@ const STATISTICS: RouteReply<"statistics"> = {
     referrals: 0,
     activeDeposits: 0,
     amountOnDeposit: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
+    everDeposited: false,
   },
 };
 const NOT_ENOUGH = { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } };

@@ -46,7 +46,8 @@ export async function setCurrentCurrency(db: Database, userId: string, currency:
 /**
  * `GET /user/statistics`: `earned` is the sum of the income operations (accrual, referral,
  * matching, bonus) per currency, never converted; `referrals` counts the users the caller invited
- * directly; `amountOnDeposit` is the principal of the active deposits per currency. Both counts
+ * directly; `amountOnDeposit` is the principal of the active deposits per currency; `everDeposited`
+ * whether any deposit of the caller exists, whatever its status (one indexed row at most). Both counts
  * and `earned` come from the kept totals (`operation_totals`, `referral_line_totals`), not from
  * the ledger.
  */
@@ -75,6 +76,11 @@ export async function getStatistics(db: Database, userId: string): Promise<Stati
     activeDeposits += r.n;
   }
 
+  // With an active deposit, the answer is known; else one row of the user's deposits, if any.
+  const everDeposited =
+    activeDeposits > 0 ||
+    (await db.select({ id: deposits.id }).from(deposits).where(eq(deposits.userId, userId)).limit(1)).length > 0;
+
   const [invited] = await db
     .select({ n: referralLineTotals.members })
     .from(referralLineTotals)
@@ -85,5 +91,6 @@ export async function getStatistics(db: Database, userId: string): Promise<Stati
     referrals: invited?.n ?? 0,
     activeDeposits,
     amountOnDeposit,
+    everDeposited,
   };
 }

@@ -17,6 +17,7 @@ import { SubscriptionCard } from "@/features/subscription/components/subscriptio
 import { userAtom } from "@/lib/session";
 import { warmUp } from "@/lib/warm-up";
 import { useLiveRefreshControl } from "../live-refresh";
+import { CabinetFirstSteps } from "./cabinet-first-steps";
 
 // The exchange dialog (its form, the contract's exchange arithmetic, telegram-ui's sheet library) is not
 // needed for the balance: its code comes once the balance is on screen.
@@ -118,6 +119,7 @@ export function CabinetRoute() {
     >
       <List>
         <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
+        <CabinetFirstSteps />
         <CurrencyList />
         {balanceShown ? (
           <>

@@ -1,12 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { Button, List } from "@telegram-apps/telegram-ui";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { FormErrorBanner } from "@/components/form/form-footer";
 import { Page } from "@/components/page";
 import { FormSkeleton, QuerySection } from "@/components/query-section";
 import { Sheet } from "@/components/sheet";
+import { OPEN_DEPOSIT_PARAM } from "@/config/paths";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { depositQueries } from "@/features/deposits/api/deposit-queries";
 import { CryptoCaseList, casePlans } from "@/features/deposits/components/crypto-case-list";
@@ -20,12 +21,26 @@ import { useMainButton } from "@/tma/hooks";
  * (Telegram's Main button inside Telegram; on the web a button kept above the tab bar), that opens a sheet: the
  * plan and the amount with the computed result first, then the crypto case as a choice ("Every plan" by default,
  * narrowing the plans to the case's), then a confirmation stating what is debited and earned; nothing is sent
- * before it.
+ * before it. Reached by `openDepositPath` (the cabinet's first steps), the sheet is open at once; its mark leaves
+ * the address, so Back and a reload do not open it again.
  */
 export function DepositsRoute() {
   const { t } = useTranslation(["deposits", "common"]);
-  const [params] = useSearchParams();
-  const [opening, setOpening] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const asked = params.get(OPEN_DEPOSIT_PARAM.name) === OPEN_DEPOSIT_PARAM.value;
+  const [opening, setOpening] = useState(asked);
+  useEffect(() => {
+    if (!asked) return;
+    setOpening(true);
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete(OPEN_DEPOSIT_PARAM.name);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [asked, setParams]);
   const [opened, setOpened] = useState(false);
   const open = () => {
     setOpened(false);
