@@ -16,9 +16,10 @@ const CLASSIC_ZOD = /"Zod(String|Object|Error)"/;
 /**
  * The cabinet's cold launch, signed in: the JS downloaded until the balance shows, and in how many files. Each
  * reply is checked against the contract before it shows, so the contract (zod/mini and the route table, 19.2 KB)
- * is part of it: 188.5 KB measured (docs/architecture.md#how-a-reply-is-checked).
+ * is part of it (docs/architecture.md#how-a-reply-is-checked). 189.5 KB measured with the headline's currency list
+ * and a newcomer's first steps, which come with the balance (loaded later, they would move the screen when they came).
  */
-const CABINET_BUDGET = { jsBytes: 188_600, jsFiles: 12 };
+const CABINET_BUDGET = { jsBytes: 190_000, jsFiles: 12 };
 
 let browser: Browser;
 beforeAll(async () => {
@@ -85,7 +86,7 @@ describe("bundle budget of the login screen", () => {
 });
 
 describe("bundle budget of the cabinet's launch", () => {
-  it("downloads at most 188.6 KB of JS (gzip) in at most 12 files before the balance shows, the sheets after it", async () => {
+  it("downloads at most 190 KB of JS (gzip) in at most 12 files before the balance shows, the sheets after it", async () => {
     const investor = await signUpThroughApi();
     const context = await phoneContext(browser);
     await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
