@@ -3,7 +3,7 @@ import type { CurrencyAmounts, StatisticsReply } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { aDeposit, aPlan } from "./fixtures";
-import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
+import { DEMO_USER, overviewOf, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -103,6 +103,8 @@ describe("cabinet: first steps", () => {
     const watch = watchForFirstSteps();
     stubRoutes({
       balance: balanceOf(NOTHING),
+      // The headline's overview comes at once; only the statistics are held back.
+      overview: { body: overviewOf("USDT", NOTHING, { ...NOTHING, USDT: "250" }) },
       statistics: async () => ({ body: await statistics.reply() }),
       deposits: { body: { items: [aDeposit()], total: 1, page: 1, limit: 10 } },
     });
