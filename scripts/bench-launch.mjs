@@ -5,10 +5,10 @@
 // Emulation.setCPUThrottlingRate). For each case it measures a cold launch (a fresh browser profile,
 // empty cache) and a warm one (the same profile again, the cache filled), and prints one table:
 //
-// - cabinet (signed in, `/`): navigation → the balance figure on screen, whoever painted it: the launcher
-//   written into index.html paints it from its early replies before the app's code has run
-//   (`data-testid='balance-painted'`, src/app/launcher/), the app then renders its own
-//   (`data-testid='balance'`); "→ app" is the app's, when the cabinet is interactive;
+// - cabinet (signed in, `/`): navigation → the headline figure (the total) on screen, whoever painted it: the
+//   launcher written into index.html paints it from its early replies before the app's code has run
+//   (`data-testid='overview-total-painted'`, src/app/launcher/), the app then renders its own
+//   (`data-testid='overview-total'`); "→ app" is the app's, when the cabinet is interactive;
 // - telegram: the same inside Telegram's iOS client (simulated at its bridge, the session kept in its
 //   SecureStorage; no Lighthouse run);
 // - login (signed out, `/login`): navigation → the login screen;
@@ -146,10 +146,10 @@ function watchFor({ shown, app }) {
   }).observe({ type: "layout-shift", buffered: true });
 }
 
-/** A balance figure with a digit: the app's (`balance`) or, for `shown`, the launcher's painted one as well. */
+/** The headline figure with a digit: the app's (`overview-total`) or, for `shown`, the launcher's painted one as well. */
 const figure = (ids) =>
   `[...document.querySelectorAll("${ids.map((id) => `[data-testid='${id}']`).join(", ")}")].some((e) => /\\d/.test(e.textContent))`;
-const BALANCE = { shown: figure(["balance", "balance-painted"]), app: figure(["balance"]) };
+const BALANCE = { shown: figure(["overview-total", "overview-total-painted"]), app: figure(["overview-total"]) };
 const CONDITIONS = {
   cabinet: BALANCE,
   telegram: BALANCE,
