@@ -15,7 +15,7 @@ import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
 import { type BuiltServer, killRunningServers, spawnBuiltServer } from "../e2e/support/server";
 import { pgliteTemplate, tempDir } from "./helpers";
@@ -196,13 +196,12 @@ describe("a lean start", () => {
 
       const live = await server.ready("/api/health");
       expect(await live.json()).toEqual({ ok: true });
-      expect(held.size).toBeGreaterThan(0);
+      // Liveness answers before the database is asked for; the connection comes when the opening gets to it.
+      await vi.waitFor(() => expect(held.size).toBeGreaterThan(0), { timeout: 60_000, interval: 50 });
 
-      const asked = Date.now();
       const ready = await fetch(`${server.url}/health/ready`);
       expect(ready.status).toBe(503);
       expect(await ready.json()).toEqual({ ok: false, database: "down" });
-      expect(Date.now() - asked).toBeGreaterThanOrEqual(2500);
 
       // A call that needs the database waits for it instead of failing.
       const settings = await fetch(`${server.url}/settings/technical_work`, { signal: AbortSignal.timeout(1000) }).then(
