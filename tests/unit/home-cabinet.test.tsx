@@ -3,10 +3,14 @@
 import { type Currency, type Deposit, INCOME_PERIODS, type IncomePeriod, type IncomeReply } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { haptics } from "@/tma/hooks";
 import { aDeposit } from "./fixtures";
 import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 const BALANCE: RouteReply<"balance"> = {
   body: {
@@ -239,5 +243,139 @@ describe("cabinet: the income chart", () => {
     const bar = within(deposit).getByRole("progressbar");
     expect(bar.getAttribute("aria-label")).toBe("Day 7 of 30");
     expect(bar.getAttribute("aria-valuenow")).toBe("23");
+  });
+});
+
+describe("cabinet: a day of the income chart", () => {
+  /** `count` UTC days from `from` on: day i accrues "i.123456" USDT, and every third day a bonus of 0.000001. */
+  function daysFrom(from: string, count: number): IncomeReply["days"] {
+    const start = Date.parse(`${from}T00:00:00Z`);
+    return Array.from({ length: count }, (_, i) => ({
+      day: new Date(start + i * 86_400_000).toISOString().slice(0, 10),
+      accruals: `${i}.123456`,
+      bonuses: i % 3 === 0 ? "0.000001" : "0",
+    }));
+  }
+  const ONE_DAY_EACH = { accruals: "1", bonuses: "0" };
+  function replyOf(period: IncomePeriod): IncomeReply {
+    const days =
+      period === "7d"
+        ? daysFrom("2026-03-01", 7)
+        : period === "30d"
+          ? daysFrom("2026-02-01", 30)
+          : daysFrom("2025-01-01", 400);
+    return {
+      period,
+      currency: "USDT",
+      days,
+      total: ONE_DAY_EACH,
+      byCurrency: { USDT: ONE_DAY_EACH, BTC: ZERO, ETH: ZERO, TON: ZERO },
+    };
+  }
+  function chartApi() {
+    return cabinetApi({
+      income: (request) => ({
+        body: replyOf((new URL(request.url).searchParams.get("period") ?? "7d") as IncomePeriod),
+      }),
+    });
+  }
+  const ticks = () =>
+    [...screen.getByTestId("income-axis").querySelectorAll("[data-testid='income-tick']")].map((tick) => [
+      tick.getAttribute("data-day"),
+      tick.textContent,
+    ]);
+  const dayButton = (day: string) =>
+    screen.getByTestId("income-days").querySelector(`[data-day='${day}']`) as HTMLButtonElement;
+
+  it("labels every day of 7 days, and four evenly spaced days of 30 days (three months of a longer time)", async () => {
+    chartApi();
+    await renderApp({ path: "/", user: DEMO_USER });
+    await screen.findByTestId("income-chart");
+    // Every day: its weekday over its number.
+    expect(ticks()).toEqual([
+      ["2026-03-01", "Sun1"],
+      ["2026-03-02", "Mon2"],
+      ["2026-03-03", "Tue3"],
+      ["2026-03-04", "Wed4"],
+      ["2026-03-05", "Thu5"],
+      ["2026-03-06", "Fri6"],
+      ["2026-03-07", "Sat7"],
+    ]);
+    fireEvent.click(screen.getByTestId("income-period-30d"));
+    await waitFor(() => expect(ticks()).toHaveLength(4));
+    // The middle day of each quarter of the period (days 4, 12, 19 and 27).
+    expect(ticks()).toEqual([
+      ["2026-02-04", "Feb 4"],
+      ["2026-02-12", "Feb 12"],
+      ["2026-02-19", "Feb 19"],
+      ["2026-02-27", "Feb 27"],
+    ]);
+    fireEvent.click(screen.getByTestId("income-period-all"));
+    await waitFor(() => expect(ticks()).toHaveLength(3));
+    expect(ticks()).toEqual([
+      ["2025-03-08", "Mar 2025"],
+      ["2025-07-20", "Jul 2025"],
+      ["2025-11-30", "Nov 2025"],
+    ]);
+  });
+
+  it("tapping a day shows its date and exact figures; tapping it again, or another period, clears it", async () => {
+    chartApi();
+    const selection = vi.spyOn(haptics, "selection");
+    await renderApp({ path: "/", user: DEMO_USER });
+    await screen.findByTestId("income-chart");
+    expect(screen.queryByTestId("income-day-date")).toBeNull();
+
+    fireEvent.click(dayButton("2026-03-04"));
+    expect(dayButton("2026-03-04").getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByTestId("income-day-date").textContent).toBe("Wed, Mar 4, 2026");
+    const accruals = screen.getByTestId("income-day-accruals");
+    // The server's decimal string, every decimal it has: no rounding to the display's two.
+    expect(accruals.getAttribute("data-amount")).toBe("3.123456");
+    expect(accruals.textContent).toBe("3.123456 USDT");
+    expect(screen.getByTestId("income-day-bonuses").textContent).toBe("0.000001 USDT");
+    expect(selection).toHaveBeenCalledTimes(1);
+
+    fireEvent.click(dayButton("2026-03-02"));
+    expect(screen.getByTestId("income-day-date").textContent).toBe("Mon, Mar 2, 2026");
+    expect(screen.getByTestId("income-day-accruals").textContent).toBe("1.123456 USDT");
+    expect(screen.getByTestId("income-day-bonuses").textContent).toBe("0.00 USDT");
+    expect(dayButton("2026-03-04").getAttribute("aria-pressed")).toBe("false");
+
+    fireEvent.click(dayButton("2026-03-02"));
+    expect(screen.queryByTestId("income-day-date")).toBeNull();
+    expect(dayButton("2026-03-02").getAttribute("aria-pressed")).toBe("false");
+
+    fireEvent.click(dayButton("2026-03-07"));
+    expect(screen.getByTestId("income-day-date").textContent).toBe("Sat, Mar 7, 2026");
+    fireEvent.click(screen.getByTestId("income-period-30d"));
+    await waitFor(() => expect(dayButton("2026-02-27")).toBeTruthy());
+    expect(screen.queryByTestId("income-day-date")).toBeNull();
+  });
+
+  it("the keyboard reaches each day: one stop in the tab order, the arrows, Home and End move the chosen day", async () => {
+    chartApi();
+    await renderApp({ path: "/", user: DEMO_USER });
+    await screen.findByTestId("income-chart");
+    const buttons = within(screen.getByTestId("income-days")).getAllByRole("button");
+    expect(buttons).toHaveLength(7);
+    // One tab stop: the latest day until one is chosen.
+    const stops = buttons.filter((button) => button.tabIndex === 0);
+    expect(stops.map((button) => button.getAttribute("data-day"))).toEqual(["2026-03-07"]);
+
+    const last = dayButton("2026-03-07");
+    last.focus();
+    fireEvent.keyDown(last, { key: "ArrowLeft" });
+    expect(document.activeElement).toBe(dayButton("2026-03-06"));
+    expect(dayButton("2026-03-06").getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByTestId("income-day-accruals").textContent).toBe("5.123456 USDT");
+    fireEvent.keyDown(document.activeElement as Element, { key: "Home" });
+    expect(document.activeElement).toBe(dayButton("2026-03-01"));
+    expect(screen.getByTestId("income-day-date").textContent).toBe("Sun, Mar 1, 2026");
+    fireEvent.keyDown(document.activeElement as Element, { key: "ArrowLeft" });
+    expect(document.activeElement).toBe(dayButton("2026-03-01"));
+    fireEvent.keyDown(document.activeElement as Element, { key: "End" });
+    expect(document.activeElement).toBe(dayButton("2026-03-07"));
+    expect(buttons.filter((button) => button.tabIndex === 0)).toEqual([dayButton("2026-03-07")]);
   });
 });
