@@ -9,8 +9,13 @@
 //   launcher written into index.html paints it from its early replies before the app's code has run
 //   (`data-testid='overview-total-painted'`, src/app/launcher/), the app then renders its own
 //   (`data-testid='overview-total'`); "→ app" is the app's, when the cabinet is interactive;
-// - telegram: the same inside Telegram's iOS client (simulated at its bridge, the session kept in its
-//   SecureStorage; no Lighthouse run);
+// - tg-ios, tg-android, tg-desktop, tg-webk, tg-weba (`telegram` = tg-ios): the same inside each Telegram client, with
+//   the e2e tests' stand-ins (tests/e2e/support/): the phones and the desktop simulated at their bridge, the session
+//   kept in SecureStorage (iOS, Android) or DeviceStorage (Desktop); Web K and Web A hosting the app in a cross-site
+//   frame of their page, the session in the frame's partitioned storage (the frame loads the app from the server
+//   itself, so the cache and the throttling apply; one renderer process, so the CPU throttle does too). Also: the
+//   figure's time after the app posted `web_app_ready`, in how many launches the launcher's painted figure showed,
+//   and the ratio of each case's figure to the web cabinet's. No Lighthouse run;
 // - login (signed out, `/login`): navigation → the login screen;
 // - template (optional): another app's production build, served from a folder the same way (gzip,
 //   hashed files under /assets cached for good, the rest revalidated): navigation → its first screen with
@@ -31,7 +36,7 @@
 // loading the app): the score, FCP, LCP, TBT, and the audits that cost time (render-blocking files, unused JS).
 //
 // Options (environment): BENCH_RUNS (launches of each kind per case, default 3), BENCH_CASES
-// (`cabinet,telegram,login,template`), BENCH_LIGHTHOUSE (runs per case, default 1; 0 skips it), BENCH_LHR_DIR (keep
+// (`cabinet,tg-webk,tg-weba,tg-ios,tg-android,tg-desktop,login,template`), BENCH_LIGHTHOUSE (runs per case, default 1; 0 skips it), BENCH_LHR_DIR (keep
 // each Lighthouse report there), BENCH_TRACE (print each cold launch's requests), CHROMIUM_PATH (default
 // /usr/bin/chromium). Not a test: nothing fails on a figure; the load average is printed with the table, since a
 // busy machine is a slower phone.
@@ -51,6 +56,8 @@ import { extname, join, normalize, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
+import { installTelegramClient, LIGHT_THEME, launchHash } from "../tests/e2e/support/telegram-client.ts";
+import { launchChromiumAsTelegramWeb, openTelegramWeb, TELEGRAM_WEB } from "../tests/e2e/support/telegram-web.ts";
 import { freePort, startKassa } from "./lib/demo-server.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_CONTEXT } from "./lib/system.mjs";
 
@@ -61,7 +68,10 @@ const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE ?? 1);
 const lighthouseVersion = JSON.parse(readFileSync("node_modules/lighthouse/package.json", "utf8")).version;
 const argTemplate = process.argv.indexOf("--template");
 const TEMPLATE_DIR = argTemplate > 0 ? process.argv[argTemplate + 1] : process.env.BENCH_TEMPLATE_DIR;
-const CASES = (process.env.BENCH_CASES ?? "cabinet,telegram,login,template").split(",");
+const TELEGRAM_CASES = ["tg-webk", "tg-weba", "tg-ios", "tg-android", "tg-desktop"];
+const CASES = (process.env.BENCH_CASES ?? `cabinet,${TELEGRAM_CASES.join(",")},login,template`)
+  .split(",")
+  .map((name) => (name === "telegram" ? "tg-ios" : name));
 const PROFILE = { latencyMs: 150, downBps: 1_600_000, upBps: 750_000, cpu: 4 };
 const DEMO = { login: "demo", password: "demo2026pass" };
 
@@ -110,12 +120,14 @@ async function serveFolder(dir) {
 }
 
 /** Records, from before the page's scripts run, when the figure first shows, and when the app's own does. */
-function watchFor({ shown, app }) {
+function watchFor({ shown, app, painted }) {
   const check = new Function(`return (${shown})`);
   const checkApp = new Function(`return (${app ?? shown})`);
+  const checkPainted = new Function(`return (${painted ?? "false"})`);
   const mark = () => {
     if (window.__shownAt === undefined && check()) window.__shownAt = performance.now();
     if (window.__appAt === undefined && checkApp()) window.__appAt = performance.now();
+    if (window.__paintedAt === undefined && checkPainted()) window.__paintedAt = performance.now();
   };
   new MutationObserver(mark).observe(document, { childList: true, subtree: true, characterData: true });
   window.__lcp = 0;
@@ -149,32 +161,17 @@ function watchFor({ shown, app }) {
 /** The headline figure with a digit: the app's (`overview-total`) or, for `shown`, the launcher's painted one as well. */
 const figure = (ids) =>
   `[...document.querySelectorAll("${ids.map((id) => `[data-testid='${id}']`).join(", ")}")].some((e) => /\\d/.test(e.textContent))`;
-const BALANCE = { shown: figure(["overview-total", "overview-total-painted"]), app: figure(["overview-total"]) };
+const BALANCE = {
+  shown: figure(["overview-total", "overview-total-painted"]),
+  app: figure(["overview-total"]),
+  painted: figure(["overview-total-painted"]),
+};
 const CONDITIONS = {
   cabinet: BALANCE,
-  telegram: BALANCE,
+  ...Object.fromEntries(TELEGRAM_CASES.map((name) => [name, BALANCE])),
   login: { shown: `document.querySelector("[data-screen='login'] input") !== null` },
   template: { shown: `(document.getElementById("root")?.innerText ?? "").trim() !== ""` },
 };
-
-/**
- * Telegram's iOS client at the Mini App bridge, as far as a launch asks it: its SecureStorage holds the kept
- * `token`, DeviceStorage is refused, no biometrics. Answers come a task later, as a client's do.
- */
-function telegramClient(token) {
-  const reply = (type, data) => setTimeout(() => window.Telegram?.WebView?.receiveEvent?.(type, data), 0);
-  window.TelegramWebviewProxy = {
-    postEvent(type, json) {
-      const data = json ? JSON.parse(json) : {};
-      if (type === "web_app_secure_storage_get_key")
-        reply("secure_storage_key_received", { req_id: data.req_id, value: token, can_restore: false });
-      else if (type === "web_app_secure_storage_save_key") reply("secure_storage_key_saved", { req_id: data.req_id });
-      else if (type.startsWith("web_app_device_storage_"))
-        reply("device_storage_failed", { req_id: data.req_id, error: "UNSUPPORTED" });
-      else if (type === "web_app_biometry_get_info") reply("biometry_info_received", { available: false });
-    },
-  };
-}
 
 /** Walks back from `at` (CDP seconds): each step, the request that finished last before it started. */
 function chain(requests, at) {
@@ -192,7 +189,11 @@ function chain(requests, at) {
   return steps;
 }
 
-async function launch(page, cdp, url, cold) {
+/**
+ * One launch: `open()` navigates (the page, or Telegram Web's frame) and gives the document to watch (`target`) and
+ * when the app posted `web_app_ready` there (ms of its clock), if it did.
+ */
+async function launch(page, cdp, open, cold) {
   const requests = new Map();
   const onSent = (e) => {
     if (e.type === "Other" || e.request.url.startsWith("data:")) return;
@@ -231,16 +232,18 @@ async function launch(page, cdp, url, cold) {
   cdp.on("Network.requestServedFromCache", onCache);
   cdp.on("Network.loadingFinished", onFinished);
   cdp.on("Network.loadingFailed", onFailed);
-  await page.goto(url, { waitUntil: "commit" });
-  await page.waitForFunction(() => window.__shownAt !== undefined && window.__appAt !== undefined, undefined, {
+  const { target, readyAt } = await open();
+  await target.waitForFunction(() => window.__shownAt !== undefined && window.__appAt !== undefined, undefined, {
     timeout: 60_000,
     polling: 100,
   });
   // Let late paints settle before reading LCP; the chunks and calls of the screen are all in by then.
   await page.waitForTimeout(1500);
-  const shown = await page.evaluate(() => ({
+  const ready = await readyAt();
+  const shown = await target.evaluate(() => ({
     shownAt: window.__shownAt,
     appAt: window.__appAt,
+    paintedAt: window.__paintedAt,
     lcp: window.__lcp,
     shifts: window.__shifts,
     longTasks: window.__longTasks,
@@ -275,6 +278,8 @@ async function launch(page, cdp, url, cold) {
   return {
     ms: shown.shownAt,
     appMs: shown.appAt,
+    paintedMs: shown.paintedAt,
+    readyMs: ready,
     fcp: shown.fcp,
     lcp: Math.max(shown.lcp, shown.fcp),
     requests: before.length,
@@ -306,21 +311,106 @@ async function throttle(page) {
   return cdp;
 }
 
-async function measure(browser, name, url, setup) {
+/** `RUNS` cold and warm launches; `start()` gives a fresh profile's page, how to open the app in it and to leave it. */
+async function measureLaunches(name, start) {
   const cold = [];
   const warm = [];
   for (let i = 0; i < RUNS; i++) {
+    const { page, open, leave, close } = await start();
+    const cdp = await throttle(page);
+    cold.push(await launch(page, cdp, open, true));
+    await leave();
+    warm.push(await launch(page, cdp, open, false));
+    await close();
+  }
+  const ms = (runs, key) => s(median(runs.map((r) => r[key])));
+  console.log(
+    `[bench] ${name}: cold → figure ${ms(cold, "ms")}, → app ${ms(cold, "appMs")}; warm → figure ${ms(warm, "ms")}, → app ${ms(warm, "appMs")}; painted ${cold.filter((r) => r.paintedMs !== undefined).length}/${RUNS} cold, ${warm.filter((r) => r.paintedMs !== undefined).length}/${RUNS} warm; web_app_ready cold ${ms(cold, "readyMs")}`,
+  );
+  return { name, cold, warm };
+}
+
+/** The app at `url` in a page of a fresh phone context (`setup` puts the session, a client's bridge in first). */
+function measure(browser, name, url, setup) {
+  return measureLaunches(name, async () => {
     const context = await browser.newContext(PHONE_CONTEXT);
+    await context.addInitScript(KEEP_NAMES);
     await setup?.(context);
     await context.addInitScript(watchFor, CONDITIONS[name]);
     const page = await context.newPage();
-    const cdp = await throttle(page);
-    cold.push(await launch(page, cdp, url, true));
-    await page.goto("about:blank");
-    warm.push(await launch(page, cdp, url, false));
-    await context.close();
-  }
-  return { name, cold, warm };
+    const readyAt = () =>
+      page.evaluate(() => window.__tgEvents?.find((event) => event.eventType === "web_app_ready")?.t);
+    return {
+      page,
+      open: async () => {
+        await page.goto(url, { waitUntil: "commit" });
+        return { target: page, readyAt };
+      },
+      leave: () => page.goto("about:blank"),
+      close: () => context.close(),
+    };
+  });
+}
+
+/**
+ * The app in Telegram Web K's or A's frame (`client`: k or a), the session kept in the frame's storage as the framed
+ * store keeps it (its local-storage copy: a plain http frame's cookie is a third-party one, refused). The parent page
+ * is loaded before the clock starts; the frame loads the app from the server itself (`base`).
+ */
+function measureInTelegramWeb(browser, name, client, base, session) {
+  return measureLaunches(name, async () => {
+    const web = await openTelegramWeb(browser, base, client, LIGHT_THEME);
+    await web.context.addInitScript(KEEP_NAMES);
+    // Chromium asks the user before a public site's frame reaches this machine's own address (Local Network Access).
+    await web.context.grantPermissions(["local-network-access"], { origin: TELEGRAM_WEB });
+    // Telegram Web's page is in: no more routing (it turns the browser's cache off).
+    await web.context.unrouteAll();
+    await web.context.addInitScript(
+      ([origin, token, user]) => {
+        if (location.origin !== origin) return;
+        if (!localStorage.getItem("kassa.token")) localStorage.setItem("kassa.token", token);
+        if (!localStorage.getItem("kassa.user")) localStorage.setItem("kassa.user", user);
+        localStorage.setItem("kassa.language", "en");
+      },
+      [base, session.refreshToken, JSON.stringify(session.user)],
+    );
+    await web.context.addInitScript(watchFor, CONDITIONS[name]);
+    return {
+      page: web.page,
+      open: async () => {
+        const since = await web.page.evaluate(() => performance.now());
+        const frame = await web.mount({ initData: "", platform: `web${client}`, version: "9.1", origin: base });
+        // The parent's clock to the frame's: both count from their own time origin.
+        const readyAt = async () => {
+          const ready = (await web.events()).find((e) => e.eventType === "web_app_ready" && (e.t ?? 0) >= since);
+          if (ready?.t === undefined) return undefined;
+          const parentOrigin = await web.page.evaluate(() => performance.timeOrigin);
+          const frameOrigin = await frame.evaluate(() => performance.timeOrigin);
+          return ready.t + parentOrigin - frameOrigin;
+        };
+        return { target: frame, readyAt };
+      },
+      leave: () => web.unmount(),
+      close: () => web.context.close(),
+    };
+  });
+}
+
+/**
+ * tsx, which runs this file for the e2e stand-ins it imports, names their functions with esbuild's `__name`
+ * helper, also inside the functions they put in the page: the page gets the helper first.
+ */
+const KEEP_NAMES = { content: "globalThis.__name = (f) => f;" };
+
+/** The demo investor signed in through the API: the refresh token and the user the app keeps. */
+async function demoSession(base) {
+  const reply = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(DEMO),
+  });
+  if (!reply.ok) throw new Error(`the demo login answered ${reply.status}`);
+  return reply.json();
 }
 
 /** An element Lighthouse names, as its selector and the start of its markup. */
@@ -436,13 +526,7 @@ async function main() {
   };
   try {
     if (kassa && CASES.includes("cabinet")) {
-      const reply = await fetch(`${kassa.base}/api/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(DEMO),
-      });
-      if (!reply.ok) throw new Error(`the demo login answered ${reply.status}`);
-      const session = await reply.json();
+      const session = await demoSession(kassa.base);
       const cookie = { name: "kassa_token", value: session.refreshToken, url: kassa.base };
       const user = JSON.stringify(session.user);
       results.push(
@@ -462,33 +546,46 @@ async function main() {
         await keepInStorage(context, kassa.base, { "kassa.user": user, "kassa.language": "en" });
       });
     }
-    if (kassa && CASES.includes("telegram")) {
-      // The cabinet opened from Telegram's iOS client, the session kept in its SecureStorage.
-      const reply = await fetch(`${kassa.base}/api/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(DEMO),
-      });
-      if (!reply.ok) throw new Error(`the demo login answered ${reply.status}`);
-      const session = await reply.json();
-      const hash = new URLSearchParams({
-        tgWebAppPlatform: "ios",
-        tgWebAppVersion: "9.0",
-        tgWebAppThemeParams: "{}",
-        tgWebAppData: "",
-      });
-      results.push(
-        await measure(browser, "telegram", `${kassa.base}/#${hash}`, async (context) => {
-          await context.addInitScript(telegramClient, session.refreshToken);
-          await context.addInitScript(
-            ([user]) => {
-              if (!localStorage.getItem("kassa.user")) localStorage.setItem("kassa.user", user);
-              localStorage.setItem("kassa.language", "en");
-            },
-            [JSON.stringify(session.user)],
-          );
-        }),
-      );
+    const clients = TELEGRAM_CASES.filter((name) => CASES.includes(name));
+    if (kassa && clients.length > 0) {
+      // The cabinet opened from each Telegram client, the demo investor's session kept where that client keeps it.
+      const session = await demoSession(kassa.base);
+      const user = JSON.stringify(session.user);
+      for (const name of clients.filter((name) => !name.startsWith("tg-web"))) {
+        const platform = { "tg-ios": "ios", "tg-android": "android", "tg-desktop": "tdesktop" }[name];
+        const kind = platform === "tdesktop" ? "device" : "secure";
+        const hash = launchHash({ initData: "", platform, version: "9.1" });
+        results.push(
+          await measure(browser, name, `${kassa.base}/${hash}`, async (context) => {
+            await installTelegramClient(
+              context,
+              LIGHT_THEME,
+              kind === "secure" ? { keychain: new Map() } : { deviceStorage: new Map() },
+            );
+            // The stand-in keeps its storages in session storage; the app's writes (a turned token) stay there.
+            await context.addInitScript(
+              ([slot, token, user]) => {
+                if (!sessionStorage.getItem(slot)) sessionStorage.setItem(slot, token);
+                if (!localStorage.getItem("kassa.user")) localStorage.setItem("kassa.user", user);
+                localStorage.setItem("kassa.language", "en");
+              },
+              [`tg-${kind}:kassa_refresh_token`, session.refreshToken, user],
+            );
+          }),
+        );
+      }
+      const webClients = clients.filter((name) => name.startsWith("tg-web"));
+      if (webClients.length > 0) {
+        // Telegram Web's browser: third-party cookies refused, storage partitioned; one renderer process for the
+        // page and its frame, so that the CPU throttle set on the page applies to the app as well.
+        const webBrowser = await launchChromiumAsTelegramWeb(["--disable-site-isolation-trials"]);
+        try {
+          for (const name of webClients)
+            results.push(await measureInTelegramWeb(webBrowser, name, name.slice(-1), kassa.base, session));
+        } finally {
+          await webBrowser.close();
+        }
+      }
     }
     if (kassa && CASES.includes("login")) {
       results.push(
@@ -521,6 +618,9 @@ async function main() {
       "cold → app",
       "warm → figure",
       "warm → app",
+      "÷ cabinet (cold / warm figure)",
+      "figure after web_app_ready (cold / warm)",
+      "painted (cold / warm)",
       "FCP cold",
       "LCP cold",
       "waves (to figure / balance sent)",
@@ -529,6 +629,16 @@ async function main() {
       "blocking cold / warm",
     ],
   ];
+  // Each case's figure against the web cabinet's (cold, warm), the time after `web_app_ready`, and how many
+  // launches showed the launcher's painted figure.
+  const web = results.find((r) => r.name === "cabinet");
+  const ratio = (runs, of) => {
+    const base = web && median(web[of].map((r) => r.ms));
+    const mine = median(runs.map((r) => r.ms));
+    return base && mine !== undefined ? (mine / base).toFixed(2) : "—";
+  };
+  const afterReady = (runs) => s(median(runs.map((r) => (r.readyMs === undefined ? undefined : r.ms - r.readyMs))));
+  const painted = (runs) => `${runs.filter((r) => r.paintedMs !== undefined).length}/${runs.length}`;
   for (const { name, cold, warm } of results) {
     const bw = median(cold.map((r) => r.balanceWaves));
     rows.push([
@@ -537,6 +647,9 @@ async function main() {
       s(median(cold.map((r) => r.appMs))),
       s(median(warm.map((r) => r.ms))),
       s(median(warm.map((r) => r.appMs))),
+      `${ratio(cold, "cold")} / ${ratio(warm, "warm")}`,
+      `${afterReady(cold)} / ${afterReady(warm)}`,
+      CONDITIONS[name] === BALANCE ? `${painted(cold)} / ${painted(warm)}` : "—",
       s(median(cold.map((r) => r.fcp))),
       s(median(cold.map((r) => r.lcp))),
       `${median(cold.map((r) => r.waves))}${bw === undefined ? "" : ` / ${bw} (at ${s(median(cold.map((r) => r.balanceSentMs)))})`}`,

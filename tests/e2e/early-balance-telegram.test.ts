@@ -6,7 +6,8 @@
  * parameters, light or dark as the app takes them, telegram-ui's iOS look on an iPhone, the safe areas the client
  * reports in fullscreen. Held back here: the entry chunk and the stylesheets (until the painted figure is seen),
  * and the data of the parts after the balance. Clients: the iPhone's webview in fullscreen (the session in its
- * SecureStorage) and Telegram Web A's cross-site frame (the session in the frame's partitioned storage).
+ * SecureStorage) and Telegram Web A's cross-site frame (the session in the frame's partitioned storage); and
+ * Telegram Desktop (DeviceStorage), nothing held back: the balance's calls before the app's code.
  */
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -173,6 +174,44 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
         await web.context.close();
       }
     });
+
+  // The kept token comes over the bridge a task after the launcher asked for it (here from DeviceStorage): the calls
+  // the painted balance needs still go out before the app's code, as on the web, and not behind it (a browser opens
+  // six connections to a host; on a slow link the code's files would hold the calls for a second). Nothing held.
+  it("Telegram Desktop (DeviceStorage): the balance's calls go out before the app's code, the painted figure first", async () => {
+    const { initData, session } = await investor("en");
+    const context = await phoneContext(browser);
+    await installTelegramClient(context, LIGHT_THEME, { deviceStorage: new Map() });
+    await context.addInitScript(
+      ({ token, user }) => {
+        sessionStorage.setItem("tg-device:kassa_refresh_token", token);
+        localStorage.setItem("kassa.user", JSON.stringify(user));
+      },
+      { token: session.token, user: session.user },
+    );
+    await recordFigures(context);
+    const page = await context.newPage();
+    const sent: string[] = [];
+    const cdp = await context.newCDPSession(page);
+    cdp.on("Network.requestWillBeSent", (event) => sent.push(new URL(event.request.url).pathname));
+    await cdp.send("Network.enable");
+    try {
+      await page.goto(`${base()}/${launchHash({ initData, platform: "tdesktop", version: "9.1" })}`, {
+        waitUntil: "commit",
+      });
+      await page.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
+      const balance = sent.indexOf("/api/user/balance");
+      const code = sent.findIndex((path) => /^\/assets\/.+\.js$/.test(path));
+      expect(balance, sent.join(" ")).toBeGreaterThanOrEqual(0);
+      expect(balance, `the balance's call before the first code file: ${sent.join(" ")}`).toBeLessThan(code);
+      const { painted, app } = await seen(page);
+      expect(painted, "the painted figure").toBeDefined();
+      expect(painted?.appStarted, "painted before the app's code ran").toBe(false);
+      expect(painted?.text).toBe(app?.text);
+    } finally {
+      await context.close();
+    }
+  });
 
   it("paints nothing on a refused token, another path or the wide layout", async () => {
     for (const [name, width, path, token] of [

@@ -9,11 +9,13 @@ import { startLanguage } from "@/config/language";
 import { readTokenCookie, USER_STORAGE_KEY } from "@/lib/session-keys";
 import { detectTelegramLaunch } from "@/tma/launch";
 import { LAUNCH, type ScreenFiles } from "./build-time";
-import { paintBalanceEarly, paintLoginEarly } from "./paint";
+import { PAINT_DEADLINE_MS, paintBalanceEarly, paintLoginEarly } from "./paint";
 import { keptTelegramToken, telegramLook } from "./telegram";
 
 const { files, calls } = LAUNCH;
 let announced = false;
+/** How long the app's code waits for the Telegram client's answer with the kept token (it normally comes at once). */
+const CODE_WAIT_MS = 100;
 /**
  * Settles once the painted block is on screen (or will not be, at most 1 s): the entry is inserted then. Its files
  * are asked for at once; run before the block is painted, its evaluation and first render would hold the main
@@ -45,25 +47,40 @@ function start(): Promise<unknown> | null {
   if (more) painted = paintBalanceEarly(lng, null);
   // The login's header needs no reply (on the web; inside Telegram the sign-in is automatic).
   if (login && !telegram) painted = paintLoginEarly(lng);
+  /** The entry, then the calls not painted (`more`), then the screen's code, stylesheets and texts. */
+  let asked = false;
+  const askForCode = (more: (() => void) | null) => {
+    announceEntry();
+    more?.();
+    if (asked) return;
+    asked = true;
+    // Inside Telegram the SDK's code too: the session is restored once it has booted.
+    const all: ScreenFiles[] = [screen, ...(telegram ? [files.telegram] : [])];
+    for (const file of all.flatMap((files) => files.code)) link("modulepreload", file);
+    for (const file of screen.css) link("preload", file, "style");
+    for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
+  };
   if (saved && telegram) {
     // The look only where a balance may be painted (a phone's width).
     const look = matchMedia("(min-width: 960px)").matches ? null : telegramLook(telegram);
-    keptTelegramToken(telegram).then(
+    // As on the web: the calls first, the code after them (asked for anyway once the client has been waited for
+    // CODE_WAIT_MS), and the entry once the painted block is on screen (at most PAINT_DEADLINE_MS from here).
+    setTimeout(() => askForCode(null), CODE_WAIT_MS);
+    const read = keptTelegramToken(telegram).then(
       (token) => {
-        const more = sendCalls(token, true);
-        more?.();
-        if (more && look) void paintBalanceEarly(lng, look);
+        let more: (() => void) | null = null;
+        try {
+          more = sendCalls(token, true);
+          return more && look ? paintBalanceEarly(lng, look) : null;
+        } finally {
+          askForCode(more);
+        }
       },
-      () => undefined,
+      () => askForCode(null),
     );
+    return Promise.race([read.catch(() => null), new Promise((resolve) => setTimeout(resolve, PAINT_DEADLINE_MS))]);
   }
-  announceEntry();
-  more?.();
-  // Inside Telegram the SDK's code too: the session is restored once it has booted.
-  const all: ScreenFiles[] = [screen, ...(telegram ? [files.telegram] : [])];
-  for (const file of all.flatMap((files) => files.code)) link("modulepreload", file);
-  for (const file of screen.css) link("preload", file, "style");
-  for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
+  askForCode(more);
   return painted;
 }
 

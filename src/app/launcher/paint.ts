@@ -12,7 +12,7 @@ import type { Insets, Look } from "./telegram";
 
 const { paint: PAINT, calls } = LAUNCH;
 /** The longest the entry waits for the painted block. */
-const PAINT_DEADLINE_MS = 1000;
+export const PAINT_DEADLINE_MS = 1000;
 
 /** The overview's figures in the current currency (`OverviewReply["current"]`), as read from an early reply. */
 interface Current {
@@ -46,9 +46,15 @@ export function paintBalanceEarly(lng: string, look: Look | null): Promise<void>
     body.catch(() => undefined);
     return body;
   });
+  // The client's safe areas as far as it has answered by the time the replies are in: not waited for beyond them
+  // (Telegram Web K never answers; the app's own first render pads with none until a client says more).
+  let insets: Insets | null = null;
+  void look?.insets.then((answered) => {
+    insets = answered;
+  });
   // The balance's reply is not shown, but a failed one is a cabinet the app will not show as painted.
-  Promise.all([work, balance, overview, me, look?.insets]).then(
-    ([work, _balance, overview, me, insets]) => {
+  Promise.all([work, balance, overview, me]).then(
+    ([work, _balance, overview, me]) => {
       const user: PaintedUser | null = look ? me : saved;
       if (work?.enabled !== false || typeof user?.login !== "string") return shown();
       const boot = document.querySelector("#root > [data-testid='boot']");
