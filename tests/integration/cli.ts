@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { runCli } from "../../server/src/cli/program";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
-import { createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import { createTestServer, pgliteTemplate, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 
 export interface CliResult {
   code: number;
@@ -76,7 +76,8 @@ export interface ServerForCli {
  * its address and operator token written beside the folder, as main.ts does: the CLI on that folder acts through it.
  */
 export async function serverForCli(dataDir: string, options: { seed?: boolean } = {}): Promise<ServerForCli> {
-  const handle = await openDatabase({ dataDir });
+  // A new folder starts from the migrated template, as a server's starts from the build's ready copy (not initdb).
+  const handle = await openDatabase({ dataDir, initialData: pgliteTemplate("migrated") });
   const server = await createTestServer({ handle, ...options });
   const close = async () => {
     removeRuntimeInfo(dataDir);
