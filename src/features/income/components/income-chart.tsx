@@ -122,28 +122,19 @@ export function IncomeChart() {
                 <span className="income-day-date" data-testid="income-day-date">
                   {dayTitle(chosenDay.day, format.lng)}
                 </span>
-                <span className="income-day-figure">
-                  <span className="income-swatch income-swatch-accruals" aria-hidden="true" />
-                  <span className="income-day-label">{t("income.accruals")}</span>{" "}
-                  <span
-                    className="income-day-amount"
-                    data-testid="income-day-accruals"
-                    {...amountAttributes(chosenDay.accruals, HOME_CURRENCY)}
-                  >
-                    {exact(chosenDay.accruals)}
+                {(["accruals", "bonuses"] as const).map((kind) => (
+                  <span className="income-day-figure" key={kind}>
+                    <span className={`income-swatch income-swatch-${kind}`} aria-hidden="true" />
+                    <span className="income-day-label">{t(`income.${kind}`)}</span>{" "}
+                    <span
+                      className="income-day-amount"
+                      data-testid={`income-day-${kind}`}
+                      {...amountAttributes(chosenDay[kind], HOME_CURRENCY)}
+                    >
+                      {exact(chosenDay[kind])}
+                    </span>
                   </span>
-                </span>
-                <span className="income-day-figure">
-                  <span className="income-swatch income-swatch-bonuses" aria-hidden="true" />
-                  <span className="income-day-label">{t("income.bonuses")}</span>{" "}
-                  <span
-                    className="income-day-amount"
-                    data-testid="income-day-bonuses"
-                    {...amountAttributes(chosenDay.bonuses, HOME_CURRENCY)}
-                  >
-                    {exact(chosenDay.bonuses)}
-                  </span>
-                </span>
+                ))}
               </>
             ) : (
               <span className="income-day-hint">{t("income.dayHint")}</span>
