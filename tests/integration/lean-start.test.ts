@@ -7,15 +7,18 @@
  * loaded (PGlite or the PostgreSQL driver, never both), and the migrator only when a migration is
  * missing.
  *
- * What the process loads is read from Node's own module debug log (NODE_DEBUG=module,esm: every file
- * the CommonJS and ES module loaders load), by the package's folder in node_modules.
+ * What the process loads is read from a line per module it writes (module-log.mjs, given with `node --import`: a
+ * load hook of Node's own, for ES modules and CommonJS alike), by the package's folder in node_modules. Node's
+ * module debug log (NODE_DEBUG=module,esm) says as much in ~40 MB per start, which a busy machine read behind.
  */
 import fs from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
 import { type BuiltServer, killRunningServers, spawnBuiltServer } from "../e2e/support/server";
 import { pgliteTemplate, tempDir } from "./helpers";
@@ -30,30 +33,33 @@ interface Started extends BuiltServer {
   /** Whether drizzle's migrator was loaded (from node_modules, or bundled: its own chunk). */
   loadedMigrator(): boolean;
   /**
-   * Resolves once the output has stopped growing: the module log is long and written
-   * asynchronously, so it runs seconds behind the start, and what a stopped server had not
-   * written yet is lost.
+   * Resolves once the output has stopped growing: the parts a start imports once it is ready (in its
+   * background) are in the log by then.
    */
   settled(): Promise<void>;
 }
 
 afterEach(killRunningServers);
 
-async function start(env: Record<string, string>, debugModules = false): Promise<Started> {
-  const server = await spawnBuiltServer({
-    STATIC_DIR: "",
-    SEED_DEMO: "false",
-    TELEGRAM_BOT: "off",
-    API_DOCS: "false",
-    ACCRUAL_INTERVAL_SECONDS: "0",
-    OPERATOR_TOKEN,
-    ...(debugModules ? { NODE_DEBUG: "module,esm" } : {}),
-    ...env,
-  });
+const MODULE_LOG = fileURLToPath(new URL("./module-log.mjs", import.meta.url));
+
+async function start(env: Record<string, string>, logModules = false): Promise<Started> {
+  const server = await spawnBuiltServer(
+    {
+      STATIC_DIR: "",
+      SEED_DEMO: "false",
+      TELEGRAM_BOT: "off",
+      API_DOCS: "false",
+      ACCRUAL_INTERVAL_SECONDS: "0",
+      OPERATOR_TOKEN,
+      ...env,
+    },
+    logModules ? { args: ["--import", MODULE_LOG, SERVER_ENTRY] } : {},
+  );
   return Object.assign(server, {
     url: `${server.origin}/api`,
     loaded: (pkg: string) => server.output().includes(`node_modules/${pkg}/`),
-    loadedMigrator: () => /\/migrator[-.][\w]*\.?m?js/.test(server.output()),
+    loadedMigrator: () => /^\[module\] .*\/migrator[-.]\w*\.?m?js$/m.test(server.output()),
     settled: async () => {
       for (let length = -1; length !== server.output().length; ) {
         length = server.output().length;
@@ -138,9 +144,18 @@ describe("a lean start", () => {
 
       const server = await start({ DATA_DIR: dataDir }, true);
       await server.ready();
-      // The module log runs behind the start (and a busy machine can hold it back for seconds): waited for, not for
-      // a quiet second of output as `settled` does — at load 10 that second came before the migrator's line.
-      await vi.waitFor(() => expect(server.loadedMigrator()).toBe(true), { timeout: 120_000, interval: 250 });
+      // The migrator is imported before the database is ready, so its line is in by now but for what the pipe still
+      // holds; on a failure the output's end says what the server did instead.
+      const said = () =>
+        server
+          .lines()
+          .filter((line) => !line.startsWith("[module] "))
+          .join("\n");
+      await vi.waitFor(() => expect(server.loadedMigrator(), said()).toBe(true), {
+        timeout: 120_000,
+        interval: 250,
+      });
+      expect(server.child.exitCode, "the server answering readiness is this one").toBeNull();
       await server.stop(60_000);
 
       const after = await openDatabase({ dataDir, migrate: false });
