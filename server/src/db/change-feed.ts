@@ -568,6 +568,20 @@ export function keptOf(db: Database): Kept | undefined {
   return registry.get(db);
 }
 
+/**
+ * A catalogue table (the payment systems, the plans, the crypto cases: a few rows each) by id: kept in memory until
+ * any of the catalogue's tables changes (`catalog`), read from the table when `db` has no caches (a transaction).
+ */
+export async function catalogRows<Row extends { id: string }>(
+  db: Database,
+  key: "paymentSystems" | "plans" | "cryptoCases",
+  rows: () => Promise<Row[]>,
+): Promise<ReadonlyMap<string, Row>> {
+  const read = async () => new Map((await rows()).map((row) => [row.id, row]));
+  const kept = keptOf(db);
+  return kept ? ((await kept.catalog.get(key, read)) as ReadonlyMap<string, Row>) : read();
+}
+
 /** Sets up (once per handle) the caches of `db` and starts listening for changes. */
 export async function startKept(
   db: Database,

@@ -5,21 +5,14 @@
  */
 import type { CryptoCase, RiskLevel } from "@contract";
 import { asc, eq } from "drizzle-orm";
-import { keptOf } from "../db/change-feed";
+import { catalogRows } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { cryptoCases } from "../db/schema";
 
 export type CryptoCaseRow = typeof cryptoCases.$inferSelect;
 
 export async function findCryptoCase(db: Database, id: string): Promise<CryptoCaseRow | undefined> {
-  // Kept in memory until the catalogue changes (db/change-feed.ts, `catalog`); read from the table inside a transaction.
-  const kept = keptOf(db);
-  if (kept) {
-    const read = async () => new Map((await db.select().from(cryptoCases)).map((row) => [row.id, row]));
-    return ((await kept.catalog.get("cryptoCases", read)) as ReadonlyMap<string, CryptoCaseRow>).get(id);
-  }
-  const rows = await db.select().from(cryptoCases).where(eq(cryptoCases.id, id)).limit(1);
-  return rows[0];
+  return (await catalogRows(db, "cryptoCases", () => db.select().from(cryptoCases))).get(id);
 }
 
 /** Active cases in display order. */

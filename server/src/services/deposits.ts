@@ -18,7 +18,7 @@ import {
 } from "@contract";
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
-import { keptOf } from "../db/change-feed";
+import { catalogRows } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { deposits, plans } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -37,18 +37,11 @@ type PlanRow = typeof plans.$inferSelect;
 
 /** A plan by id, kept in memory until the catalogue changes (db/change-feed.ts, `catalog`); read from the table otherwise. */
 async function planOf(db: Database, planId: string): Promise<PlanRow | undefined> {
-  const kept = keptOf(db);
-  if (kept) {
-    const read = async () => new Map((await db.select().from(plans)).map((row) => [row.id, row]));
-    return ((await kept.catalog.get("plans", read)) as ReadonlyMap<string, PlanRow>).get(planId);
-  }
-  const [plan] = await db.select().from(plans).where(eq(plans.id, planId)).limit(1);
-  return plan;
+  return (await catalogRows(db, "plans", () => db.select().from(plans))).get(planId);
 }
 
 async function planName(db: Database, planId: string): Promise<LocalizedText> {
-  const [plan] = await db.select({ name: plans.name }).from(plans).where(eq(plans.id, planId)).limit(1);
-  return plan?.name ?? { en: planId, ru: planId, de: planId, kk: planId };
+  return (await planOf(db, planId))?.name ?? { en: planId, ru: planId, de: planId, kk: planId };
 }
 
 /**

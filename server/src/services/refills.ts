@@ -16,7 +16,7 @@ import {
 import { and, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { PgDialect, type PreparedQueryConfig } from "drizzle-orm/pg-core";
 import type { ServiceContext } from "../context";
-import { keptOf } from "../db/change-feed";
+import { catalogRows } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { resultRows } from "../db/rows";
 import { paymentSystems, refills, users } from "../db/schema";
@@ -144,10 +144,8 @@ export async function createRefill(
 type PaymentSystemRow = typeof paymentSystems.$inferSelect;
 
 /** The payment systems by id, kept in memory until the table changes (db/change-feed.ts, `catalog`). */
-async function paymentSystemsOf(db: Database): Promise<ReadonlyMap<string, PaymentSystemRow>> {
-  const read = async () => new Map((await db.select().from(paymentSystems)).map((row) => [row.id, row]));
-  const kept = keptOf(db);
-  return kept ? ((await kept.catalog.get("paymentSystems", read)) as Map<string, PaymentSystemRow>) : read();
+function paymentSystemsOf(db: Database): Promise<ReadonlyMap<string, PaymentSystemRow>> {
+  return catalogRows(db, "paymentSystems", () => db.select().from(paymentSystems));
 }
 
 /** The caller's refills, newest first. */
