@@ -16,6 +16,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { cancellable } from "./query-scope";
 import * as schema from "./schema";
+import { oneCallPerTurn } from "./turns";
 
 /** A database handle as services take it; both drivers provide the same query builder. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -245,6 +246,8 @@ async function openPglite(dataDir: string, runMigrations: boolean, initialData?:
     lock?.release();
     throw error;
   }
+  // One call per turn of the event loop, so connections are accepted and requests read between them (turns.ts).
+  oneCallPerTurn(client);
   const db = drizzle({ client, schema });
   let closed = false;
   const close = async () => {
