@@ -529,7 +529,15 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
         await submit(page);
         const row = page.locator("[data-testid='withdrawal-row']").first();
         await expect.poll(() => row.getAttribute("data-status"), { timeout: 30_000 }).toBe("pending");
-        return (await row.getAttribute("data-withdrawal-id")) as string;
+        const id = (await row.getAttribute("data-withdrawal-id")) as string;
+        // The row says "pending" while the code is still being checked too (awaiting_code is shown as pending): the
+        // operator may act once the server has the code (CI once ran the CLI in between: "the withdrawal is pending").
+        await expect
+          .poll(async () => (await api()("GET", `/api/funds/payments/${id}`, { token })).json?.awaitingCode, {
+            timeout: 30_000,
+          })
+          .toBe(false);
+        return id;
       });
       await step("operator: npm run kassa -- withdrawal success; the investor's e-mail tells it", async () => {
         const before = mail.received.length;
