@@ -89,7 +89,7 @@ function isFastifyError(error: unknown): error is FastifyError {
  * The SQLSTATE of a PostgreSQL error (postgres.js and PGlite set `code`; Drizzle wraps them in an
  * error whose `cause` is the driver's), or undefined.
  */
-function sqlState(error: unknown): string | undefined {
+export function sqlState(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;

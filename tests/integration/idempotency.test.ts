@@ -10,7 +10,8 @@
 import { randomUUID } from "node:crypto";
 import { routes } from "@contract";
 import { and, count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { deposits, idempotencyKeys, operations, refills } from "../../server/src/db/schema";
 import { IDEMPOTENCY_KEY_TTL_MS } from "../../server/src/plugins/idempotency";
@@ -234,12 +235,14 @@ describe("idempotent money calls on PGlite", () => {
 });
 
 describe.skipIf(!TEST_DATABASE_URL)(`idempotent money calls on PostgreSQL (${POSTGRES_SKIP_REASON})`, () => {
+  let shared: { server: TestServer; url: string } | undefined;
   suite("PostgreSQL", async () => {
     const database = await freshPostgres("idempotency");
     const server = await createTestServer({
       clock,
       env: { DATABASE_URL: database.url, CODE_SECRET: TEST_CODE_SECRET },
     });
+    shared = { server, url: database.url };
     return {
       server,
       done: async () => {
@@ -247,5 +250,82 @@ describe.skipIf(!TEST_DATABASE_URL)(`idempotent money calls on PostgreSQL (${POS
         await database.drop();
       },
     };
+  });
+
+  /**
+   * A key's holder is another session of the database holding the key's advisory lock, as a first run does:
+   * here a bare connection in an open transaction, so the test decides when it ends. A repeat arriving
+   * meanwhile waits for it, within a bound, instead of answering "in flight" at once.
+   */
+  async function holdKey(url: string, userId: string, key: string) {
+    const holder = postgres(url, { max: 1, onnotice: () => {} });
+    const session = await holder.reserve();
+    await session`begin`;
+    await session`select pg_advisory_xact_lock(hashtextextended(${`idempotency:${userId}:${key}`}, 0))`;
+    const [me] = await session<{ pid: number }[]>`select pg_backend_pid() as pid`;
+    return { holder, session, pid: me?.pid ?? 0 };
+  }
+
+  /** Resolves once a session waits for an advisory lock (the repeat, parked behind the holder). */
+  async function repeatWaiting(url: string): Promise<void> {
+    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      await vi.waitFor(
+        async () => {
+          const [row] = await admin<{ n: number }[]>`
+            select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`;
+          expect(row?.n).toBeGreaterThan(0);
+        },
+        { timeout: 30_000, interval: 20 },
+      );
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it("PostgreSQL: a retry whose key is held by a session that then dies (its server was killed) runs anew, not 409", async () => {
+    const { server, url } = shared as { server: TestServer; url: string };
+    const investor = await newInvestor(server.handle.db, clock);
+    await fund(server.handle.db, clock, investor.id, "USDT", "1000");
+    const key = randomUUID();
+    const body = { planId: "standard", currency: "USDT" as const, amount: "100" };
+    const held = await holdKey(url, investor.id, key);
+    try {
+      const retry = injectRoute(server, routes.createDeposit, { ...withKey(investor.token, key), body });
+      await repeatWaiting(url);
+      // The dead process's backend ends, as PostgreSQL ends it once it sees the connection closed.
+      const admin = postgres(url, { max: 1, onnotice: () => {} });
+      await admin`select pg_terminate_backend(${held.pid})`;
+      await admin.end();
+      const res = await retry;
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 200, code: undefined });
+      expect(res.headers["idempotent-replayed"]).toBeUndefined();
+      expect((await balanceOf(server, investor)).USDT).toBe("900");
+    } finally {
+      held.session.release();
+      await held.holder.end({ timeout: 1 }).catch(() => {});
+    }
+  });
+
+  it("PostgreSQL: a holder that outlasts the wait is 409 IDEMPOTENCY_IN_FLIGHT, nothing spent; once it is gone the key runs", async () => {
+    const { server, url } = shared as { server: TestServer; url: string };
+    const investor = await newInvestor(server.handle.db, clock);
+    await fund(server.handle.db, clock, investor.id, "USDT", "1000");
+    const key = randomUUID();
+    const body = { planId: "standard", currency: "USDT" as const, amount: "100" };
+    const held = await holdKey(url, investor.id, key);
+    try {
+      const res = await injectRoute(server, routes.createDeposit, { ...withKey(investor.token, key), body });
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ code: "IDEMPOTENCY_IN_FLIGHT" });
+      expect((await balanceOf(server, investor)).USDT).toBe("1000");
+      await held.session`rollback`;
+      const after = await injectRoute(server, routes.createDeposit, { ...withKey(investor.token, key), body });
+      expect(after.status).toBe(200);
+      expect((await balanceOf(server, investor)).USDT).toBe("900");
+    } finally {
+      held.session.release();
+      await held.holder.end();
+    }
   });
 });

@@ -9,9 +9,10 @@
  *
  * The claim, the money change and the stored reply are one transaction (docs/security.md, "Exactly-once money calls"), and
  * it lives inside the route's handler, on one connection of the pool: it opens with an advisory lock on the key
- * (tried without waiting: held by a live first run, 409 IDEMPOTENCY_IN_FLIGHT; a holder that died holds
- * nothing), reads the key's row (a stored reply is replayed), runs the handler in it (its services' own
- * transactions become savepoints), writes the key's row with the serialised reply last, and commits before the
+ * (tried at once, then waited for a few seconds: a live first run as a rule ends within them and its reply is
+ * replayed; a holder that outlasts them is 409 IDEMPOTENCY_IN_FLIGHT; a holder whose process died holds it
+ * only until PostgreSQL ends its backend, which the wait covers), reads the key's row (a stored reply is
+ * replayed), runs the handler in it (its services' own transactions become savepoints), writes the key's row with the serialised reply last, and commits before the
  * reply is sent. So a crash anywhere before that commit leaves nothing (no key, no money moved) and a retry with
  * the same key runs anew; after it, the retry gets the stored reply.
  *
@@ -30,12 +31,12 @@
  */
 import { createHash } from "node:crypto";
 import { DAY_MS, routes } from "@contract";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler, RouteHandlerMethod } from "fastify";
 import { withAmbientTransaction } from "../db/ambient";
 import type { Database } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
-import { AppError } from "../errors";
+import { AppError, sqlState } from "../errors";
 import { requireUser } from "./auth";
 
 const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -87,54 +88,88 @@ function runClaimed(
   handle: () => Promise<unknown>,
 ): Promise<Settled> {
   const staleBefore = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS);
-  return db.transaction(async (tx): Promise<Settled> => {
-    const mine = and(eq(idempotencyKeys.userId, call.userId), eq(idempotencyKeys.key, call.key));
-    const [lock] = rowsOf(
-      await tx.execute(
-        sql`select pg_try_advisory_xact_lock(hashtextextended(${`idempotency:${call.userId}:${call.key}`}, 0)) as held`,
-      ),
-    );
-    if (lock?.held !== true) return { kind: "in-flight" };
-    // Read after the lock was granted (a statement of its own: under READ COMMITTED it sees the reply a
-    // first run committed just before it let the lock go).
-    const [first] = await tx
-      .select({
-        fingerprint: idempotencyKeys.fingerprint,
-        status: idempotencyKeys.status,
-        reply: idempotencyKeys.reply,
-        createdAt: idempotencyKeys.createdAt,
-      })
-      .from(idempotencyKeys)
-      .where(mine);
-    // A key past its day is forgotten: the same string starts a new intent. A row without a reply (left by an
-    // older server that stored it apart from the claim) has no live holder while this lock is held: free too.
-    if (first && first.createdAt >= staleBefore && first.status !== null && first.reply !== null) {
-      if (first.fingerprint !== call.fingerprint) return { kind: "reused" };
-      return { kind: "stored", status: first.status, reply: first.reply };
-    }
-    let value: unknown;
-    try {
-      value = await withAmbientTransaction(tx as unknown as Database, handle);
-    } catch (error) {
-      if (isRefusal(error)) return { kind: "refused", error };
-      // Anything else rolls back whole (a cancel meant for another statement runs it again: db/query-scope.ts).
+  return db
+    .transaction(async (tx): Promise<Settled> => {
+      const mine = and(eq(idempotencyKeys.userId, call.userId), eq(idempotencyKeys.key, call.key));
+      const lockId = sql`hashtextextended(${`idempotency:${call.userId}:${call.key}`}, 0)`;
+      const [lock] = rowsOf(await tx.execute(sql`select pg_try_advisory_xact_lock(${lockId}) as held`));
+      if (lock?.held !== true) await awaitHolder(tx, lockId);
+      // Read after the lock was granted (a statement of its own: under READ COMMITTED it sees the reply a
+      // first run committed just before it let the lock go).
+      const [first] = await tx
+        .select({
+          fingerprint: idempotencyKeys.fingerprint,
+          status: idempotencyKeys.status,
+          reply: idempotencyKeys.reply,
+          createdAt: idempotencyKeys.createdAt,
+        })
+        .from(idempotencyKeys)
+        .where(mine);
+      // A key past its day is forgotten: the same string starts a new intent. A row without a reply (left by an
+      // older server that stored it apart from the claim) has no live holder while this lock is held: free too.
+      if (first && first.createdAt >= staleBefore && first.status !== null && first.reply !== null) {
+        if (first.fingerprint !== call.fingerprint) return { kind: "reused" };
+        return { kind: "stored", status: first.status, reply: first.reply };
+      }
+      let value: unknown;
+      try {
+        value = await withAmbientTransaction(tx as unknown as Database, handle);
+      } catch (error) {
+        if (isRefusal(error)) return { kind: "refused", error };
+        // Anything else rolls back whole (a cancel meant for another statement runs it again: db/query-scope.ts).
+        throw error;
+      }
+      if (reply.sent) return { kind: "unstored", value };
+      // Serialised here, by the route's own serializer, so the reply stored is the one sent.
+      const status = reply.statusCode;
+      const body = reply.serialize(value);
+      if (status < 200 || status >= 300 || typeof body !== "string") return { kind: "unstored", value };
+      const completedAt = new Date();
+      await tx
+        .insert(idempotencyKeys)
+        .values({ ...call, status, reply: body, createdAt: now, completedAt })
+        .onConflictDoUpdate({
+          target: [idempotencyKeys.userId, idempotencyKeys.key],
+          set: { fingerprint: call.fingerprint, status, reply: body, createdAt: now, completedAt },
+        });
+      return { kind: "done", status, reply: body };
+    })
+    .catch((error: unknown): Settled => {
+      if (error instanceof HolderStayed) return { kind: "in-flight" };
       throw error;
-    }
-    if (reply.sent) return { kind: "unstored", value };
-    // Serialised here, by the route's own serializer, so the reply stored is the one sent.
-    const status = reply.statusCode;
-    const body = reply.serialize(value);
-    if (status < 200 || status >= 300 || typeof body !== "string") return { kind: "unstored", value };
-    const completedAt = new Date();
-    await tx
-      .insert(idempotencyKeys)
-      .values({ ...call, status, reply: body, createdAt: now, completedAt })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.userId, idempotencyKeys.key],
-        set: { fingerprint: call.fingerprint, status, reply: body, createdAt: now, completedAt },
-      });
-    return { kind: "done", status, reply: body };
-  }) as Promise<Settled>;
+    }) as Promise<Settled>;
+}
+
+/**
+ * How long a repeat waits for the key's holder before it answers 409 IDEMPOTENCY_IN_FLIGHT (PostgreSQL only:
+ * on PGlite the transactions run one at a time, so the try above never finds the lock held). A live first run
+ * ends within it as a rule, and the repeat then replays its reply; a holder whose process died (kill -9, a lost
+ * host) holds the key until PostgreSQL sees its connection closed and ends the backend, which a restarted
+ * server's retry can beat by a moment: it then runs anew instead of being told "in flight" for a call nobody
+ * is running.
+ */
+const IDEMPOTENCY_HOLDER_WAIT_MS = 3000;
+
+/** Raised inside the key's transaction when the holder outlasted the wait (the transaction rolls back whole). */
+class HolderStayed extends Error {}
+
+/**
+ * Waits up to IDEMPOTENCY_HOLDER_WAIT_MS for the key's advisory lock (HolderStayed past it). The wait's own
+ * `lock_timeout` is local to it: the previous one is back before the handler runs.
+ */
+async function awaitHolder(tx: Pick<Database, "execute">, lockId: SQL): Promise<void> {
+  const [before] = rowsOf(
+    await tx.execute(
+      sql`select current_setting('lock_timeout') as previous, set_config('lock_timeout', ${`${IDEMPOTENCY_HOLDER_WAIT_MS}ms`}, true)`,
+    ),
+  );
+  try {
+    await tx.execute(sql`select pg_advisory_xact_lock(${lockId})`);
+  } catch (error) {
+    if (sqlState(error) === "55P03") throw new HolderStayed();
+    throw error;
+  }
+  await tx.execute(sql`select set_config('lock_timeout', ${String(before?.previous ?? "0")}, true)`);
 }
 
 /** `METHOD /api/path` of every idempotent route of the contract. */
@@ -213,8 +248,9 @@ export function registerIdempotency(app: FastifyInstance, prefix: string): void 
     if (route.schema) {
       const note =
         "Idempotent: send an `Idempotency-Key` header (8-255 visible ASCII characters, one per user intent). A " +
-        "repeat gets the first reply again (`Idempotent-Replayed: true`); 409 IDEMPOTENCY_IN_FLIGHT while the " +
-        "first is running; 422 IDEMPOTENCY_KEY_REUSED for the same key with another body.";
+        `repeat gets the first reply again (\`Idempotent-Replayed: true\`), waiting up to ${IDEMPOTENCY_HOLDER_WAIT_MS / 1000} s for a ` +
+        "first run still going; 409 IDEMPOTENCY_IN_FLIGHT past that; " +
+        "422 IDEMPOTENCY_KEY_REUSED for the same key with another body.";
       route.schema.description = route.schema.description ? `${route.schema.description}\n\n${note}` : note;
     }
   });
