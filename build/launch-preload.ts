@@ -1,14 +1,14 @@
 // Bundles the launcher (src/app/launcher/) from the app's own modules and writes it into the built index.html, with
 // the build's file names, the launch's calls from the route table and what its painted blocks wear.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as TelegramUi from "@telegram-apps/telegram-ui";
-import { createElement, type ReactElement } from "react";
+import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { build } from "rolldown";
-import type { Plugin } from "vite";
+import { createServer, type Plugin } from "vite";
 import { LANGUAGES } from "../contract/enums.ts";
 import type { routes as Routes, routeUrl as RouteUrl } from "../contract/routes.ts";
 import type * as Templates from "../src/app/launcher/templates.tsx";
@@ -78,16 +78,18 @@ export const launchPreload: Plugin = {
         const asset = bundle[file];
         return asset?.type === "asset" ? String(asset.source) : "";
       });
-    const classes = new Set([...PAINTED_CLASSES, ...Object.values(paint.classes).flatMap((c) => c.split(" "))]);
-    // The login's header, rendered from the app's components (`templates.tsx`) in each language, and the rules of
-    // the entry's and the login's stylesheets for the classes it wears (and the dark look's).
-    const login = await loginTemplates();
-    const loginClasses = new Set([
-      ...Object.values(login).flatMap((html) =>
-        [...html.matchAll(/ class="([^"]*)"/g)].flatMap((match) => (match[1] ?? "").split(" ")),
-      ),
-      ...paint.classes.dark.split(" "),
-    ]);
+    // The login's header and the cabinet's first render, rendered from the app's components (`templates.tsx`) in
+    // each language, and the rules of the stylesheets for the classes they wear (and the dark look's).
+    const templates = await renderTemplates();
+    const classesIn = (...htmls: string[]) =>
+      new Set([
+        ...htmls.flatMap((html) =>
+          [...html.matchAll(/ class="([^"]*)"/g)].flatMap((match) => (match[1] ?? "").split(" ")),
+        ),
+        ...paint.classes.dark.split(" "),
+      ]);
+    const classes = classesIn(...Object.values(templates.cabinet).flatMap((looks) => Object.values(looks)));
+    const loginClasses = classesIn(...Object.values(templates.login));
     // The launch's calls, their URLs from the route table (relative to the API's base).
     const { routes, routeUrl } = await routeTable();
     const url = ({ route, query }: { route: keyof typeof Routes; query: Record<string, unknown> }) =>
@@ -101,7 +103,7 @@ export const launchPreload: Plugin = {
       },
       paint: {
         ...paint,
-        login,
+        ...templates,
         css: stylesheets(files.cabinet.css)
           .map((css) => rulesFor(css, classes))
           .join(""),
@@ -138,14 +140,47 @@ export const launchPreload: Plugin = {
   },
 };
 
-/** Per language, the login's first render down to its brand header (`src/app/launcher/templates.tsx`). */
-async function loginTemplates(): Promise<Record<string, string>> {
-  const { loginTemplate } = await buildForNode<typeof Templates>("src/app/launcher/templates.tsx", "templates");
-  const read = (language: string) =>
-    JSON.parse(readFileSync(r(`locales/${language}/common.json`), "utf8")) as Record<string, unknown>;
-  return Object.fromEntries(
-    LANGUAGES.map((language) => [language, loginTemplate(language, read(language), read("ru"))]),
-  );
+/**
+ * Per language, the login's first render down to its brand header and the cabinet's first render on a phone (in
+ * telegram-ui's base look and its iOS look), rendered by `src/app/launcher/templates.tsx` with all the language's
+ * texts. Loaded through Vite's own module loader (a server of this config, no port), so the app's modules load as
+ * in the app: its aliases, its stylesheet imports, `import.meta.glob`.
+ */
+async function renderTemplates() {
+  const vite = await createServer({
+    configFile: r("vite.config.ts"),
+    server: { middlewareMode: true, hmr: false, ws: false },
+    appType: "custom",
+    logLevel: "error",
+    optimizeDeps: { noDiscovery: true, include: [] },
+    // Through Vite's transform, so the config's aliases reach inside it as in the app (its Section header, its
+    // Headline and Subheadline are the app's own).
+    ssr: { noExternal: ["@telegram-apps/telegram-ui"] },
+  });
+  try {
+    const { loginTemplate, cabinetTemplate } = (await vite.ssrLoadModule(
+      r("src/app/launcher/templates.tsx"),
+    )) as typeof Templates;
+    const read = (language: string) =>
+      Object.fromEntries(
+        readdirSync(r(`locales/${language}`))
+          .filter((file) => file.endsWith(".json"))
+          .map((file) => [file.slice(0, -5), JSON.parse(readFileSync(r(`locales/${language}/${file}`), "utf8"))]),
+      ) as Templates.Texts;
+    const russian = read("ru");
+    const each = <T>(template: (language: string, texts: Templates.Texts) => T) =>
+      Object.fromEntries(LANGUAGES.map((language) => [language, template(language, read(language))]));
+    return {
+      login: each((language, texts) => loginTemplate(language, texts, russian)),
+      // By language, its two looks side by side: the same markup but for a few classes, which compresses.
+      cabinet: each((language, texts) => ({
+        base: cabinetTemplate(language, texts, russian, "base"),
+        ios: cabinetTemplate(language, texts, russian, "ios"),
+      })),
+    };
+  } finally {
+    await vite.close();
+  }
 }
 
 /**
@@ -205,97 +240,37 @@ function entryTags(html: string, entry: string) {
 }
 
 /**
- * The cabinet's texts the launcher's early block shows, by their keys in `cabinet.json`: `welcome` (the header), the
- * headline's label and the labels of the two figures beneath it.
- */
-const EARLY_TEXTS = {
-  welcome: "welcome",
-  total: "overview.total",
-  available: "overview.splitBalance",
-  onDeposit: "overview.splitDeposits",
-} as const;
-
-/**
- * What the launcher needs to paint the cabinet's balance block as the app's first render shows it
- * (`src/app/launcher/paint.ts`, `paintBalanceEarly`): the texts of each language (from `locales/*\/cabinet.json`,
- * Russian filling a missing key, as i18next's fallback does), and telegram-ui's class names for its root (light and
- * dark), the List and a level-2 Title of weight 2 (the root's and the List's iOS look too, for a launch inside
- * Telegram on an Apple client), taken from its components rendered here, so an update of the library cannot leave
- * them behind.
+ * What the launcher adds to the rendered templates: the headline's label in each language (`overview.total` of
+ * `locales/*\/cabinet.json`, Russian filling a missing key, as i18next's fallback does; `{{currency}}` to fill), and
+ * the classes telegram-ui's root adds for the dark look, from its component rendered here, so an update of the
+ * library cannot leave them behind.
  */
 function earlyPaint() {
-  /**
-   * Per language, the texts of the namespace `namespace` at `keys` (names → dotted keys; Russian filling a missing
-   * key, as i18next's fallback does).
-   */
-  const textsOf = (namespace: string, keys: Record<string, string>) => {
-    const read = (language: string) =>
-      JSON.parse(readFileSync(r(`locales/${language}/${namespace}.json`), "utf8")) as Record<string, unknown>;
-    const at = (texts: unknown, key: string): unknown =>
-      key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], texts);
-    const russian = read("ru");
-    return Object.fromEntries(
-      LANGUAGES.map((language) => {
-        const own = read(language);
-        return [
-          language,
-          Object.fromEntries(Object.entries(keys).map(([name, key]) => [name, at(own, key) ?? at(russian, key)])),
-        ];
-      }),
-    );
-  };
-  const texts = textsOf("cabinet", EARLY_TEXTS);
-  // telegram-ui's own components rendered here (react-dom/server) as the app renders them: their classes, outermost
-  // first.
+  const read = (language: string) =>
+    JSON.parse(readFileSync(r(`locales/${language}/cabinet.json`), "utf8")) as { overview?: { total?: string } };
+  const russian = read("ru").overview?.total ?? "";
+  const texts = Object.fromEntries(
+    LANGUAGES.map((language) => [language, { total: read(language).overview?.total ?? russian }]),
+  );
   const ui = createRequire(import.meta.url)("@telegram-apps/telegram-ui") as typeof TelegramUi;
-  const classesOf = (platform: "base" | "ios", appearance: "light" | "dark", child: ReactElement | null = null) => {
-    const html = renderToStaticMarkup(createElement(ui.AppRoot, { platform, appearance }, child));
-    return [...html.matchAll(/ class="([^"]*)"/g)].map((match) => match[1] ?? "");
-  };
-  const added = (more = "", base = "") =>
-    more
+  const rootClasses = (appearance: "light" | "dark") =>
+    (
+      / class="([^"]*)"/.exec(renderToStaticMarkup(createElement(ui.AppRoot, { platform: "base", appearance })))?.[1] ??
+      ""
+    )
       .split(" ")
-      .filter((name) => !base.split(" ").includes(name))
-      .join(" ");
-  const [root = "", list = ""] = classesOf("base", "light", createElement(ui.List));
-  const [rootIos, listIos] = classesOf("ios", "light", createElement(ui.List));
-  const [rootDark] = classesOf("base", "dark");
-  const inside = (child: ReactElement) => classesOf("base", "light", child)[1] ?? "";
-  if (!root || !list) throw new Error("launchPreload: telegram-ui's AppRoot or List rendered without classes");
+      .filter(Boolean);
+  const light = rootClasses("light");
+  if (!light.length) throw new Error("launchPreload: telegram-ui's AppRoot rendered without classes");
   return {
     texts,
     classes: {
-      root,
-      ios: added(rootIos, root),
-      dark: added(rootDark, root),
-      list,
-      listIos: added(listIos, list),
-      title: inside(createElement(ui.Title, { level: "2", weight: "2" })),
+      dark: rootClasses("dark")
+        .filter((name) => !light.includes(name))
+        .join(" "),
     },
   };
 }
-
-/** The app's own classes the launcher's painted block wears (`balanceBlock` in src/app/launcher/paint.ts). */
-const PAINTED_CLASSES = [
-  "app-root",
-  "cabinet",
-  "cabinet-narrow",
-  "cabinet-content",
-  "page",
-  "page-header",
-  "page-title-row",
-  "page-title",
-  "page-welcome",
-  "notification-bell",
-  "balance-hero-wrap",
-  "balance-hero",
-  "balance-hero-label",
-  "balance-hero-amount",
-  "balance-hero-split",
-  "balance-hero-figure",
-  // Named beside the balance card in the iOS look's rule for its rounded shape (styles/base.css).
-  "stats-bar",
-];
 
 /**
  * The rules of a built (minified) stylesheet that can style an element wearing only `classes`: a rule is kept

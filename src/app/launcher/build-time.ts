@@ -19,12 +19,14 @@ interface Launch {
   /** Relative to the API's base, in the order they go out (`LAUNCH_CALLS`). */
   calls: { check: string; painted: [work: string, balance: string, overview: string]; rest: string[] };
   paint: {
-    /** Per language: the cabinet's texts the painted block shows (`{{currency}}` in `total` to fill). */
-    texts: Record<string, { welcome: string; total: string; available: string; onDeposit: string }>;
+    /** Per language: the headline's label (`{{currency}}` to fill). */
+    texts: Record<string, { total: string }>;
     /** Per language: the login's first render down to its brand header (`templates.tsx`). */
     login: Record<string, string>;
-    /** telegram-ui's classes, from its components rendered by the build. */
-    classes: Record<"root" | "ios" | "dark" | "list" | "listIos" | "title", string>;
+    /** Per language, per telegram-ui look: the cabinet's first render on a phone (`templates.tsx`). */
+    cabinet: Record<string, Record<"base" | "ios", string>>;
+    /** The classes telegram-ui's root adds for the dark look. */
+    classes: { dark: string };
     /** The stylesheets' rules for what the cabinet's and the login's painted blocks wear. */
     css: string;
     loginCss: string;

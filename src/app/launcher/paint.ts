@@ -1,8 +1,7 @@
 // What the launcher paints before the app's code has run (docs/architecture.md#how-a-launch-flows): the cabinet's
-// frame down to its headline, from the early replies, and the login's brand header. The figures are the app's
-// own (`formatAmount`); the login's markup is its components' own, rendered by the build (`templates.tsx`);
-// the cabinet's still mirrors its first render (`CabinetLayout`, `Page`, `BalanceCard`'s headline), which
-// `tests/e2e/early-balance.test.ts` holds equal.
+// first render, with the figures of the early replies, and the login's brand header. Both are the markup of the
+// app's own components, rendered by the build (`templates.tsx`); the figures are the app's formatter's
+// (`formatAmount`).
 import type { Currency } from "@contract";
 import type { User } from "@contract/user";
 import { formatAmount } from "@/lib/format-amount";
@@ -146,7 +145,10 @@ function format(amount: unknown, currency: string | undefined, lng: string): str
   }
 }
 
-/** The painted frame down to the headline, or null when a figure cannot be shown exactly as the app would. */
+/**
+ * The cabinet's first render (the build's, for an investor named `{{login}}` with nothing unread and 0 USDT) with the
+ * investor's name, figures and unread count, or null when a figure cannot be shown exactly as the app would.
+ */
 function balanceBlock(
   lng: string,
   user: PaintedUser,
@@ -154,74 +156,56 @@ function balanceBlock(
   look: Look | null,
   insets: Insets | null | undefined,
 ): HTMLElement | null {
-  const texts = PAINT.texts[lng];
-  const currency = current?.currency;
-  const total = format(current?.total, currency, lng);
-  const available = format(current?.balance, currency, lng);
-  const onDeposit = format(current?.onDeposit, currency, lng);
-  if (!texts || !currency || !total || !available || !onDeposit) return null;
-  const dark = look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches;
   const ios = look?.platform === "ios";
+  const html = PAINT.cabinet[lng]?.[ios ? "ios" : "base"];
+  const label = PAINT.texts[lng]?.total;
+  const currency = current?.currency;
+  const amounts = {
+    "overview-total": current?.total,
+    balance: current?.balance,
+    "amount-on-deposit": current?.onDeposit,
+  };
+  const figures = Object.entries(amounts).map(([testId, amount]) => [testId, amount, format(amount, currency, lng)]);
+  if (!html || !label || !currency || figures.some(([, , text]) => !text)) return null;
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const block = template.content.firstElementChild as HTMLElement;
+  const welcome = block.querySelector(".page-welcome");
+  if (welcome) welcome.textContent = (welcome.textContent ?? "").replace("{{login}}", user.fullName || user.login);
+  const hero = block.querySelector(".balance-hero-label");
+  if (hero) hero.textContent = label.replace("{{currency}}", currency);
+  for (const [testId, amount, text] of figures) {
+    const figure = block.querySelector(`[data-testid='${testId}']`);
+    figure?.replaceChildren(String(text));
+    figure?.setAttribute("data-amount", String(amount));
+    figure?.setAttribute("data-currency", currency);
+  }
+  // The bell's badge, as `NotificationBell` draws it from the user's count.
   const unread = user.notifications?.unread ?? 0;
-  const welcome = texts.welcome.replace("{{login}}", user.fullName || user.login);
-  /** One of the two figures beneath the headline (`BalanceCard`'s `balance-hero-split`). */
-  const figure = (label: string, amount: string, testId: string) =>
-    element("div", "", [
-      element("dt", "", [label]),
-      element("dd", "", [element("span", "balance-hero-figure", [amount], { "data-testid": testId })]),
-    ]);
-  return element(
-    "div",
-    `${PAINT.classes.root}${ios ? ` ${PAINT.classes.ios}` : ""}${dark ? ` ${PAINT.classes.dark}` : ""} app-root`,
-    [
-      // The stylesheets' rules for what follows; they go with the block.
-      element("style", "", [PAINT.css]),
-      element("div", "cabinet cabinet-narrow", [
-        element("main", "cabinet-content", [
-          element("div", "page", [
-            element("header", "page-header", [
-              element("div", "page-title-row", [
-                element("h1", `${PAINT.classes.title} page-title`, [element("span", "page-welcome", [welcome])]),
-                // The room of the header's Refresh (telegram-ui's IconButton, 40 px) and the bell.
-                element("span", "", [], { style: "flex: none; width: 40px; height: 40px" }),
-                element(
-                  "span",
-                  "notification-bell",
-                  [],
-                  unread > 0 ? { "data-count": unread > 99 ? "99+" : unread } : {},
-                ),
-              ]),
-            ]),
-            element("div", `${PAINT.classes.list}${ios ? ` ${PAINT.classes.listIos}` : ""}`, [
-              element("section", "balance-hero-wrap", [
-                element("div", "balance-hero", [
-                  element("span", "balance-hero-label", [texts.total.replace("{{currency}}", currency)]),
-                  element("span", "balance-hero-amount", [total], {
-                    "data-testid": "overview-total-painted",
-                    "data-amount": String(current?.total),
-                    "data-currency": currency,
-                  }),
-                  element("dl", "balance-hero-split", [
-                    figure(texts.available, available, "balance-painted"),
-                    figure(texts.onDeposit, onDeposit, "amount-on-deposit-painted"),
-                  ]),
-                ]),
-              ]),
-            ]),
-          ]),
-        ]),
-      ]),
-    ],
-    {
-      "aria-hidden": "true",
-      inert: "",
-      "data-appearance": dark ? "dark" : "light",
-      "data-platform": ios ? "ios" : "base",
-      "data-testid": "painted-cabinet",
-      // Inside Telegram: the theme's colours and the safe areas, as the app has them by its first render.
-      ...(look ? { "data-telegram": look.client, style: declarations({ ...look.colors, ...safeAreas(insets) }) } : {}),
-    },
-  );
+  if (unread > 0)
+    block.querySelector(".notification-bell")?.setAttribute("data-count", unread > 99 ? "99+" : `${unread}`);
+  // Nothing in it is taken for the app's: its test ids are marked, its ids and the screen's name go.
+  for (const node of block.querySelectorAll("[data-testid]"))
+    node.setAttribute("data-testid", `${node.getAttribute("data-testid")}-painted`);
+  for (const node of block.querySelectorAll("[id], [data-screen]")) {
+    node.removeAttribute("id");
+    node.removeAttribute("data-screen");
+  }
+  const dark = look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches;
+  if (dark) block.classList.add(...PAINT.classes.dark.split(" "));
+  for (const [name, value] of Object.entries({
+    "aria-hidden": "true",
+    inert: "",
+    "data-appearance": dark ? "dark" : "light",
+    "data-platform": ios ? "ios" : "base",
+    "data-testid": "painted-cabinet",
+    // Inside Telegram: the theme's colours and the safe areas, as the app has them by its first render.
+    ...(look ? { "data-telegram": look.client, style: declarations({ ...look.colors, ...safeAreas(insets) }) } : {}),
+  }))
+    block.setAttribute(name, value);
+  // The stylesheets' rules for what it wears go with it.
+  block.prepend(element("style", "", [PAINT.css]));
+  return block;
 }
 
 /** The safe areas the app pads with (base.css's `--safe-*`), from the client's answers (zero without one). */
