@@ -6,8 +6,6 @@ import { useNavigate } from "react-router";
 import { CodeDestination } from "@/components/code-destination";
 import { CodeStep } from "@/components/form/code-step";
 import { FormFooter } from "@/components/form/form-footer";
-import { PasswordField } from "@/components/form/password-field";
-import { TextField } from "@/components/form/text-field";
 import { paths } from "@/config/paths";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
@@ -21,6 +19,7 @@ import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-for
 import { haptics } from "@/tma/hooks";
 import { requestPasswordReset, setNewPassword, validateResetCode } from "../api/password-reset";
 import type { SignInAgainState } from "../model/sign-in-again";
+import { LoginOrEmailField, NewPasswordFields } from "./auth-fields";
 
 export type ForgotPasswordStep = "request" | "code" | "password";
 
@@ -73,15 +72,7 @@ function RequestStep({ login, onSent }: { login: string; onSent(login: string, r
   return (
     <form ref={formRef} className="auth-form" onSubmit={submit} noValidate data-step="request">
       <Section header={t("forgotPassword.title")} footer={t("forgotPassword.requestText")}>
-        <TextField
-          {...form.field("login")}
-          label={t("fields.loginOrEmail")}
-          placeholder={t("placeholders.loginOrEmail")}
-          autoComplete="username"
-          autoCapitalize="off"
-          autoCorrect="off"
-          spellCheck={false}
-        />
+        <LoginOrEmailField {...form.field("login")} />
       </Section>
       <FormFooter
         form={formRef}
@@ -183,18 +174,11 @@ function PasswordStep({ login, resetToken, onRestart }: { login: string; resetTo
       {/* For password managers: whose password this is. */}
       <input type="text" name="username" autoComplete="username" value={login} readOnly hidden />
       <Section header={t("forgotPassword.title")} footer={t("forgotPassword.passwordText", { login })}>
-        <PasswordField
-          {...form.field("password")}
+        <NewPasswordFields
+          password={form.field("password")}
+          repeat={form.field("passwordRepeat")}
           label={t("fields.newPassword")}
-          placeholder={t("placeholders.newPassword")}
-          autoComplete="new-password"
-          hint={passwordRules}
-        />
-        <PasswordField
-          {...form.field("passwordRepeat")}
-          label={t("fields.passwordRepeat")}
-          placeholder={t("placeholders.passwordRepeat")}
-          autoComplete="new-password"
+          rules={passwordRules}
         />
       </Section>
       <FormFooter

@@ -4,7 +4,6 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
 import { PasswordField } from "@/components/form/password-field";
-import { TextField } from "@/components/form/text-field";
 import { requiredError, serverFieldErrors } from "@/lib/form/field-errors";
 import { focusField } from "@/lib/form/focus";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
@@ -14,6 +13,7 @@ import { useReferral } from "@/lib/referral";
 import { signInAtom } from "@/lib/session";
 import { haptics } from "@/tma/hooks";
 import { login } from "../api/login";
+import { LoginOrEmailField } from "./auth-fields";
 
 const FIELDS = ["login", "password"] as const;
 type LoginValues = { login: string; password: string };
@@ -78,16 +78,7 @@ export function LoginForm({ initialLogin = "", notice = null }: LoginFormProps) 
   return (
     <form ref={formRef} className="auth-form" onSubmit={(event) => void submit(event)} noValidate>
       <Section header={t("login.title")}>
-        <TextField
-          {...form.field("login")}
-          label={t("fields.loginOrEmail")}
-          placeholder={t("placeholders.loginOrEmail")}
-          autoComplete="username"
-          autoCapitalize="off"
-          autoCorrect="off"
-          spellCheck={false}
-          enterKeyHint="next"
-        />
+        <LoginOrEmailField {...form.field("login")} enterKeyHint="next" />
         <PasswordField
           {...form.field("password")}
           label={t("fields.password")}

@@ -5,7 +5,6 @@ import { useSetAtom } from "jotai";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
-import { PasswordField } from "@/components/form/password-field";
 import { TextField } from "@/components/form/text-field";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { toSupportedLanguage } from "@/config/i18n";
@@ -24,6 +23,7 @@ import { register } from "../api/register";
 import { REGISTER_FIELDS, type RegisterValues, registerErrors } from "../model/password-rules";
 import { phoneCodeSentAtom } from "../model/phone-code-sent";
 import { EMPTY_REGISTRATION, registerDraftAtom } from "../model/register-draft";
+import { NewPasswordFields } from "./auth-fields";
 import { InviterCell } from "./inviter-cell";
 import { TermsAcceptance } from "./terms-acceptance";
 
@@ -177,18 +177,11 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
         />
       </Section>
       <Section header={t("register.security")}>
-        <PasswordField
-          {...form.field("password")}
+        <NewPasswordFields
+          password={form.field("password")}
+          repeat={form.field("passwordRepeat")}
           label={t("fields.password")}
-          placeholder={t("placeholders.newPassword")}
-          autoComplete="new-password"
-          hint={passwordRules}
-        />
-        <PasswordField
-          {...form.field("passwordRepeat")}
-          label={t("fields.passwordRepeat")}
-          placeholder={t("placeholders.passwordRepeat")}
-          autoComplete="new-password"
+          rules={passwordRules}
         />
       </Section>
       <Section header={t("fields.language")}>
