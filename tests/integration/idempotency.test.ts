@@ -266,6 +266,15 @@ describe.skipIf(!TEST_DATABASE_URL)(`idempotent money calls on PostgreSQL (${POS
     return { holder, session, pid: me?.pid ?? 0 };
   }
 
+  /** An investor with 1,000 USDT, a deposit's body and a key for it, held by another session. */
+  async function depositWithHeldKey(server: TestServer, url: string) {
+    const investor = await newInvestor(server.handle.db, clock);
+    await fund(server.handle.db, clock, investor.id, "USDT", "1000");
+    const key = randomUUID();
+    const body = { planId: "standard", currency: "USDT" as const, amount: "100" };
+    return { investor, key, body, held: await holdKey(url, investor.id, key) };
+  }
+
   /** Resolves once a session waits for an advisory lock (the repeat, parked behind the holder). */
   async function repeatWaiting(url: string): Promise<void> {
     const admin = postgres(url, { max: 1, onnotice: () => {} });
@@ -285,11 +294,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`idempotent money calls on PostgreSQL (${POS
 
   it("PostgreSQL: a retry whose key is held by a session that then dies (its server was killed) runs anew, not 409", async () => {
     const { server, url } = shared as { server: TestServer; url: string };
-    const investor = await newInvestor(server.handle.db, clock);
-    await fund(server.handle.db, clock, investor.id, "USDT", "1000");
-    const key = randomUUID();
-    const body = { planId: "standard", currency: "USDT" as const, amount: "100" };
-    const held = await holdKey(url, investor.id, key);
+    const { investor, key, body, held } = await depositWithHeldKey(server, url);
     try {
       const retry = injectRoute(server, routes.createDeposit, { ...withKey(investor.token, key), body });
       await repeatWaiting(url);
@@ -309,11 +314,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`idempotent money calls on PostgreSQL (${POS
 
   it("PostgreSQL: a holder that outlasts the wait is 409 IDEMPOTENCY_IN_FLIGHT, nothing spent; once it is gone the key runs", async () => {
     const { server, url } = shared as { server: TestServer; url: string };
-    const investor = await newInvestor(server.handle.db, clock);
-    await fund(server.handle.db, clock, investor.id, "USDT", "1000");
-    const key = randomUUID();
-    const body = { planId: "standard", currency: "USDT" as const, amount: "100" };
-    const held = await holdKey(url, investor.id, key);
+    const { investor, key, body, held } = await depositWithHeldKey(server, url);
     try {
       const res = await injectRoute(server, routes.createDeposit, { ...withKey(investor.token, key), body });
       expect(res.status).toBe(409);
