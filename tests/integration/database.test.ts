@@ -30,7 +30,9 @@ describe("the PGlite folder lock", () => {
 
   it("refuses a second open of the same folder with a clear message, and frees it on close", async () => {
     const dataDir = path.join(tmp.dir, "db");
-    const first = await openDatabase({ dataDir });
+    // From the migrated copy: a folder made from nothing (initdb and every migration) is lean-start's and
+    // start-memory's to test, and costs seconds here.
+    const first = await openDatabase({ dataDir, initialData: migrated() });
     opened.push(first);
     expect(fs.readFileSync(lockPathFor(dataDir), "utf8").split("\n")[0]).toBe(String(process.pid));
 
@@ -48,7 +50,7 @@ describe("the PGlite folder lock", () => {
 
   it("keeps the data across a close and a reopen", async () => {
     const dataDir = path.join(tmp.dir, "persist");
-    const first = await openDatabase({ dataDir });
+    const first = await openDatabase({ dataDir, initialData: migrated() });
     await first.db.insert(dbSchema.settings).values({ key: "probe", value: "kept" });
     await first.close();
     const second = await openDatabase({ dataDir });
