@@ -496,17 +496,20 @@ async function deposits(db, api) {
     );
 }
 
-/** The caches' counters of readiness, summed over the sessions' and the balances'. */
+/** The caches that keep something per investor: whichever of them the route reads counts. */
+const PER_INVESTOR = ["sessions", "users", "balances", "pulse", "unread"];
+
+/** The caches' counters of readiness, summed over the per-investor caches. */
 async function cacheCounters(api) {
   const body = await (await fetch(`${api}/health/ready`)).json();
   const caches = body.caches ?? {};
-  const sum = (field) => (caches.sessions?.[field] ?? 0) + (caches.balances?.[field] ?? 0);
+  const sum = (field) => PER_INVESTOR.reduce((total, name) => total + (caches[name]?.[field] ?? 0), 0);
   return { hits: sum("hits"), misses: sum("misses"), known: body.caches !== undefined };
 }
 
 /**
  * `GET /user/balance` by READERS distinct investors in turn, twice (well within a minute): the first pass
- * signs them in (untimed), the second is the row, with the share of its session and balance reads the caches
+ * signs them in (untimed), the second is the row, with the share of its reads of the per-investor caches the caches
  * answered (readiness' counters; "?" for a server without them).
  */
 async function manyReaders(api) {
