@@ -1,7 +1,7 @@
 /**
- * What the server keeps in memory (settings and the maintenance flag, sessions, pulses) follows
- * the database: after a change written anywhere — through another instance, or by plain SQL — the
- * next answer shows it. On PGlite at once; with two instances on one PostgreSQL, the other
+ * What the server keeps in memory (settings and the maintenance flag, sessions, pulses, balances with the current
+ * currency, users' rows) follows the database: after a change written anywhere — through another instance, or by
+ * plain SQL — the next answer shows it. On PGlite at once; with two instances on one PostgreSQL, the other
  * instance within the notification's delivery (polled here for up to 2 s).
  */
 import { sql } from "drizzle-orm";
@@ -69,6 +69,14 @@ describe("kept in memory, on PGlite", () => {
     expect((await me()).login).toBe(investor.login);
     await db.execute(sql`update users set full_name = 'Renamed By SQL' where id = ${investor.id}`);
     expect(JSON.stringify(await me())).toContain("Renamed By SQL");
+
+    // The current currency is kept with the balances (one entry a user): a change of the row drops it too.
+    const current = async (url: string) =>
+      (await call(server, "GET", url, undefined, { token: investor.token })).body.currentCurrency;
+    expect(await current("/user/balance")).toBe("USDT");
+    await db.execute(sql`update users set current_currency = 'ETH' where id = ${investor.id}`);
+    expect(await current("/user/balance")).toBe("ETH");
+    expect(await current("/user/statistics")).toBe("ETH");
 
     await db.execute(sql`update sessions set revoked_at = now() where user_id = ${investor.id}`);
     expect(await status(server, "/user/me", investor.token)).toBe(401);

@@ -1,8 +1,8 @@
 /**
  * What the server keeps in memory is bounded in bytes (server/README.md, "Performance"): the kept caches
  * (db/change-feed.ts) filled past their budget with values shaped as the services keep them — a session's
- * row, a user's full row, a pulse, balances, an unread count — hold no more than that budget of V8's heap,
- * and keep what was used most recently.
+ * row, a user's full row, a pulse, balances with the current currency, an unread count — hold no more than that
+ * budget of V8's heap, and keep what was used most recently.
  */
 import { randomUUID } from "node:crypto";
 import v8 from "node:v8";
@@ -67,7 +67,12 @@ describe("the kept caches", () => {
         return Object.freeze(row);
       });
       await kept.pulse.get(own(userId), async () => ({ version: own(`${day}-${i}`), unread: i % 7 }));
-      await kept.balances.get(own(userId), async () => ({ USDT: own(`${i}.125000`), BTC: own(`0.000${i}`) }));
+      await kept.balances.get(own(userId), async () =>
+        Object.freeze({
+          currencies: Object.freeze({ USDT: own(`${i}.125000`), BTC: own(`0.000${i}`), ETH: "0", TON: "0" }),
+          currentCurrency: own("USDT"),
+        }),
+      );
       await kept.unread.get(own(userId), async () => i % 7);
     }
     const held = heapUsedMb() - before;

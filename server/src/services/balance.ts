@@ -5,6 +5,7 @@
 import {
   type BalanceReply,
   type Currency,
+  type CurrencyAmounts,
   Currency as CurrencySchema,
   DEFAULT_BALANCE_TYPE,
   DEFAULT_CURRENCY,
@@ -17,23 +18,26 @@ import type { Database } from "../db/client";
 import { deposits, operationTotals, referralLineTotals, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
-import { getBalances, zeroAmounts } from "./ledger";
-import { findUserById } from "./users";
+import { userMoney, zeroAmounts } from "./ledger";
 
-async function currentCurrency(db: Database, userId: string): Promise<Currency> {
-  // The user's row as the app keeps it (services/users.ts), not a read of its own.
-  const row = await findUserById(db, userId);
-  if (!row) throw new AppError("SESSION_TIMEOUT");
-  const parsed = CurrencySchema.safeParse(row.currentCurrency);
-  return parsed.success ? parsed.data : DEFAULT_CURRENCY;
+/**
+ * The caller's money as the app keeps it (services/ledger.ts, `userMoney`: the balances and the current currency in
+ * one kept entry, not the user's whole row besides).
+ */
+async function moneyOf(
+  db: Database,
+  userId: string,
+): Promise<{ currentCurrency: Currency; currencies: CurrencyAmounts }> {
+  const money = await userMoney(db, userId);
+  // The account is gone (sessions cascade with it, so only in a race): the session is over.
+  if (!money) throw new AppError("SESSION_TIMEOUT");
+  const parsed = CurrencySchema.safeParse(money.currentCurrency);
+  return { currentCurrency: parsed.success ? parsed.data : DEFAULT_CURRENCY, currencies: { ...money.currencies } };
 }
 
 export async function getBalance(db: Database, userId: string): Promise<BalanceReply> {
-  return {
-    type: DEFAULT_BALANCE_TYPE,
-    currentCurrency: await currentCurrency(db, userId),
-    currencies: await getBalances(db, userId),
-  };
+  const { currentCurrency, currencies } = await moneyOf(db, userId);
+  return { type: DEFAULT_BALANCE_TYPE, currentCurrency, currencies };
 }
 
 /** `POST /user/balance`: the currency the cabinet shows first. */
@@ -86,7 +90,7 @@ export async function getStatistics(db: Database, userId: string): Promise<Stati
     .from(referralLineTotals)
     .where(and(eq(referralLineTotals.userId, userId), eq(referralLineTotals.line, 1)));
   return {
-    currentCurrency: await currentCurrency(db, userId),
+    currentCurrency: (await moneyOf(db, userId)).currentCurrency,
     earned,
     referrals: invited?.n ?? 0,
     activeDeposits,

@@ -25,7 +25,7 @@ import {
 import { and, eq, sql } from "drizzle-orm";
 import { keptOf, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
-import { balances, operations } from "../db/schema";
+import { balances, operations, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
 
@@ -132,24 +132,45 @@ export function zeroAmounts(): CurrencyAmounts {
 
 /** Every currency's balance of a user ("0" for currencies never held). */
 export async function getBalances(db: Database, userId: string): Promise<CurrencyAmounts> {
-  const kept = keptOf(db);
-  if (kept) return { ...((await kept.balances.get(userId, () => readBalances(db, userId))) as CurrencyAmounts) };
-  return readBalances(db, userId);
+  return { ...((await userMoney(db, userId))?.currencies ?? zeroAmounts()) };
 }
 
-/** The balances from the table; the app keeps them until the user's operations change (every balance change posts one). */
-async function readBalances(db: Database, userId: string): Promise<CurrencyAmounts> {
+/**
+ * A user's money as the app keeps it (`kept.balances`, one entry a user): every currency's balance and the
+ * currency the cabinet shows first (the user's row, `current_currency`), read in one statement. Both move with
+ * `user:<id>` (an operation posted, the row updated), so this one entry answers `GET /user/balance` whole: the
+ * route keeps two entries an investor (the session and this), not the user's whole row besides for one field
+ * (docs/database.md, "What the server keeps in memory"). Undefined when the user does not exist (not kept).
+ * Frozen: every caller shares the kept value.
+ */
+interface UserMoney {
+  currencies: CurrencyAmounts;
+  /** `users.current_currency` as stored (the balance service parses it). */
+  currentCurrency: string;
+}
+
+export async function userMoney(db: Database, userId: string): Promise<Readonly<UserMoney> | undefined> {
+  const kept = keptOf(db);
+  if (kept) return (await kept.balances.get(userId, () => readUserMoney(db, userId))) as UserMoney | undefined;
+  return readUserMoney(db, userId);
+}
+
+/** The balances and the current currency from the tables; the app keeps them until the user changes. */
+async function readUserMoney(db: Database, userId: string): Promise<Readonly<UserMoney> | undefined> {
   const rows = await db
-    .select({ currency: balances.currency, amount: balances.amount })
-    .from(balances)
-    .where(eq(balances.userId, userId));
-  const result = zeroAmounts();
+    .select({ currentCurrency: users.currentCurrency, currency: balances.currency, amount: balances.amount })
+    .from(users)
+    .leftJoin(balances, eq(balances.userId, users.id))
+    .where(eq(users.id, userId));
+  const first = rows[0];
+  if (!first) return undefined;
+  const currencies = zeroAmounts();
   for (const row of rows) {
-    if ((CURRENCY_CODES as string[]).includes(row.currency)) {
-      result[row.currency as Currency] = normalizeDecimal(row.amount);
+    if (row.currency !== null && row.amount !== null && (CURRENCY_CODES as string[]).includes(row.currency)) {
+      currencies[row.currency as Currency] = normalizeDecimal(row.amount);
     }
   }
-  return result;
+  return Object.freeze({ currencies: Object.freeze(currencies), currentCurrency: first.currentCurrency });
 }
 
 export interface LedgerDiscrepancy {
