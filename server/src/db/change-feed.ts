@@ -117,8 +117,10 @@ function deepFreeze(value: unknown): void {
  */
 export class KeptBudget {
   total = 0;
-  /** The caches' order of use: each read of a kept entry takes the next number. */
+  /** The caches' order of use: each entry kept, and each moved to the back of its cache's order, takes the next number. */
   uses = 0;
+  /** The entries the caches hold together. */
+  entries = 0;
   private readonly caches: KeptCache<unknown>[] = [];
 
   constructor(readonly maxBytes: number) {}
@@ -208,10 +210,17 @@ export class KeptCache<V> {
     if (hit) {
       if (this.now() - hit.at * 1000 < this.options.ttlMs) {
         this.hits++;
-        hit.used = this.options.budget.uses++;
-        // Used now: to the back of the order.
-        this.entries.delete(key);
-        this.entries.set(key, hit);
+        // Used now: to the back of the order, unless it is among the more recently used half already (fewer than
+        // half the entries have been kept or moved since it was): an entry read again and again (an investor's
+        // session while the app polls) stays where it is. V8's Map is slow at deleting and setting one key over
+        // and over in a large map: ~20 µs a time with 20,000 entries, against ~0.2 µs for ever other keys, so a
+        // busy investor's every call cost ~40 µs once the caches were full.
+        const budget = this.options.budget;
+        if (budget.uses - hit.used > budget.entries / 2) {
+          hit.used = budget.uses++;
+          this.entries.delete(key);
+          this.entries.set(key, hit);
+        }
         return hit.value;
       }
       this.drop(key, hit);
@@ -255,6 +264,7 @@ export class KeptCache<V> {
       ENTRY_BYTES + MAP_SLOT_BYTES + weigh(key) + weigh(value) + (tag === null ? 0 : MAP_SLOT_BYTES + weigh(tag));
     const entry: Entry<V> = { value, at: Math.floor(this.now() / 1000), used: this.options.budget.uses++, bytes, tag };
     this.entries.set(key, entry);
+    this.options.budget.entries++;
     if (tag !== null) this.tagged.set(tag, key);
     this.bytes += bytes;
     this.options.budget.total += bytes;
@@ -281,6 +291,7 @@ export class KeptCache<V> {
 
   private drop(key: string, entry: Entry<V>): void {
     this.entries.delete(key);
+    this.options.budget.entries--;
     this.bytes -= entry.bytes;
     this.options.budget.total -= entry.bytes;
     if (entry.tag !== null && this.tagged.get(entry.tag) === key) this.tagged.delete(entry.tag);
@@ -321,6 +332,7 @@ export class KeptCache<V> {
   }
 
   clear(): void {
+    this.options.budget.entries -= this.entries.size;
     this.entries.clear();
     this.tagged.clear();
     this.options.budget.total -= this.bytes;
