@@ -3,7 +3,9 @@
 // Debian's Chromium under a phone profile: 390×844, 150 ms round trip, 1.6 Mbps down, 750 kbps up and
 // the CPU 4× slower (Chrome DevTools Protocol: Network.emulateNetworkConditions,
 // Emulation.setCPUThrottlingRate). For each case it measures a cold launch (a fresh browser profile,
-// empty cache) and a warm one (the same profile again, the cache filled), and prints one table:
+// empty cache) and a warm one (the same profile again, the cache filled), the cases in turns (each case's first pair,
+// then each case's second, …: the machine's load drifts over a run, and each case is compared with the web
+// cabinet), and prints one table:
 //
 // - cabinet (signed in, `/`): navigation → the headline figure (the total) on screen, whoever painted it: the
 //   launcher written into index.html paints it from its early replies before the app's code has run
@@ -37,7 +39,9 @@
 //
 // Options (environment): BENCH_RUNS (launches of each kind per case, default 3), BENCH_CASES
 // (`cabinet,tg-webk,tg-weba,tg-ios,tg-android,tg-desktop,login,template`), BENCH_LIGHTHOUSE (runs per case, default 1; 0 skips it), BENCH_LHR_DIR (keep
-// each Lighthouse report there), BENCH_TRACE (print each cold launch's requests), CHROMIUM_PATH (default
+// each Lighthouse report there), BENCH_TRACE (print each cold launch's requests), BENCH_TG_ANSWER_DELAY (ms the phones'
+// and Desktop's stand-ins take to answer each question over the bridge, the kept token's included: a busy phone;
+// default 0, an answer a task later), CHROMIUM_PATH (default
 // /usr/bin/chromium). Not a test: nothing fails on a figure; the load average is printed with the table, since a
 // busy machine is a slower phone.
 import {
@@ -64,6 +68,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_CONTEXT } from "./lib/system.mjs";
 process.chdir(resolve(import.meta.dirname, ".."));
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** How late the phones' and Desktop's stand-ins answer the app's every question over the bridge, in ms (a busy phone). */
+const TG_ANSWER_DELAY = Number(process.env.BENCH_TG_ANSWER_DELAY ?? 0);
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE ?? 1);
 const lighthouseVersion = JSON.parse(readFileSync("node_modules/lighthouse/package.json", "utf8")).version;
 const argTemplate = process.argv.indexOf("--template");
@@ -119,15 +125,23 @@ async function serveFolder(dir) {
   return { base: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => server.close(r)) };
 }
 
-/** Records, from before the page's scripts run, when the figure first shows, and when the app's own does. */
-function watchFor({ shown, app, painted }) {
+/**
+ * Records, from before the page's scripts run, when the figure first shows, and when the app's own does; once both
+ * have, tells the bench through its binding (`SHOWN`), so that nothing of the bench runs in the page during a launch.
+ */
+function watchFor({ shown, app, painted, binding }) {
   const check = new Function(`return (${shown})`);
   const checkApp = new Function(`return (${app ?? shown})`);
   const checkPainted = new Function(`return (${painted ?? "false"})`);
+  let told = false;
   const mark = () => {
     if (window.__shownAt === undefined && check()) window.__shownAt = performance.now();
     if (window.__appAt === undefined && checkApp()) window.__appAt = performance.now();
     if (window.__paintedAt === undefined && checkPainted()) window.__paintedAt = performance.now();
+    if (!told && window.__shownAt !== undefined && window.__appAt !== undefined) {
+      told = true;
+      window[binding]?.();
+    }
   };
   new MutationObserver(mark).observe(document, { childList: true, subtree: true, characterData: true });
   window.__lcp = 0;
@@ -232,11 +246,14 @@ async function launch(page, cdp, open, cold) {
   cdp.on("Network.requestServedFromCache", onCache);
   cdp.on("Network.loadingFinished", onFinished);
   cdp.on("Network.loadingFailed", onFailed);
-  const { target, readyAt } = await open();
-  await target.waitForFunction(() => window.__shownAt !== undefined && window.__appAt !== undefined, undefined, {
-    timeout: 60_000,
-    polling: 100,
+  // Waited for without evaluating in the page: a poll's script would take the throttled main thread from the launch
+  // (Playwright's injected script alone is 25–40 ms of it, at the moment a Telegram client's answer is due).
+  const shownInPage = new Promise((resolve, reject) => {
+    onShown = resolve;
+    setTimeout(() => reject(new Error("the figure did not show within 60 s")), 60_000).unref();
   });
+  const { target, readyAt } = await open();
+  await shownInPage;
   // Let late paints settle before reading LCP; the chunks and calls of the screen are all in by then.
   await page.waitForTimeout(1500);
   const ready = await readyAt();
@@ -298,6 +315,16 @@ async function launch(page, cdp, open, cold) {
   };
 }
 
+/** The binding through which the page says its figures have shown, and who waits for it in this launch. */
+const SHOWN = "__benchShown";
+let onShown = () => undefined;
+
+/** `watchFor` with the case's conditions and its binding to the bench, before the page's scripts. */
+async function watchCase(context, name) {
+  await context.exposeBinding(SHOWN, () => onShown());
+  await context.addInitScript(watchFor, { ...CONDITIONS[name], binding: SHOWN });
+}
+
 async function throttle(page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
@@ -311,45 +338,65 @@ async function throttle(page) {
   return cdp;
 }
 
-/** `RUNS` cold and warm launches; `start()` gives a fresh profile's page, how to open the app in it and to leave it. */
-async function measureLaunches(name, start) {
-  const cold = [];
-  const warm = [];
-  for (let i = 0; i < RUNS; i++) {
-    const { page, open, leave, close } = await start();
-    const cdp = await throttle(page);
-    cold.push(await launch(page, cdp, open, true));
-    await leave();
-    warm.push(await launch(page, cdp, open, false));
+/**
+ * `RUNS` cold and warm launches of each case, in turns (each case's first, then each case's second, …): the machine's
+ * load drifts over a run, and each case's figure is compared with the web cabinet's. A case's `start()` gives a fresh
+ * profile's page, how to open the app in it and to leave it.
+ */
+async function measureInTurns(cases) {
+  const results = cases.map(({ name }) => ({ name, cold: [], warm: [] }));
+  // One launch in each browser not counted first: a fresh browser's first launch is slower, and it would always be the
+  // same case's.
+  for (const browser of new Set(cases.map((c) => c.browser))) {
+    const { page, open, close } = await cases.find((c) => c.browser === browser).start();
+    await launch(page, await throttle(page), open, false);
     await close();
   }
-  const ms = (runs, key) => s(median(runs.map((r) => r[key])));
-  console.log(
-    `[bench] ${name}: cold → figure ${ms(cold, "ms")}, → app ${ms(cold, "appMs")}; warm → figure ${ms(warm, "ms")}, → app ${ms(warm, "appMs")}; painted ${cold.filter((r) => r.paintedMs !== undefined).length}/${RUNS} cold, ${warm.filter((r) => r.paintedMs !== undefined).length}/${RUNS} warm; web_app_ready cold ${ms(cold, "readyMs")}`,
-  );
-  return { name, cold, warm };
+  for (let i = 0; i < RUNS; i++)
+    for (const [at, { start }] of cases.entries()) {
+      const { cold, warm } = results[at];
+      const { page, open, leave, close } = await start();
+      const cdp = await throttle(page);
+      cold.push(await launch(page, cdp, open, true));
+      await leave();
+      warm.push(await launch(page, cdp, open, false));
+      await close();
+      // The next case's launch starts on a browser that has finished with this one (its renderer going away).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  for (const { name, cold, warm } of results) {
+    const ms = (runs, key) => s(median(runs.map((r) => r[key])));
+    console.log(
+      `[bench] ${name}: cold → figure ${ms(cold, "ms")}, → app ${ms(cold, "appMs")}; warm → figure ${ms(warm, "ms")}, → app ${ms(warm, "appMs")}; painted ${cold.filter((r) => r.paintedMs !== undefined).length}/${RUNS} cold, ${warm.filter((r) => r.paintedMs !== undefined).length}/${RUNS} warm; web_app_ready cold ${ms(cold, "readyMs")}`,
+    );
+  }
+  return results;
 }
 
 /** The app at `url` in a page of a fresh phone context (`setup` puts the session, a client's bridge in first). */
-function measure(browser, name, url, setup) {
-  return measureLaunches(name, async () => {
-    const context = await browser.newContext(PHONE_CONTEXT);
-    await context.addInitScript(KEEP_NAMES);
-    await setup?.(context);
-    await context.addInitScript(watchFor, CONDITIONS[name]);
-    const page = await context.newPage();
-    const readyAt = () =>
-      page.evaluate(() => window.__tgEvents?.find((event) => event.eventType === "web_app_ready")?.t);
-    return {
-      page,
-      open: async () => {
-        await page.goto(url, { waitUntil: "commit" });
-        return { target: page, readyAt };
-      },
-      leave: () => page.goto("about:blank"),
-      close: () => context.close(),
-    };
-  });
+function pageCase(browser, name, url, setup) {
+  return {
+    name,
+    browser,
+    start: async () => {
+      const context = await browser.newContext(PHONE_CONTEXT);
+      await context.addInitScript(KEEP_NAMES);
+      await setup?.(context);
+      await watchCase(context, name);
+      const page = await context.newPage();
+      const readyAt = () =>
+        page.evaluate(() => window.__tgEvents?.find((event) => event.eventType === "web_app_ready")?.t);
+      return {
+        page,
+        open: async () => {
+          await page.goto(url, { waitUntil: "commit" });
+          return { target: page, readyAt };
+        },
+        leave: () => page.goto("about:blank"),
+        close: () => context.close(),
+      };
+    },
+  };
 }
 
 /**
@@ -357,43 +404,47 @@ function measure(browser, name, url, setup) {
  * store keeps it (its local-storage copy: a plain http frame's cookie is a third-party one, refused). The parent page
  * is loaded before the clock starts; the frame loads the app from the server itself (`base`).
  */
-function measureInTelegramWeb(browser, name, client, base, session) {
-  return measureLaunches(name, async () => {
-    const web = await openTelegramWeb(browser, base, client, LIGHT_THEME);
-    await web.context.addInitScript(KEEP_NAMES);
-    // Chromium asks the user before a public site's frame reaches this machine's own address (Local Network Access).
-    await web.context.grantPermissions(["local-network-access"], { origin: TELEGRAM_WEB });
-    // Telegram Web's page is in: no more routing (it turns the browser's cache off).
-    await web.context.unrouteAll();
-    await web.context.addInitScript(
-      ([origin, token, user]) => {
-        if (location.origin !== origin) return;
-        if (!localStorage.getItem("kassa.token")) localStorage.setItem("kassa.token", token);
-        if (!localStorage.getItem("kassa.user")) localStorage.setItem("kassa.user", user);
-        localStorage.setItem("kassa.language", "en");
-      },
-      [base, session.refreshToken, JSON.stringify(session.user)],
-    );
-    await web.context.addInitScript(watchFor, CONDITIONS[name]);
-    return {
-      page: web.page,
-      open: async () => {
-        const since = await web.page.evaluate(() => performance.now());
-        const frame = await web.mount({ initData: "", platform: `web${client}`, version: "9.1", origin: base });
-        // The parent's clock to the frame's: both count from their own time origin.
-        const readyAt = async () => {
-          const ready = (await web.events()).find((e) => e.eventType === "web_app_ready" && (e.t ?? 0) >= since);
-          if (ready?.t === undefined) return undefined;
-          const parentOrigin = await web.page.evaluate(() => performance.timeOrigin);
-          const frameOrigin = await frame.evaluate(() => performance.timeOrigin);
-          return ready.t + parentOrigin - frameOrigin;
-        };
-        return { target: frame, readyAt };
-      },
-      leave: () => web.unmount(),
-      close: () => web.context.close(),
-    };
-  });
+function telegramWebCase(browser, name, client, base, session) {
+  return {
+    name,
+    browser,
+    start: async () => {
+      const web = await openTelegramWeb(browser, base, client, LIGHT_THEME);
+      await web.context.addInitScript(KEEP_NAMES);
+      // Chromium asks the user before a public site's frame reaches this machine's own address (Local Network Access).
+      await web.context.grantPermissions(["local-network-access"], { origin: TELEGRAM_WEB });
+      // Telegram Web's page is in: no more routing (it turns the browser's cache off).
+      await web.context.unrouteAll();
+      await web.context.addInitScript(
+        ([origin, token, user]) => {
+          if (location.origin !== origin) return;
+          if (!localStorage.getItem("kassa.token")) localStorage.setItem("kassa.token", token);
+          if (!localStorage.getItem("kassa.user")) localStorage.setItem("kassa.user", user);
+          localStorage.setItem("kassa.language", "en");
+        },
+        [base, session.refreshToken, JSON.stringify(session.user)],
+      );
+      await watchCase(web.context, name);
+      return {
+        page: web.page,
+        open: async () => {
+          const since = await web.page.evaluate(() => performance.now());
+          const frame = await web.mount({ initData: "", platform: `web${client}`, version: "9.1", origin: base });
+          // The parent's clock to the frame's: both count from their own time origin.
+          const readyAt = async () => {
+            const ready = (await web.events()).find((e) => e.eventType === "web_app_ready" && (e.t ?? 0) >= since);
+            if (ready?.t === undefined) return undefined;
+            const parentOrigin = await web.page.evaluate(() => performance.timeOrigin);
+            const frameOrigin = await frame.evaluate(() => performance.timeOrigin);
+            return ready.t + parentOrigin - frameOrigin;
+          };
+          return { target: frame, readyAt };
+        },
+        leave: () => web.unmount(),
+        close: () => web.context.close(),
+      };
+    },
+  };
 }
 
 /**
@@ -513,24 +564,29 @@ async function audits(url, setup) {
 }
 
 async function main() {
-  const results = [];
-  const lighthouseResults = [];
+  const cases = [];
+  /** Lighthouse's audits, run once every launch is measured. */
+  const lighthouseCases = [];
+  const lighthouseCase = (name, url, setup) => {
+    if (LIGHTHOUSE_RUNS > 0) lighthouseCases.push({ name, url, setup });
+  };
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
   });
   const kassa = CASES.some((c) => c !== "template") ? await startKassa() : undefined;
-  const lighthouseCase = async (name, url, setup) => {
-    if (LIGHTHOUSE_RUNS > 0) lighthouseResults.push({ name, ...(await audits(url, setup)) });
-  };
+  let webBrowser;
+  let template;
+  let results;
+  const lighthouseResults = [];
   try {
     if (kassa && CASES.includes("cabinet")) {
       const session = await demoSession(kassa.base);
       const cookie = { name: "kassa_token", value: session.refreshToken, url: kassa.base };
       const user = JSON.stringify(session.user);
-      results.push(
-        await measure(browser, "cabinet", `${kassa.base}/`, async (context) => {
+      cases.push(
+        pageCase(browser, "cabinet", `${kassa.base}/`, async (context) => {
           await context.addCookies([cookie]);
           await context.addInitScript(
             ([user]) => {
@@ -541,7 +597,7 @@ async function main() {
           );
         }),
       );
-      await lighthouseCase("cabinet", `${kassa.base}/`, async (context) => {
+      lighthouseCase("cabinet", `${kassa.base}/`, async (context) => {
         await context.addCookies([cookie]);
         await keepInStorage(context, kassa.base, { "kassa.user": user, "kassa.language": "en" });
       });
@@ -555,8 +611,8 @@ async function main() {
         const platform = { "tg-ios": "ios", "tg-android": "android", "tg-desktop": "tdesktop" }[name];
         const kind = platform === "tdesktop" ? "device" : "secure";
         const hash = launchHash({ initData: "", platform, version: "9.1" });
-        results.push(
-          await measure(browser, name, `${kassa.base}/${hash}`, async (context) => {
+        cases.push(
+          pageCase(browser, name, `${kassa.base}/${hash}`, async (context) => {
             await installTelegramClient(
               context,
               LIGHT_THEME,
@@ -564,12 +620,13 @@ async function main() {
             );
             // The stand-in keeps its storages in session storage; the app's writes (a turned token) stay there.
             await context.addInitScript(
-              ([slot, token, user]) => {
+              ([slot, token, user, delay]) => {
                 if (!sessionStorage.getItem(slot)) sessionStorage.setItem(slot, token);
                 if (!localStorage.getItem("kassa.user")) localStorage.setItem("kassa.user", user);
                 localStorage.setItem("kassa.language", "en");
+                if (delay > 0) sessionStorage.setItem("tg-answer-delay", String(delay));
               },
-              [`tg-${kind}:kassa_refresh_token`, session.refreshToken, user],
+              [`tg-${kind}:kassa_refresh_token`, session.refreshToken, user, TG_ANSWER_DELAY],
             );
           }),
         );
@@ -578,35 +635,31 @@ async function main() {
       if (webClients.length > 0) {
         // Telegram Web's browser: third-party cookies refused, storage partitioned; one renderer process for the
         // page and its frame, so that the CPU throttle set on the page applies to the app as well.
-        const webBrowser = await launchChromiumAsTelegramWeb(["--disable-site-isolation-trials"]);
-        try {
-          for (const name of webClients)
-            results.push(await measureInTelegramWeb(webBrowser, name, name.slice(-1), kassa.base, session));
-        } finally {
-          await webBrowser.close();
-        }
+        webBrowser = await launchChromiumAsTelegramWeb(["--disable-site-isolation-trials"]);
+        for (const name of webClients)
+          cases.push(telegramWebCase(webBrowser, name, name.slice(-1), kassa.base, session));
       }
     }
     if (kassa && CASES.includes("login")) {
-      results.push(
-        await measure(browser, "login", `${kassa.base}/login`, (context) =>
+      cases.push(
+        pageCase(browser, "login", `${kassa.base}/login`, (context) =>
           context.addInitScript(() => localStorage.setItem("kassa.language", "en")),
         ),
       );
-      await lighthouseCase("login", `${kassa.base}/login`, (context) =>
+      lighthouseCase("login", `${kassa.base}/login`, (context) =>
         keepInStorage(context, kassa.base, { "kassa.language": "en" }),
       );
     }
     if (TEMPLATE_DIR && CASES.includes("template")) {
-      const template = await serveFolder(TEMPLATE_DIR);
-      try {
-        results.push(await measure(browser, "template", `${template.base}/`));
-        await lighthouseCase("template", `${template.base}/`);
-      } finally {
-        await template.stop();
-      }
+      template = await serveFolder(TEMPLATE_DIR);
+      cases.push(pageCase(browser, "template", `${template.base}/`));
+      lighthouseCase("template", `${template.base}/`);
     }
+    results = await measureInTurns(cases);
+    for (const { name, url, setup } of lighthouseCases) lighthouseResults.push({ name, ...(await audits(url, setup)) });
   } finally {
+    await webBrowser?.close();
+    await template?.stop();
     await browser.close();
     await kassa?.stop();
   }
@@ -661,7 +714,7 @@ async function main() {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
   console.log(
-    `\nLaunch on a phone profile (390×844, ${PROFILE.latencyMs} ms RTT, ${PROFILE.downBps / 1e6} Mbps down, ${PROFILE.upBps / 1e3} kbps up, CPU ${PROFILE.cpu}× slower), median of ${RUNS}:`,
+    `\nLaunch on a phone profile (390×844, ${PROFILE.latencyMs} ms RTT, ${PROFILE.downBps / 1e6} Mbps down, ${PROFILE.upBps / 1e3} kbps up, CPU ${PROFILE.cpu}× slower), median of ${RUNS}${TG_ANSWER_DELAY > 0 ? `; the phones' and Desktop's stand-ins answering ${TG_ANSWER_DELAY} ms late` : ""}:`,
   );
   console.log(line(rows[0]));
   console.log(line(widths.map((w) => "-".repeat(w))));

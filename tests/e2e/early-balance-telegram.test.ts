@@ -22,6 +22,7 @@ import {
   installTelegramClient,
   LIGHT_THEME,
   launchHash,
+  postedEvents,
   signedInitData,
 } from "./support/telegram-client";
 import { launchChromiumAsTelegramWeb, openTelegramWeb } from "./support/telegram-web";
@@ -208,6 +209,43 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
       expect(painted, "the painted figure").toBeDefined();
       expect(painted?.appStarted, "painted before the app's code ran").toBe(false);
       expect(painted?.text).toBe(app?.text);
+    } finally {
+      await context.close();
+    }
+  });
+
+  // A busy phone answers late. The launcher asks for the kept token before anything else and sends the maintenance
+  // flag, which needs no token, without waiting; while it waits only the entry's own script is asked for, so the
+  // token's calls still find free connections when the answer comes. (The code's files, all asked for once the
+  // client had been waited for 0.1 s, held the calls until they had downloaded: the balance a second later.)
+  it("an iPhone slow to answer (every answer 0.3 s late): the token asked for first, the calls before the screen's code", async () => {
+    const { context, url } = await iphone(390, LIGHT_THEME, "en");
+    await context.addInitScript(() => sessionStorage.setItem("tg-answer-delay", "300"));
+    const page = await context.newPage();
+    const sent: string[] = [];
+    const cdp = await context.newCDPSession(page);
+    cdp.on("Network.requestWillBeSent", (event) => sent.push(new URL(event.request.url).pathname));
+    await cdp.send("Network.enable");
+    try {
+      await page.goto(url, { waitUntil: "commit" });
+      await page.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
+      const asked = await postedEvents(page);
+      expect(asked[0]?.eventType, asked.map((event) => event.eventType).join(" ")).toBe(
+        "web_app_secure_storage_get_key",
+      );
+      const order = sent.join(" ");
+      const at = (path: string) => sent.indexOf(path);
+      expect(at("/api/settings/technical_work"), order).toBeGreaterThanOrEqual(0);
+      expect(
+        at("/api/settings/technical_work"),
+        `the maintenance flag before the token's check: ${order}`,
+      ).toBeLessThan(at("/api/user/me"));
+      const balance = at("/api/user/balance");
+      expect(balance, order).toBeGreaterThan(at("/api/user/me"));
+      const codeBefore = sent.slice(0, balance).filter((path) => /^\/assets\/.+\.js$/.test(path));
+      expect(codeBefore, `only the entry's script before the balance's call: ${order}`).toEqual([
+        expect.stringMatching(/^\/assets\/index-[^/]+\.js$/),
+      ]);
     } finally {
       await context.close();
     }

@@ -14,7 +14,12 @@ import { keptTelegramToken, telegramLook } from "./telegram";
 
 const { files, calls } = LAUNCH;
 let announced = false;
-/** How long the app's code waits for the Telegram client's answer with the kept token (it normally comes at once). */
+/** The preloads asked for, by file (declared before the start below, which asks for them). */
+const links = new Map<string, HTMLLinkElement>();
+/**
+ * How long the app's code waits for the Telegram client's answer with the kept token (it normally comes at once)
+ * before the entry's own script is asked for.
+ */
 const CODE_WAIT_MS = 100;
 /**
  * Settles once the painted block is on screen (or will not be, at most 1 s): the entry is inserted then. Its files
@@ -40,6 +45,10 @@ function start(): Promise<unknown> | null {
   const screen = saved && path === "/" ? files.cabinet : login ? files.login : null;
   if (!screen) return null;
   const telegram = detectTelegramLaunch();
+  // Inside Telegram the kept token is asked for before anything else: the client answers in a task of its own at
+  // the earliest, after the page's first paint, and later on a busy phone. Meanwhile what needs no token goes out.
+  const kept = saved && telegram ? keptTelegramToken(telegram) : null;
+  if (kept) window.__kassaEarlyReplies = [send(calls.painted[0], null)];
   const lng = startLanguage(telegram?.languageCode);
   // The calls the painted balance needs first, then the entry, then the other calls and the screen's code: the
   // browser opens at most six connections to a host, in this order.
@@ -60,13 +69,17 @@ function start(): Promise<unknown> | null {
     for (const file of screen.css) link("preload", file, "style");
     for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
   };
-  if (saved && telegram) {
+  if (kept && telegram) {
     // The look only where a balance may be painted (a phone's width).
     const look = matchMedia("(min-width: 960px)").matches ? null : telegramLook(telegram);
-    // As on the web: the calls first, the code after them (asked for anyway once the client has been waited for
-    // CODE_WAIT_MS), and the entry once the painted block is on screen (at most PAINT_DEADLINE_MS from here).
-    setTimeout(() => askForCode(null), CODE_WAIT_MS);
-    const read = keptTelegramToken(telegram).then(
+    // As on the web: the calls first, the code after them, and the entry once the painted block is on screen (at
+    // most PAINT_DEADLINE_MS from here, when all the code is asked for whatever happened). A client slow to answer
+    // (a busy phone) gets the entry's own script asked for after CODE_WAIT_MS, and nothing more: a browser opens six
+    // connections to a host, and the code's files would take those the token's calls need, for a second or more.
+    setTimeout(() => link("modulepreload", files.entry.script), CODE_WAIT_MS);
+    const deadline = new Promise((resolve) => setTimeout(resolve, PAINT_DEADLINE_MS));
+    void deadline.then(() => askForCode(null));
+    const read = kept.then(
       (token) => {
         let more: (() => void) | null = null;
         try {
@@ -78,7 +91,7 @@ function start(): Promise<unknown> | null {
       },
       () => askForCode(null),
     );
-    return Promise.race([read.catch(() => null), new Promise((resolve) => setTimeout(resolve, PAINT_DEADLINE_MS))]);
+    return Promise.race([read.catch(() => null), deadline]);
   }
   askForCode(more);
   return painted;
@@ -112,27 +125,36 @@ function startEntry(): void {
 
 /**
  * The first screen's calls with the kept token: at once those the painted balance needs (inside Telegram the
- * token's check first); the others when the function it returns is called (null without a token), so that the
- * entry and its imports do not wait for all six of a host's connections.
+ * maintenance flag, which needs no token, went before the token came, and the token's check goes first); the
+ * others when the function it returns is called (null without a token), so that the entry and its imports do not
+ * wait for all six of a host's connections.
  */
 function sendCalls(token: string | null, telegram: boolean): (() => void) | null {
   if (!token) return null;
-  const base = resolveApiBaseUrl();
-  const send = (path: string, bearer: string | null = token) => {
-    const url = `${base}${path}`;
-    const headers: Record<string, string> = { Accept: "application/json" };
-    if (bearer) headers.Authorization = `Bearer ${bearer}`;
-    return { url, token: bearer, at: performance.now(), reply: fetch(url, { headers, credentials: "same-origin" }) };
-  };
   const [work, ...others] = calls.painted;
-  const early = [...(telegram ? [send(calls.check)] : []), send(work, null), ...others.map((path) => send(path))];
+  const early = telegram ? (window.__kassaEarlyReplies ?? []) : [send(work, null)];
+  if (telegram) early.push(send(calls.check, token));
+  early.push(...others.map((path) => send(path, token)));
   window.__kassaEarlyReplies = early;
-  return () => early.push(...calls.rest.map((path) => send(path)));
+  return () => early.push(...calls.rest.map((path) => send(path, token)));
 }
 
-/** A preload of `href`. */
+type EarlyReply = NonNullable<Window["__kassaEarlyReplies"]>[number];
+
+/** One call to the API (relative to its base), with the token as its bearer, as the API client would send it. */
+function send(path: string, bearer: string | null): EarlyReply {
+  const url = `${resolveApiBaseUrl()}${path}`;
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  return { url, token: bearer, at: performance.now(), reply: fetch(url, { headers, credentials: "same-origin" }) };
+}
+
+/** A preload of `href` (once). */
 function link(rel: string, href: string, as?: string): HTMLLinkElement {
+  const asked = links.get(href);
+  if (asked) return asked;
   const element = document.createElement("link");
+  links.set(href, element);
   element.rel = rel;
   element.crossOrigin = "";
   if (as) element.as = as;
