@@ -136,6 +136,15 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
       await cdp.send("Network.enable");
       try {
         await page.goto(url, { waitUntil: "commit" });
+        // Telegram keeps its loading placeholder over the page until `web_app_ready`: the launcher tells it once
+        // the figure is painted, before the app's code (held here) has run.
+        await page.locator("#root [data-testid='overview-total-painted']").waitFor({ timeout: 15_000 });
+        await expect
+          .poll(async () => (await postedEvents(page)).some((e) => e.eventType === "web_app_ready"), {
+            timeout: 10_000,
+          })
+          .toBe(true);
+        expect((await seen(page)).painted?.appStarted).toBe(false);
         await expectTakeover(page, page, release, { theme, platform: "ios", offset: { x: 0, y: 0 } });
         const entry = [...priorities].filter(([path]) => /^\/assets\/index-[^/]+\.js$/.test(path));
         expect(entry).toEqual([[expect.any(String), "High"]]);

@@ -7,7 +7,7 @@ import type { User } from "@contract/user";
 import { formatAmount } from "@/lib/format-amount";
 import { USER_STORAGE_KEY } from "@/lib/session-keys";
 import { LAUNCH } from "./build-time";
-import type { Insets, Look } from "./telegram";
+import { type Insets, type Look, tellReady } from "./telegram";
 
 const { paint: PAINT, calls } = LAUNCH;
 /** The longest the entry waits for the painted block. */
@@ -66,6 +66,8 @@ export function paintBalanceEarly(lng: string, look: Look | null): Promise<void>
           (!!screen && screen.dataset.screen !== "cabinet")
         );
       });
+      // Inside Telegram the client's placeholder covers the page until it is told the app is ready.
+      if (look) afterPaint(tellReady);
       shown();
     },
     () => shown(),

@@ -175,6 +175,15 @@ function listenToTheClient(): Set<Listener> {
 }
 
 /**
+ * Tells the client the Mini App can be shown (`web_app_ready`): Telegram keeps its loading placeholder over the page
+ * until it hears it, so a balance painted before the app's code would wait behind it for that code. The app tells it
+ * again once its own first screen is on (`useMiniAppReady`); the clients take a second one as they took the first.
+ */
+export function tellReady(): void {
+  postEvent("web_app_ready", undefined);
+}
+
+/**
  * An event to the client, as the SDK posts it: the native clients' proxy, the desktop's `external.notify`, else
  * Telegram Web's frame parent. False when there is no client to post to.
  */
