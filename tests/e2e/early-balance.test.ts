@@ -130,6 +130,26 @@ describe("the balance painted before the app's code", () => {
       }
     });
 
+  it("writes the investor's name as it is, whatever characters it holds", async () => {
+    // The kept user's name, as the launcher reads it on the web; `$&` and `$1` are replacement patterns to
+    // String.replace, the tags are markup to innerHTML: neither may act.
+    const name = "Bob $& $1 <i>x</i>";
+    const context = await phoneContext(browser, { viewport: { width: 390, height: 844 }, colorScheme: "light" });
+    await useSession(context, { ...demo, user: { ...(demo.user as object), fullName: name } });
+    await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
+    await hold(context, CODE_AND_STYLES);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base()}/`, { waitUntil: "commit" });
+      const welcome = page.locator("#root [data-testid='welcome-painted']");
+      await welcome.waitFor({ timeout: 15_000 });
+      expect(await welcome.textContent()).toBe(`Welcome, ${name}`);
+      expect(await welcome.locator("i").count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("paints nothing on a deep link (another screen than the cabinet's start)", async () => {
     const context = await launchContext({ width: 390, language: "en", scheme: "light" });
     const releaseEntry = await hold(context, ENTRY_CHUNK);

@@ -173,7 +173,9 @@ function balanceBlock(
   template.innerHTML = html;
   const block = template.content.firstElementChild as HTMLElement;
   const welcome = block.querySelector(".page-welcome");
-  if (welcome) welcome.textContent = (welcome.textContent ?? "").replace("{{login}}", user.fullName || user.login);
+  // A function, so that a name with `$&` or `$1` in it is written as it is, not read as a replacement pattern.
+  const name = user.fullName || user.login;
+  if (welcome) welcome.textContent = (welcome.textContent ?? "").replace("{{login}}", () => name);
   const hero = block.querySelector(".balance-hero-label");
   if (hero) hero.textContent = label.replace("{{currency}}", currency);
   for (const [testId, amount, text] of figures) {
