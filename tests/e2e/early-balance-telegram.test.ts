@@ -117,6 +117,15 @@ async function iphone(width: number, theme: Record<string, string>, language: st
   return { context, url, session };
 }
 
+/** The paths of `page`'s requests, in the order they start (CDP), filled as they go. */
+async function requestsOf(page: Page): Promise<string[]> {
+  const sent: string[] = [];
+  const cdp = await page.context().newCDPSession(page);
+  cdp.on("Network.requestWillBeSent", (event) => sent.push(new URL(event.request.url).pathname));
+  await cdp.send("Network.enable");
+  return sent;
+}
+
 describe("the balance painted inside Telegram before the app's code", { timeout: 90_000 }, () => {
   for (const [language, width, theme] of [
     ["en", 390, LIGHT_THEME],
@@ -201,10 +210,7 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
     );
     await recordFigures(context);
     const page = await context.newPage();
-    const sent: string[] = [];
-    const cdp = await context.newCDPSession(page);
-    cdp.on("Network.requestWillBeSent", (event) => sent.push(new URL(event.request.url).pathname));
-    await cdp.send("Network.enable");
+    const sent = await requestsOf(page);
     try {
       await page.goto(`${base()}/${launchHash({ initData, platform: "tdesktop", version: "9.1" })}`, {
         waitUntil: "commit",
@@ -231,10 +237,7 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
     const { context, url } = await iphone(390, LIGHT_THEME, "en");
     await context.addInitScript(() => sessionStorage.setItem("tg-answer-delay", "300"));
     const page = await context.newPage();
-    const sent: string[] = [];
-    const cdp = await context.newCDPSession(page);
-    cdp.on("Network.requestWillBeSent", (event) => sent.push(new URL(event.request.url).pathname));
-    await cdp.send("Network.enable");
+    const sent = await requestsOf(page);
     try {
       await page.goto(url, { waitUntil: "commit" });
       await page.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
