@@ -169,8 +169,9 @@ describe.skipIf(!TEST_DATABASE_URL)(
     it("runs a statement again when a cancel meant for the statement before it hits it", async () => {
       // A request still waited for: its scope is not abandoned, so the cancel was not meant for it.
       // (A drizzle query starts when it is awaited: `then` here, inside the scope.)
-      const statement = runInQueryScope(new AbortController().signal, () =>
-        handle.db.execute(sql`select pg_sleep(0.41), 7 as n`).then((result) => result),
+      const statement = runInQueryScope(
+        () => new AbortController().signal,
+        () => handle.db.execute(sql`select pg_sleep(0.41), 7 as n`).then((result) => result),
       );
       expect(await cancelSleeperOnce("0.41")).toBe(true);
       expect(rowsOf<{ n: number }>(await statement)[0]?.n).toBe(7);
@@ -178,12 +179,14 @@ describe.skipIf(!TEST_DATABASE_URL)(
 
     it("runs a transaction again from its start when a stray cancel hits it", async () => {
       let runs = 0;
-      const transaction = runInQueryScope(new AbortController().signal, () =>
-        handle.db.transaction(async (tx) => {
-          runs++;
-          await tx.execute(sql`select pg_sleep(0.42)`);
-          return "committed";
-        }),
+      const transaction = runInQueryScope(
+        () => new AbortController().signal,
+        () =>
+          handle.db.transaction(async (tx) => {
+            runs++;
+            await tx.execute(sql`select pg_sleep(0.42)`);
+            return "committed";
+          }),
       );
       expect(await cancelSleeperOnce("0.42")).toBe(true);
       expect(await transaction).toBe("committed");

