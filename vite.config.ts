@@ -39,6 +39,8 @@ export default defineConfig({
         find: /^(\.\.\/)+Typography\/(Subheadline\/Subheadline|Headline\/Headline)$/,
         replacement: r("./src/components/typography-text.tsx"),
       },
+      // wouter takes useSyncExternalStore from the package that brings it to React 17 and older; React 19 has its own.
+      { find: /^use-sync-external-store\/shim\/index\.js$/, replacement: "react" },
     ],
   },
   server: {

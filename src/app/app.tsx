@@ -1,7 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { ReactElement } from "react";
-import { BrowserRouter } from "react-router";
 import { createQueryClient } from "@/lib/query-client";
+import { BrowserRouter } from "@/lib/router";
 import { appStore } from "@/lib/store";
 import { AppShell } from "./shell";
 

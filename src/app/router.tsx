@@ -1,12 +1,14 @@
 /**
- * The routes, in react-router's declarative mode (`<Routes>`; the data router would add ~17 KB gzip to
- * the first screen). Every screen is a `React.lazy` chunk; guards are wrapper elements around an
- * `<Outlet>`, and each route area has its own error boundary (in the layouts).
+ * The routes, matched by wouter (`src/lib/router.tsx`; docs/decisions.md#the-router). Every screen is a
+ * `React.lazy` chunk; each route renders its screen inside its guard and its layout, the same ones at the same
+ * place in the tree for every screen of an area, so moving between two of them keeps the frame and replaces only
+ * the screen. Each route area has its own error boundary (in the layouts).
  */
 
-import { Route, Routes } from "react-router";
+import type { ReactNode } from "react";
 import { lazyScreen } from "@/components/lazy-screen";
 import { paths } from "@/config/paths";
+import { Route, Switch } from "@/lib/router";
 import { RedirectSignedIn, RequirePhonePending, RequireSession } from "./guards";
 import { PublicLayout, RootLayout } from "./layouts/root-layout";
 
@@ -120,39 +122,54 @@ export function preloadScreens(pathname: string, signedIn: boolean): void {
   for (const loading of loads) loading.catch(() => undefined);
 }
 
+/** An entry screen a signed-in user is taken past. */
+const signedOutOnly = (screen: ReactNode) => (
+  <PublicLayout>
+    <RedirectSignedIn>{screen}</RedirectSignedIn>
+  </PublicLayout>
+);
+/** A screen of the cabinet's frame, for a signed-in user. */
+const inCabinet = (screen: ReactNode) => (
+  <RequireSession>
+    <CabinetLayout>{screen}</CabinetLayout>
+  </RequireSession>
+);
+
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route element={<RootLayout />}>
-        <Route element={<PublicLayout />}>
-          <Route element={<RedirectSignedIn />}>
-            <Route path={paths.login} element={<LoginRoute />} />
-            <Route path={paths.register} element={<RegisterRoute />} />
-            <Route path={paths.forgotPassword} element={<ForgotPasswordRoute />} />
-          </Route>
-          <Route element={<RequirePhonePending />}>
-            <Route path={paths.phoneVerification} element={<PhoneVerificationRoute />} />
-          </Route>
-          <Route path={paths.terms} element={<TermsRoute />} />
+    <RootLayout>
+      <Switch>
+        <Route path={paths.login}>{signedOutOnly(<LoginRoute />)}</Route>
+        <Route path={paths.register}>{signedOutOnly(<RegisterRoute />)}</Route>
+        <Route path={paths.forgotPassword}>{signedOutOnly(<ForgotPasswordRoute />)}</Route>
+        <Route path={paths.phoneVerification}>
+          <PublicLayout>
+            <RequirePhonePending>
+              <PhoneVerificationRoute />
+            </RequirePhonePending>
+          </PublicLayout>
         </Route>
-        <Route element={<RequireSession />}>
-          <Route element={<CabinetLayout />}>
-            <Route index element={<CabinetRoute />} />
-            <Route path={paths.refill} element={<RefillRoute />} />
-            <Route path={paths.deposits} element={<DepositsRoute />} />
-            <Route path={paths.partners} element={<PartnersRoute />} />
-            <Route path={paths.withdrawal} element={<WithdrawalRoute />} />
-            <Route path={paths.operations} element={<OperationsRoute />} />
-            <Route path={paths.settings} element={<SettingsRoute />} />
-            <Route path={paths.settingsScreen} element={<SettingsScreenRoute />} />
-            <Route path={paths.news} element={<NewsRoute />} />
-            <Route path={paths.newsItem} element={<NewsItemRoute />} />
-            <Route path={paths.more} element={<MoreRoute />} />
-            <Route path={paths.notifications} element={<NotificationsRoute />} />
-          </Route>
+        <Route path={paths.terms}>
+          <PublicLayout>
+            <TermsRoute />
+          </PublicLayout>
         </Route>
-        <Route path="*" element={<NotFoundRoute />} />
-      </Route>
-    </Routes>
+        <Route path={paths.cabinet}>{inCabinet(<CabinetRoute />)}</Route>
+        <Route path={paths.refill}>{inCabinet(<RefillRoute />)}</Route>
+        <Route path={paths.deposits}>{inCabinet(<DepositsRoute />)}</Route>
+        <Route path={paths.partners}>{inCabinet(<PartnersRoute />)}</Route>
+        <Route path={paths.withdrawal}>{inCabinet(<WithdrawalRoute />)}</Route>
+        <Route path={paths.operations}>{inCabinet(<OperationsRoute />)}</Route>
+        <Route path={paths.settings}>{inCabinet(<SettingsRoute />)}</Route>
+        <Route path={paths.settingsScreen}>{inCabinet(<SettingsScreenRoute />)}</Route>
+        <Route path={paths.news}>{inCabinet(<NewsRoute />)}</Route>
+        <Route path={paths.newsItem}>{inCabinet(<NewsItemRoute />)}</Route>
+        <Route path={paths.more}>{inCabinet(<MoreRoute />)}</Route>
+        <Route path={paths.notifications}>{inCabinet(<NotificationsRoute />)}</Route>
+        <Route>
+          <NotFoundRoute />
+        </Route>
+      </Switch>
+    </RootLayout>
   );
 }

@@ -1,7 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { useNavigate } from "react-router";
 import { setNavigator } from "@/lib/navigation";
+import { useNavigate } from "@/lib/router";
 import type { AppStore } from "@/lib/store";
 import { BiometricLockGate, MaintenanceGate, SessionGate } from "./gates";
 import { AppProvider } from "./provider";
@@ -12,7 +12,7 @@ function NavigatorBridge() {
   const navigate = useNavigate();
   useEffect(() => {
     setNavigator((to, options) => {
-      void navigate(to, options);
+      navigate(to, options);
     });
     return () => setNavigator(null);
   }, [navigate]);

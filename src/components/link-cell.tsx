@@ -1,5 +1,5 @@
 import { Cell, type CellProps, Navigation } from "@telegram-apps/telegram-ui";
-import { Link } from "react-router";
+import { Link } from "@/lib/router";
 
 /** A telegram-ui Cell that navigates inside the app, with the platform's chevron (`after={null}` for none). */
 export function LinkCell({

@@ -8,9 +8,9 @@ import {
   useReducer,
   useSyncExternalStore,
 } from "react";
-import { useLocation } from "react-router";
 import { subscribeTranslationFailures, translationFailures } from "@/config/i18n";
 import { recoveries } from "@/lib/load-faults";
+import { useLocation } from "@/lib/router";
 // In the entry chunk on purpose: the error screen must show when downloads fail (docs/decisions.md#a-bad-connection).
 import { isDownloadFailure, RouteError, TranslationsUnavailableError } from "./route-error";
 

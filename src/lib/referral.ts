@@ -5,7 +5,7 @@
  * reload and the detour through the login screen to the registration, whose URL no longer carries it.
  */
 import { useEffect } from "react";
-import { useLocation } from "react-router";
+import { useLocation } from "@/lib/router";
 
 const STORAGE_KEY = "kassa.referral";
 /** A login as the contract allows it (Latin letters and digits); checked here without the contract's zod. */

@@ -62,6 +62,16 @@ describe("cabinet", () => {
     }
   });
 
+  it("keeps its frame from one screen to the next: only the screen is replaced", async () => {
+    stubRoutes({ news: { body: [] }, setting: oneSetting("botUsername", "kassa_bot") });
+    const { router } = await renderApp({ path: "/news", user: DEMO_USER });
+    await waitFor(() => expect(screenName()).toBe("news"));
+    const tabBar = screen.getByTestId("tab-bar");
+    act(() => router.navigate("/more"));
+    await waitFor(() => expect(screenName()).toBe("more"));
+    expect(screen.getByTestId("tab-bar")).toBe(tabBar);
+  });
+
   it("More lists the other sections, the chat bot and logout; logout signs out and returns to login", async () => {
     stubRoutes({ setting: oneSetting("botUsername", "kassa_bot") });
     const { router } = await renderApp({ path: "/more", user: DEMO_USER });

@@ -7,7 +7,6 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { AppRoot } from "@telegram-apps/telegram-ui";
 import { act, render, screen } from "@testing-library/react";
 import { Suspense } from "react";
-import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ChunkLoadError, importOrFail, lazyScreen } from "@/components/lazy-screen";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
@@ -19,6 +18,7 @@ import {
   retryInBackground,
   withDeadline,
 } from "@/lib/load-faults";
+import { MemoryRouter } from "@/lib/router";
 import { ensureI18n } from "./test-utils";
 
 afterEach(() => {

@@ -20,12 +20,12 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import Big from "big.js";
 import i18next from "i18next";
 import { useLayoutEffect } from "react";
-import { type Location, MemoryRouter, type NavigateFunction, useLocation, useNavigate } from "react-router";
 import { expect, vi } from "vitest";
 import { AppShell } from "@/app/shell";
 import { initI18n, setLanguage, shownLanguage } from "@/config/i18n";
 import { alertsAtom } from "@/lib/alerts";
 import { createQueryClient } from "@/lib/query-client";
+import { type Location, MemoryRouter, type NavigateFunction, useLocation, useNavigate } from "@/lib/router";
 import { clearSession, sessionStatusAtom, signIn } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import type { Appearance, TelegramBridge } from "@/tma/bridge";
@@ -231,8 +231,7 @@ export async function renderApp({ path = "/", user = null }: RenderAppOptions = 
     },
     navigate(to, options) {
       if (!navigate) throw new Error("the router has not rendered yet");
-      if (typeof to === "number") void navigate(to);
-      else void navigate(to, options);
+      navigate(to, options);
     },
   };
   const view = render(

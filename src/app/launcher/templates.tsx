@@ -10,12 +10,12 @@ import { createStore, Provider } from "jotai";
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { MemoryRouter, Route, Routes } from "react-router";
 import { CabinetLayout } from "@/app/layouts/cabinet-layout";
 import { CabinetRoute } from "@/app/routes/cabinet";
 import { BrandHeader } from "@/components/brand-header";
 import { paths } from "@/config/paths";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
+import { MemoryRouter } from "@/lib/router";
 import { setTokenStore, signInAtom } from "@/lib/session";
 
 /** Texts by namespace (`locales/<language>/<namespace>.json`). */
@@ -89,11 +89,9 @@ export function cabinetTemplate(language: string, texts: Texts, fallback: Texts,
     <Provider store={store}>
       <QueryClientProvider client={queries}>
         <MemoryRouter initialEntries={[paths.cabinet]}>
-          <Routes>
-            <Route element={<CabinetLayout />}>
-              <Route index element={<CabinetRoute />} />
-            </Route>
-          </Routes>
+          <CabinetLayout>
+            <CabinetRoute />
+          </CabinetLayout>
         </MemoryRouter>
       </QueryClientProvider>
     </Provider>,

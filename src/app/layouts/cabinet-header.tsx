@@ -1,10 +1,10 @@
 import { Title } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { Link, useLocation, useNavigate } from "react-router";
 import type { PageHeaderProps } from "@/components/page";
 import { isTopLevelPath, paths } from "@/config/paths";
 import { NotificationBell } from "@/features/notifications/components/notification-bell";
 import { hasInAppHistory } from "@/lib/navigation";
+import { Link, useLocation, useNavigate } from "@/lib/router";
 import { useMediaQuery } from "@/lib/use-media-query";
 import { useTelegram } from "@/tma/hooks";
 import { parentOf } from "./root-layout";

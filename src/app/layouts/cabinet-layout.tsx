@@ -1,7 +1,6 @@
 import { useIsFetching, useQuery } from "@tanstack/react-query";
 import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Outlet, useLocation } from "react-router";
 import { useLanguageSync } from "@/app/language-sync";
 import { BrandHeader } from "@/components/brand-header";
 import { ContentSpinner } from "@/components/content-spinner";
@@ -13,6 +12,7 @@ import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { notificationQueries } from "@/features/notifications/api/notification-queries";
 import { onSessionExpiring } from "@/lib/api-client";
 import { restoreDraft, saveDraft, takeDraft } from "@/lib/drafts";
+import { useLocation } from "@/lib/router";
 import { useMediaQuery } from "@/lib/use-media-query";
 import { launchSettled } from "@/lib/warm-up";
 import { useMainButtonShown, useManualCopyText, useTelegram } from "@/tma/hooks";
@@ -46,7 +46,7 @@ function ManualCopyHost() {
  * The signed-in frame: a side bar on wide screens, a tab bar on phones. Inside Telegram, while a form
  * shows Telegram's Main button, the tab bar steps aside: one bottom bar at a time.
  */
-export function CabinetLayout() {
+export function CabinetLayout({ children }: { children: ReactNode }) {
   const wide = useMediaQuery(WIDE_LAYOUT_QUERY);
   const mainButtonShown = useMainButtonShown();
   const telegram = useTelegram();
@@ -77,7 +77,7 @@ export function CabinetLayout() {
         </Suspense>
         <Suspense fallback={<ContentSpinner />}>
           <Shown onShown={setScreenShown} />
-          <Outlet />
+          {children}
         </Suspense>
       </RouteErrorBoundary>
     </main>

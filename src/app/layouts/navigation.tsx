@@ -2,7 +2,6 @@ import { useQuery } from "@tanstack/react-query";
 import { ButtonCell, Cell, List, Section, Tabbar } from "@telegram-apps/telegram-ui";
 import type { MouseEvent, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { useLocation, useNavigate } from "react-router";
 import {
   BotIcon,
   CabinetIcon,
@@ -20,6 +19,7 @@ import { LinkCell } from "@/components/link-cell";
 import { paths } from "@/config/paths";
 import { useLogout } from "@/features/auth/hooks/use-logout";
 import { botLink, settingsQueries } from "@/features/settings/api/settings-queries";
+import { useLocation, useNavigate } from "@/lib/router";
 import { haptics, openTelegramLink, useTelegram } from "@/tma/hooks";
 
 type NavKey =

@@ -1,9 +1,9 @@
-import { Suspense, useCallback, useLayoutEffect } from "react";
-import { Outlet, useLocation, useNavigate, useNavigationType } from "react-router";
+import { type ReactNode, Suspense, useCallback, useLayoutEffect } from "react";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
 import { SpinnerScreen } from "@/components/spinner-screen";
 import { isTopLevelPath, paths } from "@/config/paths";
 import { hasInAppHistory } from "@/lib/navigation";
+import { useLocation, useNavigate, useNavigationType } from "@/lib/router";
 import { closeTopSheet, useBackButton, useMainButtonShown, useOpenSheetCount } from "@/tma/hooks";
 
 const PUBLIC_PATHS = [paths.login, "/register", paths.forgotPassword, paths.phoneVerification];
@@ -56,23 +56,17 @@ function useScrollToTopOnNavigation(): void {
   }, [key, fromBrowserHistory]);
 }
 
-export function RootLayout() {
+export function RootLayout({ children }: { children: ReactNode }) {
   useRouterBackButton();
   useScrollToTopOnNavigation();
   return (
     <RouteErrorBoundary>
-      <Suspense fallback={<SpinnerScreen />}>
-        <Outlet />
-      </Suspense>
+      <Suspense fallback={<SpinnerScreen />}>{children}</Suspense>
     </RouteErrorBoundary>
   );
 }
 
 /** Login, registration and the other entry screens: one narrow column. */
-export function PublicLayout() {
-  return (
-    <div className="public-layout">
-      <Outlet />
-    </div>
-  );
+export function PublicLayout({ children }: { children: ReactNode }) {
+  return <div className="public-layout">{children}</div>;
 }

@@ -5,11 +5,11 @@
  * routes (features do not import each other).
  */
 import { useQuery } from "@tanstack/react-query";
-import { useNavigate } from "react-router";
 import { openDepositPath, paths } from "@/config/paths";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { FirstSteps } from "@/features/first-steps/components/first-steps";
 import { firstStep } from "@/features/first-steps/model/first-step";
+import { useNavigate } from "@/lib/router";
 
 export function CabinetFirstSteps() {
   const navigate = useNavigate();
@@ -17,5 +17,5 @@ export function CabinetFirstSteps() {
   const statistics = useQuery(balanceQueries.statistics());
   const step = firstStep({ balances: balance.data?.currencies, statistics: statistics.data });
   if (!step) return null;
-  return <FirstSteps step={step} onAction={() => void navigate(step === 1 ? paths.refill : openDepositPath)} />;
+  return <FirstSteps step={step} onAction={() => navigate(step === 1 ? paths.refill : openDepositPath)} />;
 }

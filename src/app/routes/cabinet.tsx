@@ -3,7 +3,6 @@ import { List } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
 import { Component, type ReactNode, Suspense, startTransition, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
 import { lazyScreen } from "@/components/lazy-screen";
 import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
@@ -14,6 +13,7 @@ import { BalanceCard, CurrencyList, StatsBar } from "@/features/balance/componen
 import { incomeQueries } from "@/features/income/api-income";
 import { RecentOperations } from "@/features/operations/components/recent-operations";
 import { SubscriptionCard } from "@/features/subscription/components/subscription-card";
+import { useNavigate } from "@/lib/router";
 import { userAtom } from "@/lib/session";
 import { warmUp } from "@/lib/warm-up";
 import { useLiveRefreshControl } from "../live-refresh";
@@ -118,7 +118,7 @@ export function CabinetRoute() {
       actions={live ? <RefreshControl onRefresh={() => void live.refresh()} refreshing={live.refreshing} /> : null}
     >
       <List>
-        <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => void navigate(paths.refill)} />
+        <BalanceCard onExchange={() => setExchanging(true)} onRefill={() => navigate(paths.refill)} />
         <CabinetFirstSteps />
         <CurrencyList />
         {balanceShown ? (
@@ -139,7 +139,7 @@ export function CabinetRoute() {
         ) : null}
         {belowWanted && balanceShown ? (
           <>
-            <SubscriptionCard balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />
+            <SubscriptionCard balances={balance.data?.currencies} onRefill={() => navigate(paths.refill)} />
             <RecentOperations
               header={t("recentOperations")}
               empty={t("noOperations")}

@@ -2,7 +2,6 @@ import { useQuery } from "@tanstack/react-query";
 import { Button, List } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
 import { FormErrorBanner } from "@/components/form/form-footer";
 import { Page } from "@/components/page";
 import { FormSkeleton, QuerySection } from "@/components/query-section";
@@ -14,6 +13,7 @@ import { CryptoCaseList, casePlans } from "@/features/deposits/components/crypto
 import { DepositForm } from "@/features/deposits/components/deposit-form";
 import { DepositList } from "@/features/deposits/components/deposit-list";
 import { HomeScreenOffer } from "@/features/deposits/components/home-screen-offer";
+import { useSearchParams } from "@/lib/router";
 import { useMainButton } from "@/tma/hooks";
 
 /**

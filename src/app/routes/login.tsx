@@ -3,7 +3,6 @@ import { List, Section } from "@telegram-apps/telegram-ui";
 import { useAtomValue } from "jotai";
 import { type ReactNode, Suspense } from "react";
 import { useTranslation } from "react-i18next";
-import { useLocation } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { lazyScreen } from "@/components/lazy-screen";
@@ -16,6 +15,7 @@ import { OpenInTelegramCell, OpenInTelegramRoom } from "@/features/auth/componen
 import { prefilledLogin } from "@/features/auth/model/sign-in-again";
 import { miniAppLink, settingsQueries } from "@/features/settings/api/settings-queries";
 import type { FormError } from "@/lib/form/messages";
+import { useLocation } from "@/lib/router";
 import { expiredLoginAtom } from "@/lib/session";
 import { useTelegram } from "@/tma/hooks";
 

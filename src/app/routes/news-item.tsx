@@ -1,8 +1,8 @@
 import { List } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router";
 import { Page } from "@/components/page";
 import { NewsArticle } from "@/features/news/components/news-article";
+import { useParams } from "@/lib/router";
 import "@/features/news/news.css";
 
 export function NewsItemRoute() {

@@ -1,9 +1,9 @@
 import { Button } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
 import { Page } from "@/components/page";
 import { Placeholder } from "@/components/placeholder";
 import { paths } from "@/config/paths";
+import { useNavigate } from "@/lib/router";
 
 export function NotFoundRoute() {
   const { t } = useTranslation();

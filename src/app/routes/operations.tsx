@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { List, SegmentedControl } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
 import { depositQueries } from "@/features/deposits/api/deposit-queries";
 import { CaseOperationsList } from "@/features/operations/components/case-operations-list";
 import { OperationsList } from "@/features/operations/components/operations-list";
 import { StatementButton } from "@/features/statements/components/statement-button";
+import { useSearchParams } from "@/lib/router";
 import { haptics } from "@/tma/hooks";
 
 type View = "all" | "cases";

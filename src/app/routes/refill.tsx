@@ -3,13 +3,13 @@ import { useQuery } from "@tanstack/react-query";
 import { List } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
 import { FormSkeleton, QuerySection } from "@/components/query-section";
 import { refillQueries } from "@/features/refills/api/refill-queries";
 import { RefillForm } from "@/features/refills/components/refill-form";
 import { RefillHistory } from "@/features/refills/components/refill-history";
 import { WalletDialog } from "@/features/refills/components/wallet-dialog";
+import { useSearchParams } from "@/lib/router";
 
 /**
  * Refill: a new refill (then the wallet dialog to pay), and the history, whose rows open the dialog

@@ -2,7 +2,6 @@ import { inviterFromStartParam } from "@contract";
 import { useQuery } from "@tanstack/react-query";
 import { List, Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router";
 import { BrandHeader } from "@/components/brand-header";
 import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
@@ -10,6 +9,7 @@ import { paths } from "@/config/paths";
 import { RegisterForm } from "@/features/auth/components/register-form";
 import { settingsQueries } from "@/features/settings/api/settings-queries";
 import { useReferral } from "@/lib/referral";
+import { useParams } from "@/lib/router";
 import { useTelegram } from "@/tma/hooks";
 
 /**

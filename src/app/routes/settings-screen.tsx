@@ -1,7 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { Link, Navigate, useNavigate, useParams } from "react-router";
 import { LinkCell } from "@/components/link-cell";
 import { QuerySection } from "@/components/query-section";
 import { paths } from "@/config/paths";
@@ -18,6 +17,7 @@ import { SubscriptionSection } from "@/features/subscription/components/subscrip
 import { VerificationSection } from "@/features/verification/components/verification-section";
 import { WithdrawalWallet } from "@/features/wallets/components/withdrawal-wallet";
 import { withdrawalQueries } from "@/features/withdrawal/api/withdrawal-queries";
+import { Link, Navigate, useNavigate, useParams } from "@/lib/router";
 import { isSettingsScreen, type SettingsScreen, settingsPath } from "./settings-paths";
 
 /**
@@ -89,7 +89,7 @@ function SecurityScreen() {
 function SubscriptionScreen() {
   const navigate = useNavigate();
   const balance = useQuery(balanceQueries.balance());
-  return <SubscriptionSection balances={balance.data?.currencies} onRefill={() => void navigate(paths.refill)} />;
+  return <SubscriptionSection balances={balance.data?.currencies} onRefill={() => navigate(paths.refill)} />;
 }
 
 /** Payment systems: the withdrawal wallet of each system open for withdrawals, set or changed here. */

@@ -1,10 +1,10 @@
 import { Button } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { useLocation, useNavigate, useParams } from "react-router";
 import { Page } from "@/components/page";
 import { isTermsDoc } from "@/config/paths";
 import { TermsDocument } from "@/features/auth/components/terms-document";
 import { hasInAppHistory } from "@/lib/navigation";
+import { useLocation, useNavigate, useParams } from "@/lib/router";
 import { NotFoundRoute } from "./not-found";
 
 /**
@@ -18,8 +18,8 @@ export function TermsRoute() {
   const navigate = useNavigate();
   if (!isTermsDoc(doc)) return <NotFoundRoute />;
   const back = () => {
-    if (hasInAppHistory(location)) void navigate(-1);
-    else void navigate("/register", { replace: true });
+    if (hasInAppHistory(location)) navigate(-1);
+    else navigate("/register", { replace: true });
   };
   return (
     <Page screen="terms" title={t(`${doc}.title`)} className="public-page" data-doc={doc}>

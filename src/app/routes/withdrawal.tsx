@@ -3,7 +3,6 @@ import { useQuery } from "@tanstack/react-query";
 import { List } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
 import { Page } from "@/components/page";
 import { FormSkeleton, QuerySection } from "@/components/query-section";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
@@ -13,6 +12,7 @@ import { WithdrawalCodeStep } from "@/features/withdrawal/components/withdrawal-
 import { WithdrawalForm } from "@/features/withdrawal/components/withdrawal-form";
 import { WithdrawalHistory } from "@/features/withdrawal/components/withdrawal-history";
 import { startCodeCooldown } from "@/lib/code-cooldown";
+import { useSearchParams } from "@/lib/router";
 import "@/features/withdrawal/withdrawal.css";
 
 /** A withdrawal awaiting its code, and the reply that sent the code (absent when resumed from the history). */

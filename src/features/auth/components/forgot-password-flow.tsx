@@ -2,7 +2,6 @@ import { useMutation } from "@tanstack/react-query";
 import { ButtonCell, Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
 import { CodeDestination } from "@/components/code-destination";
 import { CodeStep } from "@/components/form/code-step";
 import { FormFooter } from "@/components/form/form-footer";
@@ -16,6 +15,7 @@ import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { usePasswordRulesText } from "@/lib/form/password-rules-text";
 import { newPasswordErrors } from "@/lib/form/rules";
 import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
+import { useNavigate } from "@/lib/router";
 import { haptics } from "@/tma/hooks";
 import { requestPasswordReset, setNewPassword, validateResetCode } from "../api/password-reset";
 import type { SignInAgainState } from "../model/sign-in-again";
@@ -159,7 +159,7 @@ function PasswordStep({ login, resetToken, onRestart }: { login: string; resetTo
           haptics.notify("success");
           // It replaces what is still queued ('Request successfully sent' is old news on the login screen).
           alerts.authSuccess("forgotPassword.done", { replace: true });
-          void navigate(paths.login, { replace: true, state: { login } satisfies SignInAgainState });
+          navigate(paths.login, { replace: true, state: { login } satisfies SignInAgainState });
         },
         onError: (error) => {
           form.setServerErrors(serverFieldErrors(error, PASSWORD_FIELDS));

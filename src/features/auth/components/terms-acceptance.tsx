@@ -1,10 +1,10 @@
 import { Cell, Checkbox } from "@telegram-apps/telegram-ui";
 import { useId } from "react";
 import { Trans } from "react-i18next";
-import { Link } from "react-router";
 import { FieldNote } from "@/components/form/text-field";
 import { termsPath } from "@/config/paths";
 import type { FieldErrorText } from "@/lib/form/field-errors";
+import { Link } from "@/lib/router";
 
 export interface TermsAcceptanceProps {
   checked: boolean;

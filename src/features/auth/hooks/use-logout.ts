@@ -1,8 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useSetAtom } from "jotai";
 import { startTransition, useCallback, useRef } from "react";
-import { useNavigate } from "react-router";
 import { paths } from "@/config/paths";
+import { useNavigate } from "@/lib/router";
 import { clearSessionAtom, getSessionToken } from "@/lib/session";
 import { revokeSession } from "../api/session";
 import { optOutOfTelegramAutoSignIn } from "../model/telegram-auto-sign-in";
@@ -29,7 +29,7 @@ export function useLogout(): () => Promise<void> {
       // One transition: the cabinet's guard never sees "signed out but still here" (it would add `next`).
       startTransition(() => {
         clearSession();
-        void navigate(paths.login, { replace: true });
+        navigate(paths.login, { replace: true });
       });
       // Public settings stay; everything else belonged to this user.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== "settings" });

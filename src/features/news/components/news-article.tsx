@@ -1,13 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { Placeholder } from "@/components/placeholder";
 import { currentLanguage } from "@/config/i18n";
 import { paths } from "@/config/paths";
 import { isApiError } from "@/lib/api-client";
 import { formatDate } from "@/lib/dates";
 import { useApiErrorText } from "@/lib/error-text";
+import { Link } from "@/lib/router";
 import { useTelegram } from "@/tma/hooks";
 import { newsQueries } from "../api/news-queries";
 import { NewsBody } from "./news-body";

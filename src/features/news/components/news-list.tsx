@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { Placeholder } from "@/components/placeholder";
 import { currentLanguage } from "@/config/i18n";
 import { newsItemPath } from "@/config/paths";
 import { formatDate } from "@/lib/dates";
 import { useApiErrorText } from "@/lib/error-text";
+import { Link } from "@/lib/router";
 import { newsQueries } from "../api/news-queries";
 
 /** The news, newest first; each row opens its item. */

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useAtomValue } from "jotai";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { paths } from "@/config/paths";
+import { Link } from "@/lib/router";
 import { userAtom } from "@/lib/session";
 import { notificationQueries } from "../api/notification-queries";
 

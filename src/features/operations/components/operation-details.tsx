@@ -6,11 +6,11 @@ import { useQuery } from "@tanstack/react-query";
 import { Button } from "@telegram-apps/telegram-ui";
 import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
 import { CopyableValue, Detail, DetailList, DetailsSheet } from "@/components/details-sheet";
 import { paths } from "@/config/paths";
 import type { Translate } from "@/lib/form/messages";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
+import { useNavigate } from "@/lib/router";
 import { openExternalLink } from "@/tma/hooks";
 import { operationQueries } from "../api/operation-queries";
 import { operationTitle } from "../lib/operation-title";
@@ -83,7 +83,7 @@ export function OperationDetails({
             stretched
             onClick={() => {
               onClose();
-              void navigate(target.path);
+              navigate(target.path);
             }}
             data-testid="operation-details-open"
           >
