@@ -97,13 +97,10 @@ describe.skipIf(!TEST_DATABASE_URL)(
     });
 
     it("cuts a statement at the statement timeout, and the database is free after", async () => {
-      const started = Date.now();
+      // Cut by the statement timeout (57014 "due to statement timeout"), not by a cancel ("due to user request").
       await expect(handle.db.execute(sql`select pg_sleep(30)`)).rejects.toMatchObject({
-        cause: expect.objectContaining({ code: "57014" }),
+        cause: expect.objectContaining({ code: "57014", message: expect.stringMatching(/statement timeout/) }),
       });
-      const took = Date.now() - started;
-      // Cut by the timeout (57014), not by pg_sleep's 30 s running out: not before the timeout.
-      expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
       expect(await sleepers(observer)).toBe(0);
       const after = await handle.db.execute(sql`select 1 as one`);
       expect(rowsOf<{ one: number }>(after)[0]?.one).toBe(1);
@@ -195,14 +192,13 @@ describe.skipIf(!TEST_DATABASE_URL)(
 
     it("answers a request whose statement timed out with an error, and stays free", async () => {
       logs.length = 0;
-      const started = Date.now();
       const res = await fetch(`${base}/api/test/slow`);
       expect(res.status).toBe(500);
-      const took = Date.now() - started;
-      expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
       expect(await sleepers(observer)).toBe(0);
-      // A statement that ran out of time with its client still there is a failure, logged as one.
+      // A statement that ran out of time with its client still there is a failure, logged as one, with the timeout
+      // as its cause.
       expect(linesAbout("request failed").map((line) => line.level)).toEqual([50]);
+      expect(JSON.stringify(linesAbout("request failed")[0])).toMatch(/statement timeout/);
       expect(linesAbout("request abandoned")).toEqual([]);
     });
   },
