@@ -52,6 +52,13 @@ describe.skipIf(!TEST_DATABASE_URL)(
       url?: string;
     }
     const logs: LogLine[] = [];
+    /** What became of the late statements of `/api/test/late` and `/api/test/after-reply`. */
+    const outcomes: { late?: string; afterReply?: Promise<string> } = {};
+    const statementOutcome = () =>
+      handle.db.execute(sql`select 1 as one`).then(
+        () => "ran",
+        (error: { name?: string; cause?: { name?: string } }) => error.cause?.name ?? error.name ?? "failed",
+      );
     const linesAbout = (msg: string) => logs.filter((line) => line.msg.startsWith(msg));
 
     beforeAll(async () => {
@@ -71,6 +78,17 @@ describe.skipIf(!TEST_DATABASE_URL)(
       // A route that keeps the database busy for 30 s unless its statement is cut.
       app.get("/api/test/slow", async () => {
         await handle.db.execute(sql`select pg_sleep(30)`);
+        return { done: true };
+      });
+      // One whose first statement comes after its client may have gone, and one whose statement comes after its
+      // reply (as work a request leaves running does): what became of each.
+      app.get("/api/test/late", async () => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        outcomes.late = await statementOutcome();
+        return { done: true };
+      });
+      app.get("/api/test/after-reply", async () => {
+        outcomes.afterReply = new Promise((resolve) => setTimeout(resolve, 300)).then(statementOutcome);
         return { done: true };
       });
       // One that sleeps an hour on connections with no statement timeout: only a cancel can free it.
@@ -121,6 +139,22 @@ describe.skipIf(!TEST_DATABASE_URL)(
       await until(async () => linesAbout("request abandoned").length === 1, 5000);
       expect(linesAbout("request abandoned").map((line) => line.level)).toEqual([30]);
       expect(linesAbout("request failed")).toEqual([]);
+    });
+
+    it("refuses the statements of a request whose client went away before its first one, not those after a reply", async () => {
+      // Answered, then its statement: it runs. (This call also leaves the maintenance switch's setting kept, so the
+      // next request sends no statement before its own.)
+      const answered = await fetch(`${base}/api/test/after-reply`);
+      expect(answered.status).toBe(200);
+      await until(async () => outcomes.afterReply !== undefined, 30_000);
+      expect(await outcomes.afterReply).toBe("ran");
+      // Gone before its first statement: that statement is refused.
+      const client = new AbortController();
+      const request = fetch(`${base}/api/test/late`, { signal: client.signal }).catch((e: unknown) => e);
+      setTimeout(() => client.abort(), 50);
+      expect(await request).toBeInstanceOf(Error);
+      await until(async () => outcomes.late !== undefined, 30_000);
+      expect(outcomes.late).toBe("StatementAbandonedError");
     });
 
     it("keeps serving after clients abandon requests that write in transactions", async () => {

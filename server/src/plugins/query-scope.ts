@@ -26,8 +26,14 @@ function lazySignal(request: IncomingMessage, response: ServerResponse, deadline
     const made = new AbortController();
     controller = made;
     const abandoned = () => !response.writableFinished;
+    // Closed already: abandoned, or answered (work the request left running after its reply is not cut, as it was
+    // not when the signal was made at the request's start and its timer cleared at the close).
+    if (response.closed) {
+      if (abandoned()) made.abort();
+      return made.signal;
+    }
     const left = deadline - performance.now();
-    if ((response.closed && abandoned()) || request.errored || left <= 0) {
+    if (request.errored || left <= 0) {
       made.abort();
       return made.signal;
     }
