@@ -13,7 +13,7 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Clock, offsetClock, systemClock } from "./clock";
 import type { KassaApp } from "./context";
 import { startKept, stopKept } from "./db/change-feed";
@@ -44,6 +44,7 @@ import { healthRoutes } from "./routes/health";
 import { mailRoutes } from "./routes/mail";
 import { notificationRoutes } from "./routes/notifications";
 import { operatorRoutes } from "./routes/operator";
+import { replySerializerCompiler } from "./routes/reply-json";
 import { settingsRoutes } from "./routes/settings";
 import { userRoutes } from "./routes/user";
 import { userHomeRoutes } from "./routes/user/home";
@@ -133,7 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   if (!options.serverFactory) capConnections(app.server, env);
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(replySerializerCompiler);
   acceptEmptyJsonBodies(app);
   const devOutbox = env.NODE_ENV === "production" ? null : new DevOutbox();
   decorateContext(app, {

@@ -2,15 +2,19 @@
  * What the server keeps in memory is bounded in bytes (server/README.md, "Performance"): the kept caches
  * (db/change-feed.ts) filled past their budget with values shaped as the services keep them — a session's
  * row, a user's full row, a pulse, balances with the current currency, an unread count — hold no more than that
- * budget of V8's heap, and keep what was used most recently.
+ * budget of V8's heap, and keep what was used most recently; with them what the replies made from them hold (the
+ * user's reply made from the row, each reply's JSON the serializer keeps: routes/reply-json.ts).
  */
 import { randomUUID } from "node:crypto";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
+import { BalanceReply, PulseReply, User } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChangeFeed, type Kept, KeptBudget, KeptCache, startKept, stopKept } from "../../server/src/db/change-feed";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { Derived } from "../../server/src/db/derived";
 import { users } from "../../server/src/db/schema";
+import { replySerializerCompiler } from "../../server/src/routes/reply-json";
 import { pgliteTemplate } from "./helpers";
 
 /** The kept caches' budget here: what they may hold together, full. */
@@ -48,6 +52,12 @@ describe("the kept caches", () => {
   });
 
   it(`hold at most ${KEPT_BUDGET_MB} MB of the heap when more users call than they keep`, async () => {
+    // Each call's reply written as the routes write it, its JSON kept beside a frozen reply.
+    const write = (schema: unknown) => replySerializerCompiler({ schema, method: "GET", url: "/" });
+    const writeBalance = write(BalanceReply);
+    const writePulse = write(PulseReply);
+    const writeUser = write(User);
+    const userViews = new Derived<object, unknown>();
     const before = heapUsedMb();
     for (let i = 0; i < CALLERS; i++) {
       const userId = randomUUID();
@@ -59,23 +69,51 @@ describe("the kept caches", () => {
         revokedAt: null,
         lastUsedAt: new Date(day),
       }));
-      await kept.users.get(own(userId), async () => {
+      const row = await kept.users.get(own(userId), async () => {
         const row: Record<string, unknown> = {};
         for (const [field, value] of Object.entries(userRow))
           row[field] = typeof value === "string" ? own(`${value}${i}`) : value instanceof Date ? new Date(day) : value;
         row.id = own(userId);
         return Object.freeze(row);
       });
-      await kept.pulse.get(own(userId), async () => ({ version: own(`${day}-${i}`), unread: i % 7 }));
-      await kept.balances.get(own(userId), async () =>
-        Object.freeze({
-          currencies: Object.freeze({ USDT: own(`${i}.125000`), BTC: own(`0.000${i}`), ETH: "0", TON: "0" }),
-          currentCurrency: own("USDT"),
-        }),
+      // The user's reply as services/users.ts makes it from the kept row, weighed with it.
+      const user = userViews.of(row as object, i % 7, () => {
+        const made = {
+          id: own(userId),
+          login: own(`inv${i}`),
+          fullName: own(`Investor ${i}`),
+          email: own(`inv${i}@example.com`),
+          phone: own(`+1555${i}`),
+          phoneConfirmed: true,
+          telegramLinked: false,
+          language: "en",
+          avatarUrl: null,
+          createdAt: new Date(day).toISOString(),
+          subscription: { active: false, until: null },
+          notifications: { unread: i % 7 },
+        };
+        kept.users.keepBeside(userId, row, made);
+        return made;
+      });
+      writeUser(user);
+      writePulse(
+        await kept.pulse.get(own(userId), async () => Object.freeze({ version: own(`${day}.${i}.0`), unread: i % 7 })),
+      );
+      writeBalance(
+        await kept.balances.get(own(userId), async () =>
+          Object.freeze({
+            type: "balance",
+            currentCurrency: "USDT",
+            currencies: Object.freeze({ USDT: own(`${i}.125000`), BTC: own(`0.000${i}`), ETH: "0", TON: "0" }),
+          }),
+        ),
       );
       await kept.unread.get(own(userId), async () => i % 7);
     }
     const held = heapUsedMb() - before;
+    console.log(
+      `[memory-bounds] ${held.toFixed(1)} MB of the heap held for a ${KEPT_BUDGET_MB} MB budget, replies and their JSON with it`,
+    );
     expect(held).toBeLessThan(KEPT_BUDGET_MB);
     const caches = [kept.sessions, kept.users, kept.pulse, kept.balances, kept.unread];
     // Full: each dropped its least recently used to stay within its share.
@@ -107,5 +145,40 @@ describe("a kept cache when full", () => {
     expect(reads).toBe(101);
     expect(cache.size).toBeLessThan(20);
     expect(cache.weight).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe("what is made from a kept value", () => {
+  it("is weighed with its entry, its JSON too, and counts against the budget", async () => {
+    const feed = new ChangeFeed();
+    feed.listening = true;
+    const options = { budget: new KeptBudget(100_000), ttlMs: 60_000, feedKey: (key: string) => key };
+    const rows = new KeptCache<object>(feed, options);
+    const replies = new KeptCache<object>(feed, { ...options, budget: new KeptBudget(100_000), reply: true });
+    const value = { login: "a".repeat(200) };
+    const row = await rows.get("u1", async () => Object.freeze({ ...value }));
+    const reply = await replies.get("u1", async () => Object.freeze({ ...value }));
+    // A reply kept as it is carries its JSON (the serializer keeps it beside the reply): heavier by the string.
+    expect(replies.weight - rows.weight).toBeGreaterThan(JSON.stringify(reply).length);
+
+    const before = rows.weight;
+    const made = { view: "b".repeat(500) };
+    rows.keepBeside("u1", row, made);
+    // The made value (a 500-character string in it) and its JSON (as long again).
+    expect(rows.weight - before).toBeGreaterThan(1000);
+    // Made from a value the entry no longer holds: nothing counted.
+    const after = rows.weight;
+    rows.keepBeside("u1", Object.freeze({ ...value }), made);
+    rows.keepBeside("nobody", row, made);
+    expect(rows.weight).toBe(after);
+
+    // Weighed against the budget: made values push the least recently used entries out.
+    const small = new KeptCache<object>(feed, { ...options, budget: new KeptBudget(3000) });
+    const first = await small.get("first", async () => Object.freeze({ n: 1 }));
+    await small.get("second", async () => Object.freeze({ n: 2 }));
+    expect(small.size).toBe(2);
+    small.keepBeside("first", first, { view: "c".repeat(1200) });
+    expect(small.size).toBe(1);
+    expect(small.weight).toBeLessThanOrEqual(3000);
   });
 });

@@ -5,10 +5,6 @@
 import {
   type BalanceReply,
   type Currency,
-  type CurrencyAmounts,
-  Currency as CurrencySchema,
-  DEFAULT_BALANCE_TYPE,
-  DEFAULT_CURRENCY,
   EARNING_OPERATION_TYPES,
   type StatisticsReply,
 } from "@contract";
@@ -20,24 +16,12 @@ import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
 import { userMoney, zeroAmounts } from "./ledger";
 
-/**
- * The caller's money as the app keeps it (services/ledger.ts, `userMoney`: the balances and the current currency in
- * one kept entry, not the user's whole row besides).
- */
-async function moneyOf(
-  db: Database,
-  userId: string,
-): Promise<{ currentCurrency: Currency; currencies: CurrencyAmounts }> {
+/** `GET /user/balance`: the kept reply itself (services/ledger.ts, `userMoney`). */
+export async function getBalance(db: Database, userId: string): Promise<BalanceReply> {
   const money = await userMoney(db, userId);
   // The account is gone (sessions cascade with it, so only in a race): the session is over.
   if (!money) throw new AppError("SESSION_TIMEOUT");
-  const parsed = CurrencySchema.safeParse(money.currentCurrency);
-  return { currentCurrency: parsed.success ? parsed.data : DEFAULT_CURRENCY, currencies: { ...money.currencies } };
-}
-
-export async function getBalance(db: Database, userId: string): Promise<BalanceReply> {
-  const { currentCurrency, currencies } = await moneyOf(db, userId);
-  return { type: DEFAULT_BALANCE_TYPE, currentCurrency, currencies };
+  return money;
 }
 
 /** `POST /user/balance`: the currency the cabinet shows first. */
@@ -90,7 +74,7 @@ export async function getStatistics(db: Database, userId: string): Promise<Stati
     .from(referralLineTotals)
     .where(and(eq(referralLineTotals.userId, userId), eq(referralLineTotals.line, 1)));
   return {
-    currentCurrency: (await moneyOf(db, userId)).currentCurrency,
+    currentCurrency: (await getBalance(db, userId)).currentCurrency,
     earned,
     referrals: invited?.n ?? 0,
     activeDeposits,

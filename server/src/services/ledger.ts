@@ -13,10 +13,14 @@
  * order, so two such transactions lock rows in the same order and cannot deadlock.
  */
 import {
+  type BalanceReply,
   CURRENCY_CODES,
   type Currency,
   type CurrencyAmounts,
+  Currency as CurrencySchema,
   compareAmounts,
+  DEFAULT_BALANCE_TYPE,
+  DEFAULT_CURRENCY,
   fitsScale,
   type LedgerOperationType,
   money,
@@ -136,27 +140,21 @@ export async function getBalances(db: Database, userId: string): Promise<Currenc
 }
 
 /**
- * A user's money as the app keeps it (`kept.balances`, one entry a user): every currency's balance and the
- * currency the cabinet shows first (the user's row, `current_currency`), read in one statement. Both move with
- * `user:<id>` (an operation posted, the row updated), so this one entry answers `GET /user/balance` whole: the
- * route keeps two entries an investor (the session and this), not the user's whole row besides for one field
- * (docs/database.md, "What the server keeps in memory"). Undefined when the user does not exist (not kept).
- * Frozen: every caller shares the kept value.
+ * A user's money as the app keeps it (`kept.balances`, one entry a user): `GET /user/balance`'s reply itself — every
+ * currency's balance and the currency the cabinet shows first (the user's row, `current_currency`), read in one
+ * statement. Both move with `user:<id>` (an operation posted, the row updated), so this one entry answers the call
+ * whole: the route keeps two entries an investor (the session and this), not the user's whole row besides for one
+ * field (docs/database.md, "What the server keeps in memory"), and the reply's JSON is made once while it stays
+ * (routes/reply-json.ts). Undefined when the user does not exist (not kept). Frozen: every caller shares it.
  */
-interface UserMoney {
-  currencies: CurrencyAmounts;
-  /** `users.current_currency` as stored (the balance service parses it). */
-  currentCurrency: string;
-}
-
-export async function userMoney(db: Database, userId: string): Promise<Readonly<UserMoney> | undefined> {
+export async function userMoney(db: Database, userId: string): Promise<BalanceReply | undefined> {
   const kept = keptOf(db);
-  if (kept) return (await kept.balances.get(userId, () => readUserMoney(db, userId))) as UserMoney | undefined;
+  if (kept) return (await kept.balances.get(userId, () => readUserMoney(db, userId))) as BalanceReply | undefined;
   return readUserMoney(db, userId);
 }
 
 /** The balances and the current currency from the tables; the app keeps them until the user changes. */
-async function readUserMoney(db: Database, userId: string): Promise<Readonly<UserMoney> | undefined> {
+async function readUserMoney(db: Database, userId: string): Promise<BalanceReply | undefined> {
   const rows = await db
     .select({ currentCurrency: users.currentCurrency, currency: balances.currency, amount: balances.amount })
     .from(users)
@@ -170,7 +168,12 @@ async function readUserMoney(db: Database, userId: string): Promise<Readonly<Use
       currencies[row.currency as Currency] = normalizeDecimal(row.amount);
     }
   }
-  return Object.freeze({ currencies: Object.freeze(currencies), currentCurrency: first.currentCurrency });
+  const current = CurrencySchema.safeParse(first.currentCurrency);
+  return Object.freeze({
+    type: DEFAULT_BALANCE_TYPE,
+    currentCurrency: current.success ? current.data : DEFAULT_CURRENCY,
+    currencies: Object.freeze(currencies),
+  });
 }
 
 export interface LedgerDiscrepancy {

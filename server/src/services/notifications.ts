@@ -265,5 +265,6 @@ async function readPulse(db: Database, userId: string): Promise<PulseReply> {
     unread: number;
   }[];
   const row = rows[0] ?? { op: "0", notes: 0, states: "0", unread: 0 };
-  return { version: `${row.op}.${row.notes}.${row.states}`, unread: Number(row.unread) };
+  // Frozen: the kept pulse is every caller's, and its reply's JSON is made once (routes/reply-json.ts).
+  return Object.freeze({ version: `${row.op}.${row.notes}.${row.states}`, unread: Number(row.unread) });
 }

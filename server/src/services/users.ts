@@ -5,6 +5,7 @@ import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
 import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
+import { Derived } from "../db/derived";
 import { notifications, users, verificationRequests } from "../db/schema";
 
 export type UserRow = typeof users.$inferSelect;
@@ -58,10 +59,10 @@ export function userLanguage(row: Pick<UserRow, "language">): Language {
   return parsed.success ? parsed.data : FALLBACK_LANGUAGE;
 }
 
-/** What a User needs beyond its row: the unread notifications and the moment "active" is judged at. */
+/** What a User needs beyond its row: the unread notifications and whether the subscription is active now. */
 interface UserExtras {
   unread: number;
-  now: Date;
+  subscribed: boolean;
 }
 
 /** The URL the avatar is served at (`GET /api/user/avatar/:file`); null without one. */
@@ -86,16 +87,29 @@ function toUser(row: UserRow, extras: UserExtras): User {
     avatarUrl: avatarUrl(row),
     createdAt: row.createdAt.toISOString(),
     subscription: {
-      active: row.subscriptionUntil !== null && row.subscriptionUntil.getTime() > extras.now.getTime(),
+      active: extras.subscribed,
       until: row.subscriptionUntil?.toISOString() ?? null,
     },
     notifications: { unread: extras.unread },
   };
 }
 
+/**
+ * The User of each kept row, made once for each unread count and subscription state (frozen, shared: `GET /user/me`
+ * writes it from the JSON made the first time, routes/reply-json.ts).
+ */
+const userViews = new Derived<UserRow, User>();
+
 /** The User of `row` with its unread notifications counted now. */
 export async function userView(db: Database, clock: Clock, row: UserRow): Promise<User> {
-  return toUser(row, { unread: await unreadCount(db, row.id), now: clock.now() });
+  const unread = await unreadCount(db, row.id);
+  const subscribed = row.subscriptionUntil !== null && row.subscriptionUntil.getTime() > clock.now().getTime();
+  return userViews.of(row, subscribed ? -1 - unread : unread, () => {
+    const user = toUser(row, { unread, subscribed });
+    // Weighed with the kept row it is made of (the caches' budget bounds it and its JSON too).
+    keptOf(db)?.users.keepBeside(row.id, row, user);
+    return user;
+  });
 }
 
 /** Whether the app must ask for the phone code before the cabinet. */
