@@ -2,12 +2,7 @@
  * The caller's balances, current currency and the cabinet's statistics (user calls,
  * docs/cabinet-rules.md#api-calls).
  */
-import {
-  type BalanceReply,
-  type Currency,
-  EARNING_OPERATION_TYPES,
-  type StatisticsReply,
-} from "@contract";
+import { type BalanceReply, type Currency, EARNING_OPERATION_TYPES, type StatisticsReply } from "@contract";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
