@@ -53,7 +53,15 @@ export function laterCode(modules) {
       const html = bundle["index.html"];
       if (html?.type !== "asset") return;
       const entry = Object.values(bundle).find((file) => file.type === "chunk" && file.isEntry);
-      const loaded = new Set(entry ? [entry.fileName, ...entry.imports] : []);
+      // The entry and every chunk it imports, through any chain (its code is in a chunk it imports, vite.config.ts).
+      const loaded = new Set();
+      const load = (fileName) => {
+        const chunk = bundle[fileName];
+        if (chunk?.type !== "chunk" || loaded.has(fileName)) return;
+        loaded.add(fileName);
+        for (const file of chunk.imports) load(file);
+      };
+      if (entry) load(entry.fileName);
       /** @type {Record<string, { code: string[], css: string[] }>} */
       const files = {};
       for (const [key, pattern] of Object.entries(modules)) files[key] = chunkFiles(bundle, [pattern], loaded);

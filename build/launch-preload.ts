@@ -72,9 +72,10 @@ export const launchPreload: Plugin = {
     };
     const paint = earlyPaint();
     // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's, then
-    // the cabinet's), so it paints styled without waiting for them behind the app's code.
+    // the cabinet's), so it paints styled without waiting for them behind the app's code. The entry's are those its
+    // page linked (the entry chunk's own and its imports': its code is in a chunk it imports, vite.config.ts).
     const stylesheets = (screenCss: string[]) =>
-      [...(entry.viteMetadata?.importedCss ?? []), ...screenCss].map((file) => {
+      [...tags.css, ...screenCss].map((file) => {
         const asset = bundle[file];
         return asset?.type === "asset" ? String(asset.source) : "";
       });
