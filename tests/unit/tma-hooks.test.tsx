@@ -5,13 +5,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { setTelegramBridge } from "@/tma/bridge";
 import {
   haptics,
-  openTelegramLink,
   useAppearance,
   useBackButton,
   useMainButton,
   useMainButtonShown,
   useUiPlatform,
 } from "@/tma/hooks";
+import { openTelegramLink } from "@/tma/links";
 import { DEMO_USER, fakeBridge, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => setTelegramBridge(null));
