@@ -43,6 +43,9 @@ export default defineConfig({
       { find: /^use-sync-external-store\/shim\/index\.js$/, replacement: "react" },
     ],
   },
+  // A JSON module (the locale files) is its default export only: with a named export per top-level key as well,
+  // each locale chunk listed its keys twice more (docs/decisions.md#bundle-budget). The app reads only `default`.
+  json: { namedExports: false },
   server: {
     proxy: { "/api": { target: devApi, changeOrigin: false } },
   },
