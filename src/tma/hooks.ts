@@ -300,16 +300,6 @@ export function useMainButton({
   return bridge !== null;
 }
 
-/** Asks the user to confirm closing the Mini App while `enabled` (unsaved input). */
-export function useClosingConfirmation(enabled: boolean): void {
-  useEffect(() => {
-    const bridge = getTelegramBridge();
-    if (!bridge || !enabled) return;
-    bridge.setClosingConfirmation(true);
-    return () => bridge.setClosingConfirmation(false);
-  }, [enabled]);
-}
-
 /** Haptic feedback for money actions and copies; silent outside Telegram. */
 export const haptics = {
   notify(type: NotificationType): void {
@@ -322,27 +312,6 @@ export const haptics = {
     getTelegramBridge()?.haptics.selection();
   },
 };
-
-/**
- * Calls `listener` when the app comes back to the front: the page becomes visible again
- * (`visibilitychange`) or Telegram reports the Mini App active again (`visibility_changed`, the
- * WebApp API's `activated`).
- */
-export function useBackToFront(listener: () => void): void {
-  const handler = useRef(listener);
-  handler.current = listener;
-  useEffect(() => {
-    const onVisibility = () => {
-      if (document.visibilityState === "visible") handler.current();
-    };
-    document.addEventListener("visibilitychange", onVisibility);
-    const offTelegram = getTelegramBridge()?.onActivated?.(() => handler.current());
-    return () => {
-      document.removeEventListener("visibilitychange", onVisibility);
-      offTelegram?.();
-    };
-  }, []);
-}
 
 /** The states in which the locked screen shows instead of the app (kept here: the web's entry never loads the store). */
 export const LOCKED_STATES: readonly LockState[] = ["refused", "denied", "unavailable"];
