@@ -43,6 +43,9 @@ export default defineConfig({
       { find: /^use-sync-external-store\/shim\/index\.js$/, replacement: "react" },
     ],
   },
+  // A JSON module (the locale files) is its default export only: with a named export per top-level key as well,
+  // each locale chunk listed its keys twice more (docs/decisions.md#bundle-budget). The app reads only `default`.
+  json: { namedExports: false },
   server: {
     proxy: { "/api": { target: devApi, changeOrigin: false } },
   },
@@ -50,21 +53,29 @@ export default defineConfig({
     target: "es2022",
     sourcemap: false,
     assetsInlineLimit: 0,
+    // No module preload polyfill (0.3 KB gzip in every launch): Chromium, Firefox and WebKit since Safari 17.2 have
+    // module preload. An older WebKit skips the preloads (the launcher's and a lazy screen's): a screen's files
+    // then come as it imports them, the app otherwise the same.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         codeSplitting: {
           groups: [
-            // The form kit the login screen needs, as one file: split by the screens that share it, it
-            // cost the first screen a kilobyte of chunk overhead (docs/decisions.md#the-form-kit). Not the
-            // rules (they bring zod).
+            // The entry's chunk: the entry's code (`src/main.tsx` and all it imports) with the form kit the login
+            // screen needs, as one file: split by the screens that share it, the form kit cost the first screen a
+            // kilobyte of chunk overhead (docs/decisions.md#the-form-kit), and as a file beside the entry's it cost
+            // every launch 2.1 KB gzip (the names the two files passed each other, and each compressed on its own).
+            // The page's entry is then nothing but imports: Vite names this chunk's script in the page itself, and
+            // there is no entry file of a few bytes to ask for first.
+            // Not the rules (they bring zod).
             // With it, the blocks the login and the cabinet both show (sections, cells, the title, the brand header,
             // the language switch): as seven small files they cost each of those launches seven requests. The
             // invitation's reader too, which the login and the registration share.
             {
-              name: "form-kit",
+              name: "index",
               // With it the base of TanStack Query that the entry and the cabinet's chunks share (as a file of its own
               // it cost every launch a request).
-              test: /@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](utils|retryer|focusManager|onlineManager|timeoutManager|notifyManager|removable|subscribable|environmentManager|QueryClientProvider)\.js$|(src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus|use-in-flight)|lib[\\/]referral|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?|src[\\/]components[\\/](link-cell|brand-header|kassa-mark|language-switcher)\.tsx|telegram-ui[\\/]dist[\\/]components[\\/](Blocks[\\/](Section|Cell|List)|Navigation[\\/]SegmentedControl|Typography[\\/]Title)[\\/].*\.js)$/,
+              test: /src[\\/]main\.tsx$|@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](utils|retryer|focusManager|onlineManager|timeoutManager|notifyManager|removable|subscribable|environmentManager|QueryClientProvider)\.js$|(src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus|use-in-flight)|lib[\\/]referral|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?|src[\\/]components[\\/](link-cell|brand-header|kassa-mark|language-switcher)\.tsx|telegram-ui[\\/]dist[\\/]components[\\/](Blocks[\\/](Section|Cell|List)|Navigation[\\/]SegmentedControl|Typography[\\/]Title)[\\/].*\.js)$/,
             },
             // telegram-ui's Spinner on its own: the Button loads it when it first shows one (`buttonSpinner`).
             {

@@ -1,4 +1,4 @@
-import type { OutputBundle } from "rolldown";
+import type { OutputBundle, OutputChunk } from "rolldown";
 import type { Plugin } from "vite";
 
 export function chunkFiles(
@@ -6,4 +6,5 @@ export function chunkFiles(
   roots: RegExp[],
   loaded: Set<string>,
 ): { code: string[]; css: string[] };
+export function entryChunk(bundle: OutputBundle): OutputChunk | undefined;
 export function laterCode(modules: Record<string, RegExp>): Plugin;

@@ -41,6 +41,20 @@ export function chunkFiles(bundle, roots, loaded) {
 }
 
 /**
+ * The chunk of the app's entry module (`src/main.tsx`). The page's own entry is nothing but imports (the entry's
+ * code is in a group, vite.config.ts), so Vite names this chunk's script in the page and drops the entry chunk.
+ *
+ * @param {import("rolldown").OutputBundle} bundle
+ * @returns {import("rolldown").OutputChunk | undefined}
+ */
+export function entryChunk(bundle) {
+  for (const file of Object.values(bundle)) {
+    if (file.type === "chunk" && file.moduleIds.some((id) => /src[\\/]main\.tsx$/.test(id))) return file;
+  }
+  return undefined;
+}
+
+/**
  * @param {Record<string, RegExp>} modules
  * @returns {import("vite").Plugin}
  */
@@ -52,8 +66,16 @@ export function laterCode(modules) {
     generateBundle(_options, bundle) {
       const html = bundle["index.html"];
       if (html?.type !== "asset") return;
-      const entry = Object.values(bundle).find((file) => file.type === "chunk" && file.isEntry);
-      const loaded = new Set(entry ? [entry.fileName, ...entry.imports] : []);
+      const entry = entryChunk(bundle);
+      // The entry's chunk and every chunk it imports, through any chain.
+      const loaded = new Set();
+      const load = (fileName) => {
+        const chunk = bundle[fileName];
+        if (chunk?.type !== "chunk" || loaded.has(fileName)) return;
+        loaded.add(fileName);
+        for (const file of chunk.imports) load(file);
+      };
+      if (entry) load(entry.fileName);
       /** @type {Record<string, { code: string[], css: string[] }>} */
       const files = {};
       for (const [key, pattern] of Object.entries(modules)) files[key] = chunkFiles(bundle, [pattern], loaded);

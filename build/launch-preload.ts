@@ -13,7 +13,7 @@ import { LANGUAGES } from "../contract/enums.ts";
 import type { routes as Routes, routeUrl as RouteUrl } from "../contract/routes.ts";
 import type * as Templates from "../src/app/launcher/templates.tsx";
 import { LAUNCH_CALLS } from "../src/lib/launch-calls.ts";
-import { chunkFiles } from "./later-code.mjs";
+import { chunkFiles, entryChunk } from "./later-code.mjs";
 
 const r = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 
@@ -37,11 +37,11 @@ export const launchPreload: Plugin = {
   },
   async generateBundle(_options, bundle) {
     const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
-    const entry = chunks.find((chunk) => chunk.isEntry);
+    const entry = entryChunk(bundle);
     const html = bundle["index.html"];
     if (!entry || html?.type !== "asset") return;
-    // The entry's tags Vite wrote (its script, the module preloads of what it imports, its stylesheets) leave the
-    // page: the launcher asks for those files itself.
+    // The entry's tags Vite wrote (the scripts of its chunk and of the chunks that one imports, the module preloads,
+    // its stylesheets) leave the page: the launcher asks for those files itself.
     const tags = entryTags(String(html.source), entry.fileName);
     const loaded = new Set([entry.fileName, ...entry.imports, ...tags.code]);
     /** The chunk of a screen's module: its own, or the group's it was put in (then the chunk has no facade). */
@@ -72,9 +72,10 @@ export const launchPreload: Plugin = {
     };
     const paint = earlyPaint();
     // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's, then
-    // the cabinet's), so it paints styled without waiting for them behind the app's code.
+    // the cabinet's), so it paints styled without waiting for them behind the app's code. The entry's are those its
+    // page linked (the entry chunk's own and its imports': its code is in a chunk it imports, vite.config.ts).
     const stylesheets = (screenCss: string[]) =>
-      [...(entry.viteMetadata?.importedCss ?? []), ...screenCss].map((file) => {
+      [...tags.css, ...screenCss].map((file) => {
         const asset = bundle[file];
         return asset?.type === "asset" ? String(asset.source) : "";
       });
@@ -214,17 +215,18 @@ function routeTable(): Promise<{ routes: typeof Routes; routeUrl: typeof RouteUr
 }
 
 /**
- * The tags Vite wrote into the built page for the entry chunk `entry`: its module script, the module preloads of
- * the chunks it imports and its stylesheets, and the page without them. The build fails when the script is not
- * there (the launcher would insert an entry the page does not have).
+ * The tags Vite wrote into the built page for the entry chunk `entry`: the module scripts (its own, and those of
+ * the chunks it imports when the page's entry was nothing but imports), the module preloads of the chunks it
+ * imports and its stylesheets, and the page without them. The build fails when its script is not there (the
+ * launcher would insert an entry the page does not have).
  */
 function entryTags(html: string, entry: string) {
   const code: string[] = [];
   const css: string[] = [];
-  let script = "";
+  const scripts: string[] = [];
   const rest = html
     .replace(/\s*<script type="module" crossorigin src="\/([^"]+)"><\/script>/g, (_tag, file: string) => {
-      script = file;
+      scripts.push(file);
       return "";
     })
     .replace(/\s*<link rel="modulepreload" crossorigin href="\/([^"]+)">/g, (_tag, file: string) => {
@@ -235,8 +237,8 @@ function entryTags(html: string, entry: string) {
       css.push(file);
       return "";
     });
-  if (script !== entry) throw new Error(`launchPreload: the built page's entry script is not ${entry}`);
-  return { html: rest, code: [entry, ...code], css };
+  if (!scripts.includes(entry)) throw new Error(`launchPreload: the built page has no script of ${entry}`);
+  return { html: rest, code: [entry, ...scripts.filter((file) => file !== entry), ...code], css };
 }
 
 /**

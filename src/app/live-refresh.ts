@@ -18,7 +18,7 @@ import { partnerKeys } from "@/features/partners/api/partner-queries";
 import { withdrawalKeys } from "@/features/withdrawal/api/withdrawal-queries";
 import { moneyKeys } from "@/lib/query-keys";
 import { updateUserAtom, userAtom } from "@/lib/session";
-import { useBackToFront } from "@/tma/hooks";
+import { useBackToFront } from "@/tma/lifecycle";
 
 /** Everything a moved ledger may have changed. */
 const LIVE_KEYS = [

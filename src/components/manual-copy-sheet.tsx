@@ -5,7 +5,7 @@
 import { Button } from "@telegram-apps/telegram-ui";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { dismissManualCopy, useManualCopyText } from "@/tma/hooks";
+import { dismissManualCopy, useManualCopyText } from "@/tma/manual-copy";
 import { Sheet } from "./sheet";
 import "./details-sheet.css";
 

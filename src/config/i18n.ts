@@ -87,7 +87,13 @@ function saveLanguage(language: Language): void {
 let activeLanguage: Language = FALLBACK_LANGUAGE;
 const skippedFallbackFiles = new Set<string>();
 
-const localeFiles = import.meta.glob<{ default: Record<string, unknown> }>("../../locales/*/*.json");
+/**
+ * Each language's files by `./<language>/<namespace>.json`: keys relative to `locales/`, shorter in the entry chunk
+ * than the module's own relative paths. Not the server's texts (`bot`), which the app never loads.
+ */
+const localeFiles = import.meta.glob<{ default: Record<string, unknown> }>(["./*/*.json", "!./*/bot.json"], {
+  base: "../../locales",
+});
 
 function loadLocaleFile(language: string, namespace: string, done: ReadCallback): void {
   if (language !== activeLanguage) {
@@ -95,7 +101,7 @@ function loadLocaleFile(language: string, namespace: string, done: ReadCallback)
     done(null, {});
     return;
   }
-  const load = localeFiles[`../../locales/${language}/${namespace}.json`];
+  const load = localeFiles[`./${language}/${namespace}.json`];
   if (!load) {
     done(new Error(`No translations for ${language}/${namespace}`), false);
     return;
@@ -151,7 +157,7 @@ function namespaceLoaded(namespace: string): void {
  */
 async function reloadNamespace(namespace: string): Promise<void> {
   const language = activeLanguage;
-  const load = localeFiles[`../../locales/${language}/${namespace}.json`];
+  const load = localeFiles[`./${language}/${namespace}.json`];
   if (!load) return;
   const module = await load();
   activeInstance.addResourceBundle(language, namespace, module.default, true, true);

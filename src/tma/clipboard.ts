@@ -6,7 +6,7 @@
  * refused too, a sheet shows the text selected with a hint to copy it by hand (`ManualCopySheet`), and
  * the call still rejects, so the caller never says "Copied" for a copy that did not happen.
  */
-import { requestManualCopy } from "./hooks";
+import { requestManualCopy } from "./manual-copy";
 
 /**
  * Copies `text` through a selection and `execCommand("copy")`, which a frame without `clipboard-write`

@@ -300,16 +300,6 @@ export function useMainButton({
   return bridge !== null;
 }
 
-/** Asks the user to confirm closing the Mini App while `enabled` (unsaved input). */
-export function useClosingConfirmation(enabled: boolean): void {
-  useEffect(() => {
-    const bridge = getTelegramBridge();
-    if (!bridge || !enabled) return;
-    bridge.setClosingConfirmation(true);
-    return () => bridge.setClosingConfirmation(false);
-  }, [enabled]);
-}
-
 /** Haptic feedback for money actions and copies; silent outside Telegram. */
 export const haptics = {
   notify(type: NotificationType): void {
@@ -322,112 +312,6 @@ export const haptics = {
     getTelegramBridge()?.haptics.selection();
   },
 };
-
-/** Opens a t.me link: inside Telegram without leaving it, on the web in a new tab. */
-export function openTelegramLink(url: string): void {
-  const bridge = getTelegramBridge();
-  if (bridge) bridge.openTelegramLink(url);
-  else window.open(url, "_blank", "noopener,noreferrer");
-}
-
-/**
- * Calls `listener` when the app comes back to the front: the page becomes visible again
- * (`visibilitychange`) or Telegram reports the Mini App active again (`visibility_changed`, the
- * WebApp API's `activated`).
- */
-export function useBackToFront(listener: () => void): void {
-  const handler = useRef(listener);
-  handler.current = listener;
-  useEffect(() => {
-    const onVisibility = () => {
-      if (document.visibilityState === "visible") handler.current();
-    };
-    document.addEventListener("visibilitychange", onVisibility);
-    const offTelegram = getTelegramBridge()?.onActivated?.(() => handler.current());
-    return () => {
-      document.removeEventListener("visibilitychange", onVisibility);
-      offTelegram?.();
-    };
-  }, []);
-}
-
-/** A t.me address (`https://t.me/...`, `telegram.me`), which Telegram opens itself. */
-function isTelegramLink(href: string): boolean {
-  try {
-    const url = new URL(href);
-    return (url.protocol === "https:" || url.protocol === "http:") && /^(t|telegram)\.me$/i.test(url.hostname);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Opens a link found in content (news): inside Telegram through the client (`openTelegramLink` for
- * t.me, `openLink` for the rest), so the Mini App is never navigated away; on the web in a new tab.
- * Returns false for what is not an http(s) link, which the caller then leaves alone.
- */
-export function openExternalLink(href: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(href, window.location.href);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return false;
-  const bridge = getTelegramBridge();
-  if (!bridge) {
-    window.open(url.toString(), "_blank", "noopener,noreferrer");
-    return true;
-  }
-  if (isTelegramLink(url.toString())) {
-    url.protocol = "https:";
-    url.hostname = "t.me";
-    bridge.openTelegramLink(url.toString());
-  } else bridge.openLink(url.toString());
-  return true;
-}
-
-/**
- * Telegram's share sheet where the client has one that keeps the Mini App open; false when it has
- * none (outside Telegram, or Web A, which closes the Mini App on a t.me link), so the caller shares
- * another way (the system sheet, a copy).
- */
-export function shareThroughTelegram(url: string, text: string): boolean {
-  const bridge = getTelegramBridge();
-  return bridge ? bridge.share(url, text) : false;
-}
-
-/**
- * The text waiting to be copied by hand (inside Telegram, when the client refused both ways of copying;
- * `clipboard.ts`), shown by the copy-by-hand sheet. Kept here, with the hooks every screen loads, so the
- * cabinet's frame watches it without loading the boot's code.
- */
-let manualCopy: string | null = null;
-const manualCopyListeners = new Set<() => void>();
-
-function setManualCopy(next: string | null): void {
-  manualCopy = next;
-  for (const listener of manualCopyListeners) listener();
-}
-
-export function requestManualCopy(text: string): void {
-  setManualCopy(text);
-}
-
-export function dismissManualCopy(): void {
-  setManualCopy(null);
-}
-
-/** The text to copy by hand, or null; live. */
-export function useManualCopyText(): string | null {
-  return useSyncExternalStore(
-    (listener) => {
-      manualCopyListeners.add(listener);
-      return () => manualCopyListeners.delete(listener);
-    },
-    () => manualCopy,
-  );
-}
 
 /** The states in which the locked screen shows instead of the app (kept here: the web's entry never loads the store). */
 export const LOCKED_STATES: readonly LockState[] = ["refused", "denied", "unavailable"];

@@ -3,15 +3,8 @@ import { QueryClient, QueryClientProvider, useMutation } from "@tanstack/react-q
 import { act, fireEvent, render, renderHook, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setTelegramBridge } from "@/tma/bridge";
-import {
-  haptics,
-  openTelegramLink,
-  useAppearance,
-  useBackButton,
-  useMainButton,
-  useMainButtonShown,
-  useUiPlatform,
-} from "@/tma/hooks";
+import { haptics, useAppearance, useBackButton, useMainButton, useMainButtonShown, useUiPlatform } from "@/tma/hooks";
+import { openTelegramLink } from "@/tma/links";
 import { DEMO_USER, fakeBridge, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => setTelegramBridge(null));

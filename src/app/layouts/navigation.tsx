@@ -20,7 +20,8 @@ import { paths } from "@/config/paths";
 import { useLogout } from "@/features/auth/hooks/use-logout";
 import { botLink, settingsQueries } from "@/features/settings/api/settings-queries";
 import { useLocation, useNavigate } from "@/lib/router";
-import { haptics, openTelegramLink, useTelegram } from "@/tma/hooks";
+import { haptics, useTelegram } from "@/tma/hooks";
+import { openTelegramLink } from "@/tma/links";
 
 type NavKey =
   | "cabinet"

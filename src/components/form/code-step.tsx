@@ -23,7 +23,8 @@ import { type FormError, formErrorOf } from "@/lib/form/messages";
 import { codeErrors } from "@/lib/form/rules";
 import { useForm } from "@/lib/form/use-form";
 import { useCountdown } from "@/lib/use-countdown";
-import { haptics, useClosingConfirmation } from "@/tma/hooks";
+import { haptics } from "@/tma/hooks";
+import { useClosingConfirmation } from "@/tma/lifecycle";
 import { FormFooter } from "./form-footer";
 import { TextField } from "./text-field";
 

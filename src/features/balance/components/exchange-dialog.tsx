@@ -25,7 +25,8 @@ import { type FieldErrorText, validationError } from "@/lib/form/field-errors";
 import { type FormError, formErrorOf, type Translate, textOfMessage } from "@/lib/form/messages";
 import { type FieldErrors, useForm } from "@/lib/form/use-form";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
-import { haptics, useClosingConfirmation } from "@/tma/hooks";
+import { haptics } from "@/tma/hooks";
+import { useClosingConfirmation } from "@/tma/lifecycle";
 import { balanceMutations, balanceQueries } from "../api/balance-queries";
 
 type ExchangeValues = { from: Currency; to: Currency; amount: string };

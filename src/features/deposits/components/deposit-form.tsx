@@ -23,7 +23,8 @@ import { type FormError, formErrorOf, type Translate, textOfMessage } from "@/li
 import { useForm } from "@/lib/form/use-form";
 import { localizedText } from "@/lib/localized";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
-import { haptics, useClosingConfirmation } from "@/tma/hooks";
+import { haptics } from "@/tma/hooks";
+import { useClosingConfirmation } from "@/tma/lifecycle";
 import { depositMutations } from "../api/deposit-queries";
 import { DepositConfirmation, DepositPreview } from "./deposit-preview";
 

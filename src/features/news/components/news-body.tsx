@@ -1,7 +1,8 @@
 import { NEWS_ALLOWED_TAGS } from "@contract";
 import DOMPurify from "dompurify";
 import { type MouseEvent, useMemo } from "react";
-import { openExternalLink, useTelegram } from "@/tma/hooks";
+import { useTelegram } from "@/tma/hooks";
+import { openExternalLink } from "@/tma/links";
 
 /**
  * A news body. The server sanitises it already; the same allow-list runs here again before the HTML

@@ -11,7 +11,7 @@ import { paths } from "@/config/paths";
 import type { Translate } from "@/lib/form/messages";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { useNavigate } from "@/lib/router";
-import { openExternalLink } from "@/tma/hooks";
+import { openExternalLink } from "@/tma/links";
 import { operationQueries } from "../api/operation-queries";
 import { operationTitle } from "../lib/operation-title";
 

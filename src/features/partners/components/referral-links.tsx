@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { callApi } from "@/lib/api-client";
 import { useCopied } from "@/lib/use-copied";
 import type { TelegramBridge } from "@/tma/bridge";
-import { haptics, openTelegramLink, shareThroughTelegram, useTelegram } from "@/tma/hooks";
+import { haptics, useTelegram } from "@/tma/hooks";
+import { openTelegramLink, shareThroughTelegram } from "@/tma/links";
 import { telegramReferralLink, telegramShareLink, webReferralLink } from "../model/referral-link";
 
 type LinkKind = "web" | "telegram";

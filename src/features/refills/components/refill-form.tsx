@@ -11,7 +11,8 @@ import { serverFieldErrors, validationError } from "@/lib/form/field-errors";
 import { focusField } from "@/lib/form/focus";
 import { type FormError, formErrorOf, type Translate, textOfMessage } from "@/lib/form/messages";
 import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-form";
-import { haptics, useClosingConfirmation } from "@/tma/hooks";
+import { haptics } from "@/tma/hooks";
+import { useClosingConfirmation } from "@/tma/lifecycle";
 import { isTxHash, refillMutations } from "../api/refill-queries";
 
 type RefillValues = { paymentSystemId: string; amount: string; txHash: string };

@@ -10,7 +10,9 @@ import { QuerySection } from "@/components/query-section";
 import { Sheet } from "@/components/sheet";
 import { startCodeCooldown } from "@/lib/code-cooldown";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
-import { haptics, openTelegramLink, useBackToFront, useTelegram } from "@/tma/hooks";
+import { haptics, useTelegram } from "@/tma/hooks";
+import { useBackToFront } from "@/tma/lifecycle";
+import { openTelegramLink } from "@/tma/links";
 import { securityKeys, securityMutations, securityQueries } from "../api/security-queries";
 
 /**

@@ -9,7 +9,7 @@ import { resolveApiBaseUrl } from "@/config/env";
 import { API_TIMEOUT_MS, ApiError, apiRequest, callApi } from "@/lib/api-client";
 import { getSessionToken } from "@/lib/session";
 import { getTelegramBridge } from "@/tma/bridge";
-import { openExternalLink } from "@/tma/hooks";
+import { openExternalLink } from "@/tma/links";
 
 export interface StatementPeriod {
   /** `YYYY-MM-DD`, the first day (UTC). */

@@ -20,7 +20,8 @@ import { type FieldErrorText, validationError } from "@/lib/form/field-errors";
 import { type FormError, formErrorOf, type Translate, textOfMessage } from "@/lib/form/messages";
 import { useForm } from "@/lib/form/use-form";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
-import { haptics, useClosingConfirmation } from "@/tma/hooks";
+import { haptics } from "@/tma/hooks";
+import { useClosingConfirmation } from "@/tma/lifecycle";
 import { withdrawalMutations } from "../api/withdrawal-queries";
 import { withdrawalPreview } from "../model/withdrawal-math";
 
