@@ -53,10 +53,6 @@ export default defineConfig({
     target: "es2022",
     sourcemap: false,
     assetsInlineLimit: 0,
-    // No module preload polyfill (0.3 KB gzip in every launch): Chromium, Firefox and WebKit since Safari 17.2 have
-    // module preload. An older WebKit skips the preloads (the launcher's and a lazy screen's): a screen's files
-    // then come as it imports them, the app otherwise the same.
-    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         codeSplitting: {
@@ -65,8 +61,8 @@ export default defineConfig({
             // screen needs, as one file: split by the screens that share it, the form kit cost the first screen a
             // kilobyte of chunk overhead (docs/decisions.md#the-form-kit), and as a file beside the entry's it cost
             // every launch 2.1 KB gzip (the names the two files passed each other, and each compressed on its own).
-            // The page's entry is then nothing but imports: Vite names this chunk's script in the page itself, and
-            // there is no entry file of a few bytes to ask for first.
+            // Vite's module preload polyfill too, so that the page's entry is nothing but imports: Vite then names
+            // this chunk's script in the page itself, and there is no entry file of a few bytes to ask for first.
             // Not the rules (they bring zod).
             // With it, the blocks the login and the cabinet both show (sections, cells, the title, the brand header,
             // the language switch): as seven small files they cost each of those launches seven requests. The
@@ -75,7 +71,7 @@ export default defineConfig({
               name: "index",
               // With it the base of TanStack Query that the entry and the cabinet's chunks share (as a file of its own
               // it cost every launch a request).
-              test: /src[\\/]main\.tsx$|@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](utils|retryer|focusManager|onlineManager|timeoutManager|notifyManager|removable|subscribable|environmentManager|QueryClientProvider)\.js$|(src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus|use-in-flight)|lib[\\/]referral|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?|src[\\/]components[\\/](link-cell|brand-header|kassa-mark|language-switcher)\.tsx|telegram-ui[\\/]dist[\\/]components[\\/](Blocks[\\/](Section|Cell|List)|Navigation[\\/]SegmentedControl|Typography[\\/]Title)[\\/].*\.js)$/,
+              test: /vite[\\/]modulepreload-polyfill|src[\\/]main\.tsx$|@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](utils|retryer|focusManager|onlineManager|timeoutManager|notifyManager|removable|subscribable|environmentManager|QueryClientProvider)\.js$|(src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus|use-in-flight)|lib[\\/]referral|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?|src[\\/]components[\\/](link-cell|brand-header|kassa-mark|language-switcher)\.tsx|telegram-ui[\\/]dist[\\/]components[\\/](Blocks[\\/](Section|Cell|List)|Navigation[\\/]SegmentedControl|Typography[\\/]Title)[\\/].*\.js)$/,
             },
             // telegram-ui's Spinner on its own: the Button loads it when it first shows one (`buttonSpinner`).
             {
