@@ -16,7 +16,7 @@ const CLASSIC_ZOD = /"Zod(String|Object|Error)"/;
 /**
  * The cabinet's cold launch, signed in: the JS downloaded until the balance shows, and in how many files. Each
  * reply is checked against the contract before it shows, so the contract (zod/mini and the route table, 19.2 KB)
- * is part of it (docs/architecture.md#how-a-reply-is-checked). 174.5 KB in 10 files measured with the headline's
+ * is part of it (docs/architecture.md#how-a-reply-is-checked). 174.8 KB in 10 files measured with the headline's
  * currency list and a newcomer's first steps, which come with the balance (loaded later, they would move the screen
  * when they came).
  */
