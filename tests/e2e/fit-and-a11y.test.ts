@@ -11,13 +11,14 @@
  *   Settings and every screen its list opens, and a withdrawal's code step.
  *
  * At every step support/fit's `cutTexts` must find nothing: no button, label, tab, select value or placeholder
- * cut (by an ellipsis or a clipping box) and nothing off the screen; at 320 px (in English), `underTabBar`
- * neither a progress bar painted over the fixed tab bar nor a focused field left under it. At 390 px axe-core
- * checks every step, open sheets included: no serious or critical violation. In English with every rule in the light
+ * cut (by an ellipsis or a clipping box) and nothing off the screen — at 320 px in every language (the narrowest
+ * phone, where a longer translation is cut first), at 390 px in English; at 320 px (in English), `underTabBar`
+ * neither a progress bar painted over the fixed tab bar nor a focused field left under it. axe-core checks every
+ * step, open sheets included: no serious or critical violation. In English at 390 px with every rule in the light
  * scheme and the colour contrast (AA: 4.5:1 for text) again in the dark one — the structure and the colours are the
- * same in every language; in Russian, German and Kazakh with the rules a translation can break (names of buttons,
- * links, fields and dialogs, the page's language and title). In every language no heading sits inside a button, a
- * link or a row.
+ * same in every language; in Russian, German and Kazakh, on the 320 px walk, with the rules a translation can break
+ * (names of buttons, links, fields and dialogs, the page's language and title), which do not depend on the width.
+ * In every language no heading sits inside a button, a link or a row.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -280,15 +281,15 @@ async function axeViolations(page: Page, rules?: string[]) {
 const WALK_TIMEOUT = 600_000;
 
 describe("every screen fits the phone and passes axe-core", () => {
-  // Every language at 320 px in one walk; at 390 px, where axe-core reads every step twice (light and dark), a
-  // walk per language, each with its own time.
+  // Every language at 320 px in one walk, axe-core reading the rules a translation can break in the translations;
+  // English again at 390 px, where axe-core reads every rule in the light look and the contrast in the dark one.
   const walks: { width: number; languages: readonly Lng[] }[] = [
     { width: 320, languages: LANGUAGES },
-    ...LANGUAGES.map((lng) => ({ width: 390, languages: [lng] })),
+    { width: 390, languages: ["en"] },
   ];
   for (const { width, languages } of walks) {
     it(
-      `at ${width} px in ${languages.join(", ")} nothing is cut${width === 390 ? `; axe-core finds nothing serious (${languages.includes("en") ? "every rule, light and dark" : "the rules a translation can break"}), and no heading sits inside a control` : ""}`,
+      `at ${width} px in ${languages.join(", ")} nothing is cut; axe-core finds nothing serious (${width === 390 ? "every rule, light and dark" : "in ru, de and kk the rules a translation can break"}), and no heading sits inside a control`,
       async () => {
         const context = await phoneContext(browser, { viewport: { width, height: 800 }, colorScheme: "light" });
         const page = await context.newPage();
@@ -301,7 +302,8 @@ describe("every screen fits the phone and passes axe-core", () => {
           // The tab bar's layering is the same in every language: looked at once, on the smaller phone.
           if (width === 320 && lng === "en" && !step.includes("sheet") && !step.includes("confirmation"))
             for (const p of await underTabBar(page)) problems.push(`${lng} ${step}: ${p}`);
-          if (width !== 390) return;
+          // English is read by axe-core at 390 px (every rule); the translations on this walk (their text rules).
+          if (width === 320 && lng === "en") return;
           // A heading inside something one taps (telegram-ui's h6 in a row's subtitle, a button's label).
           for (const h of await headingsInControls(page))
             violations.push(`${lng} ${step}: heading inside a control: ${h}`);
