@@ -30,13 +30,13 @@ const CHANGES_CHANNEL = "kassa_changes";
 
 /**
  * What one kept entry costs beyond its key and value, in V8's heap (64-bit, no pointer compression): the
- * entry's object (a header and five slots; its order of use boxed once it outgrows a small integer), 80 bytes;
- * and its slot in the cache's map, 112 bytes: a slot is 28 bytes (key, value, chain and a share of the buckets)
- * and a map that is read in order of use (a delete and a set per hit, the holes kept until the table is full,
- * then grown) holds up to four slots per live entry — measured: 105 bytes an entry for 70,000 entries after
- * such churn.
+ * entry's object (a header and six slots; its order of use and its place boxed once they outgrow a small
+ * integer), 104 bytes; and its slot in the cache's map, 112 bytes: a slot is 28 bytes (key, value, chain and a share
+ * of the buckets) and a map whose entries move to the back (a delete and a set, the holes kept until the table is
+ * full, then grown) holds up to four slots per live entry — measured: 105 bytes an entry for 70,000 entries when
+ * every read moved its entry.
  */
-const ENTRY_BYTES = 80;
+const ENTRY_BYTES = 104;
 const MAP_SLOT_BYTES = 112;
 /** A WeakMap's slot (the reply serializer's, a reply to its JSON): measured 42 bytes an entry for 200,000 entries. */
 const WEAK_SLOT_BYTES = 48;
@@ -166,6 +166,8 @@ interface Entry<V> {
   at: number;
   /** When it was last read, in the budget's order of use. */
   used: number;
+  /** Its place in its cache's order: the order of use when it was kept or last moved to the back. */
+  placed: number;
   bytes: number;
   /** The change-feed key the entry moves with, when it is not the cache key's own (a session's id). */
   tag: string | null;
@@ -228,17 +230,11 @@ export class KeptCache<V> {
     if (hit) {
       if (this.now() - hit.at * 1000 < this.options.ttlMs) {
         this.hits++;
-        // Used now: to the back of the order, unless it is among the more recently used half already (fewer than
-        // half the entries have been kept or moved since it was): an entry read again and again (an investor's
-        // session while the app polls) stays where it is. V8's Map is slow at deleting and setting one key over
-        // and over in a large map: ~20 µs a time with 20,000 entries, against ~0.2 µs for ever other keys, so a
-        // busy investor's every call cost ~40 µs once the caches were full.
-        const budget = this.options.budget;
-        if (budget.uses - hit.used > budget.entries / 2) {
-          hit.used = budget.uses++;
-          this.entries.delete(key);
-          this.entries.set(key, hit);
-        }
+        // Used now. It moves to the back of the order only when the budget is full and it comes up first
+        // (`leastRecentUse`), not on every read: moving an entry is a delete and a set in a large map (V8's Map is
+        // slow at doing that to one key over and over: ~20 µs a time with 20,000 entries), and with 50,000
+        // investors polling two such moves a request were most of what set their calls apart from one investor's.
+        hit.used = this.options.budget.uses++;
         return hit.value;
       }
       this.drop(key, hit);
@@ -285,7 +281,8 @@ export class KeptCache<V> {
       weigh(value) +
       (tag === null ? 0 : MAP_SLOT_BYTES + weigh(tag)) +
       (this.options.reply ? weighJsonOf(value) : 0);
-    const entry: Entry<V> = { value, at: Math.floor(this.now() / 1000), used: this.options.budget.uses++, bytes, tag };
+    const used = this.options.budget.uses++;
+    const entry: Entry<V> = { value, at: Math.floor(this.now() / 1000), used, placed: used, bytes, tag };
     this.entries.set(key, entry);
     this.options.budget.entries++;
     if (tag !== null) this.tagged.set(tag, key);
@@ -308,10 +305,21 @@ export class KeptCache<V> {
     this.options.budget.trim(this as KeptCache<unknown>, key);
   }
 
-  /** When this cache's least recently used entry was last read (not counting `except`); +∞ when none. */
+  /**
+   * When this cache's least recently used entry was last read (not counting `except`); +∞ when none. The entries
+   * read since they took their place go to the back first (a second chance, as the CLOCK algorithm gives), so the
+   * first entry is then one not read since it was kept or moved: the least recently used, or nearly (an entry moved
+   * here goes behind entries kept after it was read).
+   */
   leastRecentUse(except: string | null): number {
     for (const [key, entry] of this.entries) {
       if (key === except) continue;
+      if (entry.used !== entry.placed) {
+        this.entries.delete(key);
+        this.entries.set(key, entry);
+        entry.placed = entry.used;
+        continue;
+      }
       return entry.used;
     }
     return Number.POSITIVE_INFINITY;
