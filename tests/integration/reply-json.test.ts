@@ -4,13 +4,13 @@
  * reply says must still follow every change — a balance moved, a notification read, a subscription's end passed.
  */
 import { ResponseSerializationError } from "fastify-type-provider-zod";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { fixedClock } from "../../server/src/clock";
 import { replySerializerCompiler } from "../../server/src/routes/reply-json";
 import { getBalance } from "../../server/src/services/balance";
 import { processWithdrawal } from "../../server/src/services/withdrawals";
-import { callRoute, createTestServer, type TestServer } from "./helpers";
+import { callRoute, serverForTests, type TestServer } from "./helpers";
 import { fund, newInvestor, pendingWithdrawal } from "./money";
 
 describe("the reply serializer", () => {
@@ -67,11 +67,8 @@ describe("the reply serializer", () => {
 describe("the kept reads' replies follow every change", () => {
   const clock = fixedClock("2026-06-01T10:00:00Z");
   let server: TestServer;
-  beforeAll(async () => {
-    server = await createTestServer({ clock });
-  });
-  afterAll(async () => {
-    await server?.close();
+  serverForTests({ clock }, (s) => {
+    server = s;
   });
 
   it("the balance: the same frozen reply while it stays, the new amount once it moves", async () => {
