@@ -104,6 +104,7 @@ const userViews = new Derived<UserRow, User>();
 export async function userView(db: Database, clock: Clock, row: UserRow): Promise<User> {
   const unread = await unreadCount(db, row.id);
   const subscribed = row.subscriptionUntil !== null && row.subscriptionUntil.getTime() > clock.now().getTime();
+  // Both other inputs as one number: the unread count, negative (less one) while subscribed.
   return userViews.of(row, subscribed ? -1 - unread : unread, () => {
     const user = toUser(row, { unread, subscribed });
     // Weighed with the kept row it is made of (the caches' budget bounds it and its JSON too).
