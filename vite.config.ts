@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { buttonSpinner } from "./build/button-spinner.ts";
-import { cabinetLaunchChunk, cabinetTextsChunk } from "./build/chunks.ts";
+import { cabinetLaunchChunk, cabinetTextsChunk, languageTextsChunk } from "./build/chunks.ts";
 import { laterCode } from "./build/later-code.mjs";
 import { launchPreload } from "./build/launch-preload.ts";
 import { productionBuild } from "./build/production-build.ts";
@@ -90,9 +90,11 @@ export default defineConfig({
               priority: 1,
               includeDependenciesRecursively: false,
             },
-            // The texts of the cabinet's frame and first screen, one file per language (common stays on its own:
-            // the login reads it too).
+            // The texts of the cabinet's frame and first screen, one file per language (common stays apart: the
+            // login reads it too).
             { name: cabinetTextsChunk, debugName: "texts-cabinet", includeDependenciesRecursively: false },
+            // Each language's common texts with the map of its text files (src/config/i18n.ts).
+            { name: languageTextsChunk, debugName: "texts", includeDependenciesRecursively: false },
           ],
         },
       },

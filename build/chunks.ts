@@ -44,3 +44,15 @@ export function cabinetTextsChunk(id: string): string | null {
   const language = CABINET_TEXTS.exec(id)?.[1];
   return language ? `texts-cabinet-${language}` : null;
 }
+
+const LANGUAGE_TEXTS = /(?:locales[\\/](\w+)[\\/]common\.json|src[\\/]config[\\/]locale-files[\\/](\w+)\.ts)$/;
+
+/**
+ * `texts-<language>` for a language's map of its text files (`src/config/locale-files/`) and its `common`
+ * namespace, which every launch reads first: the map comes with it, in no file of its own.
+ */
+export function languageTextsChunk(id: string): string | null {
+  const match = LANGUAGE_TEXTS.exec(id);
+  const language = match?.[1] ?? match?.[2];
+  return language ? `texts-${language}` : null;
+}

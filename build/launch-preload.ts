@@ -47,12 +47,14 @@ export const launchPreload: Plugin = {
     /** The chunk of a screen's module: its own, or the group's it was put in (then the chunk has no facade). */
     /** The chunks (and their CSS) of `roots` and what they import, less what the entry loads anyway. */
     const screen = (...roots: RegExp[]) => chunkFiles(bundle, roots, loaded);
-    /** Per language, the files of the namespaces `pattern` matches (by module, or a group's chunk name). */
-    const texts = (pattern: RegExp, group?: RegExp) => {
+    /**
+     * Per language, the files of the namespaces of the groups `group` matches (by chunk name; a language's `common`
+     * is in `texts-<language>`, with the map of its files) and of those `pattern` matches (by module).
+     */
+    const texts = (group: RegExp, pattern?: RegExp) => {
       const files: Record<string, string[]> = {};
       for (const chunk of chunks) {
-        const language =
-          pattern.exec(chunk.facadeModuleId ?? "")?.[1] ?? (group ? group.exec(chunk.name)?.[1] : undefined);
+        const language = group.exec(chunk.name)?.[1] ?? pattern?.exec(chunk.facadeModuleId ?? "")?.[1];
         if (language) files[language] = [...(files[language] ?? []), chunk.fileName];
       }
       return files;
@@ -61,11 +63,11 @@ export const launchPreload: Plugin = {
       entry: { script: entry.fileName, code: tags.code, css: tags.css },
       cabinet: {
         ...screen(/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/, /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/),
-        texts: texts(/locales[\\/](\w+)[\\/]common\.json$/, /^texts-cabinet-(\w+)$/),
+        texts: texts(/^texts-(?:cabinet-)?(\w+)$/),
       },
       login: {
         ...screen(/src[\\/]app[\\/]routes[\\/]login\.tsx$/),
-        texts: texts(/locales[\\/](\w+)[\\/](?:common|auth)\.json$/),
+        texts: texts(/^texts-(\w+)$/, /locales[\\/](\w+)[\\/]auth\.json$/),
       },
       // Inside Telegram every launch boots the SDK (src/tma/boot.ts): announced beside the entry, not after it.
       telegram: screen(/src[\\/]tma[\\/]boot\.ts$/),

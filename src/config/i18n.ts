@@ -87,13 +87,29 @@ function saveLanguage(language: Language): void {
 let activeLanguage: Language = FALLBACK_LANGUAGE;
 const skippedFallbackFiles = new Set<string>();
 
+type LocaleFiles = Record<string, () => Promise<{ default: Record<string, unknown> }>>;
+
 /**
- * Each language's files by `./<language>/<namespace>.json`: keys relative to `locales/`, shorter in the entry chunk
- * than the module's own relative paths. Not the server's texts (`bot`), which the app never loads.
+ * Each language's files by `./<namespace>.json`, one map per language (`locale-files/`), in the file of that
+ * language's `common` (vite.config.ts): the entry carries four imports rather than every language's every file
+ * (1.3 KB gzip), and a launch's first text file brings the map of its language.
  */
-const localeFiles = import.meta.glob<{ default: Record<string, unknown> }>(["./*/*.json", "!./*/bot.json"], {
-  base: "../../locales",
-});
+const languageFiles: Record<Language, () => Promise<{ default: LocaleFiles }>> = {
+  ru: () => import("./locale-files/ru"),
+  en: () => import("./locale-files/en"),
+  de: () => import("./locale-files/de"),
+  kk: () => import("./locale-files/kk"),
+};
+
+/**
+ * The texts of `namespace` in `language`, once its language's map came (a failed map load fails the file's);
+ * undefined when there is no such file.
+ */
+async function loadFile(language: string, namespace: string): Promise<Record<string, unknown> | undefined> {
+  const files = languageFiles[language as Language];
+  const load = files ? (await files()).default[`./${namespace}.json`] : undefined;
+  return load ? (await load()).default : undefined;
+}
 
 function loadLocaleFile(language: string, namespace: string, done: ReadCallback): void {
   if (language !== activeLanguage) {
@@ -101,14 +117,13 @@ function loadLocaleFile(language: string, namespace: string, done: ReadCallback)
     done(null, {});
     return;
   }
-  const load = localeFiles[`./${language}/${namespace}.json`];
-  if (!load) {
-    done(new Error(`No translations for ${language}/${namespace}`), false);
-    return;
-  }
-  withDeadline(load()).then(
-    (module) => {
-      done(null, module.default);
+  withDeadline(loadFile(language, namespace)).then(
+    (texts) => {
+      if (!texts) {
+        done(new Error(`No translations for ${language}/${namespace}`), false);
+        return;
+      }
+      done(null, texts);
       namespaceLoaded(namespace);
     },
     (error: unknown) => {
@@ -157,10 +172,9 @@ function namespaceLoaded(namespace: string): void {
  */
 async function reloadNamespace(namespace: string): Promise<void> {
   const language = activeLanguage;
-  const load = localeFiles[`./${language}/${namespace}.json`];
-  if (!load) return;
-  const module = await load();
-  activeInstance.addResourceBundle(language, namespace, module.default, true, true);
+  const texts = await loadFile(language, namespace);
+  if (!texts) return;
+  activeInstance.addResourceBundle(language, namespace, texts, true, true);
   namespaceLoaded(namespace);
   // What rendered without the texts (i18next had given up on the file) renders again, now with them.
   activeInstance.emit("languageChanged", language);
