@@ -3,13 +3,16 @@ import type { ChunkingContext } from "rolldown";
 
 /**
  * Where a launch starts: the entry with the login (the first screen, whose budget this must not touch), and the
- * cabinet's frame and first screen. Other entry screens may load the cabinet's launch chunk for what they share.
+ * cabinet's frame and first screen, with the half of `callApi` that reads the contract (`src/lib/checked-call.ts`,
+ * loaded on a cabinet's first call: in its own file it cost that launch a request). Other entry screens may load
+ * the cabinet's launch chunk for what they share.
  */
 const ENTRY_ROOTS = [/src[\\/]main\.tsx$/, /src[\\/]app[\\/]routes[\\/]login\.tsx$/];
 const CABINET_ROOTS = [
   /src[\\/]app[\\/]launch-data\.ts$/,
   /src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/,
   /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/,
+  /src[\\/]lib[\\/]checked-call\.ts$/,
 ];
 
 /** Whether `id` is imported (statically, through any chain) by a module that `roots` matches. */

@@ -4,7 +4,8 @@
  * when the input changes; other calls send none.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, callApi, UNKNOWN_OUTCOME_RETRY_MS } from "@/lib/api-client";
+import { ApiError, callApi } from "@/lib/api-client";
+import { UNKNOWN_OUTCOME_RETRY_MS } from "@/lib/checked-call";
 import { IntentKeys } from "@/lib/idempotency";
 import { clearSession } from "@/lib/session";
 
