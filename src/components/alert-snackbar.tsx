@@ -13,8 +13,8 @@ function AlertText({ alert }: { alert: Alert }) {
       return <>{t(text.key, { ns: "success" })}</>;
     case "common":
       return <>{t(text.key, { ns: "common", ...text.params })}</>;
-    case "auth":
-      return <>{t(text.key, { ns: "auth", ...text.params })}</>;
+    case "recovery":
+      return <>{t(text.key, { ns: "recovery", ...text.params })}</>;
     case "withdrawal":
       return <>{t(text.key, { ns: "withdrawal", ...text.params })}</>;
   }

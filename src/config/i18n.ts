@@ -38,7 +38,11 @@ export const NAMESPACES = [
   "validation",
   "success",
   "enums",
+  // The login's first screen: its form, the fields and placeholders the entry screens share.
   "auth",
+  // The registration and the phone's confirmation after it; the password's recovery.
+  "registration",
+  "recovery",
   "terms",
   "cabinet",
   "maintenance",

@@ -16,7 +16,7 @@ export type AlertText =
   | { ns: "errors"; key: ErrorCode; params?: Record<string, string> }
   | { ns: "success"; key: SuccessCode }
   | { ns: "common"; key: ParseKeys<"common">; params?: Record<string, string> }
-  | { ns: "auth"; key: ParseKeys<"auth">; params?: Record<string, string> }
+  | { ns: "recovery"; key: ParseKeys<"recovery">; params?: Record<string, string> }
   | { ns: "withdrawal"; key: ParseKeys<"withdrawal">; params?: Record<string, string> };
 
 export interface Alert {
@@ -60,7 +60,7 @@ export const alerts = {
   success: (code: SuccessCode, store?: AppStore) =>
     pushAlert({ tone: "success", text: { ns: "success", key: code } }, store),
   info: (key: ParseKeys<"common">, store?: AppStore) => pushAlert({ tone: "info", text: { ns: "common", key } }, store),
-  /** A success told in a screen's own words (from the `auth` namespace). */
-  authSuccess: (key: ParseKeys<"auth">, options: { replace?: boolean } = {}, store?: AppStore) =>
-    pushAlert({ tone: "success", text: { ns: "auth", key }, replace: options.replace }, store),
+  /** A success told in the password recovery's own words (the `recovery` namespace). */
+  recoverySuccess: (key: ParseKeys<"recovery">, options: { replace?: boolean } = {}, store?: AppStore) =>
+    pushAlert({ tone: "success", text: { ns: "recovery", key }, replace: options.replace }, store),
 };

@@ -16,7 +16,9 @@ import type news from "../../locales/en/news.json";
 import type notifications from "../../locales/en/notifications.json";
 import type operations from "../../locales/en/operations.json";
 import type partners from "../../locales/en/partners.json";
+import type recovery from "../../locales/en/recovery.json";
 import type refill from "../../locales/en/refill.json";
+import type registration from "../../locales/en/registration.json";
 import type settings from "../../locales/en/settings.json";
 import type subscription from "../../locales/en/subscription.json";
 import type success from "../../locales/en/success.json";
@@ -37,6 +39,8 @@ declare module "i18next" {
       success: typeof success;
       enums: typeof enums;
       auth: typeof auth;
+      registration: typeof registration;
+      recovery: typeof recovery;
       terms: typeof terms;
       cabinet: typeof cabinet;
       maintenance: typeof maintenance;

@@ -39,8 +39,8 @@ describe("alerts", () => {
     const store = createStore();
     alerts.success("CODE_SENT", store);
     alerts.error("RATE_LIMITED", undefined, store);
-    alerts.authSuccess("forgotPassword.done", { replace: true }, store);
-    expect(store.get(alertsAtom).map((a) => a.text)).toEqual([{ ns: "auth", key: "forgotPassword.done" }]);
+    alerts.recoverySuccess("forgotPassword.done", { replace: true }, store);
+    expect(store.get(alertsAtom).map((a) => a.text)).toEqual([{ ns: "recovery", key: "forgotPassword.done" }]);
   });
 });
 

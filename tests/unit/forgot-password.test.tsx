@@ -136,7 +136,9 @@ describe("forgot password", () => {
     expect(input("login")?.value).toBe("demo");
     expect(saved).toEqual({ resetToken: "reset-1", password: "Ural2026river", passwordRepeat: "Ural2026river" });
     // It replaces the older 'Request successfully sent', which is no news any more.
-    expect(appStore.get(alertsAtom).map((alert) => alert.text)).toEqual([{ ns: "auth", key: "forgotPassword.done" }]);
+    expect(appStore.get(alertsAtom).map((alert) => alert.text)).toEqual([
+      { ns: "recovery", key: "forgotPassword.done" },
+    ]);
     await waitFor(() =>
       expect(screen.getByRole("status").textContent).toContain("The password is changed. Sign in with the new one."),
     );

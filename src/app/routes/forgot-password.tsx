@@ -7,7 +7,8 @@ import { paths } from "@/config/paths";
 import { ForgotPasswordFlow } from "@/features/auth/components/forgot-password-flow";
 
 export function ForgotPasswordRoute() {
-  const { t } = useTranslation("auth");
+  // The form's fields and placeholders (`auth`) load in the same wave as the screen's own texts.
+  const { t } = useTranslation(["recovery", "auth"]);
   return (
     <Page screen="forgot-password" title={t("forgotPassword.title")} className="public-page">
       <BrandHeader tagline={false} />

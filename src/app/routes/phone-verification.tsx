@@ -9,7 +9,7 @@ import { LogoutCell } from "../layouts/navigation";
 
 /** Phone verification (its guard lets in only a signed-in user whose phone waits for its code). */
 export function PhoneVerificationRoute() {
-  const { t } = useTranslation("auth");
+  const { t } = useTranslation("registration");
   const user = useAtomValue(userAtom);
   return (
     <Page screen="phone-verification" title={t("phoneVerification.title")} className="public-page">

@@ -18,7 +18,8 @@ import { useTelegram } from "@/tma/hooks";
  * URL's, or kept from the link the visitor came by: `useReferral`), else the `defaultInviter` setting.
  */
 export function RegisterRoute() {
-  const { t } = useTranslation("auth");
+  // The form's fields and placeholders (`auth`) load in the same wave as the screen's own texts.
+  const { t } = useTranslation(["registration", "auth"]);
   const { inviter: fromPath } = useParams();
   const fromTelegram = inviterFromStartParam(useTelegram()?.startParam);
   const fromLink = useReferral();

@@ -13,7 +13,9 @@ export type FieldErrorText =
   | { ns: "money"; key: ParseKeys<"money">; params?: Record<string, string> }
   /** A settings form's own rule (the verification's age). */
   | { ns: "settings"; key: ParseKeys<"settings"> }
-  | { ns: "auth"; key: ParseKeys<"auth"> };
+  | { ns: "auth"; key: ParseKeys<"auth"> }
+  /** The registration's own words (the inviter's lookup). */
+  | { ns: "registration"; key: ParseKeys<"registration"> };
 
 export const requiredError: FieldErrorText = { ns: "validation", key: "required" };
 

@@ -73,7 +73,7 @@ export function textOfMessage(t: Translate, message: Message): string {
 /** The namespaces a message's text needs. */
 export function namespacesOf(
   message: Message,
-): ("validation" | "auth" | "errors" | "common" | "codes" | "money" | "settings")[] {
+): ("validation" | "auth" | "registration" | "errors" | "common" | "codes" | "money" | "settings")[] {
   return "text" in message ? [] : message.ns === "validation" ? ["validation", "auth"] : [message.ns];
 }
 

@@ -40,7 +40,7 @@ function failed(setFormError: (error: FormError) => void) {
 
 /** Step 1: the login or e-mail of the account → a code is sent. */
 function RequestStep({ login, onSent }: { login: string; onSent(login: string, resendAfterSeconds: number): void }) {
-  const { t } = useTranslation("auth");
+  const { t } = useTranslation("recovery");
   const formRef = useRef<HTMLFormElement>(null);
   const form = useForm<RequestValues>({ initial: { login }, validate: requestErrors });
   const [formError, setFormError] = useState<FormError | null>(null);
@@ -94,7 +94,7 @@ function ResetCodeStep({
   onValid(resetToken: string): void;
   onOtherLogin(): void;
 }) {
-  const { t } = useTranslation("auth");
+  const { t } = useTranslation("recovery");
   return (
     <CodeStep
       purpose="password_reset"
@@ -126,7 +126,7 @@ const PASSWORD_FIELDS = ["password", "passwordRepeat"] as const;
 
 /** Step 3: the new password (the rules of registration) → saved; back to sign-in with the login filled. */
 function PasswordStep({ login, resetToken, onRestart }: { login: string; resetToken: string; onRestart(): void }) {
-  const { t } = useTranslation("auth");
+  const { t } = useTranslation(["recovery", "auth"]);
   const passwordRules = usePasswordRulesText();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
@@ -158,7 +158,7 @@ function PasswordStep({ login, resetToken, onRestart }: { login: string; resetTo
         onSuccess: () => {
           haptics.notify("success");
           // It replaces what is still queued ('Request successfully sent' is old news on the login screen).
-          alerts.authSuccess("forgotPassword.done", { replace: true });
+          alerts.recoverySuccess("forgotPassword.done", { replace: true });
           navigate(paths.login, { replace: true, state: { login } satisfies SignInAgainState });
         },
         onError: (error) => {
@@ -177,7 +177,7 @@ function PasswordStep({ login, resetToken, onRestart }: { login: string; resetTo
         <NewPasswordFields
           password={form.field("password")}
           repeat={form.field("passwordRepeat")}
-          label={t("fields.newPassword")}
+          label={t("fields.newPassword", { ns: "auth" })}
           rules={passwordRules}
         />
       </Section>

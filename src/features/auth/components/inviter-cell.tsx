@@ -16,7 +16,7 @@ export interface InviterCellProps {
  * default inviter.
  */
 export function InviterCell({ inviter, loading = false, error }: InviterCellProps) {
-  const { t } = useTranslation("auth");
+  const { t } = useTranslation("registration");
   if (loading) {
     return (
       <Skeleton visible>

@@ -16,7 +16,7 @@ const resend = { mutationFn: resendPhoneCode };
  * saved and the guard takes them on. A new code can be requested once the wait is over.
  */
 export function PhoneVerificationForm({ user }: { user: User }) {
-  const { t } = useTranslation("auth");
+  const { t } = useTranslation("registration");
   const updateUser = useSetAtom(updateUserAtom);
   const [codeSent, setCodeSent] = useAtom(phoneCodeSentAtom);
   return (

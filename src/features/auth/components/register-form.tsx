@@ -46,7 +46,7 @@ export interface RegisterFormProps {
  * the field they concern. The new user is signed in and the entry guard takes them to phone verification.
  */
 export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
-  const { t, i18n } = useTranslation("auth");
+  const { t, i18n } = useTranslation(["auth", "registration"]);
   const passwordRules = usePasswordRulesText();
   const formRef = useRef<HTMLFormElement>(null);
   const form = useForm<RegisterValues>({
@@ -76,7 +76,8 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
     }
     const fields = serverFieldErrors(error, [...REGISTER_FIELDS]);
     form.setServerErrors(fields);
-    if (isApiError(error) && error.fields?.inviter) setInviterError({ ns: "auth", key: "register.inviterNotFound" });
+    if (isApiError(error) && error.fields?.inviter)
+      setInviterError({ ns: "registration", key: "register.inviterNotFound" });
     setFormError(formErrorOf(error));
     const first = firstInvalidField(REGISTER_FIELDS, fields);
     if (first) focusField(formRef.current, first);
@@ -95,7 +96,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
       haptics.notify("error");
       setFormError({
         message: { ns: "errors", key: "REGISTRATION_FAILED" },
-        note: { ns: "auth", key: "register.inviterUnknown" },
+        note: { ns: "registration", key: "register.inviterUnknown" },
       });
       return;
     }
@@ -134,10 +135,10 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
 
   return (
     <form ref={formRef} className="auth-form" onSubmit={submit} noValidate>
-      <Section header={t("register.title")}>
+      <Section header={t("register.title", { ns: "registration" })}>
         <InviterCell inviter={inviter} loading={inviterLoading} error={inviterError} />
       </Section>
-      <Section header={t("register.account")}>
+      <Section header={t("register.account", { ns: "registration" })}>
         <TextField
           {...form.field("login")}
           label={t("fields.login")}
@@ -155,7 +156,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
           autoCapitalize="words"
         />
       </Section>
-      <Section header={t("register.contacts")}>
+      <Section header={t("register.contacts", { ns: "registration" })}>
         <TextField
           {...form.field("email")}
           type="email"
@@ -173,10 +174,10 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
           label={t("fields.phone")}
           placeholder={t("placeholders.phone")}
           autoComplete="tel"
-          hint={t("register.phoneHint")}
+          hint={t("register.phoneHint", { ns: "registration" })}
         />
       </Section>
-      <Section header={t("register.security")}>
+      <Section header={t("register.security", { ns: "registration" })}>
         <NewPasswordFields
           password={form.field("password")}
           repeat={form.field("passwordRepeat")}
@@ -199,7 +200,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
       </Section>
       <FormFooter
         form={formRef}
-        submitText={t("register.submit")}
+        submitText={t("register.submit", { ns: "registration" })}
         pending={mutation.isPending}
         disabled={inviterLoading}
         error={formError}

@@ -39,7 +39,7 @@ export function TermsAcceptance({ checked, error, onChange, onBlur }: TermsAccep
         {/* The links sit where each language puts the words (Kazakh puts the verb last). */}
         <span id={labelId}>
           <Trans
-            ns="auth"
+            ns="registration"
             i18nKey="register.acceptTerms"
             components={{
               offer: <Link to={termsPath("offer")} className="terms-link" data-testid="terms-offer" />,
