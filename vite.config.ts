@@ -6,6 +6,7 @@ import { buttonSpinner } from "./build/button-spinner.ts";
 import { cabinetLaunchChunk, cabinetTextsChunk, languageTextsChunk } from "./build/chunks.ts";
 import { laterCode } from "./build/later-code.mjs";
 import { launchPreload } from "./build/launch-preload.ts";
+import { precompress } from "./build/precompress.ts";
 import { productionBuild } from "./build/production-build.ts";
 
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -25,6 +26,7 @@ export default defineConfig({
       details: /src[\\/]features[\\/]operations[\\/]components[\\/]operation-details\.tsx$/,
       subscription: /src[\\/]features[\\/]subscription[\\/]components[\\/]subscription-sheet\.tsx$/,
     }),
+    precompress,
   ],
   resolve: {
     alias: [

@@ -16,6 +16,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getCACertificates, setDefaultCACertificates } from "node:tls";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -213,6 +214,35 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       expect(ready.status).toBe(200);
       // Kassa sends HSTS only on a request its trusted proxy marked https.
       expect(String(ready.headers["strict-transport-security"])).toMatch(/max-age=\d+/);
+    });
+  });
+
+  it("sends the app's files as the build compressed them (Brotli, gzip), through the proxy", {
+    timeout: 120_000,
+  }, async () => {
+    await step("assets: the build's Brotli and gzip copies sent as they are", async () => {
+      const https = httpsClient(origin, cert.cert);
+      const page = await https("GET", "/login");
+      const found = page.text.match(/assets\/index-[\w-]+\.js/)?.[0];
+      expect(found, "the page names its entry").toBeDefined();
+      const entry = `/${found}`;
+      const file = readFileSync(join("dist", entry));
+      for (const [encoding, copy] of [
+        ["br", ".br"],
+        ["gzip", ".gz"],
+      ] as const) {
+        const reply = await https("GET", entry, { headers: { "accept-encoding": `${encoding}, deflate` } });
+        expect([reply.status, reply.headers["content-encoding"]]).toEqual([200, encoding]);
+        expect(String(reply.headers.vary)).toMatch(/accept-encoding/i);
+        expect(String(reply.headers["cache-control"])).toContain("immutable");
+        // Byte for byte the build's copy, which holds the file.
+        expect(reply.bytes.equals(readFileSync(join("dist", `${entry}${copy}`)))).toBe(true);
+        const decoded = encoding === "br" ? brotliDecompressSync(reply.bytes) : gunzipSync(reply.bytes);
+        expect(decoded.equals(file)).toBe(true);
+      }
+      const plain = await https("GET", entry, { headers: { "accept-encoding": "identity" } });
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.bytes.equals(file)).toBe(true);
     });
   });
 

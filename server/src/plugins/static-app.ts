@@ -24,6 +24,9 @@ export async function registerStaticApp(app: FastifyInstance, dir: string): Prom
     root: dir,
     wildcard: true,
     cacheControl: false,
+    // The build writes a Brotli and a gzip copy of each file worth compressing (build/precompress.ts): sent as
+    // they are to a client that takes them, so no reply compresses the app's files again.
+    preCompressed: true,
     // Dotfiles and source maps are not part of the app.
     dotfiles: "ignore",
     setHeaders: (reply, filePath) => {

@@ -154,6 +154,8 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
 export interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** The body as it came over the wire (not decoded when it is compressed). */
+  bytes: Buffer;
   text: string;
   // biome-ignore lint/suspicious/noExplicitAny: a reply's JSON, read by the test
   json: any;
@@ -188,14 +190,15 @@ export function httpsClient(origin: string, ca: string, localAddress = "127.0.0.
           const chunks: Buffer[] = [];
           response.on("data", (chunk: Buffer) => chunks.push(chunk));
           response.on("end", () => {
-            const text = Buffer.concat(chunks).toString("utf8");
+            const bytes = Buffer.concat(chunks);
+            const text = bytes.toString("utf8");
             let json: unknown;
             try {
               json = JSON.parse(text);
             } catch {
               json = undefined;
             }
-            resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json });
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, bytes, text, json });
           });
           response.on("error", reject);
         },
