@@ -85,6 +85,8 @@ export default mergeConfig(
             // Two workers, each with its own server (tests/e2e/global-setup.ts): a worker's files run one
             // after another, as they change their server's state.
             maxWorkers: 2,
+            // A worker's files share its module graph: Playwright's client and the support modules load once.
+            isolate: false,
             // A real server and browser on a busy 2-core machine: a reply with an argon2 check and a
             // text namespace loaded on first use can take more than vitest's default 1 s of polling.
             expect: { poll: { timeout: 10_000 } },
