@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
-import { setMaintenance } from "../../server/src/services/settings";
+import { getBalance } from "../../server/src/services/balance";
+import { pulse } from "../../server/src/services/notifications";
+import { findLiveSession } from "../../server/src/services/sessions";
+import { getSetting, setMaintenance } from "../../server/src/services/settings";
 import { call, createTestServer, type TestServer } from "./helpers";
 import { freshPostgres, fund, newInvestor, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
 
@@ -80,6 +83,30 @@ describe("kept in memory, on PGlite", () => {
 
     await db.execute(sql`update sessions set revoked_at = now() where user_id = ${investor.id}`);
     expect(await status(server, "/user/me", investor.token)).toBe(401);
+  });
+
+  it("answers what it keeps at once, not as a promise, and reads again after a change", async () => {
+    const db = server.handle.db;
+    const investor = await newInvestor(db, systemClock);
+    // The first reads go to the database and keep what they read.
+    const session = await findLiveSession(db, systemClock, investor.token);
+    expect(session?.userId).toBe(investor.id);
+    await getSetting(db, "technicalWork");
+    const balance = await getBalance(db, investor.id);
+    await pulse(db, investor.id);
+    // Kept: the values themselves, so that a call answered from memory (the session, the maintenance flag, the
+    // balance: `GET /user/balance` whole) takes no turn of the event loop for them.
+    const again = findLiveSession(db, systemClock, investor.token);
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(again).toEqual(session);
+    expect(getSetting(db, "technicalWork")).not.toBeInstanceOf(Promise);
+    expect(getBalance(db, investor.id)).toBe(balance);
+    expect(pulse(db, investor.id)).not.toBeInstanceOf(Promise);
+    // A change drops the entry: the next read is the database's again.
+    await fund(db, systemClock, investor.id, "USDT", "5");
+    const funded = getBalance(db, investor.id);
+    expect(funded).toBeInstanceOf(Promise);
+    expect((await funded).currencies.USDT).toBe("5");
   });
 
   it("refuses a refill on a payment system closed by plain SQL at once, and takes it when reopened", async () => {

@@ -125,7 +125,7 @@ function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv, e
   return {
     via,
     maintenance: (change) => setMaintenance(db, systemClock, change),
-    getSetting: (key) => getSetting(db, key),
+    getSetting: async (key) => getSetting(db, key),
     setSetting: (key, value) => setSetting(db, systemClock, key, value),
     setExplorer: (id, template) => setExplorer(db, systemClock, id, template),
     catalog: () => readCatalog(db),

@@ -204,6 +204,14 @@ export interface KeptStats {
   kB: number;
 }
 
+/** A value at once or, when it has to be read, a promise of it (what a kept cache's `get` gives). */
+export type Awaitable<T> = T | Promise<T>;
+
+/** `next` of `value`: at once when `value` is there (no turn of the event loop), else once it arrives. */
+export function andThen<T, R>(value: Awaitable<T>, next: (value: T) => Awaitable<R>): Awaitable<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
 /** A key-value cache invalidated by the change feed (see the module comment). */
 export class KeptCache<V> {
   /** In order of use: the least recently used first. */
@@ -224,8 +232,11 @@ export class KeptCache<V> {
     this.now = options.now ?? (() => performance.now());
   }
 
-  /** The kept value of `key`, or the value `read` returns (kept when no change overlapped it). */
-  async get(key: string, read: () => Promise<V>): Promise<V> {
+  /**
+   * The kept value of `key` — itself, not a promise: a call answered from memory takes no turn of the event loop
+   * for it — or, as a promise, the value `read` returns (kept when no change overlapped it).
+   */
+  get(key: string, read: () => Promise<V>): Awaitable<V> {
     const hit = this.entries.get(key);
     if (hit) {
       if (this.now() - hit.at * 1000 < this.options.ttlMs) {
@@ -239,6 +250,10 @@ export class KeptCache<V> {
       }
       this.drop(key, hit);
     }
+    return this.load(key, read);
+  }
+
+  private async load(key: string, read: () => Promise<V>): Promise<V> {
     this.misses++;
     const ticket = { stale: !this.feed.listening };
     let tickets = this.reading.get(key);

@@ -20,7 +20,7 @@ import type {
 import type { z } from "zod";
 import { type KassaApp, type ServiceContext, serviceContext } from "../context";
 import { ambientTransaction } from "../db/ambient";
-import { bearerToken } from "../plugins/auth";
+import { bearerToken, settleAuth } from "../plugins/auth";
 import { type AuthSession, findLiveSession } from "../services/sessions";
 import { withErrors } from "./responses";
 
@@ -97,9 +97,9 @@ function routeHooks(app: KassaApp, route: RouteDef, options: RouteOptions): onRe
   const hooks: onRequestHookHandler[] = [];
   if (route.auth === true) hooks.push(app.authenticate);
   if (route.auth === "optional") {
-    hooks.push(async (request) => {
+    hooks.push((request, _reply, done) => {
       const token = bearerToken(request);
-      request.auth = token ? await findLiveSession(app.db, app.clock, token) : null;
+      settleAuth(request, token ? findLiveSession(app.db, app.clock, token) : null, done, false);
     });
   }
   if (route.auth === "operator") hooks.push(app.authenticateOperator);
@@ -154,11 +154,12 @@ export function defineRoute<R extends RouteDef>(
       ...(route.body ? { body: route.body } : {}),
       response: withErrors({ 200: route.response }),
     },
-    handler: async (request, reply) => {
+    // Not async: a reply the handler has at once (a kept one) is sent at once, without a turn of the event loop.
+    handler: (request, reply) => {
       // An idempotent money call runs in the transaction that claims its key (plugins/idempotency.ts).
       const tx = ambientTransaction();
       const ctx = serviceContext(app, request.log);
-      return handler({
+      const result = handler({
         body: request.body as Part<R, "body">,
         params: request.params as Part<R, "params">,
         query: request.query as Part<R, "query">,
@@ -167,6 +168,9 @@ export function defineRoute<R extends RouteDef>(
         request,
         reply,
       });
+      // Nothing, or the reply a handler sent itself: as a promise, as Fastify takes an async handler's (it then
+      // sends what is not sent yet).
+      return result === undefined || (result as unknown) === reply ? Promise.resolve(result) : result;
     },
   });
 }

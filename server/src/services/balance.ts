@@ -4,19 +4,20 @@
  */
 import { type BalanceReply, type Currency, EARNING_OPERATION_TYPES, type StatisticsReply } from "@contract";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
-import { userChanging } from "../db/change-feed";
+import { type Awaitable, andThen, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { deposits, operationTotals, referralLineTotals, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
 import { userMoney, zeroAmounts } from "./ledger";
 
-/** `GET /user/balance`: the kept reply itself (services/ledger.ts, `userMoney`). */
-export async function getBalance(db: Database, userId: string): Promise<BalanceReply> {
-  const money = await userMoney(db, userId);
-  // The account is gone (sessions cascade with it, so only in a race): the session is over.
-  if (!money) throw new AppError("SESSION_TIMEOUT");
-  return money;
+/** `GET /user/balance`: the kept reply itself (services/ledger.ts, `userMoney`), at once when kept. */
+export function getBalance(db: Database, userId: string): Awaitable<BalanceReply> {
+  return andThen(userMoney(db, userId), (money) => {
+    // The account is gone (sessions cascade with it, so only in a race): the session is over.
+    if (!money) throw new AppError("SESSION_TIMEOUT");
+    return money;
+  });
 }
 
 /** `POST /user/balance`: the currency the cabinet shows first. */

@@ -18,7 +18,7 @@ import {
 } from "@contract";
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
-import { keptOf, userChanging } from "../db/change-feed";
+import { type Awaitable, keptOf, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { type ChatKind, chatOutbox, notifications, operations, users } from "../db/schema";
 import { AppError } from "../errors";
@@ -236,11 +236,12 @@ export async function markNotificationsRead(
  * newest operation's sequence number, the number of notifications and the newest state stamp of the
  * user's deposits, withdrawals and refills (migration 0025: every write of such a row takes a new
  * number, so an accrual run, which writes neither an operation nor a notification, moves it too): all
- * only grow, and every change of the user's money, deposits or statuses moves one of them.
+ * only grow, and every change of the user's money, deposits or statuses moves one of them. At once (not a promise)
+ * when kept.
  */
-export async function pulse(db: Database, userId: string): Promise<PulseReply> {
+export function pulse(db: Database, userId: string): Awaitable<PulseReply> {
   const kept = keptOf(db);
-  if (kept) return (await kept.pulse.get(userId, () => readPulse(db, userId))) as PulseReply;
+  if (kept) return kept.pulse.get(userId, () => readPulse(db, userId)) as Awaitable<PulseReply>;
   return readPulse(db, userId);
 }
 

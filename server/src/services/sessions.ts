@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import { DAY_MS } from "@contract";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Clock } from "../clock";
-import { keptOf } from "../db/change-feed";
+import { type Awaitable, andThen, keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { sessions } from "../db/schema";
 import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
@@ -112,23 +112,33 @@ async function readSession(db: Database, tokenHash: string): Promise<SessionRow 
 
 /**
  * The live session of `token`: known, not revoked, not expired. Null otherwise. The app keeps
- * the session's row until it changes (db/change-feed.ts); expiry is checked on every call.
+ * the session's row until it changes (db/change-feed.ts); expiry is checked on every call. At once (not a promise)
+ * when the row is kept and its last use recent.
  */
-export async function findLiveSession(db: Database, clock: Clock, token: string): Promise<AuthSession | null> {
+export function findLiveSession(db: Database, clock: Clock, token: string): Awaitable<AuthSession | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   const tokenHash = hashToken(token);
   const kept = keptOf(db);
   const row = kept
-    ? ((await kept.sessions.get(tokenHash, () => readSession(db, tokenHash))) as SessionRow | null)
-    : await readSession(db, tokenHash);
+    ? (kept.sessions.get(tokenHash, () => readSession(db, tokenHash)) as Awaitable<SessionRow | null>)
+    : readSession(db, tokenHash);
+  return andThen(row, (found) => liveSession(db, clock, found));
+}
+
+function liveSession(db: Database, clock: Clock, row: SessionRow | null): Awaitable<AuthSession | null> {
   const now = clock.now();
   if (!row || row.revoked || row.expiresMs <= now.getTime()) return null;
-  if (row.lastUsedMs === null || now.getTime() - row.lastUsedMs >= LAST_USED_RESOLUTION_MS) {
-    await db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, row.id));
-    // The kept row is this object: it shows the new time, and the next calls skip the write.
-    row.lastUsedMs = now.getTime();
-  }
-  return { sessionId: row.id, userId: row.userId };
+  const session = { sessionId: row.id, userId: row.userId };
+  if (row.lastUsedMs !== null && now.getTime() - row.lastUsedMs < LAST_USED_RESOLUTION_MS) return session;
+  return db
+    .update(sessions)
+    .set({ lastUsedAt: now })
+    .where(eq(sessions.id, row.id))
+    .then(() => {
+      // The kept row is this object: it shows the new time, and the next calls skip the write.
+      row.lastUsedMs = now.getTime();
+      return session;
+    });
 }
 
 /** Whether the session `sessionId` of `userId` still lives: not revoked, not expired. */

@@ -17,7 +17,7 @@ import { CODE_LENGTH } from "@contract/validation";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Clock } from "../clock";
-import { keptOf } from "../db/change-feed";
+import { type Awaitable, keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { settings } from "../db/schema";
 import { AppError } from "../errors";
@@ -147,12 +147,12 @@ export function isSettingKey(key: string): key is SettingKey {
 const publicKeys: readonly string[] = PUBLIC_SETTING_KEYS;
 const isPublicSettingKey = (key: string): key is PublicSettingKey => publicKeys.includes(key);
 
-/** Reads a setting; a missing or no longer valid row reads as the default. */
-export async function getSetting<K extends SettingKey>(db: Database, key: K): Promise<SettingValue<K>> {
+/** Reads a setting; a missing or no longer valid row reads as the default. At once (not a promise) when kept. */
+export function getSetting<K extends SettingKey>(db: Database, key: K): Awaitable<SettingValue<K>> {
   const kept = keptOf(db);
   // Frozen: every caller shares the kept value.
   if (kept)
-    return (await kept.settings.get(key, async () => deepFreeze(await readSetting(db, key)))) as SettingValue<K>;
+    return kept.settings.get(key, async () => deepFreeze(await readSetting(db, key))) as Awaitable<SettingValue<K>>;
   return readSetting(db, key);
 }
 
