@@ -1,5 +1,5 @@
 import type { Language } from "@contract";
-import { SegmentedControl } from "@telegram-apps/telegram-ui";
+import { Section, SegmentedControl } from "@telegram-apps/telegram-ui";
 import type { KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { SUPPORTED_LANGUAGES, setLanguage, toSupportedLanguage } from "@/config/i18n";
@@ -59,5 +59,16 @@ export function LanguageSwitcher() {
         ))}
       </SegmentedControl>
     </div>
+  );
+}
+
+/** A section of its own with the language switcher, under `header`. */
+export function LanguageSection({ header }: { header: string }) {
+  return (
+    <Section header={header}>
+      <div className="section-padding">
+        <LanguageSwitcher />
+      </div>
+    </Section>
   );
 }

@@ -22,14 +22,21 @@ function LoadingBlock() {
   );
 }
 
+/** A tall block's place while it loads. */
+export function TallSkeleton() {
+  return (
+    <Skeleton visible>
+      <div className="skeleton-block skeleton-tall" />
+    </Skeleton>
+  );
+}
+
 /** A form's place while what it offers (payment systems, plans) loads: its section, a tall skeleton. */
 export function FormSkeleton({ header }: { header: string }) {
   return (
     <Section header={header}>
       <div className="money-skeleton" data-testid="loading">
-        <Skeleton visible>
-          <div className="skeleton-block skeleton-tall" />
-        </Skeleton>
+        <TallSkeleton />
       </div>
     </Section>
   );

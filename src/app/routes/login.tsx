@@ -4,7 +4,7 @@ import { useAtomValue } from "jotai";
 import { type ReactNode, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { BrandHeader } from "@/components/brand-header";
-import { LanguageSwitcher } from "@/components/language-switcher";
+import { LanguageSection } from "@/components/language-switcher";
 import { lazyScreen } from "@/components/lazy-screen";
 import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
@@ -52,11 +52,7 @@ function PasswordSignIn({ notice = null, extra }: { notice?: FormError | null; e
           </LinkCell>
           <LinkCell to={paths.forgotPassword}>{t("login.forgotPassword")}</LinkCell>
         </Section>
-        <Section header={t("language", { ns: "common" })}>
-          <div className="section-padding">
-            <LanguageSwitcher />
-          </div>
-        </Section>
+        <LanguageSection header={t("language", { ns: "common" })} />
       </List>
     </>
   );

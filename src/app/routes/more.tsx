@@ -1,6 +1,6 @@
 import { List, Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
-import { LanguageSwitcher } from "@/components/language-switcher";
+import { LanguageSection } from "@/components/language-switcher";
 import { Page } from "@/components/page";
 import { BotLinkCell, LogoutCell, MORE_ITEMS, NavCells } from "../layouts/navigation";
 
@@ -14,11 +14,7 @@ export function MoreRoute() {
           <NavCells items={MORE_ITEMS} />
           <BotLinkCell />
         </Section>
-        <Section header={t("language", { ns: "common" })}>
-          <div className="section-padding">
-            <LanguageSwitcher />
-          </div>
-        </Section>
+        <LanguageSection header={t("language", { ns: "common" })} />
         <Section>
           <LogoutCell />
         </Section>

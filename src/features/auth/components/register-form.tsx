@@ -6,7 +6,7 @@ import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormFooter } from "@/components/form/form-footer";
 import { TextField } from "@/components/form/text-field";
-import { LanguageSwitcher } from "@/components/language-switcher";
+import { LanguageSection } from "@/components/language-switcher";
 import { toSupportedLanguage } from "@/config/i18n";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
@@ -185,11 +185,7 @@ export function RegisterForm({ inviter, inviterLoading }: RegisterFormProps) {
           rules={passwordRules}
         />
       </Section>
-      <Section header={t("fields.language")}>
-        <div className="section-padding">
-          <LanguageSwitcher />
-        </div>
-      </Section>
+      <LanguageSection header={t("fields.language")} />
       <Section>
         <TermsAcceptance
           checked={form.values.acceptTerms}

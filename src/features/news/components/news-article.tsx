@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { Placeholder } from "@/components/placeholder";
+import { TallSkeleton } from "@/components/query-section";
 import { currentLanguage } from "@/config/i18n";
 import { paths } from "@/config/paths";
 import { isApiError } from "@/lib/api-client";
@@ -30,9 +31,7 @@ export function NewsArticle({ id }: { id: string }) {
   if (item.isPending)
     return (
       <Section>
-        <Skeleton visible>
-          <div className="skeleton-block skeleton-tall" />
-        </Skeleton>
+        <TallSkeleton />
       </Section>
     );
   if (item.isError) {

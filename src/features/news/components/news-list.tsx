@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import { Placeholder } from "@/components/placeholder";
+import { TallSkeleton } from "@/components/query-section";
 import { currentLanguage } from "@/config/i18n";
 import { newsItemPath } from "@/config/paths";
 import { formatDate } from "@/lib/dates";
@@ -18,9 +19,7 @@ export function NewsList() {
   if (news.isPending)
     return (
       <Section>
-        <Skeleton visible>
-          <div className="skeleton-block skeleton-tall" />
-        </Skeleton>
+        <TallSkeleton />
       </Section>
     );
   if (news.isError)

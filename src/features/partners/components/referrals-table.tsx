@@ -1,12 +1,13 @@
 import { REFERRAL_SORTS, type Referral, type ReferralSort, type ReferralsReply, type SortDir } from "@contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAheadPages } from "@/components/ahead-pages";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { Placeholder } from "@/components/placeholder";
+import { TallSkeleton } from "@/components/query-section";
 import { useWindowList } from "@/components/window-list";
 import { useApiErrorText } from "@/lib/error-text";
 import { useMoneyFormat } from "@/lib/money";
@@ -112,9 +113,7 @@ export function ReferralsTable({ onTotals }: { onTotals(totals: ReferralsReply["
       </div>
       {list.isPending ? (
         <div className="money-skeleton">
-          <Skeleton visible>
-            <div className="skeleton-block skeleton-tall" />
-          </Skeleton>
+          <TallSkeleton />
         </div>
       ) : list.isError && rows.length === 0 ? (
         <Placeholder description={errorText(list.error)}>

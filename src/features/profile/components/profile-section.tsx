@@ -1,6 +1,6 @@
 import { type CodeSentReply, PhoneField, type Profile, ProfileUpdateBody } from "@contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
+import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useSetAtom } from "jotai";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,6 +8,7 @@ import { CodeDestination } from "@/components/code-destination";
 import { FormFooter } from "@/components/form/form-footer";
 import { type FieldError, TextField } from "@/components/form/text-field";
 import { Placeholder } from "@/components/placeholder";
+import { TallSkeleton } from "@/components/query-section";
 import { currentLanguage } from "@/config/i18n";
 import { isApiError } from "@/lib/api-client";
 import { formatDate } from "@/lib/dates";
@@ -32,9 +33,7 @@ export function ProfileSection() {
   return (
     <Section header={t("profile.header")} data-section="profile">
       {profile.isPending ? (
-        <Skeleton visible>
-          <div className="skeleton-block skeleton-tall" />
-        </Skeleton>
+        <TallSkeleton />
       ) : profile.isError ? (
         <Placeholder description={errorText(profile.error)}>
           <Button size="s" onClick={() => void profile.refetch()}>
