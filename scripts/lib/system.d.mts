@@ -1,6 +1,8 @@
 /** Types of system.mjs: the Debian packages the tests need beyond npm. */
 export const CHROMIUM_PATH: string;
 export const CHROMIUM_ARGS: string[];
+export const PLAYWRIGHT_DISABLED_FEATURES: string[];
+export function disabledFeaturesSwitch(keep?: string[]): string;
 export const PHONE_CONTEXT: {
   viewport: { width: number; height: number };
   deviceScaleFactor: number;

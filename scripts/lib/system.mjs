@@ -7,7 +7,47 @@ import { existsSync, readdirSync } from "node:fs";
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const NGINX_PATH = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 
-/** Headless Chromium's switches here: no sandbox as root, and no background calls a closed machine refuses. */
+/**
+ * The features Playwright turns off in every Chromium it starts (playwright-core's `chromiumSwitches`).
+ * Chromium reads only the last `--disable-features`, so a list of ours must carry these too;
+ * `tests/unit/chromium-switches.test.ts` fails when a Playwright upgrade changes its list.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion",
+];
+
+/**
+ * The address bar's suggestion popup as a web page of Chromium's own (chrome://omnibox-popup): every new
+ * window, which is every page Playwright opens, preloads it in a renderer of its own. Nobody sees it in a
+ * headless browser, and it cost more CPU than the page under test (about 0.45 s of a new page's 1 s).
+ */
+const BROWSER_UI_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];
+
+/** `--disable-features` with Playwright's list and ours, less `keep` (features to leave on). */
+export function disabledFeaturesSwitch(keep = []) {
+  const features = [...PLAYWRIGHT_DISABLED_FEATURES, ...BROWSER_UI_FEATURES].filter((f) => !keep.includes(f));
+  return `--disable-features=${features.join(",")}`;
+}
+
+/**
+ * Headless Chromium's switches here: no sandbox as root, no background calls a closed machine refuses, and
+ * none of the browser's own UI pages (`BROWSER_UI_FEATURES`).
+ */
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -17,6 +57,7 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
   "--disable-dev-shm-usage",
+  disabledFeaturesSwitch(),
 ];
 
 /** The phone the benchmarks open pages on: a 390 × 844 touch screen at 2×, in English. */

@@ -15,6 +15,7 @@
  * `launchChromiumAsTelegramWeb`).
  */
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
+import { disabledFeaturesSwitch } from "../../../scripts/lib/system.mjs";
 import { launchChromium } from "./browser";
 import { fetchAsBrowser } from "./route-fetch";
 import { LIGHT_THEME, type PostedEvent } from "./telegram-client";
@@ -24,29 +25,13 @@ export const TELEGRAM_WEB = "https://web.telegram.org";
 export const APP_ORIGIN = "https://kassa.example";
 
 /**
- * Playwright's own `--disable-features` list (playwright-core, chromiumSwitches) without
- * `ThirdPartyStoragePartitioning`: Chromium reads the last `--disable-features` only, so this one
- * replaces Playwright's and storage partitioning is on again, as in a user's Chromium.
+ * Chromium with storage partitioning on, as in a user's Chromium: our `--disable-features` (Playwright's list and
+ * ours, which replaces Playwright's since Chromium reads the last one) without `ThirdPartyStoragePartitioning`.
  * `--test-third-party-cookie-phaseout` blocks third-party cookies as Chromium does when they are off.
  */
-const DISABLED_FEATURES = [
-  "AvoidUnnecessaryBeforeUnloadCheckSync",
-  "DestroyProfileOnBrowserClose",
-  "HttpsUpgrades",
-  "HttpsFirstBalancedModeAutoEnable",
-  "LensOverlay",
-  "MediaRouter",
-  "PaintHolding",
-  "AvoidCorsURLLoaderRestartOnRedirect",
-  "OptimizationHints",
-  "NetworkTimeServiceQuerying",
-  "AimEnabled",
-  "PreconnectToSearch",
-];
-
 export function launchChromiumAsTelegramWeb(extraArgs: string[] = []): Promise<Browser> {
   return launchChromium([
-    `--disable-features=${DISABLED_FEATURES.join(",")}`,
+    disabledFeaturesSwitch(["ThirdPartyStoragePartitioning"]),
     "--test-third-party-cookie-phaseout",
     ...extraArgs,
   ]);
