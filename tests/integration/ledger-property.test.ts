@@ -13,8 +13,9 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Clock, fixedClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
-import { accruals, deposits, operations, plans } from "../../server/src/db/schema";
+import { accruals, balances, deposits, operations, plans } from "../../server/src/db/schema";
 import { runAccruals } from "../../server/src/services/accruals";
+import { auditLedger } from "../../server/src/services/ledger";
 import { createTestServer, injectRoute, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 import {
   addPlan,
@@ -304,6 +305,14 @@ describe("ledger invariant under random use (PGlite)", () => {
 
   it("keeps balance = Σ operations ≥ 0 and every deposit consistent", { timeout: 900_000 }, async () => {
     report("PGlite", 50, await ledgerProperty(server, clock, 50));
+  });
+
+  it("has an audit that finds a balance its operations do not add up to", async () => {
+    const broken = await newInvestor(server.handle.db, clock);
+    await server.handle.db.insert(balances).values({ userId: broken.id, currency: "TON", amount: "1.5" });
+    expect(await auditLedger(server.handle.db)).toEqual([
+      { userId: broken.id, currency: "TON", balance: "1.5", operationsSum: "0" },
+    ]);
   });
 });
 
