@@ -11,7 +11,18 @@
 // A throw-away PostgreSQL serves the integration and end-to-end tests; the server's built JavaScript
 // is made first, once, for both.
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+} from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { whatFailed } from "./lib/failures.mjs";
@@ -20,10 +31,17 @@ import { buildServer, serverBuildIsStale } from "./lib/server-build.mjs";
 import { ensureSystemPackages, findPostgresBin } from "./lib/system.mjs";
 
 const started = Date.now();
+/** `statfs`'s type of a tmpfs (linux/magic.h). */
+const TMPFS_MAGIC = 0x01021994;
 console.log(`[kassa] Node ${process.version} (the project's own, from its node devDependency)`);
 ensureSystemPackages();
 
 const bin = (name) => `node_modules/.bin/${name}`;
+// The run's throw-away files (PostgreSQL's cluster, the PGlite folders the tests create and fill, certificates,
+// logs) in memory when the machine has a tmpfs: the tests wait on a disk's journal otherwise (database.test.ts
+// 23 → 17 s beside the end-to-end tests, the same CPU).
+const scratch = memoryTmp();
+if (scratch) process.env.TMPDIR = scratch;
 const logs = mkdtempSync(join(tmpdir(), "kassa-test-logs-"));
 const load = () =>
   loadavg()
@@ -95,6 +113,21 @@ try {
 } finally {
   pg?.stop();
   rmSync(logs, { recursive: true, force: true });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+}
+
+/** A folder of this run's on /dev/shm when that is a writable tmpfs, else null (the system's temporary folder). */
+function memoryTmp() {
+  try {
+    accessSync("/dev/shm", constants.W_OK);
+    if (statfsSync("/dev/shm").type !== TMPFS_MAGIC) return null;
+    const dir = mkdtempSync("/dev/shm/kassa-test-");
+    // Open to every user as /tmp is (PostgreSQL runs as its own user when the tests run as root).
+    chmodSync(dir, 0o1777);
+    return dir;
+  } catch {
+    return null;
+  }
 }
 
 const failed = steps.some((s) => !s.ok);
