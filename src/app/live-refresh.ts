@@ -5,10 +5,9 @@
  * notification opens the notification dialog. Coming back to the front (`visibilitychange`, Telegram's
  * `visibility_changed`), pulling down and the refresh control refresh at once.
  *
- * Why a short poll rather than server-sent events: the events would have to come from the database
- * (the operator's CLI and other server instances write there, PGlite has no cross-process
- * notifications), so the server would poll the database anyway, and an EventSource cannot send the
- * bearer token. Measured in `tests/integration/pulse.test.ts`.
+ * Why a short poll rather than server-sent events: an EventSource cannot send the bearer token, and other
+ * writers (the operator's CLI, other server instances) change the database too. Measured in
+ * `tests/integration/pulse.test.ts`.
  */
 import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAtomValue, useSetAtom } from "jotai";
