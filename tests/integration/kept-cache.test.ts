@@ -5,8 +5,9 @@
  * instance within the notification's delivery (polled here for up to 2 s).
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../../server/src/clock";
+import { keptOf } from "../../server/src/db/change-feed";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
 import { getBalance } from "../../server/src/services/balance";
@@ -107,6 +108,39 @@ describe("kept in memory, on PGlite", () => {
     const funded = getBalance(db, investor.id);
     expect(funded).toBeInstanceOf(Promise);
     expect((await funded).currencies.USDT).toBe("5");
+  });
+
+  it("finds the kept balance through the caller's kept session, without the balances' map, and never a dropped one", async () => {
+    const db = server.handle.db;
+    const investor = await newInvestor(db, systemClock);
+    const session = await findLiveSession(db, systemClock, investor.token);
+    if (!session) throw new Error("not signed in");
+    const balance = await getBalance(db, investor.id, session);
+    // The session is its kept row, the same object every call (nothing is made a call); it links the money it read.
+    expect(findLiveSession(db, systemClock, investor.token)).toBe(session);
+    const balances = keptOf(db)?.balances as unknown as { entries: Map<string, unknown> };
+    const lookups = vi.spyOn(balances.entries, "get");
+    try {
+      expect(getBalance(db, investor.id, session)).toBe(balance);
+      expect(lookups).not.toHaveBeenCalled();
+      // A change drops the entry: the link does not answer with it, the database does, and the next call links anew.
+      await fund(db, systemClock, investor.id, "USDT", "7");
+      const funded = getBalance(db, investor.id, session);
+      expect(funded).toBeInstanceOf(Promise);
+      const kept = await funded;
+      expect(kept.currencies.USDT).toBe("7");
+      expect(getBalance(db, investor.id, session)).toBe(kept);
+      lookups.mockClear();
+      expect(getBalance(db, investor.id, session)).toBe(kept);
+      expect(lookups).not.toHaveBeenCalled();
+      // Everything dropped at once (a lost connection's `*`): nothing answers through a link either.
+      keptOf(db)?.feed.changed("*");
+      const again = getBalance(db, investor.id, session);
+      expect(again).toBeInstanceOf(Promise);
+      expect((await again).currencies.USDT).toBe("7");
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it("refuses a refill on a payment system closed by plain SQL at once, and takes it when reopened", async () => {
