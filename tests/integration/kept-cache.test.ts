@@ -4,12 +4,15 @@
  * plain SQL — the next answer shows it. On PGlite at once; with two instances on one PostgreSQL, the other
  * instance within the notification's delivery (polled here for up to 2 s).
  */
+
+import { BalanceReply } from "@contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../../server/src/clock";
-import { keptOf } from "../../server/src/db/change-feed";
+import { type JsonSlot, keptOf, REPLY_JSON } from "../../server/src/db/change-feed";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
+import { replySerializerCompiler } from "../../server/src/routes/reply-json";
 import { getBalance } from "../../server/src/services/balance";
 import { pulse } from "../../server/src/services/notifications";
 import { findLiveSession } from "../../server/src/services/sessions";
@@ -118,6 +121,14 @@ describe("kept in memory, on PGlite", () => {
     const balance = await getBalance(db, investor.id, session);
     // The session is its kept row, the same object every call (nothing is made a call); it links the money it read.
     expect(findLiveSession(db, systemClock, investor.token)).toBe(session);
+    // The kept reply keeps its JSON in a slot of its own, filled by the first route that writes it.
+    const write = replySerializerCompiler({ schema: BalanceReply, method: "GET", url: "/api/user/balance" });
+    const json = write(balance);
+    expect(JSON.parse(json)).toEqual(balance);
+    const slot = (balance as unknown as { [REPLY_JSON]: JsonSlot })[REPLY_JSON];
+    expect(slot).toEqual({ schema: BalanceReply, json });
+    expect(write(balance)).toBe(json);
+    expect(Object.keys(balance)).not.toContain(String(REPLY_JSON));
     const balances = keptOf(db)?.balances as unknown as { entries: Map<string, unknown> };
     const lookups = vi.spyOn(balances.entries, "get");
     try {

@@ -40,6 +40,20 @@ const ENTRY_BYTES = 104;
 const MAP_SLOT_BYTES = 112;
 /** A WeakMap's slot (the reply serializer's, a reply to its JSON): measured 42 bytes an entry for 200,000 entries. */
 const WEAK_SLOT_BYTES = 48;
+/** A kept reply's JSON slot (`REPLY_JSON`): an object of two fields, as `weigh` counts one. */
+const JSON_SLOT_BYTES = 56;
+
+/**
+ * Where a kept reply (a cache's with `reply`) keeps the JSON it is written as: a slot of its own, a non-enumerable
+ * property given before the copy is frozen, which the serializer fills the first time (routes/reply-json.ts) and
+ * reads after without a lookup in a WeakMap of every kept reply. `schema` is the contract schema the JSON was
+ * checked against.
+ */
+export const REPLY_JSON = Symbol("reply JSON");
+export interface JsonSlot {
+  schema: unknown;
+  json: string | null;
+}
 
 /** A character outside Latin-1: V8 then keeps the string at two bytes a character. */
 const NOT_LATIN1 = /[\u0100-\uffff]/;
@@ -95,26 +109,30 @@ function weigh(value: unknown, depth = 0): number {
  * instead of 208 bytes), nothing of a larger string it was cut from. Frozen when `value` was (every caller shares
  * the kept value). Undefined when the value cannot be cloned (it is then not kept).
  */
-function ownCopy<V>(value: V): V | undefined {
+function ownCopy<V>(value: V, jsonSlot = false): V | undefined {
   let copy: V;
   try {
     copy = structuredClone(value);
   } catch {
     return undefined;
   }
+  if (jsonSlot && copy !== null && typeof copy === "object" && !Array.isArray(copy)) {
+    const slot: JsonSlot = { schema: null, json: null };
+    Object.defineProperty(copy, REPLY_JSON, { value: slot });
+  }
   if (value !== null && typeof value === "object" && Object.isFrozen(value)) deepFreeze(copy);
   return copy;
 }
 
-/** What the JSON of `value` as a reply holds (its WeakMap slot and the string), as `weigh` counts it. */
-function weighJsonOf(value: unknown): number {
+/** What the JSON of `value` as a reply holds (its slot, a WeakMap's or its own, and the string), as `weigh` counts it. */
+function weighJsonOf(value: unknown, slotBytes = WEAK_SLOT_BYTES): number {
   let json: string | undefined;
   try {
     json = JSON.stringify(value);
   } catch {
     return 0;
   }
-  return json === undefined ? 0 : WEAK_SLOT_BYTES + weigh(json);
+  return json === undefined ? 0 : slotBytes + weigh(json);
 }
 
 function deepFreeze(value: unknown): void {
@@ -206,8 +224,8 @@ export interface KeptCacheOptions<V> {
   /** The cache's clock in milliseconds, for `ttlMs` (`performance.now` unless a test drives it). */
   now?: () => number;
   /**
-   * Whether a kept value is a call's reply as it is (the balance, the pulse): the reply's JSON, which the serializer
-   * keeps beside a frozen reply (routes/reply-json.ts), is then weighed with it.
+   * Whether a kept value is a call's reply as it is (the balance, the pulse): the kept copy gets a slot for the
+   * reply's JSON (`REPLY_JSON`), which the serializer fills (routes/reply-json.ts), weighed with it.
    */
   reply?: boolean;
 }
@@ -292,7 +310,7 @@ export class KeptCache<V> {
       const worth = this.options.keeps ? this.options.keeps(value) : true;
       if (!ticket.stale && !changing && worth && this.feed.listening) {
         // The kept copy is what every caller gets from now on, this one too (a caller may note on it what it wrote).
-        const copy = ownCopy(value);
+        const copy = ownCopy(value, this.options.reply);
         if (copy !== undefined) {
           const entry = this.set(key, copy);
           if (link !== undefined) {
@@ -322,7 +340,7 @@ export class KeptCache<V> {
       weigh(key) +
       weigh(value) +
       (tag === null ? 0 : MAP_SLOT_BYTES) +
-      (this.options.reply ? weighJsonOf(value) : 0);
+      (this.options.reply ? weighJsonOf(value, JSON_SLOT_BYTES) : 0);
     const used = this.options.budget.uses++;
     const entry: Entry<V> = { value, at: Math.floor(this.now() / 1000), used, placed: used, bytes, tag };
     this.entries.set(key, entry);
@@ -648,8 +666,8 @@ export interface Kept {
  * count. Kept by recent use: when the budget is full the least recently used entry of any of them goes first.
  * Under `npm start` that is 72 MB (a third of 192 MB old and 24 MB young). `GET /user/balance` keeps two entries an
  * investor, the session (616 bytes as `weigh` counts it: kept by the token's 32-character digest, indexed by its own
- * id) and the balances with the current currency and the reply's JSON (624), so 50,000 investors reading their
- * balance within a minute take 59.1 MB and stay in memory (`kept-at-scale.test.ts`, held to 64 MB, the old space's
+ * id) and the balances with the current currency and the reply's JSON (632), so 50,000 investors reading their
+ * balance within a minute take 59.5 MB and stay in memory (`kept-at-scale.test.ts`, held to 64 MB, the old space's
  * third). A route that kept the user's whole row besides (744 bytes, 1,248 with a
  * full profile) for one field filled the budget at ~42,900 investors, and a pass over 50,000 in the same order then
  * found each entry just dropped.
