@@ -101,7 +101,8 @@ describe(`the kept caches with ${INVESTORS.toLocaleString("en-US")} investors`, 
       clock.advance(1);
       const session = await findLiveSession(handle.db, clock, token(i));
       if (!session) throw new Error(`investor ${i} is not signed in`);
-      const balance = await getBalance(handle.db, session.userId);
+      // As the route: the session links its user's kept money.
+      const balance = await getBalance(handle.db, session.userId, session);
       if (balance.currencies.USDT !== String(i) || balance.currentCurrency !== "USDT")
         throw new Error(`investor ${i} sees ${JSON.stringify(balance)}`);
     }

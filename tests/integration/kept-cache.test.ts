@@ -4,11 +4,15 @@
  * plain SQL — the next answer shows it. On PGlite at once; with two instances on one PostgreSQL, the other
  * instance within the notification's delivery (polled here for up to 2 s).
  */
+
+import { BalanceReply } from "@contract";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../../server/src/clock";
+import { type JsonSlot, keptOf, REPLY_JSON } from "../../server/src/db/change-feed";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
+import { replySerializerCompiler } from "../../server/src/routes/reply-json";
 import { getBalance } from "../../server/src/services/balance";
 import { pulse } from "../../server/src/services/notifications";
 import { findLiveSession } from "../../server/src/services/sessions";
@@ -107,6 +111,47 @@ describe("kept in memory, on PGlite", () => {
     const funded = getBalance(db, investor.id);
     expect(funded).toBeInstanceOf(Promise);
     expect((await funded).currencies.USDT).toBe("5");
+  });
+
+  it("finds the kept balance through the caller's kept session, without the balances' map, and never a dropped one", async () => {
+    const db = server.handle.db;
+    const investor = await newInvestor(db, systemClock);
+    const session = await findLiveSession(db, systemClock, investor.token);
+    if (!session) throw new Error("not signed in");
+    const balance = await getBalance(db, investor.id, session);
+    // The session is its kept row, the same object every call (nothing is made a call); it links the money it read.
+    expect(findLiveSession(db, systemClock, investor.token)).toBe(session);
+    // The kept reply keeps its JSON in a slot of its own, filled by the first route that writes it.
+    const write = replySerializerCompiler({ schema: BalanceReply, method: "GET", url: "/api/user/balance" });
+    const json = write(balance);
+    expect(JSON.parse(json)).toEqual(balance);
+    const slot = (balance as unknown as { [REPLY_JSON]: JsonSlot })[REPLY_JSON];
+    expect(slot).toEqual({ schema: BalanceReply, json });
+    expect(write(balance)).toBe(json);
+    expect(Object.keys(balance)).not.toContain(String(REPLY_JSON));
+    const balances = keptOf(db)?.balances as unknown as { entries: Map<string, unknown> };
+    const lookups = vi.spyOn(balances.entries, "get");
+    try {
+      expect(getBalance(db, investor.id, session)).toBe(balance);
+      expect(lookups).not.toHaveBeenCalled();
+      // A change drops the entry: the link does not answer with it, the database does, and the next call links anew.
+      await fund(db, systemClock, investor.id, "USDT", "7");
+      const funded = getBalance(db, investor.id, session);
+      expect(funded).toBeInstanceOf(Promise);
+      const kept = await funded;
+      expect(kept.currencies.USDT).toBe("7");
+      expect(getBalance(db, investor.id, session)).toBe(kept);
+      lookups.mockClear();
+      expect(getBalance(db, investor.id, session)).toBe(kept);
+      expect(lookups).not.toHaveBeenCalled();
+      // Everything dropped at once (a lost connection's `*`): nothing answers through a link either.
+      keptOf(db)?.feed.changed("*");
+      const again = getBalance(db, investor.id, session);
+      expect(again).toBeInstanceOf(Promise);
+      expect((await again).currencies.USDT).toBe("7");
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it("refuses a refill on a payment system closed by plain SQL at once, and takes it when reopened", async () => {

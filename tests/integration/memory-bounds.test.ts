@@ -10,7 +10,15 @@ import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { BalanceReply, PulseReply, User } from "@contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChangeFeed, type Kept, KeptBudget, KeptCache, startKept, stopKept } from "../../server/src/db/change-feed";
+import {
+  ChangeFeed,
+  type Kept,
+  KeptBudget,
+  KeptCache,
+  type KeptLink,
+  startKept,
+  stopKept,
+} from "../../server/src/db/change-feed";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { Derived } from "../../server/src/db/derived";
 import { users } from "../../server/src/db/schema";
@@ -62,12 +70,15 @@ describe("the kept caches", () => {
     for (let i = 0; i < CALLERS; i++) {
       const userId = randomUUID();
       const day = Date.now() - i * 1000;
-      await kept.sessions.get(own(`${userId}${userId}`.replaceAll("-", "")), async () => ({
-        id: randomUUID(),
+      // A session's row as services/sessions.ts keeps it, under the token's 32-character digest.
+      const session = await kept.sessions.get(own(userId.replaceAll("-", "")), async () => ({
+        sessionId: randomUUID(),
         userId: own(userId),
-        expiresAt: new Date(day + 30 * 86_400_000),
-        revokedAt: null,
-        lastUsedAt: new Date(day),
+        expiresMs: day + 30 * 86_400_000,
+        revoked: false,
+        lastUsedMs: day,
+        linked: null,
+        linkedIn: null,
       }));
       const row = await kept.users.get(own(userId), async () => {
         const row: Record<string, unknown> = {};
@@ -100,14 +111,20 @@ describe("the kept caches", () => {
         await kept.pulse.get(own(userId), async () => Object.freeze({ version: own(`${day}.${i}.0`), unread: i % 7 })),
       );
       writeBalance(
-        await kept.balances.get(own(userId), async () =>
-          Object.freeze({
-            type: "balance",
-            currentCurrency: "USDT",
-            currencies: Object.freeze({ USDT: own(`${i}.125000`), BTC: own(`0.000${i}`), ETH: "0", TON: "0" }),
-          }),
+        // Through the session's link, as `GET /user/balance` reads it.
+        await kept.balances.get(
+          own(userId),
+          async () =>
+            Object.freeze({
+              type: "balance",
+              currentCurrency: "USDT",
+              currencies: Object.freeze({ USDT: own(`${i}.125000`), BTC: own(`0.000${i}`), ETH: "0", TON: "0" }),
+            }),
+          session as KeptLink,
         ),
       );
+      // The next call finds it through the session, which then holds a link to it (also once it is dropped).
+      await kept.balances.get(own(userId), async () => Object.freeze({}), session as KeptLink);
       await kept.unread.get(own(userId), async () => i % 7);
     }
     const held = heapUsedMb() - before;

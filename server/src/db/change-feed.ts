@@ -40,6 +40,20 @@ const ENTRY_BYTES = 104;
 const MAP_SLOT_BYTES = 112;
 /** A WeakMap's slot (the reply serializer's, a reply to its JSON): measured 42 bytes an entry for 200,000 entries. */
 const WEAK_SLOT_BYTES = 48;
+/** A kept reply's JSON slot (`REPLY_JSON`): an object of two fields, as `weigh` counts one. */
+const JSON_SLOT_BYTES = 56;
+
+/**
+ * Where a kept reply (a cache's with `reply`) keeps the JSON it is written as: a slot of its own, a non-enumerable
+ * property given before the copy is frozen, which the serializer fills the first time (routes/reply-json.ts) and
+ * reads after without a lookup in a WeakMap of every kept reply. `schema` is the contract schema the JSON was
+ * checked against.
+ */
+export const REPLY_JSON = Symbol("reply JSON");
+export interface JsonSlot {
+  schema: unknown;
+  json: string | null;
+}
 
 /** A character outside Latin-1: V8 then keeps the string at two bytes a character. */
 const NOT_LATIN1 = /[\u0100-\uffff]/;
@@ -95,26 +109,30 @@ function weigh(value: unknown, depth = 0): number {
  * instead of 208 bytes), nothing of a larger string it was cut from. Frozen when `value` was (every caller shares
  * the kept value). Undefined when the value cannot be cloned (it is then not kept).
  */
-function ownCopy<V>(value: V): V | undefined {
+function ownCopy<V>(value: V, jsonSlot = false): V | undefined {
   let copy: V;
   try {
     copy = structuredClone(value);
   } catch {
     return undefined;
   }
+  if (jsonSlot && copy !== null && typeof copy === "object" && !Array.isArray(copy)) {
+    const slot: JsonSlot = { schema: null, json: null };
+    Object.defineProperty(copy, REPLY_JSON, { value: slot });
+  }
   if (value !== null && typeof value === "object" && Object.isFrozen(value)) deepFreeze(copy);
   return copy;
 }
 
-/** What the JSON of `value` as a reply holds (its WeakMap slot and the string), as `weigh` counts it. */
-function weighJsonOf(value: unknown): number {
+/** What the JSON of `value` as a reply holds (its slot, a WeakMap's or its own, and the string), as `weigh` counts it. */
+function weighJsonOf(value: unknown, slotBytes = WEAK_SLOT_BYTES): number {
   let json: string | undefined;
   try {
     json = JSON.stringify(value);
   } catch {
     return 0;
   }
-  return json === undefined ? 0 : WEAK_SLOT_BYTES + weigh(json);
+  return json === undefined ? 0 : slotBytes + weigh(json);
 }
 
 function deepFreeze(value: unknown): void {
@@ -162,15 +180,30 @@ export class KeptBudget {
 
 interface Entry<V> {
   value: V;
-  /** When it was kept: the cache's clock in whole seconds (a small integer, not a boxed double). */
+  /** When it was kept: the cache's clock in whole seconds (a small integer, not a boxed double); DROPPED once dropped. */
   at: number;
   /** When it was last read, in the budget's order of use. */
   used: number;
   /** Its place in its cache's order: the order of use when it was kept or last moved to the back. */
   placed: number;
   bytes: number;
-  /** The change-feed key the entry moves with, when it is not the cache key's own (a session's id). */
+  /** The key the change feed names the entry by, when it is not the cache key (a session's id, `indexBy`). */
   tag: string | null;
+}
+
+/** An entry's time once it is dropped: as if kept long before any `ttlMs`, so a link to it never answers (`KeptLink`). */
+const DROPPED = -(2 ** 30);
+
+/**
+ * Where a caller keeps, between its calls, the entry a cache holds for one key: `get(key, read, link)` answers from
+ * the linked entry while the cache keeps it, without looking the key up in the cache's map, and links the entry it
+ * answered from or kept. A kept session's row links its user's money (`userMoney`), so a kept `GET /user/balance` looks up
+ * one map of 50,000 entries, the sessions', not two. A link serves one key of one cache; an entry dropped is never
+ * answered through it (its value let go: the link holds at most the entry's own few fields until it moves on).
+ */
+export interface KeptLink {
+  linked?: unknown;
+  linkedIn?: unknown;
 }
 
 export interface KeptCacheOptions<V> {
@@ -181,17 +214,18 @@ export interface KeptCacheOptions<V> {
   /** The change-feed key a cache key (with the value read for it) moves with. */
   feedKey: (key: string, value: V) => string | null;
   /**
-   * Whether the feed key comes from the value and not the key (sessions: kept by token hash, announced by id):
-   * the cache then indexes its entries by feed key to drop exactly the one announced.
+   * The key the change feed names an entry by, when it comes from the value and not the cache key (sessions: kept by
+   * token hash, announced by id): the cache then indexes its entries by it to drop exactly the one announced
+   * (`invalidateIndexed`). A string of the kept value itself, so the index weighs only its map slot.
    */
-  byValue?: boolean;
+  indexBy?: (value: V) => string | null;
   /** Whether a value is worth keeping (a session token nobody holds is not: a stranger could fill the cache). */
   keeps?: (value: V) => boolean;
   /** The cache's clock in milliseconds, for `ttlMs` (`performance.now` unless a test drives it). */
   now?: () => number;
   /**
-   * Whether a kept value is a call's reply as it is (the balance, the pulse): the reply's JSON, which the serializer
-   * keeps beside a frozen reply (routes/reply-json.ts), is then weighed with it.
+   * Whether a kept value is a call's reply as it is (the balance, the pulse): the kept copy gets a slot for the
+   * reply's JSON (`REPLY_JSON`), which the serializer fills (routes/reply-json.ts), weighed with it.
    */
   reply?: boolean;
 }
@@ -234,12 +268,18 @@ export class KeptCache<V> {
 
   /**
    * The kept value of `key` — itself, not a promise: a call answered from memory takes no turn of the event loop
-   * for it — or, as a promise, the value `read` returns (kept when no change overlapped it).
+   * for it — or, as a promise, the value `read` returns (kept when no change overlapped it). With `link`, the entry
+   * linked there is read first, without a lookup in the map (`KeptLink`).
    */
-  get(key: string, read: () => Promise<V>): Awaitable<V> {
-    const hit = this.entries.get(key);
+  get(key: string, read: () => Promise<V>, link?: KeptLink): Awaitable<V> {
+    let hit = link !== undefined && link.linkedIn === this ? (link.linked as Entry<V>) : undefined;
+    if (hit === undefined || hit.at === DROPPED) hit = this.entries.get(key);
     if (hit) {
       if (this.now() - hit.at * 1000 < this.options.ttlMs) {
+        if (link !== undefined && link.linked !== hit) {
+          link.linked = hit;
+          link.linkedIn = this;
+        }
         this.hits++;
         // Used now. It moves to the back of the order only when the budget is full and it comes up first
         // (`leastRecentUse`), not on every read: moving an entry is a delete and a set in a large map (V8's Map is
@@ -250,10 +290,10 @@ export class KeptCache<V> {
       }
       this.drop(key, hit);
     }
-    return this.load(key, read);
+    return this.load(key, read, link);
   }
 
-  private async load(key: string, read: () => Promise<V>): Promise<V> {
+  private async load(key: string, read: () => Promise<V>, link: KeptLink | undefined): Promise<V> {
     this.misses++;
     const ticket = { stale: !this.feed.listening };
     let tickets = this.reading.get(key);
@@ -270,9 +310,13 @@ export class KeptCache<V> {
       const worth = this.options.keeps ? this.options.keeps(value) : true;
       if (!ticket.stale && !changing && worth && this.feed.listening) {
         // The kept copy is what every caller gets from now on, this one too (a caller may note on it what it wrote).
-        const copy = ownCopy(value);
+        const copy = ownCopy(value, this.options.reply);
         if (copy !== undefined) {
-          this.set(key, copy, feedKey);
+          const entry = this.set(key, copy);
+          if (link !== undefined) {
+            link.linked = entry;
+            link.linkedIn = this;
+          }
           return copy;
         }
       }
@@ -283,19 +327,20 @@ export class KeptCache<V> {
     }
   }
 
-  private set(callerKey: string, value: V, feedKey: string | null): void {
+  private set(callerKey: string, value: V): Entry<V> {
     const old = this.entries.get(callerKey);
     if (old) this.drop(callerKey, old);
-    // Strings of the cache's own, flat (a key or a feed key joined of pieces would keep the pieces).
+    // A string of the cache's own, flat (a key joined of pieces would keep the pieces).
     const key = ownCopy(callerKey) ?? callerKey;
-    const tag = this.options.byValue && feedKey !== null ? (ownCopy(feedKey) ?? feedKey) : null;
+    // The value's own string (weighed with it): the index adds its map slot alone.
+    const tag = this.options.indexBy?.(value) ?? null;
     const bytes =
       ENTRY_BYTES +
       MAP_SLOT_BYTES +
       weigh(key) +
       weigh(value) +
-      (tag === null ? 0 : MAP_SLOT_BYTES + weigh(tag)) +
-      (this.options.reply ? weighJsonOf(value) : 0);
+      (tag === null ? 0 : MAP_SLOT_BYTES) +
+      (this.options.reply ? weighJsonOf(value, JSON_SLOT_BYTES) : 0);
     const used = this.options.budget.uses++;
     const entry: Entry<V> = { value, at: Math.floor(this.now() / 1000), used, placed: used, bytes, tag };
     this.entries.set(key, entry);
@@ -304,6 +349,7 @@ export class KeptCache<V> {
     this.bytes += bytes;
     this.options.budget.total += bytes;
     this.options.budget.trim(this as KeptCache<unknown>, key);
+    return entry;
   }
 
   /**
@@ -351,6 +397,9 @@ export class KeptCache<V> {
 
   private drop(key: string, entry: Entry<V>): void {
     this.entries.delete(key);
+    // A link may still point here: it no longer answers, nor holds the value.
+    entry.at = DROPPED;
+    entry.value = undefined as V;
     this.options.budget.entries--;
     this.bytes -= entry.bytes;
     this.options.budget.total -= entry.bytes;
@@ -379,11 +428,11 @@ export class KeptCache<V> {
   }
 
   /**
-   * Drops the entry announced as `feedKey` (a cache indexed by value, `byValue`): exactly that one. A read in
+   * Drops the entry the change feed named `index` (a cache indexed by value, `indexBy`): exactly that one. A read in
    * flight cannot be told apart before its value arrives, so none of them is kept.
    */
-  invalidateFeedKey(feedKey: string): void {
-    const key = this.tagged.get(feedKey);
+  invalidateIndexed(index: string): void {
+    const key = this.tagged.get(index);
     if (key !== undefined) {
       const entry = this.entries.get(key);
       if (entry) this.drop(key, entry);
@@ -393,6 +442,10 @@ export class KeptCache<V> {
 
   clear(): void {
     this.options.budget.entries -= this.entries.size;
+    for (const entry of this.entries.values()) {
+      entry.at = DROPPED;
+      entry.value = undefined as V;
+    }
     this.entries.clear();
     this.tagged.clear();
     this.options.budget.total -= this.bytes;
@@ -612,9 +665,10 @@ export interface Kept {
  * sets, and the young generation), one budget for the sessions and every user's row, pulse, balances and unread
  * count. Kept by recent use: when the budget is full the least recently used entry of any of them goes first.
  * Under `npm start` that is 72 MB (a third of 192 MB old and 24 MB young). `GET /user/balance` keeps two entries an
- * investor, the session (688 bytes as `weigh` counts it) and the balances with the current currency (408), so
- * 50,000 investors reading their balance within a minute take 52.3 MB and stay in memory (`kept-at-scale.test.ts`,
- * held to 64 MB, the old space's third). A route that kept the user's whole row besides (744 bytes, 1,248 with a
+ * investor, the session (616 bytes as `weigh` counts it: kept by the token's 32-character digest, indexed by its own
+ * id) and the balances with the current currency and the reply's JSON (632), so 50,000 investors reading their
+ * balance within a minute take 59.5 MB and stay in memory (`kept-at-scale.test.ts`, held to 64 MB, the old space's
+ * third). A route that kept the user's whole row besides (744 bytes, 1,248 with a
  * full profile) for one field filled the budget at ~42,900 investors, and a pass over 50,000 in the same order then
  * found each entry just dropped.
  */
@@ -685,8 +739,8 @@ export async function startKept(
     sessions: new KeptCache<unknown>(feed, {
       budget,
       ttlMs: KEPT_TTL_MS,
-      feedKey: (_key, row) => (row ? `session:${(row as { id: string }).id}` : null),
-      byValue: true,
+      feedKey: (_key, row) => (row ? `session:${(row as { sessionId: string }).sessionId}` : null),
+      indexBy: (row) => (row as { sessionId: string }).sessionId,
       keeps: (row) => row !== null,
       now,
     }),
@@ -707,7 +761,7 @@ export async function startKept(
       kept.catalog.clear();
     } else if (key === "settings") kept.settings.clear();
     else if (key === "catalog") kept.catalog.clear();
-    else if (key.startsWith("session:")) kept.sessions.invalidateFeedKey(key);
+    else if (key.startsWith("session:")) kept.sessions.invalidateIndexed(key.slice(8));
     else if (key.startsWith("user:")) {
       const id = key.slice(5);
       kept.pulse.invalidate(id);

@@ -1,11 +1,13 @@
 /**
  * Every reply's way out: checked against its contract schema and written as JSON (Fastify's serializer for all
  * routes). A reply that is frozen through and through — a kept value, or one made once from a kept value
- * (`db/derived.ts`) — cannot change, so the JSON it was checked and written as is kept beside it (in a WeakMap:
- * gone with the reply) and the same reply is written again without a second check.
+ * (`db/derived.ts`) — cannot change, so the JSON it was checked and written as is kept beside it and the same reply
+ * is written again without a second check: in the reply's own slot when it has one (a kept reply, `REPLY_JSON`: no
+ * lookup), else in a WeakMap of the route's (gone with the reply).
  */
 import { ResponseSerializationError } from "fastify-type-provider-zod";
 import { $ZodType, safeEncode } from "zod/v4/core";
+import { type JsonSlot, REPLY_JSON } from "../db/change-feed";
 
 /** Whether `value` and everything in it are frozen plain objects, arrays and primitives (a Date can still change). */
 function frozenThrough(value: unknown): boolean {
@@ -28,6 +30,9 @@ export function replySerializerCompiler({ schema, method, url }: { schema: unkno
   const zodSchema = zodSchemaOf(schema);
   const written = new WeakMap<object, string>();
   return (data: unknown): string => {
+    const slot =
+      data !== null && typeof data === "object" ? (data as { [REPLY_JSON]?: JsonSlot })[REPLY_JSON] : undefined;
+    if (slot !== undefined && slot.schema === zodSchema && slot.json !== null) return slot.json;
     const shared = data !== null && typeof data === "object" && Object.isFrozen(data);
     if (shared) {
       const json = written.get(data);
@@ -36,7 +41,13 @@ export function replySerializerCompiler({ schema, method, url }: { schema: unkno
     const result = safeEncode(zodSchema, data);
     if (result.error) throw new ResponseSerializationError(method, url, { cause: result.error });
     const json = JSON.stringify(result.data);
-    if (shared && frozenThrough(data)) written.set(data, json);
+    if (shared && frozenThrough(data)) {
+      // The slot serves the first schema that writes the reply; another route's keeps its JSON in its WeakMap.
+      if (slot !== undefined && slot.schema === null) {
+        slot.schema = zodSchema;
+        slot.json = json;
+      } else written.set(data, json);
+    }
     return json;
   };
 }

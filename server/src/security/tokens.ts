@@ -17,3 +17,16 @@ export function newToken(): string {
 export function hashToken(token: string): string {
   return hash("sha256", token, "hex");
 }
+
+/**
+ * The same SHA-256 as 32 Latin-1 characters, a byte each: the key a kept session is found by on every signed-in call
+ * (db/change-feed.ts), half the hex's length to hold and to compare. `digestHex` gives the database's `token_hash`.
+ */
+export function tokenDigest(token: string): string {
+  return hash("sha256", token, "binary");
+}
+
+/** The hex of a `tokenDigest`: `hashToken` of the same token. */
+export function digestHex(digest: string): string {
+  return Buffer.from(digest, "latin1").toString("hex");
+}

@@ -4,16 +4,19 @@
  */
 import { type BalanceReply, type Currency, EARNING_OPERATION_TYPES, type StatisticsReply } from "@contract";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
-import { type Awaitable, andThen, userChanging } from "../db/change-feed";
+import { type Awaitable, andThen, type KeptLink, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { deposits, operationTotals, referralLineTotals, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
 import { userMoney, zeroAmounts } from "./ledger";
 
-/** `GET /user/balance`: the kept reply itself (services/ledger.ts, `userMoney`), at once when kept. */
-export function getBalance(db: Database, userId: string): Awaitable<BalanceReply> {
-  return andThen(userMoney(db, userId), (money) => {
+/**
+ * `GET /user/balance`: the kept reply itself (services/ledger.ts, `userMoney`), at once when kept; found through
+ * `link` (the caller's kept session) when given.
+ */
+export function getBalance(db: Database, userId: string, link?: KeptLink): Awaitable<BalanceReply> {
+  return andThen(userMoney(db, userId, link), (money) => {
     // The account is gone (sessions cascade with it, so only in a race): the session is over.
     if (!money) throw new AppError("SESSION_TIMEOUT");
     return money;

@@ -27,7 +27,7 @@ import {
   toDecimalString,
 } from "@contract";
 import { and, eq, sql } from "drizzle-orm";
-import { type Awaitable, keptOf, userChanging } from "../db/change-feed";
+import { type Awaitable, type KeptLink, keptOf, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { balances, operations, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -146,11 +146,12 @@ export async function getBalances(db: Database, userId: string): Promise<Currenc
  * whole: the route keeps two entries an investor (the session and this), not the user's whole row besides for one
  * field (docs/database.md, "What the server keeps in memory"), and the reply's JSON is made once while it stays
  * (routes/reply-json.ts). Undefined when the user does not exist (not kept). Frozen: every caller shares it. At once
- * (not a promise) when kept.
+ * (not a promise) when kept; through `link` (the caller's session) without a lookup in the cache's map.
  */
-export function userMoney(db: Database, userId: string): Awaitable<BalanceReply | undefined> {
+export function userMoney(db: Database, userId: string, link?: KeptLink): Awaitable<BalanceReply | undefined> {
   const kept = keptOf(db);
-  if (kept) return kept.balances.get(userId, () => readUserMoney(db, userId)) as Awaitable<BalanceReply | undefined>;
+  if (kept)
+    return kept.balances.get(userId, () => readUserMoney(db, userId), link) as Awaitable<BalanceReply | undefined>;
   return readUserMoney(db, userId);
 }
 

@@ -6,18 +6,22 @@ import { createHmac } from "node:crypto";
 import { DAY_MS } from "@contract";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Clock } from "../clock";
-import { type Awaitable, andThen, keptOf } from "../db/change-feed";
+import { type Awaitable, andThen, type KeptLink, keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { sessions } from "../db/schema";
-import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
+import { digestHex, hashToken, newToken, TOKEN_PATTERN, tokenDigest } from "../security/tokens";
 
 /** `last_used_at` is refreshed at most this often, so that reading the cabinet is not a write per call. */
 const LAST_USED_RESOLUTION_MS = 5 * 60_000;
 const USER_AGENT_MAX = 512;
 
-export interface AuthSession {
-  sessionId: string;
-  userId: string;
+/**
+ * The caller of a signed-in call: its session and user. A kept session's own row (`SessionRow`), the same object for
+ * each of its calls, which links what the calls read of the user (`KeptLink`: the money of `GET /user/balance`).
+ */
+export interface AuthSession extends KeptLink {
+  readonly sessionId: string;
+  readonly userId: string;
 }
 
 export async function createSession(
@@ -77,11 +81,10 @@ export async function sessionForProof(
 
 /**
  * A session as the app keeps it (db/change-feed.ts): its times in milliseconds, not dates — a date is 96 bytes
- * of heap, a number 16, and 50,000 investors' sessions are kept at once.
+ * of heap, a number 16, and 50,000 investors' sessions are kept at once. The row is its calls' `AuthSession` as it
+ * is (no object made a call), its link empty until a call reads the user's money.
  */
-interface SessionRow {
-  id: string;
-  userId: string;
+interface SessionRow extends AuthSession {
   expiresMs: number;
   revoked: boolean;
   lastUsedMs: number | null;
@@ -102,42 +105,43 @@ async function readSession(db: Database, tokenHash: string): Promise<SessionRow 
   const row = rows[0];
   if (!row) return null;
   return {
-    id: row.id,
+    sessionId: row.id,
     userId: row.userId,
     expiresMs: row.expiresAt.getTime(),
     revoked: row.revokedAt !== null,
     lastUsedMs: row.lastUsedAt?.getTime() ?? null,
+    linked: null,
+    linkedIn: null,
   };
 }
 
 /**
  * The live session of `token`: known, not revoked, not expired. Null otherwise. The app keeps
- * the session's row until it changes (db/change-feed.ts); expiry is checked on every call. At once (not a promise)
- * when the row is kept and its last use recent.
+ * the session's row until it changes (db/change-feed.ts), found by the token's SHA-256 (`tokenDigest`); expiry is
+ * checked on every call. At once (not a promise) when the row is kept and its last use recent.
  */
 export function findLiveSession(db: Database, clock: Clock, token: string): Awaitable<AuthSession | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
-  const tokenHash = hashToken(token);
+  const digest = tokenDigest(token);
   const kept = keptOf(db);
   const row = kept
-    ? (kept.sessions.get(tokenHash, () => readSession(db, tokenHash)) as Awaitable<SessionRow | null>)
-    : readSession(db, tokenHash);
+    ? (kept.sessions.get(digest, () => readSession(db, digestHex(digest))) as Awaitable<SessionRow | null>)
+    : readSession(db, digestHex(digest));
   return andThen(row, (found) => liveSession(db, clock, found));
 }
 
 function liveSession(db: Database, clock: Clock, row: SessionRow | null): Awaitable<AuthSession | null> {
-  const now = clock.now();
-  if (!row || row.revoked || row.expiresMs <= now.getTime()) return null;
-  const session = { sessionId: row.id, userId: row.userId };
-  if (row.lastUsedMs !== null && now.getTime() - row.lastUsedMs < LAST_USED_RESOLUTION_MS) return session;
+  const now = clock.now().getTime();
+  if (!row || row.revoked || row.expiresMs <= now) return null;
+  if (row.lastUsedMs !== null && now - row.lastUsedMs < LAST_USED_RESOLUTION_MS) return row;
   return db
     .update(sessions)
-    .set({ lastUsedAt: now })
-    .where(eq(sessions.id, row.id))
+    .set({ lastUsedAt: new Date(now) })
+    .where(eq(sessions.id, row.sessionId))
     .then(() => {
       // The kept row is this object: it shows the new time, and the next calls skip the write.
-      row.lastUsedMs = now.getTime();
-      return session;
+      row.lastUsedMs = now;
+      return row;
     });
 }
 

@@ -16,7 +16,8 @@ export async function userMoneyRoutes(app: KassaApp) {
     app,
     routes.balance,
     { summary: "The caller's balance in every currency and the current currency" },
-    ({ ctx, auth }) => getBalance(ctx.db, auth.userId),
+    // The session links its user's kept money: one map lookup a kept call, the session's.
+    ({ ctx, auth }) => getBalance(ctx.db, auth.userId, auth),
   );
 
   defineRoute(app, routes.setBalanceCurrency, { summary: "Choose the current currency" }, ({ ctx, auth, body }) =>
