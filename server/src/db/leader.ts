@@ -72,9 +72,14 @@ export async function runExclusive<T>(
   const ttlMs = options.ttlMs ?? LEASE_TTL_MS;
   const holder = randomUUID();
   if (!(await tryLease(db, name, holder, ttlMs, new Date()))) return { ran: false };
-  // A renewal that fails is tried again at the next beat; the work, already under way, goes on.
+  // A renewal that fails is tried again at the next beat; the work, already under way, goes on. Renewals run one
+  // after another, and the release waits for the last: one still in flight when the work ended would otherwise
+  // take the lease again after its release (on another connection of the pool), holding it for a term.
+  let renewing: Promise<unknown> = Promise.resolve();
   const renewal = setInterval(
-    () => void tryLease(db, name, holder, ttlMs, new Date()).catch(() => undefined),
+    () => {
+      renewing = renewing.then(() => tryLease(db, name, holder, ttlMs, new Date())).catch(() => undefined);
+    },
     options.renewMs ?? Math.max(1, Math.floor(ttlMs / 3)),
   );
   renewal.unref();
@@ -82,6 +87,7 @@ export async function runExclusive<T>(
     return { ran: true, value: await work() };
   } finally {
     clearInterval(renewal);
+    await renewing;
     await releaseLease(db, name, holder).catch(() => undefined);
   }
 }
