@@ -1,6 +1,7 @@
 // The test projects (unit, unit-isolated, integration, e2e) on top of the build's own config (vite.config.ts).
 import { fileURLToPath } from "node:url";
 import { defineConfig, mergeConfig } from "vitest/config";
+import { LongestFirst } from "./tests/sequencer.ts";
 import viteConfig from "./vite.config.ts";
 
 /**
@@ -26,6 +27,8 @@ export default mergeConfig(
         },
       ],
       server: { deps: { inline: [/@telegram-apps[\\/]telegram-ui/] } },
+      // The longest files first, on a fresh clone too (tests/sequencer.ts).
+      sequence: { sequencer: LongestFirst },
       projects: [
         {
           extends: true,
@@ -82,9 +85,9 @@ export default mergeConfig(
             // more than 60 s at a load average of 10 on the 2-core machine.
             testTimeout: 180_000,
             hookTimeout: 180_000,
-            // Two workers, each with its own server (tests/e2e/global-setup.ts): a worker's files run one
-            // after another, as they change their server's state.
-            maxWorkers: 2,
+            // A worker per server (tests/e2e/global-setup.ts): a worker's files run one after another, as they
+            // change their server's state. Three on two cores: a browser test waits on its page much of its time.
+            maxWorkers: 3,
             // A worker's files share its module graph: Playwright's client and the support modules load once.
             isolate: false,
             // A real server and browser on a busy 2-core machine: a reply with an argon2 check and a

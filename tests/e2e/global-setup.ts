@@ -1,9 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { ensureBuilt, ensureServerBuilt, type RunningServer, startServer } from "./support/server";
 
-/** One server per e2e worker: the files of a worker run one after another against their own server. */
-export const E2E_WORKERS = 2;
-
 declare module "vitest" {
   export interface ProvidedContext {
     /** The run's servers, one per worker (`support/app.ts` picks the worker's own). */
@@ -18,12 +15,14 @@ declare module "vitest" {
  * each other's changes.
  */
 export default async function setup(project: TestProject) {
+  // One server per worker (the project's maxWorkers): the files of a worker run one after another against it.
+  const workers = Math.max(1, Number(project.config.maxWorkers) || 1);
   ensureBuilt();
   await ensureServerBuilt();
   const servers: RunningServer[] = [];
   const stop = () => Promise.all(servers.map((server) => server.stop()));
   try {
-    for (const server of await Promise.allSettled(Array.from({ length: E2E_WORKERS }, () => startServer()))) {
+    for (const server of await Promise.allSettled(Array.from({ length: workers }, () => startServer()))) {
       if (server.status === "rejected") throw server.reason;
       servers.push(server.value);
     }
