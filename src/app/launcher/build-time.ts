@@ -1,6 +1,7 @@
 /**
  * What the build writes into the launcher (`build/launch-preload.ts`): the built files' names, the launch's calls
- * (their URLs from the route table, `lib/launch-calls.ts`) and what its painted blocks wear.
+ * (their URLs from the route table, `lib/launch-calls.ts`) and what its painted blocks wear; and where it puts
+ * their markup in the page.
  */
 export interface ScreenFiles {
   code: string[];
@@ -21,16 +22,21 @@ interface Launch {
   paint: {
     /** Per language: the headline's label (`{{currency}}` to fill). */
     texts: Record<string, { total: string }>;
-    /** Per language: the login's first render down to its brand header (`templates.tsx`). */
-    login: Record<string, string>;
-    /** Per language, per telegram-ui look: the cabinet's first render on a phone (`templates.tsx`). */
-    cabinet: Record<string, Record<"base" | "ios", string>>;
     /** The classes telegram-ui's root adds for the dark look. */
     classes: { dark: string };
-    /** The stylesheets' rules for what the cabinet's and the login's painted blocks wear. */
-    css: string;
-    loginCss: string;
   };
+}
+
+/**
+ * The painted blocks' markup, written by the build at the end of the page as `<template id="kassa-paint-…">`:
+ * per language the login's first render down to its brand header (`login-<language>`) and, per telegram-ui look,
+ * the cabinet's first render on a phone (`cabinet-<language>-<base|ios>`), rendered from the app's components
+ * (`templates.tsx`); and the stylesheets' rules for what each wears (`cabinet-css`, `login-css`, a `<style>`).
+ */
+export function paintTemplate(id: string): Element | null {
+  const template = document.getElementById(`kassa-paint-${id}`);
+  const block = template instanceof HTMLTemplateElement ? template.content.firstElementChild : null;
+  return block ? (block.cloneNode(true) as Element) : null;
 }
 
 declare const __KASSA_LAUNCH__: Launch;

@@ -1,12 +1,12 @@
 // What the launcher paints before the app's code has run (docs/architecture.md#how-a-launch-flows): the cabinet's
 // first render, with the figures of the early replies, and the login's brand header. Both are the markup of the
-// app's own components, rendered by the build (`templates.tsx`); the figures are the app's formatter's
-// (`formatAmount`).
+// app's own components, rendered by the build (`templates.tsx`) into the page's end (`paintTemplate`); the figures
+// are the app's formatter's (`formatAmount`).
 import type { Currency } from "@contract";
 import type { User } from "@contract/user";
 import { formatAmount } from "@/lib/format-amount";
 import { USER_STORAGE_KEY } from "@/lib/session-keys";
-import { LAUNCH } from "./build-time";
+import { LAUNCH, paintTemplate } from "./build-time";
 import { type Insets, type Look, tellReady } from "./telegram";
 
 const { paint: PAINT, calls } = LAUNCH;
@@ -51,8 +51,9 @@ export function paintBalanceEarly(lng: string, look: Look | null): Promise<void>
   void look?.insets.then((answered) => {
     insets = answered;
   });
-  // The balance's reply is not shown, but a failed one is a cabinet the app will not show as painted.
-  Promise.all([work, balance, overview, me]).then(
+  // The balance's reply is not shown, but a failed one is a cabinet the app will not show as painted. The block's
+  // markup is at the page's end: read once the page has been.
+  Promise.all([work, balance, overview, me, new Promise<void>((parsed) => afterParse(parsed))]).then(
     ([work, _balance, overview, me]) => {
       const user: PaintedUser | null = look ? me : saved;
       if (work?.enabled !== false || typeof user?.login !== "string") return shown();
@@ -80,30 +81,36 @@ export function paintBalanceEarly(lng: string, look: Look | null): Promise<void>
  * language (`templates.tsx`), painted once the page has been read and kept over the app's first renders until a
  * screen of the app shows. Settles once painted (or it will not be): the entry is inserted then.
  */
-export function paintLoginEarly(lng: string): Promise<void> | null {
-  const html = PAINT.login[lng];
-  if (!html || !PAINT.loginCss) return null;
+export function paintLoginEarly(lng: string): Promise<void> {
   return new Promise((resolve) => {
-    const paint = () => {
+    afterParse(() => {
       try {
         const boot = document.querySelector("#root > [data-testid='boot']");
-        if (boot?.parentElement)
-          keepUntilTheApp(boot.parentElement, boot, loginBlock(html), (root) => !!root.querySelector("[data-screen]"));
+        const block = loginBlock(lng);
+        if (boot?.parentElement && block)
+          keepUntilTheApp(boot.parentElement, boot, block, (root) => !!root.querySelector("[data-screen]"));
       } finally {
         afterPaint(resolve);
         setTimeout(resolve, PAINT_DEADLINE_MS);
       }
-    };
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", paint, { once: true });
-    else paint();
+    });
   });
 }
 
-/** The login's template as a block of the page: in the device's look, hidden from screen readers, styled by its rules. */
-function loginBlock(html: string): HTMLElement {
-  const template = document.createElement("template");
-  template.innerHTML = html;
-  const block = template.content.firstElementChild as HTMLElement;
+/** `then` once the page has been read (its painted blocks' templates are at its end). */
+function afterParse(then: () => void): void {
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => then(), { once: true });
+  else then();
+}
+
+/**
+ * The login's template as a block of the page: in the device's look, hidden from screen readers, styled by its
+ * rules. Null when the page has no template for the language.
+ */
+function loginBlock(lng: string): HTMLElement | null {
+  const block = paintTemplate(`login-${lng}`);
+  const style = paintTemplate("login-css");
+  if (!(block instanceof HTMLElement) || !style) return null;
   const dark = matchMedia("(prefers-color-scheme: dark)").matches;
   if (dark) block.classList.add(...PAINT.classes.dark.split(" "));
   for (const [name, value] of Object.entries({
@@ -115,26 +122,13 @@ function loginBlock(html: string): HTMLElement {
   }))
     block.setAttribute(name, value);
   block.querySelector(".brand-tagline")?.setAttribute("data-testid", "tagline-painted");
-  block.prepend(element("style", "", [PAINT.loginCss]));
+  block.prepend(style);
   return block;
 }
 
 /** `then` once what was just put on the page has been painted: the next frame's callbacks run after this one's paint. */
 function afterPaint(then: () => void): void {
   requestAnimationFrame(() => requestAnimationFrame(() => then()));
-}
-
-function element(
-  tag: string,
-  className: string,
-  children: (Node | string)[] = [],
-  attributes: Record<string, string | number> = {},
-): HTMLElement {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  node.append(...children);
-  return node;
 }
 
 /** As `formatAmount`, or null for an amount it would not take (then nothing is painted). */
@@ -159,7 +153,8 @@ function balanceBlock(
   insets: Insets | null | undefined,
 ): HTMLElement | null {
   const ios = look?.platform === "ios";
-  const html = PAINT.cabinet[lng]?.[ios ? "ios" : "base"];
+  const block = paintTemplate(`cabinet-${lng}-${ios ? "ios" : "base"}`);
+  const style = paintTemplate("cabinet-css");
   const label = PAINT.texts[lng]?.total;
   const currency = current?.currency;
   const amounts = {
@@ -168,10 +163,8 @@ function balanceBlock(
     "amount-on-deposit": current?.onDeposit,
   };
   const figures = Object.entries(amounts).map(([testId, amount]) => [testId, amount, format(amount, currency, lng)]);
-  if (!html || !label || !currency || figures.some(([, , text]) => !text)) return null;
-  const template = document.createElement("template");
-  template.innerHTML = html;
-  const block = template.content.firstElementChild as HTMLElement;
+  if (!(block instanceof HTMLElement) || !style || !label || !currency || figures.some(([, , text]) => !text))
+    return null;
   const welcome = block.querySelector(".page-welcome");
   // A function, so that a name with `$&` or `$1` in it is written as it is, not read as a replacement pattern.
   const name = user.fullName || user.login;
@@ -208,7 +201,7 @@ function balanceBlock(
   }))
     block.setAttribute(name, value);
   // The stylesheets' rules for what it wears go with it.
-  block.prepend(element("style", "", [PAINT.css]));
+  block.prepend(style);
   return block;
 }
 
