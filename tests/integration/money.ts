@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { type Currency, routes } from "@contract";
 import { operatorRoutes } from "@contract/operator";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { type Clock, systemClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import * as schema from "../../server/src/db/schema";
@@ -111,15 +111,18 @@ export const POSTGRES_SKIP_REASON = "set TEST_DATABASE_URL to a disposable Postg
 
 /**
  * A fresh database beside TEST_DATABASE_URL's (test files run in parallel, and postgres.test.ts
- * drops its schema), migrated for real. `drop()` removes it.
+ * drops its schema): a copy of the run's migrated template (tests/integration/global-setup.ts), so
+ * opening it finds every migration applied; without a template, an empty one that opening migrates.
+ * `drop()` removes it.
  */
 export async function freshPostgres(name: string): Promise<{ url: string; drop(): Promise<void> }> {
   if (!TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL is not set");
   const database = `kassa_${name}_${process.pid}`;
+  const template = inject("postgresTemplate");
   const admin = await openDatabase({ databaseUrl: TEST_DATABASE_URL, migrate: false });
   try {
     await admin.db.execute(sql.raw(`drop database if exists ${database} with (force)`));
-    await admin.db.execute(sql.raw(`create database ${database}`));
+    await admin.db.execute(sql.raw(`create database ${database}${template ? ` template ${template.database}` : ""}`));
   } finally {
     await admin.close();
   }

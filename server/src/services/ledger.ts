@@ -18,7 +18,6 @@ import {
   type Currency,
   type CurrencyAmounts,
   Currency as CurrencySchema,
-  compareAmounts,
   DEFAULT_BALANCE_TYPE,
   DEFAULT_CURRENCY,
   fitsScale,
@@ -191,33 +190,32 @@ export interface LedgerDiscrepancy {
  * Returns the pairs that break it (none, always).
  */
 export async function auditLedger(db: Database): Promise<LedgerDiscrepancy[]> {
-  const sums = await db
+  // One statement: the sums and the balances side by side in the database, only the pairs that differ sent back.
+  const sums = db
     .select({
       userId: operations.userId,
       currency: operations.currency,
-      total: sql<string>`sum(${operations.amount})::text`,
+      total: sql<string>`sum(${operations.amount})`.as("total"),
     })
     .from(operations)
-    .groupBy(operations.userId, operations.currency);
+    .groupBy(operations.userId, operations.currency)
+    .as("sums");
+  const balance = sql`coalesce(${balances.amount}, 0)`;
+  const total = sql`coalesce(${sums.total}, 0)`;
   const rows = await db
-    .select({ userId: balances.userId, currency: balances.currency, amount: balances.amount })
-    .from(balances);
-  const found = new Map<string, LedgerDiscrepancy>();
-  const key = (u: string, c: string) => `${u}/${c}`;
-  for (const r of rows)
-    found.set(key(r.userId, r.currency), {
-      userId: r.userId,
-      currency: r.currency,
-      balance: r.amount,
-      operationsSum: "0",
-    });
-  for (const s of sums) {
-    const k = key(s.userId, s.currency);
-    const entry = found.get(k) ?? { userId: s.userId, currency: s.currency, balance: "0", operationsSum: "0" };
-    entry.operationsSum = s.total;
-    found.set(k, entry);
-  }
-  return [...found.values()]
-    .filter((e) => compareAmounts(e.balance, e.operationsSum) !== 0 || compareAmounts(e.balance, 0) < 0)
-    .map((e) => ({ ...e, balance: normalizeDecimal(e.balance), operationsSum: normalizeDecimal(e.operationsSum) }));
+    .select({
+      userId: sql<string>`coalesce(${balances.userId}, ${sums.userId})`,
+      currency: sql<string>`coalesce(${balances.currency}, ${sums.currency})`,
+      balance: sql<string>`${balance}::text`,
+      operationsSum: sql<string>`${total}::text`,
+    })
+    .from(balances)
+    .fullJoin(sums, and(eq(sums.userId, balances.userId), eq(sums.currency, balances.currency)))
+    .where(sql`${balance} <> ${total} or ${balance} < 0`);
+  return rows.map((e) => ({
+    userId: String(e.userId),
+    currency: e.currency,
+    balance: normalizeDecimal(e.balance),
+    operationsSum: normalizeDecimal(e.operationsSum),
+  }));
 }
