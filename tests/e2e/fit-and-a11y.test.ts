@@ -25,16 +25,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { base, codeFromOutbox, readNotifications, screen, uniqueLogin, uniquePhone } from "./support/app";
 import { runAxe } from "./support/axe";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { cutTexts, settle, underTabBar } from "./support/fit";
 import { LANGUAGES, type Lng } from "./support/locales";
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 const PUBLIC: [path: string, screen: string][] = [
