@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { screen } from "./support/app";
 import { type BotApiStandIn, startBotApiStandIn, textUpdate } from "./support/bot-api";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { kassaWith } from "./support/cli";
 import { freePort, type RunningServer, startServer } from "./support/server";
 import {
@@ -53,10 +53,10 @@ beforeAll(async () => {
   port = await freePort();
   server = await startServer(serverEnv(), { port });
   dataDir = server.dataDir;
-  browser = await launchChromium();
+  browser = await sharedChromium();
 }, 240_000);
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
   await server?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   await api?.close();

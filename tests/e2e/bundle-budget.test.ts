@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 import type { Browser, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, signUpThroughApi, useSession } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 
 const BUDGET = { jsBytes: 130_000, cssBytes: 15_000, jsGoalBytes: 100_000 };
 /** Classic zod's own class names, which its minified code keeps (zod/mini's are `ZodMini…`). */
@@ -24,10 +24,10 @@ const CABINET_BUDGET = { jsBytes: 175_000, jsFiles: 11 };
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 describe("bundle budget of the login screen", () => {

@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { type ApiSession, base, demoSession, screen, useSession } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { settle } from "./support/fit";
 import { LANGUAGES, text } from "./support/locales";
 
@@ -21,11 +21,11 @@ const SHOTS = process.env.E2E_SCREENSHOTS;
 let browser: Browser;
 let demo: ApiSession;
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
   demo = await demoSession();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 async function openCabinet(

@@ -8,17 +8,17 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, demoSession, signUpThroughApi, useSession } from "./support/app";
-import { launchChromium, layoutShifts, phoneContext, recordLayoutShifts } from "./support/browser";
+import { layoutShifts, phoneContext, recordLayoutShifts, releaseChromium, sharedChromium } from "./support/browser";
 
 /** Nothing on screen moves: what is left is rounding (Lighthouse's "good" ends at 0.1). */
 const MAX_SHIFT = 0.005;
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 describe("the cabinet's launch", () => {

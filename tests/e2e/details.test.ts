@@ -16,7 +16,7 @@ import {
   signUpThroughApi,
   useSession,
 } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 
@@ -58,7 +58,7 @@ beforeAll(async () => {
   await kassaCli("withdrawal", "success", withdrawalId, "--tx", TX_HASH);
   await readNotifications(investor.token);
 
-  browser = await launchChromium();
+  browser = await sharedChromium();
   context = await phoneContext(browser);
   await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base() });
@@ -67,7 +67,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 const sheet = (testId: string) => page.locator(`[data-testid='${testId}']`);

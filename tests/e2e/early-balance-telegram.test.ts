@@ -12,7 +12,7 @@
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, screen, telegramSessionThroughApi } from "./support/app";
-import { phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
 import { CODE_AND_STYLES, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
 import {
@@ -25,15 +25,15 @@ import {
   postedEvents,
   signedInitData,
 } from "./support/telegram-client";
-import { launchChromiumAsTelegramWeb, openTelegramWeb } from "./support/telegram-web";
+import { openTelegramWeb, TELEGRAM_WEB_ARGS } from "./support/telegram-web";
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromiumAsTelegramWeb();
+  browser = await sharedChromium(TELEGRAM_WEB_ARGS);
   await kassaCli("settings", "set", "telegramAuthAvailable", "true");
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 /** "#efeff3" as getComputedStyle gives it. */

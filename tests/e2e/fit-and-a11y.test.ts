@@ -25,16 +25,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { base, codeFromOutbox, readNotifications, screen, uniqueLogin, uniquePhone } from "./support/app";
 import { runAxe } from "./support/axe";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { cutTexts, settle, underTabBar } from "./support/fit";
 import { LANGUAGES, type Lng } from "./support/locales";
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 const PUBLIC: [path: string, screen: string][] = [
@@ -296,6 +296,7 @@ describe("every screen fits the phone and passes axe-core", () => {
         const problems: string[] = [];
         const violations: string[] = [];
         const steps = new Set<string>();
+        let shownScheme: "light" | "dark" = "light";
         await walk(page, context, languages, async (lng, step) => {
           steps.add(step);
           for (const p of await cutTexts(page)) problems.push(`${lng} ${step}: ${p}`);
@@ -313,7 +314,9 @@ describe("every screen fits the phone and passes axe-core", () => {
               ? [{ scheme: "light" }, { scheme: "dark", rules: ["color-contrast", "link-in-text-block"] }]
               : [{ scheme: "light", rules: TEXT_RULES }];
           for (const { scheme, rules } of passes) {
-            await page.emulateMedia({ colorScheme: scheme });
+            // The scheme is told to the page only when it changes: telling it the same one again restyles every element.
+            if (scheme !== shownScheme) await page.emulateMedia({ colorScheme: scheme });
+            shownScheme = scheme;
             await page.locator(`[data-appearance='${scheme}']`).first().waitFor();
             await settle(page);
             // Looked at again a moment later before it counts: once in about ten runs on a loaded machine, axe read
@@ -327,7 +330,8 @@ describe("every screen fits the phone and passes axe-core", () => {
             }
             for (const v of found) violations.push(`${lng} ${step} ${scheme}: ${v}`);
           }
-          await page.emulateMedia({ colorScheme: "light" });
+          if (shownScheme !== "light") await page.emulateMedia({ colorScheme: "light" });
+          shownScheme = "light";
         });
         await context.close();
         // Every screen was reached: the walk did not end early.

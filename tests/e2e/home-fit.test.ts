@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { base, demoSession, readNotifications, screen } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { settle } from "./support/fit";
 import type { Lng } from "./support/locales";
 
@@ -17,10 +17,10 @@ const SHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 async function signInAsDemo(context: BrowserContext, page: Page) {

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { type ApiSession, base, screen, useSession as signInContext, signUpThroughApi } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { creditedRefill } from "./support/cli";
 import { settle } from "./support/fit";
 import { type Lng, text } from "./support/locales";
@@ -20,10 +20,10 @@ const SHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 async function openAs(investor: ApiSession, lng: Lng, options: Parameters<typeof phoneContext>[1] = {}) {

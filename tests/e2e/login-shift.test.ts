@@ -11,7 +11,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base } from "./support/app";
-import { launchChromium, layoutShifts, phoneContext, recordLayoutShifts } from "./support/browser";
+import { layoutShifts, phoneContext, recordLayoutShifts, releaseChromium, sharedChromium } from "./support/browser";
 import { CODE_AND_STYLES, hold } from "./support/early-paint";
 import { text } from "./support/locales";
 
@@ -20,10 +20,10 @@ const MAX_SHIFT = 0.005;
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 describe("the login's launch", () => {

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longHistoryAmount, seedLongHistory } from "../../scripts/lib/long-history.mjs";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { settle } from "./support/fit";
 import { type RunningServer, startServer } from "./support/server";
 
@@ -31,12 +31,12 @@ let server: RunningServer;
 let session: Awaited<ReturnType<typeof seedLongHistory>>;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startServer()]);
+  [browser, server] = await Promise.all([sharedChromium(), startServer()]);
   const { token } = JSON.parse(readFileSync(`${server.env.DATA_DIR}.operator.json`, "utf8")) as { token: string };
   session = await seedLongHistory({ base: server.baseURL, operatorToken: token, operations: OPERATIONS, days: DAYS });
 }, 600_000);
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
   await server?.stop();
 });
 

@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { type ApiSession, base, readNotifications, screen, signUpThroughApi, useSession } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 
@@ -18,7 +18,7 @@ let investor: ApiSession;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
   investor = await signUpThroughApi();
   const context = await phoneContext(browser);
   await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await kassaCli("clock", "reset").catch(() => undefined);
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 const amountOf = async (selector: string) => page.locator(selector).first().getAttribute("data-amount");

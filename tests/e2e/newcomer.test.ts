@@ -18,7 +18,7 @@ import {
   signUpThroughApi,
   useSession,
 } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { creditedRefill } from "./support/cli";
 import { settle } from "./support/fit";
 
@@ -27,10 +27,10 @@ const BLOCK = "[data-testid='first-steps']";
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 /** A phone's page for the investor, in `language`, that records whether the first steps ever showed. */

@@ -12,7 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, demoSession, readNotifications, screen, signInWithPassword } from "./support/app";
 import { runAxe } from "./support/axe";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { cutTexts, settle } from "./support/fit";
 import type { Lng } from "./support/locales";
 
@@ -20,10 +20,10 @@ const SHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 /** Signs the demo investor in through the login form, its notifications read (no sheet over the screens). */

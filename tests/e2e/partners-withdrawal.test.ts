@@ -19,7 +19,7 @@ import {
   signUpThroughApi,
   useSession,
 } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 
@@ -27,10 +27,10 @@ const TRC20_WALLET = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 async function englishPage(): Promise<{ context: BrowserContext; page: Page }> {

@@ -24,7 +24,7 @@ import { startPostgres } from "../../scripts/lib/postgres.mjs";
 import { findPostgresBin } from "../../scripts/lib/system.mjs";
 import { fill, PASSWORD, screen, submit } from "./support/app";
 import { BOT_USER, type BotApiStandIn, startBotApiStandIn, textUpdate } from "./support/bot-api";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { kassaWith } from "./support/cli";
 import {
   httpsClient,
@@ -176,7 +176,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await browser?.close().catch(() => undefined);
+  await releaseChromium(browser).catch(() => undefined);
   await nginx?.stop();
   await Promise.all(instances.map((instance) => instance.stop()));
   await Promise.all([botApi?.close(), mail?.close(), sms?.close()]);
@@ -322,7 +322,7 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
     const telegramUser = { id: 880_000 + Math.floor(Math.random() * 9_999), first_name: "Ada", language_code: "en" };
 
     beforeAll(async () => {
-      browser = await launchChromium();
+      browser = await sharedChromium();
       // The throw-away certificate: the browser is told to accept it, nothing else changes.
       context = await phoneContext(browser, { ignoreHTTPSErrors: true });
       await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));

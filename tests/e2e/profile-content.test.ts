@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall, apiReply } from "./support/api";
 import { type ApiSession, base, PASSWORD, screen, signUpThroughApi, useSession } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 
@@ -58,7 +58,7 @@ function png(size: number): Buffer {
 }
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
   investor = await signUpThroughApi();
   context = await phoneContext(browser);
   await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
@@ -66,7 +66,7 @@ beforeAll(async () => {
   page = await context.newPage();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 const section = (name: string) => page.locator(`[data-section='${name}']`);

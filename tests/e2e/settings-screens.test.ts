@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { type ApiSession, base, useSession as keepSession, screen, signUpThroughApi } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { cutTexts, settle } from "./support/fit";
 import { type Lng, text } from "./support/locales";
@@ -33,12 +33,12 @@ let browser: Browser;
 let investor: ApiSession;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
   investor = await signUpThroughApi();
   await kassaCli("settings", "set", "telegramAuthAvailable", "true");
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 async function webPage(lng: Lng, width: number, colorScheme: "light" | "dark" = "light", height = 720) {

@@ -6,18 +6,18 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { LANGUAGES, text } from "./support/locales";
 
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
   await kassaCli("maintenance", "off").catch(() => undefined);
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 async function screen(page: Page, name: string, timeout = 15_000) {

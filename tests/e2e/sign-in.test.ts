@@ -18,7 +18,7 @@ import {
   submit,
   uniqueLogin,
 } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { type Lng, text } from "./support/locales";
 import {
@@ -33,11 +33,11 @@ import {
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
   await kassaCli("settings", "set", "telegramAuthAvailable", "true").catch(() => undefined);
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 const bodyText = (page: Page) => page.locator("body").innerText();

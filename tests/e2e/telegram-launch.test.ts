@@ -10,7 +10,7 @@
 import type { Browser, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, useSession as keepSession, signUpThroughApi } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import {
   DEV_BOT_TOKEN,
   installTelegramClient,
@@ -24,10 +24,10 @@ const HOLD_MS = 5_000;
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 const CLIENTS = [

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, telegramSessionThroughApi } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
 import {
   DARK_THEME,
@@ -35,11 +35,11 @@ const LANGUAGE = process.env.E2E_LANGUAGE ?? "en";
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
   await kassaCli("settings", "set", "telegramAuthAvailable", "true");
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 const onScreen = (page: Page, name: string, timeout = 15_000) =>

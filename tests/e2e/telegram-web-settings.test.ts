@@ -10,7 +10,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { base, screen, telegramSessionThroughApi } from "./support/app";
-import { phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 import {
@@ -26,19 +26,19 @@ import {
 import {
   APP_ORIGIN,
   lastFramePosted,
-  launchChromiumAsTelegramWeb,
   openTelegramWeb,
+  TELEGRAM_WEB_ARGS,
   type TelegramWeb,
   waitForFramePosted,
 } from "./support/telegram-web";
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromiumAsTelegramWeb();
+  browser = await sharedChromium(TELEGRAM_WEB_ARGS);
   await kassaCli("settings", "set", "telegramAuthAvailable", "true");
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 type Button = { is_visible?: boolean; text?: string };

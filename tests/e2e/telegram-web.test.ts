@@ -9,9 +9,10 @@
 import type { Browser, Frame } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, readNotifications, signUpThroughApi } from "./support/app";
+import { releaseChromium, sharedChromium } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { DARK_THEME, DEV_BOT_TOKEN, LIGHT_THEME, signedInitData } from "./support/telegram-client";
-import { APP_ORIGIN, launchChromiumAsTelegramWeb, openTelegramWeb, waitForFramePosted } from "./support/telegram-web";
+import { APP_ORIGIN, openTelegramWeb, TELEGRAM_WEB_ARGS, waitForFramePosted } from "./support/telegram-web";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** `E2E_SCREENSHOTS=<dir>`: also save Telegram Web with the app in its frame, light and dark. */
@@ -19,11 +20,11 @@ const SHOTS = process.env.E2E_SCREENSHOTS;
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchChromiumAsTelegramWeb();
+  browser = await sharedChromium(TELEGRAM_WEB_ARGS);
 });
 afterAll(async () => {
   await kassaCli("settings", "set", "telegramAuthAvailable", "true").catch(() => undefined);
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 const onScreen = (frame: Frame, name: string, timeout = 15_000) =>

@@ -5,7 +5,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import {
   DARK_THEME,
@@ -22,11 +22,11 @@ import {
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
   await kassaCli("settings", "set", "telegramAuthAvailable", "true").catch(() => undefined);
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 const cssVar = (page: Page, name: string) =>

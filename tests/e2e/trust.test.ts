@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { type ApiSession, base, demoSession, screen, signUpThroughApi, useSession } from "./support/app";
-import { launchChromium, phoneContext } from "./support/browser";
+import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 import { fetchAsBrowser } from "./support/route-fetch";
@@ -18,10 +18,10 @@ import { fetchAsBrowser } from "./support/route-fetch";
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
 });
 
 async function openCabinet(investor: ApiSession): Promise<Page> {

@@ -11,8 +11,14 @@ import type { Page } from "playwright-core";
 
 type WithAxe = { axe?: { run(context: Document, options: RunOptions): Promise<AxeResults> } };
 
-/** axe-core's findings on `page` with `options` (`runOnly` a list of rules or tags; none: every rule it runs by default). */
-export async function runAxe(page: Page, options: RunOptions = {}): Promise<AxeResults> {
+/**
+ * axe-core's findings on `page` with `options` (`runOnly` a list of rules or tags; none: every rule it runs by default).
+ * Every violation comes back with all its elements; of the passes, the incomplete and the inapplicable only one
+ * element each (axe-core's `resultTypes`): nobody here reads them, and describing every element that passed cost
+ * half of a whole run's time (the cabinet: 85 ms instead of 200).
+ */
+export async function runAxe(page: Page, runOptions: RunOptions = {}): Promise<AxeResults> {
+  const options: RunOptions = { resultTypes: ["violations"], ...runOptions };
   if (page.frames().length > 1) return new AxeBuilder({ page }).options(options).analyze();
   // A navigation in the app keeps the document (and axe with it); a load starts a new one.
   if (!(await page.evaluate(() => typeof (window as WithAxe).axe?.run === "function"))) await page.evaluate(axe.source);

@@ -10,6 +10,31 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   });
 }
 
+/**
+ * The worker's Chromium with these switches, launched by the first file that asks and kept for the worker's next
+ * files (they run one after another): a browser per file cost a launch and a shutdown each time. Every test opens
+ * contexts of its own, so nothing but the process is shared; `releaseChromium` closes what a file left open.
+ * Playwright ends the browser when the worker exits.
+ */
+const shared = new Map<string, Promise<Browser>>();
+
+export async function sharedChromium(extraArgs: string[] = []): Promise<Browser> {
+  const key = extraArgs.join(" ");
+  const running = shared.get(key);
+  if (running) {
+    const browser = await running.catch(() => undefined);
+    if (browser?.isConnected()) return browser;
+  }
+  const launched = launchChromium(extraArgs);
+  shared.set(key, launched);
+  return launched;
+}
+
+/** A file's end with the worker's Chromium (`sharedChromium`): the contexts it left open are closed, the browser stays. */
+export async function releaseChromium(browser: Browser | undefined): Promise<void> {
+  if (browser?.isConnected()) await Promise.all(browser.contexts().map((context) => context.close()));
+}
+
 /** A phone-sized context (390×844, the issues' screenshot size). */
 export function phoneContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   return browser.newContext({

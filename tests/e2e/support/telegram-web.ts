@@ -29,12 +29,14 @@ export const APP_ORIGIN = "https://kassa.example";
  * ours, which replaces Playwright's since Chromium reads the last one) without `ThirdPartyStoragePartitioning`.
  * `--test-third-party-cookie-phaseout` blocks third-party cookies as Chromium does when they are off.
  */
+export const TELEGRAM_WEB_ARGS = [
+  disabledFeaturesSwitch(["ThirdPartyStoragePartitioning"]),
+  "--test-third-party-cookie-phaseout",
+];
+
+/** A Chromium of its own with `TELEGRAM_WEB_ARGS` (the tests share one per worker: `sharedChromium(TELEGRAM_WEB_ARGS)`). */
 export function launchChromiumAsTelegramWeb(extraArgs: string[] = []): Promise<Browser> {
-  return launchChromium([
-    disabledFeaturesSwitch(["ThirdPartyStoragePartitioning"]),
-    "--test-third-party-cookie-phaseout",
-    ...extraArgs,
-  ]);
+  return launchChromium([...TELEGRAM_WEB_ARGS, ...extraArgs]);
 }
 
 /** The parent page: Telegram Web's Mini App frame and its side of the protocol. */
