@@ -12,7 +12,8 @@
 // default this one: point it at a worktree of an older commit for a before/after), BENCH_ONLY=writes
 // (only the hello, /api/health and the refill rows: a quick before/after of the write path), BENCH_ONLY=aims
 // (only the rows the aims below the table are read from), BENCH_ONLY=deposits (only the hello, /api/health and the
-// deposits' row).
+// deposits' row), BENCH_ONLY=page (only the hello, /api/health and the app's page, `/` and a route of the app, served
+// from the measured checkout's build as production serves it).
 //
 // Under the table each aim of the server's performance is printed beside its figure and ceiling, with the
 // load average: /api/health against the bare hello, the signed-in reads against /api/health, the balance of
@@ -45,6 +46,7 @@ const SMALL = process.env.BENCH_SIZE === "small";
 const WRITES_ONLY = process.env.BENCH_ONLY === "writes";
 const AIMS_ONLY = process.env.BENCH_ONLY === "aims";
 const DEPOSITS_ONLY = process.env.BENCH_ONLY === "deposits";
+const PAGE_ONLY = process.env.BENCH_ONLY === "page";
 /** Distinct investors reading their balance within a minute (the caches' aim). */
 const READERS = 50_000;
 const readerToken = (i) => `'r' || lpad((${i})::text, 10, '0') || md5('r' || (${i}))`;
@@ -226,7 +228,8 @@ async function startServer(env) {
       TELEGRAM_BOT: "off",
       SEED_DEMO: "false",
       ACCRUAL_INTERVAL_SECONDS: "0",
-      STATIC_DIR: "",
+      // The API alone, but for the page's rows: the measured checkout's build.
+      STATIC_DIR: PAGE_ONLY ? join(SERVER_DIR, "dist") : "",
       // Every load comes from this one address: the per-address connection cap (64) would close the
       // connections of a run whose predecessor's are not all closed yet.
       MAX_CONNECTIONS_PER_ADDRESS: "100000",
@@ -330,7 +333,16 @@ let nextKey = 0;
 
 async function throughput(
   url,
-  { connections = 32, who, method = "GET", body, writers = null, keyed = false, amount = undefined } = {},
+  {
+    connections = 32,
+    who,
+    method = "GET",
+    body,
+    writers = null,
+    keyed = false,
+    amount = undefined,
+    headers: extra = {},
+  } = {},
 ) {
   let next = 0;
   const rotating = {
@@ -355,7 +367,7 @@ async function throughput(
     connections,
     ...(amount === undefined ? { duration: SECONDS } : { amount }),
     method,
-    headers: { ...(who ? auth(who) : {}), ...(body ? { "content-type": "application/json" } : {}) },
+    headers: { ...(who ? auth(who) : {}), ...(body ? { "content-type": "application/json" } : {}), ...extra },
     body: body ? JSON.stringify(body) : undefined,
   });
   const bad = r.non2xx + r.errors + r.timeouts;
@@ -426,6 +438,13 @@ async function measure(db, server, hello) {
     cpuOf.serving = server.pid;
     record(db, "/api/health (c=32)", await throughput(`${api}/health`));
     if (DEPOSITS_ONLY) continue;
+    if (PAGE_ONLY) {
+      // As a browser asks for a page: the reply it takes compressed.
+      const headers = { "accept-encoding": "br, gzip" };
+      record(db, "the page, GET / (c=32)", await throughput(`${server.base}/`, { headers }));
+      record(db, "a route of the app, GET /deposits (c=32)", await throughput(`${server.base}/deposits`, { headers }));
+      continue;
+    }
     if (!WRITES_ONLY) {
       record(db, "/user/me (c=32)", await throughput(`${api}/user/me`, { who: "fresh" }));
       record(db, "/user/balance (c=32)", await throughput(`${api}/user/balance`, { who: "fresh" }));
@@ -447,7 +466,7 @@ async function measure(db, server, hello) {
     );
   }
   const rssLoaded = treeRssMb(server.pid);
-  if (WRITES_ONLY) return rssLoaded;
+  if (WRITES_ONLY || PAGE_ONLY) return rssLoaded;
   if (AIMS_ONLY || DEPOSITS_ONLY) {
     await deposits(db, api);
     return rssLoaded;
@@ -606,7 +625,7 @@ async function runAgainst(db, server, restart) {
     await server.stop();
     // What the request log costs: the same calls on a server started with LOG_LEVEL=warn (no line
     // per request) and again with the default (info), a round each in turn.
-    for (let round = 1; round <= (AIMS_ONLY ? 0 : ROUNDS); round++) {
+    for (let round = 1; round <= (AIMS_ONLY || PAGE_ONLY ? 0 : ROUNDS); round++) {
       for (const level of ["warn", "info"]) {
         const again = await restart({ LOG_LEVEL: level });
         cpuOf.serving = again.pid;
@@ -712,7 +731,7 @@ for (const db of DBS) {
   }
 }
 // The writes beside the reads of the same run: a refill's throughput as a share of /api/health's and the hello's.
-for (const db of AIMS_ONLY ? [] : DBS) {
+for (const db of AIMS_ONLY || PAGE_ONLY ? [] : DBS) {
   const rate = (row) => median((results.get(`${db}|${row} (c=32)`) ?? []).map((x) => x.rps));
   const share = (row, of) => `${Math.round((rate(row) / rate(of)) * 100)} %`;
   console.log(
@@ -720,7 +739,7 @@ for (const db of AIMS_ONLY ? [] : DBS) {
   );
 }
 // The request log's cost: throughput without it against with it, medians of the same rounds.
-for (const db of AIMS_ONLY ? [] : DBS) {
+for (const db of AIMS_ONLY || PAGE_ONLY ? [] : DBS) {
   const cost = (path) => {
     const rate = (label) => median((results.get(`${db}|${path}, request log ${label} (c=32)`) ?? []).map((x) => x.rps));
     const off = rate("off");

@@ -217,7 +217,7 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
     });
   });
 
-  it("sends the app's files as the build compressed them (Brotli, gzip), through the proxy", {
+  it("sends the app's files and its page as the build compressed them (Brotli, gzip), through the proxy", {
     timeout: 120_000,
   }, async () => {
     await step("assets: the build's Brotli and gzip copies sent as they are", async () => {
@@ -225,24 +225,31 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       const page = await https("GET", "/login");
       const found = page.text.match(/assets\/index-[\w-]+\.js/)?.[0];
       expect(found, "the page names its entry").toBeDefined();
-      const entry = `/${found}`;
-      const file = readFileSync(join("dist", entry));
-      for (const [encoding, copy] of [
-        ["br", ".br"],
-        ["gzip", ".gz"],
+      // The entry's script, and the page as every launch and every route of the app gets it (with its own headers).
+      for (const [path, file, cache] of [
+        [`/${found}`, `/${found}`, "immutable"],
+        ["/", "/index.html", "no-cache"],
+        ["/deposits", "/index.html", "no-cache"],
       ] as const) {
-        const reply = await https("GET", entry, { headers: { "accept-encoding": `${encoding}, deflate` } });
-        expect([reply.status, reply.headers["content-encoding"]]).toEqual([200, encoding]);
-        expect(String(reply.headers.vary)).toMatch(/accept-encoding/i);
-        expect(String(reply.headers["cache-control"])).toContain("immutable");
-        // Byte for byte the build's copy, which holds the file.
-        expect(reply.bytes.equals(readFileSync(join("dist", `${entry}${copy}`)))).toBe(true);
-        const decoded = encoding === "br" ? brotliDecompressSync(reply.bytes) : gunzipSync(reply.bytes);
-        expect(decoded.equals(file)).toBe(true);
+        const original = readFileSync(join("dist", file));
+        for (const [encoding, copy] of [
+          ["br", ".br"],
+          ["gzip", ".gz"],
+        ] as const) {
+          const reply = await https("GET", path, { headers: { "accept-encoding": `${encoding}, deflate` } });
+          expect([path, reply.status, reply.headers["content-encoding"]]).toEqual([path, 200, encoding]);
+          expect(String(reply.headers.vary)).toMatch(/accept-encoding/i);
+          expect(String(reply.headers["cache-control"])).toContain(cache);
+          if (file === "/index.html") expect(String(reply.headers["content-security-policy"])).toContain("script-src");
+          // Byte for byte the build's copy, which holds the file.
+          expect(reply.bytes.equals(readFileSync(join("dist", `${file}${copy}`)))).toBe(true);
+          const decoded = encoding === "br" ? brotliDecompressSync(reply.bytes) : gunzipSync(reply.bytes);
+          expect(decoded.equals(original)).toBe(true);
+        }
+        const plain = await https("GET", path, { headers: { "accept-encoding": "identity" } });
+        expect(plain.headers["content-encoding"]).toBeUndefined();
+        expect(plain.bytes.equals(original)).toBe(true);
       }
-      const plain = await https("GET", entry, { headers: { "accept-encoding": "identity" } });
-      expect(plain.headers["content-encoding"]).toBeUndefined();
-      expect(plain.bytes.equals(file)).toBe(true);
     });
   });
 
