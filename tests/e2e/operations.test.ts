@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, demoSession, readNotifications, screen, useSession } from "./support/app";
+import { demoSession, gotoInLanguage, readNotifications, screen, useSession } from "./support/app";
 import { runAxe } from "./support/axe";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { cutTexts, settle } from "./support/fit";
@@ -65,13 +65,7 @@ async function cutValues(page: Page): Promise<string[]> {
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 async function openOperations(page: Page, lng: Lng) {
-  // The language as the switcher saves it; before the page's first document, by a script that runs in it once.
-  const first = page.url().startsWith(base())
-    ? undefined
-    : await page.addInitScript((l) => localStorage.setItem("kassa.language", l), lng);
-  if (!first) await page.evaluate((l) => localStorage.setItem("kassa.language", l), lng);
-  await page.goto(`${base()}/operations`);
-  await first?.dispose();
+  await gotoInLanguage(page, "/operations", lng);
   await screen(page, "operations");
   await page.locator("[data-testid='operation-day']").first().waitFor({ timeout: 15_000 });
   await settle(page);
