@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
-import { type ApiSession, base, demoSession, screen, useSession } from "./support/app";
+import { type ApiSession, demoSession, gotoInLanguage, screen, useSession } from "./support/app";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { settle } from "./support/fit";
 import { LANGUAGES, text } from "./support/locales";
@@ -20,24 +20,28 @@ const SHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;
 let demo: ApiSession;
+/** The demo investor's phone, one page for the file's tests: each opens the cabinet afresh in it. */
+let phone: Page;
 beforeAll(async () => {
   browser = await sharedChromium();
   demo = await demoSession();
+  const context = await phoneContext(browser);
+  await useSession(context, demo);
+  phone = await context.newPage();
 });
 afterAll(async () => {
   await releaseChromium(browser);
 });
 
+/** The cabinet opened afresh (a new document) in `language`, on a phone of that size and scheme. */
 async function openCabinet(
   language: string,
   { width = 320, height = 640, scheme = "light" as "light" | "dark" } = {},
 ): Promise<Page> {
-  const context = await phoneContext(browser, { viewport: { width, height }, colorScheme: scheme });
-  await context.addInitScript((lng) => localStorage.setItem("kassa.language", lng), language);
-  // biome-ignore lint/correctness/useHookAtTopLevel: the e2e helper, not a React hook.
-  await useSession(context, demo);
-  const page = await context.newPage();
-  await page.goto(`${base()}/`);
+  const page = phone;
+  await page.setViewportSize({ width, height });
+  await page.emulateMedia({ colorScheme: scheme });
+  await gotoInLanguage(page, "/", language);
   await screen(page, "cabinet");
   await page.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
   return page;
@@ -62,63 +66,59 @@ describe("the cabinet's headline at 320 × 640", () => {
   for (const language of LANGUAGES)
     it(`shows the server's total in the current currency, Refill and Exchange above the fold, a greeting of two lines at most (${language})`, async () => {
       const page = await openCabinet(language);
-      try {
-        for (const selector of [
-          "[data-testid='overview-total']",
-          "[data-testid='balance']",
-          "[data-testid='amount-on-deposit']",
-          "[data-testid='open-refill']",
-          "[data-testid='open-exchange']",
-        ]) {
-          const box = await boxOf(page, selector);
-          expect(box.scrolled, selector).toBe(0);
-          expect(box.top, `${selector} top`).toBeGreaterThanOrEqual(0);
-          expect(box.left, `${selector} left`).toBeGreaterThanOrEqual(0);
-          expect(box.right, `${selector} right`).toBeLessThanOrEqual(box.width);
-          // Above the tab bar, not only inside the window.
-          const tabBar = await page.evaluate(() => {
-            const tops = [...document.querySelectorAll("[data-testid='tab-bar'] *")]
-              .map((el) => el.getBoundingClientRect())
-              .filter((rect) => rect.height > 0)
-              .map((rect) => rect.top);
-            return Math.min(innerHeight, ...tops);
-          });
-          expect(box.bottom, `${selector} bottom (tab bar at ${tabBar})`).toBeLessThanOrEqual(
-            Math.min(box.height, tabBar),
-          );
-        }
-        // The greeting: the page's one h1, at most two lines, nothing cut.
-        expect(await page.locator("h1").count()).toBe(1);
-        const greeting = await page.locator("[data-testid='welcome']").evaluate((el) => {
-          const lines = new Set([...el.getClientRects()].map((rect) => Math.round(rect.top)));
-          const range = document.createRange();
-          range.selectNodeContents(el);
-          const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
-          const h1 = el.closest("h1") as HTMLElement;
-          return {
-            lines: Math.max(lines.size, tops.size),
-            cut: h1.scrollWidth > h1.clientWidth || h1.scrollHeight > h1.clientHeight + 1,
-            text: el.textContent,
-          };
+      for (const selector of [
+        "[data-testid='overview-total']",
+        "[data-testid='balance']",
+        "[data-testid='amount-on-deposit']",
+        "[data-testid='open-refill']",
+        "[data-testid='open-exchange']",
+      ]) {
+        const box = await boxOf(page, selector);
+        expect(box.scrolled, selector).toBe(0);
+        expect(box.top, `${selector} top`).toBeGreaterThanOrEqual(0);
+        expect(box.left, `${selector} left`).toBeGreaterThanOrEqual(0);
+        expect(box.right, `${selector} right`).toBeLessThanOrEqual(box.width);
+        // Above the tab bar, not only inside the window.
+        const tabBar = await page.evaluate(() => {
+          const tops = [...document.querySelectorAll("[data-testid='tab-bar'] *")]
+            .map((el) => el.getBoundingClientRect())
+            .filter((rect) => rect.height > 0)
+            .map((rect) => rect.top);
+          return Math.min(innerHeight, ...tops);
         });
-        expect(greeting.lines, greeting.text ?? "").toBeLessThanOrEqual(2);
-        expect(greeting.cut).toBe(false);
-        expect(greeting.text).toBe(
-          text(language, "cabinet", "welcome").replace(
-            "{{login}}",
-            (demo.user as { fullName?: string }).fullName || "demo",
-          ),
+        expect(box.bottom, `${selector} bottom (tab bar at ${tabBar})`).toBeLessThanOrEqual(
+          Math.min(box.height, tabBar),
         );
-        // The figure is the server's total in the current currency, as it tells it.
-        const { current } = await apiCall("overview", { token: demo.token });
-        const headline = page.locator("[data-testid='overview-total']");
-        expect(await headline.getAttribute("data-amount")).toBe(current.total);
-        expect(await headline.getAttribute("data-currency")).toBe(current.currency);
-        // The total is the one big figure: the balance's own is beneath it, small.
-        expect(await page.locator(".balance-hero-amount").count()).toBe(1);
-      } finally {
-        await page.context().close();
       }
+      // The greeting: the page's one h1, at most two lines, nothing cut.
+      expect(await page.locator("h1").count()).toBe(1);
+      const greeting = await page.locator("[data-testid='welcome']").evaluate((el) => {
+        const lines = new Set([...el.getClientRects()].map((rect) => Math.round(rect.top)));
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+        const h1 = el.closest("h1") as HTMLElement;
+        return {
+          lines: Math.max(lines.size, tops.size),
+          cut: h1.scrollWidth > h1.clientWidth || h1.scrollHeight > h1.clientHeight + 1,
+          text: el.textContent,
+        };
+      });
+      expect(greeting.lines, greeting.text ?? "").toBeLessThanOrEqual(2);
+      expect(greeting.cut).toBe(false);
+      expect(greeting.text).toBe(
+        text(language, "cabinet", "welcome").replace(
+          "{{login}}",
+          (demo.user as { fullName?: string }).fullName || "demo",
+        ),
+      );
+      // The figure is the server's total in the current currency, as it tells it.
+      const { current } = await apiCall("overview", { token: demo.token });
+      const headline = page.locator("[data-testid='overview-total']");
+      expect(await headline.getAttribute("data-amount")).toBe(current.total);
+      expect(await headline.getAttribute("data-currency")).toBe(current.currency);
+      // The total is the one big figure: the balance's own is beneath it, small.
+      expect(await page.locator(".balance-hero-amount").count()).toBe(1);
     });
 
   it("tapping a currency of the list makes it the current one: the headline is then told in it", async () => {
@@ -147,7 +147,6 @@ describe("the cabinet's headline at 320 × 640", () => {
     } finally {
       // The demo investor as he was, for the worker's other files.
       await apiCall("setBalanceCurrency", { token: demo.token, body: { currency: before.currency } });
-      await page.context().close();
     }
   });
 
@@ -163,12 +162,8 @@ describe("the cabinet's headline at 320 × 640", () => {
         ] as const)
           for (const scheme of ["light", "dark"] as const) {
             const page = await openCabinet(language, { width, height, scheme });
-            try {
-              await settle(page);
-              await page.screenshot({ path: join(dir, `cabinet-${language}-${width}-${scheme}.png`) });
-            } finally {
-              await page.context().close();
-            }
+            await settle(page);
+            await page.screenshot({ path: join(dir, `cabinet-${language}-${width}-${scheme}.png`) });
           }
     },
     600_000,

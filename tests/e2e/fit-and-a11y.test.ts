@@ -87,6 +87,17 @@ async function setLanguage(page: Page, lng: Lng, path: string, name: string) {
   await settle(page);
 }
 
+/**
+ * Switches the language in place with the switcher of the screen shown (the login's, More's), as a tap does: the
+ * texts change in the same document, as they do for a user (no new page load).
+ */
+async function switchLanguage(page: Page, lng: Lng) {
+  await page.locator(`[data-screen] .language-option[lang='${lng}']`).first().click();
+  await page.locator(`[data-screen] .language-option[lang='${lng}'][aria-checked='true']`).first().waitFor();
+  await page.waitForFunction((l) => document.documentElement.lang === l, lng);
+  await settle(page);
+}
+
 /** Puts a session into the context the way the app keeps it (cookie + saved user). */
 async function putSession(context: BrowserContext, page: Page, session: { refreshToken: string; user: unknown }) {
   await context.clearCookies();
@@ -107,9 +118,17 @@ async function closeSheet(page: Page) {
   await page.locator("[role='dialog']").first().waitFor({ state: "detached", timeout: 10_000 });
 }
 
-/** The cabinet (total, chart) and its exchange sheet, Refill and a refill's sheet, Deposits and its sheet. */
-async function walkCabinet(page: Page, lng: Lng, check: Check) {
-  await setLanguage(page, lng, "/", "cabinet");
+/**
+ * The cabinet (total, chart) and its exchange sheet, Refill and a refill's sheet, Deposits and its sheet. The first
+ * language is opened afresh (the session was just put in); the next ones are switched to on More.
+ */
+async function walkCabinet(page: Page, lng: Lng, first: boolean, check: Check) {
+  if (first) await setLanguage(page, lng, "/", "cabinet");
+  else {
+    await go(page, "/more", "more");
+    await switchLanguage(page, lng);
+    await go(page, "/", "cabinet");
+  }
   await page.locator("[data-testid='overview-total']").waitFor({ timeout: 15_000 });
   await page.locator("[data-testid='income-chart']").waitFor({ timeout: 15_000 });
   await settle(page);
@@ -167,8 +186,11 @@ async function walkSettings(page: Page, lng: Lng, check: Check) {
 
 async function walk(page: Page, context: BrowserContext, languages: readonly Lng[], check: Check) {
   await page.goto(`${base()}/login`);
+  await screen(page, "login");
   for (const lng of languages) {
-    await setLanguage(page, lng, "/login", "login");
+    // The login's own switcher (the first language may be the one shown: the tap then changes nothing).
+    await go(page, "/login", "login");
+    await switchLanguage(page, lng);
     for (const [path, name] of PUBLIC) {
       await go(page, path, name);
       await check(lng, name);
@@ -200,8 +222,8 @@ async function walk(page: Page, context: BrowserContext, languages: readonly Lng
   const demo = await apiCall("login", { body: { login: "demo", password: "demo2026pass" } });
   await readNotifications(demo.refreshToken);
   await putSession(context, page, demo);
-  for (const lng of languages) {
-    await walkCabinet(page, lng, check);
+  for (const [index, lng] of languages.entries()) {
+    await walkCabinet(page, lng, index === 0, check);
     for (const [path, name] of CABINET) {
       if (name === "settings") await walkSettings(page, lng, check);
       else {
@@ -219,8 +241,14 @@ async function walk(page: Page, context: BrowserContext, languages: readonly Lng
     token: demo.refreshToken,
   });
   try {
-    for (const lng of languages) {
-      await setLanguage(page, lng, "/withdrawal", "withdrawal");
+    for (const [index, lng] of languages.entries()) {
+      // Opened afresh once (the history with the new withdrawal in it), then each language switched to on More.
+      if (index === 0) await setLanguage(page, lng, "/withdrawal", "withdrawal");
+      else {
+        await go(page, "/more", "more");
+        await switchLanguage(page, lng);
+        await go(page, "/withdrawal", "withdrawal");
+      }
       await check(lng, "withdrawal history");
       await page.locator("[data-testid='resume-withdrawal']").first().click();
       await page.locator("form[data-step='code']").waitFor();

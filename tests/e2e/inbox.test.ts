@@ -33,6 +33,14 @@ async function openAs(investor: ApiSession, lng: Lng, options: Parameters<typeof
   return { context, page: await context.newPage() };
 }
 
+/** In-app navigation, as a tap on a link does: the router follows the history, nothing reloads. */
+async function navigate(page: Page, path: string) {
+  await page.evaluate((to) => {
+    history.pushState({}, "", to);
+    dispatchEvent(new PopStateEvent("popstate"));
+  }, path);
+}
+
 const bellName = (page: Page) => page.locator("[data-testid='notification-bell']").getAttribute("aria-label");
 const unreadOf = async (investor: ApiSession) =>
   (await apiCall("notificationsInbox", { query: { limit: 1 }, token: investor.token })).unread;
@@ -106,8 +114,10 @@ describe("screen titles", () => {
       ["/notifications", "notifications", text("en", "notifications", "title")],
     ];
     const problems: string[] = [];
+    // The first screen loaded, the others reached in the app.
+    await page.goto(`${base()}/`);
     for (const [path, name, title] of screens) {
-      await page.goto(`${base()}${path}`);
+      await navigate(page, path);
       await screen(page, name);
       await settle(page);
       const headings = await page.locator("h1").allInnerTexts();
@@ -118,7 +128,7 @@ describe("screen titles", () => {
 
     // With the side bar (its product name is no heading) a screen still has one h1.
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(`${base()}/operations`);
+    await navigate(page, "/operations");
     await screen(page, "operations");
     await page.locator(".side-bar").waitFor();
     expect(await page.locator("h1").allInnerTexts()).toEqual([text("en", "operations", "title")]);

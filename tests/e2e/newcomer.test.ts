@@ -13,6 +13,7 @@ import {
   type ApiSession,
   base,
   demoSession,
+  gotoInLanguage,
   readNotifications,
   screen,
   signUpThroughApi,
@@ -53,8 +54,10 @@ async function phonePage(
   return { context, page: await context.newPage() };
 }
 
-async function openCabinet(page: Page) {
-  await page.goto(`${base()}/`);
+/** The cabinet opened afresh; in `language` (saved as the switcher saves it) when given. */
+async function openCabinet(page: Page, language?: string) {
+  if (language) await gotoInLanguage(page, "/", language);
+  else await page.goto(`${base()}/`);
   try {
     await screen(page, "cabinet");
   } catch (error) {
@@ -138,25 +141,28 @@ describe("a newcomer's first steps", () => {
 
   it("shows its texts whole at 320 px in ru and kk, in both steps", async () => {
     const investor = await signUpThroughApi();
-    for (const [language, step] of [
-      ["ru", "1"],
-      ["kk", "1"],
-      ["ru", "2"],
-      ["kk", "2"],
-    ] as const) {
-      if (language === "ru" && step === "2") await creditedRefill(investor.token, "150");
-      await readNotifications(investor.token);
-      const { context, page } = await phonePage(investor, language, { viewport: { width: 320, height: 640 } });
-      try {
-        await openCabinet(page);
+    // One phone; the cabinet opened afresh in it for each language and step.
+    const context = await phoneContext(browser, { viewport: { width: 320, height: 640 } });
+    await useSession(context, investor);
+    const page = await context.newPage();
+    try {
+      for (const [language, step] of [
+        ["ru", "1"],
+        ["kk", "1"],
+        ["ru", "2"],
+        ["kk", "2"],
+      ] as const) {
+        if (language === "ru" && step === "2") await creditedRefill(investor.token, "150");
+        await readNotifications(investor.token);
+        await openCabinet(page, language);
         const block = page.locator(BLOCK);
         await block.waitFor({ timeout: 10_000 });
         expect(await block.getAttribute("data-step")).toBe(step);
         await settle(page);
         expect(await cutInBlock(page), `${language}, step ${step}`).toEqual([]);
-      } finally {
-        await context.close();
       }
+    } finally {
+      await context.close();
     }
   }, 120_000);
 

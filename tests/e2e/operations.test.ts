@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, demoSession, readNotifications, screen, signInWithPassword } from "./support/app";
+import { demoSession, gotoInLanguage, readNotifications, screen, useSession } from "./support/app";
 import { runAxe } from "./support/axe";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { cutTexts, settle } from "./support/fit";
@@ -26,11 +26,17 @@ afterAll(async () => {
   await releaseChromium(browser);
 });
 
-/** Signs the demo investor in through the login form, its notifications read (no sheet over the screens). */
-async function signInAsDemo(page: Page) {
-  await readNotifications((await demoSession()).token);
-  await signInWithPassword(page, "demo", "demo2026pass");
-  await screen(page, "cabinet");
+/**
+ * A context with the demo investor signed in through the API (signing in is not the subject here), his
+ * notifications read (no sheet over the screens).
+ */
+async function demoContext(options: Parameters<typeof phoneContext>[1] = {}) {
+  const demo = await demoSession();
+  await readNotifications(demo.token);
+  const context = await phoneContext(browser, options);
+  // biome-ignore lint/correctness/useHookAtTopLevel: the e2e helper, not a React hook.
+  await useSession(context, demo);
+  return context;
 }
 
 /** A select's chosen option or a text field's value wider than the room its control gives it. */
@@ -59,8 +65,7 @@ async function cutValues(page: Page): Promise<string[]> {
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 async function openOperations(page: Page, lng: Lng) {
-  await page.evaluate((l) => localStorage.setItem("kassa.language", l), lng);
-  await page.goto(`${base()}/operations`);
+  await gotoInLanguage(page, "/operations", lng);
   await screen(page, "operations");
   await page.locator("[data-testid='operation-day']").first().waitFor({ timeout: 15_000 });
   await settle(page);
@@ -119,9 +124,8 @@ async function walkOperations(page: Page, lng: Lng, check: (step: string) => Pro
 
 describe("the history and its statement", () => {
   it("downloads the demo's statement for the last year from the real server and reads the CSV", async () => {
-    const context = await phoneContext(browser, { acceptDownloads: true });
+    const context = await demoContext({ acceptDownloads: true });
     const page = await context.newPage();
-    await signInAsDemo(page);
     await openOperations(page, "en");
     await page.locator("[data-testid='statement-open']").click();
     const sheet = page.locator("[data-testid='statement-sheet']");
@@ -156,9 +160,8 @@ describe("the history and its statement", () => {
   }, 120_000);
 
   it("the operations screen, a row's details and the statement sheet at 320 px in de, ru and kk: nothing cut", async () => {
-    const context = await phoneContext(browser, { viewport: { width: 320, height: 800 } });
+    const context = await demoContext({ viewport: { width: 320, height: 800 } });
     const page = await context.newPage();
-    await signInAsDemo(page);
     const problems: string[] = [];
     for (const lng of ["de", "ru", "kk"] as const)
       await walkOperations(page, lng, async (step) => {
@@ -177,10 +180,11 @@ describe("the history and its statement", () => {
 
   it("axe-core finds nothing serious on the operations screen and its sheets, light and dark", async () => {
     const problems: string[] = [];
+    // One page, told the system's scheme before each walk (each walk opens the screen afresh).
+    const context = await demoContext({ colorScheme: "light" });
+    const page = await context.newPage();
     for (const scheme of ["light", "dark"] as const) {
-      const context = await phoneContext(browser, { colorScheme: scheme });
-      const page = await context.newPage();
-      await signInAsDemo(page);
+      await page.emulateMedia({ colorScheme: scheme });
       await walkOperations(page, "en", async (step) => {
         const result = await runAxe(page, {
           runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
@@ -189,8 +193,8 @@ describe("the history and its statement", () => {
           if (v.impact === "serious" || v.impact === "critical")
             problems.push(`${scheme} ${step}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
       });
-      await context.close();
     }
+    await context.close();
     expect(problems).toEqual([]);
   }, 300_000);
 
@@ -201,9 +205,8 @@ describe("the history and its statement", () => {
       mkdirSync(dir, { recursive: true });
       for (const width of [320, 390])
         for (const scheme of ["light", "dark"] as const) {
-          const context = await phoneContext(browser, { viewport: { width, height: 844 }, colorScheme: scheme });
+          const context = await demoContext({ viewport: { width, height: 844 }, colorScheme: scheme });
           const page = await context.newPage();
-          await signInAsDemo(page);
           for (const lng of ["de", "ru"] as const)
             await walkOperations(page, lng, async (step) => {
               await page.screenshot({

@@ -9,7 +9,14 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
-import { type ApiSession, base, useSession as keepSession, screen, signUpThroughApi } from "./support/app";
+import {
+  type ApiSession,
+  base,
+  gotoInLanguage,
+  useSession as keepSession,
+  screen,
+  signUpThroughApi,
+} from "./support/app";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { cutTexts, settle } from "./support/fit";
@@ -31,29 +38,31 @@ const CELLS = ["profile", "security", "wallets", "verification", "subscription",
 
 let browser: Browser;
 let investor: ApiSession;
+/** The investor's phone on the web, one page for the file's web tests: each opens the list afresh in it. */
+let phone: Page;
 
 beforeAll(async () => {
   browser = await sharedChromium();
   investor = await signUpThroughApi();
   await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+  const context = await phoneContext(browser, SHOTS ? { deviceScaleFactor: 1 } : {});
+  await keepSession(context, investor);
+  phone = await context.newPage();
 });
 afterAll(async () => {
   await releaseChromium(browser);
 });
 
+/** The phone's page at this size and scheme; `openList` then opens the list in `lng`. */
 async function webPage(lng: Lng, width: number, colorScheme: "light" | "dark" = "light", height = 720) {
-  const context = await phoneContext(browser, {
-    viewport: { width, height },
-    colorScheme,
-    ...(SHOTS ? { deviceScaleFactor: 1 } : {}),
-  });
-  await context.addInitScript((l) => localStorage.setItem("kassa.language", l), lng);
-  await keepSession(context, investor);
-  return { context, page: await context.newPage() };
+  await phone.setViewportSize({ width, height });
+  await phone.emulateMedia({ colorScheme });
+  return { lng, page: phone };
 }
 
-async function openList(page: Page) {
-  await page.goto(`${base()}/settings`);
+/** Settings' list opened afresh (a new document) in `lng`. */
+async function openList({ lng, page }: { lng: Lng; page: Page }) {
+  await gotoInLanguage(page, "/settings", lng);
   await screen(page, "settings");
   await page.locator("[data-settings-cell='profile']").waitFor();
   await settle(page);
@@ -76,61 +85,53 @@ describe("settings as a list of screens", () => {
   for (const lng of ["ru", "de"] as const) {
     for (const width of [390, 320]) {
       it(`walks the list and every screen at ${width} px in ${lng}, nothing cut`, async () => {
-        const { context, page } = await webPage(lng, width);
-        try {
-          await openList(page);
-          const cells = await page
-            .locator("[data-settings-cell]")
-            .evaluateAll((els) => els.map((el) => el.getAttribute("data-settings-cell")));
-          expect(cells).toEqual(CELLS);
-          // Each cell's status is said (the security one once the server answered).
-          await expect
-            .poll(() => page.locator("[data-settings-cell='security']").innerText())
-            .toContain(text(lng, "settings", "security.channels.email"));
-          expect(await cutTexts(page), `list ${lng} ${width}`).toEqual([]);
-          for (const name of CELLS) {
-            await openCell(page, name);
-            expect(await page.title()).toContain(text(lng, "settings", `screens.${name}`));
-            expect(await cutTexts(page), `${name} ${lng} ${width}`).toEqual([]);
-            await page.goBack();
-            await page.locator("[data-settings-cell='profile']").waitFor();
-          }
-          // The password, one level down from Security.
-          await openCell(page, "security");
-          await page.locator("[data-settings-cell='password']").click();
-          await page.locator("[data-settings-screen='password']").waitFor();
-          await settle(page);
-          expect(await cutTexts(page), `password ${lng} ${width}`).toEqual([]);
-        } finally {
-          await context.close();
+        const web = await webPage(lng, width);
+        const { page } = web;
+        await openList(web);
+        const cells = await page
+          .locator("[data-settings-cell]")
+          .evaluateAll((els) => els.map((el) => el.getAttribute("data-settings-cell")));
+        expect(cells).toEqual(CELLS);
+        // Each cell's status is said (the security one once the server answered).
+        await expect
+          .poll(() => page.locator("[data-settings-cell='security']").innerText())
+          .toContain(text(lng, "settings", "security.channels.email"));
+        expect(await cutTexts(page), `list ${lng} ${width}`).toEqual([]);
+        for (const name of CELLS) {
+          await openCell(page, name);
+          expect(await page.title()).toContain(text(lng, "settings", `screens.${name}`));
+          expect(await cutTexts(page), `${name} ${lng} ${width}`).toEqual([]);
+          await page.goBack();
+          await page.locator("[data-settings-cell='profile']").waitFor();
         }
+        // The password, one level down from Security.
+        await openCell(page, "security");
+        await page.locator("[data-settings-cell='password']").click();
+        await page.locator("[data-settings-screen='password']").waitFor();
+        await settle(page);
+        expect(await cutTexts(page), `password ${lng} ${width}`).toEqual([]);
       });
     }
   }
 
   it("saves the profile with the page's button on the web", async () => {
-    const { context, page } = await webPage("de", 320);
-    try {
-      await openList(page);
-      await openCell(page, "profile");
-      const city = page.locator("[data-section='profile'] input[name='city']");
-      await city.fill("Karaganda");
-      await page.locator("[data-testid='submit-profile']").click();
-      await expect
-        .poll(() => page.locator("[data-section='profile'] [data-testid='form-success']").innerText())
-        .toBe(text("de", "settings", "saved"));
-      await expect
-        .poll(
-          async () => (await apiCall("userDataByType", { params: { type: "profile" }, token: investor.token })).city,
-        )
-        .toBe("Karaganda");
-      // Back to the list, which opens at /settings as before.
-      await page.goBack();
-      await page.locator("[data-settings-cell='profile']").waitFor();
-      expect(new URL(page.url()).pathname).toBe("/settings");
-    } finally {
-      await context.close();
-    }
+    const web = await webPage("de", 320);
+    const { page } = web;
+    await openList(web);
+    await openCell(page, "profile");
+    const city = page.locator("[data-section='profile'] input[name='city']");
+    await city.fill("Karaganda");
+    await page.locator("[data-testid='submit-profile']").click();
+    await expect
+      .poll(() => page.locator("[data-section='profile'] [data-testid='form-success']").innerText())
+      .toBe(text("de", "settings", "saved"));
+    await expect
+      .poll(async () => (await apiCall("userDataByType", { params: { type: "profile" }, token: investor.token })).city)
+      .toBe("Karaganda");
+    // Back to the list, which opens at /settings as before.
+    await page.goBack();
+    await page.locator("[data-settings-cell='profile']").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/settings");
   });
 
   it("saves the profile with Telegram's Main button inside Telegram, and Back leads to the list", async () => {
@@ -203,18 +204,15 @@ describe("settings as a list of screens", () => {
       mkdirSync(dir, { recursive: true });
       for (const lng of ["de", "ru"] as const) {
         for (const scheme of ["light", "dark"] as const) {
-          const { context, page } = await webPage(lng, 320, scheme, 1000);
-          try {
-            await openList(page);
-            await shoot(page, join(dir, `settings-${lng}-${scheme}-list.png`));
-            for (const name of ["profile", "security"]) {
-              await openCell(page, name);
-              await shoot(page, join(dir, `settings-${lng}-${scheme}-${name}.png`));
-              await page.goBack();
-              await page.locator("[data-settings-cell='profile']").waitFor();
-            }
-          } finally {
-            await context.close();
+          const web = await webPage(lng, 320, scheme, 1000);
+          const { page } = web;
+          await openList(web);
+          await shoot(page, join(dir, `settings-${lng}-${scheme}-list.png`));
+          for (const name of ["profile", "security"]) {
+            await openCell(page, name);
+            await shoot(page, join(dir, `settings-${lng}-${scheme}-${name}.png`));
+            await page.goBack();
+            await page.locator("[data-settings-cell='profile']").waitFor();
           }
         }
       }

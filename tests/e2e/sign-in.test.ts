@@ -4,7 +4,7 @@
  * reset, Telegram sign-in in the simulated client, and a session that times out. The main flows run
  * in two languages.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiReply } from "./support/api";
 import {
@@ -15,6 +15,7 @@ import {
   registerThroughUi,
   screen,
   signInWithPassword,
+  signUpThroughApi,
   submit,
   uniqueLogin,
 } from "./support/app";
@@ -42,26 +43,43 @@ afterAll(async () => {
 
 const bodyText = (page: Page) => page.locator("body").innerText();
 
+/** A phone in `lng` per language, shared by the file's web tests one after another (`newPage`). */
+const phones = new Map<Lng, { context: BrowserContext; page: Page }>();
+
+/**
+ * The phone in `lng` as a visitor nobody has signed in on: its cookies and the app's storage cleared (the language
+ * put back by the context's script at the next load). The test's first `goto` opens its screen afresh.
+ */
 async function newPage(lng: Lng) {
-  const context = await phoneContext(browser, { locale: lng === "en" ? "en-US" : `${lng}-${lng.toUpperCase()}` });
-  await context.addInitScript((l) => localStorage.setItem("kassa.language", l), lng);
-  return { context, page: await context.newPage() };
+  let phone = phones.get(lng);
+  if (!phone) {
+    const context = await phoneContext(browser, { locale: lng === "en" ? "en-US" : `${lng}-${lng.toUpperCase()}` });
+    await context.addInitScript((l) => localStorage.setItem("kassa.language", l), lng);
+    phone = { context, page: await context.newPage() };
+    phones.set(lng, phone);
+  }
+  await phone.context.clearCookies();
+  if (phone.page.url().startsWith(base()))
+    await phone.page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+  return phone;
 }
 
 describe.each(["en", "ru"] as const)("sign-in flows in %s", (lng) => {
   it("registers through a referral link, confirms the phone with the code, and lands in the cabinet", async () => {
-    const { context, page } = await newPage(lng);
+    const { page } = await newPage(lng);
     const login = await registerThroughUi(page, "demo");
     await expect.poll(() => page.locator("[data-testid='welcome']").innerText()).toContain("Ada Investor");
     // The session survives a reload.
     await page.reload();
     await screen(page, "cabinet");
     expect(login).toMatch(/^e2e/);
-    await context.close();
   });
 
   it("shows the registration rules next to the fields and keeps what was typed", async () => {
-    const { context, page } = await newPage(lng);
+    const { page } = await newPage(lng);
     await page.goto(`${base()}/register/demo`);
     await screen(page, "register");
     await fill(page, "login", "ab");
@@ -78,24 +96,21 @@ describe.each(["en", "ru"] as const)("sign-in flows in %s", (lng) => {
     await expect.poll(() => fieldError("password")).toBe(text(lng, "validation", "passwordTooSimple"));
     expect(await page.locator("input[name='login']").inputValue()).toBe("ab");
     expect(await page.locator("input[name='phone']").inputValue()).toBe("8 701 000");
-    await context.close();
   });
 
   it("refuses a wrong password with the catalogue's message and keeps the login typed", async () => {
-    const { context, page } = await newPage(lng);
+    const { page } = await newPage(lng);
     await signInWithPassword(page, "demo", "WrongPass2026");
     await expect
       .poll(() => page.locator("[data-testid='form-error']").innerText())
       .toBe(text(lng, "errors", "INVALID_CREDENTIALS"));
     expect(await page.locator("input[name='login']").inputValue()).toBe("demo");
-    await context.close();
   });
 
   it("resets a forgotten password with the code and signs in with the new one", async () => {
-    const { context, page } = await newPage(lng);
-    const login = await registerThroughUi(page, "demo");
-    await context.clearCookies();
-    await page.evaluate(() => localStorage.removeItem("kassa.user"));
+    const { page } = await newPage(lng);
+    // A new investor, made through the API (registering through the UI is the first test's subject).
+    const { login } = await signUpThroughApi("demo", lng);
 
     await page.goto(`${base()}/forgot-password`);
     await screen(page, "forgot-password");
@@ -118,13 +133,12 @@ describe.each(["en", "ru"] as const)("sign-in flows in %s", (lng) => {
       .toBe(text(lng, "errors", "INVALID_CREDENTIALS"));
     await signInWithPassword(page, login, newPassword);
     await screen(page, "cabinet");
-    await context.close();
   });
 });
 
 describe("limits and sessions", () => {
   it("answers the sixth wrong password in a row with the rate-limit message", async () => {
-    const { context, page } = await newPage("en");
+    const { page } = await newPage("en");
     const login = uniqueLogin("nobody");
     await page.goto(`${base()}/login`);
     await screen(page, "login");
@@ -141,7 +155,6 @@ describe("limits and sessions", () => {
     await expect
       .poll(() => page.locator("[data-testid='form-error']").innerText())
       .toBe(text("en", "errors", "RATE_LIMITED"));
-    await context.close();
   });
 
   it("ends a revoked session with 'Session timed out' and returns the user where they were", async () => {
@@ -163,7 +176,6 @@ describe("limits and sessions", () => {
     await fill(page, "password", "demo2026pass");
     await submit(page);
     await screen(page, "operations");
-    await context.close();
   });
 });
 

@@ -4,14 +4,22 @@
  * scrolls under it: an opaque background (telegram-ui's is 95 % opaque on the web, and text ghosted through its
  * labels) or a blur behind it.
  */
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base, demoSession, readNotifications, screen, useSession } from "./support/app";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 
 let browser: Browser;
+/** The demo investor's phone, one page for both schemes: each test opens the screen afresh in it. */
+let phone: Page;
 beforeAll(async () => {
   browser = await sharedChromium();
+  const session = await demoSession();
+  // No notification sheet over the screen.
+  await readNotifications(session.token);
+  const context = await phoneContext(browser, { viewport: { width: 390, height: 844 } });
+  await useSession(context, session);
+  phone = await context.newPage();
 });
 afterAll(async () => {
   await releaseChromium(browser);
@@ -27,12 +35,8 @@ function alphaOf(colour: string): number {
 describe("the tab bar", () => {
   for (const scheme of ["light", "dark"] as const) {
     it(`is a navigation landmark with the current tab marked, and hides what is under it (${scheme})`, async () => {
-      const context = await phoneContext(browser, { viewport: { width: 390, height: 844 }, colorScheme: scheme });
-      const page = await context.newPage();
-      const session = await demoSession();
-      // No notification sheet over the screen.
-      await readNotifications(session.token);
-      await useSession(context, session);
+      const page = phone;
+      await page.emulateMedia({ colorScheme: scheme });
       await page.goto(`${base()}/deposits`);
       await screen(page, "deposits");
 
@@ -53,7 +57,6 @@ describe("the tab bar", () => {
       });
       const blurred = /blur\(/.test(look.filter);
       expect({ opaque: alphaOf(look.background) === 1, blurred }).toEqual({ opaque: true, blurred: true });
-      await context.close();
     });
   }
 });

@@ -102,6 +102,22 @@ export async function useSession(context: import("playwright-core").BrowserConte
   await context.addInitScript((u) => localStorage.setItem("kassa.user", JSON.stringify(u)), session.user);
 }
 
+/**
+ * Opens `path` afresh in `page` with the interface language `lng` saved as the switcher saves it. On the page's first
+ * load (nothing of the app's origin open in it yet) the choice is put in by a script that runs in that document only.
+ */
+export async function gotoInLanguage(page: Page, path: string, lng: string) {
+  const first = page.url().startsWith(base())
+    ? undefined
+    : await page.addInitScript((l) => localStorage.setItem("kassa.language", l), lng);
+  if (!first) await page.evaluate((l) => localStorage.setItem("kassa.language", l), lng);
+  try {
+    return await page.goto(`${base()}${path}`);
+  } finally {
+    await first?.dispose();
+  }
+}
+
 /** Registers a new investor through `/register/<inviter>` in the UI and confirms the phone; returns the login. */
 export async function registerThroughUi(page: Page, inviter: string) {
   await page.goto(`${base()}/register/${inviter}`);
