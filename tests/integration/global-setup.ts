@@ -1,9 +1,10 @@
 /**
  * Once per integration run, before any test file: the databases every test server starts from.
  *
- * - PGlite: two data-directory tarballs, one migrated, one migrated with the default settings and
- *   the demo data. A test server loads one (about a second) instead of creating a cluster and
- *   running every migration (several seconds each time). The migrated one is kept between runs.
+ * - PGlite: three data-directory tarballs: a new cluster without any migration (PGlite's initdb and
+ *   nothing else, for the tests of migrations on older data), the same migrated, and migrated with the
+ *   default settings and the demo data. A test server loads one (about a second) instead of creating a
+ *   cluster and running every migration (several seconds each time). The first two are kept between runs.
  * - PostgreSQL (when TEST_DATABASE_URL is set, or a PostgreSQL server is installed: then one is
  *   started here for the run): a migrated template database; `freshPostgres` creates each test's
  *   database from it with `CREATE DATABASE … TEMPLATE`.
@@ -27,54 +28,71 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
+import { migrate } from "drizzle-orm/pglite/migrator";
 import type { TestProject } from "vitest/node";
 import { startPostgres } from "../../scripts/lib/postgres.mjs";
 import { buildServer, serverBuildIsStale } from "../../scripts/lib/server-build.mjs";
 import { findPostgresBin } from "../../scripts/lib/system.mjs";
 import { systemClock } from "../../server/src/clock";
-import { openDatabase } from "../../server/src/db/client";
+import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
 import { migrationsDigest } from "../../server/src/db/initial-data";
 import { seedDemo } from "../../server/src/demo/seed";
 import { ensureDefaultSettings } from "../../server/src/services/settings";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** Paths of the PGlite tarballs: migrated only, and migrated + settings + demo data. */
-    pgliteTemplates: { migrated: string; seeded: string };
+    /** Paths of the PGlite tarballs: a new cluster, migrated, and migrated + settings + demo data. */
+    pgliteTemplates: { empty: string; migrated: string; seeded: string };
     /** The PostgreSQL server's URL and the name of its migrated template database, or null. */
     postgresTemplate: { url: string; database: string } | null;
   }
 }
 
 /**
- * The migrated PGlite data directory, kept between runs under node_modules/.cache, named by what
- * makes it: the migrations and the PGlite version. A changed migration makes a new one.
+ * A PGlite data directory kept between runs under node_modules/.cache, named by what makes it: the
+ * migrations and the PGlite version. A changed migration makes new ones.
  */
-function migratedCachePath(): string {
-  return join("node_modules", ".cache", "kassa-tests", `pglite-migrated-${migrationsDigest()}.tar`);
+function cachePath(kind: "empty" | "migrated"): string {
+  return join("node_modules", ".cache", "kassa-tests", `pglite-${kind}-${migrationsDigest()}.tar`);
 }
 
 async function pgliteTemplates(dir: string) {
-  const cached = migratedCachePath();
-  const initialData = existsSync(cached) ? new Blob([readFileSync(cached)]) : undefined;
-  const handle = await openDatabase({ dataDir: "memory", initialData });
+  const cached = { empty: cachePath("empty"), migrated: cachePath("migrated") };
+  const inCache = existsSync(cached.empty) && existsSync(cached.migrated);
+  // Not in the cache: a new cluster (initdb), dumped before the migrations and after them.
+  const handle = await openDatabase({
+    dataDir: "memory",
+    initialData: inCache ? new Blob([readFileSync(cached.migrated)]) : undefined,
+    migrate: inCache,
+  });
   try {
     const client = (handle.db as unknown as { $client: PGlite }).$client;
     const dump = async (file: string) => {
       writeFileSync(file, Buffer.from(await (await client.dumpDataDir("none")).arrayBuffer()));
       return file;
     };
+    const empty = join(dir, "empty.tar");
+    if (inCache) copyFileSync(cached.empty, empty);
+    else {
+      await dump(empty);
+      await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    }
     const migrated = await dump(join(dir, "migrated.tar"));
-    if (!initialData) {
-      // Whole or not at all: another run may read it at any moment.
-      mkdirSync(dirname(cached), { recursive: true });
-      copyFileSync(migrated, `${cached}.${process.pid}`);
-      renameSync(`${cached}.${process.pid}`, cached);
+    if (!inCache) {
+      // Whole or not at all: another run may read them at any moment.
+      mkdirSync(dirname(cached.migrated), { recursive: true });
+      for (const [file, to] of [
+        [empty, cached.empty],
+        [migrated, cached.migrated],
+      ] as const) {
+        copyFileSync(file, `${to}.${process.pid}`);
+        renameSync(`${to}.${process.pid}`, to);
+      }
     }
     await ensureDefaultSettings(handle.db, systemClock);
     await seedDemo(handle.db, systemClock);
     const seeded = await dump(join(dir, "seeded.tar"));
-    return { migrated, seeded };
+    return { empty, migrated, seeded };
   } finally {
     await handle.close();
   }

@@ -71,13 +71,14 @@ class TarballBlob extends Blob {
   }
 }
 
-const templateData: Partial<Record<"migrated" | "seeded", Blob>> = {};
+const templateData: Partial<Record<"empty" | "migrated" | "seeded", Blob>> = {};
 
 /**
- * The run's PGlite data directory (tests/integration/global-setup.ts): `migrated`, or `seeded` with
- * the default settings and the demo data seeded at the system clock. Read once per test file.
+ * The run's PGlite data directory (tests/integration/global-setup.ts): `migrated`, `seeded` with the
+ * default settings and the demo data seeded at the system clock, or `empty`, a new cluster without any
+ * migration (a database from before the migrations a test applies itself). Read once per worker.
  */
-export function pgliteTemplate(kind: "migrated" | "seeded"): Blob {
+export function pgliteTemplate(kind: "empty" | "migrated" | "seeded"): Blob {
   templateData[kind] ??= new TarballBlob(readFileSync(inject("pgliteTemplates")[kind]));
   return templateData[kind];
 }

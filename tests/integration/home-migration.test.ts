@@ -10,7 +10,7 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
 import { rowsOf } from "../../server/src/services/partners";
-import { tempDir } from "./helpers";
+import { pgliteTemplate, tempDir } from "./helpers";
 
 describe("migration 0015_home on older data", () => {
   const folder = tempDir("kassa-migrations-");
@@ -26,7 +26,8 @@ describe("migration 0015_home on older data", () => {
     fs.writeFileSync(path.join(folder.dir, "meta/_journal.json"), JSON.stringify({ ...journal, entries: before }));
     for (const e of before)
       fs.copyFileSync(path.join(MIGRATIONS_FOLDER, `${e.tag}.sql`), path.join(folder.dir, `${e.tag}.sql`));
-    handle = await openDatabase({ dataDir: "memory", migrate: false });
+    // A new cluster (the run's, not initdb here), then the migrations up to 0014.
+    handle = await openDatabase({ dataDir: "memory", migrate: false, initialData: pgliteTemplate("empty") });
     await migrate(handle.db as never, { migrationsFolder: folder.dir });
   });
 

@@ -138,7 +138,8 @@ describe("a lean start", () => {
       for (const e of entries)
         fs.copyFileSync(path.join(MIGRATIONS_FOLDER, `${e.tag}.sql`), path.join(older.dir, `${e.tag}.sql`));
       const dataDir = path.join(folder.dir, "pglite");
-      const old = await openDatabase({ dataDir, migrate: false });
+      // A new cluster (the run's, not initdb here), then the older migrations.
+      const old = await openDatabase({ dataDir, migrate: false, initialData: pgliteTemplate("empty") });
       await migrate(old.db as never, { migrationsFolder: older.dir });
       await old.close();
 

@@ -7,14 +7,15 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase, PGLITE_SHARED_BUFFERS } from "../../server/src/db/client";
 import { rowsOf } from "../../server/src/services/partners";
-import { tempDir } from "./helpers";
+import { pgliteTemplate, tempDir } from "./helpers";
 
 describe("PGlite as the server opens it", () => {
   const folder = tempDir();
   let handle: DatabaseHandle;
 
   beforeAll(async () => {
-    handle = await openDatabase({ dataDir: folder.dir });
+    // A new folder from the migrated copy, as the server's starts from the build's (main.ts), not initdb.
+    handle = await openDatabase({ dataDir: folder.dir, initialData: pgliteTemplate("migrated") });
   });
   afterAll(async () => {
     await handle?.close();
