@@ -31,8 +31,8 @@ describe("the test files' order", () => {
     expect(sorted).toEqual([
       "e2e tests/e2e/long-lists.test.ts",
       "e2e tests/e2e/tab-bar.test.ts",
-      "integration tests/integration/kept-at-scale.test.ts",
       "integration tests/integration/ledger-property.test.ts",
+      "integration tests/integration/kept-at-scale.test.ts",
       "integration tests/integration/two-instances.test.ts",
       "integration tests/integration/health.test.ts",
     ]);
