@@ -3,7 +3,7 @@
  * dark scheme, switches between the four languages, and the maintenance page replaces the app and
  * goes away by itself.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base } from "./support/app";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
@@ -11,6 +11,8 @@ import { kassaCli } from "./support/cli";
 import { LANGUAGES, text } from "./support/locales";
 
 let browser: Browser;
+/** A phone in en-US, shared by the tests below one after another (`visitor`). */
+let phone: Page | undefined;
 
 beforeAll(async () => {
   browser = await sharedChromium();
@@ -24,14 +26,30 @@ async function screen(page: Page, name: string, timeout = 15_000) {
   await page.locator(`[data-screen='${name}']`).first().waitFor({ state: "visible", timeout });
 }
 
+/**
+ * The en-US phone as a visitor who has never been here, its system in `colorScheme`: nothing of the app kept (its
+ * cookies and storage cleared); the test's first `goto` boots the app afresh.
+ */
+async function visitor(colorScheme: "light" | "dark" = "light"): Promise<Page> {
+  phone ??= await (await phoneContext(browser, { locale: "en-US" })).newPage();
+  await phone.context().clearCookies();
+  if (phone.url().startsWith(base()))
+    await phone.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+  await phone.emulateMedia({ colorScheme });
+  return phone;
+}
+
 describe("web fallback", () => {
   it("boots outside Telegram on the login screen, without the Telegram SDK, in the system's light scheme", async () => {
-    const context = await phoneContext(browser, { colorScheme: "light" });
-    const page = await context.newPage();
+    const page = await visitor("light");
     const scripts: string[] = [];
-    page.on("request", (r) => {
+    const record = (r: Request) => {
       if (r.resourceType() === "script") scripts.push(r.url());
-    });
+    };
+    page.on("request", record);
     await page.goto(`${base()}/deposits`);
     await screen(page, "login");
     // A signed-out visitor of a cabinet screen is sent to sign in, and back there afterwards.
@@ -41,23 +59,20 @@ describe("web fallback", () => {
     const events = await page.evaluate(() => (window as unknown as { __tgEvents?: unknown[] }).__tgEvents);
     expect(events).toBeUndefined();
     expect(scripts.filter((s) => /sdk/i.test(s))).toEqual([]);
-    await context.close();
+    page.off("request", record);
   });
 
   it("follows a dark system scheme", async () => {
-    const context = await phoneContext(browser, { colorScheme: "dark" });
-    const page = await context.newPage();
+    const page = await visitor("dark");
     await page.goto(`${base()}/login`);
     await screen(page, "login");
     await expect.poll(() => page.locator("[data-appearance]").getAttribute("data-appearance")).toBe("dark");
-    await context.close();
   });
 });
 
 describe("languages", () => {
   it("switches the texts to each of the four languages and keeps the choice", async () => {
-    const context = await phoneContext(browser, { locale: "en-US" });
-    const page = await context.newPage();
+    const page = await visitor();
     await page.goto(`${base()}/login`);
     await screen(page, "login");
     await expect.poll(() => page.locator("body").innerText()).toContain(text("en", "common", "tagline"));
@@ -74,7 +89,6 @@ describe("languages", () => {
     await page.reload();
     await screen(page, "login");
     await expect.poll(() => page.locator("body").innerText()).toContain(text("de", "common", "tagline"));
-    await context.close();
   });
 
   it("downloads only the active language", async () => {
@@ -99,8 +113,7 @@ describe("languages", () => {
 
 describe("maintenance", () => {
   it("replaces the app while technical work is on and brings it back by itself when it ends", async () => {
-    const context = await phoneContext(browser);
-    const page = await context.newPage();
+    const page = await visitor();
     await page.goto(`${base()}/login`);
     await screen(page, "login");
     await page.evaluate(() => {
@@ -118,6 +131,5 @@ describe("maintenance", () => {
     expect(await page.locator("[data-screen='maintenance']").count()).toBe(0);
     // No reload happened: the marker set on the page survived.
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
-    await context.close();
   });
 });

@@ -24,6 +24,34 @@ afterAll(async () => {
   await releaseChromium(browser);
 });
 
+/** One phone for the tests whose subject is not the page's first load (`openCabinetOnPhone`). */
+let phone: Page | undefined;
+
+/**
+ * The cabinet of `investor` opened afresh on the shared phone: what a previous test left (its routes, the offline
+ * switch, cookies, the app's storage) is taken away first.
+ */
+async function openCabinetOnPhone(investor: ApiSession): Promise<Page> {
+  phone ??= await (await phoneContext(browser)).newPage();
+  const page = phone;
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+  await page.context().setOffline(false);
+  await page.context().clearCookies();
+  await page.context().addCookies([{ name: "kassa_token", value: investor.token, url: base() }]);
+  const kept = await page.addInitScript((user) => {
+    localStorage.clear();
+    localStorage.setItem("kassa.language", "en");
+    localStorage.setItem("kassa.user", JSON.stringify(user));
+  }, investor.user);
+  try {
+    await page.goto(`${base()}/`);
+  } finally {
+    await kept.dispose();
+  }
+  await screen(page, "cabinet");
+  return page;
+}
+
 async function openCabinet(investor: ApiSession): Promise<Page> {
   const context = await phoneContext(browser);
   await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
@@ -55,7 +83,7 @@ describe("live money", () => {
   it("shows a refill the operator credits in the open cabinet, with its notification, without a reload", async () => {
     const investor = await signUpThroughApi();
     const refill = await startRefill(investor, "75");
-    const page = await openCabinet(investor);
+    const page = await openCabinetOnPhone(investor);
     await balanceReads(page, "0", 10_000);
 
     await kassaCli("refill", "confirm", refill);
@@ -67,20 +95,18 @@ describe("live money", () => {
     const shownAfter = Date.now() - credited;
     console.log(`[kassa] credited refill shown in the open cabinet (balance and notification) after ${shownAfter} ms`);
     await dialog.locator("[data-testid='notification-close']").click();
-    await page.context().close();
     // The operator's CLI starts a TypeScript process; on a busy machine that alone takes long.
   }, 180_000);
 
   it("the refresh control fetches the balance again at once", async () => {
     const investor = await signUpThroughApi();
     const refill = await startRefill(investor, "20");
-    const page = await openCabinet(investor);
+    const page = await openCabinetOnPhone(investor);
     // No polls from here on: only the refresh control can bring the new balance.
     await page.route("**/api/user/pulse", (route) => route.abort());
     await kassaCli("refill", "confirm", refill);
     await page.locator("[data-testid='refresh-control']").click();
     await balanceReads(page, "20", 5_000);
-    await page.context().close();
   }, 180_000);
 });
 
@@ -202,7 +228,7 @@ describe("a bad network", () => {
 
   it("offline: a banner while offline, an action says it failed and changes nothing, the exchange still opens", async () => {
     // The demo investor: he holds USDT and TON, so the cabinet lists them (a tap on one is the action tried here).
-    const page = await openCabinet(await demoSession());
+    const page = await openCabinetOnPhone(await demoSession());
     await page.locator("[data-testid='balance']").first().waitFor();
     // What the cabinet downloads ahead once the balance shows (the exchange dialog's code, the alert's) is in
     // before the link goes: on a loaded machine the test went offline while it was still on its way.
@@ -223,6 +249,5 @@ describe("a bad network", () => {
     await page.keyboard.press("Escape");
     await page.context().setOffline(false);
     await banner.waitFor({ state: "detached" });
-    await page.context().close();
   });
 });
