@@ -65,11 +65,9 @@ export default mergeConfig(
             // files: a fresh module graph per file (the server's modules and packages loaded again) cost a third of
             // the step's CPU (10 files: 137 s isolated, 93 s shared, /usr/bin/time).
             isolate: false,
-            // The workers' V8 compiles less: PGlite's WebAssembly stays on the baseline compiler (as under `npm start`,
-            // docs/database.md), and the tests' JavaScript goes no higher than Maglev. Files that run for seconds do
-            // not earn back TurboFan's compiling: 12 files, the worker CPU 52.7 and 54.8 s without either flag,
-            // 47.1 and 49.0 s with both (the same random seed, alternated; see docs/testing.md).
-            execArgv: ["--liftoff-only", "--max-opt=2"],
+            // PGlite's WebAssembly on V8's baseline compiler, as `npm start` runs it (docs/database.md): the optimising
+            // tier's compiling of it did not pay for itself here (docs/testing.md, "The integration tests").
+            execArgv: ["--liftoff-only"],
             include: ["tests/integration/**/*.test.ts"],
             environment: "node",
             // The migrated databases every test server starts from, and a PostgreSQL when none is given.
