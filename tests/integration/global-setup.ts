@@ -3,7 +3,8 @@
  *
  * - PGlite: three data-directory tarballs: a new cluster without any migration (PGlite's initdb and
  *   nothing else, for the tests of migrations on older data), the same migrated, and migrated with the
- *   default settings and the demo data. A test server loads one (about a second) instead of creating a
+ *   default settings and the demo data. The last two also as folders, shut down cleanly: a test server's
+ *   database is a copy of one (helpers.ts), a few tests load a tarball; either instead of creating a
  *   cluster and running every migration (several seconds each time). The first two are kept between runs.
  * - PostgreSQL (when TEST_DATABASE_URL is set, or a PostgreSQL server is installed: then one is
  *   started here for the run): a migrated template database; `freshPostgres` creates each test's
@@ -43,6 +44,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Paths of the PGlite tarballs: a new cluster, migrated, and migrated + settings + demo data. */
     pgliteTemplates: { empty: string; migrated: string; seeded: string };
+    /** The migrated and the seeded database as PGlite folders, to copy. */
+    pgliteFolders: { migrated: string; seeded: string };
     /** The PostgreSQL server's URL and the name of its migrated template database, or null. */
     postgresTemplate: { url: string; database: string } | null;
   }
@@ -98,6 +101,19 @@ async function pgliteTemplates(dir: string) {
   }
 }
 
+/**
+ * The migrated and the seeded database as PGlite folders, shut down cleanly: a test server's database is a copy of
+ * one (helpers.ts, `createTestServer`).
+ */
+async function pgliteFolders(dir: string, tarballs: { migrated: string; seeded: string }) {
+  const folder = async (kind: "migrated" | "seeded") => {
+    const dataDir = join(dir, `${kind}-folder`);
+    await (await openDatabase({ dataDir, initialData: new Blob([readFileSync(tarballs[kind])]) })).close();
+    return dataDir;
+  };
+  return { migrated: await folder("migrated"), seeded: await folder("seeded") };
+}
+
 async function postgresTemplate(url: string) {
   const database = `kassa_template_${process.pid}`;
   const admin = await openDatabase({ databaseUrl: url, migrate: false });
@@ -145,6 +161,7 @@ export default async function setup(project: TestProject) {
     const [templates, pgTemplate] = await Promise.all([pgliteTemplates(dir), url ? postgresTemplate(url) : null]);
     if (pgTemplate) cleanups.push(() => pgTemplate.drop());
     project.provide("pgliteTemplates", templates);
+    project.provide("pgliteFolders", await pgliteFolders(dir, templates));
     project.provide("postgresTemplate", url && pgTemplate ? { url, database: pgTemplate.database } : null);
   } catch (error) {
     await teardown();

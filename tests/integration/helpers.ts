@@ -1,7 +1,7 @@
 /**
- * Builds the real server against a real database (an in-memory PGlite unless told otherwise, with
- * the migrations run for real), for `inject` calls. Always `close()` it: an open PGlite keeps the
- * test run alive.
+ * Builds the real server against a real database (a PGlite folder of its own, a copy of the run's
+ * migrated one, unless told otherwise), for `inject` calls. Always `close()` it: an open PGlite keeps
+ * the test run alive.
  */
 import fs, { readFileSync } from "node:fs";
 import type { AddressInfo, Socket } from "node:net";
@@ -83,6 +83,31 @@ export function pgliteTemplate(kind: "empty" | "migrated" | "seeded"): Blob {
   return templateData[kind];
 }
 
+/**
+ * A copy of the run's migrated or seeded PGlite folder (global-setup.ts) in a temporary folder of its own, opened;
+ * closing the handle removes it. What a test server's database is: copying the folder and opening it costs less
+ * than loading the 42 MB tarball into PGlite's memory (unpacked file by file, copied twice), and a PGlite file in
+ * memory grows by copying itself whole.
+ */
+async function openCopy(kind: "migrated" | "seeded"): Promise<DatabaseHandle> {
+  const copy = tempDir("kassa-db-");
+  try {
+    const dataDir = path.join(copy.dir, "pglite");
+    fs.cpSync(inject("pgliteFolders")[kind], dataDir, { recursive: true });
+    const handle = await openDatabase({ dataDir });
+    return {
+      ...handle,
+      close: async () => {
+        await handle.close();
+        copy.remove();
+      },
+    };
+  } catch (error) {
+    copy.remove();
+    throw error;
+  }
+}
+
 /** Servers not closed yet: tests/integration/setup.ts closes what a test file left open. */
 const openServers = new Set<TestServer>();
 
@@ -98,16 +123,19 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
   const clock = options.clock ?? systemClock;
   const seed = options.seed ?? true;
   // A new PGlite starts from the run's template; on the system clock the demo data comes with it.
-  // Another clock seeds its own history (the demo's dates follow the clock).
+  // Another clock seeds its own history (the demo's dates follow the clock). With DATA_DIR=memory (the
+  // tests' default) the database is a copy of the template's folder (`openCopy`), not loaded into memory.
   const newPglite = !options.handle && !env.DATABASE_URL && (env.DATA_DIR === "memory" || !holdsDatabase(env.DATA_DIR));
   const seeded = newPglite && seed && clock === systemClock;
   const handle =
     options.handle ??
-    (await openDatabase({
-      databaseUrl: env.DATABASE_URL,
-      dataDir: env.DATA_DIR,
-      initialData: newPglite ? pgliteTemplate(seeded ? "seeded" : "migrated") : undefined,
-    }));
+    (newPglite && env.DATA_DIR === "memory"
+      ? await openCopy(seeded ? "seeded" : "migrated")
+      : await openDatabase({
+          databaseUrl: env.DATABASE_URL,
+          dataDir: env.DATA_DIR,
+          initialData: newPglite ? pgliteTemplate(seeded ? "seeded" : "migrated") : undefined,
+        }));
   try {
     if (!seeded) {
       await ensureDefaultSettings(handle.db, clock);
