@@ -78,14 +78,14 @@ class TarballBlob extends Blob {
   }
 }
 
-const templateData: Partial<Record<"empty" | "migrated" | "seeded", Blob>> = {};
+const templateData: Partial<Record<"empty" | "migrated", Blob>> = {};
 
 /**
- * The run's PGlite data directory (tests/integration/global-setup.ts): `migrated`, `seeded` with the
- * default settings and the demo data seeded at the system clock, or `empty`, a new cluster without any
- * migration (a database from before the migrations a test applies itself). Read once per worker.
+ * The run's PGlite data directory as a tarball (tests/integration/global-setup.ts): `migrated`, or `empty`, a new
+ * cluster without any migration (a database from before the migrations a test applies itself). Read once per
+ * worker. A test server's database is a copy of a folder instead (`openTestDatabase`).
  */
-export function pgliteTemplate(kind: "empty" | "migrated" | "seeded"): Blob {
+export function pgliteTemplate(kind: "empty" | "migrated"): Blob {
   templateData[kind] ??= new TarballBlob(readFileSync(inject("pgliteTemplates")[kind]));
   return templateData[kind];
 }
