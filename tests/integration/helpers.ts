@@ -21,6 +21,8 @@ import { type Env, loadEnv } from "../../server/src/env";
 import { ensureDefaultSettings } from "../../server/src/services/settings";
 
 export const TEST_OPERATOR_TOKEN = "test-operator-token-0123456789";
+/** CODE_SECRET for servers started in production mode. */
+export const TEST_CODE_SECRET = "test-code-secret-0123456789abcdefghij";
 
 /** `npm start`'s V8 options, read from package.json: a test that starts the built server as `npm start` does gives them. */
 export const NPM_START_OPTIONS = (
@@ -28,8 +30,6 @@ export const NPM_START_OPTIONS = (
     scripts: { start: string };
   }
 ).scripts.start.match(/--[\w-]+(=\S+)?/g) as string[];
-/** CODE_SECRET for servers started in production mode. */
-export const TEST_CODE_SECRET = "test-code-secret-0123456789abcdefghij";
 
 export interface TestServer {
   app: KassaApp;
