@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { runCli } from "../../server/src/cli/program";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { removeRuntimeInfo, writeRuntimeInfo } from "../../server/src/operator/runtime";
-import { createTestServer, pgliteTemplate, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import { copyTemplateFolder, createTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 
 export interface CliResult {
   code: number;
@@ -76,8 +76,9 @@ export interface ServerForCli {
  * its address and operator token written beside the folder, as main.ts does: the CLI on that folder acts through it.
  */
 export async function serverForCli(dataDir: string, options: { seed?: boolean } = {}): Promise<ServerForCli> {
-  // A new folder starts from the migrated template, as a server's starts from the build's ready copy (not initdb).
-  const handle = await openDatabase({ dataDir, initialData: pgliteTemplate("migrated") });
+  // A new folder: a copy of the run's migrated one, as a server's starts from the build's ready copy (not initdb).
+  copyTemplateFolder("migrated", dataDir);
+  const handle = await openDatabase({ dataDir });
   const server = await createTestServer({ handle, ...options });
   const close = async () => {
     removeRuntimeInfo(dataDir);

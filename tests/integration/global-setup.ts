@@ -1,11 +1,11 @@
 /**
  * Once per integration run, before any test file: the databases every test server starts from.
  *
- * - PGlite: three data-directory tarballs: a new cluster without any migration (PGlite's initdb and
- *   nothing else, for the tests of migrations on older data), the same migrated, and migrated with the
- *   default settings and the demo data. The last two also as folders, shut down cleanly: a test server's
- *   database is a copy of one (helpers.ts), a few tests load a tarball; either instead of creating a
- *   cluster and running every migration (several seconds each time). The first two are kept between runs.
+ * - PGlite: two data-directory tarballs, kept between runs: a new cluster without any migration
+ *   (PGlite's initdb and nothing else, for the tests of migrations on older data) and the same migrated.
+ *   And two folders, shut down cleanly: the migrated database, and the same with the default settings and
+ *   the demo data. A test server's database is a copy of a folder (helpers.ts), a few tests load a
+ *   tarball; either instead of creating a cluster and running every migration (seconds each time).
  * - PostgreSQL (when TEST_DATABASE_URL is set, or a PostgreSQL server is installed: then one is
  *   started here for the run): a migrated template database; `freshPostgres` creates each test's
  *   database from it with `CREATE DATABASE … TEMPLATE`.
@@ -17,6 +17,7 @@
  */
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -42,9 +43,9 @@ import { ensureDefaultSettings } from "../../server/src/services/settings";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** Paths of the PGlite tarballs: a new cluster, migrated, and migrated + settings + demo data. */
-    pgliteTemplates: { empty: string; migrated: string; seeded: string };
-    /** The migrated and the seeded database as PGlite folders, to copy. */
+    /** Paths of the PGlite tarballs: a new cluster, and migrated. */
+    pgliteTemplates: { empty: string; migrated: string };
+    /** The migrated database as a PGlite folder, and the same with the default settings and the demo data: to copy. */
     pgliteFolders: { migrated: string; seeded: string };
     /** The PostgreSQL server's URL and the name of its migrated template database, or null. */
     postgresTemplate: { url: string; database: string } | null;
@@ -59,59 +60,58 @@ function cachePath(kind: "empty" | "migrated"): string {
   return join("node_modules", ".cache", "kassa-tests", `pglite-${kind}-${migrationsDigest()}.tar`);
 }
 
+/** The tarballs of a new cluster and of the migrated database: from the cache, or made (initdb) and cached. */
 async function pgliteTemplates(dir: string) {
   const cached = { empty: cachePath("empty"), migrated: cachePath("migrated") };
-  const inCache = existsSync(cached.empty) && existsSync(cached.migrated);
-  // Not in the cache: a new cluster (initdb), dumped before the migrations and after them.
-  const handle = await openDatabase({
-    dataDir: "memory",
-    initialData: inCache ? new Blob([readFileSync(cached.migrated)]) : undefined,
-    migrate: inCache,
-  });
+  const empty = join(dir, "empty.tar");
+  const migrated = join(dir, "migrated.tar");
+  if (existsSync(cached.empty) && existsSync(cached.migrated)) {
+    copyFileSync(cached.empty, empty);
+    copyFileSync(cached.migrated, migrated);
+    return { empty, migrated };
+  }
+  // A new cluster, dumped before the migrations and after them.
+  const handle = await openDatabase({ dataDir: "memory", migrate: false });
   try {
     const client = (handle.db as unknown as { $client: PGlite }).$client;
     const dump = async (file: string) => {
       writeFileSync(file, Buffer.from(await (await client.dumpDataDir("none")).arrayBuffer()));
-      return file;
     };
-    const empty = join(dir, "empty.tar");
-    if (inCache) copyFileSync(cached.empty, empty);
-    else {
-      await dump(empty);
-      await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
-    }
-    const migrated = await dump(join(dir, "migrated.tar"));
-    if (!inCache) {
-      // Whole or not at all: another run may read them at any moment.
-      mkdirSync(dirname(cached.migrated), { recursive: true });
-      for (const [file, to] of [
-        [empty, cached.empty],
-        [migrated, cached.migrated],
-      ] as const) {
-        copyFileSync(file, `${to}.${process.pid}`);
-        renameSync(`${to}.${process.pid}`, to);
-      }
-    }
-    await ensureDefaultSettings(handle.db, systemClock);
-    await seedDemo(handle.db, systemClock);
-    const seeded = await dump(join(dir, "seeded.tar"));
-    return { empty, migrated, seeded };
+    await dump(empty);
+    await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    await dump(migrated);
   } finally {
     await handle.close();
   }
+  // Whole or not at all: another run may read them at any moment.
+  mkdirSync(dirname(cached.migrated), { recursive: true });
+  for (const [file, to] of [
+    [empty, cached.empty],
+    [migrated, cached.migrated],
+  ] as const) {
+    copyFileSync(file, `${to}.${process.pid}`);
+    renameSync(`${to}.${process.pid}`, to);
+  }
+  return { empty, migrated };
 }
 
 /**
- * The migrated and the seeded database as PGlite folders, shut down cleanly: a test server's database is a copy of
- * one (helpers.ts, `createTestServer`).
+ * The migrated database as a PGlite folder, shut down cleanly, and a copy of it with the default settings and the
+ * demo data seeded at the system clock: a test server's database is a copy of one (helpers.ts, `createTestServer`).
  */
-async function pgliteFolders(dir: string, tarballs: { migrated: string; seeded: string }) {
-  const folder = async (kind: "migrated" | "seeded") => {
-    const dataDir = join(dir, `${kind}-folder`);
-    await (await openDatabase({ dataDir, initialData: new Blob([readFileSync(tarballs[kind])]) })).close();
-    return dataDir;
-  };
-  return { migrated: await folder("migrated"), seeded: await folder("seeded") };
+async function pgliteFolders(dir: string, migratedTarball: string) {
+  const migrated = join(dir, "migrated-folder");
+  await (await openDatabase({ dataDir: migrated, initialData: new Blob([readFileSync(migratedTarball)]) })).close();
+  const seeded = join(dir, "seeded-folder");
+  cpSync(migrated, seeded, { recursive: true });
+  const handle = await openDatabase({ dataDir: seeded });
+  try {
+    await ensureDefaultSettings(handle.db, systemClock);
+    await seedDemo(handle.db, systemClock);
+  } finally {
+    await handle.close();
+  }
+  return { migrated, seeded };
 }
 
 async function postgresTemplate(url: string) {
@@ -161,7 +161,7 @@ export default async function setup(project: TestProject) {
     const [templates, pgTemplate] = await Promise.all([pgliteTemplates(dir), url ? postgresTemplate(url) : null]);
     if (pgTemplate) cleanups.push(() => pgTemplate.drop());
     project.provide("pgliteTemplates", templates);
-    project.provide("pgliteFolders", await pgliteFolders(dir, templates));
+    project.provide("pgliteFolders", await pgliteFolders(dir, templates.migrated));
     project.provide("postgresTemplate", url && pgTemplate ? { url, database: pgTemplate.database } : null);
   } catch (error) {
     await teardown();

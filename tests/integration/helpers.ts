@@ -24,6 +24,13 @@ export const TEST_OPERATOR_TOKEN = "test-operator-token-0123456789";
 /** CODE_SECRET for servers started in production mode. */
 export const TEST_CODE_SECRET = "test-code-secret-0123456789abcdefghij";
 
+/** `npm start`'s V8 options, read from package.json: a test that starts the built server as `npm start` does gives them. */
+export const NPM_START_OPTIONS = (
+  JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../package.json"), "utf8")) as {
+    scripts: { start: string };
+  }
+).scripts.start.match(/--[\w-]+(=\S+)?/g) as string[];
+
 export interface TestServer {
   app: KassaApp;
   handle: DatabaseHandle;
@@ -71,29 +78,37 @@ class TarballBlob extends Blob {
   }
 }
 
-const templateData: Partial<Record<"empty" | "migrated" | "seeded", Blob>> = {};
+const templateData: Partial<Record<"empty" | "migrated", Blob>> = {};
 
 /**
- * The run's PGlite data directory (tests/integration/global-setup.ts): `migrated`, `seeded` with the
- * default settings and the demo data seeded at the system clock, or `empty`, a new cluster without any
- * migration (a database from before the migrations a test applies itself). Read once per worker.
+ * The run's PGlite data directory as a tarball (tests/integration/global-setup.ts): `migrated`, or `empty`, a new
+ * cluster without any migration (a database from before the migrations a test applies itself). Read once per
+ * worker. A test server's database is a copy of a folder instead (`openTestDatabase`).
  */
-export function pgliteTemplate(kind: "empty" | "migrated" | "seeded"): Blob {
+export function pgliteTemplate(kind: "empty" | "migrated"): Blob {
   templateData[kind] ??= new TarballBlob(readFileSync(inject("pgliteTemplates")[kind]));
   return templateData[kind];
 }
 
 /**
- * A copy of the run's migrated or seeded PGlite folder (global-setup.ts) in a temporary folder of its own, opened;
+ * Makes `dataDir`, a folder that holds no database yet, a copy of the run's migrated or seeded PGlite folder
+ * (global-setup.ts): a database as a new folder's first start leaves it, without loading a tarball.
+ */
+export function copyTemplateFolder(kind: "migrated" | "seeded", dataDir: string): void {
+  fs.cpSync(inject("pgliteFolders")[kind], dataDir, { recursive: true });
+}
+
+/**
+ * A copy of the run's migrated or seeded PGlite folder in a temporary folder of its own, opened;
  * closing the handle removes it. What a test server's database is: copying the folder and opening it costs less
  * than loading the 42 MB tarball into PGlite's memory (unpacked file by file, copied twice), and a PGlite file in
  * memory grows by copying itself whole.
  */
-async function openCopy(kind: "migrated" | "seeded"): Promise<DatabaseHandle> {
+export async function openTestDatabase(kind: "migrated" | "seeded"): Promise<DatabaseHandle> {
   const copy = tempDir("kassa-db-");
   try {
     const dataDir = path.join(copy.dir, "pglite");
-    fs.cpSync(inject("pgliteFolders")[kind], dataDir, { recursive: true });
+    copyTemplateFolder(kind, dataDir);
     const handle = await openDatabase({ dataDir });
     return {
       ...handle,
@@ -123,19 +138,17 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
   const clock = options.clock ?? systemClock;
   const seed = options.seed ?? true;
   // A new PGlite starts from the run's template; on the system clock the demo data comes with it.
-  // Another clock seeds its own history (the demo's dates follow the clock). With DATA_DIR=memory (the
-  // tests' default) the database is a copy of the template's folder (`openCopy`), not loaded into memory.
+  // Another clock seeds its own history (the demo's dates follow the clock). The template's folder is copied:
+  // into a temporary folder for DATA_DIR=memory, the tests' default (`openTestDatabase`), else into DATA_DIR.
   const newPglite = !options.handle && !env.DATABASE_URL && (env.DATA_DIR === "memory" || !holdsDatabase(env.DATA_DIR));
   const seeded = newPglite && seed && clock === systemClock;
+  const template = seeded ? "seeded" : "migrated";
+  if (newPglite && env.DATA_DIR !== "memory") copyTemplateFolder(template, env.DATA_DIR);
   const handle =
     options.handle ??
     (newPglite && env.DATA_DIR === "memory"
-      ? await openCopy(seeded ? "seeded" : "migrated")
-      : await openDatabase({
-          databaseUrl: env.DATABASE_URL,
-          dataDir: env.DATA_DIR,
-          initialData: newPglite ? pgliteTemplate(seeded ? "seeded" : "migrated") : undefined,
-        }));
+      ? await openTestDatabase(template)
+      : await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }));
   try {
     if (!seeded) {
       await ensureDefaultSettings(handle.db, clock);

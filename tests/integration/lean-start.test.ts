@@ -1,6 +1,6 @@
 /**
  * The server's start as `npm start` runs it (its built JavaScript, global-setup.ts builds it when
- * stale), server/README.md "Performance": packages a start does not need are not loaded — the bot's
+ * stale, and `npm start`'s V8 options), server/README.md "Performance": packages a start does not need are not loaded — the bot's
  * (grammy) without a bot, the app's file server without a built app, the API docs' without API_DOCS,
  * sanitize-html until a news item is read, file-type until an upload — and liveness answers while
  * the database is still opening, readiness saying 503 until it answers. Only the database in use is
@@ -21,7 +21,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
 import { type BuiltServer, killRunningServers, spawnBuiltServer } from "../e2e/support/server";
-import { pgliteTemplate, tempDir } from "./helpers";
+import { copyTemplateFolder, NPM_START_OPTIONS, pgliteTemplate, tempDir } from "./helpers";
 import { freshPostgres, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
 
 const OPERATOR_TOKEN = "lean-start-operator-token-0123456789";
@@ -54,7 +54,7 @@ async function start(env: Record<string, string>, logModules = false): Promise<S
       OPERATOR_TOKEN,
       ...env,
     },
-    logModules ? { args: ["--import", MODULE_LOG, SERVER_ENTRY] } : {},
+    { args: [...NPM_START_OPTIONS, ...(logModules ? ["--import", MODULE_LOG] : []), SERVER_ENTRY] },
   );
   return Object.assign(server, {
     url: `${server.origin}/api`,
@@ -112,7 +112,7 @@ describe("a lean start", () => {
       const folder = tempDir("kassa-lean-start-");
       folders.push(folder);
       const dataDir = path.join(folder.dir, "pglite");
-      await (await openDatabase({ dataDir, initialData: pgliteTemplate("migrated") })).close();
+      copyTemplateFolder("migrated", dataDir);
 
       const server = await start({ DATA_DIR: dataDir }, true);
       await server.ready();

@@ -19,11 +19,11 @@ import {
   startKept,
   stopKept,
 } from "../../server/src/db/change-feed";
-import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import type { DatabaseHandle } from "../../server/src/db/client";
 import { Derived } from "../../server/src/db/derived";
 import { users } from "../../server/src/db/schema";
 import { replySerializerCompiler } from "../../server/src/routes/reply-json";
-import { pgliteTemplate } from "./helpers";
+import { openTestDatabase } from "./helpers";
 
 /** The kept caches' budget here: what they may hold together, full. */
 const KEPT_BUDGET_MB = 16;
@@ -48,7 +48,7 @@ describe("the kept caches", () => {
   let userRow: Record<string, unknown>;
 
   beforeAll(async () => {
-    handle = await openDatabase({ initialData: pgliteTemplate("seeded") });
+    handle = await openTestDatabase("seeded");
     kept = await startKept(handle.db, KEPT_BUDGET_MB * 1048576);
     const [row] = await handle.db.select().from(users).limit(1);
     if (!row) throw new Error("the seeded template has no user");

@@ -10,13 +10,26 @@ import { join } from "node:path";
 import { routes } from "@contract";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import openapiTS, { astToString } from "openapi-typescript";
-import { describe, expect, it } from "vitest";
-import { createTestServer, TEST_CODE_SECRET } from "./helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "../../server/src/db/client";
+import { createTestServer, openTestDatabase, TEST_CODE_SECRET } from "./helpers";
 
 type Doc = { paths: Record<string, Record<string, { operationId?: string; security?: unknown[] }>> };
 
+/**
+ * The database of the servers below, one after another: what the document says depends on the server's
+ * environment, not on what its database holds.
+ */
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await openTestDatabase("migrated");
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
 async function documentOf(env: Record<string, string> = {}): Promise<{ source: string; doc: Doc }> {
-  const server = await createTestServer({ seed: false, env });
+  const server = await createTestServer({ seed: false, env, handle });
   try {
     const reply = await server.app.inject({ method: "GET", url: "/api/docs/json" });
     expect(reply.statusCode).toBe(200);

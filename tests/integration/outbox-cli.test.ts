@@ -7,14 +7,15 @@ import { openDatabase } from "../../server/src/db/client";
 import { chatOutbox, users } from "../../server/src/db/schema";
 import { notify } from "../../server/src/services/notifications";
 import { kassa } from "./cli";
-import { pgliteTemplate, tempDirForTests } from "./helpers";
+import { copyTemplateFolder, tempDirForTests } from "./helpers";
 import { newInvestor } from "./money";
 
 const tmp = tempDirForTests();
 it("lists a given-up chat message and queues it again, on the database itself", async () => {
   const dataDir = path.join(tmp.dir, "pglite");
-  // A new folder from the migrated template (as a server's new folder starts from the build's ready copy), not initdb.
-  let handle = await openDatabase({ dataDir, initialData: pgliteTemplate("migrated") });
+  // A new folder: a copy of the run's migrated one (as a server's new folder starts from the build's ready copy), not initdb.
+  copyTemplateFolder("migrated", dataDir);
+  let handle = await openDatabase({ dataDir });
   const investor = await newInvestor(handle.db, systemClock);
   await handle.db.update(users).set({ telegramId: 990_000_001 }).where(eq(users.id, investor.id));
   await notify(handle.db, investor.id, "refill_credited", { amount: "5", currency: "USDT" }, systemClock.now());

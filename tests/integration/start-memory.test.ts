@@ -11,14 +11,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { initialDataFile } from "../../server/src/db/initial-data";
 import { killRunningServers, spawnBuiltServer } from "../e2e/support/server";
-import { tempDir } from "./helpers";
+import { NPM_START_OPTIONS, tempDir } from "./helpers";
 
 /** The aim: the whole start within 400 MB, so that a 512 MB container keeps room for the load. */
 const LIMIT_KB = 400 * 1024;
-/** `npm start`'s V8 options, read from package.json so that the test starts the server as it does. */
-const START_OPTIONS = (
-  JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: { start: string } }
-).scripts.start.match(/--[\w-]+(=\S+)?/g) as string[];
 
 afterEach(killRunningServers);
 
@@ -26,7 +22,7 @@ afterEach(killRunningServers);
 async function peakOfStart(dataDir: string): Promise<number> {
   const server = await spawnBuiltServer(
     { DATA_DIR: dataDir, STATIC_DIR: "", SEED_DEMO: "false", TELEGRAM_BOT: "off", LOG_LEVEL: "warn" },
-    { args: [...START_OPTIONS, SERVER_ENTRY] },
+    { args: [...NPM_START_OPTIONS, SERVER_ENTRY] },
   );
   // A ceiling, not a speed: the start ends when readiness answers.
   await server.ready();
