@@ -7,6 +7,7 @@ import type { Catalog, CatalogApplyReply } from "@contract/operator";
 import { asc, eq, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Clock } from "../clock";
+import { keptOf } from "../db/change-feed";
 import type { Database } from "../db/client";
 import { cryptoCases, paymentSystems, plans, subscriptionOptions } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
@@ -236,7 +237,7 @@ function sectionReport(
  * one is switched off (`active: false`, `refillEnabled: false`), never deleted.
  */
 export async function applyCatalog(db: Database, catalog: Catalog): Promise<CatalogApplyReply> {
-  return db.transaction(async (tx) => {
+  const applied = await db.transaction(async (tx) => {
     const before = await readCatalog(tx);
     checkCatalog(catalog, new Set((before.plans ?? []).map((p) => p.id)));
     // Plans before the cases that name them.
@@ -252,4 +253,8 @@ export async function applyCatalog(db: Database, catalog: Catalog): Promise<Cata
     }
     return reply;
   });
+  // This process's caches drop the catalogue at once, not when the database's notification comes: a deposit opened
+  // right after an apply sees the plans applied.
+  keptOf(db)?.feed.changing("catalog");
+  return applied;
 }
