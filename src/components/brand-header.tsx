@@ -14,7 +14,11 @@ export function BrandHeader({ tagline = true, heading = true }: { tagline?: bool
       <Title level="1" weight="1" Component={heading ? "h1" : "p"}>
         {t("appName")}
       </Title>
-      {tagline ? <Text className="brand-tagline">{t("tagline")}</Text> : null}
+      {tagline ? (
+        <Text className="brand-tagline" data-testid="tagline">
+          {t("tagline")}
+        </Text>
+      ) : null}
     </header>
   );
 }

@@ -106,27 +106,20 @@ function afterParse(then: () => void): void {
   else then();
 }
 
-/**
- * The login's template as a block of the page: in the device's look, hidden from screen readers, styled by its
- * rules. Null when the page has no template for the language.
- */
+/** The login's template as a block of the page, in the device's look. Null when the page has none for the language. */
 function loginBlock(lng: string): HTMLElement | null {
   const block = paintTemplate(`login-${lng}`);
   const style = paintTemplate("login-css");
   if (!(block instanceof HTMLElement) || !style) return null;
-  const dark = matchMedia("(prefers-color-scheme: dark)").matches;
-  if (dark) block.classList.add(...PAINT.classes.dark.split(" "));
-  for (const [name, value] of Object.entries({
-    "aria-hidden": "true",
-    inert: "",
-    "data-appearance": dark ? "dark" : "light",
-    "data-platform": "base",
-    "data-testid": "painted-login",
-  }))
-    block.setAttribute(name, value);
-  block.querySelector(".brand-tagline")?.setAttribute("data-testid", "tagline-painted");
+  if (matchMedia("(prefers-color-scheme: dark)").matches) darken(block);
   block.prepend(style);
   return block;
+}
+
+/** The dark look on a block the build rendered in the light one. */
+function darken(block: HTMLElement): void {
+  block.classList.add(...PAINT.classes.dark.split(" "));
+  block.dataset.appearance = "dark";
 }
 
 /** `then` once what was just put on the page has been painted: the next frame's callbacks run after this one's paint. */
@@ -175,7 +168,7 @@ function balanceBlock(
   const hero = block.querySelector(".balance-hero-label");
   if (hero) hero.textContent = label.replace("{{currency}}", currency);
   for (const [testId, amount, text] of figures) {
-    const figure = block.querySelector(`[data-testid='${testId}']`);
+    const figure = block.querySelector(`[data-testid='${testId}-painted']`);
     figure?.replaceChildren(String(text));
     figure?.setAttribute("data-amount", String(amount));
     figure?.setAttribute("data-currency", currency);
@@ -184,25 +177,13 @@ function balanceBlock(
   const unread = user.notifications?.unread ?? 0;
   if (unread > 0)
     block.querySelector(".notification-bell")?.setAttribute("data-count", unread > 99 ? "99+" : `${unread}`);
-  // Nothing in it is taken for the app's: its test ids are marked, its ids and the screen's name go.
-  for (const node of block.querySelectorAll("[data-testid]"))
-    node.setAttribute("data-testid", `${node.getAttribute("data-testid")}-painted`);
-  for (const node of block.querySelectorAll("[id], [data-screen]")) {
-    node.removeAttribute("id");
-    node.removeAttribute("data-screen");
+  if (look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches) darken(block);
+  // Inside Telegram: the theme's colours and the safe areas, as the app has them by its first render.
+  if (look) {
+    block.dataset.telegram = look.client;
+    for (const [name, value] of Object.entries({ ...look.colors, ...safeAreas(insets) }))
+      block.style.setProperty(name, value);
   }
-  const dark = look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches;
-  if (dark) block.classList.add(...PAINT.classes.dark.split(" "));
-  for (const [name, value] of Object.entries({
-    "aria-hidden": "true",
-    inert: "",
-    "data-appearance": dark ? "dark" : "light",
-    "data-platform": ios ? "ios" : "base",
-    "data-testid": "painted-cabinet",
-    // Inside Telegram: the theme's colours and the safe areas, as the app has them by its first render.
-    ...(look ? { "data-telegram": look.client, style: declarations({ ...look.colors, ...safeAreas(insets) }) } : {}),
-  }))
-    block.setAttribute(name, value);
   // The stylesheets' rules for what it wears go with it.
   block.prepend(style);
   return block;
@@ -218,12 +199,6 @@ function safeAreas(insets: Insets | null | undefined): Record<string, string> {
     "--safe-left": `${side("safe", "left")}px`,
     "--safe-right": `${side("safe", "right")}px`,
   };
-}
-
-function declarations(properties: Record<string, string | number>): string {
-  return Object.entries(properties)
-    .map(([name, value]) => `${name}: ${value}`)
-    .join("; ");
 }
 
 /**

@@ -24,8 +24,19 @@ export type Texts = Record<string, Record<string, unknown>>;
 /** What the launcher writes in place of the investor's name in the painted cabinet's welcome. */
 const LOGIN_MARK = "{{login}}";
 
-/** `children` in `language` (Russian, the fallback, from `fallback`), in telegram-ui's root of `platform`'s light look. */
-function render(language: string, texts: Texts, fallback: Texts, platform: "base" | "ios", children: ReactNode) {
+/**
+ * `children` in `language` (Russian, the fallback, from `fallback`), in telegram-ui's root of `platform`'s light look,
+ * as a block nothing takes for the app's: hidden from screen readers and inert, named `testId`, the test ids inside
+ * it marked `-painted`, no element ids and no screen's name.
+ */
+function render(
+  language: string,
+  texts: Texts,
+  fallback: Texts,
+  platform: "base" | "ios",
+  testId: string,
+  children: ReactNode,
+) {
   const i18n = createInstance();
   void i18n.init({
     lng: language,
@@ -36,13 +47,28 @@ function render(language: string, texts: Texts, fallback: Texts, platform: "base
     initAsync: false,
     interpolation: { escapeValue: false },
   });
-  return renderToStaticMarkup(
+  const markup = renderToStaticMarkup(
     <I18nextProvider i18n={i18n}>
-      <AppRoot platform={platform} appearance="light" className="app-root">
+      <AppRoot
+        platform={platform}
+        appearance="light"
+        className="app-root"
+        aria-hidden="true"
+        inert
+        data-appearance="light"
+        data-platform={platform}
+        data-testid={testId}
+      >
         {children}
       </AppRoot>
     </I18nextProvider>,
   );
+  // React writes each attribute as ` name="value"`.
+  return markup
+    .replace(/ data-testid="([^"]+)"/g, (attribute, name: string) =>
+      name === testId ? attribute : ` data-testid="${name}-painted"`,
+    )
+    .replace(/ (?:id|data-screen)="[^"]*"/g, "");
 }
 
 /**
@@ -55,6 +81,7 @@ export function loginTemplate(language: string, texts: Texts, fallback: Texts): 
     texts,
     fallback,
     "base",
+    "painted-login",
     <div className="public-layout">
       <div className="page public-page">
         <BrandHeader />
@@ -86,6 +113,7 @@ export function cabinetTemplate(language: string, texts: Texts, fallback: Texts,
     texts,
     fallback,
     platform,
+    "painted-cabinet",
     <Provider store={store}>
       <QueryClientProvider client={queries}>
         <MemoryRouter initialEntries={[paths.cabinet]}>
