@@ -12,52 +12,60 @@ import { Route, Switch } from "@/lib/router";
 import { RedirectSignedIn, RequirePhonePending, RequireSession } from "./guards";
 import { PublicLayout, RootLayout } from "./layouts/root-layout";
 
-/** Each screen's code; `preloadScreens` starts the launch's screens from the entry, beside everything else. */
-const load = {
-  login: () => import("./routes/login"),
-  register: () => import("./routes/register"),
-  forgotPassword: () => import("./routes/forgot-password"),
-  phoneVerification: () => import("./routes/phone-verification"),
-  terms: () => import("./routes/terms"),
+/**
+ * Each screen's code, as a lazy component; `preloadScreens` starts the launch's screens from the entry, beside
+ * everything else, and a screen whose code has come by its first render renders at once (`lazyScreen`).
+ */
+const screens = {
+  login: lazyScreen(() => import("./routes/login").then((m) => ({ default: m.LoginRoute }))),
+  register: lazyScreen(() => import("./routes/register").then((m) => ({ default: m.RegisterRoute }))),
+  forgotPassword: lazyScreen(() =>
+    import("./routes/forgot-password").then((m) => ({ default: m.ForgotPasswordRoute })),
+  ),
+  phoneVerification: lazyScreen(() =>
+    import("./routes/phone-verification").then((m) => ({ default: m.PhoneVerificationRoute })),
+  ),
+  terms: lazyScreen(() => import("./routes/terms").then((m) => ({ default: m.TermsRoute }))),
   // The cabinet's frame loads with the first cabinet screen.
-  cabinetLayout: () => import("./layouts/cabinet-layout"),
-  cabinet: () => import("./routes/cabinet"),
-  refill: () => import("./routes/refill"),
-  deposits: () => import("./routes/deposits"),
-  partners: () => import("./routes/partners"),
-  withdrawal: () => import("./routes/withdrawal"),
-  operations: () => import("./routes/operations"),
-  settings: () => import("./routes/settings"),
-  settingsScreen: () => import("./routes/settings-screen"),
-  news: () => import("./routes/news"),
-  newsItem: () => import("./routes/news-item"),
-  more: () => import("./routes/more"),
-  notifications: () => import("./routes/notifications"),
-  notFound: () => import("./routes/not-found"),
+  cabinetLayout: lazyScreen(() => import("./layouts/cabinet-layout").then((m) => ({ default: m.CabinetLayout }))),
+  cabinet: lazyScreen(() => import("./routes/cabinet").then((m) => ({ default: m.CabinetRoute }))),
+  refill: lazyScreen(() => import("./routes/refill").then((m) => ({ default: m.RefillRoute }))),
+  deposits: lazyScreen(() => import("./routes/deposits").then((m) => ({ default: m.DepositsRoute }))),
+  partners: lazyScreen(() => import("./routes/partners").then((m) => ({ default: m.PartnersRoute }))),
+  withdrawal: lazyScreen(() => import("./routes/withdrawal").then((m) => ({ default: m.WithdrawalRoute }))),
+  operations: lazyScreen(() => import("./routes/operations").then((m) => ({ default: m.OperationsRoute }))),
+  settings: lazyScreen(() => import("./routes/settings").then((m) => ({ default: m.SettingsRoute }))),
+  settingsScreen: lazyScreen(() =>
+    import("./routes/settings-screen").then((m) => ({ default: m.SettingsScreenRoute })),
+  ),
+  news: lazyScreen(() => import("./routes/news").then((m) => ({ default: m.NewsRoute }))),
+  newsItem: lazyScreen(() => import("./routes/news-item").then((m) => ({ default: m.NewsItemRoute }))),
+  more: lazyScreen(() => import("./routes/more").then((m) => ({ default: m.MoreRoute }))),
+  notifications: lazyScreen(() => import("./routes/notifications").then((m) => ({ default: m.NotificationsRoute }))),
+  notFound: lazyScreen(() => import("./routes/not-found").then((m) => ({ default: m.NotFoundRoute }))),
 };
-type ScreenName = keyof typeof load;
-
-const LoginRoute = lazyScreen(() => load.login().then((m) => ({ default: m.LoginRoute })));
-const RegisterRoute = lazyScreen(() => load.register().then((m) => ({ default: m.RegisterRoute })));
-const ForgotPasswordRoute = lazyScreen(() => load.forgotPassword().then((m) => ({ default: m.ForgotPasswordRoute })));
-const PhoneVerificationRoute = lazyScreen(() =>
-  load.phoneVerification().then((m) => ({ default: m.PhoneVerificationRoute })),
-);
-const TermsRoute = lazyScreen(() => load.terms().then((m) => ({ default: m.TermsRoute })));
-const CabinetLayout = lazyScreen(() => load.cabinetLayout().then((m) => ({ default: m.CabinetLayout })));
-const CabinetRoute = lazyScreen(() => load.cabinet().then((m) => ({ default: m.CabinetRoute })));
-const RefillRoute = lazyScreen(() => load.refill().then((m) => ({ default: m.RefillRoute })));
-const DepositsRoute = lazyScreen(() => load.deposits().then((m) => ({ default: m.DepositsRoute })));
-const PartnersRoute = lazyScreen(() => load.partners().then((m) => ({ default: m.PartnersRoute })));
-const WithdrawalRoute = lazyScreen(() => load.withdrawal().then((m) => ({ default: m.WithdrawalRoute })));
-const OperationsRoute = lazyScreen(() => load.operations().then((m) => ({ default: m.OperationsRoute })));
-const SettingsRoute = lazyScreen(() => load.settings().then((m) => ({ default: m.SettingsRoute })));
-const SettingsScreenRoute = lazyScreen(() => load.settingsScreen().then((m) => ({ default: m.SettingsScreenRoute })));
-const NewsRoute = lazyScreen(() => load.news().then((m) => ({ default: m.NewsRoute })));
-const NewsItemRoute = lazyScreen(() => load.newsItem().then((m) => ({ default: m.NewsItemRoute })));
-const MoreRoute = lazyScreen(() => load.more().then((m) => ({ default: m.MoreRoute })));
-const NotificationsRoute = lazyScreen(() => load.notifications().then((m) => ({ default: m.NotificationsRoute })));
-const NotFoundRoute = lazyScreen(() => load.notFound().then((m) => ({ default: m.NotFoundRoute })));
+type ScreenName = keyof typeof screens;
+const {
+  login: LoginRoute,
+  register: RegisterRoute,
+  forgotPassword: ForgotPasswordRoute,
+  phoneVerification: PhoneVerificationRoute,
+  terms: TermsRoute,
+  cabinetLayout: CabinetLayout,
+  cabinet: CabinetRoute,
+  refill: RefillRoute,
+  deposits: DepositsRoute,
+  partners: PartnersRoute,
+  withdrawal: WithdrawalRoute,
+  operations: OperationsRoute,
+  settings: SettingsRoute,
+  settingsScreen: SettingsScreenRoute,
+  news: NewsRoute,
+  newsItem: NewsItemRoute,
+  more: MoreRoute,
+  notifications: NotificationsRoute,
+  notFound: NotFoundRoute,
+} = screens;
 
 /**
  * Screens by exact path; `/register/<inviter>`, `/terms/<doc>`, `/news/<id>` and `/settings/<screen>` by their
@@ -117,8 +125,8 @@ export function launchScreen(pathname: string, signedIn: boolean): { screen: Scr
  */
 export function preloadScreens(pathname: string, signedIn: boolean): void {
   const { screen, cabinet } = launchScreen(pathname, signedIn);
-  const loads: Promise<unknown>[] = [load[screen]()];
-  if (cabinet) loads.push(load.cabinetLayout());
+  const loads: Promise<unknown>[] = [screens[screen].preload()];
+  if (cabinet) loads.push(screens.cabinetLayout.preload());
   for (const loading of loads) loading.catch(() => undefined);
 }
 

@@ -130,3 +130,38 @@ describe("the route's error screen for a screen whose code failed", () => {
     expect(screen.queryByRole("alert")).toBeNull();
   });
 });
+
+describe("a screen whose code came before its first render", () => {
+  /** Renders `Screen` in a suspense whose fallback counts its renders; the count after the first commit. */
+  function renderCountingFallbacks(Screen: ReturnType<typeof lazyScreen>) {
+    let fallbacks = 0;
+    function Fallback() {
+      fallbacks += 1;
+      return <p data-testid="spinner" />;
+    }
+    render(
+      <Suspense fallback={<Fallback />}>
+        <Screen />
+      </Suspense>,
+    );
+    return () => fallbacks;
+  }
+
+  it("renders at once when preloaded: no fallback (React would hold the screen back 300 ms after one)", async () => {
+    const load = vi.fn(() => Promise.resolve({ default: () => <p data-testid="the-screen">screen</p> }));
+    const Screen = lazyScreen(load);
+    await Screen.preload();
+    const fallbacks = renderCountingFallbacks(Screen);
+    expect(screen.getByTestId("the-screen")).toBeTruthy();
+    expect(fallbacks()).toBe(0);
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it("suspends as React.lazy does when its code has not come, then shows the screen", async () => {
+    const Screen = lazyScreen(() => Promise.resolve({ default: () => <p data-testid="the-screen">screen</p> }));
+    const fallbacks = renderCountingFallbacks(Screen);
+    expect(screen.getByTestId("spinner")).toBeTruthy();
+    await screen.findByTestId("the-screen");
+    expect(fallbacks()).toBeGreaterThan(0);
+  });
+});
