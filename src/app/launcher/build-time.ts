@@ -3,7 +3,7 @@
  * (their URLs from the route table, `lib/launch-calls.ts`) and what its painted blocks wear; and where it puts
  * their markup in the page.
  */
-export interface ScreenFiles {
+interface ScreenFiles {
   code: string[];
   css: string[];
 }

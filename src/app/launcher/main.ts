@@ -8,7 +8,7 @@ import { resolveApiBaseUrl } from "@/config/env";
 import { startLanguage } from "@/config/language";
 import { readTokenCookie, USER_STORAGE_KEY } from "@/lib/session-keys";
 import { detectTelegramLaunch } from "@/tma/launch";
-import { LAUNCH, type ScreenFiles } from "./build-time";
+import { LAUNCH } from "./build-time";
 import { PAINT_DEADLINE_MS, paintBalanceEarly, paintLoginEarly } from "./paint";
 import { keptTelegramToken, telegramLook } from "./telegram";
 
@@ -16,6 +16,11 @@ const { files, calls } = LAUNCH;
 let announced = false;
 /** The preloads asked for, by file (declared before the start below, which asks for them). */
 const links = new Map<string, HTMLLinkElement>();
+/**
+ * Settles once the file has come or failed; at once where the browser does not preload modules (then the app's
+ * imports ask for them).
+ */
+const came = new Map<string, Promise<void>>();
 /**
  * How long the app's code waits for the Telegram client's answer with the kept token (it normally comes at once)
  * before the entry's own script is asked for.
@@ -63,11 +68,16 @@ function start(): Promise<unknown> | null {
     more?.();
     if (asked) return;
     asked = true;
-    // Inside Telegram the SDK's code too: the session is restored once it has booted.
-    const all: ScreenFiles[] = [screen, ...(telegram ? [files.telegram] : [])];
-    for (const file of all.flatMap((files) => files.code)) link("modulepreload", file);
-    for (const file of screen.css) link("preload", file, "style");
-    for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
+    // Inside Telegram the SDK's code with the entry: the app's start waits for its boot.
+    if (telegram) for (const file of files.telegram.code) link("modulepreload", file);
+    // The screen's code, stylesheets and texts once the entry has come: on a slow link, asked for beside it, they
+    // took their share of it and the entry came last, when its evaluation and the app's start could have run
+    // while they came.
+    void came.get(files.entry.script)?.then(() => {
+      for (const file of screen.code) link("modulepreload", file);
+      for (const file of screen.css) link("preload", file, "style");
+      for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
+    });
   };
   if (kept && telegram) {
     // The look only where a balance may be painted (a phone's width).
@@ -159,6 +169,15 @@ function link(rel: string, href: string, as?: string): HTMLLinkElement {
   element.crossOrigin = "";
   if (as) element.as = as;
   element.href = `/${href}`;
+  came.set(
+    href,
+    element.relList.supports(rel)
+      ? new Promise((settled) => {
+          element.addEventListener("load", () => settled(), { once: true });
+          element.addEventListener("error", () => settled(), { once: true });
+        })
+      : Promise.resolve(),
+  );
   document.head.appendChild(element);
   return element;
 }
