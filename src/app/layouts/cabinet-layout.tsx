@@ -21,8 +21,6 @@ import { LiveRefreshContext, useLiveRefresh } from "../live-refresh";
 import { CabinetHeader, WIDE_LAYOUT_QUERY } from "./cabinet-header";
 import { BottomTabBar, SideBar } from "./navigation";
 
-export { WIDE_LAYOUT_QUERY };
-
 // Loaded only when a notification arrives while the cabinet is open.
 const NotificationDialog = lazyScreen(() =>
   import("@/features/notifications/components/notification-dialog").then((m) => ({ default: m.NotificationDialog })),
