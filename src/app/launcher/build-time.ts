@@ -12,8 +12,9 @@ interface Launch {
   files: {
     /** The entry chunk's script, the code it imports and its stylesheets. */
     entry: { script: string; code: string[]; css: string[] };
-    cabinet: ScreenFiles & { texts: Record<string, string[]> };
-    login: ScreenFiles & { texts: Record<string, string[]> };
+    /** `afterEntry`: of its code, what is asked for once the entry has come. */
+    cabinet: ScreenFiles & { texts: Record<string, string[]>; afterEntry: string[] };
+    login: ScreenFiles & { texts: Record<string, string[]>; afterEntry?: undefined };
     /** The SDK's boot, which every launch inside Telegram runs. */
     telegram: ScreenFiles;
   };

@@ -70,13 +70,15 @@ function start(): Promise<unknown> | null {
     asked = true;
     // Inside Telegram the SDK's code with the entry: the app's start waits for its boot.
     if (telegram) for (const file of files.telegram.code) link("modulepreload", file);
-    // The screen's code, stylesheets and texts once the entry has come: on a slow link, asked for beside it, they
-    // took their share of it and the entry came last, when its evaluation and the app's start could have run
-    // while they came.
+    // The screen's code, stylesheets and texts; its one large file (the cabinet's chunk) once the entry has come:
+    // asked for beside it on a slow link, it took its share and the entry came last, when its evaluation and the
+    // app's start could have run while the chunk came.
+    const later = screen.afterEntry ?? [];
+    for (const file of screen.code) if (!later.includes(file)) link("modulepreload", file);
+    for (const file of screen.css) link("preload", file, "style");
+    for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
     void came.get(files.entry.script)?.then(() => {
-      for (const file of screen.code) link("modulepreload", file);
-      for (const file of screen.css) link("preload", file, "style");
-      for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
+      for (const file of later) link("modulepreload", file);
     });
   };
   if (kept && telegram) {
