@@ -45,27 +45,6 @@ const screens = {
   notFound: lazyScreen(() => import("./routes/not-found").then((m) => ({ default: m.NotFoundRoute }))),
 };
 type ScreenName = keyof typeof screens;
-const {
-  login: LoginRoute,
-  register: RegisterRoute,
-  forgotPassword: ForgotPasswordRoute,
-  phoneVerification: PhoneVerificationRoute,
-  terms: TermsRoute,
-  cabinetLayout: CabinetLayout,
-  cabinet: CabinetRoute,
-  refill: RefillRoute,
-  deposits: DepositsRoute,
-  partners: PartnersRoute,
-  withdrawal: WithdrawalRoute,
-  operations: OperationsRoute,
-  settings: SettingsRoute,
-  settingsScreen: SettingsScreenRoute,
-  news: NewsRoute,
-  newsItem: NewsItemRoute,
-  more: MoreRoute,
-  notifications: NotificationsRoute,
-  notFound: NotFoundRoute,
-} = screens;
 
 /**
  * Screens by exact path; `/register/<inviter>`, `/terms/<doc>`, `/news/<id>` and `/settings/<screen>` by their
@@ -139,7 +118,7 @@ const signedOutOnly = (screen: ReactNode) => (
 /** A screen of the cabinet's frame, for a signed-in user. */
 const inCabinet = (screen: ReactNode) => (
   <RequireSession>
-    <CabinetLayout>{screen}</CabinetLayout>
+    <screens.cabinetLayout>{screen}</screens.cabinetLayout>
   </RequireSession>
 );
 
@@ -147,35 +126,35 @@ export function AppRoutes() {
   return (
     <RootLayout>
       <Switch>
-        <Route path={paths.login}>{signedOutOnly(<LoginRoute />)}</Route>
-        <Route path={paths.register}>{signedOutOnly(<RegisterRoute />)}</Route>
-        <Route path={paths.forgotPassword}>{signedOutOnly(<ForgotPasswordRoute />)}</Route>
+        <Route path={paths.login}>{signedOutOnly(<screens.login />)}</Route>
+        <Route path={paths.register}>{signedOutOnly(<screens.register />)}</Route>
+        <Route path={paths.forgotPassword}>{signedOutOnly(<screens.forgotPassword />)}</Route>
         <Route path={paths.phoneVerification}>
           <PublicLayout>
             <RequirePhonePending>
-              <PhoneVerificationRoute />
+              <screens.phoneVerification />
             </RequirePhonePending>
           </PublicLayout>
         </Route>
         <Route path={paths.terms}>
           <PublicLayout>
-            <TermsRoute />
+            <screens.terms />
           </PublicLayout>
         </Route>
-        <Route path={paths.cabinet}>{inCabinet(<CabinetRoute />)}</Route>
-        <Route path={paths.refill}>{inCabinet(<RefillRoute />)}</Route>
-        <Route path={paths.deposits}>{inCabinet(<DepositsRoute />)}</Route>
-        <Route path={paths.partners}>{inCabinet(<PartnersRoute />)}</Route>
-        <Route path={paths.withdrawal}>{inCabinet(<WithdrawalRoute />)}</Route>
-        <Route path={paths.operations}>{inCabinet(<OperationsRoute />)}</Route>
-        <Route path={paths.settings}>{inCabinet(<SettingsRoute />)}</Route>
-        <Route path={paths.settingsScreen}>{inCabinet(<SettingsScreenRoute />)}</Route>
-        <Route path={paths.news}>{inCabinet(<NewsRoute />)}</Route>
-        <Route path={paths.newsItem}>{inCabinet(<NewsItemRoute />)}</Route>
-        <Route path={paths.more}>{inCabinet(<MoreRoute />)}</Route>
-        <Route path={paths.notifications}>{inCabinet(<NotificationsRoute />)}</Route>
+        <Route path={paths.cabinet}>{inCabinet(<screens.cabinet />)}</Route>
+        <Route path={paths.refill}>{inCabinet(<screens.refill />)}</Route>
+        <Route path={paths.deposits}>{inCabinet(<screens.deposits />)}</Route>
+        <Route path={paths.partners}>{inCabinet(<screens.partners />)}</Route>
+        <Route path={paths.withdrawal}>{inCabinet(<screens.withdrawal />)}</Route>
+        <Route path={paths.operations}>{inCabinet(<screens.operations />)}</Route>
+        <Route path={paths.settings}>{inCabinet(<screens.settings />)}</Route>
+        <Route path={paths.settingsScreen}>{inCabinet(<screens.settingsScreen />)}</Route>
+        <Route path={paths.news}>{inCabinet(<screens.news />)}</Route>
+        <Route path={paths.newsItem}>{inCabinet(<screens.newsItem />)}</Route>
+        <Route path={paths.more}>{inCabinet(<screens.more />)}</Route>
+        <Route path={paths.notifications}>{inCabinet(<screens.notifications />)}</Route>
         <Route>
-          <NotFoundRoute />
+          <screens.notFound />
         </Route>
       </Switch>
     </RootLayout>
