@@ -8,7 +8,6 @@ import { operatorRoutes } from "@contract/operator";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
-import { keptOf } from "../../server/src/db/change-feed";
 import * as schema from "../../server/src/db/schema";
 import { runAccruals } from "../../server/src/services/accruals";
 import { closeDeposit, openDeposit } from "../../server/src/services/deposits";
@@ -481,44 +480,6 @@ describe.each(databases)("the investor's home on $name", ({ url }) => {
     expect((await set({ btc: "http://blockstream.info/tx/{tx}" })).status).toBe(400);
     expect((await set({ btc: "https://blockstream.info/tx/" })).status).toBe(400);
     expect((await set({ btc: "javascript:alert(1)//{tx}" })).status).toBe(400);
-  });
-
-  it("opens a deposit on a plan the operator has just applied, with the catalogue kept before it", async () => {
-    const ivy = await newInvestor(server.handle.db, clock);
-    await fund(server.handle.db, clock, ivy.id, "USDT", "100");
-    // The plans read (and kept in memory) before the apply.
-    expect((await callRoute(server, "plansAvailable")).map((p) => p.id)).not.toContain("fresh-plan");
-    const plan = {
-      id: "fresh-plan",
-      name: { en: "Fresh", ru: "Свежий", de: "Frisch", kk: "Жаңа" },
-      currency: "USDT" as const,
-      dailyYieldPercent: "1",
-      durationDays: 10,
-      minAmount: "1",
-      maxAmount: "1000",
-      active: true,
-      sort: 100,
-    };
-    // The database's notifications held back until the deposit is open, as a busy machine delays them.
-    const feed = keptOf(server.handle.db)?.feed as unknown as { announced(key: string): void };
-    const announce = feed.announced.bind(feed);
-    const held: string[] = [];
-    feed.announced = (key) => held.push(key);
-    try {
-      const applied = await injectRoute(server, operatorRoutes.applyCatalog, {
-        token: TEST_OPERATOR_TOKEN,
-        body: { plans: [plan] },
-      });
-      expect(applied.status).toBe(200);
-      const deposit = await callRoute(server, "createDeposit", {
-        token: ivy.token,
-        body: { planId: "fresh-plan", currency: "USDT", amount: "50" },
-      });
-      expect(deposit).toMatchObject({ planId: "fresh-plan", currency: "USDT" });
-    } finally {
-      feed.announced = announce;
-      for (const key of held) announce(key);
-    }
   });
 
   it("gives one account at most 30 statements an hour", async () => {

@@ -13,6 +13,8 @@
  */
 
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
+import { routes } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock, systemClock } from "../../server/src/clock";
@@ -46,8 +48,9 @@ interface Instance {
   stop(): Promise<number | null>;
 }
 
-async function startInstance(name: string, databaseUrl: string): Promise<Instance> {
+async function startInstance(name: string, databaseUrl: string, env: Record<string, string> = {}): Promise<Instance> {
   const server = await spawnBuiltServer({
+    ...env,
     DATABASE_URL: databaseUrl,
     CODE_SECRET: TEST_CODE_SECRET,
     STATIC_DIR: "",
@@ -393,6 +396,54 @@ describe.skipIf(!TEST_DATABASE_URL)(
           `[kassa] two instances, notifications 500 ms late on the reader: a write on one read at once on the other, ${stale} stale of 20 with Kassa-Seen, ${bare} of 20 without`,
         );
         expect(stale).toBe(0);
+      } finally {
+        await late.stop();
+        await proxy.close();
+      }
+    });
+
+    it("takes a deposit on a plan the operator has just applied, at once on the instance that applied it", async () => {
+      // The instance the operator applies the catalogue through hears the database's notifications 500 ms late: its
+      // own kept catalogue must go with its own write, not with the notification.
+      const proxy = await lateNotifications(new URL(database.url), 500);
+      const lateUrl = new URL(database.url);
+      lateUrl.port = String(proxy.port);
+      const operatorToken = "two-instances-operator-token";
+      const late = await startInstance("C", lateUrl.toString(), { OPERATOR_TOKEN: operatorToken });
+      try {
+        const investor = await newInvestor(handle.db, systemClock);
+        await fund(handle.db, systemClock, investor.id, "USDT", "100");
+        const offered = async (instance: Instance) =>
+          ((await api(instance, "GET", routes.plansAvailable.path)).body as unknown as { id: string }[]).map(
+            (plan) => plan.id,
+          );
+        const deposit = (instance: Instance, planId: string) =>
+          api(instance, "POST", routes.createDeposit.path, { planId, currency: "USDT", amount: "10" }, investor.token);
+        // Both keep the plans in memory before the apply (a deposit opened reads them).
+        expect(await offered(late)).not.toContain("applied-plan");
+        expect(await deposit(late, "start")).toMatchObject({ status: 200 });
+        expect(await deposit(a, "start")).toMatchObject({ status: 200 });
+        const plan = {
+          id: "applied-plan",
+          name: { en: "Applied", ru: "Новый", de: "Neu", kk: "Жаңа" },
+          currency: "USDT",
+          dailyYieldPercent: "1",
+          durationDays: 10,
+          minAmount: "1",
+          maxAmount: "1000",
+        };
+        const applied = await api(late, "PUT", operatorRoutes.applyCatalog.path, { plans: [plan] }, operatorToken);
+        expect(applied.status).toBe(200);
+        // At once on the instance that applied it, its notification still on the way.
+        expect(await deposit(late, "applied-plan")).toMatchObject({ status: 200, body: { planId: "applied-plan" } });
+        // The other instance takes it once it has heard.
+        await waitFor("A takes a deposit on the applied plan", async () => {
+          const opened = await deposit(a, "applied-plan");
+          if (opened.status === 200) return true;
+          expect(opened.body.code).toBe("DEPOSIT_CREATE_FAILED");
+          return false;
+        });
+        await expectLedgerConsistent(handle.db);
       } finally {
         await late.stop();
         await proxy.close();
