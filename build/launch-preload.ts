@@ -64,8 +64,8 @@ export const launchPreload: Plugin = {
       cabinet: {
         ...screen(/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/, /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/),
         texts: texts(/^texts-(?:cabinet-)?(\w+)$/),
-        // The cabinet's launch chunk (build/chunks.ts), the one large file besides the entry.
-        afterEntry: chunks.filter((chunk) => chunk.name === "cabinet-launch").map((chunk) => chunk.fileName),
+        // The cabinet's launch chunk (build/chunks.ts), the one large file besides the entry: asked for last.
+        last: chunks.filter((chunk) => chunk.name === "cabinet-launch").map((chunk) => chunk.fileName),
       },
       login: {
         ...screen(/src[\\/]app[\\/]routes[\\/]login\.tsx$/),

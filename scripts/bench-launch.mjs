@@ -39,7 +39,7 @@
 //
 // Options (environment): BENCH_RUNS (launches of each kind per case, default 3), BENCH_CASES
 // (`cabinet,tg-webk,tg-weba,tg-ios,tg-android,tg-desktop,login,template`), BENCH_LIGHTHOUSE (runs per case, default 1; 0 skips it), BENCH_LHR_DIR (keep
-// each Lighthouse report there), BENCH_TRACE (print each cold launch's requests), BENCH_TG_ANSWER_DELAY (ms the phones'
+// each Lighthouse report there), BENCH_TRACE (print each cold launch's requests, and when its figure and the app's showed), BENCH_TG_ANSWER_DELAY (ms the phones'
 // and Desktop's stand-ins take to answer each question over the bridge, the kept token's included: a busy phone;
 // default 0, an answer a task later), CHROMIUM_PATH (default
 // /usr/bin/chromium). Not a test: nothing fails on a figure; the load average is printed with the table, since a
@@ -286,6 +286,7 @@ async function launch(page, cdp, open, cold) {
         `${ms(r.start)} ${r.end ? ms(r.end) : "    —"} ${String(r.gzip ?? r.transfer ?? "").padStart(6)} ${r.type.padEnd(8)} ${new URL(r.url).pathname}`,
       );
     console.log(`${ms(figureAt)} figure`);
+    if (shown.appAt !== undefined) console.log(`${ms(doc.start + shown.appAt / 1000)} app`);
   }
   // What the app's own screen needed: the requests sent until it showed (the painted figure comes before the code).
   const appAt = doc.start + Math.max(shown.shownAt, shown.appAt) / 1000;

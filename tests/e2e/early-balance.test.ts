@@ -5,6 +5,7 @@
  * a layout shift. Held back here: the entry chunk (until the painted figure is seen), and the data of the parts
  * that come after the balance (their arrival is cabinet-shift.test.ts's subject, not the takeover's).
  */
+import { setTimeout as delay } from "node:timers/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
@@ -13,6 +14,7 @@ import { phoneContext, releaseChromium, sharedChromium } from "./support/browser
 import { CODE_AND_STYLES, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
 
 const ENTRY_CHUNK = /\/assets\/index-[^/]+\.js$/;
+const CABINET_CHUNK = /\/assets\/cabinet-launch-[^/]+\.js$/;
 /** The cabinet's first calls, which the launcher sends (the painted headline's three first). */
 const LAUNCH_CALLS =
   /\/api\/(settings\/technical_work|user\/(balance|overview|statistics|operations|pulse)|settings\/subscription)/;
@@ -235,6 +237,18 @@ describe("the launch's calls and code, at their true priority", () => {
     const page = await context.newPage();
     try {
       const sent = await recordRequests(context, page);
+      // The entry held until the cabinet's chunk has been asked for (or 10 s): the launcher asks for that chunk once
+      // the link carries nothing but the entry, not after it.
+      let chunkAsked = false;
+      const chunkSent = new Promise<void>((resolve) =>
+        context.on("request", (request) => {
+          if (CABINET_CHUNK.test(request.url())) resolve();
+        }),
+      );
+      await context.route(ENTRY_CHUNK, async (route) => {
+        chunkAsked = await Promise.race([chunkSent.then(() => true), delay(10_000).then(() => false)]);
+        await route.continue().catch(() => undefined);
+      });
       await page.goto(`${base()}/`, { waitUntil: "commit" });
       await page.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });
       const order = sent.map(({ url, priority }) => `${new URL(url).pathname} ${priority}`).join("\n");
@@ -265,10 +279,15 @@ describe("the launch's calls and code, at their true priority", () => {
       const entryFile = files.find(({ url }) => ENTRY_CHUNK.test(url));
       expect(entryFile, order).toBeDefined();
       expect(entryFile?.start, `painted at ${painted?.at}`).toBeLessThan(painted?.at ?? 0);
-      // The screen's own code once the entry has come, not beside it (on a slow link they shared it).
-      const screenCode = files.find(({ url }) => /\/assets\/cabinet-launch-[^/]+\.js$/.test(url));
+      // The screen's own chunk once every other file asked for with the entry has come, not beside them (on a slow
+      // link they shared it, and the entry came last), and while the entry still came (asked for after it, the
+      // link stood idle for the request's round trip).
+      const screenCode = files.find(({ url }) => CABINET_CHUNK.test(url));
       expect(screenCode, order).toBeDefined();
-      expect(screenCode?.start).toBeGreaterThanOrEqual(entryFile?.end ?? Number.POSITIVE_INFINITY);
+      expect(chunkAsked, "the chunk was asked for while the entry was held").toBe(true);
+      const before = files.filter((file) => file !== entryFile && file.start < (screenCode?.start ?? 0));
+      expect(before.length, order).toBeGreaterThan(0);
+      expect(screenCode?.start).toBeGreaterThanOrEqual(Math.max(...before.map(({ end }) => end)));
       expect(sent[entry]?.priority, order).not.toBe("Low");
     } finally {
       await context.close();

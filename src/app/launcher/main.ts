@@ -17,8 +17,8 @@ let announced = false;
 /** The preloads asked for, by file (declared before the start below, which asks for them). */
 const links = new Map<string, HTMLLinkElement>();
 /**
- * Settles once the file has come or failed; at once where the browser does not preload modules (then the app's
- * imports ask for them).
+ * Per file asked for: settles once it has come or failed; at once where the browser does not preload modules (then
+ * the app's imports ask for them). The screen's last file waits for them.
  */
 const came = new Map<string, Promise<void>>();
 /**
@@ -70,15 +70,17 @@ function start(): Promise<unknown> | null {
     asked = true;
     // Inside Telegram the SDK's code with the entry: the app's start waits for its boot.
     if (telegram) for (const file of files.telegram.code) link("modulepreload", file);
-    // The screen's code, stylesheets and texts; its one large file (the cabinet's chunk) once the entry has come:
-    // asked for beside it on a slow link, it took its share and the entry came last, when its evaluation and the
-    // app's start could have run while the chunk came.
-    const later = screen.afterEntry ?? [];
-    for (const file of screen.code) if (!later.includes(file)) link("modulepreload", file);
+    // The screen's code, stylesheets and texts; its one large file (the cabinet's chunk) once the link carries
+    // nothing but the entry (the other files have come, or the entry has): asked for beside them on a slow link,
+    // it took its share and the entry came last, when its evaluation and the app's start could have run while the
+    // chunk came; asked for once the entry had come, the link stood idle for the request's round trip.
+    const last = screen.last ?? [];
+    for (const file of screen.code) if (!last.includes(file)) link("modulepreload", file);
     for (const file of screen.css) link("preload", file, "style");
     for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
-    void came.get(files.entry.script)?.then(() => {
-      for (const file of later) link("modulepreload", file);
+    const others = [...came].filter(([file]) => file !== files.entry.script).map(([, settled]) => settled);
+    void Promise.race([came.get(files.entry.script), Promise.all(others)]).then(() => {
+      for (const file of last) link("modulepreload", file);
     });
   };
   if (kept && telegram) {
