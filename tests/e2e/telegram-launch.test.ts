@@ -75,8 +75,8 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
         ]);
         await route.continue();
       });
-      // The entry chunk waits for the SDK's and the cabinet's code to be asked for: the launcher announces both
-      // beside the entry.
+      // The entry chunk waits for the SDK's and the cabinet's code to be asked for: the launcher announces the SDK's
+      // beside the entry, and the cabinet's once the other files have come, not after the entry.
       let announced: "both" | "timeout" | undefined;
       const asked = (file: RegExp) =>
         new Promise<void>((resolve) => {
@@ -85,6 +85,14 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
           });
         });
       const bothAsked = Promise.all([asked(/\/assets\/boot-[^/]+\.js$/), asked(/\/assets\/cabinet-launch-[^/]+\.js$/)]);
+      // In the order the browser reported them: the SDK's code came before the cabinet's was asked for.
+      const events: string[] = [];
+      page.on("requestfinished", (request: Request) => {
+        if (/\/assets\/boot-[^/]+\.js$/.test(request.url())) events.push("boot came");
+      });
+      page.on("request", (request: Request) => {
+        if (/\/assets\/cabinet-launch-[^/]+\.js$/.test(request.url())) events.push("cabinet asked");
+      });
       await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
         announced ??= await Promise.race([
           bothAsked.then(() => "both" as const),
@@ -104,6 +112,7 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
       const paths = requests.map((r) => r.path);
       expect(released, `the cabinet's code was held until ${released}; requests: ${paths.join(", ")}`).toBe("balance");
       expect(announced, `the entry was held until ${announced}; requests: ${paths.join(", ")}`).toBe("both");
+      expect(events.slice(0, 2)).toEqual(["boot came", "cabinet asked"]);
       // The calls are sent once: the screens take the launch's replies (the token's check among them).
       expect(paths.filter((p) => p === "/api/user/balance")).toHaveLength(1);
       expect(paths.filter((p) => p === "/api/user/me")).toHaveLength(1);

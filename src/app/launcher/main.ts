@@ -68,13 +68,14 @@ function start(): Promise<unknown> | null {
     more?.();
     if (asked) return;
     asked = true;
-    // Inside Telegram the SDK's code with the entry: the app's start waits for its boot.
-    if (telegram) for (const file of files.telegram.code) link("modulepreload", file);
-    // The screen's code, stylesheets and texts; its one large file (the cabinet's chunk) once the link carries
-    // nothing but the entry (the other files have come, or the entry has): asked for beside them on a slow link,
-    // it took its share and the entry came last, when its evaluation and the app's start could have run while the
-    // chunk came; asked for once the entry had come, the link stood idle for the request's round trip.
+    // The screen's one large file (the cabinet's chunk) goes last, once the link carries nothing but the entry (the
+    // other files have come, or the entry has): asked for beside them on a slow link, it took its share and the
+    // entry came last, when its evaluation and the app's start could have run while the chunk came; asked for once
+    // the entry had come, the link stood idle for the request's round trip.
     const last = screen.last ?? [];
+    // Inside Telegram the SDK's code with the entry: the app's start waits for its boot.
+    if (telegram) for (const file of files.telegram.code) if (!last.includes(file)) link("modulepreload", file);
+    // The screen's code, stylesheets and texts.
     for (const file of screen.code) if (!last.includes(file)) link("modulepreload", file);
     for (const file of screen.css) link("preload", file, "style");
     for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
