@@ -20,6 +20,7 @@ import {
   on,
   openLink,
   openTelegramLink,
+  type PostEventFn,
   parseInitDataQuery,
   parseLaunchParamsQuery,
   postEvent,
@@ -32,6 +33,7 @@ import i18next from "i18next";
 import { setTokenStore } from "@/lib/session";
 import type { Appearance, TelegramBridge } from "./bridge";
 import { buttonFill } from "./button-fill";
+import { postToClient } from "./client-post";
 import { installCopyFallback } from "./clipboard";
 import { SDK_LAUNCH_PARAMS_KEY, type TelegramLaunch } from "./launch";
 import { LOCK_ANSWER_TIMEOUT_MS, STORAGE_ANSWER_TIMEOUT_MS, STORAGE_PLATFORMS } from "./token-places";
@@ -112,6 +114,26 @@ function offerLaunchParamsToSdk(params: URLSearchParams): void {
   } catch {
     // No storage: the SDK reads the URL, as it does by default.
   }
+}
+
+/**
+ * What the SDK posts with (every call of its components, and its `postEvent` and `request`): as its strict default,
+ * a method the client's version does not have throws, and the event goes out through `postToClient`, which is
+ * the SDK bridge's way without its check of the whole `window` before each event.
+ */
+function postEventIn(version: string): PostEventFn {
+  const post = (method: MethodName, params?: unknown) => {
+    const unsupported =
+      !supports(method, version) ||
+      (method === "web_app_set_header_color" &&
+        typeof params === "object" &&
+        params !== null &&
+        "color" in params &&
+        !supports(method, "color", version));
+    if (unsupported) throw new Error(`${method} is not supported in Mini Apps version ${version}`);
+    if (!postToClient(method, params)) throw new Error(`No Telegram client to post ${method} to`);
+  };
+  return post as PostEventFn;
 }
 
 function offered(method: MethodName, version: string | undefined): boolean {
@@ -343,7 +365,7 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
   offerLaunchParamsToSdk(launch.params);
   if (launch.devMock) installDevMock(launch);
 
-  init();
+  init(launch.version ? { postEvent: postEventIn(launch.version) } : undefined);
   backButton.mount.ifAvailable();
   // The SDK tells the client only about changes; say once where the button stands, so a client that
   // kept it from before a reload does not show a stale one.

@@ -1,6 +1,8 @@
 // The launcher inside Telegram: the kept token read where the boot's token store keeps it, and the client's look
 // for the painted balance, over the client's bridge without the SDK (the SDK downloads beside the app's code).
 // Where the token is kept and how long the client is waited for are the token store's (`tma/token-places.ts`).
+
+import { postToClient } from "@/tma/client-post";
 import { type TelegramLaunch, uiPlatformOf } from "@/tma/launch";
 import { readFramedToken, STORAGE_ANSWER_TIMEOUT_MS, STORAGE_PLATFORMS, TELEGRAM_TOKEN_KEY } from "@/tma/token-places";
 
@@ -17,8 +19,7 @@ export interface Look {
 
 interface ClientWindow {
   Telegram?: { WebView?: { receiveEvent?: Listener } };
-  TelegramWebviewProxy?: { postEvent?: (eventType: string, data: string) => void };
-  external?: { notify?: (data: string) => void };
+  TelegramWebviewProxy?: { postEvent?: unknown };
 }
 const client = window as unknown as ClientWindow;
 /** Who waits for an event from the Telegram client (`listenToTheClient`). */
@@ -138,7 +139,7 @@ function answer<T>(
     };
     listeners.add(listener);
     const timer = setTimeout(() => done(otherwise), timeoutMs);
-    if (!postEvent(eventType, eventData)) done(otherwise);
+    if (!postToClient(eventType, eventData)) done(otherwise);
   });
 }
 
@@ -180,23 +181,5 @@ function listenToTheClient(): Set<Listener> {
  * again once its own first screen is on (`useMiniAppReady`); the clients take a second one as they took the first.
  */
 export function tellReady(): void {
-  postEvent("web_app_ready", undefined);
-}
-
-/**
- * An event to the client, as the SDK posts it: the native clients' proxy, the desktop's `external.notify`, else
- * Telegram Web's frame parent. False when there is no client to post to.
- */
-function postEvent(eventType: string, eventData: unknown): boolean {
-  if (typeof client.TelegramWebviewProxy?.postEvent === "function") {
-    client.TelegramWebviewProxy.postEvent(eventType, eventData === undefined ? "" : JSON.stringify(eventData));
-    return true;
-  }
-  if (typeof client.external?.notify === "function") {
-    client.external.notify(JSON.stringify({ eventType, eventData }));
-    return true;
-  }
-  if (window.parent === window) return false;
-  window.parent.postMessage(JSON.stringify({ eventType, eventData }), "https://web.telegram.org");
-  return true;
+  postToClient("web_app_ready");
 }
