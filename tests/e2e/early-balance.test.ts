@@ -5,7 +5,6 @@
  * a layout shift. Held back here: the entry chunk (until the painted figure is seen), and the data of the parts
  * that come after the balance (their arrival is cabinet-shift.test.ts's subject, not the takeover's).
  */
-import { setTimeout as delay } from "node:timers/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
@@ -240,14 +239,12 @@ describe("the launch's calls and code, at their true priority", () => {
       // The entry held until the cabinet's chunk has been asked for (or 10 s): the launcher asks for that chunk once
       // the link carries nothing but the entry, not after it.
       let chunkAsked = false;
-      const chunkSent = new Promise<void>((resolve) =>
-        context.on("request", (request) => {
-          if (CABINET_CHUNK.test(request.url())) resolve();
-        }),
-      );
-      await context.route(ENTRY_CHUNK, async (route) => {
-        chunkAsked = await Promise.race([chunkSent.then(() => true), delay(10_000).then(() => false)]);
-        await route.continue().catch(() => undefined);
+      const releaseEntry = await hold(context, ENTRY_CHUNK);
+      setTimeout(releaseEntry, 10_000);
+      context.on("request", (request) => {
+        if (!CABINET_CHUNK.test(request.url())) return;
+        chunkAsked = true;
+        releaseEntry();
       });
       await page.goto(`${base()}/`, { waitUntil: "commit" });
       await page.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });

@@ -3,6 +3,7 @@
  * through `window.TelegramWebviewProxy.postEvent`, events come in through
  * `window.Telegram.WebView.receiveEvent`.
  */
+import { postEvent } from "@telegram-apps/sdk-react";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { BACK_HIDE_DELAY_MS, bootTelegram, HOME_SCREEN_ANSWER_TIMEOUT_MS } from "@/tma/boot";
 import type { TelegramBridge } from "@/tma/bridge";
@@ -79,6 +80,14 @@ describe("Telegram boot with the real SDK", () => {
   it("keeps the raw init data for Telegram sign-in even when the SDK would not parse it", () => {
     expect(bridge.rawInitData).toBe(INIT_DATA);
     expect(bridge.platform).toBe("android");
+  });
+
+  it("posts the SDK's events itself, refusing a method the client's version does not have", () => {
+    const before = posted.length;
+    // Mini Apps 8.0 (this launch's): asking for the theme is there, DeviceStorage (9.0) is not.
+    postEvent("web_app_request_theme");
+    expect(() => postEvent("web_app_device_storage_get_key", { req_id: "1", key: "k" })).toThrow(/version 8\.0/);
+    expect(posted.slice(before)).toEqual([{ eventType: "web_app_request_theme", eventData: null }]);
   });
 
   it("posts the bottom bar's colour at launch", () => {
