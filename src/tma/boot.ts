@@ -8,7 +8,6 @@ import {
   biometry,
   checkHomeScreenStatus,
   closingBehavior,
-  createRequestId,
   downloadFile,
   emitEvent,
   hapticFeedback,
@@ -33,14 +32,14 @@ import i18next from "i18next";
 import { setTokenStore } from "@/lib/session";
 import type { Appearance, TelegramBridge } from "./bridge";
 import { buttonFill } from "./button-fill";
-import { postToClient } from "./client-post";
+import { postToClient } from "./client-events";
 import { installCopyFallback } from "./clipboard";
 import { SDK_LAUNCH_PARAMS_KEY, type TelegramLaunch } from "./launch";
-import { LOCK_ANSWER_TIMEOUT_MS, STORAGE_ANSWER_TIMEOUT_MS, STORAGE_PLATFORMS } from "./token-places";
+import { followSafeAreas } from "./safe-areas";
+import { LOCK_ANSWER_TIMEOUT_MS, telegramStorages } from "./token-places";
 import {
   type BiometricLock,
   type BiometricVault,
-  type BridgeKeyValue,
   framedTokenStore,
   lockableTokenStore,
   lockMark,
@@ -144,46 +143,6 @@ function offered(method: MethodName, version: string | undefined): boolean {
   }
 }
 
-/**
- * Telegram's SecureStorage or DeviceStorage as a key-value store, or null when the client lacks it
- * (its platform does not keep it, or its version is older than the storage).
- */
-function bridgeStorage(
-  kind: "secure" | "device",
-  platform: string,
-  version: string | undefined,
-  timeout = STORAGE_ANSWER_TIMEOUT_MS,
-): BridgeKeyValue | null {
-  const prefix = kind === "secure" ? "secure_storage" : "device_storage";
-  if (!STORAGE_PLATFORMS[kind].includes(platform)) return null;
-  if (!offered(`web_app_${prefix}_get_key`, version)) return null;
-  const answer = (method: MethodName, params: Record<string, unknown>) => {
-    const reqId = createRequestId();
-    const events = [`${prefix}_key_received`, `${prefix}_key_saved`, `${prefix}_failed`] as const;
-    // The bridge's request types each method's events; the two storages share one shape.
-    const call = request as unknown as (
-      m: MethodName,
-      e: readonly string[],
-      o: { params: unknown; capture: (event: { payload?: { req_id?: string } }) => boolean; timeout: number },
-    ) => Promise<{ value?: string | null; error?: string } | undefined>;
-    return call(method, events, {
-      params: { req_id: reqId, ...params },
-      capture: (event) => event.payload?.req_id === reqId,
-      timeout,
-    }).then((result) => {
-      if (result && typeof result.error === "string") throw new Error(`${prefix}: ${result.error}`);
-      return result;
-    });
-  };
-  return {
-    kind: `telegram-${kind}`,
-    get: async (key) => (await answer(`web_app_${prefix}_get_key`, { key }))?.value ?? null,
-    set: async (key, value) => {
-      await answer(`web_app_${prefix}_save_key`, { key, value });
-    },
-  };
-}
-
 /** Clients whose BiometricManager may offer Face ID, Touch ID or a fingerprint (Bot API 7.2). */
 const BIOMETRIC_PLATFORMS = ["ios", "android"];
 
@@ -252,29 +211,14 @@ function biometricVault(platform: string, version: string | undefined): Biometri
   };
 }
 
-const INSET_SIDES = ["top", "bottom", "left", "right"] as const;
-
-function setInsetVars(prefix: string, insets: Partial<Record<(typeof INSET_SIDES)[number], number>>): void {
-  const style = document.documentElement.style;
-  for (const side of INSET_SIDES) {
-    const value = insets[side];
-    if (typeof value === "number" && Number.isFinite(value)) style.setProperty(`${prefix}-${side}`, `${value}px`);
-  }
-}
-
 /**
- * Safe areas, content safe areas, height and fullscreen, as CSS variables the layout reads
- * (`--tg-viewport-safe-area-inset-*`, `--tg-viewport-content-safe-area-inset-*`, `--tg-viewport-height`)
- * and `data-tg-fullscreen` on the root element. Nothing waits for an answer: Telegram Web K never
- * answers the safe-area requests, so the variables keep their zero start until a client says more.
+ * Safe areas, content safe areas (`safe-areas.ts`), height and fullscreen, as CSS variables the layout reads
+ * (`--tg-viewport-height`) and `data-tg-fullscreen` on the root element. Nothing waits for an answer.
  */
 function trackViewport(launch: TelegramLaunch): void {
   const root = document.documentElement;
-  setInsetVars("--tg-viewport-safe-area-inset", { top: 0, bottom: 0, left: 0, right: 0 });
-  setInsetVars("--tg-viewport-content-safe-area-inset", { top: 0, bottom: 0, left: 0, right: 0 });
+  followSafeAreas((method) => offered(method as MethodName, launch.version));
   root.dataset.tgFullscreen = String(launch.params.get("tgWebAppFullscreen") === "1");
-  on("safe_area_changed", (insets) => setInsetVars("--tg-viewport-safe-area-inset", insets));
-  on("content_safe_area_changed", (insets) => setInsetVars("--tg-viewport-content-safe-area-inset", insets));
   on("fullscreen_changed", ({ is_fullscreen }) => {
     root.dataset.tgFullscreen = String(is_fullscreen);
   });
@@ -283,12 +227,7 @@ function trackViewport(launch: TelegramLaunch): void {
     root.style.setProperty("--tg-viewport-height", `${height}px`);
     if (is_state_stable) root.style.setProperty("--tg-viewport-stable-height", `${height}px`);
   });
-  for (const method of [
-    "web_app_request_safe_area",
-    "web_app_request_content_safe_area",
-    "web_app_request_viewport",
-    "web_app_expand",
-  ] as const) {
+  for (const method of ["web_app_request_viewport", "web_app_expand"] as const) {
     if (!offered(method, launch.version)) continue;
     try {
       postEvent(method);
@@ -407,20 +346,15 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
   installCopyFallback();
 
   // The refresh token goes where this client keeps it best (see token-store.ts).
-  const tiers = [
-    bridgeStorage("secure", launch.platform, launch.version),
-    bridgeStorage("device", launch.platform, launch.version),
-  ].filter((tier): tier is BridgeKeyValue => tier !== null);
+  const storageOffered = (method: string) => offered(method as MethodName, launch.version);
+  const tiers = telegramStorages(launch.platform, storageOffered);
   const kept = telegramTokenStore(launch.devMock ? [] : tiers, framedTokenStore());
   // Where the client offers biometrics, the investor may lock the kept session behind them (Settings).
   const vault = launch.devMock ? null : biometricVault(launch.platform, launch.version);
   let biometricLock: BiometricLock | undefined;
   if (vault) {
     // The lock's mark is read with the lock's long wait: a late answer must not read as "off".
-    const markTiers = [
-      bridgeStorage("secure", launch.platform, launch.version, LOCK_ANSWER_TIMEOUT_MS),
-      bridgeStorage("device", launch.platform, launch.version, LOCK_ANSWER_TIMEOUT_MS),
-    ].filter((tier): tier is BridgeKeyValue => tier !== null);
+    const markTiers = telegramStorages(launch.platform, storageOffered, LOCK_ANSWER_TIMEOUT_MS);
     const lockable = lockableTokenStore(kept, vault, lockMark(markTiers));
     biometricLock = lockable.lock;
     setTokenStore(lockable.store);

@@ -14,9 +14,15 @@
  */
 import { deleteCookie, isFramed, isSecureContextUrl, writeCookie } from "@/lib/cookies";
 import { TOKEN_COOKIE, TOKEN_COOKIE_MAX_AGE_SECONDS, type TokenStore } from "@/lib/session";
-import { readFramedToken, TELEGRAM_TOKEN_KEY, TOKEN_STORAGE_KEY } from "./token-places";
+import {
+  type BridgeKeyValue,
+  firstAnswer,
+  readFramedToken,
+  TELEGRAM_TOKEN_KEY,
+  TOKEN_STORAGE_KEY,
+} from "./token-places";
 
-export { TELEGRAM_TOKEN_KEY, TOKEN_STORAGE_KEY } from "./token-places";
+export { type BridgeKeyValue, TELEGRAM_TOKEN_KEY, TOKEN_STORAGE_KEY } from "./token-places";
 
 /**
  * Inside Telegram without the client's own storage: a cookie that a cross-site frame keeps
@@ -44,13 +50,6 @@ export function framedTokenStore(win: Window = window): TokenStore {
   };
 }
 
-/** One of Telegram's key-value storages, as the bridge offers it. Rejects when the client refuses. */
-export interface BridgeKeyValue {
-  kind: string;
-  get(key: string): Promise<string | null>;
-  set(key: string, value: string | null): Promise<void>;
-}
-
 export function telegramTokenStore(
   tiers: readonly BridgeKeyValue[],
   fallback: TokenStore,
@@ -63,19 +62,10 @@ export function telegramTokenStore(
   let kind = "telegram";
 
   const choose = () => {
-    chosen ??= (async () => {
-      for (const tier of tiers) {
-        try {
-          const value = await tier.get(key);
-          kind = tier.kind;
-          return { tier, value };
-        } catch {
-          // Not offered by this client, or no answer: the next tier.
-        }
-      }
-      kind = fallback.kind();
-      return { tier: null, value: null };
-    })();
+    chosen ??= firstAnswer(tiers, key).then((found) => {
+      kind = found.tier?.kind ?? fallback.kind();
+      return found;
+    });
     return chosen;
   };
 

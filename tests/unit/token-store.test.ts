@@ -14,6 +14,7 @@ import {
   type TokenStore,
   USER_STORAGE_KEY,
 } from "@/lib/session";
+import { telegramStorages } from "@/tma/token-places";
 import {
   type BiometricVault,
   type BridgeKeyValue,
@@ -411,5 +412,53 @@ describe("biometric lock", () => {
     const none = lockableTokenStore(inner, standIn("unavailable").vault, memoryMark());
     expect(await none.lock.offered()).toBeNull();
     expect(await none.store.read()).toBe("tok-1");
+  });
+});
+
+describe("Telegram's storages over the bridge (telegramStorages)", () => {
+  type Posted = [eventType: string, data: { req_id: string; key: string; value?: string | null }];
+  const proxy = window as unknown as { TelegramWebviewProxy?: unknown };
+  const receive = (eventType: string, eventData: unknown) =>
+    (
+      window as unknown as { Telegram: { WebView: { receiveEvent: (t: string, d: unknown) => void } } }
+    ).Telegram.WebView.receiveEvent(eventType, eventData);
+  let posted: Posted[];
+  beforeEach(() => {
+    posted = [];
+    proxy.TelegramWebviewProxy = { postEvent: (type: string, data: string) => posted.push([type, JSON.parse(data)]) };
+  });
+  afterEach(() => {
+    delete proxy.TelegramWebviewProxy;
+  });
+
+  it("offers those the platform keeps and the version has, SecureStorage first", () => {
+    const all = () => true;
+    expect(telegramStorages("ios", all).map((s) => s.kind)).toEqual(["telegram-secure", "telegram-device"]);
+    expect(telegramStorages("tdesktop", all).map((s) => s.kind)).toEqual(["telegram-device"]);
+    expect(telegramStorages("weba", all)).toEqual([]);
+    expect(telegramStorages("android", (method) => method.startsWith("web_app_device")).map((s) => s.kind)).toEqual([
+      "telegram-device",
+    ]);
+  });
+
+  it("reads and saves by request id; a refusal rejects, so the token store tries the next place", async () => {
+    const [secure, device] = telegramStorages("ios", () => true);
+    const read = secure?.get(TELEGRAM_TOKEN_KEY);
+    const [type, data] = posted[0] ?? [];
+    expect(type).toBe("web_app_secure_storage_get_key");
+    expect(data?.key).toBe(TELEGRAM_TOKEN_KEY);
+    receive("secure_storage_key_received", { req_id: "another request", value: "not this one" });
+    receive("secure_storage_key_received", { req_id: data?.req_id, value: "kept" });
+    await expect(read).resolves.toBe("kept");
+
+    const saved = device?.set(TELEGRAM_TOKEN_KEY, "new");
+    const [saveType, saveData] = posted[1] ?? [];
+    expect([saveType, saveData?.value]).toEqual(["web_app_device_storage_save_key", "new"]);
+    receive("device_storage_key_saved", { req_id: saveData?.req_id });
+    await expect(saved).resolves.toBeUndefined();
+
+    const refused = secure?.get(TELEGRAM_TOKEN_KEY);
+    receive("secure_storage_failed", { req_id: posted[2]?.[1].req_id, error: "UNSUPPORTED" });
+    await expect(refused).rejects.toThrow(/secure_storage/);
   });
 });

@@ -7,7 +7,7 @@ import type { User } from "@contract/user";
 import { formatAmount } from "@/lib/format-amount";
 import { USER_STORAGE_KEY } from "@/lib/session-keys";
 import { LAUNCH, paintTemplate } from "./build-time";
-import { type Insets, type Look, tellReady } from "./telegram";
+import { type Look, tellReady } from "./telegram";
 
 const { paint: PAINT, calls } = LAUNCH;
 /** The longest the entry waits for the painted block. */
@@ -48,12 +48,6 @@ export function paintBalanceEarly(lng: string, look: Look | null): Promise<void>
     body.catch(() => undefined);
     return body;
   });
-  // The client's safe areas as far as it has answered by the time the replies are in: not waited for beyond them
-  // (Telegram Web K never answers; the app's own first render pads with none until a client says more).
-  let insets: Insets | null = null;
-  void look?.insets.then((answered) => {
-    insets = answered;
-  });
   // The balance's reply is not shown, but a failed one is a cabinet the app will not show as painted. The block's
   // markup is at the page's end: read once the page has been.
   Promise.all([work, balance, overview, me, new Promise<void>((parsed) => afterParse(parsed))]).then(
@@ -61,7 +55,7 @@ export function paintBalanceEarly(lng: string, look: Look | null): Promise<void>
       const user: PaintedUser | null = look ? me : saved;
       if (work?.enabled !== false || typeof user?.login !== "string") return shown();
       const boot = document.querySelector("#root > [data-testid='boot']");
-      const block = boot?.parentElement && balanceBlock(lng, user, overview?.current ?? null, look, insets);
+      const block = boot?.parentElement && balanceBlock(lng, user, overview?.current ?? null, look);
       if (!boot?.parentElement || !block) return shown();
       keepUntilTheApp(boot.parentElement, boot, block, (root) => {
         const screen = root.querySelector<HTMLElement>("[data-screen]");
@@ -141,13 +135,7 @@ function format(amount: unknown, currency: string | undefined, lng: string): str
  * The cabinet's first render (the build's, for an investor named `{{login}}` with nothing unread and 0 USDT) with the
  * investor's name, figures and unread count, or null when a figure cannot be shown exactly as the app would.
  */
-function balanceBlock(
-  lng: string,
-  user: PaintedUser,
-  current: Current | null,
-  look: Look | null,
-  insets: Insets | null | undefined,
-): HTMLElement | null {
+function balanceBlock(lng: string, user: PaintedUser, current: Current | null, look: Look | null): HTMLElement | null {
   const ios = look?.platform === "ios";
   const block = paintTemplate(`cabinet-${lng}-${ios ? "ios" : "base"}`);
   const style = paintTemplate("cabinet-css");
@@ -178,27 +166,15 @@ function balanceBlock(
   if (unread > 0)
     block.querySelector(".notification-bell")?.setAttribute("data-count", unread > 99 ? "99+" : `${unread}`);
   if (look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches) darken(block);
-  // Inside Telegram: the theme's colours and the safe areas, as the app has them by its first render.
+  // Inside Telegram: the theme's colours, as the app has them by its first render (the safe areas are the page's,
+  // `tma/safe-areas.ts`).
   if (look) {
     block.dataset.telegram = look.client;
-    for (const [name, value] of Object.entries({ ...look.colors, ...safeAreas(insets) }))
-      block.style.setProperty(name, value);
+    for (const [name, value] of Object.entries(look.colors)) block.style.setProperty(name, value);
   }
   // The stylesheets' rules for what it wears go with it.
   block.prepend(style);
   return block;
-}
-
-/** The safe areas the app pads with (base.css's `--safe-*`), from the client's answers (zero without one). */
-function safeAreas(insets: Insets | null | undefined): Record<string, string> {
-  const side = (name: "safe" | "content", side: "top" | "bottom" | "left" | "right") =>
-    Number(insets?.[name]?.[side]) || 0;
-  return {
-    "--safe-top": `${side("safe", "top") + side("content", "top")}px`,
-    "--safe-bottom": `${side("safe", "bottom") + side("content", "bottom")}px`,
-    "--safe-left": `${side("safe", "left")}px`,
-    "--safe-right": `${side("safe", "right")}px`,
-  };
 }
 
 /**

@@ -1,29 +1,20 @@
-// The launcher inside Telegram: the kept token read where the boot's token store keeps it, and the client's look
-// for the painted balance, over the client's bridge without the SDK (the SDK downloads beside the app's code).
-// Where the token is kept and how long the client is waited for are the token store's (`tma/token-places.ts`).
+// The launcher inside Telegram: the kept token read as the boot's token store reads it, with its storages
+// (`tma/token-places.ts`), and the client's look for the painted balance, over the client's bridge without the SDK
+// (the SDK downloads beside the app's code).
 
-import { postToClient } from "@/tma/client-post";
+import { postToClient } from "@/tma/client-events";
 import { type TelegramLaunch, uiPlatformOf } from "@/tma/launch";
-import { readFramedToken, STORAGE_ANSWER_TIMEOUT_MS, STORAGE_PLATFORMS, TELEGRAM_TOKEN_KEY } from "@/tma/token-places";
+import { followSafeAreas } from "@/tma/safe-areas";
+import { firstAnswer, readFramedToken, TELEGRAM_TOKEN_KEY, telegramStorages } from "@/tma/token-places";
 
-type Listener = (eventType: string, eventData: Record<string, unknown> | undefined) => void;
-type Side = Partial<Record<"top" | "bottom" | "left" | "right", number>>;
-export type Insets = { safe: Side | null; content: Side | null };
 export interface Look {
   client: string;
   platform: "ios" | "base";
   dark: boolean;
   colors: Record<string, string>;
-  insets: Promise<Insets | null>;
 }
 
-interface ClientWindow {
-  Telegram?: { WebView?: { receiveEvent?: Listener } };
-  TelegramWebviewProxy?: { postEvent?: unknown };
-}
-const client = window as unknown as ClientWindow;
-/** Who waits for an event from the Telegram client (`listenToTheClient`). */
-let bridgeListeners: Set<Listener> | undefined;
+const client = window as unknown as { TelegramWebviewProxy?: { postEvent?: unknown } };
 
 const major = (launch: TelegramLaunch) => Number((launch.version ?? "6.0").split(".")[0]);
 
@@ -48,12 +39,13 @@ export function telegramLook(launch: TelegramLaunch): Look | null {
     colors[`--tg-theme-${key.replace(/_/g, "-")}`] = color;
   }
   const background = colors["--tg-theme-bg-color"];
+  // The safe areas as the app pads with them, from here on (the boot finds them followed).
+  followSafeAreas(() => major(launch) >= 8 && !launch.devMock);
   return {
     client: launch.platform,
     platform: uiPlatformOf(launch.platform),
     dark: !background || brightness(background) < 120,
     colors,
-    insets: safeAreaAnswers(launch),
   };
 }
 
@@ -71,108 +63,16 @@ function brightness(color: string): number {
   return Math.sqrt(0.299 * red * red + 0.587 * green * green + 0.114 * blue * blue);
 }
 
-/** The client's safe areas, asked for as the boot asks for them (Bot API 8.0); none after 400 ms. */
-function safeAreaAnswers(launch: TelegramLaunch): Promise<Insets | null> {
-  if (major(launch) < 8 || launch.devMock) return Promise.resolve(null);
-  const ask = (kind: string) =>
-    answer<Side | null>(
-      `web_app_request_${kind}`,
-      undefined,
-      (eventType, eventData) => (eventType === `${kind}_changed` ? { value: (eventData as Side) ?? null } : null),
-      400,
-      null,
-    );
-  return Promise.all([ask("safe_area"), ask("content_safe_area")]).then(([safe, content]) => ({ safe, content }));
-}
-
 /**
  * The kept token as the boot's token store reads it: the first of the client's storages that answers, else the
  * framed store. Only read: moving a token between stores is the boot's. With the biometric lock on, the token is in
  * none of these (the boot asks for Face ID): no calls.
  */
 export async function keptTelegramToken(launch: TelegramLaunch): Promise<string | null> {
-  const tiers: string[] = [];
-  if (major(launch) >= 9 && !launch.devMock) {
-    if (STORAGE_PLATFORMS.secure.includes(launch.platform)) tiers.push("secure_storage");
-    if (STORAGE_PLATFORMS.device.includes(launch.platform)) tiers.push("device_storage");
-  }
+  const tiers = telegramStorages(launch.platform, () => major(launch) >= 9 && !launch.devMock);
   // A client that keeps the token in its storages but cannot be asked here: the boot reads it.
   if (tiers.length > 0 && typeof client.TelegramWebviewProxy?.postEvent !== "function") return null;
-  for (const prefix of tiers) {
-    const reqId = `launch-${Math.random().toString(36).slice(2)}`;
-    const value = await answer<string | null | undefined>(
-      `web_app_${prefix}_get_key`,
-      { req_id: reqId, key: TELEGRAM_TOKEN_KEY },
-      (eventType, eventData) => {
-        if (eventData?.req_id !== reqId) return null;
-        if (eventType === `${prefix}_key_received`) return { value: (eventData.value as string | null) ?? null };
-        return eventType === `${prefix}_failed` ? { value: undefined } : null;
-      },
-      STORAGE_ANSWER_TIMEOUT_MS,
-      undefined,
-    );
-    if (value === undefined) continue;
-    if (value) return value;
-    break;
-  }
-  return readFramedToken();
-}
-
-/** An event posted to the client and its answer (`match`), or `otherwise` when none came in `timeoutMs`. */
-function answer<T>(
-  eventType: string,
-  eventData: unknown,
-  match: (eventType: string, eventData: Record<string, unknown> | undefined) => { value: T } | null,
-  timeoutMs: number,
-  otherwise: T,
-): Promise<T> {
-  return new Promise((resolve) => {
-    const listeners = listenToTheClient();
-    const done = (value: T) => {
-      listeners.delete(listener);
-      clearTimeout(timer);
-      resolve(value);
-    };
-    const listener: Listener = (type, data) => {
-      const found = match(type, data);
-      if (found) done(found.value);
-    };
-    listeners.add(listener);
-    const timer = setTimeout(() => done(otherwise), timeoutMs);
-    if (!postToClient(eventType, eventData)) done(otherwise);
-  });
-}
-
-/**
- * Who waits for the client's events: the native clients call `Telegram.WebView.receiveEvent` (the SDK, loaded
- * later, keeps calling what it finds there), Telegram Web posts them to its frame as JSON strings.
- */
-function listenToTheClient(): Set<Listener> {
-  if (bridgeListeners) return bridgeListeners;
-  const listeners = new Set<Listener>();
-  bridgeListeners = listeners;
-  const receive: Listener = (eventType, eventData) => {
-    for (const listener of listeners) listener(eventType, eventData);
-  };
-  client.Telegram ??= {};
-  client.Telegram.WebView ??= {};
-  const previous = client.Telegram.WebView.receiveEvent;
-  client.Telegram.WebView.receiveEvent = previous
-    ? (eventType, eventData) => {
-        previous(eventType, eventData);
-        receive(eventType, eventData);
-      }
-    : receive;
-  window.addEventListener("message", (event) => {
-    if (event.source !== window.parent || typeof event.data !== "string") return;
-    try {
-      const { eventType, eventData } = JSON.parse(event.data);
-      if (typeof eventType === "string") receive(eventType, eventData);
-    } catch {
-      // Not the client's.
-    }
-  });
-  return listeners;
+  return (await firstAnswer(tiers, TELEGRAM_TOKEN_KEY)).value || readFramedToken();
 }
 
 /**
