@@ -3,8 +3,8 @@
  * and as the SDK's bridge would post it, in its order — a frame's parent first, then the native clients' proxy,
  * then the Windows desktop's `external.notify`; false with no client at all.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { askClient, postToClient } from "@/tma/client-events";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { postToClient } from "@/tma/client-events";
 
 type Client = { TelegramWebviewProxy?: unknown; external?: unknown };
 const client = window as unknown as Client;
@@ -59,6 +59,15 @@ type WebView = { receiveEvent?: (eventType: string, eventData?: unknown) => void
 const telegram = window as unknown as { Telegram?: { WebView?: WebView } };
 
 describe("askClient", () => {
+  let askClient: typeof import("@/tma/client-events").askClient;
+  beforeEach(async () => {
+    // A page of its own: no client hooks left by another file (the unit files share one document and one module
+    // graph), and the listener installed afresh on the first question.
+    delete telegram.Telegram;
+    vi.resetModules();
+    ({ askClient } = await import("@/tma/client-events"));
+  });
+
   it("hears the client's answer through Telegram.WebView.receiveEvent, the SDK's composing accessor left working", async () => {
     // As the SDK's bridge installs it: an accessor whose setter adds a listener to its own.
     const sdkHeard: string[] = [];
@@ -115,10 +124,10 @@ describe("askClient", () => {
       5_000,
       null,
     );
-    const answer = JSON.stringify({ eventType: "theme_changed", eventData: { theme_params: { bg_color: "#000" } } });
+    const answer = JSON.stringify({ eventType: "theme_changed", eventData: { theme_params: { bg_color: "#000000" } } });
     window.dispatchEvent(new MessageEvent("message", { data: answer, source: null }));
     window.dispatchEvent(new MessageEvent("message", { data: "not json", source: window.parent }));
     window.dispatchEvent(new MessageEvent("message", { data: answer, source: window.parent }));
-    await expect(asked).resolves.toEqual({ bg_color: "#000" });
+    await expect(asked).resolves.toEqual({ bg_color: "#000000" });
   });
 });

@@ -2,8 +2,9 @@
  * The client's safe areas as the layout's CSS variables (`src/tma/safe-areas.ts`), followed once per page: by the
  * launcher when it paints before the app's code, else by the boot, which then finds them followed.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { followSafeAreas } from "@/tma/safe-areas";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+let followSafeAreas: typeof import("@/tma/safe-areas").followSafeAreas;
 
 const client = window as unknown as {
   TelegramWebviewProxy?: unknown;
@@ -11,6 +12,16 @@ const client = window as unknown as {
 };
 const root = document.documentElement;
 const inset = (name: string) => root.style.getPropertyValue(`--tg-viewport-${name}`);
+
+beforeEach(async () => {
+  // A page of its own: no client hooks and no safe areas followed by another file's boot (the unit files share one
+  // document and one module graph), and the bridge's listener installed afresh.
+  delete (window as { Telegram?: unknown }).Telegram;
+  delete root.dataset.tgSafeAreas;
+  root.removeAttribute("style");
+  vi.resetModules();
+  ({ followSafeAreas } = await import("@/tma/safe-areas"));
+});
 
 afterEach(() => {
   delete client.TelegramWebviewProxy;
