@@ -76,6 +76,12 @@ async function expectTakeover(
   expect(painted?.ariaHidden).toBe("true");
   expect(painted?.background).toBe(rgb(theme.secondary_bg_color ?? ""));
   expect(painted?.platform).toBe(platform);
+  // Refill in the fill the app gives it inside Telegram (the theme's button colour, moved only where its text would
+  // not read on it).
+  const appRefill = await target
+    .locator("[data-testid='open-refill']")
+    .evaluate((button) => getComputedStyle(button).backgroundColor);
+  expect(painted?.refill, "Refill's fill").toBe(appRefill);
   expect(painted && app).toBeTruthy();
   if (!painted || !app) return;
   expect(painted.text).toBe(app.text);

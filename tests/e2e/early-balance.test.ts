@@ -88,6 +88,11 @@ describe("the balance painted before the app's code", () => {
         // Painted while the app's code was held back: the entry had not run.
         expect(before.painted?.appStarted).toBe(false);
         expect(painted?.ariaHidden).toBe("true");
+        // Refill in the app's own fill (the system's accent, darkened where white text would not read on it).
+        const appRefill = await page
+          .locator("[data-testid='open-refill']")
+          .evaluate((button) => getComputedStyle(button).backgroundColor);
+        expect(painted?.refill, "Refill's fill").toBe(appRefill);
         expect(painted && app).toBeTruthy();
         if (!painted || !app) return;
         // The same figure, in the same words, in the same box.

@@ -2,6 +2,7 @@
 // (`tma/token-places.ts`), and the client's look for the painted balance, over the client's bridge without the SDK
 // (the SDK downloads beside the app's code).
 
+import { buttonFill } from "@/tma/button-fill";
 import { postToClient } from "@/tma/client-events";
 import { type TelegramLaunch, uiPlatformOf } from "@/tma/launch";
 import { followSafeAreas } from "@/tma/safe-areas";
@@ -20,7 +21,7 @@ const major = (launch: TelegramLaunch) => Number((launch.version ?? "6.0").split
 
 /**
  * How the app looks inside Telegram by its first render (`tma/boot.ts`, `app/provider.tsx`): the theme's colours as
- * the SDK binds them (`--tg-theme-*`), dark when the theme's background is dark or missing (the SDK's
+ * the SDK binds them (`--tg-theme-*`) and the buttons' fill as the boot sets it (`--kassa-button-fill`), dark when the theme's background is dark or missing (the SDK's
  * `themeParams.isDark`), telegram-ui's iOS look on the Apple clients, and the safe areas the client reports. Null
  * for a theme whose colours it cannot read as the SDK would: then nothing is painted.
  */
@@ -38,6 +39,9 @@ export function telegramLook(launch: TelegramLaunch): Look | null {
     if (!color) return null;
     colors[`--tg-theme-${key.replace(/_/g, "-")}`] = color;
   }
+  // The in-page buttons' fill, as the boot sets it from the same colours.
+  const fill = buttonFill(colors["--tg-theme-button-color"], colors["--tg-theme-button-text-color"]);
+  if (fill) colors["--kassa-button-fill"] = fill;
   const background = colors["--tg-theme-bg-color"];
   // The safe areas as the app pads with them, from here on (the boot finds them followed).
   followSafeAreas(() => major(launch) >= 8 && !launch.devMock);

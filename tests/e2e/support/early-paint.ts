@@ -24,6 +24,8 @@ export interface Seen {
     ariaHidden: string | null;
     background: string;
     platform: string | null;
+    /** The painted Refill button's fill. */
+    refill: string;
     /** When it showed (`performance.now()`). */
     at: number;
   };
@@ -59,6 +61,10 @@ export async function recordFigures(context: BrowserContext): Promise<void> {
           ariaHidden: painted.closest("[aria-hidden]")?.getAttribute("aria-hidden") ?? null,
           background: root ? getComputedStyle(root).backgroundColor : "",
           platform: root?.getAttribute("data-platform") ?? null,
+          refill: (() => {
+            const refill = root?.querySelector("[data-testid='open-refill-painted']");
+            return refill ? getComputedStyle(refill).backgroundColor : "";
+          })(),
           at: performance.now(),
         };
       }
