@@ -75,11 +75,12 @@ export default defineConfig({
               // it cost every launch a request).
               test: /vite[\\/]modulepreload-polyfill|src[\\/]main\.tsx$|@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](utils|retryer|focusManager|onlineManager|timeoutManager|notifyManager|removable|subscribable|environmentManager|QueryClientProvider)\.js$|(src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus|use-in-flight)|lib[\\/]referral|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?|src[\\/]components[\\/](link-cell|brand-header|kassa-mark|language-switcher)\.tsx|telegram-ui[\\/]dist[\\/]components[\\/](Blocks[\\/](Section|Cell|List)|Navigation[\\/]SegmentedControl|Typography[\\/]Title)[\\/].*\.js)$/,
             },
-            // telegram-ui's Spinner on its own: the Button loads it when it first shows one (`buttonSpinner`).
+            // telegram-ui's Spinner on its own: the Button loads it when it first shows one (`buttonSpinner`), the screens'
+            // place while their code loads when it first shows (`components/content-spinner.tsx`).
             {
               name: "telegram-spinner",
               // Not the Button's lazy module itself (a virtual module, its id starts with \0).
-              test: /^(?!\0).*telegram-ui[\\/]dist[\\/]components[\\/]Feedback[\\/]Spinner[\\/]/,
+              test: /^(?!\0).*(telegram-ui[\\/]dist[\\/]components[\\/]Feedback[\\/]Spinner[\\/]|src[\\/]components[\\/]telegram-ui-spinner\.tsx$)/,
               priority: 2,
               includeDependenciesRecursively: false,
             },

@@ -165,3 +165,45 @@ describe("a screen whose code came before its first render", () => {
     expect(fallbacks()).toBeGreaterThan(0);
   });
 });
+
+describe("a screen's place while its code loads (ContentSpinner)", () => {
+  // Both from the module graph as it is now (the tests below start it afresh, so that nothing is kept from before).
+  const place = async () => {
+    const { ContentSpinner } = await import("@/components/content-spinner");
+    const { AppRoot } = await import("@telegram-apps/telegram-ui");
+    return render(
+      <AppRoot platform="base" appearance="light">
+        <ContentSpinner />
+      </AppRoot>,
+    );
+  };
+  afterEach(() => {
+    vi.doUnmock("@/components/telegram-ui-spinner");
+  });
+
+  it("is a status region at once, and telegram-ui's spinner in it once the spinner's own code has come", async () => {
+    vi.resetModules();
+    await place();
+    const region = screen.getByRole("status");
+    expect(region.classList.contains("spinner-screen")).toBe(true);
+    // telegram-ui draws its spinner as an SVG; its module is not the cabinet's launch's, so it comes a moment later.
+    await vi.waitFor(() => expect(region.querySelector("svg")).not.toBeNull(), { timeout: 10_000 });
+  });
+
+  it("stays a quiet status region when the spinner's code fails to come (offline), and asks again next time", async () => {
+    vi.resetModules();
+    vi.doMock("@/components/telegram-ui-spinner", () => {
+      throw new TypeError("Failed to fetch dynamically imported module");
+    });
+    const offline = await place();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByRole("status").querySelector("svg")).toBeNull();
+    offline.unmount();
+    // Back online: the next showing asks again (the failure was not kept) and draws it.
+    vi.doUnmock("@/components/telegram-ui-spinner");
+    const online = await place();
+    await vi.waitFor(() => expect(online.container.querySelector(".spinner-screen svg")).not.toBeNull(), {
+      timeout: 10_000,
+    });
+  });
+});
