@@ -21,9 +21,10 @@ const major = (launch: TelegramLaunch) => Number((launch.version ?? "6.0").split
 
 /**
  * How the app looks inside Telegram by its first render (`tma/boot.ts`, `app/provider.tsx`): the theme's colours as
- * the SDK binds them (`--tg-theme-*`) and the buttons' fill as the boot sets it (`--kassa-button-fill`), dark when the theme's background is dark or missing (the SDK's
- * `themeParams.isDark`), telegram-ui's iOS look on the Apple clients, and the safe areas the client reports. Null
- * for a theme whose colours it cannot read as the SDK would: then nothing is painted.
+ * the SDK binds them (`--tg-theme-*`) and the buttons' fill as the boot sets it (`--kassa-button-fill`), dark when
+ * the theme's background is dark or missing (the SDK's `themeParams.isDark`), telegram-ui's iOS look on the Apple
+ * clients. It also starts following the safe areas the client reports (the page's, `tma/safe-areas.ts`). Null for a
+ * theme whose colours it cannot read as the SDK would: then nothing is painted.
  */
 export function telegramLook(launch: TelegramLaunch): Look | null {
   let theme: unknown;
