@@ -1,4 +1,5 @@
 import { type ComponentType, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 type Spinner = ComponentType<{ size: "s" | "m" | "l" }>;
 
@@ -23,8 +24,12 @@ function loadSpinner(): Promise<void> {
   return loading;
 }
 
-/** A screen's place while its code and texts load; a download that failed meanwhile is said at once (its class). */
+/**
+ * A screen's place while its code and texts load, one status region named "Loading…" (telegram-ui's spinner is a
+ * status of its own: hidden inside it); a download that failed meanwhile is said at once (its class).
+ */
 export function ContentSpinner() {
+  const { t } = useTranslation("common");
   const [Spinner, setSpinner] = useState<Spinner | null>(() => loaded);
   useEffect(() => {
     if (Spinner) return;
@@ -37,8 +42,12 @@ export function ContentSpinner() {
     };
   }, [Spinner]);
   return (
-    <div className="spinner-screen" role="status" aria-live="polite">
-      {Spinner ? <Spinner size="l" /> : null}
+    <div className="spinner-screen" role="status" aria-live="polite" aria-label={t("loading")}>
+      {Spinner ? (
+        <div aria-hidden="true">
+          <Spinner size="l" />
+        </div>
+      ) : null}
     </div>
   );
 }

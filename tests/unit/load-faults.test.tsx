@@ -184,10 +184,12 @@ describe("a screen's place while its code loads (ContentSpinner)", () => {
   it("is a status region at once, and telegram-ui's spinner in it once the spinner's own code has come", async () => {
     vi.resetModules();
     await place();
-    const region = screen.getByRole("status");
+    const region = screen.getByRole("status", { name: "Loading…" });
     expect(region.classList.contains("spinner-screen")).toBe(true);
     // telegram-ui draws its spinner as an SVG; its module is not the cabinet's launch's, so it comes a moment later.
     await vi.waitFor(() => expect(region.querySelector("svg")).not.toBeNull(), { timeout: 10_000 });
+    // telegram-ui's spinner is a status too: hidden, so that a screen reader hears one region, with its name.
+    expect(screen.getAllByRole("status")).toEqual([region]);
   });
 
   it("stays a quiet status region when the spinner's code fails to come (offline), and asks again next time", async () => {
