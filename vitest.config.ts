@@ -58,10 +58,9 @@ export default mergeConfig(
           extends: true,
           test: {
             name: "integration",
-            // Each file has its own databases and servers. Four at a time on the two cores: many files wait on a timer,
-            // a server or a child process; this step ends `npm test`, and with three it had the machine to itself for
-            // its last minute (the whole run 426 → 398 s, its CPU time 560 and 544 s).
-            maxWorkers: 4,
+            // Each file has its own databases and servers. Three at a time on the two cores: many files wait on a timer,
+            // a server or a child process, and with two the run's last minute had the machine half idle.
+            maxWorkers: 3,
             // Each file builds its own servers and databases, and nothing here keeps state in a module between
             // files: a fresh module graph per file (the server's modules and packages loaded again) cost a third of
             // the step's CPU (10 files: 137 s isolated, 93 s shared, /usr/bin/time).
