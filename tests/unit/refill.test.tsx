@@ -76,9 +76,7 @@ describe("refill", () => {
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(WAITING.address));
     await waitFor(() => expect(within(dialog).getByTestId("copy-address").textContent).toBe("Address copied"));
     // A moment later the button offers the copy again (a second copy is told too).
-    await waitFor(() => expect(within(dialog).getByTestId("copy-address").textContent).toBe("Copy address"), {
-      timeout: 5000,
-    });
+    await waitFor(() => expect(within(dialog).getByTestId("copy-address").textContent).toBe("Copy address"));
 
     const hash = dialog.querySelector<HTMLInputElement>("input[name='txHash']") as HTMLInputElement;
     fireEvent.change(hash, { target: { value: "0xabcdef0123456789" } });
