@@ -213,6 +213,28 @@ export function serverForTests(options: TestServerOptions, use: (server: TestSer
 }
 
 /**
+ * Counts, from now on, the statements `handle` sends to its database: drizzle's one entry point into its driver
+ * (PGlite's `query`, postgres.js's `unsafe`), counted on the client drizzle's session holds. Returns the count so far.
+ */
+export function countStatements(handle: DatabaseHandle): () => number {
+  let statements = 0;
+  const session = (handle.db as unknown as { session: { client: object } }).session;
+  const entry = handle.kind === "postgres" ? "unsafe" : "query";
+  session.client = new Proxy(session.client, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (property !== entry) return value.bind(target);
+      return (...args: unknown[]) => {
+        statements++;
+        return value.apply(target, args);
+      };
+    },
+  });
+  return () => statements;
+}
+
+/**
  * Makes `server` listen on 127.0.0.1 (a free port, given back) and counts in `held`, by client address, the
  * connections it keeps (a connection cap destroys the others before this listener hears them).
  */

@@ -24,7 +24,7 @@ import { pulse } from "../../server/src/services/notifications";
 import { rowsOf } from "../../server/src/services/partners";
 import { findLiveSession, revokeSession } from "../../server/src/services/sessions";
 import { findUserById, unreadCount } from "../../server/src/services/users";
-import { pgliteTemplate } from "./helpers";
+import { countStatements, pgliteTemplate } from "./helpers";
 import { freshPostgres, TEST_DATABASE_URL } from "./money";
 
 const INVESTORS = 50_000;
@@ -64,7 +64,7 @@ const tokenSql = (i: string) => `'k' || lpad((${i})::text, 10, '0') || md5('k' |
 describe(`the kept caches with ${INVESTORS.toLocaleString("en-US")} investors`, () => {
   let handle: DatabaseHandle;
   let kept: Kept;
-  let statements = 0;
+  let statements: () => number = () => 0;
   /** The time of the caches and the sessions: a request a millisecond. */
   const clock = fixedClock(new Date());
 
@@ -86,21 +86,8 @@ describe(`the kept caches with ${INVESTORS.toLocaleString("en-US")} investors`, 
     for (const statement of seed) await handle.db.execute(sql.raw(statement));
     clock.set(new Date());
     kept = await startKept(handle.db, npmStartBudget(), { now: () => clock.now().getTime() });
-    // Every statement the services send from here on: drizzle's one entry point into its driver (PGlite's `query`,
-    // postgres.js's `unsafe`), counted on the client drizzle's session holds.
-    const session = (handle.db as unknown as { session: { client: object } }).session;
-    const entry = handle.kind === "postgres" ? "unsafe" : "query";
-    session.client = new Proxy(session.client, {
-      get(target, property) {
-        const value = Reflect.get(target, property, target);
-        if (typeof value !== "function") return value;
-        if (property !== entry) return value.bind(target);
-        return (...args: unknown[]) => {
-          statements++;
-          return value.apply(target, args);
-        };
-      },
-    });
+    // Every statement the services send from here on.
+    statements = countStatements(handle);
   }, 1_200_000);
   afterAll(async () => {
     await stopKept(handle.db);
@@ -113,7 +100,7 @@ describe(`the kept caches with ${INVESTORS.toLocaleString("en-US")} investors`, 
    * the route's handler, `getBalance`); the statements a request cost and the share of kept reads.
    */
   async function round(): Promise<{ perRequest: number; hitRate: number }> {
-    const before = { statements, ...counters() };
+    const before = { statements: statements(), ...counters() };
     await eachInvestor(1, INVESTORS, async (i) => {
       clock.advance(1);
       const session = await findLiveSession(handle.db, clock, token(i));
@@ -126,7 +113,7 @@ describe(`the kept caches with ${INVESTORS.toLocaleString("en-US")} investors`, 
     const after = counters();
     const hits = after.hits - before.hits;
     return {
-      perRequest: (statements - before.statements) / INVESTORS,
+      perRequest: (statements() - before.statements) / INVESTORS,
       hitRate: hits / (hits + after.misses - before.misses),
     };
   }
