@@ -1,17 +1,9 @@
-import type { User } from "@contract";
 import { useAtomValue } from "jotai";
 import type { ReactNode } from "react";
 import { loginPath, paths, phoneVerificationPath, safeNextPath } from "@/config/paths";
+import { needsPhoneConfirmation } from "@/features/auth/model/phone-pending";
 import { Navigate, useLocation, useSearchParams } from "@/lib/router";
 import { isSignedInAtom, userAtom } from "@/lib/session";
-
-/**
- * The phone still waits for its code: the server's own rule (`phoneConfirmationRequired`), a phone on
- * the account and not confirmed. Accounts made by Telegram sign-in have no phone and are not held.
- */
-function needsPhoneConfirmation(user: Pick<User, "phone" | "phoneConfirmed"> | null): boolean {
-  return user !== null && user.phone !== null && !user.phoneConfirmed;
-}
 
 /**
  * Cabinet routes: a signed-out visitor goes to `/login?next=<where they were going>`; a user whose

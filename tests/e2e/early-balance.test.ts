@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
-import { type ApiSession, base, demoSession, useSession } from "./support/app";
+import { type ApiSession, base, demoSession, PASSWORD, uniqueLogin, uniquePhone, useSession } from "./support/app";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { CODE_AND_STYLES, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
 
@@ -167,6 +167,52 @@ describe("the balance painted before the app's code", () => {
       await page.locator("#root [data-screen='operations']").waitFor({ timeout: 20_000 });
       expect(await page.locator("[data-testid='painted-cabinet']").count()).toBe(0);
       expect((await seen(page)).painted).toBeUndefined();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("paints nothing for an investor whose phone waits for its code (the app shows its confirmation)", async () => {
+    const login = uniqueLogin("pend");
+    const body = { login, fullName: "Mira Ledger", email: `${login}@example.com`, phone: uniquePhone() };
+    const registered = await apiCall("register", {
+      params: { inviter: "demo" },
+      body: { ...body, password: PASSWORD, passwordRepeat: PASSWORD, acceptTerms: true, language: "en" },
+    });
+    expect(registered.user.phoneConfirmed).toBe(false);
+    const context = await phoneContext(browser, { viewport: { width: 390, height: 844 }, colorScheme: "light" });
+    await useSession(context, { login, token: registered.refreshToken, user: registered.user });
+    await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
+    await recordFigures(context);
+    const releaseEntry = await hold(context, ENTRY_CHUNK);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base()}/`, { waitUntil: "domcontentloaded" });
+      // Every early reply read through and three frames after: where the launcher paints, it has by then (the
+      // investor's balance and overview answer 200 as the demo's do).
+      const statuses = await page.evaluate(async () => {
+        const early = window.__kassaEarlyReplies ?? [];
+        const read = await Promise.all(
+          early.map((e) =>
+            e.reply.then((r) =>
+              r
+                .clone()
+                .text()
+                .then(() => r.status),
+            ),
+          ),
+        );
+        await new Promise((done) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))),
+        );
+        return read;
+      });
+      expect(statuses.length).toBeGreaterThanOrEqual(3);
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      releaseEntry();
+      await page.locator("#root [data-screen='phone-verification']").waitFor({ timeout: 20_000 });
+      expect((await seen(page)).painted).toBeUndefined();
+      expect(await page.locator("[data-testid='painted-cabinet']").count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -4,6 +4,7 @@
 // are the app's formatter's (`formatAmount`).
 import type { Currency } from "@contract";
 import type { User } from "@contract/user";
+import { needsPhoneConfirmation } from "@/features/auth/model/phone-pending";
 import { formatAmount } from "@/lib/format-amount";
 import { USER_STORAGE_KEY } from "@/lib/session-keys";
 import { LAUNCH, paintTemplate } from "./build-time";
@@ -20,13 +21,16 @@ interface Current {
   balance?: unknown;
   onDeposit?: unknown;
 }
-type PaintedUser = Pick<User, "login" | "fullName"> & { notifications?: { unread?: number } };
+type PaintedUser = Pick<User, "login" | "fullName" | "phone" | "phoneConfirmed"> & {
+  notifications?: { unread?: number };
+};
 
 /**
  * The cabinet's headline, painted from the early replies (at the cabinet's start, with the kept token, on a
- * phone's width), only when the maintenance flag is off and the balance and the overview came back good (inside
- * Telegram also the kept token's check, in the client's `look`). Null when it will not try; else a promise settled once it has
- * painted, or will not (the entry is inserted then).
+ * phone's width), only when the maintenance flag is off, the balance and the overview came back good (inside
+ * Telegram also the kept token's check, in the client's `look`) and the investor's phone does not wait for its code (the
+ * app shows its confirmation instead). Null when it will not try; else a promise settled once it has painted, or will
+ * not (the entry is inserted then).
  */
 export function paintBalanceEarly(lng: string, look: Look | null): Promise<void> | null {
   const phone = !matchMedia("(min-width: 960px)").matches;
@@ -53,7 +57,8 @@ export function paintBalanceEarly(lng: string, look: Look | null): Promise<void>
   Promise.all([work, balance, overview, me, new Promise<void>((parsed) => afterParse(parsed))]).then(
     ([work, _balance, overview, me]) => {
       const user: PaintedUser | null = look ? me : saved;
-      if (work?.enabled !== false || typeof user?.login !== "string") return shown();
+      // An investor whose phone waits for its code is sent to its confirmation by the app's guards: no cabinet.
+      if (work?.enabled !== false || typeof user?.login !== "string" || needsPhoneConfirmation(user)) return shown();
       const boot = document.querySelector("#root > [data-testid='boot']");
       const block = boot?.parentElement && balanceBlock(lng, user, overview?.current ?? null, look);
       if (!boot?.parentElement || !block) return shown();
