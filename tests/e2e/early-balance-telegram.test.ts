@@ -269,10 +269,12 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
     }
   });
 
-  it("paints nothing on a refused token, another path or the wide layout", async () => {
+  it("paints nothing on a refused token, another path, a start parameter's screen or the wide layout", async () => {
     for (const [name, width, path, token] of [
       ["refused token", 390, "/", "refused"],
       ["another path", 390, "/operations", "kept"],
+      // A chat button's launch (`tgWebAppStartParam`): the app opens the settings, not the cabinet.
+      ["start parameter", 390, "/#tgWebAppStartParam=settings&", "kept"],
       ["wide layout", 1280, "/", "kept"],
     ] as const) {
       const { context, url, session } = await iphone(width, LIGHT_THEME, "en");
@@ -281,11 +283,15 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
       const release = await hold(context, CODE_AND_STYLES);
       const page = await context.newPage();
       try {
-        await page.goto(url.replace(`${base()}/`, `${base()}${path}`), { waitUntil: "commit" });
+        await page.goto(url.replace(`${base()}/#`, `${base()}${path.includes("#") ? path : `${path}#`}`), {
+          waitUntil: "commit",
+        });
         // Time enough for the bridge, the replies and the paint (the painted figure comes well within it).
         await page.waitForTimeout(2_000);
         release();
         await page.locator(`#root [data-screen]`).first().waitFor({ timeout: 20_000 });
+        if (name === "start parameter")
+          await page.locator("#root [data-screen='settings']").waitFor({ timeout: 20_000 });
         expect((await seen(page)).painted, `${name} (${session.login})`).toBeUndefined();
         expect(await page.locator("[data-testid='painted-cabinet']").count()).toBe(0);
       } finally {

@@ -6,6 +6,7 @@
 // Whatever goes wrong here, the entry is still inserted.
 import { resolveApiBaseUrl } from "@/config/env";
 import { startLanguage } from "@/config/language";
+import { startParamPath } from "@/config/paths";
 import { readTokenCookie, USER_STORAGE_KEY } from "@/lib/session-keys";
 import { detectTelegramLaunch } from "@/tma/launch";
 import { LAUNCH } from "./build-time";
@@ -46,10 +47,12 @@ function start(): Promise<unknown> | null {
   let painted: Promise<unknown> | null = null;
   const path = location.pathname.replace(/\/+$/, "") || "/";
   const saved = localStorage.getItem(USER_STORAGE_KEY) !== null;
-  const login = !saved && (path === "/" || path === "/login");
-  const screen = saved && path === "/" ? files.cabinet : login ? files.login : null;
-  if (!screen) return null;
   const telegram = detectTelegramLaunch();
+  // A launch with a start parameter (a chat button's screen) opens that screen, as the app's start does: a deep link.
+  const start = telegram?.fresh ? startParamPath(telegram.startParam) : undefined;
+  const login = !saved && (path === "/" || path === "/login");
+  const screen = saved && path === "/" && !start ? files.cabinet : login ? files.login : null;
+  if (!screen) return null;
   // Inside Telegram the kept token is asked for before anything else: the client answers in a task of its own at
   // the earliest, after the page's first paint, and later on a busy phone. Meanwhile what needs no token goes out.
   const kept = saved && telegram ? keptTelegramToken(telegram) : null;
