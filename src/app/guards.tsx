@@ -1,9 +1,24 @@
 import { useAtomValue } from "jotai";
 import type { ReactNode } from "react";
+import { SpinnerScreen } from "@/components/spinner-screen";
 import { loginPath, paths, phoneVerificationPath, safeNextPath } from "@/config/paths";
 import { needsPhoneConfirmation } from "@/features/auth/model/phone-pending";
 import { Navigate, useLocation, useSearchParams } from "@/lib/router";
 import { isSignedInAtom, userAtom } from "@/lib/session";
+
+/**
+ * A guard's way on: the router renders a location change in a transition, which keeps what was on view until the
+ * screen it leads to has its code; on view is the spinner, not an empty page (a cold launch's redirect waited
+ * about a second on a slow phone with nothing on screen).
+ */
+function Redirect({ to }: { to: string }) {
+  return (
+    <>
+      <Navigate to={to} replace />
+      <SpinnerScreen />
+    </>
+  );
+}
 
 /**
  * Cabinet routes: a signed-out visitor goes to `/login?next=<where they were going>`; a user whose
@@ -14,8 +29,8 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const user = useAtomValue(userAtom);
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
-  if (!signedIn) return <Navigate to={loginPath(here)} replace />;
-  if (needsPhoneConfirmation(user)) return <Navigate to={phoneVerificationPath(here)} replace />;
+  if (!signedIn) return <Redirect to={loginPath(here)} />;
+  if (needsPhoneConfirmation(user)) return <Redirect to={phoneVerificationPath(here)} />;
   return children;
 }
 
@@ -30,8 +45,8 @@ export function RedirectSignedIn({ children }: { children: ReactNode }) {
   const [params] = useSearchParams();
   if (!signedIn) return children;
   const next = safeNextPath(params.get("next"));
-  if (needsPhoneConfirmation(user)) return <Navigate to={phoneVerificationPath(next)} replace />;
-  return <Navigate to={next ?? paths.cabinet} replace />;
+  if (needsPhoneConfirmation(user)) return <Redirect to={phoneVerificationPath(next)} />;
+  return <Redirect to={next ?? paths.cabinet} />;
 }
 
 /** Phone verification: only for a signed-in user whose phone waits; everyone else goes on. */
@@ -39,7 +54,7 @@ export function RequirePhonePending({ children }: { children: ReactNode }) {
   const signedIn = useAtomValue(isSignedInAtom);
   const user = useAtomValue(userAtom);
   const [params] = useSearchParams();
-  if (!signedIn) return <Navigate to={paths.login} replace />;
-  if (!needsPhoneConfirmation(user)) return <Navigate to={safeNextPath(params.get("next")) ?? paths.cabinet} replace />;
+  if (!signedIn) return <Redirect to={paths.login} />;
+  if (!needsPhoneConfirmation(user)) return <Redirect to={safeNextPath(params.get("next")) ?? paths.cabinet} />;
   return children;
 }
