@@ -3,9 +3,11 @@
  * away from the login) with the app's spinner on view: the router renders the way on in a transition, which keeps
  * what was on view until the next screen's code and texts have come, and that must not be an empty page.
  */
+
+import type { User } from "@contract";
 import { act, render, screen } from "@testing-library/react";
 import { Provider } from "jotai";
-import { lazy, type ReactNode, Suspense } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { RedirectSignedIn, RequirePhonePending, RequireSession } from "@/app/guards";
 import { MemoryRouter, Route, Switch, useLocation } from "@/lib/router";
@@ -41,73 +43,56 @@ function renderAt(path: string, routes: ReactNode) {
   );
 }
 
-/** While the next screen's code is on its way: the spinner, nothing else of the app's. */
-function expectSpinnerOnly(hidden: string) {
-  expect(screen.getByRole("status")).toBeTruthy();
-  expect(screen.queryByText(hidden)).toBeNull();
-  expect(screen.queryByText("the fallback")).toBeNull();
-}
-
 const PENDING = { ...DEMO_USER, phone: "+77010000000", phoneConfirmed: false };
+
+type Guard = ComponentType<{ children: ReactNode }>;
+const Open: Guard = ({ children }) => children;
+
+/**
+ * Each guard's way on: who, from which screen (behind `guard`) to which (behind `nextGuard`, its code held back by
+ * the test), and the address it ends at.
+ */
+const WAYS: { name: string; user: User | null; from: string; guard: Guard; to: string; nextGuard: Guard }[] = [
+  {
+    name: "the login, to a signed-out visitor of a cabinet screen",
+    ...{ user: null, from: "/deposits", guard: RequireSession, to: "/login?next=%2Fdeposits", nextGuard: Open },
+  },
+  {
+    name: "the confirmation, to an investor whose phone waits for its code",
+    ...{ user: PENDING, from: "/", guard: RequireSession, to: "/phone-verification", nextGuard: RequirePhonePending },
+  },
+  {
+    name: "the cabinet, to a signed-in user on the login",
+    ...{ user: DEMO_USER, from: "/login", guard: RedirectSignedIn, to: "/", nextGuard: Open },
+  },
+];
 
 afterEach(() => clearSession());
 
 describe("a guard's way on", () => {
-  it("shows the spinner, then the login, to a signed-out visitor of a cabinet screen", async () => {
-    clearSession();
-    const login = later("the login");
-    renderAt("/deposits", [
-      <Route key="login" path="/login">
-        <login.Screen />
-      </Route>,
-      <Route key="cabinet">
-        <RequireSession>
-          <p>the deposits</p>
-        </RequireSession>
-      </Route>,
-    ]);
-    expectSpinnerOnly("the deposits");
-    await login.come();
-    await screen.findByText("the login");
-    expect(screen.getByTestId("where").textContent).toBe("/login?next=%2Fdeposits");
-  });
-
-  it("shows the spinner, then the confirmation, to an investor whose phone waits for its code", async () => {
-    signIn({ refreshToken: "token-1", user: PENDING });
-    const confirmation = later("the confirmation");
-    renderAt("/", [
-      <Route key="phone" path="/phone-verification">
-        <RequirePhonePending>
-          <confirmation.Screen />
-        </RequirePhonePending>
-      </Route>,
-      <Route key="cabinet">
-        <RequireSession>
-          <p>the cabinet</p>
-        </RequireSession>
-      </Route>,
-    ]);
-    expectSpinnerOnly("the cabinet");
-    await confirmation.come();
-    await screen.findByText("the confirmation");
-  });
-
-  it("shows the spinner, then the cabinet, to a signed-in user on the login", async () => {
-    signIn({ refreshToken: "token-1", user: DEMO_USER });
-    const cabinet = later("the cabinet");
-    renderAt("/login", [
-      <Route key="login" path="/login">
-        <RedirectSignedIn>
-          <p>the login</p>
-        </RedirectSignedIn>
-      </Route>,
-      <Route key="cabinet">
-        <cabinet.Screen />
-      </Route>,
-    ]);
-    expectSpinnerOnly("the login");
-    await cabinet.come();
-    await screen.findByText("the cabinet");
-    expect(screen.getByTestId("where").textContent).toBe("/");
-  });
+  for (const { name, user, from, guard: Leaving, to, nextGuard: Guarded } of WAYS)
+    it(`shows the spinner, then ${name}`, async () => {
+      if (user) signIn({ refreshToken: "token-1", user });
+      else clearSession();
+      const next = later("the next screen");
+      renderAt(from, [
+        <Route key="from" path={from}>
+          <Leaving>
+            <p>the screen left</p>
+          </Leaving>
+        </Route>,
+        <Route key="to" path={to.split("?")[0] ?? to}>
+          <Guarded>
+            <next.Screen />
+          </Guarded>
+        </Route>,
+      ]);
+      // While the next screen's code is on its way: the spinner, nothing else of the app's.
+      expect(screen.getByRole("status")).toBeTruthy();
+      expect(screen.queryByText("the screen left")).toBeNull();
+      expect(screen.queryByText("the fallback")).toBeNull();
+      await next.come();
+      await screen.findByText("the next screen");
+      expect(screen.getByTestId("where").textContent).toBe(to);
+    });
 });
