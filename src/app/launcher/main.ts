@@ -49,9 +49,9 @@ function start(): Promise<unknown> | null {
   const saved = localStorage.getItem(USER_STORAGE_KEY) !== null;
   const telegram = detectTelegramLaunch();
   // A launch with a start parameter (a chat button's screen) opens that screen, as the app's start does: a deep link.
-  const start = telegram?.fresh ? startParamPath(telegram.startParam) : undefined;
+  const opens = telegram?.fresh ? startParamPath(telegram.startParam) : undefined;
   const login = !saved && (path === "/" || path === "/login");
-  const screen = saved && path === "/" && !start ? files.cabinet : login ? files.login : null;
+  const screen = saved && path === "/" && !opens ? files.cabinet : login ? files.login : null;
   if (!screen) return null;
   // Inside Telegram the kept token is asked for before anything else: the client answers in a task of its own at
   // the earliest, after the page's first paint, and later on a busy phone. Meanwhile what needs no token goes out.
