@@ -180,6 +180,8 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
       expect(top).toBeGreaterThanOrEqual(client.safeArea.top + client.contentSafeArea.top);
       // In the iOS look the cabinet's own blocks are rounded like telegram-ui's iOS sections (one shape per screen).
       if (client.platform === "ios") {
+        // The stats bar mounts once the balance is on screen, after the screen itself.
+        await page.locator(".stats-bar").waitFor({ timeout: 15_000 });
         const corners = await page
           .locator(".balance-hero-wrap, .stats-bar")
           .evaluateAll((blocks) => blocks.map((el) => getComputedStyle(el).borderTopLeftRadius));
