@@ -11,7 +11,7 @@
  */
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, screen, telegramSessionThroughApi } from "./support/app";
+import { type ApiSession, base, phonePendingSession, screen, telegramSessionThroughApi } from "./support/app";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
 import { CODE_AND_STYLES, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
@@ -107,8 +107,10 @@ async function investor(language: string) {
 }
 
 /** An iPhone in fullscreen whose SecureStorage keeps a signed-in Telegram user's token, the user saved. */
-async function iphone(width: number, theme: Record<string, string>, language: string) {
-  const { initData, session } = await investor(language);
+async function iphone(width: number, theme: Record<string, string>, language: string, kept?: ApiSession) {
+  const made = await investor(language);
+  const { initData } = made;
+  const session = kept ?? made.session;
   const context = await phoneContext(browser, { viewport: { width, height: 844 } });
   await installTelegramClient(context, theme, { keychain: new Map(), ...IPHONE_FULLSCREEN });
   await context.addInitScript(
@@ -269,15 +271,19 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
     }
   });
 
-  it("paints nothing on a refused token, another path, a start parameter's screen or the wide layout", async () => {
+  it("paints nothing on a refused token, a phone waiting for its code, another path, a start parameter's screen or the wide layout", async () => {
     for (const [name, width, path, token] of [
       ["refused token", 390, "/", "refused"],
+      // An investor registered on the web who signed in inside Telegram before entering the phone's code: the app
+      // shows the confirmation, not the cabinet.
+      ["phone waiting for its code", 390, "/", "phone pending"],
       ["another path", 390, "/operations", "kept"],
       // A chat button's launch (`tgWebAppStartParam`): the app opens the settings, not the cabinet.
       ["start parameter", 390, "/#tgWebAppStartParam=settings&", "kept"],
       ["wide layout", 1280, "/", "kept"],
     ] as const) {
-      const { context, url, session } = await iphone(width, LIGHT_THEME, "en");
+      const pending = token === "phone pending" ? await phonePendingSession() : undefined;
+      const { context, url, session } = await iphone(width, LIGHT_THEME, "en", pending);
       if (token === "refused")
         await context.addInitScript(() => sessionStorage.setItem("tg-secure:kassa_refresh_token", "not-a-kept-token"));
       const release = await hold(context, CODE_AND_STYLES);
@@ -290,8 +296,10 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
         await page.waitForTimeout(2_000);
         release();
         await page.locator(`#root [data-screen]`).first().waitFor({ timeout: 20_000 });
-        if (name === "start parameter")
-          await page.locator("#root [data-screen='settings']").waitFor({ timeout: 20_000 });
+        const opens = { "start parameter": "settings", "phone waiting for its code": "phone-verification" }[
+          name as string
+        ];
+        if (opens) await page.locator(`#root [data-screen='${opens}']`).waitFor({ timeout: 20_000 });
         expect((await seen(page)).painted, `${name} (${session.login})`).toBeUndefined();
         expect(await page.locator("[data-testid='painted-cabinet']").count()).toBe(0);
       } finally {

@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
-import { type ApiSession, base, demoSession, PASSWORD, uniqueLogin, uniquePhone, useSession } from "./support/app";
+import { type ApiSession, base, demoSession, phonePendingSession, useSession } from "./support/app";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { CODE_AND_STYLES, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
 
@@ -173,15 +173,10 @@ describe("the balance painted before the app's code", () => {
   });
 
   it("paints nothing for an investor whose phone waits for its code (the app shows its confirmation)", async () => {
-    const login = uniqueLogin("pend");
-    const body = { login, fullName: "Mira Ledger", email: `${login}@example.com`, phone: uniquePhone() };
-    const registered = await apiCall("register", {
-      params: { inviter: "demo" },
-      body: { ...body, password: PASSWORD, passwordRepeat: PASSWORD, acceptTerms: true, language: "en" },
-    });
-    expect(registered.user.phoneConfirmed).toBe(false);
+    const session = await phonePendingSession();
+    expect(session.user.phoneConfirmed).toBe(false);
     const context = await phoneContext(browser, { viewport: { width: 390, height: 844 }, colorScheme: "light" });
-    await useSession(context, { login, token: registered.refreshToken, user: registered.user });
+    await useSession(context, session);
     await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
     await recordFigures(context);
     const releaseEntry = await hold(context, ENTRY_CHUNK);

@@ -96,6 +96,19 @@ export async function telegramSessionThroughApi(initData: string): Promise<ApiSe
   return { login: reply.user.login, token: reply.refreshToken, user: reply.user };
 }
 
+/** A new investor registered on the web, whose phone still waits for its code (`phoneConfirmed` false). */
+export async function phonePendingSession() {
+  const login = uniqueLogin("pend");
+  const registered = await apiCall("register", {
+    params: { inviter: "demo" },
+    body: {
+      ...{ login, fullName: "Mira Ledger", email: `${login}@example.com`, phone: uniquePhone() },
+      ...{ password: PASSWORD, passwordRepeat: PASSWORD, acceptTerms: true, language: "en" },
+    },
+  });
+  return { login, token: registered.refreshToken, user: registered.user };
+}
+
 /** Puts an API session into a browser context the way the app keeps it (cookie + saved user). */
 export async function useSession(context: import("playwright-core").BrowserContext, session: ApiSession) {
   await context.addCookies([{ name: "kassa_token", value: session.token, url: base() }]);
