@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiSession, base, phonePendingSession, screen, telegramSessionThroughApi } from "./support/app";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
-import { CODE_AND_STYLES, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
+import { CODE_AND_STYLES, earlyRepliesRead, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
 import {
   DARK_THEME,
   DEV_BOT_TOKEN,
@@ -174,11 +174,11 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
       }
     });
 
-  for (const [language, theme] of [
-    ["en", DARK_THEME],
-    ["ru", LIGHT_THEME],
+  for (const [language, theme, chatButton] of [
+    ["en", DARK_THEME, true],
+    ["ru", LIGHT_THEME, false],
   ] as const)
-    it(`Telegram Web A's frame (${language}, ${theme === DARK_THEME ? "dark" : "light"} theme): the figure in the app's box`, async () => {
+    it(`Telegram Web A's frame (${language}, ${theme === DARK_THEME ? "dark" : "light"} theme): the figure in the app's box${chatButton ? "; a chat button's launch paints nothing" : ""}`, async () => {
       const { initData } = await investor(language);
       const web = await openTelegramWeb(browser, base(), "a", theme);
       await recordFigures(web.context);
@@ -197,6 +197,16 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
           platform: "base",
           offset: { x: host?.x ?? 0, y: host?.y ?? 0 },
         });
+        if (!chatButton) return;
+        // A chat button's launch, the start parameter in the frame's query as Telegram Web gives it: the screen it
+        // names opens, and no cabinet was painted on the way (the code held until the launcher has had its chance).
+        await web.unmount();
+        const releaseCode = await hold(web.context, CODE_AND_STYLES, (route) => route.fallback());
+        const opened = await web.mount({ initData, platform: "weba", version: "9.1", startParam: "settings" });
+        await earlyRepliesRead(opened);
+        releaseCode();
+        await opened.locator("#root [data-screen='settings']").waitFor({ timeout: 20_000 });
+        expect((await seen(opened)).painted, "painted on a start parameter's launch").toBeUndefined();
       } finally {
         await web.context.close();
       }

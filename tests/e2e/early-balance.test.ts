@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { type ApiSession, base, demoSession, phonePendingSession, useSession } from "./support/app";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
-import { CODE_AND_STYLES, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
+import { CODE_AND_STYLES, earlyRepliesRead, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
 
 const ENTRY_CHUNK = /\/assets\/index-[^/]+\.js$/;
 const CABINET_CHUNK = /\/assets\/cabinet-launch-[^/]+\.js$/;
@@ -185,23 +185,7 @@ describe("the balance painted before the app's code", () => {
       await page.goto(`${base()}/`, { waitUntil: "domcontentloaded" });
       // Every early reply read through and three frames after: where the launcher paints, it has by then (the
       // investor's balance and overview answer 200 as the demo's do).
-      const statuses = await page.evaluate(async () => {
-        const early = window.__kassaEarlyReplies ?? [];
-        const read = await Promise.all(
-          early.map((e) =>
-            e.reply.then((r) =>
-              r
-                .clone()
-                .text()
-                .then(() => r.status),
-            ),
-          ),
-        );
-        await new Promise((done) =>
-          requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))),
-        );
-        return read;
-      });
+      const statuses = await earlyRepliesRead(page);
       expect(statuses.length).toBeGreaterThanOrEqual(3);
       expect(statuses.every((status) => status === 200)).toBe(true);
       releaseEntry();
