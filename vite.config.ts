@@ -56,6 +56,9 @@ export default defineConfig({
     sourcemap: false,
     assetsInlineLimit: 0,
     rolldownOptions: {
+      // The plugins' time is known and meant (the Brotli copies at quality 11, the launcher's templates rendered
+      // from the app's components): the bundler's note on slow plugins would only read as a fault in every build.
+      checks: { pluginTimings: false },
       output: {
         codeSplitting: {
           groups: [
