@@ -1,7 +1,7 @@
 /** Crypto cases: on Deposits they narrow the plans and open the deposit through the case; on Operations, their operations. */
 import type { CryptoCase, Deposit, Operation, Plan } from "@contract";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import { setLanguage } from "@/config/i18n";
 import { aDeposit } from "./fixtures";
 import { DEMO_USER, renderApp, stubRoutes } from "./test-utils";
@@ -49,11 +49,6 @@ const DEPOSIT: Deposit = aDeposit({
   totalAtEnd: "160",
   accruedHeld: "0",
   daysAccrued: 0,
-});
-
-afterEach(async () => {
-  vi.unstubAllGlobals();
-  await setLanguage("en");
 });
 
 function depositsApi(posts: unknown[]) {
@@ -171,7 +166,7 @@ describe("crypto cases on Deposits", () => {
     await renderApp({ path: "/deposits", user: DEMO_USER });
     fireEvent.click(await screen.findByTestId("open-deposit"));
     await showCases();
-    await setLanguage("ru");
+    await act(() => setLanguage("ru"));
     await waitFor(() => expect(screen.getByText("Криптокейсы")).toBeTruthy());
     const growth = screen.getAllByTestId("crypto-case")[1] as HTMLElement;
     expect(growth.textContent).toContain("Рост");
