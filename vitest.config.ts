@@ -38,6 +38,9 @@ export default mergeConfig(
             exclude: ISOLATED_UNIT_TESTS,
             environment: "jsdom",
             setupFiles: ["tests/unit/setup.ts"],
+            // After each test the shared setup's hooks run first (registration order, not vitest's reversed one):
+            // the rendered tree is unmounted before a file's own hooks reset the session, the language or a store.
+            sequence: { hooks: "list" },
             testTimeout: 120_000,
             // The files share one module graph and one document: a fresh one per file cost more time
             // than the tests themselves. tests/unit/setup.ts puts back what a test may leave behind.
@@ -51,6 +54,7 @@ export default mergeConfig(
             include: ISOLATED_UNIT_TESTS,
             environment: "jsdom",
             setupFiles: ["tests/unit/setup.ts"],
+            sequence: { hooks: "list" },
             testTimeout: 120_000,
           },
         },

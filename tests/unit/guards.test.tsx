@@ -5,7 +5,7 @@
  */
 
 import type { User } from "@contract";
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, render, screen } from "@testing-library/react";
 import { Provider } from "jotai";
 import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
 import { afterEach, describe, expect, it } from "vitest";
@@ -67,11 +67,7 @@ const WAYS: { name: string; user: User | null; from: string; guard: Guard; to: s
   },
 ];
 
-// The screens go before the session does: signing out under a mounted guard is an update outside the test.
-afterEach(() => {
-  cleanup();
-  clearSession();
-});
+afterEach(() => clearSession());
 
 describe("a guard's way on", () => {
   for (const { name, user, from, guard: Leaving, to, nextGuard: Guarded } of WAYS)
