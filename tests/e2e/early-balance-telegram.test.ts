@@ -108,9 +108,10 @@ async function investor(language: string) {
 
 /** An iPhone in fullscreen whose SecureStorage keeps a signed-in Telegram user's token, the user saved. */
 async function iphone(width: number, theme: Record<string, string>, language: string, kept?: ApiSession) {
-  const made = await investor(language);
-  const { initData } = made;
-  const session = kept ?? made.session;
+  // With a kept session of another account given, the launch's init data need not have an account of its own.
+  const { initData, session } = kept
+    ? { initData: signedInitData(telegramUser(language), DEV_BOT_TOKEN), session: kept }
+    : await investor(language);
   const context = await phoneContext(browser, { viewport: { width, height: 844 } });
   await installTelegramClient(context, theme, { keychain: new Map(), ...IPHONE_FULLSCREEN });
   await context.addInitScript(
