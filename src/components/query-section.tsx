@@ -9,6 +9,7 @@ import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useApiErrorText } from "@/lib/error-text";
+import { usePlaceholder } from "@/tma/hooks";
 import { useOnline } from "./offline-banner";
 import { Placeholder } from "./placeholder";
 
@@ -31,8 +32,12 @@ export function TallSkeleton() {
   );
 }
 
-/** A form's place while what it offers (payment systems, plans) loads: its section, a tall skeleton. */
+/**
+ * A form's place while what it offers (payment systems, plans) loads: its section, a tall skeleton. Inside
+ * Telegram the form brings its Main button and with it Back, so Back waits for it (`usePlaceholder`).
+ */
 export function FormSkeleton({ header }: { header: string }) {
+  usePlaceholder();
   return (
     <Section header={header}>
       <div className="money-skeleton" data-testid="loading">

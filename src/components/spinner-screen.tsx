@@ -1,4 +1,4 @@
-import { useMiniAppReady } from "@/tma/hooks";
+import { useMiniAppReady, usePlaceholder } from "@/tma/hooks";
 
 /**
  * The spinner shown before the first screen (the route and its translations loading). Drawn in CSS:
@@ -11,6 +11,7 @@ import { useMiniAppReady } from "@/tma/hooks";
  */
 export function SpinnerScreen({ label }: { label?: string }) {
   useMiniAppReady();
+  usePlaceholder();
   return (
     <div className="spinner-screen" role="status" aria-live="polite" aria-label={label}>
       <span className="boot-spinner" />

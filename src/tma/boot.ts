@@ -36,6 +36,7 @@ import { postToClient } from "./client-events";
 import { installCopyFallback } from "./clipboard";
 import { SDK_LAUNCH_PARAMS_KEY, type TelegramLaunch } from "./launch";
 import { followSafeAreas } from "./safe-areas";
+import { whenScreenIn } from "./screen-coming-in";
 import { LOCK_ANSWER_TIMEOUT_MS, telegramStorages } from "./token-places";
 import {
   type BiometricLock,
@@ -362,6 +363,7 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
 
   const appearance = (): Appearance => (themeParams.isDark() ? "dark" : "light");
   let backHide: ReturnType<typeof setTimeout> | undefined;
+  let cancelWait = () => {};
   const bootedAt = performance.now();
 
   return {
@@ -378,13 +380,23 @@ export async function bootTelegram(launch: TelegramLaunch): Promise<TelegramBrid
     backButton: {
       setVisible: (visible) => {
         clearTimeout(backHide);
+        cancelWait();
         if (visible) backButton.show.ifAvailable();
         // Hidden a moment later: a screen that is still coming in (a reload, its form not yet shown) says
         // "hidden" and then "shown" again, and Telegram's Back would flicker off and on. While the app
-        // starts (its first screen's code and data loading) the hide waits for the start to be over.
+        // starts the hide waits for the start to be over, and while a placeholder stands for a screen (its
+        // code, the session or its data loading, screen-coming-in.ts) it waits for the screen, then a moment.
         else {
+          const hide = () => {
+            let screenIn = true;
+            cancelWait = whenScreenIn(() => {
+              if (screenIn) backButton.hide.ifAvailable();
+              else backHide = setTimeout(hide, BACK_HIDE_DELAY_MS);
+            });
+            screenIn = false;
+          };
           const starting = BACK_STARTUP_MS - (performance.now() - bootedAt);
-          backHide = setTimeout(() => backButton.hide.ifAvailable(), Math.max(BACK_HIDE_DELAY_MS, starting));
+          backHide = setTimeout(hide, Math.max(BACK_HIDE_DELAY_MS, starting));
         }
       },
       onClick: (listener) => {

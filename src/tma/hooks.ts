@@ -14,6 +14,7 @@ import {
   type TelegramBridge,
 } from "./bridge";
 import { uiPlatformOf } from "./launch";
+import { placeholderUp } from "./screen-coming-in";
 import type { LockState } from "./token-store";
 
 export function useTelegram(): TelegramBridge | null {
@@ -58,6 +59,11 @@ export function useBackButton(visible: boolean, onBack: () => void): void {
     if (!visible) return;
     return bridge.backButton.onClick(() => handler.current());
   }, [visible]);
+}
+
+/** Marks a placeholder standing for a screen still coming in (screen-coming-in.ts): Back waits for the screen. */
+export function usePlaceholder(): void {
+  useEffect(() => placeholderUp(), []);
 }
 
 /** The clients already told the first screen is on: a page has one, so this is once per page. */

@@ -249,7 +249,7 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
   });
 
   // A busy phone answers late. The launcher asks for the kept token before anything else and sends the maintenance
-  // flag, which needs no token, without waiting; while it waits only the entry's own script is asked for, so the
+  // flag, which needs no token, without waiting; while it waits no code but the entry's own script is asked for, so the
   // token's calls still find free connections when the answer comes. (The code's files, all asked for once the
   // client had been waited for 0.1 s, held the calls until they had downloaded: the balance a second later.)
   it("an iPhone slow to answer (every answer 0.3 s late): the token asked for first, the calls before the screen's code", async () => {
@@ -273,10 +273,12 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
       ).toBeLessThan(at("/api/user/me"));
       const balance = at("/api/user/balance");
       expect(balance, order).toBeGreaterThan(at("/api/user/me"));
+      // The entry's own script may be asked for before or after it (a busy browser parses the page late); no other.
       const codeBefore = sent.slice(0, balance).filter((path) => /^\/assets\/.+\.js$/.test(path));
-      expect(codeBefore, `only the entry's script before the balance's call: ${order}`).toEqual([
-        expect.stringMatching(/^\/assets\/index-[^/]+\.js$/),
-      ]);
+      expect(
+        codeBefore.filter((path) => !/^\/assets\/index-[^/]+\.js$/.test(path)),
+        `only the entry's script before the balance's call: ${order}`,
+      ).toEqual([]);
     } finally {
       await context.close();
     }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { BACK_HIDE_DELAY_MS, bootTelegram, HOME_SCREEN_ANSWER_TIMEOUT_MS } from "@/tma/boot";
 import type { TelegramBridge } from "@/tma/bridge";
 import { detectTelegramLaunch } from "@/tma/launch";
+import { placeholderUp } from "@/tma/screen-coming-in";
 
 type Posted = { eventType: string; eventData: unknown };
 const posted: Posted[] = [];
@@ -171,6 +172,37 @@ describe("Telegram boot with the real SDK", () => {
     );
     expect(pressed).toBe(1);
     expect(postedOf("web_app_setup_back_button").slice(-2)).toEqual([{ is_visible: true }, { is_visible: false }]);
+  });
+
+  it("holds a hide while a placeholder stands for a screen coming in, then hides a moment after it is in", async () => {
+    bridge.backButton.setVisible(true);
+    vi.useFakeTimers();
+    try {
+      const spinner = placeholderUp();
+      bridge.backButton.setVisible(false);
+      await vi.advanceTimersByTimeAsync(10_000);
+      // The spinner gives way to the form's skeleton: still a screen coming in.
+      const skeleton = placeholderUp();
+      spinner();
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(postedOf("web_app_setup_back_button").at(-1)).toEqual({ is_visible: true });
+      skeleton();
+      expect(postedOf("web_app_setup_back_button").at(-1)).toEqual({ is_visible: true });
+      await vi.advanceTimersByTimeAsync(BACK_HIDE_DELAY_MS + 1);
+      expect(postedOf("web_app_setup_back_button").at(-1)).toEqual({ is_visible: false });
+
+      // The screen that came in shows Back again before the moment is over: Telegram hears nothing of the hide.
+      bridge.backButton.setVisible(true);
+      const again = placeholderUp();
+      bridge.backButton.setVisible(false);
+      await vi.advanceTimersByTimeAsync(10_000);
+      again();
+      bridge.backButton.setVisible(true);
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(postedOf("web_app_setup_back_button").slice(-2)).toEqual([{ is_visible: false }, { is_visible: true }]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("drives haptics and the Main button through the client", () => {
