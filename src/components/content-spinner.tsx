@@ -1,5 +1,6 @@
 import { type ComponentType, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { usePlaceholder } from "@/tma/hooks";
 
 type Spinner = ComponentType<{ size: "s" | "m" | "l" }>;
 
@@ -30,6 +31,7 @@ function loadSpinner(): Promise<void> {
  */
 export function ContentSpinner() {
   const { t } = useTranslation("common");
+  usePlaceholder();
   const [Spinner, setSpinner] = useState<Spinner | null>(() => loaded);
   useEffect(() => {
     if (Spinner) return;

@@ -9,7 +9,7 @@ import { Button, Section, Skeleton } from "@telegram-apps/telegram-ui";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useApiErrorText } from "@/lib/error-text";
-import { usePlaceholder } from "@/tma/hooks";
+import { useMainButton, usePlaceholder } from "@/tma/hooks";
 import { useOnline } from "./offline-banner";
 import { Placeholder } from "./placeholder";
 
@@ -33,11 +33,13 @@ export function TallSkeleton() {
 }
 
 /**
- * A form's place while what it offers (payment systems, plans) loads: its section, a tall skeleton. Inside
- * Telegram the form brings its Main button and with it Back, so Back waits for it (`usePlaceholder`).
+ * A form's place while what it offers (payment systems, plans) loads: its section, a tall skeleton. Inside Telegram
+ * it holds the form's Main button too, with its loader (the bottom bar and Back the form will have, from the start),
+ * and marks the screen as still coming in (`usePlaceholder`): Back does not hide meanwhile.
  */
-export function FormSkeleton({ header }: { header: string }) {
+export function FormSkeleton({ header, action }: { header: string; action: string }) {
   usePlaceholder();
+  useMainButton({ text: action, loading: true, onClick: () => {} });
   return (
     <Section header={header}>
       <div className="money-skeleton" data-testid="loading">

@@ -292,7 +292,9 @@ export function useMainButton({
     if (!bridge) return;
     return () => {
       owners.delete(id);
-      applyBottomBar(bridge);
+      // Once the commit's other effects have run: a form taking its skeleton's place (or one screen's button
+      // another's) sets the bar once, and Telegram never hears it hidden in between.
+      queueMicrotask(() => applyBottomBar(bridge));
     };
   }, [bridge, id]);
 

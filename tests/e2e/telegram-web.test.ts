@@ -185,8 +185,11 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
       await onScreen(frame, "refill");
       await expect.poll(async () => visible(await lastMain()), { timeout: 10_000 }).toBe(true);
 
-      // A reload of the form's screen on a slow network (every answer held until the start is long over): Back stays on throughout (no "hidden" then "shown" again).
+      // A reload of the form's screen on a slow network (every file and answer a second late, the calls held until the
+      // start is long over): Back stays on throughout, while the screen's code, the session and the form's systems
+      // come in (no "hidden" then "shown" again).
       const beforeReload = (await web.events()).length;
+      web.slowDown(1_000);
       const releaseReload = web.holdApi();
       await frame.evaluate(() => window.location.reload());
       await expect
@@ -197,7 +200,8 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
       await frame.waitForTimeout(BACK_START_OVER_MS);
       releaseReload();
       await onScreen(frame, "refill");
-      await frame.locator("input[name='amount']").waitFor();
+      await frame.locator("input[name='amount']").waitFor({ timeout: 30_000 });
+      web.slowDown(0);
       await frame.waitForTimeout(800);
       const backAfterReload = (await web.events())
         .slice(beforeReload)

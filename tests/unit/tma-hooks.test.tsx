@@ -1,7 +1,9 @@
 /** The Telegram hooks against a fake bridge, and their silence on the web. */
 import { QueryClient, QueryClientProvider, useMutation } from "@tanstack/react-query";
+import { AppRoot } from "@telegram-apps/telegram-ui";
 import { act, fireEvent, render, renderHook, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { FormSkeleton } from "@/components/query-section";
 import { setTelegramBridge } from "@/tma/bridge";
 import { haptics, useAppearance, useBackButton, useMainButton, useMainButtonShown, useUiPlatform } from "@/tma/hooks";
 import { openTelegramLink } from "@/tma/links";
@@ -21,6 +23,20 @@ function MoneyForm({ send, valid }: { send: () => Promise<void>; valid: () => bo
       if (valid() && !mutation.isPending) mutation.mutate();
     },
   });
+  return null;
+}
+
+/** A refill form's place: its skeleton while the systems load, then the form with its Main button. */
+function RefillPlace({ loaded }: { loaded: boolean }) {
+  return (
+    <AppRoot platform="base" appearance="light">
+      {loaded ? <RefillFormStandIn /> : <FormSkeleton header="New refill" action="Refill" />}
+    </AppRoot>
+  );
+}
+
+function RefillFormStandIn() {
+  useMainButton({ text: "Refill", onClick: () => {}, money: true });
   return null;
 }
 
@@ -54,7 +70,7 @@ describe("inside Telegram", () => {
     expect(renderHook(() => useUiPlatform()).result.current).toBe("ios");
   });
 
-  it("the Main button takes text, loader and enabled state, calls back, and hides on unmount", () => {
+  it("the Main button takes text, loader and enabled state, calls back, and hides on unmount", async () => {
     const fake = fakeBridge();
     setTelegramBridge(fake.bridge);
     const onClick = vi.fn();
@@ -82,7 +98,28 @@ describe("inside Telegram", () => {
     fake.pressMain();
     expect(onClick).toHaveBeenCalledTimes(1);
     unmount();
-    expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith({ isVisible: false, isLoaderVisible: false });
+    await waitFor(() =>
+      expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith({ isVisible: false, isLoaderVisible: false }),
+    );
+  });
+
+  it("a form's skeleton holds its Main button with the loader; the form taking its place sets it once, never hidden between", async () => {
+    const fake = fakeBridge();
+    setTelegramBridge(fake.bridge);
+    const view = render(<RefillPlace loaded={false} />);
+    expect(fake.bridge.mainButton.set).toHaveBeenLastCalledWith({
+      text: "Refill",
+      isEnabled: false,
+      isLoaderVisible: true,
+      isVisible: true,
+    });
+    const before = fake.bridge.mainButton.set.mock.calls.length;
+    view.rerender(<RefillPlace loaded />);
+    await Promise.resolve();
+    expect(fake.bridge.mainButton.set.mock.calls.slice(before).map(([params]) => params)).toEqual([
+      { text: "Refill", isEnabled: true, isLoaderVisible: false, isVisible: true },
+    ]);
+    view.unmount();
   });
 
   it("a second press while the first one's request is out sends nothing; a press that sends nothing holds nothing", async () => {
@@ -141,7 +178,7 @@ describe("inside Telegram", () => {
     list.unmount();
   });
 
-  it("while a money form shows the Main button, vertical swipes only scroll and the tab bar steps aside", () => {
+  it("while a money form shows the Main button, vertical swipes only scroll and the tab bar steps aside", async () => {
     const fake = fakeBridge("ios");
     setTelegramBridge(fake.bridge);
     const shown = renderHook(() => useMainButtonShown());
@@ -153,9 +190,10 @@ describe("inside Telegram", () => {
     // A second form (a dialog over a screen) keeps them off until both are gone.
     const dialog = renderHook(() => useMainButton({ text: "Exchange", onClick: () => {}, money: true }));
     dialog.unmount();
+    await Promise.resolve();
     expect(fake.bridge.setVerticalSwipes).toHaveBeenLastCalledWith(false);
     form.unmount();
-    expect(fake.bridge.setVerticalSwipes).toHaveBeenLastCalledWith(true);
+    await waitFor(() => expect(fake.bridge.setVerticalSwipes).toHaveBeenLastCalledWith(true));
     shown.rerender();
     expect(shown.result.current).toBe(false);
   });

@@ -91,7 +91,7 @@ function OpenDepositSheet({ onClose, onOpened }: { onClose(): void; onOpened(): 
         <List>
           <QuerySection
             query={plans}
-            loading={<FormSkeleton header={t("form.header")} />}
+            loading={<FormSkeleton header={t("form.header")} action={t("form.next")} />}
             isEmpty={() => !offered || offered.length === 0}
             empty={t("form.noPlans")}
           >

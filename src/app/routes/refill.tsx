@@ -28,7 +28,11 @@ export function RefillRoute() {
   return (
     <Page screen="refill" title={t("title")}>
       <List>
-        <QuerySection query={systems} loading={<FormSkeleton header={t("form.header")} />} empty={t("form.noSystems")}>
+        <QuerySection
+          query={systems}
+          loading={<FormSkeleton header={t("form.header")} action={t("form.submit")} />}
+          empty={t("form.noSystems")}
+        >
           {(data) => <RefillForm systems={data} onCreated={setOpen} />}
         </QuerySection>
         <RefillHistory onOpen={setOpen} />

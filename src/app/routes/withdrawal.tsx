@@ -42,7 +42,7 @@ export function WithdrawalRoute() {
         ) : (
           <QuerySection
             query={systems}
-            loading={<FormSkeleton header={t("form.header")} />}
+            loading={<FormSkeleton header={t("form.header")} action={t("form.submit")} />}
             empty={t("form.noSystems")}
           >
             {(data) => (
