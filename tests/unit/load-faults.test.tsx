@@ -5,7 +5,7 @@
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { AppRoot } from "@telegram-apps/telegram-ui";
-import { act, render, screen } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
 import { Suspense } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ChunkLoadError, importOrFail, lazyScreen } from "@/components/lazy-screen";
@@ -187,7 +187,7 @@ describe("a screen's place while its code loads (ContentSpinner)", () => {
     const region = screen.getByRole("status", { name: "Loading…" });
     expect(region.classList.contains("spinner-screen")).toBe(true);
     // telegram-ui draws its spinner as an SVG; its module is not the cabinet's launch's, so it comes a moment later.
-    await vi.waitFor(() => expect(region.querySelector("svg")).not.toBeNull(), { timeout: 10_000 });
+    await waitFor(() => expect(region.querySelector("svg")).not.toBeNull(), { timeout: 10_000 });
     // telegram-ui's spinner is a status too: hidden, so that a screen reader hears one region, with its name.
     expect(screen.getAllByRole("status")).toEqual([region]);
   });
@@ -204,7 +204,7 @@ describe("a screen's place while its code loads (ContentSpinner)", () => {
     // Back online: the next showing asks again (the failure was not kept) and draws it.
     vi.doUnmock("@/components/telegram-ui-spinner");
     const online = await place();
-    await vi.waitFor(() => expect(online.container.querySelector(".spinner-screen svg")).not.toBeNull(), {
+    await waitFor(() => expect(online.container.querySelector(".spinner-screen svg")).not.toBeNull(), {
       timeout: 10_000,
     });
   });

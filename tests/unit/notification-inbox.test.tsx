@@ -4,7 +4,7 @@
  * arrives while the cabinet is open.
  */
 import type { Notification, NotificationsInboxReply } from "@contract";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { notificationPath } from "@/features/notifications/lib/target";
 import { userAtom } from "@/lib/session";
@@ -94,7 +94,7 @@ describe("notification bell", () => {
     expect(bell.dataset.count).toBe("3");
     expect(bell.getAttribute("href")).toBe("/notifications");
     // The pulse comes and keeps the count; nothing pops up over the screen for what was unread at launch.
-    await new Promise((r) => setTimeout(r, 600));
+    await act(() => new Promise((r) => setTimeout(r, 600)));
     expect(screen.queryByTestId("notification-dialog")).toBeNull();
   });
 
@@ -235,7 +235,7 @@ describe("inbox", () => {
 
     // The focused row stays in the document while the list scrolls far past it; the rows there come in.
     const first = rows[0] as HTMLElement;
-    first.focus();
+    act(() => first.focus());
     const scrollY = Object.getOwnPropertyDescriptor(window, "scrollY");
     try {
       Object.defineProperty(window, "scrollY", { configurable: true, value: 500 * 84 });
@@ -286,7 +286,7 @@ describe("notification sheet", () => {
     inboxStub(items, reads, [1, 2, 2, 2, 2, 2]);
     await renderApp({ path: "/news", user: USER(1) });
     await screen.findByTestId("notification-bell");
-    await new Promise((r) => setTimeout(r, 300));
+    await act(() => new Promise((r) => setTimeout(r, 300)));
     expect(screen.queryByTestId("notification-dialog")).toBeNull();
     items.unshift(note(2));
     const dialog = await screen.findByTestId("notification-dialog");

@@ -227,7 +227,7 @@ describe("the history", () => {
     const sheet = await screen.findByTestId("operation-details");
     // The query's first try and its two retries have failed; the screen has had the moment to answer.
     await waitFor(() => expect(asked).toBe(3));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 200)));
     expect(screen.getByTestId("operation-details")).toBe(sheet);
     expect(within(sheet).getByTestId("operation-details-id").textContent).toBe("o1");
     expect(within(sheet).queryByTestId("operation-details-open")).toBeNull();

@@ -87,7 +87,9 @@ describe("settings: the list", () => {
     expect(document.querySelector('[data-settings-screen="profile"]')).toBeTruthy();
     // The title is set by the screen's effect, which may run after its first paint.
     await waitFor(() => expect(document.title).toContain("Profile"));
-    router.navigate(-1);
+    await act(async () => {
+      router.navigate(-1);
+    });
     fireEvent.click(await waitFor(() => cell("security")));
     await screen.findByTestId("codes-go-to");
     expect(router.state.location.pathname).toBe("/settings/security");
@@ -426,7 +428,9 @@ describe("settings: language", () => {
     expect(list.querySelector<HTMLInputElement>('input[value="en"]')?.checked).toBe(true);
     fireEvent.click(german as HTMLInputElement);
     await waitFor(() => expect(i18next.language).toBe("de"));
-    router.navigate("/settings");
+    await act(async () => {
+      router.navigate("/settings");
+    });
     await waitFor(() => expect(cell("language").textContent).toContain("Deutsch"));
     await act(() => setLanguage("en"));
   });
@@ -497,7 +501,7 @@ describe("settings: language", () => {
     expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBeNull();
     await renderApp({ path: "/settings", user: { ...DEMO_USER, language: "kk" } });
     await waitFor(() => expect(cell("language").textContent).toContain("English"));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(calls).toBe(0);
     expect(appStore.get(userAtom)?.language).toBe("kk");
   });
