@@ -106,8 +106,11 @@ export interface TelegramWeb {
   requests: string[];
   /** Holds every API call (not the app's files) until the returned function is called: a network that stalls. */
   holdApi(): () => void;
-  /** Answers every request of the app's origin `ms` late from now on (0: at once again): a slow network. */
-  slowDown(ms: number): void;
+  /**
+   * Answers the app's requests late from now on (0: at once again), its API calls `api` ms late and its files `files`
+   * ms late: a slow network. Files later than the app's load deadline (1.5 s) are said as a fault, as they should be.
+   */
+  slowDown(delays: { api: number; files: number }): void;
   /** Inserts the Mini App frame (replacing one that is there) and returns it once it has loaded. */
   mount(launch: {
     initData: string;
@@ -139,14 +142,15 @@ export async function openTelegramWeb(
   const context = await browser.newContext({ viewport: { width: 900, height: 760 }, locale: "en-US" });
   const requests: string[] = [];
   let apiGate: Promise<void> | undefined;
-  let delayMs = 0;
+  let delays = { api: 0, files: 0 };
   await context.route(`${TELEGRAM_WEB}/**`, (route) =>
     route.fulfill({ contentType: "text/html; charset=utf-8", body: PARENT_PAGE }),
   );
   await context.route(`${APP_ORIGIN}/**`, async (route) => {
     const url = new URL(route.request().url());
     requests.push(`${route.request().method()} ${url.pathname}`);
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const delay = url.pathname.startsWith("/api/") ? delays.api : delays.files;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (apiGate && url.pathname.startsWith("/api/")) await apiGate;
     // A frame removed mid-request (the re-insert tests do that) disposes its pending requests: that is
     // the page going away, not a failure of the app, so a disposed route is let go.
@@ -193,8 +197,8 @@ export async function openTelegramWeb(
       });
       return release;
     },
-    slowDown(ms) {
-      delayMs = ms;
+    slowDown(given) {
+      delays = given;
     },
     async mount({ initData, platform, version = "8.0", startParam, path = "/", origin = APP_ORIGIN }) {
       const fragment = new URLSearchParams();
