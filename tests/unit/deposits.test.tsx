@@ -1,6 +1,6 @@
 /** The deposits screen: the computed result, the amount rule, the close confirmation, refusals. */
 import { type Deposit, depositCloseOutcome, depositTerms, type Plan } from "@contract";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { aDeposit, aPlan } from "./fixtures";
 import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
@@ -286,7 +286,7 @@ describe("opening a deposit: the confirmation", () => {
     expect(Math.abs(endsAt - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
     expect(within(confirmation).getByText(/777\.777777 USDT leaves your USDT balance only when you tap/)).toBeTruthy();
     // Nothing is debited yet.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(posted).toEqual([]);
 
     // "Change" goes back to the form with the amount as typed; still nothing sent.

@@ -198,7 +198,7 @@ describe("a screen's place while its code loads (ContentSpinner)", () => {
       throw new TypeError("Failed to fetch dynamically imported module");
     });
     const offline = await place();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(screen.getByRole("status").querySelector("svg")).toBeNull();
     offline.unmount();
     // Back online: the next showing asks again (the failure was not kept) and draws it.

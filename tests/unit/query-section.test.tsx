@@ -123,7 +123,7 @@ describe("PagedList", () => {
     expect(screen.getAllByTestId("row")).toHaveLength(5);
     expect(screen.queryByTestId("load-more")).toBeNull();
     // Nothing past the end is asked for.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(pageCalls).toEqual([0, 1, 2]);
   });
 });

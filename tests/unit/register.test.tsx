@@ -2,7 +2,7 @@
  * Registration: the field rules (docs/cabinet-rules.md#field-rules) from the contract, the server's answers at
  * their fields, the Terms.
  */
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EMPTY_REGISTRATION, registerDraftAtom } from "@/features/auth/model/register-draft";
 import { alertsAtom } from "@/lib/alerts";
@@ -78,7 +78,7 @@ describe("registration rules, shown when a filled field is left (an empty one af
       type(field, value);
       if (value === "") {
         // Leaving an empty field says nothing: its rule waits for the first submit.
-        await new Promise((r) => setTimeout(r, 50));
+        await act(() => new Promise((r) => setTimeout(r, 50)));
         expect(fieldError(field)).toBeUndefined();
         fireEvent.click(screen.getByTestId("submit"));
       }

@@ -460,7 +460,7 @@ describe("settings: language", () => {
     await waitFor(() => expect(appStore.get(userAtom)?.language).toBe("de"));
     await waitFor(() => expect(sent).toEqual([{ language: "de" }]));
     // Nothing more goes: the server's language and the choice agree.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(sent).toHaveLength(1);
   });
 

@@ -563,7 +563,7 @@ describe("withdrawal history", () => {
     const asked = historyQueries.length;
     fireEvent.change(to, { target: { value: "2026-01-01" } });
     expect(screen.getByText("The start date is after the end date")).toBeTruthy();
-    await new Promise((r) => setTimeout(r, 50));
+    await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(historyQueries.slice(asked).some((q) => new URLSearchParams(q).get("to") === "2026-01-01")).toBe(false);
 
     fireEvent.change(to, { target: { value: "2026-01-31" } });
