@@ -14,7 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiSession, base, phonePendingSession, screen, telegramSessionThroughApi } from "./support/app";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
-import { CODE_AND_STYLES, earlyRepliesRead, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
+import {
+  CODE_AND_STYLES,
+  earlyRepliesRead,
+  expectTakeover,
+  hold,
+  LATER_PARTS,
+  recordFigures,
+  seen,
+} from "./support/early-paint";
 import {
   DARK_THEME,
   DEV_BOT_TOKEN,
@@ -40,11 +48,10 @@ afterAll(async () => {
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16)).join(", ")})`;
 
 /**
- * Waits for the painted figure in `target` (the entry and stylesheets held), takes its pixels, lets the code go and
- * checks the app's figure: the same text, in the same box, the same pixels; the painted block was hidden from
- * screen readers, wore the theme's background and `platform`'s look, and is gone.
+ * The launcher's takeover (`expectTakeover`) inside Telegram: the painted block also wore the theme's background and
+ * `platform`'s look.
  */
-async function expectTakeover(
+async function expectTakeoverInTelegram(
   page: Page,
   target: Page | Frame,
   release: () => void,
@@ -54,43 +61,9 @@ async function expectTakeover(
     offset,
   }: { theme: Record<string, string>; platform: "ios" | "base"; offset: { x: number; y: number } },
 ) {
-  await target.locator("#root [data-testid='overview-total-painted']").waitFor({ timeout: 15_000 });
-  const before = await seen(target);
-  const region = before.painted && {
-    x: before.painted.x + offset.x,
-    y: before.painted.y + offset.y,
-    width: before.painted.width,
-    height: before.painted.height,
-  };
-  const paintedPixels = await page.screenshot({ clip: region });
-  release();
-  await target.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
-  await page.waitForTimeout(500);
-  const after = await seen(target);
-  const { painted, app } = after;
-  console.log(
-    `[early-balance-telegram] ${platform}: painted ${JSON.stringify(painted)}, app ${JSON.stringify(app)}, shift ${after.shifts.reduce((a, b) => a + b, 0).toFixed(4)}`,
-  );
-  // Painted while the app's code was held back: the entry had not run.
-  expect(before.painted?.appStarted).toBe(false);
-  expect(painted?.ariaHidden).toBe("true");
+  const { painted } = await expectTakeover(page, target, release, `[early-balance-telegram] ${platform}`, offset);
   expect(painted?.background).toBe(rgb(theme.secondary_bg_color ?? ""));
   expect(painted?.platform).toBe(platform);
-  // Refill in the fill the app gives it inside Telegram (the theme's button colour, moved only where its text would
-  // not read on it).
-  const appRefill = await target
-    .locator("[data-testid='open-refill']")
-    .evaluate((button) => getComputedStyle(button).backgroundColor);
-  expect(painted?.refill, "Refill's fill").toBe(appRefill);
-  expect(painted && app).toBeTruthy();
-  if (!painted || !app) return;
-  expect(painted.text).toBe(app.text);
-  expect(painted.text).toMatch(/\d/);
-  for (const side of ["x", "y", "width", "height"] as const)
-    expect(Math.abs(painted[side] - app[side]), side).toBeLessThanOrEqual(1);
-  expect(Buffer.compare(paintedPixels, await page.screenshot({ clip: region })), "the figure's pixels").toBe(0);
-  expect(after.shifts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.02);
-  expect(await target.locator("[data-testid='painted-cabinet']").count()).toBe(0);
 }
 
 const telegramUser = (language: string) => {
@@ -163,7 +136,7 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
           })
           .toBe(true);
         expect((await seen(page)).painted?.appStarted).toBe(false);
-        await expectTakeover(page, page, release, { theme, platform: "ios", offset: { x: 0, y: 0 } });
+        await expectTakeoverInTelegram(page, page, release, { theme, platform: "ios", offset: { x: 0, y: 0 } });
         const entry = [...priorities].filter(([path]) => /^\/assets\/index-[^/]+\.js$/.test(path));
         expect(entry).toEqual([[expect.any(String), "High"]]);
         expect(priorities.get("/api/user/balance")).toBe("High");
@@ -193,7 +166,7 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
         await hold(web.context, LATER_PARTS, (route) => route.fallback());
         const frame = await web.mount({ initData, platform: "weba", version: "9.1" });
         const host = await web.page.locator("#host iframe").boundingBox();
-        await expectTakeover(web.page, frame, release, {
+        await expectTakeoverInTelegram(web.page, frame, release, {
           theme,
           platform: "base",
           offset: { x: host?.x ?? 0, y: host?.y ?? 0 },

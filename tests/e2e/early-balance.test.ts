@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { type ApiSession, base, demoSession, phonePendingSession, useSession } from "./support/app";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
-import { CODE_AND_STYLES, earlyRepliesRead, hold, LATER_PARTS, recordFigures, seen } from "./support/early-paint";
+import {
+  CODE_AND_STYLES,
+  earlyRepliesRead,
+  expectTakeover,
+  hold,
+  LATER_PARTS,
+  recordFigures,
+  seen,
+} from "./support/early-paint";
 
 const ENTRY_CHUNK = /\/assets\/index-[^/]+\.js$/;
 const CABINET_CHUNK = /\/assets\/cabinet-launch-[^/]+\.js$/;
@@ -66,43 +74,12 @@ describe("the balance painted before the app's code", () => {
       const page = await context.newPage();
       try {
         await page.goto(`${base()}/`, { waitUntil: "commit" });
-        await page.locator("#root [data-testid='overview-total-painted']").waitFor({ timeout: 15_000 });
-        const before = await seen(page);
-        const region = before.painted && {
-          x: before.painted.x,
-          y: before.painted.y,
-          width: before.painted.width,
-          height: before.painted.height,
-        };
-        const paintedPixels = await page.screenshot({ clip: region });
-        releaseEntry();
-        await page.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
-        await page.waitForTimeout(500);
-        const after = await seen(page);
-        // Pixel for pixel the same figure (the parts that would move it are held back).
-        expect(Buffer.compare(paintedPixels, await page.screenshot({ clip: region })), "the figure's pixels").toBe(0);
-        const { painted, app } = after;
-        console.log(
-          `[early-balance] ${language} ${width} px ${scheme}: painted ${JSON.stringify(painted)}, app ${JSON.stringify(app)}, shift ${after.shifts.reduce((a, b) => a + b, 0).toFixed(4)}`,
+        const after = await expectTakeover(
+          page,
+          page,
+          releaseEntry,
+          `[early-balance] ${language} ${width} px ${scheme}`,
         );
-        // Painted while the app's code was held back: the entry had not run.
-        expect(before.painted?.appStarted).toBe(false);
-        expect(painted?.ariaHidden).toBe("true");
-        // Refill in the app's own fill (the system's accent, darkened where white text would not read on it).
-        const appRefill = await page
-          .locator("[data-testid='open-refill']")
-          .evaluate((button) => getComputedStyle(button).backgroundColor);
-        expect(painted?.refill, "Refill's fill").toBe(appRefill);
-        expect(painted && app).toBeTruthy();
-        if (!painted || !app) return;
-        // The same figure, in the same words, in the same box.
-        expect(painted.text).toBe(app.text);
-        expect(painted.text).toMatch(/\d/);
-        for (const side of ["x", "y", "width", "height"] as const)
-          expect(Math.abs(painted[side] - app[side]), side).toBeLessThanOrEqual(1);
-        expect(after.shifts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.02);
-        // The app's render is the page: no painted copy is left.
-        expect(await page.locator("[data-testid='painted-cabinet']").count()).toBe(0);
         expect(after.violations.filter(inlineScript)).toEqual([]);
       } finally {
         await context.close();

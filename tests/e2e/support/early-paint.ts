@@ -3,6 +3,7 @@
  * as they appear, the layout shifts and CSP violations, and requests held back until the test lets them go.
  */
 import type { BrowserContext, Frame, Page, Route } from "playwright-core";
+import { expect } from "vitest";
 
 /** The entry chunk and every stylesheet: the painted block brings the rules it needs. */
 export const CODE_AND_STYLES = /\/assets\/(index-[^/]+\.js|[^/]+\.css)$/;
@@ -115,4 +116,58 @@ export async function hold(
     await then(route).catch(() => undefined);
   });
   return release;
+}
+
+/**
+ * The launcher's takeover, once the painted figure is in `target` with the entry and stylesheets held (`release` lets
+ * them go): the app's figure comes in the painted one's place, the same text with a digit, in the same box (±1 px),
+ * the same pixels (of `page`, where `target` is a frame at `offset` in it), Refill in the app's fill, the layout still;
+ * the painted block was drawn before the entry ran, hidden from screen readers, and is gone. Gives what was seen
+ * after the app's figure, for the caller's own checks; `label` starts the line it prints.
+ */
+export async function expectTakeover(
+  page: Page,
+  target: Page | Frame,
+  release: () => void,
+  label: string,
+  offset = { x: 0, y: 0 },
+): Promise<Seen> {
+  await target.locator("#root [data-testid='overview-total-painted']").waitFor({ timeout: 15_000 });
+  const before = await seen(target);
+  const region = before.painted && {
+    x: before.painted.x + offset.x,
+    y: before.painted.y + offset.y,
+    width: before.painted.width,
+    height: before.painted.height,
+  };
+  const paintedPixels = await page.screenshot({ clip: region });
+  release();
+  await target.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
+  await page.waitForTimeout(500);
+  const after = await seen(target);
+  const { painted, app } = after;
+  console.log(
+    `${label}: painted ${JSON.stringify(painted)}, app ${JSON.stringify(app)}, shift ${after.shifts.reduce((a, b) => a + b, 0).toFixed(4)}`,
+  );
+  // Painted while the app's code was held back: the entry had not run.
+  expect(before.painted?.appStarted).toBe(false);
+  expect(painted?.ariaHidden).toBe("true");
+  // Refill in the app's own fill (on the web the system's accent, inside Telegram the theme's button colour, each
+  // moved only where its text would not read on it).
+  const appRefill = await target
+    .locator("[data-testid='open-refill']")
+    .evaluate((button) => getComputedStyle(button).backgroundColor);
+  expect(painted?.refill, "Refill's fill").toBe(appRefill);
+  expect(painted && app).toBeTruthy();
+  if (!painted || !app) return after;
+  // The same figure, in the same words, in the same box, pixel for pixel (the parts that would move it are held).
+  expect(painted.text).toBe(app.text);
+  expect(painted.text).toMatch(/\d/);
+  for (const side of ["x", "y", "width", "height"] as const)
+    expect(Math.abs(painted[side] - app[side]), side).toBeLessThanOrEqual(1);
+  expect(Buffer.compare(paintedPixels, await page.screenshot({ clip: region })), "the figure's pixels").toBe(0);
+  expect(after.shifts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.02);
+  // The app's render is the page: no painted copy is left.
+  expect(await target.locator("[data-testid='painted-cabinet']").count()).toBe(0);
+  return after;
 }
