@@ -3,24 +3,14 @@
  * telegram-ui put an `h6` in every Cell's subtitle and every button's label), and the tab bar a navigation landmark
  * whose current tab says so. axe-core in a real browser, in all four languages, is in tests/e2e/fit-and-a11y.test.ts.
  */
-import type { SecuritySettings } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { aSecuritySettings } from "./fixtures";
 import { DEMO_PROFILE, DEMO_USER, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => vi.unstubAllGlobals());
 
-const SECURITY: SecuritySettings = {
-  codeChannel: "email",
-  codesGoTo: "email",
-  destination: "d***@example.com",
-  channels: [
-    { channel: "telegram", available: false },
-    { channel: "email", available: true, destination: "d***@example.com" },
-  ],
-  chatNotifications: true,
-  chatLinked: false,
-};
+const SECURITY = aSecuritySettings({ chatLinked: false });
 
 /** Headings inside something one taps (a button, a link, a row): each as "<control> > <heading>: text". */
 function headingsInControls(): string[] {

@@ -2,29 +2,17 @@
 import type { CurrencyAmounts, StatisticsReply } from "@contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { aDeposit, aPlan } from "./fixtures";
+import { aDeposit, aPlan, aStatistics, NOTHING } from "./fixtures";
 import { DEMO_USER, overviewOf, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => vi.unstubAllGlobals());
-
-const NOTHING: CurrencyAmounts = { USDT: "0", BTC: "0", ETH: "0", TON: "0" };
 
 function balanceOf(currencies: CurrencyAmounts): RouteReply<"balance"> {
   return { body: { type: "balance", currentCurrency: "USDT", currencies } };
 }
 
 function statisticsOf(overrides: Partial<StatisticsReply> = {}): { body: StatisticsReply } {
-  return {
-    body: {
-      currentCurrency: "USDT",
-      earned: NOTHING,
-      referrals: 0,
-      activeDeposits: 0,
-      amountOnDeposit: NOTHING,
-      everDeposited: false,
-      ...overrides,
-    },
-  };
+  return { body: aStatistics(overrides) };
 }
 
 /** A reply held back until `release` is called. */

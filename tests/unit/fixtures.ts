@@ -2,7 +2,15 @@
  * Test data in the contract's shapes, made by factories: the usual values here, and in each test only what it is
  * about (`aDeposit({ status: "closed", returned: "250" })`).
  */
-import type { Deposit, LocalizedText, PaymentSystem, Plan } from "@contract";
+import type {
+  CurrencyAmounts,
+  Deposit,
+  LocalizedText,
+  PaymentSystem,
+  Plan,
+  SecuritySettings,
+  StatisticsReply,
+} from "@contract";
 
 export const START_NAME: LocalizedText = { en: "Start", ru: "Старт", de: "Start", kk: "Старт" };
 
@@ -59,6 +67,39 @@ export function aPaymentSystem(overrides: Partial<PaymentSystem> = {}): PaymentS
     minWithdrawal: "10",
     maxWithdrawal: "1000",
     withdrawalFeePercent: "1",
+    ...overrides,
+  };
+}
+
+/** Codes go to the confirmed e-mail, SMS could take them, the Telegram chat is linked (not chosen for codes). */
+export function aSecuritySettings(overrides: Partial<SecuritySettings> = {}): SecuritySettings {
+  return {
+    codeChannel: "email",
+    codesGoTo: "email",
+    destination: "d***@example.com",
+    channels: [
+      { channel: "telegram", available: false },
+      { channel: "email", available: true, destination: "d***@example.com" },
+      { channel: "sms", available: true, destination: "+7******0000" },
+    ],
+    chatNotifications: true,
+    chatLinked: true,
+    ...overrides,
+  };
+}
+
+/** 0 in every currency. */
+export const NOTHING: CurrencyAmounts = { USDT: "0", BTC: "0", ETH: "0", TON: "0" };
+
+/** A newcomer's statistics in USDT: nothing earned, no referral, no deposit ever. */
+export function aStatistics(overrides: Partial<StatisticsReply> = {}): StatisticsReply {
+  return {
+    currentCurrency: "USDT",
+    earned: NOTHING,
+    referrals: 0,
+    activeDeposits: 0,
+    amountOnDeposit: NOTHING,
+    everDeposited: false,
     ...overrides,
   };
 }

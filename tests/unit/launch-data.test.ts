@@ -15,6 +15,7 @@ import { EARLY_REPLY_MAX_AGE_MS } from "@/lib/early-replies";
 import { createQueryClient } from "@/lib/query-client";
 import { clearSession, isSignedInAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
+import { aStatistics } from "./fixtures";
 import { oneSetting } from "./route-stubs";
 import { DEMO_USER, stubRoutes } from "./test-utils";
 
@@ -23,14 +24,7 @@ const BALANCE = {
   currentCurrency: "USDT",
   currencies: { USDT: "12.50", BTC: "0", ETH: "0", TON: "0" },
 } as const;
-const STATISTICS = {
-  currentCurrency: "USDT",
-  earned: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
-  referrals: 0,
-  activeDeposits: 0,
-  amountOnDeposit: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
-  everDeposited: false,
-} as const;
+const STATISTICS = aStatistics();
 const TIMED_OUT = { status: 401, body: { code: "SESSION_TIMEOUT", message: "Session timed out" } };
 
 describe("the replies", () => {

@@ -6,6 +6,7 @@ import { balanceMutations } from "@/features/balance/api/balance-queries";
 import { depositMutations } from "@/features/deposits/api/deposit-queries";
 import { refillMutations } from "@/features/refills/api/refill-queries";
 import { createQueryClient } from "@/lib/query-client";
+import { aStatistics } from "./fixtures";
 import { DEMO_USER, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 afterEach(() => vi.unstubAllGlobals());
@@ -18,14 +19,13 @@ const BALANCE = {
   },
 } satisfies RouteReply<"balance">;
 const STATISTICS: RouteReply<"statistics"> = {
-  body: {
-    currentCurrency: "USDT",
+  body: aStatistics({
     earned: { USDT: "42.1", BTC: "0", ETH: "0", TON: "0" },
     referrals: 3,
     activeDeposits: 2,
     amountOnDeposit: { USDT: "500", BTC: "0", ETH: "0", TON: "0" },
     everDeposited: true,
-  },
+  }),
 };
 const RATES: RouteReply<"exchangeRate"> = {
   body: { base: "USD", rates: { USDT: "1", BTC: "65000", ETH: "3200", TON: "5.5" }, feePercent: "1" },

@@ -10,21 +10,10 @@ import { i18next, LANGUAGE_STORAGE_KEY, setLanguage } from "@/config/i18n";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { type MainButtonParams, setTelegramBridge } from "@/tma/bridge";
-import { aPaymentSystem } from "./fixtures";
+import { aPaymentSystem, aSecuritySettings } from "./fixtures";
 import { DEMO_PROFILE, DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
-const SECURITY: SecuritySettings = {
-  codeChannel: "email",
-  codesGoTo: "email",
-  destination: "d***@example.com",
-  channels: [
-    { channel: "telegram", available: false },
-    { channel: "email", available: true, destination: "d***@example.com" },
-    { channel: "sms", available: true, destination: "+7******0000" },
-  ],
-  chatNotifications: true,
-  chatLinked: true,
-};
+const SECURITY = aSecuritySettings();
 
 afterEach(() => {
   setTelegramBridge(null);

@@ -7,20 +7,10 @@ import type { SecuritySettings } from "@contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setTelegramBridge } from "@/tma/bridge";
+import { aSecuritySettings } from "./fixtures";
 import { DEMO_PROFILE, DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
-const UNLINKED: SecuritySettings = {
-  codeChannel: "email",
-  codesGoTo: "email",
-  destination: "d***@example.com",
-  channels: [
-    { channel: "telegram", available: false },
-    { channel: "email", available: true, destination: "d***@example.com" },
-    { channel: "sms", available: true, destination: "+7******0000" },
-  ],
-  chatNotifications: true,
-  chatLinked: false,
-};
+const UNLINKED = aSecuritySettings({ chatLinked: false });
 const LINKED: SecuritySettings = {
   ...UNLINKED,
   channels: [{ channel: "telegram", available: true }, ...UNLINKED.channels.slice(1)],

@@ -9,7 +9,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HOME_SCREEN_OFFERED_KEY } from "@/features/deposits/components/home-screen-offer";
 import { type HomeScreenStatus, type MainButtonParams, setTelegramBridge } from "@/tma/bridge";
-import { aDeposit, aPaymentSystem, aPlan } from "./fixtures";
+import { aDeposit, aPaymentSystem, aPlan, aStatistics } from "./fixtures";
 import { DEMO_USER, fakeBridge, type RouteReply, renderApp, stubRoutes } from "./test-utils";
 
 /** A Telegram client at the bridge: the real hooks drive its Main button, closing guard and haptics. */
@@ -91,16 +91,7 @@ async function field(name: string, root: ParentNode = document): Promise<HTMLInp
 const BALANCE: RouteReply<"balance"> = {
   body: { type: "balance", currentCurrency: "USDT", currencies: { USDT: "1000", BTC: "0", ETH: "0", TON: "0" } },
 };
-const STATISTICS: RouteReply<"statistics"> = {
-  body: {
-    currentCurrency: "USDT",
-    earned: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
-    referrals: 0,
-    activeDeposits: 0,
-    amountOnDeposit: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
-    everDeposited: false,
-  },
-};
+const STATISTICS: RouteReply<"statistics"> = { body: aStatistics() };
 const NOT_ENOUGH = { status: 409, body: { code: "INSUFFICIENT_FUNDS", message: "Not enough funds" } };
 
 describe("deposit form in Telegram", () => {
