@@ -16,9 +16,9 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { Button, Cell, Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { AmountField } from "@/components/form/amount-field";
 import { ConfirmFooter, FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
-import { TextField } from "@/components/form/text-field";
 import { Sheet } from "@/components/sheet";
 import { amountError, amountRule } from "@/lib/form/amount-rule";
 import { type FieldErrorText, validationError } from "@/lib/form/field-errors";
@@ -335,13 +335,11 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
             ))}
           </Select>
         </div>
-        <TextField
+        <AmountField
           label={t("amount")}
+          currency={from}
           placeholder="0"
-          inputMode="decimal"
-          autoComplete="off"
           {...form.field("amount")}
-          after={<span className="amount-currency">{from}</span>}
           error={fieldNote}
           onValueChange={(value) => {
             form.set("amount", value);
@@ -366,7 +364,7 @@ function ExchangeForm({ onClose, stepBack }: { onClose(): void; stepBack?: { cur
               </button>
             </p>
           ) : null}
-        </TextField>
+        </AmountField>
         <Cell
           className="static-cell"
           after={

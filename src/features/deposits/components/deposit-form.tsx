@@ -13,9 +13,9 @@ import { useMutation } from "@tanstack/react-query";
 import { Cell, Section, Switch } from "@telegram-apps/telegram-ui";
 import { type FormEvent, type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { AmountField } from "@/components/form/amount-field";
 import { ConfirmFooter, FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
-import { TextField } from "@/components/form/text-field";
 import { isApiError } from "@/lib/api-client";
 import { type AmountFigures, amountError, amountRule } from "@/lib/form/amount-rule";
 import type { FieldErrorText } from "@/lib/form/field-errors";
@@ -246,15 +246,13 @@ export function DepositForm({
         >
           {t("form.balanceOf", { currency: plan.currency })}
         </Cell>
-        <TextField
+        <AmountField
           label={t("form.amount")}
+          currency={plan.currency}
           placeholder={`${plan.minAmount} – ${plan.maxAmount}`}
-          inputMode="decimal"
-          autoComplete="off"
           {...form.field("amount")}
           // Said with the screen's own texts, at once (a rule's words are loaded with the form).
           error={form.errors.amount ? textOfMessage(t as unknown as Translate, form.errors.amount) : null}
-          after={<span className="amount-currency">{plan.currency}</span>}
           onValueChange={(value) => {
             form.set("amount", value);
             setFormError(null);

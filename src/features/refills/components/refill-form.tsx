@@ -3,6 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { AmountField } from "@/components/form/amount-field";
 import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
@@ -106,15 +107,13 @@ export function RefillForm({
             </option>
           ))}
         </Select>
-        <TextField
+        <AmountField
           label={t("form.amount")}
+          currency={system.currency}
           placeholder="100"
-          inputMode="decimal"
-          autoComplete="off"
           {...form.field("amount")}
           // Said with the screen's own texts, at once (a rule's words are loaded with the form).
           error={form.errors.amount ? textOfMessage(t as unknown as Translate, form.errors.amount) : null}
-          after={<span className="amount-currency">{system.currency}</span>}
           onValueChange={(value) => {
             form.set("amount", value);
             setFormError(null);

@@ -10,9 +10,9 @@ import { useMutation } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
 import { type FormEvent, type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { AmountField } from "@/components/form/amount-field";
 import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
-import { TextField } from "@/components/form/text-field";
 import { alerts } from "@/lib/alerts";
 import { isApiError } from "@/lib/api-client";
 import { type AmountFigures, amountError, amountRule } from "@/lib/form/amount-rule";
@@ -192,15 +192,13 @@ export function WithdrawalForm({
           ) : null}
         </div>
         {wallet(system)}
-        <TextField
+        <AmountField
           label={t("form.amount")}
+          currency={system.currency}
           placeholder={format.amount(system.minWithdrawal, system.currency, { code: false, exact: true })}
-          inputMode="decimal"
-          autoComplete="off"
           {...form.field("amount")}
           // Said with the screen's own texts, at once (a rule's words are loaded with the form).
           error={form.errors.amount ? textOfMessage(t as unknown as Translate, form.errors.amount) : null}
-          after={<span className="amount-currency">{system.currency}</span>}
           onValueChange={(value) => {
             form.set("amount", value);
             setFormError(null);
@@ -224,7 +222,7 @@ export function WithdrawalForm({
               </button>
             </p>
           ) : null}
-        </TextField>
+        </AmountField>
         {preview ? (
           <dl className="money-facts withdrawal-preview" data-testid="withdrawal-preview">
             <div>
