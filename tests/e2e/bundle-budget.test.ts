@@ -6,9 +6,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import type { Browser, Response } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { base, signUpThroughApi, useSession } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 
 const BUDGET = { jsBytes: 130_000, cssBytes: 15_000, jsGoalBytes: 100_000 };
 /** Classic zod's own class names, which its minified code keeps (zod/mini's are `ZodMini…`). */
@@ -23,11 +23,8 @@ const CLASSIC_ZOD = /"Zod(String|Object|Error)"/;
 const CABINET_BUDGET = { jsBytes: 173_000, jsFiles: 10 };
 
 let browser: Browser;
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 describe("bundle budget of the login screen", () => {

@@ -6,19 +6,16 @@
  * holds two currencies, a deposit and income.
  */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { base, demoSession, signUpThroughApi, useSession } from "./support/app";
-import { layoutShifts, phoneContext, recordLayoutShifts, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, layoutShifts, phoneContext, recordLayoutShifts } from "./support/browser";
 
 /** Nothing on screen moves: what is left is rounding (Lighthouse's "good" ends at 0.1). */
 const MAX_SHIFT = 0.005;
 
 let browser: Browser;
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 describe("the cabinet's launch", () => {

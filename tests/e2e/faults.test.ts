@@ -9,19 +9,15 @@
  * printed here, and not asserted, as a loaded test machine stretches them.
  */
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ApiSession, base, screen, signUpThroughApi, useSession } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { text } from "./support/locales";
 import { fetchAsBrowser } from "./support/route-fetch";
 
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 async function investorContext(investor: ApiSession): Promise<BrowserContext> {

@@ -21,20 +21,17 @@
  * In every language no heading sits inside a button, a link or a row.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { base, codeFromOutbox, readNotifications, screen, uniqueLogin, uniquePhone } from "./support/app";
 import { runAxe } from "./support/axe";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { cutTexts, settle, underTabBar } from "./support/fit";
 import { LANGUAGES, type Lng } from "./support/locales";
 
 let browser: Browser;
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 const PUBLIC: [path: string, screen: string][] = [

@@ -7,20 +7,17 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import { base, demoSession, readNotifications, screen } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { settle } from "./support/fit";
 import type { Lng } from "./support/locales";
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 async function signInAsDemo(context: BrowserContext, page: Page) {

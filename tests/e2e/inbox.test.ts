@@ -8,10 +8,10 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { type ApiSession, base, screen, useSession as signInContext, signUpThroughApi } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { creditedRefill } from "./support/cli";
 import { settle } from "./support/fit";
 import { type Lng, text } from "./support/locales";
@@ -19,11 +19,8 @@ import { type Lng, text } from "./support/locales";
 const SHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 async function openAs(investor: ApiSession, lng: Lng, options: Parameters<typeof phoneContext>[1] = {}) {

@@ -9,9 +9,9 @@
  * it down (it did by 0.049, Lighthouse's CLS 0.048, a few points of the login's score).
  */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { base } from "./support/app";
-import { layoutShifts, phoneContext, recordLayoutShifts, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, layoutShifts, phoneContext, recordLayoutShifts } from "./support/browser";
 import { CODE_AND_STYLES, hold } from "./support/early-paint";
 import { text } from "./support/locales";
 
@@ -19,11 +19,8 @@ import { text } from "./support/locales";
 const MAX_SHIFT = 0.005;
 
 let browser: Browser;
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 describe("the login's launch", () => {

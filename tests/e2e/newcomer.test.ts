@@ -7,7 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import {
   type ApiSession,
@@ -19,7 +19,7 @@ import {
   signUpThroughApi,
   useSession,
 } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { creditedRefill } from "./support/cli";
 import { settle } from "./support/fit";
 
@@ -27,11 +27,8 @@ const SHOTS = process.env.E2E_SCREENSHOTS;
 const BLOCK = "[data-testid='first-steps']";
 
 let browser: Browser;
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 /** A phone's page for the investor, in `language`, that records whether the first steps ever showed. */

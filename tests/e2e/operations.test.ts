@@ -9,21 +9,18 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { demoSession, gotoInLanguage, readNotifications, screen, useSession } from "./support/app";
 import { runAxe } from "./support/axe";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { cutTexts, settle } from "./support/fit";
 import type { Lng } from "./support/locales";
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 /**

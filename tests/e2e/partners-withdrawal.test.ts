@@ -18,18 +18,14 @@ import {
   signUpThroughApi,
   useSession,
 } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 
 const TRC20_WALLET = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 async function englishPage(): Promise<{ context: BrowserContext; page: Page }> {

@@ -4,19 +4,15 @@
  * account under them (not under the default inviter).
  */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { base, completeRegistration, PASSWORD, screen, signUpThroughApi } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { text } from "./support/locales";
 
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 describe("an invitation link", () => {

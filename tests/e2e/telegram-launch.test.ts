@@ -8,9 +8,9 @@
  * until then), not after it.
  */
 import type { Browser, Request } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { base, useSession as keepSession, signUpThroughApi } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import {
   DEV_BOT_TOKEN,
   installTelegramClient,
@@ -22,12 +22,8 @@ import {
 /** How long the cabinet's launch chunk is held back at most. */
 const HOLD_MS = 5_000;
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 const CLIENTS = [

@@ -7,21 +7,17 @@
  * and offline shows the banner, an action taken offline says so, and the exchange dialog still opens.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { type ApiSession, base, demoSession, screen, signUpThroughApi, useSession } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { text } from "./support/locales";
 import { fetchAsBrowser } from "./support/route-fetch";
 
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
+chromiumForFile((shared) => {
+  browser = shared;
 });
 
 /** One phone for the tests whose subject is not the page's first load (`openCabinetOnPhone`). */

@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../../scripts/lib/system.mjs";
 
 /** Debian's Chromium, headless, with the background networking a closed machine refuses turned off. */
@@ -33,6 +34,21 @@ export async function sharedChromium(extraArgs: string[] = []): Promise<Browser>
 /** A file's end with the worker's Chromium (`sharedChromium`): the contexts it left open are closed, the browser stays. */
 export async function releaseChromium(browser: Browser | undefined): Promise<void> {
   if (browser?.isConnected()) await Promise.all(browser.contexts().map((context) => context.close()));
+}
+
+/**
+ * A file's share of the worker's Chromium (`sharedChromium`): taken before its tests and handed to `take`, released
+ * after them (`releaseChromium`). Called at a file's top, as a describe's fixtures are (docs/testing.md).
+ */
+export function chromiumForFile(take: (browser: Browser) => void): void {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await sharedChromium();
+    take(browser);
+  });
+  afterAll(async () => {
+    await releaseChromium(browser);
+  });
 }
 
 /** A phone-sized context (390×844, the issues' screenshot size). */
