@@ -1,5 +1,5 @@
 import type { CodeChannel, CodeSentReply, SecurityChannel, SecuritySettings, TelegramLinkReply } from "@contract";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Cell, Radio, Section, Switch } from "@telegram-apps/telegram-ui";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -22,6 +22,20 @@ import { securityKeys, securityMutations, securityQueries } from "../api/securit
 export interface ChannelConfirmLinks {
   /** No phone yet: where one is added (the profile; a new phone is confirmed by its code). */
   addPhone: ReactNode;
+}
+
+/** How a change of the security settings ends: the settings as the server now has them, or its refusal said. */
+function settingsSaved(queryClient: QueryClient, setError: (error: FormError) => void) {
+  return {
+    onSuccess: (reply: SecuritySettings) => {
+      haptics.notify("success");
+      queryClient.setQueryData(securityQueries.settings().queryKey, reply);
+    },
+    onError: (failure: unknown) => {
+      haptics.notify("error");
+      setError(formErrorOf(failure));
+    },
+  };
 }
 
 /**
@@ -71,16 +85,7 @@ function ChannelChoice({ settings, links }: { settings: SecuritySettings; links:
     if (save.isPending || channel === settings.codeChannel) return;
     setError(null);
     haptics.selection();
-    save.mutate(channel, {
-      onSuccess: (reply) => {
-        haptics.notify("success");
-        queryClient.setQueryData(securityQueries.settings().queryKey, reply);
-      },
-      onError: (failure) => {
-        haptics.notify("error");
-        setError(formErrorOf(failure));
-      },
-    });
+    save.mutate(channel, settingsSaved(queryClient, setError));
   };
 
   // The chosen channel cannot take codes and the server sends them elsewhere (or nowhere): said plainly.
@@ -320,16 +325,7 @@ function ChatNotificationsCell({ linked, on }: { linked: boolean; on: boolean })
   const [error, setError] = useState<FormError | null>(null);
   const change = (next: boolean) => {
     setError(null);
-    toggle.mutate(next, {
-      onSuccess: (reply) => {
-        haptics.notify("success");
-        queryClient.setQueryData(securityQueries.settings().queryKey, reply);
-      },
-      onError: (failure) => {
-        haptics.notify("error");
-        setError(formErrorOf(failure));
-      },
-    });
+    toggle.mutate(next, settingsSaved(queryClient, setError));
   };
   return (
     <>
