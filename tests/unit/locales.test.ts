@@ -17,6 +17,7 @@ import {
 } from "@contract";
 import { describe, expect, it } from "vitest";
 import { NAMESPACES } from "@/config/i18n";
+import { parseAmountInput } from "@/lib/money";
 
 const ROOT = join(__dirname, "../../locales");
 type Tree = { [key: string]: string | Tree };
@@ -176,6 +177,17 @@ describe("validation, success and enums namespaces", () => {
         language,
         settings: true,
       });
+    }
+  });
+
+  it("writes the amount rule's example number with the language's own decimal mark, one the field takes", () => {
+    for (const language of LANGUAGES) {
+      const example = /\d[\d.,]*\d/.exec(
+        String(leaves(load(language, "validation")).find(([key]) => key === "decimal")?.[1]),
+      )?.[0];
+      const decimals = new Intl.NumberFormat(language, { minimumFractionDigits: 2 }).format("125.5");
+      expect({ language, example }).toEqual({ language, example: decimals });
+      expect(parseAmountInput(example ?? "", "USDT")).toEqual({ ok: true, value: "125.5" });
     }
   });
 });
