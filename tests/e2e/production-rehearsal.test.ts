@@ -20,8 +20,10 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LANGUAGES } from "../../contract/enums";
 import { startPostgres } from "../../scripts/lib/postgres.mjs";
 import { findPostgresBin } from "../../scripts/lib/system.mjs";
+import { botText } from "../../server/src/texts/bot";
 import { fill, PASSWORD, screen, submit } from "./support/app";
 import { BOT_USER, type BotApiStandIn, startBotApiStandIn, textUpdate } from "./support/bot-api";
 import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
@@ -535,9 +537,23 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       timeout: 240_000,
     }, async () => {
       const wallet = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
-      /** The first e-mail to the investor since `after` messages had come. */
-      const codeMail = (after: number) =>
-        mail.waitForMail((m) => m.to.includes(investor.email) && mail.received.indexOf(m) >= after, 60_000);
+      /**
+       * The first code e-mail for `purpose` to the investor since `after` messages had come, told by its subject:
+       * a notice sent by the outbox (the wallet changed) may arrive after the code asked for next (CI once read
+       * "your withdrawal wallet was changed" as the withdrawal's code mail).
+       */
+      const codeMail = (after: number, purpose: "wallet" | "withdrawal") => {
+        const subjects = LANGUAGES.map((language) =>
+          botText(language, "mail.codeSubject", { purpose: botText(language, `code.purpose.${purpose}`) }),
+        );
+        return mail.waitForMail(
+          (m) =>
+            m.to.includes(investor.email) &&
+            mail.received.indexOf(m) >= after &&
+            subjects.includes(m.parsed.subject ?? ""),
+          60_000,
+        );
+      };
       await step("web: the wallet saved with the code sent by e-mail", async () => {
         await page.goto(`${origin}/withdrawal`);
         await screen(page, "withdrawal", 30_000);
@@ -546,7 +562,7 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
         await page.locator("[data-testid='save-wallet']").click();
         const form = page.locator("form[data-step='code']", { has: page.locator("[data-testid='wallet-code-note']") });
         await form.waitFor({ timeout: 30_000 });
-        await form.locator("input[name='code']").fill(codeIn((await codeMail(before)).parsed.text ?? ""));
+        await form.locator("input[name='code']").fill(codeIn((await codeMail(before, "wallet")).parsed.text ?? ""));
         await form.locator("[data-testid='submit']").click();
         await expect
           .poll(async () => (await api()("GET", "/api/user-data/wallets", { token })).json?.[0]?.address, {
@@ -562,7 +578,7 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
         const before = mail.received.length;
         await submit(page);
         await page.locator("form[data-step='code']").waitFor({ timeout: 30_000 });
-        await fill(page, "code", codeIn((await codeMail(before)).parsed.text ?? ""));
+        await fill(page, "code", codeIn((await codeMail(before, "withdrawal")).parsed.text ?? ""));
         await submit(page);
         const row = page.locator("[data-testid='withdrawal-row']").first();
         await expect.poll(() => row.getAttribute("data-status"), { timeout: 30_000 }).toBe("pending");
@@ -585,8 +601,13 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
           "--tx",
           "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",
         );
+        // Told by its subject: the "under review" notice of the same withdrawal may arrive after `before`.
+        const paidOut = LANGUAGES.map((language) => botText(language, "notifications.withdrawal_status.success.title"));
         const notice = await mail.waitForMail(
-          (m) => m.to.includes(investor.email) && mail.received.indexOf(m) >= before,
+          (m) =>
+            m.to.includes(investor.email) &&
+            mail.received.indexOf(m) >= before &&
+            paidOut.includes(m.parsed.subject ?? ""),
           60_000,
         );
         expect(notice.parsed.text).toContain("50");
