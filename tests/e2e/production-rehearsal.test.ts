@@ -51,6 +51,21 @@ function codeIn(text: string): string {
   return codes[0] as string;
 }
 
+/**
+ * The first code e-mail for `purpose` to `email` since `after` messages had come, told by its subject: a notice
+ * sent by the outbox (the wallet changed) may arrive after the code asked for next (CI once read "your withdrawal
+ * wallet was changed" as the withdrawal's code e-mail).
+ */
+function codeMail(email: string, purpose: "email" | "wallet" | "withdrawal", after = 0) {
+  const subjects = LANGUAGES.map((language) =>
+    botText(language, "mail.codeSubject", { purpose: botText(language, `code.purpose.${purpose}`) }),
+  );
+  return mail.waitForMail(
+    (m) => m.to.includes(email) && mail.received.indexOf(m) >= after && subjects.includes(m.parsed.subject ?? ""),
+    60_000,
+  );
+}
+
 /** `find()`'s answer once it has one (polled, at most `timeoutMs`). */
 async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -364,7 +379,7 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
         await page.locator("[data-testid='confirm-email']").click();
         const sheet = page.locator("[data-testid='email-code']");
         await sheet.waitFor();
-        const code = await mail.waitForMail((m) => m.to.includes(investor.email), 30_000);
+        const code = await codeMail(investor.email, "email");
         await sheet.locator("input[name='code']").fill(codeIn(code.parsed.text ?? ""));
         await sheet.locator("[data-testid='submit']").click();
         await sheet.waitFor({ state: "detached", timeout: 30_000 });
@@ -537,23 +552,6 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
       timeout: 240_000,
     }, async () => {
       const wallet = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
-      /**
-       * The first code e-mail for `purpose` to the investor since `after` messages had come, told by its subject:
-       * a notice sent by the outbox (the wallet changed) may arrive after the code asked for next (CI once read
-       * "your withdrawal wallet was changed" as the withdrawal's code mail).
-       */
-      const codeMail = (after: number, purpose: "wallet" | "withdrawal") => {
-        const subjects = LANGUAGES.map((language) =>
-          botText(language, "mail.codeSubject", { purpose: botText(language, `code.purpose.${purpose}`) }),
-        );
-        return mail.waitForMail(
-          (m) =>
-            m.to.includes(investor.email) &&
-            mail.received.indexOf(m) >= after &&
-            subjects.includes(m.parsed.subject ?? ""),
-          60_000,
-        );
-      };
       await step("web: the wallet saved with the code sent by e-mail", async () => {
         await page.goto(`${origin}/withdrawal`);
         await screen(page, "withdrawal", 30_000);
@@ -562,7 +560,9 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
         await page.locator("[data-testid='save-wallet']").click();
         const form = page.locator("form[data-step='code']", { has: page.locator("[data-testid='wallet-code-note']") });
         await form.waitFor({ timeout: 30_000 });
-        await form.locator("input[name='code']").fill(codeIn((await codeMail(before, "wallet")).parsed.text ?? ""));
+        await form
+          .locator("input[name='code']")
+          .fill(codeIn((await codeMail(investor.email, "wallet", before)).parsed.text ?? ""));
         await form.locator("[data-testid='submit']").click();
         await expect
           .poll(async () => (await api()("GET", "/api/user-data/wallets", { token })).json?.[0]?.address, {
@@ -578,7 +578,7 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
         const before = mail.received.length;
         await submit(page);
         await page.locator("form[data-step='code']").waitFor({ timeout: 30_000 });
-        await fill(page, "code", codeIn((await codeMail(before, "withdrawal")).parsed.text ?? ""));
+        await fill(page, "code", codeIn((await codeMail(investor.email, "withdrawal", before)).parsed.text ?? ""));
         await submit(page);
         const row = page.locator("[data-testid='withdrawal-row']").first();
         await expect.poll(() => row.getAttribute("data-status"), { timeout: 30_000 }).toBe("pending");
