@@ -6,6 +6,7 @@
 import type { Notification, NotificationsInboxReply } from "@contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { unreadBadge } from "@/features/notifications/lib/badge";
 import { notificationPath } from "@/features/notifications/lib/target";
 import { userAtom } from "@/lib/session";
 import { appStore } from "@/lib/store";
@@ -104,6 +105,12 @@ describe("notification bell", () => {
     const bell = await screen.findByTestId("notification-bell");
     expect(bell.getAttribute("aria-label")).toBe("Notifications");
     expect(bell.dataset.count).toBeUndefined();
+  });
+});
+
+describe("the bell's badge", () => {
+  it("shows nothing at 0, the count up to 99, then 99+", () => {
+    expect([0, -1, 1, 99, 100, 1234].map(unreadBadge)).toEqual([undefined, undefined, "1", "99", "99+", "99+"]);
   });
 });
 

@@ -5,8 +5,10 @@
 import type { Currency } from "@contract";
 import type { User } from "@contract/user";
 import { needsPhoneConfirmation } from "@/features/auth/model/phone-pending";
+import { unreadBadge } from "@/features/notifications/lib/badge";
 import { formatAmount } from "@/lib/format-amount";
 import { USER_STORAGE_KEY } from "@/lib/session-keys";
+import { shownName } from "@/lib/shown-name";
 import { LAUNCH, paintTemplate } from "./build-time";
 import { type Look, tellReady } from "./telegram";
 
@@ -156,7 +158,7 @@ function balanceBlock(lng: string, user: PaintedUser, current: Current | null, l
     return null;
   const welcome = block.querySelector(".page-welcome");
   // A function, so that a name with `$&` or `$1` in it is written as it is, not read as a replacement pattern.
-  const name = user.fullName || user.login;
+  const name = shownName(user);
   if (welcome) welcome.textContent = (welcome.textContent ?? "").replace("{{login}}", () => name);
   const hero = block.querySelector(".balance-hero-label");
   if (hero) hero.textContent = label.replace("{{currency}}", currency);
@@ -167,9 +169,8 @@ function balanceBlock(lng: string, user: PaintedUser, current: Current | null, l
     figure?.setAttribute("data-currency", currency);
   }
   // The bell's badge, as `NotificationBell` draws it from the user's count.
-  const unread = user.notifications?.unread ?? 0;
-  if (unread > 0)
-    block.querySelector(".notification-bell")?.setAttribute("data-count", unread > 99 ? "99+" : `${unread}`);
+  const badge = unreadBadge(user.notifications?.unread ?? 0);
+  if (badge) block.querySelector(".notification-bell")?.setAttribute("data-count", badge);
   if (look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches) darken(block);
   // Inside Telegram: the theme's colours, as the app has them by its first render (the safe areas are the page's,
   // `tma/safe-areas.ts`).

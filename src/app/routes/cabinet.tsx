@@ -15,6 +15,7 @@ import { RecentOperations } from "@/features/operations/components/recent-operat
 import { SubscriptionCard } from "@/features/subscription/components/subscription-card";
 import { useNavigate } from "@/lib/router";
 import { userAtom } from "@/lib/session";
+import { shownName } from "@/lib/shown-name";
 import { warmUp } from "@/lib/warm-up";
 import { useLiveRefreshControl } from "../live-refresh";
 import { CabinetFirstSteps } from "./cabinet-first-steps";
@@ -111,7 +112,7 @@ export function CabinetRoute() {
       heading={
         user ? (
           <span className="page-welcome" data-testid="welcome">
-            {t("welcome", { login: user.fullName || user.login })}
+            {t("welcome", { login: shownName(user) })}
           </span>
         ) : undefined
       }

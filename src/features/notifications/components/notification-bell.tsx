@@ -5,6 +5,7 @@ import { paths } from "@/config/paths";
 import { Link } from "@/lib/router";
 import { userAtom } from "@/lib/session";
 import { notificationQueries } from "../api/notification-queries";
+import { unreadBadge } from "../lib/badge";
 
 /**
  * The unread notifications as the cabinet knows them now: the live refresh's latest pulse (it polls; this only
@@ -30,7 +31,7 @@ export function NotificationBell() {
       className="notification-bell"
       aria-label={unread > 0 ? t("notificationsUnread", { count: unread }) : t("notifications")}
       data-testid="notification-bell"
-      data-count={unread > 0 ? (unread > 99 ? "99+" : unread) : undefined}
+      data-count={unreadBadge(unread)}
     />
   );
 }
