@@ -6,10 +6,10 @@
  * that come after the balance (their arrival is cabinet-shift.test.ts's subject, not the takeover's).
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { type ApiSession, base, demoSession, phonePendingSession, useSession } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import {
   CODE_AND_STYLES,
   earlyRepliesRead,
@@ -28,12 +28,11 @@ const LAUNCH_CALLS =
 
 let browser: Browser;
 let demo: ApiSession;
-beforeAll(async () => {
-  browser = await sharedChromium();
-  demo = await demoSession();
+chromiumForFile((shared) => {
+  browser = shared;
 });
-afterAll(async () => {
-  await releaseChromium(browser);
+beforeAll(async () => {
+  demo = await demoSession();
 });
 
 /**

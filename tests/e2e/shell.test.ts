@@ -4,9 +4,9 @@
  * goes away by itself.
  */
 import type { Browser, Page, Request } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { base } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { LANGUAGES, text } from "./support/locales";
 
@@ -14,12 +14,11 @@ let browser: Browser;
 /** A phone in en-US, shared by the tests below one after another (`visitor`). */
 let phone: Page | undefined;
 
-beforeAll(async () => {
-  browser = await sharedChromium();
+chromiumForFile((shared) => {
+  browser = shared;
 });
 afterAll(async () => {
   await kassaCli("maintenance", "off").catch(() => undefined);
-  await releaseChromium(browser);
 });
 
 async function screen(page: Page, name: string, timeout = 15_000) {

@@ -5,7 +5,7 @@
  * in two languages.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { apiReply } from "./support/api";
 import {
   base,
@@ -19,7 +19,7 @@ import {
   submit,
   uniqueLogin,
 } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { type Lng, text } from "./support/locales";
 import {
@@ -33,12 +33,11 @@ import {
 
 let browser: Browser;
 
-beforeAll(async () => {
-  browser = await sharedChromium();
+chromiumForFile((shared) => {
+  browser = shared;
 });
 afterAll(async () => {
   await kassaCli("settings", "set", "telegramAuthAvailable", "true").catch(() => undefined);
-  await releaseChromium(browser);
 });
 
 const bodyText = (page: Page) => page.locator("body").innerText();

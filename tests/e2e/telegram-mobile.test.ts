@@ -12,9 +12,9 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { base, telegramSessionThroughApi } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { creditedRefill, kassaCli } from "./support/cli";
 import {
   DARK_THEME,
@@ -34,12 +34,11 @@ const SHOTS = process.env.E2E_SCREENSHOTS;
 const LANGUAGE = process.env.E2E_LANGUAGE ?? "en";
 let browser: Browser;
 
-beforeAll(async () => {
-  browser = await sharedChromium();
-  await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+chromiumForFile((shared) => {
+  browser = shared;
 });
-afterAll(async () => {
-  await releaseChromium(browser);
+beforeAll(async () => {
+  await kassaCli("settings", "set", "telegramAuthAvailable", "true");
 });
 
 const onScreen = (page: Page, name: string, timeout = 15_000) =>

@@ -3,9 +3,9 @@
  * says it is ready, follows the theme live, and drives Telegram's Back button from its navigation.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { base } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { chromiumForFile, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import {
   DARK_THEME,
@@ -21,12 +21,11 @@ import {
 
 let browser: Browser;
 
-beforeAll(async () => {
-  browser = await sharedChromium();
+chromiumForFile((shared) => {
+  browser = shared;
 });
 afterAll(async () => {
   await kassaCli("settings", "set", "telegramAuthAvailable", "true").catch(() => undefined);
-  await releaseChromium(browser);
 });
 
 const cssVar = (page: Page, name: string) =>
