@@ -112,12 +112,13 @@ describe("the balance painted before the app's code", () => {
       }
     });
 
-  it("writes the investor's name as it is, whatever characters it holds", async () => {
-    // The kept user's name, as the launcher reads it on the web; `$&` and `$1` are replacement patterns to
-    // String.replace, the tags are markup to innerHTML: neither may act.
+  it("writes the investor's name as it is, whatever characters it holds, and the bell's count as the app's bell", async () => {
+    // The kept user's name and unread count, as the launcher reads them on the web; `$&` and `$1` are replacement
+    // patterns to String.replace, the tags are markup to innerHTML: neither may act. 150 unread is drawn "99+".
     const name = "Bob $& $1 <i>x</i>";
     const context = await phoneContext(browser, { viewport: { width: 390, height: 844 }, colorScheme: "light" });
-    await useSession(context, { ...demo, user: { ...(demo.user as object), fullName: name } });
+    const user = { ...(demo.user as object), fullName: name, notifications: { unread: 150 } };
+    await useSession(context, { ...demo, user });
     await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
     await hold(context, CODE_AND_STYLES);
     const page = await context.newPage();
@@ -127,6 +128,9 @@ describe("the balance painted before the app's code", () => {
       await welcome.waitFor({ timeout: 15_000 });
       expect(await welcome.textContent()).toBe(`Welcome, ${name}`);
       expect(await welcome.locator("i").count()).toBe(0);
+      expect(await page.locator("#root [data-testid='notification-bell-painted']").getAttribute("data-count")).toBe(
+        "99+",
+      );
     } finally {
       await context.close();
     }
