@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as TelegramUi from "@telegram-apps/telegram-ui";
+import { PurgeCSS } from "purgecss";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { build } from "rolldown";
@@ -84,17 +85,9 @@ export const launchPreload: Plugin = {
         return asset?.type === "asset" ? String(asset.source) : "";
       });
     // The login's header and the cabinet's first render, rendered from the app's components (`templates.tsx`) in
-    // each language, and the rules of the stylesheets for the classes they wear (and the dark look's).
+    // each language.
     const templates = await renderTemplates();
-    const classesIn = (...htmls: string[]) =>
-      new Set([
-        ...htmls.flatMap((html) =>
-          [...html.matchAll(/ class="([^"]*)"/g)].flatMap((match) => (match[1] ?? "").split(" ")),
-        ),
-        ...paint.classes.dark.split(" "),
-      ]);
-    const classes = classesIn(...Object.values(templates.cabinet).flatMap((looks) => Object.values(looks)));
-    const loginClasses = classesIn(...Object.values(templates.login));
+    const cabinetHtml = Object.values(templates.cabinet).flatMap((looks) => Object.values(looks));
     // The launch's calls, their URLs from the route table (relative to the API's base).
     const { routes, routeUrl } = await routeTable();
     const url = ({ route, query }: { route: keyof typeof Routes; query: Record<string, unknown> }) =>
@@ -111,11 +104,11 @@ export const launchPreload: Plugin = {
     // The painted blocks' markup and rules, at the end of the page as inert templates (`paint.ts` reads them by
     // id): in the script they came before its calls, which waited for their bytes (~12 KB gzip) to arrive.
     const template = (id: string, html: string) => `<template id="kassa-paint-${id}">${html}</template>`;
-    const style = (css: string[], used: Set<string>) =>
-      `<style>${css.map((rules) => rulesFor(rules, used)).join("")}</style>`;
+    const style = async (css: string[], html: string[]) =>
+      `<style>${await rulesFor(css, html, paint.classes.dark)}</style>`;
     const painted = [
-      template("cabinet-css", style(stylesheets(files.cabinet.css), classes)),
-      template("login-css", style(stylesheets(files.login.css), loginClasses)),
+      template("cabinet-css", await style(stylesheets(files.cabinet.css), cabinetHtml)),
+      template("login-css", await style(stylesheets(files.login.css), Object.values(templates.login))),
       ...Object.entries(templates.cabinet).flatMap(([language, looks]) =>
         Object.entries(looks).map(([look, html]) => template(`cabinet-${language}-${look}`, html)),
       ),
@@ -286,48 +279,19 @@ function earlyPaint() {
 }
 
 /**
- * The rules of a built (minified) stylesheet that can style an element wearing only `classes`: a rule is kept
- * when one of its selectors names no other class (rules without a class, such as `:root`'s variables, are
- * kept); `@media` and `@supports` keep what they hold of those; other at-rules (keyframes, font faces) go.
+ * The rules of the stylesheets that can style the painted blocks `html` (PurgeCSS reads the markup and drops every
+ * rule whose selector names a class, tag or attribute it does not have), with the dark look's classes (`dark`) and
+ * the attributes the launcher writes into the blocks (`src/app/launcher/paint.ts`) kept; keyframes and font faces
+ * nothing kept uses go too.
  */
-function rulesFor(css: string, classes: Set<string>): string {
-  let kept = "";
-  let at = 0;
-  while (at < css.length) {
-    const open = css.indexOf("{", at);
-    if (open < 0) break;
-    let depth = 1;
-    let end = open + 1;
-    for (; depth > 0 && end < css.length; end++) {
-      if (css[end] === "{") depth++;
-      else if (css[end] === "}") depth--;
-    }
-    const prelude = css.slice(at, open).trim();
-    const body = css.slice(open + 1, end - 1);
-    at = end;
-    if (/^@(media|supports)\b/.test(prelude)) {
-      const inner = rulesFor(body, classes);
-      if (inner) kept += `${prelude}{${inner}}`;
-    } else if (!prelude.startsWith("@") && selectors(prelude).some((selector) => namesOnly(selector, classes))) {
-      kept += `${prelude}{${body}}`;
-    }
-  }
-  return kept;
-}
-
-/** A selector list split at its top-level commas (not those inside `:is(…)`, `:not(…)`). */
-function selectors(list: string): string[] {
-  const parts = [""];
-  let depth = 0;
-  for (const char of list) {
-    if (char === "(") depth++;
-    if (char === ")") depth--;
-    if (char === "," && depth === 0) parts.push("");
-    else parts[parts.length - 1] += char;
-  }
-  return parts;
-}
-
-function namesOnly(selector: string, classes: Set<string>): boolean {
-  return [...selector.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].every(([, name]) => classes.has(name ?? ""));
+async function rulesFor(css: string[], html: string[], dark: string): Promise<string> {
+  const purged = await new PurgeCSS().purge({
+    content: html.map((raw) => ({ raw, extension: "html" })),
+    css: css.map((raw) => ({ raw })),
+    safelist: { standard: dark.split(" ").filter(Boolean) },
+    dynamicAttributes: ["data-amount", "data-currency", "data-count", "data-appearance", "data-telegram"],
+    keyframes: true,
+    fontFace: true,
+  });
+  return purged.map((sheet) => sheet.css).join("");
 }
