@@ -62,7 +62,7 @@ import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 import { installTelegramClient, LIGHT_THEME, launchHash } from "../tests/e2e/support/telegram-client.ts";
 import { launchChromiumAsTelegramWeb, openTelegramWeb, TELEGRAM_WEB } from "../tests/e2e/support/telegram-web.ts";
-import { freePort, startKassa } from "./lib/demo-server.mjs";
+import { demoSession, freePort, startKassa } from "./lib/demo-server.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_CONTEXT } from "./lib/system.mjs";
 
 process.chdir(resolve(import.meta.dirname, ".."));
@@ -79,7 +79,6 @@ const CASES = (process.env.BENCH_CASES ?? `cabinet,${TELEGRAM_CASES.join(",")},l
   .split(",")
   .map((name) => (name === "telegram" ? "tg-ios" : name));
 const PROFILE = { latencyMs: 150, downBps: 1_600_000, upBps: 750_000, cpu: 4 };
-const DEMO = { login: "demo", password: "demo2026pass" };
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -453,17 +452,6 @@ function telegramWebCase(browser, name, client, base, session) {
  * helper, also inside the functions they put in the page: the page gets the helper first.
  */
 const KEEP_NAMES = { content: "globalThis.__name = (f) => f;" };
-
-/** The demo investor signed in through the API: the refresh token and the user the app keeps. */
-async function demoSession(base) {
-  const reply = await fetch(`${base}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(DEMO),
-  });
-  if (!reply.ok) throw new Error(`the demo login answered ${reply.status}`);
-  return reply.json();
-}
 
 /** An element Lighthouse names, as its selector and the start of its markup. */
 function element(node) {

@@ -1,12 +1,14 @@
-// Where a cold launch's main thread goes (a measurement, not a test): `node scripts/trace-launch.mjs <base> [path]`
-// against a running server (`npm start`; the demo investor signs in unless the path is the login's). Debian's
-// Chromium opens the page on a phone's screen with its CPU 4× slower (as `bench:launch`'s profile), records a
-// performance trace for 6 s and prints each task of the page's main thread over 50 ms: when it started (from the
-// navigation), how long it took and what inside it took longest (a script's evaluation and its URL, a timer, style
-// and layout, a module's evaluation). One launch: run it a few times and compare tasks, not the sums.
+// Where a cold launch's main thread goes (a measurement, not a test): `node scripts/trace-launch.mjs [path]` starts
+// Kassa as the benchmarks do (`npm start`'s command, the demo data) and opens the path in Debian's Chromium on the
+// benchmarks' phone context with its CPU 4× slower, signed in as the demo investor unless the path is the login's.
+// It records a performance trace for 6 s and prints each task of the page's main thread over 50 ms: when it
+// started (from the navigation), how long it took and what inside it took longest (a script's evaluation and its
+// URL, a timer, style and layout, a module's evaluation). One launch: run it a few times and compare tasks.
 import { chromium } from "playwright-core";
+import { demoSession, startKassa } from "./lib/demo-server.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_CONTEXT } from "./lib/system.mjs";
 
-const [base = "http://127.0.0.1:8787", path = "/"] = process.argv.slice(2);
+const [path = "/"] = process.argv.slice(2);
 const signedIn = !path.startsWith("/login");
 
 /** Events counted inside a task, by name; the rest (compositing, small bookkeeping) are left out of its breakdown. */
@@ -29,24 +31,14 @@ const SHOWN = new Set([
   "MajorGC",
 ]);
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium" });
+const kassa = await startKassa({ quiet: true });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 3,
-    isMobile: true,
-    hasTouch: true,
-  });
+  const { base } = kassa;
+  const context = await browser.newContext(PHONE_CONTEXT);
   if (signedIn) {
-    const reply = await fetch(`${base}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
-    });
-    if (!reply.ok) throw new Error(`the demo investor's sign-in answered ${reply.status}`);
-    const session = await reply.json();
-    const { hostname } = new URL(base);
-    await context.addCookies([{ name: "kassa_token", value: session.refreshToken, domain: hostname, path: "/" }]);
+    const session = await demoSession(base);
+    await context.addCookies([{ name: "kassa_token", value: session.refreshToken, url: base }]);
     await context.addInitScript((user) => localStorage.setItem("kassa.user", user), JSON.stringify(session.user));
   }
   const page = await context.newPage();
@@ -87,4 +79,5 @@ try {
   }
 } finally {
   await browser.close();
+  await kassa.stop();
 }

@@ -48,3 +48,14 @@ export async function startKassa({ quiet = false, env = {} } = {}) {
     });
   return { base, stop };
 }
+
+/** The demo investor signed in through the API of the server at `base`: the refresh token and the user the app keeps. */
+export async function demoSession(base) {
+  const reply = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: "demo", password: "demo2026pass" }),
+  });
+  if (!reply.ok) throw new Error(`the demo login answered ${reply.status}`);
+  return reply.json();
+}
