@@ -12,6 +12,7 @@ import { build } from "rolldown";
 import { createServer, type Plugin } from "vite";
 import { LANGUAGES } from "../contract/enums.ts";
 import type { routes as Routes, routeUrl as RouteUrl } from "../contract/routes.ts";
+import { PAINTED_ATTRIBUTES } from "../src/app/launcher/painted-attributes.ts";
 import type * as Templates from "../src/app/launcher/templates.tsx";
 import { LAUNCH_CALLS } from "../src/lib/launch-calls.ts";
 import { chunkFiles, entryChunk } from "./later-code.mjs";
@@ -281,7 +282,7 @@ function earlyPaint() {
 /**
  * The rules of the stylesheets that can style the painted blocks `html` (PurgeCSS reads the markup and drops every
  * rule whose selector names a class, tag or attribute it does not have), with the dark look's classes (`dark`) and
- * the attributes the launcher writes into the blocks (`src/app/launcher/paint.ts`) kept; keyframes and font faces
+ * the attributes the launcher writes into the blocks (`PAINTED_ATTRIBUTES`) kept; keyframes and font faces
  * nothing kept uses go too.
  */
 async function rulesFor(css: string[], html: string[], dark: string): Promise<string> {
@@ -289,7 +290,7 @@ async function rulesFor(css: string[], html: string[], dark: string): Promise<st
     content: html.map((raw) => ({ raw, extension: "html" })),
     css: css.map((raw) => ({ raw })),
     safelist: { standard: dark.split(" ").filter(Boolean) },
-    dynamicAttributes: ["data-amount", "data-currency", "data-count", "data-appearance", "data-telegram"],
+    dynamicAttributes: Object.values(PAINTED_ATTRIBUTES),
     keyframes: true,
     fontFace: true,
   });

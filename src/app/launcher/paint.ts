@@ -10,6 +10,7 @@ import { formatAmount } from "@/lib/format-amount";
 import { USER_STORAGE_KEY } from "@/lib/session-keys";
 import { shownName } from "@/lib/shown-name";
 import { LAUNCH, paintTemplate } from "./build-time";
+import { PAINTED_ATTRIBUTES } from "./painted-attributes";
 import { type Look, tellReady } from "./telegram";
 
 const { paint: PAINT, calls } = LAUNCH;
@@ -121,7 +122,7 @@ function loginBlock(lng: string): HTMLElement | null {
 /** The dark look on a block the build rendered in the light one. */
 function darken(block: HTMLElement): void {
   block.classList.add(...PAINT.classes.dark.split(" "));
-  block.dataset.appearance = "dark";
+  block.setAttribute(PAINTED_ATTRIBUTES.appearance, "dark");
 }
 
 /** `then` once what was just put on the page has been painted: the next frame's callbacks run after this one's paint. */
@@ -166,17 +167,17 @@ function balanceBlock(lng: string, user: PaintedUser, current: Current | null, l
   for (const [testId, amount, text] of figures) {
     const figure = block.querySelector(`[data-testid='${testId}-painted']`);
     figure?.replaceChildren(String(text));
-    figure?.setAttribute("data-amount", String(amount));
-    figure?.setAttribute("data-currency", currency);
+    figure?.setAttribute(PAINTED_ATTRIBUTES.amount, String(amount));
+    figure?.setAttribute(PAINTED_ATTRIBUTES.currency, currency);
   }
   // The bell's badge, as `NotificationBell` draws it from the user's count.
   const badge = unreadBadge(user.notifications?.unread ?? 0);
-  if (badge) block.querySelector(".notification-bell")?.setAttribute("data-count", badge);
+  if (badge) block.querySelector(".notification-bell")?.setAttribute(PAINTED_ATTRIBUTES.count, badge);
   if (look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches) darken(block);
   // Inside Telegram: the theme's colours, as the app has them by its first render (the safe areas are the page's,
   // `tma/safe-areas.ts`).
   if (look) {
-    block.dataset.telegram = look.client;
+    block.setAttribute(PAINTED_ATTRIBUTES.telegram, look.client);
     for (const [name, value] of Object.entries(look.colors)) block.style.setProperty(name, value);
   }
   // The stylesheets' rules for what it wears go with it.
