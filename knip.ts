@@ -8,7 +8,7 @@ const config: KnipConfig = {
     // Bundled by the build (build/launch-preload.ts) and written into index.html.
     "src/app/launcher/main.ts",
     // Loaded by the build through Vite's module loader (build/launch-preload.ts): the painted blocks' markup.
-    "src/app/launcher/templates.tsx",
+    "src/app/launcher/first-screen.tsx",
     // Put in place of telegram-ui's own modules by vite.config.ts's `resolve.alias`.
     "src/components/section-header.tsx",
     "src/components/typography-text.tsx",

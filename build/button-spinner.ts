@@ -1,5 +1,7 @@
 // Loads telegram-ui's Spinner for the Button only when a button first shows one.
+
 import type { Plugin } from "vite";
+import { clientBuild } from "./client-build.ts";
 
 /** telegram-ui's Button and the Spinner module it imports for its `loading` state. */
 const BUTTON_MODULE = /@telegram-apps[\\/]telegram-ui[\\/]dist[\\/]components[\\/]Blocks[\\/]Button[\\/]Button\.js$/;
@@ -15,7 +17,7 @@ const LAZY_SPINNER = "\0kassa:button-spinner";
  */
 export const buttonSpinner: Plugin = {
   name: "kassa:button-spinner",
-  apply: "build",
+  apply: clientBuild,
   enforce: "pre",
   async resolveId(source, importer) {
     if (source === LAZY_SPINNER) return LAZY_SPINNER;

@@ -1,23 +1,95 @@
 // Bundles the launcher (src/app/launcher/) from the app's own modules and writes it into the built index.html, with
 // the build's file names, the launch's calls from the route table and what its painted blocks wear.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as TelegramUi from "@telegram-apps/telegram-ui";
 import { PurgeCSS } from "purgecss";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { build } from "rolldown";
-import { createServer, type Plugin } from "vite";
+import { type Plugin, build as viteBuild } from "vite";
+import { FIRST_SCREEN_MODULE } from "../contract/built-app.ts";
 import { LANGUAGES } from "../contract/enums.ts";
+import type { OverviewReply } from "../contract/home.ts";
 import type { routes as Routes, routeUrl as RouteUrl } from "../contract/routes.ts";
+import type { User } from "../contract/user.ts";
+import type * as FirstScreen from "../src/app/launcher/first-screen.tsx";
 import { PAINTED_ATTRIBUTES } from "../src/app/launcher/painted-attributes.ts";
-import type * as Templates from "../src/app/launcher/templates.tsx";
 import { LAUNCH_CALLS } from "../src/lib/launch-calls.ts";
+import { clientBuild } from "./client-build.ts";
 import { chunkFiles, entryChunk } from "./later-code.mjs";
 
 const r = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
+
+/** An investor for the cabinet's renders the build reads the stylesheet rules from: a name, one unread notice. */
+const SAMPLE_INVESTOR: User = {
+  id: "0",
+  login: "investor",
+  fullName: "Investor",
+  email: null,
+  phone: null,
+  phoneConfirmed: false,
+  telegramLinked: false,
+  language: "en",
+  avatarUrl: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  subscription: { active: false, until: null },
+  notifications: { unread: 1 },
+};
+/** Its overview: a balance and a deposit in every currency (each line drawn, and the dividers between them). */
+const SAMPLE_HOLDINGS: OverviewReply = {
+  currency: "USDT",
+  totalUsdt: "4000",
+  balanceUsdt: "400",
+  onDepositUsdt: "3600",
+  lines: (["USDT", "BTC", "ETH", "TON"] as const).map((currency) => ({
+    currency,
+    balance: "0.1",
+    onDeposit: "0.9",
+    totalUsdt: "1000",
+  })),
+  current: {
+    currency: "USDT",
+    total: "4000",
+    balance: "400",
+    onDeposit: "3600",
+    lines: { USDT: "1000", BTC: "1000", ETH: "1000", TON: "1000" },
+  },
+  rates: { USDT: "1", BTC: "90000", ETH: "3000", TON: "3" },
+};
+
+/**
+ * The investors the cabinet's first screen is rendered for to choose its stylesheet rules: the one above, and one
+ * who has just signed up (no name, nothing unread, nothing held, a subscription running).
+ */
+const SAMPLES: { user: User; overview: OverviewReply }[] = [
+  { user: SAMPLE_INVESTOR, overview: SAMPLE_HOLDINGS },
+  {
+    user: {
+      ...SAMPLE_INVESTOR,
+      fullName: null,
+      subscription: { active: true, until: "2027-01-01T00:00:00.000Z" },
+      notifications: { unread: 0 },
+    },
+    overview: {
+      ...SAMPLE_HOLDINGS,
+      totalUsdt: "0",
+      balanceUsdt: "0",
+      onDepositUsdt: "0",
+      lines: [],
+      current: {
+        currency: "USDT",
+        total: "0",
+        balance: "0",
+        onDeposit: "0",
+        lines: { USDT: "0", BTC: "0", ETH: "0", TON: "0" },
+      },
+    },
+  },
+];
 
 /**
  * A launch's calls and code, at their true priority: a small classic script the build writes into `index.html`
@@ -30,12 +102,14 @@ const r = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
  * bundled here, with their names defined in (`__KASSA_LAUNCH__`, `src/app/launcher/build-time.ts`).
  */
 let apiUrl: string | undefined;
+let outDir = r("dist");
 export const launchPreload: Plugin = {
   name: "kassa:launch-preload",
-  apply: "build",
+  apply: clientBuild,
   enforce: "post",
   configResolved(config) {
     apiUrl = config.env.VITE_API_URL;
+    outDir = resolve(config.root, config.build.outDir);
   },
   async generateBundle(_options, bundle) {
     const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
@@ -76,7 +150,7 @@ export const launchPreload: Plugin = {
       // Inside Telegram every launch boots the SDK (src/tma/boot.ts): announced beside the entry, not after it.
       telegram: screen(/src[\\/]tma[\\/]boot\.ts$/),
     };
-    const paint = earlyPaint();
+    const paint = { classes: { dark: darkClasses() } };
     // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's, then
     // the cabinet's), so it paints styled without waiting for them behind the app's code. The entry's are those its
     // page linked (the entry chunk's own and its imports': its code is in a chunk it imports, vite.config.ts).
@@ -85,10 +159,18 @@ export const launchPreload: Plugin = {
         const asset = bundle[file];
         return asset?.type === "asset" ? String(asset.source) : "";
       });
-    // The login's header and the cabinet's first render, rendered from the app's components (`templates.tsx`) in
-    // each language.
-    const templates = await renderTemplates();
-    const cabinetHtml = Object.values(templates.cabinet).flatMap((looks) => Object.values(looks));
+    // The first renders' module, built for the server beside the app: the login's header rendered from it in each
+    // language into the page, and the cabinet's first screen in every language and look with figures, an unread
+    // count and a currency line (as the server renders it per launch) for the rules its stylesheet keeps.
+    const screens = await buildFirstScreen(outDir);
+    const logins = Object.fromEntries(LANGUAGES.map((language) => [language, screens.loginTemplate(language)]));
+    const cabinetHtml = LANGUAGES.flatMap((language) =>
+      (["base", "ios"] as const).flatMap((platform) =>
+        (["light", "dark"] as const).map((appearance) =>
+          SAMPLES.map((sample) => screens.cabinetScreen({ language, platform, appearance, ...sample }) ?? "").join(""),
+        ),
+      ),
+    );
     // The launch's calls, their URLs from the route table (relative to the API's base).
     const { routes, routeUrl } = await routeTable();
     const url = ({ route, query }: { route: keyof typeof Routes; query: Record<string, unknown> }) =>
@@ -96,8 +178,9 @@ export const launchPreload: Plugin = {
     const launch = {
       files,
       calls: {
+        firstScreen: routeUrl(routes.firstScreen),
         check: url(LAUNCH_CALLS.check),
-        painted: LAUNCH_CALLS.painted.map(url),
+        first: LAUNCH_CALLS.first.map(url),
         rest: LAUNCH_CALLS.rest.map(url),
       },
       paint,
@@ -109,11 +192,8 @@ export const launchPreload: Plugin = {
       `<style>${await rulesFor(css, html, paint.classes.dark)}</style>`;
     const painted = [
       template("cabinet-css", await style(stylesheets(files.cabinet.css), cabinetHtml)),
-      template("login-css", await style(stylesheets(files.login.css), Object.values(templates.login))),
-      ...Object.entries(templates.cabinet).flatMap(([language, looks]) =>
-        Object.entries(looks).map(([look, html]) => template(`cabinet-${language}-${look}`, html)),
-      ),
-      ...Object.entries(templates.login).map(([language, html]) => template(`login-${language}`, html)),
+      template("login-css", await style(stylesheets(files.login.css), Object.values(logins))),
+      ...Object.entries(logins).map(([language, html]) => template(`login-${language}`, html)),
     ];
     // Inline: as a file of its own it cost a round trip before its calls went out. A classic script (a module or
     // `async` one waits to be scheduled), its names its own (an IIFE). `</` is escaped so nothing in it can close
@@ -147,46 +227,27 @@ export const launchPreload: Plugin = {
 };
 
 /**
- * Per language, the login's first render down to its brand header and the cabinet's first render on a phone (in
- * telegram-ui's base look and its iOS look), rendered by `src/app/launcher/templates.tsx` with all the language's
- * texts. Loaded through Vite's own module loader (a server of this config, no port), so the app's modules load as
- * in the app: its aliases, its stylesheet imports, `import.meta.glob`.
+ * The first renders' module (`src/app/launcher/first-screen.tsx`) built for Node into `<outDir>/.server/` (a dot
+ * folder, which the server does not serve: it renders the cabinet's first screen from it per launch), then imported
+ * for what the build renders from it. Built with this config (its aliases, its stylesheet imports,
+ * `import.meta.glob`), telegram-ui bundled in (its modules do not name their files), the other packages imported
+ * from node_modules.
  */
-async function renderTemplates() {
-  const vite = await createServer({
+async function buildFirstScreen(outDir: string): Promise<typeof FirstScreen> {
+  const file = join(outDir, FIRST_SCREEN_MODULE);
+  await viteBuild({
     configFile: r("vite.config.ts"),
-    server: { middlewareMode: true, hmr: false, ws: false },
-    appType: "custom",
-    logLevel: "error",
-    optimizeDeps: { noDiscovery: true, include: [] },
-    // Through Vite's transform, so the config's aliases reach inside it as in the app (its Section header, its
-    // Headline and Subheadline are the app's own).
+    logLevel: "warn",
+    build: {
+      ssr: r("src/app/launcher/first-screen.tsx"),
+      outDir: dirname(file),
+      emptyOutDir: true,
+      copyPublicDir: false,
+      rolldownOptions: { output: { codeSplitting: false, entryFileNames: basename(file) } },
+    },
     ssr: { noExternal: ["@telegram-apps/telegram-ui"] },
   });
-  try {
-    const { loginTemplate, cabinetTemplate } = (await vite.ssrLoadModule(
-      r("src/app/launcher/templates.tsx"),
-    )) as typeof Templates;
-    const read = (language: string) =>
-      Object.fromEntries(
-        readdirSync(r(`locales/${language}`))
-          .filter((file) => file.endsWith(".json"))
-          .map((file) => [file.slice(0, -5), JSON.parse(readFileSync(r(`locales/${language}/${file}`), "utf8"))]),
-      ) as Templates.Texts;
-    const russian = read("ru");
-    const each = <T>(template: (language: string, texts: Templates.Texts) => T) =>
-      Object.fromEntries(LANGUAGES.map((language) => [language, template(language, read(language))]));
-    return {
-      login: each((language, texts) => loginTemplate(language, texts, russian)),
-      // By language, its two looks side by side: the same markup but for a few classes, which compresses.
-      cabinet: each((language, texts) => ({
-        base: cabinetTemplate(language, texts, russian, "base"),
-        ios: cabinetTemplate(language, texts, russian, "ios"),
-      })),
-    };
-  } finally {
-    await vite.close();
-  }
+  return import(`${pathToFileURL(file).href}?${Date.now()}`);
 }
 
 /**
@@ -247,18 +308,10 @@ function entryTags(html: string, entry: string) {
 }
 
 /**
- * What the launcher adds to the rendered templates: the headline's label in each language (`overview.total` of
- * `locales/*\/cabinet.json`, Russian filling a missing key, as i18next's fallback does; `{{currency}}` to fill), and
- * the classes telegram-ui's root adds for the dark look, from its component rendered here, so an update of the
- * library cannot leave them behind.
+ * The classes telegram-ui's root adds for the dark look (the launcher adds them to the login's header on a dark
+ * device), from its component rendered here, so an update of the library cannot leave them behind.
  */
-function earlyPaint() {
-  const read = (language: string) =>
-    JSON.parse(readFileSync(r(`locales/${language}/cabinet.json`), "utf8")) as { overview?: { total?: string } };
-  const russian = read("ru").overview?.total ?? "";
-  const texts = Object.fromEntries(
-    LANGUAGES.map((language) => [language, { total: read(language).overview?.total ?? russian }]),
-  );
+function darkClasses(): string {
   const ui = createRequire(import.meta.url)("@telegram-apps/telegram-ui") as typeof TelegramUi;
   const rootClasses = (appearance: "light" | "dark") =>
     (
@@ -269,14 +322,9 @@ function earlyPaint() {
       .filter(Boolean);
   const light = rootClasses("light");
   if (!light.length) throw new Error("launchPreload: telegram-ui's AppRoot rendered without classes");
-  return {
-    texts,
-    classes: {
-      dark: rootClasses("dark")
-        .filter((name) => !light.includes(name))
-        .join(" "),
-    },
-  };
+  return rootClasses("dark")
+    .filter((name) => !light.includes(name))
+    .join(" ");
 }
 
 /**

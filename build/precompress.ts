@@ -1,9 +1,11 @@
 // Writes a Brotli and a gzip copy beside every built file worth compressing, for the server to send as they are.
+
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { Plugin } from "vite";
+import { clientBuild } from "./client-build.ts";
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -21,7 +23,7 @@ const MIN_BYTES = 1024;
  */
 export const precompress: Plugin = {
   name: "kassa:precompress",
-  apply: "build",
+  apply: clientBuild,
   async writeBundle(options, bundle) {
     const dir = options.dir ?? "dist";
     const written = Object.values(bundle).map((file) => {

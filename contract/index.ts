@@ -5,6 +5,7 @@ export * from "./deposit-math";
 export * from "./enums";
 export * from "./errors";
 export * from "./exchange-math";
+export * from "./first-screen";
 export * from "./funds";
 export * from "./home";
 export * from "./money";

@@ -6,6 +6,7 @@
  */
 import type * as z from "zod/mini";
 import { accountRoutes } from "./routes/account";
+import { appRoutes } from "./routes/app";
 import { authRoutes } from "./routes/auth";
 import { balanceRoutes } from "./routes/balance";
 import { contentRoutes } from "./routes/content";
@@ -26,6 +27,7 @@ export const routes = {
   ...withdrawalsRoutes,
   ...accountRoutes,
   ...contentRoutes,
+  ...appRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -38,6 +38,7 @@ import { authRoutes } from "./routes/auth";
 import { contentRoutes } from "./routes/content";
 import { cryptoCasesRoutes } from "./routes/crypto-cases";
 import { devRoutes } from "./routes/dev";
+import { firstScreenRoutes } from "./routes/first-screen";
 import { fundsRoutes } from "./routes/funds";
 import { withdrawalRoutes } from "./routes/funds/withdrawals";
 import { healthRoutes } from "./routes/health";
@@ -207,6 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
   await registerSecurity(app, env);
   if (env.API_DOCS) await registerDocs(app, SERVER_VERSION, { production: env.NODE_ENV === "production" });
 
+  const staticDir = env.STATIC_DIR !== null && hasBuiltApp(env.STATIC_DIR) ? env.STATIC_DIR : null;
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
@@ -225,6 +227,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
       await api.register(contentRoutes);
       await api.register(notificationRoutes);
       await api.register(mailRoutes);
+      await api.register(firstScreenRoutes, { staticDir });
       if (bot) await api.register((await import("./routes/telegram")).telegramRoutes, { bot });
       if (env.NODE_ENV !== "production") await api.register(devRoutes);
       if (operatorToken) await api.register(operatorRoutes, { token: operatorToken });
@@ -232,7 +235,6 @@ export async function buildApp(options: BuildAppOptions): Promise<KassaApp> {
     { prefix: API_PREFIX },
   );
 
-  const staticDir = env.STATIC_DIR !== null && hasBuiltApp(env.STATIC_DIR) ? env.STATIC_DIR : null;
   if (staticDir) await registerStaticApp(app, staticDir);
 
   app.setNotFoundHandler((request, reply) => {

@@ -8,12 +8,12 @@ export const BALANCE_QUERY = { type: "balance" } as const;
 export const RECENT_OPERATIONS_QUERY = { page: 1, limit: 5 } as const;
 
 /**
- * In the order they go out: those the painted headline needs (inside Telegram the kept token's check, `currentUser`,
- * before them; the overview's `current` is the headline's figures), then the rest of the first screen's.
+ * In the order they go out: those of the first screen's headline, which the launcher paints (inside Telegram the
+ * kept token's check, `currentUser`, beside them), then the rest of the first screen's.
  */
 export const LAUNCH_CALLS = {
   check: { route: "currentUser", query: {} },
-  painted: [
+  first: [
     { route: "technicalWork", query: {} },
     { route: "balance", query: BALANCE_QUERY },
     { route: "overview", query: {} },

@@ -10,7 +10,7 @@ export function useMediaQuery(query: string): boolean {
       return () => list.removeEventListener("change", listener);
     },
     () => typeof window.matchMedia === "function" && window.matchMedia(query).matches,
-    // Rendered by the build (the launcher's painted cabinet, src/app/launcher/templates.tsx): a phone's.
+    // Rendered on the server (the launcher's painted cabinet, src/app/launcher/first-screen.tsx): a phone's.
     () => false,
   );
 }

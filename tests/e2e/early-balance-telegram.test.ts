@@ -189,7 +189,7 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
   // The kept token comes over the bridge a task after the launcher asked for it (here from DeviceStorage): the calls
   // the painted balance needs still go out before the app's code, as on the web, and not behind it (a browser opens
   // six connections to a host; on a slow link the code's files would hold the calls for a second). Nothing held.
-  it("Telegram Desktop (DeviceStorage): the balance's calls go out before the app's code, the painted figure first", async () => {
+  it("Telegram Desktop (DeviceStorage): the painted screen's and the balance's calls go out before the app's code, the painted figure first", async () => {
     const { initData, session } = await investor("en");
     const context = await phoneContext(browser);
     await installTelegramClient(context, LIGHT_THEME, { deviceStorage: new Map() });
@@ -212,6 +212,9 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
       const code = sent.findIndex((path) => /^\/assets\/.+\.js$/.test(path));
       expect(balance, sent.join(" ")).toBeGreaterThanOrEqual(0);
       expect(balance, `the balance's call before the first code file: ${sent.join(" ")}`).toBeLessThan(code);
+      const screen = sent.indexOf("/api/app/first-screen");
+      expect(screen, sent.join(" ")).toBeGreaterThanOrEqual(0);
+      expect(screen, `the painted screen's call before the first code file: ${sent.join(" ")}`).toBeLessThan(code);
       const { painted, app } = await seen(page);
       expect(painted, "the painted figure").toBeDefined();
       expect(painted?.appStarted, "painted before the app's code ran").toBe(false);

@@ -8,8 +8,9 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
-import { type ApiSession, base, demoSession, phonePendingSession, useSession } from "./support/app";
+import { type ApiSession, base, demoSession, phonePendingSession, signUpThroughApi, useSession } from "./support/app";
 import { chromiumForFile, phoneContext } from "./support/browser";
+import { kassaCli } from "./support/cli";
 import {
   CODE_AND_STYLES,
   earlyRepliesRead,
@@ -85,19 +86,19 @@ describe("the balance painted before the app's code", () => {
       }
     });
 
-  // A failed reply (even one whose body reads as a balance), maintenance: the app's own screen, as before.
-  for (const [name, pattern, status, body, screen] of [
-    ["the balance call fails", /\/api\/user\/balance/, 503, "balance", "cabinet"],
-    ["the balance call is refused (401)", /\/api\/user\/balance/, 401, "balance", "cabinet"],
-    ["maintenance is on", /\/api\/settings\/technical_work/, 200, "maintenance", "maintenance"],
+  // No first screen from the server (a failed call, a refused token), maintenance: the app's own screen, as before.
+  for (const [name, status, screen] of [
+    ["the first screen's call fails", 503, "cabinet"],
+    ["the first screen's call is refused (401)", 401, "cabinet"],
+    ["maintenance is on", null, "maintenance"],
   ] as const)
     it(`paints nothing when ${name}`, async () => {
       const context = await launchContext({ width: 390, language: "en", scheme: "light" });
-      const json =
-        body === "maintenance"
-          ? { enabled: true, message: null, until: null }
-          : await apiCall("balance", { query: { type: "balance" }, token: demo.token });
-      await context.route(pattern, (route) => route.fulfill({ status, json }), { times: 1 });
+      if (status !== null)
+        await context.route(/\/api\/app\/first-screen/, (route) => route.fulfill({ status, json: { code: "X" } }), {
+          times: 1,
+        });
+      else await kassaCli("maintenance", "on");
       const releaseEntry = await hold(context, ENTRY_CHUNK);
       const page = await context.newPage();
       try {
@@ -108,17 +109,18 @@ describe("the balance painted before the app's code", () => {
         await page.locator(`#root [data-screen='${screen}']`).waitFor({ timeout: 20_000 });
         expect((await seen(page)).painted).toBeUndefined();
       } finally {
+        if (status === null) await kassaCli("maintenance", "off");
         await context.close();
       }
     });
 
-  it("writes the investor's name as it is, whatever characters it holds, and the bell's count as the app's bell", async () => {
-    // The kept user's name and unread count, as the launcher reads them on the web; `$&` and `$1` are replacement
-    // patterns to String.replace, the tags are markup to innerHTML: neither may act. 150 unread is drawn "99+".
+  it("writes the investor's name as the server has it, whatever characters it holds", async () => {
+    // `$&` and `$1` are replacement patterns to String.replace, the tags are markup to innerHTML: neither may act.
     const name = "Bob $& $1 <i>x</i>";
+    const investor = await signUpThroughApi("demo", "en");
+    await apiCall("updateUserData", { body: { fullName: name }, token: investor.token });
     const context = await phoneContext(browser, { viewport: { width: 390, height: 844 }, colorScheme: "light" });
-    const user = { ...(demo.user as object), fullName: name, notifications: { unread: 150 } };
-    await useSession(context, { ...demo, user });
+    await useSession(context, investor);
     await context.addInitScript(() => localStorage.setItem("kassa.language", "en"));
     await hold(context, CODE_AND_STYLES);
     const page = await context.newPage();
@@ -128,9 +130,6 @@ describe("the balance painted before the app's code", () => {
       await welcome.waitFor({ timeout: 15_000 });
       expect(await welcome.textContent()).toBe(`Welcome, ${name}`);
       expect(await welcome.locator("i").count()).toBe(0);
-      expect(await page.locator("#root [data-testid='notification-bell-painted']").getAttribute("data-count")).toBe(
-        "99+",
-      );
     } finally {
       await context.close();
     }
@@ -162,11 +161,14 @@ describe("the balance painted before the app's code", () => {
     const releaseEntry = await hold(context, ENTRY_CHUNK);
     const page = await context.newPage();
     try {
+      const firstScreen = page.waitForResponse((response) => response.url().includes("/api/app/first-screen"));
       await page.goto(`${base()}/`, { waitUntil: "domcontentloaded" });
-      // Every early reply read through and three frames after: where the launcher paints, it has by then (the
-      // investor's balance and overview answer 200 as the demo's do).
+      // The server has no cabinet to give for this investor, and every early reply read through and three frames
+      // after: where the launcher paints, it has by then.
+      const reply = await firstScreen;
+      expect(reply.status()).toBe(200);
+      expect(await reply.json()).toEqual({ markup: null });
       const statuses = await earlyRepliesRead(page);
-      expect(statuses.length).toBeGreaterThanOrEqual(3);
       expect(statuses.every((status) => status === 200)).toBe(true);
       releaseEntry();
       await page.locator("#root [data-screen='phone-verification']").waitFor({ timeout: 20_000 });
@@ -241,7 +243,7 @@ const launchFiles = (page: Page) =>
   page.evaluate(() => (window as unknown as { __launchFiles: string[] }).__launchFiles);
 
 describe("the launch's calls and code, at their true priority", () => {
-  it("sends the balance's calls first, and asks for the app's code at once, before the painted balance shows", async () => {
+  it("sends the painted screen's call and the headline's calls first, and asks for the app's code at once, before the painted balance shows", async () => {
     const context = await launchContext({ width: 390, language: "en", scheme: "light" });
     const page = await context.newPage();
     try {
@@ -268,6 +270,10 @@ describe("the launch's calls and code, at their true priority", () => {
       // a host's six connections are not all taken).
       expect(calls.length, order).toBeGreaterThanOrEqual(7);
       expect(Math.max(...calls.slice(0, 3)), order).toBeLessThan(firstCode);
+      // The painted screen's own call before them all.
+      const firstScreen = sent.findIndex(({ url }) => /\/api\/app\/first-screen\?/.test(url));
+      expect(firstScreen, order).toBeGreaterThanOrEqual(0);
+      expect(firstScreen, order).toBeLessThan(Math.min(...calls));
       // The app's code was asked for at once, not after the painted figure (which waits for the balance's reply):
       // the entry chunk had been asked for before the figure showed, at its default priority.
       const { painted } = await seen(page);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { routes } from "../../contract/routes";
 import { accountRoutes } from "../../contract/routes/account";
+import { appRoutes } from "../../contract/routes/app";
 import { authRoutes } from "../../contract/routes/auth";
 import { balanceRoutes } from "../../contract/routes/balance";
 import { contentRoutes } from "../../contract/routes/content";
@@ -23,6 +24,7 @@ const AREAS = {
   withdrawalsRoutes,
   accountRoutes,
   contentRoutes,
+  appRoutes,
 };
 
 describe("the route table's areas", () => {

@@ -18,21 +18,26 @@ interface Launch {
     /** The SDK's boot, which every launch inside Telegram runs. */
     telegram: ScreenFiles;
   };
-  /** Relative to the API's base, in the order they go out (`LAUNCH_CALLS`). */
-  calls: { check: string; painted: [work: string, balance: string, overview: string]; rest: string[] };
+  /**
+   * Relative to the API's base: the first screen's markup (`firstScreen`, its query added) and the launch's calls
+   * in the order they go out (`LAUNCH_CALLS`).
+   */
+  calls: {
+    firstScreen: string;
+    check: string;
+    first: [work: string, balance: string, overview: string];
+    rest: string[];
+  };
   paint: {
-    /** Per language: the headline's label (`{{currency}}` to fill). */
-    texts: Record<string, { total: string }>;
     /** The classes telegram-ui's root adds for the dark look. */
     classes: { dark: string };
   };
 }
 
 /**
- * The painted blocks' markup, written by the build at the end of the page as `<template id="kassa-paint-…">`:
- * per language the login's first render down to its brand header (`login-<language>`) and, per telegram-ui look,
- * the cabinet's first render on a phone (`cabinet-<language>-<base|ios>`), rendered from the app's components
- * (`templates.tsx`); and the stylesheets' rules for what each wears (`cabinet-css`, `login-css`, a `<style>`).
+ * What the build writes at the end of the page as `<template id="kassa-paint-…">`: per language the login's first
+ * render down to its brand header (`login-<language>`), rendered from the app's components (`first-screen.tsx`),
+ * and the stylesheets' rules for what the painted blocks wear (`cabinet-css`, `login-css`, a `<style>`).
  */
 export function paintTemplate(id: string): Element | null {
   const template = document.getElementById(`kassa-paint-${id}`);

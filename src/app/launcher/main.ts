@@ -10,7 +10,7 @@ import { startParamPath } from "@/config/paths";
 import { readTokenCookie, USER_STORAGE_KEY } from "@/lib/session-keys";
 import { detectTelegramLaunch } from "@/tma/launch";
 import { LAUNCH } from "./build-time";
-import { PAINT_DEADLINE_MS, paintBalanceEarly, paintLoginEarly } from "./paint";
+import { PAINT_DEADLINE_MS, paintCabinet, paintLoginEarly } from "./paint";
 import { keptTelegramToken, telegramLook } from "./telegram";
 
 const { files, calls } = LAUNCH;
@@ -56,12 +56,13 @@ function start(): Promise<unknown> | null {
   // Inside Telegram the kept token is asked for before anything else: the client answers in a task of its own at
   // the earliest, after the page's first paint, and later on a busy phone. Meanwhile what needs no token goes out.
   const kept = saved && telegram ? keptTelegramToken(telegram) : null;
-  if (kept) window.__kassaEarlyReplies = [send(calls.painted[0], null)];
+  if (kept) window.__kassaEarlyReplies = [send(calls.first[0], null)];
   const lng = startLanguage(telegram?.languageCode);
-  // The calls the painted balance needs first, then the entry, then the other calls and the screen's code: the
-  // browser opens at most six connections to a host, in this order.
-  const more = saved && !telegram ? sendCalls(readTokenCookie(), false) : null;
-  if (more) painted = paintBalanceEarly(lng, null);
+  // The painted screen and the headline's calls first, then the entry, then the other calls and the screen's code:
+  // the browser opens at most six connections to a host, in this order.
+  const token = saved && !telegram ? readTokenCookie() : null;
+  if (token) painted = paintCabinet(token, lng, null);
+  const more = sendCalls(token, false);
   // The login's header needs no reply (on the web; inside Telegram the sign-in is automatic).
   if (login && !telegram) painted = paintLoginEarly(lng);
   /** The entry, then the calls not painted (`more`), then the screen's code, stylesheets and texts. */
@@ -101,8 +102,9 @@ function start(): Promise<unknown> | null {
       (token) => {
         let more: (() => void) | null = null;
         try {
+          const painted = token && look ? paintCabinet(token, lng, look) : null;
           more = sendCalls(token, true);
-          return more && look ? paintBalanceEarly(lng, look) : null;
+          return painted;
         } finally {
           askForCode(more);
         }
@@ -142,14 +144,14 @@ function startEntry(): void {
 }
 
 /**
- * The first screen's calls with the kept token: at once those the painted balance needs (inside Telegram the
- * maintenance flag, which needs no token, went before the token came, and the token's check goes first); the
- * others when the function it returns is called (null without a token), so that the entry and its imports do not
- * wait for all six of a host's connections.
+ * The first screen's calls with the kept token: at once those of its headline (inside Telegram the maintenance flag,
+ * which needs no token, went before the token came, and the token's check goes first); the others when the function
+ * it returns is called (null without a token), so that the entry and its imports do not wait for all six of a host's
+ * connections.
  */
 function sendCalls(token: string | null, telegram: boolean): (() => void) | null {
   if (!token) return null;
-  const [work, ...others] = calls.painted;
+  const [work, ...others] = calls.first;
   const early = telegram ? (window.__kassaEarlyReplies ?? []) : [send(work, null)];
   if (telegram) early.push(send(calls.check, token));
   early.push(...others.map((path) => send(path, token)));

@@ -1,0 +1,15 @@
+// The launch's painted first screen (`GET /app/first-screen`): what the launcher asks for and what it gets.
+import * as z from "zod/mini";
+import { Language } from "./enums";
+
+/** The look the app will have on the device: telegram-ui's platform and the light or dark appearance. */
+export const FirstScreenQuery = z.object({
+  language: Language,
+  platform: z.enum(["base", "ios"]),
+  appearance: z.enum(["light", "dark"]),
+});
+export type FirstScreenQuery = z.infer<typeof FirstScreenQuery>;
+
+/** The cabinet's first screen as markup, or null when the app will show another first (or is not built there). */
+export const FirstScreenReply = z.object({ markup: z.nullable(z.string()) });
+export type FirstScreenReply = z.infer<typeof FirstScreenReply>;

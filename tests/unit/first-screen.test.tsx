@@ -1,0 +1,91 @@
+/**
+ * The cabinet's first screen as the server renders it for the launcher (`src/app/launcher/first-screen.tsx`): the
+ * app's own components with the investor's data, in the language and look asked for, as a block nothing takes for
+ * the app's — and none for an investor the app sends elsewhere first.
+ */
+import { describe, expect, it } from "vitest";
+import { cabinetScreen, loginTemplate } from "@/app/launcher/first-screen";
+import { DEMO_USER, overviewOf } from "./test-utils";
+
+const OVERVIEW = overviewOf(
+  "USDT",
+  { USDT: "14.3", BTC: "0", ETH: "0", TON: "0" },
+  { USDT: "1000", BTC: "0", ETH: "0", TON: "0" },
+);
+
+/** The markup as a document fragment. */
+function parse(markup: string | null): HTMLElement {
+  const holder = document.createElement("template");
+  holder.innerHTML = markup ?? "";
+  const block = holder.content.firstElementChild;
+  if (!(block instanceof HTMLElement)) throw new Error(`no block in ${markup}`);
+  return block;
+}
+
+describe("the cabinet's first screen", () => {
+  it("shows the investor's figures as the app formats them in the language asked for", () => {
+    const block = parse(
+      cabinetScreen({ language: "de", platform: "base", appearance: "light", user: DEMO_USER, overview: OVERVIEW }),
+    );
+    const total = block.querySelector("[data-testid='overview-total-painted']");
+    expect(total?.textContent).toBe("1.014,30 USDT");
+    expect(total?.getAttribute("data-amount")).toBe("1014.3");
+    expect(block.querySelector("[data-testid='balance-painted']")?.textContent).toBe("14,30 USDT");
+    expect(block.querySelector("[data-testid='welcome-painted']")?.textContent).toBe("Willkommen, Demo Investor");
+  });
+
+  it("writes a name as text, whatever characters it holds, and the bell's count as the app's bell draws it", () => {
+    const name = "Bob $& $1 <i>x</i>";
+    const user = { ...DEMO_USER, fullName: name, notifications: { unread: 150 } };
+    const block = parse(
+      cabinetScreen({ language: "en", platform: "base", appearance: "light", user, overview: OVERVIEW }),
+    );
+    const welcome = block.querySelector("[data-testid='welcome-painted']");
+    expect(welcome?.textContent).toBe(`Welcome, ${name}`);
+    expect(welcome?.querySelector("i")).toBeNull();
+    expect(block.querySelector("[data-testid='notification-bell-painted']")?.getAttribute("data-count")).toBe("99+");
+  });
+
+  it("is inert, hidden from screen readers, with no element ids, no screen's name and its test ids marked", () => {
+    const markup = cabinetScreen({
+      language: "ru",
+      platform: "ios",
+      appearance: "dark",
+      user: DEMO_USER,
+      overview: OVERVIEW,
+    });
+    const block = parse(markup);
+    expect(block.dataset.testid).toBe("painted-cabinet");
+    expect(block.getAttribute("aria-hidden")).toBe("true");
+    expect(block.hasAttribute("inert")).toBe(true);
+    expect(block.dataset).toMatchObject({ appearance: "dark", platform: "ios" });
+    expect(block.querySelectorAll("[id], [data-screen]")).toHaveLength(0);
+    const ids = [...block.querySelectorAll<HTMLElement>("[data-testid]")].map((element) => element.dataset.testid);
+    expect(ids.length).toBeGreaterThan(5);
+    expect(ids.filter((id) => !id?.endsWith("-painted"))).toEqual([]);
+  });
+
+  it("is light or dark as asked, in telegram-ui's classes", () => {
+    const classes = (appearance: "light" | "dark") =>
+      parse(cabinetScreen({ language: "en", platform: "base", appearance, user: DEMO_USER, overview: OVERVIEW }))
+        .className;
+    expect(classes("dark")).not.toBe(classes("light"));
+  });
+
+  it("is none for an investor whose phone waits for its code (the app shows its confirmation first)", () => {
+    const user = { ...DEMO_USER, phone: "+77010000001", phoneConfirmed: false };
+    expect(
+      cabinetScreen({ language: "en", platform: "base", appearance: "light", user, overview: OVERVIEW }),
+    ).toBeNull();
+  });
+});
+
+describe("the login's header", () => {
+  it("is the app's brand header in each language", () => {
+    const english = parse(loginTemplate("en"));
+    const kazakh = parse(loginTemplate("kk"));
+    expect(english.dataset.testid).toBe("painted-login");
+    expect(english.textContent).not.toBe(kazakh.textContent);
+    expect(english.textContent?.length).toBeGreaterThan(10);
+  });
+});
