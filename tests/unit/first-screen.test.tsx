@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { cabinetScreen, loginTemplate } from "@/app/launcher/first-screen";
+import { buttonFill } from "@/tma/button-fill";
 import { DEMO_USER, overviewOf } from "./test-utils";
 
 const OVERVIEW = overviewOf(
@@ -70,6 +71,33 @@ describe("the cabinet's first screen", () => {
       parse(cabinetScreen({ language: "en", platform: "base", appearance, user: DEMO_USER, overview: OVERVIEW }))
         .className;
     expect(classes("dark")).not.toBe(classes("light"));
+  });
+
+  it("inside Telegram wears the client's platform and its theme's colours as the boot takes them, dark by its background", () => {
+    const screen = (theme: string) =>
+      cabinetScreen({
+        language: "en",
+        platform: "ios",
+        telegram: "ios",
+        theme,
+        user: DEMO_USER,
+        overview: OVERVIEW,
+      });
+    const light = parse(
+      screen(JSON.stringify({ bg_color: "#FFF", button_color: "#2481cc", button_text_color: "#ffffff" })),
+    );
+    expect(light.dataset).toMatchObject({ telegram: "ios", appearance: "light", platform: "ios" });
+    expect(light.style.getPropertyValue("--tg-theme-bg-color")).toBe("#ffffff");
+    expect(light.style.getPropertyValue("--tg-theme-button-color")).toBe("#2481cc");
+    // The fill the boot sets (tma/button-fill.ts): this theme's button darkened until its white text reads at 4.5:1.
+    expect(light.style.getPropertyValue("--kassa-button-fill")).toBe(buttonFill("#2481cc", "#ffffff"));
+    expect(light.style.getPropertyValue("--kassa-button-fill")).not.toBe("#2481cc");
+    expect(parse(screen(JSON.stringify({ bg_color: "#17212b" }))).dataset.appearance).toBe("dark");
+    // No background: dark, as the SDK's `isDark`.
+    expect(parse(screen("{}")).dataset.appearance).toBe("dark");
+    // A colour the SDK would not read, or no theme at all: nothing to paint.
+    expect(screen(JSON.stringify({ bg_color: "white" }))).toBeNull();
+    expect(screen("not json")).toBeNull();
   });
 
   it("is none for an investor whose phone waits for its code (the app shows its confirmation first)", () => {

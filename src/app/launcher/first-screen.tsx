@@ -6,6 +6,7 @@
 import type { OverviewReply } from "@contract";
 import type { User } from "@contract/user";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { isColorDark, toRGB } from "@telegram-apps/sdk-react";
 import { AppRoot } from "@telegram-apps/telegram-ui";
 import { createInstance, type i18n as I18n } from "i18next";
 import { createStore, Provider } from "jotai";
@@ -20,6 +21,7 @@ import { needsPhoneConfirmation } from "@/features/auth/model/phone-pending";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { MemoryRouter } from "@/lib/router";
 import { setTokenStore, signInAtom } from "@/lib/session";
+import { buttonFill } from "@/tma/button-fill";
 
 /** Every language's texts by namespace (`locales/<language>/<namespace>.json`), the bot's aside. */
 const FILES = import.meta.glob<Record<string, unknown>>(["../../../locales/*/*.json", "!../../../locales/*/bot.json"], {
@@ -55,18 +57,56 @@ function translator(language: string): I18n {
   return i18n;
 }
 
+/** Inside Telegram: the client's platform and its theme's colours, as the app has them by its first render. */
+interface TelegramLook {
+  client: string;
+  /** The theme's colours as the SDK binds them (`--tg-theme-*`) and the buttons' fill as the boot sets it. */
+  colors: Record<string, string>;
+  /** Dark when the theme's background is dark or missing (the SDK's `themeParams.isDark`). */
+  dark: boolean;
+}
+
 /**
- * `children` in `language`, in telegram-ui's root of `platform`'s look, as a block nothing takes for the app's:
- * hidden from screen readers and inert, named `testId`, the test ids inside it marked `-painted`, no element ids and
- * no screen's name.
+ * The look of `client`'s theme `theme` (`tgWebAppThemeParams`, JSON) as the app's boot takes it (`tma/boot.ts`): each
+ * colour read by the SDK's own `toRGB`, the buttons' fill from them (`tma/button-fill.ts`). Null for a theme whose
+ * colours the SDK would not read: then nothing is painted.
+ */
+function telegramLook(client: string, theme: string): TelegramLook | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(theme);
+  } catch {
+    return null;
+  }
+  if (!parsed || typeof parsed !== "object") return null;
+  const colors: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    try {
+      colors[`--tg-theme-${key.replace(/_/g, "-")}`] = toRGB(String(value));
+    } catch {
+      return null;
+    }
+  }
+  const fill = buttonFill(colors["--tg-theme-button-color"], colors["--tg-theme-button-text-color"]);
+  if (fill) colors["--kassa-button-fill"] = fill;
+  const background = colors["--tg-theme-bg-color"];
+  return { client, colors, dark: !background || isColorDark(background) };
+}
+
+/**
+ * `children` in `language`, in telegram-ui's root of `platform`'s look (inside Telegram the client's), as a block
+ * nothing takes for the app's: hidden from screen readers and inert, named `testId`, the test ids inside it marked
+ * `-painted`, no element ids and no screen's name.
  */
 function render(
   language: string,
   platform: Platform,
-  appearance: Appearance,
+  look: Appearance | TelegramLook,
   testId: string,
   children: ReactNode,
 ): string {
+  const telegram = typeof look === "object" ? look : null;
+  const appearance = telegram ? (telegram.dark ? "dark" : "light") : (look as Appearance);
   const markup = renderToStaticMarkup(
     <I18nextProvider i18n={translator(language)}>
       <AppRoot
@@ -77,6 +117,8 @@ function render(
         inert
         data-appearance={appearance}
         data-platform={platform}
+        data-telegram={telegram?.client}
+        style={telegram?.colors}
         data-testid={testId}
       >
         {children}
@@ -112,7 +154,10 @@ export function loginTemplate(language: string): string {
 export interface CabinetScreen {
   language: string;
   platform: Platform;
-  appearance: Appearance;
+  appearance?: Appearance;
+  /** Inside Telegram: the client's platform and its theme (`FirstScreenQuery`). */
+  telegram?: string;
+  theme?: string;
   /** The replies of `currentUser` and `overview`, as the app gets them. */
   user: User;
   overview: OverviewReply;
@@ -121,10 +166,14 @@ export interface CabinetScreen {
 /**
  * The cabinet's first render on a phone as the app renders it once the overview has come (`CabinetLayout` with
  * `CabinetRoute` in it: the header, the headline with its figures, the skeletons of what comes after, the tab bar).
- * Null for an investor the app's guards send elsewhere (a phone waiting for its code).
+ * Null for an investor the app's guards send elsewhere (a phone waiting for its code), or inside Telegram for a theme
+ * the SDK would not read.
  */
-export function cabinetScreen({ language, platform, appearance, user, overview }: CabinetScreen): string | null {
+export function cabinetScreen(screen: CabinetScreen): string | null {
+  const { language, platform, telegram, theme, user, overview } = screen;
   if (needsPhoneConfirmation(user)) return null;
+  const look = telegram ? telegramLook(telegram, theme ?? "{}") : (screen.appearance ?? "light");
+  if (!look) return null;
   const queries = new QueryClient();
   queries.setQueryData(balanceQueries.overview().queryKey, overview);
   const store = createStore();
@@ -134,7 +183,7 @@ export function cabinetScreen({ language, platform, appearance, user, overview }
   return render(
     language,
     platform,
-    appearance,
+    look,
     "painted-cabinet",
     <Provider store={store}>
       <QueryClientProvider client={queries}>

@@ -13,18 +13,21 @@ export const PAINT_DEADLINE_MS = 1000;
 
 /**
  * The cabinet's first screen, asked for with the kept token (on a phone's width; inside Telegram in the client's
- * `look`) and painted once the page has been read, unless the server has none to give (the app will show another
+ * `look`, its safe areas the page's, `tma/safe-areas.ts`) and painted once the page has been read, unless the server has none to give (the app will show another
  * screen first, or the call failed). Null when it will not try; else a promise settled once it has painted, or will
  * not (the entry is inserted then).
  */
 export function paintCabinet(token: string, lng: string, look: Look | null): Promise<void> | null {
   if (matchMedia("(min-width: 960px)").matches) return null;
-  const dark = look ? look.dark : matchMedia("(prefers-color-scheme: dark)").matches;
-  const query = new URLSearchParams({
-    language: lng,
-    platform: look?.platform ?? "base",
-    appearance: dark ? "dark" : "light",
-  });
+  const query = new URLSearchParams(
+    look
+      ? { language: lng, platform: look.platform, telegram: look.client, theme: look.theme }
+      : {
+          language: lng,
+          platform: "base",
+          appearance: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
+        },
+  );
   const markup = fetch(`${resolveApiBaseUrl()}${calls.firstScreen}?${query}`, {
     headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
     credentials: "same-origin",
@@ -47,12 +50,6 @@ export function paintCabinet(token: string, lng: string, look: Look | null): Pro
       holder.innerHTML = markup ?? "";
       const block = holder.content.firstElementChild;
       if (!boot?.parentElement || !style || !(block instanceof HTMLElement)) return shown();
-      // Inside Telegram: the theme's colours, as the app has them by its first render (the safe areas are the page's,
-      // `tma/safe-areas.ts`).
-      if (look) {
-        block.setAttribute(PAINTED_ATTRIBUTES.telegram, look.client);
-        for (const [name, value] of Object.entries(look.colors)) block.style.setProperty(name, value);
-      }
       // The stylesheets' rules for what it wears go with it.
       block.prepend(style);
       keepUntilTheApp(boot.parentElement, boot, block, (root) => {

@@ -1,8 +1,8 @@
-// The attributes the launcher writes into a painted block (`paint.ts`) that the block's markup, as rendered, does
-// not carry: the build keeps the stylesheet rules that select them (`build/launch-preload.ts`).
+// The attributes a painted block wears in values the build's renders do not all show: the build keeps every
+// stylesheet rule that selects them (`build/launch-preload.ts`).
 export const PAINTED_ATTRIBUTES = {
-  /** `dark` for the dark look (telegram-ui's root), on the login's header rendered in the light one. */
+  /** `dark` for the dark look (telegram-ui's root): the launcher's, on the login's header rendered in the light one. */
   appearance: "data-appearance",
-  /** Inside Telegram: the client's platform. */
+  /** Inside Telegram: the client's platform, as the server renders it (`first-screen.tsx`). */
   telegram: "data-telegram",
 } as const;

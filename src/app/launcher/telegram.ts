@@ -1,18 +1,17 @@
 // The launcher inside Telegram: the kept token read as the boot's token store reads it, with its storages
-// (`tma/token-places.ts`), and the client's look for the painted balance, over the client's bridge without the SDK
+// (`tma/token-places.ts`), and the client's look for the painted cabinet, over the client's bridge without the SDK
 // (the SDK downloads beside the app's code).
 
-import { buttonFill } from "@/tma/button-fill";
 import { postToClient } from "@/tma/client-events";
 import { type TelegramLaunch, uiPlatformOf } from "@/tma/launch";
 import { followSafeAreas } from "@/tma/safe-areas";
 import { firstAnswer, readFramedToken, TELEGRAM_TOKEN_KEY, telegramStorages } from "@/tma/token-places";
 
+/** The client (`tgWebAppPlatform`), telegram-ui's look of it and its theme as it passed it (`tgWebAppThemeParams`). */
 export interface Look {
   client: string;
   platform: "ios" | "base";
-  dark: boolean;
-  colors: Record<string, string>;
+  theme: string;
 }
 
 const client = window as unknown as { TelegramWebviewProxy?: { postEvent?: unknown } };
@@ -20,56 +19,17 @@ const client = window as unknown as { TelegramWebviewProxy?: { postEvent?: unkno
 const major = (launch: TelegramLaunch) => Number((launch.version ?? "6.0").split(".")[0]);
 
 /**
- * How the app looks inside Telegram by its first render (`tma/boot.ts`, `app/provider.tsx`): the theme's colours as
- * the SDK binds them (`--tg-theme-*`) and the buttons' fill as the boot sets it (`--kassa-button-fill`), dark when
- * the theme's background is dark or missing (the SDK's `themeParams.isDark`), telegram-ui's iOS look on the Apple
- * clients. It also starts following the safe areas the client reports (the page's, `tma/safe-areas.ts`). Null for a
- * theme whose colours it cannot read as the SDK would: then nothing is painted.
+ * The client's look, which the server renders the painted cabinet in (its colours as the app's boot takes them,
+ * `first-screen.tsx`), telegram-ui's iOS look on the Apple clients. It also starts following the safe areas the
+ * client reports (the page's, `tma/safe-areas.ts`: the boot finds them followed).
  */
-export function telegramLook(launch: TelegramLaunch): Look | null {
-  let theme: unknown;
-  try {
-    theme = JSON.parse(launch.params.get("tgWebAppThemeParams") ?? "{}");
-  } catch {
-    return null;
-  }
-  if (!theme || typeof theme !== "object") return null;
-  const colors: Record<string, string> = {};
-  for (const [key, value] of Object.entries(theme)) {
-    const color = hexColor(value);
-    if (!color) return null;
-    colors[`--tg-theme-${key.replace(/_/g, "-")}`] = color;
-  }
-  // The in-page buttons' fill, as the boot sets it from the same colours.
-  const fill = buttonFill(colors["--tg-theme-button-color"], colors["--tg-theme-button-text-color"]);
-  if (fill) colors["--kassa-button-fill"] = fill;
-  const background = colors["--tg-theme-bg-color"];
-  // The safe areas as the app pads with them, from here on (the boot finds them followed).
+export function telegramLook(launch: TelegramLaunch): Look {
   followSafeAreas(() => major(launch) >= 8 && !launch.devMock);
   return {
     client: launch.platform,
     platform: uiPlatformOf(launch.platform),
-    dark: !background || brightness(background) < 120,
-    colors,
+    theme: launch.params.get("tgWebAppThemeParams") ?? "{}",
   };
-}
-
-/**
- * `#rgb` or `#rrggbb` as `#rrggbb` in lower case (as the SDK keeps theme colours), else null. Not the SDK's own
- * `toRGB` and `isColorDark` (below): imported here, their modules' top-level code comes into the page's head with
- * them, 2.7 KB gzip more for `toRGB` alone and 16.2 KB with `isColorDark` (index.html 18.7 KB gzip today).
- */
-function hexColor(value: unknown): string | null {
-  const match = typeof value === "string" ? /^#([\da-f]{3}|[\da-f]{6})$/i.exec(value.trim()) : null;
-  const digits = match?.[1]?.toLowerCase();
-  if (!digits) return null;
-  return `#${digits.length === 3 ? [...digits].map((digit) => digit + digit).join("") : digits}`;
-}
-
-/** The SDK's `isColorDark` measure (dark below 120). */
-function brightness(color: string): number {
-  const [red = 0, green = 0, blue = 0] = [1, 3, 5].map((at) => Number.parseInt(color.slice(at, at + 2), 16));
-  return Math.sqrt(0.299 * red * red + 0.587 * green * green + 0.114 * blue * blue);
 }
 
 /**
