@@ -18,7 +18,7 @@ import type { routes as Routes, routeUrl as RouteUrl } from "../contract/routes.
 import type { User } from "../contract/user.ts";
 import type * as FirstScreen from "../src/app/launcher/first-screen.tsx";
 import { PAINTED_ATTRIBUTES } from "../src/app/launcher/painted-attributes.ts";
-import { LAUNCH_CALLS } from "../src/lib/launch-calls.ts";
+import { FIRST_SCREEN_CALL, LAUNCH_CALLS } from "../src/lib/launch-calls.ts";
 import { clientBuild } from "./client-build.ts";
 import { chunkFiles, entryChunk } from "./later-code.mjs";
 
@@ -178,7 +178,10 @@ export const launchPreload: Plugin = {
     const launch = {
       files,
       calls: {
-        firstScreen: routeUrl(routes.firstScreen),
+        firstScreen: {
+          url: routeUrl(routes[FIRST_SCREEN_CALL.route]),
+          carries: Object.entries(FIRST_SCREEN_CALL.carries).map(([field, call]) => [field, url(call)]),
+        },
         check: url(LAUNCH_CALLS.check),
         first: LAUNCH_CALLS.first.map(url),
         rest: LAUNCH_CALLS.rest.map(url),

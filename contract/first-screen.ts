@@ -1,6 +1,8 @@
 // The launch's painted first screen (`GET /app/first-screen`): what the launcher asks for and what it gets.
 import * as z from "zod/mini";
 import { Language } from "./enums";
+import { OverviewReply } from "./home";
+import { User } from "./user";
 
 /**
  * The look the app will have on the device: telegram-ui's platform and the light or dark appearance (light when not
@@ -16,6 +18,10 @@ export const FirstScreenQuery = z.object({
 });
 export type FirstScreenQuery = z.infer<typeof FirstScreenQuery>;
 
-/** The cabinet's first screen as markup, or null when the app will show another first (or is not built there). */
-export const FirstScreenReply = z.object({ markup: z.nullable(z.string()) });
+/**
+ * The cabinet's first screen as markup, or null when the app will show another first (or is not built there), with
+ * the replies it was rendered from, as `GET /user/me` and `GET /user/overview` give them: the app takes them as its
+ * own calls' (the launcher does not send those).
+ */
+export const FirstScreenReply = z.object({ markup: z.nullable(z.string()), user: User, overview: OverviewReply });
 export type FirstScreenReply = z.infer<typeof FirstScreenReply>;

@@ -25,3 +25,12 @@ export const LAUNCH_CALLS = {
     { route: "pulse", query: {} },
   ],
 } as const;
+
+/**
+ * The painted first screen's call (`firstScreen`), and the calls whose replies its reply carries (by its fields):
+ * where the launcher asks for the painted screen, it sends those no more.
+ */
+export const FIRST_SCREEN_CALL = {
+  route: "firstScreen",
+  carries: { user: LAUNCH_CALLS.check, overview: LAUNCH_CALLS.first[2] },
+} as const;

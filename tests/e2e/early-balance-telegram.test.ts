@@ -1,8 +1,8 @@
 /**
  * The balance before the app's code, inside Telegram: the launcher written into index.html
- * (src/app/launcher/) reads the kept token over the bridge, sends the kept token's check with the
- * cabinet's calls and, once the check, the maintenance flag and the balance are good, paints the cabinet's frame
- * down to the balance block as the app's first render there shows it: the theme's colours from the launch
+ * (src/app/launcher/) reads the kept token over the bridge, asks the server for the cabinet's first screen with it
+ * (the call that checks the token) beside the cabinet's calls and paints what the server rendered from the app's
+ * components, as the app's first render there shows it: the theme's colours from the launch
  * parameters, light or dark as the app takes them, telegram-ui's iOS look on an iPhone, the safe areas the client
  * reports in fullscreen. Held back here: the entry chunk and the stylesheets (until the painted figure is seen),
  * and the data of the parts after the balance. Clients: the iPhone's webview in fullscreen (the session in its
@@ -243,12 +243,13 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
       const order = sent.join(" ");
       const at = (path: string) => sent.indexOf(path);
       expect(at("/api/settings/technical_work"), order).toBeGreaterThanOrEqual(0);
+      // The painted screen's call checks the token (its reply carries the user's, as `GET /user/me` would).
       expect(
         at("/api/settings/technical_work"),
-        `the maintenance flag before the token's check: ${order}`,
-      ).toBeLessThan(at("/api/user/me"));
+        `the maintenance flag before the painted screen's call: ${order}`,
+      ).toBeLessThan(at("/api/app/first-screen"));
       const balance = at("/api/user/balance");
-      expect(balance, order).toBeGreaterThan(at("/api/user/me"));
+      expect(balance, order).toBeGreaterThan(at("/api/app/first-screen"));
       // The entry's own script may be asked for before or after it (a busy browser parses the page late); no other.
       const codeBefore = sent.slice(0, balance).filter((path) => /^\/assets\/.+\.js$/.test(path));
       expect(

@@ -1,8 +1,8 @@
 /**
  * The balance before the app's code: the launcher written into index.html (src/app/launcher/) paints the
- * cabinet's balance block from its early replies while the entry chunk is still on its way, at the place and in
- * the words the app's first render then shows it (the same box, the same text), and the app takes over without
- * a layout shift. Held back here: the entry chunk (until the painted figure is seen), and the data of the parts
+ * cabinet's first screen as the server rendered it from the app's components with the investor's data
+ * (`GET /app/first-screen`) while the entry chunk is still on its way, at the place and in the words the app's
+ * first render then shows it (the same box, the same text), and the app takes over without a layout shift. Held back here: the entry chunk (until the painted figure is seen), and the data of the parts
  * that come after the balance (their arrival is cabinet-shift.test.ts's subject, not the takeover's).
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -167,7 +167,7 @@ describe("the balance painted before the app's code", () => {
       // after: where the launcher paints, it has by then.
       const reply = await firstScreen;
       expect(reply.status()).toBe(200);
-      expect(await reply.json()).toEqual({ markup: null });
+      expect(await reply.json()).toMatchObject({ markup: null, user: { phoneConfirmed: false } });
       const statuses = await earlyRepliesRead(page);
       expect(statuses.every((status) => status === 200)).toBe(true);
       releaseEntry();
@@ -265,15 +265,19 @@ describe("the launch's calls and code, at their true priority", () => {
       const calls = sent.flatMap(({ url }, index) => (LAUNCH_CALLS.test(url) ? [index] : []));
       const firstCode = sent.findIndex(({ url }) => /\/assets\/[^/]+\.js$/.test(url));
       expect(entry, order).toBeGreaterThan(0);
-      // The cabinet's first screen's seven calls; the three the painted headline needs (the maintenance flag, the
-      // balance, the overview) before any of the app's code (the entry and its imports go next, then the other four:
-      // a host's six connections are not all taken).
-      expect(calls.length, order).toBeGreaterThanOrEqual(7);
-      expect(Math.max(...calls.slice(0, 3)), order).toBeLessThan(firstCode);
-      // The painted screen's own call before them all.
+      // The painted screen's call first, which carries the overview's reply (the overview is not asked for again),
+      // then the cabinet's first screen's other six calls; the headline's two (the maintenance flag, the balance)
+      // before any of the app's code (the entry and its imports go next, then the other four: a host's six
+      // connections are not all taken).
       const firstScreen = sent.findIndex(({ url }) => /\/api\/app\/first-screen\?/.test(url));
       expect(firstScreen, order).toBeGreaterThanOrEqual(0);
       expect(firstScreen, order).toBeLessThan(Math.min(...calls));
+      expect(
+        sent.filter(({ url }) => /\/api\/user\/overview/.test(url)),
+        order,
+      ).toEqual([]);
+      expect(calls.length, order).toBeGreaterThanOrEqual(6);
+      expect(Math.max(...calls.slice(0, 2)), order).toBeLessThan(firstCode);
       // The app's code was asked for at once, not after the painted figure (which waits for the balance's reply):
       // the entry chunk had been asked for before the figure showed, at its default priority.
       const { painted } = await seen(page);

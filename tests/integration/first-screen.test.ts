@@ -46,17 +46,19 @@ describe("the cabinet's first screen with a built app", () => {
   });
 
   const rendered = async () => {
-    const { markup } = await callRoute(server, "firstScreen", { token, query: LOOK });
-    return JSON.parse(String(markup)) as { version: string; screen: Record<string, unknown> };
+    const reply = await callRoute(server, "firstScreen", { token, query: LOOK });
+    return { ...reply, ...(JSON.parse(String(reply.markup)) as { version: string; screen: Record<string, unknown> }) };
   };
 
-  it("is rendered with the caller's own user and overview, in the language and the look asked for", async () => {
-    const { version, screen } = await rendered();
+  it("is rendered with the caller's own user and overview, in the language and the look asked for, and carries them as their calls answer", async () => {
+    const { version, screen, user, overview } = await rendered();
     expect(version).toBe("one");
     expect(screen).toMatchObject(LOOK);
     expect(screen.user).toEqual(await callRoute(server, "currentUser", { token }));
     expect((screen.user as { login: string }).login).toBe(login);
     expect(screen.overview).toEqual(await callRoute(server, "overview", { token }));
+    expect(user).toEqual(screen.user);
+    expect(overview).toEqual(screen.overview);
   });
 
   it("comes from a new build's module once the build has written it, without a restart", async () => {
@@ -99,8 +101,12 @@ describe("the cabinet's first screen without a built app", () => {
     await server?.close();
   });
 
-  it("is no markup (the launcher paints nothing; the app starts as it would)", async () => {
+  it("is no markup (the launcher paints nothing; the app starts as it would), with the replies it carries", async () => {
     const { token } = await registerUser(server);
-    expect(await callRoute(server, "firstScreen", { token, query: LOOK })).toEqual({ markup: null });
+    expect(await callRoute(server, "firstScreen", { token, query: LOOK })).toEqual({
+      markup: null,
+      user: await callRoute(server, "currentUser", { token }),
+      overview: await callRoute(server, "overview", { token }),
+    });
   });
 });

@@ -2,7 +2,8 @@
  * The cabinet's first screen for the launcher (`GET /app/first-screen`, docs/architecture.md#how-a-launch-flows):
  * rendered from the app's own components, texts and formatter, with the caller's user and overview as the app will
  * show them, by the first renders' module the build writes beside the app (`<STATIC_DIR>/.server/first-screen.mjs`).
- * Without a built app there is nothing to render: `markup` is null. During maintenance the call answers 503 as every
+ * Without a built app there is nothing to render: `markup` is null. The reply carries the user and the overview it was
+ * rendered from, which the app takes as its own calls' replies. During maintenance the call answers 503 as every
  * signed-in call does (plugins/maintenance.ts), and the app shows its maintenance screen.
  */
 import fs from "node:fs";
@@ -59,14 +60,14 @@ export async function firstScreenRoutes(app: KassaApp, options: { staticDir: str
       description:
         "What the app shows first on a phone once the user and the overview have come, in the language and the " +
         "look asked for; the launcher paints it while the app's code is on its way. `markup` is null when the app " +
-        "will show another screen first (a phone waiting for its code) or the app is not built here.",
+        "will show another screen first (a phone waiting for its code) or the app is not built here. `user` and " +
+        "`overview` are what it was rendered from, as GET /user/me and GET /user/overview answer.",
     },
     async ({ ctx, auth, query }) => {
       const module = await screens();
-      if (!module) return { markup: null };
       const user = await userView(ctx.db, ctx.clock, await currentUser(ctx, auth));
       const overview = await getOverview(ctx.db, auth.userId);
-      return { markup: module.cabinetScreen({ ...query, user, overview }) };
+      return { markup: module?.cabinetScreen({ ...query, user, overview }) ?? null, user, overview };
     },
   );
 }

@@ -23,7 +23,8 @@ interface Launch {
    * in the order they go out (`LAUNCH_CALLS`).
    */
   calls: {
-    firstScreen: string;
+    /** Its URL, and by the fields of its reply the URLs of the calls whose replies it carries. */
+    firstScreen: { url: string; carries: [field: string, url: string][] };
     check: string;
     first: [work: string, balance: string, overview: string];
     rest: string[];

@@ -144,18 +144,20 @@ function startEntry(): void {
 }
 
 /**
- * The first screen's calls with the kept token: at once those of its headline (inside Telegram the maintenance flag,
- * which needs no token, went before the token came, and the token's check goes first); the others when the function
- * it returns is called (null without a token), so that the entry and its imports do not wait for all six of a host's
+ * The first screen's calls with the kept token, but those whose replies are on their way already (the maintenance
+ * flag, which needs no token, sent inside Telegram before the token came; those the painted screen's reply carries):
+ * at once those of its headline (inside Telegram the token's check first); the others when the function it returns
+ * is called (null without a token), so that the entry and its imports do not wait for all six of a host's
  * connections.
  */
 function sendCalls(token: string | null, telegram: boolean): (() => void) | null {
   if (!token) return null;
+  const early = (window.__kassaEarlyReplies ??= []);
+  const sent = (path: string) => early.some((reply) => reply.url === `${resolveApiBaseUrl()}${path}`);
   const [work, ...others] = calls.first;
-  const early = telegram ? (window.__kassaEarlyReplies ?? []) : [send(work, null)];
-  if (telegram) early.push(send(calls.check, token));
-  early.push(...others.map((path) => send(path, token)));
-  window.__kassaEarlyReplies = early;
+  const first = [...(telegram ? [calls.check] : []), ...others].filter((path) => !sent(path));
+  if (!sent(work)) early.push(send(work, null));
+  early.push(...first.map((path) => send(path, token)));
   return () => early.push(...calls.rest.map((path) => send(path, token)));
 }
 

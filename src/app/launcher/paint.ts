@@ -28,12 +28,27 @@ export function paintCabinet(token: string, lng: string, look: Look | null): Pro
           appearance: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
         },
   );
-  const markup = fetch(`${resolveApiBaseUrl()}${calls.firstScreen}?${query}`, {
+  const reply: Promise<Record<string, unknown>> = fetch(`${resolveApiBaseUrl()}${calls.firstScreen.url}?${query}`, {
     headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
     credentials: "same-origin",
-  })
-    .then((response) => (response.status === 200 ? response.json() : null))
-    .then((reply: { markup?: unknown } | null) => (typeof reply?.markup === "string" ? reply.markup : null));
+  }).then((response) => (response.status === 200 ? response.json() : Promise.reject(new Error(`${response.status}`))));
+  reply.catch(() => undefined);
+  // The replies it carries, as the app's calls would have them (a failed one: the app makes the call itself).
+  const at = performance.now();
+  window.__kassaEarlyReplies ??= [];
+  for (const [field, url] of calls.firstScreen.carries)
+    window.__kassaEarlyReplies.push({
+      url: `${resolveApiBaseUrl()}${url}`,
+      token,
+      at,
+      reply: reply.then(
+        (body) => new Response(JSON.stringify(body[field]), { headers: { "content-type": "application/json" } }),
+      ),
+    });
+  const markup = reply.then(
+    (body) => (typeof body.markup === "string" ? body.markup : null),
+    () => null,
+  );
   // A page's first number format loads the browser's locale data (at the phone's 4× slower CPU one of the launch's
   // longest tasks): done now, while the screen is on its way, not in the app's first render.
   setTimeout(() => new Intl.NumberFormat(lng).format(0));
