@@ -90,6 +90,29 @@ describe("the cabinet's first screen with a built app", () => {
   });
 });
 
+describe("the cabinet's first screen with a build whose module does not load", () => {
+  const folder = tempDirForTests("kassa-first-screen-");
+  let server: TestServer;
+
+  beforeAll(async () => {
+    // As a build copied away from the packages its module imports.
+    writeBuiltApp(folder.dir, "one");
+    fs.writeFileSync(path.join(folder.dir, FIRST_SCREEN_MODULE), `import "a-package-not-there";\n`);
+    server = await createTestServer({ env: { STATIC_DIR: folder.dir } });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("is no markup, and the replies it carries still come", async () => {
+    const { token } = await registerUser(server);
+    const reply = await callRoute(server, "firstScreen", { token, query: LOOK });
+    expect(reply.markup).toBeNull();
+    expect(reply.user).toEqual(await callRoute(server, "currentUser", { token }));
+  });
+});
+
 describe("the cabinet's first screen without a built app", () => {
   let server: TestServer;
 

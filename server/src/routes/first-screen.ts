@@ -27,7 +27,7 @@ interface FirstScreenModule {
  * The module of the built app in `staticDir`, imported once per build (a new build, a new file: imported again),
  * or null without one.
  */
-function firstScreenModule(staticDir: string | null) {
+function firstScreenModule(staticDir: string | null, log: KassaApp["log"]) {
   let kept: { version: number; module: Promise<FirstScreenModule | null> } | null = null;
   return (): Promise<FirstScreenModule | null> => {
     if (staticDir === null) return Promise.resolve(null);
@@ -40,14 +40,21 @@ function firstScreenModule(staticDir: string | null) {
     }
     if (kept?.version !== version) {
       const module = import(`${pathToFileURL(file).href}?v=${version}`) as Promise<FirstScreenModule>;
-      kept = { version, module: module.catch(() => null) };
+      kept = {
+        version,
+        // A build copied away from the packages it imports (node_modules): the app starts unpainted.
+        module: module.catch((error: unknown) => {
+          log.warn({ err: error, file }, "the first screen's module did not load: launches are not painted");
+          return null;
+        }),
+      };
     }
     return kept.module;
   };
 }
 
 export async function firstScreenRoutes(app: KassaApp, options: { staticDir: string | null }) {
-  const screens = firstScreenModule(options.staticDir);
+  const screens = firstScreenModule(options.staticDir, app.log);
   // Imported once the server is up rather than by the first launch (a quarter of a second, ~17 MB of memory).
   app.addHook("onReady", async () => {
     setTimeout(() => void screens(), 0).unref();
