@@ -1,8 +1,9 @@
 // The launcher (docs/architecture.md#how-a-launch-flows): bundled by the build from the app's own modules and
-// written into index.html as a classic inline script at the top of the head (`build/launch-preload.ts`). It sends
-// the first screen's calls with the kept token the moment the parser reaches it (the API client takes those replies,
-// `lib/early-replies.ts`), asks at once for the app's code and the texts of the screen the launch will show, paints
-// what that screen shows first (`paint.ts`) and inserts the app's entry chunk (the page has no static entry tag).
+// written into index.html as a classic inline script at the top of the head (`build/launch-preload.ts`). The moment
+// the parser reaches it, it asks the server for the cabinet's first screen and sends the screen's calls with the kept
+// token (the API client takes those replies, `lib/early-replies.ts`), asks at once for the app's code and the texts
+// of the screen the launch will show, paints what that screen shows first (`paint.ts`) and inserts the app's entry
+// chunk (the page has no static entry tag).
 // Whatever goes wrong here, the entry is still inserted.
 import { resolveApiBaseUrl } from "@/config/env";
 import { startLanguage } from "@/config/language";
@@ -89,7 +90,7 @@ function start(): Promise<unknown> | null {
     });
   };
   if (kept && telegram) {
-    // The look only where a balance may be painted (a phone's width).
+    // The look only where the cabinet may be painted (a phone's width).
     const look = matchMedia("(min-width: 960px)").matches ? null : telegramLook(telegram);
     // As on the web: the calls first, the code after them, and the entry once the painted block is on screen (at
     // most PAINT_DEADLINE_MS from here, when all the code is asked for whatever happened). A client slow to answer
