@@ -153,7 +153,8 @@ function startEntry(): void {
  */
 function sendCalls(token: string | null, telegram: boolean): (() => void) | null {
   if (!token) return null;
-  const early = (window.__kassaEarlyReplies ??= []);
+  window.__kassaEarlyReplies ??= [];
+  const early = window.__kassaEarlyReplies;
   const sent = (path: string) => early.some((reply) => reply.url === `${resolveApiBaseUrl()}${path}`);
   const [work, ...others] = calls.first;
   const first = [...(telegram ? [calls.check] : []), ...others].filter((path) => !sent(path));
