@@ -34,7 +34,8 @@ describe("the cabinet's launch", () => {
       const context = await phoneContext(browser, { viewport: { width, height: 844 } });
       await context.addInitScript((lang) => localStorage.setItem("kassa.language", lang), language);
       if (dataDelayMs > 0)
-        await context.route(/\/api\/user\/(overview|income)/, async (route) => {
+        // The overview comes inside the painted first screen's reply on a phone: that call is late too.
+        await context.route(/\/api\/(user\/(overview|income)|app\/first-screen)/, async (route) => {
           await new Promise((resolve) => setTimeout(resolve, dataDelayMs));
           await route.continue().catch(() => undefined);
         });

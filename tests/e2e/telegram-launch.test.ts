@@ -109,9 +109,11 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
       expect(released, `the cabinet's code was held until ${released}; requests: ${paths.join(", ")}`).toBe("balance");
       expect(announced, `the entry was held until ${announced}; requests: ${paths.join(", ")}`).toBe("both");
       expect(events.slice(0, 2)).toEqual(["boot came", "cabinet asked"]);
-      // The calls are sent once: the screens take the launch's replies (the token's check among them).
+      // The calls are sent once: the screens take the launch's replies. The token is checked by the painted first
+      // screen's call, whose reply carries the user's (as `GET /user/me` would): that call is not sent again.
       expect(paths.filter((p) => p === "/api/user/balance")).toHaveLength(1);
-      expect(paths.filter((p) => p === "/api/user/me")).toHaveLength(1);
+      expect(paths.filter((p) => p === "/api/app/first-screen")).toHaveLength(1);
+      expect(paths.filter((p) => p === "/api/user/me")).toHaveLength(0);
       // No Telegram sign-in: the kept session counted.
       expect(paths.filter((p) => p.startsWith("/api/auth/telegram"))).toEqual([]);
       await context.close();

@@ -79,7 +79,8 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
     frame = await web.mount(launch(new Date()));
     await onScreen(frame, "cabinet");
     expect(signIns()).toBe(1);
-    expect(web.requests).toContain("GET /api/user/me");
+    // The kept token checked by the painted first screen's call (its reply carries the user's, as `GET /user/me`).
+    expect(web.requests).toContain("GET /api/app/first-screen");
 
     // Reopened from an old message: init data three days old. The kept session is good: no error.
     await web.unmount();
