@@ -12,6 +12,7 @@ import { readTokenCookie, USER_STORAGE_KEY } from "@/lib/session-keys";
 import { detectTelegramLaunch } from "@/tma/launch";
 import { LAUNCH } from "./build-time";
 import { PAINT_DEADLINE_MS, paintCabinet, paintLoginEarly } from "./paint";
+import { send } from "./send";
 import { keptTelegramToken, telegramLook } from "./telegram";
 
 const { files, calls } = LAUNCH;
@@ -161,16 +162,6 @@ function sendCalls(token: string | null, telegram: boolean): (() => void) | null
   if (!sent(work)) early.push(send(work, null));
   early.push(...first.map((path) => send(path, token)));
   return () => early.push(...calls.rest.map((path) => send(path, token)));
-}
-
-type EarlyReply = NonNullable<Window["__kassaEarlyReplies"]>[number];
-
-/** One call to the API (relative to its base), with the token as its bearer, as the API client would send it. */
-function send(path: string, bearer: string | null): EarlyReply {
-  const url = `${resolveApiBaseUrl()}${path}`;
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (bearer) headers.Authorization = `Bearer ${bearer}`;
-  return { url, token: bearer, at: performance.now(), reply: fetch(url, { headers, credentials: "same-origin" }) };
 }
 
 /** A preload of `href` (once). */

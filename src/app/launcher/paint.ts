@@ -5,6 +5,7 @@
 import { resolveApiBaseUrl } from "@/config/env";
 import { LAUNCH, paintTemplate } from "./build-time";
 import { PAINTED_ATTRIBUTES } from "./painted-attributes";
+import { send } from "./send";
 import { type Look, tellReady } from "./telegram";
 
 const { paint: PAINT, calls } = LAUNCH;
@@ -13,8 +14,8 @@ export const PAINT_DEADLINE_MS = 1000;
 
 /**
  * The cabinet's first screen, asked for with the kept token (on a phone's width; inside Telegram in the client's
- * `look`, its safe areas the page's, `tma/safe-areas.ts`) and painted once the page has been read, unless the server has none to give (the app will show another
- * screen first, or the call failed). Null when it will not try; else a promise settled once it has painted, or will
+ * `look`, its safe areas the page's, `tma/safe-areas.ts`) and painted once the page has been read, unless the server
+ * has none to give (the app will show another screen first, or the call failed). Null when it will not try; else a promise settled once it has painted, or will
  * not (the entry is inserted then).
  */
 export function paintCabinet(token: string, lng: string, look: Look | null): Promise<void> | null {
@@ -28,13 +29,12 @@ export function paintCabinet(token: string, lng: string, look: Look | null): Pro
           appearance: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
         },
   );
-  const reply: Promise<Record<string, unknown>> = fetch(`${resolveApiBaseUrl()}${calls.firstScreen.url}?${query}`, {
-    headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
-    credentials: "same-origin",
-  }).then((response) => (response.status === 200 ? response.json() : Promise.reject(new Error(`${response.status}`))));
+  const { reply: response, at } = send(`${calls.firstScreen.url}?${query}`, token);
+  const reply: Promise<Record<string, unknown>> = response.then((response) =>
+    response.status === 200 ? response.json() : Promise.reject(new Error(`${response.status}`)),
+  );
   reply.catch(() => undefined);
   // The replies it carries, as the app's calls would have them (a failed one: the app makes the call itself).
-  const at = performance.now();
   window.__kassaEarlyReplies ??= [];
   for (const [field, url] of calls.firstScreen.carries)
     window.__kassaEarlyReplies.push({
