@@ -12,7 +12,15 @@ import { routes } from "@contract";
 import { FIRST_SCREEN_MODULE } from "@contract/built-app";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setMaintenance } from "../../server/src/services/settings";
-import { callRoute, createTestServer, injectRoute, registerUser, type TestServer, tempDirForTests } from "./helpers";
+import {
+  callRoute,
+  createTestServer,
+  injectRoute,
+  registerUser,
+  serverForTests,
+  type TestServer,
+  tempDirForTests,
+} from "./helpers";
 
 const LOOK = { language: "de", platform: "ios", appearance: "dark" } as const;
 
@@ -115,13 +123,8 @@ describe("the cabinet's first screen with a build whose module does not load", (
 
 describe("the cabinet's first screen without a built app", () => {
   let server: TestServer;
-
-  beforeAll(async () => {
-    server = await createTestServer();
-  });
-
-  afterAll(async () => {
-    await server?.close();
+  serverForTests({}, (made) => {
+    server = made;
   });
 
   it("is no markup (the launcher paints nothing; the app starts as it would), with the replies it carries", async () => {
