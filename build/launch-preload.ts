@@ -14,11 +14,10 @@ import { type Plugin, build as viteBuild } from "vite";
 import { FIRST_SCREEN_MODULE } from "../contract/built-app.ts";
 import { LANGUAGES } from "../contract/enums.ts";
 import type { OverviewReply } from "../contract/home.ts";
-import type { routes as Routes, routeUrl as RouteUrl } from "../contract/routes.ts";
+import type * as LaunchCalls from "../contract/launch-calls.ts";
 import type { User } from "../contract/user.ts";
 import type * as FirstScreen from "../src/app/launcher/first-screen.tsx";
 import { PAINTED_ATTRIBUTES } from "../src/app/launcher/painted-attributes.ts";
-import { FIRST_SCREEN_CALL, LAUNCH_CALLS } from "../src/lib/launch-calls.ts";
 import { clientBuild } from "./client-build.ts";
 import { chunkFiles, entryChunk } from "./later-code.mjs";
 
@@ -140,8 +139,6 @@ export const launchPreload: Plugin = {
       cabinet: {
         ...screen(/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/, /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/),
         texts: texts(/^texts-(?:cabinet-)?(\w+)$/),
-        // The cabinet's launch chunk (build/chunks.ts), the one large file besides the entry: asked for last.
-        last: chunks.filter((chunk) => chunk.name === "cabinet-launch").map((chunk) => chunk.fileName),
       },
       login: {
         ...screen(/src[\\/]app[\\/]routes[\\/]login\.tsx$/),
@@ -171,21 +168,11 @@ export const launchPreload: Plugin = {
         ),
       ),
     );
-    // The launch's calls, their URLs from the route table (relative to the API's base).
-    const { routes, routeUrl } = await routeTable();
-    const url = ({ route, query }: { route: keyof typeof Routes; query: Record<string, unknown> }) =>
-      routeUrl(routes[route], {}, query);
+    // The first screen's call and the launch's calls it answers, their URLs from the route table (relative to the
+    // API's base).
     const launch = {
       files,
-      calls: {
-        firstScreen: {
-          url: routeUrl(routes[FIRST_SCREEN_CALL.route]),
-          carries: Object.entries(FIRST_SCREEN_CALL.carries).map(([field, call]) => [field, url(call)]),
-        },
-        check: url(LAUNCH_CALLS.check),
-        first: LAUNCH_CALLS.first.map(url),
-        rest: LAUNCH_CALLS.rest.map(url),
-      },
+      firstScreen: await launchCalls(),
       paint,
     };
     // The painted blocks' markup and rules, at the end of the page as inert templates (`paint.ts` reads them by
@@ -276,11 +263,12 @@ async function buildForNode<T>(input: string, name: string): Promise<T> {
 }
 
 /**
- * The route table (`contract/routes.ts`), bundled for this process: its modules import one another without file
- * extensions, as the app's do, which the config's own loading would not take.
+ * The launch's calls (`contract/launch-calls.ts`) and the first screen's, bundled for this process: the contract's
+ * modules import one another without file extensions, as the app's do, which the config's own loading would not take.
  */
-function routeTable(): Promise<{ routes: typeof Routes; routeUrl: typeof RouteUrl }> {
-  return buildForNode("contract/routes.ts", "routes");
+async function launchCalls() {
+  const calls = await buildForNode<typeof LaunchCalls>("contract/launch-calls.ts", "launch-calls");
+  return { url: calls.FIRST_SCREEN_URL, carries: calls.LAUNCH_CALL_URLS, tokenless: calls.TOKENLESS_LAUNCH_CALL_URLS };
 }
 
 /**

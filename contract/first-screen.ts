@@ -1,8 +1,6 @@
 // The launch's painted first screen (`GET /app/first-screen`): what the launcher asks for and what it gets.
 import * as z from "zod/mini";
 import { Language } from "./enums";
-import { OverviewReply } from "./home";
-import { User } from "./user";
 
 /**
  * The look the app will have on the device: telegram-ui's platform and the light or dark appearance (light when not
@@ -19,9 +17,15 @@ export const FirstScreenQuery = z.object({
 export type FirstScreenQuery = z.infer<typeof FirstScreenQuery>;
 
 /**
- * The cabinet's first screen as markup, or null when the app will show another first (or is not built there), with
- * the replies it was rendered from, as `GET /user/me` and `GET /user/overview` give them: the app takes them as its
- * own calls' (the launcher does not send those).
+ * One launch call's reply as the call itself would give it: its URL (relative to the API's base, `LAUNCH_CALL_URLS`),
+ * status and body. The app checks it against the call's route when it takes it (`lib/early-replies.ts`).
  */
-export const FirstScreenReply = z.object({ markup: z.nullable(z.string()), user: User, overview: OverviewReply });
+export const CarriedReply = z.object({ url: z.string(), status: z.int(), body: z.unknown() });
+
+/**
+ * The cabinet's first screen as markup, or null when the app will show another first (or is not built there), with
+ * the replies of the launch's calls (`contract/launch-calls.ts`), the user and the overview it was rendered from
+ * among them: the app takes them as its own calls' replies, and the launcher sends none of those calls.
+ */
+export const FirstScreenReply = z.object({ markup: z.nullable(z.string()), replies: z.array(CarriedReply) });
 export type FirstScreenReply = z.infer<typeof FirstScreenReply>;

@@ -5,6 +5,8 @@
  * first render then shows it (the same box, the same text), and the app takes over without a layout shift. Held back here: the entry chunk (until the painted figure is seen), and the data of the parts
  * that come after the balance (their arrival is cabinet-shift.test.ts's subject, not the takeover's).
  */
+import type { FirstScreenReply } from "@contract";
+import { LAUNCH_CALL_URLS } from "@contract/launch-calls";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
@@ -23,9 +25,6 @@ import {
 
 const ENTRY_CHUNK = /\/assets\/index-[^/]+\.js$/;
 const CABINET_CHUNK = /\/assets\/cabinet-launch-[^/]+\.js$/;
-/** The cabinet's first calls, which the launcher sends (the painted headline's three first). */
-const LAUNCH_CALLS =
-  /\/api\/(settings\/technical_work|user\/(balance|overview|statistics|operations|pulse)|settings\/subscription)/;
 
 let browser: Browser;
 let demo: ApiSession;
@@ -167,7 +166,9 @@ describe("the balance painted before the app's code", () => {
       // after: where the launcher paints, it has by then.
       const reply = await firstScreen;
       expect(reply.status()).toBe(200);
-      expect(await reply.json()).toMatchObject({ markup: null, user: { phoneConfirmed: false } });
+      const body = (await reply.json()) as FirstScreenReply;
+      expect(body.markup).toBeNull();
+      expect(body.replies.find(({ url }) => url === "/user/me")?.body).toMatchObject({ phoneConfirmed: false });
       const statuses = await earlyRepliesRead(page);
       expect(statuses.every((status) => status === 200)).toBe(true);
       releaseEntry();
@@ -243,68 +244,44 @@ const launchFiles = (page: Page) =>
   page.evaluate(() => (window as unknown as { __launchFiles: string[] }).__launchFiles);
 
 describe("the launch's calls and code, at their true priority", () => {
-  it("sends the painted screen's call and the headline's calls first, and asks for the app's code at once, before the painted balance shows", async () => {
+  it("sends the first screen's call first and none of the calls it answers, and asks for the app's code at once, before the painted balance shows", async () => {
     const context = await launchContext({ width: 390, language: "en", scheme: "light" });
     const page = await context.newPage();
     try {
       const sent = await recordRequests(context, page);
-      // The entry held until the cabinet's chunk has been asked for (or 10 s): the launcher asks for that chunk once
-      // the link carries nothing but the entry, not after it.
-      let chunkAsked = false;
-      const releaseEntry = await hold(context, ENTRY_CHUNK);
-      setTimeout(releaseEntry, 10_000);
-      context.on("request", (request) => {
-        if (!CABINET_CHUNK.test(request.url())) return;
-        chunkAsked = true;
-        releaseEntry();
-      });
       await page.goto(`${base()}/`, { waitUntil: "commit" });
       await page.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });
       const order = sent.map(({ url, priority }) => `${new URL(url).pathname} ${priority}`).join("\n");
       const entry = sent.findIndex(({ url }) => ENTRY_CHUNK.test(url));
-      const calls = sent.flatMap(({ url }, index) => (LAUNCH_CALLS.test(url) ? [index] : []));
       const firstCode = sent.findIndex(({ url }) => /\/assets\/[^/]+\.js$/.test(url));
       expect(entry, order).toBeGreaterThan(0);
-      // The painted screen's call first, which carries the overview's reply (the overview is not asked for again),
-      // then the cabinet's first screen's other six calls; the headline's two (the maintenance flag, the balance)
-      // before any of the app's code (the entry and its imports go next, then the other four: a host's six
-      // connections are not all taken).
+      // The first screen's call before any of the app's code; its reply answers the launch's calls (the maintenance
+      // flag, the balance, the overview…), which the app then does not send.
       const firstScreen = sent.findIndex(({ url }) => /\/api\/app\/first-screen\?/.test(url));
       expect(firstScreen, order).toBeGreaterThanOrEqual(0);
-      expect(firstScreen, order).toBeLessThan(Math.min(...calls));
+      expect(firstScreen, order).toBeLessThan(firstCode);
+      const answered = LAUNCH_CALL_URLS.map((url) => `/api${url.split("?")[0]}`);
       expect(
-        sent.filter(({ url }) => /\/api\/user\/overview/.test(url)),
+        sent.filter(({ url }) => answered.includes(new URL(url).pathname)),
         order,
       ).toEqual([]);
-      expect(calls.length, order).toBeGreaterThanOrEqual(6);
-      expect(Math.max(...calls.slice(0, 2)), order).toBeLessThan(firstCode);
-      // The app's code was asked for at once, not after the painted figure (which waits for the balance's reply):
-      // the entry chunk had been asked for before the figure showed, at its default priority.
+      // The app's code was asked for at once, not after the painted figure (which waits for the first screen's
+      // reply): the entry chunk had been asked for before the figure showed, at its default priority, and the
+      // cabinet's chunk too.
       const { painted } = await seen(page);
       expect(painted, "the balance was painted early").toBeDefined();
       const files = await page.evaluate(() =>
         performance
           .getEntriesByType("resource")
           .filter((entry) => /\/assets\/[^/]+\.(js|css)$/.test(entry.name))
-          .map((entry) => ({
-            url: entry.name,
-            start: entry.startTime,
-            end: (entry as PerformanceResourceTiming).responseEnd,
-          })),
+          .map((entry) => ({ url: entry.name, start: entry.startTime })),
       );
       expect(files.length, order).toBeGreaterThanOrEqual(5);
-      const entryFile = files.find(({ url }) => ENTRY_CHUNK.test(url));
-      expect(entryFile, order).toBeDefined();
-      expect(entryFile?.start, `painted at ${painted?.at}`).toBeLessThan(painted?.at ?? 0);
-      // The screen's own chunk once every other file asked for with the entry has come, not beside them (on a slow
-      // link they shared it, and the entry came last), and while the entry still came (asked for after it, the
-      // link stood idle for the request's round trip).
-      const screenCode = files.find(({ url }) => CABINET_CHUNK.test(url));
-      expect(screenCode, order).toBeDefined();
-      expect(chunkAsked, "the chunk was asked for while the entry was held").toBe(true);
-      const before = files.filter((file) => file !== entryFile && file.start < (screenCode?.start ?? 0));
-      expect(before.length, order).toBeGreaterThan(0);
-      expect(screenCode?.start).toBeGreaterThanOrEqual(Math.max(...before.map(({ end }) => end)));
+      for (const chunk of [ENTRY_CHUNK, CABINET_CHUNK]) {
+        const file = files.find(({ url }) => chunk.test(url));
+        expect(file, order).toBeDefined();
+        expect(file?.start, `painted at ${painted?.at}`).toBeLessThan(painted?.at ?? 0);
+      }
       expect(sent[entry]?.priority, order).not.toBe("Low");
     } finally {
       await context.close();

@@ -1,12 +1,13 @@
 /**
- * A launch inside Telegram with a kept session: the cabinet's first calls (the kept token's check, the balance…)
- * leave beside the code, not after it. Inside Telegram the token lives in the client's storage (SecureStorage on
- * a phone, DeviceStorage on the desktop, the framed store on Telegram Web); reading it must not wait for the SDK's
- * code or the cabinet's. The cabinet's launch chunk is held back here until the balance has been asked for (or
- * 5 s have passed): the balance has to be asked for while the cabinet's code is still on its way. And the SDK's
- * code, which every Telegram launch boots, and the cabinet's are asked for beside the entry chunk (held back
+ * A launch inside Telegram with a kept session: the cabinet's first screen's call, which answers the launch's calls
+ * (the kept token's check, the balance…), leaves beside the code, not after it. Inside Telegram the token lives in
+ * the client's storage (SecureStorage on a phone, DeviceStorage on the desktop, the framed store on Telegram Web);
+ * reading it must not wait for the SDK's code or the cabinet's. The cabinet's launch chunk is held back here until
+ * that call has gone out (or 5 s have passed): it has to go while the cabinet's code is still on its way. And the
+ * SDK's code, which every Telegram launch boots, and the cabinet's are asked for beside the entry chunk (held back
  * until then), not after it.
  */
+import { LAUNCH_CALL_URLS } from "@contract/launch-calls";
 import type { Browser, Request } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { base, useSession as keepSession, signUpThroughApi } from "./support/app";
@@ -34,7 +35,7 @@ const CLIENTS = [
 
 describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
   for (const client of CLIENTS) {
-    it(`${client.platform}: asks for the balance while the cabinet's code is still loading`, async () => {
+    it(`${client.platform}: asks for the balance with the first screen while the cabinet's code is still loading`, async () => {
       const investor = await signUpThroughApi();
       const context = await phoneContext(browser);
       await installTelegramClient(context, LIGHT_THEME, {
@@ -59,10 +60,11 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
         page.on("request", (request: Request) => {
           const path = new URL(request.url()).pathname;
           requests.push({ path, at: Date.now() });
-          if (path === "/api/user/balance") resolve();
+          if (path === "/api/app/first-screen") resolve();
         });
       });
-      // The cabinet's launch chunk (its frame, first screen and the launch's data code) waits for the balance.
+      // The cabinet's launch chunk (its frame, first screen and the launch's data code) waits for the first screen's
+      // call, which answers the balance.
       let released: "balance" | "timeout" | undefined;
       await page.route(/\/assets\/cabinet-launch-[^/]+\.js$/, async (route) => {
         released ??= await Promise.race([
@@ -81,14 +83,6 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
           });
         });
       const bothAsked = Promise.all([asked(/\/assets\/boot-[^/]+\.js$/), asked(/\/assets\/cabinet-launch-[^/]+\.js$/)]);
-      // In the order the browser reported them: the SDK's code came before the cabinet's was asked for.
-      const events: string[] = [];
-      page.on("requestfinished", (request: Request) => {
-        if (/\/assets\/boot-[^/]+\.js$/.test(request.url())) events.push("boot came");
-      });
-      page.on("request", (request: Request) => {
-        if (/\/assets\/cabinet-launch-[^/]+\.js$/.test(request.url())) events.push("cabinet asked");
-      });
       await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
         announced ??= await Promise.race([
           bothAsked.then(() => "both" as const),
@@ -108,12 +102,11 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
       const paths = requests.map((r) => r.path);
       expect(released, `the cabinet's code was held until ${released}; requests: ${paths.join(", ")}`).toBe("balance");
       expect(announced, `the entry was held until ${announced}; requests: ${paths.join(", ")}`).toBe("both");
-      expect(events.slice(0, 2)).toEqual(["boot came", "cabinet asked"]);
-      // The calls are sent once: the screens take the launch's replies. The token is checked by the painted first
-      // screen's call, whose reply carries the user's (as `GET /user/me` would): that call is not sent again.
-      expect(paths.filter((p) => p === "/api/user/balance")).toHaveLength(1);
+      // The first screen's call is sent once, and none of the calls it answers: the screens take its replies. The
+      // token is checked by it (its reply carries the user's, as `GET /user/me` would).
       expect(paths.filter((p) => p === "/api/app/first-screen")).toHaveLength(1);
-      expect(paths.filter((p) => p === "/api/user/me")).toHaveLength(0);
+      const answered = LAUNCH_CALL_URLS.map((url) => `/api${url.split("?")[0]}`);
+      expect(paths.filter((p) => answered.includes(p))).toEqual([]);
       // No Telegram sign-in: the kept session counted.
       expect(paths.filter((p) => p.startsWith("/api/auth/telegram"))).toEqual([]);
       await context.close();

@@ -1,22 +1,25 @@
 /**
  * The cabinet's first screen for the launcher (`GET /app/first-screen`, docs/architecture.md#how-a-launch-flows):
- * rendered from the app's own components, texts and formatter, with the caller's user and overview as the app will
- * show them, by the first renders' module the build writes beside the app (`<STATIC_DIR>/.server/first-screen.mjs`).
- * Without a built app there is nothing to render: `markup` is null. The reply carries the user and the overview it was
- * rendered from, which the app takes as its own calls' replies. During maintenance the call answers 503 as every
- * signed-in call does (plugins/maintenance.ts), and the app shows its maintenance screen.
+ * the replies of the launch's calls (`contract/launch-calls.ts`), made through the server itself with the caller's
+ * token, and the screen rendered from the user's and the overview's among them by the first renders' module the build
+ * writes beside the app (`<STATIC_DIR>/.server/first-screen.mjs`): the app's own components, texts and formatter.
+ * Without a built app there is nothing to render: `markup` is null. The app takes the replies as its own calls'.
+ * During maintenance the call answers 503 as every signed-in call does (plugins/maintenance.ts), and the app shows
+ * its maintenance screen.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { type FirstScreenQuery, type OverviewReply, routes } from "@contract";
+import { type FirstScreenQuery, type OverviewReply, routes, routeUrl } from "@contract";
 import { FIRST_SCREEN_MODULE } from "@contract/built-app";
+import { LAUNCH_CALL_URLS } from "@contract/launch-calls";
 import type { User } from "@contract/user";
 import type { KassaApp } from "../context";
-import { currentUser } from "../services/auth";
-import { getOverview } from "../services/income";
-import { userView } from "../services/users";
 import { defineRoute } from "./define";
+
+/** The replies the screen is rendered from (of those the launch's calls make). */
+const USER_URL = routeUrl(routes.currentUser);
+const OVERVIEW_URL = routeUrl(routes.overview);
 
 /** What the server uses of the module (`src/app/launcher/first-screen.tsx`). */
 interface FirstScreenModule {
@@ -63,18 +66,29 @@ export async function firstScreenRoutes(app: KassaApp, options: { staticDir: str
     app,
     routes.firstScreen,
     {
-      summary: "The cabinet's first screen as markup, rendered with the caller's data (added, for the launch)",
+      summary: "The cabinet's first screen as markup, with the launch's replies (added, for the launch)",
       description:
-        "What the app shows first on a phone once the user and the overview have come, in the language and the " +
-        "look asked for; the launcher paints it while the app's code is on its way. `markup` is null when the app " +
-        "will show another screen first (a phone waiting for its code) or the app is not built here. `user` and " +
-        "`overview` are what it was rendered from, as GET /user/me and GET /user/overview answer.",
+        "What the app shows first on a phone, in the language and the look asked for, rendered with the caller's " +
+        "data; the launcher paints it while the app's code is on its way. `markup` is null when the app will show " +
+        "another screen first (a phone waiting for its code) or the app is not built here. `replies` are the " +
+        "launch's calls (GET /user/me, /user/overview, /user/balance?type=balance …) as each would answer them, " +
+        "made with the caller's token; the app takes them as its own calls' replies.",
     },
-    async ({ ctx, auth, query }) => {
+    async ({ query, request }) => {
       const module = await screens();
-      const user = await userView(ctx.db, ctx.clock, await currentUser(ctx, auth));
-      const overview = await getOverview(ctx.db, auth.userId);
-      return { markup: module?.cabinetScreen({ ...query, user, overview }) ?? null, user, overview };
+      // Each call through the server itself: the same handlers, checks and replies as the call sent on its own.
+      const headers = { authorization: request.headers.authorization ?? "", accept: "application/json" };
+      const replies = await Promise.all(
+        LAUNCH_CALL_URLS.map(async (url) => {
+          const reply = await app.inject({ method: "GET", url: `${app.prefix}${url}`, headers });
+          return { url, status: reply.statusCode, body: reply.body ? (reply.json() as unknown) : null };
+        }),
+      );
+      const body = (url: string) => replies.find((reply) => reply.url === url && reply.status === 200)?.body;
+      const user = body(USER_URL) as User | undefined;
+      const overview = body(OVERVIEW_URL) as OverviewReply | undefined;
+      const markup = module && user && overview ? module.cabinetScreen({ ...query, user, overview }) : null;
+      return { markup, replies };
     },
   );
 }

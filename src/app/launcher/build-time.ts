@@ -1,7 +1,7 @@
 /**
- * What the build writes into the launcher (`build/launch-preload.ts`): the built files' names, the launch's calls
- * (their URLs from the route table, `lib/launch-calls.ts`) and what its painted blocks wear; and where it puts
- * their markup in the page.
+ * What the build writes into the launcher (`build/launch-preload.ts`): the built files' names, the first screen's
+ * call with the URLs of the calls whose replies it carries (from the route table, `contract/launch-calls.ts`) and
+ * what its painted blocks wear; and where it puts their markup in the page.
  */
 interface ScreenFiles {
   code: string[];
@@ -12,23 +12,16 @@ interface Launch {
   files: {
     /** The entry chunk's script, the code it imports and its stylesheets. */
     entry: { script: string; code: string[]; css: string[] };
-    /** `last`: of its code, what is asked for once the link carries nothing but the entry. */
-    cabinet: ScreenFiles & { texts: Record<string, string[]>; last: string[] };
-    login: ScreenFiles & { texts: Record<string, string[]>; last?: undefined };
+    cabinet: ScreenFiles & { texts: Record<string, string[]> };
+    login: ScreenFiles & { texts: Record<string, string[]> };
     /** The SDK's boot, which every launch inside Telegram runs. */
     telegram: ScreenFiles;
   };
   /**
-   * Relative to the API's base: the first screen's markup (`firstScreen`, its query added) and the launch's calls
-   * in the order they go out (`LAUNCH_CALLS`).
+   * Relative to the API's base: the first screen's call (its query added), the calls it answers and of those the
+   * ones the app sends without its token.
    */
-  calls: {
-    /** Its URL, and by the fields of its reply the URLs of the calls whose replies it carries. */
-    firstScreen: { url: string; carries: [field: string, url: string][] };
-    check: string;
-    first: [work: string, balance: string, overview: string];
-    rest: string[];
-  };
+  firstScreen: { url: string; carries: string[]; tokenless: string[] };
   paint: {
     /** The classes telegram-ui's root adds for the dark look. */
     classes: { dark: string };

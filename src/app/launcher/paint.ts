@@ -1,25 +1,24 @@
 // What the launcher paints before the app's code has run (docs/architecture.md#how-a-launch-flows): the cabinet's
 // first screen as the server renders it from the app's components with the investor's own data (`GET
-// /app/first-screen`, `first-screen.tsx`), and the login's brand header, which the build rendered from them into the
-// page's end.
+// /app/first-screen`, `first-screen.tsx`), whose reply answers the launch's calls too, and the login's brand
+// header, which the build rendered from them into the page's end.
 import { resolveApiBaseUrl } from "@/config/env";
 import { LAUNCH, paintTemplate } from "./build-time";
 import { PAINTED_ATTRIBUTES } from "./painted-attributes";
-import { send } from "./send";
 import { type Look, tellReady } from "./telegram";
 
-const { paint: PAINT, calls } = LAUNCH;
+const { paint: PAINT, firstScreen } = LAUNCH;
 /** The longest the entry waits for the painted block. */
 export const PAINT_DEADLINE_MS = 1000;
 
 /**
- * The cabinet's first screen, asked for with the kept token (on a phone's width; inside Telegram in the client's
- * `look`, its safe areas the page's, `tma/safe-areas.ts`) and painted once the page has been read, unless the server
- * has none to give (the app will show another screen first, or the call failed). Null when it will not try; else a promise settled once it has painted, or will
- * not (the entry is inserted then).
+ * Asks for the cabinet's first screen with the kept token (inside Telegram in the client's `look`, its safe areas
+ * the page's, `tma/safe-areas.ts`) and hands the replies it carries to the API client as its calls' (a failed one:
+ * the app makes the call itself). On a phone's width it paints the screen once the page has been read, unless the
+ * server has none to give (the app will show another screen first, or the call failed). Null when it will not
+ * paint; else a promise settled once it has painted, or will not (the entry is inserted then).
  */
 export function paintCabinet(token: string, lng: string, look: Look | null): Promise<void> | null {
-  if (matchMedia("(min-width: 960px)").matches) return null;
   const query = new URLSearchParams(
     look
       ? { language: lng, platform: look.platform, telegram: look.client, theme: look.theme }
@@ -29,26 +28,25 @@ export function paintCabinet(token: string, lng: string, look: Look | null): Pro
           appearance: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
         },
   );
-  const { reply: response, at } = send(`${calls.firstScreen.url}?${query}`, token);
-  const reply: Promise<Record<string, unknown>> = response.then((response) =>
-    response.status === 200 ? response.json() : Promise.reject(new Error(`${response.status}`)),
-  );
+  const base = resolveApiBaseUrl();
+  const at = performance.now();
+  const reply: Promise<{ markup: unknown; replies: { url: string; status: number; body: unknown }[] }> = fetch(
+    `${base}${firstScreen.url}?${query}`,
+    { headers: { Accept: "application/json", Authorization: `Bearer ${token}` }, credentials: "same-origin" },
+  ).then((response) => (response.status === 200 ? response.json() : Promise.reject(new Error(`${response.status}`))));
   reply.catch(() => undefined);
-  // The replies it carries, as the app's calls would have them (a failed one: the app makes the call itself).
   window.__kassaEarlyReplies ??= [];
-  for (const [field, url] of calls.firstScreen.carries)
-    window.__kassaEarlyReplies.push({
-      url: `${resolveApiBaseUrl()}${url}`,
-      token,
-      at,
-      reply: reply.then(
-        (body) => new Response(JSON.stringify(body[field]), { headers: { "content-type": "application/json" } }),
-      ),
+  for (const url of firstScreen.carries) {
+    const carried = reply.then(({ replies }) => {
+      const one = replies.find((carried) => carried.url === url);
+      if (!one) throw new Error(url);
+      const headers = { "content-type": "application/json" };
+      return new Response(JSON.stringify(one.body), { status: one.status, headers });
     });
-  const markup = reply.then(
-    (body) => (typeof body.markup === "string" ? body.markup : null),
-    () => null,
-  );
+    const bearer = firstScreen.tokenless.includes(url) ? null : token;
+    window.__kassaEarlyReplies.push({ url: `${base}${url}`, token: bearer, at, reply: carried });
+  }
+  if (matchMedia("(min-width: 960px)").matches) return null;
   // A page's first number format loads the browser's locale data (at the phone's 4× slower CPU one of the launch's
   // longest tasks): done now, while the screen is on its way, not in the app's first render.
   setTimeout(() => new Intl.NumberFormat(lng).format(0));
@@ -57,6 +55,10 @@ export function paintCabinet(token: string, lng: string, look: Look | null): Pro
     shown = () => afterPaint(resolve);
     setTimeout(resolve, PAINT_DEADLINE_MS);
   });
+  const markup = reply.then(
+    (body) => (typeof body.markup === "string" ? body.markup : null),
+    () => null,
+  );
   Promise.all([markup, new Promise<void>((parsed) => afterParse(parsed))]).then(
     ([markup]) => {
       const boot = document.querySelector("#root > [data-testid='boot']");

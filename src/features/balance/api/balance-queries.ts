@@ -4,9 +4,9 @@
  * in `meta.invalidates`.
  */
 import type { Currency, ExchangeBody } from "@contract";
+import { BALANCE_QUERY } from "@contract/launch-calls";
 import { mutationOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
-import { BALANCE_QUERY } from "@/lib/launch-calls";
 import { moneyKeys } from "@/lib/query-keys";
 
 /** Rates move: a minute old at most while the exchange dialog is open. */
@@ -30,7 +30,7 @@ export const balanceQueries = {
   /**
    * The whole picture (`GET /user/overview`): everything held, in USDT and in the current currency. Its key starts
    * with the balance root, so every money mutation and live credit that makes the balance stale (choosing the
-   * current currency among them) makes it stale too. Sent with the launch (`LAUNCH_CALLS`): the card's headline.
+   * current currency among them) makes it stale too. Answered with the launch (`contract/launch-calls.ts`): the card's headline.
    */
   overview: () =>
     queryOptions({

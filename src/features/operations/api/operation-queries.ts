@@ -3,9 +3,9 @@
  * first, filtered by currency and kind. Keys start with `operations`; money mutations make them stale.
  */
 import type { Currency, LedgerOperationType } from "@contract";
+import { RECENT_OPERATIONS_QUERY } from "@contract/launch-calls";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/api-client";
-import { RECENT_OPERATIONS_QUERY } from "@/lib/launch-calls";
 import { moneyKeys } from "@/lib/query-keys";
 
 const OPERATIONS_PAGE_LIMIT = 20;
