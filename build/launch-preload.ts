@@ -2,13 +2,9 @@
 // the build's file names, the launch's calls from the route table and what its painted blocks wear.
 
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type * as TelegramUi from "@telegram-apps/telegram-ui";
 import { PurgeCSS } from "purgecss";
-import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
 import { build } from "rolldown";
 import { type Plugin, build as viteBuild } from "vite";
 import { FIRST_SCREEN_MODULE } from "../contract/built-app.ts";
@@ -21,6 +17,7 @@ import { PAINTED_ATTRIBUTES } from "../src/app/launcher/painted-attributes.ts";
 import { clientBuild } from "./client-build.ts";
 import { chunkFiles, entryChunk } from "./later-code.mjs";
 
+const APPEARANCES = ["light", "dark"] as const;
 const r = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 
 /** An investor for the cabinet's renders the build reads the stylesheet rules from: a name, one unread notice. */
@@ -139,6 +136,8 @@ export const launchPreload: Plugin = {
       cabinet: {
         ...screen(/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/, /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/),
         texts: texts(/^texts-(?:cabinet-)?(\w+)$/),
+        // The cabinet's launch chunk (build/chunks.ts), the one large file besides the entry: asked for last.
+        last: chunks.filter((chunk) => chunk.name === "cabinet-launch").map((chunk) => chunk.fileName),
       },
       login: {
         ...screen(/src[\\/]app[\\/]routes[\\/]login\.tsx$/),
@@ -147,7 +146,6 @@ export const launchPreload: Plugin = {
       // Inside Telegram every launch boots the SDK (src/tma/boot.ts): announced beside the entry, not after it.
       telegram: screen(/src[\\/]tma[\\/]boot\.ts$/),
     };
-    const paint = { classes: { dark: darkClasses() } };
     // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's, then
     // the cabinet's), so it paints styled without waiting for them behind the app's code. The entry's are those its
     // page linked (the entry chunk's own and its imports': its code is in a chunk it imports, vite.config.ts).
@@ -160,10 +158,14 @@ export const launchPreload: Plugin = {
     // language into the page, and the cabinet's first screen in every language and look with figures, an unread
     // count and a currency line (as the server renders it per launch) for the rules its stylesheet keeps.
     const screens = await buildFirstScreen(outDir);
-    const logins = Object.fromEntries(LANGUAGES.map((language) => [language, screens.loginTemplate(language)]));
+    const logins = Object.fromEntries(
+      LANGUAGES.flatMap((language) =>
+        APPEARANCES.map((appearance) => [`${language}-${appearance}`, screens.loginTemplate(language, appearance)]),
+      ),
+    );
     const cabinetHtml = LANGUAGES.flatMap((language) =>
       (["base", "ios"] as const).flatMap((platform) =>
-        (["light", "dark"] as const).map((appearance) =>
+        APPEARANCES.map((appearance) =>
           SAMPLES.map((sample) => screens.cabinetScreen({ language, platform, appearance, ...sample }) ?? "").join(""),
         ),
       ),
@@ -173,17 +175,15 @@ export const launchPreload: Plugin = {
     const launch = {
       files,
       firstScreen: await launchCalls(),
-      paint,
     };
     // The painted blocks' markup and rules, at the end of the page as inert templates (`paint.ts` reads them by
     // id): in the script they came before its calls, which waited for their bytes (~12 KB gzip) to arrive.
     const template = (id: string, html: string) => `<template id="kassa-paint-${id}">${html}</template>`;
-    const style = async (css: string[], html: string[]) =>
-      `<style>${await rulesFor(css, html, paint.classes.dark)}</style>`;
+    const style = async (css: string[], html: string[]) => `<style>${await rulesFor(css, html)}</style>`;
     const painted = [
       template("cabinet-css", await style(stylesheets(files.cabinet.css), cabinetHtml)),
       template("login-css", await style(stylesheets(files.login.css), Object.values(logins))),
-      ...Object.entries(logins).map(([language, html]) => template(`login-${language}`, html)),
+      ...Object.entries(logins).map(([look, html]) => template(`login-${look}`, html)),
     ];
     // Inline: as a file of its own it cost a round trip before its calls went out. A classic script (a module or
     // `async` one waits to be scheduled), its names its own (an IIFE). `</` is escaped so nothing in it can close
@@ -299,36 +299,14 @@ function entryTags(html: string, entry: string) {
 }
 
 /**
- * The classes telegram-ui's root adds for the dark look (the launcher adds them to the login's header on a dark
- * device), from its component rendered here, so an update of the library cannot leave them behind.
- */
-function darkClasses(): string {
-  const ui = createRequire(import.meta.url)("@telegram-apps/telegram-ui") as typeof TelegramUi;
-  const rootClasses = (appearance: "light" | "dark") =>
-    (
-      / class="([^"]*)"/.exec(renderToStaticMarkup(createElement(ui.AppRoot, { platform: "base", appearance })))?.[1] ??
-      ""
-    )
-      .split(" ")
-      .filter(Boolean);
-  const light = rootClasses("light");
-  if (!light.length) throw new Error("launchPreload: telegram-ui's AppRoot rendered without classes");
-  return rootClasses("dark")
-    .filter((name) => !light.includes(name))
-    .join(" ");
-}
-
-/**
  * The rules of the stylesheets that can style the painted blocks `html` (PurgeCSS reads the markup and drops every
- * rule whose selector names a class, tag or attribute it does not have), with the dark look's classes (`dark`) and
- * the attributes the launcher writes into the blocks (`PAINTED_ATTRIBUTES`) kept; keyframes and font faces
- * nothing kept uses go too.
+ * rule whose selector names a class, tag or attribute it does not have), with the attributes whose values the
+ * renders do not all show (`PAINTED_ATTRIBUTES`) kept; keyframes and font faces nothing kept uses go too.
  */
-async function rulesFor(css: string[], html: string[], dark: string): Promise<string> {
+async function rulesFor(css: string[], html: string[]): Promise<string> {
   const purged = await new PurgeCSS().purge({
     content: html.map((raw) => ({ raw, extension: "html" })),
     css: css.map((raw) => ({ raw })),
-    safelist: { standard: dark.split(" ").filter(Boolean) },
     dynamicAttributes: Object.values(PAINTED_ATTRIBUTES),
     keyframes: true,
     fontFace: true,

@@ -249,6 +249,16 @@ describe("the launch's calls and code, at their true priority", () => {
     const page = await context.newPage();
     try {
       const sent = await recordRequests(context, page);
+      // The entry held until the cabinet's chunk has been asked for (or 10 s): the launcher asks for that chunk once
+      // the link carries nothing but the entry, not after it.
+      let chunkAsked = false;
+      const releaseEntry = await hold(context, ENTRY_CHUNK);
+      setTimeout(releaseEntry, 10_000);
+      context.on("request", (request) => {
+        if (!CABINET_CHUNK.test(request.url())) return;
+        chunkAsked = true;
+        releaseEntry();
+      });
       await page.goto(`${base()}/`, { waitUntil: "commit" });
       await page.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });
       const order = sent.map(({ url, priority }) => `${new URL(url).pathname} ${priority}`).join("\n");
@@ -266,22 +276,32 @@ describe("the launch's calls and code, at their true priority", () => {
         order,
       ).toEqual([]);
       // The app's code was asked for at once, not after the painted figure (which waits for the first screen's
-      // reply): the entry chunk had been asked for before the figure showed, at its default priority, and the
-      // cabinet's chunk too.
+      // reply): the entry chunk had been asked for before the figure showed, at its default priority.
       const { painted } = await seen(page);
       expect(painted, "the balance was painted early").toBeDefined();
       const files = await page.evaluate(() =>
         performance
           .getEntriesByType("resource")
           .filter((entry) => /\/assets\/[^/]+\.(js|css)$/.test(entry.name))
-          .map((entry) => ({ url: entry.name, start: entry.startTime })),
+          .map((entry) => ({
+            url: entry.name,
+            start: entry.startTime,
+            end: (entry as PerformanceResourceTiming).responseEnd,
+          })),
       );
       expect(files.length, order).toBeGreaterThanOrEqual(5);
-      for (const chunk of [ENTRY_CHUNK, CABINET_CHUNK]) {
-        const file = files.find(({ url }) => chunk.test(url));
-        expect(file, order).toBeDefined();
-        expect(file?.start, `painted at ${painted?.at}`).toBeLessThan(painted?.at ?? 0);
-      }
+      const entryFile = files.find(({ url }) => ENTRY_CHUNK.test(url));
+      expect(entryFile, order).toBeDefined();
+      expect(entryFile?.start, `painted at ${painted?.at}`).toBeLessThan(painted?.at ?? 0);
+      // The screen's own chunk once every other file asked for with the entry has come, not beside them (on a slow
+      // link they shared it, and the entry came last), and while the entry still came (asked for after it, the
+      // link stood idle for the request's round trip).
+      const screenCode = files.find(({ url }) => CABINET_CHUNK.test(url));
+      expect(screenCode, order).toBeDefined();
+      expect(chunkAsked, "the chunk was asked for while the entry was held").toBe(true);
+      const before = files.filter((file) => file !== entryFile && file.start < (screenCode?.start ?? 0));
+      expect(before.length, order).toBeGreaterThan(0);
+      expect(screenCode?.start).toBeGreaterThanOrEqual(Math.max(...before.map(({ end }) => end)));
       expect(sent[entry]?.priority, order).not.toBe("Low");
     } finally {
       await context.close();

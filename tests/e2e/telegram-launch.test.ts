@@ -83,6 +83,14 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
           });
         });
       const bothAsked = Promise.all([asked(/\/assets\/boot-[^/]+\.js$/), asked(/\/assets\/cabinet-launch-[^/]+\.js$/)]);
+      // In the order the browser reported them: the SDK's code came before the cabinet's was asked for.
+      const events: string[] = [];
+      page.on("requestfinished", (request: Request) => {
+        if (/\/assets\/boot-[^/]+\.js$/.test(request.url())) events.push("boot came");
+      });
+      page.on("request", (request: Request) => {
+        if (/\/assets\/cabinet-launch-[^/]+\.js$/.test(request.url())) events.push("cabinet asked");
+      });
       await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
         announced ??= await Promise.race([
           bothAsked.then(() => "both" as const),
@@ -102,6 +110,7 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
       const paths = requests.map((r) => r.path);
       expect(released, `the cabinet's code was held until ${released}; requests: ${paths.join(", ")}`).toBe("balance");
       expect(announced, `the entry was held until ${announced}; requests: ${paths.join(", ")}`).toBe("both");
+      expect(events.slice(0, 2)).toEqual(["boot came", "cabinet asked"]);
       // The first screen's call is sent once, and none of the calls it answers: the screens take its replies. The
       // token is checked by it (its reply carries the user's, as `GET /user/me` would).
       expect(paths.filter((p) => p === "/api/app/first-screen")).toHaveLength(1);

@@ -109,11 +109,15 @@ describe("the cabinet's first screen", () => {
 });
 
 describe("the login's header", () => {
-  it("is the app's brand header in each language", () => {
-    const english = parse(loginTemplate("en"));
-    const kazakh = parse(loginTemplate("kk"));
+  it("is the app's brand header in each language and look", () => {
+    const english = parse(loginTemplate("en", "light"));
+    const kazakh = parse(loginTemplate("kk", "light"));
+    const dark = parse(loginTemplate("en", "dark"));
     expect(english.dataset.testid).toBe("painted-login");
     expect(english.textContent).not.toBe(kazakh.textContent);
     expect(english.textContent?.length).toBeGreaterThan(10);
+    expect(dark.textContent).toBe(english.textContent);
+    expect([english.dataset.appearance, dark.dataset.appearance]).toEqual(["light", "dark"]);
+    expect(dark.className).not.toBe(english.className);
   });
 });

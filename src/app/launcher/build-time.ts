@@ -1,7 +1,7 @@
 /**
  * What the build writes into the launcher (`build/launch-preload.ts`): the built files' names, the first screen's
- * call with the URLs of the calls whose replies it carries (from the route table, `contract/launch-calls.ts`) and
- * what its painted blocks wear; and where it puts their markup in the page.
+ * call with the URLs of the calls whose replies it carries (from the route table, `contract/launch-calls.ts`); and
+ * where it puts the painted blocks' markup in the page.
  */
 interface ScreenFiles {
   code: string[];
@@ -12,8 +12,9 @@ interface Launch {
   files: {
     /** The entry chunk's script, the code it imports and its stylesheets. */
     entry: { script: string; code: string[]; css: string[] };
-    cabinet: ScreenFiles & { texts: Record<string, string[]> };
-    login: ScreenFiles & { texts: Record<string, string[]> };
+    /** `last`: of its code, what is asked for once the link carries nothing but the entry. */
+    cabinet: ScreenFiles & { texts: Record<string, string[]>; last: string[] };
+    login: ScreenFiles & { texts: Record<string, string[]>; last?: undefined };
     /** The SDK's boot, which every launch inside Telegram runs. */
     telegram: ScreenFiles;
   };
@@ -22,21 +23,17 @@ interface Launch {
    * ones the app sends without its token.
    */
   firstScreen: { url: string; carries: string[]; tokenless: string[] };
-  paint: {
-    /** The classes telegram-ui's root adds for the dark look. */
-    classes: { dark: string };
-  };
 }
 
 /**
- * What the build writes at the end of the page as `<template id="kassa-paint-…">`: per language the login's first
- * render down to its brand header (`login-<language>`), rendered from the app's components (`first-screen.tsx`),
- * and the stylesheets' rules for what the painted blocks wear (`cabinet-css`, `login-css`, a `<style>`).
+ * The markup the build writes at the end of the page as `<template id="kassa-paint-…">`: per language and look the
+ * login's first render down to its brand header (`login-<language>-<light|dark>`), rendered from the app's
+ * components (`first-screen.tsx`), and the stylesheets' rules for what the painted blocks wear (`cabinet-css`,
+ * `login-css`, a `<style>`).
  */
-export function paintTemplate(id: string): Element | null {
+export function paintTemplate(id: string): string | null {
   const template = document.getElementById(`kassa-paint-${id}`);
-  const block = template instanceof HTMLTemplateElement ? template.content.firstElementChild : null;
-  return block ? (block.cloneNode(true) as Element) : null;
+  return template instanceof HTMLTemplateElement ? template.innerHTML : null;
 }
 
 declare const __KASSA_LAUNCH__: Launch;

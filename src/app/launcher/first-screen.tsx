@@ -134,14 +134,14 @@ function render(
 }
 
 /**
- * The login's first render down to its brand header (`PublicLayout`, `LoginRoute`'s `Page`, `BrandHeader`), in the
- * light look: the launcher adds the dark look's classes when the device is dark.
+ * The login's first render down to its brand header (`PublicLayout`, `LoginRoute`'s `Page`, `BrandHeader`), in
+ * the device's look (the launcher picks it).
  */
-export function loginTemplate(language: string): string {
+export function loginTemplate(language: string, appearance: Appearance): string {
   return render(
     language,
     "base",
-    "light",
+    appearance,
     "painted-login",
     <div className="public-layout">
       <div className="page public-page">

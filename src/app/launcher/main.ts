@@ -13,8 +13,11 @@ import { PAINT_DEADLINE_MS, paintCabinet, paintLoginEarly } from "./paint";
 import { keptTelegramToken, telegramLook } from "./telegram";
 
 const { files } = LAUNCH;
-/** The preloads asked for (declared before the start below, which asks for them). */
-const links = new Set<string>();
+/**
+ * The preloads asked for, by file: each settles once it has come or failed; at once where the browser does not
+ * preload modules (then the app's imports ask for them). Declared before the start below, which asks for them.
+ */
+const links = new Map<string, Promise<unknown>>();
 /**
  * Inside Telegram, how long the entry's own script waits for the client's answer with the kept token (it normally
  * comes at once) before it is asked for; the rest of the code waits for the first screen's call to go out.
@@ -45,12 +48,22 @@ function start(): Promise<unknown> | null {
   const screen = saved && path === "/" && !opens ? files.cabinet : login ? files.login : null;
   if (!screen) return null;
   const lng = startLanguage(telegram?.languageCode);
-  /** The entry, then the screen's code, stylesheets and texts (inside Telegram the SDK's boot with them). */
+  /**
+   * The entry, then the screen's code, stylesheets and texts (inside Telegram the SDK's boot with them), and its one
+   * large file last, once the link carries nothing but the entry: asked for beside the others on a slow link, it took
+   * its share and the entry came last; asked for after the entry, the link stood idle for the request's round trip.
+   */
   const askForCode = () => {
     announceEntry();
-    for (const file of [...(telegram ? files.telegram.code : []), ...screen.code]) link("modulepreload", file);
+    const last = screen.last ?? [];
+    for (const file of [...(telegram ? files.telegram.code : []), ...screen.code])
+      if (!last.includes(file)) link("modulepreload", file);
     for (const file of screen.css) link("preload", file, "style");
     for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
+    const others = [...links].filter(([file]) => file !== files.entry.script).map(([, came]) => came);
+    void Promise.race([links.get(files.entry.script), Promise.all(others)]).then(() => {
+      for (const file of last) link("modulepreload", file);
+    });
   };
   if (login) {
     askForCode();
@@ -113,12 +126,16 @@ function startEntry(): void {
 /** A preload of `href`, or null when it was asked for already. */
 function link(rel: string, href: string, as?: string): HTMLLinkElement | null {
   if (links.has(href)) return null;
-  links.add(href);
   const element = document.createElement("link");
   element.rel = rel;
   element.crossOrigin = "";
   if (as) element.as = as;
   element.href = `/${href}`;
+  const came = new Promise((settled) => {
+    element.addEventListener("load", settled, { once: true });
+    element.addEventListener("error", settled, { once: true });
+  });
+  links.set(href, element.relList.supports(rel) ? came : Promise.resolve());
   document.head.appendChild(element);
   return element;
 }

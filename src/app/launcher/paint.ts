@@ -4,12 +4,16 @@
 // header, which the build rendered from them into the page's end.
 import { resolveApiBaseUrl } from "@/config/env";
 import { LAUNCH, paintTemplate } from "./build-time";
-import { PAINTED_ATTRIBUTES } from "./painted-attributes";
 import { type Look, tellReady } from "./telegram";
 
-const { paint: PAINT, firstScreen } = LAUNCH;
+const { firstScreen } = LAUNCH;
 /** The longest the entry waits for the painted block. */
 export const PAINT_DEADLINE_MS = 1000;
+/** Settles once the page has been read: the painted blocks' templates are at its end. */
+const parsed = new Promise((done) => {
+  if (document.readyState !== "loading") done(null);
+  else document.addEventListener("DOMContentLoaded", done, { once: true });
+});
 
 /**
  * Asks for the cabinet's first screen with the kept token (inside Telegram in the client's `look`, its safe areas
@@ -50,82 +54,59 @@ export function paintCabinet(token: string, lng: string, look: Look | null): Pro
   // A page's first number format loads the browser's locale data (at the phone's 4× slower CPU one of the launch's
   // longest tasks): done now, while the screen is on its way, not in the app's first render.
   setTimeout(() => new Intl.NumberFormat(lng).format(0));
-  let shown: () => void = () => undefined;
-  const settled = new Promise<void>((resolve) => {
-    shown = () => afterPaint(resolve);
-    setTimeout(resolve, PAINT_DEADLINE_MS);
-  });
-  const markup = reply.then(
-    (body) => (typeof body.markup === "string" ? body.markup : null),
-    () => null,
-  );
-  Promise.all([markup, new Promise<void>((parsed) => afterParse(parsed))]).then(
-    ([markup]) => {
-      const boot = document.querySelector("#root > [data-testid='boot']");
-      const style = paintTemplate("cabinet-css");
-      const holder = document.createElement("template");
-      holder.innerHTML = markup ?? "";
-      const block = holder.content.firstElementChild;
-      if (!boot?.parentElement || !style || !(block instanceof HTMLElement)) return shown();
-      // The stylesheets' rules for what it wears go with it.
-      block.prepend(style);
-      keepUntilTheApp(boot.parentElement, boot, block, (root) => {
-        const screen = root.querySelector<HTMLElement>("[data-screen]");
-        return (
-          root.querySelector("[data-testid='overview-total']") !== null ||
-          (!!screen && screen.dataset.screen !== "cabinet")
-        );
-      });
-      // Inside Telegram the client's placeholder covers the page until it is told the app is ready.
-      if (look) afterPaint(tellReady);
-      shown();
-    },
-    () => shown(),
-  );
-  return settled;
+  const markup = reply.then((body) => (typeof body.markup === "string" ? body.markup : null));
+  // Its headline, or another screen (maintenance, the phone's confirmation).
+  const appShows = (root: Element) =>
+    root.querySelector("[data-testid='overview-total'], [data-screen]:not([data-screen='cabinet'])") !== null;
+  // Inside Telegram the client's placeholder covers the page until it is told the app is ready.
+  return paint(markup, "cabinet-css", appShows, look ? tellReady : undefined);
 }
 
 /**
  * The login's first render down to its brand header, rendered by the build from the app's components in each
- * language (`first-screen.tsx`), painted once the page has been read and kept over the app's first renders until a
- * screen of the app shows. Settles once painted (or it will not be): the entry is inserted then.
+ * language and look (`first-screen.tsx`), kept over the app's first renders until a screen of the app shows.
  */
 export function paintLoginEarly(lng: string): Promise<void> {
-  return new Promise((resolve) => {
-    afterParse(() => {
-      try {
-        const boot = document.querySelector("#root > [data-testid='boot']");
-        const block = loginBlock(lng);
-        if (boot?.parentElement && block)
-          keepUntilTheApp(boot.parentElement, boot, block, (root) => !!root.querySelector("[data-screen]"));
-      } finally {
-        afterPaint(resolve);
-        setTimeout(resolve, PAINT_DEADLINE_MS);
+  const appearance = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  const appShows = (root: Element) => root.querySelector("[data-screen]") !== null;
+  return paint(
+    parsed.then(() => paintTemplate(`login-${lng}-${appearance}`)),
+    "login-css",
+    appShows,
+  );
+}
+
+/**
+ * Paints `markup`, with the stylesheets' rules for what it wears (the page's template `style`), in the boot
+ * spinner's place once it has come and the page has been read, then runs `painted` once it is on screen. The app's
+ * first render empties `#root`; until the app shows what the block stands for (`appShows(root)`), the block stays
+ * where it was, over the app (fixed, out of the flow, nothing to click), then goes; at most 10 s. Settles once
+ * painted, or it will not be (at most PAINT_DEADLINE_MS): the entry is inserted then.
+ */
+function paint(
+  markup: Promise<string | null>,
+  style: string,
+  appShows: (root: Element) => boolean,
+  painted?: () => void,
+): Promise<void> {
+  return new Promise((settled) => {
+    setTimeout(settled, PAINT_DEADLINE_MS);
+    void Promise.all([markup.catch(() => null), parsed]).then(([html]) => {
+      const boot = document.querySelector("#root > [data-testid='boot']");
+      const root = boot?.parentElement;
+      const holder = document.createElement("template");
+      holder.innerHTML = html ?? "";
+      const block = holder.content.firstElementChild;
+      const rules = paintTemplate(style);
+      if (root && rules && block instanceof HTMLElement) {
+        block.insertAdjacentHTML("afterbegin", rules);
+        boot.replaceWith(block);
+        keepOver(root, block, appShows);
+        if (painted) afterPaint(painted);
       }
+      afterPaint(settled);
     });
   });
-}
-
-/** `then` once the page has been read (its painted blocks' templates are at its end). */
-function afterParse(then: () => void): void {
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => then(), { once: true });
-  else then();
-}
-
-/** The login's template as a block of the page, in the device's look. Null when the page has none for the language. */
-function loginBlock(lng: string): HTMLElement | null {
-  const block = paintTemplate(`login-${lng}`);
-  const style = paintTemplate("login-css");
-  if (!(block instanceof HTMLElement) || !style) return null;
-  if (matchMedia("(prefers-color-scheme: dark)").matches) darken(block);
-  block.prepend(style);
-  return block;
-}
-
-/** The dark look on a block the build rendered in the light one. */
-function darken(block: HTMLElement): void {
-  block.classList.add(...PAINT.classes.dark.split(" "));
-  block.setAttribute(PAINTED_ATTRIBUTES.appearance, "dark");
 }
 
 /** `then` once what was just put on the page has been painted: the next frame's callbacks run after this one's paint. */
@@ -133,24 +114,17 @@ function afterPaint(then: () => void): void {
   requestAnimationFrame(() => requestAnimationFrame(() => then()));
 }
 
-/**
- * Puts `block` in the place of the boot screen. The app's first render empties `#root`; until the app shows what
- * the block stands for (`appShows(root)`), the block stays where it was, over the app (fixed, out of the flow,
- * nothing to click), then goes; at most 10 s.
- */
-function keepUntilTheApp(root: Element, boot: Element, block: HTMLElement, appShows: (root: Element) => boolean): void {
-  boot.replaceWith(block);
+/** Keeps `block`, painted in `root`, over the app once the app's render has taken it out, until `appShows(root)`. */
+function keepOver(root: Element, block: HTMLElement, appShows: (root: Element) => boolean): void {
   const started = performance.now();
   let overlay: HTMLElement | null = null;
-  const done = () => {
-    observer.disconnect();
-    overlay?.remove();
-    block.remove();
-  };
   const check = () => {
     if (block.parentElement === root) return;
-    if (appShows(root) || performance.now() - started > 10_000) return done();
-    if (!overlay) {
+    if (appShows(root) || performance.now() - started > 10_000) {
+      observer.disconnect();
+      overlay?.remove();
+      block.remove();
+    } else if (!overlay) {
       overlay = document.createElement("div");
       overlay.setAttribute("aria-hidden", "true");
       overlay.style.cssText = "position: fixed; inset: 0; z-index: 2147483647; overflow: hidden; pointer-events: none";
