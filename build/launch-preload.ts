@@ -13,7 +13,6 @@ import type { OverviewReply } from "../contract/home.ts";
 import type * as LaunchCalls from "../contract/launch-calls.ts";
 import type { User } from "../contract/user.ts";
 import type * as FirstScreen from "../src/app/launcher/first-screen.tsx";
-import { PAINTED_ATTRIBUTES } from "../src/app/launcher/painted-attributes.ts";
 import { clientBuild } from "./client-build.ts";
 import { chunkFiles, entryChunk } from "./later-code.mjs";
 
@@ -136,7 +135,8 @@ export const launchPreload: Plugin = {
       cabinet: {
         ...screen(/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/, /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/),
         texts: texts(/^texts-(?:cabinet-)?(\w+)$/),
-        // The cabinet's launch chunk (build/chunks.ts), the one large file besides the entry: asked for last.
+        // The cabinet's launch chunk (build/chunks.ts), the one large file besides the entry: asked for once the
+        // entry has come.
         last: chunks.filter((chunk) => chunk.name === "cabinet-launch").map((chunk) => chunk.fileName),
       },
       login: {
@@ -301,13 +301,14 @@ function entryTags(html: string, entry: string) {
 /**
  * The rules of the stylesheets that can style the painted blocks `html` (PurgeCSS reads the markup and drops every
  * rule whose selector names a class, tag or attribute it does not have), with the attributes whose values the
- * renders do not all show (`PAINTED_ATTRIBUTES`) kept; keyframes and font faces nothing kept uses go too.
+ * renders do not all show kept (inside Telegram `data-telegram`, the client's platform, as the server renders it:
+ * `first-screen.tsx`); keyframes and font faces nothing kept uses go too.
  */
 async function rulesFor(css: string[], html: string[]): Promise<string> {
   const purged = await new PurgeCSS().purge({
     content: html.map((raw) => ({ raw, extension: "html" })),
     css: css.map((raw) => ({ raw })),
-    dynamicAttributes: Object.values(PAINTED_ATTRIBUTES),
+    dynamicAttributes: ["data-telegram"],
     keyframes: true,
     fontFace: true,
   });

@@ -1,8 +1,9 @@
-// `node scripts/bench-first-screen.mjs [rounds]`: what the server's render of the cabinet's first screen
-// (`GET /app/first-screen`) costs a call, beside its ceilings in one run: the server's own `/api/health`, and the
-// calls whose replies it carries (`/api/user/overview`, `/api/user/me`). Starts Kassa as `npm start` does (a built
-// app: `npm run build` first), signs the demo investor in, sends the calls one after another in turns and prints each
-// median and its ratio to `/api/health`, with the load average.
+// `node scripts/bench-first-screen.mjs [rounds]`: what the cabinet's first screen (`GET /app/first-screen`: the
+// launch's calls made through the server's own routes, and the screen rendered from two of their replies) costs a
+// call, beside its ceilings in one run: the server's own `/api/health`, and each of the calls it answers sent alone
+// (their URLs as its reply lists them) with their sum. Starts Kassa as `npm start` does (a built app: `npm run build`
+// first), signs the demo investor in, sends the calls one after another in turns and prints each median and its
+// ratio to `/api/health`, with the load average.
 import { loadavg } from "node:os";
 import { demoSession, startKassa } from "./lib/demo-server.mjs";
 
@@ -11,11 +12,12 @@ const { base, stop } = await startKassa({ quiet: true });
 try {
   const { refreshToken } = await demoSession(base);
   const auth = { Authorization: `Bearer ${refreshToken}` };
+  const firstScreen = `${base}/api/app/first-screen?language=de&platform=base&appearance=dark`;
+  const { replies } = await (await fetch(firstScreen, { headers: auth })).json();
   const cases = {
     health: [`${base}/api/health`, {}],
-    overview: [`${base}/api/user/overview`, auth],
-    me: [`${base}/api/user/me`, auth],
-    "first-screen": [`${base}/api/app/first-screen?language=de&platform=base&appearance=dark`, auth],
+    ...Object.fromEntries(replies.map(({ url }) => [url, [`${base}/api${url}`, auth]])),
+    "first-screen": [firstScreen, auth],
   };
   const times = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
   for (let round = 0; round < rounds; round += 1)
@@ -29,10 +31,14 @@ try {
     }
   const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const health = median(times.health);
-  for (const [name, values] of Object.entries(times))
-    console.log(
-      `${name.padEnd(13)} median ${median(values).toFixed(2)} ms, ${(median(values) / health).toFixed(1)} × /api/health`,
-    );
+  const line = (name, ms) =>
+    console.log(`${name.padEnd(32)} median ${ms.toFixed(2)} ms, ${(ms / health).toFixed(1)} × /api/health`);
+  let alone = 0;
+  for (const [name, values] of Object.entries(times)) {
+    line(name, median(values));
+    if (name !== "health" && name !== "first-screen") alone += median(values);
+  }
+  line(`the ${replies.length} calls alone, summed`, alone);
   console.log(
     `load average ${loadavg()
       .map((load) => load.toFixed(2))

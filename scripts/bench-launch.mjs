@@ -27,7 +27,8 @@
 // showed, the JS files among them and their gzip size (the body gzipped at level 9, as the bundle budget counts
 // it) and the "waves": how many
 // dependent round trips lead to the figure. A request depends on the latest request that finished before
-// it started; the chain is walked back from the figure (and from the cabinet's `GET /user/balance`) to the
+// it started; the chain is walked back from the figure (and from the call that asks for the cabinet's balance:
+// `GET /app/first-screen`, which answers it, or `GET /user/balance`) to the
 // document, which counts as the first wave. This is a timing heuristic, the same for every case. "Blocking"
 // is the main thread's long tasks as the throttled browser reported them (PerformanceObserver `longtask`), each
 // task's time over 50 ms, from the first paint to 1.5 s after the app's figure: the blocking time of the real
@@ -291,7 +292,8 @@ async function launch(page, cdp, open, cold) {
   const appAt = doc.start + Math.max(shown.shownAt, shown.appAt) / 1000;
   const before = list.filter((r) => r.start <= appAt);
   const js = before.filter((r) => r.type === "Script" && !r.fromCache);
-  const balance = list.find((r) => /\/api\/user\/balance(\?|$)/.test(r.url));
+  // The balance's own call, or the first screen's, which answers it.
+  const balance = list.find((r) => /\/api\/(user\/balance|app\/first-screen)(\?|$)/.test(r.url));
   return {
     ms: shown.shownAt,
     appMs: shown.appAt,

@@ -4,8 +4,8 @@
  * the client's storage (SecureStorage on a phone, DeviceStorage on the desktop, the framed store on Telegram Web);
  * reading it must not wait for the SDK's code or the cabinet's. The cabinet's launch chunk is held back here until
  * that call has gone out (or 5 s have passed): it has to go while the cabinet's code is still on its way. And the
- * SDK's code, which every Telegram launch boots, and the cabinet's are asked for beside the entry chunk (held back
- * until then), not after it.
+ * SDK's code, which every Telegram launch boots, is asked for beside the entry chunk (held back until then), not
+ * after it; the cabinet's launch chunk once the entry has come.
  */
 import { LAUNCH_CALL_URLS } from "@contract/launch-calls";
 import type { Browser, Request } from "playwright-core";
@@ -73,27 +73,27 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
         ]);
         await route.continue();
       });
-      // The entry chunk waits for the SDK's and the cabinet's code to be asked for: the launcher announces the SDK's
-      // beside the entry, and the cabinet's once the other files have come, not after the entry.
-      let announced: "both" | "timeout" | undefined;
+      // The entry chunk waits for the SDK's code to be asked for: the launcher announces it beside the entry, not
+      // after it. The cabinet's launch chunk is asked for once the entry has come.
+      let announced: "boot" | "timeout" | undefined;
       const asked = (file: RegExp) =>
         new Promise<void>((resolve) => {
           page.on("request", (request: Request) => {
             if (file.test(request.url())) resolve();
           });
         });
-      const bothAsked = Promise.all([asked(/\/assets\/boot-[^/]+\.js$/), asked(/\/assets\/cabinet-launch-[^/]+\.js$/)]);
-      // In the order the browser reported them: the SDK's code came before the cabinet's was asked for.
+      const bootAsked = asked(/\/assets\/boot-[^/]+\.js$/);
+      // In the order the browser reported them: the entry came before the cabinet's chunk was asked for.
       const events: string[] = [];
       page.on("requestfinished", (request: Request) => {
-        if (/\/assets\/boot-[^/]+\.js$/.test(request.url())) events.push("boot came");
+        if (/\/assets\/index-[^/]+\.js$/.test(request.url())) events.push("entry came");
       });
       page.on("request", (request: Request) => {
         if (/\/assets\/cabinet-launch-[^/]+\.js$/.test(request.url())) events.push("cabinet asked");
       });
       await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
         announced ??= await Promise.race([
-          bothAsked.then(() => "both" as const),
+          bootAsked.then(() => "boot" as const),
           new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), HOLD_MS)),
         ]);
         await route.continue();
@@ -109,8 +109,8 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
 
       const paths = requests.map((r) => r.path);
       expect(released, `the cabinet's code was held until ${released}; requests: ${paths.join(", ")}`).toBe("balance");
-      expect(announced, `the entry was held until ${announced}; requests: ${paths.join(", ")}`).toBe("both");
-      expect(events.slice(0, 2)).toEqual(["boot came", "cabinet asked"]);
+      expect(announced, `the entry was held until ${announced}; requests: ${paths.join(", ")}`).toBe("boot");
+      expect(events.slice(0, 2)).toEqual(["entry came", "cabinet asked"]);
       // The first screen's call is sent once, and none of the calls it answers: the screens take its replies. The
       // token is checked by it (its reply carries the user's, as `GET /user/me` would).
       expect(paths.filter((p) => p === "/api/app/first-screen")).toHaveLength(1);

@@ -12,7 +12,7 @@ interface Launch {
   files: {
     /** The entry chunk's script, the code it imports and its stylesheets. */
     entry: { script: string; code: string[]; css: string[] };
-    /** `last`: of its code, what is asked for once the link carries nothing but the entry. */
+    /** `last`: of its code, what is asked for once the entry has come. */
     cabinet: ScreenFiles & { texts: Record<string, string[]>; last: string[] };
     login: ScreenFiles & { texts: Record<string, string[]>; last?: undefined };
     /** The SDK's boot, which every launch inside Telegram runs. */
