@@ -205,21 +205,13 @@ export const launchPreload: Plugin = {
       output: { format: "iife", minify: true },
     });
     const source = (built.output[0]?.code ?? "").trim().replace(/<\//g, "<\\/");
-    // The entry's files as tags the browser's preload scanner finds the moment the page's bytes come, before the
-    // launcher has run (on the phone profile its script ran 0.2 s after the document had come); its stylesheet only
-    // preloaded (`src/main.tsx` applies it). Then the launcher, right after the API's address, which it reads.
-    const entryLinks = [
-      ...files.entry.code.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
-      ...files.entry.css.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}" data-kassa-styles>`),
-    ];
+    // Right after the API's address (the launcher reads it): before the page's other tags, so its calls go out
+    // first.
     const marker = /<meta name="kassa:api-url"[^>]*>\n?/;
     if (!marker.test(tags.html)) throw new Error("launchPreload: index.html has no kassa:api-url meta");
     if (!tags.html.includes("</body>")) throw new Error("launchPreload: index.html has no </body>");
     html.source = tags.html
-      .replace(
-        marker,
-        (meta) => `${meta.trimEnd()}\n    ${[...entryLinks, `<script>${source}</script>`].join("\n    ")}\n`,
-      )
+      .replace(marker, (meta) => `${meta.trimEnd()}\n    <script>${source}</script>\n`)
       .replace("</body>", () => `  ${painted.join("\n    ")}\n  </body>`);
   },
 };

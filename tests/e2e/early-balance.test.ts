@@ -19,7 +19,6 @@ import {
   expectTakeover,
   hold,
   LATER_PARTS,
-  pagePreloads,
   recordFigures,
   seen,
 } from "./support/early-paint";
@@ -254,17 +253,9 @@ describe("the launch's calls and code, at their true priority", () => {
       await page.locator("[data-testid='balance']").waitFor({ timeout: 20_000 });
       const order = sent.map(({ url, priority }) => `${new URL(url).pathname} ${priority}`).join("\n");
       const entry = sent.findIndex(({ url }) => ENTRY_CHUNK.test(url));
-      // The entry's files are the page's own preloads, found before the launcher runs; the screen's code after it.
-      const preloads = await pagePreloads();
-      expect(
-        preloads.some((path) => ENTRY_CHUNK.test(path)),
-        preloads.join(" "),
-      ).toBe(true);
-      const firstCode = sent.findIndex(
-        ({ url }) => /\/assets\/[^/]+\.js$/.test(url) && !preloads.includes(new URL(url).pathname),
-      );
+      const firstCode = sent.findIndex(({ url }) => /\/assets\/[^/]+\.js$/.test(url));
       expect(entry, order).toBeGreaterThan(0);
-      // The first screen's call before the screen's code; its reply answers the launch's calls (the maintenance
+      // The first screen's call before any of the app's code; its reply answers the launch's calls (the maintenance
       // flag, the balance, the overview…), which the app then does not send.
       const firstScreen = sent.findIndex(({ url }) => /\/api\/app\/first-screen\?/.test(url));
       expect(firstScreen, order).toBeGreaterThanOrEqual(0);

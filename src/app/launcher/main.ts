@@ -1,9 +1,8 @@
 // The launcher (docs/architecture.md#how-a-launch-flows): bundled by the build from the app's own modules and
-// written into index.html as a classic inline script at the top of the head, after the entry's preloads
-// (`build/launch-preload.ts`). The moment the parser reaches it, it asks the server for the cabinet's first screen
-// with the kept token, which answers the launch's calls too (`paint.ts`), asks for the code and texts of the screen
-// the launch will show, paints what that screen shows first and inserts the app's entry chunk (the page has no
-// static entry script).
+// written into index.html as a classic inline script at the top of the head (`build/launch-preload.ts`). The moment
+// the parser reaches it, it asks the server for the cabinet's first screen with the kept token, which answers the
+// launch's calls too (`paint.ts`), asks for the code and texts of the screen the launch will show, paints what that
+// screen shows first and inserts the app's entry chunk (the page has no static entry tag).
 // Whatever goes wrong here, the entry is still inserted.
 import { startLanguage } from "@/config/language";
 import { startParamPath } from "@/config/paths";
@@ -19,6 +18,11 @@ const { files } = LAUNCH;
  * preload modules (then the app's imports ask for them). Declared before the start below, which asks for them.
  */
 const links = new Map<string, Promise<unknown>>();
+/**
+ * Inside Telegram, how long the entry's own script waits for the client's answer with the kept token (it normally
+ * comes at once) before it is asked for; the rest of the code waits for the first screen's call to go out.
+ */
+const CODE_WAIT_MS = 100;
 /**
  * Settles once the painted block is on screen (or will not be, at most 1 s): the entry is inserted then. Run before
  * the block is painted, its evaluation and first render would hold the main thread that paints it.
@@ -45,19 +49,18 @@ function start(): Promise<unknown> | null {
   if (!screen) return null;
   const lng = startLanguage(telegram?.languageCode);
   /**
-   * The screen's code, stylesheets and texts (inside Telegram the SDK's boot with them; the page preloads the entry
-   * itself), and its one large file (the cabinet's launch chunk) once the entry has come: the app starts when the entry has come and run,
+   * The entry, then the screen's code, stylesheets and texts (inside Telegram the SDK's boot with them), and its one
+   * large file (the cabinet's launch chunk) once the entry has come: the app starts when the entry has come and run,
    * and needs that chunk only later, while the chunk asked for beside the entry took a share of a slow link and the
    * entry came later (the app 0.1 s later on the benchmark's phone).
    */
   const askForCode = () => {
+    announceEntry();
     const last = screen.last ?? [];
     for (const file of [...(telegram ? files.telegram.code : []), ...screen.code])
       if (!last.includes(file)) link("modulepreload", file);
     for (const file of screen.css) link("preload", file, "style");
     for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
-    // The page's own preload of the entry is not waited on: this one, of the same file, tells when it has come.
-    link("modulepreload", files.entry.script);
     void links.get(files.entry.script)?.then(() => {
       for (const file of last) link("modulepreload", file);
     });
@@ -75,11 +78,12 @@ function start(): Promise<unknown> | null {
     return painted;
   }
   // Inside Telegram the client answers with the kept token in a task of its own at the earliest, after the page's
-  // first paint, and later on a busy phone: the screen's code is asked for once the call has gone out (or after
-  // PAINT_DEADLINE_MS, when the entry is inserted whatever happened). The look only where the cabinet may be painted
-  // (a phone's width).
+  // first paint, and later on a busy phone: the entry's own script is asked for after CODE_WAIT_MS, the rest of the
+  // code once the call has gone out (or after PAINT_DEADLINE_MS, when the entry is inserted whatever happened).
+  // The look only where the cabinet may be painted (a phone's width).
   const kept = keptTelegramToken(telegram);
   const look = matchMedia("(min-width: 960px)").matches ? null : telegramLook(telegram);
+  setTimeout(() => link("modulepreload", files.entry.script), CODE_WAIT_MS);
   const deadline = new Promise((resolve) => setTimeout(resolve, PAINT_DEADLINE_MS));
   void deadline.then(askForCode);
   const read = kept.then(
@@ -95,8 +99,19 @@ function start(): Promise<unknown> | null {
   return Promise.race([read.catch(() => null), deadline]);
 }
 
+/** The entry chunk, the code it imports and its stylesheet (only preloaded: `src/main.tsx` applies it). */
+function announceEntry(): void {
+  for (const file of files.entry.code) link("modulepreload", file);
+  for (const file of files.entry.css) link("preload", file, "style")?.setAttribute("data-kassa-styles", "");
+}
+
 /** The entry's script, inserted once the page has been read (as the module script it replaces would run). */
 function startEntry(): void {
+  try {
+    announceEntry();
+  } catch {
+    // The script below asks for the entry and its imports itself.
+  }
   const insert = () => {
     const script = document.createElement("script");
     script.type = "module";

@@ -4,16 +4,9 @@
  */
 import type { BrowserContext, Frame, Page, Route } from "playwright-core";
 import { expect } from "vitest";
-import { base } from "./worker-server";
 
 /** The entry chunk and every stylesheet: the painted block brings the rules it needs. */
 export const CODE_AND_STYLES = /\/assets\/(index-[^/]+\.js|[^/]+\.css)$/;
-/** The entry's files, which the built page preloads itself (its `<link rel="modulepreload">` tags), by path. */
-export async function pagePreloads(): Promise<string[]> {
-  const html = await (await fetch(`${base()}/`)).text();
-  return [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1] ?? "");
-}
-
 /** The calls of the parts that come after the headline (the overview is the headline's own). */
 export const LATER_PARTS = /\/api\/user\/income/;
 
