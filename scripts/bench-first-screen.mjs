@@ -3,15 +3,26 @@
 // call, beside its ceilings in one run: the server's own `/api/health`, and each of the calls it answers sent alone
 // (their URLs as its reply lists them) with their sum. Starts Kassa as `npm start` does (a built app: `npm run build`
 // first), signs the demo investor in, sends the calls one after another in turns and prints each median and its
-// ratio to `/api/health`, with the load average.
+// ratio to `/api/health`, with the load average. `BENCH_ROWS=<n>`: instead of the demo investor, one with a long
+// history made through the API (scripts/lib/long-history.mjs: n confirmed refills, as many operations and
+// notifications; the server then runs in development mode, which the seeding needs).
 import { loadavg } from "node:os";
 import { demoSession, startKassa } from "./lib/demo-server.mjs";
+import { seedLongHistory } from "./lib/long-history.mjs";
 
 const rounds = Number(process.argv[2] ?? 300);
-const { base, stop } = await startKassa({ quiet: true });
+const ROWS = process.env.BENCH_ROWS ? Number(process.env.BENCH_ROWS) : null;
+const OPERATOR_TOKEN = "bench-first-screen-operator-token-0123456789";
+const { base, stop } = await startKassa({
+  quiet: true,
+  ...(ROWS ? { env: { NODE_ENV: "development", OPERATOR_TOKEN, SESSION_TTL_DAYS: "365" } } : {}),
+});
 try {
-  const { refreshToken } = await demoSession(base);
-  const auth = { Authorization: `Bearer ${refreshToken}` };
+  const token = ROWS
+    ? (await seedLongHistory({ base, operatorToken: OPERATOR_TOKEN, operations: ROWS })).token
+    : (await demoSession(base)).refreshToken;
+  if (ROWS) console.log(`an investor with ${ROWS} operations and notifications`);
+  const auth = { Authorization: `Bearer ${token}` };
   const firstScreen = `${base}/api/app/first-screen?language=de&platform=base&appearance=dark`;
   const { replies } = await (await fetch(firstScreen, { headers: auth })).json();
   const cases = {
