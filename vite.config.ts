@@ -55,6 +55,10 @@ export default defineConfig({
     target: "es2022",
     sourcemap: false,
     assetsInlineLimit: 0,
+    // No module preload polyfill (~0.4 KB gzip in the entry): every browser the app is built for but Safari before
+    // 17 preloads modules, and where one does not the launcher's preloads settle at once and the imports ask for the
+    // files (docs/launch-performance.md).
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       // The plugins' time is known and meant (the Brotli copies at quality 11, the launcher's templates rendered
       // from the app's components): the bundler's note on slow plugins would only read as a fault in every build.
@@ -66,8 +70,8 @@ export default defineConfig({
             // screen needs, as one file: split by the screens that share it, the form kit cost the first screen a
             // kilobyte of chunk overhead (docs/decisions.md#the-form-kit), and as a file beside the entry's it cost
             // every launch 2.1 KB gzip (the names the two files passed each other, and each compressed on its own).
-            // Vite's module preload polyfill too, so that the page's entry is nothing but imports: Vite then names
-            // this chunk's script in the page itself, and there is no entry file of a few bytes to ask for first.
+            // So the page's entry is nothing but imports: Vite then names this chunk's script in the page itself,
+            // and there is no entry file of a few bytes to ask for first.
             // Not the rules (they bring zod).
             // With it, the blocks the login and the cabinet both show (sections, cells, the title, the brand header,
             // the language switch): as seven small files they cost each of those launches seven requests. The
@@ -76,7 +80,7 @@ export default defineConfig({
               name: "index",
               // With it the base of TanStack Query that the entry and the cabinet's chunks share (as a file of its own
               // it cost every launch a request).
-              test: /vite[\\/]modulepreload-polyfill|src[\\/]main\.tsx$|@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](utils|retryer|focusManager|onlineManager|timeoutManager|notifyManager|removable|subscribable|environmentManager|QueryClientProvider)\.js$|(src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus|use-in-flight)|lib[\\/]referral|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?|src[\\/]components[\\/](link-cell|brand-header|kassa-mark|language-switcher)\.tsx|telegram-ui[\\/]dist[\\/]components[\\/](Blocks[\\/](Section|Cell|List)|Navigation[\\/]SegmentedControl|Typography[\\/]Title)[\\/].*\.js)$/,
+              test: /src[\\/]main\.tsx$|@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](utils|retryer|focusManager|onlineManager|timeoutManager|notifyManager|removable|subscribable|environmentManager|QueryClientProvider)\.js$|(src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus|use-in-flight)|lib[\\/]referral|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?|src[\\/]components[\\/](link-cell|brand-header|kassa-mark|language-switcher)\.tsx|telegram-ui[\\/]dist[\\/]components[\\/](Blocks[\\/](Section|Cell|List)|Navigation[\\/]SegmentedControl|Typography[\\/]Title)[\\/].*\.js)$/,
             },
             // telegram-ui's Spinner on its own: the Button loads it when it first shows one (`buttonSpinner`), the screens'
             // place while their code loads when it first shows (`components/content-spinner.tsx`).

@@ -14,6 +14,7 @@ import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { createApp } from "@/app/app";
 import { startLaunch } from "@/app/launch";
+import { keepPaintedOver } from "@/app/painted-cover";
 import { initI18n } from "@/config/i18n";
 import { startParamPath } from "@/config/paths";
 import { checkKeptToken, refreshCurrentUser } from "@/features/auth/api/session";
@@ -118,6 +119,7 @@ async function start(): Promise<void> {
   await styles;
   const container = document.getElementById("root");
   if (!container) throw new Error("index.html has no #root");
+  keepPaintedOver(container);
   const root = createRoot(container);
   // A transition: React renders the app in slices of a few milliseconds, giving the main thread back between
   // them, instead of one task as long as the whole tree's render on a slow phone. What suspends (a screen's

@@ -1,21 +1,29 @@
 /**
- * Replies to the first calls of a cabinet launch, sent by `src/app/launcher/` beside the entry chunk
- * (before this code had even downloaded). A call takes the one for its method, URL and bearer token once,
- * within 10 s of its sending; otherwise it goes out as usual. A failed early call is simply made again.
+ * Replies to the first calls of a cabinet launch. The launcher (`src/app/launcher/`) asks for the cabinet's first
+ * screen before this code has even downloaded, and that one call answers the launch's calls too
+ * (`contract/launch-calls.ts`): a call takes the reply carried for its URL and token once, within 10 s of the first
+ * screen's sending; otherwise it goes out as usual. A failed early reply: the call is simply made.
  */
 import type { Query, QueryClient, QueryKey } from "@tanstack/react-query";
+import { resolveApiBaseUrl } from "@/config/env";
 
-interface EarlyReply {
-  url: string;
-  token: string | null;
-  /** When it was sent (`performance.now()`). */
+/** What the launcher left: the first screen's call, and which calls its reply answers. */
+interface FirstScreenCall {
+  /**
+   * The URLs of the calls it answers not yet taken, relative to the API's base, and of those the ones sent without
+   * a token.
+   */
+  carries: string[];
+  tokenless: string[];
+  /** The token it was sent with, and when (`performance.now()`). */
+  token: string;
   at: number;
-  reply: Promise<Response>;
+  reply: Promise<{ replies: { url: string; status: number; body: unknown }[] }>;
 }
 
 declare global {
   interface Window {
-    __kassaEarlyReplies?: EarlyReply[];
+    __kassaFirstScreen?: FirstScreenCall;
   }
 }
 
@@ -23,16 +31,18 @@ declare global {
 export const EARLY_REPLY_MAX_AGE_MS = 10_000;
 
 export function takeEarlyReply(method: string, url: string, token: string | null): Promise<Response> | undefined {
-  if (typeof window === "undefined" || method !== "GET") return undefined;
-  const early = window.__kassaEarlyReplies;
-  if (!early?.length) return undefined;
-  const now = performance.now();
-  const index = early.findIndex(
-    (reply) => reply.url === url && reply.token === token && now - reply.at <= EARLY_REPLY_MAX_AGE_MS,
-  );
-  if (index < 0) return undefined;
-  const [taken] = early.splice(index, 1);
-  return taken?.reply;
+  const first = typeof window === "undefined" ? undefined : window.__kassaFirstScreen;
+  if (!first || method !== "GET" || performance.now() - first.at > EARLY_REPLY_MAX_AGE_MS) return undefined;
+  const base = resolveApiBaseUrl();
+  const carried = first.carries.find((relative) => `${base}${relative}` === url);
+  if (carried === undefined || token !== (first.tokenless.includes(carried) ? null : first.token)) return undefined;
+  // Each is taken once.
+  first.carries = first.carries.filter((relative) => relative !== carried);
+  return first.reply.then(({ replies }) => {
+    const one = replies.find((reply) => reply.url === carried);
+    if (!one) throw new Error(carried);
+    return new Response(JSON.stringify(one.body), { status: one.status });
+  });
 }
 
 /**

@@ -170,53 +170,87 @@ describe("the launch's first calls", () => {
 });
 
 describe("the launcher's early replies", () => {
-  const early = (url: string, token: string | null, reply: Promise<Response>, at = performance.now()) => ({
-    url,
-    token,
-    at,
-    reply,
-  });
-  const json = (body: unknown) =>
-    new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json" } });
+  /** What the launcher leaves: the first screen's call with the kept token, answering the statistics and the flag. */
+  const firstScreen = (replies: Promise<{ url: string; status: number; body: unknown }[]>, at = performance.now()) => {
+    window.__kassaFirstScreen = {
+      carries: ["/user/statistics", "/settings/technical_work"],
+      tokenless: ["/settings/technical_work"],
+      token: "kept",
+      at,
+      reply: replies.then((carried) => ({ replies: carried })),
+    };
+  };
+  const ended = () => {
+    window.__kassaFirstScreen = undefined;
+  };
 
-  it("a call takes the reply sent for its URL and token once, then asks the server itself", async () => {
+  it("a call takes the reply carried for its URL and token once, then asks the server itself", async () => {
     const fetchMock = stubRoutes({ statistics: { body: STATISTICS } });
-    window.__kassaEarlyReplies = [
-      early("/api/user/statistics", "other", Promise.resolve(json({ from: "another token" }))),
-      early("/api/user/statistics", "kept", Promise.resolve(json(STATISTICS))),
-    ];
+    firstScreen(Promise.resolve([{ url: "/user/statistics", status: 200, body: STATISTICS }]));
     try {
-      await expect(apiRequest({ method: "GET", path: "/user/statistics", token: "kept" })).resolves.toEqual(STATISTICS);
-      expect(fetchMock).not.toHaveBeenCalled();
-      await apiRequest({ method: "GET", path: "/user/statistics", token: "kept" });
+      // Another token's call never gets it.
+      await apiRequest({ method: "GET", path: "/user/statistics", token: "other" });
       expect(fetchMock).toHaveBeenCalledTimes(1);
-      // The other token's reply is never given to this one.
-      expect(window.__kassaEarlyReplies).toHaveLength(1);
+      await expect(apiRequest({ method: "GET", path: "/user/statistics", token: "kept" })).resolves.toEqual(STATISTICS);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      await apiRequest({ method: "GET", path: "/user/statistics", token: "kept" });
+      expect(fetchMock).toHaveBeenCalledTimes(2);
     } finally {
-      window.__kassaEarlyReplies = undefined;
+      ended();
     }
   });
 
-  it("a failed early call is made again", async () => {
+  it("a call it does not carry goes out at once, and a tokenless one takes its reply only without a token", async () => {
+    const off = { enabled: false, message: null, until: null };
+    const on = { ...off, enabled: true };
+    const fetchMock = stubRoutes({ currentUser: { body: DEMO_USER }, technicalWork: { body: off } });
+    // The first screen's reply never comes: what waits for it would never end.
+    firstScreen(new Promise(() => undefined));
+    try {
+      await expect(apiRequest({ method: "GET", path: "/user/me", token: "kept" })).resolves.toEqual(DEMO_USER);
+      await expect(apiRequest({ method: "GET", path: "/settings/technical_work", token: "kept" })).resolves.toEqual(
+        off,
+      );
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+    } finally {
+      ended();
+    }
+    firstScreen(Promise.resolve([{ url: "/settings/technical_work", status: 200, body: on }]));
+    try {
+      await expect(apiRequest({ method: "GET", path: "/settings/technical_work" })).resolves.toEqual(on);
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+    } finally {
+      ended();
+    }
+  });
+
+  it("a failed early call, or a reply it lacks, is made again", async () => {
     const fetchMock = stubRoutes({ statistics: { body: STATISTICS } });
-    window.__kassaEarlyReplies = [early("/api/user/statistics", "kept", Promise.reject(new TypeError("offline")))];
+    firstScreen(Promise.reject(new TypeError("offline")));
     try {
       await expect(apiRequest({ method: "GET", path: "/user/statistics", token: "kept" })).resolves.toEqual(STATISTICS);
       expect(fetchMock).toHaveBeenCalledTimes(1);
     } finally {
-      window.__kassaEarlyReplies = undefined;
+      ended();
+    }
+    firstScreen(Promise.resolve([]));
+    try {
+      await expect(apiRequest({ method: "GET", path: "/user/statistics", token: "kept" })).resolves.toEqual(STATISTICS);
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+    } finally {
+      ended();
     }
   });
 
   it("a reply older than 10 s is not used", async () => {
     const fetchMock = stubRoutes({ statistics: { body: STATISTICS } });
     const old = performance.now() - EARLY_REPLY_MAX_AGE_MS - 1;
-    window.__kassaEarlyReplies = [early("/api/user/statistics", "kept", Promise.resolve(json({ old: true })), old)];
+    firstScreen(Promise.resolve([{ url: "/user/statistics", status: 200, body: { old: true } }]), old);
     try {
       await expect(apiRequest({ method: "GET", path: "/user/statistics", token: "kept" })).resolves.toEqual(STATISTICS);
       expect(fetchMock).toHaveBeenCalledTimes(1);
     } finally {
-      window.__kassaEarlyReplies = undefined;
+      ended();
     }
   });
 });

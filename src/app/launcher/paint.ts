@@ -2,6 +2,7 @@
 // first screen as the server renders it from the app's components with the investor's own data (`GET
 // /app/first-screen`, `first-screen.tsx`), whose reply answers the launch's calls too, and the login's brand
 // header, which the build rendered from them into the page's end.
+import type { FirstScreenReply } from "@contract/first-screen";
 import { resolveApiBaseUrl } from "@/config/env";
 import { LAUNCH, paintTemplate } from "./build-time";
 import { type Look, tellReady } from "./telegram";
@@ -32,34 +33,21 @@ export function paintCabinet(token: string, lng: string, look: Look | null): Pro
           appearance: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
         },
   );
-  const base = resolveApiBaseUrl();
   const at = performance.now();
-  const reply: Promise<{ markup: unknown; replies: { url: string; status: number; body: unknown }[] }> = fetch(
-    `${base}${firstScreen.url}?${query}`,
-    { headers: { Accept: "application/json", Authorization: `Bearer ${token}` }, credentials: "same-origin" },
-  ).then((response) => (response.status === 200 ? response.json() : Promise.reject(new Error(`${response.status}`))));
+  const reply: Promise<FirstScreenReply> = fetch(`${resolveApiBaseUrl()}${firstScreen.url}?${query}`, {
+    headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
+    credentials: "same-origin",
+  }).then((response) => (response.status === 200 ? response.json() : Promise.reject(new Error(`${response.status}`))));
   reply.catch(() => undefined);
-  window.__kassaEarlyReplies ??= [];
-  for (const url of firstScreen.carries) {
-    const carried = reply.then(({ replies }) => {
-      const one = replies.find((carried) => carried.url === url);
-      if (!one) throw new Error(url);
-      const headers = { "content-type": "application/json" };
-      return new Response(JSON.stringify(one.body), { status: one.status, headers });
-    });
-    const bearer = firstScreen.tokenless.includes(url) ? null : token;
-    window.__kassaEarlyReplies.push({ url: `${base}${url}`, token: bearer, at, reply: carried });
-  }
+  // The API client takes the replies it carries as its calls' (`lib/early-replies.ts`).
+  window.__kassaFirstScreen = { ...firstScreen, token, at, reply };
   if (matchMedia("(min-width: 960px)").matches) return null;
   // A page's first number format loads the browser's locale data (at the phone's 4× slower CPU one of the launch's
   // longest tasks): done now, while the screen is on its way, not in the app's first render.
   setTimeout(() => new Intl.NumberFormat(lng).format(0));
-  const markup = reply.then((body) => (typeof body.markup === "string" ? body.markup : null));
-  // Its headline, or another screen (maintenance, the phone's confirmation).
-  const appShows = (root: Element) =>
-    root.querySelector("[data-testid='overview-total'], [data-screen]:not([data-screen='cabinet'])") !== null;
+  const markup = reply.then((body) => body.markup);
   // Inside Telegram the client's placeholder covers the page until it is told the app is ready.
-  return paint(markup, "cabinet-css", appShows, look ? tellReady : undefined);
+  return paint(markup, "cabinet", look ? tellReady : undefined);
 }
 
 /**
@@ -68,40 +56,31 @@ export function paintCabinet(token: string, lng: string, look: Look | null): Pro
  */
 export function paintLoginEarly(lng: string): Promise<void> {
   const appearance = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-  const appShows = (root: Element) => root.querySelector("[data-screen]") !== null;
   return paint(
     parsed.then(() => paintTemplate(`login-${lng}-${appearance}`)),
-    "login-css",
-    appShows,
+    "login",
   );
 }
 
 /**
- * Paints `markup`, with the stylesheets' rules for what it wears (the page's template `style`), in the boot
- * spinner's place once it has come and the page has been read, then runs `painted` once it is on screen. The app's
- * first render empties `#root`; until the app shows what the block stands for (`appShows(root)`), the block stays
- * where it was, over the app (fixed, out of the flow, nothing to click), then goes; at most 10 s. Settles once
- * painted, or it will not be (at most PAINT_DEADLINE_MS): the entry is inserted then.
+ * Paints `markup`, with the stylesheets' rules for what it wears (the page's template `<kind>-css`), in the boot
+ * spinner's place once it has come and the page has been read, marked as the `kind` of block it is: the app keeps it
+ * over its first renders until it shows what the block stands for (`app/painted-cover.ts`). Then runs `painted` once
+ * it is on screen. Settles once painted, or it will not be (at most PAINT_DEADLINE_MS): the entry is inserted then.
  */
-function paint(
-  markup: Promise<string | null>,
-  style: string,
-  appShows: (root: Element) => boolean,
-  painted?: () => void,
-): Promise<void> {
+function paint(markup: Promise<string | null>, kind: "cabinet" | "login", painted?: () => void): Promise<void> {
   return new Promise((settled) => {
     setTimeout(settled, PAINT_DEADLINE_MS);
     void Promise.all([markup.catch(() => null), parsed]).then(([html]) => {
       const boot = document.querySelector("#root > [data-testid='boot']");
-      const root = boot?.parentElement;
       const holder = document.createElement("template");
       holder.innerHTML = html ?? "";
       const block = holder.content.firstElementChild;
-      const rules = paintTemplate(style);
-      if (root && rules && block instanceof HTMLElement) {
+      const rules = paintTemplate(`${kind}-css`);
+      if (boot && rules && block instanceof HTMLElement) {
+        block.dataset.kassaPainted = kind;
         block.insertAdjacentHTML("afterbegin", rules);
         boot.replaceWith(block);
-        keepOver(root, block, appShows);
         if (painted) afterPaint(painted);
       }
       afterPaint(settled);
@@ -112,27 +91,4 @@ function paint(
 /** `then` once what was just put on the page has been painted: the next frame's callbacks run after this one's paint. */
 function afterPaint(then: () => void): void {
   requestAnimationFrame(() => requestAnimationFrame(() => then()));
-}
-
-/** Keeps `block`, painted in `root`, over the app once the app's render has taken it out, until `appShows(root)`. */
-function keepOver(root: Element, block: HTMLElement, appShows: (root: Element) => boolean): void {
-  const started = performance.now();
-  let overlay: HTMLElement | null = null;
-  const check = () => {
-    if (block.parentElement === root) return;
-    if (appShows(root) || performance.now() - started > 10_000) {
-      observer.disconnect();
-      overlay?.remove();
-      block.remove();
-    } else if (!overlay) {
-      overlay = document.createElement("div");
-      overlay.setAttribute("aria-hidden", "true");
-      overlay.style.cssText = "position: fixed; inset: 0; z-index: 2147483647; overflow: hidden; pointer-events: none";
-      overlay.append(block);
-      document.body.append(overlay);
-    }
-  };
-  const observer = new MutationObserver(check);
-  observer.observe(root, { childList: true, subtree: true });
-  setTimeout(check, 10_000);
 }

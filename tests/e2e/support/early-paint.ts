@@ -78,22 +78,13 @@ export async function recordFigures(context: BrowserContext): Promise<void> {
 export const seen = (target: Page | Frame) => target.evaluate(() => (window as unknown as { __seen: Seen }).__seen);
 
 /**
- * Waits until every early reply the launcher sent has been read through, then three frames: where the launcher
- * paints, it has by then. The replies' statuses, in the order they were sent (none where it sent no call).
+ * Waits until the first screen's call the launcher sent has been answered, then three frames: where the launcher
+ * paints, it has by then. The statuses of the launch's calls its reply answers (none where it sent no call).
  */
 export const earlyRepliesRead = (target: Page | Frame) =>
   target.evaluate(async () => {
-    const early = window.__kassaEarlyReplies ?? [];
-    const read = await Promise.all(
-      early.map((e) =>
-        e.reply.then((r) =>
-          r
-            .clone()
-            .text()
-            .then(() => r.status),
-        ),
-      ),
-    );
+    const first = window.__kassaFirstScreen;
+    const read = first ? await first.reply.then(({ replies }) => replies.map((reply) => reply.status)) : [];
     await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))));
     return read;
   });
