@@ -130,21 +130,28 @@ export const launchPreload: Plugin = {
       }
       return files;
     };
+    const cabinet = screen(
+      /src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/,
+      /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/,
+    );
+    const login = screen(/src[\\/]app[\\/]routes[\\/]login\.tsx$/);
+    // The cabinet's launch chunk (build/chunks.ts), the one large file besides the entry: asked for once the entry
+    // has come.
+    const last = chunks.filter((chunk) => chunk.name === "cabinet-launch").map((chunk) => chunk.fileName);
     const files = {
-      entry: { script: entry.fileName, code: tags.code, css: tags.css },
+      entry: { script: entry.fileName, files: [...tags.code, ...tags.css] },
       cabinet: {
-        ...screen(/src[\\/]app[\\/]layouts[\\/]cabinet-layout\.tsx$/, /src[\\/]app[\\/]routes[\\/]cabinet\.tsx$/),
+        files: [...cabinet.code, ...cabinet.css],
         texts: texts(/^texts-(?:cabinet-)?(\w+)$/),
-        // The cabinet's launch chunk (build/chunks.ts), the one large file besides the entry: asked for once the
-        // entry has come.
-        last: chunks.filter((chunk) => chunk.name === "cabinet-launch").map((chunk) => chunk.fileName),
+        last,
       },
       login: {
-        ...screen(/src[\\/]app[\\/]routes[\\/]login\.tsx$/),
+        files: [...login.code, ...login.css],
         texts: texts(/^texts-(\w+)$/, /locales[\\/](\w+)[\\/]auth\.json$/),
+        last: [],
       },
-      // Inside Telegram every launch boots the SDK (src/tma/boot.ts): announced beside the entry, not after it.
-      telegram: screen(/src[\\/]tma[\\/]boot\.ts$/),
+      // Inside Telegram every launch boots the SDK (src/tma/boot.ts): its code announced beside the entry, not after.
+      telegram: screen(/src[\\/]tma[\\/]boot\.ts$/).code,
     };
     // The rules the painted block needs, from the stylesheets the cabinet's first render has (the entry's, then
     // the cabinet's), so it paints styled without waiting for them behind the app's code. The entry's are those its
@@ -181,8 +188,8 @@ export const launchPreload: Plugin = {
     const template = (id: string, html: string) => `<template id="kassa-paint-${id}">${html}</template>`;
     const style = async (css: string[], html: string[]) => `<style>${await rulesFor(css, html)}</style>`;
     const painted = [
-      template("cabinet-css", await style(stylesheets(files.cabinet.css), cabinetHtml)),
-      template("login-css", await style(stylesheets(files.login.css), Object.values(logins))),
+      template("cabinet-css", await style(stylesheets(cabinet.css), cabinetHtml)),
+      template("login-css", await style(stylesheets(login.css), Object.values(logins))),
       ...Object.entries(logins).map(([look, html]) => template(`login-${look}`, html)),
     ];
     // Inline: as a file of its own it cost a round trip before its calls went out. A classic script (a module or

@@ -3,13 +3,13 @@ import * as z from "zod/mini";
 import { Language } from "./enums";
 
 /**
- * The look the app will have on the device: telegram-ui's platform and the light or dark appearance (light when not
- * said); inside Telegram the client's platform (`tgWebAppPlatform`) and its theme (`tgWebAppThemeParams`, as the
- * client passed it), which decides the appearance as it does the app's.
+ * The look the app will have on the device: on the web the light or dark appearance (light when not said) in
+ * telegram-ui's base look; inside Telegram the client's platform (`tgWebAppPlatform`, whose look telegram-ui takes as
+ * the app does: iOS's on Apple's clients) and its theme (`tgWebAppThemeParams`, as the client passed it), which
+ * decides the appearance as it does the app's.
  */
 export const FirstScreenQuery = z.object({
   language: Language,
-  platform: z.enum(["base", "ios"]),
   appearance: z.optional(z.enum(["light", "dark"])),
   telegram: z.optional(z.string().check(z.regex(/^[a-z_]{1,32}$/))),
   theme: z.optional(z.string().check(z.maxLength(4096))),

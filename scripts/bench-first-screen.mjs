@@ -23,7 +23,7 @@ try {
     : (await demoSession(base)).refreshToken;
   if (ROWS) console.log(`an investor with ${ROWS} operations and notifications`);
   const auth = { Authorization: `Bearer ${token}` };
-  const firstScreen = `${base}/api/app/first-screen?language=de&platform=base&appearance=dark`;
+  const firstScreen = `${base}/api/app/first-screen?language=de&appearance=dark`;
   const { replies } = await (await fetch(firstScreen, { headers: auth })).json();
   const cases = {
     health: [`${base}/api/health`, {}],

@@ -38,7 +38,7 @@ function byUrl(replies: { url: string; status: number; body: unknown }[]) {
   return Object.fromEntries(replies.map(({ url, status, body }) => [url, { status, body }]));
 }
 
-const LOOK = { language: "de", platform: "ios", appearance: "dark" } as const;
+const LOOK = { language: "de", appearance: "dark" } as const;
 
 /** A built app whose first renders' module answers `version` and the screen it was asked for, as JSON. */
 function writeBuiltApp(dir: string, version: string): void {

@@ -74,11 +74,10 @@ describe("the cabinet's first screen", () => {
   });
 
   it("inside Telegram wears the client's platform and its theme's colours as the boot takes them, dark by its background", () => {
-    const screen = (theme: string) =>
+    const screen = (theme: string, telegram = "ios") =>
       cabinetScreen({
         language: "en",
-        platform: "ios",
-        telegram: "ios",
+        telegram,
         theme,
         user: DEMO_USER,
         overview: OVERVIEW,
@@ -93,6 +92,9 @@ describe("the cabinet's first screen", () => {
     expect(light.style.getPropertyValue("--kassa-button-fill")).toBe(buttonFill("#2481cc", "#ffffff"));
     expect(light.style.getPropertyValue("--kassa-button-fill")).not.toBe("#2481cc");
     expect(parse(screen(JSON.stringify({ bg_color: "#17212b" }))).dataset.appearance).toBe("dark");
+    // telegram-ui's look as the app takes it from the client: iOS's on Apple's clients, the base look elsewhere.
+    expect(parse(screen("{}", "macos")).dataset.platform).toBe("ios");
+    expect(parse(screen("{}", "android")).dataset.platform).toBe("base");
     // No background: dark, as the SDK's `isDark`.
     expect(parse(screen("{}")).dataset.appearance).toBe("dark");
     // A colour the SDK would not read, or no theme at all: nothing to paint.

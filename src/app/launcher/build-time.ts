@@ -3,20 +3,22 @@
  * call with the URLs of the calls whose replies it carries (from the route table, `contract/launch-calls.ts`); and
  * where it puts the painted blocks' markup in the page.
  */
+/** A screen's files (its code and stylesheets, in order), its texts by language and what is asked for last. */
 interface ScreenFiles {
-  code: string[];
-  css: string[];
+  files: string[];
+  texts: Record<string, string[]>;
+  /** Asked for once the entry has come. */
+  last: string[];
 }
 
 interface Launch {
   files: {
-    /** The entry chunk's script, the code it imports and its stylesheets. */
-    entry: { script: string; code: string[]; css: string[] };
-    /** `last`: of its code, what is asked for once the entry has come. */
-    cabinet: ScreenFiles & { texts: Record<string, string[]>; last: string[] };
-    login: ScreenFiles & { texts: Record<string, string[]>; last?: undefined };
+    /** The entry chunk's script, and its files: that script, the code it imports and its stylesheets. */
+    entry: { script: string; files: string[] };
+    cabinet: ScreenFiles;
+    login: ScreenFiles;
     /** The SDK's boot, which every launch inside Telegram runs. */
-    telegram: ScreenFiles;
+    telegram: string[];
   };
   /**
    * Relative to the API's base: the first screen's call (its query added), the calls it answers and of those the

@@ -22,6 +22,7 @@ import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { MemoryRouter } from "@/lib/router";
 import { setTokenStore, signInAtom } from "@/lib/session";
 import { buttonFill } from "@/tma/button-fill";
+import { uiPlatformOf } from "@/tma/launch";
 
 /** Every language's texts by namespace (`locales/<language>/<namespace>.json`), the bot's aside. */
 const FILES = import.meta.glob<Record<string, unknown>>(["../../../locales/*/*.json", "!../../../locales/*/bot.json"], {
@@ -153,7 +154,8 @@ export function loginTemplate(language: string, appearance: Appearance): string 
 
 export interface CabinetScreen {
   language: string;
-  platform: Platform;
+  /** telegram-ui's look: by default the client's inside Telegram (`uiPlatformOf`), else the base look. */
+  platform?: Platform;
   appearance?: Appearance;
   /** Inside Telegram: the client's platform and its theme (`FirstScreenQuery`). */
   telegram?: string;
@@ -170,7 +172,8 @@ export interface CabinetScreen {
  * the SDK would not read.
  */
 export function cabinetScreen(screen: CabinetScreen): string | null {
-  const { language, platform, telegram, theme, user, overview } = screen;
+  const { language, telegram, theme, user, overview } = screen;
+  const platform = screen.platform ?? uiPlatformOf(telegram);
   if (needsPhoneConfirmation(user)) return null;
   const look = telegram ? telegramLook(telegram, theme ?? "{}") : (screen.appearance ?? "light");
   if (!look) return null;

@@ -49,21 +49,16 @@ function start(): Promise<unknown> | null {
   if (!screen) return null;
   const lng = startLanguage(telegram?.languageCode);
   /**
-   * The entry, then the screen's code, stylesheets and texts (inside Telegram the SDK's boot with them), and its one
-   * large file (the cabinet's launch chunk) once the entry has come: the app starts when the entry has come and run,
-   * and needs that chunk only later, while the chunk asked for beside the entry took a share of a slow link and the
+   * The entry, then (inside Telegram the SDK's boot and) the screen's code, stylesheets and texts, and its one large
+   * file (the cabinet's launch chunk) once the entry has come: the app starts when the entry has come and run, and
+   * needs that chunk only later, while the chunk asked for beside the entry took a share of a slow link and the
    * entry came later (the app 0.1 s later on the benchmark's phone).
    */
   const askForCode = () => {
-    announceEntry();
-    const last = screen.last ?? [];
-    for (const file of [...(telegram ? files.telegram.code : []), ...screen.code])
-      if (!last.includes(file)) link("modulepreload", file);
-    for (const file of screen.css) link("preload", file, "style");
-    for (const file of screen.texts[lng] ?? []) link("modulepreload", file);
-    void links.get(files.entry.script)?.then(() => {
-      for (const file of last) link("modulepreload", file);
-    });
+    const first = [...files.entry.files, ...(telegram ? files.telegram : []), ...screen.files];
+    for (const file of first) if (!screen.last.includes(file)) link(file);
+    for (const file of screen.texts[lng] ?? []) link(file);
+    void links.get(files.entry.script)?.then(() => screen.last.forEach(link));
   };
   if (login) {
     askForCode();
@@ -83,7 +78,7 @@ function start(): Promise<unknown> | null {
   // The look only where the cabinet may be painted (a phone's width).
   const kept = keptTelegramToken(telegram);
   const look = matchMedia("(min-width: 960px)").matches ? null : telegramLook(telegram);
-  setTimeout(() => link("modulepreload", files.entry.script), CODE_WAIT_MS);
+  setTimeout(() => link(files.entry.script), CODE_WAIT_MS);
   const deadline = new Promise((resolve) => setTimeout(resolve, PAINT_DEADLINE_MS));
   void deadline.then(askForCode);
   const read = kept.then(
@@ -99,16 +94,10 @@ function start(): Promise<unknown> | null {
   return Promise.race([read.catch(() => null), deadline]);
 }
 
-/** The entry chunk, the code it imports and its stylesheet (only preloaded: `src/main.tsx` applies it). */
-function announceEntry(): void {
-  for (const file of files.entry.code) link("modulepreload", file);
-  for (const file of files.entry.css) link("preload", file, "style")?.setAttribute("data-kassa-styles", "");
-}
-
 /** The entry's script, inserted once the page has been read (as the module script it replaces would run). */
 function startEntry(): void {
   try {
-    announceEntry();
+    for (const file of files.entry.files) link(file);
   } catch {
     // The script below asks for the entry and its imports itself.
   }
@@ -123,19 +112,23 @@ function startEntry(): void {
   else insert();
 }
 
-/** A preload of `href`, or null when it was asked for already. */
-function link(rel: string, href: string, as?: string): HTMLLinkElement | null {
-  if (links.has(href)) return null;
+/**
+ * A preload of `file`, unless it was asked for already: a module's, or a stylesheet's (the entry's marked for
+ * `src/main.tsx`, which applies them).
+ */
+function link(file: string): void {
+  if (links.has(file)) return;
   const element = document.createElement("link");
-  element.rel = rel;
+  const style = file.endsWith(".css");
+  element.rel = style ? "preload" : "modulepreload";
   element.crossOrigin = "";
-  if (as) element.as = as;
-  element.href = `/${href}`;
+  if (style) element.as = "style";
+  if (style && files.entry.files.includes(file)) element.setAttribute("data-kassa-styles", "");
+  element.href = `/${file}`;
   const came = new Promise((settled) => {
     element.addEventListener("load", settled, { once: true });
     element.addEventListener("error", settled, { once: true });
   });
-  links.set(href, element.relList.supports(rel) ? came : Promise.resolve());
+  links.set(file, element.relList.supports(element.rel) ? came : Promise.resolve());
   document.head.appendChild(element);
-  return element;
 }

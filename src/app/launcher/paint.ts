@@ -5,7 +5,7 @@
 import type { FirstScreenReply } from "@contract/first-screen";
 import { resolveApiBaseUrl } from "@/config/env";
 import { LAUNCH, paintTemplate } from "./build-time";
-import { type Look, tellReady } from "./telegram";
+import { tellReady } from "./telegram";
 
 const { firstScreen } = LAUNCH;
 /** The longest the entry waits for the painted block. */
@@ -23,16 +23,9 @@ const parsed = new Promise((done) => {
  * server has none to give (the app will show another screen first, or the call failed). Null when it will not
  * paint; else a promise settled once it has painted, or will not (the entry is inserted then).
  */
-export function paintCabinet(token: string, lng: string, look: Look | null): Promise<void> | null {
-  const query = new URLSearchParams(
-    look
-      ? { language: lng, platform: look.platform, telegram: look.client, theme: look.theme }
-      : {
-          language: lng,
-          platform: "base",
-          appearance: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
-        },
-  );
+export function paintCabinet(token: string, lng: string, look: Record<string, string> | null): Promise<void> | null {
+  const appearance = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  const query = new URLSearchParams({ language: lng, ...(look ?? { appearance }) });
   const at = performance.now();
   const reply: Promise<FirstScreenReply> = fetch(`${resolveApiBaseUrl()}${firstScreen.url}?${query}`, {
     headers: { Accept: "application/json", Authorization: `Bearer ${token}` },

@@ -3,33 +3,22 @@
 // (the SDK downloads beside the app's code).
 
 import { postToClient } from "@/tma/client-events";
-import { type TelegramLaunch, uiPlatformOf } from "@/tma/launch";
+import type { TelegramLaunch } from "@/tma/launch";
 import { followSafeAreas } from "@/tma/safe-areas";
 import { firstAnswer, readFramedToken, TELEGRAM_TOKEN_KEY, telegramStorages } from "@/tma/token-places";
-
-/** The client (`tgWebAppPlatform`), telegram-ui's look of it and its theme as it passed it (`tgWebAppThemeParams`). */
-export interface Look {
-  client: string;
-  platform: "ios" | "base";
-  theme: string;
-}
 
 const client = window as unknown as { TelegramWebviewProxy?: { postEvent?: unknown } };
 
 const major = (launch: TelegramLaunch) => Number((launch.version ?? "6.0").split(".")[0]);
 
 /**
- * The client's look, which the server renders the painted cabinet in (its colours as the app's boot takes them,
- * `first-screen.tsx`), telegram-ui's iOS look on the Apple clients. It also starts following the safe areas the
- * client reports (the page's, `tma/safe-areas.ts`: the boot finds them followed).
+ * The client's look, which the server renders the painted cabinet in (`FirstScreenQuery`): its platform and its theme
+ * as it passed them. It also starts following the safe areas the client reports (the page's, `tma/safe-areas.ts`:
+ * the boot finds them followed).
  */
-export function telegramLook(launch: TelegramLaunch): Look {
+export function telegramLook(launch: TelegramLaunch): Record<string, string> {
   followSafeAreas(() => major(launch) >= 8 && !launch.devMock);
-  return {
-    client: launch.platform,
-    platform: uiPlatformOf(launch.platform),
-    theme: launch.params.get("tgWebAppThemeParams") ?? "{}",
-  };
+  return { telegram: launch.platform, theme: launch.params.get("tgWebAppThemeParams") ?? "{}" };
 }
 
 /**
