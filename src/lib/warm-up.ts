@@ -38,7 +38,13 @@ function preload({ code, css }: LaterFiles): void {
     const link = document.createElement("link");
     link.href = `/${file}`;
     if (present.has(link.href)) continue;
-    link.rel = file.endsWith(".css") ? "stylesheet" : "modulepreload";
+    // A module's as a script's where the browser does not preload modules (Safari before 17), as the launcher's.
+    const code = !file.endsWith(".css");
+    link.rel = !code ? "stylesheet" : link.relList.supports("modulepreload") ? "modulepreload" : "preload";
+    if (code) {
+      link.as = "script";
+      link.crossOrigin = "";
+    }
     link.fetchPriority = "low";
     document.head.append(link);
   }

@@ -293,6 +293,35 @@ describe("the launch's calls and code, at their true priority", () => {
     }
   });
 
+  it("asks for the code as script preloads where the browser does not preload modules, and the app starts", async () => {
+    const context = await launchContext({ width: 390, language: "en", scheme: "light" });
+    // As WebKit before Safari 17.2: `modulepreload` is not a link type it knows.
+    await context.addInitScript(() => {
+      const supports = DOMTokenList.prototype.supports;
+      DOMTokenList.prototype.supports = function (token) {
+        return token === "modulepreload" ? false : supports.call(this, token);
+      };
+    });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base()}/`, { waitUntil: "commit" });
+      await page.locator("#root [data-testid='overview-total']").waitFor({ timeout: 20_000 });
+      expect((await seen(page)).painted, "the balance was painted early").toBeDefined();
+      const preloads = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLLinkElement>("link[href$='.js']")].map((link) => ({
+          file: link.getAttribute("href"),
+          kind: `${link.rel} ${link.as}`,
+        })),
+      );
+      // The entry, its imports, the cabinet's code and texts, the launch chunk, the code warmed up for later: none
+      // left for the imports to find one after another.
+      expect(preloads.length).toBeGreaterThanOrEqual(5);
+      expect(preloads.filter(({ kind }) => kind !== "preload script")).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   for (const [name, path, width, signedIn] of [
     ["the login", "/login", 390, false],
     ["the wide layout", "/", 1280, true],

@@ -13,10 +13,7 @@ import { PAINT_DEADLINE_MS, paintCabinet, paintLoginEarly } from "./paint";
 import { keptTelegramToken, telegramLook } from "./telegram";
 
 const { files } = LAUNCH;
-/**
- * The preloads asked for, by file: each settles once it has come or failed; at once where the browser does not
- * preload modules (then the app's imports ask for them). Declared before the start below, which asks for them.
- */
+/** The preloads asked for, by file: each settles once it has come or failed. Declared before the start below. */
 const links = new Map<string, Promise<unknown>>();
 /**
  * Inside Telegram, how long the entry's own script waits for the client's answer with the kept token (it normally
@@ -113,22 +110,25 @@ function startEntry(): void {
 }
 
 /**
- * A preload of `file`, unless it was asked for already: a module's, or a stylesheet's (the entry's marked for
- * `src/main.tsx`, which applies them).
+ * A preload of `file`, unless it was asked for already: a stylesheet's (the entry's marked for `src/main.tsx`, which
+ * applies them) or a module's, as a script's where the browser does not preload modules (Safari before 17, as Vite's
+ * own preloads do there: the build has no module preload polyfill).
  */
 function link(file: string): void {
   if (links.has(file)) return;
   const element = document.createElement("link");
   const style = file.endsWith(".css");
-  element.rel = style ? "preload" : "modulepreload";
+  element.rel = style || !element.relList.supports("modulepreload") ? "preload" : "modulepreload";
+  element.as = style ? "style" : "script";
   element.crossOrigin = "";
-  if (style) element.as = "style";
   if (style && files.entry.files.includes(file)) element.setAttribute("data-kassa-styles", "");
   element.href = `/${file}`;
-  const came = new Promise((settled) => {
-    element.addEventListener("load", settled, { once: true });
-    element.addEventListener("error", settled, { once: true });
-  });
-  links.set(file, element.relList.supports(element.rel) ? came : Promise.resolve());
+  links.set(
+    file,
+    new Promise((settled) => {
+      element.addEventListener("load", settled, { once: true });
+      element.addEventListener("error", settled, { once: true });
+    }),
+  );
   document.head.appendChild(element);
 }
