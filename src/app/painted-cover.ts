@@ -30,5 +30,7 @@ export function keepPaintedOver(root: HTMLElement): void {
   };
   const observer = new MutationObserver(() => check());
   observer.observe(root, { childList: true, subtree: true });
+  // A block painted already (the usual case): kept hold of before the render takes it out.
+  check();
   setTimeout(check, LONGEST_MS, true);
 }

@@ -32,6 +32,8 @@ export interface Seen {
   };
   /** The app's own headline figure when it first showed a digit. */
   app?: Box;
+  /** When the painted figure left the page: whether the app's own figure was on it by then. */
+  paintedGone?: { appShown: boolean };
   shifts: number[];
   violations: string[];
 }
@@ -71,6 +73,12 @@ export async function recordFigures(context: BrowserContext): Promise<void> {
       }
       const app = document.querySelector("#root [data-testid='overview-total']");
       if (app && !seen.app && /\d/.test(app.textContent ?? "")) seen.app = box(app);
+      // Gone at the next frame (a block moved within one round of observers never left the screen).
+      const gone = () => !document.querySelector("[data-testid='overview-total-painted']");
+      if (seen.painted && !seen.paintedGone && gone())
+        requestAnimationFrame(() => {
+          if (!seen.paintedGone && gone()) seen.paintedGone = { appShown: seen.app !== undefined };
+        });
     }).observe(document, { childList: true, subtree: true, characterData: true });
   });
 }
@@ -158,6 +166,8 @@ export async function expectTakeover(
     expect(Math.abs(painted[side] - app[side]), side).toBeLessThanOrEqual(1);
   expect(Buffer.compare(paintedPixels, await page.screenshot({ clip: region })), "the figure's pixels").toBe(0);
   expect(after.shifts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.02);
+  // The painted figure stayed on screen (over the app's first renders) until the app's own had come.
+  expect(after.paintedGone, "the painted figure left before the app's showed").toEqual({ appShown: true });
   // The app's render is the page: no painted copy is left.
   expect(await target.locator("[data-testid='painted-cabinet']").count()).toBe(0);
   return after;
