@@ -171,6 +171,12 @@ describe("a bad network", () => {
     const error = page.locator("[data-screen='error']");
     // i18next retries the file 5 times (350 ms doubling, docs/cabinet-rules.md#limits), ~11 s.
     await error.waitFor({ timeout: 30_000 });
+    // Its own words once it shows: on a busy machine the screen's frame can still be waiting a moment, the error
+    // attached but hidden behind it (a load of ~20 caught that between the two lines).
+    await error
+      .getByText(text("en", "common", "retry"))
+      .first()
+      .waitFor({ timeout: 30_000 });
     const shown = await page.locator("body").innerText();
     expect(shown).toContain(text("en", "common", "retry"));
     for (const rawKey of ["link.header", "totals.header", "title", "link.note"]) expect(shown).not.toContain(rawKey);
