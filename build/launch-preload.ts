@@ -19,6 +19,35 @@ import { chunkFiles, entryChunk } from "./later-code.mjs";
 const APPEARANCES = ["light", "dark"] as const;
 const r = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 
+/** A screen's files (its code and stylesheets, in order), its texts by language and what is asked for last. */
+interface ScreenFiles {
+  files: string[];
+  texts: Record<string, string[]>;
+  /** Asked for once the entry has come. */
+  last: string[];
+}
+
+/**
+ * What the build writes into the launcher (`__KASSA_LAUNCH__`, read by `src/app/launcher/build-time.ts`): the built
+ * files' names, and the first screen's call with the URLs of the calls whose replies it carries (from the route
+ * table, `contract/launch-calls.ts`).
+ */
+export interface Launch {
+  files: {
+    /** The entry chunk's script, and its files: that script, the code it imports and its stylesheets. */
+    entry: { script: string; files: string[] };
+    cabinet: ScreenFiles;
+    login: ScreenFiles;
+    /** The SDK's boot, which every launch inside Telegram runs. */
+    telegram: string[];
+  };
+  /**
+   * Relative to the API's base: the first screen's call (its query added), the calls it answers and of those the
+   * ones the app sends without its token.
+   */
+  firstScreen: { url: string; carries: string[]; tokenless: string[] };
+}
+
 /** An investor for the cabinet's renders the build reads the stylesheet rules from: a name, one unread notice. */
 const SAMPLE_INVESTOR: User = {
   id: "0",
@@ -179,10 +208,7 @@ export const launchPreload: Plugin = {
     );
     // The first screen's call and the launch's calls it answers, their URLs from the route table (relative to the
     // API's base).
-    const launch = {
-      files,
-      firstScreen: await launchCalls(),
-    };
+    const launch: Launch = { files, firstScreen: await launchCalls() };
     // The painted blocks' markup and rules, at the end of the page as inert templates (`paint.ts` reads them by
     // id): in the script they came before its calls, which waited for their bytes (~12 KB gzip) to arrive.
     const template = (id: string, html: string) => `<template id="kassa-paint-${id}">${html}</template>`;
@@ -273,9 +299,13 @@ async function buildForNode<T>(input: string, name: string): Promise<T> {
  * The launch's calls (`contract/launch-calls.ts`) and the first screen's, bundled for this process: the contract's
  * modules import one another without file extensions, as the app's do, which the config's own loading would not take.
  */
-async function launchCalls() {
+async function launchCalls(): Promise<Launch["firstScreen"]> {
   const calls = await buildForNode<typeof LaunchCalls>("contract/launch-calls.ts", "launch-calls");
-  return { url: calls.FIRST_SCREEN_URL, carries: calls.LAUNCH_CALL_URLS, tokenless: calls.TOKENLESS_LAUNCH_CALL_URLS };
+  return {
+    url: calls.FIRST_SCREEN_URL,
+    carries: [...calls.LAUNCH_CALL_URLS],
+    tokenless: [...calls.TOKENLESS_LAUNCH_CALL_URLS],
+  };
 }
 
 /**
