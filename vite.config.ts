@@ -4,6 +4,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { buttonSpinner } from "./build/button-spinner.ts";
 import { cabinetLaunchChunk, cabinetTextsChunk, languageTextsChunk } from "./build/chunks.ts";
+import { fallbackTexts } from "./build/fallback-texts.ts";
 import { laterCode } from "./build/later-code.mjs";
 import { launchPreload } from "./build/launch-preload.ts";
 import { precompress } from "./build/precompress.ts";
@@ -19,6 +20,7 @@ export default defineConfig({
     react(),
     productionBuild,
     buttonSpinner,
+    fallbackTexts,
     launchPreload,
     // The dialogs and sheets the cabinet's first screen opens on a tap: downloaded ahead, evaluated on the tap.
     laterCode({

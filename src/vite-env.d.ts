@@ -8,3 +8,10 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+/** The entry chunk's texts for a failed download of the translations (`build/fallback-texts.ts`). */
+declare module "virtual:kassa-fallback-texts" {
+  /** By language, in `FALLBACK_KEYS`' order. */
+  const texts: Record<import("@contract").Language, string[]>;
+  export default texts;
+}

@@ -10,7 +10,6 @@ import { Suspense } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ChunkLoadError, importOrFail, lazyScreen } from "@/components/lazy-screen";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
-import { FALLBACK_TEXTS } from "@/config/fallback-texts";
 import {
   BACKGROUND_RETRY_WAITS_MS,
   LOAD_DEADLINE_MS,
@@ -19,6 +18,7 @@ import {
   withDeadline,
 } from "@/lib/load-faults";
 import { MemoryRouter } from "@/lib/router";
+import common from "../../locales/en/common.json";
 import { ensureI18n } from "./test-utils";
 
 afterEach(() => {
@@ -118,7 +118,7 @@ describe("the route's error screen for a screen whose code failed", () => {
       </QueryClientProvider>,
     );
     const error = await screen.findByRole("alert", {}, { timeout: LOAD_DEADLINE_MS + 1_000 });
-    expect(error.textContent).toContain(FALLBACK_TEXTS.en.loadFailed);
+    expect(error.textContent).toContain(common.loadFailed);
     expect(screen.queryByTestId("the-screen")).toBeNull();
 
     // Back online: no tap, the background retry brings the screen.
