@@ -29,6 +29,11 @@ const SHOWN = new Set([
   "v8.evaluateModule",
   "MinorGC",
   "MajorGC",
+  // V8 reparsing a function or the whole script for the source positions of a stack it captures: under the DevTools
+  // protocol (Lighthouse, Playwright) an Error created while a script evaluates captures a detailed stack.
+  "V8.CollectSourcePositions",
+  "V8.ParseProgram",
+  "V8.ParseFunction",
 ]);
 
 const kassa = await startKassa({ quiet: true });
@@ -45,7 +50,12 @@ try {
   const cdp = await context.newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
   await browser.startTracing(page, {
-    categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute"],
+    categories: [
+      "devtools.timeline",
+      "disabled-by-default-devtools.timeline",
+      "v8.execute",
+      "disabled-by-default-v8.compile",
+    ],
   });
   await page.goto(`${base}${path}`);
   await page.waitForTimeout(6000);

@@ -13,9 +13,16 @@ export const loadDeadline = { ms: LOAD_DEADLINE_MS };
 /** Pauses between background retries (the last one repeats); the browser's `online` event retries at once. */
 export const BACKGROUND_RETRY_WAITS_MS = [1_000, 2_000, 4_000] as const;
 
-/** `loading`, or a rejection once `ms` have passed without an answer. */
+/**
+ * `loading`, or a rejection once `ms` have passed without an answer. The timer ends with the download and the error
+ * is made only when the deadline passes: a launch starts about ten downloads, which nearly always come in time.
+ */
 export function withDeadline<T>(loading: Promise<T>, ms: number = loadDeadline.ms): Promise<T> {
-  return Promise.race([loading, new Promise<never>((_, reject) => setTimeout(reject, ms, new Error("stalled")))]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("stalled")), ms);
+  });
+  return Promise.race([loading, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** A number that components read with `useSyncExternalStore(counter.subscribe, counter.get)`. */
