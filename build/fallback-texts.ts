@@ -23,12 +23,11 @@ export const fallbackTexts: Plugin = {
             .split(".")
             .reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], common);
           if (typeof text !== "string") throw new Error(`fallbackTexts: locales/${language}/common.json has no ${key}`);
-          return text;
+          return [key, text];
         });
-        return [language, picked];
+        return [language, Object.fromEntries(picked)];
       }),
     );
-    // Each language's texts in FALLBACK_KEYS' order: the entry carries the keys once, not once per language.
     return `export default ${JSON.stringify(texts)};`;
   },
 };

@@ -11,7 +11,6 @@ interface ImportMeta {
 
 /** The entry chunk's texts for a failed download of the translations (`build/fallback-texts.ts`). */
 declare module "virtual:kassa-fallback-texts" {
-  /** By language, in `FALLBACK_KEYS`' order. */
-  const texts: Record<import("@contract").Language, string[]>;
+  const texts: Record<import("@contract").Language, Record<import("@/config/fallback-keys").FallbackKey, string>>;
   export default texts;
 }

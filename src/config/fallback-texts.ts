@@ -4,7 +4,7 @@
  * download of the translations. The build takes them from `locales/<lng>/common.json` (`build/fallback-texts.ts`).
  */
 import texts from "virtual:kassa-fallback-texts";
-import { FALLBACK_KEYS, type FallbackKey } from "./fallback-keys";
+import type { FallbackKey } from "./fallback-keys";
 import { i18next, shownLanguage } from "./i18n";
 
 /**
@@ -14,7 +14,6 @@ import { i18next, shownLanguage } from "./i18n";
 export function fallbackText(key: FallbackKey | `apiError.${"network" | "timeout" | "parse"}`): string {
   const full = `common:${key}`;
   if (i18next.isInitialized && i18next.exists(full)) return i18next.t(full as never) as string;
-  const embedded = texts[shownLanguage()];
-  const at = FALLBACK_KEYS.indexOf(key as FallbackKey);
-  return embedded[at < 0 ? FALLBACK_KEYS.indexOf("errorBoundary.text") : at] as string;
+  const embedded: Record<string, string> = texts[shownLanguage()];
+  return embedded[key] ?? embedded["errorBoundary.text"] ?? "";
 }
