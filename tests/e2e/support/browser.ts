@@ -2,12 +2,19 @@ import { type Browser, type BrowserContext, type BrowserContextOptions, chromium
 import { afterAll, beforeAll } from "vitest";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../../scripts/lib/system.mjs";
 
+/**
+ * V8 keeps each function's source positions as it compiles it. Under the DevTools protocol, as Playwright drives the
+ * browser, every new `Error` captures a detailed stack, and with positions made lazily V8 parsed the app's entry a
+ * second time for the six `Error`s React creates as its module loads, on every page (docs/testing.md).
+ */
+const EAGER_SOURCE_POSITIONS = "--js-flags=--no-enable-lazy-source-positions";
+
 /** Debian's Chromium, headless, with the background networking a closed machine refuses turned off. */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [...CHROMIUM_ARGS, ...extraArgs],
+    args: [...CHROMIUM_ARGS, EAGER_SOURCE_POSITIONS, ...extraArgs],
   });
 }
 
