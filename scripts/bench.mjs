@@ -12,8 +12,8 @@
 // default this one: point it at a worktree of an older commit for a before/after), BENCH_ONLY=writes
 // (only the hello, /api/health and the refill rows: a quick before/after of the write path), BENCH_ONLY=aims
 // (only the rows the aims below the table are read from), BENCH_ONLY=deposits (only the hello, /api/health and the
-// deposits' row), BENCH_ONLY=page (only the hello, /api/health and the app's page, `/` and a route of the app, served
-// from the measured checkout's build as production serves it).
+// deposits' row), BENCH_ONLY=page (only the hello, /api/health and the app's page, `/`, a route of the app and a
+// file of the launch, served from the measured checkout's build as production serves it).
 //
 // Under the table each aim of the server's performance is printed beside its figure and ceiling, with the
 // load average: /api/health against the bare hello, the signed-in reads against /api/health, the balance of
@@ -47,6 +47,10 @@ const WRITES_ONLY = process.env.BENCH_ONLY === "writes";
 const AIMS_ONLY = process.env.BENCH_ONLY === "aims";
 const DEPOSITS_ONLY = process.env.BENCH_ONLY === "deposits";
 const PAGE_ONLY = process.env.BENCH_ONLY === "page";
+/** The first of the app's files its page names (the page's rows): one every launch asks for. */
+const LAUNCH_FILE = PAGE_ONLY
+  ? `/${readFileSync(join(SERVER_DIR, "dist", "index.html"), "utf8").match(/assets\/[\w.-]+\.js/)?.[0]}`
+  : "";
 /** Distinct investors reading their balance within a minute (the caches' aim). */
 const READERS = 50_000;
 const readerToken = (i) => `'r' || lpad((${i})::text, 10, '0') || md5('r' || (${i}))`;
@@ -443,6 +447,11 @@ async function measure(db, server, hello) {
       const headers = { "accept-encoding": "br, gzip" };
       record(db, "the page, GET / (c=32)", await throughput(`${server.base}/`, { headers }));
       record(db, "a route of the app, GET /deposits (c=32)", await throughput(`${server.base}/deposits`, { headers }));
+      record(
+        db,
+        "a file of the launch, GET /assets/… (c=32)",
+        await throughput(`${server.base}${LAUNCH_FILE}`, { headers }),
+      );
       continue;
     }
     if (!WRITES_ONLY) {

@@ -22,7 +22,10 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dist.dir, "index.html"), INDEX_HTML);
   fs.mkdirSync(path.join(dist.dir, "assets"));
   fs.writeFileSync(path.join(dist.dir, "assets", "app-4f3a2b1c.js"), `console.log("kassa");\n${"//".repeat(800)}\n`);
+  // The build's Brotli copy beside the file (build/precompress.ts); its bytes tell which one a reply sent.
+  fs.writeFileSync(path.join(dist.dir, "assets", "app-4f3a2b1c.js.br"), "brotli bytes");
   fs.writeFileSync(path.join(dist.dir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+  fs.writeFileSync(path.join(dist.dir, ".env"), "SECRET=kassa");
   server = await createTestServer({ env: { STATIC_DIR: dist.dir } });
 });
 
@@ -275,6 +278,33 @@ describe("the built app", () => {
   it("answers a missing asset with 404, not with the app", async () => {
     const res = await server.app.inject({ method: "GET", url: "/assets/app-00000000.js" });
     expect(res.statusCode).toBe(404);
+  });
+
+  it("answers HEAD for a file and for the app's routes without a body", async () => {
+    for (const url of ["/", "/assets/app-4f3a2b1c.js", "/deposits"]) {
+      const res = await server.app.inject({ method: "HEAD", url });
+      expect([url, res.statusCode, res.body]).toEqual([url, 200, ""]);
+    }
+  });
+
+  it("sends the Brotli copy to a client that takes it, and never the copy by its own name", async () => {
+    const res = await server.app.inject({
+      method: "GET",
+      url: "/assets/app-4f3a2b1c.js",
+      headers: { "accept-encoding": "br, gzip" },
+    });
+    expect(res.headers["content-encoding"]).toBe("br");
+    expect(res.body).toBe("brotli bytes");
+    expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const own = await server.app.inject({ method: "GET", url: "/assets/app-4f3a2b1c.js.br" });
+    expect(own.statusCode).toBe(404);
+  });
+
+  it("serves no dotfile and no file by a name spelt otherwise", async () => {
+    const dot = await server.app.inject({ method: "GET", url: "/.env" });
+    expect(dot.body).not.toContain("SECRET");
+    const cased = await server.app.inject({ method: "GET", url: "/assets/APP-4f3a2b1c.js" });
+    expect(cased.statusCode).toBe(404);
   });
 
   it("keeps /api JSON: unknown calls are 404 NOT_FOUND, not index.html", async () => {
