@@ -47,18 +47,38 @@ export async function kassa(args: string[], env: Record<string, string>): Promis
   return { code, stdout, stderr };
 }
 
-/** `npm run kassa -- <args>` as its own process (seconds: keep to a smoke test). */
-export async function kassaProcess(args: string[], env: Record<string, string>): Promise<CliResult> {
+/** What the command's process loaded (module-log.mjs): a line per module, out of its standard error. */
+const MODULE_LOG = fileURLToPath(new URL("./module-log.mjs", import.meta.url));
+
+/**
+ * `npm run kassa -- <args>` as its own process (seconds: keep to a smoke test), with the modules its processes
+ * loaded (`modules`, their URLs) apart from what it wrote to standard error.
+ */
+export async function kassaProcess(
+  args: string[],
+  env: Record<string, string>,
+): Promise<CliResult & { modules: string[] }> {
+  const split = (result: CliResult) => {
+    const lines = result.stderr.split(/(?<=\n)/);
+    const logged = (line: string) => line.startsWith("[module] ");
+    return {
+      ...result,
+      stderr: lines.filter((line) => !logged(line)).join(""),
+      modules: lines.filter(logged).map((line) => line.slice("[module] ".length).trim()),
+    };
+  };
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, ENTRY, ...args], {
       cwd: ROOT,
-      env: cliEnv(env),
+      // In NODE_OPTIONS: tsx runs the entry in a process of its own.
+      env: { ...cliEnv(env), NODE_OPTIONS: `--import=${MODULE_LOG}` },
       timeout: 60_000,
+      maxBuffer: 16 * 1024 * 1024,
     });
-    return { code: 0, stdout, stderr };
+    return split({ code: 0, stdout, stderr });
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+    return split({ code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" });
   }
 }
 

@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/src/db/client";
 import { DataDirLockedError, lockPathFor, processStartTime, processState } from "../../server/src/db/lock";
 import * as dbSchema from "../../server/src/db/schema";
-import { DEMO_DOWNLINE, DEMO_LOGIN, DEMO_PASSWORD, DEMO_PAYMENT_SYSTEMS, seedDemo } from "../../server/src/demo/seed";
+import { DEMO_PAYMENT_SYSTEMS } from "../../server/src/demo/catalog";
+import { DEMO_DOWNLINE, DEMO_LOGIN, DEMO_PASSWORD, seedDemo } from "../../server/src/demo/seed";
 import { verifyPassword } from "../../server/src/security/password";
 import { pgliteTemplate, tempDirForTests } from "./helpers";
 

@@ -253,6 +253,9 @@ describe("npm run kassa -- refill, accruals, clock, ledger", () => {
       expect(list.code).toBe(0);
       expect(list.stdout).toContain(refill.id);
       expect(list.stdout).toContain(investor.login);
+      // A command sent to the server loads no database layer (cli/direct-operator.ts is loaded only to open one).
+      expect(list.modules.some((url) => url.includes("/server/src/cli/operator.ts"))).toBe(true);
+      expect(list.modules.filter((url) => /drizzle-orm|@electric-sql|postgres|direct-operator/.test(url))).toEqual([]);
 
       const confirm = await kassa(["refill", "confirm", refill.id, "--amount", "24.75"], { DATA_DIR: dataDir });
       expect(confirm.stderr).toMatch(

@@ -5,165 +5,14 @@
  * and token the server left beside the folder. `--server`/`KASSA_SERVER_URL` (with
  * `OPERATOR_TOKEN`) targets any server explicitly.
  */
-import {
-  ApiErrorBody,
-  type NewsItem,
-  type PaymentSystem,
-  type Refill,
-  type RefillStatus,
-  type RouteDef,
-  routeUrl,
-  type TechnicalWorkReply,
-  type VerificationStatus,
-} from "@contract";
-import {
-  type Catalog,
-  type CatalogApplyReply,
-  type ChatOutboxReply,
-  type ClockChangeRequest,
-  type JobRun,
-  type MaintenanceRequest,
-  operatorRoutes,
-  type UnlockAccountReply,
-} from "@contract/operator";
+import path from "node:path";
+import { ApiErrorBody, type NewsItem, type RouteDef, routeUrl } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import type { z } from "zod";
-import { systemClock } from "../clock";
-import { type DatabaseHandle, DatabaseMissingError, openDatabase } from "../db/client";
-import { DataDirLockedError, isProcessAlive } from "../db/lock";
-import type { WithdrawalRowStatus } from "../db/schema";
-import { productionCodeSender } from "../delivery/production";
-import type { Env, NodeEnv } from "../env";
-import { listJobRuns } from "../jobs";
+import { DataDirLockedError, isProcessAlive, lockHolder, lockPathFor } from "../db/lock";
+import type { Env } from "../env";
 import { readRuntimeInfo } from "../operator/runtime";
-import { createLimiter } from "../security/rate-limit";
-import { type AccrualRun, runAccruals } from "../services/accruals";
-import { unlockAccount } from "../services/auth";
-import { applyCatalog, readCatalog, setExplorer } from "../services/catalog";
-import { isUuid } from "../services/deposit-rows";
-import {
-  type DevClockShift,
-  type DevClockState,
-  devClockState,
-  loadDevClock,
-  shiftDevClock,
-} from "../services/dev-clock";
-import { auditLedger, type LedgerDiscrepancy } from "../services/ledger";
-import { addNews, listNews, type NewsInput } from "../services/news";
-import { confirmRefill, listRefillsForOperator, type OperatorRefill, rejectRefill } from "../services/refills";
-import { getSetting, type SettingKey, setMaintenance, setSetting } from "../services/settings";
-import { decideVerification, listVerifications, type OperatorVerification } from "../services/verification";
-import {
-  listWithdrawalsForOperator,
-  type OperatorWithdrawal,
-  type OperatorWithdrawalAction,
-  processWithdrawal,
-} from "../services/withdrawals";
-import { listWaiting, resendGivenUp, retryWaiting } from "../telegram/outbox";
-
-export interface Operator {
-  /** How the command reached the data, for the operator's information. */
-  readonly via: string;
-  maintenance(change: MaintenanceRequest): Promise<TechnicalWorkReply>;
-  getSetting(key: SettingKey): Promise<unknown>;
-  setSetting(key: SettingKey, value: unknown): Promise<unknown>;
-  setExplorer(paymentSystemId: string, template: string | null): Promise<PaymentSystem>;
-  catalog(): Promise<Catalog>;
-  applyCatalog(catalog: Catalog): Promise<CatalogApplyReply>;
-  listRefills(filter: { status?: RefillStatus | undefined; limit?: number | undefined }): Promise<OperatorRefill[]>;
-  confirmRefill(id: string, amount?: string): Promise<Refill>;
-  rejectRefill(id: string, note?: string): Promise<Refill>;
-  listWithdrawals(filter: {
-    status?: WithdrawalRowStatus | undefined;
-    limit?: number | undefined;
-  }): Promise<OperatorWithdrawal[]>;
-  processWithdrawal(
-    id: string,
-    action: OperatorWithdrawalAction,
-    options?: { txHash?: string | undefined; note?: string | undefined },
-  ): Promise<OperatorWithdrawal>;
-  runAccruals(): Promise<AccrualRun>;
-  jobs(): Promise<JobRun[]>;
-  unlockAccount(login: string): Promise<UnlockAccountReply>;
-  auditLedger(): Promise<LedgerDiscrepancy[]>;
-  clock(): Promise<DevClockState>;
-  shiftClock(change: ClockChangeRequest): Promise<DevClockShift>;
-  listVerifications(filter: {
-    status?: VerificationStatus | undefined;
-    limit?: number | undefined;
-  }): Promise<OperatorVerification[]>;
-  decideVerification(user: string, decision: "approve" | "deny", note?: string): Promise<OperatorVerification>;
-  addNews(input: NewsInput): Promise<NewsItem>;
-  listNews(): Promise<NewsItem[]>;
-  chatOutbox(limit?: number, status?: "waiting" | "given_up"): Promise<ChatOutboxReply>;
-  retryChatOutbox(id?: string): Promise<number>;
-  resendChatOutbox(id: string): Promise<number>;
-  close(): Promise<void>;
-}
-
-export class OperatorError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "OperatorError";
-  }
-}
-
-const NO_DEV_CLOCK = "the development clock does not exist in production";
-
-function directOperator(handle: DatabaseHandle, via: string, nodeEnv: NodeEnv, env?: Env): Operator {
-  const db = handle.db;
-  // In production a withdrawal's move is told through the investor's code channel as the server
-  // tells it (e-mail, SMS); a notice that cannot go out is reported on stderr.
-  const notices =
-    nodeEnv === "production" && env
-      ? {
-          codeSender: productionCodeSender(env),
-          log: { warn: (details: object, message: string) => console.error(message, details) },
-        }
-      : {};
-  // The server's time: real time, plus the development offset outside production.
-  const clock = async () => (nodeEnv === "production" ? systemClock : await loadDevClock(db));
-  return {
-    via,
-    maintenance: (change) => setMaintenance(db, systemClock, change),
-    getSetting: async (key) => getSetting(db, key),
-    setSetting: (key, value) => setSetting(db, systemClock, key, value),
-    setExplorer: (id, template) => setExplorer(db, systemClock, id, template),
-    catalog: () => readCatalog(db),
-    applyCatalog: (catalog) => applyCatalog(db, catalog),
-    listRefills: (filter) => listRefillsForOperator(db, filter),
-    confirmRefill: async (id, amount) => confirmRefill({ db, clock: await clock() }, id, amount),
-    rejectRefill: async (id, note) => rejectRefill({ db, clock: await clock() }, id, note),
-    listWithdrawals: (filter) => listWithdrawalsForOperator(db, filter),
-    processWithdrawal: async (id, action, options) =>
-      processWithdrawal({ db, clock: await clock(), ...notices }, id, action, options),
-    runAccruals: async () => runAccruals(db, await clock()),
-    jobs: () => listJobRuns(db),
-    // No server holds this database: the counters that outlive a process are in it (security/rate-limit.ts).
-    unlockAccount: async (login) =>
-      unlockAccount({ db, limiter: createLimiter({ db, clock: await clock(), shared: true }) }, login),
-    auditLedger: () => auditLedger(db),
-    clock: async () => {
-      if (nodeEnv === "production") return { now: systemClock.now().toISOString(), offsetSeconds: 0 };
-      return devClockState(await loadDevClock(db));
-    },
-    shiftClock: async (change) => {
-      if (nodeEnv === "production") throw new OperatorError(NO_DEV_CLOCK);
-      return shiftDevClock(db, await loadDevClock(db), {
-        reset: change.reset,
-        advanceSeconds: change.advanceDays === undefined ? undefined : change.advanceDays * 86_400,
-      });
-    },
-    listVerifications: (filter) => listVerifications(db, filter),
-    decideVerification: async (user, decision, note) =>
-      decideVerification({ db, clock: await clock() }, user, decision === "approve" ? "success" : "denied", note),
-    addNews: async (input) => addNews(db, await clock(), input, { mail: env?.PUBLIC_URL !== undefined }),
-    listNews: async () => (await listNews(db)) as NewsItem[],
-    chatOutbox: async (limit = 100, status = "waiting") => listWaiting(db, (await clock()).now(), limit, status),
-    retryChatOutbox: async (id) => retryWaiting(db, (await clock()).now(), id),
-    resendChatOutbox: async (id) => (isUuid(id) ? resendGivenUp(db, (await clock()).now(), id) : 0),
-    close: () => handle.close(),
-  };
-}
+import { NO_DEV_CLOCK, type Operator, OperatorError } from "./operator-calls";
 
 type Part<R, K extends string> = R extends { [P in K]: infer S extends z.core.$ZodType } ? z.input<S> : undefined;
 type Request<R extends RouteDef> = { params?: Part<R, "params">; query?: Part<R, "query">; body?: Part<R, "body"> };
@@ -281,50 +130,38 @@ export interface ConnectOptions {
   token?: string | undefined;
 }
 
-/** The CLI never creates a database: a missing one is the operator's mistake (another DATA_DIR). */
-async function openExisting(options: { databaseUrl?: string; dataDir?: string }): Promise<DatabaseHandle> {
-  try {
-    return await openDatabase({ ...options, existingOnly: true });
-  } catch (error) {
-    if (error instanceof DatabaseMissingError) throw new OperatorError(error.message);
-    throw error;
-  }
-}
-
 export async function connectOperator(env: Env, options: ConnectOptions = {}): Promise<Operator> {
   if (options.serverUrl) {
     const token = options.token ?? env.OPERATOR_TOKEN;
     if (!token) throw new OperatorError("--server needs the server's operator token in OPERATOR_TOKEN (or --token)");
     return httpOperator(options.serverUrl, token);
   }
-  if (env.DATABASE_URL) {
-    return directOperator(
-      await openExisting({ databaseUrl: env.DATABASE_URL }),
-      "PostgreSQL (DATABASE_URL)",
-      env.NODE_ENV,
-      env,
-    );
-  }
+  // The database layer is loaded only where this process opens the database itself.
+  const direct = async (target: { databaseUrl: string } | { dataDir: string }, via: string) =>
+    (await import("./direct-operator")).openDirectOperator(target, via, env);
+  if (env.DATABASE_URL) return direct({ databaseUrl: env.DATABASE_URL }, "PostgreSQL (DATABASE_URL)");
   if (env.DATA_DIR === "memory") {
     throw new OperatorError(
       "DATA_DIR=memory lives inside the server process: use --server <url> with OPERATOR_TOKEN to reach it",
     );
   }
-  try {
-    return directOperator(
-      await openExisting({ dataDir: env.DATA_DIR }),
-      `PGlite at ${env.DATA_DIR} (no server holds it)`,
-      env.NODE_ENV,
-      env,
-    );
-  } catch (error) {
-    if (!(error instanceof DataDirLockedError)) throw error;
-    const info = await waitForRuntimeInfo(env.DATA_DIR, error.pid);
-    if (!info) {
-      throw new OperatorError(
-        `${error.message}. That process left no operator address (it may be starting, or not a Kassa server).`,
-      );
+  // A folder a running server holds is reached through that server; one no server holds is opened here (and a
+  // server that takes it meanwhile is reached after all).
+  let holder = lockHolder(env.DATA_DIR);
+  if (holder === null) {
+    try {
+      return await direct({ dataDir: env.DATA_DIR }, `PGlite at ${env.DATA_DIR} (no server holds it)`);
+    } catch (error) {
+      if (!(error instanceof DataDirLockedError)) throw error;
+      holder = error.pid;
     }
-    return httpOperator(info.url, info.token, `the running server (pid ${info.pid}) at ${info.url}`);
   }
+  const info = await waitForRuntimeInfo(env.DATA_DIR, holder);
+  if (!info) {
+    const locked = new DataDirLockedError(path.resolve(env.DATA_DIR), lockPathFor(env.DATA_DIR), holder);
+    throw new OperatorError(
+      `${locked.message}. That process left no operator address (it may be starting, or not a Kassa server).`,
+    );
+  }
+  return httpOperator(info.url, info.token, `the running server (pid ${info.pid}) at ${info.url}`);
 }

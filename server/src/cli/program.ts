@@ -14,15 +14,15 @@ import {
   VERIFICATION_STATUSES,
   type VerificationStatus,
 } from "@contract";
-import { Catalog } from "@contract/operator";
+import { Catalog, WITHDRAWAL_ROW_STATUSES, type WithdrawalRowStatus } from "@contract/operator";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { WITHDRAWAL_ROW_STATUSES, type WithdrawalRowStatus } from "../db/schema";
-import { DEMO_CATALOG } from "../demo/seed";
+import { DEMO_CATALOG } from "../demo/catalog";
 import { EnvError, loadEnv } from "../env";
-import { isSettingKey, SETTING_KEYS, type SettingKey } from "../services/settings";
+import { isSettingKey, SETTING_KEYS, type SettingKey } from "../services/setting-defs";
 import type { OperatorVerification } from "../services/verification";
 import type { OperatorWithdrawal, OperatorWithdrawalAction } from "../services/withdrawals";
-import { connectOperator, type Operator, OperatorError } from "./operator";
+import { connectOperator } from "./operator";
+import { type Operator, OperatorError } from "./operator-calls";
 
 function parseSettingKey(value: string): SettingKey {
   if (!isSettingKey(value)) throw new InvalidArgumentError(`unknown setting; known: ${SETTING_KEYS.join(", ")}`);

@@ -97,6 +97,13 @@ function readLockOwner(lockPath: string): number | null {
   return readLock(lockPath)?.pid ?? null;
 }
 
+/** The live process that holds `dataDir`'s lock, or null (none, or a stale lock): a look, nothing taken. */
+export function lockHolder(dataDir: string): number | null {
+  const lockPath = lockPathFor(dataDir);
+  const owner = readLock(lockPath);
+  return owner !== null && isLockOwnerAlive(owner, lockPath) ? owner.pid : null;
+}
+
 /** Locks this process holds (a second open of the same folder in one process is refused too). */
 const heldHere = new Set<string>();
 

@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import { sendError } from "../errors";
-import { getSetting, type SettingValue } from "../services/settings";
+import type { SettingValue } from "../services/setting-defs";
+import { getSetting } from "../services/settings";
 import { isApiPath } from "./static-app";
 
 const OPEN_DURING_MAINTENANCE = ["/api/settings/", "/api/dev/", "/api/operator/"];

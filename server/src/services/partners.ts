@@ -40,7 +40,8 @@ import { AppError } from "../errors";
 import type { DepositRow } from "./deposit-rows";
 import { isUuid } from "./deposit-rows";
 import { post, zeroAmounts } from "./ledger";
-import { getSetting, type SettingValue } from "./settings";
+import type { SettingValue } from "./setting-defs";
+import { getSetting } from "./settings";
 
 /**
  * The house account (the `defaultInviter` setting): who invites an investor that comes without a referral
