@@ -110,6 +110,12 @@ export class MemoryBackend implements CounterBackend {
   private readonly counters = new Map<string, Counter & { used: number }>();
   private uses = 0;
   private operations = 0;
+  /**
+   * The keys from the least recently used on, kept between new keys: a map iterator goes on past deletions and
+   * moves, and a new one would start at the map's front again, walking every place the keys dropped before left
+   * (V8 frees those places only when the map is rebuilt: at the cap, 11 → 75 µs a new key over 300,000 of them).
+   */
+  private oldest: MapIterator<string> | null = null;
 
   constructor(private readonly maxKeys = 100_000) {}
 
@@ -172,9 +178,11 @@ export class MemoryBackend implements CounterBackend {
     // key's cost below it).
     if (this.operations % 1000 === 0) void this.purge(now);
     // Map iteration is insertion order, and every use moves a key to the end: the first are the least recently used.
-    for (const key of this.counters.keys()) {
-      if (this.counters.size <= this.maxKeys) break;
-      this.counters.delete(key);
+    while (this.counters.size > this.maxKeys) {
+      this.oldest ??= this.counters.keys();
+      const next = this.oldest.next();
+      if (next.done) this.oldest = null;
+      else this.counters.delete(next.value);
     }
   }
 }
