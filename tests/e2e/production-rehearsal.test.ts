@@ -12,7 +12,16 @@
  * (`[kassa] rehearsal: …`).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getCACertificates, setDefaultCACertificates } from "node:tls";
@@ -266,6 +275,19 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
         const plain = await https("GET", path, { headers: { "accept-encoding": "identity" } });
         expect(plain.headers["content-encoding"]).toBeUndefined();
         expect(plain.bytes.equals(original)).toBe(true);
+      }
+      // Every script and stylesheet as the build left it: its Brotli copy, or the file as it is where no copy came out
+      // smaller (a chunk of a few dozen bytes), never compressed per request. Small chunks get copies too.
+      const scripts = readdirSync(join("dist", "assets")).filter((name) => /\.(js|css)$/.test(name));
+      const copied = (name: string) => existsSync(join("dist", "assets", `${name}.br`));
+      const small = (name: string) => statSync(join("dist", "assets", name)).size < 1024;
+      expect(scripts.filter((name) => small(name) && copied(name)).length).toBeGreaterThan(0);
+      for (const name of scripts) {
+        const reply = await https("GET", `/assets/${name}`, { headers: { "accept-encoding": "br, gzip, deflate" } });
+        const encoding = copied(name) ? "br" : undefined;
+        expect([name, reply.status, reply.headers["content-encoding"]]).toEqual([name, 200, encoding]);
+        const sent = readFileSync(join("dist", "assets", encoding ? `${name}.br` : name));
+        expect(reply.bytes.equals(sent), name).toBe(true);
       }
     });
   });

@@ -160,13 +160,32 @@ describe("security headers", () => {
     expect(page.headers["cross-origin-opener-policy"]).toBe("same-origin-allow-popups");
   });
 
-  it("compress large replies", async () => {
-    const res = await server.app.inject({
+  it("compresses the API's large replies and leaves its small ones as they are", async () => {
+    const large = await server.app.inject({
       method: "GET",
-      url: "/assets/app-4f3a2b1c.js",
+      url: "/api/docs/json",
       headers: { "accept-encoding": "gzip" },
     });
-    expect(res.headers["content-encoding"]).toBe("gzip");
+    expect(large.headers["content-encoding"]).toBe("gzip");
+    const small = await server.app.inject({
+      method: "GET",
+      url: "/api/health",
+      headers: { "accept-encoding": "gzip" },
+    });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("never compresses a file of the app per request: the build's copy, or the file as it is", async () => {
+    // The file has a Brotli copy only, the favicon none: a small file the build left without copies.
+    for (const [url, bytes] of [
+      ["/assets/app-4f3a2b1c.js", fs.readFileSync(path.join(dist.dir, "assets", "app-4f3a2b1c.js"))],
+      ["/favicon.svg", fs.readFileSync(path.join(dist.dir, "favicon.svg"))],
+    ] as const) {
+      const res = await server.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip, deflate" } });
+      expect([url, res.statusCode, res.headers["content-encoding"]]).toEqual([url, 200, undefined]);
+      expect(res.rawPayload.equals(bytes)).toBe(true);
+      expect(res.headers["content-length"]).toBe(String(bytes.length));
+    }
   });
 });
 
