@@ -24,13 +24,6 @@ export const TEST_OPERATOR_TOKEN = "test-operator-token-0123456789";
 /** CODE_SECRET for servers started in production mode. */
 export const TEST_CODE_SECRET = "test-code-secret-0123456789abcdefghij";
 
-/** `npm start`'s V8 options, read from package.json: a test that starts the built server as `npm start` does gives them. */
-export const NPM_START_OPTIONS = (
-  JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../package.json"), "utf8")) as {
-    scripts: { start: string };
-  }
-).scripts.start.match(/--[\w-]+(=\S+)?/g) as string[];
-
 export interface TestServer {
   app: KassaApp;
   handle: DatabaseHandle;

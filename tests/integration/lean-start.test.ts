@@ -20,8 +20,8 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
-import { type BuiltServer, killRunningServers, spawnBuiltServer } from "../e2e/support/server";
-import { copyTemplateFolder, NPM_START_OPTIONS, pgliteTemplate, tempDir } from "./helpers";
+import { type BuiltServer, killRunningServers, NPM_START_OPTIONS, spawnBuiltServer } from "../e2e/support/server";
+import { copyTemplateFolder, pgliteTemplate, tempDir } from "./helpers";
 import { freshPostgres, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
 
 const OPERATOR_TOKEN = "lean-start-operator-token-0123456789";

@@ -10,8 +10,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SERVER_ENTRY } from "../../scripts/lib/server-build.mjs";
 import { initialDataFile } from "../../server/src/db/initial-data";
-import { killRunningServers, spawnBuiltServer } from "../e2e/support/server";
-import { NPM_START_OPTIONS, tempDir } from "./helpers";
+import { killRunningServers, NPM_START_OPTIONS, spawnBuiltServer } from "../e2e/support/server";
+import { tempDir } from "./helpers";
 
 /** The aim: the whole start within 400 MB, so that a 512 MB container keeps room for the load. */
 const LIMIT_KB = 400 * 1024;

@@ -12,6 +12,10 @@ import { join } from "node:path";
 import { freePort } from "../../../scripts/lib/free-port.mjs";
 import { buildIsStale } from "../../../scripts/lib/freshness.mjs";
 import { buildServer, SERVER_ENTRY, serverBuildIsStale } from "../../../scripts/lib/server-build.mjs";
+import { startArguments } from "../../../scripts/lib/start-command.mjs";
+
+/** `npm start`'s Node options (package.json's start script without its script): the heap's bounds and PGlite's tier. */
+export const NPM_START_OPTIONS: string[] = startArguments(join(import.meta.dirname, "../../..")).slice(0, -1);
 
 export interface BuiltServer {
   child: ChildProcess;
@@ -192,7 +196,8 @@ export async function startServer(
     SESSION_TTL_DAYS: "365",
     ...extraEnv,
   };
-  const server = await spawnBuiltServer(env, { port, inheritOutput: true });
+  // With npm start's Node options: the end-to-end run holds the app to the heap a deployment gives it.
+  const server = await spawnBuiltServer(env, { args: [...NPM_START_OPTIONS, SERVER_ENTRY], port, inheritOutput: true });
   // Readiness, not liveness: liveness answers from the first moments of a start, before the
   // database is open (server/src/early-server.ts).
   await server.ready("/api/health/ready", 120_000);
