@@ -11,8 +11,6 @@
  * 100,000 statements cost PGlite twice the CPU (50.7 s against 25.4 s for the file alone, the machine's busy time).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
@@ -24,6 +22,7 @@ import { pulse } from "../../server/src/services/notifications";
 import { rowsOf } from "../../server/src/services/partners";
 import { findLiveSession, revokeSession } from "../../server/src/services/sessions";
 import { findUserById, unreadCount } from "../../server/src/services/users";
+import { NPM_START_OPTIONS } from "../e2e/support/server";
 import { countStatements, pgliteTemplate } from "./helpers";
 import { freshPostgres, TEST_DATABASE_URL } from "./money";
 
@@ -33,10 +32,7 @@ const PER_INVESTOR = ["sessions", "users", "balances", "pulse", "unread"] as con
 
 /** The caches' budget under `npm start`: its share of the heap --max-old-space-size allows. */
 function npmStartBudget(): number {
-  const pkg = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../package.json"), "utf8")) as {
-    scripts: { start: string };
-  };
-  const mb = Number(/--max-old-space-size=(\d+)/.exec(pkg.scripts.start)?.[1]);
+  const mb = Number(NPM_START_OPTIONS.find((option) => option.startsWith("--max-old-space-size="))?.split("=")[1]);
   expect(mb).toBeGreaterThan(0);
   return keptBudgetBytes(mb * 1048576);
 }
