@@ -12,8 +12,8 @@
 // default this one: point it at a worktree of an older commit for a before/after), BENCH_ONLY=writes
 // (only the hello, /api/health and the refill rows: a quick before/after of the write path), BENCH_ONLY=aims
 // (only the rows the aims below the table are read from), BENCH_ONLY=deposits (only the hello, /api/health and the
-// deposits' row), BENCH_ONLY=page (only the hello, /api/health and the app's page, `/`, a route of the app and a
-// file of the launch, served from the measured checkout's build as production serves it).
+// deposits' row), BENCH_ONLY=page (only the hello, /api/health and the app's page, `/`, a route of the app, a
+// file of the launch and a chunk under 1 KB, served from the measured checkout's build as production serves it).
 //
 // Under the table each aim of the server's performance is printed beside its figure and ceiling, with the
 // load average: /api/health against the bare hello, the signed-in reads against /api/health, the balance of
@@ -25,7 +25,7 @@
 // measures the write, not the first reading of 3,000 sessions from the database.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -50,6 +50,16 @@ const PAGE_ONLY = process.env.BENCH_ONLY === "page";
 /** The first of the app's files its page names (the page's rows): one every launch asks for. */
 const LAUNCH_FILE = PAGE_ONLY
   ? `/${readFileSync(join(SERVER_DIR, "dist", "index.html"), "utf8").match(/assets\/[\w.-]+\.js/)?.[0]}`
+  : "";
+/** With BENCH_ONLY=page, the build's largest script under 1 KB: a small chunk of a screen, as its own file. */
+const SMALL_FILE = PAGE_ONLY
+  ? `/assets/${
+      readdirSync(join(SERVER_DIR, "dist", "assets"))
+        .filter((name) => name.endsWith(".js"))
+        .map((name) => ({ name, size: statSync(join(SERVER_DIR, "dist", "assets", name)).size }))
+        .filter(({ size }) => size < 1024)
+        .sort((a, b) => b.size - a.size || a.name.localeCompare(b.name))[0]?.name
+    }`
   : "";
 /** Distinct investors reading their balance within a minute (the caches' aim). */
 const READERS = 50_000;
@@ -451,6 +461,11 @@ async function measure(db, server, hello) {
         db,
         "a file of the launch, GET /assets/… (c=32)",
         await throughput(`${server.base}${LAUNCH_FILE}`, { headers }),
+      );
+      record(
+        db,
+        "a chunk under 1 KB, GET /assets/… (c=32)",
+        await throughput(`${server.base}${SMALL_FILE}`, { headers }),
       );
       continue;
     }
