@@ -100,6 +100,12 @@ export function sqlState(error: unknown): string | undefined {
 }
 
 /**
+ * SQLSTATEs after which the request's transaction has rolled back whole and the same request may simply run again:
+ * lock_not_available (55P03), deadlock_detected (40P01), serialization_failure (40001). Answered 503 BUSY.
+ */
+const RUN_AGAIN: ReadonlySet<string> = new Set(["55P03", "40P01", "40001"]);
+
+/**
  * Class 22 "data exception": a value PostgreSQL cannot take (a NUL byte, a number out of range,
  * a malformed date…). Whatever slipped past the schemas, it is the request's fault: 400, never 500.
  */
@@ -134,10 +140,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.warn({ err: error, sqlState: sqlState(error) }, "request refused by the database");
       return sendError(reply, "VALIDATION_FAILED");
     }
-    if (sqlState(error) === "55P03") {
-      // lock_not_available: a row the request needs stayed held by another transaction past the
-      // lock timeout (db/client.ts); its transaction rolled back, so the same request may run again.
-      request.log.warn({ sqlState: "55P03" }, "request refused: a row it needs stayed locked");
+    const state = sqlState(error);
+    if (state !== undefined && RUN_AGAIN.has(state)) {
+      // A row the request needs stayed held by another transaction past the lock timeout (55P03,
+      // db/client.ts), or PostgreSQL chose the request's transaction as a deadlock's victim (40P01: two
+      // transactions each waiting for a row the other holds, one an instance's that was killed in the middle)
+      // or a serialization failure's (40001). Its transaction rolled back whole, so the same request may run
+      // again: BUSY, not a failure of the server.
+      request.log.warn({ sqlState: state }, "request refused: a row it needs was held by another transaction");
       return sendError(reply.header("retry-after", "1"), "BUSY");
     }
     if (sqlState(error) === "57014" && (request.raw.socket?.destroyed || reply.raw.destroyed)) {

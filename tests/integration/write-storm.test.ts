@@ -17,14 +17,17 @@
  */
 import type { AddressInfo } from "node:net";
 import { routes } from "@contract";
+import { operatorRoutes } from "@contract/operator";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { runExclusive, tryLease } from "../../server/src/db/leader";
-import { createTestServer, injectRoute, TEST_CODE_SECRET, type TestServer } from "./helpers";
+import { createRefill } from "../../server/src/services/refills";
+import { createTestServer, injectRoute, TEST_CODE_SECRET, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
 import {
+  balanceOf,
   expectLedgerConsistent,
   freshPostgres,
   fund,
@@ -336,5 +339,95 @@ describe.skipIf(!TEST_DATABASE_URL)(
       await wait(ttlMs + 100);
       expect(await run("taken over")).toEqual({ ran: true, value: "taken over" });
     });
+  },
+);
+
+describe.skipIf(!TEST_DATABASE_URL)(
+  `a deadlock's victim${TEST_DATABASE_URL ? "" : ` (skipped: ${POSTGRES_SKIP_REASON})`}`,
+  () => {
+    let database: Awaited<ReturnType<typeof freshPostgres>>;
+    let handle: DatabaseHandle;
+    let server: TestServer;
+    /** Another session (an operator's SQL, another instance's transaction killed in the middle). */
+    let other: postgres.Sql;
+    let watcher: postgres.Sql;
+
+    beforeAll(async () => {
+      database = await freshPostgres("deadlock");
+      other = postgres(database.url, { max: 1, onnotice: () => {} });
+      watcher = postgres(database.url, { max: 1, onnotice: () => {} });
+      // The app's sessions check for a deadlock 3 s into a wait (PostgreSQL's default is 1 s: room for a busy
+      // machine to close the circle first), and wait for a lock without a timeout: only the deadlock check can end
+      // the confirm's wait, so a refusal here is a deadlock's and not the lock timeout's (55P03, answered BUSY too).
+      await other.unsafe(`alter database "${new URL(database.url).pathname.slice(1)}" set deadlock_timeout = '3s'`);
+      handle = await openDatabase({ databaseUrl: database.url, lockTimeoutMs: 0 });
+      server = await createTestServer({ handle, env: { DATABASE_URL: database.url, CODE_SECRET: TEST_CODE_SECRET } });
+    });
+
+    afterAll(async () => {
+      await Promise.all([other?.end({ timeout: 1 }), watcher?.end({ timeout: 1 })]);
+      await server?.close();
+      await handle?.close();
+      await database?.drop();
+    });
+
+    it("answers the request PostgreSQL rolls back as a deadlock's victim 503 BUSY with Retry-After, keeps nothing of it, and the same call runs after", async () => {
+      const { db } = handle;
+      const investor = await newInvestor(db, systemClock);
+      await fund(db, systemClock, investor.id, "USDT", "100");
+      const waiting = await createRefill({ db, clock: systemClock }, investor.id, {
+        paymentSystemId: "usdt-trc20",
+        amount: "60",
+      });
+      let confirmWaits!: () => void;
+      const blocked = new Promise<void>((resolve) => {
+        confirmWaits = resolve;
+      });
+      let held!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        held = resolve;
+      });
+      // The other session holds the investor's USDT balance; the operator's confirm locks the refill, then waits for
+      // that balance; the other session then asks for the refill: each waits for the other. The other session checks
+      // for a deadlock only after a minute, so the confirm's check finds the circle and it is rolled back.
+      const holder = other.begin(async (tx) => {
+        await tx`set local deadlock_timeout = '60s'`;
+        await tx`select amount from balances where user_id = ${investor.id} and currency = 'USDT' for update`;
+        held();
+        await blocked;
+        await tx`select id from refills where id = ${waiting.id} for update`;
+      });
+      await holding;
+      const confirm = injectRoute(server, operatorRoutes.confirmRefill, {
+        token: TEST_OPERATOR_TOKEN,
+        params: { id: waiting.id },
+        body: {},
+      });
+      await vi.waitFor(
+        async () => {
+          const [row] = await watcher`select count(*)::int as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`;
+          expect(row?.waiting).toBe(1);
+        },
+        { timeout: 60_000, interval: 20 },
+      );
+      confirmWaits();
+      const refused = await confirm;
+      await holder;
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ code: "BUSY", message: "An error occurred, try again later" });
+      expect(refused.headers["retry-after"]).toBe("1");
+      // Nothing of the refused confirm was kept: the refill still waits and the balance is as it was.
+      expect(await balanceOf(server, investor)).toMatchObject({ USDT: "100" });
+      const again = await injectRoute(server, operatorRoutes.confirmRefill, {
+        token: TEST_OPERATOR_TOKEN,
+        params: { id: waiting.id },
+        body: {},
+      });
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ status: "replenished", amountCredited: "60" });
+      expect(await balanceOf(server, investor)).toMatchObject({ USDT: "160" });
+      await expectLedgerConsistent(db);
+    }, 120_000);
   },
 );
