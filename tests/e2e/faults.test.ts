@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { type ApiSession, base, screen, signUpThroughApi, useSession } from "./support/app";
 import { chromiumForFile, phoneContext } from "./support/browser";
 import { text } from "./support/locales";
-import { fetchAsBrowser } from "./support/route-fetch";
+import { fetchAsBrowser, unlessGone } from "./support/route-fetch";
 
 let browser: Browser;
 chromiumForFile((shared) => {
@@ -50,19 +50,17 @@ async function breakFilesContaining(target: Page | BrowserContext, marker: strin
     release = resolve;
   });
   const hits: number[] = [];
+  // The test ended (its page or context closed) while a file was in flight: nothing is left to answer.
   const handler = async (route: Route) => {
-    try {
-      const response = await fetchAsBrowser(route);
-      const body = await response.text();
-      if (healed || !body.includes(marker)) return await route.fulfill({ response, body });
-      hits.push(Date.now());
-      if (fault === "abort") return await route.abort("internetdisconnected");
-      await released;
-      return await route.fulfill({ response, body });
-    } catch (error) {
-      // The test ended (its page or context closed) while a file was in flight: nothing left to answer.
-      if (!String(error).match(/disposed|closed|Target/)) throw error;
-    }
+    const response = await fetchAsBrowser(route);
+    if (!response) return;
+    const body = await response.text().catch(unlessGone);
+    if (typeof body !== "string") return;
+    if (healed || !body.includes(marker)) return await route.fulfill({ response, body }).catch(unlessGone);
+    hits.push(Date.now());
+    if (fault === "abort") return await route.abort("internetdisconnected").catch(unlessGone);
+    await released;
+    return await route.fulfill({ response, body }).catch(unlessGone);
   };
   await target.route(pattern, handler);
   return {

@@ -13,7 +13,7 @@ import { type ApiSession, base, demoSession, screen, signUpThroughApi, useSessio
 import { chromiumForFile, phoneContext } from "./support/browser";
 import { kassaCli } from "./support/cli";
 import { text } from "./support/locales";
-import { fetchAsBrowser } from "./support/route-fetch";
+import { fetchAsBrowser, unlessGone } from "./support/route-fetch";
 
 let browser: Browser;
 chromiumForFile((shared) => {
@@ -109,16 +109,14 @@ describe("live money", () => {
 /** Aborts every response of `pattern` whose body contains `marker` (chunk and locale files have hashed names). */
 async function abortFilesContaining(page: Page, marker: string): Promise<() => Promise<void>> {
   const pattern = "**/assets/*.js";
+  // Unrouted (or the page closed) while the file was fetched: the browser has taken the request back.
   const handler = async (route: import("playwright-core").Route) => {
-    try {
-      const response = await fetchAsBrowser(route);
-      const body = await response.text();
-      if (body.includes(marker)) await route.abort("internetdisconnected");
-      else await route.fulfill({ response, body });
-    } catch (error) {
-      // Unrouted (or the page closed) while the file was fetched: the browser has taken the request back.
-      if (!/already handled|closed|disposed/i.test(String(error))) throw error;
-    }
+    const response = await fetchAsBrowser(route);
+    if (!response) return;
+    const body = await response.text().catch(unlessGone);
+    if (typeof body !== "string") return;
+    if (body.includes(marker)) await route.abort("internetdisconnected").catch(unlessGone);
+    else await route.fulfill({ response, body }).catch(unlessGone);
   };
   await page.route(pattern, handler);
   return () => page.unroute(pattern, handler);

@@ -17,7 +17,7 @@
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { disabledFeaturesSwitch } from "../../../scripts/lib/system.mjs";
 import { launchChromium } from "./browser";
-import { fetchAsBrowser } from "./route-fetch";
+import { fetchAsBrowser, unlessGone } from "./route-fetch";
 import { LIGHT_THEME, type PostedEvent } from "./telegram-client";
 
 export const TELEGRAM_WEB = "https://web.telegram.org";
@@ -152,16 +152,10 @@ export async function openTelegramWeb(
     const delay = url.pathname.startsWith("/api/") ? delays.api : delays.files;
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (apiGate && url.pathname.startsWith("/api/")) await apiGate;
-    // A frame removed mid-request (the re-insert tests do that) disposes its pending requests: that is
-    // the page going away, not a failure of the app, so a disposed route is let go.
-    // A kept-alive connection the server closed just as the request went out resets (ECONNRESET): a browser
-    // sends the request again on a new connection, and so does this stand-in (up to three times).
-    try {
-      const response = await fetchAsBrowser(route, { url: `${appBaseURL}${url.pathname}${url.search}` });
-      await route.fulfill({ response });
-    } catch (error) {
-      if (!/disposed|closed|EPIPE|Target page/i.test(String(error))) throw error;
-    }
+    // A frame removed mid-request (the re-insert tests do that) disposes its pending requests: that is the
+    // page going away, not a failure of the app, so such a route is let go (route-fetch.ts).
+    const response = await fetchAsBrowser(route, { url: `${appBaseURL}${url.pathname}${url.search}` });
+    if (response) await route.fulfill({ response }).catch(unlessGone);
   });
   // The tests read what the app copied from Telegram Web's own page, which may read the clipboard.
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: TELEGRAM_WEB });
