@@ -16,7 +16,7 @@
  * transaction left idle is ended by PostgreSQL, its connection back in the pool.
  */
 import type { AddressInfo } from "node:net";
-import { routes } from "@contract";
+import { money, routes } from "@contract";
 import { operatorRoutes } from "@contract/operator";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
@@ -25,7 +25,14 @@ import { systemClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { runExclusive, tryLease } from "../../server/src/db/leader";
 import { createRefill } from "../../server/src/services/refills";
-import { createTestServer, injectRoute, TEST_CODE_SECRET, TEST_OPERATOR_TOKEN, type TestServer } from "./helpers";
+import {
+  callRoute,
+  createTestServer,
+  injectRoute,
+  TEST_CODE_SECRET,
+  TEST_OPERATOR_TOKEN,
+  type TestServer,
+} from "./helpers";
 import {
   balanceOf,
   expectLedgerConsistent,
@@ -427,6 +434,63 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ status: "replenished", amountCredited: "60" });
       expect(await balanceOf(server, investor)).toMatchObject({ USDT: "160" });
+      await expectLedgerConsistent(db);
+    }, 120_000);
+
+    it("lets an operator's confirm and the investor's own money call meet on one balance without a deadlock: the user's row is taken for no key update, which the ledger's foreign keys never wait on", async () => {
+      const { db } = handle;
+      const investor = await newInvestor(db, systemClock);
+      await fund(db, systemClock, investor.id, "USDT", "100");
+      const waiting = await createRefill({ db, clock: systemClock }, investor.id, {
+        paymentSystemId: "usdt-trc20",
+        amount: "60",
+      });
+      const option = (await callRoute(server, "subscriptionOptions")).find((o) => o.currency === "USDT");
+      if (!option) throw new Error("no USDT subscription option");
+      const waitersAre = (n: number) =>
+        vi.waitFor(
+          async () => {
+            const [row] = await watcher`select count(*)::int as waiting from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`;
+            expect(row?.waiting).toBe(n);
+          },
+          { timeout: 60_000, interval: 20 },
+        );
+      // The other session holds the USDT balance, so both calls queue on it in a known order: first the confirm
+      // (it holds the refill), then the subscription (it holds the user's row). The balance freed, the confirm
+      // credits it and records its operation, whose foreign key takes a key share of the user's row; the
+      // subscription waits for the balance. With the user's row locked `for update` that share waited for the
+      // subscription: each waited for the other, and one was rolled back (503 BUSY).
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let held!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        held = resolve;
+      });
+      const holder = other.begin(async (tx) => {
+        await tx`select amount from balances where user_id = ${investor.id} and currency = 'USDT' for update`;
+        held();
+        await released;
+      });
+      await holding;
+      const confirm = injectRoute(server, operatorRoutes.confirmRefill, {
+        token: TEST_OPERATOR_TOKEN,
+        params: { id: waiting.id },
+        body: {},
+      });
+      await waitersAre(1);
+      const subscribe = injectRoute(server, routes.subscribe, {
+        token: investor.token,
+        body: { optionId: option.id },
+      });
+      await waitersAre(2);
+      release();
+      await holder;
+      const [confirmed, subscribed] = await Promise.all([confirm, subscribe]);
+      expect([confirmed.status, subscribed.status]).toEqual([200, 200]);
+      expect(await balanceOf(server, investor)).toMatchObject({ USDT: money("160").minus(option.price).toString() });
       await expectLedgerConsistent(db);
     }, 120_000);
   },

@@ -17,8 +17,8 @@
  * the same key runs anew; after it, the retry gets the stored reply.
  *
  * What the transaction does not do: lock the user's row itself (the services lock what they lock, when they
- * need it; the key's row, written last, takes its key-share lock on the user's row when this transaction holds
- * one already), or wait for anything on a second connection while it holds its own. Everything of the request
+ * need it, `lockUser`; the key's row, written last, takes a key share of the user's row, which their lock leaves
+ * alone), or wait for anything on a second connection while it holds its own. Everything of the request
  * outside the handler (the session's lookup before, the reply's hooks after: read-your-writes asks the WAL
  * position on the pool) runs with no transaction open. Holding it across those hooks, as an earlier design did,
  * let a request that held the user's row wait for a pool connection that every other request of the user held

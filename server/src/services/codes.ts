@@ -17,7 +17,7 @@ import type { RateLimitRule } from "../env";
 import { AppError } from "../errors";
 import { rateLimited } from "../security/rate-limit";
 import { getSetting } from "./settings";
-import { type UserRow, userLanguage } from "./users";
+import { USER_ROW_LOCK, type UserRow, userLanguage } from "./users";
 
 export interface IssueOptions {
   /** What the code confirms (the phone number, a withdrawal id). */
@@ -68,7 +68,7 @@ export async function issueCode(
 
   const issued = await db.transaction(async (tx) => {
     // One issuer per user at a time, so two quick requests cannot both pass the resend wait.
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for(USER_ROW_LOCK);
     const now = clock.now();
     const [latest] = await tx
       .select({ createdAt: verificationCodes.createdAt })

@@ -25,6 +25,7 @@ import { AppError } from "../errors";
 import { isUuid } from "./deposit-rows";
 import { post } from "./ledger";
 import { notify } from "./notifications";
+import { USER_ROW_LOCK } from "./users";
 
 /** A user may have this many refills waiting at once (a guard against piles of abandoned ones). */
 export const MAX_WAITING_REFILLS = 20;
@@ -59,7 +60,7 @@ const GENERIC_PLANS = dialect.sqlToQuery(sql`set local plan_cache_mode = force_g
 
 /** The user's row, locked: one user's refills queue on it, so the cap below counts them one at a time. */
 const LOCK_USER = dialect.sqlToQuery(
-  sql`select ${users.id} from ${users} where ${users.id} = ${sql.placeholder("userId")} for update`,
+  sql`select ${users.id} from ${users} where ${users.id} = ${sql.placeholder("userId")} for ${sql.raw(USER_ROW_LOCK)}`,
 );
 
 const REFILL_FIELDS = Object.entries(getTableColumns(refills)).map(([key, column]) => ({

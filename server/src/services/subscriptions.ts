@@ -15,7 +15,7 @@ import { AppError } from "../errors";
 import { getBalance } from "./balance";
 import { post } from "./ledger";
 import { notify } from "./notifications";
-import { userView } from "./users";
+import { lockUser, userView } from "./users";
 
 export async function subscribe(
   deps: Pick<ServiceContext, "db" | "clock">,
@@ -26,7 +26,7 @@ export async function subscribe(
   const [option] = await db.select().from(subscriptionOptions).where(eq(subscriptionOptions.id, optionId)).limit(1);
   if (!option) throw new AppError("VALIDATION_FAILED", { fields: { optionId: "required" } });
   const row = await db.transaction(async (tx) => {
-    const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
+    const user = await lockUser(tx, userId);
     if (!user) throw new AppError("SESSION_TIMEOUT");
     const now = clock.now();
     const price = normalizeDecimal(option.price);

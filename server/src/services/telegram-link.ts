@@ -17,7 +17,7 @@ import { hashToken, newToken, TOKEN_PATTERN } from "../security/tokens";
 import { currentUser } from "./auth";
 import type { AuthSession } from "./sessions";
 import { getSetting } from "./settings";
-import { uniqueViolation, userLanguage } from "./users";
+import { lockUser, uniqueViolation, userLanguage } from "./users";
 
 /** How long a link works. */
 const TELEGRAM_LINK_TTL_SECONDS = 600;
@@ -87,7 +87,7 @@ export async function redeemTelegramLink(
         .for("update");
       if (!row || row.usedAt !== null) return { kind: "invalid" };
       if (row.expiresAt.getTime() <= now.getTime()) return { kind: "expired" };
-      const [owner] = await tx.select().from(users).where(eq(users.id, row.userId)).for("update");
+      const owner = await lockUser(tx, row.userId);
       if (!owner) return { kind: "invalid" };
       const [holder] = await tx.select({ id: users.id }).from(users).where(eq(users.telegramId, telegramId));
       await tx.update(telegramLinkTokens).set({ usedAt: now }).where(eq(telegramLinkTokens.id, row.id));

@@ -44,13 +44,22 @@ export async function findUserByTelegramId(db: Database, telegramId: number): Pr
   return rows[0];
 }
 
+/** How a transaction takes a user's row (`lockUser`); the refill's own statement spells the same. */
+export const USER_ROW_LOCK = "no key update";
+
 /**
  * Locks the user's row until the transaction ends. Rules that count a user's rows (the caps on
  * waiting applications) take it first, so that concurrent requests of one user count one after
  * the other instead of all seeing the same count. Returns the row (undefined when absent).
+ *
+ * The lock is `for no key update` (USER_ROW_LOCK), every taker's alike: it queues the user's own requests,
+ * and leaves alone the key share that a row referring to the user takes (an operation, a notification).
+ * `for update` made those wait: an operator's confirm held the balance and waited on that share for a
+ * request that held the user's row and waited for the balance, and PostgreSQL rolled one back
+ * (docs/api-money.md, "Money": one lock order).
  */
 export async function lockUser(tx: Database, userId: string): Promise<UserRow | undefined> {
-  const [row] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
+  const [row] = await tx.select().from(users).where(eq(users.id, userId)).for(USER_ROW_LOCK);
   return row;
 }
 
