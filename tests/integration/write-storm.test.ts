@@ -56,6 +56,15 @@ interface Outcome {
   ms: number;
 }
 
+/** A step of a test that another waits for: `opened` settles once `open()` is called. */
+function gate(): { open: () => void; opened: Promise<void> } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
 describe.skipIf(!TEST_DATABASE_URL)(
   `write storm${TEST_DATABASE_URL ? "" : ` (skipped: ${POSTGRES_SKIP_REASON})`}`,
   () => {
@@ -266,23 +275,17 @@ describe.skipIf(!TEST_DATABASE_URL)(
 
     it("answers 503 BUSY with Retry-After when a row stays locked past the lock timeout, and runs once it is free", async () => {
       const investor = await newInvestor(handle.db, systemClock);
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let locked!: () => void;
-      const holding = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
+      const released = gate();
+      const locked = gate();
       const holder = other.begin(async (tx) => {
         await tx`select id from users where id = ${investor.id} for update`;
-        locked();
-        await released;
+        locked.open();
+        await released.opened;
       });
-      await holding;
+      await locked.opened;
       const body = { paymentSystemId: "usdt-trc20", amount: "50" };
       const refused = await injectRoute(server, routes.createRefill, { token: investor.token, body });
-      release();
+      released.open();
       await holder;
       expect(refused.status).toBe(503);
       expect(refused.body).toMatchObject({ code: "BUSY", message: "An error occurred, try again later" });
@@ -358,6 +361,16 @@ describe.skipIf(!TEST_DATABASE_URL)(
     /** Another session (an operator's SQL, another instance's transaction killed in the middle). */
     let other: postgres.Sql;
     let watcher: postgres.Sql;
+    /** Waits until `n` of the database's sessions wait for a lock (the calls queued where the test means). */
+    const waitersAre = (n: number) =>
+      vi.waitFor(
+        async () => {
+          const [row] = await watcher`select count(*)::int as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`;
+          expect(row?.waiting).toBe(n);
+        },
+        { timeout: 60_000, interval: 20 },
+      );
 
     beforeAll(async () => {
       database = await freshPostgres("deadlock");
@@ -386,39 +399,26 @@ describe.skipIf(!TEST_DATABASE_URL)(
         paymentSystemId: "usdt-trc20",
         amount: "60",
       });
-      let confirmWaits!: () => void;
-      const blocked = new Promise<void>((resolve) => {
-        confirmWaits = resolve;
-      });
-      let held!: () => void;
-      const holding = new Promise<void>((resolve) => {
-        held = resolve;
-      });
+      const confirmWaits = gate();
+      const held = gate();
       // The other session holds the investor's USDT balance; the operator's confirm locks the refill, then waits for
       // that balance; the other session then asks for the refill: each waits for the other. The other session checks
       // for a deadlock only after a minute, so the confirm's check finds the circle and it is rolled back.
       const holder = other.begin(async (tx) => {
         await tx`set local deadlock_timeout = '60s'`;
         await tx`select amount from balances where user_id = ${investor.id} and currency = 'USDT' for update`;
-        held();
-        await blocked;
+        held.open();
+        await confirmWaits.opened;
         await tx`select id from refills where id = ${waiting.id} for update`;
       });
-      await holding;
+      await held.opened;
       const confirm = injectRoute(server, operatorRoutes.confirmRefill, {
         token: TEST_OPERATOR_TOKEN,
         params: { id: waiting.id },
         body: {},
       });
-      await vi.waitFor(
-        async () => {
-          const [row] = await watcher`select count(*)::int as waiting from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`;
-          expect(row?.waiting).toBe(1);
-        },
-        { timeout: 60_000, interval: 20 },
-      );
-      confirmWaits();
+      await waitersAre(1);
+      confirmWaits.open();
       const refused = await confirm;
       await holder;
       expect(refused.status).toBe(503);
@@ -447,34 +447,19 @@ describe.skipIf(!TEST_DATABASE_URL)(
       });
       const option = (await callRoute(server, "subscriptionOptions")).find((o) => o.currency === "USDT");
       if (!option) throw new Error("no USDT subscription option");
-      const waitersAre = (n: number) =>
-        vi.waitFor(
-          async () => {
-            const [row] = await watcher`select count(*)::int as waiting from pg_stat_activity
-              where datname = current_database() and wait_event_type = 'Lock'`;
-            expect(row?.waiting).toBe(n);
-          },
-          { timeout: 60_000, interval: 20 },
-        );
       // The other session holds the USDT balance, so both calls queue on it in a known order: first the confirm
       // (it holds the refill), then the subscription (it holds the user's row). The balance freed, the confirm
       // credits it and records its operation, whose foreign key takes a key share of the user's row; the
       // subscription waits for the balance. With the user's row locked `for update` that share waited for the
       // subscription: each waited for the other, and one was rolled back (503 BUSY).
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let held!: () => void;
-      const holding = new Promise<void>((resolve) => {
-        held = resolve;
-      });
+      const released = gate();
+      const held = gate();
       const holder = other.begin(async (tx) => {
         await tx`select amount from balances where user_id = ${investor.id} and currency = 'USDT' for update`;
-        held();
-        await released;
+        held.open();
+        await released.opened;
       });
-      await holding;
+      await held.opened;
       const confirm = injectRoute(server, operatorRoutes.confirmRefill, {
         token: TEST_OPERATOR_TOKEN,
         params: { id: waiting.id },
@@ -486,7 +471,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         body: { optionId: option.id },
       });
       await waitersAre(2);
-      release();
+      released.open();
       await holder;
       const [confirmed, subscribed] = await Promise.all([confirm, subscribe]);
       expect([confirmed.status, subscribed.status]).toEqual([200, 200]);
