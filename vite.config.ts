@@ -81,8 +81,10 @@ export default defineConfig({
             {
               name: "index",
               // With it the base of TanStack Query that the entry and the cabinet's chunks share (as a file of its own
-              // it cost every launch a request).
-              test: /src[\\/]main\.tsx$|@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](utils|retryer|focusManager|onlineManager|timeoutManager|notifyManager|removable|subscribable|environmentManager|QueryClientProvider)\.js$|(src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus|use-in-flight)|lib[\\/]referral|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?|src[\\/]components[\\/](link-cell|brand-header|kassa-mark|language-switcher)\.tsx|telegram-ui[\\/]dist[\\/]components[\\/](Blocks[\\/](Section|Cell|List)|Navigation[\\/]SegmentedControl|Typography[\\/]Title)[\\/].*\.js)$/,
+              // it cost every launch a request), and two modules of a few dozen bytes that screens share (the mutation
+              // options' identity function, the registration's "code sent" state): each was a file of its own, asked
+              // for on its own, and too small to compress.
+              test: /src[\\/]main\.tsx$|@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](utils|retryer|focusManager|onlineManager|timeoutManager|notifyManager|removable|subscribable|environmentManager|QueryClientProvider|mutationOptions)\.js$|src[\\/]features[\\/]auth[\\/]model[\\/]phone-code-sent\.ts$|(src[\\/](lib[\\/]form[\\/](use-form|field-errors|messages|focus|use-in-flight)|lib[\\/]referral|components[\\/]form[\\/](text-field|form-footer|password-field|message-text))\.tsx?|src[\\/]components[\\/](link-cell|brand-header|kassa-mark|language-switcher)\.tsx|telegram-ui[\\/]dist[\\/]components[\\/](Blocks[\\/](Section|Cell|List)|Navigation[\\/]SegmentedControl|Typography[\\/]Title)[\\/].*\.js)$/,
             },
             // telegram-ui's Spinner on its own: the Button loads it when it first shows one (`buttonSpinner`), the screens'
             // place while their code loads when it first shows (`components/content-spinner.tsx`).

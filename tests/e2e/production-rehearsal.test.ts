@@ -277,7 +277,7 @@ describe("production rehearsal: two instances behind nginx with TLS, on PostgreS
         expect(plain.bytes.equals(original)).toBe(true);
       }
       // Every script and stylesheet as the build left it: its Brotli copy, or the file as it is where no copy came out
-      // smaller (a chunk of a few dozen bytes), never compressed per request. Small chunks get copies too.
+      // smaller (a file of a few dozen bytes would be one), never compressed per request. Small chunks get copies too.
       const scripts = readdirSync(join("dist", "assets")).filter((name) => /\.(js|css)$/.test(name));
       const copied = (name: string) => existsSync(join("dist", "assets", `${name}.br`));
       const small = (name: string) => statSync(join("dist", "assets", name)).size < 1024;
