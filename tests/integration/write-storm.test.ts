@@ -361,6 +361,20 @@ describe.skipIf(!TEST_DATABASE_URL)(
     /** Another session (an operator's SQL, another instance's transaction killed in the middle). */
     let other: postgres.Sql;
     let watcher: postgres.Sql;
+    /** The operator's confirm of the refill `id`, with the amount it asked for. */
+    const confirmRefill = (id: string) =>
+      injectRoute(server, operatorRoutes.confirmRefill, { token: TEST_OPERATOR_TOKEN, params: { id }, body: {} });
+    /** An investor holding 100 USDT with a refill of 60 USDT waiting for the operator. */
+    const investorWithWaitingRefill = async () => {
+      const { db } = handle;
+      const investor = await newInvestor(db, systemClock);
+      await fund(db, systemClock, investor.id, "USDT", "100");
+      const waiting = await createRefill({ db, clock: systemClock }, investor.id, {
+        paymentSystemId: "usdt-trc20",
+        amount: "60",
+      });
+      return { investor, waiting };
+    };
     /** Waits until `n` of the database's sessions wait for a lock (the calls queued where the test means). */
     const waitersAre = (n: number) =>
       vi.waitFor(
@@ -393,12 +407,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
 
     it("answers the request PostgreSQL rolls back as a deadlock's victim 503 BUSY with Retry-After, keeps nothing of it, and the same call runs after", async () => {
       const { db } = handle;
-      const investor = await newInvestor(db, systemClock);
-      await fund(db, systemClock, investor.id, "USDT", "100");
-      const waiting = await createRefill({ db, clock: systemClock }, investor.id, {
-        paymentSystemId: "usdt-trc20",
-        amount: "60",
-      });
+      const { investor, waiting } = await investorWithWaitingRefill();
       const confirmWaits = gate();
       const held = gate();
       // The other session holds the investor's USDT balance; the operator's confirm locks the refill, then waits for
@@ -412,11 +421,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         await tx`select id from refills where id = ${waiting.id} for update`;
       });
       await held.opened;
-      const confirm = injectRoute(server, operatorRoutes.confirmRefill, {
-        token: TEST_OPERATOR_TOKEN,
-        params: { id: waiting.id },
-        body: {},
-      });
+      const confirm = confirmRefill(waiting.id);
       await waitersAre(1);
       confirmWaits.open();
       const refused = await confirm;
@@ -426,11 +431,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(refused.headers["retry-after"]).toBe("1");
       // Nothing of the refused confirm was kept: the refill still waits and the balance is as it was.
       expect(await balanceOf(server, investor)).toMatchObject({ USDT: "100" });
-      const again = await injectRoute(server, operatorRoutes.confirmRefill, {
-        token: TEST_OPERATOR_TOKEN,
-        params: { id: waiting.id },
-        body: {},
-      });
+      const again = await confirmRefill(waiting.id);
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ status: "replenished", amountCredited: "60" });
       expect(await balanceOf(server, investor)).toMatchObject({ USDT: "160" });
@@ -439,12 +440,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
 
     it("lets an operator's confirm and the investor's own money call meet on one balance without a deadlock: the user's row is taken for no key update, which the ledger's foreign keys never wait on", async () => {
       const { db } = handle;
-      const investor = await newInvestor(db, systemClock);
-      await fund(db, systemClock, investor.id, "USDT", "100");
-      const waiting = await createRefill({ db, clock: systemClock }, investor.id, {
-        paymentSystemId: "usdt-trc20",
-        amount: "60",
-      });
+      const { investor, waiting } = await investorWithWaitingRefill();
       const option = (await callRoute(server, "subscriptionOptions")).find((o) => o.currency === "USDT");
       if (!option) throw new Error("no USDT subscription option");
       // The other session holds the USDT balance, so both calls queue on it in a known order: first the confirm
@@ -460,11 +456,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         await released.opened;
       });
       await held.opened;
-      const confirm = injectRoute(server, operatorRoutes.confirmRefill, {
-        token: TEST_OPERATOR_TOKEN,
-        params: { id: waiting.id },
-        body: {},
-      });
+      const confirm = confirmRefill(waiting.id);
       await waitersAre(1);
       const subscribe = injectRoute(server, routes.subscribe, {
         token: investor.token,
