@@ -1,6 +1,7 @@
 /**
  * The embedded database folder: one process at a time (a lock file), a lock left by a dead
- * process is taken over, data survives a restart; and the demo seed is guarded and idempotent.
+ * process is taken over, data survives a restart; the demo seed is guarded and idempotent; and drizzle's parsers
+ * go into PGlite's table once instead of with every statement, with the same rows.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -9,6 +10,8 @@ import { count, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/src/db/client";
 import { DataDirLockedError, lockPathFor, processStartTime, processState } from "../../server/src/db/lock";
+import { parsersOnce } from "../../server/src/db/parsers-once";
+import { resultRows } from "../../server/src/db/rows";
 import * as dbSchema from "../../server/src/db/schema";
 import { DEMO_PAYMENT_SYSTEMS } from "../../server/src/demo/catalog";
 import { DEMO_DOWNLINE, DEMO_LOGIN, DEMO_PASSWORD, seedDemo } from "../../server/src/demo/seed";
@@ -176,5 +179,56 @@ describe("seedDemo", () => {
     for (const system of DEMO_PAYMENT_SYSTEMS) {
       expect(system.address, system.id).toMatch(new RegExp(system.addressPattern));
     }
+  });
+});
+
+describe("drizzle's parsers in PGlite's table once (parsers-once.ts)", () => {
+  const TIMES = sql`select '2026-01-02 03:04:05.678+00'::timestamptz as at, '2026-01-02 03:04:05'::timestamp as local,
+    '1 day 02:00:00'::interval as span, '2026-01-02'::date as day,
+    array['2026-01-02 03:04:05.678+00'::timestamptz] as ats, array[1.5, 2]::numeric[] as amounts`;
+  const AS_SENT = {
+    at: "2026-01-02 03:04:05.678+00",
+    local: "2026-01-02 03:04:05",
+    span: "1 day 02:00:00",
+    day: "2026-01-02",
+    ats: '{"2026-01-02 03:04:05.678+00"}',
+    amounts: "{1.5,2}",
+  };
+
+  it("reads dates, times, intervals and their arrays as the text PostgreSQL sent, in and out of a transaction", async () => {
+    const handle = await openDatabase({ dataDir: "memory", initialData: migrated() });
+    try {
+      expect(resultRows(await handle.db.execute(TIMES))).toEqual([AS_SENT]);
+      expect(await handle.db.transaction(async (tx) => resultRows(await tx.execute(TIMES)))).toEqual([AS_SENT]);
+      // A select with fields: drizzle's other statement options (rows as arrays).
+      const at = sql<string>`'2026-01-02 03:04:05.678+00'::timestamptz`;
+      expect(await handle.db.select({ at }).from(sql`(select 1) as one`)).toEqual([{ at: AS_SENT.at }]);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("leaves out a statement's parsers that hand the text on, and passes on one that does more", async () => {
+    const sent: { parsers?: unknown }[] = [];
+    const record = async (_text: string, _params?: unknown[], options?: { parsers?: unknown }) => {
+      sent.push({ parsers: options?.parsers });
+      return { rows: [] };
+    };
+    const client = {
+      parsers: { 1184: (value: string) => new Date(value) } as Record<number, unknown>,
+      query: record,
+      transaction: async (callback: (tx: { query: typeof record }) => Promise<unknown>) => callback({ query: record }),
+    };
+    parsersOnce(client as unknown as Parameters<typeof parsersOnce>[0]);
+    const asText = { 1184: (value: string) => value, 1182: (value: string) => value };
+    const toNumber = { 1184: (value: string) => value, 1700: (value: string) => Number(value) };
+    await client.query("select 1", [], { parsers: asText });
+    await client.query("select 1", [], { parsers: toNumber });
+    await client.transaction(async (tx) => {
+      await tx.query("select 1", [], { parsers: asText });
+      await tx.query("select 1", [], { parsers: toNumber });
+    });
+    expect(sent.map((s) => s.parsers)).toEqual([undefined, toNumber, undefined, toNumber]);
+    expect((client.parsers[1184] as (value: string) => unknown)("2026-01-02")).toBe("2026-01-02");
   });
 });

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import type { PGlite, PGliteOptions } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
+import { parsersOnce } from "./parsers-once";
 import { cancellable } from "./query-scope";
 import * as schema from "./schema";
 import { oneCallPerTurn } from "./turns";
@@ -246,8 +247,9 @@ async function openPglite(dataDir: string, runMigrations: boolean, initialData?:
     lock?.release();
     throw error;
   }
-  // One call per turn of the event loop, so connections are accepted and requests read between them (turns.ts).
-  oneCallPerTurn(client);
+  // drizzle's parsers in the client's table once, not copied with it for every statement (parsers-once.ts); one call
+  // per turn of the event loop, so connections are accepted and requests read between them (turns.ts).
+  oneCallPerTurn(parsersOnce(client));
   const db = drizzle({ client, schema });
   let closed = false;
   const close = async () => {
