@@ -33,7 +33,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { freePort, startPostgres } from "./lib/postgres.mjs";
-import { treeRssMb } from "./lib/process-tree.mjs";
+import { cpuSeconds, treeRssMb } from "./lib/process-tree.mjs";
 import { startArguments } from "./lib/start-command.mjs";
 import { findPostgresBin } from "./lib/system.mjs";
 
@@ -286,21 +286,6 @@ async function startHello() {
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/`);
   return { base, pid: child.pid, stop: () => child.kill("SIGTERM") };
-}
-
-/** The CPU time (s) used so far by processes (and their children, as a PostgreSQL's backends), from /proc. */
-function cpuSeconds(roots) {
-  const stats = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
-      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
-    } catch {}
-  }
-  let ticks = 0;
-  for (const [pid, stat] of stats) if (roots.includes(pid) || roots.includes(stat.ppid)) ticks += stat.ticks;
-  return ticks / 100;
 }
 
 /** The postmaster of the PostgreSQL listening on `url`'s port (its command line names the port). */

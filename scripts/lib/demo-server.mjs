@@ -20,7 +20,7 @@ async function waitFor(url, child, ms = 180_000) {
   throw new Error(`${url} did not answer`);
 }
 
-/** Kassa on a free port (its output shown unless `quiet`, `env` over the defaults); `stop()` ends it. */
+/** Kassa on a free port (its output shown unless `quiet`, `env` over the defaults), with its `pid`; `stop()` ends it. */
 export async function startKassa({ quiet = false, env = {} } = {}) {
   const port = await freePort();
   const child = spawn(process.execPath, startArguments("."), {
@@ -46,7 +46,7 @@ export async function startKassa({ quiet = false, env = {} } = {}) {
       child.once("exit", done);
       child.kill("SIGTERM");
     });
-  return { base, stop };
+  return { base, pid: child.pid, stop };
 }
 
 /** The demo investor signed in through the API of the server at `base`: the refresh token and the user the app keeps. */

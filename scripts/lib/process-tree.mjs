@@ -32,3 +32,18 @@ function treeSumMb(rootPid, field) {
   walk(rootPid);
   return Math.round(kb / 1024);
 }
+
+/** The CPU time (s) used so far by processes (and their children, as a PostgreSQL's backends), from /proc. */
+export function cpuSeconds(roots) {
+  const stats = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {}
+  }
+  let ticks = 0;
+  for (const [pid, stat] of stats) if (roots.includes(pid) || roots.includes(stat.ppid)) ticks += stat.ticks;
+  return ticks / 100;
+}
