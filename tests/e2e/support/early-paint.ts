@@ -139,10 +139,29 @@ export async function expectTakeover(
     width: before.painted.width,
     height: before.painted.height,
   };
-  const paintedPixels = await page.screenshot({ clip: region });
+  const shot = () => page.screenshot({ clip: region });
+  // The painted figure as it stands: two shots alike in a row (a busy machine may still be drawing the first).
+  let paintedPixels = await shot();
+  await expect
+    .poll(
+      async () => {
+        const next = await shot();
+        const still = Buffer.compare(paintedPixels, next) === 0;
+        paintedPixels = next;
+        return still;
+      },
+      { timeout: 15_000, message: "the painted figure kept changing" },
+    )
+    .toBe(true);
   release();
   await target.locator("[data-testid='overview-total']").waitFor({ timeout: 20_000 });
-  await page.waitForTimeout(500);
+  // The app's render is the page: the painted copy leaves (and the recorder notes it a frame later).
+  await target.locator("[data-testid='painted-cabinet']").waitFor({ state: "detached", timeout: 20_000 });
+  await expect.poll(async () => (await seen(target)).paintedGone !== undefined, { timeout: 10_000 }).toBe(true);
+  // The app's figure drawn in the painted one's pixels; on a busy machine its frame may come late, so wait for it.
+  await expect
+    .poll(async () => Buffer.compare(paintedPixels, await shot()), { timeout: 15_000, message: "the figure's pixels" })
+    .toBe(0);
   const after = await seen(target);
   const { painted, app } = after;
   console.log(
@@ -164,11 +183,8 @@ export async function expectTakeover(
   expect(painted.text).toMatch(/\d/);
   for (const side of ["x", "y", "width", "height"] as const)
     expect(Math.abs(painted[side] - app[side]), side).toBeLessThanOrEqual(1);
-  expect(Buffer.compare(paintedPixels, await page.screenshot({ clip: region })), "the figure's pixels").toBe(0);
   expect(after.shifts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.02);
   // The painted figure stayed on screen (over the app's first renders) until the app's own had come.
   expect(after.paintedGone, "the painted figure left before the app's showed").toEqual({ appShown: true });
-  // The app's render is the page: no painted copy is left.
-  expect(await target.locator("[data-testid='painted-cabinet']").count()).toBe(0);
   return after;
 }
