@@ -11,8 +11,8 @@ import { systemClock } from "../../server/src/clock";
 import type { KassaApp } from "../../server/src/context";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
 import { runInQueryScope } from "../../server/src/db/query-scope";
+import { resultRows } from "../../server/src/db/rows";
 import { seedDemo } from "../../server/src/demo/seed";
-import { rowsOf } from "../../server/src/services/partners";
 import { ensureDefaultSettings } from "../../server/src/services/settings";
 import { TEST_OPERATOR_TOKEN, testEnv } from "./helpers";
 import { freshPostgres, newInvestor, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
@@ -22,7 +22,7 @@ async function sleepers(observer: DatabaseHandle): Promise<number> {
   const result = await observer.db.execute(sql`
     select count(*)::int as n from pg_stat_activity
      where state = 'active' and query like '%pg_sleep%' and pid <> pg_backend_pid()`);
-  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+  return Number(resultRows<{ n: number }>(result)[0]?.n ?? 0);
 }
 
 /** The app's statement timeout here: long beside the cancellation, short beside the 30 s sleeps. */
@@ -111,7 +111,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
     it("runs the app's connections without JIT and with the statement timeout", async () => {
       const result = await handle.db.execute(sql`select current_setting('jit') as jit,
       current_setting('statement_timeout') as timeout`);
-      expect(rowsOf<{ jit: string; timeout: string }>(result)[0]).toEqual({ jit: "off", timeout: "2s" });
+      expect(resultRows<{ jit: string; timeout: string }>(result)[0]).toEqual({ jit: "off", timeout: "2s" });
     });
 
     it("cuts a statement at the statement timeout, and the database is free after", async () => {
@@ -121,7 +121,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       });
       expect(await sleepers(observer)).toBe(0);
       const after = await handle.db.execute(sql`select 1 as one`);
-      expect(rowsOf<{ one: number }>(after)[0]?.one).toBe(1);
+      expect(resultRows<{ one: number }>(after)[0]?.one).toBe(1);
     });
 
     it("cancels a request's statement when its client goes away", async () => {
@@ -134,7 +134,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       // The statement has no timeout and sleeps an hour: freed only by the cancel (60 s: a ceiling).
       await until(async () => (await sleepers(observer)) === 0, 60_000);
       const after = await handle.db.execute(sql`select 1 as one`);
-      expect(rowsOf<{ one: number }>(after)[0]?.one).toBe(1);
+      expect(resultRows<{ one: number }>(after)[0]?.one).toBe(1);
       // Logged as what it is: the client's choice (info), not a failure of the server (error).
       await until(async () => linesAbout("request abandoned").length === 1, 5000);
       expect(linesAbout("request abandoned").map((line) => line.level)).toEqual([30]);
@@ -178,7 +178,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         const result = await observer.db.execute(sql`
           select count(*)::int as n from pg_stat_activity
            where state like 'idle in transaction%' and pid <> pg_backend_pid()`);
-        return Number(rowsOf<{ n: number }>(result)[0]?.n) === 0;
+        return Number(resultRows<{ n: number }>(result)[0]?.n) === 0;
       }, 60_000);
     });
 
@@ -189,12 +189,12 @@ describe.skipIf(!TEST_DATABASE_URL)(
         const result = await observer.db.execute(sql`
           select count(*)::int as n from pg_stat_activity
            where state = 'active' and query like ${pattern} and pid <> pg_backend_pid()`);
-        return Number(rowsOf<{ n: number }>(result)[0]?.n) === 1;
+        return Number(resultRows<{ n: number }>(result)[0]?.n) === 1;
       }, 5000);
       const result = await observer.db.execute(sql`
         select bool_or(pg_cancel_backend(pid)) as cancelled from pg_stat_activity
          where state = 'active' and query like ${pattern} and pid <> pg_backend_pid()`);
-      return rowsOf<{ cancelled: boolean }>(result)[0]?.cancelled === true;
+      return resultRows<{ cancelled: boolean }>(result)[0]?.cancelled === true;
     }
 
     it("runs a statement again when a cancel meant for the statement before it hits it", async () => {
@@ -205,7 +205,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         () => handle.db.execute(sql`select pg_sleep(0.41), 7 as n`).then((result) => result),
       );
       expect(await cancelSleeperOnce("0.41")).toBe(true);
-      expect(rowsOf<{ n: number }>(await statement)[0]?.n).toBe(7);
+      expect(resultRows<{ n: number }>(await statement)[0]?.n).toBe(7);
     });
 
     it("runs a transaction again from its start when a stray cancel hits it", async () => {

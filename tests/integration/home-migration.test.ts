@@ -9,7 +9,7 @@ import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS_FOLDER, openDatabase } from "../../server/src/db/client";
-import { rowsOf } from "../../server/src/services/partners";
+import { resultRows } from "../../server/src/db/rows";
 import { pgliteTemplate, tempDir } from "./helpers";
 
 describe("migration 0015_home on older data", () => {
@@ -69,7 +69,7 @@ describe("migration 0015_home on older data", () => {
 
     await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
 
-    const kinds = rowsOf<{ login: string; type: string; amount: string }>(
+    const kinds = resultRows<{ login: string; type: string; amount: string }>(
       await db.execute(sql`
         select u.login, o.type, o.amount::float8::text as amount from operations o join users u on u.id = o.user_id
          where o.type like 'withdrawal%' order by u.login, o.created_at`),
@@ -81,7 +81,7 @@ describe("migration 0015_home on older data", () => {
       "oldtimer withdrawal_return 20",
       "oldtimer withdrawal -30",
     ]);
-    const totals = rowsOf<{ login: string; type: string; count: string; credited: string }>(
+    const totals = resultRows<{ login: string; type: string; count: string; credited: string }>(
       await db.execute(sql`
         select u.login, t.type, t.count::text as count, t.credited::float8::text as credited
           from operation_totals t join users u on u.id = t.user_id where t.type like 'withdrawal%'
@@ -93,7 +93,7 @@ describe("migration 0015_home on older data", () => {
       "oldtimer withdrawal 2 0",
       "oldtimer withdrawal_return 1 20",
     ]);
-    const income = rowsOf<{ day: string; accruals: string; bonuses: string }>(
+    const income = resultRows<{ day: string; accruals: string; bonuses: string }>(
       await db.execute(sql`
         select day::text as day, accruals::float8::text as accruals, bonuses::float8::text as bonuses from income_days
          where user_id = '00000000-0000-4000-8000-000000000001' order by day`),

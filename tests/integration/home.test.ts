@@ -8,11 +8,11 @@ import { operatorRoutes } from "@contract/operator";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
+import { resultRows } from "../../server/src/db/rows";
 import * as schema from "../../server/src/db/schema";
 import { runAccruals } from "../../server/src/services/accruals";
 import { closeDeposit, openDeposit } from "../../server/src/services/deposits";
 import { notify } from "../../server/src/services/notifications";
-import { rowsOf } from "../../server/src/services/partners";
 import { confirmRefill, createRefill } from "../../server/src/services/refills";
 import { csvCell, STATEMENT_BATCH } from "../../server/src/services/statements";
 import {
@@ -333,7 +333,7 @@ describe.each(databases)("the investor's home on $name", ({ url }) => {
         group by user_id, day, currency)
       select * from counted c full join ${schema.incomeDays} k using (user_id, day, currency)
        where coalesce(c.accruals, 0) <> coalesce(k.accruals, 0) or coalesce(c.bonuses, 0) <> coalesce(k.bonuses, 0)`);
-    expect(rowsOf(mismatches)).toEqual([]);
+    expect(resultRows(mismatches)).toEqual([]);
     await expectLedgerConsistent(db);
   });
 
@@ -563,7 +563,7 @@ describe.each(databases)("the investor's home on $name", ({ url }) => {
   it("keeps every user's operations apart in the statement of a shared day", async () => {
     const rows = parseCsv((await statementText(bob, { from: day1, to: day2 })).text.slice(1)).slice(1);
     expect(rows.map((r) => r[STATEMENT_COLUMNS.indexOf("refill_id")])).toEqual([bobRefill]);
-    const [mine] = rowsOf<{ n: number }>(
+    const [mine] = resultRows<{ n: number }>(
       await server.handle.db.execute(
         sql`select count(*)::int as n from ${schema.operations} where ${eq(schema.operations.userId, bob.id)}`,
       ),

@@ -16,10 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
 import { type Kept, keptBudgetBytes, startKept, stopKept } from "../../server/src/db/change-feed";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { resultRows } from "../../server/src/db/rows";
 import { getBalance } from "../../server/src/services/balance";
 import { getBalances } from "../../server/src/services/ledger";
 import { pulse } from "../../server/src/services/notifications";
-import { rowsOf } from "../../server/src/services/partners";
 import { findLiveSession, revokeSession } from "../../server/src/services/sessions";
 import { findUserById, unreadCount } from "../../server/src/services/users";
 import { NPM_START_OPTIONS } from "../e2e/support/server";
@@ -147,13 +147,13 @@ describe(`the kept caches with ${INVESTORS.toLocaleString("en-US")} investors`, 
 
   it("drop only the session that changed: other investors' sessions stay kept", async () => {
     // Unrelated sessions change, through the service and by plain SQL (the database announces each).
-    const rows = rowsOf<{ id: string }>(await handle.db.execute(sql`select id from sessions order by id limit 10`));
+    const rows = resultRows<{ id: string }>(await handle.db.execute(sql`select id from sessions order by id limit 10`));
     for (const row of rows) {
       await handle.db.execute(
         sql`update sessions set expires_at = expires_at + interval '1 minute' where id = ${row.id}`,
       );
     }
-    const seventh = rowsOf<{ id: string }>(
+    const seventh = resultRows<{ id: string }>(
       await handle.db.execute(
         sql`select id from sessions where token_hash = ${createHash("sha256").update(token(7)).digest("hex")}`,
       ),

@@ -8,8 +8,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../server/src/clock";
+import { resultRows } from "../../server/src/db/rows";
 import * as schema from "../../server/src/db/schema";
-import { rowsOf } from "../../server/src/services/partners";
 import { callRoute, createTestServer, type TestServer } from "./helpers";
 import { fund, type Investor, newInvestor } from "./money";
 
@@ -55,7 +55,7 @@ describe("kept totals", () => {
           from ${schema.operations} group by user_id, currency, type)
       select * from ledger l full join ${schema.operationTotals} t using (user_id, currency, type)
        where l.n is distinct from t.count or l.credited is distinct from t.credited`);
-    expect(rowsOf(mismatches)).toEqual([]);
+    expect(resultRows(mismatches)).toEqual([]);
   });
 
   it("counts the list's totals from the kept counts, per filter", async () => {
@@ -124,8 +124,8 @@ describe("kept totals", () => {
       select line, count(*)::int as n from down group by line order by line`);
     const kept = await db.execute(sql`
       select line, members as n from ${schema.referralLineTotals} where user_id = ${alice.id} order by line`);
-    expect(rowsOf(kept)).toEqual(rowsOf(tree));
-    expect(rowsOf(tree)).toEqual([
+    expect(resultRows(kept)).toEqual(resultRows(tree));
+    expect(resultRows(tree)).toEqual([
       { line: 1, n: 2 },
       { line: 2, n: 3 },
       { line: 3, n: 1 },

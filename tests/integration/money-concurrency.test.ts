@@ -14,6 +14,7 @@ import { count, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Clock, fixedClock } from "../../server/src/clock";
 import { type DatabaseHandle, openDatabase } from "../../server/src/db/client";
+import { resultRows } from "../../server/src/db/rows";
 import { accruals, operations } from "../../server/src/db/schema";
 import { type AccrualRun, runAccruals } from "../../server/src/services/accruals";
 import { openDeposit } from "../../server/src/services/deposits";
@@ -79,10 +80,7 @@ async function sampleActivity(monitor: DatabaseHandle["db"], done: Promise<unkno
              count(*) filter (where wait_event_type = 'Lock')::int as waiting
       from pg_stat_activity
       where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`);
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
-      busy: number;
-      waiting: number;
-    }[];
+    const rows = resultRows<{ busy: number; waiting: number }>(result);
     activity.samples += 1;
     activity.busy = Math.max(activity.busy, rows[0]?.busy ?? 0);
     activity.waiting = Math.max(activity.waiting, rows[0]?.waiting ?? 0);

@@ -10,8 +10,8 @@ import Big from "big.js";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
+import { resultRows } from "../../server/src/db/rows";
 import * as schema from "../../server/src/db/schema";
-import { rowsOf } from "../../server/src/services/partners";
 import { getSetting, setSetting } from "../../server/src/services/settings";
 import { callRoute, createTestServer, injectRoute, TEST_CODE_SECRET, type TestServer } from "./helpers";
 import { addPlan, expectLedgerConsistent, freshPostgres, fund, type Investor, TEST_DATABASE_URL } from "./money";
@@ -69,7 +69,7 @@ describe.each(databases)("kept partner figures on $name", ({ url }) => {
        where coalesce(c.members, 0) <> coalesce(t.members, 0)
           or (coalesce(e.pr_usdt, 0), coalesce(e.pr_btc, 0), coalesce(e.pr_eth, 0), coalesce(e.pr_ton, 0))
              is distinct from (coalesce(t.pr_usdt, 0), coalesce(t.pr_btc, 0), coalesce(t.pr_eth, 0), coalesce(t.pr_ton, 0))`);
-    return { rows: rowsOf(result), lines: rowsOf(lines) };
+    return { rows: resultRows(result), lines: resultRows(lines) };
   }
 
   async function open(investor: Investor, currency: "USDT" | "BTC" | "ETH", amount: string) {

@@ -8,8 +8,8 @@ import { ReferralDetail, routes } from "@contract";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../server/src/clock";
+import { resultRows } from "../../server/src/db/rows";
 import * as schema from "../../server/src/db/schema";
-import { rowsOf } from "../../server/src/services/partners";
 import { setSetting } from "../../server/src/services/settings";
 import { call, callRoute, createTestServer, injectRoute, type RouteRequest, type TestServer } from "./helpers";
 import { balanceOf, expectLedgerConsistent, fund, type Investor } from "./money";
@@ -299,7 +299,7 @@ describe("GET /user/referrals", () => {
     // takes the 5 000 new logins in at once (a list of pending ones, merged only by a vacuum, PGlite
     // never runs, made the planner scan the table instead).
     await db.execute(sql`analyze users`);
-    const plan = rowsOf<{ "QUERY PLAN": string }>(
+    const plan = resultRows<{ "QUERY PLAN": string }>(
       await db.execute(sql`explain select id from users where lower(login) like ${`%big3x12x${root.id.slice(0, 6)}%`}`),
     ).map((r) => r["QUERY PLAN"]);
     expect(plan.join("\n")).toContain("users_login_trgm_idx");

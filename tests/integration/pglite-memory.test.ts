@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase, PGLITE_SHARED_BUFFERS } from "../../server/src/db/client";
-import { rowsOf } from "../../server/src/services/partners";
+import { resultRows } from "../../server/src/db/rows";
 import { pgliteTemplate, tempDir } from "./helpers";
 
 describe("PGlite as the server opens it", () => {
@@ -23,17 +23,17 @@ describe("PGlite as the server opens it", () => {
   });
 
   it("keeps 32 MB of shared buffers, not PostgreSQL's 128 MB, and has pg_trgm", async () => {
-    const [buffers] = rowsOf<{ shared_buffers: string }>(await handle.db.execute(sql`show shared_buffers`));
+    const [buffers] = resultRows<{ shared_buffers: string }>(await handle.db.execute(sql`show shared_buffers`));
     expect(PGLITE_SHARED_BUFFERS).toBe("32MB");
     expect(buffers?.shared_buffers).toBe("32MB");
-    const extensions = rowsOf<{ extname: string }>(await handle.db.execute(sql`select extname from pg_extension`));
+    const extensions = resultRows<{ extname: string }>(await handle.db.execute(sql`select extname from pg_extension`));
     expect(extensions.map((e) => e.extname)).toContain("pg_trgm");
   });
 
   it("opens the folder again with the same settings", async () => {
     await handle.close();
     handle = await openDatabase({ dataDir: folder.dir });
-    const [buffers] = rowsOf<{ shared_buffers: string }>(await handle.db.execute(sql`show shared_buffers`));
+    const [buffers] = resultRows<{ shared_buffers: string }>(await handle.db.execute(sql`show shared_buffers`));
     expect(buffers?.shared_buffers).toBe("32MB");
   });
 });

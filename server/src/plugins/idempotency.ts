@@ -35,6 +35,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler, RouteHandlerMethod } from "fastify";
 import { withAmbientTransaction } from "../db/ambient";
 import type { Database } from "../db/client";
+import { resultRows } from "../db/rows";
 import { idempotencyKeys } from "../db/schema";
 import { AppError, sqlState } from "../errors";
 import { requireUser } from "./auth";
@@ -69,10 +70,6 @@ type Settled =
   | { kind: "refused"; error: AppError };
 
 /** Rows of a raw statement on either driver (postgres.js: an array; PGlite: `{ rows }`). */
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  return Array.isArray(result) ? result : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
-}
-
 /** A refusal by a rule: what the services kept for it (a wrong code's count) commits. */
 const isRefusal = (error: unknown): error is AppError => error instanceof AppError && error.status < 500;
 
@@ -92,7 +89,9 @@ function runClaimed(
     .transaction(async (tx): Promise<Settled> => {
       const mine = and(eq(idempotencyKeys.userId, call.userId), eq(idempotencyKeys.key, call.key));
       const lockId = sql`hashtextextended(${`idempotency:${call.userId}:${call.key}`}, 0)`;
-      const [lock] = rowsOf(await tx.execute(sql`select pg_try_advisory_xact_lock(${lockId}) as held`));
+      const [lock] = resultRows<Record<string, unknown>>(
+        await tx.execute(sql`select pg_try_advisory_xact_lock(${lockId}) as held`),
+      );
       if (lock?.held !== true) await awaitHolder(tx, lockId);
       // Read after the lock was granted (a statement of its own: under READ COMMITTED it sees the reply a
       // first run committed just before it let the lock go).
@@ -158,7 +157,7 @@ class HolderStayed extends Error {}
  * `lock_timeout` is local to it: the previous one is back before the handler runs.
  */
 async function awaitHolder(tx: Pick<Database, "execute">, lockId: SQL): Promise<void> {
-  const [before] = rowsOf(
+  const [before] = resultRows<Record<string, unknown>>(
     await tx.execute(
       sql`select current_setting('lock_timeout') as previous, set_config('lock_timeout', ${`${IDEMPOTENCY_HOLDER_WAIT_MS}ms`}, true)`,
     ),

@@ -20,6 +20,7 @@ import { and, count, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-or
 import type { Clock } from "../clock";
 import { type Awaitable, keptOf, userChanging } from "../db/change-feed";
 import type { Database } from "../db/client";
+import { resultRows } from "../db/rows";
 import { type ChatKind, chatOutbox, notifications, operations, users } from "../db/schema";
 import { AppError } from "../errors";
 import { botText, formatAmount, hasBotText } from "../texts/bot";
@@ -259,12 +260,7 @@ async function readPulse(db: Database, userId: string): Promise<PulseReply> {
       )::text as states,
       (select count(*) from ${notifications}
         where ${notifications.userId} = ${userId} and ${notifications.readAt} is null)::int as unread`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
-    op: string;
-    notes: number;
-    states: string;
-    unread: number;
-  }[];
+  const rows = resultRows<{ op: string; notes: number; states: string; unread: number }>(result);
   const row = rows[0] ?? { op: "0", notes: 0, states: "0", unread: 0 };
   // Frozen: the kept pulse is every caller's, and its reply's JSON is made once (routes/reply-json.ts).
   return Object.freeze({ version: `${row.op}.${row.notes}.${row.states}`, unread: Number(row.unread) });

@@ -34,6 +34,7 @@ import {
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
+import { resultRows } from "../db/rows";
 import { paidBonuses, referralEarnings, referralTurnover, users } from "../db/schema";
 import { normalizeDecimal } from "../decimal";
 import { AppError } from "../errors";
@@ -57,10 +58,6 @@ export async function ensureHouseAccount(db: Database, clock: Clock): Promise<vo
 }
 
 /** Rows of `db.execute` from either driver (postgres-js: an array; PGlite: `{ rows }`). */
-export function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
-
 interface Upline {
   id: string;
   login: string;
@@ -79,7 +76,7 @@ async function uplines(db: Database, userId: string, depth: number): Promise<Upl
        where up.line < ${depth}
     )
     select id, login, line from up order by line`);
-  return rowsOf<Upline>(result).map((r) => ({ id: r.id, login: r.login, line: Number(r.line) }));
+  return resultRows<Upline>(result).map((r) => ({ id: r.id, login: r.login, line: Number(r.line) }));
 }
 
 const percentOf = (amount: string, percent: string, currency: Currency) =>
@@ -388,12 +385,12 @@ export async function listReferrals(db: Database, callerId: string, query: Refer
       select ${LINK_COLUMNS}, page.s1, page.s2, page.total
         from page join referral_links l on l.ancestor_id = ${callerId} and l.member_id = page.member_id
        order by ${order.outer}`);
-    rows = rowsOf<ReferralRow & { total: number }>(result);
+    rows = resultRows<ReferralRow & { total: number }>(result);
     const first = rows[0] as (ReferralRow & { total: number }) | undefined;
     if (first) total = Number(first.total);
     else {
       const counted = await db.execute(sql`select count(*)::int as total from ${matching}`);
-      total = Number(rowsOf<{ total: number }>(counted)[0]?.total ?? 0);
+      total = Number(resultRows<{ total: number }>(counted)[0]?.total ?? 0);
     }
   } else {
     const parts: SQL[] = [];
@@ -407,7 +404,7 @@ export async function listReferrals(db: Database, callerId: string, query: Refer
     else {
       const result = await db.execute(sql`
         select * from (${sql.join(parts, sql` union all `)}) p order by ${order.outer} limit ${take} offset ${skip}`);
-      rows = rowsOf<ReferralRow>(result);
+      rows = resultRows<ReferralRow>(result);
     }
     total =
       query.line !== undefined
@@ -440,7 +437,7 @@ const SEARCH_LOOKUPS = 2000;
 async function searchRows(db: Database, callerId: string, search: string, lineCondition: SQL): Promise<SQL> {
   const like = likePattern(search);
   const matches = sql`select u.id from ${users} u where lower(u.login) like ${like}`;
-  const [counted] = rowsOf<{ n: number }>(
+  const [counted] = resultRows<{ n: number }>(
     await db.execute(sql`select count(*)::int as n from (${matches} limit ${SEARCH_LOOKUPS + 1}) m`),
   );
   if (Number(counted?.n ?? 0) > SEARCH_LOOKUPS)
@@ -455,7 +452,7 @@ async function cursorOf(db: Database, callerId: string, memberId: string, depth:
   const result = await db.execute(sql`
     select line, registered_at::text as at, lower(login) as login, inv_usd::text as inv, pr_usd::text as pr
       from referral_links where ancestor_id = ${callerId} and member_id = ${memberId} and line <= ${depth}`);
-  const row = rowsOf<Cursor>(result)[0];
+  const row = resultRows<Cursor>(result)[0];
   if (!row) throw new AppError("VALIDATION_FAILED", { fields: { after: "required" } });
   return { ...row, line: Number(row.line) };
 }
@@ -474,7 +471,7 @@ async function keptLineTotals(db: Database, userId: string): Promise<LineTotalRo
     select line, members, pr_usdt::text as pr_usdt, pr_btc::text as pr_btc, pr_eth::text as pr_eth,
            pr_ton::text as pr_ton
       from referral_line_totals where user_id = ${userId}`);
-  return rowsOf<LineTotalRow>(result);
+  return resultRows<LineTotalRow>(result);
 }
 
 async function referralTotals(
@@ -522,7 +519,7 @@ export async function getReferral(db: Database, callerId: string, id: string): P
              as invited
       from referral_links l join ${users} u on u.id = l.member_id left join ${users} i on i.id = u.inviter_id
      where l.ancestor_id = ${callerId} and l.member_id = ${id} and l.line <= ${depth}`);
-  const row = rowsOf<ReferralRow & { inviter: string | null; invited: number }>(result)[0];
+  const row = resultRows<ReferralRow & { inviter: string | null; invited: number }>(result)[0];
   if (!row) throw new AppError("NOT_FOUND");
   return { ...toReferral(row), inviter: row.inviter, invited: Number(row.invited) };
 }
