@@ -69,7 +69,6 @@ type Settled =
   | { kind: "unstored"; value: unknown }
   | { kind: "refused"; error: AppError };
 
-/** Rows of a raw statement on either driver (postgres.js: an array; PGlite: `{ rows }`). */
 /** A refusal by a rule: what the services kept for it (a wrong code's count) commits. */
 const isRefusal = (error: unknown): error is AppError => error instanceof AppError && error.status < 500;
 

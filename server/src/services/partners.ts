@@ -57,7 +57,6 @@ export async function ensureHouseAccount(db: Database, clock: Clock): Promise<vo
     .onConflictDoNothing();
 }
 
-/** Rows of `db.execute` from either driver (postgres-js: an array; PGlite: `{ rows }`). */
 interface Upline {
   id: string;
   login: string;
