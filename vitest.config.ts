@@ -1,4 +1,5 @@
 // The test projects (unit, unit-isolated, integration, e2e) on top of the build's own config (vite.config.ts).
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig, mergeConfig } from "vitest/config";
 import { LongestFirst } from "./tests/sequencer.ts";
@@ -6,10 +7,21 @@ import viteConfig from "./vite.config.ts";
 
 /**
  * Unit tests that get a module graph of their own: those that start i18next instances of their own (the
- * language loader's module state, which fallback files were skipped, is shared by every instance), and the
- * launch's, whose steps are once-a-page module state (in the shared graph its contract check timed out).
+ * language loader's module state, which fallback files were skipped, is shared by every instance), the
+ * launch's, whose steps are once-a-page module state (in the shared graph its contract check timed out), and every
+ * file that resets or mocks modules (found by reading them): after `vi.resetModules()` the next file of a shared
+ * worker gets fresh copies of the app's modules beside the packages' old ones (one i18next started twice).
  */
-const ISOLATED_UNIT_TESTS = ["tests/unit/i18n.test.ts", "tests/unit/launch-data.test.ts"];
+const ISOLATED_UNIT_TESTS = [
+  "tests/unit/i18n.test.ts",
+  "tests/unit/launch-data.test.ts",
+  ...readdirSync(new URL("./tests/unit", import.meta.url))
+    .filter((name) => /\.test\.tsx?$/.test(name))
+    .map((name) => `tests/unit/${name}`)
+    .filter((file) =>
+      /\bvi\.(resetModules|doMock|mock)\(/.test(readFileSync(new URL(`./${file}`, import.meta.url), "utf8")),
+    ),
+];
 
 export default mergeConfig(
   viteConfig,

@@ -55,6 +55,9 @@ beforeAll(() => {
 
 afterEach(async () => {
   cleanup();
+  // Real timers before anything below loads: a translation file loaded on a test's fake clock would wait on a
+  // deadline, and i18next's retry of it on a timer, that no clock moves once the test is over.
+  vi.useRealTimers();
   setTelegramBridge(null);
   setTokenStore(cookieTokenStore);
   resetAutoSignInAttempt();
@@ -62,7 +65,6 @@ afterEach(async () => {
     setI18n(i18next);
     await setLanguage("en");
   }
-  vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   localStorage.clear();
