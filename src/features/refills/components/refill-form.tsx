@@ -6,7 +6,6 @@ import { useTranslation } from "react-i18next";
 import { AmountField } from "@/components/form/amount-field";
 import { FormFooter } from "@/components/form/form-footer";
 import { Select } from "@/components/form/select";
-import { TextField } from "@/components/form/text-field";
 import { amountError, amountRule } from "@/lib/form/amount-rule";
 import { serverFieldErrors, validationError } from "@/lib/form/field-errors";
 import { focusField } from "@/lib/form/focus";
@@ -15,6 +14,7 @@ import { type FieldErrors, firstInvalidField, useForm } from "@/lib/form/use-for
 import { haptics } from "@/tma/hooks";
 import { useClosingConfirmation } from "@/tma/lifecycle";
 import { isTxHash, refillMutations } from "../api/refill-queries";
+import { TxHashField } from "./tx-hash-field";
 
 type RefillValues = { paymentSystemId: string; amount: string; txHash: string };
 const FIELDS = ["amount", "txHash"] as const;
@@ -119,16 +119,7 @@ export function RefillForm({
             setFormError(null);
           }}
         />
-        <TextField
-          label={t("form.txHash")}
-          placeholder={t("form.txHashPlaceholder")}
-          autoComplete="off"
-          autoCapitalize="off"
-          spellCheck={false}
-          {...form.field("txHash")}
-          // The contract's rule or the server's refusal, in the refill's own words.
-          error={form.errors.txHash ? t("txHashInvalid") : null}
-        />
+        <TxHashField label={t("form.txHash")} {...form.field("txHash")} invalid={Boolean(form.errors.txHash)} />
       </Section>
       <FormFooter money error={formError} form={formRef} submitText={t("form.submit")} pending={pending} />
     </form>

@@ -6,7 +6,6 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CopyableValue } from "@/components/details-sheet";
 import { FormErrorBanner } from "@/components/form/form-footer";
-import { TextField } from "@/components/form/text-field";
 import { Sheet } from "@/components/sheet";
 import { serverFieldErrors, validationError } from "@/lib/form/field-errors";
 import { type FormError, formErrorOf } from "@/lib/form/messages";
@@ -16,6 +15,7 @@ import { amountAttributes, useMoneyFormat } from "@/lib/money";
 import { useCopied } from "@/lib/use-copied";
 import { haptics } from "@/tma/hooks";
 import { refillMutations } from "../api/refill-queries";
+import { TxHashField } from "./tx-hash-field";
 
 /** The contract's rule of the hash (`PATCH /funds/refills/:id`). */
 function hashErrors({ txHash }: { txHash: string }) {
@@ -206,15 +206,10 @@ function WalletDialogBody({ initial, onClose }: { initial: Refill; onClose(): vo
       </Section>
       <form onSubmit={submitHash} noValidate>
         <Section>
-          <TextField
+          <TxHashField
             label={t("wallet.txHash")}
-            placeholder={t("form.txHashPlaceholder")}
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
             {...form.field("txHash")}
-            // The contract's rule or the server's refusal, in the refill's own words.
-            error={form.errors.txHash ? t("txHashInvalid") : null}
+            invalid={Boolean(form.errors.txHash)}
             onValueChange={(value) => {
               form.set("txHash", value);
               setFormError(null);
