@@ -51,3 +51,16 @@ export function useAheadPages<TData extends InfiniteData<unknown>, TError>(
     fetchNextPage: showMore,
   } as UseInfiniteQueryResult<TData, TError>;
 }
+
+/**
+ * `useAheadPages` for a list whose pages hold `items`: the query as the list shows it, and the items of the pages
+ * it shows, in order (the same array while those pages are the same).
+ */
+export function useAheadItems<TPage extends { items: unknown[] }, TError>(
+  query: UseInfiniteQueryResult<InfiniteData<TPage>, TError>,
+  key = "",
+): { list: UseInfiniteQueryResult<InfiniteData<TPage>, TError>; items: TPage["items"] } {
+  const list = useAheadPages(query, key);
+  const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
+  return { list, items };
+}

@@ -3,7 +3,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Button, Progress, Section } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useAheadPages } from "@/components/ahead-pages";
+import { useAheadItems } from "@/components/ahead-pages";
 import { PagedList } from "@/components/query-section";
 import { localizedText } from "@/lib/localized";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
@@ -18,10 +18,9 @@ import { planName } from "./deposit-form";
  */
 export function DepositList({ openId }: { openId?: string | null }) {
   const { t } = useTranslation(["deposits", "common"]);
-  const list = useAheadPages(useInfiniteQuery(depositQueries.list()));
+  const { list, items: deposits } = useAheadItems(useInfiniteQuery(depositQueries.list()));
   const cases = useQuery(depositQueries.cryptoCases());
   const [closing, setClosing] = useState<Deposit | null>(null);
-  const deposits = list.data?.pages.flatMap((page) => page.items) ?? [];
   const [openedId, setOpenedId] = useState<string | null>(null);
   const opened = deposits.find((d) => d.id === openedId) ?? null;
   const deepLinked = openId ? deposits.some((d) => d.id === openId) : false;

@@ -3,7 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useAheadPages } from "@/components/ahead-pages";
+import { useAheadItems } from "@/components/ahead-pages";
 import { Select } from "@/components/form/select";
 import { PagedList } from "@/components/query-section";
 import { localizedText } from "@/lib/localized";
@@ -20,8 +20,10 @@ export function CaseOperationsList({ cases }: { cases: readonly CryptoCase[] }) 
   const { t } = useTranslation(["operations", "common"]);
   const format = useMoneyFormat();
   const [caseId, setCaseId] = useState("");
-  const list = useAheadPages(useInfiniteQuery(operationQueries.caseList(caseId ? { caseId } : {})), caseId);
-  const operations = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const { list, items: operations } = useAheadItems(
+    useInfiniteQuery(operationQueries.caseList(caseId ? { caseId } : {})),
+    caseId,
+  );
   const nameOf = (id: string | undefined) => {
     const found = id ? cases.find((c) => c.id === id) : undefined;
     return found ? localizedText(found.name, format.lng) : undefined;

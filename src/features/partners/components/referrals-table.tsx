@@ -3,7 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useAheadPages } from "@/components/ahead-pages";
+import { useAheadItems } from "@/components/ahead-pages";
 import { Select } from "@/components/form/select";
 import { TextField } from "@/components/form/text-field";
 import { Placeholder } from "@/components/placeholder";
@@ -41,8 +41,10 @@ export function ReferralsTable({ onTotals }: { onTotals(totals: ReferralsReply["
   const [sort, setSort] = useState<ReferralSort>("createdAt");
   const [sortDir, setSortDir] = useState<SortDir>(DEFAULT_DIR.createdAt);
   const filter: ReferralFilter = { sort, sortDir, search: search || undefined, line };
-  const list = useAheadPages(useInfiniteQuery(partnerQueries.referrals(filter)), JSON.stringify(filter));
-  const rows = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const { list, items: rows } = useAheadItems(
+    useInfiniteQuery(partnerQueries.referrals(filter)),
+    JSON.stringify(filter),
+  );
   const first = list.data?.pages[0];
   const total = list.data?.pages.at(-1)?.total ?? 0;
   const lines = first?.totals.byLine.map((l) => l.line) ?? DEFAULT_LINES;

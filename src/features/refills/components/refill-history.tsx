@@ -3,7 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Section } from "@telegram-apps/telegram-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useAheadPages } from "@/components/ahead-pages";
+import { useAheadItems } from "@/components/ahead-pages";
 import { FilterSelect } from "@/components/form/filter-select";
 import { PagedList } from "@/components/query-section";
 import { amountAttributes, useMoneyFormat } from "@/lib/money";
@@ -13,8 +13,7 @@ import { type RefillFilter, refillQueries } from "../api/refill-queries";
 export function RefillHistory({ onOpen }: { onOpen(refill: Refill): void }) {
   const { t } = useTranslation(["refill", "enums", "common"]);
   const [filter, setFilter] = useState<RefillFilter>({});
-  const list = useAheadPages(useInfiniteQuery(refillQueries.list(filter)), JSON.stringify(filter));
-  const refills = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const { list, items: refills } = useAheadItems(useInfiniteQuery(refillQueries.list(filter)), JSON.stringify(filter));
 
   return (
     <Section header={t("history.header")}>

@@ -3,7 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Button, Section } from "@telegram-apps/telegram-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useAheadPages } from "@/components/ahead-pages";
+import { useAheadItems } from "@/components/ahead-pages";
 import { DateField } from "@/components/date-field";
 import { FilterSelect } from "@/components/form/filter-select";
 import { PagedList } from "@/components/query-section";
@@ -33,8 +33,10 @@ export function WithdrawalHistory({
     if (!rangeInverted) setApplied(filter);
   }, [filter, rangeInverted]);
   const filtered = Boolean(applied.currency || applied.status || applied.from || applied.to);
-  const list = useAheadPages(useInfiniteQuery(withdrawalQueries.list(applied)), JSON.stringify(applied));
-  const withdrawals = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const { list, items: withdrawals } = useAheadItems(
+    useInfiniteQuery(withdrawalQueries.list(applied)),
+    JSON.stringify(applied),
+  );
   const [openedId, setOpenedId] = useState<string | null>(null);
   const opened = withdrawals.find((w) => w.id === openedId) ?? null;
   const deepLinked = openId ? withdrawals.some((w) => w.id === openId) : false;
