@@ -2,9 +2,9 @@
 import { QueryClient, QueryClientProvider, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { AppRoot } from "@telegram-apps/telegram-ui";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { describe, expect, it } from "vitest";
-import { useAheadPages } from "@/components/ahead-pages";
+import { useAheadItems, useAheadPages } from "@/components/ahead-pages";
 import { PagedList, QuerySection } from "@/components/query-section";
 import { ensureI18n } from "./test-utils";
 
@@ -125,5 +125,64 @@ describe("PagedList", () => {
     // Nothing past the end is asked for.
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(pageCalls).toEqual([0, 1, 2]);
+  });
+});
+
+/** Every `items` array the list below rendered with, in order, and the pages it asked for. */
+const itemsSeen: string[][] = [];
+const itemPageCalls: number[] = [];
+
+/** A list whose pages hold `items`, as the app's replies do, and a button that re-renders it with nothing new. */
+function PagedItems() {
+  const [, setTicks] = useState(0);
+  const { list, items } = useAheadItems(
+    useInfiniteQuery({
+      queryKey: ["paged-items"],
+      initialPageParam: 0,
+      queryFn: async ({ pageParam }) => {
+        itemPageCalls.push(pageParam);
+        return { items: [`row${pageParam * 2}`, `row${pageParam * 2 + 1}`] };
+      },
+      getNextPageParam: (_last, pages) => (pages.length < 3 ? pages.length : undefined),
+    }),
+  );
+  itemsSeen.push(items);
+  return (
+    <>
+      <button type="button" data-testid="rerender" onClick={() => setTicks((n) => n + 1)} />
+      <PagedList
+        query={list}
+        items={items}
+        empty="No rows yet"
+        filtered={false}
+        noMatch="No rows match"
+        loadMore="More"
+        renderItem={(row) => (
+          <p key={row} data-testid="row">
+            {row}
+          </p>
+        )}
+      />
+    </>
+  );
+}
+
+describe("useAheadItems", () => {
+  it("gives the shown pages' items in order, the same array until the pages shown change", async () => {
+    await ensureI18n();
+    itemsSeen.length = 0;
+    itemPageCalls.length = 0;
+    wrap(<PagedItems />);
+    await waitFor(() => expect(screen.getAllByTestId("row").map((row) => row.textContent)).toEqual(["row0", "row1"]));
+    // The page fetched ahead is held back from the items as from the rows.
+    await waitFor(() => expect(itemPageCalls).toEqual([0, 1]));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    const shown = itemsSeen.at(-1);
+    expect(shown).toEqual(["row0", "row1"]);
+    fireEvent.click(screen.getByTestId("rerender"));
+    expect(itemsSeen.at(-1)).toBe(shown);
+    fireEvent.click(screen.getByTestId("load-more"));
+    await waitFor(() => expect(itemsSeen.at(-1)).toEqual(["row0", "row1", "row2", "row3"]));
+    expect(itemsSeen.at(-1)).not.toBe(shown);
   });
 });
