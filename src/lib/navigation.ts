@@ -1,11 +1,13 @@
 /**
  * Lets code outside React (the API client) send the user somewhere. The app registers the router's
- * `navigate` at start; before that, a full page load does the job.
+ * `navigate` at start. Before that, a replace changes the address in place, which the router reads when it
+ * mounts: a session that timed out before the first render keeps its alert and the login it offers again
+ * (a page load lost both). Anything else loads the page.
  */
 export type Navigator = (to: string, options?: { replace?: boolean }) => void;
 
 const fallbackNavigator: Navigator = (to, options) => {
-  if (options?.replace) window.location.replace(to);
+  if (options?.replace) window.history.replaceState(window.history.state, "", to);
   else window.location.assign(to);
 };
 

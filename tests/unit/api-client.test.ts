@@ -16,7 +16,7 @@ import {
   uploadMultipart,
 } from "@/lib/api-client";
 import { setNavigator } from "@/lib/navigation";
-import { clearSession, isSignedInAtom, signIn, TOKEN_COOKIE, USER_STORAGE_KEY } from "@/lib/session";
+import { clearSession, expiredLoginAtom, isSignedInAtom, signIn, TOKEN_COOKIE, USER_STORAGE_KEY } from "@/lib/session";
 import { appStore } from "@/lib/store";
 import { DEMO_USER } from "./test-utils";
 
@@ -232,6 +232,19 @@ describe("401 with a token", () => {
     expect(localStorage.getItem(USER_STORAGE_KEY)).toBeNull();
     expect(appStore.get(alertsAtom).map((a) => a.text)).toEqual([{ ns: "errors", key: "SESSION_TIMEOUT" }]);
     expect(navigate).toHaveBeenCalledWith("/login?next=%2Fdeposits%3Ftab%3Dopen", { replace: true });
+    window.history.replaceState(null, "", "/");
+  });
+
+  it("before the app's router is there, changes the address in place: the alert and the login offered again stay", async () => {
+    setNavigator(null);
+    window.history.replaceState(null, "", "/operations");
+    signIn({ refreshToken: "stale-token", user: DEMO_USER });
+    stubFetch(() => reply(401, { code: "SESSION_TIMEOUT", message: "Session timed out" }));
+    await failure(apiRequest({ method: "GET", path: "/user/me" }));
+    // No page load (which would have lost both): the router starts at the login once it mounts.
+    expect(`${window.location.pathname}${window.location.search}`).toBe("/login?next=%2Foperations");
+    expect(appStore.get(alertsAtom).map((a) => a.text)).toEqual([{ ns: "errors", key: "SESSION_TIMEOUT" }]);
+    expect(appStore.get(expiredLoginAtom)).toBe(DEMO_USER.login);
     window.history.replaceState(null, "", "/");
   });
 
