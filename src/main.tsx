@@ -62,6 +62,13 @@ function yieldToMain(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/**
+ * The longest a cabinet launch's first render waits for what it shows. Its data comes with the launcher's first call,
+ * before the code, so the wait is only that code's: it ends at this only when something hangs. On a phone the painted
+ * figure covers it; unpainted (a wide screen), the boot spinner.
+ */
+const FIRST_RENDER_WAIT_MS = 3000;
+
 async function start(): Promise<void> {
   window.__kassaStarted = true;
   const styles = applyStyles();
@@ -80,7 +87,7 @@ async function start(): Promise<void> {
   const queryClient = createQueryClient();
   const screen = startLaunch(queryClient, window.location.pathname, { telegram: launch !== undefined });
   await yieldToMain();
-  void initI18n({ telegramLanguage: launch?.languageCode, namespaces: screen.namespaces });
+  const texts = initI18n({ telegramLanguage: launch?.languageCode, namespaces: screen.namespaces });
   await yieldToMain();
   if (launch) {
     try {
@@ -96,8 +103,10 @@ async function start(): Promise<void> {
   // with the cabinet's (announced above), so the login's first screen does not carry it.
   const launchData = screen.cabinet ? import("@/app/launch-data") : undefined;
   launchData?.catch(() => undefined);
+  let dataSent: Promise<unknown> | undefined;
   const onToken = (token: string) => {
-    void launchData?.then((data) => data.prefetchLaunchData(queryClient, screen, token)).catch(() => undefined);
+    dataSent = launchData?.then((data) => data.prefetchLaunchData(queryClient, screen, token));
+    dataSent?.catch(() => undefined);
   };
   const restored = isInsideTelegram()
     ? // Inside Telegram the kept token is checked before it counts: a good one is the session (no new
@@ -117,6 +126,13 @@ async function start(): Promise<void> {
 
   await yieldToMain();
   await styles;
+  if (screen.cabinet) {
+    // The cabinet's first render shows its figures in one go: it waits for the screen's code, its texts, the
+    // restore and the replies the launch asked for (or FIRST_RENDER_WAIT_MS). Rendered earlier, it drew the frame
+    // with skeletons under the painted figure, then all of it again once the replies were in.
+    const ready = Promise.allSettled([screen.code, texts, restored.then(() => dataSent)]);
+    await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS))]);
+  }
   const container = document.getElementById("root");
   if (!container) throw new Error("index.html has no #root");
   keepPaintedOver(container);

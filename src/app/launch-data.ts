@@ -22,6 +22,7 @@ export function launchQueries(launch: Launch): LaunchQuery[] {
   const frame: LaunchQuery[] = [{ query: notificationQueries.pulse() }];
   if (launch.screen !== "cabinet") return frame;
   return [
+    { query: balanceQueries.overview() },
     { query: balanceQueries.balance() },
     { query: balanceQueries.statistics() },
     { query: operationQueries.recent() },

@@ -30,6 +30,11 @@ export interface Launch {
   namespaces: Namespace[];
 }
 
+/** A launch started: what it prepares, and its screen's code, settled once that has come or failed. */
+export interface StartedLaunch extends Launch {
+  code: Promise<unknown>;
+}
+
 /** A user saved by the last visit: the launch then prepares the cabinet (the restore may still say no). */
 function hasSavedUser(): boolean {
   try {
@@ -51,15 +56,15 @@ function prefetchLoginSettings(queryClient: QueryClient, telegram: boolean): voi
 
 /**
  * Starts the screen's code and the maintenance flag (and the login's settings), and says which texts to load
- * with i18next. Call once the page's address is final; `telegram` for a launch inside Telegram.
+ * with i18next and when the code has come. Call once the page's address is final; `telegram` for a launch inside Telegram.
  */
 export function startLaunch(
   queryClient: QueryClient,
   pathname: string = window.location.pathname,
   { telegram = false }: { telegram?: boolean } = {},
-): Launch {
+): StartedLaunch {
   const { screen, cabinet } = launchScreen(pathname, hasSavedUser());
-  preloadScreens(pathname, cabinet);
+  const code = preloadScreens(pathname, cabinet);
   // A cabinet's first calls, and the kept user's check, are checked against the contract: its code starts now.
   if (cabinet) loadContract().catch(() => undefined);
   keepLaunchReplyFresh(queryClient, settingsQueries.technicalWork().queryKey);
@@ -68,5 +73,5 @@ export function startLaunch(
   const namespaces = new Set<Namespace>(["common"]);
   if (cabinet) for (const namespace of CABINET_FRAME_NAMESPACES) namespaces.add(namespace);
   for (const namespace of SCREEN_NAMESPACES[screen] ?? []) namespaces.add(namespace);
-  return { screen, cabinet, namespaces: [...namespaces] };
+  return { screen, cabinet, namespaces: [...namespaces], code };
 }

@@ -100,13 +100,14 @@ export function launchScreen(pathname: string, signedIn: boolean): { screen: Scr
 /**
  * Starts downloading the code of the screen a launch shows (and the cabinet's frame), so it comes in one wave
  * beside the texts and the data instead of one lazy chunk after another. A failure is left to the screen's own
- * load, which tries again.
+ * load, which tries again. Settles once every download has come or failed.
  */
-export function preloadScreens(pathname: string, signedIn: boolean): void {
+export function preloadScreens(pathname: string, signedIn: boolean): Promise<unknown> {
   const { screen, cabinet } = launchScreen(pathname, signedIn);
   const loads: Promise<unknown>[] = [screens[screen].preload()];
   if (cabinet) loads.push(screens.cabinetLayout.preload());
   for (const loading of loads) loading.catch(() => undefined);
+  return Promise.allSettled(loads);
 }
 
 /** An entry screen a signed-in user is taken past. */

@@ -80,6 +80,8 @@ describe("the balance painted before the app's code", () => {
           `[early-balance] ${language} ${width} px ${scheme}`,
         );
         expect(after.violations.filter(inlineScript)).toEqual([]);
+        // The app's first render of the cabinet has its figure: not its frame with a skeleton in the figure's place.
+        expect(after.frame).toEqual({ figure: true });
       } finally {
         await context.close();
       }

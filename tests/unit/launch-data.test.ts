@@ -59,6 +59,8 @@ describe("the launch's first calls", () => {
     }));
     expect(sent).toEqual(
       expect.arrayContaining([
+        // The headline's call too: the cabinet's first render waits for these, so it shows the figure at once.
+        { path: "/api/user/overview", auth: "Bearer kept" },
         { path: "/api/user/balance", auth: "Bearer kept" },
         { path: "/api/user/pulse", auth: "Bearer kept" },
       ]),

@@ -32,6 +32,8 @@ export interface Seen {
   };
   /** The app's own headline figure when it first showed a digit. */
   app?: Box;
+  /** When the app's own cabinet (its Refill button) first showed: whether its figure was on it already. */
+  frame?: { figure: boolean };
   /** When the painted figure left the page: whether the app's own figure was on it by then. */
   paintedGone?: { appShown: boolean };
   shifts: number[];
@@ -73,6 +75,8 @@ export async function recordFigures(context: BrowserContext): Promise<void> {
       }
       const app = document.querySelector("#root [data-testid='overview-total']");
       if (app && !seen.app && /\d/.test(app.textContent ?? "")) seen.app = box(app);
+      if (!seen.frame && document.querySelector("#root [data-testid='open-refill']"))
+        seen.frame = { figure: seen.app !== undefined };
       // Gone at the next frame (a block moved within one round of observers never left the screen).
       const gone = () => !document.querySelector("[data-testid='overview-total-painted']");
       if (seen.painted && !seen.paintedGone && gone())
