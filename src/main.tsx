@@ -18,6 +18,7 @@ import { keepPaintedOver } from "@/app/painted-cover";
 import { initI18n } from "@/config/i18n";
 import { startParamPath } from "@/config/paths";
 import { checkKeptToken, refreshCurrentUser } from "@/features/auth/api/session";
+import { withDeadline } from "@/lib/load-faults";
 import { createQueryClient } from "@/lib/query-client";
 import { readSavedSession, restoreSession } from "@/lib/session";
 import { isInsideTelegram, setTelegramBridge } from "@/tma/bridge";
@@ -64,8 +65,9 @@ function yieldToMain(): Promise<void> {
 
 /**
  * The longest a cabinet launch's first render waits for what it shows. Its data comes with the launcher's first call,
- * before the code, so the wait is only that code's: it ends at this only when something hangs. On a phone the painted
- * figure covers it; unpainted (a wide screen), the boot spinner.
+ * before the code, so the wait is only that code's: it ends at this only when a reply hangs (a download that hangs
+ * ends it at the load deadline, `LOAD_DEADLINE_MS`). On a phone the painted figure covers it; unpainted (a wide
+ * screen), the boot spinner.
  */
 const FIRST_RENDER_WAIT_MS = 3000;
 
@@ -130,7 +132,8 @@ async function start(): Promise<void> {
     // The cabinet's first render shows its figures in one go: it waits for the screen's code, its texts, the
     // restore and the replies the launch asked for (or FIRST_RENDER_WAIT_MS). Rendered earlier, it drew the frame
     // with skeletons under the painted figure, then all of it again once the replies were in.
-    const ready = Promise.allSettled([screen.code, texts, restored.then(() => dataSent)]);
+    // A download that has not come by the load deadline ends the wait: the screen says so as fast as before.
+    const ready = Promise.allSettled([withDeadline(screen.code), withDeadline(texts), restored.then(() => dataSent)]);
     await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS))]);
   }
   const container = document.getElementById("root");
