@@ -132,7 +132,7 @@ async function start(): Promise<void> {
     // The cabinet's first render shows its figures in one go: it waits for the screen's code, its texts, the
     // restore and the replies the launch asked for (or FIRST_RENDER_WAIT_MS). Rendered earlier, it drew the frame
     // with skeletons under the painted figure, then all of it again once the replies were in.
-    // A download that has not come by the load deadline ends the wait: the screen says so as fast as before.
+    // A download that has not come by the load deadline ends the wait, so its fault is said then.
     const ready = Promise.allSettled([withDeadline(screen.code), withDeadline(texts), restored.then(() => dataSent)]);
     await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS))]);
   }

@@ -56,7 +56,8 @@ function prefetchLoginSettings(queryClient: QueryClient, telegram: boolean): voi
 
 /**
  * Starts the screen's code and the maintenance flag (and the login's settings), and says which texts to load
- * with i18next and when the code has come. Call once the page's address is final; `telegram` for a launch inside Telegram.
+ * with i18next and when the code has come. Call once the page's address is final; `telegram` for a launch inside
+ * Telegram.
  */
 export function startLaunch(
   queryClient: QueryClient,
