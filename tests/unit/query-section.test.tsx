@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { AppRoot } from "@telegram-apps/telegram-ui";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { type ReactNode, useState } from "react";
+import { type ComponentProps, type ReactNode, useState } from "react";
 import { describe, expect, it } from "vitest";
 import { useAheadItems, useAheadPages } from "@/components/ahead-pages";
 import { PagedList, QuerySection } from "@/components/query-section";
@@ -38,6 +38,29 @@ function OneQuery() {
   );
 }
 
+/** The paged list of rows both lists below show, each row a paragraph. */
+function Rows({
+  query,
+  items,
+  filtered,
+}: Pick<ComponentProps<typeof PagedList<string>>, "query" | "items" | "filtered">) {
+  return (
+    <PagedList
+      query={query}
+      items={items}
+      empty="No rows yet"
+      filtered={filtered}
+      noMatch="No rows match"
+      loadMore="More"
+      renderItem={(row) => (
+        <p key={row} data-testid="row">
+          {row}
+        </p>
+      )}
+    />
+  );
+}
+
 /** Pages asked for by the list, by page number. */
 const pageCalls: number[] = [];
 
@@ -57,21 +80,7 @@ function Paged({ filtered, total }: { filtered: boolean; total: number }) {
     }),
   );
   const items = query.data?.pages.flat() ?? [];
-  return (
-    <PagedList
-      query={query}
-      items={items}
-      empty="No rows yet"
-      filtered={filtered}
-      noMatch="No rows match"
-      loadMore="More"
-      renderItem={(row) => (
-        <p key={row} data-testid="row">
-          {row}
-        </p>
-      )}
-    />
-  );
+  return <Rows query={query} items={items} filtered={filtered} />;
 }
 
 describe("QuerySection", () => {
@@ -150,19 +159,7 @@ function PagedItems() {
   return (
     <>
       <button type="button" data-testid="rerender" onClick={() => setTicks((n) => n + 1)} />
-      <PagedList
-        query={list}
-        items={items}
-        empty="No rows yet"
-        filtered={false}
-        noMatch="No rows match"
-        loadMore="More"
-        renderItem={(row) => (
-          <p key={row} data-testid="row">
-            {row}
-          </p>
-        )}
-      />
+      <Rows query={list} items={items} filtered={false} />
     </>
   );
 }
