@@ -3,6 +3,8 @@
  * are cancelled when its client goes away, and the database is free again after either (nothing
  * keeps running in pg_stat_activity). Also: the app's connections run without JIT.
  */
+import { once } from "node:events";
+import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +29,11 @@ async function sleepers(observer: DatabaseHandle): Promise<number> {
 
 /** The app's statement timeout here: long beside the cancellation, short beside the 30 s sleeps. */
 const TIMEOUT_MS = 2000;
+
+/** Resolves when the server has seen the response's connection close (at once if it has already). */
+function connectionClosed(response: ServerResponse): Promise<void> {
+  return response.closed ? Promise.resolve() : once(response, "close").then(() => undefined);
+}
 
 async function until(check: () => Promise<boolean>, ms: number): Promise<number> {
   const started = Date.now();
@@ -54,6 +61,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
     const logs: LogLine[] = [];
     /** What became of the late statements of `/api/test/late` and `/api/test/after-reply`. */
     const outcomes: { late?: string; afterReply?: Promise<string> } = {};
+    let lateRequests = 0;
     const statementOutcome = () =>
       handle.db.execute(sql`select 1 as one`).then(
         () => "ran",
@@ -80,15 +88,17 @@ describe.skipIf(!TEST_DATABASE_URL)(
         await handle.db.execute(sql`select pg_sleep(30)`);
         return { done: true };
       });
-      // One whose first statement comes after its client may have gone, and one whose statement comes after its
-      // reply (as work a request leaves running does): what became of each.
-      app.get("/api/test/late", async () => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
+      // One whose first statement comes after its client has gone, and one whose statement comes after its reply
+      // (as work a request leaves running does): each sends it once the server has seen the connection close (a
+      // condition, not a time: on a busy machine a timer can run before the server has read the close).
+      app.get("/api/test/late", async (_request, reply) => {
+        lateRequests++;
+        await connectionClosed(reply.raw);
         outcomes.late = await statementOutcome();
         return { done: true };
       });
-      app.get("/api/test/after-reply", async () => {
-        outcomes.afterReply = new Promise((resolve) => setTimeout(resolve, 300)).then(statementOutcome);
+      app.get("/api/test/after-reply", async (_request, reply) => {
+        outcomes.afterReply = connectionClosed(reply.raw).then(statementOutcome);
         return { done: true };
       });
       // One that sleeps an hour on connections with no statement timeout: only a cancel can free it.
@@ -151,7 +161,9 @@ describe.skipIf(!TEST_DATABASE_URL)(
       // Gone before its first statement: that statement is refused.
       const client = new AbortController();
       const request = fetch(`${base}/api/test/late`, { signal: client.signal }).catch((e: unknown) => e);
-      setTimeout(() => client.abort(), 50);
+      // Aborted once the server has the request (the route waits for the close).
+      await until(async () => lateRequests > 0, 30_000);
+      client.abort();
       expect(await request).toBeInstanceOf(Error);
       await until(async () => outcomes.late !== undefined, 30_000);
       expect(outcomes.late).toBe("StatementAbandonedError");
@@ -182,44 +194,74 @@ describe.skipIf(!TEST_DATABASE_URL)(
       }, 60_000);
     });
 
-    /** Cancels, once, the statement of another session that sleeps `seconds` (as a stray cancel request would). */
-    async function cancelSleeperOnce(seconds: string): Promise<boolean> {
-      const pattern = `%pg_sleep(${seconds})%`;
+    /**
+     * Holds advisory lock `key` in a transaction of the untimed connections until the returned function releases it:
+     * a statement that asks for the lock waits (up to the statement timeout) until it is cancelled or released.
+     */
+    async function holdLock(key: number): Promise<() => Promise<void>> {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked = () => {};
+      const held = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const transaction = untimed.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${key})`);
+        locked();
+        await released;
+      });
+      await held;
+      return async () => {
+        release();
+        await transaction;
+      };
+    }
+
+    /** Cancels, once, the statement of another session waiting for lock `key` (as a stray cancel request would). */
+    async function cancelWaiterOnce(key: number): Promise<boolean> {
+      const pattern = `%pg_advisory_xact_lock(${key})%`;
+      const waiting = sql`state = 'active' and wait_event_type = 'Lock' and query like ${pattern}
+        and pid <> pg_backend_pid()`;
       await until(async () => {
-        const result = await observer.db.execute(sql`
-          select count(*)::int as n from pg_stat_activity
-           where state = 'active' and query like ${pattern} and pid <> pg_backend_pid()`);
+        const result = await observer.db.execute(sql`select count(*)::int as n from pg_stat_activity where ${waiting}`);
         return Number(resultRows<{ n: number }>(result)[0]?.n) === 1;
-      }, 5000);
-      const result = await observer.db.execute(sql`
-        select bool_or(pg_cancel_backend(pid)) as cancelled from pg_stat_activity
-         where state = 'active' and query like ${pattern} and pid <> pg_backend_pid()`);
+      }, 30_000);
+      const result = await observer.db.execute(
+        sql`select bool_or(pg_cancel_backend(pid)) as cancelled from pg_stat_activity where ${waiting}`,
+      );
       return resultRows<{ cancelled: boolean }>(result)[0]?.cancelled === true;
     }
 
     it("runs a statement again when a cancel meant for the statement before it hits it", async () => {
-      // A request still waited for: its scope is not abandoned, so the cancel was not meant for it.
+      // A request still waited for: its scope is not abandoned, so the cancel was not meant for it. The statement waits
+      // for a lock the test holds, so the cancel finds it whatever the machine's load; released once cancelled.
       // (A drizzle query starts when it is awaited: `then` here, inside the scope.)
+      const release = await holdLock(4101);
       const statement = runInQueryScope(
         () => new AbortController().signal,
-        () => handle.db.execute(sql`select pg_sleep(0.41), 7 as n`).then((result) => result),
+        () => handle.db.execute(sql`select pg_advisory_xact_lock(4101), 7 as n`).then((result) => result),
       );
-      expect(await cancelSleeperOnce("0.41")).toBe(true);
+      expect(await cancelWaiterOnce(4101)).toBe(true);
+      await release();
       expect(resultRows<{ n: number }>(await statement)[0]?.n).toBe(7);
     });
 
     it("runs a transaction again from its start when a stray cancel hits it", async () => {
       let runs = 0;
+      const release = await holdLock(4102);
       const transaction = runInQueryScope(
         () => new AbortController().signal,
         () =>
           handle.db.transaction(async (tx) => {
             runs++;
-            await tx.execute(sql`select pg_sleep(0.42)`);
+            await tx.execute(sql`select pg_advisory_xact_lock(4102)`);
             return "committed";
           }),
       );
-      expect(await cancelSleeperOnce("0.42")).toBe(true);
+      expect(await cancelWaiterOnce(4102)).toBe(true);
+      await release();
       expect(await transaction).toBe("committed");
       expect(runs).toBe(2);
     });
