@@ -63,7 +63,7 @@ describe("bot updates", () => {
         : undefined,
     );
     expect((await webhook(help(42))).statusCode).toBe(200);
-    await api.waitForCall("sendMessage", (c) => c.params.chat_id === 42 && c.status === 200, 5000);
+    await api.waitForCall("sendMessage", (c) => c.params.chat_id === 42 && c.status === 200, 30_000);
     expect(to(42).map((c) => c.status)).toEqual([500, 200]);
   });
 

@@ -146,7 +146,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       const after = await handle.db.execute(sql`select 1 as one`);
       expect(resultRows<{ one: number }>(after)[0]?.one).toBe(1);
       // Logged as what it is: the client's choice (info), not a failure of the server (error).
-      await until(async () => linesAbout("request abandoned").length === 1, 5000);
+      await until(async () => linesAbout("request abandoned").length === 1, 30_000);
       expect(linesAbout("request abandoned").map((line) => line.level)).toEqual([30]);
       expect(linesAbout("request failed")).toEqual([]);
     });

@@ -117,9 +117,10 @@ describe("one address sending slow headers", () => {
     expect(statuses.length).toBeGreaterThan(10);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     expect(heldMost).toBeLessThanOrEqual(PER_ADDRESS);
-    // The ones let in were cut for their slow headers after about 2 s, 9 s at most on a loaded machine (not the 30 s they used to get).
+    // The ones let in were cut for their slow headers (the 408) after the 2 s header timeout, not at Node's 30 s (the
+    // ceiling is generous: a loaded machine reads the timeout late).
     expect(cutAfter.length).toBeGreaterThan(0);
     expect(Math.min(...cutAfter)).toBeGreaterThanOrEqual(1900);
-    expect(Math.max(...cutAfter)).toBeLessThan(9000);
+    expect(Math.max(...cutAfter)).toBeLessThan(20_000);
   });
 });
