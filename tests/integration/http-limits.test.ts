@@ -5,7 +5,7 @@
  * more than MAX_CONNECTIONS connections at once.
  */
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestServer, type TestServer } from "./helpers";
 
 let server: TestServer;
@@ -163,9 +163,9 @@ describe("timeouts and the connection cap", () => {
         sockets.push(socket);
         await new Promise((resolve) => socket.once("connect", resolve));
       }
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      // Eight are held open (silent, within the timeouts); the other eight were closed on arrival.
-      expect(closedEarly.filter(Boolean).length).toBe(8);
+      // The eight past the cap are closed on arrival (a condition, with a generous ceiling: a loaded machine reads the
+      // closes late); the first eight are held open (silent, within the timeouts).
+      await vi.waitFor(() => expect(closedEarly.slice(8).every(Boolean)).toBe(true), { timeout: 30_000, interval: 20 });
       expect(closedEarly.slice(0, 8).every((c) => !c)).toBe(true);
     } finally {
       for (const socket of sockets) socket.destroy();
