@@ -16,19 +16,10 @@ import { notify } from "../../server/src/services/notifications";
 import { type KassaBot, SECRET_HEADER } from "../../server/src/telegram/bot";
 import { ChatsInFlight, deliverDue, Pacer } from "../../server/src/telegram/outbox";
 import { type BotApiStandIn, callbackUpdate, startBotApiStandIn, textUpdate } from "../e2e/support/bot-api";
-import { createTestServer, type TestServer } from "./helpers";
+import { createTestServer, type TestServer, until } from "./helpers";
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 let nextTelegramId = 661_000_000;
-
-/** Waits for `condition` (every 50 ms) up to `ms`; throws with `what` when it never holds. */
-async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 90_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const linkedUser = async (server: TestServer) => {
   const telegramId = nextTelegramId++;
@@ -84,9 +75,9 @@ describe("one hung Bot API call", () => {
     const server = await serve({}, { botOptions: { callTimeoutMs: 300_000 } });
     api.override("sendMessage", (params) => (params.chat_id === HUNG ? "hang" : undefined));
     await bot(server).start();
-    await until(() => bot(server).health().state === "ready", "the bot's set-up");
+    await until("the bot's set-up", () => bot(server).health().state === "ready");
     api.pushUpdate(textUpdate({ id: HUNG, first_name: "Hung", language_code: "en" }, "/help"));
-    await until(() => hungCall() !== undefined, "the hung reply is asked for");
+    await until("the hung reply is asked for", () => hungCall() !== undefined);
     const hungAt = Date.now();
     api.pushUpdate(textUpdate({ id: 661_999_002, first_name: "Bea", language_code: "en" }, "/help"));
     api.pushUpdate(callbackUpdate({ id: 661_999_003, first_name: "Cid", language_code: "en" }, "opt:language"));
@@ -117,7 +108,7 @@ describe("one hung Bot API call", () => {
     expect((await post(textUpdate({ id: HUNG, first_name: "Hung", language_code: "en" }, "/help"))).statusCode).toBe(
       200,
     );
-    await until(() => hungCall() !== undefined, "the hung reply is asked for");
+    await until("the hung reply is asked for", () => hungCall() !== undefined);
     const hungAt = Date.now();
     expect(
       (await post(textUpdate({ id: 661_999_004, first_name: "Dee", language_code: "en" }, "/help"))).statusCode,
@@ -156,7 +147,7 @@ describe("one hung Bot API call", () => {
         },
       });
       passes.push(running);
-      await until(() => dispatched, "the pass dispatches its sends");
+      await until("the pass dispatches its sends", () => dispatched);
     };
     const sentTo = async (userId: string) =>
       (await db.select().from(chatOutbox)).filter((r) => r.userId === userId && r.sentAt !== null).length;
@@ -164,15 +155,15 @@ describe("one hung Bot API call", () => {
     await pass();
     const firstPass = Date.now() - started;
     await until(
-      async () => (await sentTo(others[0]?.id ?? "")) === 1 && (await sentTo(others[1]?.id ?? "")) === 1,
       "the others' messages",
+      async () => (await sentTo(others[0]?.id ?? "")) === 1 && (await sentTo(others[1]?.id ?? "")) === 1,
     );
     // A second message for the others goes in the next passes; the hung chat is left out, not sent again.
     for (const o of others) await credit(o.id, "3");
-    await until(async () => {
+    await until("the others' second messages", async () => {
       await pass();
       return (await sentTo(others[0]?.id ?? "")) === 2 && (await sentTo(others[1]?.id ?? "")) === 2;
-    }, "the others' second messages");
+    });
     const toHung = api.callsOf("sendMessage").filter((c) => c.params.chat_id === hung.telegramId);
     expect(toHung).toHaveLength(1);
     expect(toHung[0]?.status).toBe(0);
@@ -192,9 +183,8 @@ describe("one hung Bot API call", () => {
     api.override("sendMessage", (params) => (params.chat_id === user.telegramId ? "hang" : undefined));
     await notify(server.handle.db, user.id, "refill_credited", { amount: "5", currency: "USDT" }, new Date());
     await bot(server).start();
-    await until(
-      () => api.callsOf("sendMessage").some((c) => c.params.chat_id === user.telegramId),
-      "the send is under way",
+    await until("the send is under way", () =>
+      api.callsOf("sendMessage").some((c) => c.params.chat_id === user.telegramId),
     );
     await bot(server).stop();
     const [row] = await server.handle.db.select().from(chatOutbox).where(eq(chatOutbox.userId, user.id));
@@ -265,9 +255,8 @@ describe("Telegram's test environment and the bot's set-up", () => {
     } as never);
     const user = await linkedUser(server);
     await notify(server.handle.db, user.id, "refill_credited", { amount: "1", currency: "USDT" }, new Date());
-    await until(
-      () => api.callsOf("sendMessage").some((c) => c.params.chat_id === user.telegramId),
-      "the outbox's message",
+    await until("the outbox's message", () =>
+      api.callsOf("sendMessage").some((c) => c.params.chat_id === user.telegramId),
     );
     // The code sender as the server builds it.
     await new TelegramCodeSender({
@@ -302,7 +291,7 @@ describe("Telegram's test environment and the bot's set-up", () => {
     const bot = server.app.bot;
     if (!bot) throw new Error("no bot");
     await bot.start();
-    await until(() => api.callsOf("setWebhook").length >= 3, "three tries of setWebhook");
+    await until("three tries of setWebhook", () => api.callsOf("setWebhook").length >= 3);
     const ready = await server.app.inject({ method: "GET", url: "/api/health/ready" });
     expect(ready.statusCode).toBe(200);
     const body = ready.json() as { bot: { state: string; problem: string; outbox: string } };
@@ -314,13 +303,12 @@ describe("Telegram's test environment and the bot's set-up", () => {
     expect((tries[2] ?? 0) - (tries[1] ?? 0)).toBeGreaterThan((tries[1] ?? 0) - (tries[0] ?? 0));
     expect(api.callsOf("setMyCommands")).toHaveLength(0);
     // The chat outbox does not wait for the webhook.
-    await until(
-      () => api.callsOf("sendMessage").some((c) => c.params.chat_id === user.telegramId && c.status === 200),
-      "the outbox's message",
+    await until("the outbox's message", () =>
+      api.callsOf("sendMessage").some((c) => c.params.chat_id === user.telegramId && c.status === 200),
     );
     // Telegram takes it at last: ready.
     api.override("setWebhook", null);
-    await until(() => bot.health().state === "ready", "ready after the refusal ends");
+    await until("ready after the refusal ends", () => bot.health().state === "ready");
     const after = await server.app.inject({ method: "GET", url: "/api/health/ready" });
     expect(after.json()).toMatchObject({ bot: { state: "ready", problem: null } });
   }, 240_000);

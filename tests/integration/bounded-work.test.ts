@@ -16,7 +16,7 @@ import { runInQueryScope } from "../../server/src/db/query-scope";
 import { resultRows } from "../../server/src/db/rows";
 import { seedDemo } from "../../server/src/demo/seed";
 import { ensureDefaultSettings } from "../../server/src/services/settings";
-import { TEST_OPERATOR_TOKEN, testEnv } from "./helpers";
+import { TEST_OPERATOR_TOKEN, testEnv, until } from "./helpers";
 import { freshPostgres, newInvestor, POSTGRES_SKIP_REASON, TEST_DATABASE_URL } from "./money";
 
 /** Statements of other sessions still running `pg_sleep` (the slow queries of this file). */
@@ -33,15 +33,6 @@ const TIMEOUT_MS = 2000;
 /** Resolves when the server has seen the response's connection close (at once if it has already). */
 function connectionClosed(response: ServerResponse): Promise<void> {
   return response.closed ? Promise.resolve() : once(response, "close").then(() => undefined);
-}
-
-async function until(check: () => Promise<boolean>, ms: number): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < ms) {
-    if (await check()) return Date.now() - started;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`not within ${ms} ms`);
 }
 
 describe.skipIf(!TEST_DATABASE_URL)(
@@ -138,15 +129,15 @@ describe.skipIf(!TEST_DATABASE_URL)(
       logs.length = 0;
       const client = new AbortController();
       const request = fetch(`${base}/api/test/untimed`, { signal: client.signal }).catch((e: unknown) => e);
-      await until(async () => (await sleepers(observer)) === 1, 60_000);
+      await until("the sleeper running", async () => (await sleepers(observer)) === 1, 60_000);
       client.abort();
       expect(await request).toBeInstanceOf(Error);
       // The statement has no timeout and sleeps an hour: freed only by the cancel (60 s: a ceiling).
-      await until(async () => (await sleepers(observer)) === 0, 60_000);
+      await until("the sleeper gone", async () => (await sleepers(observer)) === 0, 60_000);
       const after = await handle.db.execute(sql`select 1 as one`);
       expect(resultRows<{ one: number }>(after)[0]?.one).toBe(1);
       // Logged as what it is: the client's choice (info), not a failure of the server (error).
-      await until(async () => linesAbout("request abandoned").length === 1, 30_000);
+      await until("the abandoned request's log line", async () => linesAbout("request abandoned").length === 1, 30_000);
       expect(linesAbout("request abandoned").map((line) => line.level)).toEqual([30]);
       expect(linesAbout("request failed")).toEqual([]);
     });
@@ -156,16 +147,16 @@ describe.skipIf(!TEST_DATABASE_URL)(
       // next request sends no statement before its own.)
       const answered = await fetch(`${base}/api/test/after-reply`);
       expect(answered.status).toBe(200);
-      await until(async () => outcomes.afterReply !== undefined, 30_000);
+      await until("the statement after the reply", async () => outcomes.afterReply !== undefined, 30_000);
       expect(await outcomes.afterReply).toBe("ran");
       // Gone before its first statement: that statement is refused.
       const client = new AbortController();
       const request = fetch(`${base}/api/test/late`, { signal: client.signal }).catch((e: unknown) => e);
       // Aborted once the server has the request (the route waits for the close).
-      await until(async () => lateRequests > 0, 30_000);
+      await until("the late request at the server", async () => lateRequests > 0, 30_000);
       client.abort();
       expect(await request).toBeInstanceOf(Error);
-      await until(async () => outcomes.late !== undefined, 30_000);
+      await until("the late statement's outcome", async () => outcomes.late !== undefined, 30_000);
       expect(outcomes.late).toBe("StatementAbandonedError");
     });
 
@@ -186,12 +177,16 @@ describe.skipIf(!TEST_DATABASE_URL)(
       const res = await fetch(`${base}/api/funds/refills`, { headers: { authorization: `Bearer ${investor.token}` } });
       expect(res.status).toBe(200);
       // No abandoned transaction is left holding a connection (and its locks) open.
-      await until(async () => {
-        const result = await observer.db.execute(sql`
+      await until(
+        "no transaction left open",
+        async () => {
+          const result = await observer.db.execute(sql`
           select count(*)::int as n from pg_stat_activity
            where state like 'idle in transaction%' and pid <> pg_backend_pid()`);
-        return Number(resultRows<{ n: number }>(result)[0]?.n) === 0;
-      }, 60_000);
+          return Number(resultRows<{ n: number }>(result)[0]?.n) === 0;
+        },
+        60_000,
+      );
     });
 
     /**
@@ -224,10 +219,16 @@ describe.skipIf(!TEST_DATABASE_URL)(
       const pattern = `%pg_advisory_xact_lock(${key})%`;
       const waiting = sql`state = 'active' and wait_event_type = 'Lock' and query like ${pattern}
         and pid <> pg_backend_pid()`;
-      await until(async () => {
-        const result = await observer.db.execute(sql`select count(*)::int as n from pg_stat_activity where ${waiting}`);
-        return Number(resultRows<{ n: number }>(result)[0]?.n) === 1;
-      }, 30_000);
+      await until(
+        "the statement waiting for the lock",
+        async () => {
+          const result = await observer.db.execute(
+            sql`select count(*)::int as n from pg_stat_activity where ${waiting}`,
+          );
+          return Number(resultRows<{ n: number }>(result)[0]?.n) === 1;
+        },
+        30_000,
+      );
       const result = await observer.db.execute(
         sql`select bool_or(pg_cancel_backend(pid)) as cancelled from pg_stat_activity where ${waiting}`,
       );

@@ -11,7 +11,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { capConnectionsPerAddress, clientGroup } from "../../server/src/security/connection-cap";
-import { createTestServer, listenCountingConnections, type TestServer } from "./helpers";
+import { createTestServer, listenCountingConnections, type TestServer, until } from "./helpers";
 
 const TOTAL = 40;
 const PER_ADDRESS = 8;
@@ -110,15 +110,6 @@ function health(localAddress: string): Promise<number> {
   });
 }
 
-async function until(condition: () => boolean, ceilingMs: number): Promise<boolean> {
-  const end = Date.now() + ceilingMs;
-  while (!condition()) {
-    if (Date.now() > end) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
-}
-
 describe("connection fairness", () => {
   it("serves a new address every time while the heaviest addresses fill every slot", async () => {
     const stops = FILLERS.map(({ address, kind }) => startFiller(address, kind));
@@ -127,10 +118,15 @@ describe("connection fairness", () => {
     let heldMost = 0;
     try {
       // The fillers hold every slot.
-      expect(await until(() => heldNow() >= TOTAL, 30_000)).toBe(true);
+      await until("every slot held", () => heldNow() >= TOTAL, 30_000);
       for (let n = 0; n < 12; n++) {
         // Full again (a slow-header connection cut and not yet reopened leaves a slot free for a moment).
-        fullBefore.push(await until(() => heldNow() >= TOTAL, 10_000));
+        fullBefore.push(
+          await until("every slot held", () => heldNow() >= TOTAL, 10_000).then(
+            () => true,
+            () => false,
+          ),
+        );
         for (const { address } of FILLERS) heldMost = Math.max(heldMost, held.get(address) ?? 0);
         statuses.push(await health(`127.0.0.${50 + n}`));
       }
@@ -148,7 +144,7 @@ describe("connection fairness", () => {
     expect(statuses).toEqual(statuses.map(() => 200));
     expect(heldMost).toBeLessThanOrEqual(PER_ADDRESS);
     // Let the fillers' sockets go before the next test.
-    expect(await until(() => heldNow() === 0, 30_000)).toBe(true);
+    await until("the fillers' sockets gone", () => heldNow() === 0, 30_000);
   }, 120_000);
 
   it("cuts a request body that stops arriving after the headers' timeout", async () => {
@@ -228,20 +224,20 @@ describe("which connection makes way", () => {
     try {
       // 127.0.0.60: one request being answered (opened first), then two idle keep-alives.
       const answering = await connect("127.0.0.60", "GET /slow HTTP/1.1\r\nHost: kassa\r\n\r\n");
-      expect(await until(() => waiting.length === 1, 30_000)).toBe(true);
+      await until("the request waiting", () => waiting.length === 1, 30_000);
       const idle1 = await connect("127.0.0.60", "GET / HTTP/1.1\r\nHost: kassa\r\n\r\n");
       const idle2 = await connect("127.0.0.60", "GET / HTTP/1.1\r\nHost: kassa\r\n\r\n");
-      expect(await until(() => idle1.reply() !== "" && idle2.reply() !== "", 30_000)).toBe(true);
+      await until("the idle ones answered", () => idle1.reply() !== "" && idle2.reply() !== "", 30_000);
       // 127.0.0.61 takes the last slot; 127.0.0.62 finds all four held.
       const other = await connect("127.0.0.61", "GET / HTTP/1.1\r\nHost: kassa\r\n\r\n");
-      expect(await until(() => other.reply() !== "", 30_000)).toBe(true);
+      await until("the other answered", () => other.reply() !== "", 30_000);
       const newcomer = await connect("127.0.0.62", "GET / HTTP/1.1\r\nHost: kassa\r\n\r\n");
-      expect(await until(() => newcomer.reply().startsWith("HTTP/1.1 200"), 30_000)).toBe(true);
-      expect(await until(() => idle1.closed(), 30_000)).toBe(true);
+      await until("the newcomer served", () => newcomer.reply().startsWith("HTTP/1.1 200"), 30_000);
+      await until("the idle one closed", () => idle1.closed(), 30_000);
       // The answer in progress and the younger idle connection stay; the answer still goes out.
       expect([answering.closed(), idle2.closed(), other.closed()]).toEqual([false, false, false]);
       waiting[0]?.end("late");
-      expect(await until(() => answering.reply().includes("late"), 30_000)).toBe(true);
+      await until("the late answer", () => answering.reply().includes("late"), 30_000);
       for (const c of [answering, idle2, other, newcomer]) c.socket.destroy();
     } finally {
       bare.closeAllConnections();
@@ -253,12 +249,12 @@ describe("which connection makes way", () => {
     const { bare, waiting, connect } = await bareServer();
     try {
       const slow = await connect("127.0.0.63", "GET /slow HTTP/1.1\r\nHost: kassa\r\n\r\n");
-      expect(await until(() => waiting.length === 1, 30_000)).toBe(true);
+      await until("the request waiting", () => waiting.length === 1, 30_000);
       // Three times the 500 ms a stalled body gets: the request came whole, so the wait is the server's.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(slow.closed()).toBe(false);
       waiting[0]?.end("late");
-      expect(await until(() => slow.reply().includes("late"), 30_000)).toBe(true);
+      await until("the late answer", () => slow.reply().includes("late"), 30_000);
       slow.socket.destroy();
     } finally {
       bare.closeAllConnections();

@@ -242,6 +242,24 @@ export async function listenCountingConnections(server: TestServer, held: Map<st
   return (server.app.server.address() as AddressInfo).port;
 }
 
+/**
+ * Waits until `check` holds (polled every 50 ms) and resolves with the milliseconds it took; throws, naming `what`,
+ * after `ceilingMs`. The ceiling is generous on purpose: a loaded machine is slow, and the time is not what a test
+ * asserts (a test that wants the figure prints it).
+ */
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  ceilingMs = 90_000,
+): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ceilingMs) throw new Error(`${what}: not within ${ceilingMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return Date.now() - started;
+}
+
 /** A fresh temporary folder, removed by the returned function. */
 export function tempDir(prefix = "kassa-test-"): { dir: string; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));

@@ -18,21 +18,12 @@ import * as schema from "../../server/src/db/schema";
 import { hashPassword } from "../../server/src/security/password";
 import { type BotApiStandIn, startBotApiStandIn } from "../e2e/support/bot-api";
 import { type MailServer, type ReceivedMail, startMailServer } from "../e2e/support/smtp";
-import { createTestServer, injectRoute, TEST_OPERATOR_TOKEN, type TestServer, tempDir } from "./helpers";
+import { createTestServer, injectRoute, TEST_OPERATOR_TOKEN, type TestServer, tempDir, until } from "./helpers";
 import { emailInvestor, productionMailEnv, productionMailServer } from "./mail";
 import { freshPostgres, POSTGRES_SKIP_REASON, paidWithdrawal, TEST_DATABASE_URL } from "./money";
 
 const PUBLIC_URL = "https://kassa.test";
 const PASSWORD = "Sunflower42x";
-
-/** Waits until `check` holds (polled), failing after a generous ceiling. */
-async function until(what: string, check: () => Promise<boolean> | boolean, ceilingMs = 60_000): Promise<void> {
-  const end = Date.now() + ceilingMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not within ${ceilingMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The message's header lines, unfolded (mailparser turns List-* into objects; the tests read them as sent). */
 function header(mail: ReceivedMail, name: string): string | undefined {

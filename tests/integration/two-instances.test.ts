@@ -26,7 +26,7 @@ import { openDeposit } from "../../server/src/services/deposits";
 import { updateWallets } from "../../server/src/services/wallets";
 import { apiRequest } from "../../src/lib/api-client";
 import { spawnBuiltServer } from "../e2e/support/server";
-import { TEST_CODE_SECRET } from "./helpers";
+import { TEST_CODE_SECRET, until } from "./helpers";
 import {
   expectLedgerConsistent,
   freshPostgres,
@@ -91,7 +91,7 @@ async function lastCode(instance: Instance, login: string, purpose: string): Pro
 async function holding<T>(handle: DatabaseHandle, name: keyof typeof LEASES, during: () => Promise<T>): Promise<T> {
   const holder = `test-${name}`;
   // Another instance may hold it for a turn under way: taken once that turn ends.
-  await waitFor(`the ${name} lease`, () => tryLease(handle.db, LEASES[name], holder, 10 * 60_000, new Date()));
+  await until(`the ${name} lease`, () => tryLease(handle.db, LEASES[name], holder, 10 * 60_000, new Date()));
   try {
     return await during();
   } finally {
@@ -140,15 +140,6 @@ async function lateNotifications(target: URL, delayMs: number): Promise<{ port: 
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(200);
-  }
-  return Date.now() - started;
-}
 
 describe.skipIf(!TEST_DATABASE_URL)(
   `two API processes on one PostgreSQL${TEST_DATABASE_URL ? "" : ` (skipped: ${POSTGRES_SKIP_REASON})`}`,
@@ -250,7 +241,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         expect(await accrued(opened.id)).toBe(0);
         return opened;
       });
-      const ms = await waitFor(
+      const ms = await until(
         "the accruals after the lease was released",
         async () => (await accrued(deposit.id)) === 3,
       );
@@ -333,7 +324,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         await sleep(3000);
         expect(await status()).toBe("awaiting_code");
       });
-      const ms = await waitFor("the sweep after the lease was released", async () => (await status()) === "cancelled");
+      const ms = await until("the sweep after the lease was released", async () => (await status()) === "cancelled");
       await sleep(2500);
       const reversals = await returned();
       console.log(
@@ -437,7 +428,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
         // At once on the instance that applied it, its notification still on the way.
         expect(await deposit(late, "applied-plan")).toMatchObject({ status: 200, body: { planId: "applied-plan" } });
         // The other instance takes it once it has heard.
-        await waitFor("A takes a deposit on the applied plan", async () => {
+        await until("A takes a deposit on the applied plan", async () => {
           const opened = await deposit(a, "applied-plan");
           if (opened.status === 200) return true;
           expect(opened.body.code).toBe("DEPOSIT_CREATE_FAILED");
