@@ -2,7 +2,9 @@
 // ran, by kind of process (Chromium's browser, renderers and GPU process, the Kassa servers, vitest, PostgreSQL …),
 // beside the wall time, the whole machine's busy CPU and the load average. It reads /proc every quarter second, so
 // a process that lives less than that is missed, and a process that ends between two reads loses that part of its
-// time: the kinds add up to a little less than the machine's figure. Linux only. Not a test: nothing passes or fails.
+// time: the kinds add up to a little less than the machine's figure. With `--by-step` (before `--`), each kind under
+// the step of `npm test` it runs for: the vitest projects, Biome, knip, TypeScript, the build. Linux only. Not a
+// test: nothing passes or fails.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -10,10 +12,11 @@ import { loadavg } from "node:os";
 const EVERY_MS = 250;
 /** Clock ticks a second (`getconf CLK_TCK`): 100 on every Linux this runs on. */
 const TICKS = 100;
-const args = process.argv.slice(2);
+const byStep = process.argv[2] === "--by-step";
+const args = process.argv.slice(byStep ? 3 : 2);
 const command = args[0] === "--" ? args.slice(1) : args;
 if (command.length === 0) {
-  console.error("usage: node scripts/cpu-by-process.mjs -- <command…>");
+  console.error("usage: node scripts/cpu-by-process.mjs [--by-step] -- <command…>");
   process.exit(2);
 }
 
@@ -32,9 +35,29 @@ function kindOf(argv) {
   return exe ?? "?";
 }
 
+/** The step of each process seen (by pid and start time): the first found stays, as its ancestors may end first. */
+const stepOf = new Map();
+/** The step a process runs for: the vitest projects, or the tool, of the nearest ancestor whose command names one. */
+function stepFor(key, pid, argvOf, parentOf) {
+  if (stepOf.has(key)) return stepOf.get(key);
+  for (let at = pid, hops = 0; at && hops < 30; at = parentOf.get(at), hops++) {
+    const line = (argvOf.get(at) ?? []).join(" ");
+    const projects = [...line.matchAll(/--project[= ](\S+)/g)].map((m) => m[1]);
+    const step = projects.length > 0 ? projects.join("+") : line.match(/\b(biome|knip|tsc|vite build)\b/)?.[1];
+    if (step) {
+      stepOf.set(key, step);
+      return step;
+    }
+  }
+  return null;
+}
+
 /** Each live process's kind and CPU ticks so far, keyed by pid and start time (a pid may be taken again). */
 function snapshot() {
   const seen = new Map();
+  const argvOf = new Map();
+  const parentOf = new Map();
+  const stats = [];
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     try {
@@ -44,11 +67,18 @@ function snapshot() {
       // No command line: a kernel thread, or a process on its way out (which keeps the kind it was seen with).
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const kind = argv.length > 0 ? kindOf(argv) : `no command line: ${name}`;
+      argvOf.set(pid, argv);
+      parentOf.set(pid, fields[1]);
       // Fields 14 and 15 of /proc/<pid>/stat (user and system ticks), 22 the start time.
-      seen.set(`${pid}@${fields[19]}`, { kind, ticks: Number(fields[11]) + Number(fields[12]) });
+      stats.push([pid, `${pid}@${fields[19]}`, kind, Number(fields[11]) + Number(fields[12])]);
     } catch {
       // Gone while being read.
     }
+  }
+  // With `--by-step`, each kind under the step it runs for (`npm test`'s vitest projects and tools).
+  for (const [pid, key, kind, ticks] of stats) {
+    const step = byStep ? stepFor(key, pid, argvOf, parentOf) : null;
+    seen.set(key, { kind: step ? `${step}: ${kind}` : kind, ticks });
   }
   return seen;
 }
