@@ -2,6 +2,9 @@
  * The docs are maps of the code, and a map that names what is not there misleads (docs/README.md). This
  * test reads README.md, server/README.md and docs/*.md beside the code and fails when they part:
  * - every relative link leads to a file that exists, and its `#anchor` to a heading in it;
+ * - every file named in backticks exists: a path from the root (or server/, in its README) as written, else a file of
+ *   the repository whose path ends with it (`paint.ts`, `services/codes.ts`), and a name placed in a file
+ *   (`` `file` `name` ``, `` `name` in `file` ``) is in it;
  * - every reference written as `<file>.md, "Section"` (in docs and in code comments) names a heading of it;
  * - the environment table of server/README.md lists exactly the variables `server/src/env.ts` reads, and
  *   `.env.example` holds each of them;
@@ -54,6 +57,37 @@ function sources(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/** What a build or a run makes: not in a fresh clone, so a doc naming it by path is not checked. */
+const MADE = /^(dist|server\/build|artifacts|node_modules|\.data)\//;
+
+/** Every file of the repository but what a build or a run makes, by its path from the root. */
+const repositoryFiles = (() => {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(join(root, dir))) {
+      const path = dir === "." ? name : `${dir}/${name}`;
+      if (name.startsWith(".") || MADE.test(`${path}/`)) continue;
+      if (statSync(join(root, path)).isDirectory()) walk(path);
+      else files.push(path);
+    }
+  };
+  walk(".");
+  return files;
+})();
+
+/**
+ * The files a doc means by `named`: the path as written from the root (or from server/, in its README), else every
+ * file of the repository whose path ends with it (`paint.ts`, `services/codes.ts`).
+ */
+function filesNamed(doc: string, named: string): string[] {
+  const asWritten = [named, ...(doc === "server/README.md" ? [`server/${named}`] : [])].filter((p) =>
+    existsSync(join(root, p)),
+  );
+  if (asWritten.length > 0) return asWritten;
+  const tail = `/${named.replace(/^\.\//, "")}`;
+  return repositoryFiles.filter((f) => `/${f}`.endsWith(tail));
+}
+
 describe("the docs are maps of today's code", () => {
   it("every relative link leads to a file that exists, and its anchor to a heading there", () => {
     const broken: string[] = [];
@@ -69,6 +103,44 @@ describe("the docs are maps of today's code", () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it("every file the docs name in backticks exists", () => {
+    // What a build or a run makes is not in a fresh clone: named by path, it is not looked for.
+    const missing: string[] = [];
+    for (const file of docs) {
+      for (const [, named = ""] of read(file).matchAll(
+        /`([\w./@-]+\.(?:ts|tsx|mjs|js|css|json|md|conf|sql|html|yml))`/g,
+      )) {
+        if (!MADE.test(named) && filesNamed(file, named).length === 0) missing.push(`${file}: ${named}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("every name the docs place in a file (`file` `name`, `name` in `file`) is in that file", () => {
+    const misplaced: string[] = [];
+    let checked = 0;
+    for (const file of docs) {
+      const text = read(file);
+      const pairs = [
+        ...[...text.matchAll(/`([\w./@-]+\.(?:ts|tsx|mjs|js))`(?:,| |'s)\s*`([A-Za-z_$][\w$]*)(?:\(\))?`/g)].map(
+          (m) => [m[1], m[2]],
+        ),
+        ...[
+          ...text.matchAll(/`([A-Za-z_$][\w$]*)(?:\([^`]*\))?`\s+(?:in|from|of)\s+`([\w./@-]+\.(?:ts|tsx|mjs|js))`/g),
+        ].map((m) => [m[2], m[1]]),
+      ];
+      for (const [named = "", name = ""] of pairs) {
+        const candidates = filesNamed(file, named);
+        if (candidates.length === 0) continue;
+        checked++;
+        const word = new RegExp(`(^|[^\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
+        if (!candidates.some((c) => word.test(read(c)))) misplaced.push(`${file}: ${name} in ${named}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(misplaced).toEqual([]);
   });
 
   it('every `<file>.md, "Section"` reference in the docs and the code names a heading of that file', () => {
