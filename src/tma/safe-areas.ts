@@ -12,6 +12,9 @@ const KINDS = {
   content_safe_area_changed: "--tg-viewport-content-safe-area-inset",
 } as const;
 
+/** What asks the client for each kind (Bot API 8.0). */
+export const SAFE_AREA_REQUESTS = ["web_app_request_safe_area", "web_app_request_content_safe_area"];
+
 function setInsetVars(prefix: string, insets: Insets | undefined): void {
   for (const side of SIDES) {
     const value = insets?.[side];
@@ -34,6 +37,5 @@ export function followSafeAreas(offered: (method: string) => boolean): void {
   onClientEvent((eventType, eventData) => {
     if (eventType in KINDS) setInsetVars(KINDS[eventType as keyof typeof KINDS], eventData);
   });
-  for (const method of ["web_app_request_safe_area", "web_app_request_content_safe_area"])
-    if (offered(method)) postToClient(method);
+  for (const method of SAFE_AREA_REQUESTS) if (offered(method)) postToClient(method);
 }

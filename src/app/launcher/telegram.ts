@@ -9,6 +9,15 @@ import { firstAnswer, readFramedToken, TELEGRAM_TOKEN_KEY, telegramStorages } fr
 
 const client = window as unknown as { TelegramWebviewProxy?: { postEvent?: unknown } };
 
+/**
+ * The Mini Apps API versions that brought the safe areas' requests and the client's SecureStorage and DeviceStorage,
+ * as the SDK's table has them (`supports`, which the boot asks): imported here, `supports` brings the SDK's whole
+ * bridge module into this inline script (11.7 → 36.6 KB), so the two numbers are kept, and
+ * `tests/unit/launcher-versions.test.ts` holds them to the SDK's table.
+ */
+export const SAFE_AREAS_SINCE = 8;
+export const STORAGES_SINCE = 9;
+
 const major = (launch: TelegramLaunch) => Number((launch.version ?? "6.0").split(".")[0]);
 
 /**
@@ -17,7 +26,7 @@ const major = (launch: TelegramLaunch) => Number((launch.version ?? "6.0").split
  * the boot finds them followed).
  */
 export function telegramLook(launch: TelegramLaunch): Record<string, string> {
-  followSafeAreas(() => major(launch) >= 8 && !launch.devMock);
+  followSafeAreas(() => major(launch) >= SAFE_AREAS_SINCE && !launch.devMock);
   return { telegram: launch.platform, theme: launch.params.get("tgWebAppThemeParams") ?? "{}" };
 }
 
@@ -27,7 +36,7 @@ export function telegramLook(launch: TelegramLaunch): Record<string, string> {
  * none of these (the boot asks for Face ID): no calls.
  */
 export async function keptTelegramToken(launch: TelegramLaunch): Promise<string | null> {
-  const tiers = telegramStorages(launch.platform, () => major(launch) >= 9 && !launch.devMock);
+  const tiers = telegramStorages(launch.platform, () => major(launch) >= STORAGES_SINCE && !launch.devMock);
   // A client that keeps the token in its storages but cannot be asked here: the boot reads it.
   if (tiers.length > 0 && typeof client.TelegramWebviewProxy?.postEvent !== "function") return null;
   return (await firstAnswer(tiers, TELEGRAM_TOKEN_KEY)).value || readFramedToken();
