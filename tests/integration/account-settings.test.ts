@@ -158,7 +158,7 @@ describe("settings data", () => {
     const investor = await newInvestor(db, systemClock);
     await fund(db, systemClock, investor.id, "USDT", "25");
     const english = await callRoute(server, "notifications", { token: investor.token });
-    expect(english.items[0]).toMatchObject({ kind: "refill_credited", title: "Top-up credited" });
+    expect(english.items[0]).toMatchObject({ kind: "refill_credited", title: "Refill credited" });
     // Read once, so the user as the session keeps it is cached before the change.
     expect((await callRoute(server, "currentUser", { token: investor.token })).language).toBe("en");
 

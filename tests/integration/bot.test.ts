@@ -151,17 +151,17 @@ describe("chat bot", () => {
     expect(sent[0]?.params).toMatchObject({
       chat_id: telegramId,
       parse_mode: "HTML",
-      text: "<b>Top-up credited</b>\n25.00 USDT has been credited to your balance.",
+      text: "<b>Refill credited</b>\n25.00 USDT has been credited to your balance.",
       reply_markup: {
         inline_keyboard: [
-          [{ text: "View the top-up", web_app: { url: `${PUBLIC_URL}/?startapp=refill_${refillId}` } }],
+          [{ text: "View the refill", web_app: { url: `${PUBLIC_URL}/?startapp=refill_${refillId}` } }],
         ],
       },
     });
     // The in-app notification says the same, from the same locale file.
     const list = await callRoute(server, "notifications", { token: investor.token });
     expect((list.items as unknown[])[0]).toMatchObject({
-      title: "Top-up credited",
+      title: "Refill credited",
       body: "25.00 USDT has been credited to your balance.",
     });
   });

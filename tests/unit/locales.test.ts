@@ -151,7 +151,7 @@ describe("validation, success and enums namespaces", () => {
       de: /Aufladung|aufladen|Aufgeladen|einbehalten|öffentliche[sn]? Angebot|Sie geben|erste Linie|Empfehlungen: /,
       ru: /Начислено и удержано|Утрачено|Будет утрачено|Отказ от удержанных|Оплатите на этот адрес|В депозитах|по плану|В конце плана/,
       kk: /Толтыру|Жойылды|Жойылады|жоспар|Мәртебе|жабу керек пе|есептеулер/,
-      en: /This is what the close did/,
+      en: /This is what the close did|\btop[- ]?ups?\b/i,
     };
     const found = Object.entries(retired).flatMap(([language, words]) =>
       NAMESPACES.filter((namespace) => namespace !== "terms").flatMap((namespace) =>

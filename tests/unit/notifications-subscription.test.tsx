@@ -129,7 +129,7 @@ describe("subscription: no surprise charges", () => {
     }
   });
 
-  it("says a short balance before the tap, offers the top-up and sends nothing", async () => {
+  it("says a short balance before the tap, offers a refill and sends nothing", async () => {
     const sent = setup("5", paid("2027-01-01T00:00:00.000Z"));
     await renderApp({ path: "/", user: DEMO_USER });
     fireEvent.click(within(await screen.findByTestId("subscription-prompt")).getByTestId("activate-subscription"));
