@@ -228,8 +228,8 @@ describe("the bot's conversation", () => {
       const stranger = newChat("en");
       await send(textUpdate(stranger, "/start ref_Kassa_Support"));
       const reply = lastTo(stranger.id);
-      expect(reply?.params.text).toBe("Welcome to Kassa, Dana. Your account opens right here in Telegram.");
-      expect(buttons(reply)).toEqual([{ text: "Open my account", web_app: { url: MINI_APP } }]);
+      expect(reply?.params.text).toBe("Welcome to Kassa, Dana. Your cabinet opens right here in Telegram.");
+      expect(buttons(reply)).toEqual([{ text: "Open my cabinet", web_app: { url: MINI_APP } }]);
 
       const invited = newChat("en");
       await send(textUpdate(invited, `/start ref_${investor.login.toUpperCase()}`));
@@ -243,7 +243,7 @@ describe("the bot's conversation", () => {
       await send(textUpdate(investorFrom, "/start ref_demo"));
       const reply = lastTo(telegramId);
       expect(reply?.params.text).not.toContain("invited");
-      expect(buttons(reply)).toEqual([{ text: "Open my account", web_app: { url: MINI_APP } }]);
+      expect(buttons(reply)).toEqual([{ text: "Open my cabinet", web_app: { url: MINI_APP } }]);
     });
 
     it("sets a chat's menu button once, and again only when its language changes", async () => {
@@ -253,7 +253,7 @@ describe("the bot's conversation", () => {
       await send(textUpdate(from, "/start"));
       const menus = () => api.callsOf("setChatMenuButton").filter((c) => c.params.chat_id === from.id);
       expect(menus()).toHaveLength(1);
-      expect(menus()[0]?.params.menu_button).toMatchObject({ type: "web_app", text: "Account" });
+      expect(menus()[0]?.params.menu_button).toMatchObject({ type: "web_app", text: "Cabinet" });
       await send(callbackUpdate(from, "lang:kk"));
       await send(textUpdate(from, "/start"));
       expect(menus()).toHaveLength(2);
@@ -265,7 +265,7 @@ describe("the bot's conversation", () => {
       await server.handle.db.update(users).set({ telegramId: from.id }).where(eq(users.id, other.id));
       await send(textUpdate(from, "/start"));
       const menus = () => api.callsOf("setChatMenuButton").filter((c) => c.params.chat_id === from.id);
-      expect(menus().map((c) => (c.params.menu_button as { text: string }).text)).toEqual(["Account"]);
+      expect(menus().map((c) => (c.params.menu_button as { text: string }).text)).toEqual(["Cabinet"]);
       const changed = await injectRoute(server, routes.updateProfile, {
         token: other.token,
         body: { language: "de" },
@@ -347,7 +347,7 @@ describe("the bot's conversation", () => {
         await send(update);
         const reply = lastTo(from.id);
         expect(reply?.params.text).toMatch(/^Sorry, I didn't get that\. Here is what I can do:\n\n\/cabinet opens/);
-        expect(buttons(reply)).toEqual([{ text: "Open my account", web_app: { url: MINI_APP } }]);
+        expect(buttons(reply)).toEqual([{ text: "Open my cabinet", web_app: { url: MINI_APP } }]);
       }
       expect(sentTo(from.id)).toHaveLength(3);
     });

@@ -115,7 +115,7 @@ describe("chat bot", () => {
     // This chat's menu button in the user's language.
     expect(api.callsOf("setChatMenuButton")[0]?.params).toMatchObject({
       chat_id: 4242,
-      menu_button: { text: "Account" },
+      menu_button: { text: "Cabinet" },
     });
   });
 

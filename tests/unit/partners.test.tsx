@@ -214,7 +214,7 @@ describe("partners table", () => {
       within(totals)
         .getAllByTestId("referral-line-total")
         .map((l) => l.textContent),
-    ).toEqual(["Line 1Referrals: 240.00 USDT", "Line 2Referrals: 14.30 USDT", "Line 3Referrals: 00.00 USDT"]);
+    ).toEqual(["Level 1Referrals: 240.00 USDT", "Level 2Referrals: 14.30 USDT", "Level 3Referrals: 00.00 USDT"]);
     const bonuses = screen.getAllByTestId("bonus");
     expect(bonuses.map((b) => b.getAttribute("data-reached"))).toEqual(["true", "false", "false", "false"]);
     expect(bonuses[1]?.textContent).toContain("1,200.00 of 5,000.00 USDT");
