@@ -136,7 +136,7 @@ describe("linking Telegram to a password account", () => {
     shiftMs = 601_000;
     const from = tgUser("kk");
     expect(await start(from, old)).toBe(
-      "Сілтеменің мерзімі өтті. Аккаунтыңызда жаңасын жасаңыз: Баптаулар → Қауіпсіздік.",
+      "Сілтеменің мерзімі өтті. Кабинетте жаңасын жасаңыз: Баптаулар → Қауіпсіздік.",
     );
     expect(await telegramIdOf(inv.id)).toBeNull();
 
