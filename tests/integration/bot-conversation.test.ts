@@ -369,7 +369,7 @@ describe("the bot's conversation", () => {
       expect(reply?.params).toMatchObject({ parse_mode: "HTML" });
       expect(reply?.params.text).toContain(`<code>${link}</code>`);
       const [share] = buttons(reply);
-      expect(share?.text).toBe("Share the link");
+      expect(share?.text).toBe("Share link");
       const url = new URL(share?.url ?? "");
       expect(`${url.origin}${url.pathname}`).toBe("https://t.me/share/url");
       expect(url.searchParams.get("url")).toBe(link);
@@ -389,7 +389,7 @@ describe("the bot's conversation", () => {
         ["Language", "opt:language"],
       ]);
       await send(callbackUpdate(investorFrom, "opt:news"));
-      expect(api.callsOf("answerCallbackQuery").at(-1)?.params.text).toBe("News will now come to this chat.");
+      expect(api.callsOf("answerCallbackQuery").at(-1)?.params.text).toBe("You will now receive news in this chat.");
       expect(buttons(api.callsOf("editMessageReplyMarkup").at(-1))[0]?.text).toBe("News: on");
 
       const item = await addNews(server.handle.db, systemClock, {
@@ -455,7 +455,7 @@ describe("the bot's conversation", () => {
       expect(await queueDigests(server.handle.db, new Date(tomorrow.getTime() + 3_600_000))).toBe(0);
       expect(await deliver(fixedClock(tomorrow))).toBe(1);
       const day = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", timeZone: "UTC" }).format(today);
-      expect(lastTo(telegramId)?.params.text).toBe(`<b>Accruals on ${day}</b>\n+3.00 USDT, 1,234.56 USDT in all`);
+      expect(lastTo(telegramId)?.params.text).toBe(`<b>Accruals on ${day}</b>\n+3.00 USDT (1,234.56 USDT in total)`);
     });
 
     it("writes amounts as each language does, from the exact decimal", () => {

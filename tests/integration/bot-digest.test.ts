@@ -72,12 +72,12 @@ describe("daily accruals message", () => {
       messages.push(`${row?.params.day_en}: ${row?.params.lines_en}`);
     }
     expect(messages).toEqual([
-      "3 March: +7.00 USDT, 7.00 USDT in all",
-      "4 March: +7.00 USDT, 14.00 USDT in all",
+      "3 March: +7.00 USDT (7.00 USDT in total)",
+      "4 March: +7.00 USDT (14.00 USDT in total)",
       // The three-day deposit's last day: accrued and paid out the same day, counted once.
-      "5 March: +7.00 USDT, 21.00 USDT in all",
-      "6 March: +5.00 USDT, 26.00 USDT in all",
-      "7 March: +5.00 USDT, 31.00 USDT in all",
+      "5 March: +7.00 USDT (21.00 USDT in total)",
+      "6 March: +5.00 USDT (26.00 USDT in total)",
+      "7 March: +5.00 USDT (31.00 USDT in total)",
     ]);
   });
 });

@@ -126,7 +126,7 @@ describe("codes and notices by e-mail (production, real SMTP server)", () => {
     const moved = await paidWithdrawal(server, inv.id);
     expect(moved.body).toMatchObject({ state: "success" });
     const status = await mail.waitForMail((m) => m.to.includes(inv.email) && m.parsed.subject === "Вывод выплачен");
-    expect(status.parsed.text).toContain("Ваш вывод 20,00 USDT отправлен на ваш кошелёк.");
+    expect(status.parsed.text).toContain("Вывод 20,00 USDT отправлен на ваш кошелёк.");
   });
 });
 

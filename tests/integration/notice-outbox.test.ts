@@ -114,7 +114,7 @@ describe("a notice outlives its server", () => {
           (m) => m.to.includes(inv.email) && m.parsed.subject === "Вывод выплачен",
           120_000,
         );
-        expect(arrived.parsed.text).toContain("Ваш вывод 20,00 USDT отправлен на ваш кошелёк.");
+        expect(arrived.parsed.text).toContain("Вывод 20,00 USDT отправлен на ваш кошелёк.");
         await until("the notice marked sent", async () => (await noticesOf(second, inv.id))[0]?.sentAt != null);
         expect(mailsTo(mail, inv.email)).toHaveLength(1);
       } finally {

@@ -156,7 +156,7 @@ describe("linking Telegram to a password account", () => {
     const other = await newInvestor(server.handle.db, clock);
     const payload = await newLink(other.token);
     expect(await start(from, payload)).toBe(
-      "Этот аккаунт Telegram уже принадлежит другому аккаунту Kassa, поэтому привязать его нельзя. Откройте ссылку в том аккаунте Telegram, который хотите привязать, или напишите в поддержку.",
+      "Этот аккаунт Telegram уже привязан к другому аккаунту Kassa, поэтому привязать его к этому нельзя. Откройте ссылку в том аккаунте Telegram, который хотите привязать, или напишите в поддержку.",
     );
     expect(await telegramIdOf(other.id)).toBeNull();
     expect(await telegramIdOf(owner.id)).toBe(from.id);

@@ -19,7 +19,7 @@ describe("login screen", () => {
     expect(document.querySelector("input[name='login']")).toBeTruthy();
     expect(document.querySelector("input[name='password']")).toBeTruthy();
     expect(screen.getByTestId("submit").textContent).toContain("Sign in");
-    expect(screen.getByRole("link", { name: /Registration/ }).getAttribute("href")).toBe("/register");
+    expect(screen.getByRole("link", { name: /Register/ }).getAttribute("href")).toBe("/register");
     expect(screen.getByRole("link", { name: /Forgot password/ }).getAttribute("href")).toBe("/forgot-password");
     expect(screen.getByText("Русский")).toBeTruthy();
   });
@@ -115,7 +115,7 @@ describe("maintenance", () => {
     });
     await renderApp({ path: "/login" });
     await waitFor(() => expect(screenName()).toBe("maintenance"));
-    expect(screen.getByText("Technical work")).toBeTruthy();
+    expect(screen.getByText("Maintenance")).toBeTruthy();
     expect(screen.getByText("Upgrading the ledger")).toBeTruthy();
     expect(screen.getByTestId("maintenance-until").textContent).toMatch(/2030/);
   });

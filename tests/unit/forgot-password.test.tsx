@@ -68,7 +68,7 @@ describe("forgot password", () => {
     expect(screen.getByText(/sent for demo@example.com/)).toBeTruthy();
     const resend = screen.getByTestId("resend") as HTMLButtonElement;
     expect(resend.disabled).toBe(true);
-    expect(resend.textContent).toMatch(/Send again in (1:00|0:59)/);
+    expect(resend.textContent).toMatch(/Resend in (1:00|0:59)/);
   });
 
   it("step 2: a wrong code shows the server's text, a right one leads to the new password", async () => {
@@ -140,7 +140,7 @@ describe("forgot password", () => {
       { ns: "recovery", key: "forgotPassword.done" },
     ]);
     await waitFor(() =>
-      expect(screen.getByRole("status").textContent).toContain("The password is changed. Sign in with the new one."),
+      expect(screen.getByRole("status").textContent).toContain("Your password has been changed. Sign in with your new password."),
     );
   });
 

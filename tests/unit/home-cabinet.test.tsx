@@ -131,7 +131,7 @@ describe("cabinet: one headline", () => {
     expect(within(usdt).queryByTestId("currency-value")).toBeNull();
     expect(within(btc).getByTestId("currency-held").textContent).toBe("0.00000001 BTC");
     expect(within(btc).getByTestId("currency-value").textContent).toBe("≈ 0.50 USDT");
-    expect(within(btc).getByText("of which on deposit 0.00000001 BTC")).toBeTruthy();
+    expect(within(btc).getByText("including 0.00000001 BTC on deposit")).toBeTruthy();
   });
 
   it("a newcomer holding nothing sees a total of 0 and no currency list", async () => {

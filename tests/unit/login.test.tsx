@@ -165,7 +165,7 @@ describe("login on the web", () => {
     api({});
     await renderApp({ path: "/login" });
     await waitFor(() => expect(input("login")).toBeTruthy());
-    expect(screen.getByRole("link", { name: /Registration/ }).getAttribute("href")).toBe("/register");
+    expect(screen.getByRole("link", { name: /Register/ }).getAttribute("href")).toBe("/register");
     expect(screen.getByRole("link", { name: /Forgot password/ }).getAttribute("href")).toBe("/forgot-password");
   });
 });

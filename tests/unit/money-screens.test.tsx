@@ -146,7 +146,7 @@ describe("exchange dialog", () => {
     await waitFor(() =>
       expect(within(dialog).getByTestId("exchange-result").getAttribute("data-amount")).toBe("17.82"),
     );
-    expect(within(dialog).getByTestId("exchange-fee").textContent).toBe("0.1800 TON\u00a0(1\u00a0%)");
+    expect(within(dialog).getByTestId("exchange-fee").textContent).toBe("0.1800 TON\u00a0(1%)");
     fireEvent.click(within(dialog).getByTestId("exchange-next"));
     fireEvent.click(await within(dialog).findByTestId("exchange-confirm"));
     await waitFor(() => expect(within(dialog).getByTestId("form-error").textContent).toBe("Not enough funds"));
@@ -178,7 +178,7 @@ describe("exchange dialog", () => {
     expect(within(confirmation).getByTestId("confirm-received").textContent).toBe("17.8200 TON");
     expect(within(confirmation).getByTestId("confirm-rate").textContent).toBe("1 USDT = 0.181818 TON");
     // The fee as an amount: without it 99 USDT would buy 18 TON; 17.82 arrive, so 0.18 TON is the fee.
-    expect(within(confirmation).getByTestId("confirm-fee").textContent).toBe("0.1800 TON\u00a0(1\u00a0%)");
+    expect(within(confirmation).getByTestId("confirm-fee").textContent).toBe("0.1800 TON\u00a0(1%)");
     expect(confirmation.textContent).toContain("99.00 USDT leaves your USDT balance only when you tap Exchange.");
     expect(exchangePosted(fetchMock)).toBe(false);
 
@@ -195,7 +195,7 @@ describe("exchange dialog", () => {
     const done = await within(dialog).findByTestId("exchange-done");
     expect(within(done).getByTestId("form-success").textContent).toBe("Exchanged: 99.00 USDT → 17.8200 TON");
     expect(within(done).getByTestId("done-debited").getAttribute("data-amount")).toBe("99");
-    expect(within(done).getByTestId("done-fee").textContent).toBe("0.1800 TON\u00a0(1\u00a0%)");
+    expect(within(done).getByTestId("done-fee").textContent).toBe("0.1800 TON\u00a0(1%)");
     expect(within(done).getByTestId("done-received").getAttribute("data-amount")).toBe("17.82");
     expect(within(done).getByTestId("done-balance").getAttribute("data-amount")).toBe("27.82");
     expect(dialog.querySelector("input[name='amount']")).toBeNull();

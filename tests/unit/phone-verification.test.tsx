@@ -45,21 +45,21 @@ describe("phone verification", () => {
     await renderApp({ path: "/phone-verification", user: WAITING });
     await waitFor(() => expect(input("code")).toBeTruthy());
     expect(resend().disabled).toBe(true);
-    expect(resend().textContent).toMatch(/^Send again in (1:00|0:59)$/);
+    expect(resend().textContent).toMatch(/^Resend in (1:00|0:59)$/);
 
     await act(() => vi.advanceTimersByTimeAsync(30_000));
-    expect(resend().textContent).toMatch(/^Send again in 0:(30|29)$/);
+    expect(resend().textContent).toMatch(/^Resend in 0:(30|29)$/);
     expect(resend().disabled).toBe(true);
 
     await act(() => vi.advanceTimersByTimeAsync(30_000));
-    expect(resend().textContent).toBe("Send the code again");
+    expect(resend().textContent).toBe("Resend code");
     expect(resend().disabled).toBe(false);
 
     fireEvent.click(resend());
     await waitFor(() => expect(screen.getByRole("status").textContent).toContain("Request successfully sent"));
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith("/auth/phone/resend"))).toBe(true);
     expect(resend().disabled).toBe(true);
-    expect(resend().textContent).toMatch(/^Send again in (1:00|0:59)$/);
+    expect(resend().textContent).toMatch(/^Resend in (1:00|0:59)$/);
   });
 
   it("says where the code really went: the channels of the setting, then the channel a resend reports", async () => {
@@ -77,7 +77,7 @@ describe("phone verification", () => {
     await renderApp({ path: "/phone-verification", user: WAITING });
     const where = await screen.findByTestId("code-destination");
     // Not "sent to the phone": the code goes by the user's code channel.
-    expect(where.textContent).toBe("The code went where your security setting says: Telegram, e-mail or SMS.");
+    expect(where.textContent).toBe("We have sent the code to the channel chosen in your security settings: Telegram, e-mail or SMS.");
     fireEvent.click(resend());
     await waitFor(() =>
       expect(screen.getByTestId("code-destination").textContent).toBe(

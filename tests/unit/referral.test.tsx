@@ -26,7 +26,7 @@ describe("an invitation link", () => {
   it("/?ref=<login>: through the login screen to the registration, the inviter is the link's", async () => {
     const { router } = await renderApp({ path: "/?ref=Alice7" });
     await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
-    fireEvent.click(await screen.findByText("Registration"));
+    fireEvent.click(await screen.findByText("Register"));
     await waitFor(() => expect(router.state.location.pathname).toBe("/register"));
     expect(await inviter()).toContain("Alice7");
   });

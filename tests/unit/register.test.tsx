@@ -64,7 +64,7 @@ describe("registration rules, shown when a filled field is left (an empty one af
     ["login", "ab cd", "Use Latin letters and digits only, without spaces"],
     ["login", "логин", "Use Latin letters and digits only, without spaces"],
     ["fullName", "  ", "Please fill out this field!"],
-    ["email", "aigerim@", "Enter a valid email address"],
+    ["email", "aigerim@", "Enter a valid e-mail address"],
     ["phone", "87011234567", "Enter the phone number as a plus sign followed by digits"],
     ["phone", "+7 701 123", "Enter the phone number as a plus sign followed by digits"],
     ["password", "пароль123", "The password may contain Latin letters and digits only, without spaces"],
@@ -147,7 +147,7 @@ describe("registration and the server", () => {
     expect(path).toBe("/auth/register/alice");
     expect(sent).toEqual({ ...GOOD, acceptTerms: true, language: "en" });
     expect(codeCooldownUntil("phone", "u-new")).toBeGreaterThan(Date.now() + 55_000);
-    expect(screen.getByTestId("resend").textContent).toMatch(/Send again in (1:00|0:5\d)/);
+    expect(screen.getByTestId("resend").textContent).toMatch(/Resend in (1:00|0:5\d)/);
     expect((screen.getByTestId("resend") as HTMLButtonElement).disabled).toBe(true);
   });
 
@@ -186,7 +186,7 @@ describe("registration and the server", () => {
     await openRegistration();
     fillGood();
     fireEvent.click(screen.getByTestId("submit"));
-    await waitFor(() => expect(fieldError("email")).toBe("Enter a valid email address"));
+    await waitFor(() => expect(fieldError("email")).toBe("Enter a valid e-mail address"));
     expect(fieldError("phone")).toBe("Enter the phone number as a plus sign followed by digits");
     expect(screen.getByTestId("form-error").textContent).toBe("Check the marked fields");
   });
@@ -206,7 +206,7 @@ describe("registration and the server", () => {
     fillGood();
     fireEvent.click(screen.getByTestId("submit"));
     await waitFor(() => expect(screen.getByTestId("form-error").textContent).toBe("Registration error"));
-    expect(fieldError("inviter")).toBe("There is no such inviter. Check the invitation link.");
+    expect(fieldError("inviter")).toBe("This inviter could not be found. Check the invitation link.");
     expect(paths).toEqual(["/auth/register/ghost"]);
     expect(appStore.get(alertsAtom)).toEqual([]);
   });

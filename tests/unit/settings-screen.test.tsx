@@ -63,7 +63,7 @@ describe("settings: the list", () => {
     await waitFor(() => expect(cell("security").textContent).toContain("Codes: E-mail · d***@example.com"));
     expect(cell("profile").textContent).toContain("Demo Investor");
     await waitFor(() => expect(cell("wallets").textContent).toContain("Wallets: 1"));
-    await waitFor(() => expect(cell("verification").textContent).toContain("In process"));
+    await waitFor(() => expect(cell("verification").textContent).toContain("In progress"));
     expect(cell("subscription").textContent).toContain("Not active");
     expect(cell("notifications").textContent).toContain("In the Telegram chat");
     expect(cell("language").textContent).toContain("English");
@@ -289,7 +289,7 @@ describe("settings: a new account's e-mail", () => {
     expect((await screen.findByTestId("codes-go-to")).textContent).toBe("E-mail · d***@example.com");
     const text = () => document.body.textContent ?? "";
     await waitFor(() =>
-      expect(text()).toContain("Codes go to the e-mail you gave at registration, though it is not confirmed yet."),
+      expect(text()).toContain("Codes are sent to the e-mail address you gave when you registered, although it has not been confirmed yet."),
     );
     // Not the usual hint, which says only a confirmed channel takes codes.
     expect(text()).not.toContain("Only a confirmed channel can be chosen.");
@@ -337,7 +337,7 @@ describe("settings: confirming the e-mail", () => {
     await waitFor(() => expect(codes).toEqual([{ code: "123456" }]));
     await waitFor(() => expect(screen.queryByTestId("email-code")).toBeNull());
     await waitFor(() => expect(email()?.textContent).toContain("Confirmed"));
-    expect(within(section("security")).getByTestId("form-success").textContent).toBe("The e-mail is confirmed");
+    expect(within(section("security")).getByTestId("form-success").textContent).toBe("E-mail confirmed");
     expect(screen.queryByTestId("confirm-email")).toBeNull();
   });
 

@@ -207,14 +207,14 @@ describe("deposit form in Telegram", () => {
     await screen.findByTestId("form-success");
   }
 
-  /** A client with "Add to Home Screen" (Mini Apps 8.0) that answers the status question with `status`. */
+  /** A client with "Add to home screen" (Mini Apps 8.0) that answers the status question with `status`. */
   function withHomeScreen(status: HomeScreenStatus) {
     const homeScreen = { status: vi.fn(async () => status), add: vi.fn() };
     Object.assign(fake.bridge, { homeScreen });
     return homeScreen;
   }
 
-  it("offers Add to Home Screen once, after a deposit opens, where the client says the app is not there", async () => {
+  it("offers Add to home screen once, after a deposit opens, where the client says the app is not there", async () => {
     const homeScreen = withHomeScreen("missed");
     stubRoutes(routes({ body: OPENED }));
     await renderApp({ path: "/deposits", user: DEMO_USER });
@@ -223,7 +223,7 @@ describe("deposit form in Telegram", () => {
     await openDepositWithMainButton();
     const offer = await screen.findByTestId("home-screen-offer");
     expect(offer.textContent).toContain("Kassa on your home screen");
-    fireEvent.click(within(offer).getByRole("button", { name: "Add to Home Screen" }));
+    fireEvent.click(within(offer).getByRole("button", { name: "Add to home screen" }));
     expect(homeScreen.add).toHaveBeenCalledTimes(1);
     expect(screen.queryByTestId("home-screen-offer")).toBeNull();
     // The next deposit on this device: no offer, and the client is not even asked.
@@ -284,7 +284,7 @@ describe("refill form in Telegram", () => {
     stubWithHold(routes({ body: WAITING }), { method: "POST", path: "/funds/refills", gate: hold.opened });
     await renderApp({ path: "/refill", user: DEMO_USER });
     const amount = await field("amount");
-    expect(mainButton().text).toBe("Get the payment address");
+    expect(mainButton().text).toBe("Get payment address");
     expect(screen.queryByTestId("submit")).toBeNull();
     expect(closingConfirmation()).toBe(false);
 

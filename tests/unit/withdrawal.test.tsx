@@ -184,7 +184,7 @@ describe("withdrawal form", () => {
       await waitFor(() => expect(document.querySelector("form[data-step='code']")).toBeTruthy());
       expect(sent.filter((s) => s.path === "/funds/payments/request")).toHaveLength(1);
       typeCode("123456");
-      await pressTwice("Confirm the withdrawal");
+      await pressTwice("Confirm withdrawal");
       await waitFor(() => expect(sent.filter((s) => s.path === "/funds/payments/validate")).toHaveLength(1));
       await screen.findByText("Withdrawal confirmed: 98.50 USDT is on its way");
       expect(sent.filter((s) => s.path === "/funds/payments/validate")).toHaveLength(1);
@@ -238,7 +238,7 @@ describe("withdrawal form", () => {
     await form();
     const select = document.querySelector<HTMLSelectElement>("select[name='paymentSystemId']") as HTMLSelectElement;
     expect([...select.options].map((o) => o.value)).toEqual(["usdt-trc20"]);
-    expect(screen.getByTestId("withdrawal-limits").textContent).toBe("From 10.00 USDT to 1,000.00 USDT, fee 1.5 %");
+    expect(screen.getByTestId("withdrawal-limits").textContent).toBe("From 10.00 USDT to 1,000.00 USDT, fee 1.5%");
     typeAmount("100,01");
     // 100.01 × 1.5 % = 1.50015 (USDT keeps 6 decimals); 100.01 − 1.50015 = 98.50985.
     expect(screen.getByTestId("withdrawal-fee").getAttribute("data-amount")).toBe("1.50015");
@@ -348,7 +348,7 @@ describe("withdrawal form", () => {
     await renderApp({ path: "/withdrawal", user: DEMO_USER });
     const step = await toCodeStep();
     fireEvent.click(within(step).getByTestId("cancel-withdrawal"));
-    await screen.findByText("Withdrawal cancelled, the funds are back on the balance");
+    await screen.findByText("Withdrawal cancelled. The funds are back on your balance");
     expect(sent.at(-1)?.path).toBe("/funds/payments/w1/cancel");
     await form();
   });
@@ -370,12 +370,12 @@ describe("withdrawal form", () => {
     await toCodeStep();
     const resend = screen.getByTestId("resend") as HTMLButtonElement;
     expect(resend.disabled).toBe(true);
-    expect(resend.textContent).toBe("Send again in 0:01");
+    expect(resend.textContent).toBe("Resend in 0:01");
     // The countdown's second passes in real time: waited for under the suite's ceiling, not timed.
     await waitFor(() => expect((screen.getByTestId("resend") as HTMLButtonElement).disabled).toBe(false));
-    expect(screen.getByTestId("resend").textContent).toBe("Send the code again");
+    expect(screen.getByTestId("resend").textContent).toBe("Resend code");
     fireEvent.click(screen.getByTestId("resend"));
-    await waitFor(() => expect(screen.getByTestId("resend").textContent).toBe("Send again in 1:00"));
+    await waitFor(() => expect(screen.getByTestId("resend").textContent).toBe("Resend in 1:00"));
     expect((screen.getByTestId("resend") as HTMLButtonElement).disabled).toBe(true);
     expect(sent.at(-1)?.path).toBe("/funds/payments/w1/resend");
   });
@@ -419,7 +419,7 @@ describe("withdrawal wallet", () => {
 
     fireEvent.change(within(step).getByRole("textbox", { name: /code/i }), { target: { value: "123 456" } });
     fireEvent.click(within(step).getByTestId("submit"));
-    await screen.findByText("Wallet saved. A message about the change went to where your codes arrive.");
+    await screen.findByText("Wallet saved. We have sent a notice about the change to the channel where you receive your codes.");
     expect(sent.at(-1)).toEqual({
       path: "/user-data/wallets/update",
       body: { wallets: [{ paymentSystemId: "usdt-trc20", address: NEW }], code: "123456" },
@@ -445,7 +445,7 @@ describe("withdrawal wallet", () => {
     fireEvent.click(screen.getByTestId("save-wallet"));
     await waitFor(() =>
       expect(document.querySelector("[data-field-error='wallet']")?.textContent).toBe(
-        "This address does not fit the network of the chosen payment system",
+        "This address is not valid for the network of the selected payment system",
       ),
     );
     expect(sent.at(-1)).toEqual({
