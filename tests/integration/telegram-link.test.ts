@@ -135,9 +135,7 @@ describe("linking Telegram to a password account", () => {
     const old = await newLink(inv.token);
     shiftMs = 601_000;
     const from = tgUser("kk");
-    expect(await start(from, old)).toBe(
-      "Сілтеменің мерзімі өтті. Кабинетте жаңасын жасаңыз: Баптаулар → Қауіпсіздік.",
-    );
+    expect(await start(from, old)).toBe("Сілтеменің мерзімі өтті. Кабинетте жаңасын жасаңыз: Баптаулар → Қауіпсіздік.");
     expect(await telegramIdOf(inv.id)).toBeNull();
 
     const replaced = await newLink(inv.token);

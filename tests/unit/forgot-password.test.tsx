@@ -140,7 +140,9 @@ describe("forgot password", () => {
       { ns: "recovery", key: "forgotPassword.done" },
     ]);
     await waitFor(() =>
-      expect(screen.getByRole("status").textContent).toContain("Your password has been changed. Sign in with your new password."),
+      expect(screen.getByRole("status").textContent).toContain(
+        "Your password has been changed. Sign in with your new password.",
+      ),
     );
   });
 

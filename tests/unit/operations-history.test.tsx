@@ -396,7 +396,9 @@ describe("the statement", () => {
     expect(saved).toHaveLength(1);
     expect(saved[0]?.name).toBe("kassa-statement-2026-10-01-2026-10-31-BTC.csv");
     expect(await saved[0]?.blob?.text()).toBe(CSV.slice(1));
-    expect(within(sheet).getByTestId("form-success").textContent).toBe("The statement has been saved to your downloads");
+    expect(within(sheet).getByTestId("form-success").textContent).toBe(
+      "The statement has been saved to your downloads",
+    );
   });
 
   it("two submits in one go (a double tap on Telegram's Main button) ask for one statement", async () => {

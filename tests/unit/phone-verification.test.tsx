@@ -77,7 +77,9 @@ describe("phone verification", () => {
     await renderApp({ path: "/phone-verification", user: WAITING });
     const where = await screen.findByTestId("code-destination");
     // Not "sent to the phone": the code goes by the user's code channel.
-    expect(where.textContent).toBe("We have sent the code to the channel chosen in your security settings: Telegram, e-mail or SMS.");
+    expect(where.textContent).toBe(
+      "We have sent the code to the channel chosen in your security settings: Telegram, e-mail or SMS.",
+    );
     fireEvent.click(resend());
     await waitFor(() =>
       expect(screen.getByTestId("code-destination").textContent).toBe(

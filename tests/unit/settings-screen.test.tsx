@@ -289,7 +289,9 @@ describe("settings: a new account's e-mail", () => {
     expect((await screen.findByTestId("codes-go-to")).textContent).toBe("E-mail · d***@example.com");
     const text = () => document.body.textContent ?? "";
     await waitFor(() =>
-      expect(text()).toContain("Codes are sent to the e-mail address you gave when you registered, although it has not been confirmed yet."),
+      expect(text()).toContain(
+        "Codes are sent to the e-mail address you gave when you registered, although it has not been confirmed yet.",
+      ),
     );
     // Not the usual hint, which says only a confirmed channel takes codes.
     expect(text()).not.toContain("Only a confirmed channel can be chosen.");

@@ -419,7 +419,9 @@ describe("withdrawal wallet", () => {
 
     fireEvent.change(within(step).getByRole("textbox", { name: /code/i }), { target: { value: "123 456" } });
     fireEvent.click(within(step).getByTestId("submit"));
-    await screen.findByText("Wallet saved. We have sent a notice about the change to the channel where you receive your codes.");
+    await screen.findByText(
+      "Wallet saved. We have sent a notice about the change to the channel where you receive your codes.",
+    );
     expect(sent.at(-1)).toEqual({
       path: "/user-data/wallets/update",
       body: { wallets: [{ paymentSystemId: "usdt-trc20", address: NEW }], code: "123456" },
