@@ -41,10 +41,10 @@ export const DEMO_NEWS = [
     daysAgo: 1,
     title: text("Partner programme", "Партнёрская программа", "Partnerprogramm", "Серіктестік бағдарлама"),
     body: text(
-      "Invite friends with your referral link and earn 5 %, 3 % and 1 % from three levels of partners.",
-      "Приглашайте друзей по реферальной ссылке и получайте 5 %, 3 % и 1 % с трёх линий партнёров.",
-      "Laden Sie Freunde über Ihren Empfehlungslink ein und erhalten Sie 5 %, 3 % und 1 % aus drei Partnerebenen.",
-      "Достарыңызды реферал сілтемесі арқылы шақырып, серіктестердің үш деңгейінен 5 %, 3 % және 1 % табыс алыңыз.",
+      "Invite friends with your referral link and earn 5%, 3% and 1% from three levels of partners.",
+      "Приглашайте друзей по реферальной ссылке и получайте 5\u00a0%, 3\u00a0% и 1\u00a0% с трёх линий партнёров.",
+      "Laden Sie Freunde über Ihren Empfehlungslink ein und erhalten Sie 5\u00a0%, 3\u00a0% und 1\u00a0% aus drei Partnerebenen.",
+      "Достарыңызды реферал сілтемесі арқылы шақырып, серіктестердің үш деңгейінен 5\u00a0%, 3\u00a0% және 1\u00a0% табыс алыңыз.",
     ),
   },
   {
