@@ -99,7 +99,8 @@ try {
     step("lint and format (biome)", "nice", ["-n", "10", bin("biome"), "ci", "."]),
     // Files, exports and dependencies nothing uses, dependencies used but not listed (knip.ts): no clock either.
     step("unused code and dependencies (knip)", "nice", ["-n", "10", bin("knip"), "--no-progress"]),
-    // TypeScript 7 (native): ~16 s of CPU for the app and the server, at the normal priority so it is done early.
+    // TypeScript 7 (native), one thread per project (package.json): ~15 s of CPU for the app and the server, at the
+    // normal priority so it is done early.
     step("types (TypeScript 7, app and server)", "npm", ["run", "--silent", "typecheck"]),
     step("unit tests (vitest, jsdom)", bin("vitest"), ["run", "--project", "unit", "--project", "unit-isolated"], env),
     step(
