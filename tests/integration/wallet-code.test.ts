@@ -78,7 +78,7 @@ describe("a withdrawal wallet", () => {
     expect(message("en")).toContain(`your withdrawal wallet change code is <code>${code}</code>`);
     expect(message("ru")).toContain(`(смена кошелька для вывода)`);
     expect(message("de")).toContain(`Ihr Code für die Änderung der Auszahlungs-Wallet lautet <code>${code}</code>`);
-    expect(message("kk")).toContain(`(қаражат шығаратын әмиянды өзгерту)`);
+    expect(message("kk")).toContain(`(шығаруға арналған әмиянды өзгерту)`);
 
     const mismatch = await save(investor, wallet, wrong(code));
     expect(mismatch.status).toBe(400);
