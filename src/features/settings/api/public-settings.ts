@@ -1,7 +1,7 @@
 /**
  * Public settings read without the contract's schemas, on purpose: the login screen needs the
  * Telegram sign-in flag and the bot's username, and checking them with the contract would download
- * its code (zod/mini and the route table, 19.2 KB gzip) before the first screen. The shapes are tiny and read tolerantly; the
+ * its code (zod/mini and the route table, 18.1 KB gzip) before the first screen. The shapes are tiny and read tolerantly; the
  * types tie the paths to the contract's route table, and `tests/unit/settings.test.ts` holds the
  * readers to the contract's schemas.
  */
