@@ -13,12 +13,7 @@
  * (2.2 KB gzip of the cabinet's launch). Both modules are in the cabinet's launch chunk already (the route table
  * imports them): no file of their own.
  */
-import type { ApiErrorBody, User } from "@contract";
-
-interface Contract {
-  User: typeof User;
-  ApiErrorBody: typeof ApiErrorBody;
-}
+type Contract = Pick<typeof import("@contract"), "User" | "ApiErrorBody">;
 
 let loading: Promise<Contract> | undefined;
 
