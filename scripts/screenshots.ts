@@ -20,11 +20,10 @@ import { launchChromium, phoneContext } from "../tests/e2e/support/browser";
 import { ensureBuilt, ensureServerBuilt, startServer } from "../tests/e2e/support/server";
 import {
   DARK_THEME,
-  DEV_BOT_TOKEN,
   installTelegramClient,
   LIGHT_THEME,
   launchHash,
-  signedInitData,
+  newTelegramUser,
 } from "../tests/e2e/support/telegram-client";
 
 const OUT = resolve("artifacts/screenshots");
@@ -134,9 +133,8 @@ async function lockScreens(browser: Browser, baseURL: string, language: string, 
   await context.addInitScript("globalThis.__name = (fn) => fn;");
   await installTelegramClient(context, theme, { keychain: new Map(), biometrics: { available: true, grant: true } });
   const page = await context.newPage();
-  const id = 730_000_000 + Math.floor(Math.random() * 1e8);
-  const initData = signedInitData({ id, first_name: "Lock", language_code: language }, DEV_BOT_TOKEN);
-  const launch = launchHash({ initData, platform: "ios", version: "9.0", theme });
+  const user = newTelegramUser(730_000_000, () => ({ first_name: "Lock", language_code: language }));
+  const launch = launchHash({ user, platform: "ios", version: "9.0", theme });
   const screen = (name: string) => page.locator(`[data-screen='${name}']`).first().waitFor({ timeout: 30_000 });
   await page.goto(`${baseURL}/${launch}`);
   await screen("cabinet");

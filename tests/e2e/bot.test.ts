@@ -11,16 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { screen } from "./support/app";
 import { type BotApiStandIn, startBotApiStandIn, textUpdate } from "./support/bot-api";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
+import { releaseChromium, sharedChromium } from "./support/browser";
 import { kassaWith } from "./support/cli";
 import { freePort, type RunningServer, startServer } from "./support/server";
-import {
-  DEV_BOT_TOKEN,
-  installTelegramClient,
-  LIGHT_THEME,
-  launchHash,
-  signedInitData,
-} from "./support/telegram-client";
+import { launchHash, signedInitData } from "./support/telegram-client";
+import { telegramPhone } from "./support/telegram-file";
 
 const INVITED = { id: 610_000_001, first_name: "Aliya", language_code: "en" };
 const INVESTOR = { id: 610_000_002, first_name: "Bolat", username: "bolat_tg", language_code: "ru" };
@@ -86,11 +81,8 @@ describe("the chat bot (Bot API stand-in)", () => {
 
     // The button opens the Mini App; with Telegram sign-in off the user registers with the form.
     await kassa("settings", "set", "telegramAuthAvailable", "false");
-    const context = await phoneContext(browser);
-    await installTelegramClient(context, LIGHT_THEME);
-    const page = await context.newPage();
-    const initData = signedInitData(INVITED, DEV_BOT_TOKEN);
-    await page.goto(`${button?.web_app.url}${launchHash({ initData, platform: "android" })}`);
+    const { context, page } = await telegramPhone(browser);
+    await page.goto(`${button?.web_app.url}${launchHash({ user: INVITED, platform: "android" })}`);
     await screen(page, "login");
     await page.locator("a[href='/register']").first().click();
     await screen(page, "register");
@@ -105,7 +97,7 @@ describe("the chat bot (Bot API stand-in)", () => {
     // This file's own server (the bot on), not the worker's.
     const { refreshToken } = await apiCall("telegramAuth", {
       baseUrl: base(),
-      body: { initData: signedInitData(INVESTOR, DEV_BOT_TOKEN), language: "ru" },
+      body: { initData: signedInitData(INVESTOR), language: "ru" },
     });
     const refill = await apiCall("createRefill", {
       baseUrl: base(),
@@ -143,12 +135,10 @@ describe("the chat bot (Bot API stand-in)", () => {
     );
 
     // The button opens the Mini App on that refill, after Telegram sign-in.
-    const context = await phoneContext(browser);
-    await installTelegramClient(context, LIGHT_THEME);
-    const page = await context.newPage();
+    const { context, page } = await telegramPhone(browser);
     const url = (sent.params.reply_markup as { inline_keyboard: { web_app: { url: string } }[][] })
       .inline_keyboard[0]?.[0]?.web_app.url;
-    await page.goto(`${url}${launchHash({ initData: signedInitData(INVESTOR, DEV_BOT_TOKEN), platform: "ios" })}`);
+    await page.goto(`${url}${launchHash({ user: INVESTOR, platform: "ios" })}`);
     await screen(page, "refill", 30_000);
     expect(new URL(page.url()).searchParams.get("refill")).toBe(refill.id);
     await page.screenshot({ path: "artifacts/bot-refill-deep-link.png" });

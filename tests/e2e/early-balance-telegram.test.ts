@@ -10,10 +10,10 @@
  * Telegram Desktop (DeviceStorage), where the first screen's call goes out before the app's code is asked for.
  */
 import type { Browser, Frame, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ApiSession, base, phonePendingSession, screen, telegramSessionThroughApi } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
-import { creditedRefill, kassaCli } from "./support/cli";
+import { phoneContext } from "./support/browser";
+import { creditedRefill } from "./support/cli";
 import {
   CODE_AND_STYLES,
   earlyRepliesRead,
@@ -25,24 +25,21 @@ import {
 } from "./support/early-paint";
 import {
   DARK_THEME,
-  DEV_BOT_TOKEN,
   IPHONE_FULLSCREEN,
   installTelegramClient,
   LIGHT_THEME,
   launchHash,
+  newTelegramUser,
   postedEvents,
   signedInitData,
 } from "./support/telegram-client";
+import { telegramFile } from "./support/telegram-file";
 import { openTelegramWeb, TELEGRAM_WEB_ARGS } from "./support/telegram-web";
 
 let browser: Browser;
-beforeAll(async () => {
-  browser = await sharedChromium(TELEGRAM_WEB_ARGS);
-  await kassaCli("settings", "set", "telegramAuthAvailable", "true");
-});
-afterAll(async () => {
-  await releaseChromium(browser);
-});
+telegramFile((shared) => {
+  browser = shared;
+}, TELEGRAM_WEB_ARGS);
 
 /** "#efeff3" as getComputedStyle gives it. */
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16)).join(", ")})`;
@@ -66,14 +63,12 @@ async function expectTakeoverInTelegram(
   expect(painted?.platform).toBe(platform);
 }
 
-const telegramUser = (language: string) => {
-  const id = 870_000_000 + Math.floor(Math.random() * 1e8);
-  return { id, first_name: "Early", username: `early${id}`, language_code: language };
-};
+const telegramUser = (language: string) =>
+  newTelegramUser(870_000_000, (id) => ({ first_name: "Early", username: `early${id}`, language_code: language }));
 
 /** A Telegram user's init data and session, with a balance whose figure is grouped (1,234.50 USDT). */
 async function investor(language: string) {
-  const initData = signedInitData(telegramUser(language), DEV_BOT_TOKEN);
+  const initData = signedInitData(telegramUser(language));
   const session = await telegramSessionThroughApi(initData);
   await creditedRefill(session.token, "1234.5");
   return { initData, session };
@@ -83,7 +78,7 @@ async function investor(language: string) {
 async function iphone(width: number, theme: Record<string, string>, language: string, kept?: ApiSession) {
   // With a kept session of another account given, the launch's init data need not have an account of its own.
   const { initData, session } = kept
-    ? { initData: signedInitData(telegramUser(language), DEV_BOT_TOKEN), session: kept }
+    ? { initData: signedInitData(telegramUser(language)), session: kept }
     : await investor(language);
   const context = await phoneContext(browser, { viewport: { width, height: 844 } });
   await installTelegramClient(context, theme, { keychain: new Map(), ...IPHONE_FULLSCREEN });

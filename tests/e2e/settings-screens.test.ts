@@ -7,7 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import {
   type ApiSession,
@@ -17,20 +17,11 @@ import {
   screen,
   signUpThroughApi,
 } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
-import { kassaCli } from "./support/cli";
+import { phoneContext } from "./support/browser";
 import { cutTexts, settle } from "./support/fit";
 import { type Lng, text } from "./support/locales";
-import {
-  DEV_BOT_TOKEN,
-  installTelegramClient,
-  LIGHT_THEME,
-  launchHash,
-  postedEvents,
-  sendTelegramEvent,
-  signedInitData,
-  waitForPosted,
-} from "./support/telegram-client";
+import { launchHash, newTelegramUser, postedEvents, sendTelegramEvent, waitForPosted } from "./support/telegram-client";
+import { telegramFile, telegramPhone } from "./support/telegram-file";
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
 /** The list's cells, in its order. */
@@ -41,16 +32,14 @@ let investor: ApiSession;
 /** The investor's phone on the web, one page for the file's web tests: each opens the list afresh in it. */
 let phone: Page;
 
+telegramFile((shared) => {
+  browser = shared;
+});
 beforeAll(async () => {
-  browser = await sharedChromium();
   investor = await signUpThroughApi();
-  await kassaCli("settings", "set", "telegramAuthAvailable", "true");
   const context = await phoneContext(browser, SHOTS ? { deviceScaleFactor: 1 } : {});
   await keepSession(context, investor);
   phone = await context.newPage();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
 });
 
 /** The phone's page at this size and scheme; `openList` then opens the list in `lng`. */
@@ -135,13 +124,10 @@ describe("settings as a list of screens", () => {
   });
 
   it("saves the profile with Telegram's Main button inside Telegram, and Back leads to the list", async () => {
-    const context = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
-    await installTelegramClient(context, LIGHT_THEME);
-    const page = await context.newPage();
+    const { context, page } = await telegramPhone(browser, { viewport: { width: 390, height: 720 } });
     try {
-      const id = 730_000_000 + Math.floor(Math.random() * 1e8);
       const hash = launchHash({
-        initData: signedInitData({ id, first_name: "Lena", language_code: "ru" }, DEV_BOT_TOKEN),
+        user: newTelegramUser(730_000_000, () => ({ first_name: "Lena", language_code: "ru" })),
         platform: "android",
       });
       await page.goto(`${base()}/settings${hash}`);
@@ -178,9 +164,7 @@ describe("settings as a list of screens", () => {
       // Opened directly (a link, the bot's menu) the screen has nothing in the app before it: Back leads to
       // the list, not out of the app to the page before the launch.
       // A new launch: another client's context, signed in by the init data alone.
-      const fresh = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
-      await installTelegramClient(fresh, LIGHT_THEME);
-      const direct = await fresh.newPage();
+      const { context: fresh, page: direct } = await telegramPhone(browser, { viewport: { width: 390, height: 720 } });
       await direct.goto(`${base()}/settings/profile${hash}`);
       await direct.locator("[data-settings-screen='profile']").waitFor({ timeout: 20_000 });
       await waitForPosted(

@@ -5,7 +5,7 @@
  * in two languages.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiReply } from "./support/api";
 import {
   base,
@@ -19,25 +19,15 @@ import {
   submit,
   uniqueLogin,
 } from "./support/app";
-import { chromiumForFile, phoneContext } from "./support/browser";
-import { kassaCli } from "./support/cli";
+import { phoneContext } from "./support/browser";
 import { type Lng, text } from "./support/locales";
-import {
-  DEV_BOT_TOKEN,
-  installTelegramClient,
-  LIGHT_THEME,
-  launchHash,
-  signedInitData,
-  waitForPosted,
-} from "./support/telegram-client";
+import { launchHash, newTelegramUser, signedInitData, waitForPosted } from "./support/telegram-client";
+import { setTelegramSignIn, telegramFile, telegramPhone } from "./support/telegram-file";
 
 let browser: Browser;
 
-chromiumForFile((shared) => {
+telegramFile((shared) => {
   browser = shared;
-});
-afterAll(async () => {
-  await kassaCli("settings", "set", "telegramAuthAvailable", "true").catch(() => undefined);
 });
 
 const bodyText = (page: Page) => page.locator("body").innerText();
@@ -180,17 +170,15 @@ describe("limits and sessions", () => {
 
 describe("Telegram sign-in (simulated client)", () => {
   it("signs in automatically, without a form, when Telegram sign-in is available", async () => {
-    await kassaCli("settings", "set", "telegramAuthAvailable", "true");
-    const context = await phoneContext(browser);
-    await installTelegramClient(context, LIGHT_THEME);
-    const page = await context.newPage();
-    const id = 800000 + Math.floor(Math.random() * 99999);
-    const initData = signedInitData(
-      { id, first_name: "Timur", last_name: "Investor", username: `tg${id}user`, language_code: "kk" },
-      DEV_BOT_TOKEN,
-      new Date(),
-      "ref_demo",
-    );
+    await setTelegramSignIn(true);
+    const { context, page } = await telegramPhone(browser);
+    const user = newTelegramUser(800_000_000, (id) => ({
+      first_name: "Timur",
+      last_name: "Investor",
+      username: `tg${id}user`,
+      language_code: "kk",
+    }));
+    const initData = signedInitData(user, { startParam: "ref_demo" });
     await page.goto(`${base()}/${launchHash({ initData, startParam: "ref_demo" })}`);
     await screen(page, "cabinet", 20_000);
     expect(await page.locator("input[name='password']").count()).toBe(0);
@@ -201,15 +189,12 @@ describe("Telegram sign-in (simulated client)", () => {
   });
 
   it("shows the password form inside Telegram when Telegram sign-in is off", async () => {
-    await kassaCli("settings", "set", "telegramAuthAvailable", "false");
-    const context = await phoneContext(browser);
-    await installTelegramClient(context, LIGHT_THEME);
-    const page = await context.newPage();
-    const initData = signedInitData({ id: 900001, first_name: "Off", username: "offuser" }, DEV_BOT_TOKEN);
-    await page.goto(`${base()}/${launchHash({ initData })}`);
+    await setTelegramSignIn(false);
+    const { context, page } = await telegramPhone(browser);
+    await page.goto(`${base()}/${launchHash({ user: { id: 900001, first_name: "Off", username: "offuser" } })}`);
     await screen(page, "login");
     await page.locator("input[name='password']").waitFor();
-    await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+    await setTelegramSignIn(true);
     await context.close();
   });
 });

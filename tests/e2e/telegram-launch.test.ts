@@ -11,19 +11,13 @@ import { LAUNCH_CALL_URLS } from "@contract/launch-calls";
 import type { Browser, Request } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { base, useSession as keepSession, signUpThroughApi } from "./support/app";
-import { chromiumForFile, phoneContext } from "./support/browser";
-import {
-  DEV_BOT_TOKEN,
-  installTelegramClient,
-  LIGHT_THEME,
-  launchHash,
-  signedInitData,
-} from "./support/telegram-client";
+import { launchHash, newTelegramUser } from "./support/telegram-client";
+import { telegramFile, telegramPhone } from "./support/telegram-file";
 
 /** How long the cabinet's launch chunk is held back at most. */
 const HOLD_MS = 5_000;
 let browser: Browser;
-chromiumForFile((shared) => {
+telegramFile((shared) => {
   browser = shared;
 });
 
@@ -37,8 +31,7 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
   for (const client of CLIENTS) {
     it(`${client.platform}: asks for the balance with the first screen while the cabinet's code is still loading`, async () => {
       const investor = await signUpThroughApi();
-      const context = await phoneContext(browser);
-      await installTelegramClient(context, LIGHT_THEME, {
+      const { context, page } = await telegramPhone(browser, {
         ...(client.store === "secure" ? { keychain: new Map() } : {}),
         ...(client.store === "device" ? { deviceStorage: new Map() } : {}),
       });
@@ -54,7 +47,6 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
           { slot: `tg-${client.store}:kassa_refresh_token`, token: investor.token, user: investor.user },
         );
       }
-      const page = await context.newPage();
       const requests: { path: string; at: number }[] = [];
       const balanceAsked = new Promise<void>((resolve) => {
         page.on("request", (request: Request) => {
@@ -98,13 +90,8 @@ describe("a Telegram launch with a kept session", { timeout: 90_000 }, () => {
         ]);
         await route.continue();
       });
-      const initData = signedInitData(
-        { id: 700_000_000 + Math.floor(Math.random() * 1e8), first_name: "Kept", language_code: "en" },
-        DEV_BOT_TOKEN,
-      );
-      await page.goto(
-        `${base()}/${launchHash({ initData, theme: LIGHT_THEME, platform: client.platform, version: client.version })}`,
-      );
+      const user = newTelegramUser(700_000_000, () => ({ first_name: "Kept", language_code: "en" }));
+      await page.goto(`${base()}/${launchHash({ user, platform: client.platform, version: client.version })}`);
       await page.locator("[data-testid='balance']").first().waitFor({ timeout: 30_000 });
 
       const paths = requests.map((r) => r.path);

@@ -12,33 +12,29 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page, Route } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { base, telegramSessionThroughApi } from "./support/app";
-import { chromiumForFile, phoneContext } from "./support/browser";
-import { creditedRefill, kassaCli } from "./support/cli";
+import { creditedRefill } from "./support/cli";
 import {
   DARK_THEME,
-  DEV_BOT_TOKEN,
   type Insets,
-  installTelegramClient,
   LIGHT_THEME,
   launchHash,
+  newTelegramUser,
   postedEvents,
   sendTelegramEvent,
   signedInitData,
   waitForPosted,
 } from "./support/telegram-client";
+import { telegramFile, telegramPhone } from "./support/telegram-file";
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
 /** The Telegram user's language (`E2E_LANGUAGE=de` for German screens); the assertions hold in any. */
 const LANGUAGE = process.env.E2E_LANGUAGE ?? "en";
 let browser: Browser;
 
-chromiumForFile((shared) => {
+telegramFile((shared) => {
   browser = shared;
-});
-beforeAll(async () => {
-  await kassaCli("settings", "set", "telegramAuthAvailable", "true");
 });
 
 const onScreen = (page: Page, name: string, timeout = 15_000) =>
@@ -125,18 +121,20 @@ const CLIENTS: Client[] = [
 describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 150_000 }, () => {
   for (const client of CLIENTS) {
     it(`${client.platform}: nothing under the home indicator, money fields named, session kept`, async () => {
-      const context = await phoneContext(browser, { viewport: { width: client.width, height: 720 } });
-      await installTelegramClient(context, client.theme, client);
-      const page = await context.newPage();
+      const { context, page } = await telegramPhone(browser, {
+        ...client,
+        viewport: { width: client.width, height: 720 },
+      });
       const signIns = telegramSignIns(page);
-      const id = 700_000_000 + Math.floor(Math.random() * 1e8);
+      // A long name with no space to break at: the greeting must not push Refresh off the screen.
+      const user = newTelegramUser(700_000_000, (id) => ({
+        first_name: `Maximilianus${id}Konstantinopolski`,
+        username: `mo${id}`,
+        language_code: LANGUAGE,
+      }));
       const launch = () =>
         launchHash({
-          initData: signedInitData(
-            // A long name with no space to break at: the greeting must not push Refresh off the screen.
-            { id, first_name: `Maximilianus${id}Konstantinopolski`, username: `mo${id}`, language_code: LANGUAGE },
-            DEV_BOT_TOKEN,
-          ),
+          user,
           theme: client.theme,
           platform: client.platform,
           version: client.version,
@@ -303,14 +301,20 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
 
   it("iOS biometric lock: nothing opens without Face ID (failed, cancelled, access denied, unavailable, token missing); off, kept as before; no biometrics, no switch", async () => {
     const keychain = new Map<string, string>();
-    const context = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
-    await installTelegramClient(context, LIGHT_THEME, { keychain, biometrics: { available: true, grant: true } });
-    const page = await context.newPage();
+    const { context, page } = await telegramPhone(browser, {
+      viewport: { width: 390, height: 720 },
+      keychain,
+      biometrics: { available: true, grant: true },
+    });
     const signIns = telegramSignIns(page);
-    const id = 710_000_000 + Math.floor(Math.random() * 1e8);
+    const user = newTelegramUser(710_000_000, (id) => ({
+      first_name: "Bio",
+      username: `bio${id}`,
+      language_code: "en",
+    }));
     const launch = () =>
       launchHash({
-        initData: signedInitData({ id, first_name: "Bio", username: `bio${id}`, language_code: "en" }, DEV_BOT_TOKEN),
+        user,
         platform: "ios",
         version: "9.0",
       });
@@ -435,12 +439,13 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
       { available: true, grant: false },
       { available: false, grant: false },
     ]) {
-      const other = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
-      await installTelegramClient(other, LIGHT_THEME, { keychain: new Map(), biometrics });
-      const phone = await other.newPage();
-      const user = 720_000_000 + Math.floor(Math.random() * 1e8);
+      const { context: other, page: phone } = await telegramPhone(browser, {
+        viewport: { width: 390, height: 720 },
+        keychain: new Map(),
+        biometrics,
+      });
       const hash = launchHash({
-        initData: signedInitData({ id: user, first_name: "Bio", language_code: "en" }, DEV_BOT_TOKEN),
+        user: newTelegramUser(720_000_000, () => ({ first_name: "Bio", language_code: "en" })),
         platform: "ios",
         version: "9.0",
       });
@@ -469,14 +474,15 @@ describe("inside Telegram's native clients (iOS, Android, Desktop)", { timeout: 
   });
 
   it("Android, ru at 320 px: after a deposit opens, Add to Home Screen is offered once, fits, and opens the client's own prompt", async () => {
-    const context = await phoneContext(browser, { viewport: { width: 320, height: 720 } });
-    await installTelegramClient(context, DARK_THEME, { homeScreen: "missed" });
-    const id = 730_000_000 + Math.floor(Math.random() * 1e8);
+    const { context, page } = await telegramPhone(browser, {
+      theme: DARK_THEME,
+      viewport: { width: 320, height: 720 },
+      homeScreen: "missed",
+    });
     // Russian: the longest button labels of the four languages.
-    const initData = signedInitData({ id, first_name: "Home", language_code: "ru" }, DEV_BOT_TOKEN);
+    const initData = signedInitData(newTelegramUser(730_000_000, () => ({ first_name: "Home", language_code: "ru" })));
     await creditedRefill((await telegramSessionThroughApi(initData)).token, "500");
     const hash = launchHash({ initData, theme: DARK_THEME, platform: "android", version: "8.0" });
-    const page = await context.newPage();
     const mainButton = async () =>
       (await postedEvents(page)).filter((e) => e.eventType === "web_app_setup_main_button").at(-1)?.eventData as {
         is_visible?: boolean;

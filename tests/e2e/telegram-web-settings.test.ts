@@ -7,22 +7,20 @@
  * the server; the list's first cell and the save's message clear of the iPhone's insets.
  */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiCall } from "./support/api";
 import { base, screen, telegramSessionThroughApi } from "./support/app";
-import { phoneContext, releaseChromium, sharedChromium } from "./support/browser";
-import { creditedRefill, kassaCli } from "./support/cli";
+import { creditedRefill } from "./support/cli";
 import { text } from "./support/locales";
 import {
-  DEV_BOT_TOKEN,
   IPHONE_FULLSCREEN,
-  installTelegramClient,
-  LIGHT_THEME,
   launchHash,
+  newTelegramUser,
   postedEvents,
   sendTelegramEvent,
   signedInitData,
 } from "./support/telegram-client";
+import { telegramFile, telegramPhone } from "./support/telegram-file";
 import {
   APP_ORIGIN,
   lastFramePosted,
@@ -33,22 +31,16 @@ import {
 } from "./support/telegram-web";
 
 let browser: Browser;
-beforeAll(async () => {
-  browser = await sharedChromium(TELEGRAM_WEB_ARGS);
-  await kassaCli("settings", "set", "telegramAuthAvailable", "true");
-});
-afterAll(async () => {
-  await releaseChromium(browser);
-});
+telegramFile((shared) => {
+  browser = shared;
+}, TELEGRAM_WEB_ARGS);
 
 type Button = { is_visible?: boolean; text?: string };
-const newUser = (prefix: number) => {
-  const id = prefix + Math.floor(Math.random() * 1e8);
-  return { id, first_name: "Wen", username: `wen${id}`, language_code: "en" };
-};
+const newUser = (from: number) =>
+  newTelegramUser(from, (id) => ({ first_name: "Wen", username: `wen${id}`, language_code: "en" }));
 
 /** Telegram Web (`client`) with the app opened in its frame by a new Telegram user, at the cabinet. */
-async function launch(client: "a" | "k", initData = signedInitData(newUser(840_000_000), DEV_BOT_TOKEN)) {
+async function launch(client: "a" | "k", initData = signedInitData(newUser(840_000_000))) {
   const web = await openTelegramWeb(browser, base(), client);
   const frame = await web.mount({ initData, platform: client === "a" ? "weba" : "webk", version: "9.1" });
   await screen(frame, "cabinet");
@@ -136,7 +128,7 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
 
   for (const client of ["a", "k"] as const) {
     it(`Web ${client.toUpperCase()}: Deutsch chosen in the language screen stays after the frame reloads and reopens, and reaches the server`, async () => {
-      const initData = signedInitData(newUser(840_000_000), DEV_BOT_TOKEN);
+      const initData = signedInitData(newUser(840_000_000));
       // A notification written while the account's language is still Telegram's English.
       const investor = await telegramSessionThroughApi(initData);
       await creditedRefill(investor.token, "25");
@@ -201,7 +193,7 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
   }
 
   it("Web A: the bell counts the unread, a tapped notification opens its refill and is read on the server, Back returns through the sheet", async () => {
-    const initData = signedInitData(newUser(850_000_000), DEV_BOT_TOKEN);
+    const initData = signedInitData(newUser(850_000_000));
     const investor = await telegramSessionThroughApi(initData);
     const older = await creditedRefill(investor.token, "30");
     await creditedRefill(investor.token, "45");
@@ -247,12 +239,13 @@ describe("Settings and the inbox inside Telegram Web and the iPhone's webview", 
   });
 
   it("iPhone, fullscreen: the list's first cell and the save's message clear of the notch, Telegram's buttons and the home indicator", async () => {
-    const context = await phoneContext(browser, { viewport: { width: 390, height: 720 } });
-    await installTelegramClient(context, LIGHT_THEME, IPHONE_FULLSCREEN);
-    const page = await context.newPage();
+    const { context, page } = await telegramPhone(browser, {
+      viewport: { width: 390, height: 720 },
+      ...IPHONE_FULLSCREEN,
+    });
     const { safeArea, contentSafeArea } = IPHONE_FULLSCREEN;
     const hash = launchHash({
-      initData: signedInitData(newUser(860_000_000), DEV_BOT_TOKEN),
+      user: newUser(860_000_000),
       platform: "ios",
       version: "9.0",
       fullscreen: true,

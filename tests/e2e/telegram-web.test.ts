@@ -7,11 +7,11 @@
  * a ready, expanded app.
  */
 import type { Browser, Frame } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { base, readNotifications, signUpThroughApi } from "./support/app";
-import { releaseChromium, sharedChromium } from "./support/browser";
 import { kassaCli } from "./support/cli";
-import { DARK_THEME, DEV_BOT_TOKEN, LIGHT_THEME, signedInitData } from "./support/telegram-client";
+import { DARK_THEME, LIGHT_THEME, newTelegramUser, signedInitData, type TelegramUser } from "./support/telegram-client";
+import { setTelegramSignIn, telegramFile } from "./support/telegram-file";
 import { APP_ORIGIN, openTelegramWeb, TELEGRAM_WEB_ARGS, waitForFramePosted } from "./support/telegram-web";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,23 +21,20 @@ const SHOTS = process.env.E2E_SCREENSHOTS;
 const BACK_START_OVER_MS = 4_000;
 let browser: Browser;
 
-beforeAll(async () => {
-  browser = await sharedChromium(TELEGRAM_WEB_ARGS);
-});
-afterAll(async () => {
-  await kassaCli("settings", "set", "telegramAuthAvailable", "true").catch(() => undefined);
-  await releaseChromium(browser);
-});
+telegramFile((shared) => {
+  browser = shared;
+}, TELEGRAM_WEB_ARGS);
 
 const onScreen = (frame: Frame, name: string, timeout = 15_000) =>
   frame.locator(`[data-screen='${name}']`).first().waitFor({ state: "visible", timeout });
 const visible = (data: unknown) => (data as { is_visible?: boolean } | null)?.is_visible;
-const tgUser = (id: number) => ({ id, first_name: "Wen", username: `wen${id}`, language_code: "en" });
+const tgUser = (from: number): TelegramUser =>
+  newTelegramUser(from, (id) => ({ first_name: "Wen", username: `wen${id}`, language_code: "en" }));
 
 // Each test opens several screens in a busy browser; a loaded machine needs more than the default minute.
 describe("inside Telegram Web (cross-site iframe, third-party rules on)", { timeout: 150_000 }, () => {
   it("Web A: Telegram sign-in, then reopening with fresh or stale init data reuses the kept session", async () => {
-    await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+    await setTelegramSignIn(true);
     const web = await openTelegramWeb(browser, base(), "a");
     // What the app's own site keeps at the top level is not what its frame under Telegram sees.
     const top = await web.context.newPage();
@@ -45,9 +42,9 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
     await top.evaluate(() => localStorage.setItem("kassa.probe", "top-level"));
     await top.close();
 
-    const id = 800_000_000 + Math.floor(Math.random() * 1e8);
+    const user = tgUser(800_000_000);
     const launch = (authDate: Date) => ({
-      initData: signedInitData(tgUser(id), DEV_BOT_TOKEN, authDate, "ref_demo"),
+      initData: signedInitData(user, { authDate, startParam: "ref_demo" }),
       platform: "weba" as const,
       version: "9.1",
       startParam: "ref_demo",
@@ -93,18 +90,17 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
 
   for (const client of ["k", "a"] as const) {
     it(`Web ${client.toUpperCase()}: ready at once, swipes on from launch, Copy without clipboard-write, sheets own the bottom bar and Back`, async () => {
-      await kassaCli("settings", "set", "telegramAuthAvailable", "true");
+      await setTelegramSignIn(true);
       const published = await kassaCli("news", "add", "--title-en", "Quarter report", "--body-en", "<p>Figures</p>");
       const newsId = /News (\S+) published/.exec(published)?.[1];
       const web = await openTelegramWeb(browser, base(), client);
       const platform = client === "k" ? "webk" : "weba";
-      const id = 600_000_000 + Math.floor(Math.random() * 1e8);
       // Ready as soon as the first screen is on, without waiting for the network: with every API call held,
       // Telegram is still told (its loading placeholder gives way to the app's own), and no storage the client
       // lacks is asked for. Both clients report a Bot API past 9.0 (SecureStorage, DeviceStorage), which
       // neither keeps.
       const release = web.holdApi();
-      const frame = await web.mount({ initData: signedInitData(tgUser(id), DEV_BOT_TOKEN), platform, version: "9.1" });
+      const frame = await web.mount({ initData: signedInitData(tgUser(600_000_000)), platform, version: "9.1" });
       await waitForFramePosted(web, "web_app_ready", () => true, 60_000);
       await expect.poll(() => web.requests.some((r) => r.includes(" /api/")), { timeout: 60_000 }).toBe(true);
       release();
@@ -296,12 +292,12 @@ describe("inside Telegram Web (cross-site iframe, third-party rules on)", { time
   }
 
   it("Web K: password sign-in kept after the frame is re-inserted; Back, Main button, theme; ready without safe-area answers", async () => {
-    await kassaCli("settings", "set", "telegramAuthAvailable", "false");
+    await setTelegramSignIn(false);
     const investor = await signUpThroughApi();
     await readNotifications(investor.token);
     const web = await openTelegramWeb(browser, base(), "k", LIGHT_THEME);
     const launch = () => ({
-      initData: signedInitData(tgUser(900_000_000 + Math.floor(Math.random() * 1e8)), DEV_BOT_TOKEN),
+      initData: signedInitData(tgUser(900_000_000)),
       platform: "webk" as const,
     });
 

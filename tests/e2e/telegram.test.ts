@@ -3,29 +3,23 @@
  * says it is ready, follows the theme live, and drives Telegram's Back button from its navigation.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { base } from "./support/app";
-import { chromiumForFile, phoneContext } from "./support/browser";
-import { kassaCli } from "./support/cli";
 import {
   DARK_THEME,
-  DEV_BOT_TOKEN,
-  installTelegramClient,
   LIGHT_THEME,
   launchHash,
+  newTelegramUser,
   postedEvents,
   sendTelegramEvent,
   signedInitData,
   waitForPosted,
 } from "./support/telegram-client";
+import { setTelegramSignIn, telegramFile, telegramPhone } from "./support/telegram-file";
 
 let browser: Browser;
-
-chromiumForFile((shared) => {
+telegramFile((shared) => {
   browser = shared;
-});
-afterAll(async () => {
-  await kassaCli("settings", "set", "telegramAuthAvailable", "true").catch(() => undefined);
 });
 
 const cssVar = (page: Page, name: string) =>
@@ -34,17 +28,16 @@ const backVisible = (data: unknown) => (data as { is_visible?: boolean } | null)
 
 describe("inside Telegram (simulated client)", () => {
   it("a stale launch without a kept session says to reopen from the bot and offers the password", async () => {
-    await kassaCli("settings", "set", "telegramAuthAvailable", "true");
-    const context = await phoneContext(browser);
-    await installTelegramClient(context, LIGHT_THEME);
-    const page = await context.newPage();
+    await setTelegramSignIn(true);
+    const { context, page } = await telegramPhone(browser);
     // Init data 25 hours old (a Mini App left open, or reopened from an old message), nothing kept.
     const initData = signedInitData(
-      { id: 700_000_000 + Math.floor(Math.random() * 1e8), first_name: "Old", language_code: "en" },
-      DEV_BOT_TOKEN,
-      new Date(Date.now() - 25 * 60 * 60 * 1000),
+      newTelegramUser(700_000_000, () => ({ first_name: "Old", language_code: "en" })),
+      {
+        authDate: new Date(Date.now() - 25 * 60 * 60 * 1000),
+      },
     );
-    await page.goto(`${base()}/${launchHash({ initData, theme: LIGHT_THEME, platform: "android" })}`);
+    await page.goto(`${base()}/${launchHash({ initData, platform: "android" })}`);
     await page.locator("[data-screen='login']").waitFor();
     const notice = page.locator("[data-testid='form-error']");
     await expect.poll(() => notice.textContent(), { timeout: 15_000 }).toMatch(/open it again from the bot/i);
@@ -57,15 +50,10 @@ describe("inside Telegram (simulated client)", () => {
 
   it("posts ready, follows the theme live and mirrors navigation on the Back button", async () => {
     // With Telegram sign-in off the login screen stays put, so navigation can be observed from it.
-    await kassaCli("settings", "set", "telegramAuthAvailable", "false");
-    const context = await phoneContext(browser);
-    await installTelegramClient(context, LIGHT_THEME);
-    const page = await context.newPage();
-    const initData = signedInitData(
-      { id: 700001, first_name: "Tess", username: "tess", language_code: "en" },
-      DEV_BOT_TOKEN,
-    );
-    await page.goto(`${base()}/login${launchHash({ initData, theme: LIGHT_THEME, platform: "android" })}`);
+    await setTelegramSignIn(false);
+    const { context, page } = await telegramPhone(browser);
+    const user = { id: 700001, first_name: "Tess", username: "tess", language_code: "en" };
+    await page.goto(`${base()}/login${launchHash({ user, platform: "android" })}`);
     await page.locator("[data-screen='login']").waitFor();
 
     await waitForPosted(page, "web_app_ready");

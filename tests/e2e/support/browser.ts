@@ -44,13 +44,14 @@ export async function releaseChromium(browser: Browser | undefined): Promise<voi
 }
 
 /**
- * A file's share of the worker's Chromium (`sharedChromium`): taken before its tests and handed to `take`, released
- * after them (`releaseChromium`). Called at a file's top, as a describe's fixtures are (docs/testing.md).
+ * A file's share of the worker's Chromium (`sharedChromium`, with `extraArgs`): taken before its tests and handed to
+ * `take`, released after them (`releaseChromium`). Called at a file's top, as a describe's fixtures are
+ * (docs/testing.md).
  */
-export function chromiumForFile(take: (browser: Browser) => void): void {
+export function chromiumForFile(take: (browser: Browser) => void, extraArgs: string[] = []): void {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await sharedChromium();
+    browser = await sharedChromium(extraArgs);
     take(browser);
   });
   afterAll(async () => {

@@ -62,8 +62,20 @@ export interface TelegramUser {
   language_code?: string;
 }
 
-/** Init data signed as Telegram signs it, by an implementation independent of the server's. */
-export function signedInitData(user: TelegramUser, botToken: string, authDate = new Date(), startParam?: string) {
+/** A Telegram user the server has not seen: `from` plus a random part as its id (each file its own range). */
+export function newTelegramUser(from: number, fields: (id: number) => Omit<TelegramUser, "id">): TelegramUser {
+  const id = from + Math.floor(Math.random() * 1e8);
+  return { id, ...fields(id) };
+}
+
+/**
+ * Init data signed as Telegram signs it, by an implementation independent of the server's: signed with the
+ * development bot's token (the test servers' own), now unless `authDate` says otherwise.
+ */
+export function signedInitData(
+  user: TelegramUser,
+  { authDate = new Date(), startParam }: { authDate?: Date; startParam?: string } = {},
+) {
   return sign(
     {
       user: { ...user, allows_write_to_pm: true },
@@ -72,13 +84,15 @@ export function signedInitData(user: TelegramUser, botToken: string, authDate = 
       signature: randomBytes(64).toString("base64url"),
       ...(startParam ? { start_param: startParam } : {}),
     } as Parameters<typeof sign>[0],
-    botToken,
+    DEV_BOT_TOKEN,
     authDate,
   );
 }
 
 export interface LaunchOptions {
   initData?: string;
+  /** Init data for this user (`signedInitData`), where `initData` is not given. */
+  user?: TelegramUser;
   theme?: Record<string, string>;
   platform?: string;
   version?: string;
@@ -89,7 +103,8 @@ export interface LaunchOptions {
 
 /** The hash a Telegram client appends to the Mini App URL. */
 export function launchHash({
-  initData = "",
+  user,
+  initData = user ? signedInitData(user) : "",
   theme = LIGHT_THEME,
   platform = "tdesktop",
   version = "8.0",
@@ -315,21 +330,31 @@ export function sendTelegramEvent(page: Page, eventType: string, eventData?: unk
 }
 
 /** Waits until the app has posted an event matching `predicate`, and returns it. */
-export async function waitForPosted(
+export function waitForPosted(
   page: Page,
   eventType: string,
   predicate: (data: unknown) => boolean = () => true,
   timeoutMs = 10_000,
 ): Promise<PostedEvent> {
+  return waitForEvent(() => postedEvents(page), eventType, predicate, timeoutMs);
+}
+
+/** Waits until `posted` (what the app has posted so far) holds an event matching `predicate`, and returns the last. */
+export async function waitForEvent(
+  posted: () => Promise<PostedEvent[]>,
+  eventType: string,
+  predicate: (data: unknown) => boolean,
+  timeoutMs: number,
+): Promise<PostedEvent> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = (await postedEvents(page)).filter((e) => e.eventType === eventType && predicate(e.eventData));
-    const last = found.at(-1);
+    const events = await posted();
+    const last = events.filter((e) => e.eventType === eventType && predicate(e.eventData)).at(-1);
     if (last) return last;
     if (Date.now() > deadline) {
-      const seen = (await postedEvents(page)).map((e) => e.eventType).join(", ");
+      const seen = events.map((e) => e.eventType).join(", ");
       throw new Error(`The app did not post ${eventType} in ${timeoutMs} ms; it posted: ${seen}`);
     }
-    await page.waitForTimeout(50);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

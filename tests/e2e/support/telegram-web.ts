@@ -18,7 +18,7 @@ import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { disabledFeaturesSwitch } from "../../../scripts/lib/system.mjs";
 import { launchChromium } from "./browser";
 import { fetchAsBrowser, unlessGone } from "./route-fetch";
-import { LIGHT_THEME, type PostedEvent } from "./telegram-client";
+import { LIGHT_THEME, type PostedEvent, waitForEvent } from "./telegram-client";
 
 export const TELEGRAM_WEB = "https://web.telegram.org";
 /** The app's public address in these tests; requests to it go to the e2e server. */
@@ -229,23 +229,14 @@ export async function openTelegramWeb(
   };
 }
 
-/** Waits until the frame has posted an event matching `predicate`. */
-export async function waitForFramePosted(
+/** Waits until the frame has posted an event matching `predicate`, and returns it. */
+export function waitForFramePosted(
   web: TelegramWeb,
   eventType: string,
   predicate: (data: unknown) => boolean = () => true,
   timeoutMs = 10_000,
 ): Promise<PostedEvent> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = (await web.events()).filter((e) => e.eventType === eventType && predicate(e.eventData)).at(-1);
-    if (found) return found;
-    if (Date.now() > deadline) {
-      const seen = (await web.events()).map((e) => e.eventType).join(", ");
-      throw new Error(`The app did not post ${eventType} in ${timeoutMs} ms; it posted: ${seen}`);
-    }
-    await web.page.waitForTimeout(50);
-  }
+  return waitForEvent(() => web.events(), eventType, predicate, timeoutMs);
 }
 
 /** The data of the last event of `eventType` the frame posted (undefined before any): the client's current state. */
