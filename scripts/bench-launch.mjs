@@ -64,7 +64,7 @@ import { chromium } from "playwright-core";
 import { installTelegramClient, LIGHT_THEME, launchHash } from "../tests/e2e/support/telegram-client.ts";
 import { launchChromiumAsTelegramWeb, openTelegramWeb, TELEGRAM_WEB } from "../tests/e2e/support/telegram-web.ts";
 import { demoSession, freePort, startKassa } from "./lib/demo-server.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_CONTEXT } from "./lib/system.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_CONTEXT, PHONE_PROFILE, throttleToPhone } from "./lib/system.mjs";
 
 process.chdir(resolve(import.meta.dirname, ".."));
 
@@ -79,7 +79,7 @@ const TELEGRAM_CASES = ["tg-webk", "tg-weba", "tg-ios", "tg-android", "tg-deskto
 const CASES = (process.env.BENCH_CASES ?? `cabinet,${TELEGRAM_CASES.join(",")},login,template`)
   .split(",")
   .map((name) => (name === "telegram" ? "tg-ios" : name));
-const PROFILE = { latencyMs: 150, downBps: 1_600_000, upBps: 750_000, cpu: 4 };
+const PROFILE = PHONE_PROFILE;
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -327,19 +327,6 @@ async function watchCase(context, name) {
   await context.addInitScript(watchFor, { ...CONDITIONS[name], binding: SHOWN });
 }
 
-async function throttle(page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: PROFILE.latencyMs,
-    downloadThroughput: PROFILE.downBps / 8,
-    uploadThroughput: PROFILE.upBps / 8,
-  });
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: PROFILE.cpu });
-  return cdp;
-}
-
 /**
  * `RUNS` cold and warm launches of each case, in turns (each case's first, then each case's second, …): the machine's
  * load drifts over a run, and each case's figure is compared with the web cabinet's. A case's `start()` gives a fresh
@@ -351,14 +338,14 @@ async function measureInTurns(cases) {
   // same case's.
   for (const browser of new Set(cases.map((c) => c.browser))) {
     const { page, open, close } = await cases.find((c) => c.browser === browser).start();
-    await launch(page, await throttle(page), open, false);
+    await launch(page, await throttleToPhone(page), open, false);
     await close();
   }
   for (let i = 0; i < RUNS; i++)
     for (const [at, { start }] of cases.entries()) {
       const { cold, warm } = results[at];
       const { page, open, leave, close } = await start();
-      const cdp = await throttle(page);
+      const cdp = await throttleToPhone(page);
       cold.push(await launch(page, cdp, open, true));
       await leave();
       warm.push(await launch(page, cdp, open, false));

@@ -69,6 +69,23 @@ export const PHONE_CONTEXT = {
   locale: "en-US",
 };
 
+/** The benchmarks' phone network and CPU (Chrome DevTools Protocol's emulation): a 150 ms round trip, 1.6 Mbps down, 750 kbps up, 4× slower. */
+export const PHONE_PROFILE = { latencyMs: 150, downBps: 1_600_000, upBps: 750_000, cpu: 4 };
+
+/** Puts `page` on the phone profile; returns its DevTools session. */
+export async function throttleToPhone(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: PHONE_PROFILE.latencyMs,
+    downloadThroughput: PHONE_PROFILE.downBps / 8,
+    uploadThroughput: PHONE_PROFILE.upBps / 8,
+  });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: PHONE_PROFILE.cpu });
+  return cdp;
+}
+
 export function findPostgresBin() {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = "/usr/lib/postgresql";
