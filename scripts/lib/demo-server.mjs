@@ -6,6 +6,21 @@ import { startArguments } from "./start-command.mjs";
 
 export { freePort };
 
+/**
+ * The servers started here and still running. Each is a process of its own, so a benchmark that throws or is
+ * interrupted would leave it behind: they are ended when the benchmark's process exits, however it exits.
+ */
+const running = new Set();
+const endAll = () => {
+  for (const child of running) child.kill("SIGTERM");
+};
+process.once("exit", endAll);
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"])
+  process.once(signal, () => {
+    endAll();
+    process.kill(process.pid, signal);
+  });
+
 async function waitFor(url, child, ms = 180_000) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
@@ -36,6 +51,8 @@ export async function startKassa({ quiet = false, env = {} } = {}) {
     },
     stdio: quiet ? "ignore" : ["ignore", "inherit", "inherit"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   const base = `http://127.0.0.1:${port}`;
   // Readiness, not liveness: liveness answers from the first moments of a start, before the database is open,
   // and a case that opens the app first (the login) would time the server's start.
