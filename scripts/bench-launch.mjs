@@ -79,7 +79,6 @@ const TELEGRAM_CASES = ["tg-webk", "tg-weba", "tg-ios", "tg-android", "tg-deskto
 const CASES = (process.env.BENCH_CASES ?? `cabinet,${TELEGRAM_CASES.join(",")},login,template`)
   .split(",")
   .map((name) => (name === "telegram" ? "tg-ios" : name));
-const PROFILE = PHONE_PROFILE;
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -692,7 +691,7 @@ async function main() {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
   console.log(
-    `\nLaunch on a phone profile (390×844, ${PROFILE.latencyMs} ms RTT, ${PROFILE.downBps / 1e6} Mbps down, ${PROFILE.upBps / 1e3} kbps up, CPU ${PROFILE.cpu}× slower), median of ${RUNS}${TG_ANSWER_DELAY > 0 ? `; the phones' and Desktop's stand-ins answering ${TG_ANSWER_DELAY} ms late` : ""}:`,
+    `\nLaunch on a phone profile (390×844, ${PHONE_PROFILE.latencyMs} ms RTT, ${PHONE_PROFILE.downBps / 1e6} Mbps down, ${PHONE_PROFILE.upBps / 1e3} kbps up, CPU ${PHONE_PROFILE.cpu}× slower), median of ${RUNS}${TG_ANSWER_DELAY > 0 ? `; the phones' and Desktop's stand-ins answering ${TG_ANSWER_DELAY} ms late` : ""}:`,
   );
   console.log(line(rows[0]));
   console.log(line(widths.map((w) => "-".repeat(w))));

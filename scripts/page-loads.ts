@@ -7,7 +7,7 @@
 // subtract: what is left is `count` loads. A third argument `same-page` loads `path` again and again in one page
 // instead, as the tests that share a page load their screens afresh in it.
 import { launchChromium, phoneContext } from "../tests/e2e/support/browser";
-import { demoSession, startKassa } from "./lib/demo-server.mjs";
+import { demoSession, keepSession, startKassa } from "./lib/demo-server.mjs";
 
 const [path = "/", count = "20", mode = "new-page"] = process.argv.slice(2);
 const screen = path.startsWith("/login") ? "login" : "cabinet";
@@ -17,10 +17,7 @@ try {
   const session = screen === "cabinet" ? await demoSession(kassa.base) : null;
   const open = async () => {
     const context = await phoneContext(browser);
-    if (session) {
-      await context.addCookies([{ name: "kassa_token", value: session.refreshToken, url: kassa.base }]);
-      await context.addInitScript((user) => localStorage.setItem("kassa.user", user), JSON.stringify(session.user));
-    }
+    if (session) await keepSession(context, kassa.base, session);
     return { context, page: await context.newPage() };
   };
   const shared = mode === "same-page" ? await open() : null;

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { SourceMapConsumer } from "source-map-js";
-import { demoSession, startKassa } from "./lib/demo-server.mjs";
+import { demoSession, keepSession, startKassa } from "./lib/demo-server.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_CONTEXT, throttleToPhone } from "./lib/system.mjs";
 
 const LAUNCHES = Number(process.argv[2] ?? 3);
@@ -60,17 +60,15 @@ const figures = [];
 try {
   for (let run = 0; run < LAUNCHES; run++) {
     const context = await browser.newContext(PHONE_CONTEXT);
-    const session = await demoSession(kassa.base);
-    await context.addCookies([{ name: "kassa_token", value: session.refreshToken, url: kassa.base }]);
-    await context.addInitScript((user) => {
-      localStorage.setItem("kassa.user", user);
+    await keepSession(context, kassa.base, await demoSession(kassa.base));
+    await context.addInitScript(() => {
       new MutationObserver((_, observer) => {
         if (/\d/.test(document.querySelector("[data-testid='overview-total']")?.textContent ?? "")) {
           performance.mark("kassa:app-figure");
           observer.disconnect();
         }
       }).observe(document, { childList: true, subtree: true, characterData: true });
-    }, JSON.stringify(session.user));
+    });
     const page = await context.newPage();
     await throttleToPhone(page);
     await browser.startTracing(page, {

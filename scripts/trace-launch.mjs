@@ -5,7 +5,7 @@
 // started (from the navigation), how long it took and what inside it took longest (a script's evaluation and its
 // URL, a timer, style and layout, a module's evaluation). One launch: run it a few times and compare tasks.
 import { chromium } from "playwright-core";
-import { demoSession, startKassa } from "./lib/demo-server.mjs";
+import { demoSession, keepSession, startKassa } from "./lib/demo-server.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_CONTEXT } from "./lib/system.mjs";
 
 const [path = "/"] = process.argv.slice(2);
@@ -41,11 +41,7 @@ const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHR
 try {
   const { base } = kassa;
   const context = await browser.newContext(PHONE_CONTEXT);
-  if (signedIn) {
-    const session = await demoSession(base);
-    await context.addCookies([{ name: "kassa_token", value: session.refreshToken, url: base }]);
-    await context.addInitScript((user) => localStorage.setItem("kassa.user", user), JSON.stringify(session.user));
-  }
+  if (signedIn) await keepSession(context, base, await demoSession(base));
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });

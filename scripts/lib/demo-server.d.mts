@@ -5,3 +5,8 @@ export function startKassa(options?: {
   env?: Record<string, string>;
 }): Promise<{ base: string; pid: number | undefined; stop(): Promise<void> }>;
 export function demoSession(base: string): Promise<{ refreshToken: string; user: unknown }>;
+export function keepSession(
+  context: import("playwright-core").BrowserContext,
+  base: string,
+  session: { refreshToken: string; user: unknown },
+): Promise<void>;

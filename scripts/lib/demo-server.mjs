@@ -76,3 +76,12 @@ export async function demoSession(base) {
   if (!reply.ok) throw new Error(`the demo login answered ${reply.status}`);
   return reply.json();
 }
+
+/**
+ * Puts `session` (`demoSession`'s) where the app keeps it in a browser `context` for the server at `base`: the refresh
+ * token's cookie and the saved user, so the app opens the cabinet as after an earlier visit.
+ */
+export async function keepSession(context, base, session) {
+  await context.addCookies([{ name: "kassa_token", value: session.refreshToken, url: base }]);
+  await context.addInitScript((user) => localStorage.setItem("kassa.user", user), JSON.stringify(session.user));
+}
