@@ -10,6 +10,8 @@
  * one per idle moment once the launch has settled; it is not on the launch's way to the balance.
  */
 
+import { preloadFile } from "./preload-file";
+
 type Load = () => Promise<unknown>;
 
 /** The keys of the built page's list of code wanted later (`laterCode` in build/later-code.mjs). */
@@ -27,27 +29,12 @@ function filesOf(key: LaterCode): LaterFiles | undefined {
 }
 
 /**
- * The files downloaded ahead without running them: module preload for the code (the browser fetches and parses it;
- * it runs when the tap imports it, from the module map, offline as well), the stylesheets applied (they style only
- * what is not there yet). At low priority, after what the screen shows. The import's own helper sees these links
- * and does not ask again.
+ * The files downloaded ahead without running them: the code by module preload (it runs when the tap imports it, from
+ * the module map, offline as well), the stylesheets applied (they style only what is not there yet). At low
+ * priority, after what the screen shows. The import's own helper sees these links and does not ask again.
  */
 function preload({ code, css }: LaterFiles): void {
-  const present = new Set([...document.querySelectorAll("link")].map((link) => link.href));
-  for (const file of [...css, ...code]) {
-    const link = document.createElement("link");
-    link.href = `/${file}`;
-    if (present.has(link.href)) continue;
-    // A module's as a script's where the browser does not preload modules (Safari before 17), as the launcher's.
-    const code = !file.endsWith(".css");
-    link.rel = !code ? "stylesheet" : link.relList.supports("modulepreload") ? "modulepreload" : "preload";
-    if (code) {
-      link.as = "script";
-      link.crossOrigin = "";
-    }
-    link.fetchPriority = "low";
-    document.head.append(link);
-  }
+  for (const file of [...css, ...code]) preloadFile(file, { applyStyles: true, low: true });
 }
 
 const queue = () => import("./warm-up-queue");

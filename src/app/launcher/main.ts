@@ -6,6 +6,7 @@
 // Whatever goes wrong here, the entry is still inserted.
 import { startLanguage } from "@/config/language";
 import { startParamPath } from "@/config/paths";
+import { preloadFile } from "@/lib/preload-file";
 import { readTokenCookie, USER_STORAGE_KEY } from "@/lib/session-keys";
 import { detectTelegramLaunch } from "@/tma/launch";
 import { LAUNCH } from "./build-time";
@@ -110,25 +111,17 @@ function startEntry(): void {
 }
 
 /**
- * A preload of `file`, unless it was asked for already: a stylesheet's (the entry's marked for `src/main.tsx`, which
- * applies them) or a module's, as a script's where the browser does not preload modules (Safari before 17, as Vite's
- * own preloads do there: the build has no module preload polyfill).
+ * A preload of `file`, unless it was asked for already; the entry's stylesheets marked for `src/main.tsx`, which
+ * applies them.
  */
 function link(file: string): void {
   if (links.has(file)) return;
-  const element = document.createElement("link");
-  const style = file.endsWith(".css");
-  element.rel = style || !element.relList.supports("modulepreload") ? "preload" : "modulepreload";
-  element.as = style ? "style" : "script";
-  element.crossOrigin = "";
-  if (style && files.entry.files.includes(file)) element.setAttribute("data-kassa-styles", "");
-  element.href = `/${file}`;
-  links.set(
-    file,
-    new Promise((settled) => {
-      element.addEventListener("load", settled, { once: true });
-      element.addEventListener("error", settled, { once: true });
-    }),
-  );
-  document.head.appendChild(element);
+  const element = preloadFile(file);
+  if (element && file.endsWith(".css") && files.entry.files.includes(file)) element.dataset.kassaStyles = "";
+  const settles = new Promise((settled) => {
+    element?.addEventListener("load", settled);
+    element?.addEventListener("error", settled);
+    if (!element) settled(null);
+  });
+  links.set(file, settles);
 }
