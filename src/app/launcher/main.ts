@@ -10,7 +10,7 @@ import { preloadFile } from "@/lib/preload-file";
 import { readTokenCookie, USER_STORAGE_KEY } from "@/lib/session-keys";
 import { detectTelegramLaunch } from "@/tma/launch";
 import { LAUNCH } from "./build-time";
-import { PAINT_DEADLINE_MS, paintCabinet, paintLoginEarly } from "./paint";
+import { PAINT_DEADLINE_MS, paintCabinet, paintLoginEarly, parsed } from "./paint";
 import { keptTelegramToken, telegramLook } from "./telegram";
 
 const { files } = LAUNCH;
@@ -99,15 +99,13 @@ function startEntry(): void {
   } catch {
     // The script below asks for the entry and its imports itself.
   }
-  const insert = () => {
+  void parsed.then(() => {
     const script = document.createElement("script");
     script.type = "module";
     script.crossOrigin = "";
     script.src = `/${files.entry.script}`;
     document.head.appendChild(script);
-  };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", insert, { once: true });
-  else insert();
+  });
 }
 
 /**

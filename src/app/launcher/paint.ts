@@ -10,8 +10,8 @@ import { tellReady } from "./telegram";
 const { firstScreen } = LAUNCH;
 /** The longest the entry waits for the painted block. */
 export const PAINT_DEADLINE_MS = 1000;
-/** Settles once the page has been read: the painted blocks' templates are at its end. */
-const parsed = new Promise((done) => {
+/** Settles once the page has been read: the painted blocks' templates are at its end, and the entry goes in then. */
+export const parsed = new Promise((done) => {
   if (document.readyState !== "loading") done(null);
   else document.addEventListener("DOMContentLoaded", done, { once: true });
 });
