@@ -156,6 +156,41 @@ describe("faults said fast", () => {
     await page.context().close();
   });
 
+  it("offline: a dialog whose code was downloaded ahead opens on a tap, its files asked for once", async () => {
+    const page = await openCabinet(await signUpThroughApi());
+    // The build lists the exchange dialog's files; the cabinet asks for them ahead at low priority, without running
+    // them (lib/warm-up.ts through lib/preload-file.ts), and they must have come before the network goes.
+    const files: string[] = await page.evaluate(() => {
+      const list = JSON.parse(document.getElementById("kassa-later-code")?.textContent ?? "{}");
+      return [...(list.exchange?.code ?? []), ...(list.exchange?.css ?? [])];
+    });
+    expect(files.length).toBeGreaterThan(0);
+    const downloaded = () =>
+      page.evaluate(
+        (wanted) =>
+          wanted.filter((file) =>
+            performance
+              .getEntriesByType("resource")
+              .some((entry) => entry.name.endsWith(`/${file}`) && (entry as PerformanceResourceTiming).responseEnd > 0),
+          ).length,
+        files,
+      );
+    await expect.poll(downloaded, { timeout: 30_000 }).toBe(files.length);
+    const links = await page.evaluate(
+      (wanted) => wanted.map((file) => document.querySelectorAll(`link[href="/${file}"]`).length),
+      files,
+    );
+    expect(links).toEqual(files.map(() => 1));
+    await page.context().setOffline(true);
+    await page.locator("[data-testid='offline-banner']").waitFor();
+    await page.locator("[data-testid='open-exchange']").first().click();
+    await page.locator("[data-testid='exchange-dialog']").waitFor({ timeout: 15_000 });
+    // Opened from what was downloaded: no download fault said anywhere on the page.
+    expect(await page.locator("[data-screen='error']").count()).toBe(0);
+    expect(await page.locator("body").innerText()).not.toContain(text("en", "common", "loadFailed"));
+    await page.context().close();
+  });
+
   it("a cold start whose texts stall shows the fault while they hang, and the cabinet once they come", async () => {
     const context = await investorContext(await signUpThroughApi());
     const fault = await breakFilesContaining(context, text("en", "common", "tagline"), "stall");
