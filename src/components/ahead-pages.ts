@@ -1,6 +1,6 @@
 /**
  * A paged list one page ahead: while the investor reads the pages shown, the next one is fetched, so "Show more"
- * shows it at once instead of waiting for the network (README.md, "Long lists"). The query stays the one
+ * shows it at once instead of waiting for the network (docs/cabinet-rules.md, "Money"). The query stays the one
  * source of the rows; this only holds back its last page until it is asked for.
  */
 import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query";

@@ -1,5 +1,5 @@
 /**
- * Where the refresh token is kept inside Telegram, best first (README, "The session inside Telegram"):
+ * Where the refresh token is kept inside Telegram, best first (docs/telegram.md, "Where the session is kept"):
  *
  * 1. Telegram's SecureStorage (Bot API 9.0): the phone's Keychain/Keystore, offered by the iOS and
  *    Android clients; it survives the webview's cookie and storage being cleared.

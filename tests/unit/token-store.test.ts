@@ -1,5 +1,5 @@
 /**
- * Where the refresh token is kept inside Telegram (README, "The session inside Telegram"): the
+ * Where the refresh token is kept inside Telegram (docs/telegram.md, "Where the session is kept"): the
  * client's SecureStorage, else its DeviceStorage, else a cookie a cross-site frame keeps plus a local
  * copy; and a kept token is checked with the server instead of signing in again at each launch.
  */
