@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import { mediaMatches } from "@/config/media";
 
 /** Whether a CSS media query matches, kept up to date. */
 export function useMediaQuery(query: string): boolean {
@@ -9,7 +10,7 @@ export function useMediaQuery(query: string): boolean {
       list.addEventListener("change", listener);
       return () => list.removeEventListener("change", listener);
     },
-    () => typeof window.matchMedia === "function" && window.matchMedia(query).matches,
+    () => mediaMatches(query),
     // Rendered on the server (the launcher's painted cabinet, src/app/launcher/first-screen.tsx): a phone's.
     () => false,
   );

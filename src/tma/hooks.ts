@@ -5,6 +5,7 @@
 import { type Mutation, type MutationCache, QueryClientContext } from "@tanstack/react-query";
 import { atom, useAtomValue, useStore } from "jotai";
 import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
+import { DARK_SCHEME_QUERY, systemAppearance } from "@/config/media";
 import {
   type Appearance,
   getTelegramBridge,
@@ -21,17 +22,11 @@ export function useTelegram(): TelegramBridge | null {
   return getTelegramBridge();
 }
 
-const DARK_QUERY = "(prefers-color-scheme: dark)";
-
 function subscribeSystemScheme(listener: () => void): () => void {
   if (typeof window.matchMedia !== "function") return () => {};
-  const query = window.matchMedia(DARK_QUERY);
+  const query = window.matchMedia(DARK_SCHEME_QUERY);
   query.addEventListener("change", listener);
   return () => query.removeEventListener("change", listener);
-}
-
-function systemScheme(): Appearance {
-  return typeof window.matchMedia === "function" && window.matchMedia(DARK_QUERY).matches ? "dark" : "light";
 }
 
 /** Telegram's theme (dark when its background is dark), or the system's colour scheme on the web; live. */
@@ -39,7 +34,7 @@ export function useAppearance(): Appearance {
   const bridge = getTelegramBridge();
   return useSyncExternalStore(
     bridge ? bridge.appearance.subscribe : subscribeSystemScheme,
-    bridge ? bridge.appearance.get : systemScheme,
+    bridge ? bridge.appearance.get : systemAppearance,
   );
 }
 

@@ -5,6 +5,7 @@
 // screen shows first and inserts the app's entry chunk (the page has no static entry tag).
 // Whatever goes wrong here, the entry is still inserted.
 import { startLanguage } from "@/config/language";
+import { mediaMatches, WIDE_LAYOUT_QUERY } from "@/config/media";
 import { startParamPath } from "@/config/paths";
 import { preloadFile } from "@/lib/preload-file";
 import { readTokenCookie, USER_STORAGE_KEY } from "@/lib/session-keys";
@@ -75,7 +76,7 @@ function start(): Promise<unknown> | null {
   // code once the call has gone out (or after PAINT_DEADLINE_MS, when the entry is inserted whatever happened).
   // The look only where the cabinet may be painted (a phone's width).
   const kept = keptTelegramToken(telegram);
-  const look = matchMedia("(min-width: 960px)").matches ? null : telegramLook(telegram);
+  const look = mediaMatches(WIDE_LAYOUT_QUERY) ? null : telegramLook(telegram);
   setTimeout(() => link(files.entry.script), CODE_WAIT_MS);
   const deadline = new Promise((resolve) => setTimeout(resolve, PAINT_DEADLINE_MS));
   void deadline.then(askForCode);

@@ -4,6 +4,7 @@
 // header, which the build rendered from them into the page's end.
 import type { FirstScreenReply } from "@contract/first-screen";
 import { resolveApiBaseUrl } from "@/config/env";
+import { mediaMatches, systemAppearance, WIDE_LAYOUT_QUERY } from "@/config/media";
 import { LAUNCH, paintTemplate } from "./build-time";
 import { tellReady } from "./telegram";
 
@@ -24,8 +25,7 @@ export const parsed = new Promise((done) => {
  * paint; else a promise settled once it has painted, or will not (the entry is inserted then).
  */
 export function paintCabinet(token: string, lng: string, look: Record<string, string> | null): Promise<void> | null {
-  const appearance = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-  const query = new URLSearchParams({ language: lng, ...(look ?? { appearance }) });
+  const query = new URLSearchParams({ language: lng, ...(look ?? { appearance: systemAppearance() }) });
   const at = performance.now();
   const reply: Promise<FirstScreenReply> = fetch(`${resolveApiBaseUrl()}${firstScreen.url}?${query}`, {
     headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
@@ -34,7 +34,7 @@ export function paintCabinet(token: string, lng: string, look: Record<string, st
   reply.catch(() => undefined);
   // The API client takes the replies it carries as its calls' (`lib/early-replies.ts`).
   window.__kassaFirstScreen = { ...firstScreen, token, at, reply };
-  if (matchMedia("(min-width: 960px)").matches) return null;
+  if (mediaMatches(WIDE_LAYOUT_QUERY)) return null;
   // A page's first number format loads the browser's locale data (at the phone's 4× slower CPU one of the launch's
   // longest tasks): done now, while the screen is on its way, not in the app's first render.
   setTimeout(() => new Intl.NumberFormat(lng).format(0));
@@ -48,7 +48,7 @@ export function paintCabinet(token: string, lng: string, look: Record<string, st
  * language and look (`first-screen.tsx`), kept over the app's first renders until a screen of the app shows.
  */
 export function paintLoginEarly(lng: string): Promise<void> {
-  const appearance = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  const appearance = systemAppearance();
   return paint(
     parsed.then(() => paintTemplate(`login-${lng}-${appearance}`)),
     "login",

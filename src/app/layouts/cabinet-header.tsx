@@ -1,6 +1,7 @@
 import { Title } from "@telegram-apps/telegram-ui";
 import { useTranslation } from "react-i18next";
 import type { PageHeaderProps } from "@/components/page";
+import { WIDE_LAYOUT_QUERY } from "@/config/media";
 import { isTopLevelPath, paths } from "@/config/paths";
 import { NotificationBell } from "@/features/notifications/components/notification-bell";
 import { hasInAppHistory } from "@/lib/navigation";
@@ -8,9 +9,6 @@ import { Link, useLocation, useNavigate } from "@/lib/router";
 import { useMediaQuery } from "@/lib/use-media-query";
 import { useTelegram } from "@/tma/hooks";
 import { parentOf } from "./root-layout";
-
-/** Side bar from this width up, tab bar below it. */
-export const WIDE_LAYOUT_QUERY = "(min-width: 960px)";
 
 /**
  * A cabinet screen's header: the screen's title as its one `h1`, its own actions, and the notification bell.

@@ -9,6 +9,7 @@ import { lazyScreen } from "@/components/lazy-screen";
 import { PageHeaderContext } from "@/components/page";
 import { PullToRefresh } from "@/components/pull-to-refresh";
 import { RouteErrorBoundary } from "@/components/route-error-boundary";
+import { WIDE_LAYOUT_QUERY } from "@/config/media";
 import { notificationQueries } from "@/features/notifications/api/notification-queries";
 import { onSessionExpiring } from "@/lib/api-client";
 import { restoreDraft, saveDraft, takeDraft } from "@/lib/drafts";
@@ -18,7 +19,7 @@ import { launchSettled } from "@/lib/warm-up";
 import { useMainButtonShown, useTelegram } from "@/tma/hooks";
 import { useManualCopyText } from "@/tma/manual-copy";
 import { LiveRefreshContext, useLiveRefresh } from "../live-refresh";
-import { CabinetHeader, WIDE_LAYOUT_QUERY } from "./cabinet-header";
+import { CabinetHeader } from "./cabinet-header";
 import { BottomTabBar, SideBar } from "./navigation";
 
 // Loaded only when a notification arrives while the cabinet is open.
