@@ -23,10 +23,10 @@ import {
   POSTGRES_SKIP_REASON,
   saveWallets,
   TEST_DATABASE_URL,
+  TRC20_WALLET,
 } from "./money";
 import { tinyJpeg } from "./multipart";
 
-const TRC20 = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
 const clock = systemClock;
 
 function verificationForm(): { payload: Buffer; contentType: string } {
@@ -59,7 +59,7 @@ async function capsHold(server: TestServer, backend: string) {
 
   // Withdrawals: 30 at once, enough money for all of them.
   const saver = await newInvestor(db, clock);
-  await saveWallets(server, saver, [{ paymentSystemId: "usdt-trc20", address: TRC20 }]);
+  await saveWallets(server, saver, [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }]);
   await fund(db, clock, saver.id, "USDT", "5000");
   await openDeposit({ db, clock }, saver.id, { planId: "start", currency: "USDT", amount: "100", autoInvest: false });
   const withdrawals = await Promise.all(

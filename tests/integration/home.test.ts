@@ -31,6 +31,7 @@ import {
   type Investor,
   newInvestor,
   TEST_DATABASE_URL,
+  TRC20_WALLET,
   withdrawalReadyInvestor,
 } from "./money";
 import { newPartner } from "./partners-helpers";
@@ -444,7 +445,7 @@ describe.each(databases)("the investor's home on $name", ({ url }) => {
         paymentSystemId: "usdt-trc20",
         currency: "USDT",
         network: "TRC20",
-        wallet: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE",
+        wallet: TRC20_WALLET,
         amount: "30",
         fee: "0",
         amountToReceive: "30",

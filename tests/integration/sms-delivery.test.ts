@@ -17,7 +17,7 @@ import { type SmsApiStandIn, startSmsApiStandIn } from "../e2e/support/sms-api";
 import { type MailServer, startMailServer } from "../e2e/support/smtp";
 import { createTestServer, injectRoute, registerUser, type TestServer } from "./helpers";
 import { productionMailEnv } from "./mail";
-import { newInvestor } from "./money";
+import { newInvestor, TRC20_WALLET } from "./money";
 
 const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? "";
 
@@ -44,7 +44,7 @@ describe("codes by SMS (production, Twilio's Messages API)", () => {
   const walletCode = (token: string) =>
     injectRoute(server, routes.updateWallets, {
       token,
-      body: { wallets: [{ paymentSystemId: "usdt-trc20", address: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE" }] },
+      body: { wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }] },
     });
 
   beforeAll(async () => {

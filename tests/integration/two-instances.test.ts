@@ -34,10 +34,10 @@ import {
   newInvestor,
   POSTGRES_SKIP_REASON,
   TEST_DATABASE_URL,
+  TRC20_WALLET,
 } from "./money";
 
 const DAY = 86_400_000;
-const TRC20 = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
 
 interface Instance {
   name: string;
@@ -271,7 +271,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       });
       // Stored directly: a new wallet's own code is tested in wallet-code.test.ts.
       await updateWallets({ db: handle.db, clock: systemClock }, investor.id, {
-        wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20 }],
+        wallets: [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }],
       });
       const apply = (instance: Instance) =>
         api(

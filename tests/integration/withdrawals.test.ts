@@ -35,9 +35,9 @@ import {
   POSTGRES_SKIP_REASON,
   saveWallets,
   TEST_DATABASE_URL,
+  TRC20_WALLET,
 } from "./money";
 
-const TRC20 = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
 const clock = fixedClock(new Date());
 let server: TestServer;
 serverForTests({ clock }, (made) => {
@@ -50,7 +50,7 @@ const setWallet = (investor: Investor, paymentSystemId: string, address: string)
 /** Wallet, a confirmed refill of `funded` USDT and a 100 USDT deposit: ready to withdraw `funded − 100`. */
 async function eligible(s: TestServer, funded = "600"): Promise<Investor> {
   const investor = await newInvestor(s.handle.db, clock);
-  await saveWallets(s, investor, [{ paymentSystemId: "usdt-trc20", address: TRC20 }]);
+  await saveWallets(s, investor, [{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }]);
   await fund(s.handle.db, clock, investor.id, "USDT", funded);
   await openDeposit({ db: s.handle.db, clock }, investor.id, {
     planId: "start",
@@ -81,7 +81,7 @@ describe("wallets", () => {
       token: investor.token,
       body: {
         wallets: [
-          { paymentSystemId: "usdt-trc20", address: TRC20 },
+          { paymentSystemId: "usdt-trc20", address: TRC20_WALLET },
           { paymentSystemId: "btc", address: "0x52908400098527886E0F7030069857D2E4169EE7" },
           { paymentSystemId: "nope", address: "x" },
         ],
@@ -94,14 +94,14 @@ describe("wallets", () => {
     });
     expect((await injectRoute(server, routes.wallets, { token: investor.token })).body).toEqual([]);
     const ok = await saveWallets(server, investor, [
-      { paymentSystemId: "usdt-trc20", address: TRC20 },
+      { paymentSystemId: "usdt-trc20", address: TRC20_WALLET },
       { paymentSystemId: "eth", address: "0x52908400098527886E0F7030069857D2E4169EE7" },
     ]);
     expect(ok).toEqual([
-      { paymentSystemId: "usdt-trc20", address: TRC20 },
+      { paymentSystemId: "usdt-trc20", address: TRC20_WALLET },
       { paymentSystemId: "eth", address: "0x52908400098527886E0F7030069857D2E4169EE7" },
     ]);
-    expect(await setWallet(investor, "eth", "")).toEqual([{ paymentSystemId: "usdt-trc20", address: TRC20 }]);
+    expect(await setWallet(investor, "eth", "")).toEqual([{ paymentSystemId: "usdt-trc20", address: TRC20_WALLET }]);
     const refused = await injectRoute(server, routes.updateWallets, {
       token: investor.token,
       body: { wallets: [{ paymentSystemId: "usdt-trc20", address: "T123" }] },
@@ -119,7 +119,7 @@ describe("withdrawal rules", () => {
       return [res.status, res.body.code, res.body.message, res.body.fields];
     };
     expect(await msg()).toEqual([400, "NO_WITHDRAWAL_WALLET", "No withdrawal wallet specified", undefined]);
-    await setWallet(investor, "usdt-trc20", TRC20);
+    await setWallet(investor, "usdt-trc20", TRC20_WALLET);
     expect(await msg()).toEqual([
       403,
       "DEPOSIT_AND_REFILL_REQUIRED",
@@ -159,7 +159,7 @@ describe("withdrawal rules", () => {
       amount: "100",
       fee: "1",
       amountToReceive: "99",
-      wallet: TRC20,
+      wallet: TRC20_WALLET,
       network: "TRC20",
     });
     expect(reply.code.message).toBe("Request successfully sent");
