@@ -12,6 +12,14 @@ export function mediaMatches(query: string): boolean {
   return typeof window.matchMedia === "function" && window.matchMedia(query).matches;
 }
 
+/** Calls `listener` whenever `query` starts or stops matching; returns the unsubscribe. */
+export function watchMedia(query: string, listener: () => void): () => void {
+  if (typeof window.matchMedia !== "function") return () => {};
+  const list = window.matchMedia(query);
+  list.addEventListener("change", listener);
+  return () => list.removeEventListener("change", listener);
+}
+
 /** The system's colour scheme now. */
 export function systemAppearance(): "light" | "dark" {
   return mediaMatches(DARK_SCHEME_QUERY) ? "dark" : "light";

@@ -5,7 +5,7 @@
 import { type Mutation, type MutationCache, QueryClientContext } from "@tanstack/react-query";
 import { atom, useAtomValue, useStore } from "jotai";
 import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
-import { DARK_SCHEME_QUERY, systemAppearance } from "@/config/media";
+import { DARK_SCHEME_QUERY, systemAppearance, watchMedia } from "@/config/media";
 import {
   type Appearance,
   getTelegramBridge,
@@ -23,10 +23,7 @@ export function useTelegram(): TelegramBridge | null {
 }
 
 function subscribeSystemScheme(listener: () => void): () => void {
-  if (typeof window.matchMedia !== "function") return () => {};
-  const query = window.matchMedia(DARK_SCHEME_QUERY);
-  query.addEventListener("change", listener);
-  return () => query.removeEventListener("change", listener);
+  return watchMedia(DARK_SCHEME_QUERY, listener);
 }
 
 /** Telegram's theme (dark when its background is dark), or the system's colour scheme on the web; live. */

@@ -61,11 +61,16 @@ describe("web fallback", () => {
     page.off("request", record);
   });
 
-  it("follows a dark system scheme", async () => {
+  it("follows a dark system scheme, and the system's change while it is open", async () => {
     const page = await visitor("dark");
     await page.goto(`${base()}/login`);
     await screen(page, "login");
-    await expect.poll(() => page.locator("[data-appearance]").getAttribute("data-appearance")).toBe("dark");
+    const appearance = () => page.locator("[data-appearance]").getAttribute("data-appearance");
+    await expect.poll(appearance).toBe("dark");
+    await page.emulateMedia({ colorScheme: "light" });
+    await expect.poll(appearance).toBe("light");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expect.poll(appearance).toBe("dark");
   });
 });
 
