@@ -15,8 +15,8 @@ import { PAINT_DEADLINE_MS, paintCabinet, paintLoginEarly, parsed } from "./pain
 import { keptTelegramToken, telegramLook } from "./telegram";
 
 const { files } = LAUNCH;
-/** The preloads asked for, by file: each settles once it has come or failed. Declared before the start below. */
-const links = new Map<string, Promise<unknown>>();
+/** Settles once the entry's script has come or failed (its preload's events). Declared before the start below. */
+let entryCame: Promise<unknown> | undefined;
 /**
  * Inside Telegram, how long the entry's own script waits for the client's answer with the kept token (it normally
  * comes at once) before it is asked for; the rest of the code waits for the first screen's call to go out.
@@ -32,10 +32,8 @@ try {
   painted = start();
 } catch {
   // No storage, an odd browser: the entry chunk starts everything itself.
-} finally {
-  if (painted) void painted.then(startEntry);
-  else startEntry();
 }
+void Promise.resolve(painted).then(startEntry);
 
 function start(): Promise<unknown> | null {
   const path = location.pathname.replace(/\/+$/, "") || "/";
@@ -57,27 +55,21 @@ function start(): Promise<unknown> | null {
     const first = [...files.entry.files, ...(telegram ? files.telegram : []), ...screen.files];
     for (const file of first) if (!screen.last.includes(file)) link(file);
     for (const file of screen.texts[lng] ?? []) link(file);
-    void links.get(files.entry.script)?.then(() => screen.last.forEach(link));
+    void entryCame?.then(() => screen.last.forEach(link));
   };
   if (login) {
     askForCode();
     // The login's header needs no reply (on the web; inside Telegram the sign-in is automatic).
     return telegram ? null : paintLoginEarly(lng);
   }
-  if (!telegram) {
-    // The call first: a browser opens at most six connections to a host.
-    const token = readTokenCookie();
-    const painted = token ? paintCabinet(token, lng, null) : null;
-    askForCode();
-    return painted;
-  }
-  // Inside Telegram the client answers with the kept token in a task of its own at the earliest, after the page's
-  // first paint, and later on a busy phone: the entry's own script is asked for after CODE_WAIT_MS, the rest of the
-  // code once the call has gone out (or after PAINT_DEADLINE_MS, when the entry is inserted whatever happened).
-  // The look only where the cabinet may be painted (a phone's width).
-  const kept = keptTelegramToken(telegram);
-  const look = mediaMatches(WIDE_LAYOUT_QUERY) ? null : telegramLook(telegram);
-  setTimeout(() => link(files.entry.script), CODE_WAIT_MS);
+  // The call first: a browser opens at most six connections to a host. Inside Telegram the client answers with the
+  // kept token in a task of its own at the earliest, after the page's first paint, and later on a busy phone: the
+  // entry's own script is asked for after CODE_WAIT_MS, the rest of the code once the call has gone out (or after
+  // PAINT_DEADLINE_MS, when the entry is inserted whatever happened). The client's look only where the cabinet may
+  // be painted (a phone's width).
+  const kept = telegram ? keptTelegramToken(telegram) : Promise.resolve(readTokenCookie());
+  const look = telegram && !mediaMatches(WIDE_LAYOUT_QUERY) ? telegramLook(telegram) : null;
+  if (telegram) setTimeout(() => link(files.entry.script), CODE_WAIT_MS);
   const deadline = new Promise((resolve) => setTimeout(resolve, PAINT_DEADLINE_MS));
   void deadline.then(askForCode);
   const read = kept.then(
@@ -95,11 +87,6 @@ function start(): Promise<unknown> | null {
 
 /** The entry's script, inserted once the page has been read (as the module script it replaces would run). */
 function startEntry(): void {
-  try {
-    for (const file of files.entry.files) link(file);
-  } catch {
-    // The script below asks for the entry and its imports itself.
-  }
   void parsed.then(() => {
     const script = document.createElement("script");
     script.type = "module";
@@ -107,20 +94,17 @@ function startEntry(): void {
     script.src = `/${files.entry.script}`;
     document.head.appendChild(script);
   });
+  // Should this throw, the script above asks for the entry and its imports itself.
+  for (const file of files.entry.files) link(file);
 }
 
 /**
- * A preload of `file`, unless it was asked for already; the entry's stylesheets marked for `src/main.tsx`, which
- * applies them.
+ * A preload of `file`, unless the page has one already (`preloadFile`); the entry's stylesheets marked for
+ * `src/main.tsx`, which applies them.
  */
 function link(file: string): void {
-  if (links.has(file)) return;
   const element = preloadFile(file);
   if (element && file.endsWith(".css") && files.entry.files.includes(file)) element.dataset.kassaStyles = "";
-  const settles = new Promise((settled) => {
-    element?.addEventListener("load", settled);
-    element?.addEventListener("error", settled);
-    if (!element) settled(null);
-  });
-  links.set(file, settles);
+  if (element && file === files.entry.script)
+    entryCame = new Promise((came) => (element.onload = element.onerror = came));
 }

@@ -48,11 +48,9 @@ export function paintCabinet(token: string, lng: string, look: Record<string, st
  * language and look (`first-screen.tsx`), kept over the app's first renders until a screen of the app shows.
  */
 export function paintLoginEarly(lng: string): Promise<void> {
-  const appearance = systemAppearance();
-  return paint(
-    parsed.then(() => paintTemplate(`login-${lng}-${appearance}`)),
-    "login",
-  );
+  const id = `login-${lng}-${systemAppearance()}`;
+  const markup = parsed.then(() => paintTemplate(id));
+  return paint(markup, "login");
 }
 
 /**
