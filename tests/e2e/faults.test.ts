@@ -3,14 +3,15 @@
  * injected by Playwright's routing: a screen's code that cannot be downloaded (aborted, or offline) and a
  * translation file that never answers (stalled) are said while the download still hangs — with the texts the
  * entry carries — and once the network is back the screen shows by itself, without a tap. A cold start whose
- * texts stall says so too. Offline is said once: the banner, no second "offline" mark beside it.
+ * texts stall says so too. Offline is said once: the banner, no second "offline" mark beside it. A browser that
+ * refuses the site's storage (site data blocked) still starts the app, whose launcher then throws at its first read.
  *
  * How fast is the app's own deadline (`LOAD_DEADLINE_MS`, its unit test) plus the machine: the figures are
  * printed here, and not asserted, as a loaded test machine stretches them.
  */
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { type ApiSession, base, screen, signUpThroughApi, useSession } from "./support/app";
+import { type ApiSession, base, fill, PASSWORD, screen, signUpThroughApi, submit, useSession } from "./support/app";
 import { chromiumForFile, phoneContext } from "./support/browser";
 import { text } from "./support/locales";
 import { fetchAsBrowser, unlessGone } from "./support/route-fetch";
@@ -210,6 +211,37 @@ describe("faults said fast", () => {
     fault.heal();
     await screen(page, "cabinet", 15_000);
     expect(await page.locator("[data-screen='error']").count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe("a browser that refuses the site's storage", () => {
+  it("starts the app (the launcher's first read throws), signs in and shows the cabinet, without an error", async () => {
+    const investor = await signUpThroughApi();
+    const context = await phoneContext(browser);
+    // As Chromium answers with site data blocked: reading localStorage or sessionStorage throws.
+    await context.addInitScript(() => {
+      for (const name of ["localStorage", "sessionStorage"])
+        Object.defineProperty(window, name, {
+          get: () => {
+            throw new DOMException("Access is denied for this document.", "SecurityError");
+          },
+        });
+    });
+    const page = await context.newPage();
+    const thrown: string[] = [];
+    page.on("pageerror", (error) => thrown.push(error.message));
+    await page.goto(`${base()}/login`);
+    await screen(page, "login");
+    await fill(page, "login", investor.login);
+    await fill(page, "password", PASSWORD);
+    await submit(page);
+    await screen(page, "cabinet");
+    await page.locator("[data-testid='balance']").first().waitFor();
+    expect(await page.evaluate(() => typeof window.localStorage).catch((error: Error) => error.message)).toMatch(
+      /Access is denied/,
+    );
+    expect(thrown).toEqual([]);
     await context.close();
   });
 });
