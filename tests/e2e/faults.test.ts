@@ -4,7 +4,8 @@
  * translation file that never answers (stalled) are said while the download still hangs — with the texts the
  * entry carries — and once the network is back the screen shows by itself, without a tap. A cold start whose
  * texts stall says so too. Offline is said once: the banner, no second "offline" mark beside it. A browser that
- * refuses the site's storage (site data blocked) still starts the app, whose launcher then throws at its first read.
+ * refuses the site's storage and cookies (site data blocked) still starts the app, whose launcher then throws at its
+ * first read.
  *
  * How fast is the app's own deadline (`LOAD_DEADLINE_MS`, its unit test) plus the machine: the figures are
  * printed here, and not asserted, as a loaded test machine stretches them.
@@ -215,11 +216,12 @@ describe("faults said fast", () => {
   });
 });
 
-describe("a browser that refuses the site's storage", () => {
+describe("a browser that refuses the site's storage and cookies", () => {
   it("starts the app (the launcher's first read throws), signs in and shows the cabinet, without an error", async () => {
     const investor = await signUpThroughApi();
     const context = await phoneContext(browser);
-    // As Chromium answers with site data blocked: reading localStorage or sessionStorage throws.
+    // As Chromium answers a page's script with site data blocked: reading localStorage or sessionStorage throws, and
+    // document.cookie reads empty and keeps nothing written to it.
     await context.addInitScript(() => {
       for (const name of ["localStorage", "sessionStorage"])
         Object.defineProperty(window, name, {
@@ -227,6 +229,7 @@ describe("a browser that refuses the site's storage", () => {
             throw new DOMException("Access is denied for this document.", "SecurityError");
           },
         });
+      Object.defineProperty(Document.prototype, "cookie", { get: () => "", set: () => undefined });
     });
     const page = await context.newPage();
     const thrown: string[] = [];
@@ -241,6 +244,7 @@ describe("a browser that refuses the site's storage", () => {
     expect(await page.evaluate(() => typeof window.localStorage).catch((error: Error) => error.message)).toMatch(
       /Access is denied/,
     );
+    expect(await page.evaluate(() => document.cookie)).toBe("");
     expect(thrown).toEqual([]);
     await context.close();
   });
