@@ -1,5 +1,6 @@
 /** Auth calls (docs/decisions.md#d4-identity-and-sessions, #d5-codes). */
 import * as z from "zod/mini";
+import { deferred } from "./deferred";
 import { CodeChannel, Language } from "./enums";
 import { User } from "./user";
 import {
@@ -16,7 +17,9 @@ import {
 } from "./validation";
 
 /** `POST /auth/login`: `login` is the login or the e-mail of the account. */
-export const LoginBody = z.object({ login: requiredText().check(z.maxLength(254)), password: PasswordField });
+export const LoginBody = deferred(() =>
+  z.object({ login: requiredText().check(z.maxLength(254)), password: PasswordField }),
+);
 export type LoginBody = z.infer<typeof LoginBody>;
 
 /**
@@ -25,25 +28,29 @@ export type LoginBody = z.infer<typeof LoginBody>;
  * address masked (`a***@example.com`, `+7******4567`). The password reset leaves both out: its reply
  * must not tell whether the login exists.
  */
-export const CodeSentReply = z.object({
-  message: z.literal("Request successfully sent"),
-  resendAfterSeconds: z.int().check(z.nonnegative()),
-  expiresInSeconds: z.int().check(z.positive()),
-  channel: z.optional(CodeChannel),
-  destination: z.optional(z.string()),
-});
+export const CodeSentReply = deferred(() =>
+  z.object({
+    message: z.literal("Request successfully sent"),
+    resendAfterSeconds: z.int().check(z.nonnegative()),
+    expiresInSeconds: z.int().check(z.positive()),
+    channel: z.optional(CodeChannel),
+    destination: z.optional(z.string()),
+  }),
+);
 export type CodeSentReply = z.infer<typeof CodeSentReply>;
 
 /** Every successful sign-in (password, registration, Telegram) replies with this. */
-export const SessionReply = z.object({
-  /** Opaque; sent back as `Authorization: Bearer <refreshToken>` (docs/cabinet-rules.md#sessions). */
-  refreshToken: z.string(),
-  user: User,
-  /** When true the app asks for the phone code before the cabinet (registration). */
-  phoneConfirmationRequired: z.boolean(),
-  /** Registration: the phone code sent with it, and where it went (null when it could not be sent). */
-  phoneCode: z.optional(z.nullable(CodeSentReply)),
-});
+export const SessionReply = deferred(() =>
+  z.object({
+    /** Opaque; sent back as `Authorization: Bearer <refreshToken>` (docs/cabinet-rules.md#sessions). */
+    refreshToken: z.string(),
+    user: User,
+    /** When true the app asks for the phone code before the cabinet (registration). */
+    phoneConfirmationRequired: z.boolean(),
+    /** Registration: the phone code sent with it, and where it went (null when it could not be sent). */
+    phoneCode: z.optional(z.nullable(CodeSentReply)),
+  }),
+);
 export type SessionReply = z.infer<typeof SessionReply>;
 
 /** A new password must not be too simple, and must not contain the login. */
@@ -54,66 +61,76 @@ const passwordWithLogin = (b: { password: unknown; login?: unknown }) =>
  * `POST /auth/register/{inviter}`: the path segment is the inviter's login
  * (docs/decisions.md#d4-identity-and-sessions).
  */
-export const RegisterBody = z
-  .object({
-    login: LoginField,
-    fullName: requiredText().check(z.maxLength(120)),
-    email: EmailField,
-    phone: PhoneField,
-    password: NewPasswordField,
-    passwordRepeat: text().check(z.minLength(1, { error: "required" })),
-    acceptTerms: z.literal(true, { error: "termsNotAccepted" }),
-    language: z.optional(Language),
-  })
-  .check(
-    z.refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" }),
-    z.refine(passwordWithLogin, { path: ["password"], error: "passwordTooSimple" }),
-  );
+export const RegisterBody = deferred(() =>
+  z
+    .object({
+      login: LoginField,
+      fullName: requiredText().check(z.maxLength(120)),
+      email: EmailField,
+      phone: PhoneField,
+      password: NewPasswordField,
+      passwordRepeat: text().check(z.minLength(1, { error: "required" })),
+      acceptTerms: z.literal(true, { error: "termsNotAccepted" }),
+      language: z.optional(Language),
+    })
+    .check(
+      z.refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" }),
+      z.refine(passwordWithLogin, { path: ["password"], error: "passwordTooSimple" }),
+    ),
+);
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
 /**
  * The inviter's login in the path. Any string: an inviter that does not exist (whatever its form)
  * is `REGISTRATION_FAILED` with `fields.inviter`, not a validation error of the URL.
  */
-export const InviterParams = z.object({
-  inviter: text().check(z.trim(), z.minLength(1), z.maxLength(LOGIN_MAX_LENGTH)),
-});
+export const InviterParams = deferred(() =>
+  z.object({
+    inviter: text().check(z.trim(), z.minLength(1), z.maxLength(LOGIN_MAX_LENGTH)),
+  }),
+);
 export type InviterParams = z.infer<typeof InviterParams>;
 
-export const TelegramAuthBody = z.object({
-  /**
-   * The raw init data string (`tgWebAppData`) as the client passed it: percent-encoded JSON, so a
-   * user with a long name in a non-Latin script or emoji takes several kilobytes.
-   */
-  initData: text().check(z.minLength(1, { error: "required" }), z.maxLength(32_768, { error: "textTooLong" })),
-  /** The app's interface language, used for a new account when Telegram's language is not offered. */
-  language: z.optional(Language),
-});
+export const TelegramAuthBody = deferred(() =>
+  z.object({
+    /**
+     * The raw init data string (`tgWebAppData`) as the client passed it: percent-encoded JSON, so a
+     * user with a long name in a non-Latin script or emoji takes several kilobytes.
+     */
+    initData: text().check(z.minLength(1, { error: "required" }), z.maxLength(32_768, { error: "textTooLong" })),
+    /** The app's interface language, used for a new account when Telegram's language is not offered. */
+    language: z.optional(Language),
+  }),
+);
 export type TelegramAuthBody = z.infer<typeof TelegramAuthBody>;
 
-export const CodeBody = z.object({ code: CodeField });
+export const CodeBody = deferred(() => z.object({ code: CodeField }));
 export type CodeBody = z.infer<typeof CodeBody>;
 
 /** `POST /auth/phone/confirm`: the user with the phone now confirmed. */
-export const PhoneConfirmReply = z.object({ user: User });
+export const PhoneConfirmReply = deferred(() => z.object({ user: User }));
 export type PhoneConfirmReply = z.infer<typeof PhoneConfirmReply>;
 
-export const OkReply = z.object({ ok: z.literal(true) });
+export const OkReply = deferred(() => z.object({ ok: z.literal(true) }));
 export type OkReply = z.infer<typeof OkReply>;
 
 /** `POST /auth/reset-password`: the login or the e-mail of the account. */
-export const ResetPasswordBody = z.object({ login: requiredText().check(z.maxLength(254)) });
+export const ResetPasswordBody = deferred(() => z.object({ login: requiredText().check(z.maxLength(254)) }));
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
-export const ResetPasswordValidateBody = z.object({ login: requiredText().check(z.maxLength(254)), code: CodeField });
+export const ResetPasswordValidateBody = deferred(() =>
+  z.object({ login: requiredText().check(z.maxLength(254)), code: CodeField }),
+);
 export type ResetPasswordValidateBody = z.infer<typeof ResetPasswordValidateBody>;
 /** Single use, valid 15 minutes; exchanged at `POST /auth/set-password`. */
-export const ResetPasswordValidateReply = z.object({ resetToken: z.string() });
+export const ResetPasswordValidateReply = deferred(() => z.object({ resetToken: z.string() }));
 export type ResetPasswordValidateReply = z.infer<typeof ResetPasswordValidateReply>;
-export const SetPasswordBody = z
-  .object({
-    resetToken: requiredText().check(z.maxLength(256)),
-    password: NewPasswordField,
-    passwordRepeat: text().check(z.minLength(1, { error: "required" })),
-  })
-  .check(z.refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" }));
+export const SetPasswordBody = deferred(() =>
+  z
+    .object({
+      resetToken: requiredText().check(z.maxLength(256)),
+      password: NewPasswordField,
+      passwordRepeat: text().check(z.minLength(1, { error: "required" })),
+    })
+    .check(z.refine((b) => b.password === b.passwordRepeat, { path: ["passwordRepeat"], error: "passwordRepeat" })),
+);
 export type SetPasswordBody = z.infer<typeof SetPasswordBody>;

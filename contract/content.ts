@@ -1,5 +1,6 @@
 /** News (`GET /content/news`, `GET /content/news/one/{id}`). */
 import * as z from "zod/mini";
+import { deferred } from "./deferred";
 import { Language } from "./enums";
 import { LocalizedText } from "./settings";
 import { text } from "./validation";
@@ -11,32 +12,36 @@ import { text } from "./validation";
 export const NEWS_ALLOWED_TAGS = ["p", "br", "strong", "em", "a", "ul", "ol", "li", "h3"] as const;
 
 /** A news item in every language (title plain text, body sanitised HTML). */
-export const NewsItem = z.object({
-  id: z.string(),
-  title: LocalizedText,
-  body: LocalizedText,
-  /** ISO 8601. */
-  publishedAt: z.string(),
-});
+export const NewsItem = deferred(() =>
+  z.object({
+    id: z.string(),
+    title: LocalizedText,
+    body: LocalizedText,
+    /** ISO 8601. */
+    publishedAt: z.string(),
+  }),
+);
 export type NewsItem = z.infer<typeof NewsItem>;
 
 /** A news item in one language (`?lang=`). */
-export const NewsItemInLanguage = z.object({
-  id: z.string(),
-  language: Language,
-  title: z.string(),
-  body: z.string(),
-  publishedAt: z.string(),
-});
+export const NewsItemInLanguage = deferred(() =>
+  z.object({
+    id: z.string(),
+    language: Language,
+    title: z.string(),
+    body: z.string(),
+    publishedAt: z.string(),
+  }),
+);
 export type NewsItemInLanguage = z.infer<typeof NewsItemInLanguage>;
 
-export const NewsQuery = z.object({ lang: z.optional(Language) });
+export const NewsQuery = deferred(() => z.object({ lang: z.optional(Language) }));
 export type NewsQuery = z.infer<typeof NewsQuery>;
 
 /** Newest first. */
-export const NewsReply = z.array(z.union([NewsItemInLanguage, NewsItem]));
+export const NewsReply = deferred(() => z.array(z.union([NewsItemInLanguage, NewsItem])));
 export type NewsReply = z.infer<typeof NewsReply>;
-export const NewsOneReply = z.union([NewsItemInLanguage, NewsItem]);
+export const NewsOneReply = deferred(() => z.union([NewsItemInLanguage, NewsItem]));
 export type NewsOneReply = z.infer<typeof NewsOneReply>;
 
-export const NewsIdParams = z.object({ id: text().check(z.minLength(1), z.maxLength(64)) });
+export const NewsIdParams = deferred(() => z.object({ id: text().check(z.minLength(1), z.maxLength(64)) }));

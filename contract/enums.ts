@@ -4,6 +4,8 @@
  * too: zod/mini's schema builders are free of side effects, so a bundle that uses no schema keeps none of zod.
  */
 import * as z from "zod/mini";
+// With its extension: the build's config loads this module itself (build/launch-preload.ts).
+import { deferred } from "./deferred.ts";
 
 export const LANGUAGES = ["en", "ru", "de", "kk"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -66,32 +68,32 @@ export const VERIFICATION_STATUSES = ["in_process", "success", "denied"] as cons
 /** How verification codes reach the user (Settings → security). */
 export const CODE_CHANNELS = ["telegram", "email", "sms"] as const;
 
-export const Language = z.enum(LANGUAGES);
+export const Language = deferred(() => z.enum(LANGUAGES));
 
-export const Currency = z.enum(CURRENCY_CODES);
+export const Currency = deferred(() => z.enum(CURRENCY_CODES));
 
-export const BalanceType = z.enum(BALANCE_TYPES);
+export const BalanceType = deferred(() => z.enum(BALANCE_TYPES));
 
-export const OperationType = z.enum(OPERATION_TYPES);
+export const OperationType = deferred(() => z.enum(OPERATION_TYPES));
 export type OperationType = z.infer<typeof OperationType>;
 
-export const LedgerOperationType = z.enum(LEDGER_OPERATION_TYPES);
+export const LedgerOperationType = deferred(() => z.enum(LEDGER_OPERATION_TYPES));
 export type LedgerOperationType = z.infer<typeof LedgerOperationType>;
 
-export const DepositStatus = z.enum(DEPOSIT_STATUSES);
+export const DepositStatus = deferred(() => z.enum(DEPOSIT_STATUSES));
 export type DepositStatus = z.infer<typeof DepositStatus>;
 
-export const RiskLevel = z.enum(RISK_LEVELS);
+export const RiskLevel = deferred(() => z.enum(RISK_LEVELS));
 export type RiskLevel = z.infer<typeof RiskLevel>;
 
-export const RefillStatus = z.enum(REFILL_STATUSES);
+export const RefillStatus = deferred(() => z.enum(REFILL_STATUSES));
 export type RefillStatus = z.infer<typeof RefillStatus>;
 
-export const WithdrawalStatus = z.enum(WITHDRAWAL_STATUSES);
+export const WithdrawalStatus = deferred(() => z.enum(WITHDRAWAL_STATUSES));
 export type WithdrawalStatus = z.infer<typeof WithdrawalStatus>;
 
-export const VerificationStatus = z.enum(VERIFICATION_STATUSES);
+export const VerificationStatus = deferred(() => z.enum(VERIFICATION_STATUSES));
 export type VerificationStatus = z.infer<typeof VerificationStatus>;
 
-export const CodeChannel = z.enum(CODE_CHANNELS);
+export const CodeChannel = deferred(() => z.enum(CODE_CHANNELS));
 export type CodeChannel = z.infer<typeof CodeChannel>;

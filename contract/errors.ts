@@ -4,6 +4,7 @@
  * from `locales/`, whose English text is the `message` here, word for word.
  */
 import * as z from "zod/mini";
+import { deferred } from "./deferred";
 
 export const ERRORS = {
   // Generic
@@ -59,7 +60,7 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
-export const ErrorCodeSchema = z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]);
+export const ErrorCodeSchema = deferred(() => z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]));
 
 /** Success messages of the cabinet (docs/cabinet-rules.md#messages), shown as alerts. */
 export const SUCCESS_MESSAGES = {
@@ -93,18 +94,20 @@ export const VALIDATION_CODES = [
   "periodTooLong",
   "textTooLong",
 ] as const;
-export const ValidationCode = z.enum(VALIDATION_CODES);
+export const ValidationCode = deferred(() => z.enum(VALIDATION_CODES));
 export type ValidationCode = z.infer<typeof ValidationCode>;
 
 /** The body of every error reply. */
-export const ApiErrorBody = z.object({
-  code: ErrorCodeSchema,
-  message: z.string(),
-  /** Field path → validation code, for 400 VALIDATION_FAILED. */
-  fields: z.optional(z.record(z.string(), z.string())),
-  /** Values for placeholders in the message, such as `{error}`. */
-  params: z.optional(z.record(z.string(), z.string())),
-});
+export const ApiErrorBody = deferred(() =>
+  z.object({
+    code: ErrorCodeSchema,
+    message: z.string(),
+    /** Field path → validation code, for 400 VALIDATION_FAILED. */
+    fields: z.optional(z.record(z.string(), z.string())),
+    /** Values for placeholders in the message, such as `{error}`. */
+    params: z.optional(z.record(z.string(), z.string())),
+  }),
+);
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -6,6 +6,7 @@
  */
 import * as z from "zod/mini";
 import { NewsItem } from "./content";
+import { deferred } from "./deferred";
 import { Currency, RefillStatus, RiskLevel, VerificationStatus } from "./enums";
 import { IdParams, Refill, TxHashField } from "./funds";
 import { ExplorerTemplate } from "./home";
@@ -27,191 +28,221 @@ export const WITHDRAWAL_ROW_STATUSES = [
 ] as const;
 export type WithdrawalRowStatus = (typeof WITHDRAWAL_ROW_STATUSES)[number];
 
-export const MaintenanceRequest = z.object({
-  enabled: z.boolean(),
-  until: z.optional(z.nullable(z.iso.datetime({ offset: true }))),
-  message: z.optional(z.nullable(z.partial(LocalizedText))),
-});
+export const MaintenanceRequest = deferred(() =>
+  z.object({
+    enabled: z.boolean(),
+    until: z.optional(z.nullable(z.iso.datetime({ offset: true }))),
+    message: z.optional(z.nullable(z.partial(LocalizedText))),
+  }),
+);
 export type MaintenanceRequest = z.infer<typeof MaintenanceRequest>;
 
 /** Any setting by its key (the server checks the key and the value against the setting's schema). */
-const SettingKeyParams = z.object({ key: z.string().check(z.minLength(1), z.maxLength(64)) });
-const SettingValueReply = z.object({ key: z.string(), value: z.unknown() });
+const SettingKeyParams = deferred(() => z.object({ key: z.string().check(z.minLength(1), z.maxLength(64)) }));
+const SettingValueReply = deferred(() => z.object({ key: z.string(), value: z.unknown() }));
 
-const OperatorRefill = z.extend(Refill, { login: z.string(), note: z.nullable(z.string()) });
-const Limit = z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 100);
-const RefillListQuery = z.object({ status: z.optional(RefillStatus), limit: Limit });
-const RefillConfirmRequest = z.object({
-  /** What arrived; the amount requested when absent. */
-  amount: z.optional(NonNegativeDecimal),
-});
-const RefillRejectRequest = z.object({ note: z.optional(z.string().check(z.maxLength(500))) });
+const OperatorRefill = deferred(() => z.extend(Refill, { login: z.string(), note: z.nullable(z.string()) }));
+const Limit = deferred(() => z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 100));
+const RefillListQuery = deferred(() => z.object({ status: z.optional(RefillStatus), limit: Limit }));
+const RefillConfirmRequest = deferred(() =>
+  z.object({
+    /** What arrived; the amount requested when absent. */
+    amount: z.optional(NonNegativeDecimal),
+  }),
+);
+const RefillRejectRequest = deferred(() => z.object({ note: z.optional(z.string().check(z.maxLength(500))) }));
 
-const AccrualRunReply = z.object({
-  now: z.string(),
-  deposits: z.int(),
-  days: z.int(),
-  completed: z.int(),
-  reinvested: z.int(),
-  failed: z.array(z.object({ depositId: z.string(), error: z.string() })),
-});
+const AccrualRunReply = deferred(() =>
+  z.object({
+    now: z.string(),
+    deposits: z.int(),
+    days: z.int(),
+    completed: z.int(),
+    reinvested: z.int(),
+    failed: z.array(z.object({ depositId: z.string(), error: z.string() })),
+  }),
+);
 /** The last recorded run of each background job (`kassa jobs list`), by whichever instance ran it. */
-export const JobRun = z.object({
-  name: z.string(),
-  instance: z.string(),
-  startedAt: z.string(),
-  ms: z.nullable(z.int()),
-  error: z.nullable(z.string()),
-  runs: z.int(),
-  failures: z.int(),
-});
+export const JobRun = deferred(() =>
+  z.object({
+    name: z.string(),
+    instance: z.string(),
+    startedAt: z.string(),
+    ms: z.nullable(z.int()),
+    error: z.nullable(z.string()),
+    runs: z.int(),
+    failures: z.int(),
+  }),
+);
 export type JobRun = z.infer<typeof JobRun>;
 
-export const ClockChangeRequest = z.object({
-  advanceDays: z.optional(z.number().check(z.positive(), z.lte(3650))),
-  reset: z.optional(z.boolean()),
-});
+export const ClockChangeRequest = deferred(() =>
+  z.object({
+    advanceDays: z.optional(z.number().check(z.positive(), z.lte(3650))),
+    reset: z.optional(z.boolean()),
+  }),
+);
 export type ClockChangeRequest = z.infer<typeof ClockChangeRequest>;
-const ClockStateReply = z.object({ now: z.string(), offsetSeconds: z.int() });
+const ClockStateReply = deferred(() => z.object({ now: z.string(), offsetSeconds: z.int() }));
 /** `kassa account unlock <login>`: whose locks were lifted. */
-export const UnlockAccountReply = z.object({ userId: z.string(), login: z.string() });
+export const UnlockAccountReply = deferred(() => z.object({ userId: z.string(), login: z.string() }));
 export type UnlockAccountReply = z.infer<typeof UnlockAccountReply>;
 
-const ClockShiftReply = z.extend(ClockStateReply, { accruals: AccrualRunReply });
-const LedgerDiscrepancy = z.object({
-  userId: z.string(),
-  currency: z.string(),
-  balance: z.string(),
-  operationsSum: z.string(),
-});
-const LedgerAuditReply = z.object({ ok: z.boolean(), discrepancies: z.array(LedgerDiscrepancy) });
+const ClockShiftReply = deferred(() => z.extend(ClockStateReply, { accruals: AccrualRunReply }));
+const LedgerDiscrepancy = deferred(() =>
+  z.object({
+    userId: z.string(),
+    currency: z.string(),
+    balance: z.string(),
+    operationsSum: z.string(),
+  }),
+);
+const LedgerAuditReply = deferred(() => z.object({ ok: z.boolean(), discrepancies: z.array(LedgerDiscrepancy) }));
 
-const OperatorWithdrawal = z.extend(Withdrawal, {
-  login: z.string(),
-  /** The internal status: the five the user sees plus awaiting_code and cancelled. */
-  state: z.enum(WITHDRAWAL_ROW_STATUSES),
-  note: z.nullable(z.string()),
-});
-const WithdrawalListQuery = z.object({ status: z.optional(z.enum(WITHDRAWAL_ROW_STATUSES)), limit: Limit });
-const WithdrawalAction = z.enum(["inspect", "success", "reject", "error"]);
-const WithdrawalActionParams = z.extend(IdParams, { action: WithdrawalAction });
-const WithdrawalActionRequest = z.object({
-  txHash: z.optional(TxHashField),
-  note: z.optional(z.string().check(z.maxLength(500))),
-});
+const OperatorWithdrawal = deferred(() =>
+  z.extend(Withdrawal, {
+    login: z.string(),
+    /** The internal status: the five the user sees plus awaiting_code and cancelled. */
+    state: z.enum(WITHDRAWAL_ROW_STATUSES),
+    note: z.nullable(z.string()),
+  }),
+);
+const WithdrawalListQuery = deferred(() =>
+  z.object({ status: z.optional(z.enum(WITHDRAWAL_ROW_STATUSES)), limit: Limit }),
+);
+const WithdrawalAction = deferred(() => z.enum(["inspect", "success", "reject", "error"]));
+const WithdrawalActionParams = deferred(() => z.extend(IdParams, { action: WithdrawalAction }));
+const WithdrawalActionRequest = deferred(() =>
+  z.object({
+    txHash: z.optional(TxHashField),
+    note: z.optional(z.string().check(z.maxLength(500))),
+  }),
+);
 
-const OperatorVerification = z.extend(VerificationState, {
-  id: z.string(),
-  userId: z.string(),
-  login: z.string(),
-  photos: z.object({ documentPhoto: z.string(), loginPhoto: z.string(), walletPhoto: z.string() }),
-});
-const VerificationListQuery = z.object({ status: z.optional(VerificationStatus), limit: Limit });
-const VerificationDecisionParams = z.object({
-  user: z.string().check(z.minLength(1), z.maxLength(64)),
-  decision: z.enum(["approve", "deny"]),
-});
-const VerificationDecisionRequest = z.object({ note: z.optional(z.string().check(z.maxLength(500))) });
+const OperatorVerification = deferred(() =>
+  z.extend(VerificationState, {
+    id: z.string(),
+    userId: z.string(),
+    login: z.string(),
+    photos: z.object({ documentPhoto: z.string(), loginPhoto: z.string(), walletPhoto: z.string() }),
+  }),
+);
+const VerificationListQuery = deferred(() => z.object({ status: z.optional(VerificationStatus), limit: Limit }));
+const VerificationDecisionParams = deferred(() =>
+  z.object({
+    user: z.string().check(z.minLength(1), z.maxLength(64)),
+    decision: z.enum(["approve", "deny"]),
+  }),
+);
+const VerificationDecisionRequest = deferred(() => z.object({ note: z.optional(z.string().check(z.maxLength(500))) }));
 /** A catalogue entry's id: what deposits, refills and payments refer to, so it never changes once used. */
-const CatalogId = z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/));
-const CatalogText = z.object({
-  en: z.string().check(z.minLength(1), z.maxLength(200)),
-  ru: z.string().check(z.minLength(1), z.maxLength(200)),
-  de: z.string().check(z.minLength(1), z.maxLength(200)),
-  kk: z.string().check(z.minLength(1), z.maxLength(200)),
-});
-const Sort = z._default(z.int().check(z.gte(0), z.lte(1_000_000)), 0);
+const CatalogId = deferred(() => z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)));
+const CatalogText = deferred(() =>
+  z.object({
+    en: z.string().check(z.minLength(1), z.maxLength(200)),
+    ru: z.string().check(z.minLength(1), z.maxLength(200)),
+    de: z.string().check(z.minLength(1), z.maxLength(200)),
+    kk: z.string().check(z.minLength(1), z.maxLength(200)),
+  }),
+);
+const Sort = deferred(() => z._default(z.int().check(z.gte(0), z.lte(1_000_000)), 0));
 /**
  * The catalogue as an operator writes it (`kassa catalog apply <file>`; `kassa catalog show` prints it in
  * this shape): the plans, payment systems, subscription options and crypto cases the cabinet offers. Every
  * section may be left out (it is then not touched); an entry is matched by its id.
  */
-export const Catalog = z.object({
-  plans: z.optional(
-    z.array(
-      z.object({
-        id: CatalogId,
-        name: CatalogText,
-        currency: Currency,
-        /** Daily yield in percent of the principal. */
-        dailyYieldPercent: NonNegativeDecimal,
-        durationDays: z.int().check(z.gte(1), z.lte(3650)),
-        minAmount: NonNegativeDecimal,
-        maxAmount: NonNegativeDecimal,
-        /** Offered for new deposits; a plan is never deleted (deposits refer to it), only switched off. */
-        active: z._default(z.boolean(), true),
-        sort: Sort,
-      }),
-    ),
-  ),
-  paymentSystems: z.optional(
-    z.array(
-      z.object({
-        id: CatalogId,
-        name: z.string().check(z.minLength(1), z.maxLength(100)),
-        currency: Currency,
-        network: z.string().check(z.minLength(1), z.maxLength(50)),
-        refillEnabled: z._default(z.boolean(), true),
-        withdrawalEnabled: z._default(z.boolean(), true),
-        minWithdrawal: NonNegativeDecimal,
-        maxWithdrawal: NonNegativeDecimal,
-        withdrawalFeePercent: z._default(NonNegativeDecimal, "0"),
-        /** The deposit address a refill shows the investor; it must match `addressPattern`. */
-        address: z.string().check(z.minLength(1), z.maxLength(200)),
-        /** A regular expression every withdrawal wallet on this network must match. */
-        addressPattern: z.string().check(z.minLength(1), z.maxLength(500)),
-        sort: Sort,
-      }),
-    ),
-  ),
-  subscriptionOptions: z.optional(
-    z.array(
-      z.object({
-        id: CatalogId,
-        title: CatalogText,
-        price: NonNegativeDecimal,
-        currency: Currency,
-        durationDays: z.int().check(z.gte(1), z.lte(3650)),
-        sort: Sort,
-      }),
-    ),
-  ),
-  cryptoCases: z.optional(
-    z.array(
-      z.object({
-        id: CatalogId,
-        name: CatalogText,
-        description: z.object({
-          en: z.string().check(z.minLength(1), z.maxLength(500)),
-          ru: z.string().check(z.minLength(1), z.maxLength(500)),
-          de: z.string().check(z.minLength(1), z.maxLength(500)),
-          kk: z.string().check(z.minLength(1), z.maxLength(500)),
+export const Catalog = deferred(() =>
+  z.object({
+    plans: z.optional(
+      z.array(
+        z.object({
+          id: CatalogId,
+          name: CatalogText,
+          currency: Currency,
+          /** Daily yield in percent of the principal. */
+          dailyYieldPercent: NonNegativeDecimal,
+          durationDays: z.int().check(z.gte(1), z.lte(3650)),
+          minAmount: NonNegativeDecimal,
+          maxAmount: NonNegativeDecimal,
+          /** Offered for new deposits; a plan is never deleted (deposits refer to it), only switched off. */
+          active: z._default(z.boolean(), true),
+          sort: Sort,
         }),
-        riskLevel: RiskLevel,
-        /** Plan ids in display order: plans of the file or already in the catalogue. */
-        planIds: z.array(CatalogId).check(z.minLength(1), z.maxLength(20)),
-        active: z._default(z.boolean(), true),
-        sort: Sort,
-      }),
+      ),
     ),
-  ),
-});
+    paymentSystems: z.optional(
+      z.array(
+        z.object({
+          id: CatalogId,
+          name: z.string().check(z.minLength(1), z.maxLength(100)),
+          currency: Currency,
+          network: z.string().check(z.minLength(1), z.maxLength(50)),
+          refillEnabled: z._default(z.boolean(), true),
+          withdrawalEnabled: z._default(z.boolean(), true),
+          minWithdrawal: NonNegativeDecimal,
+          maxWithdrawal: NonNegativeDecimal,
+          withdrawalFeePercent: z._default(NonNegativeDecimal, "0"),
+          /** The deposit address a refill shows the investor; it must match `addressPattern`. */
+          address: z.string().check(z.minLength(1), z.maxLength(200)),
+          /** A regular expression every withdrawal wallet on this network must match. */
+          addressPattern: z.string().check(z.minLength(1), z.maxLength(500)),
+          sort: Sort,
+        }),
+      ),
+    ),
+    subscriptionOptions: z.optional(
+      z.array(
+        z.object({
+          id: CatalogId,
+          title: CatalogText,
+          price: NonNegativeDecimal,
+          currency: Currency,
+          durationDays: z.int().check(z.gte(1), z.lte(3650)),
+          sort: Sort,
+        }),
+      ),
+    ),
+    cryptoCases: z.optional(
+      z.array(
+        z.object({
+          id: CatalogId,
+          name: CatalogText,
+          description: z.object({
+            en: z.string().check(z.minLength(1), z.maxLength(500)),
+            ru: z.string().check(z.minLength(1), z.maxLength(500)),
+            de: z.string().check(z.minLength(1), z.maxLength(500)),
+            kk: z.string().check(z.minLength(1), z.maxLength(500)),
+          }),
+          riskLevel: RiskLevel,
+          /** Plan ids in display order: plans of the file or already in the catalogue. */
+          planIds: z.array(CatalogId).check(z.minLength(1), z.maxLength(20)),
+          active: z._default(z.boolean(), true),
+          sort: Sort,
+        }),
+      ),
+    ),
+  }),
+);
 export type Catalog = z.output<typeof Catalog>;
 export type CatalogInput = z.input<typeof Catalog>;
-const CatalogSectionReport = z.object({
-  added: z.array(z.string()),
-  changed: z.array(z.string()),
-  unchanged: z.array(z.string()),
-  /** In the catalogue but not in the file: left as they are (switch one off with `active: false`). */
-  notInFile: z.array(z.string()),
-});
+const CatalogSectionReport = deferred(() =>
+  z.object({
+    added: z.array(z.string()),
+    changed: z.array(z.string()),
+    unchanged: z.array(z.string()),
+    /** In the catalogue but not in the file: left as they are (switch one off with `active: false`). */
+    notInFile: z.array(z.string()),
+  }),
+);
 /** What `kassa catalog apply` did, per section given. */
-export const CatalogApplyReply = z.object({
-  plans: z.optional(CatalogSectionReport),
-  paymentSystems: z.optional(CatalogSectionReport),
-  subscriptionOptions: z.optional(CatalogSectionReport),
-  cryptoCases: z.optional(CatalogSectionReport),
-});
+export const CatalogApplyReply = deferred(() =>
+  z.object({
+    plans: z.optional(CatalogSectionReport),
+    paymentSystems: z.optional(CatalogSectionReport),
+    subscriptionOptions: z.optional(CatalogSectionReport),
+    cryptoCases: z.optional(CatalogSectionReport),
+  }),
+);
 export type CatalogApplyReply = z.infer<typeof CatalogApplyReply>;
 
 /** A news title's longest (per language): a headline, which the chat shows whole above the excerpt. */
@@ -225,10 +256,12 @@ const localized = (max: number) =>
     de: z.string().check(z.maxLength(max, { error: "textTooLong" })),
     kk: z.string().check(z.maxLength(max, { error: "textTooLong" })),
   });
-const NewsAddRequest = z.object({
-  title: z.partial(localized(NEWS_TITLE_MAX_CHARS)),
-  body: z.partial(localized(NEWS_BODY_MAX_CHARS)),
-});
+const NewsAddRequest = deferred(() =>
+  z.object({
+    title: z.partial(localized(NEWS_TITLE_MAX_CHARS)),
+    body: z.partial(localized(NEWS_BODY_MAX_CHARS)),
+  }),
+);
 
 function route<const R extends RouteDef>(def: R): R {
   return def;
@@ -237,38 +270,44 @@ const auth = "operator";
 const tags = ["operator"];
 
 /** A chat message waiting in the bot's outbox (`kassa outbox list`). */
-const ChatOutboxItem = z.object({
-  id: z.string(),
-  login: z.string(),
-  kind: z.string(),
-  createdAt: z.string(),
-  attempts: z.int(),
-  nextAttemptAt: z.string(),
-  lastError: z.nullable(z.string()),
-  /** When the outbox gave it up (72 h of failures, a refusal for good, a blocked bot); null while it waits. */
-  givenUpAt: z.nullable(z.string()),
-});
+const ChatOutboxItem = deferred(() =>
+  z.object({
+    id: z.string(),
+    login: z.string(),
+    kind: z.string(),
+    createdAt: z.string(),
+    attempts: z.int(),
+    nextAttemptAt: z.string(),
+    lastError: z.nullable(z.string()),
+    /** When the outbox gave it up (72 h of failures, a refusal for good, a blocked bot); null while it waits. */
+    givenUpAt: z.nullable(z.string()),
+  }),
+);
 /** `waiting` (the default): the messages the outbox still tries; `given_up`: those it gave up, newest first. */
-const ChatOutboxQuery = z.object({
-  status: z._default(z.enum(["waiting", "given_up"]), "waiting"),
-  limit: Limit,
-});
-export const ChatOutboxReply = z.object({
-  waiting: z.int(),
-  oldestWaitingSeconds: z.nullable(z.int()),
-  /** Oldest first. */
-  items: z.array(ChatOutboxItem),
-});
+const ChatOutboxQuery = deferred(() =>
+  z.object({
+    status: z._default(z.enum(["waiting", "given_up"]), "waiting"),
+    limit: Limit,
+  }),
+);
+export const ChatOutboxReply = deferred(() =>
+  z.object({
+    waiting: z.int(),
+    oldestWaitingSeconds: z.nullable(z.int()),
+    /** Oldest first. */
+    items: z.array(ChatOutboxItem),
+  }),
+);
 export type ChatOutboxReply = z.infer<typeof ChatOutboxReply>;
 /** Without `id`: every waiting message. */
-const ChatOutboxRetryRequest = z.object({ id: z.optional(z.uuid()) });
-const ChatOutboxRetryReply = z.object({ retried: z.int() });
+const ChatOutboxRetryRequest = deferred(() => z.object({ id: z.optional(z.uuid()) }));
+const ChatOutboxRetryReply = deferred(() => z.object({ retried: z.int() }));
 /** A given-up message, queued again. */
-const ChatOutboxResendRequest = z.object({ id: z.uuid() });
-const ChatOutboxResendReply = z.object({ resent: z.int() });
+const ChatOutboxResendRequest = deferred(() => z.object({ id: z.uuid() }));
+const ChatOutboxResendReply = deferred(() => z.object({ resent: z.int() }));
 /** `PUT /operator/payment-systems/:id/explorer`: the block explorer of one payment system; null removes it. */
-const ExplorerParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
-const ExplorerRequest = z.object({ template: z.nullable(ExplorerTemplate) });
+const ExplorerParams = deferred(() => z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) }));
+const ExplorerRequest = deferred(() => z.object({ template: z.nullable(ExplorerTemplate) }));
 export const operatorRoutes = {
   maintenance: route({
     method: "POST",

@@ -5,6 +5,7 @@
  */
 import * as z from "zod/mini";
 import { COMMON_PASSWORDS } from "./common-passwords";
+import { deferred } from "./deferred";
 
 /** Login minimum length (docs/cabinet-rules.md#limits). */
 export const LOGIN_MIN_LENGTH = 4;
@@ -36,10 +37,12 @@ export const text = () =>
 /** A required text: empty (after trimming) → "required". */
 export const requiredText = () => text().check(z.trim(), z.minLength(1, { error: "required" }));
 
-export const LoginField = requiredText().check(
-  z.maxLength(LOGIN_MAX_LENGTH, { error: "loginCharacters" }),
-  z.regex(LATIN_AND_DIGITS, { error: "loginCharacters" }),
-  z.minLength(LOGIN_MIN_LENGTH, { error: "loginTooShort" }),
+export const LoginField = deferred(() =>
+  requiredText().check(
+    z.maxLength(LOGIN_MAX_LENGTH, { error: "loginCharacters" }),
+    z.regex(LATIN_AND_DIGITS, { error: "loginCharacters" }),
+    z.minLength(LOGIN_MIN_LENGTH, { error: "loginTooShort" }),
+  ),
 );
 
 /**
@@ -57,23 +60,25 @@ export function isTooSimple(password: string, login?: string): boolean {
 }
 
 /** Latin letters and digits only, no spaces, and not too simple. */
-export const NewPasswordField = text().check(
-  z.minLength(1, { error: "required" }),
-  z.maxLength(PASSWORD_MAX_LENGTH, { error: "passwordCharacters" }),
-  z.regex(LATIN_AND_DIGITS, { error: "passwordCharacters" }),
-  z.refine((p) => !isTooSimple(p), { error: "passwordTooSimple" }),
+export const NewPasswordField = deferred(() =>
+  text().check(
+    z.minLength(1, { error: "required" }),
+    z.maxLength(PASSWORD_MAX_LENGTH, { error: "passwordCharacters" }),
+    z.regex(LATIN_AND_DIGITS, { error: "passwordCharacters" }),
+    z.refine((p) => !isTooSimple(p), { error: "passwordTooSimple" }),
+  ),
 );
 
 /** A password being checked (login, old password): only required. */
-export const PasswordField = text().check(z.minLength(1, { error: "required" }));
+export const PasswordField = deferred(() => text().check(z.minLength(1, { error: "required" })));
 
 /** Begins with a plus sign, digits only after it (docs/cabinet-rules.md#field-rules); 7 to 15 digits as in E.164. */
-export const PhoneField = requiredText().check(z.regex(/^\+\d{7,15}$/, { error: "phoneFormat" }));
+export const PhoneField = deferred(() => requiredText().check(z.regex(/^\+\d{7,15}$/, { error: "phoneFormat" })));
 
-export const EmailField = z.pipe(requiredText(), z.email({ error: "emailInvalid" }));
+export const EmailField = deferred(() => z.pipe(requiredText(), z.email({ error: "emailInvalid" })));
 
 /** Digits of a verification code (docs/decisions.md#d5-codes). */
 export const CODE_LENGTH = 6;
 
 /** A 6-digit code (docs/decisions.md#d5-codes). */
-export const CodeField = requiredText().check(z.regex(/^\d{6}$/, { error: "codeFormat" }));
+export const CodeField = deferred(() => requiredText().check(z.regex(/^\d{6}$/, { error: "codeFormat" })));

@@ -3,6 +3,7 @@
  * avatar shares: JPEG or PNG by content, at most 5 MB, one file per field.
  */
 import * as z from "zod/mini";
+import { deferred } from "./deferred";
 import { VerificationStatus } from "./enums";
 import { requiredText } from "./validation";
 
@@ -20,7 +21,7 @@ export const VERIFICATION_FILE_FIELDS = ["documentPhoto", "loginPhoto", "walletP
 export type VerificationFileField = (typeof VERIFICATION_FILE_FIELDS)[number];
 
 export const FAMILY_STATUSES = ["single", "married", "divorced", "widowed"] as const;
-export const FamilyStatus = z.enum(FAMILY_STATUSES);
+export const FamilyStatus = deferred(() => z.enum(FAMILY_STATUSES));
 export type FamilyStatus = z.infer<typeof FamilyStatus>;
 
 /** Adults only. */
@@ -36,26 +37,30 @@ export function ageInYears(dateOfBirth: string, now: Date): number {
 }
 
 /** The text fields of the verification form (multipart fields). */
-export const VerificationFields = z.object({
-  fullName: requiredText().check(z.maxLength(200)),
-  /** ISO date (YYYY-MM-DD), an adult's. */
-  dateOfBirth: z.pipe(requiredText(), z.iso.date({ error: "required" })),
-  familyStatus: FamilyStatus,
-  documentNumber: requiredText().check(z.maxLength(64), z.regex(/^[A-Za-z0-9 -]+$/, { error: "required" })),
-});
+export const VerificationFields = deferred(() =>
+  z.object({
+    fullName: requiredText().check(z.maxLength(200)),
+    /** ISO date (YYYY-MM-DD), an adult's. */
+    dateOfBirth: z.pipe(requiredText(), z.iso.date({ error: "required" })),
+    familyStatus: FamilyStatus,
+    documentNumber: requiredText().check(z.maxLength(64), z.regex(/^[A-Za-z0-9 -]+$/, { error: "required" })),
+  }),
+);
 export type VerificationFields = z.infer<typeof VerificationFields>;
 
 /** `GET /user-data/byType/verification` and the reply of `PATCH /user-data/verification`. */
-export const VerificationState = z.object({
-  /** Null when never requested. */
-  status: z.nullable(VerificationStatus),
-  fullName: z.nullable(z.string()),
-  dateOfBirth: z.nullable(z.string()),
-  familyStatus: z.nullable(FamilyStatus),
-  documentNumber: z.nullable(z.string()),
-  submittedAt: z.nullable(z.string()),
-  decidedAt: z.nullable(z.string()),
-  /** The operator's note when denied. */
-  note: z.nullable(z.string()),
-});
+export const VerificationState = deferred(() =>
+  z.object({
+    /** Null when never requested. */
+    status: z.nullable(VerificationStatus),
+    fullName: z.nullable(z.string()),
+    dateOfBirth: z.nullable(z.string()),
+    familyStatus: z.nullable(FamilyStatus),
+    documentNumber: z.nullable(z.string()),
+    submittedAt: z.nullable(z.string()),
+    decidedAt: z.nullable(z.string()),
+    /** The operator's note when denied. */
+    note: z.nullable(z.string()),
+  }),
+);
 export type VerificationState = z.infer<typeof VerificationState>;

@@ -5,15 +5,16 @@
  */
 import * as z from "zod/mini";
 import { CodeSentReply } from "./auth";
+import { deferred } from "./deferred";
 import type { ValidationCode } from "./errors";
 import { CodeField, text } from "./validation";
 
 /** Field code of an address that does not fit the payment system's format (`fields["wallets.<i>.address"]`). */
 export const WALLET_ADDRESS_FORMAT: ValidationCode = "addressFormat";
 
-export const Wallet = z.object({ paymentSystemId: z.string(), address: z.string() });
+export const Wallet = deferred(() => z.object({ paymentSystemId: z.string(), address: z.string() }));
 export type Wallet = z.infer<typeof Wallet>;
-export const WalletsReply = z.array(Wallet);
+export const WalletsReply = deferred(() => z.array(Wallet));
 export type WalletsReply = z.infer<typeof WalletsReply>;
 
 /**
@@ -21,23 +22,27 @@ export type WalletsReply = z.infer<typeof WalletsReply>;
  * When an entry adds or changes an address, the first call stores nothing and sends a code; the same
  * wallets sent again with that `code` are stored. Removals and unchanged addresses need no code.
  */
-export const WalletsUpdateBody = z.object({
-  wallets: z
-    .array(
-      z.object({
-        paymentSystemId: text().check(z.trim(), z.minLength(1, { error: "required" }), z.maxLength(64)),
-        address: text().check(z.trim(), z.maxLength(200)),
-      }),
-    )
-    .check(z.maxLength(50)),
-  /** The code sent for exactly these wallets. */
-  code: z.optional(CodeField),
-});
+export const WalletsUpdateBody = deferred(() =>
+  z.object({
+    wallets: z
+      .array(
+        z.object({
+          paymentSystemId: text().check(z.trim(), z.minLength(1, { error: "required" }), z.maxLength(64)),
+          address: text().check(z.trim(), z.maxLength(200)),
+        }),
+      )
+      .check(z.maxLength(50)),
+    /** The code sent for exactly these wallets. */
+    code: z.optional(CodeField),
+  }),
+);
 export type WalletsUpdateBody = z.infer<typeof WalletsUpdateBody>;
 
 /**
  * The reply of `PATCH /user-data/wallets/update`: the wallets as stored now, and `walletCode` when
  * the change waits for its code (nothing was stored; the code went to the user's channel).
  */
-export const WalletsUpdateReply = z.object({ wallets: WalletsReply, walletCode: z.nullable(CodeSentReply) });
+export const WalletsUpdateReply = deferred(() =>
+  z.object({ wallets: WalletsReply, walletCode: z.nullable(CodeSentReply) }),
+);
 export type WalletsUpdateReply = z.infer<typeof WalletsUpdateReply>;

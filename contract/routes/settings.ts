@@ -1,5 +1,6 @@
 // The route table's calls for the public settings (`contract/routes.ts` joins the areas).
 import * as z from "zod/mini";
+import { deferred } from "../deferred";
 import {
   PaymentSystemsReply,
   PlansReply,
@@ -39,7 +40,7 @@ export const settingsRoutes = {
     path: "/settings/:key",
     auth: false,
     tags: ["settings"],
-    params: z.object({ key: PublicSettingKey }),
+    params: deferred(() => z.object({ key: PublicSettingKey })),
     response: SettingReply,
   }),
   plansAvailable: route({
