@@ -1,7 +1,8 @@
 /**
  * Enumerations shared by the app and the server (docs/decisions.md#d7-names-shown): their values and their
  * schemas. Code that only shows or counts the values (money formatting, the balance card) imports them from here
- * too: zod/mini's schema builders are free of side effects, so a bundle that uses no schema keeps none of zod.
+ * too: the schemas are deferred (`deferred` is marked free of side effects), so a bundle that uses no schema keeps
+ * none of zod.
  */
 import * as z from "zod/mini";
 // With its extension: the build's config loads this module itself (build/launch-preload.ts).
