@@ -232,9 +232,8 @@ export const launchPreload: Plugin = {
           "import.meta.env.VITE_API_URL": apiUrl === undefined ? "undefined" : JSON.stringify(apiUrl),
         },
       },
-      // The contract's enumerations come with their zod schemas, which the launcher never uses: the calls that make
-      // them are free of side effects (contract/enums.ts), so they go.
-      treeshake: { manualPureFunctions: ["z"] },
+      // The contract's enumerations come with their zod schemas, which the launcher never uses: they are deferred, and
+      // `deferred` is marked free of side effects (contract/deferred.ts), so they go.
       output: { format: "iife", minify: true },
     });
     const source = (built.output[0]?.code ?? "").trim().replace(/<\//g, "<\\/");

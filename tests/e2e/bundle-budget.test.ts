@@ -149,3 +149,12 @@ describe("bundle budget of the cabinet's launch", () => {
     expect(files.filter((f) => f.classicZod)).toEqual([]);
   });
 });
+
+describe("the launcher", () => {
+  it("is inline in the page and carries none of zod: the contract's schemas it imports with the enumerations are dropped", async () => {
+    const html = await (await fetch(`${base()}/`)).text();
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]).join("");
+    expect(inline.length).toBeGreaterThan(1000);
+    expect(inline).not.toContain("_zod");
+  });
+});
