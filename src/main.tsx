@@ -128,14 +128,14 @@ async function start(): Promise<void> {
 
   await yieldToMain();
   await styles;
-  if (screen.cabinet) {
-    // The cabinet's first render shows its figures in one go: it waits for the screen's code, its texts, the
-    // restore and the replies the launch asked for (or FIRST_RENDER_WAIT_MS). Rendered earlier, it drew the frame
-    // with skeletons under the painted figure, then all of it again once the replies were in.
-    // A download that has not come by the load deadline ends the wait, so its fault is said then.
-    const ready = Promise.allSettled([withDeadline(screen.code), withDeadline(texts), restored.then(() => dataSent)]);
-    await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS))]);
-  }
+  // The first render waits for the screen's code and texts (or FIRST_RENDER_WAIT_MS): rendered before they came, it
+  // suspended, and React threw that render away and did it again once they had come (the login's did). The
+  // cabinet's shows its figures in one go: it waits for the restore and the replies the launch asked for too.
+  // Rendered earlier, it drew the frame with skeletons under the painted figure, then all of it again once the
+  // replies were in. A download that has not come by the load deadline ends the wait, so its fault is said then.
+  const ready = [withDeadline(screen.code), withDeadline(texts)];
+  if (screen.cabinet) ready.push(restored.then(() => dataSent));
+  await Promise.race([Promise.allSettled(ready), new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS))]);
   const container = document.getElementById("root");
   if (!container) throw new Error("index.html has no #root");
   keepPaintedOver(container);

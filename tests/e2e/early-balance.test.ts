@@ -3,7 +3,8 @@
  * cabinet's first screen as the server rendered it from the app's components with the investor's data
  * (`GET /app/first-screen`) while the entry chunk is still on its way, at the place and in the words the app's
  * first render then shows it (the same box, the same text), and the app takes over without a layout shift. Held back here: the entry chunk (until the painted figure is seen), and the data of the parts
- * that come after the balance (their arrival is cabinet-shift.test.ts's subject, not the takeover's).
+ * that come after the balance (their arrival is cabinet-shift.test.ts's subject, not the takeover's). And the
+ * launch's first renders: none suspends, so none is thrown away (docs/launch-performance.md).
  */
 import type { FirstScreenReply } from "@contract";
 import { LAUNCH_CALL_URLS } from "@contract/launch-calls";
@@ -352,4 +353,43 @@ describe("the launch's calls and code, at their true priority", () => {
         await context.close();
       }
     });
+});
+
+describe("the launch's first renders", () => {
+  /**
+   * What the page threw, caught or not, as the debugger sees it: a render that suspends throws (a promise, or React's
+   * stand-in for one), and React throws that render away and does it again once what it waited for has come.
+   */
+  async function recordThrows(context: BrowserContext, page: Page): Promise<string[]> {
+    const thrown: string[] = [];
+    const cdp = await context.newCDPSession(page);
+    cdp.on("Debugger.paused", (event: { data?: { className?: string; description?: string } }) => {
+      thrown.push(`${event.data?.className ?? "?"}: ${(event.data?.description ?? "").split("\n")[0]}`);
+      void cdp.send("Debugger.resume").catch(() => undefined);
+    });
+    await cdp.send("Debugger.enable");
+    await cdp.send("Debugger.setPauseOnExceptions", { state: "all" });
+    return thrown;
+  }
+
+  it("throws none away: the login's and the cabinet's first render, and the cabinet's later parts, do not suspend", async () => {
+    for (const signedIn of [false, true]) {
+      const context = signedIn
+        ? await launchContext({ width: 390, language: "de", scheme: "light" })
+        : await phoneContext(browser, { viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      try {
+        const thrown = await recordThrows(context, page);
+        await page.goto(`${base()}${signedIn ? "/" : "/login"}`);
+        // The login's form; the cabinet's income chart, which comes last (its code and texts after the balance).
+        await page
+          .locator(signedIn ? "[data-testid='income']" : "[data-screen='login'] input")
+          .first()
+          .waitFor({ state: "visible", timeout: 20_000 });
+        expect(thrown, signedIn ? "the cabinet" : "the login").toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
 });

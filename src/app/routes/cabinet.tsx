@@ -7,6 +7,7 @@ import { lazyScreen } from "@/components/lazy-screen";
 import { LinkCell } from "@/components/link-cell";
 import { Page } from "@/components/page";
 import { RefreshControl } from "@/components/refresh-control";
+import type { Namespace } from "@/config/i18n";
 import { paths } from "@/config/paths";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { BalanceCard, CurrencyList, StatsBar } from "@/features/balance/components/balance-card";
@@ -28,6 +29,8 @@ const ExchangeDialog = lazyScreen(() => loadExchangeDialog().then((m) => ({ defa
 // launch chunk has a budget: docs/decisions.md#bundle-budget).
 const loadExtras = () => import("./cabinet-extras");
 const CabinetExtras = lazyScreen(loadExtras);
+/** The texts the extras' components use beyond the cabinet's own (the active deposits' progress). */
+const EXTRAS_NAMESPACES: Namespace[] = ["deposits"];
 
 /** A part of the screen that may go missing (its code failed to load) without taking the screen with it. */
 class Optional extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -82,7 +85,7 @@ function Slot<T, K extends readonly unknown[]>({
 export function CabinetRoute() {
   // The dialogs' texts load with the screen: opened later (offline, say), they must not suspend the
   // cabinet behind a spinner while their namespace downloads.
-  const { t } = useTranslation(["cabinet", "exchange", "subscription", "money"]);
+  const { t, i18n } = useTranslation(["cabinet", "exchange", "subscription", "money"]);
   const user = useAtomValue(userAtom);
   const navigate = useNavigate();
   const [exchanging, setExchanging] = useState(false);
@@ -102,9 +105,13 @@ export function CabinetRoute() {
   useEffect(() => {
     if (!balanceShown) return;
     warmUp(loadExchangeDialog, "exchange");
-    // A transition: the parts below the balance render in slices, not in the task that showed the balance.
-    startTransition(() => setExtrasWanted(true));
-  }, [balanceShown]);
+    // Rendered once their code and texts have come (or failed): rendered before, they suspended, and a suspended
+    // render is thrown away. A transition: the parts below the balance render in slices, not in the task that
+    // showed the balance.
+    void Promise.allSettled([CabinetExtras.preload(), i18n.loadNamespaces(EXTRAS_NAMESPACES)]).then(() =>
+      startTransition(() => setExtrasWanted(true)),
+    );
+  }, [balanceShown, i18n]);
   return (
     <Page
       screen="cabinet"
