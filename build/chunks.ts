@@ -1,5 +1,6 @@
 // How the build groups code into files: the cabinet's launch chunk and the cabinet's texts per language.
 import type { ChunkingContext } from "rolldown";
+import { CABINET_TEXTS } from "../src/config/cabinet-texts.ts";
 
 /**
  * Where a launch starts: the entry with the login (the first screen, whose budget this must not touch), and the
@@ -39,12 +40,11 @@ export function cabinetLaunchChunk(id: string, ctx: ChunkingContext): string | n
   return "cabinet-launch";
 }
 
-const CABINET_TEXTS =
-  /locales[\\/](\w+)[\\/](nav|errors|validation|money|cabinet|exchange|subscription|operations|enums)\.json$/;
+const CABINET_TEXTS_FILE = new RegExp(`locales[\\\\/](\\w+)[\\\\/](${CABINET_TEXTS.join("|")})\\.json$`);
 
-/** `texts-cabinet-<language>` for the namespaces the cabinet's frame and first screen read. */
+/** `texts-cabinet-<language>` for the namespaces every cabinet launch loads (`src/config/cabinet-texts.ts`). */
 export function cabinetTextsChunk(id: string): string | null {
-  const language = CABINET_TEXTS.exec(id)?.[1];
+  const language = CABINET_TEXTS_FILE.exec(id)?.[1];
   return language ? `texts-cabinet-${language}` : null;
 }
 

@@ -4,6 +4,7 @@
  * (`callApi`, each reply checked against its route's schema) made with the kept token.
  */
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
+import { i18next, type Namespace } from "@/config/i18n";
 import { balanceQueries } from "@/features/balance/api/balance-queries";
 import { notificationQueries } from "@/features/notifications/api/notification-queries";
 import { operationQueries } from "@/features/operations/api/operation-queries";
@@ -11,6 +12,20 @@ import { subscriptionQueries } from "@/features/subscription/api/subscription-qu
 import { withLaunchToken } from "@/lib/api-client";
 import { keepLaunchReplyFresh } from "@/lib/early-replies";
 import type { Launch } from "./launch";
+
+/**
+ * The texts a screen a chat button opens (`startapp=refill_<id>`, `deposit_<id>` …) reads beyond `common` and the
+ * cabinet's (`CABINET_TEXTS`, which the entry asks for), asked for beside the launch's calls: the screen's first render
+ * waits for these (`main.tsx`), where before it suspended on its texts (a render thrown away and done again) and they
+ * came one round trip after its code. `early-balance.test.ts` fails on such a launch that suspends.
+ */
+const SCREEN_TEXTS: Partial<Record<Launch["screen"], readonly Namespace[]>> = {
+  refill: ["refill"],
+  withdrawal: ["withdrawal"],
+  deposits: ["deposits"],
+  settings: ["settings"],
+  newsItem: ["news", "auth"],
+};
 
 interface LaunchQuery {
   query: { queryKey: QueryKey };
@@ -39,7 +54,8 @@ export function prefetchLaunchData(queryClient: QueryClient, launch: Launch, tok
   const queries = launchQueries(launch);
   for (const { query } of queries) keepLaunchReplyFresh(queryClient, query.queryKey);
   const fetched = withLaunchToken(token, () => queries.map(({ query }) => queryClient.prefetchQuery(query)));
-  return Promise.all(fetched).then(() => undefined);
+  const texts = i18next.loadNamespaces([...(SCREEN_TEXTS[launch.screen] ?? [])]);
+  return Promise.all([...fetched, texts]).then(() => undefined);
 }
 
 /** The restore did not sign in: what was fetched with the kept token is not for anyone to see. */

@@ -5,6 +5,7 @@
  * kept token while the session is still being checked (`launch-data.ts`, loaded with the cabinet's code).
  */
 import type { QueryClient } from "@tanstack/react-query";
+import { CABINET_TEXTS } from "@/config/cabinet-texts";
 import type { Namespace } from "@/config/i18n";
 import { settingsQueries } from "@/features/settings/api/settings-queries";
 import { loadContract } from "@/lib/contract";
@@ -12,13 +13,15 @@ import { keepLaunchReplyFresh } from "@/lib/early-replies";
 import { USER_STORAGE_KEY } from "@/lib/session";
 import { launchScreen, preloadScreens } from "./router";
 
-/** The texts every cabinet screen loads with its frame (the layout, the tab bar, failures and form checks). */
-const CABINET_FRAME_NAMESPACES: readonly Namespace[] = ["common", "nav", "errors", "validation", "money"];
-
-/** The texts of the screens a launch most often shows; the others load theirs when they render. */
+/**
+ * The texts an entry screen reads beyond `common`, asked for with its code: rendered before they had come it
+ * suspended, and a suspended render is thrown away and done again. A cabinet screen's are `CABINET_TEXTS` and, for
+ * those a chat button opens, what `launch-data.ts` asks for.
+ */
 const SCREEN_NAMESPACES: Partial<Record<ReturnType<typeof launchScreen>["screen"], readonly Namespace[]>> = {
   login: ["auth"],
-  cabinet: ["cabinet", "exchange", "subscription", "operations", "enums"],
+  register: ["auth", "registration"],
+  forgotPassword: ["auth", "recovery"],
 };
 
 export interface Launch {
@@ -72,7 +75,7 @@ export function startLaunch(
   void queryClient.prefetchQuery(settingsQueries.technicalWork());
   if (screen === "login") prefetchLoginSettings(queryClient, telegram);
   const namespaces = new Set<Namespace>(["common"]);
-  if (cabinet) for (const namespace of CABINET_FRAME_NAMESPACES) namespaces.add(namespace);
+  if (cabinet) for (const namespace of CABINET_TEXTS) namespaces.add(namespace);
   for (const namespace of SCREEN_NAMESPACES[screen] ?? []) namespaces.add(namespace);
   return { screen, cabinet, namespaces: [...namespaces], code };
 }

@@ -372,21 +372,37 @@ describe("the launch's first renders", () => {
     return thrown;
   }
 
-  it("throws none away: the login's and the cabinet's first render, and the cabinet's later parts, do not suspend", async () => {
-    for (const signedIn of [false, true]) {
+  it("throws none away: the login's, the cabinet's (with its later parts) and a chat button's screen do not suspend", async () => {
+    // The screens a chat button of the bot opens (`startapp=refill_<id>`, `deposit_<id>`, `news_<id>`, `settings`).
+    const [refills, deposits, news] = await Promise.all([
+      apiCall("refills", { token: demo.token }),
+      apiCall("deposits", { token: demo.token }),
+      apiCall("news", { token: demo.token }),
+    ]);
+    const launches: [name: string, path: string, shown: string][] = [
+      ["the login", "/login", "[data-screen='login'] input"],
+      // A partner's referral link (`startapp=ref_<login>`).
+      ["a registration", "/register/demo", "[data-screen='register'] input"],
+      // The cabinet's income chart comes last (its code and texts after the balance).
+      ["the cabinet", "/", "[data-testid='income']"],
+      ["a refill", `/refill?refill=${refills.items[0]?.id}`, "[data-screen='refill']"],
+      ["a deposit", `/deposits?deposit=${deposits.items[0]?.id}`, "[data-screen='deposits']"],
+      ["a news item", `/news/${news[0]?.id}`, "[data-screen='news-item']"],
+      ["the settings", "/settings", "[data-screen='settings']"],
+    ];
+    for (const [name, path, shown] of launches) {
+      const signedIn = !path.startsWith("/login") && !path.startsWith("/register");
       const context = signedIn
         ? await launchContext({ width: 390, language: "de", scheme: "light" })
         : await phoneContext(browser, { viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
       try {
         const thrown = await recordThrows(context, page);
-        await page.goto(`${base()}${signedIn ? "/" : "/login"}`);
-        // The login's form; the cabinet's income chart, which comes last (its code and texts after the balance).
-        await page
-          .locator(signedIn ? "[data-testid='income']" : "[data-screen='login'] input")
-          .first()
-          .waitFor({ state: "visible", timeout: 20_000 });
-        expect(thrown, signedIn ? "the cabinet" : "the login").toEqual([]);
+        await page.goto(`${base()}${path}`);
+        await page.locator(shown).first().waitFor({ state: "visible", timeout: 20_000 });
+        // What renders once the screen's replies are in (a sheet, a list's rows) has rendered by then.
+        await page.waitForLoadState("networkidle");
+        expect(thrown, name).toEqual([]);
       } finally {
         await context.close();
       }
