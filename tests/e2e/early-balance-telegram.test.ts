@@ -21,6 +21,7 @@ import {
   hold,
   LATER_PARTS,
   recordFigures,
+  recordThrows,
   seen,
 } from "./support/early-paint";
 import {
@@ -174,10 +175,15 @@ describe("the balance painted inside Telegram before the app's code", { timeout:
         await web.unmount();
         const releaseCode = await hold(web.context, CODE_AND_STYLES, (route) => route.fallback());
         const opened = await web.mount({ initData, platform: "weba", version: "9.1", startParam: "settings" });
+        // The app's code is held: whatever its renders throw in the frame is seen from its start.
+        const thrown = await recordThrows(web.context, opened);
         await earlyRepliesRead(opened);
         releaseCode();
         await opened.locator("#root [data-screen='settings']").waitFor({ timeout: 20_000 });
         expect((await seen(opened)).painted, "painted on a start parameter's launch").toBeUndefined();
+        // Its texts came with its first calls: its first render did not suspend (none thrown away).
+        await opened.locator("#root [data-screen='settings'] a[href^='/settings/']").first().waitFor();
+        expect(thrown).toEqual([]);
       } finally {
         await web.context.close();
       }

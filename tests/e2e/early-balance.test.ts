@@ -21,6 +21,7 @@ import {
   hold,
   LATER_PARTS,
   recordFigures,
+  recordThrows,
   seen,
 } from "./support/early-paint";
 
@@ -356,22 +357,6 @@ describe("the launch's calls and code, at their true priority", () => {
 });
 
 describe("the launch's first renders", () => {
-  /**
-   * What the page threw, caught or not, as the debugger sees it: a render that suspends throws (a promise, or React's
-   * stand-in for one), and React throws that render away and does it again once what it waited for has come.
-   */
-  async function recordThrows(context: BrowserContext, page: Page): Promise<string[]> {
-    const thrown: string[] = [];
-    const cdp = await context.newCDPSession(page);
-    cdp.on("Debugger.paused", (event: { data?: { className?: string; description?: string } }) => {
-      thrown.push(`${event.data?.className ?? "?"}: ${(event.data?.description ?? "").split("\n")[0]}`);
-      void cdp.send("Debugger.resume").catch(() => undefined);
-    });
-    await cdp.send("Debugger.enable");
-    await cdp.send("Debugger.setPauseOnExceptions", { state: "all" });
-    return thrown;
-  }
-
   it("throws none away: the login's, the cabinet's (with its later parts) and a chat button's screen do not suspend", async () => {
     // The screens a chat button of the bot opens (`startapp=refill_<id>`, `deposit_<id>`, `news_<id>`, `settings`).
     const [refills, deposits, news] = await Promise.all([

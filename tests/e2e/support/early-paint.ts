@@ -192,3 +192,20 @@ export async function expectTakeover(
   expect(after.paintedGone, "the painted figure left before the app's showed").toEqual({ appShown: true });
   return after;
 }
+
+/**
+ * What `target` (a page, or a cross-site frame in a process of its own) throws from now on, caught or not, as the
+ * debugger sees it: a render that suspends throws (a promise, or React's stand-in for one), and React throws that
+ * render away and does it again once what it waited for has come.
+ */
+export async function recordThrows(context: BrowserContext, target: Page | Frame): Promise<string[]> {
+  const thrown: string[] = [];
+  const cdp = await context.newCDPSession(target);
+  cdp.on("Debugger.paused", (event: { data?: { className?: string; description?: string } }) => {
+    thrown.push(`${event.data?.className ?? "?"}: ${(event.data?.description ?? "").split("\n")[0]}`);
+    void cdp.send("Debugger.resume").catch(() => undefined);
+  });
+  await cdp.send("Debugger.enable");
+  await cdp.send("Debugger.setPauseOnExceptions", { state: "all" });
+  return thrown;
+}
