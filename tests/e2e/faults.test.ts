@@ -3,7 +3,8 @@
  * injected by Playwright's routing: a screen's code that cannot be downloaded (aborted, or offline) and a
  * translation file that never answers (stalled) are said while the download still hangs — with the texts the
  * entry carries — and once the network is back the screen shows by itself, without a tap. A cold start whose
- * texts stall says so too. Offline is said once: the banner, no second "offline" mark beside it. A browser that
+ * texts stall says so too, and so does a chat button's launch whose screen's texts stall (they come with its first
+ * calls). Offline is said once: the banner, no second "offline" mark beside it. A browser that
  * refuses the site's storage and cookies (site data blocked) still starts the app, whose launcher then throws at its
  * first read.
  *
@@ -211,6 +212,22 @@ describe("faults said fast", () => {
     await expectLoadFailureSaid(page);
     fault.heal();
     await screen(page, "cabinet", 15_000);
+    expect(await page.locator("[data-screen='error']").count()).toBe(0);
+    await context.close();
+  });
+  it("a chat button's cold start whose screen's texts stall shows the fault while they hang, and the screen once they come", async () => {
+    // `startapp=settings` opens Settings: its texts are asked for with the launch's first calls, and the first render
+    // waits for them at most until the app's load deadline.
+    const context = await investorContext(await signUpThroughApi());
+    const fault = await breakFilesContaining(context, text("en", "settings", "profile.confirmPhone"), "stall");
+    const page = await context.newPage();
+    await page.goto(`${base()}/settings`, { waitUntil: "commit" });
+    await expect.poll(() => fault.hits.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await page.locator("[data-screen='error']").first().waitFor({ state: "visible", timeout: 15_000 });
+    expect(fault.healed()).toBe(false);
+    await expectLoadFailureSaid(page);
+    fault.heal();
+    await screen(page, "settings", 15_000);
     expect(await page.locator("[data-screen='error']").count()).toBe(0);
     await context.close();
   });
